@@ -1,0 +1,58 @@
+# Thin wrapper around CMake; see README.md.
+BUILD      ?= build
+ASAN_BUILD ?= build-asan
+JOBS       ?= $(shell nproc)
+CMAKE_ARGS ?=
+
+BUILD_PKGS = cmake make g++ pkg-config libboost-program-options-dev libeigen3-dev \
+             nlohmann-json3-dev libhwloc-dev doctest-dev
+TEST_PKGS  = python3 python3-jsonschema gnuplot-nox util-linux procps
+FUZZ_PKGS  = clang libclang-rt-14-dev
+
+.PHONY: all deps test-deps build run test test-plain test-asan bench fuzz format format-check clean
+
+all: build
+
+deps:
+	@scripts/install-deps $(BUILD_PKGS)
+
+test-deps:
+	@scripts/install-deps $(BUILD_PKGS) $(TEST_PKGS)
+
+build: deps
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo $(CMAKE_ARGS) >/dev/null
+	cmake --build $(BUILD) -j $(JOBS)
+
+run: build
+	$(BUILD)/hugetune run
+
+test: test-deps test-plain test-asan
+
+test-plain:
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo $(CMAKE_ARGS) >/dev/null
+	cmake --build $(BUILD) -j $(JOBS)
+	cd $(BUILD) && ctest --output-on-failure
+
+test-asan:
+	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DHUGETUNE_SANITIZE=ON $(CMAKE_ARGS) >/dev/null
+	cmake --build $(ASAN_BUILD) -j $(JOBS)
+	cd $(ASAN_BUILD) && ctest --output-on-failure
+
+bench: build
+	cmake --build $(BUILD) -j $(JOBS) --target benchmarks
+	@for b in $(BUILD)/tests/bench_*; do echo "== $$b"; $$b || exit 1; done
+
+fuzz:
+	@scripts/install-deps $(BUILD_PKGS) $(FUZZ_PKGS)
+	cmake -S . -B build-fuzz -DCMAKE_CXX_COMPILER=clang++ -DHUGETUNE_FUZZ=ON -DHUGETUNE_TESTS=OFF >/dev/null
+	cmake --build build-fuzz -j $(JOBS)
+	scripts/run-fuzzers build-fuzz
+
+format:
+	clang-format -i $$(git ls-files '*.cpp' '*.hpp')
+
+format-check:
+	clang-format --dry-run --Werror $$(git ls-files '*.cpp' '*.hpp')
+
+clean:
+	rm -rf $(BUILD) $(ASAN_BUILD) build-fuzz

@@ -1,0 +1,13 @@
+#include "cli.hpp"
+#include "commands.hpp"
+
+namespace hugetune::cli {
+
+const std::vector<Command>& commands() {
+    static const std::vector<Command> all = {
+        {"probe", "show the machine: topology, CPU, kernel huge page facts", run_probe},
+    };
+    return all;
+}
+
+}  // namespace hugetune::cli

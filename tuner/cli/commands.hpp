@@ -1,0 +1,10 @@
+// Entry points of the commands; each lives in its own cmd_<name>.cpp.
+#pragma once
+
+#include "cli.hpp"
+
+namespace hugetune::cli {
+
+int run_probe(const Args& args);
+
+}  // namespace hugetune::cli

@@ -1,0 +1,40 @@
+// /proc/cmdline as the kernel reads it: blank-separated parameters, double quotes may wrap a
+// value containing blanks, and for repeated parameters the last occurrence wins.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace hugetune {
+
+struct CmdlineParam {
+    std::string name;
+    std::optional<std::string> value;  // absent for a bare flag like "quiet"
+};
+
+struct KernelCmdline {
+    std::vector<CmdlineParam> params;  // in order, repeats kept
+
+    // The value of the last occurrence of `name` (the kernel's rule for most parameters).
+    std::optional<std::string> last(std::string_view name) const;
+    bool has(std::string_view name) const;
+    // Every occurrence of name, in order (hugepagesz=/hugepages= pairs are positional).
+    std::vector<const CmdlineParam*> all(std::string_view name) const;
+};
+
+// Tokenises a kernel command line. Everything after a bare "--" goes to init and is dropped.
+KernelCmdline parse_kernel_cmdline(std::string_view text);
+
+// The parameters hugetune cares about, for reports.
+bool is_hugetlb_param(std::string_view name);
+
+// Size strings as the kernel's memparse: "2M", "1G", "2048k", "1073741824". Returns KiB.
+std::optional<std::uint64_t> parse_memsize_kb(std::string_view text);
+
+// kstrtoul(s, 0, ...): decimal, 0x-hex or 0-octal.
+std::optional<std::uint64_t> parse_kernel_ulong(std::string_view text);
+
+}  // namespace hugetune

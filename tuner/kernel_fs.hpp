@@ -1,0 +1,52 @@
+// The one module through which hugetune reads and writes /proc and /sys. It takes a root
+// directory so that tests point it at fixture trees (tests/fixtures/*) instead of the machine.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace hugetune {
+
+class KernelFs {
+public:
+    explicit KernelFs(std::filesystem::path root = "/");
+
+    const std::filesystem::path& root() const { return root_; }
+    bool is_live() const { return live_; }  // root is "/": the running machine
+
+    // `abs` is an absolute path on the target machine, e.g. "/proc/cmdline".
+    std::filesystem::path resolve(std::string_view abs) const;
+    bool exists(std::string_view abs) const;
+
+    // Whole file, or nothing when it is absent or unreadable.
+    std::optional<std::string> read(std::string_view abs) const;
+    // First line without the newline, surrounding blanks trimmed.
+    std::optional<std::string> read_line(std::string_view abs) const;
+    // A decimal unsigned integer file (sysfs counters). Absent or not a number: nothing.
+    std::optional<std::uint64_t> read_u64(std::string_view abs) const;
+    // Names in a directory, sorted; empty when it is absent.
+    std::vector<std::string> list(std::string_view abs_dir) const;
+
+    // Writes a value the way `echo N > file` does; throws RuntimeError naming the file and
+    // errno on failure (sysfs reports a refused value through write()).
+    void write_u64(std::string_view abs, std::uint64_t value) const;
+
+    // Kernel log messages of this boot, oldest first, without timestamps or prefixes. On the
+    // live machine from /dev/kmsg, else `journalctl -k -b`; under a fixture root from the file
+    // dev/kmsg (kmsg records or dmesg lines). Empty when nothing could be read.
+    std::vector<std::string> kernel_log() const;
+
+private:
+    std::filesystem::path root_;
+    bool live_;
+};
+
+// Parses one kernel log line in kmsg ("6,123,456,-;text") or dmesg ("[  1.23] text") form and
+// returns the text; other lines come back unchanged.
+std::string strip_kernel_log_prefix(std::string_view line);
+
+}  // namespace hugetune

@@ -1,0 +1,21 @@
+// Runs an external program from an argument vector (never through a shell).
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace hugetune {
+
+struct ProcessResult {
+    int exit_code = -1;  // -1 when the program could not be started; 128+N when killed by N
+    std::string out;     // standard output
+    std::string err;     // standard error
+};
+
+// argv[0] is looked up on PATH. Standard input is /dev/null.
+ProcessResult run_program(const std::vector<std::string>& argv);
+
+// Whether argv0 would be found on PATH (or is an executable path).
+bool program_exists(const std::string& argv0);
+
+}  // namespace hugetune
