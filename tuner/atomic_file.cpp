@@ -15,13 +15,16 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string errno_text() { return std::strerror(errno); }
+std::string errno_text() {
+    return std::strerror(errno);
+}
 
 struct Fd {
     int fd;
     explicit Fd(int f) : fd(f) {}
     ~Fd() {
-        if (fd >= 0) close(fd);
+        if (fd >= 0)
+            close(fd);
     }
     Fd(const Fd&) = delete;
     Fd& operator=(const Fd&) = delete;
@@ -47,26 +50,30 @@ void write_file_atomically(const fs::path& path, std::string_view bytes,
     while (done < bytes.size()) {
         ssize_t n = write(fd.fd, bytes.data() + done, bytes.size() - done);
         if (n < 0) {
-            if (errno == EINTR) continue;
+            if (errno == EINTR)
+                continue;
             fail("cannot write");
         }
         done += static_cast<std::size_t>(n);
     }
-    if (fchmod(fd.fd, ownership.mode) != 0) fail("cannot set the mode of");
+    if (fchmod(fd.fd, ownership.mode) != 0)
+        fail("cannot set the mode of");
     if (ownership.uid || ownership.gid) {
         if (fchown(fd.fd, ownership.uid.value_or(static_cast<uid_t>(-1)),
                    ownership.gid.value_or(static_cast<gid_t>(-1))) != 0)
             fail("cannot set the owner of");
     }
-    if (fsync(fd.fd) != 0) fail("cannot fsync");
+    if (fsync(fd.fd) != 0)
+        fail("cannot fsync");
     if (rename(tmpl.c_str(), path.c_str()) != 0) {
-        std::string message = "cannot rename " + tmpl + " to " + path.string() + ": " +
-                              errno_text();
+        std::string message =
+            "cannot rename " + tmpl + " to " + path.string() + ": " + errno_text();
         unlink(tmpl.c_str());
         throw RuntimeError(message);
     }
     Fd dfd(open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
-    if (dfd.fd >= 0) fsync(dfd.fd);
+    if (dfd.fd >= 0)
+        fsync(dfd.fd);
 }
 
 void check_writable_path(const fs::path& path, std::string_view option_name) {

@@ -2,10 +2,10 @@
 // atomically: temporary file in the same directory, fsync, rename, fsync of the directory.
 #pragma once
 
+#include <sys/types.h>
 #include <filesystem>
 #include <optional>
 #include <string_view>
-#include <sys/types.h>
 
 namespace hugetune {
 

@@ -14,8 +14,10 @@ KernelCmdline parse_kernel_cmdline(std::string_view text) {
     std::size_t i = 0;
     auto is_blank = [](char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; };
     while (i < text.size()) {
-        while (i < text.size() && is_blank(text[i])) ++i;
-        if (i >= text.size()) break;
+        while (i < text.size() && is_blank(text[i]))
+            ++i;
+        if (i >= text.size())
+            break;
         std::string token;
         bool in_quote = false;
         bool saw_equals = false;
@@ -26,14 +28,16 @@ KernelCmdline parse_kernel_cmdline(std::string_view text) {
                 in_quote = !in_quote;
                 continue;
             }
-            if (!in_quote && is_blank(c)) break;
+            if (!in_quote && is_blank(c))
+                break;
             if (c == '=' && !saw_equals) {
                 saw_equals = true;
                 name_end = token.size();
             }
             token.push_back(c);
         }
-        if (token == "--") break;  // the rest belongs to init
+        if (token == "--")
+            break;  // the rest belongs to init
         CmdlineParam p;
         if (saw_equals) {
             p.name = token.substr(0, name_end);
@@ -48,7 +52,8 @@ KernelCmdline parse_kernel_cmdline(std::string_view text) {
 
 std::optional<std::string> KernelCmdline::last(std::string_view name) const {
     for (auto it = params.rbegin(); it != params.rend(); ++it)
-        if (it->name == name) return it->value.value_or("");
+        if (it->name == name)
+            return it->value.value_or("");
     return std::nullopt;
 }
 
@@ -59,14 +64,15 @@ bool KernelCmdline::has(std::string_view name) const {
 std::vector<const CmdlineParam*> KernelCmdline::all(std::string_view name) const {
     std::vector<const CmdlineParam*> out;
     for (const auto& p : params)
-        if (p.name == name) out.push_back(&p);
+        if (p.name == name)
+            out.push_back(&p);
     return out;
 }
 
 bool is_hugetlb_param(std::string_view name) {
     static constexpr std::array<std::string_view, 7> names = {
-        "hugepages",          "hugepagesz",    "default_hugepagesz", "hugepage_alloc_threads",
-        "init_on_alloc",      "hugetlb_free_vmemmap", "hugetlb_cma"};
+        "hugepages",     "hugepagesz",           "default_hugepagesz", "hugepage_alloc_threads",
+        "init_on_alloc", "hugetlb_free_vmemmap", "hugetlb_cma"};
     return std::find(names.begin(), names.end(), name) != names.end();
 }
 
@@ -79,27 +85,42 @@ std::optional<std::uint64_t> parse_kernel_ulong(std::string_view text) {
         base = 8;
         text.remove_prefix(1);
     }
-    if (!text.empty() && text.back() == '\n') text.remove_suffix(1);
-    if (text.empty()) return std::nullopt;
+    if (!text.empty() && text.back() == '\n')
+        text.remove_suffix(1);
+    if (text.empty())
+        return std::nullopt;
     std::uint64_t value = 0;
     auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value, base);
-    if (ec != std::errc() || ptr != text.data() + text.size()) return std::nullopt;
+    if (ec != std::errc() || ptr != text.data() + text.size())
+        return std::nullopt;
     return value;
 }
 
 std::optional<std::uint64_t> parse_memsize_kb(std::string_view text) {
-    if (text.empty()) return std::nullopt;
+    if (text.empty())
+        return std::nullopt;
     std::uint64_t shift = 0;
     switch (std::toupper(static_cast<unsigned char>(text.back()))) {
-        case 'K': shift = 10; break;
-        case 'M': shift = 20; break;
-        case 'G': shift = 30; break;
-        case 'T': shift = 40; break;
-        default: break;
+        case 'K':
+            shift = 10;
+            break;
+        case 'M':
+            shift = 20;
+            break;
+        case 'G':
+            shift = 30;
+            break;
+        case 'T':
+            shift = 40;
+            break;
+        default:
+            break;
     }
-    if (shift) text.remove_suffix(1);
+    if (shift)
+        text.remove_suffix(1);
     auto number = parse_kernel_ulong(text);
-    if (!number) return std::nullopt;
+    if (!number)
+        return std::nullopt;
     std::uint64_t bytes = *number << shift;
     return bytes / 1024;
 }

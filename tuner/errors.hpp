@@ -10,20 +10,20 @@ namespace hugetune {
 // Documented in README.md and `hugetune --help`; scripts depend on these values.
 enum class ExitCode : int {
     ok = 0,
-    failure = 1,      // a runtime failure (I/O, a kernel write refused, a fit that cannot run)
-    usage = 2,        // bad command, option, value or input file
-    not_root = 3,     // the command changes the machine and needs root
-    unsupported = 4,  // this kernel lacks what the command needs (e.g. no hugetlb)
-    busy = 5,         // another hugetune holds the lock
-    interrupted = 130 // stopped by SIGINT/SIGTERM/SIGHUP after restoring the machine
+    failure = 1,       // a runtime failure (I/O, a kernel write refused, a fit that cannot run)
+    usage = 2,         // bad command, option, value or input file
+    not_root = 3,      // the command changes the machine and needs root
+    unsupported = 4,   // this kernel lacks what the command needs (e.g. no hugetlb)
+    busy = 5,          // another hugetune holds the lock
+    interrupted = 130  // stopped by SIGINT/SIGTERM/SIGHUP after restoring the machine
 };
 
 class Error : public std::runtime_error {
-public:
+  public:
     Error(ExitCode code, const std::string& message) : std::runtime_error(message), code_(code) {}
     ExitCode code() const { return code_; }
 
-private:
+  private:
     ExitCode code_;
 };
 

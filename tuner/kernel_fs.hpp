@@ -12,7 +12,7 @@
 namespace hugetune {
 
 class KernelFs {
-public:
+  public:
     explicit KernelFs(std::filesystem::path root = "/");
 
     const std::filesystem::path& root() const { return root_; }
@@ -40,7 +40,7 @@ public:
     // dev/kmsg (kmsg records or dmesg lines). Empty when nothing could be read.
     std::vector<std::string> kernel_log() const;
 
-private:
+  private:
     std::filesystem::path root_;
     bool live_;
 };

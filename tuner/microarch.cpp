@@ -41,31 +41,44 @@ constexpr std::array<Row, 14> kTable = {{
 // Zen 5c (Turin dense). Client parts of the same core share the name.
 std::string_view amd_by_range(int family, int model) {
     if (family == 0x17) {
-        if (model <= 0x0f) return "zen";     // Naples (Zen, Zen+)
-        if (model >= 0x30 && model <= 0x3f) return "zen2";  // Rome
-        if (model >= 0x60 && model <= 0x7f) return "zen2";
+        if (model <= 0x0f)
+            return "zen";  // Naples (Zen, Zen+)
+        if (model >= 0x30 && model <= 0x3f)
+            return "zen2";  // Rome
+        if (model >= 0x60 && model <= 0x7f)
+            return "zen2";
         return {};
     }
     if (family == 0x19) {
-        if (model <= 0x0f) return "zen3";    // Milan (0x01), Milan-X
-        if (model >= 0x10 && model <= 0x1f) return "zen4";  // Genoa, Genoa-X (0x11)
-        if (model >= 0x20 && model <= 0x5f) return "zen3";  // client Zen 3
-        if (model >= 0x60 && model <= 0x7f) return "zen4";  // client Zen 4
-        if (model >= 0xa0 && model <= 0xaf) return "zen4c"; // Bergamo, Siena
+        if (model <= 0x0f)
+            return "zen3";  // Milan (0x01), Milan-X
+        if (model >= 0x10 && model <= 0x1f)
+            return "zen4";  // Genoa, Genoa-X (0x11)
+        if (model >= 0x20 && model <= 0x5f)
+            return "zen3";  // client Zen 3
+        if (model >= 0x60 && model <= 0x7f)
+            return "zen4";  // client Zen 4
+        if (model >= 0xa0 && model <= 0xaf)
+            return "zen4c";  // Bergamo, Siena
         return {};
     }
     if (family == 0x1a) {
-        if (model <= 0x0f) return "zen5";    // Turin (0x02)
-        if (model >= 0x10 && model <= 0x1f) return "zen5c";  // Turin dense (0x11)
-        if (model >= 0x20 && model <= 0x7f) return "zen5";   // client Zen 5
+        if (model <= 0x0f)
+            return "zen5";  // Turin (0x02)
+        if (model >= 0x10 && model <= 0x1f)
+            return "zen5c";  // Turin dense (0x11)
+        if (model >= 0x20 && model <= 0x7f)
+            return "zen5";  // client Zen 5
         return {};
     }
     return {};
 }
 
 std::string_view trim(std::string_view s) {
-    while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
+    while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
+        s.remove_prefix(1);
+    while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
+        s.remove_suffix(1);
     return s;
 }
 
@@ -82,9 +95,11 @@ std::string classify_microarch(std::string_view vendor, int family, int model, i
         auto name = amd_by_range(family, model);
         return name.empty() ? "unknown" : std::string(name);
     }
-    if (vendor == "HygonGenuine" && family == 0x18) return "dhyana";  // Zen-derived
+    if (vendor == "HygonGenuine" && family == 0x18)
+        return "dhyana";  // Zen-derived
     for (const auto& row : kTable) {
-        if (row.vendor != vendor || row.family != family || row.model != model) continue;
+        if (row.vendor != vendor || row.family != family || row.model != model)
+            continue;
         if (row.stepping_min >= 0 && (stepping < row.stepping_min || stepping > row.stepping_max))
             continue;
         return std::string(row.name);
@@ -99,18 +114,25 @@ CpuIdentity parse_cpuinfo(std::string_view cpuinfo) {
     while (std::getline(in, line)) {
         std::string_view l = line;
         if (trim(l).empty()) {
-            if (!id.vendor.empty()) break;  // end of the first processor block
+            if (!id.vendor.empty())
+                break;  // end of the first processor block
             continue;
         }
         auto colon = l.find(':');
-        if (colon == std::string_view::npos) continue;
+        if (colon == std::string_view::npos)
+            continue;
         auto key = trim(l.substr(0, colon));
         auto value = trim(l.substr(colon + 1));
-        if (key == "vendor_id") id.vendor = value;
-        else if (key == "cpu family") id.family = to_int(value);
-        else if (key == "model") id.model = to_int(value);
-        else if (key == "stepping") id.stepping = to_int(value);
-        else if (key == "model name") id.model_name = value;
+        if (key == "vendor_id")
+            id.vendor = value;
+        else if (key == "cpu family")
+            id.family = to_int(value);
+        else if (key == "model")
+            id.model = to_int(value);
+        else if (key == "stepping")
+            id.stepping = to_int(value);
+        else if (key == "model name")
+            id.model_name = value;
     }
     id.microarch = classify_microarch(id.vendor, id.family, id.model, id.stepping);
     return id;

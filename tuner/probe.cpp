@@ -16,9 +16,10 @@ namespace {
 // RAII for an hwloc topology; under a fixture root hwloc reads that tree (HWLOC_FSROOT,
 // hwloc's documented way to read a Linux tree gathered from another machine).
 class HwlocTopology {
-public:
+  public:
     explicit HwlocTopology(const KernelFs& fs) {
-        if (hwloc_topology_init(&topo_) != 0) throw RuntimeError("hwloc: cannot initialise");
+        if (hwloc_topology_init(&topo_) != 0)
+            throw RuntimeError("hwloc: cannot initialise");
         const char* old = std::getenv("HWLOC_FSROOT");
         std::string saved = old ? old : "";
         if (!fs.is_live()) {
@@ -43,7 +44,7 @@ public:
     HwlocTopology& operator=(const HwlocTopology&) = delete;
     hwloc_topology_t get() const { return topo_; }
 
-private:
+  private:
     hwloc_topology_t topo_ = nullptr;
 };
 
@@ -57,7 +58,8 @@ std::vector<int> core_major_order(hwloc_topology_t topo, hwloc_const_cpuset_t se
         std::vector<int> pus;
         int id;
         hwloc_bitmap_foreach_begin(id, core->cpuset) {
-            if (hwloc_bitmap_isset(set, id)) pus.push_back(id);
+            if (hwloc_bitmap_isset(set, id))
+                pus.push_back(id);
         }
         hwloc_bitmap_foreach_end();
         per_core.push_back(std::move(pus));
@@ -65,7 +67,9 @@ std::vector<int> core_major_order(hwloc_topology_t topo, hwloc_const_cpuset_t se
     std::vector<int> order;
     if (per_core.empty()) {  // no core level reported: PUs as they come
         int id;
-        hwloc_bitmap_foreach_begin(id, set) { order.push_back(id); }
+        hwloc_bitmap_foreach_begin(id, set) {
+            order.push_back(id);
+        }
         hwloc_bitmap_foreach_end();
         return order;
     }
@@ -77,7 +81,8 @@ std::vector<int> core_major_order(hwloc_topology_t topo, hwloc_const_cpuset_t se
                 any = true;
             }
         }
-        if (!any) break;
+        if (!any)
+            break;
     }
     return order;
 }
@@ -96,7 +101,9 @@ Topology read_topology(const KernelFs& fs) {
         n.id = static_cast<int>(node->os_index);
         n.memory_bytes = node->attr ? node->attr->numanode.local_memory : 0;
         int id;
-        hwloc_bitmap_foreach_begin(id, node->cpuset) { n.cpus.push_back(id); }
+        hwloc_bitmap_foreach_begin(id, node->cpuset) {
+            n.cpus.push_back(id);
+        }
         hwloc_bitmap_foreach_end();
         n.core_order = core_major_order(topo, node->cpuset);
         out.nodes.push_back(std::move(n));
@@ -112,7 +119,8 @@ int count_cpu_list(const std::string& list) {
     std::stringstream in(list);
     std::string range;
     while (std::getline(in, range, ',')) {
-        if (range.empty()) continue;
+        if (range.empty())
+            continue;
         auto dash = range.find('-');
         try {
             if (dash == std::string::npos)
@@ -128,8 +136,10 @@ int count_cpu_list(const std::string& list) {
 
 // kstrtobool as the kernel uses for init_on_alloc=: 1/y/Y/on -> true, 0/n/N/off -> false.
 std::optional<bool> parse_kernel_bool(const std::string& v) {
-    if (v == "1" || v == "y" || v == "Y" || v == "on" || v == "On" || v == "ON") return true;
-    if (v == "0" || v == "n" || v == "N" || v == "off" || v == "Off" || v == "OFF") return false;
+    if (v == "1" || v == "y" || v == "Y" || v == "on" || v == "On" || v == "ON")
+        return true;
+    if (v == "0" || v == "n" || v == "N" || v == "off" || v == "Off" || v == "OFF")
+        return false;
     return std::nullopt;
 }
 
@@ -138,9 +148,11 @@ std::optional<std::string> read_kernel_config(const KernelFs& fs, const std::str
     std::error_code ec;
     if (std::filesystem::exists(gz, ec) && program_exists("gzip")) {
         auto r = run_program({"gzip", "-dc", gz.string()});
-        if (r.exit_code == 0 && !r.out.empty()) return r.out;
+        if (r.exit_code == 0 && !r.out.empty())
+            return r.out;
     }
-    if (!release.empty()) return fs.read("/boot/config-" + release);
+    if (!release.empty())
+        return fs.read("/boot/config-" + release);
     return std::nullopt;
 }
 
@@ -164,9 +176,12 @@ void read_init_on_alloc(const KernelFs& fs, const std::vector<std::string>& log,
     // "mem auto-init: stack:all(zero), heap alloc:off, heap free:off" (mm/mm_init.c)
     for (const auto& line : log) {
         auto at = line.find("mem auto-init:");
-        if (at == std::string::npos) continue;
-        if (line.find("heap alloc:on") != std::string::npos) k.init_on_alloc = true;
-        if (line.find("heap alloc:off") != std::string::npos) k.init_on_alloc = false;
+        if (at == std::string::npos)
+            continue;
+        if (line.find("heap alloc:on") != std::string::npos)
+            k.init_on_alloc = true;
+        if (line.find("heap alloc:off") != std::string::npos)
+            k.init_on_alloc = false;
         if (k.init_on_alloc) {
             k.init_on_alloc_source = "boot log";
             return;
@@ -180,11 +195,13 @@ void read_init_on_alloc(const KernelFs& fs, const std::vector<std::string>& log,
 std::vector<BootRequest> read_boot_requests(const KernelCmdline& cmd, std::uint64_t default_kb) {
     std::vector<BootRequest> out;
     if (auto d = cmd.last("default_hugepagesz"))
-        if (auto kb = parse_memsize_kb(*d)) default_kb = *kb;
+        if (auto kb = parse_memsize_kb(*d))
+            default_kb = *kb;
     std::uint64_t current = default_kb;
     for (const auto& p : cmd.params) {
         if (p.name == "hugepagesz" && p.value) {
-            if (auto kb = parse_memsize_kb(*p.value)) current = *kb;
+            if (auto kb = parse_memsize_kb(*p.value))
+                current = *kb;
         } else if (p.name == "hugepages" && p.value) {
             BootRequest r;
             r.size_kb = current;
@@ -194,12 +211,15 @@ std::vector<BootRequest> read_boot_requests(const KernelCmdline& cmd, std::uint6
             bool ok = true;
             while (std::getline(in, part, ',')) {
                 auto colon = part.find(':');
-                auto count = parse_kernel_ulong(colon == std::string::npos ? part
-                                                                            : part.substr(colon + 1));
-                if (!count) ok = false;
-                else r.pages += *count;
+                auto count =
+                    parse_kernel_ulong(colon == std::string::npos ? part : part.substr(colon + 1));
+                if (!count)
+                    ok = false;
+                else
+                    r.pages += *count;
             }
-            if (!ok) continue;
+            if (!ok)
+                continue;
             // A later hugepages= for the same size replaces the earlier one.
             auto same = std::find_if(out.begin(), out.end(),
                                      [&](const BootRequest& b) { return b.size_kb == r.size_kb; });
@@ -235,11 +255,13 @@ KernelFacts read_kernel(const KernelFs& fs, const Topology& topo) {
     std::sscanf(k.release.c_str(), "%d.%d", &k.version_major, &k.version_minor);
     auto online = fs.read_line("/sys/devices/system/cpu/online");
     k.online_cpus = online ? count_cpu_list(*online) : 0;
-    if (k.online_cpus == 0) k.online_cpus = topo.pus;
+    if (k.online_cpus == 0)
+        k.online_cpus = topo.pus;
 
     for (const auto& name : fs.list("/sys/kernel/mm/hugepages")) {
         std::uint64_t kb = 0;
-        if (std::sscanf(name.c_str(), "hugepages-%lukB", &kb) != 1) continue;
+        if (std::sscanf(name.c_str(), "hugepages-%lukB", &kb) != 1)
+            continue;
         std::string dir = "/sys/kernel/mm/hugepages/" + name + "/";
         HugePool pool;
         pool.size_kb = kb;
@@ -251,7 +273,8 @@ KernelFacts read_kernel(const KernelFs& fs, const Topology& topo) {
         for (const auto& node : topo.nodes) {
             std::string nd = "/sys/devices/system/node/node" + std::to_string(node.id) +
                              "/hugepages/" + name + "/";
-            if (!fs.exists(nd)) continue;
+            if (!fs.exists(nd))
+                continue;
             NodePool np;
             np.node = node.id;
             np.nr = fs.read_u64(nd + "nr_hugepages").value_or(0);
@@ -276,13 +299,14 @@ KernelFacts read_kernel(const KernelFs& fs, const Topology& topo) {
     }
 
     k.cmdline = parse_kernel_cmdline(fs.read("/proc/cmdline").value_or(""));
-    k.supports_hugepage_alloc_threads = release_supports_alloc_threads(k.version_major,
-                                                                        k.version_minor);
+    k.supports_hugepage_alloc_threads =
+        release_supports_alloc_threads(k.version_major, k.version_minor);
     k.default_alloc_threads = kernel_default_alloc_threads(k.online_cpus);
     if (auto v = k.cmdline.last("hugepage_alloc_threads")) {
         // The kernel ignores an unparsable value or 0 (KERNEL-FACTS.md).
         auto n = parse_kernel_ulong(*v);
-        if (n && *n > 0) k.cmdline_alloc_threads = n;
+        if (n && *n > 0)
+            k.cmdline_alloc_threads = n;
     }
 
     auto log = fs.kernel_log();
@@ -304,11 +328,13 @@ Virtualization read_virtualization(const KernelFs& fs) {
         std::istringstream in(*cpuinfo);
         std::string line;
         while (std::getline(in, line)) {
-            if (!line.starts_with("flags")) continue;
+            if (!line.starts_with("flags"))
+                continue;
             std::istringstream words(line.substr(line.find(':') + 1));
             std::string w;
             while (words >> w)
-                if (w == "hypervisor") v.hypervisor = true;
+                if (w == "hypervisor")
+                    v.hypervisor = true;
             break;
         }
     }
@@ -336,19 +362,22 @@ std::string hostname_of(const KernelFs& fs) {
 std::vector<const NumaNode*> Topology::memory_nodes() const {
     std::vector<const NumaNode*> out;
     for (const auto& n : nodes)
-        if (n.memory_bytes > 0) out.push_back(&n);
+        if (n.memory_bytes > 0)
+            out.push_back(&n);
     return out;
 }
 
 int Topology::max_pus_per_node() const {
     std::size_t m = 0;
-    for (const auto& n : nodes) m = std::max(m, n.cpus.size());
+    for (const auto& n : nodes)
+        m = std::max(m, n.cpus.size());
     return static_cast<int>(m);
 }
 
 const HugePool* KernelFacts::pool(std::uint64_t size_kb) const {
     for (const auto& p : pools)
-        if (p.size_kb == size_kb) return &p;
+        if (p.size_kb == size_kb)
+            return &p;
     return nullptr;
 }
 
@@ -356,7 +385,9 @@ bool release_supports_alloc_threads(int major, int minor) {
     return major > 6 || (major == 6 && minor >= 15);
 }
 
-int kernel_default_alloc_threads(int online_cpus) { return std::max(1, online_cpus / 4); }
+int kernel_default_alloc_threads(int online_cpus) {
+    return std::max(1, online_cpus / 4);
+}
 
 Probe probe_machine(const KernelFs& fs) {
     Probe p;

@@ -48,7 +48,7 @@ struct HugePool {
 // The boot pool requested on the command line for one page size.
 struct BootRequest {
     std::uint64_t size_kb = 0;
-    std::uint64_t pages = 0;  // total requested
+    std::uint64_t pages = 0;   // total requested
     bool node_format = false;  // hugepages=0:512,1:512: serial per-node path, no threads
 };
 

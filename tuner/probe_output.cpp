@@ -14,8 +14,10 @@ json optional_json(const std::optional<T>& v) {
 }
 
 std::string size_text(std::uint64_t kb) {
-    if (kb >= 1024 * 1024 && kb % (1024 * 1024) == 0) return std::to_string(kb / 1024 / 1024) + " GiB";
-    if (kb >= 1024 && kb % 1024 == 0) return std::to_string(kb / 1024) + " MiB";
+    if (kb >= 1024 * 1024 && kb % (1024 * 1024) == 0)
+        return std::to_string(kb / 1024 / 1024) + " GiB";
+    if (kb >= 1024 && kb % 1024 == 0)
+        return std::to_string(kb / 1024) + " MiB";
     return std::to_string(kb) + " KiB";
 }
 
@@ -38,8 +40,8 @@ nlohmann::json to_json(const Probe& p) {
     for (const auto& pool : p.kernel.pools) {
         json per_node = json::array();
         for (const auto& np : pool.nodes)
-            per_node.push_back({{"node", np.node}, {"nr", np.nr}, {"free", np.free},
-                                {"surplus", np.surplus}});
+            per_node.push_back(
+                {{"node", np.node}, {"nr", np.nr}, {"free", np.free}, {"surplus", np.surplus}});
         pools.push_back({{"size_kb", pool.size_kb},
                          {"nr", pool.nr},
                          {"free", pool.free},
@@ -52,11 +54,13 @@ nlohmann::json to_json(const Probe& p) {
     json hugetlb_params = json::object();
     for (const auto& c : p.kernel.cmdline.params) {
         params.push_back({{"name", c.name}, {"value", optional_json(c.value)}});
-        if (is_hugetlb_param(c.name)) hugetlb_params[c.name] = c.value.value_or("");
+        if (is_hugetlb_param(c.name))
+            hugetlb_params[c.name] = c.value.value_or("");
     }
     json boot = json::array();
     for (const auto& r : p.kernel.boot_requests)
-        boot.push_back({{"size_kb", r.size_kb}, {"pages", r.pages}, {"node_format", r.node_format}});
+        boot.push_back(
+            {{"size_kb", r.size_kb}, {"pages", r.pages}, {"node_format", r.node_format}});
     json last_line = nullptr;
     if (const auto& l = p.kernel.last_boot_allocation)
         last_line = {{"milliseconds", l->milliseconds}, {"threads", l->threads}, {"text", l->text}};
@@ -111,7 +115,8 @@ std::string format_summary(const Probe& p) {
           << gib_text(n.memory_bytes) << "\n";
     s << "virtual   "
       << (p.virtualization.hypervisor
-              ? "yes" + (p.virtualization.vendor.empty() ? "" : " (" + p.virtualization.vendor + ")") +
+              ? "yes" +
+                    (p.virtualization.vendor.empty() ? "" : " (" + p.virtualization.vendor + ")") +
                     ": timings include the host"
               : std::string("no hypervisor seen"))
       << "\n";
@@ -119,12 +124,13 @@ std::string format_summary(const Probe& p) {
     s << "          hugepage_alloc_threads= "
       << (k.supports_hugepage_alloc_threads ? "honoured" : "ignored (needs Linux 6.15 or later)")
       << "; default " << k.default_alloc_threads << " thread(s) total";
-    if (k.cmdline_alloc_threads) s << "; cmdline sets " << *k.cmdline_alloc_threads;
+    if (k.cmdline_alloc_threads)
+        s << "; cmdline sets " << *k.cmdline_alloc_threads;
     s << "\n";
     s << "          init_on_alloc "
       << (k.init_on_alloc ? (*k.init_on_alloc ? "on" : "off") : "unknown") << " ("
-      << k.init_on_alloc_source << "), HVO "
-      << (k.hvo ? (*k.hvo ? "on" : "off") : "unknown") << "\n";
+      << k.init_on_alloc_source << "), HVO " << (k.hvo ? (*k.hvo ? "on" : "off") : "unknown")
+      << "\n";
     for (const auto& pool : k.pools) {
         s << "pool      " << size_text(pool.size_kb) << ": " << pool.nr << " pages (" << pool.free
           << " free, " << pool.surplus << " surplus), overcommit " << pool.overcommit;
@@ -132,7 +138,8 @@ std::string format_summary(const Probe& p) {
             s << " [default size]";
         s << "\n";
     }
-    if (k.boot_requests.empty()) s << "boot pool none requested on the command line\n";
+    if (k.boot_requests.empty())
+        s << "boot pool none requested on the command line\n";
     for (const auto& r : k.boot_requests)
         s << "boot pool " << r.pages << " x " << size_text(r.size_kb)
           << (r.node_format ? " (node format: serial path, the parameter does not apply)" : "")

@@ -20,14 +20,17 @@ namespace {
 struct Pipe {
     int fds[2] = {-1, -1};
     Pipe() {
-        if (pipe2(fds, O_CLOEXEC) != 0) fds[0] = fds[1] = -1;
+        if (pipe2(fds, O_CLOEXEC) != 0)
+            fds[0] = fds[1] = -1;
     }
     ~Pipe() {
         for (int fd : fds)
-            if (fd >= 0) close(fd);
+            if (fd >= 0)
+                close(fd);
     }
     void close_end(int i) {
-        if (fds[i] >= 0) close(fds[i]);
+        if (fds[i] >= 0)
+            close(fds[i]);
         fds[i] = -1;
     }
 };
@@ -36,9 +39,11 @@ struct Pipe {
 
 ProcessResult run_program(const std::vector<std::string>& argv) {
     ProcessResult result;
-    if (argv.empty()) return result;
+    if (argv.empty())
+        return result;
     Pipe out, err;
-    if (out.fds[0] < 0 || err.fds[0] < 0) return result;
+    if (out.fds[0] < 0 || err.fds[0] < 0)
+        return result;
 
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
@@ -47,7 +52,8 @@ ProcessResult run_program(const std::vector<std::string>& argv) {
     posix_spawn_file_actions_adddup2(&actions, err.fds[1], 2);
 
     std::vector<char*> args;
-    for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+    for (const auto& a : argv)
+        args.push_back(const_cast<char*>(a.c_str()));
     args.push_back(nullptr);
 
     pid_t pid = -1;
@@ -66,11 +72,13 @@ ProcessResult run_program(const std::vector<std::string>& argv) {
     char buf[4096];
     while (open_fds > 0) {
         if (poll(fds.data(), fds.size(), -1) < 0) {
-            if (errno == EINTR) continue;
+            if (errno == EINTR)
+                continue;
             break;
         }
         for (std::size_t i = 0; i < fds.size(); ++i) {
-            if (fds[i].fd < 0 || fds[i].revents == 0) continue;
+            if (fds[i].fd < 0 || fds[i].revents == 0)
+                continue;
             ssize_t n = read(fds[i].fd, buf, sizeof buf);
             if (n > 0) {
                 sinks[i]->append(buf, static_cast<std::size_t>(n));
@@ -91,9 +99,11 @@ ProcessResult run_program(const std::vector<std::string>& argv) {
 }
 
 bool program_exists(const std::string& argv0) {
-    if (argv0.find('/') != std::string::npos) return access(argv0.c_str(), X_OK) == 0;
+    if (argv0.find('/') != std::string::npos)
+        return access(argv0.c_str(), X_OK) == 0;
     const char* path = std::getenv("PATH");
-    if (!path) return false;
+    if (!path)
+        return false;
     std::stringstream dirs(path);
     std::string dir;
     while (std::getline(dirs, dir, ':')) {

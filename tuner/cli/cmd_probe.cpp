@@ -17,10 +17,10 @@ std::optional<ProbeOptions> parse_probe(const Args& args) {
     ProbeOptions o;
     std::string root;
     po::options_description desc("Options");
-    desc.add_options()
-        ("json", po::bool_switch(&o.json), "print one JSON object instead of the summary")
-        ("root", po::value(&root)->value_name("DIR"),
-         "read /proc and /sys under DIR instead of / (a tree gathered from another machine)");
+    desc.add_options()("json", po::bool_switch(&o.json),
+                       "print one JSON object instead of the summary")(
+        "root", po::value(&root)->value_name("DIR"),
+        "read /proc and /sys under DIR instead of / (a tree gathered from another machine)");
     po::variables_map vm;
     if (!parse_options("probe", "hugetune probe [--json] [--root DIR]", desc, args, vm))
         return std::nullopt;
@@ -37,7 +37,8 @@ std::optional<ProbeOptions> parse_probe(const Args& args) {
 
 int run_probe(const Args& args) {
     auto options = parse_probe(args);
-    if (!options) return 0;
+    if (!options)
+        return 0;
     KernelFs fs(options->root);
     Probe probe = probe_machine(fs);
     if (options->json)
