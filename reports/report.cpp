@@ -1,0 +1,184 @@
+#include "report.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <ctime>
+#include <set>
+
+#include "errors.hpp"
+
+namespace hugetune {
+namespace {
+
+using nlohmann::json;
+
+std::string size_text(std::uint64_t kb) {
+    if (kb % (1024 * 1024) == 0) return std::to_string(kb / 1024 / 1024) + " GiB";
+    if (kb % 1024 == 0) return std::to_string(kb / 1024) + " MiB";
+    return std::to_string(kb) + " KiB";
+}
+
+std::string threads_list(const std::set<int>& ns) {
+    std::string out;
+    for (int n : ns) out += (out.empty() ? "" : ", ") + std::to_string(n);
+    return out;
+}
+
+const json& at_or_null(const json& j, const char* key) {
+    static const json null_value;
+    return j.is_object() && j.contains(key) ? j.at(key) : null_value;
+}
+
+json sku_of(const json& probe, const json& sweep) {
+    const auto& nodes = probe["topology"]["nodes"];
+    int memory_nodes = 0;
+    std::size_t max_threads = 0;
+    std::uint64_t min_memory = 0;
+    for (const auto& n : nodes) {
+        auto bytes = n.value("memory_bytes", std::uint64_t{0});
+        if (bytes == 0) continue;
+        ++memory_nodes;
+        max_threads = std::max(max_threads, n["cpus"].size());
+        min_memory = min_memory == 0 ? bytes : std::min(min_memory, bytes);
+    }
+    double gib = static_cast<double>(min_memory) / (1024.0 * 1024 * 1024);
+    return {{"microarch", probe["cpu"].value("microarch", "unknown")},
+            {"nodes", memory_nodes},
+            {"hardware_threads_per_node", max_threads},
+            {"memory_per_node_gib", static_cast<std::int64_t>(std::llround(gib))},
+            {"page_size_kb", sweep["parameters"].value("page_size_kb", 2048)}};
+}
+
+}  // namespace
+
+std::string iso8601_utc(std::chrono::system_clock::time_point t) {
+    std::time_t secs = std::chrono::system_clock::to_time_t(t);
+    std::tm tm{};
+    gmtime_r(&secs, &tm);
+    char buf[32];
+    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    return buf;
+}
+
+std::vector<ReportWarning> collect_warnings(const json& probe, const json& sweep, const json& fit) {
+    std::vector<ReportWarning> w;
+    const json& kernel = probe["kernel"];
+    if (probe["virtualization"].value("hypervisor", false))
+        w.push_back({"vm",
+                     "Measured in a virtual machine: the times include the host's work (first "
+                     "touch of guest memory, the host's own page sizes); confirm on bare metal."});
+    if (!kernel.value("supports_hugepage_alloc_threads", false))
+        w.push_back({"kernel_too_old", "Kernel " + kernel.value("release", std::string("?")) +
+                                           " ignores hugepage_alloc_threads= (it needs Linux "
+                                           "6.15 or later); the value takes effect only after "
+                                           "a kernel upgrade."});
+    bool any_small = false, any_gigantic = false;
+    for (const auto& r : at_or_null(kernel, "boot_pool")) {
+        if (r.value("node_format", false))
+            w.push_back({"node_format_hugepages",
+                         "The boot command line requests " + size_text(r.value("size_kb", 0ull)) +
+                             " pages per node (hugepages=N:count): that path allocates serially "
+                             "per node and ignores hugepage_alloc_threads=."});
+        if (r.value("size_kb", 0ull) >= 1024 * 1024)
+            any_gigantic = true;
+        else
+            any_small = true;
+    }
+    if (any_gigantic && !any_small)
+        w.push_back({"gigantic_only",
+                     "Only gigantic (1 GiB) pages are requested at boot; they are allocated "
+                     "serially early in boot and hugepage_alloc_threads= does not apply to them."});
+    if (at_or_null(kernel, "init_on_alloc").is_null())
+        w.push_back({"init_on_alloc_unknown",
+                     "Whether init_on_alloc is in force could not be read (no cmdline setting, "
+                     "kernel config or boot log line); the boot cost assumes it is off."});
+
+    std::set<int> oversubscribed, shortfall, noisy;
+    for (const auto& p : at_or_null(sweep, "points")) {
+        int n = p.value("threads_per_node", 0);
+        if (p.value("oversubscribed", false)) oversubscribed.insert(n);
+        if (p.value("shortfall_pages", 0) > 0) shortfall.insert(n);
+        const auto& samples = at_or_null(p, "samples_seconds");
+        double median = p.value("median_seconds", 0.0);
+        if (samples.is_array() && samples.size() >= 2 && median > 0) {
+            auto [lo, hi] = std::minmax_element(samples.begin(), samples.end(),
+                                                [](const json& a, const json& b) {
+                                                    return a.get<double>() < b.get<double>();
+                                                });
+            if ((hi->get<double>() - lo->get<double>()) / median > kNoisySpreadRatio)
+                noisy.insert(n);
+        }
+    }
+    if (!oversubscribed.empty())
+        w.push_back({"oversubscribed", "Points at " + threads_list(oversubscribed) +
+                                           " threads per node exceed the node's hardware "
+                                           "threads; they were measured but time-share CPUs."});
+    if (!shortfall.empty())
+        w.push_back({"shortfall", "Points at " + threads_list(shortfall) +
+                                      " threads per node did not obtain every page on the "
+                                      "intended node (fragmented memory or a competing "
+                                      "process); see shortfall_pages."});
+    if (!noisy.empty())
+        w.push_back({"noisy", "Points at " + threads_list(noisy) +
+                                  " threads per node spread by more than " +
+                                  std::to_string(static_cast<int>(kNoisySpreadRatio * 100)) +
+                                  "% of their median; rerun on a quiet machine."});
+    const json& rec = at_or_null(fit, "recommendation");
+    if (rec.contains("confidence") && rec["confidence"].is_number() &&
+        rec["confidence"].get<double>() < kLowConfidence)
+        w.push_back({"low_confidence",
+                     "Only " + std::to_string(std::lround(rec["confidence"].get<double>() * 100)) +
+                         "% of bootstrap resamples agree with the recommendation; treat it as "
+                         "a hint, not a measurement."});
+    // The model's own warnings (non-convergence fallback, small boot time, ...).
+    for (const auto& m : at_or_null(fit, "warnings")) {
+        if (m.is_string())
+            w.push_back({"model", m.get<std::string>()});
+        else if (m.is_object())
+            w.push_back({m.value("code", std::string("model")), m.value("message", std::string())});
+    }
+    return w;
+}
+
+json build_report(const ReportInputs& in) {
+    json warnings = json::array();
+    for (const auto& w : collect_warnings(in.probe, in.sweep, in.fit))
+        warnings.push_back({{"code", w.code}, {"message", w.message}});
+    json recommendation = at_or_null(in.fit, "recommendation");
+    if (recommendation.is_object() && recommendation.contains("hugepage_alloc_threads"))
+        recommendation["kernel_cmdline"] =
+            "hugepage_alloc_threads=" +
+            std::to_string(recommendation["hugepage_alloc_threads"].get<long long>());
+    json sweep = {{"parameters", at_or_null(in.sweep, "parameters")},
+                  {"complete", in.sweep.value("complete", true)},
+                  {"points", at_or_null(in.sweep, "points")}};
+    return {{"schema_version", kReportSchemaVersion},
+            {"tool", {{"name", "hugetune"}, {"version", in.tool_version}}},
+            {"generated_at", iso8601_utc(in.generated_at)},
+            {"host", in.probe["host"]},
+            {"cpu", in.probe["cpu"]},
+            {"topology", in.probe["topology"]},
+            {"kernel", in.probe["kernel"]},
+            {"virtualization", in.probe["virtualization"]},
+            {"sweep", sweep},
+            {"model", at_or_null(in.fit, "models")},
+            {"fit", in.fit},
+            {"recommendation", recommendation},
+            {"sku", sku_of(in.probe, in.sweep)},
+            {"warnings", warnings}};
+}
+
+std::string kernel_cmdline_of(const json& report, const std::string& file_name) {
+    const json& rec = at_or_null(report, "recommendation");
+    const json& text = at_or_null(rec, "kernel_cmdline");
+    if (text.is_string() && text.get<std::string>().starts_with("hugepage_alloc_threads="))
+        return text.get<std::string>();
+    const json& n = at_or_null(rec, "hugepage_alloc_threads");
+    if (n.is_number_integer() && n.get<long long>() > 0)
+        return "hugepage_alloc_threads=" + std::to_string(n.get<long long>());
+    throw UsageError(file_name +
+                     ": no recommendation.kernel_cmdline in this report; give a report written "
+                     "by 'hugetune run'");
+}
+
+}  // namespace hugetune

@@ -1,0 +1,45 @@
+// The fleet report: one JSON document per run of `hugetune run`, validated by
+// reports/schema/report.schema.json. Assembled from the results of the earlier stages, which
+// arrive as JSON values (probe, sweep, fit); this module reads them and writes nothing itself.
+#pragma once
+
+#include <chrono>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace hugetune {
+
+// Bumped when a field changes meaning or disappears; independent of the tool version.
+inline constexpr int kReportSchemaVersion = 1;
+
+struct ReportWarning {
+    std::string code;     // stable, for fleet queries: "vm", "kernel_too_old", ...
+    std::string message;  // one sentence for people
+};
+
+struct ReportInputs {
+    nlohmann::json probe;  // to_json(Probe)
+    nlohmann::json sweep;  // the sweep document (see `hugetune sweep --out`)
+    nlohmann::json fit;    // the fit result with model, models, recommendation, predictions
+    std::string tool_version;
+    std::chrono::system_clock::time_point generated_at;
+};
+
+// Thresholds behind the warnings, named so the README can quote them.
+inline constexpr double kNoisySpreadRatio = 0.25;  // (max - min) / median of a point's samples
+inline constexpr double kLowConfidence = 0.8;      // share of bootstrap resamples agreeing
+
+std::vector<ReportWarning> collect_warnings(const nlohmann::json& probe,
+                                            const nlohmann::json& sweep,
+                                            const nlohmann::json& fit);
+
+nlohmann::json build_report(const ReportInputs& inputs);
+
+// "hugepage_alloc_threads=N" for a report; throws UsageError naming the file when the report
+// has no usable recommendation.
+std::string kernel_cmdline_of(const nlohmann::json& report, const std::string& file_name);
+
+std::string iso8601_utc(std::chrono::system_clock::time_point t);
+
+}  // namespace hugetune

@@ -1,0 +1,37 @@
+#include <iostream>
+
+#include "../errors.hpp"
+#include "commands.hpp"
+#include "json_file.hpp"
+#include "report.hpp"
+
+namespace hugetune::cli {
+namespace {
+
+struct CmdlineOptions {
+    std::string report;
+};
+
+std::optional<CmdlineOptions> parse_cmdline_command(const Args& args) {
+    CmdlineOptions o;
+    po::options_description desc("Options");
+    desc.add_options()("report", po::value(&o.report)->value_name("FILE")->required(),
+                       "a report written by 'hugetune run'");
+    po::variables_map vm;
+    if (!parse_options("cmdline", "hugetune cmdline --report FILE", desc, args, vm))
+        return std::nullopt;
+    return o;
+}
+
+}  // namespace
+
+int run_cmdline(const Args& args) {
+    auto options = parse_cmdline_command(args);
+    if (!options) return 0;
+    auto report = read_json_file(options->report);
+    // Exactly the text to add to the kernel command line, for scripts.
+    std::cout << kernel_cmdline_of(report, options->report) << "\n";
+    return 0;
+}
+
+}  // namespace hugetune::cli
