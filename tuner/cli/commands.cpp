@@ -1,11 +1,12 @@
-#include "cli.hpp"
 #include "commands.hpp"
+#include "cli.hpp"
 
 namespace hugetune::cli {
 
 const std::vector<Command>& commands() {
     static const std::vector<Command> all = {
         {"probe", "show the machine: topology, CPU, kernel huge page facts", run_probe},
+        {"fit", "fit scaling curves to a sweep or CSV and recommend the thread count", run_fit},
     };
     return all;
 }

@@ -6,5 +6,6 @@
 namespace hugetune::cli {
 
 int run_probe(const Args& args);
+int run_fit(const Args& args);
 
 }  // namespace hugetune::cli
