@@ -77,6 +77,7 @@ SweepData parse_csv_table(std::string_view text) {
     std::optional<std::size_t> col_threads, col_seconds, col_phase;
     std::size_t columns = 0;
     bool have_header = false;
+    int header_line = 1;
     int line_no = 0;
     int last_line = 0;
     std::map<std::string, PhaseSeries> by_phase;
@@ -114,6 +115,7 @@ SweepData parse_csv_table(std::string_view text) {
             }
             columns = names.size();
             have_header = true;
+            header_line = line_no;
             continue;
         }
         const auto cells = split_fields(line);
@@ -139,7 +141,7 @@ SweepData parse_csv_table(std::string_view text) {
     if (!have_header)
         throw InputError(1, "empty file; " + expected);
     if (by_phase.empty())
-        throw InputError(line_no, "no data rows after the header");
+        throw InputError(header_line, "no data rows after the header");
 
     for (auto& [name, series] : by_phase)
         data.phases.push_back(std::move(series));

@@ -1,4 +1,5 @@
 // A recommendation as a JSON value (for `--json`, reports and `run`) and as a short summary.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <sstream>
@@ -139,12 +140,12 @@ std::string format_summary(const Recommendation& r) {
     for (const auto& p : r.phases) {
         if (p.phase == r.curve)
             continue;
+        std::string label = "phase " + p.phase;
+        label.resize(std::max<std::size_t>(label.size() + 1, 12), ' ');
         if (p.selection)
-            describe(
-                "phase " + p.phase + std::string(6 - std::min<std::size_t>(6, p.phase.size()), ' '),
-                *p.selection);
+            describe(label, *p.selection);
         else
-            s << "phase " << p.phase << " " << p.message << "\n";
+            s << label << p.message << "\n";
     }
     s << "recommend   " << r.threads_per_node
       << " per node -> hugepage_alloc_threads=" << r.hugepage_alloc_threads << ", predicted "

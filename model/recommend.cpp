@@ -100,10 +100,10 @@ void fill_verdict(Recommendation& r, const RecommendOptions& o) {
     } else if (r.predicted_seconds < o.small_boot_seconds &&
                r.predicted_default_seconds < o.small_boot_seconds) {
         r.verdict = "Boot allocation is predicted to take only " +
-                    seconds_text(r.predicted_seconds) + " with " + setting + " (" +
-                    seconds_text(r.predicted_default_seconds) + " at the kernel default of " +
-                    std::to_string(r.default_threads) +
-                    " thread(s)): the setting hardly matters here; keeping the default is fine.";
+                    seconds_text(r.predicted_seconds) + " at the best setting, " + setting +
+                    ", and " + seconds_text(r.predicted_default_seconds) +
+                    " at the kernel default of " + std::to_string(r.default_threads) +
+                    " thread(s): the setting hardly matters here; keeping the default is fine.";
     } else if (!r.confidence || *r.confidence < o.low_confidence) {
         r.verdict =
             "Best estimate " + setting + ": " + versus + ", but " +
