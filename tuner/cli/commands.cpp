@@ -6,6 +6,7 @@ namespace hugetune::cli {
 const std::vector<Command>& commands() {
     static const std::vector<Command> all = {
         {"probe", "show the machine: topology, CPU, kernel huge page facts", run_probe},
+        {"fit", "fit scaling curves to a sweep or CSV and recommend the thread count", run_fit},
         {"cmdline", "print the kernel parameter text of a report, for scripts", run_cmdline},
     };
     return all;

@@ -6,6 +6,7 @@
 namespace hugetune::cli {
 
 int run_probe(const Args& args);
+int run_fit(const Args& args);
 int run_cmdline(const Args& args);
 
 }  // namespace hugetune::cli

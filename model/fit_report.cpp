@@ -1,0 +1,179 @@
+// A recommendation as a JSON value (for `--json`, reports and `run`) and as a short summary.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
+#include "recommend.hpp"
+
+namespace hugetune::model {
+namespace {
+
+using nlohmann::json;
+
+template <typename T>
+json optional_json(const std::optional<T>& v) {
+    return v ? json(*v) : json(nullptr);
+}
+
+std::string fixed(double v, int digits) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+    return buf;
+}
+
+std::string significant(double v) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.4g", v);
+    return buf;
+}
+
+}  // namespace
+
+nlohmann::json to_json(const ScalingFit& f) {
+    return {{"name", f.model},
+            {"lambda", f.lambda},
+            {"sigma", f.sigma},
+            {"kappa", f.kappa},
+            {"n_star", optional_json(f.n_star())},
+            {"status", to_string(f.status)},
+            {"message", f.message},
+            {"r2", f.r2},
+            {"r2_space", "log seconds"},
+            {"rss", f.rss},
+            {"aicc", optional_json(f.aicc)},
+            {"parameters", f.parameters},
+            {"residuals", f.residuals}};
+}
+
+nlohmann::json to_json(const ModelSelection& s) {
+    json j;
+    if (s.any_converged) {
+        j = to_json(s.chosen());
+    } else {
+        j = {{"name", "none"},      {"status", to_string(FitStatus::not_converged)},
+             {"message", s.reason}, {"sigma", nullptr},
+             {"kappa", nullptr},    {"lambda", nullptr},
+             {"r2", nullptr},       {"n_star", nullptr}};
+    }
+    j["selection"] = s.reason;
+    j["fits"] = {{"usl", to_json(s.usl)}, {"amdahl", to_json(s.amdahl)}};
+    return j;
+}
+
+nlohmann::json to_json(const Recommendation& r) {
+    json phases = json::object();
+    for (const auto& p : r.phases) {
+        json entry = {{"model", p.selection ? to_json(*p.selection) : json(nullptr)}};
+        if (!p.message.empty())
+            entry["message"] = p.message;
+        phases[p.phase] = entry;
+    }
+    json predictions = json::array();
+    for (const auto& p : r.predictions)
+        predictions.push_back({{"threads_per_node", p.threads_per_node},
+                               {"hugepage_alloc_threads", p.total_threads},
+                               {"seconds", p.seconds}});
+    json model = to_json(r.model);
+    model["curve"] = r.curve;
+    json interval = nullptr;
+    if (r.predicted_seconds_low && r.predicted_seconds_high)
+        interval = {*r.predicted_seconds_low, *r.predicted_seconds_high};
+    return {
+        {"format", "hugetune-fit"},
+        {"format_version", 1},
+        {"key",
+         {{"microarch", r.key.microarch},
+          {"nodes", r.key.nodes},
+          {"hw_threads_per_node", r.key.hw_threads_per_node},
+          {"page_size_kb", r.key.page_size_kb}}},
+        {"input", {{"source", r.source}}},
+        {"cost_basis", to_string(r.basis)},
+        {"model", model},
+        {"phases", phases},
+        {"recommendation",
+         {{"threads_per_node", r.threads_per_node},
+          {"hugepage_alloc_threads", r.hugepage_alloc_threads},
+          {"predicted_seconds", r.predicted_seconds},
+          {"predicted_seconds_interval", interval},
+          {"default_threads", r.default_threads},
+          {"default_threads_per_node", r.default_threads_per_node},
+          {"predicted_default_seconds", r.predicted_default_seconds},
+          {"saving_seconds", r.saving_seconds},
+          {"confidence", optional_json(r.confidence)},
+          {"tolerance", r.tolerance},
+          {"fallback", r.fallback},
+          {"nodes", r.nodes},
+          {"cpu_cap", r.cpu_cap},
+          {"max_threads_per_node", r.max_threads_per_node},
+          {"pool_pages", r.pool_pages},
+          {"verdict", r.verdict}}},
+        {"predictions", predictions},
+        {"bootstrap",
+         {{"method", r.bootstrap_method.empty() ? json(nullptr) : json(r.bootstrap_method)},
+          {"resamples", r.resamples},
+          {"usable_resamples", r.usable_resamples},
+          {"seed", r.seed}}},
+        {"notes", r.notes},
+        {"warnings", r.warnings},
+    };
+}
+
+std::string format_summary(const Recommendation& r) {
+    std::ostringstream s;
+    s << r.verdict << "\n\n";
+    s << "curve       " << r.curve << " (" << to_string(r.basis) << "), " << r.key.microarch << ", "
+      << r.nodes << " node(s), up to " << r.max_threads_per_node << " thread(s) per node\n";
+    const auto describe = [&](const std::string& label, const ModelSelection& m) {
+        if (!m.any_converged) {
+            s << label << "no fit: " << m.reason << "\n";
+            return;
+        }
+        const ScalingFit& f = m.chosen();
+        s << label << f.model << ": sigma " << significant(f.sigma) << ", kappa "
+          << significant(f.kappa) << ", R^2 " << fixed(f.r2, 3);
+        if (auto n = f.n_star())
+            s << ", N* " << fixed(*n, 1);
+        s << " (" << m.reason << ")\n";
+    };
+    describe("model       ", r.model);
+    for (const auto& p : r.phases) {
+        if (p.phase == r.curve)
+            continue;
+        std::string label = "phase " + p.phase;
+        label.resize(std::max<std::size_t>(label.size() + 1, 12), ' ');
+        if (p.selection)
+            describe(label, *p.selection);
+        else
+            s << label << p.message << "\n";
+    }
+    s << "recommend   " << r.threads_per_node
+      << " per node -> hugepage_alloc_threads=" << r.hugepage_alloc_threads << ", predicted "
+      << fixed(r.predicted_seconds, 2) << " s";
+    if (r.predicted_seconds_low && r.predicted_seconds_high)
+        s << " (90% " << fixed(*r.predicted_seconds_low, 2) << ".."
+          << fixed(*r.predicted_seconds_high, 2) << ")";
+    s << "\n";
+    s << "default     " << r.default_threads << " thread(s) ("
+      << fixed(r.default_threads_per_node, 2) << " per node), predicted "
+      << fixed(r.predicted_default_seconds, 2) << " s; saving " << fixed(r.saving_seconds, 2)
+      << " s\n";
+    s << "confidence  "
+      << (r.confidence ? fixed(*r.confidence * 100, 0) + "% of " + std::to_string(r.resamples) +
+                             " resamples (" + r.bootstrap_method + ") within " +
+                             fixed(r.tolerance * 100, 1) + "% of their best"
+                       : std::string("unknown"))
+      << "\n";
+    s << "predictions";
+    for (std::size_t i = 0; i < r.predictions.size(); ++i) {
+        const auto& p = r.predictions[i];
+        s << (i % 6 == 0 ? "\n  " : "  ") << p.threads_per_node << ": " << fixed(p.seconds, 2)
+          << " s";
+    }
+    s << "\n";
+    for (const auto& w : r.warnings)
+        s << "warning: " << w << "\n";
+    return s.str();
+}
+
+}  // namespace hugetune::model

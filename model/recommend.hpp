@@ -1,0 +1,95 @@
+// The whole model pipeline: measured series -> fitted curves -> predicted boot allocation
+// time per thread count -> the recommended hugepage_alloc_threads, with its uncertainty.
+// Shared by `hugetune fit` and `hugetune run`.
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cost_basis.hpp"
+#include "fit_input.hpp"
+#include "model_selection.hpp"
+
+namespace hugetune::model {
+
+struct RecommendOptions {
+    double tolerance = 0.02;  // take the fewest threads within this share of the best time
+    // Override what the input says (flags). Absent and unknown: see Recommendation::notes.
+    std::optional<int> nodes;
+    std::optional<int> online_cpus;
+    std::optional<std::uint64_t> pool_pages;  // boot pool, total pages of the sweep's size
+    std::optional<std::uint64_t> seed;        // default: the sweep's seed
+    int resamples = 2000;
+    FitOptions fit;
+    double small_boot_seconds = 5.0;  // below this the setting hardly matters; say so
+    double low_confidence = 0.8;      // below this share of agreeing resamples; say so
+};
+
+// Which curves may be combined: same microarchitecture, node count, threads per node and page
+// size (curves from several hosts of one SKU).
+struct CurveKey {
+    std::string microarch = "unknown";
+    int nodes = 1;
+    int hw_threads_per_node = 0;
+    std::uint64_t page_size_kb = 0;  // 0: unknown (a CSV table)
+};
+
+struct PhaseModel {
+    std::string phase;
+    std::optional<ModelSelection> selection;  // absent: not fitted, see `message`
+    std::string message;
+};
+
+struct Prediction {
+    int threads_per_node = 0;
+    int total_threads = 0;  // the kernel value, capped at the CPUs
+    double seconds = 0;
+};
+
+struct Recommendation {
+    CurveKey key;
+    std::string source;
+    CostBasis basis = CostBasis::boot_table;
+    std::string curve;  // the series fitted for the recommendation: boot, alloc or alloc_only
+    ModelSelection model;
+    bool fallback = false;  // no fit converged: the best measured count instead
+    std::vector<PhaseModel> phases;
+
+    int nodes = 1;
+    int cpu_cap = 1;  // the most total threads the kernel value may take
+    int max_threads_per_node = 1;
+    double pool_pages = 0;  // 0: a boot table (its own work)
+
+    int threads_per_node = 1;
+    int hugepage_alloc_threads = 1;
+    double predicted_seconds = 0;
+    std::optional<double> predicted_seconds_low, predicted_seconds_high;  // 5%..95% bootstrap
+    int default_threads = 1;
+    double default_threads_per_node = 1;
+    double predicted_default_seconds = 0;
+    double saving_seconds = 0;
+    std::optional<double> confidence;  // absent: too few points to estimate any uncertainty
+    double tolerance = 0.02;
+
+    std::vector<Prediction> predictions;  // 1..max_threads_per_node (measured counts in fallback)
+    std::string bootstrap_method;
+    int resamples = 0, usable_resamples = 0;
+    std::uint64_t seed = 1;
+
+    std::vector<std::string> notes;     // assumptions made (stderr notes in the CLI)
+    std::vector<std::string> warnings;  // things that weaken the result
+    std::string verdict;                // one plain sentence
+};
+
+// Throws InputError when the data cannot support a recommendation at all.
+Recommendation recommend_from_sweep(const SweepData& data, const RecommendOptions& options);
+
+nlohmann::json to_json(const ScalingFit& fit);
+nlohmann::json to_json(const ModelSelection& selection);
+nlohmann::json to_json(const Recommendation& recommendation);
+std::string format_summary(const Recommendation& recommendation);
+
+}  // namespace hugetune::model

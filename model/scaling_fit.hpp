@@ -1,0 +1,67 @@
+// Scaling curves fitted to measured times: the Universal Scalability Law (USL) and Amdahl's law
+// (the USL with kappa = 0), fitted by Levenberg-Marquardt. Pure functions of their arguments.
+#pragma once
+
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace hugetune::model {
+
+// One measurement: `threads_per_node` threads took `seconds` to do the fixed amount of work of
+// its series (several repetitions per thread count are separate points).
+struct Point {
+    double threads_per_node = 0;
+    double seconds = 0;
+};
+
+enum class FitStatus {
+    converged,      // the solver met its tolerances
+    not_converged,  // it ran out of function evaluations; the parameters are not trustworthy
+    invalid_input,  // too few distinct thread counts, or a non-positive / non-finite value
+};
+
+std::string to_string(FitStatus status);
+
+// X(N) = lambda * N / (1 + sigma * (N - 1) + kappa * N * (N - 1)): throughput in units of the
+// series' work per second (pages per second for a sweep, "one table's job" for a boot table).
+struct ScalingFit {
+    std::string model;  // "usl" or "amdahl"
+    double lambda = 0;  // throughput of one thread
+    double sigma = 0;   // contention (serial fraction), >= 0
+    double kappa = 0;   // coherency cost, >= 0; 0 for Amdahl
+    FitStatus status = FitStatus::invalid_input;
+    std::string message;  // the solver's termination reason, or why no fit was made
+
+    // Quality, in the space the fit was made in: natural log of seconds (see scaling_fit.cpp).
+    double rss = 0;                 // residual sum of squares
+    double r2 = 0;                  // 1 - rss / total sum of squares of log seconds
+    std::optional<double> aicc;     // small-sample AIC; absent when too few points for it
+    std::vector<double> residuals;  // log(measured) - log(fitted), one per point, input order
+    int parameters = 0;             // curve parameters fitted (3 for USL, 2 for Amdahl)
+    int evaluations = 0;            // residual evaluations the solver used
+
+    bool ok() const { return status == FitStatus::converged; }
+    // Seconds for the series' work at `threads_per_node` (> 0) threads: 1 / X(N) * N-scaled work.
+    double seconds(double threads_per_node) const;
+    // Throughput peak of a retrograde USL: sqrt((1 - sigma) / kappa); absent when kappa = 0
+    // (throughput keeps rising) or sigma >= 1 (one thread is already the best).
+    std::optional<double> n_star() const;
+};
+
+struct FitOptions {
+    int max_evaluations = 400;  // residual evaluations per solver run (Eigen's default)
+};
+
+// Both fit on every point (repetitions included) and return a summary; they never throw.
+// `start`, when given and usable, replaces the built-in starting points (bootstrap warm start).
+ScalingFit fit_usl(std::span<const Point> points, const FitOptions& options = {},
+                   const ScalingFit* start = nullptr);
+ScalingFit fit_amdahl(std::span<const Point> points, const FitOptions& options = {},
+                      const ScalingFit* start = nullptr);
+
+// Distinct thread counts among the points.
+std::size_t distinct_thread_counts(std::span<const Point> points);
+
+}  // namespace hugetune::model

@@ -1,0 +1,161 @@
+// `hugetune fit`: reads a sweep JSON or a CSV table, fits the scaling curves and prints the
+// recommended hugepage_alloc_threads. Reads one file; changes nothing.
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <optional>
+#include <sstream>
+
+#include "../errors.hpp"
+#include "commands.hpp"
+#include "recommend.hpp"
+
+namespace hugetune::cli {
+namespace {
+
+struct FitCommandOptions {
+    std::filesystem::path input;
+    model::RecommendOptions recommend;
+    bool json = false;
+};
+
+std::optional<FitCommandOptions> parse_fit(const Args& args) {
+    FitCommandOptions o;
+    std::string input, tolerance;
+    int nodes = 0, cpus = 0;
+    std::uint64_t seed = 0;
+    po::options_description desc("Options");
+    desc.add_options()(
+        "input", po::value(&input)->value_name("FILE"),
+        "sweep JSON from 'hugetune sweep --out', or CSV with header threads_per_node,seconds "
+        "(optional phase column: boot, alloc, zero, grow)")(
+        "nodes", po::value(&nodes)->value_name("K"),
+        "NUMA nodes with memory (default: the sweep's probe; 1 for a CSV)")(
+        "cpus", po::value(&cpus)->value_name("C"),
+        "online CPUs, the cap on the total (default: the sweep's probe; for a CSV the largest "
+        "measured count x nodes)")(
+        "tolerance", po::value(&tolerance)->value_name("P"),
+        "percent: take the fewest threads within P% of the best predicted time (default 2)")(
+        "seed", po::value(&seed)->value_name("S"), "bootstrap seed (default: the sweep's, or 1)")(
+        "json", po::bool_switch(&o.json), "print one JSON object instead of the summary");
+    po::variables_map vm;
+    if (!parse_options("fit",
+                       "hugetune fit --input FILE [--nodes K] [--cpus C] [--tolerance P] "
+                       "[--seed S] [--json]",
+                       desc, args, vm))
+        return std::nullopt;
+    if (input.empty())
+        usage_error("--input", "missing; give a sweep JSON or a CSV file");
+    o.input = input;
+    if (vm.count("nodes")) {
+        if (nodes < 1 || nodes > 4096)
+            usage_error("--nodes", "must be between 1 and 4096");
+        o.recommend.nodes = nodes;
+    }
+    if (vm.count("cpus")) {
+        if (cpus < 1 || cpus > 1 << 20)
+            usage_error("--cpus", "must be at least 1");
+        o.recommend.online_cpus = cpus;
+    }
+    if (o.recommend.nodes && o.recommend.online_cpus &&
+        *o.recommend.online_cpus < *o.recommend.nodes)
+        usage_error("--cpus", "fewer CPUs than --nodes; every node with memory has a CPU here");
+    if (vm.count("tolerance")) {
+        std::string text = tolerance;
+        if (!text.empty() && text.back() == '%')
+            text.pop_back();
+        std::size_t used = 0;
+        double percent = -1;
+        try {
+            percent = std::stod(text, &used);
+        } catch (const std::exception&) {
+            used = 0;
+        }
+        if (used == 0 || used != text.size() || !std::isfinite(percent) || percent < 0 ||
+            percent >= 100)
+            usage_error("--tolerance",
+                        "'" + tolerance + "' is not a percentage in [0, 100); e.g. 2");
+        o.recommend.tolerance = percent / 100;
+    }
+    if (vm.count("seed"))
+        o.recommend.seed = seed;
+    return o;
+}
+
+std::string read_input(const std::filesystem::path& path) {
+    const std::string name = "--input " + path.string();
+    std::error_code ec;
+    if (!std::filesystem::exists(path, ec))
+        throw UsageError(name + ": no such file; give a sweep JSON or a CSV file");
+    if (std::filesystem::is_directory(path, ec))
+        throw UsageError(name + ": is a directory; give a sweep JSON or a CSV file");
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        throw UsageError(name + ": cannot read it: " + std::strerror(errno));
+    std::ostringstream text;
+    text << in.rdbuf();
+    if (in.bad())
+        throw UsageError(name + ": read failed: " + std::strerror(errno));
+    return text.str();
+}
+
+int line_of_offset(const std::string& text, std::size_t offset) {
+    offset = std::min(offset, text.size());
+    return 1 + static_cast<int>(std::count(
+                   text.begin(), text.begin() + static_cast<std::ptrdiff_t>(offset), '\n'));
+}
+
+model::SweepData parse_input(const std::filesystem::path& path, const std::string& text) {
+    const std::string name = "--input " + path.string();
+    const auto first = text.find_first_not_of(" \t\r\n");
+    try {
+        if (first != std::string::npos && text[first] == '{') {
+            nlohmann::json doc;
+            try {
+                doc = nlohmann::json::parse(text);
+            } catch (const nlohmann::json::parse_error& e) {
+                // nlohmann reports the byte where it stopped; a line is easier to find.
+                const std::string what = e.what();
+                const auto detail = what.find("syntax error");
+                throw UsageError(name + ", line " +
+                                 std::to_string(line_of_offset(text, e.byte > 0 ? e.byte - 1 : 0)) +
+                                 ": not valid JSON (" +
+                                 (detail == std::string::npos ? what : what.substr(detail)) + ")");
+            }
+            return model::parse_sweep_json(doc);
+        }
+        return model::parse_csv_table(text);
+    } catch (const model::InputError& e) {
+        throw UsageError(name + (e.line() ? ", line " + std::to_string(*e.line()) : "") + ": " +
+                         e.what());
+    }
+}
+
+}  // namespace
+
+int run_fit(const Args& args) {
+    auto options = parse_fit(args);
+    if (!options)
+        return 0;
+    const std::string text = read_input(options->input);
+    const model::SweepData data = parse_input(options->input, text);
+    model::Recommendation result;
+    try {
+        result = model::recommend_from_sweep(data, options->recommend);
+    } catch (const model::InputError& e) {
+        throw UsageError("--input " + options->input.string() + ": " + e.what());
+    }
+    for (const auto& note : result.notes)
+        std::cerr << "hugetune: note: " << note << "\n";
+    if (options->json)
+        std::cout << model::to_json(result).dump(2) << "\n";
+    else
+        std::cout << model::format_summary(result);
+    return 0;
+}
+
+}  // namespace hugetune::cli
