@@ -11,10 +11,13 @@ namespace fs = std::filesystem;
 nlohmann::json read_json_file(const fs::path& file) {
     std::string name = file.string();
     std::error_code ec;
-    if (fs::is_directory(file, ec)) throw UsageError(name + ": is a directory; give a JSON file");
-    if (!fs::exists(file, ec)) throw UsageError(name + ": no such file");
+    if (fs::is_directory(file, ec))
+        throw UsageError(name + ": is a directory; give a JSON file");
+    if (!fs::exists(file, ec))
+        throw UsageError(name + ": no such file");
     std::ifstream in(file, std::ios::binary);
-    if (!in) throw UsageError(name + ": cannot be read; check its permissions");
+    if (!in)
+        throw UsageError(name + ": cannot be read; check its permissions");
     std::ostringstream buf;
     buf << in.rdbuf();
     std::string text = buf.str();

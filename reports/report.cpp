@@ -13,14 +13,17 @@ namespace {
 using nlohmann::json;
 
 std::string size_text(std::uint64_t kb) {
-    if (kb % (1024 * 1024) == 0) return std::to_string(kb / 1024 / 1024) + " GiB";
-    if (kb % 1024 == 0) return std::to_string(kb / 1024) + " MiB";
+    if (kb % (1024 * 1024) == 0)
+        return std::to_string(kb / 1024 / 1024) + " GiB";
+    if (kb % 1024 == 0)
+        return std::to_string(kb / 1024) + " MiB";
     return std::to_string(kb) + " KiB";
 }
 
 std::string threads_list(const std::set<int>& ns) {
     std::string out;
-    for (int n : ns) out += (out.empty() ? "" : ", ") + std::to_string(n);
+    for (int n : ns)
+        out += (out.empty() ? "" : ", ") + std::to_string(n);
     return out;
 }
 
@@ -36,7 +39,8 @@ json sku_of(const json& probe, const json& sweep) {
     std::uint64_t min_memory = 0;
     for (const auto& n : nodes) {
         auto bytes = n.value("memory_bytes", std::uint64_t{0});
-        if (bytes == 0) continue;
+        if (bytes == 0)
+            continue;
         ++memory_nodes;
         max_threads = std::max(max_threads, n["cpus"].size());
         min_memory = min_memory == 0 ? bytes : std::min(min_memory, bytes);
@@ -96,15 +100,16 @@ std::vector<ReportWarning> collect_warnings(const json& probe, const json& sweep
     std::set<int> oversubscribed, shortfall, noisy;
     for (const auto& p : at_or_null(sweep, "points")) {
         int n = p.value("threads_per_node", 0);
-        if (p.value("oversubscribed", false)) oversubscribed.insert(n);
-        if (p.value("shortfall_pages", 0) > 0) shortfall.insert(n);
+        if (p.value("oversubscribed", false))
+            oversubscribed.insert(n);
+        if (p.value("shortfall_pages", 0) > 0)
+            shortfall.insert(n);
         const auto& samples = at_or_null(p, "samples_seconds");
         double median = p.value("median_seconds", 0.0);
         if (samples.is_array() && samples.size() >= 2 && median > 0) {
-            auto [lo, hi] = std::minmax_element(samples.begin(), samples.end(),
-                                                [](const json& a, const json& b) {
-                                                    return a.get<double>() < b.get<double>();
-                                                });
+            auto [lo, hi] = std::minmax_element(
+                samples.begin(), samples.end(),
+                [](const json& a, const json& b) { return a.get<double>() < b.get<double>(); });
             if ((hi->get<double>() - lo->get<double>()) / median > kNoisySpreadRatio)
                 noisy.insert(n);
         }

@@ -31,8 +31,7 @@ inline constexpr double kNoisySpreadRatio = 0.25;  // (max - min) / median of a 
 inline constexpr double kLowConfidence = 0.8;      // share of bootstrap resamples agreeing
 
 std::vector<ReportWarning> collect_warnings(const nlohmann::json& probe,
-                                            const nlohmann::json& sweep,
-                                            const nlohmann::json& fit);
+                                            const nlohmann::json& sweep, const nlohmann::json& fit);
 
 nlohmann::json build_report(const ReportInputs& inputs);
 

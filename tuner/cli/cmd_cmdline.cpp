@@ -27,7 +27,8 @@ std::optional<CmdlineOptions> parse_cmdline_command(const Args& args) {
 
 int run_cmdline(const Args& args) {
     auto options = parse_cmdline_command(args);
-    if (!options) return 0;
+    if (!options)
+        return 0;
     auto report = read_json_file(options->report);
     // Exactly the text to add to the kernel command line, for scripts.
     std::cout << kernel_cmdline_of(report, options->report) << "\n";

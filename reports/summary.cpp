@@ -1,0 +1,244 @@
+#include "summary.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <sstream>
+
+namespace hugetune {
+namespace {
+
+using nlohmann::json;
+
+constexpr double kGiB = 1024.0 * 1024 * 1024;
+
+std::string printf_text(const char* format, double v) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, format, v);
+    return buf;
+}
+
+std::string seconds_text(double s) {
+    if (s >= 100)
+        return printf_text("%.0f s", s);
+    if (s >= 1)
+        return printf_text("%.2f s", s);
+    return printf_text("%.1f ms", s * 1000);
+}
+
+std::string size_text(std::uint64_t kb) {
+    if (kb % (1024 * 1024) == 0)
+        return std::to_string(kb / 1024 / 1024) + " GiB";
+    if (kb % 1024 == 0)
+        return std::to_string(kb / 1024) + " MiB";
+    return std::to_string(kb) + " KiB";
+}
+
+std::string phase_meaning(const std::string& phase) {
+    if (phase == "alloc")
+        return "fresh surplus pages, allocated and zeroed by the faulting threads";
+    if (phase == "zero")
+        return "pool pages faulted: zeroing alone";
+    if (phase == "grow")
+        return "one thread per node grows the pool: allocation without zeroing";
+    return "";
+}
+
+const json& at_or_null(const json& j, const char* key) {
+    static const json null_value;
+    return j.is_object() && j.contains(key) ? j.at(key) : null_value;
+}
+
+double number_or(const json& j, const char* key, double fallback) {
+    const json& v = at_or_null(j, key);
+    return v.is_number() ? v.get<double>() : fallback;
+}
+
+// Points of one phase, sorted by threads per node.
+std::map<std::string, std::vector<const json*>> points_by_phase(const json& points) {
+    std::map<std::string, std::vector<const json*>> by_phase;
+    if (!points.is_array())
+        return by_phase;
+    for (const auto& p : points)
+        by_phase[p.value("phase", std::string("?"))].push_back(&p);
+    for (auto& [phase, list] : by_phase)
+        std::sort(list.begin(), list.end(), [](const json* a, const json* b) {
+            return a->value("threads_per_node", 0) < b->value("threads_per_node", 0);
+        });
+    return by_phase;
+}
+
+std::pair<double, double> sample_range(const json& point) {
+    double lo = 0, hi = 0;
+    bool first = true;
+    for (const auto& s : at_or_null(point, "samples_seconds")) {
+        if (!s.is_number())
+            continue;
+        double v = s.get<double>();
+        lo = first ? v : std::min(lo, v);
+        hi = first ? v : std::max(hi, v);
+        first = false;
+    }
+    return {lo, hi};
+}
+
+// Phase order as the sweep runs them: the cost that matters first.
+const std::vector<std::string> kPhaseOrder = {"alloc", "zero", "grow"};
+
+}  // namespace
+
+std::string format_phase_tables(const json& sweep_points) {
+    std::ostringstream s;
+    auto by_phase = points_by_phase(sweep_points);
+    std::vector<std::string> phases = kPhaseOrder;
+    for (const auto& [phase, list] : by_phase)
+        if (std::find(phases.begin(), phases.end(), phase) == phases.end())
+            phases.push_back(phase);
+    bool first = true;
+    for (const auto& phase : phases) {
+        auto it = by_phase.find(phase);
+        if (it == by_phase.end())
+            continue;
+        if (!first)
+            s << "\n";
+        first = false;
+        s << "phase " << phase;
+        if (auto meaning = phase_meaning(phase); !meaning.empty())
+            s << ": " << meaning;
+        s << "\n  threads/node      median    spread     GiB/s  notes\n";
+        for (const json* p : it->second) {
+            double median = p->value("median_seconds", 0.0);
+            auto [lo, hi] = sample_range(*p);
+            std::string spread = median > 0 ? printf_text("%.1f%%", (hi - lo) / median * 100) : "-";
+            std::string notes;
+            if (p->value("oversubscribed", false))
+                notes += " oversubscribed";
+            if (p->value("shortfall_pages", 0) > 0)
+                notes += " shortfall " + std::to_string(p->value("shortfall_pages", 0)) + " pages";
+            char line[160];
+            std::snprintf(line, sizeof line, "  %12d  %10s  %8s  %8.2f %s\n",
+                          p->value("threads_per_node", 0), seconds_text(median).c_str(),
+                          spread.c_str(), p->value("gib_per_second", 0.0), notes.c_str());
+            s << line;
+        }
+    }
+    return s.str();
+}
+
+PlotData plot_data_from_report(const json& report) {
+    PlotData d;
+    const json& rec = at_or_null(report, "recommendation");
+    const json& fit = at_or_null(report, "fit");
+    std::uint64_t page_kb = at_or_null(report, "sku").value("page_size_kb", 2048ull);
+    d.title = report["host"].value("hostname", std::string("?")) + ": " +
+              report["cpu"].value("microarch", std::string("unknown")) + ", " + size_text(page_kb) +
+              " pages";
+    d.y_label = "GiB/s, all nodes";
+    auto by_phase = points_by_phase(at_or_null(report["sweep"], "points"));
+    double max_n = 1;
+    for (const auto& phase : kPhaseOrder) {
+        auto it = by_phase.find(phase);
+        if (it == by_phase.end())
+            continue;
+        PlotSeries series;
+        series.label = phase;
+        double bytes = 0;
+        for (const json* p : it->second) {
+            double median = p->value("median_seconds", 0.0);
+            if (median <= 0)
+                continue;
+            double gibps = p->value("gib_per_second", 0.0);
+            bytes = gibps * median * kGiB;  // the work of every point of a sweep is the same
+            auto [lo, hi] = sample_range(*p);
+            double n = p->value("threads_per_node", 0);
+            max_n = std::max(max_n, n);
+            series.measured.push_back(
+                {n, gibps, hi > 0 ? bytes / hi / kGiB : gibps, lo > 0 ? bytes / lo / kGiB : gibps});
+        }
+        // Fitted throughput X(N) = lambda N / (1 + sigma (N-1) + kappa N (N-1)) in jobs per
+        // second, one job being the sample of every node.
+        const json& model =
+            at_or_null(at_or_null(at_or_null(fit, "phases"), phase.c_str()), "model");
+        double lambda = number_or(model, "lambda", 0), sigma = number_or(model, "sigma", 0),
+               kappa = number_or(model, "kappa", 0);
+        if (lambda > 0 && bytes > 0 && it->second.size() > 1) {
+            series.label += " (" + model.value("name", std::string("fit")) + ")";
+            for (double n = 1; n <= max_n * 1.0001; n *= 1.05) {
+                double x = lambda * n / (1 + sigma * (n - 1) + kappa * n * (n - 1));
+                series.fitted.emplace_back(n, x * bytes / kGiB);
+            }
+        }
+        if (!series.measured.empty())
+            d.series.push_back(std::move(series));
+    }
+    if (rec.is_object()) {
+        if (rec.contains("threads_per_node"))
+            d.recommended_threads_per_node = number_or(rec, "threads_per_node", 1);
+        if (rec.contains("default_threads_per_node"))
+            d.default_threads_per_node = number_or(rec, "default_threads_per_node", 1);
+    }
+    return d;
+}
+
+std::string format_report_summary(const json& report) {
+    std::ostringstream s;
+    const json& sku = at_or_null(report, "sku");
+    const json& kernel = at_or_null(report, "kernel");
+    const json& rec = at_or_null(report, "recommendation");
+    const json& fit = at_or_null(report, "fit");
+    s << "hugetune " << report["tool"].value("version", std::string("?")) << " on "
+      << report["host"].value("hostname", std::string("?")) << ": "
+      << sku.value("microarch", std::string("unknown")) << ", " << sku.value("nodes", 0)
+      << " node(s) x " << sku.value("hardware_threads_per_node", 0) << " hardware threads, "
+      << size_text(sku.value("page_size_kb", 2048ull)) << " pages, kernel "
+      << kernel.value("release", std::string("?")) << "\n\n";
+    s << format_phase_tables(at_or_null(at_or_null(report, "sweep"), "points")) << "\n";
+
+    const json& model = at_or_null(fit, "model");
+    if (model.is_object()) {
+        s << "model      " << model.value("name", std::string("none")) << " on the "
+          << model.value("curve", std::string("?")) << " curve";
+        if (model["sigma"].is_number())
+            s << ": sigma " << printf_text("%.4g", model["sigma"].get<double>()) << ", kappa "
+              << printf_text("%.4g", number_or(model, "kappa", 0)) << ", R^2 "
+              << printf_text("%.3f", number_or(model, "r2", 0));
+        s << "\n";
+        if (auto sel = model.value("selection", std::string()); !sel.empty())
+            s << "           " << sel << "\n";
+    }
+    if (rec.is_object()) {
+        s << "recommend  " << rec.value("kernel_cmdline", std::string("?")) << " ("
+          << rec.value("threads_per_node", 0) << " per node x " << rec.value("nodes", 0)
+          << " node(s))";
+        if (rec["confidence"].is_number())
+            s << ", confidence " << std::lround(rec["confidence"].get<double>() * 100) << "%";
+        s << "\n";
+        const json& pool = at_or_null(report, "boot_pool");
+        if (pool.is_object())
+            s << "boot pool  " << pool.value("pages", 0ull) << " x "
+              << size_text(pool.value("page_size_kb", 2048ull)) << " ("
+              << pool.value("source", std::string("?")) << ")\n";
+        s << "predicted  " << seconds_text(number_or(rec, "predicted_seconds", 0))
+          << " at the recommendation, "
+          << seconds_text(number_or(rec, "predicted_default_seconds", 0))
+          << " at the kernel default of " << rec.value("default_threads", 0)
+          << " thread(s); saving " << seconds_text(number_or(rec, "saving_seconds", 0)) << "\n";
+        if (auto verdict = rec.value("verdict", std::string()); !verdict.empty())
+            s << "verdict    " << verdict << "\n";
+    }
+    const json& warnings = at_or_null(report, "warnings");
+    if (warnings.is_array() && !warnings.empty()) {
+        s << "\nwarnings\n";
+        for (const auto& w : warnings)
+            s << "  [" << w.value("code", std::string("?")) << "] "
+              << w.value("message", std::string()) << "\n";
+    }
+    auto chart = text_chart(plot_data_from_report(report));
+    if (!chart.empty())
+        s << "\nthroughput, GiB/s over all nodes (* measured, - fit, R recommended, D default)\n"
+          << chart;
+    return s.str();
+}
+
+}  // namespace hugetune
