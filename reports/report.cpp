@@ -53,6 +53,14 @@ json sku_of(const json& probe, const json& sweep) {
             {"page_size_kb", sweep["parameters"].value("page_size_kb", 2048)}};
 }
 
+json models_by_phase(const json& fit) {
+    json out = json::object();
+    const json& phases = at_or_null(fit, "phases");
+    if (phases.is_object())
+        for (const auto& [phase, entry] : phases.items()) out[phase] = at_or_null(entry, "model");
+    return out;
+}
+
 }  // namespace
 
 std::string iso8601_utc(std::chrono::system_clock::time_point t) {
@@ -166,9 +174,10 @@ json build_report(const ReportInputs& in) {
             {"kernel", in.probe["kernel"]},
             {"virtualization", in.probe["virtualization"]},
             {"sweep", sweep},
-            {"model", at_or_null(in.fit, "models")},
+            {"model", models_by_phase(in.fit)},
             {"fit", in.fit},
             {"recommendation", recommendation},
+            {"boot_pool", in.boot_pool},
             {"sku", sku_of(in.probe, in.sweep)},
             {"warnings", warnings}};
 }

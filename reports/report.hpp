@@ -21,7 +21,8 @@ struct ReportWarning {
 struct ReportInputs {
     nlohmann::json probe;  // to_json(Probe)
     nlohmann::json sweep;  // the sweep document (see `hugetune sweep --out`)
-    nlohmann::json fit;    // the fit result with model, models, recommendation, predictions
+    nlohmann::json fit;    // the fit result (`hugetune fit --json`): model, phases, recommendation
+    nlohmann::json boot_pool;  // {pages, page_size_kb, source}: what the predictions are for
     std::string tool_version;
     std::chrono::system_clock::time_point generated_at;
 };
