@@ -19,6 +19,8 @@ inline const std::filesystem::path kDefaultRuntimeDir = "/run/hugetune";
 struct NodePoolValue {
     int node = 0;
     std::uint64_t nr_hugepages = 0;
+
+    bool operator==(const NodePoolValue&) const = default;
 };
 
 // The values of one page size that a sweep may change.

@@ -96,7 +96,7 @@ std::string format_tables(const SweepResult& r) {
         out << phase_name(phase) << ": " << r.plan.pages_per_node << " x "
             << r.plan.page_size_kb / 1024 << " MiB pages per node, " << r.plan.nodes.size()
             << " node(s)\n";
-        out << "     N      median    spread     GiB/s\n";
+        out << "     N       median   spread     GiB/s\n";
         for (const auto& p : r.points) {
             if (p.phase != phase || p.samples_seconds.empty()) continue;
             double med = p.median_seconds();
