@@ -46,7 +46,8 @@ TEST_CASE("skylake-4node: four nodes, threads on distinct cores before SMT sibli
     CHECK(n1.hardware_threads == 36);
     REQUIRE(n1.cpus.size() == 32);  // one per thread at the largest N
     // Node 1 has cores 18..35 with SMT siblings 90..107: the 18 cores first.
-    for (int i = 0; i < 18; ++i) CHECK(n1.cpus[static_cast<std::size_t>(i)] == 18 + i);
+    for (int i = 0; i < 18; ++i)
+        CHECK(n1.cpus[static_cast<std::size_t>(i)] == 18 + i);
     CHECK(n1.cpus[18] == 90);
     CHECK(n1.cpus[31] == 103);
     CHECK(plan.pages_per_node == kDefaultSampleMib * kMib / (2 * kMib));
@@ -57,7 +58,8 @@ TEST_CASE("skylake-4node: four nodes, threads on distinct cores before SMT sibli
     for (const auto& p : plan.points) {
         CHECK_FALSE(p.oversubscribed);  // 32 <= 36 hardware threads per node
         CHECK(p.total_threads == 4 * p.threads_per_node);
-        if (p.phase == Phase::grow) CHECK(p.threads_per_node == 1);
+        if (p.phase == Phase::grow)
+            CHECK(p.threads_per_node == 1);
     }
     CHECK(plan.estimated_seconds > 0);
 }
@@ -66,7 +68,8 @@ TEST_CASE("skylake-4node: a node may give min(its MemFree, MemAvailable) x fract
     Fixture f("skylake-4node");
     SweepPlan plan = f.plan();
     // Node MemFree 301989888 kB (288 GiB) is below MemAvailable (1152 GiB).
-    for (const auto& n : plan.nodes) CHECK(n.available_bytes == 301989888ull * 1024);
+    for (const auto& n : plan.nodes)
+        CHECK(n.available_bytes == 301989888ull * 1024);
     // alloc/grow take a second sample while the zero phase's pool is held.
     CHECK(plan.nodes[0].peak_bytes == 2 * kDefaultSampleMib * kMib);
     SweepOptions zero_only;
@@ -98,7 +101,8 @@ TEST_CASE("oversubscription is flagged above a node's hardware threads") {
     SweepPlan plan = vm.plan(o);
     REQUIRE(plan.nodes.size() == 1);
     CHECK(plan.nodes[0].cpus == std::vector<int>{0, 1, 0, 1});
-    for (const auto& p : plan.points) CHECK(p.oversubscribed == (p.threads_per_node > 2));
+    for (const auto& p : plan.points)
+        CHECK(p.oversubscribed == (p.threads_per_node > 2));
 
     Fixture sky("skylake-4node");
     o.threads_per_node = {36, 37};
@@ -134,7 +138,8 @@ TEST_CASE("the default sample does not grow with the machine's memory") {
     // 12 TiB host: a hypothetical MemoryView with 3 TiB free per node changes nothing.
     Fixture sky("skylake-4node");
     MemoryView huge;
-    for (int n = 0; n < 4; ++n) huge.node_free_bytes[n] = 3ull << 40;
+    for (int n = 0; n < 4; ++n)
+        huge.node_free_bytes[n] = 3ull << 40;
     huge.mem_available_bytes = 12ull << 40;
     SweepPlan giant = plan_sweep(sky.probe, huge, {});
     CHECK(giant.pages_per_node == big.pages_per_node);

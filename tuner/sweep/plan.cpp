@@ -28,26 +28,35 @@ std::optional<std::uint64_t> meminfo_bytes(const std::string& text, const std::s
     std::string line;
     while (std::getline(in, line)) {
         auto at = line.find(key + ":");
-        if (at == std::string::npos) continue;
+        if (at == std::string::npos)
+            continue;
         unsigned long long kb = 0;
-        if (std::sscanf(line.c_str() + at + key.size() + 1, " %llu", &kb) == 1) return kb * 1024;
+        if (std::sscanf(line.c_str() + at + key.size() + 1, " %llu", &kb) == 1)
+            return kb * 1024;
     }
     return std::nullopt;
 }
 
-std::string mib_text(std::uint64_t bytes) { return std::to_string(bytes / kMib) + " MiB"; }
+std::string mib_text(std::uint64_t bytes) {
+    return std::to_string(bytes / kMib) + " MiB";
+}
 
 std::string size_text(std::uint64_t kb) {
-    if (kb % (1024 * 1024) == 0) return std::to_string(kb / 1024 / 1024) + "G";
-    if (kb % 1024 == 0) return std::to_string(kb / 1024) + "M";
+    if (kb % (1024 * 1024) == 0)
+        return std::to_string(kb / 1024 / 1024) + "G";
+    if (kb % 1024 == 0)
+        return std::to_string(kb / 1024) + "M";
     return std::to_string(kb) + "k";
 }
 
 double assumed_rate(Phase phase) {
     switch (phase) {
-        case Phase::zero: return kAssumedZeroGibPerSecond;
-        case Phase::alloc: return kAssumedAllocGibPerSecond;
-        case Phase::grow: return kAssumedGrowGibPerSecond;
+        case Phase::zero:
+            return kAssumedZeroGibPerSecond;
+        case Phase::alloc:
+            return kAssumedAllocGibPerSecond;
+        case Phase::grow:
+            return kAssumedGrowGibPerSecond;
     }
     return 1.0;
 }
@@ -56,17 +65,23 @@ double assumed_rate(Phase phase) {
 
 std::string_view phase_name(Phase phase) {
     switch (phase) {
-        case Phase::alloc: return "alloc";
-        case Phase::zero: return "zero";
-        case Phase::grow: return "grow";
+        case Phase::alloc:
+            return "alloc";
+        case Phase::zero:
+            return "zero";
+        case Phase::grow:
+            return "grow";
     }
     return "?";
 }
 
 std::optional<Phase> parse_phase(std::string_view name) {
-    if (name == "alloc") return Phase::alloc;
-    if (name == "zero") return Phase::zero;
-    if (name == "grow") return Phase::grow;
+    if (name == "alloc")
+        return Phase::alloc;
+    if (name == "zero")
+        return Phase::zero;
+    if (name == "grow")
+        return Phase::grow;
     return std::nullopt;
 }
 
@@ -74,8 +89,10 @@ MemoryView read_memory_view(const KernelFs& fs, const Probe& probe) {
     MemoryView view;
     for (const auto& node : probe.topology.nodes) {
         auto text = fs.read("/sys/devices/system/node/node" + std::to_string(node.id) + "/meminfo");
-        if (!text) continue;
-        if (auto free = meminfo_bytes(*text, "MemFree")) view.node_free_bytes[node.id] = *free;
+        if (!text)
+            continue;
+        if (auto free = meminfo_bytes(*text, "MemFree"))
+            view.node_free_bytes[node.id] = *free;
     }
     if (auto text = fs.read("/proc/meminfo"))
         view.mem_available_bytes = meminfo_bytes(*text, "MemAvailable");
@@ -86,7 +103,8 @@ std::optional<std::uint64_t> node_available_bytes(const MemoryView& memory, int 
                                                   std::size_t memory_node_count) {
     auto it = memory.node_free_bytes.find(node);
     if (it != memory.node_free_bytes.end()) {
-        if (memory.mem_available_bytes) return std::min(it->second, *memory.mem_available_bytes);
+        if (memory.mem_available_bytes)
+            return std::min(it->second, *memory.mem_available_bytes);
         return it->second;
     }
     if (memory.mem_available_bytes && memory_node_count > 0)
@@ -102,7 +120,8 @@ std::uint64_t pages_for_thread(std::uint64_t pages_per_node, int threads, int in
 
 std::vector<int> SweepPlan::node_ids() const {
     std::vector<int> ids;
-    for (const auto& n : nodes) ids.push_back(n.node);
+    for (const auto& n : nodes)
+        ids.push_back(n.node);
     return ids;
 }
 
@@ -126,7 +145,8 @@ SweepPlan plan_sweep(const Probe& probe, const MemoryView& memory, const SweepOp
         throw UsageError("--max-memory-fraction: must be above 0 and at most 0.9");
     if (!probe.kernel.pool(options.page_size_kb)) {
         std::string sizes;
-        for (auto kb : probe.kernel.hugepage_sizes_kb) sizes += (sizes.empty() ? "" : ", ") + size_text(kb);
+        for (auto kb : probe.kernel.hugepage_sizes_kb)
+            sizes += (sizes.empty() ? "" : ", ") + size_text(kb);
         throw UsageError("--page-size: this kernel has no " + size_text(options.page_size_kb) +
                          " huge pages; available: " + sizes);
     }
@@ -136,8 +156,8 @@ SweepPlan plan_sweep(const Probe& probe, const MemoryView& memory, const SweepOp
     plan.page_size_kb = options.page_size_kb;
     plan.page_bytes = options.page_size_kb * 1024;
     std::uint64_t page_mib = std::max<std::uint64_t>(1, plan.page_bytes / kMib);
-    plan.sample_mib_per_node = options.sample_mib_per_node.value_or(
-        std::max(kDefaultSampleMib, page_mib));
+    plan.sample_mib_per_node =
+        options.sample_mib_per_node.value_or(std::max(kDefaultSampleMib, page_mib));
     if (plan.sample_mib_per_node == 0 || (plan.sample_mib_per_node * kMib) % plan.page_bytes != 0)
         throw UsageError("--sample-mib: " + std::to_string(plan.sample_mib_per_node) +
                          " is not a positive multiple of the page size (" +
@@ -151,14 +171,15 @@ SweepPlan plan_sweep(const Probe& probe, const MemoryView& memory, const SweepOp
     };
     // The zero phase keeps its pool for the whole sweep, and alloc or grow take a second
     // sample on top of it.
-    std::uint64_t samples_held = (has(Phase::zero) ? 1 : 0) +
-                                 (has(Phase::alloc) || has(Phase::grow) ? 1 : 0);
+    std::uint64_t samples_held =
+        (has(Phase::zero) ? 1 : 0) + (has(Phase::alloc) || has(Phase::grow) ? 1 : 0);
     std::uint64_t peak_bytes = samples_held * sample_bytes;
 
     auto memory_nodes = probe.topology.memory_nodes();
     if (memory_nodes.empty() && !probe.topology.nodes.empty()) {
         // hwloc reports no local memory size (rare): treat every node as having memory.
-        for (const auto& n : probe.topology.nodes) memory_nodes.push_back(&n);
+        for (const auto& n : probe.topology.nodes)
+            memory_nodes.push_back(&n);
     }
     for (const NumaNode* node : memory_nodes) {
         if (node->cpus.empty()) {
@@ -169,8 +190,8 @@ SweepPlan plan_sweep(const Probe& probe, const MemoryView& memory, const SweepOp
         np.node = node->id;
         np.hardware_threads = static_cast<int>(node->cpus.size());
         const auto& order = node->core_order.empty() ? node->cpus : node->core_order;
-        int max_threads = *std::max_element(options.threads_per_node.begin(),
-                                            options.threads_per_node.end());
+        int max_threads =
+            *std::max_element(options.threads_per_node.begin(), options.threads_per_node.end());
         for (int i = 0; i < max_threads; ++i)
             np.cpus.push_back(order[static_cast<std::size_t>(i) % order.size()]);
         auto available = node_available_bytes(memory, node->id, memory_nodes.size());
@@ -184,19 +205,19 @@ SweepPlan plan_sweep(const Probe& probe, const MemoryView& memory, const SweepOp
                                                   static_cast<double>(np.available_bytes));
         if (peak_bytes > allowed) {
             std::uint64_t fit_pages = allowed / samples_held / plan.page_bytes;
-            std::string fix =
-                fit_pages == 0
-                    ? "free memory on that node, use smaller pages, or raise "
-                      "--max-memory-fraction"
-                    : "use --sample-mib " + std::to_string(fit_pages * plan.page_bytes / kMib) +
-                          " or less";
+            std::string fix = fit_pages == 0
+                                  ? "free memory on that node, use smaller pages, or raise "
+                                    "--max-memory-fraction"
+                                  : "use --sample-mib " +
+                                        std::to_string(fit_pages * plan.page_bytes / kMib) +
+                                        " or less";
             std::ostringstream fraction;
             fraction << options.max_memory_fraction;
             throw UsageError("--sample-mib: " + std::to_string(plan.sample_mib_per_node) +
                              " MiB per node needs " + mib_text(peak_bytes) + " on node " +
-                             std::to_string(node->id) + " at once, more than --max-memory-fraction " +
-                             fraction.str() + " of its " + mib_text(np.available_bytes) +
-                             " available; " + fix);
+                             std::to_string(node->id) +
+                             " at once, more than --max-memory-fraction " + fraction.str() +
+                             " of its " + mib_text(np.available_bytes) + " available; " + fix);
         }
         plan.nodes.push_back(std::move(np));
     }
@@ -204,7 +225,8 @@ SweepPlan plan_sweep(const Probe& probe, const MemoryView& memory, const SweepOp
         throw UnsupportedError("no NUMA node has both memory and CPUs; nothing to measure");
 
     int min_hw = plan.nodes.front().hardware_threads;
-    for (const auto& n : plan.nodes) min_hw = std::min(min_hw, n.hardware_threads);
+    for (const auto& n : plan.nodes)
+        min_hw = std::min(min_hw, n.hardware_threads);
     int node_count = static_cast<int>(plan.nodes.size());
     std::vector<int> counts = options.threads_per_node;
     std::sort(counts.begin(), counts.end());
@@ -213,7 +235,8 @@ SweepPlan plan_sweep(const Probe& probe, const MemoryView& memory, const SweepOp
     double seconds = 0;
     double sample_gib = static_cast<double>(sample_bytes) / kGib;
     for (Phase phase : {Phase::alloc, Phase::zero, Phase::grow}) {
-        if (!has(phase)) continue;
+        if (!has(phase))
+            continue;
         // Writing nr_hugepages runs in one thread under the kernel's resize lock
         // (KERNEL-FACTS.md): only N = 1 means anything for the grow phase.
         std::vector<int> ns = phase == Phase::grow ? std::vector<int>{1} : counts;
@@ -225,14 +248,15 @@ SweepPlan plan_sweep(const Probe& probe, const MemoryView& memory, const SweepOp
             p.oversubscribed = n > min_hw;
             plan.points.push_back(p);
             // Nodes run at once except grow, which the resize lock serialises; +1: warm-up.
-            double per_rep = sample_gib / assumed_rate(phase) *
-                                 (phase == Phase::grow ? 2.0 * node_count : 1.0) +
-                             kRepetitionOverheadSeconds + kThreadOverheadSeconds * p.total_threads;
+            double per_rep =
+                sample_gib / assumed_rate(phase) * (phase == Phase::grow ? 2.0 * node_count : 1.0) +
+                kRepetitionOverheadSeconds + kThreadOverheadSeconds * p.total_threads;
             seconds += per_rep * options.repetitions;
         }
         seconds += sample_gib / assumed_rate(phase);  // warm-up repetition
     }
-    if (has(Phase::zero)) seconds += sample_gib * node_count * 2 / kAssumedGrowGibPerSecond;
+    if (has(Phase::zero))
+        seconds += sample_gib * node_count * 2 / kAssumedGrowGibPerSecond;
     plan.timed_repetitions = static_cast<int>(plan.points.size()) * options.repetitions;
     plan.estimated_seconds = seconds;
 
@@ -261,7 +285,8 @@ SweepPlan plan_sweep(const Probe& probe, const MemoryView& memory, const SweepOp
 nlohmann::json to_json(const SweepPlan& plan) {
     using nlohmann::json;
     json phases = json::array();
-    for (Phase p : plan.options.phases) phases.push_back(phase_name(p));
+    for (Phase p : plan.options.phases)
+        phases.push_back(phase_name(p));
     json nodes = json::array();
     for (const auto& n : plan.nodes)
         nodes.push_back({{"node", n.node},
@@ -294,13 +319,14 @@ nlohmann::json to_json(const SweepPlan& plan) {
 std::string format_plan(const SweepPlan& plan) {
     std::ostringstream out;
     out << "sweep plan: " << plan.pages_per_node << " x " << size_text(plan.page_size_kb)
-        << " pages (" << plan.sample_mib_per_node << " MiB) per node, "
-        << plan.options.repetitions << " repetitions, seed " << plan.options.seed << "\n";
+        << " pages (" << plan.sample_mib_per_node << " MiB) per node, " << plan.options.repetitions
+        << " repetitions, seed " << plan.options.seed << "\n";
     for (const auto& n : plan.nodes) {
         out << "  node " << n.node << ": " << n.hardware_threads << " hardware threads, "
             << mib_text(n.available_bytes) << " available, holds up to " << mib_text(n.peak_bytes)
             << "; CPUs by thread:";
-        for (int c : n.cpus) out << ' ' << c;
+        for (int c : n.cpus)
+            out << ' ' << c;
         out << "\n";
     }
     out << "  points:";
@@ -312,7 +338,8 @@ std::string format_plan(const SweepPlan& plan) {
     std::snprintf(est, sizeof est, "%.0f", plan.estimated_seconds);
     out << "  " << plan.timed_repetitions << " timed repetitions, about " << est
         << " s (a rough upper estimate)\n";
-    for (const auto& w : plan.warnings) out << "  note: " << w << "\n";
+    for (const auto& w : plan.warnings)
+        out << "  note: " << w << "\n";
     return out.str();
 }
 

@@ -37,7 +37,7 @@ inline constexpr std::uint64_t kDefaultSampleMib = 256;
 
 // Free memory the sweep may draw from, per node. See node_available_bytes() for the rule.
 struct MemoryView {
-    std::map<int, std::uint64_t> node_free_bytes;     // nodeN/meminfo "MemFree"
+    std::map<int, std::uint64_t> node_free_bytes;      // nodeN/meminfo "MemFree"
     std::optional<std::uint64_t> mem_available_bytes;  // /proc/meminfo "MemAvailable"
 };
 
@@ -72,10 +72,10 @@ struct SweepPlan {
     std::uint64_t page_bytes = 0;
     std::uint64_t sample_mib_per_node = 0;
     std::uint64_t pages_per_node = 0;
-    std::vector<NodePlan> nodes;            // measured: nodes with memory and CPUs
-    std::vector<int> skipped_nodes;         // memory without CPUs: no local thread to pin
-    std::vector<PointPlan> points;          // in the order of the output, not of execution
-    int timed_repetitions = 0;              // points x repetitions
+    std::vector<NodePlan> nodes;     // measured: nodes with memory and CPUs
+    std::vector<int> skipped_nodes;  // memory without CPUs: no local thread to pin
+    std::vector<PointPlan> points;   // in the order of the output, not of execution
+    int timed_repetitions = 0;       // points x repetitions
     double estimated_seconds = 0;
     std::vector<std::string> warnings;
 

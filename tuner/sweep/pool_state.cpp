@@ -29,13 +29,16 @@ std::string utc_now() {
     return buf;
 }
 
-std::string size_label(std::uint64_t size_kb) { return std::to_string(size_kb) + "kB"; }
+std::string size_label(std::uint64_t size_kb) {
+    return std::to_string(size_kb) + "kB";
+}
 
 // Writes `value` to `file` when it differs from what is there; records the change or failure.
 void put_back(const KernelFs& fs, const std::string& file, const std::string& label,
               std::uint64_t value, RestoreReport& report) {
     auto now = fs.read_u64(file);
-    if (now && *now == value) return;
+    if (now && *now == value)
+        return;
     try {
         fs.write_u64(file, value);
         report.changes.push_back(label + " " + (now ? std::to_string(*now) : "?") + " -> " +
@@ -49,7 +52,8 @@ void put_back(const KernelFs& fs, const std::string& file, const std::string& la
 void verify(const KernelFs& fs, const std::string& file, const std::string& label,
             std::uint64_t value, RestoreReport& report) {
     auto now = fs.read_u64(file);
-    if (now && *now == value) return;
+    if (now && *now == value)
+        return;
     report.problems.push_back(label + " is " + (now ? std::to_string(*now) : "unreadable") +
                               ", was " + std::to_string(value) +
                               " (pages in use or reserved by other processes stay; the kernel "
@@ -72,8 +76,10 @@ std::vector<int> pool_nodes(const KernelFs& fs, std::uint64_t size_kb) {
     for (const auto& name : fs.list("/sys/devices/system/node")) {
         int id = -1;
         char extra = 0;
-        if (std::sscanf(name.c_str(), "node%d%c", &id, &extra) != 1 || id < 0) continue;
-        if (fs.exists(node_pool_dir(id, size_kb) + "/nr_hugepages")) nodes.push_back(id);
+        if (std::sscanf(name.c_str(), "node%d%c", &id, &extra) != 1 || id < 0)
+            continue;
+        if (fs.exists(node_pool_dir(id, size_kb) + "/nr_hugepages"))
+            nodes.push_back(id);
     }
     std::sort(nodes.begin(), nodes.end());
     return nodes;
@@ -86,13 +92,16 @@ PoolValues read_pool_values(const KernelFs& fs, std::uint64_t size_kb) {
     auto nr = fs.read_u64(dir + "/nr_hugepages");
     auto over = fs.read_u64(dir + "/nr_overcommit_hugepages");
     if (!nr || !over)
-        throw UnsupportedError("cannot read " + dir + "/nr_hugepages and nr_overcommit_hugepages;"
-                               " this kernel has no " + size_label(size_kb) + " huge pages");
+        throw UnsupportedError("cannot read " + dir +
+                               "/nr_hugepages and nr_overcommit_hugepages;"
+                               " this kernel has no " +
+                               size_label(size_kb) + " huge pages");
     v.nr_hugepages = *nr;
     v.nr_overcommit_hugepages = *over;
     for (int node : pool_nodes(fs, size_kb)) {
         auto n = fs.read_u64(node_pool_dir(node, size_kb) + "/nr_hugepages");
-        if (!n) throw RuntimeError("cannot read " + node_pool_dir(node, size_kb) + "/nr_hugepages");
+        if (!n)
+            throw RuntimeError("cannot read " + node_pool_dir(node, size_kb) + "/nr_hugepages");
         v.nodes.push_back({node, *n});
     }
     return v;
@@ -102,18 +111,15 @@ json to_json(const SavedState& state) {
     json pools = json::array();
     for (const auto& p : state.pools) {
         json nodes = json::array();
-        for (const auto& n : p.nodes) nodes.push_back({{"node", n.node}, {"nr_hugepages", n.nr_hugepages}});
+        for (const auto& n : p.nodes)
+            nodes.push_back({{"node", n.node}, {"nr_hugepages", n.nr_hugepages}});
         pools.push_back({{"size_kb", p.size_kb},
                          {"nr_hugepages", p.nr_hugepages},
                          {"nr_overcommit_hugepages", p.nr_overcommit_hugepages},
                          {"nodes", nodes}});
     }
-    return {{"format", "hugetune-state"},
-            {"format_version", 1},
-            {"pid", state.pid},
-            {"started_at", state.started_at},
-            {"command", state.command},
-            {"pools", pools}};
+    return {{"format", "hugetune-state"},     {"format_version", 1},      {"pid", state.pid},
+            {"started_at", state.started_at}, {"command", state.command}, {"pools", pools}};
 }
 
 SavedState saved_state_from_json(const json& j) {
@@ -131,7 +137,8 @@ SavedState saved_state_from_json(const json& j) {
             v.nr_hugepages = p.at("nr_hugepages").get<std::uint64_t>();
             v.nr_overcommit_hugepages = p.at("nr_overcommit_hugepages").get<std::uint64_t>();
             for (const auto& n : p.at("nodes"))
-                v.nodes.push_back({n.at("node").get<int>(), n.at("nr_hugepages").get<std::uint64_t>()});
+                v.nodes.push_back(
+                    {n.at("node").get<int>(), n.at("nr_hugepages").get<std::uint64_t>()});
             s.pools.push_back(std::move(v));
         }
         return s;
@@ -142,9 +149,12 @@ SavedState saved_state_from_json(const json& j) {
 
 std::string RestoreReport::summary() const {
     std::string out;
-    for (const auto& c : changes) out += (out.empty() ? "" : ", ") + c;
-    if (out.empty()) out = "nothing needed changing";
-    for (const auto& p : problems) out += "; " + p;
+    for (const auto& c : changes)
+        out += (out.empty() ? "" : ", ") + c;
+    if (out.empty())
+        out = "nothing needed changing";
+    for (const auto& p : problems)
+        out += "; " + p;
     return out;
 }
 
@@ -177,7 +187,8 @@ RunLock::RunLock(const fs::path& dir) : dir_(dir) {
     if (!lock) {
         std::string who;
         try {
-            if (auto s = read_state_file(dir)) who = " (pid " + std::to_string(s->pid) + ")";
+            if (auto s = read_state_file(dir))
+                who = " (pid " + std::to_string(s->pid) + ")";
         } catch (const Error&) {
         }
         throw BusyError("another hugetune sweep or restore is running" + who + ": " +
@@ -194,7 +205,8 @@ std::optional<RunLock> RunLock::try_acquire(const fs::path& dir) {
         throw RuntimeError("cannot create " + dir.string() + ": " + ec.message());
     auto path = dir / "lock";
     int fd = open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-    if (fd < 0) throw RuntimeError("cannot open " + path.string() + ": " + std::strerror(errno));
+    if (fd < 0)
+        throw RuntimeError("cannot open " + path.string() + ": " + std::strerror(errno));
     int rc;
     do {
         rc = flock(fd, LOCK_EX | LOCK_NB);
@@ -202,7 +214,8 @@ std::optional<RunLock> RunLock::try_acquire(const fs::path& dir) {
     if (rc != 0) {
         int saved = errno;
         close(fd);
-        if (saved == EWOULDBLOCK) return std::nullopt;
+        if (saved == EWOULDBLOCK)
+            return std::nullopt;
         throw RuntimeError("cannot lock " + path.string() + ": " + std::strerror(saved));
     }
     return RunLock(dir, fd);
@@ -213,17 +226,22 @@ RunLock::RunLock(RunLock&& other) noexcept : dir_(std::move(other.dir_)), fd_(ot
 }
 
 RunLock::~RunLock() {
-    if (fd_ >= 0) close(fd_);
+    if (fd_ >= 0)
+        close(fd_);
 }
 
-fs::path state_file_path(const fs::path& dir) { return dir / "state.json"; }
+fs::path state_file_path(const fs::path& dir) {
+    return dir / "state.json";
+}
 
 std::optional<SavedState> read_state_file(const fs::path& dir) {
     auto path = state_file_path(dir);
     std::error_code ec;
-    if (!fs::exists(path, ec)) return std::nullopt;
+    if (!fs::exists(path, ec))
+        return std::nullopt;
     std::ifstream in(path);
-    if (!in) throw RuntimeError("cannot read " + path.string() + ": " + std::strerror(errno));
+    if (!in)
+        throw RuntimeError("cannot read " + path.string() + ": " + std::strerror(errno));
     std::stringstream text;
     text << in.rdbuf();
     try {
@@ -243,18 +261,21 @@ PoolGuard::PoolGuard(const KernelFs& fs, const RunLock& lock,
     saved_.pid = static_cast<long>(getpid());
     saved_.started_at = utc_now();
     saved_.command = std::move(command);
-    for (auto kb : sizes_kb) saved_.pools.push_back(read_pool_values(fs, kb));
+    for (auto kb : sizes_kb)
+        saved_.pools.push_back(read_pool_values(fs, kb));
     write_file_atomically(state_file_path(dir_), to_json(saved_).dump(2) + "\n");
 }
 
 const PoolValues& PoolGuard::saved_pool(std::uint64_t size_kb) const {
     for (const auto& p : saved_.pools)
-        if (p.size_kb == size_kb) return p;
+        if (p.size_kb == size_kb)
+            return p;
     throw RuntimeError("internal: page size " + std::to_string(size_kb) + " kB was not saved");
 }
 
 RestoreReport PoolGuard::restore() {
-    if (restored_) return {};
+    if (restored_)
+        return {};
     RestoreReport report = restore_pools(fs_, saved_.pools);
     if (!report.writes_failed) {
         std::error_code ec;
@@ -265,7 +286,8 @@ RestoreReport PoolGuard::restore() {
 }
 
 PoolGuard::~PoolGuard() {
-    if (restored_) return;
+    if (restored_)
+        return;
     try {
         RestoreReport report = restore();
         if (report.writes_failed)
@@ -280,7 +302,8 @@ PoolGuard::~PoolGuard() {
 
 std::optional<Recovery> recover_from_state_file(const KernelFs& fs, const RunLock& lock) {
     auto state = read_state_file(lock.dir());
-    if (!state) return std::nullopt;
+    if (!state)
+        return std::nullopt;
     Recovery r{*state, restore_pools(fs, state->pools)};
     if (!r.report.writes_failed) {
         std::error_code ec;

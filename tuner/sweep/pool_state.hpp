@@ -70,11 +70,12 @@ RestoreReport restore_pools(const KernelFs& fs, const std::vector<PoolValues>& s
 // An exclusive flock on <dir>/lock for as long as the object lives (one sweep or restore at a
 // time; the kernel drops it when the process dies, so a crash never leaves a stale lock).
 class RunLock {
-public:
+  public:
     // Throws BusyError when another process holds it.
     explicit RunLock(const std::filesystem::path& dir = kDefaultRuntimeDir);
     // Nothing when another process holds it.
-    static std::optional<RunLock> try_acquire(const std::filesystem::path& dir = kDefaultRuntimeDir);
+    static std::optional<RunLock> try_acquire(
+        const std::filesystem::path& dir = kDefaultRuntimeDir);
     ~RunLock();
     RunLock(RunLock&& other) noexcept;
     RunLock& operator=(RunLock&&) = delete;
@@ -83,7 +84,7 @@ public:
 
     const std::filesystem::path& dir() const { return dir_; }
 
-private:
+  private:
     RunLock(std::filesystem::path dir, int fd) : dir_(std::move(dir)), fd_(fd) {}
     std::filesystem::path dir_;
     int fd_ = -1;
@@ -97,7 +98,7 @@ std::optional<SavedState> read_state_file(const std::filesystem::path& dir = kDe
 // the caller changes anything, and restores them and removes the file on destruction. Needs the
 // run lock, so no other hugetune reads the file while it describes a live sweep.
 class PoolGuard {
-public:
+  public:
     PoolGuard(const KernelFs& fs, const RunLock& lock, const std::vector<std::uint64_t>& sizes_kb,
               std::string command);
     ~PoolGuard();
@@ -109,7 +110,7 @@ public:
     // Restores now (idempotent); the destructor then has nothing left to do.
     RestoreReport restore();
 
-private:
+  private:
     const KernelFs& fs_;
     std::filesystem::path dir_;
     SavedState saved_;

@@ -13,7 +13,7 @@
 namespace hugetune {
 
 class SignalGuard {
-public:
+  public:
     SignalGuard();
     ~SignalGuard();
     SignalGuard(const SignalGuard&) = delete;
@@ -22,7 +22,7 @@ public:
     // The signal received, or 0.
     int received() const { return received_.load(std::memory_order_acquire); }
 
-private:
+  private:
     sigset_t handled_{};
     sigset_t previous_mask_{};
     std::atomic<int> received_{0};

@@ -22,9 +22,9 @@ struct PointResult {
     int threads_per_node = 1;
     int total_threads = 1;
     bool oversubscribed = false;
-    std::vector<double> samples_seconds;             // wall time per repetition
+    std::vector<double> samples_seconds;              // wall time per repetition
     std::vector<std::vector<double>> thread_seconds;  // per repetition, per thread
-    std::uint64_t shortfall_pages = 0;               // worst repetition
+    std::uint64_t shortfall_pages = 0;                // worst repetition
 
     double median_seconds() const;
 };
@@ -40,7 +40,7 @@ struct SweepResult {
 };
 
 struct SweepProgress {
-    int done = 0;   // timed repetitions finished
+    int done = 0;  // timed repetitions finished
     int total = 0;
     double elapsed_seconds = 0;
     double remaining_seconds = 0;  // estimate from the rate so far
@@ -50,7 +50,7 @@ struct SweepProgress {
 
 // Called on the sweep's thread; the CLI rewrites --out and the progress line from here.
 class ProgressSink {
-public:
+  public:
     virtual ~ProgressSink() = default;
     virtual void on_repetition(const SweepProgress& progress, const SweepResult& so_far) = 0;
     // A line for the user (e.g. pools restored from an earlier interrupted sweep).

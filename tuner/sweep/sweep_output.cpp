@@ -42,11 +42,13 @@ std::string seconds_text(double s) {
 
 nlohmann::json to_json(const SweepResult& r) {
     json phases = json::array();
-    for (Phase p : r.plan.options.phases) phases.push_back(phase_name(p));
+    for (Phase p : r.plan.options.phases)
+        phases.push_back(phase_name(p));
     json points = json::array();
     double gib = sample_gib(r);
     for (const auto& p : r.points) {
-        if (p.samples_seconds.empty()) continue;  // not reached before an interruption
+        if (p.samples_seconds.empty())
+            continue;  // not reached before an interruption
         double med = p.median_seconds();
         auto [lo, hi] = std::minmax_element(p.samples_seconds.begin(), p.samples_seconds.end());
         json point = {{"phase", phase_name(p.phase)},
@@ -62,7 +64,8 @@ nlohmann::json to_json(const SweepResult& r) {
                       {"spread", {{"min_seconds", *lo}, {"max_seconds", *hi}}},
                       {"thread_seconds", p.thread_seconds}};
         // The resize lock serialises the nodes' pool writes, unlike the fault phases.
-        if (p.phase == Phase::grow) point["nodes_serialised"] = true;
+        if (p.phase == Phase::grow)
+            point["nodes_serialised"] = true;
         points.push_back(std::move(point));
     }
     return {{"format", "hugetune-sweep"},
@@ -91,14 +94,17 @@ std::string format_tables(const SweepResult& r) {
     double gib = sample_gib(r);
     for (Phase phase : {Phase::alloc, Phase::zero, Phase::grow}) {
         bool any = false;
-        for (const auto& p : r.points) any = any || (p.phase == phase && !p.samples_seconds.empty());
-        if (!any) continue;
+        for (const auto& p : r.points)
+            any = any || (p.phase == phase && !p.samples_seconds.empty());
+        if (!any)
+            continue;
         out << phase_name(phase) << ": " << r.plan.pages_per_node << " x "
             << r.plan.page_size_kb / 1024 << " MiB pages per node, " << r.plan.nodes.size()
             << " node(s)\n";
         out << "     N       median   spread     GiB/s\n";
         for (const auto& p : r.points) {
-            if (p.phase != phase || p.samples_seconds.empty()) continue;
+            if (p.phase != phase || p.samples_seconds.empty())
+                continue;
             double med = p.median_seconds();
             auto [lo, hi] = std::minmax_element(p.samples_seconds.begin(), p.samples_seconds.end());
             char line[160];
@@ -106,16 +112,19 @@ std::string format_tables(const SweepResult& r) {
                           p.oversubscribed ? "*" : " ", seconds_text(med).c_str(),
                           med > 0 ? (*hi - *lo) / med * 100 : 0.0, med > 0 ? gib / med : 0.0);
             out << line;
-            if (p.shortfall_pages) out << "  shortfall " << p.shortfall_pages << " pages";
+            if (p.shortfall_pages)
+                out << "  shortfall " << p.shortfall_pages << " pages";
             out << "\n";
         }
         out << "\n";
     }
     bool over = std::any_of(r.points.begin(), r.points.end(),
                             [](const PointResult& p) { return p.oversubscribed; });
-    if (over) out << "* more threads than the node has hardware threads (oversubscribed)\n";
+    if (over)
+        out << "* more threads than the node has hardware threads (oversubscribed)\n";
     out << "spread: (slowest - fastest) / median over the repetitions\n";
-    for (const auto& w : r.warnings) out << "note: " << w << "\n";
+    for (const auto& w : r.warnings)
+        out << "note: " << w << "\n";
     return out.str();
 }
 

@@ -25,7 +25,8 @@ struct Binder::Impl {
 
 Binder::Binder() : impl_(new Impl) {
     if (hwloc_topology_init(&impl_->topo) != 0 || hwloc_topology_load(impl_->topo) != 0) {
-        if (impl_->topo) hwloc_topology_destroy(impl_->topo);
+        if (impl_->topo)
+            hwloc_topology_destroy(impl_->topo);
         delete impl_;
         throw RuntimeError("hwloc cannot read this machine's topology");
     }
@@ -56,7 +57,8 @@ void Binder::bind_this_thread(int cpu) const {
 }
 
 void Binder::bind_area(void* addr, std::size_t bytes, int node) const {
-    if (bytes == 0) return;
+    if (bytes == 0)
+        return;
     Bitmap set(node);
     if (hwloc_set_area_membind(impl_->topo, addr, bytes, set.set, HWLOC_MEMBIND_BIND,
                                HWLOC_MEMBIND_BYNODESET) != 0)
@@ -65,27 +67,32 @@ void Binder::bind_area(void* addr, std::size_t bytes, int node) const {
 }
 
 HugeMapping::HugeMapping(std::size_t pages, std::uint64_t page_bytes, bool reserve) {
-    if (pages == 0) return;
+    if (pages == 0)
+        return;
     bytes_ = pages * page_bytes;
     int size_flag = std::countr_zero(page_bytes) << MAP_HUGE_SHIFT;
-    int flags = MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB | size_flag | (reserve ? 0 : MAP_NORESERVE);
+    int flags =
+        MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB | size_flag | (reserve ? 0 : MAP_NORESERVE);
     void* p = mmap(nullptr, bytes_, PROT_READ | PROT_WRITE, flags, -1, 0);
     if (p == MAP_FAILED) {
         int saved = errno;
         bytes_ = 0;
-        throw RuntimeError("cannot map " + std::to_string(pages) + " huge page(s): " +
-                           std::strerror(saved));
+        throw RuntimeError("cannot map " + std::to_string(pages) +
+                           " huge page(s): " + std::strerror(saved));
     }
     addr_ = p;
 }
 
 void HugeMapping::reset() {
-    if (addr_) munmap(addr_, bytes_);
+    if (addr_)
+        munmap(addr_, bytes_);
     addr_ = nullptr;
     bytes_ = 0;
 }
 
-HugeMapping::~HugeMapping() { reset(); }
+HugeMapping::~HugeMapping() {
+    reset();
+}
 
 HugeMapping::HugeMapping(HugeMapping&& other) noexcept : addr_(other.addr_), bytes_(other.bytes_) {
     other.addr_ = nullptr;
@@ -111,7 +118,8 @@ std::uint64_t fault_pages(const HugeMapping& m, std::uint64_t page_bytes) {
             ++i;
             continue;
         }
-        if (errno == EINTR) continue;
+        if (errno == EINTR)
+            continue;
         if (errno == EINVAL)
             throw UnsupportedError("this kernel lacks MADV_POPULATE_WRITE (Linux 5.14)");
         return i;  // ENOMEM or EFAULT: no page to be had (a shortfall, recorded by the caller)
@@ -135,7 +143,8 @@ TimedRun run_timed(const Binder& binder, std::vector<ThreadTask>& tasks,
         bool ok = true;
         try {
             binder.bind_this_thread(tasks[i].cpu);
-            if (tasks[i].prepare) tasks[i].prepare();
+            if (tasks[i].prepare)
+                tasks[i].prepare();
         } catch (...) {
             errors[i] = std::current_exception();
             ok = false;
@@ -158,13 +167,16 @@ TimedRun run_timed(const Binder& binder, std::vector<ThreadTask>& tasks,
         done.notify_all();
         teardown.wait(0);
         try {
-            if (tasks[i].finish) tasks[i].finish();
+            if (tasks[i].finish)
+                tasks[i].finish();
         } catch (...) {
-            if (!errors[i]) errors[i] = std::current_exception();
+            if (!errors[i])
+                errors[i] = std::current_exception();
         }
     };
     auto wait_for = [](std::atomic<std::size_t>& counter, std::size_t target) {
-        for (auto seen = counter.load(); seen != target; seen = counter.load()) counter.wait(seen);
+        for (auto seen = counter.load(); seen != target; seen = counter.load())
+            counter.wait(seen);
     };
     std::vector<std::thread> threads;
     threads.reserve(n);
@@ -174,12 +186,15 @@ TimedRun run_timed(const Binder& binder, std::vector<ThreadTask>& tasks,
         go.notify_all();
         teardown.store(1);
         teardown.notify_all();
-        for (auto& t : threads) t.join();
+        for (auto& t : threads)
+            t.join();
     };
     try {
-        for (std::size_t i = 0; i < n; ++i) threads.emplace_back(body, i);
+        for (std::size_t i = 0; i < n; ++i)
+            threads.emplace_back(body, i);
         wait_for(ready, n);
-        if (before_release) before_release();
+        if (before_release)
+            before_release();
     } catch (...) {
         release_all_and_join();
         throw;
@@ -189,20 +204,25 @@ TimedRun run_timed(const Binder& binder, std::vector<ThreadTask>& tasks,
     go.notify_all();
     wait_for(done, n);
     Clock::time_point last = release;
-    for (const auto& e : ends) last = std::max(last, e);
+    for (const auto& e : ends)
+        last = std::max(last, e);
     run.wall_seconds = std::chrono::duration<double>(last - release).count();
     std::exception_ptr after_error;
     try {
-        if (after_done) after_done();
+        if (after_done)
+            after_done();
     } catch (...) {
         after_error = std::current_exception();
     }
     teardown.store(1);
     teardown.notify_all();
-    for (auto& t : threads) t.join();
+    for (auto& t : threads)
+        t.join();
     for (auto& e : errors)
-        if (e) std::rethrow_exception(e);
-    if (after_error) std::rethrow_exception(after_error);
+        if (e)
+            std::rethrow_exception(e);
+    if (after_error)
+        std::rethrow_exception(after_error);
     return run;
 }
 

@@ -14,7 +14,7 @@ namespace hugetune {
 
 // The live machine's hwloc topology, for binding threads and memory (RAII).
 class Binder {
-public:
+  public:
     Binder();
     ~Binder();
     Binder(const Binder&) = delete;
@@ -26,7 +26,7 @@ public:
     // does: faults there allocate on that node or fail. Throws RuntimeError.
     void bind_area(void* addr, std::size_t bytes, int node) const;
 
-private:
+  private:
     struct Impl;
     Impl* impl_;
 };
@@ -34,7 +34,7 @@ private:
 // One anonymous huge page mapping (RAII). With `reserve` the kernel reserves its pool pages at
 // mmap(); without it (MAP_NORESERVE) each fault takes a page only when it happens.
 class HugeMapping {
-public:
+  public:
     HugeMapping() = default;
     // Throws RuntimeError with errno text when mmap() fails (ENOMEM: no pages to reserve).
     HugeMapping(std::size_t pages, std::uint64_t page_bytes, bool reserve);
@@ -48,7 +48,7 @@ public:
     std::size_t bytes() const { return bytes_; }
     void reset();
 
-private:
+  private:
     void* addr_ = nullptr;
     std::size_t bytes_ = 0;
 };
@@ -61,9 +61,9 @@ std::uint64_t fault_pages(const HugeMapping& m, std::uint64_t page_bytes);
 
 struct ThreadTask {
     int cpu = 0;
-    std::function<void()> prepare;             // untimed, before the barrier
-    std::function<std::uint64_t()> work;       // timed; returns the pages it handled
-    std::function<void()> finish;              // untimed, after every thread is done
+    std::function<void()> prepare;        // untimed, before the barrier
+    std::function<std::uint64_t()> work;  // timed; returns the pages it handled
+    std::function<void()> finish;         // untimed, after every thread is done
 };
 
 struct ThreadTiming {
