@@ -127,6 +127,12 @@ TEST_CASE("zen4-2node: two nodes of 96 hardware threads") {
     }
     CHECK(gigantic_note);
     CHECK(few_pages_note);
+    // No surplus gigantic pages exist (the kernel refuses their overcommit): no alloc phase.
+    for (const auto& p : plan.points)
+        CHECK(p.phase != Phase::alloc);
+    CHECK(plan.options.phases == std::vector<Phase>{Phase::zero, Phase::grow});
+    o.phases = {Phase::alloc};
+    CHECK_THROWS_AS(f.plan(o), UsageError);
 }
 
 TEST_CASE("the default sample does not grow with the machine's memory") {

@@ -12,6 +12,7 @@ namespace {
 
 constexpr std::uint64_t kMib = 1024 * 1024;
 constexpr double kGib = 1024.0 * 1024 * 1024;
+constexpr std::uint64_t kGiganticPageKb = 1024 * 1024;
 
 // Deliberately low rates (GiB/s per node) for the duration estimate: a small VM zeroes a few
 // GiB/s per thread; a bigger machine only finishes sooner than estimated.
@@ -153,6 +154,21 @@ SweepPlan plan_sweep(const Probe& probe, const MemoryView& memory, const SweepOp
 
     SweepPlan plan;
     plan.options = options;
+    // The kernel refuses nr_overcommit_hugepages for gigantic pages (1 GiB on x86-64 is above
+    // the buddy allocator's largest order), so no surplus page, and no alloc phase, exists.
+    bool gigantic = options.page_size_kb >= kGiganticPageKb;
+    if (gigantic) {
+        auto& phases = plan.options.phases;
+        if (std::erase(phases, Phase::alloc) > 0) {
+            if (phases.empty())
+                throw UsageError(
+                    "--phases: the alloc phase needs surplus pages, which the kernel does not "
+                    "allow for gigantic pages; use --phases zero,grow or --page-size 2M");
+            plan.warnings.push_back(
+                "alloc phase left out: the kernel allows no surplus gigantic pages; the grow "
+                "phase measures their allocation");
+        }
+    }
     plan.page_size_kb = options.page_size_kb;
     plan.page_bytes = options.page_size_kb * 1024;
     std::uint64_t page_mib = std::max<std::uint64_t>(1, plan.page_bytes / kMib);
@@ -167,7 +183,8 @@ SweepPlan plan_sweep(const Probe& probe, const MemoryView& memory, const SweepOp
     std::uint64_t sample_bytes = plan.pages_per_node * plan.page_bytes;
 
     auto has = [&](Phase p) {
-        return std::find(options.phases.begin(), options.phases.end(), p) != options.phases.end();
+        return std::find(plan.options.phases.begin(), plan.options.phases.end(), p) !=
+               plan.options.phases.end();
     };
     // The zero phase keeps its pool for the whole sweep, and alloc or grow take a second
     // sample on top of it.
@@ -264,7 +281,7 @@ SweepPlan plan_sweep(const Probe& probe, const MemoryView& memory, const SweepOp
         plan.warnings.push_back(
             "virtual machine: first touches of guest memory include host faults; the sweep "
             "warms up, but results are flagged as measured in a VM");
-    if (plan.page_size_kb >= 1024 * 1024)
+    if (gigantic)
         plan.warnings.push_back(
             "gigantic pages: hugepage_alloc_threads= does not apply to them at boot; their "
             "zeroing curve is still measured");

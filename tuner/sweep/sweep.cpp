@@ -111,8 +111,8 @@ SweepResult run_sweep(const KernelFs& fs, const Probe& probe, const SweepOptions
                            guard.saved_pool(plan.page_size_kb).nr_overcommit_hugepages);
         auto started = Clock::now();
         auto has = [&](Phase p) {
-            return std::find(options.phases.begin(), options.phases.end(), p) !=
-                   options.phases.end();
+            return std::find(plan.options.phases.begin(), plan.options.phases.end(), p) !=
+                   plan.options.phases.end();
         };
 
         int warm_n = 1;
