@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "atomic_file.hpp"
 #include "errors.hpp"
 #include "sweep/pool_state.hpp"
 
@@ -126,12 +127,14 @@ TEST_CASE("a state file left by a dead sweep is restored once and removed") {
     Scratch s("skylake-4node");
     KernelFs k = s.kfs();
     PoolValues before = read_pool_values(k, 2048);
-    {
-        RunLock lock(s.runtime());
-        auto* guard = new PoolGuard(k, lock, {2048}, "sweep");
-        k.write_u64(kNode1, 7);
-        (void)guard;  // leaked on purpose: the process "died" without running the destructor
-    }
+    // What a sweep killed after its first change leaves: the saved values and a changed pool.
+    SavedState dead;
+    dead.pid = 99999;
+    dead.command = "sweep";
+    dead.pools.push_back(before);
+    fs::create_directories(s.runtime());
+    write_file_atomically(state_file_path(s.runtime()), to_json(dead).dump());
+    k.write_u64(kNode1, 7);
     REQUIRE(fs::exists(state_file_path(s.runtime())));
     RunLock lock(s.runtime());
     auto r = recover_from_state_file(k, lock);

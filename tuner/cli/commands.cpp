@@ -1,5 +1,5 @@
-#include "cli.hpp"
 #include "commands.hpp"
+#include "cli.hpp"
 
 namespace hugetune::cli {
 
