@@ -30,8 +30,7 @@ void print_main_help(std::ostream& out) {
            "Commands:\n";
     for (const auto& c : commands()) {
         out << "  " << c.name;
-        for (std::size_t i = c.name.size(); i < 10; ++i)
-            out << ' ';
+        for (std::size_t i = c.name.size(); i < 10; ++i) out << ' ';
         out << c.summary << "\n";
     }
     out << "\n" << kExitCodes;
@@ -40,8 +39,7 @@ void print_main_help(std::ostream& out) {
 std::string command_list() {
     std::string names;
     for (const auto& c : commands()) {
-        if (!names.empty())
-            names += ", ";
+        if (!names.empty()) names += ", ";
         names += c.name;
     }
     return names;
@@ -98,14 +96,14 @@ int run_main(int argc, char** argv) {
         for (const auto& c : commands()) {
             if (first == c.name) {
                 // A sweep killed by SIGKILL or a crash left its state file: restore first.
-                if (c.name != "restore")
-                    restore_before_command();
+                if (c.name != "restore") restore_before_command();
                 return c.run(Args(args.begin() + 1, args.end()));
             }
         }
         if (first.starts_with("-"))
-            throw UsageError("unknown option '" + first + "'; give a command first (" +
-                             command_list() + ") or see 'hugetune --help'");
+            throw UsageError("unknown option '" + first +
+                             "'; give a command first (" + command_list() +
+                             ") or see 'hugetune --help'");
         throw UsageError("unknown command '" + first + "'; commands are: " + command_list());
     } catch (const Error& e) {
         std::cerr << "hugetune: error: " << e.what() << "\n";

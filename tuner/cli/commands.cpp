@@ -1,5 +1,5 @@
-#include "commands.hpp"
 #include "cli.hpp"
+#include "commands.hpp"
 
 namespace hugetune::cli {
 
