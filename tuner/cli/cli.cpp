@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "../errors.hpp"
+#include "commands.hpp"
 
 namespace hugetune::cli {
 
@@ -95,8 +96,11 @@ int run_main(int argc, char** argv) {
             return 0;
         }
         for (const auto& c : commands()) {
-            if (first == c.name)
+            if (first == c.name) {
+                // A sweep killed by SIGKILL or a crash left its state file: restore first.
+                if (c.name != "restore") restore_before_command();
                 return c.run(Args(args.begin() + 1, args.end()));
+            }
         }
         if (first.starts_with("-"))
             throw UsageError("unknown option '" + first + "'; give a command first (" +

@@ -8,5 +8,11 @@ namespace hugetune::cli {
 int run_probe(const Args& args);
 int run_fit(const Args& args);
 int run_cmdline(const Args& args);
+int run_sweep_command(const Args& args);
+int run_restore(const Args& args);
+
+// Run before every command except restore: when an interrupted sweep left its state file and
+// no sweep holds the lock, put the pools back first and say so on stderr (root only).
+void restore_before_command();
 
 }  // namespace hugetune::cli

@@ -1,0 +1,44 @@
+// One repetition of each phase on the live machine (see KERNEL-FACTS.md, "What user space can
+// measure"). Public so the benchmark can time exactly what the sweep times. The pool changes it
+// makes are undone by the caller's PoolGuard if anything throws.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "../kernel_fs.hpp"
+#include "plan.hpp"
+#include "workers.hpp"
+
+namespace hugetune {
+
+struct PhaseRepetition {
+    TimedRun run;
+    std::uint64_t shortfall_pages = 0;  // summed over nodes: pages not obtained where intended
+};
+
+class PhaseRunner {
+  public:
+    PhaseRunner(const KernelFs& fs, const SweepPlan& plan, const Binder& binder,
+                std::uint64_t saved_overcommit);
+
+    // Grows every node's persistent pool by the sample for the zero phase; returns warnings for
+    // nodes that could not grow fully (their zero points then show the shortfall).
+    std::vector<std::string> grow_zero_pool();
+
+    PhaseRepetition run(Phase phase, int threads_per_node);
+
+  private:
+    PhaseRepetition run_faults(int threads_per_node, bool fresh_pages);
+    PhaseRepetition run_grow();
+    HugeMapping reserve_free_pool();
+    void lower_overcommit();
+
+    const KernelFs& fs_;
+    const SweepPlan& plan_;
+    const Binder& binder_;
+    std::uint64_t saved_overcommit_;
+};
+
+}  // namespace hugetune

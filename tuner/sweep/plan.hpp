@@ -1,0 +1,96 @@
+// What a sweep will do, computed from the probe, the nodes' free memory and the options alone
+// (no kernel writes), so `sweep --dry-run`, `run --dry-run` and fixture-tree tests can show it.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "../kernel_fs.hpp"
+#include "../probe.hpp"
+
+namespace hugetune {
+
+enum class Phase { alloc, zero, grow };
+
+std::string_view phase_name(Phase phase);
+std::optional<Phase> parse_phase(std::string_view name);
+
+struct SweepOptions {
+    std::vector<int> threads_per_node = {1, 2, 4, 8, 16, 32};
+    int repetitions = 5;
+    std::vector<Phase> phases = {Phase::alloc, Phase::zero, Phase::grow};
+    std::uint64_t page_size_kb = 2048;
+    // Unset: kDefaultSampleMib, raised to one page when pages are larger.
+    std::optional<std::uint64_t> sample_mib_per_node;
+    double max_memory_fraction = 0.5;
+    std::uint64_t seed = 1;
+};
+
+// 256 MiB per node keeps the default sweep on a small VM well under a minute while every
+// page count is at least 4 per thread at 32 threads for 2 MiB pages; the sample is per node,
+// so it does not grow with the machine's memory.
+inline constexpr std::uint64_t kDefaultSampleMib = 256;
+
+// Free memory the sweep may draw from, per node. See node_available_bytes() for the rule.
+struct MemoryView {
+    std::map<int, std::uint64_t> node_free_bytes;      // nodeN/meminfo "MemFree"
+    std::optional<std::uint64_t> mem_available_bytes;  // /proc/meminfo "MemAvailable"
+};
+
+MemoryView read_memory_view(const KernelFs& fs, const Probe& probe);
+
+// A node's available memory: its own MemFree (the buddy allocator that huge pages on that node
+// come from), capped by the system's MemAvailable, since a node counter can exceed what the
+// system can really give (on some VMs the per-node and system-wide views disagree: a node can
+// even report far less than /proc/meminfo; taking the smaller one is always safe). Without a
+// node counter (a kernel without NUMA files), MemAvailable split evenly over the memory nodes.
+std::optional<std::uint64_t> node_available_bytes(const MemoryView& memory, int node,
+                                                  std::size_t memory_node_count);
+
+struct NodePlan {
+    int node = 0;
+    std::vector<int> cpus;  // PU used by thread i at the largest N: core_order[i % PUs]
+    int hardware_threads = 0;
+    std::uint64_t available_bytes = 0;
+    std::uint64_t peak_bytes = 0;  // the most the sweep holds on this node at once
+};
+
+struct PointPlan {
+    Phase phase = Phase::zero;
+    int threads_per_node = 1;
+    int total_threads = 1;
+    bool oversubscribed = false;  // threads_per_node > hardware threads of some measured node
+};
+
+struct SweepPlan {
+    SweepOptions options;
+    std::uint64_t page_size_kb = 0;
+    std::uint64_t page_bytes = 0;
+    std::uint64_t sample_mib_per_node = 0;
+    std::uint64_t pages_per_node = 0;
+    std::vector<NodePlan> nodes;     // measured: nodes with memory and CPUs
+    std::vector<int> skipped_nodes;  // memory without CPUs: no local thread to pin
+    std::vector<PointPlan> points;   // in the order of the output, not of execution
+    int timed_repetitions = 0;       // points x repetitions
+    double estimated_seconds = 0;
+    std::vector<std::string> warnings;
+
+    std::vector<int> node_ids() const;
+};
+
+// Validates the options against the machine and throws UsageError naming the option and the fix
+// when the sweep cannot run as asked (page size absent, sample too large, bad values), or
+// UnsupportedError when the kernel has no hugetlb at all.
+SweepPlan plan_sweep(const Probe& probe, const MemoryView& memory, const SweepOptions& options);
+
+// Pages of `pages_per_node` given to thread `index` of `threads`: as even as possible.
+std::uint64_t pages_for_thread(std::uint64_t pages_per_node, int threads, int index);
+
+nlohmann::json to_json(const SweepPlan& plan);
+std::string format_plan(const SweepPlan& plan);
+
+}  // namespace hugetune

@@ -1,0 +1,318 @@
+#include "pool_state.hpp"
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <ctime>
+#include <fstream>
+#include <sstream>
+
+#include "../atomic_file.hpp"
+#include "../errors.hpp"
+
+namespace hugetune {
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+std::string utc_now() {
+    std::time_t t = std::time(nullptr);
+    std::tm tm{};
+    gmtime_r(&t, &tm);
+    char buf[32];
+    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    return buf;
+}
+
+std::string size_label(std::uint64_t size_kb) {
+    return std::to_string(size_kb) + "kB";
+}
+
+// Writes `value` to `file` when it differs from what is there; records the change or failure.
+void put_back(const KernelFs& fs, const std::string& file, const std::string& label,
+              std::uint64_t value, RestoreReport& report) {
+    auto now = fs.read_u64(file);
+    if (now && *now == value)
+        return;
+    try {
+        fs.write_u64(file, value);
+        report.changes.push_back(label + " " + (now ? std::to_string(*now) : "?") + " -> " +
+                                 std::to_string(value));
+    } catch (const Error& e) {
+        report.writes_failed = true;
+        report.problems.push_back(e.what());
+    }
+}
+
+void verify(const KernelFs& fs, const std::string& file, const std::string& label,
+            std::uint64_t value, RestoreReport& report) {
+    auto now = fs.read_u64(file);
+    if (now && *now == value)
+        return;
+    report.problems.push_back(label + " is " + (now ? std::to_string(*now) : "unreadable") +
+                              ", was " + std::to_string(value) +
+                              " (pages in use or reserved by other processes stay; the kernel "
+                              "frees them when released)");
+}
+
+}  // namespace
+
+std::string pool_dir(std::uint64_t size_kb) {
+    return "/sys/kernel/mm/hugepages/hugepages-" + size_label(size_kb);
+}
+
+std::string node_pool_dir(int node, std::uint64_t size_kb) {
+    return "/sys/devices/system/node/node" + std::to_string(node) + "/hugepages/hugepages-" +
+           size_label(size_kb);
+}
+
+std::vector<int> pool_nodes(const KernelFs& fs, std::uint64_t size_kb) {
+    std::vector<int> nodes;
+    for (const auto& name : fs.list("/sys/devices/system/node")) {
+        int id = -1;
+        char extra = 0;
+        if (std::sscanf(name.c_str(), "node%d%c", &id, &extra) != 1 || id < 0)
+            continue;
+        if (fs.exists(node_pool_dir(id, size_kb) + "/nr_hugepages"))
+            nodes.push_back(id);
+    }
+    std::sort(nodes.begin(), nodes.end());
+    return nodes;
+}
+
+PoolValues read_pool_values(const KernelFs& fs, std::uint64_t size_kb) {
+    PoolValues v;
+    v.size_kb = size_kb;
+    auto dir = pool_dir(size_kb);
+    auto nr = fs.read_u64(dir + "/nr_hugepages");
+    auto over = fs.read_u64(dir + "/nr_overcommit_hugepages");
+    if (!nr || !over)
+        throw UnsupportedError("cannot read " + dir +
+                               "/nr_hugepages and nr_overcommit_hugepages;"
+                               " this kernel has no " +
+                               size_label(size_kb) + " huge pages");
+    v.nr_hugepages = *nr;
+    v.nr_overcommit_hugepages = *over;
+    for (int node : pool_nodes(fs, size_kb)) {
+        auto n = fs.read_u64(node_pool_dir(node, size_kb) + "/nr_hugepages");
+        if (!n)
+            throw RuntimeError("cannot read " + node_pool_dir(node, size_kb) + "/nr_hugepages");
+        v.nodes.push_back({node, *n});
+    }
+    return v;
+}
+
+json to_json(const SavedState& state) {
+    json pools = json::array();
+    for (const auto& p : state.pools) {
+        json nodes = json::array();
+        for (const auto& n : p.nodes)
+            nodes.push_back({{"node", n.node}, {"nr_hugepages", n.nr_hugepages}});
+        pools.push_back({{"size_kb", p.size_kb},
+                         {"nr_hugepages", p.nr_hugepages},
+                         {"nr_overcommit_hugepages", p.nr_overcommit_hugepages},
+                         {"nodes", nodes}});
+    }
+    return {{"format", "hugetune-state"},     {"format_version", 1},      {"pid", state.pid},
+            {"started_at", state.started_at}, {"command", state.command}, {"pools", pools}};
+}
+
+SavedState saved_state_from_json(const json& j) {
+    try {
+        if (j.at("format").get<std::string>() != "hugetune-state" ||
+            j.at("format_version").get<int>() != 1)
+            throw RuntimeError("not a hugetune state file (format/format_version)");
+        SavedState s;
+        s.pid = j.at("pid").get<long>();
+        s.started_at = j.value("started_at", "");
+        s.command = j.value("command", "");
+        for (const auto& p : j.at("pools")) {
+            PoolValues v;
+            v.size_kb = p.at("size_kb").get<std::uint64_t>();
+            v.nr_hugepages = p.at("nr_hugepages").get<std::uint64_t>();
+            v.nr_overcommit_hugepages = p.at("nr_overcommit_hugepages").get<std::uint64_t>();
+            for (const auto& n : p.at("nodes"))
+                v.nodes.push_back(
+                    {n.at("node").get<int>(), n.at("nr_hugepages").get<std::uint64_t>()});
+            s.pools.push_back(std::move(v));
+        }
+        return s;
+    } catch (const json::exception& e) {
+        throw RuntimeError(std::string("malformed hugetune state: ") + e.what());
+    }
+}
+
+std::string RestoreReport::summary() const {
+    std::string out;
+    for (const auto& c : changes)
+        out += (out.empty() ? "" : ", ") + c;
+    if (out.empty())
+        out = "nothing needed changing";
+    for (const auto& p : problems)
+        out += "; " + p;
+    return out;
+}
+
+RestoreReport restore_pools(const KernelFs& fs, const std::vector<PoolValues>& saved) {
+    RestoreReport report;
+    for (const auto& p : saved) {
+        std::string size = size_label(p.size_kb);
+        std::string dir = pool_dir(p.size_kb);
+        put_back(fs, dir + "/nr_overcommit_hugepages", size + " nr_overcommit_hugepages",
+                 p.nr_overcommit_hugepages, report);
+        for (const auto& n : p.nodes)
+            put_back(fs, node_pool_dir(n.node, p.size_kb) + "/nr_hugepages",
+                     size + " node" + std::to_string(n.node) + " nr_hugepages", n.nr_hugepages,
+                     report);
+        // Without per-node files (or if they do not add up), the global value is the contract.
+        put_back(fs, dir + "/nr_hugepages", size + " nr_hugepages", p.nr_hugepages, report);
+        verify(fs, dir + "/nr_overcommit_hugepages", size + " nr_overcommit_hugepages",
+               p.nr_overcommit_hugepages, report);
+        for (const auto& n : p.nodes)
+            verify(fs, node_pool_dir(n.node, p.size_kb) + "/nr_hugepages",
+                   size + " node" + std::to_string(n.node) + " nr_hugepages", n.nr_hugepages,
+                   report);
+        verify(fs, dir + "/nr_hugepages", size + " nr_hugepages", p.nr_hugepages, report);
+    }
+    return report;
+}
+
+RunLock::RunLock(const fs::path& dir) : dir_(dir) {
+    auto lock = try_acquire(dir);
+    if (!lock) {
+        std::string who;
+        try {
+            if (auto s = read_state_file(dir))
+                who = " (pid " + std::to_string(s->pid) + ")";
+        } catch (const Error&) {
+        }
+        throw BusyError("another hugetune sweep or restore is running" + who + ": " +
+                        (dir / "lock").string() + " is locked; wait for it to finish");
+    }
+    fd_ = lock->fd_;
+    lock->fd_ = -1;
+}
+
+std::optional<RunLock> RunLock::try_acquire(const fs::path& dir) {
+    std::error_code ec;
+    fs::create_directories(dir, ec);
+    if (ec)
+        throw RuntimeError("cannot create " + dir.string() + ": " + ec.message());
+    auto path = dir / "lock";
+    int fd = open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0)
+        throw RuntimeError("cannot open " + path.string() + ": " + std::strerror(errno));
+    int rc;
+    do {
+        rc = flock(fd, LOCK_EX | LOCK_NB);
+    } while (rc != 0 && errno == EINTR);
+    if (rc != 0) {
+        int saved = errno;
+        close(fd);
+        if (saved == EWOULDBLOCK)
+            return std::nullopt;
+        throw RuntimeError("cannot lock " + path.string() + ": " + std::strerror(saved));
+    }
+    return RunLock(dir, fd);
+}
+
+RunLock::RunLock(RunLock&& other) noexcept : dir_(std::move(other.dir_)), fd_(other.fd_) {
+    other.fd_ = -1;
+}
+
+RunLock::~RunLock() {
+    if (fd_ >= 0)
+        close(fd_);
+}
+
+fs::path state_file_path(const fs::path& dir) {
+    return dir / "state.json";
+}
+
+std::optional<SavedState> read_state_file(const fs::path& dir) {
+    auto path = state_file_path(dir);
+    std::error_code ec;
+    if (!fs::exists(path, ec))
+        return std::nullopt;
+    std::ifstream in(path);
+    if (!in)
+        throw RuntimeError("cannot read " + path.string() + ": " + std::strerror(errno));
+    std::stringstream text;
+    text << in.rdbuf();
+    try {
+        return saved_state_from_json(json::parse(text.str()));
+    } catch (const json::exception& e) {
+        throw RuntimeError(path.string() + " is not valid JSON (" + e.what() +
+                           "); inspect it, restore the pools by hand and delete it");
+    } catch (const RuntimeError& e) {
+        throw RuntimeError(path.string() + ": " + e.what() +
+                           "; inspect it, restore the pools by hand and delete it");
+    }
+}
+
+PoolGuard::PoolGuard(const KernelFs& fs, const RunLock& lock,
+                     const std::vector<std::uint64_t>& sizes_kb, std::string command)
+    : fs_(fs), dir_(lock.dir()) {
+    saved_.pid = static_cast<long>(getpid());
+    saved_.started_at = utc_now();
+    saved_.command = std::move(command);
+    for (auto kb : sizes_kb)
+        saved_.pools.push_back(read_pool_values(fs, kb));
+    write_file_atomically(state_file_path(dir_), to_json(saved_).dump(2) + "\n");
+}
+
+const PoolValues& PoolGuard::saved_pool(std::uint64_t size_kb) const {
+    for (const auto& p : saved_.pools)
+        if (p.size_kb == size_kb)
+            return p;
+    throw RuntimeError("internal: page size " + std::to_string(size_kb) + " kB was not saved");
+}
+
+RestoreReport PoolGuard::restore() {
+    if (restored_)
+        return {};
+    RestoreReport report = restore_pools(fs_, saved_.pools);
+    if (!report.writes_failed) {
+        std::error_code ec;
+        fs::remove(state_file_path(dir_), ec);
+        restored_ = true;
+    }
+    return report;
+}
+
+PoolGuard::~PoolGuard() {
+    if (restored_)
+        return;
+    try {
+        RestoreReport report = restore();
+        if (report.writes_failed)
+            std::fprintf(stderr,
+                         "hugetune: error: could not restore huge page pools (%s); the saved "
+                         "values stay in %s: run 'hugetune restore'\n",
+                         report.summary().c_str(), state_file_path(dir_).c_str());
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "hugetune: error: restoring huge page pools failed: %s\n", e.what());
+    }
+}
+
+std::optional<Recovery> recover_from_state_file(const KernelFs& fs, const RunLock& lock) {
+    auto state = read_state_file(lock.dir());
+    if (!state)
+        return std::nullopt;
+    Recovery r{*state, restore_pools(fs, state->pools)};
+    if (!r.report.writes_failed) {
+        std::error_code ec;
+        fs::remove(state_file_path(lock.dir()), ec);
+        if (ec)
+            throw RuntimeError("restored the pools but cannot remove " +
+                               state_file_path(lock.dir()).string() + ": " + ec.message());
+    }
+    return r;
+}
+
+}  // namespace hugetune

@@ -1,0 +1,130 @@
+// The machine belongs to someone else: every huge page value a sweep changes is saved to a
+// state file before the first change and put back on every exit path. A crash or SIGKILL
+// leaves the file, and the next hugetune command (or `hugetune restore`) restores from it.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "../kernel_fs.hpp"
+
+namespace hugetune {
+
+inline const std::filesystem::path kDefaultRuntimeDir = "/run/hugetune";
+
+struct NodePoolValue {
+    int node = 0;
+    std::uint64_t nr_hugepages = 0;
+
+    bool operator==(const NodePoolValue&) const = default;
+};
+
+// The values of one page size that a sweep may change.
+struct PoolValues {
+    std::uint64_t size_kb = 0;
+    std::uint64_t nr_hugepages = 0;
+    std::uint64_t nr_overcommit_hugepages = 0;
+    std::vector<NodePoolValue> nodes;
+
+    bool operator==(const PoolValues&) const = default;
+};
+
+struct SavedState {
+    long pid = 0;
+    std::string started_at;  // UTC, ISO 8601
+    std::string command;
+    std::vector<PoolValues> pools;
+};
+
+// sysfs paths of one page size: global and per node.
+std::string pool_dir(std::uint64_t size_kb);
+std::string node_pool_dir(int node, std::uint64_t size_kb);
+// NUMA nodes that have a per-node directory for this page size.
+std::vector<int> pool_nodes(const KernelFs& fs, std::uint64_t size_kb);
+
+// Throws UnsupportedError when the page size's files cannot be read.
+PoolValues read_pool_values(const KernelFs& fs, std::uint64_t size_kb);
+
+nlohmann::json to_json(const SavedState& state);
+// Throws RuntimeError naming what is wrong with the file's contents.
+SavedState saved_state_from_json(const nlohmann::json& j);
+
+struct RestoreReport {
+    std::vector<std::string> changes;   // "2048kB node0 nr_hugepages 128 -> 0"
+    std::vector<std::string> problems;  // values that could not be put back, and why
+    bool writes_failed = false;         // the kernel refused a write: keep the state file
+
+    std::string summary() const;
+};
+
+// Puts `saved` back, writing only values that differ. The overcommit limit goes first so no new
+// surplus page appears while the pool shrinks. Shrinking is safe for others: the kernel never
+// frees a page that is in use or reserved (set_max_huge_pages keeps the pool at or above
+// resv + in use), so a pool that others still use stays larger and is reported, not forced.
+RestoreReport restore_pools(const KernelFs& fs, const std::vector<PoolValues>& saved);
+
+// An exclusive flock on <dir>/lock for as long as the object lives (one sweep or restore at a
+// time; the kernel drops it when the process dies, so a crash never leaves a stale lock).
+class RunLock {
+  public:
+    // Throws BusyError when another process holds it.
+    explicit RunLock(const std::filesystem::path& dir = kDefaultRuntimeDir);
+    // Nothing when another process holds it.
+    static std::optional<RunLock> try_acquire(
+        const std::filesystem::path& dir = kDefaultRuntimeDir);
+    ~RunLock();
+    RunLock(RunLock&& other) noexcept;
+    RunLock& operator=(RunLock&&) = delete;
+    RunLock(const RunLock&) = delete;
+    RunLock& operator=(const RunLock&) = delete;
+
+    const std::filesystem::path& dir() const { return dir_; }
+
+  private:
+    RunLock(std::filesystem::path dir, int fd) : dir_(std::move(dir)), fd_(fd) {}
+    std::filesystem::path dir_;
+    int fd_ = -1;
+};
+
+std::filesystem::path state_file_path(const std::filesystem::path& dir = kDefaultRuntimeDir);
+// Throws RuntimeError when the file exists but cannot be read or parsed.
+std::optional<SavedState> read_state_file(const std::filesystem::path& dir = kDefaultRuntimeDir);
+
+// Saves the current values of `sizes_kb` to the state file (atomically) on construction, before
+// the caller changes anything, and restores them and removes the file on destruction. Needs the
+// run lock, so no other hugetune reads the file while it describes a live sweep.
+class PoolGuard {
+  public:
+    PoolGuard(const KernelFs& fs, const RunLock& lock, const std::vector<std::uint64_t>& sizes_kb,
+              std::string command);
+    ~PoolGuard();
+    PoolGuard(const PoolGuard&) = delete;
+    PoolGuard& operator=(const PoolGuard&) = delete;
+
+    const SavedState& saved() const { return saved_; }
+    const PoolValues& saved_pool(std::uint64_t size_kb) const;
+    // Restores now (idempotent); the destructor then has nothing left to do.
+    RestoreReport restore();
+
+  private:
+    const KernelFs& fs_;
+    std::filesystem::path dir_;
+    SavedState saved_;
+    bool restored_ = false;
+};
+
+struct Recovery {
+    SavedState state;
+    RestoreReport report;
+};
+
+// What `hugetune restore` and the start of every command as root do: when a state file exists
+// and no sweep holds the lock, restore from it and remove it. Nothing when there is no file or a
+// sweep is running. Throws RuntimeError when the file is unreadable.
+std::optional<Recovery> recover_from_state_file(const KernelFs& fs, const RunLock& lock);
+
+}  // namespace hugetune

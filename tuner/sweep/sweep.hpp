@@ -1,0 +1,81 @@
+// The sweep: for each thread count N and phase, N pinned threads per node fault a fixed sample
+// of huge pages (or grow the pool), repeated in a shuffled order, every sample kept. Changes the
+// machine's huge page pools and always puts them back (pool_state.hpp).
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "../errors.hpp"
+#include "../kernel_fs.hpp"
+#include "../probe.hpp"
+#include "plan.hpp"
+#include "pool_state.hpp"
+
+namespace hugetune {
+
+struct PointResult {
+    Phase phase = Phase::zero;
+    int threads_per_node = 1;
+    int total_threads = 1;
+    bool oversubscribed = false;
+    std::vector<double> samples_seconds;              // wall time per repetition
+    std::vector<std::vector<double>> thread_seconds;  // per repetition, per thread
+    std::uint64_t shortfall_pages = 0;                // worst repetition
+
+    double median_seconds() const;
+};
+
+struct SweepResult {
+    SweepPlan plan;
+    nlohmann::json probe;
+    std::vector<PointResult> points;  // the plan's points, same order
+    bool complete = false;
+    std::string started_at;
+    double elapsed_seconds = 0;
+    std::vector<std::string> warnings;
+};
+
+struct SweepProgress {
+    int done = 0;  // timed repetitions finished
+    int total = 0;
+    double elapsed_seconds = 0;
+    double remaining_seconds = 0;  // estimate from the rate so far
+    Phase phase = Phase::zero;
+    int threads_per_node = 1;
+};
+
+// Called on the sweep's thread; the CLI rewrites --out and the progress line from here.
+class ProgressSink {
+  public:
+    virtual ~ProgressSink() = default;
+    virtual void on_repetition(const SweepProgress& progress, const SweepResult& so_far) = 0;
+    // A line for the user (e.g. pools restored from an earlier interrupted sweep).
+    virtual void on_note(const std::string& note) = 0;
+};
+
+// Thrown after the pools have been restored when SIGINT, SIGTERM or SIGHUP stopped the sweep.
+struct SweepInterrupted : Error {
+    explicit SweepInterrupted(int signal);
+    int signal_number;
+};
+
+// Measures the running machine. Needs root (NotRootError), hugetlb (UnsupportedError), the run
+// lock (BusyError); usage errors from plan_sweep(). Restores every pool value it changed on
+// every exit path; SIGINT/SIGTERM/SIGHUP end it with SweepInterrupted after restoring.
+SweepResult run_sweep(const KernelFs& fs, const Probe& probe, const SweepOptions& options,
+                      ProgressSink* progress,
+                      const std::filesystem::path& runtime_dir = kDefaultRuntimeDir);
+
+double median(std::vector<double> values);
+
+// The sweep file (format "hugetune-sweep", version 1; notes/sweep-format.md).
+inline constexpr int kSweepFormatVersion = 1;
+nlohmann::json to_json(const SweepResult& result);
+// One table per phase: N, median, spread, GiB/s.
+std::string format_tables(const SweepResult& result);
+
+}  // namespace hugetune
