@@ -1,0 +1,53 @@
+// The measurement options shared by `hugetune sweep` and `hugetune run`, the checks every
+// measuring command makes before it changes anything, and the console progress of a sweep.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+
+#include "../kernel_fs.hpp"
+#include "../sweep/sweep.hpp"
+#include "cli.hpp"
+
+namespace hugetune::cli {
+
+// Raw values as typed; turned into SweepOptions by sweep_options_from() once parsed.
+struct SweepOptionValues {
+    std::string threads = "1,2,4,8,16,32";
+    std::string phases = "alloc,zero,grow";
+    std::string page_size = "2M";
+    int repetitions = 5;
+    long long sample_mib = -1;
+    double max_memory_fraction = 0.5;
+    unsigned long long seed = 1;
+};
+
+void add_sweep_options(po::options_description& desc, SweepOptionValues& values);
+
+// Validates every value; throws UsageError naming the option.
+SweepOptions sweep_options_from(const SweepOptionValues& values, const po::variables_map& vm);
+
+// Root and hugetlb support, checked before anything changes (exit codes 3 and 4).
+void require_root_and_hugetlb(const KernelFs& fs, const std::string& what);
+
+// Rewrites `out` (when given) after every repetition and draws a progress line on stderr when
+// it is a terminal.
+class ConsoleProgress : public ProgressSink {
+public:
+    explicit ConsoleProgress(std::optional<std::filesystem::path> out);
+    ~ConsoleProgress() override;
+    ConsoleProgress(const ConsoleProgress&) = delete;
+    ConsoleProgress& operator=(const ConsoleProgress&) = delete;
+
+    void on_repetition(const SweepProgress& p, const SweepResult& so_far) override;
+    void on_note(const std::string& note) override;
+    void clear();
+
+private:
+    std::optional<std::filesystem::path> out_;
+    bool tty_;
+    bool drawn_ = false;
+};
+
+}  // namespace hugetune::cli
