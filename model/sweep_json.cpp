@@ -143,8 +143,14 @@ SweepData parse_sweep_json(const nlohmann::json& doc) {
     const json& points = require(doc, "points", "");
     if (!points.is_array())
         bad("points", "must be an array");
-    std::map<std::string, PhaseSeries> by_phase;
-    std::set<int> oversubscribed;
+    struct Sample {
+        std::string phase;
+        double threads;
+        double pages;
+        std::vector<double> seconds;
+        bool oversubscribed;
+    };
+    std::vector<Sample> samples_read;
     for (std::size_t i = 0; i < points.size(); ++i) {
         const std::string path = "points[" + std::to_string(i) + "].";
         const json& p = points[i];
@@ -170,22 +176,36 @@ SweepData parse_sweep_json(const nlohmann::json& doc) {
             samples.push_back(
                 positive_number(require(p, "median_seconds", path), path + "median_seconds"));
         }
-        // Time-sliced threads measure the scheduler, not the allocator; the kernel never
-        // runs more than the CPUs either.
-        if (optional_value<bool>(p, "oversubscribed").value_or(false)) {
-            oversubscribed.insert(static_cast<int>(threads));
-            continue;
+        samples_read.push_back({phase, static_cast<double>(threads), pages, std::move(samples),
+                                optional_value<bool>(p, "oversubscribed").value_or(false)});
+    }
+    // Time-sliced threads measure the scheduler, not the allocator, and the kernel never runs
+    // more than the CPUs either: oversubscribed points stay out of the fit, unless without them
+    // the alloc series has fewer than three thread counts (a machine with one or two hardware
+    // threads per node). Then they are kept, said so, and the recommendation still never
+    // exceeds the hardware threads.
+    std::set<double> alloc_counts_in_hardware;
+    for (const auto& s : samples_read)
+        if (s.phase == kPhaseAlloc && !s.oversubscribed)
+            alloc_counts_in_hardware.insert(s.threads);
+    const bool keep_oversubscribed = alloc_counts_in_hardware.size() < 3;
+    std::map<std::string, PhaseSeries> by_phase;
+    std::set<int> oversubscribed;
+    for (const auto& s : samples_read) {
+        if (s.oversubscribed) {
+            oversubscribed.insert(static_cast<int>(s.threads));
+            if (!keep_oversubscribed)
+                continue;
         }
-        auto& series = by_phase[phase];
+        auto& series = by_phase[s.phase];
         if (series.phase.empty()) {
-            series.phase = phase;
-            series.pages_per_node = pages;
+            series.phase = s.phase;
+            series.pages_per_node = s.pages;
         }
         // Per-page cost is what carries over to the boot pool, so a point that did a different
         // amount of work is rescaled to the series' amount.
-        for (double seconds : samples)
-            series.points.push_back(
-                {static_cast<double>(threads), seconds * series.pages_per_node / pages});
+        for (double seconds : s.seconds)
+            series.points.push_back({s.threads, seconds * series.pages_per_node / s.pages});
     }
     for (auto& [name, series] : by_phase)
         data.phases.push_back(std::move(series));
@@ -193,8 +213,15 @@ SweepData parse_sweep_json(const nlohmann::json& doc) {
         std::string list;
         for (int n : oversubscribed)
             list += (list.empty() ? "" : ", ") + std::to_string(n);
-        data.notes.push_back("left out oversubscribed points (more threads than the node has): " +
-                             list + " per node");
+        if (keep_oversubscribed)
+            data.notes.push_back(
+                "fewer than 3 thread counts fit in the hardware threads: kept the oversubscribed "
+                "points (" +
+                list + " per node) in the fit; they measure time-sharing");
+        else
+            data.notes.push_back(
+                "left out oversubscribed points (more threads than the node has): " + list +
+                " per node");
     }
     if (!data.complete)
         data.notes.push_back("the sweep is incomplete (interrupted); fitting the points it has");

@@ -1,5 +1,6 @@
 #include "cli.hpp"
 
+#include <cmath>
 #include <iostream>
 #include <sstream>
 
@@ -53,6 +54,23 @@ std::string command_list() {
     throw UsageError(std::string(option) + ": " + std::string(problem));
 }
 
+double parse_percent(std::string_view option, const std::string& text) {
+    std::string number = text;
+    if (!number.empty() && number.back() == '%')
+        number.pop_back();
+    std::size_t used = 0;
+    double percent = -1;
+    try {
+        percent = std::stod(number, &used);
+    } catch (const std::exception&) {
+        used = 0;
+    }
+    if (used == 0 || used != number.size() || !std::isfinite(percent) || percent < 0 ||
+        percent >= 100)
+        usage_error(option, "'" + text + "' is not a percentage in [0, 100); e.g. 2");
+    return percent / 100;
+}
+
 bool parse_options(std::string_view command, std::string_view usage,
                    const po::options_description& desc, const Args& args, po::variables_map& vm) {
     po::options_description all;
@@ -98,7 +116,8 @@ int run_main(int argc, char** argv) {
         for (const auto& c : commands()) {
             if (first == c.name) {
                 // A sweep killed by SIGKILL or a crash left its state file: restore first.
-                if (c.name != "restore") restore_before_command();
+                if (c.name != "restore")
+                    restore_before_command();
                 return c.run(Args(args.begin() + 1, args.end()));
             }
         }

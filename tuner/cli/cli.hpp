@@ -31,6 +31,9 @@ namespace po = boost::program_options;
 bool parse_options(std::string_view command, std::string_view usage,
                    const po::options_description& desc, const Args& args, po::variables_map& vm);
 
+// A percentage such as "2" or "2%" in [0, 100), as a fraction; UsageError naming `option`.
+double parse_percent(std::string_view option, const std::string& text);
+
 // For validators: "--name: problem; fix" as a UsageError.
 [[noreturn]] void usage_error(std::string_view option, std::string_view problem);
 

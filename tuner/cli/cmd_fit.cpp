@@ -64,23 +64,8 @@ std::optional<FitCommandOptions> parse_fit(const Args& args) {
     if (o.recommend.nodes && o.recommend.online_cpus &&
         *o.recommend.online_cpus < *o.recommend.nodes)
         usage_error("--cpus", "fewer CPUs than --nodes; every node with memory has a CPU here");
-    if (vm.count("tolerance")) {
-        std::string text = tolerance;
-        if (!text.empty() && text.back() == '%')
-            text.pop_back();
-        std::size_t used = 0;
-        double percent = -1;
-        try {
-            percent = std::stod(text, &used);
-        } catch (const std::exception&) {
-            used = 0;
-        }
-        if (used == 0 || used != text.size() || !std::isfinite(percent) || percent < 0 ||
-            percent >= 100)
-            usage_error("--tolerance",
-                        "'" + tolerance + "' is not a percentage in [0, 100); e.g. 2");
-        o.recommend.tolerance = percent / 100;
-    }
+    if (vm.count("tolerance"))
+        o.recommend.tolerance = parse_percent("--tolerance", tolerance);
     if (vm.count("seed"))
         o.recommend.seed = seed;
     return o;

@@ -7,6 +7,7 @@ namespace hugetune::cli {
 
 int run_probe(const Args& args);
 int run_fit(const Args& args);
+int run_run(const Args& args);
 int run_cmdline(const Args& args);
 int run_sweep_command(const Args& args);
 int run_restore(const Args& args);

@@ -1,0 +1,175 @@
+// `hugetune run`: the main job. Probe, sweep, fit, report; every check on the options and the
+// output paths happens before the first pool is touched.
+#include <chrono>
+#include <cmath>
+#include <iostream>
+
+#include "../atomic_file.hpp"
+#include "../errors.hpp"
+#include "../probe.hpp"
+#include "../sweep/sweep.hpp"
+#include "commands.hpp"
+#include "plot.hpp"
+#include "recommend.hpp"
+#include "report.hpp"
+#include "summary.hpp"
+#include "sweep_options.hpp"
+
+namespace hugetune::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr double kTiB = 1024.0 * 1024 * 1024 * 1024;
+
+struct RunOptions {
+    SweepOptions sweep;
+    fs::path report = "hugetune-report.json";
+    std::optional<fs::path> plot;
+    std::optional<std::uint64_t> boot_pages;
+    std::optional<double> boot_gib;
+    double tolerance = 0.02;
+    bool json = false;
+    bool dry_run = false;
+};
+
+std::optional<RunOptions> parse_run(const Args& args) {
+    RunOptions o;
+    SweepOptionValues values;
+    std::string report, plot, tolerance;
+    long long boot_pages = 0;
+    double boot_gib = 0;
+    po::options_description desc("Options");
+    desc.add_options()("report", po::value(&report)->value_name("FILE"),
+                       "write the JSON report to FILE (default ./hugetune-report.json)")(
+        "plot", po::value(&plot)->value_name("FILE"),
+        "draw measured and fitted throughput into FILE (.svg or .png) with gnuplot")(
+        "boot-pages", po::value(&boot_pages)->value_name("N"),
+        "predict boot time for N huge pages (default: the cmdline's hugepages=, else the "
+        "current pool, else 1 TiB)")("boot-gib", po::value(&boot_gib)->value_name("G"),
+                                     "predict boot time for G GiB of huge pages")(
+        "tolerance", po::value(&tolerance)->value_name("P"),
+        "percent: take the fewest threads within P% of the best predicted time (default 2)")(
+        "json", po::bool_switch(&o.json), "print the report instead of the summary")(
+        "dry-run", po::bool_switch(&o.dry_run),
+        "print the plan (points, memory, estimated duration) and change nothing");
+    add_sweep_options(desc, values);
+    po::variables_map vm;
+    if (!parse_options(
+            "run",
+            "hugetune run [--report FILE] [--plot FILE] [--boot-pages N | --boot-gib G]\n"
+            "                    [--tolerance P] [--json] [--dry-run] [sweep options]",
+            desc, args, vm))
+        return std::nullopt;
+    o.sweep = sweep_options_from(values, vm);
+    if (!report.empty())
+        o.report = report;
+    if (!plot.empty()) {
+        if (!plot_format_for(plot))
+            usage_error("--plot", "'" + plot + "' needs the extension .svg or .png");
+        o.plot = plot;
+    }
+    if (vm.count("boot-pages") && vm.count("boot-gib"))
+        usage_error("--boot-pages", "give either --boot-pages or --boot-gib, not both");
+    if (vm.count("boot-pages")) {
+        if (boot_pages < 1)
+            usage_error("--boot-pages", "give a positive number of pages");
+        o.boot_pages = static_cast<std::uint64_t>(boot_pages);
+    }
+    if (vm.count("boot-gib")) {
+        if (!(boot_gib > 0) || !std::isfinite(boot_gib))
+            usage_error("--boot-gib", "give a positive size in GiB, e.g. 1024");
+        o.boot_gib = boot_gib;
+    }
+    if (vm.count("tolerance"))
+        o.tolerance = parse_percent("--tolerance", tolerance);
+    return o;
+}
+
+// The pool whose boot allocation the recommendation predicts, and where its size came from.
+nlohmann::json choose_boot_pool(const RunOptions& o, const Probe& probe) {
+    const std::uint64_t page_kb = o.sweep.page_size_kb;
+    const double page_bytes = static_cast<double>(page_kb) * 1024;
+    auto pool = [&](double pages, const char* source) {
+        auto n = static_cast<std::uint64_t>(std::max(1.0, std::round(pages)));
+        return nlohmann::json{{"pages", n}, {"page_size_kb", page_kb}, {"source", source}};
+    };
+    if (o.boot_pages)
+        return pool(static_cast<double>(*o.boot_pages), "--boot-pages");
+    if (o.boot_gib)
+        return pool(*o.boot_gib * 1024 * 1024 * 1024 / page_bytes, "--boot-gib");
+    for (const auto& r : probe.kernel.boot_requests)
+        if (r.size_kb == page_kb && r.pages > 0)
+            return pool(static_cast<double>(r.pages), "cmdline");
+    if (const auto* p = probe.kernel.pool(page_kb); p && p->nr > 0)
+        return pool(static_cast<double>(p->nr), "current pool");
+    return pool(kTiB / page_bytes, "1 TiB reference");
+}
+
+}  // namespace
+
+int run_run(const Args& args) {
+    auto options = parse_run(args);
+    if (!options)
+        return 0;
+    KernelFs fs("/");
+    Probe probe = probe_machine(fs);
+    if (options->dry_run) {
+        SweepPlan plan = plan_sweep(probe, read_memory_view(fs, probe), options->sweep);
+        std::cout << format_plan(plan);
+        std::cout << "report: " << options->report.string() << "\n";
+        if (options->plot)
+            std::cout << "plot:   " << options->plot->string() << "\n";
+        return 0;
+    }
+    // Everything that can fail on its own fails now, before a pool changes.
+    check_writable_path(options->report, "--report");
+    if (options->plot)
+        check_writable_path(*options->plot, "--plot");
+    require_root_and_hugetlb(fs, "hugetune run");
+    // Planning validates the sample against free memory and refuses before any change.
+    plan_sweep(probe, read_memory_view(fs, probe), options->sweep);
+
+    SweepResult sweep;
+    {
+        ConsoleProgress progress(std::nullopt);
+        sweep = run_sweep(fs, probe, options->sweep, &progress);
+    }
+    nlohmann::json sweep_json = to_json(sweep);
+    nlohmann::json boot_pool = choose_boot_pool(*options, probe);
+
+    model::RecommendOptions recommend;
+    recommend.tolerance = options->tolerance;
+    recommend.pool_pages = boot_pool["pages"].get<std::uint64_t>();
+    model::Recommendation recommendation;
+    try {
+        recommendation =
+            model::recommend_from_sweep(model::parse_sweep_json(sweep_json), recommend);
+    } catch (const model::InputError& e) {
+        throw RuntimeError(std::string("the sweep cannot support a recommendation: ") + e.what());
+    }
+
+    ReportInputs inputs;
+    inputs.probe = to_json(probe);
+    inputs.sweep = sweep_json;
+    inputs.fit = model::to_json(recommendation);
+    inputs.boot_pool = boot_pool;
+    inputs.tool_version = HUGETUNE_VERSION;
+    inputs.generated_at = std::chrono::system_clock::now();
+    nlohmann::json report = build_report(inputs);
+    write_file_atomically(options->report, report.dump(2) + "\n");
+
+    if (options->json) {
+        std::cout << report.dump(2) << "\n";
+    } else {
+        std::cout << format_report_summary(report);
+        std::cout << "\nreport written to " << options->report.string() << "\n";
+    }
+    if (options->plot) {
+        auto plotted = render_plot(plot_data_from_report(report), *options->plot);
+        std::cerr << "hugetune: " << plotted.message << "\n";
+    }
+    return 0;
+}
+
+}  // namespace hugetune::cli
