@@ -6,5 +6,8 @@
 namespace hugetune::cli {
 
 int run_probe(const Args& args);
+int run_apply(const Args& args);
+int run_rollback(const Args& args);
+int run_verify(const Args& args);
 
 }  // namespace hugetune::cli
