@@ -151,10 +151,10 @@ class Parser {
 
     void lex_word(Assignment& a) {
         while (i_ < t_.size()) {
-            a.closing_quote = 0;
             char c = t_[i_];
             if (c == ' ' || c == '\t' || c == ';' || newline_at(i_))
                 return;
+            a.closing_quote = 0;
             if (is_operator(c))
                 fail(i_, std::string("unquoted '") + c + "' in the value of " + a.name +
                              "; quote the value");
