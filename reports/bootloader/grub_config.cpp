@@ -148,12 +148,29 @@ GrubEdit plan_grub_edit(const std::vector<GrubSource>& sources,
                              where(src, src.parsed.assignments[d->assignment]) + " (it overrides " +
                              sources[0].path + ")");
     }
+    std::vector<GrubSource> after;
     for (std::size_t s = 0; s < sources.size(); ++s) {
         edit.new_texts.push_back(apply_replacements(sources[s].text, changes[s]));
+        try {
+            after.push_back(parse_grub_source(sources[s].path, edit.new_texts[s]));
+        } catch (const UsageError& e) {
+            throw RuntimeError(std::string("internal error: the edited file cannot be read "
+                                           "back, so nothing was written (") +
+                               e.what() + ")");
+        }
         if (s > 0 && !changes[s].empty() && !(target && target->source == s))
             edit.notes.push_back("removing hugepage_alloc_threads= from the drop-in " +
                                  sources[s].path + " (it would override the new value)");
     }
+    // The kernel must end up with exactly the requested value. A parameter that reaches the
+    // command line through another variable ($X) is out of reach of the edit above.
+    auto result = effective_alloc_threads(after);
+    if (result != value)
+        throw UsageError(sources[0].path + ": after the edit a normal boot entry would still get " +
+                         (result ? "hugepage_alloc_threads=" + *result
+                                 : std::string("no hugepage_alloc_threads=")) +
+                         " (it comes through a variable other than GRUB_CMDLINE_LINUX*, or an "
+                         "unbalanced '\"'); edit the files by hand");
     return edit;
 }
 

@@ -151,3 +151,13 @@ TEST_CASE("every other byte is kept: the edit only touches the token's region") 
     CHECK(count(after, "hugepage_alloc_threads=") == 1);
     CHECK(after == head + "GRUB_CMDLINE_LINUX=\"a  hugepage_alloc_threads=32  b\"" + tail);
 }
+
+TEST_CASE("a parameter the edit cannot reach is refused, not left behind") {
+    // Through another variable.
+    CHECK_THROWS_AS(edit_grub_text("X=\"hugepage_alloc_threads=4\"\n"
+                                   "GRUB_CMDLINE_LINUX_DEFAULT=\"$X\"\n",
+                                   k32),
+                    UsageError);
+    // Inside an unbalanced kernel quote, where an added token would not be a parameter.
+    CHECK_THROWS_AS(edit_grub_text("GRUB_CMDLINE_LINUX='a=\"b'\n", k32), UsageError);
+}
