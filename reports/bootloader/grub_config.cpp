@@ -9,6 +9,8 @@
 namespace hugetune::bootloader {
 namespace {
 
+constexpr std::size_t kMaxExpandedBytes = 64 * 1024;
+
 bool is_cmdline_var(std::string_view name) {
     return name == kCmdlineVar || name == kCmdlineDefaultVar;
 }
@@ -76,6 +78,12 @@ std::string evaluated_cmdline(const std::vector<GrubSource>& sources) {
                     if (it != vars.end())
                         value += it->second;
                 }
+                // Self-references can double a value per line; x86-64 kernels take at most
+                // 2 KiB of command line, so anything this long is not a real configuration.
+                if (value.size() > kMaxExpandedBytes)
+                    throw UsageError(s.path + ":" + std::to_string(a.line) + ": " + a.name +
+                                     " expands to more than 64 KiB; hugetune will not guess at "
+                                     "such a file: simplify it by hand");
             }
             vars[a.name] = std::move(value);
         }

@@ -17,7 +17,8 @@ using namespace hugetune::bootloader;
 namespace {
 
 void check(bool ok) {
-    if (!ok) std::abort();
+    if (!ok)
+        std::abort();
 }
 
 void check_edit(const std::string& text, const std::optional<std::string>& value) {
@@ -41,7 +42,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         parsed = parse_shell_fragment(text);
     } catch (const ShellParseError& e) {
         std::size_t lines = 1;
-        for (char c : text) lines += c == '\n';
+        for (char c : text)
+            lines += c == '\n';
         check(e.line() >= 1 && e.line() <= lines);
         return 0;
     }

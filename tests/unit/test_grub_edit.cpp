@@ -161,3 +161,11 @@ TEST_CASE("a parameter the edit cannot reach is refused, not left behind") {
     // Inside an unbalanced kernel quote, where an added token would not be a parameter.
     CHECK_THROWS_AS(edit_grub_text("GRUB_CMDLINE_LINUX='a=\"b'\n", k32), UsageError);
 }
+
+TEST_CASE("self-references that double a value are refused before they exhaust memory") {
+    // Found by the fuzz target: 40 doublings of one byte would be a terabyte.
+    std::string text = "GRUB_CMDLINE_LINUX=\"x\"\n";
+    for (int i = 0; i < 40; ++i)
+        text += "GRUB_CMDLINE_LINUX=\"$GRUB_CMDLINE_LINUX$GRUB_CMDLINE_LINUX\"\n";
+    CHECK_THROWS_AS(edit_grub_text(text, k32), UsageError);
+}
