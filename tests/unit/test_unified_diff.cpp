@@ -2,6 +2,9 @@
 
 #include <filesystem>
 #include <fstream>
+#include <string>
+
+#include <unistd.h>
 
 #include "bootloader/unified_diff.hpp"
 #include "process.hpp"
@@ -34,7 +37,8 @@ TEST_CASE("unified diff matches diff -u") {
         if (i == 30)
             b += "inserted\n";
     }
-    auto dir = std::filesystem::temp_directory_path() / "hugetune-diff-test";
+    auto dir =
+        std::filesystem::temp_directory_path() / ("hugetune-diff-test-" + std::to_string(getpid()));
     std::filesystem::create_directories(dir);
     std::ofstream(dir / "a") << a;
     std::ofstream(dir / "b") << b;
