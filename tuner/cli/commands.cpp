@@ -11,6 +11,9 @@ const std::vector<Command>& commands() {
         {"run", "the main job: probe, sweep, fit, write the report and summary", run_run},
         {"fit", "fit scaling curves to a sweep or CSV and recommend the thread count", run_fit},
         {"cmdline", "print the kernel parameter text of a report, for scripts", run_cmdline},
+        {"apply", "write hugepage_alloc_threads= into the boot loader configuration", run_apply},
+        {"rollback", "undo the last apply, byte for byte", run_rollback},
+        {"verify", "after a reboot: check the boot log against the applied value", run_verify},
         {"restore", "put back huge page pools left changed by an interrupted sweep", run_restore},
     };
     return all;

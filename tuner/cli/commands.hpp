@@ -15,5 +15,8 @@ int run_restore(const Args& args);
 // Run before every command except restore: when an interrupted sweep left its state file and
 // no sweep holds the lock, put the pools back first and say so on stderr (root only).
 void restore_before_command();
+int run_apply(const Args& args);
+int run_rollback(const Args& args);
+int run_verify(const Args& args);
 
 }  // namespace hugetune::cli

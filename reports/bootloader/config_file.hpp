@@ -1,0 +1,39 @@
+// Reading and replacing the configuration files hugetune edits: regular files only (a
+// symlink could point anywhere, e.g. into a package-owned location), a timestamped backup
+// next to the original, and an atomic replacement that keeps the owner and mode.
+#pragma once
+
+#include <sys/types.h>
+
+#include <filesystem>
+#include <optional>
+#include <string>
+
+namespace hugetune::bootloader {
+
+struct ConfigFile {
+    std::string target_path;          // as on the target machine, e.g. "/etc/default/grub"
+    std::filesystem::path host_path;  // the same under --root
+    std::string text;
+    mode_t mode = 0644;
+    uid_t uid = 0;
+    gid_t gid = 0;
+};
+
+// Nothing when the path does not exist; throws UsageError for a symlink or anything but a
+// regular file, RuntimeError when it cannot be read.
+std::optional<ConfigFile> read_config_file(const std::string& target_path,
+                                           const std::filesystem::path& host_path);
+
+// "20260314T101500Z" (UTC), for backup names.
+std::string backup_timestamp();
+
+// Writes a copy of the file as it was read to "<path>.hugetune-<timestamp>.bak" (a name
+// that grub's "*.cfg" glob does not pick up) and returns its target path.
+std::string back_up(const ConfigFile& file, const std::string& timestamp);
+
+// Replaces the file with `text` atomically, keeping owner and mode. Refuses when the file
+// changed since it was read (another editor at work).
+void replace_config_file(const ConfigFile& file, const std::string& text);
+
+}  // namespace hugetune::bootloader

@@ -1,0 +1,13 @@
+// A unified diff (diff -u format, 3 lines of context) of two texts, for --dry-run.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace hugetune::bootloader {
+
+// Empty when the texts are equal. Labels go on the "---" and "+++" lines.
+std::string unified_diff(std::string_view old_text, std::string_view new_text,
+                         std::string_view old_label, std::string_view new_label);
+
+}  // namespace hugetune::bootloader

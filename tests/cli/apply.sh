@@ -1,0 +1,154 @@
+#!/usr/bin/env bash
+# apply and rollback on copies of the fixture roots (Debian, Ubuntu cloud image, RHEL 9 with
+# BLS and grubby, systemd-boot): golden files, one token after two applies, rollback byte for
+# byte, and the regenerate commands as recorded by stand-ins on PATH.
+set -euo pipefail
+source "$(dirname "$0")/lib/boot-helpers.sh"
+
+# check_golden NAME ROOT: every fixture file equals its golden file if there is one, else
+# the original.
+check_golden() {
+    local name=$1 root=$2 rel
+    while IFS= read -r rel; do
+        local want=$fixtures/$name/$rel
+        [[ -f $fixtures/golden/$name/$rel ]] && want=$fixtures/golden/$name/$rel
+        cmp -s "$want" "$root/$rel" || { diff -u "$want" "$root/$rel" >&2 || true; fail "$name: $rel"; }
+    done < <(cd "$fixtures/$name" && find . -type f | sed 's|^\./||')
+}
+
+check_original() {
+    local name=$1 root=$2 rel
+    while IFS= read -r rel; do
+        cmp -s "$fixtures/$name/$rel" "$root/$rel" || fail "$name: $rel not restored byte for byte"
+    done < <(cd "$fixtures/$name" && find . -type f | sed 's|^\./||')
+}
+
+token_count() { grep -o 'hugepage_alloc_threads=' "$1" | wc -l; }
+
+declare -A regen=(
+    [debian]="update-grub"
+    [ubuntu-cloud]="update-grub"
+    [ubuntu-dropin]="update-grub"
+    [rhel9]="grubby [--update-kernel=ALL] [--args=hugepage_alloc_threads=32]"
+    [systemd-boot]=""
+)
+declare -A regen_back=(
+    [debian]="update-grub"
+    [ubuntu-cloud]="update-grub"
+    [ubuntu-dropin]="update-grub"
+    [rhel9]="grubby [--update-kernel=ALL] [--args=hugepage_alloc_threads=16]"
+    [systemd-boot]=""
+)
+
+for name in debian ubuntu-cloud ubuntu-dropin rhel9 systemd-boot; do
+    root=$(copy_fixture "$name")
+    : >"$record"
+
+    # --dry-run: the diff and the command, nothing written.
+    before=$(tree_sum "$root")
+    expect 0 "$bin" apply --value 32 --root "$root" --dry-run
+    [[ $(tree_sum "$root") == "$before" ]] || fail "$name: --dry-run wrote something"
+    [[ ! -s $record ]] || fail "$name: --dry-run ran a command"
+    stdout_has "+++ b/etc/"
+    [[ -z ${regen[$name]} ]] || stdout_has "would run: "
+
+    # --root without --regenerate: the tools would act on this machine, so they are not run.
+    expect 0 "$bin" apply --value 32 --root "$root"
+    [[ ! -s $record ]] || fail "$name: regenerated outside the root without --regenerate"
+    check_golden "$name" "$root"
+    [[ -z ${regen[$name]} ]] || stdout_has "not run (--root"
+    [[ -n $(find "$root/etc" -name '*.hugetune-*.bak') ]] || fail "$name: no backup"
+    [[ -f $root/var/lib/hugetune/applied.json ]] || fail "$name: no ledger"
+
+    # Twice: still one token per edited file, same bytes as the golden file.
+    expect 0 "$bin" apply --value 32 --root "$root" --regenerate
+    check_golden "$name" "$root"
+    [[ -z ${regen[$name]} ]] || recorded "${regen[$name]}"
+    while IFS= read -r golden; do
+        [[ $(token_count "$root/${golden#"$fixtures/golden/$name/"}") -eq 1 ]] ||
+            fail "$name: not exactly one token in $golden"
+    done < <(find "$fixtures/golden/$name" -type f)
+
+    # Another value, then rollback: back to the files as they were before the first apply.
+    expect 0 "$bin" apply --value 48 --root "$root" --no-regenerate
+    [[ -z ${regen[$name]} ]] || stdout_has "not run (--no-regenerate)"
+    : >"$record"
+    expect 0 "$bin" rollback --root "$root" --regenerate
+    check_original "$name" "$root"
+    [[ ! -e $root/var/lib/hugetune/applied.json ]] || fail "$name: ledger left after rollback"
+    [[ -z ${regen_back[$name]} ]] || recorded "${regen_back[$name]}"
+    expect 1 "$bin" rollback --root "$root"
+    one_error_line
+    stderr_has "nothing to roll back"
+done
+
+# Ubuntu cloud image: the drop-in that sets GRUB_CMDLINE_LINUX_DEFAULT is named.
+root=$work/ubuntu-cloud
+expect 0 "$bin" apply --value 32 --root "$root" --dry-run
+stderr_has "GRUB_CMDLINE_LINUX_DEFAULT is set last by /etc/default/grub.d/50-cloudimg-settings.cfg:10"
+
+# RHEL 9 through grub2-mkconfig: the existing grub.cfg, --update-bls-cmdline when offered.
+root=$work/rhel-mkconfig
+cp -a "$fixtures/rhel9" "$root"
+: >"$record"
+expect 0 "$bin" apply --value 32 --root "$root" --bootloader grub --regenerate
+recorded "grub2-mkconfig [-o] [/boot/grub2/grub.cfg] [--update-bls-cmdline]"
+: >"$record"
+STANDIN_OLD_MKCONFIG=1 expect 0 "$bin" rollback --root "$root" --regenerate
+recorded "grub2-mkconfig [-o] [/boot/grub2/grub.cfg]"
+check_original rhel9 "$root"
+
+# RHEL 9: entries that had different values are each put back with their own.
+root=$work/rhel-mixed
+cp -a "$fixtures/rhel9" "$root"
+entry=$(ls "$root"/boot/loader/entries/*el9_4*.conf)
+sed -i 's/ hugepage_alloc_threads=16//' "$entry"
+expect 0 "$bin" apply --value 32 --root "$root" --no-regenerate
+: >"$record"
+expect 0 "$bin" rollback --root "$root" --regenerate
+recorded "grubby [--update-kernel=/vmlinuz-5.14.0-427.13.1.el9_4.x86_64] [--remove-args=hugepage_alloc_threads]"
+recorded "grubby [--update-kernel=/vmlinuz-5.14.0-503.11.1.el9_5.x86_64] [--args=hugepage_alloc_threads=16]"
+
+# A file edited by someone else after apply: rollback puts the previous value back in place
+# and keeps their change.
+root=$work/debian-edited
+cp -a "$fixtures/debian" "$root"
+expect 0 "$bin" apply --value 32 --root "$root" --no-regenerate
+sed -i 's/^GRUB_TIMEOUT=5/GRUB_TIMEOUT=7/' "$root/etc/default/grub"
+expect 0 "$bin" rollback --root "$root" --no-regenerate
+stderr_has "changed since hugetune applied"
+sed 's/^GRUB_TIMEOUT=5/GRUB_TIMEOUT=7/' "$fixtures/debian/etc/default/grub" | cmp -s - "$root/etc/default/grub" ||
+    fail "in-place rollback did not give the original with the other edit kept"
+
+# The regenerate tool fails: exit 1 naming it; the configuration stays edited and the ledger
+# allows a rollback.
+root=$work/debian-fail
+cp -a "$fixtures/debian" "$root"
+STANDIN_EXIT=3 expect 1 "$bin" apply --value 32 --root "$root" --regenerate
+stderr_has "hugetune: error: update-grub failed with exit code 3: stand-in failure"
+expect 0 "$bin" rollback --root "$root" --no-regenerate
+check_original debian "$root"
+
+# A report supplies the value; --value overrides it.
+cat >"$work/report.json" <<'JSON'
+{"recommendation": {"hugepage_alloc_threads": 24, "kernel_cmdline": "hugepage_alloc_threads=24",
+ "predicted_seconds": 0.5}, "kernel": {"release": "6.12.3"}}
+JSON
+root=$work/debian-report
+cp -a "$fixtures/debian" "$root"
+expect 0 "$bin" apply --report "$work/report.json" --root "$root" --dry-run
+stdout_has '+GRUB_CMDLINE_LINUX="hugepagesz=2M hugepages=65536 hugepage_alloc_threads=24"'
+stderr_has "kernel 6.12.3 is older than 6.15"
+expect 0 "$bin" apply --report "$work/report.json" --value 8 --root "$root" --dry-run
+stdout_has "hugepage_alloc_threads=8\""
+
+# Warnings from the command line being configured.
+root=$work/gigantic
+cp -a "$fixtures/debian" "$root"
+sed -i 's/^GRUB_CMDLINE_LINUX=.*/GRUB_CMDLINE_LINUX="hugepagesz=1G hugepages=64"/' "$root/etc/default/grub"
+expect 0 "$bin" apply --value 8 --root "$root" --dry-run
+stderr_has "only gigantic pages"
+sed -i 's/^GRUB_CMDLINE_LINUX=.*/GRUB_CMDLINE_LINUX="hugepages=0:512,1:512"/' "$root/etc/default/grub"
+expect 0 "$bin" apply --value 8 --root "$root" --dry-run
+stderr_has "node-format hugepages="
+echo "apply: ok"

@@ -1,0 +1,113 @@
+#!/usr/bin/env bash
+# apply refuses what it cannot do safely: malformed /etc/default/grub (unterminated quote,
+# binary data, empty, a symlink, a directory), bad values and reports, no root on the live
+# system. Each gives one error line, the documented exit code, and leaves every file as it was.
+set -euo pipefail
+source "$(dirname "$0")/lib/boot-helpers.sh"
+
+# refused RC NEEDLE ROOT ARGS...: apply exits RC with one error line containing NEEDLE and
+# the tree under ROOT is untouched (no backup, no ledger).
+refused() {
+    local rc=$1 needle=$2 root=$3
+    shift 3
+    local before
+    before=$(tree_sum "$root")
+    expect "$rc" "$bin" apply --root "$root" --regenerate "$@"
+    one_error_line
+    stderr_has "$needle"
+    [[ $(tree_sum "$root") == "$before" ]] || fail "files changed after: $needle"
+    [[ ! -s $record ]] || fail "a command ran after: $needle"
+}
+
+grub_root() {
+    local root=$work/$1
+    cp -a "$fixtures/debian" "$root"
+    echo "$root"
+}
+
+root=$(grub_root quote)
+printf 'GRUB_DEFAULT=0\nGRUB_CMDLINE_LINUX="quiet\nGRUB_TIMEOUT=5\n' >"$root/etc/default/grub"
+refused 2 "/etc/default/grub:2: unterminated double quote" "$root" --value 8
+
+root=$(grub_root binary)
+printf 'GRUB_DEFAULT=0\n\x7fELF\x02\x01\x01\x00\x00\x00\n' >"$root/etc/default/grub"
+refused 2 "/etc/default/grub:2: binary data" "$root" --value 8
+
+root=$(grub_root empty)
+: >"$root/etc/default/grub"
+refused 2 "/etc/default/grub is empty" "$root" --value 8
+
+root=$(grub_root symlink)
+mv "$root/etc/default/grub" "$root/etc/default/grub.real"
+ln -s grub.real "$root/etc/default/grub"
+refused 2 "/etc/default/grub is a symbolic link" "$root" --value 8
+
+root=$(grub_root directory)
+rm "$root/etc/default/grub"
+mkdir "$root/etc/default/grub"
+refused 2 "/etc/default/grub is not a regular file" "$root" --value 8
+
+root=$(grub_root command)
+printf 'GRUB_DEFAULT=0\n. /etc/default/grub.local\nGRUB_CMDLINE_LINUX=""\n' >"$root/etc/default/grub"
+refused 2 "/etc/default/grub:2:" "$root" --value 8
+
+root=$(grub_root substitution)
+printf 'GRUB_CMDLINE_LINUX="$(cat /etc/cmdline.local)"\n' >"$root/etc/default/grub"
+refused 2 "GRUB_CMDLINE_LINUX uses command substitution" "$root" --value 8
+
+root=$(grub_root dropin)
+mkdir -p "$root/etc/default/grub.d"
+printf 'GRUB_CMDLINE_LINUX_DEFAULT="quiet\n' >"$root/etc/default/grub.d/70-broken.cfg"
+refused 2 "/etc/default/grub.d/70-broken.cfg:1: unterminated double quote" "$root" --value 8
+
+# A drop-in reached through a symlink is read, but never edited.
+root=$(grub_root dropin-link)
+mkdir -p "$root/etc/default/grub.d"
+printf 'GRUB_CMDLINE_LINUX_DEFAULT="hugepage_alloc_threads=4"\n' >"$root/etc/shared.cfg"
+ln -s ../../shared.cfg "$root/etc/default/grub.d/80-link.cfg"
+refused 2 "80-link.cfg is a symbolic link" "$root" --value 8
+
+root=$(grub_root values)
+for bad in 0 4097 -3 abc 1.5 0x10; do
+    refused 2 "--value: '$bad' is not an integer from 1 to 4096" "$root" --value "$bad"
+done
+refused 2 "--report: missing" "$root"
+refused 2 "--bootloader: 'lilo' is not one of" "$root" --value 8 --bootloader lilo
+refused 2 "--no-regenerate: cannot be combined with --regenerate" "$root" --value 8 --no-regenerate
+refused 2 "--bootloader kernel-cmdline:" "$root" --value 8 --bootloader kernel-cmdline
+
+# Bad reports.
+report=$work/report.json
+printf '{"recommendation": {"hugepage_alloc_threads": 24' >"$report"
+refused 2 "not valid JSON" "$root" --report "$report"
+printf '{"recommendation": {"kernel_cmdline": "hugepage_alloc_threads=24"}}' >"$report"
+refused 2 "recommendation.hugepage_alloc_threads must be an integer" "$root" --report "$report"
+printf '{"recommendation": {"hugepage_alloc_threads": 24}}' >"$report"
+refused 2 "recommendation.kernel_cmdline is missing" "$root" --report "$report"
+printf '{"recommendation": {"hugepage_alloc_threads": 24, "kernel_cmdline": "hugepage_alloc_threads=12"}}' >"$report"
+refused 2 "does not say hugepage_alloc_threads=24" "$root" --report "$report"
+printf '{"recommendation": {"hugepage_alloc_threads": 5000, "kernel_cmdline": "hugepage_alloc_threads=5000"}}' >"$report"
+refused 2 "from 1 to 4096" "$root" --report "$report"
+refused 2 "cannot read the file" "$root" --report "$work/absent.json"
+expect 2 "$bin" apply --value 8 --root "$work/absent-dir"
+stderr_has "--root: $work/absent-dir is not a directory"
+
+# No boot loader configuration at all.
+mkdir -p "$work/bare/etc"
+refused 1 "no boot loader configuration under" "$work/bare" --value 8
+
+# The live system (--root /) needs root; checked before anything is read.
+if [[ $(id -u) -eq 0 ]]; then
+    if command -v setpriv >/dev/null && setpriv --reuid=65534 --regid=65534 --clear-groups true 2>/dev/null &&
+        setpriv --reuid=65534 --regid=65534 --clear-groups test -x "$bin"; then
+        expect 3 setpriv --reuid=65534 --regid=65534 --clear-groups "$bin" apply --value 8
+        stderr_has "needs root"
+        expect 3 setpriv --reuid=65534 --regid=65534 --clear-groups "$bin" rollback
+    else
+        echo "note: cannot drop privileges here; the not-root check is not exercised" >&2
+    fi
+else
+    expect 3 "$bin" apply --value 8
+    stderr_has "needs root"
+fi
+echo "apply_errors: ok"

@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# verify against fixture kernel logs: the real line format, the ratio to the report's
+# prediction, the verification block written into the report, and each reason for a missing
+# line (exit 1).
+set -euo pipefail
+source "$(dirname "$0")/lib/boot-helpers.sh"
+logs=$fixtures/logs
+
+cmdline=$work/cmdline
+echo "BOOT_IMAGE=/vmlinuz-6.15.0 root=/dev/sda1 hugepagesz=2M hugepages=524288 hugepage_alloc_threads=32" >"$cmdline"
+report=$work/report.json
+cat >"$report" <<'JSON'
+{"json_schema_version": 1,
+ "recommendation": {"hugepage_alloc_threads": 32, "kernel_cmdline": "hugepage_alloc_threads=32",
+                    "predicted_seconds": 0.65}}
+JSON
+chmod 640 "$report"
+
+# A gathered tree for what verify reads besides the log: release and boot id.
+root=$work/root
+mkdir -p "$root/proc/sys/kernel/random"
+echo "6.15.0-hugetune" >"$root/proc/sys/kernel/osrelease"
+echo "3f1e6c2a-8d4b-4c5e-9a7f-1b2c3d4e5f60" >"$root/proc/sys/kernel/random/boot_id"
+
+expect 0 "$bin" verify --root "$root" --log "$logs/dmesg-6.15-threads32.log" --cmdline "$cmdline" --report "$report"
+stdout_has "boot allocation: 706 ms with 32 threads"
+stdout_has "predicted: 650 ms; measured/predicted: 1.09"
+stdout_has "expected 32, recommended by the report"
+stdout_has "verified"
+python3 - "$report" <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+v = doc["verification"]
+assert v["measured_ms"] == 706 and v["threads"] == 32, v
+assert abs(v["predicted_ms"] - 650) < 1e-9 and abs(v["ratio"] - 706 / 650) < 1e-9, v
+assert v["kernel_release"] == "6.15.0-hugetune" and v["boot_id"].startswith("3f1e6c2a"), v
+assert v["verified"] is True and v["problems"] == [], v
+assert doc["json_schema_version"] == 1 and doc["recommendation"]["hugepage_alloc_threads"] == 32
+PY
+[[ $(stat -c %a "$report") == 640 ]] || fail "report mode not kept"
+
+# The kmsg form and the other parameter spelling, without a report.
+echo "root=/dev/sda1 hugepages=262144 hugepage_alloc_threads=16" >"$cmdline"
+expect 0 "$bin" verify --root "$root" --log "$logs/kmsg-6.15-threads16.log" --cmdline "$cmdline"
+stdout_has "boot allocation: 1210 ms with 16 threads"
+
+# The ledger of an apply says which value to expect; a different one on /proc/cmdline fails.
+cp -a "$fixtures/debian/." "$root/"
+expect 0 "$bin" apply --value 24 --root "$root" --no-regenerate
+expect 1 "$bin" verify --root "$root" --log "$logs/kmsg-6.15-threads16.log" --cmdline "$cmdline"
+stderr_has "not the applied 24"
+one_error_line
+expect 0 "$bin" rollback --root "$root" --no-regenerate
+
+# No line: the reason that applies, exit 1.
+echo "BOOT_IMAGE=/vmlinuz-6.15.0 root=/dev/sda1 hugepagesz=2M hugepages=524288 hugepage_alloc_threads=32" >"$cmdline"
+echo "6.12.9-amd64" >"$root/proc/sys/kernel/osrelease"
+expect 1 "$bin" verify --root "$root" --log "$logs/dmesg-6.12.log" --cmdline "$cmdline"
+stderr_has "kernel 6.12.9-amd64 is older than 6.15"
+echo "6.15.0-hugetune" >"$root/proc/sys/kernel/osrelease"
+expect 1 "$bin" verify --root "$root" --log "$logs/dmesg-rotated.log" --cmdline "$cmdline"
+stderr_has "no longer reaches back to the start of the boot"
+echo "root=/dev/sda1 hugepages=0:262144,1:262144 hugepage_alloc_threads=32" >"$cmdline"
+expect 1 "$bin" verify --root "$root" --log "$logs/dmesg-rotated.log" --cmdline "$cmdline"
+stderr_has "node-format hugepages="
+echo "root=/dev/sda1 hugepage_alloc_threads=32" >"$cmdline"
+expect 1 "$bin" verify --root "$root" --log "$logs/dmesg-rotated.log" --cmdline "$cmdline"
+stderr_has "no boot-time huge page pool"
+# The default log source under --root is its dev/kmsg.
+mkdir -p "$root/dev"
+cp "$logs/dmesg-6.15-threads32.log" "$root/dev/kmsg"
+echo "root=/dev/sda1 hugepages=524288 hugepage_alloc_threads=32" >"$root/proc/cmdline"
+expect 0 "$bin" verify --root "$root"
+stdout_has "boot allocation: 706 ms with 32 threads"
+
+# Bad input: exit 2, one line.
+printf '{"recommendation": {"hugepage_alloc_threads": 32, "kernel_cmdline": "hugepage_alloc_threads=32"}}' >"$report"
+expect 2 "$bin" verify --root "$root" --report "$report"
+stderr_has "predicted_seconds is missing"
+one_error_line
+expect 2 "$bin" verify --log "$work/absent.log"
+stderr_has "--log: $work/absent.log is not a readable file"
+echo "verify: ok"

@@ -1,0 +1,70 @@
+#include <filesystem>
+#include <iostream>
+
+#include "../errors.hpp"
+#include "boot_target_options.hpp"
+#include "bootloader/apply.hpp"
+#include "commands.hpp"
+#include "report_input.hpp"
+
+namespace hugetune::cli {
+namespace {
+
+constexpr std::string_view kApplyUsage =
+    "hugetune apply (--report FILE | --value N) [--root DIR]\n"
+    "                      [--bootloader auto|grub|grubby|kernel-cmdline] [--dry-run]\n"
+    "                      [--no-regenerate | --regenerate]";
+
+std::optional<bootloader::ApplyRequest> parse_apply(const Args& args) {
+    std::string report, value, loader = "auto";
+    BootTargetFlags flags;
+    po::options_description desc("Options");
+    desc.add_options()(
+        "report", po::value(&report)->value_name("FILE"),
+        "the report of 'hugetune run': applies recommendation.hugepage_alloc_threads")(
+        "value", po::value(&value)->value_name("N"),
+        "apply this thread count instead (1 to 4096); the report is then optional")(
+        "bootloader", po::value(&loader)->value_name("KIND"),
+        "auto (default: decided from the files under the root), grub, grubby or "
+        "kernel-cmdline");
+    add_boot_target_options(desc, flags);
+    po::variables_map vm;
+    if (!parse_options("apply", kApplyUsage, desc, args, vm))
+        return std::nullopt;
+
+    bootloader::ApplyRequest r;
+    r.target = boot_target_options(flags);
+    if (loader != "auto") {
+        r.target.bootloader = bootloader::parse_bootloader_name(loader);
+        if (!r.target.bootloader)
+            usage_error("--bootloader",
+                        "'" + loader + "' is not one of auto, grub, grubby, kernel-cmdline");
+    }
+    if (vm.count("value")) {
+        auto n = parse_thread_count(value);
+        if (!n)
+            usage_error("--value", "'" + value + "' is not an integer from 1 to " +
+                                       std::to_string(kMaxAllocThreads));
+        r.value = std::to_string(*n);
+    }
+    if (vm.count("report")) {
+        auto rec = read_report(report, false);
+        if (r.value.empty())
+            r.value = std::to_string(rec.threads);
+        r.kernel_release = rec.kernel_release;
+    } else if (r.value.empty()) {
+        usage_error("--report", "missing; give the report of 'hugetune run', or --value N");
+    }
+    return r;
+}
+
+}  // namespace
+
+int run_apply(const Args& args) {
+    auto request = parse_apply(args);
+    if (!request)
+        return 0;
+    return bootloader::apply_boot_parameter(*request, std::cout, std::cerr);
+}
+
+}  // namespace hugetune::cli

@@ -1,0 +1,174 @@
+#include <sys/stat.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "../atomic_file.hpp"
+#include "../errors.hpp"
+#include "../kernel_fs.hpp"
+#include "bootloader/ledger.hpp"
+#include "commands.hpp"
+#include "report_input.hpp"
+#include "verify/boot_verify.hpp"
+
+namespace hugetune::cli {
+namespace {
+
+struct VerifyOptions {
+    std::optional<std::filesystem::path> report;
+    std::optional<std::filesystem::path> log;
+    std::optional<std::filesystem::path> cmdline;
+    std::filesystem::path root = "/";
+};
+
+std::optional<VerifyOptions> parse_verify(const Args& args) {
+    VerifyOptions o;
+    std::string report, log, cmdline, root;
+    po::options_description desc("Options");
+    desc.add_options()(
+        "report", po::value(&report)->value_name("FILE"),
+        "compare with this report's prediction and add a 'verification' block to it")(
+        "log", po::value(&log)->value_name("FILE"),
+        "read the kernel log from FILE (dmesg, /dev/kmsg or journalctl -k output) instead of "
+        "/dev/kmsg or journalctl -k -b")(
+        "cmdline", po::value(&cmdline)->value_name("FILE"),
+        "read the kernel command line from FILE instead of /proc/cmdline")(
+        "root", po::value(&root)->value_name("DIR"),
+        "read /proc, /dev/kmsg and the ledger under DIR (a tree gathered from another machine)");
+    po::variables_map vm;
+    if (!parse_options("verify",
+                       "hugetune verify [--report FILE] [--log FILE] [--cmdline FILE] [--root DIR]",
+                       desc, args, vm))
+        return std::nullopt;
+    std::error_code ec;
+    if (!root.empty()) {
+        if (!std::filesystem::is_directory(root, ec))
+            usage_error("--root", root + " is not a directory; give the root of a gathered tree");
+        o.root = root;
+    }
+    for (auto [name, value, dest] :
+         {std::tuple{"--log", &log, &o.log}, std::tuple{"--cmdline", &cmdline, &o.cmdline}}) {
+        if (value->empty())
+            continue;
+        if (!std::filesystem::is_regular_file(*value, ec))
+            usage_error(name, *value + " is not a readable file");
+        *dest = *value;
+    }
+    if (!report.empty())
+        o.report = report;
+    return o;
+}
+
+std::optional<std::string> read_text(const std::filesystem::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        return std::nullopt;
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+std::vector<std::string> log_lines(const std::string& text) {
+    std::vector<std::string> out;
+    std::istringstream in(text);
+    std::string line;
+    while (std::getline(in, line)) {
+        if (!line.empty() && line.back() == '\r')
+            line.pop_back();
+        out.push_back(strip_kernel_log_prefix(line));
+    }
+    return out;
+}
+
+std::string fixed(double v, int digits) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+    return buf;
+}
+
+}  // namespace
+
+// Exit codes: 0 verified; 1 not verified (no allocation line, or the command line does not
+// carry the applied value), with the reasons on stderr; 2 bad options or report.
+int run_verify(const Args& args) {
+    auto o = parse_verify(args);
+    if (!o)
+        return 0;
+    KernelFs fs(o->root);
+    std::optional<ReportRecommendation> report;
+    if (o->report)
+        report = read_report(*o->report, true);
+
+    verify::VerifyInput in;
+    in.log = o->log ? log_lines(read_text(*o->log).value_or("")) : fs.kernel_log();
+    auto cmdline = o->cmdline ? read_text(*o->cmdline) : fs.read("/proc/cmdline");
+    if (!cmdline)
+        throw RuntimeError(
+            "cannot read " +
+            (o->cmdline ? o->cmdline->string() : fs.resolve("/proc/cmdline").string()) +
+            "; give the kernel command line with --cmdline FILE");
+    in.cmdline = *cmdline;
+    if (auto release = fs.read_line("/proc/sys/kernel/osrelease"); release && !release->empty())
+        in.release = release;
+    std::string applied_from;
+    if (auto ledger = bootloader::read_ledger(fs)) {
+        in.applied = parse_thread_count(ledger->value);
+        applied_from = "applied " + ledger->applied_at;
+    } else if (report) {
+        in.applied = report->threads;
+        applied_from = "recommended by the report";
+    }
+    if (report && report->predicted_seconds)
+        in.predicted_ms = *report->predicted_seconds * 1000.0;
+
+    auto r = verify::verify_boot(in);
+    std::cout << "kernel command line: "
+              << (r.cmdline_value ? "hugepage_alloc_threads=" + *r.cmdline_value
+                                  : std::string("no hugepage_alloc_threads="));
+    if (in.applied)
+        std::cout << " (expected " << *in.applied << ", " << applied_from << ")";
+    std::cout << "\n";
+    if (r.line) {
+        std::cout << "boot allocation: " << r.line->milliseconds << " ms with " << r.line->threads
+                  << " threads\n";
+        if (in.predicted_ms)
+            std::cout << "predicted: " << fixed(*in.predicted_ms, 0)
+                      << " ms; measured/predicted: " << fixed(r.ratio.value_or(0), 2) << "\n";
+        std::cout << "(the kernel times the allocation in jiffies: a few ms of resolution)\n";
+    }
+    for (const auto& n : r.notes)
+        std::cerr << "hugetune: note: " << n << "\n";
+
+    if (report && r.line) {
+        nlohmann::json v;
+        v["verified"] = r.verified;
+        v["measured_ms"] = r.line->milliseconds;
+        v["threads"] = r.line->threads;
+        v["predicted_ms"] = in.predicted_ms ? nlohmann::json(*in.predicted_ms) : nlohmann::json();
+        v["ratio"] = r.ratio ? nlohmann::json(*r.ratio) : nlohmann::json();
+        v["kernel_release"] = in.release.value_or("");
+        v["boot_id"] = fs.read_line("/proc/sys/kernel/random/boot_id").value_or("");
+        v["cmdline_value"] = r.cmdline_value ? nlohmann::json(*r.cmdline_value) : nlohmann::json();
+        v["log_line"] = r.line->text;
+        v["problems"] = r.problems;
+        auto doc = report->document;
+        doc["verification"] = v;
+        struct stat st {};
+        mode_t mode = stat(o->report->c_str(), &st) == 0 ? (st.st_mode & 07777) : 0644;
+        write_file_atomically(*o->report, doc.dump(2) + "\n", FileOwnership{mode, {}, {}});
+        std::cout << "added a verification block to " << o->report->string() << "\n";
+    }
+    if (!r.verified) {
+        std::string why;
+        for (const auto& p : r.problems)
+            why += (why.empty() ? "" : "; ") + p;
+        throw RuntimeError("not verified: " + why);
+    }
+    std::cout << "verified\n";
+    return 0;
+}
+
+}  // namespace hugetune::cli
