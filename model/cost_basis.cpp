@@ -41,8 +41,9 @@ BasisChoice choose_basis(const SweepData& data) {
     c.grow = data.phase(kPhaseGrow);
     if (c.zero == nullptr) {
         c.warnings.push_back(
-            "init_on_alloc is off but the sweep has no zero phase to subtract: predicting from "
-            "allocation + zeroing, which overstates boot time");
+            {"no_zero_phase",
+             "init_on_alloc is off but the sweep has no zero phase to subtract: predicting from "
+             "allocation + zeroing, which overstates boot time"});
         return c;
     }
     c.basis = CostBasis::alloc_only;

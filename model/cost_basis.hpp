@@ -23,7 +23,7 @@ struct BasisChoice {
     const PhaseSeries* grow = nullptr;  // alloc_only: anchors N = 1
     double pages_per_node = 0;          // work behind each point of the built series; 0: table
     std::vector<std::string> notes;
-    std::vector<std::string> warnings;
+    std::vector<ModelWarning> warnings;
 };
 
 BasisChoice choose_basis(const SweepData& data);

@@ -22,6 +22,13 @@ inline constexpr std::string_view kPhaseAlloc = "alloc";  // fresh surplus pages
 inline constexpr std::string_view kPhaseZero = "zero";    // pool pages faulted: zeroing alone
 inline constexpr std::string_view kPhaseGrow = "grow";    // nr_hugepages write: alloc, N = 1
 
+// Something that weakens a result, with a stable code that reports and fleet queries key on
+// (the report schema lists every code).
+struct ModelWarning {
+    std::string code;
+    std::string message;
+};
+
 struct PhaseSeries {
     std::string phase;
     // Work behind every point of the series, per node. 0 for a boot table: its seconds are the

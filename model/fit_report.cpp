@@ -62,6 +62,9 @@ nlohmann::json to_json(const ModelSelection& s) {
 }
 
 nlohmann::json to_json(const Recommendation& r) {
+    json warnings = json::array();
+    for (const auto& w : r.warnings)
+        warnings.push_back({{"code", w.code}, {"message", w.message}});
     json phases = json::object();
     for (const auto& p : r.phases) {
         json entry = {{"model", p.selection ? to_json(*p.selection) : json(nullptr)}};
@@ -115,7 +118,7 @@ nlohmann::json to_json(const Recommendation& r) {
           {"usable_resamples", r.usable_resamples},
           {"seed", r.seed}}},
         {"notes", r.notes},
-        {"warnings", r.warnings},
+        {"warnings", warnings},
     };
 }
 
@@ -172,7 +175,7 @@ std::string format_summary(const Recommendation& r) {
     }
     s << "\n";
     for (const auto& w : r.warnings)
-        s << "warning: " << w << "\n";
+        s << "warning: " << w.message << "\n";
     return s.str();
 }
 

@@ -155,9 +155,11 @@ Recommendation recommend_from_sweep(const SweepData& data, const RecommendOption
                          "allocation alone is not measurable here: alloc minus zero is not "
                          "positive at any thread count");
     if (series.dropped > 0)
-        r.warnings.push_back(std::to_string(series.dropped) +
-                             " thread count(s) left out: alloc minus zero was not positive there "
-                             "(allocation cost lost in the zeroing noise)");
+        r.warnings.push_back(
+            {"dropped_points",
+             std::to_string(series.dropped) +
+                 " thread count(s) left out: alloc minus zero was not positive there "
+                 "(allocation cost lost in the zeroing noise)"});
 
     double max_measured = 0, min_measured = std::numeric_limits<double>::infinity();
     for (const auto& p : series.points) {
@@ -198,14 +200,16 @@ Recommendation recommend_from_sweep(const SweepData& data, const RecommendOption
     }
     if (m.boot_pool_node_format)
         r.warnings.push_back(
-            "the boot pool is given per node (hugepages=N:count): that path is serial and "
-            "ignores hugepage_alloc_threads");
+            {"node_format_hugepages",
+             "the boot pool is given per node (hugepages=N:count): that path is serial and "
+             "ignores hugepage_alloc_threads"});
     if (data.page_size_kb >= 1024 * 1024)
         r.warnings.push_back(
-            "gigantic pages are allocated serially at boot: hugepage_alloc_threads applies only "
-            "to smaller pages");
+            {"gigantic_only",
+             "gigantic pages are allocated serially at boot: hugepage_alloc_threads applies only "
+             "to smaller pages"});
     if (m.hypervisor)
-        r.warnings.push_back("measured in a virtual machine: timings include the host");
+        r.warnings.push_back({"vm", "measured in a virtual machine: timings include the host"});
 
     // Fit every phase for the record, then the recommendation's own series.
     for (const auto& ph : data.phases) {
@@ -224,8 +228,9 @@ Recommendation recommend_from_sweep(const SweepData& data, const RecommendOption
     if (!r.fallback)
         chosen = r.model.chosen();
     else
-        r.warnings.push_back("no fit converged (" + r.model.reason +
-                             "): recommending the best measured count instead");
+        r.warnings.push_back(
+            {"fit_fallback", "no fit converged (" + r.model.reason +
+                                 "): recommending the best measured count instead"});
 
     std::vector<int> candidates;
     if (r.fallback) {
@@ -262,9 +267,11 @@ Recommendation recommend_from_sweep(const SweepData& data, const RecommendOption
     for (std::size_t i = 0; i < candidates.size(); ++i)
         r.predictions.push_back({candidates[i], ev.total(candidates[i]), predicted[i]});
     if (!r.fallback && r.threads_per_node > max_measured)
-        r.warnings.push_back("the recommended " + std::to_string(r.threads_per_node) +
-                             " per node lies beyond the largest measured count (" +
-                             std::to_string(static_cast<int>(max_measured)) + "): extrapolated");
+        r.warnings.push_back(
+            {"extrapolated", "the recommended " + std::to_string(r.threads_per_node) +
+                                 " per node lies beyond the largest measured count (" +
+                                 std::to_string(static_cast<int>(max_measured)) +
+                                 "): extrapolated"});
     if (!r.fallback && r.threads_per_node < min_measured)
         r.notes.push_back(
             "the recommended count lies below the smallest measured one: "
@@ -288,8 +295,9 @@ Recommendation recommend_from_sweep(const SweepData& data, const RecommendOption
         r.bootstrap_method = "residuals";
     if (r.bootstrap_method.empty() || o.resamples <= 0) {
         r.warnings.push_back(
-            "no uncertainty estimate: one sample per thread count and no residual degrees of "
-            "freedom (measure repetitions or more thread counts)");
+            {"no_uncertainty",
+             "no uncertainty estimate: one sample per thread count and no residual degrees of "
+             "freedom (measure repetitions or more thread counts)"});
         fill_verdict(r, o);
         return r;
     }
@@ -339,9 +347,10 @@ Recommendation recommend_from_sweep(const SweepData& data, const RecommendOption
         r.notes.push_back(std::to_string(o.resamples - r.usable_resamples) +
                           " bootstrap resample(s) gave no usable fit");
     if (*r.confidence < o.low_confidence)
-        r.warnings.push_back("low confidence: only " + percent_text(*r.confidence) +
-                             " of bootstrap resamples find this count within " +
-                             percent_text(o.tolerance) + " of their best");
+        r.warnings.push_back(
+            {"low_confidence", "low confidence: only " + percent_text(*r.confidence) +
+                                   " of bootstrap resamples find this count within " +
+                                   percent_text(o.tolerance) + " of their best"});
     fill_verdict(r, o);
     return r;
 }

@@ -57,7 +57,8 @@ json models_by_phase(const json& fit) {
     json out = json::object();
     const json& phases = at_or_null(fit, "phases");
     if (phases.is_object())
-        for (const auto& [phase, entry] : phases.items()) out[phase] = at_or_null(entry, "model");
+        for (const auto& [phase, entry] : phases.items())
+            out[phase] = at_or_null(entry, "model");
     return out;
 }
 
@@ -143,12 +144,14 @@ std::vector<ReportWarning> collect_warnings(const json& probe, const json& sweep
                      "Only " + std::to_string(std::lround(rec["confidence"].get<double>() * 100)) +
                          "% of bootstrap resamples agree with the recommendation; treat it as "
                          "a hint, not a measurement."});
-    // The model's own warnings (non-convergence fallback, small boot time, ...).
+    // The model's own warnings, where they add to the ones above (same code: same fact).
     for (const auto& m : at_or_null(fit, "warnings")) {
-        if (m.is_string())
-            w.push_back({"model", m.get<std::string>()});
-        else if (m.is_object())
-            w.push_back({m.value("code", std::string("model")), m.value("message", std::string())});
+        if (!m.is_object())
+            continue;
+        auto code = m.value("code", std::string());
+        bool known = std::any_of(w.begin(), w.end(), [&](const auto& x) { return x.code == code; });
+        if (!code.empty() && !known)
+            w.push_back({code, m.value("message", std::string())});
     }
     return w;
 }

@@ -125,7 +125,7 @@ TEST_CASE("a curve that keeps scaling recommends the top of the range, capped by
         CHECK(r.hugepage_alloc_threads == 40);
         bool extrapolated = false;
         for (const auto& w : r.warnings)
-            extrapolated = extrapolated || w.find("extrapolated") != std::string::npos;
+            extrapolated = extrapolated || w.code == "extrapolated";
         CHECK(extrapolated);
     }
 }
@@ -158,7 +158,8 @@ TEST_CASE("non-convergence falls back to the best measured count with a warning"
     CHECK(r.predictions.size() == 5);  // measured counts only
     bool warned = false;
     for (const auto& w : r.warnings)
-        warned = warned || w.find("no fit converged") != std::string::npos;
+        warned = warned || (w.code == "fit_fallback" &&
+                            w.message.find("no fit converged") != std::string::npos);
     CHECK(warned);
     CHECK(r.verdict.find("falling back") != std::string::npos);
     const auto j = to_json(r);
