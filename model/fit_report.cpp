@@ -65,6 +65,8 @@ nlohmann::json to_json(const Recommendation& r) {
     json phases = json::object();
     for (const auto& p : r.phases) {
         json entry = {{"model", p.selection ? to_json(*p.selection) : json(nullptr)}};
+        if (p.selection)
+            entry["model"]["lambda_unit"] = r.lambda_unit;
         if (!p.message.empty())
             entry["message"] = p.message;
         phases[p.phase] = entry;
@@ -76,6 +78,7 @@ nlohmann::json to_json(const Recommendation& r) {
                                {"seconds", p.seconds}});
     json model = to_json(r.model);
     model["curve"] = r.curve;
+    model["lambda_unit"] = r.lambda_unit;
     json interval = nullptr;
     if (r.predicted_seconds_low && r.predicted_seconds_high)
         interval = {*r.predicted_seconds_low, *r.predicted_seconds_high};
