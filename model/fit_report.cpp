@@ -79,6 +79,10 @@ nlohmann::json to_json(const Recommendation& r) {
     json model = to_json(r.model);
     model["curve"] = r.curve;
     model["lambda_unit"] = r.lambda_unit;
+    json points = json::array();
+    for (const auto& p : r.series)
+        points.push_back({{"threads_per_node", p.threads_per_node}, {"seconds", p.seconds}});
+    model["points"] = points;
     json interval = nullptr;
     if (r.predicted_seconds_low && r.predicted_seconds_high)
         interval = {*r.predicted_seconds_low, *r.predicted_seconds_high};

@@ -164,6 +164,7 @@ Recommendation recommend_from_sweep(const SweepData& data, const RecommendOption
         throw InputError(std::nullopt,
                          "allocation alone is not measurable here: alloc minus zero is not "
                          "positive at any thread count");
+    r.series = series.points;
     if (series.dropped > 0)
         r.warnings.push_back(std::to_string(series.dropped) +
                              " thread count(s) left out: alloc minus zero was not positive there "
