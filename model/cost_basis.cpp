@@ -26,7 +26,6 @@ BasisChoice choose_basis(const SweepData& data) {
         return c;
     }
     c.main = data.phase(kPhaseAlloc);
-    c.pages_per_node = c.main != nullptr ? c.main->pages_per_node : 0;
     c.basis = CostBasis::alloc_and_zero;
     const auto& init = data.machine.init_on_alloc;
     if (!init) {
@@ -65,7 +64,7 @@ std::vector<Point> allocation_only_points(std::span<const Point> alloc, double a
     if (anchored)
         for (const auto& m : medians_per_count(grow))
             if (m.threads_per_node == 1)
-                out.push_back({1.0, m.seconds / grow_pages * alloc_pages});
+                out.push_back({1.0, m.seconds / grow_pages});
     for (const auto& m : medians_per_count(alloc)) {
         if (anchored && m.threads_per_node == 1 && !out.empty())
             continue;
@@ -77,7 +76,7 @@ std::vector<Point> allocation_only_points(std::span<const Point> alloc, double a
             ++lost;
             continue;
         }
-        out.push_back({m.threads_per_node, per_page * alloc_pages});
+        out.push_back({m.threads_per_node, per_page});
     }
     if (dropped != nullptr)
         *dropped = lost;

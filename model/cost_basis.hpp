@@ -21,14 +21,13 @@ struct BasisChoice {
     const PhaseSeries* main = nullptr;  // boot or alloc series
     const PhaseSeries* zero = nullptr;  // alloc_only: subtracted
     const PhaseSeries* grow = nullptr;  // alloc_only: anchors N = 1
-    double pages_per_node = 0;          // work behind each point of the built series; 0: table
     std::vector<std::string> notes;
     std::vector<ModelWarning> warnings;
 };
 
 BasisChoice choose_basis(const SweepData& data);
 
-// Allocation alone per N, in seconds for `pages_per_node` pages (the alloc series' work):
+// Allocation alone per N, in seconds per page:
 // boot without init_on_alloc does not zero, but at N > 1 that cost is only measurable as the
 // difference of the alloc phase (alloc + zero) and the zero phase; at N = 1 the grow phase
 // measures it directly (KERNEL-FACTS: growing nr_hugepages allocates in the writer's thread,

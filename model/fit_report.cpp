@@ -68,6 +68,8 @@ nlohmann::json to_json(const Recommendation& r) {
     json phases = json::object();
     for (const auto& p : r.phases) {
         json entry = {{"model", p.selection ? to_json(*p.selection) : json(nullptr)}};
+        if (p.selection)
+            entry["model"]["lambda_unit"] = r.lambda_unit;
         if (!p.message.empty())
             entry["message"] = p.message;
         phases[p.phase] = entry;
@@ -79,6 +81,11 @@ nlohmann::json to_json(const Recommendation& r) {
                                {"seconds", p.seconds}});
     json model = to_json(r.model);
     model["curve"] = r.curve;
+    model["lambda_unit"] = r.lambda_unit;
+    json points = json::array();
+    for (const auto& p : r.series)
+        points.push_back({{"threads_per_node", p.threads_per_node}, {"seconds", p.seconds}});
+    model["points"] = points;
     json interval = nullptr;
     if (r.predicted_seconds_low && r.predicted_seconds_high)
         interval = {*r.predicted_seconds_low, *r.predicted_seconds_high};

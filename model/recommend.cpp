@@ -13,19 +13,27 @@ namespace {
 
 constexpr double kGiB = 1024.0 * 1024 * 1024;
 
-// The series fitted for the recommendation and what it takes to rebuild it from resampled data.
+// Seconds per page for a sweep series (what carries over to a boot pool of any size, and makes
+// lambda a rate in pages per second per node); a boot table's seconds stay as they are.
+std::vector<Point> per_page(std::span<const Point> points, double pages_per_node) {
+    std::vector<Point> out(points.begin(), points.end());
+    if (pages_per_node > 0)
+        for (auto& p : out)
+            p.seconds /= pages_per_node;
+    return out;
+}
+
+// The series fitted for the recommendation, rebuilt the same way from resampled data.
 struct Series {
     std::vector<Point> points;
-    double pages_per_node = 0;
     int dropped = 0;
 };
 
 Series build_series(const BasisChoice& b, std::span<const Point> main, std::span<const Point> zero,
                     std::span<const Point> grow) {
     Series s;
-    s.pages_per_node = b.pages_per_node;
     if (b.basis != CostBasis::alloc_only) {
-        s.points.assign(main.begin(), main.end());
+        s.points = per_page(main, b.main->pages_per_node);
         return s;
     }
     s.points =
@@ -144,6 +152,8 @@ Recommendation recommend_from_sweep(const SweepData& data, const RecommendOption
     r.basis = basis.basis;
     r.notes.insert(r.notes.end(), basis.notes.begin(), basis.notes.end());
     r.warnings.insert(r.warnings.end(), basis.warnings.begin(), basis.warnings.end());
+    if (basis.main == nullptr)
+        throw InputError(std::nullopt, "no boot or alloc series: nothing to base a boot time on");
     r.curve = basis.basis == CostBasis::alloc_only ? "alloc_only" : basis.main->phase;
 
     const std::vector<Point> no_points;
@@ -154,6 +164,7 @@ Recommendation recommend_from_sweep(const SweepData& data, const RecommendOption
         throw InputError(std::nullopt,
                          "allocation alone is not measurable here: alloc minus zero is not "
                          "positive at any thread count");
+    r.series = series.points;
     if (series.dropped > 0)
         r.warnings.push_back(
             {"dropped_points",
@@ -181,7 +192,9 @@ Recommendation recommend_from_sweep(const SweepData& data, const RecommendOption
     r.key = {m.microarch, r.nodes, r.max_threads_per_node, data.page_size_kb};
 
     Evaluator ev{r.nodes, r.cpu_cap, 1.0};
-    if (series.pages_per_node > 0) {
+    const bool per_page_series = basis.main->pages_per_node > 0;
+    r.lambda_unit = per_page_series ? "pages per second per node" : "table runs per second";
+    if (per_page_series) {
         if (o.pool_pages) {
             r.pool_pages = static_cast<double>(*o.pool_pages);
         } else if (m.boot_pool_pages && *m.boot_pool_pages > 0) {
@@ -196,7 +209,7 @@ Recommendation recommend_from_sweep(const SweepData& data, const RecommendOption
                 "no huge page pool configured: predicting for 1 GiB of pages per node");
         }
         // The kernel spreads the boot pool over the memory nodes (each worker interleaves).
-        ev.scale = r.pool_pages / r.nodes / series.pages_per_node;
+        ev.scale = r.pool_pages / r.nodes;
     }
     if (m.boot_pool_node_format)
         r.warnings.push_back(
@@ -215,7 +228,7 @@ Recommendation recommend_from_sweep(const SweepData& data, const RecommendOption
     for (const auto& ph : data.phases) {
         PhaseModel pm{ph.phase, std::nullopt, {}};
         if (distinct_thread_counts(ph.points) >= 3)
-            pm.selection = fit_and_select(ph.points, o.fit);
+            pm.selection = fit_and_select(per_page(ph.points, ph.pages_per_node), o.fit);
         else
             pm.message = "not fitted: fewer than 3 thread counts";
         r.phases.push_back(std::move(pm));

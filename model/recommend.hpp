@@ -55,7 +55,9 @@ struct Recommendation {
     CostBasis basis = CostBasis::boot_table;
     std::string curve;  // the series fitted for the recommendation: boot, alloc or alloc_only
     ModelSelection model;
-    bool fallback = false;  // no fit converged: the best measured count instead
+    std::vector<Point> series;  // the points fitted: seconds per page (sweep) or per run (table)
+    std::string lambda_unit;    // of every fitted lambda: pages/s per node, or table runs/s
+    bool fallback = false;      // no fit converged: the best measured count instead
     std::vector<PhaseModel> phases;
 
     int nodes = 1;
