@@ -117,6 +117,7 @@ nlohmann::json to_json(const Recommendation& r) {
           {"cpu_cap", r.cpu_cap},
           {"max_threads_per_node", r.max_threads_per_node},
           {"pool_pages", r.pool_pages},
+          {"pool_source", r.pool_source},
           {"verdict", r.verdict}}},
         {"predictions", predictions},
         {"bootstrap",

@@ -11,7 +11,7 @@
 namespace hugetune::model {
 namespace {
 
-constexpr double kGiB = 1024.0 * 1024 * 1024;
+constexpr double kTiB = 1024.0 * 1024 * 1024 * 1024;
 
 // Seconds per page for a sweep series (what carries over to a boot pool of any size, and makes
 // lambda a rate in pages per second per node); a boot table's seconds stay as they are.
@@ -197,16 +197,21 @@ Recommendation recommend_from_sweep(const SweepData& data, const RecommendOption
     if (per_page_series) {
         if (o.pool_pages) {
             r.pool_pages = static_cast<double>(*o.pool_pages);
+            r.pool_source = o.pool_source;
         } else if (m.boot_pool_pages && *m.boot_pool_pages > 0) {
             r.pool_pages = static_cast<double>(*m.boot_pool_pages);
+            r.pool_source = "cmdline";
         } else if (m.current_pool_pages && *m.current_pool_pages > 0) {
             r.pool_pages = static_cast<double>(*m.current_pool_pages);
+            r.pool_source = "current pool";
             r.notes.push_back("no boot pool on the kernel command line: predicting for the " +
                               std::to_string(*m.current_pool_pages) + " pages in the pool now");
         } else {
-            r.pool_pages = kGiB / (static_cast<double>(data.page_size_kb) * 1024) * r.nodes;
+            // A stated reference size, so reports of machines without a pool still compare.
+            r.pool_pages = std::round(kTiB / (static_cast<double>(data.page_size_kb) * 1024));
+            r.pool_source = "1 TiB reference";
             r.notes.push_back(
-                "no huge page pool configured: predicting for 1 GiB of pages per node");
+                "no huge page pool configured: predicting for a 1 TiB reference pool");
         }
         // The kernel spreads the boot pool over the memory nodes (each worker interleaves).
         ev.scale = r.pool_pages / r.nodes;

@@ -21,6 +21,7 @@ struct RecommendOptions {
     std::optional<int> nodes;
     std::optional<int> online_cpus;
     std::optional<std::uint64_t> pool_pages;  // boot pool, total pages of the sweep's size
+    std::string pool_source = "option";       // where pool_pages came from, for the report
     std::optional<std::uint64_t> seed;        // default: the sweep's seed
     int resamples = 2000;
     FitOptions fit;
@@ -64,6 +65,9 @@ struct Recommendation {
     int cpu_cap = 1;  // the most total threads the kernel value may take
     int max_threads_per_node = 1;
     double pool_pages = 0;  // 0: a boot table (its own work)
+    // "cmdline", "current pool", "1 TiB reference" or the caller's pool_source; empty for a
+    // boot table.
+    std::string pool_source;
 
     int threads_per_node = 1;
     int hugepage_alloc_threads = 1;

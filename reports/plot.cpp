@@ -59,7 +59,7 @@ std::string gnuplot_script(const PlotData& data, PlotFormat format, const fs::pa
     s << "set title " << quoted(data.title) << " noenhanced\n";
     s << "set xlabel 'threads per NUMA node'\n";
     s << "set ylabel " << quoted(data.y_label) << "\n";
-    s << "set logscale x 2\nset grid\nset key top left box opaque\nset yrange [0:*]\n";
+    s << "set logscale x 2\nset grid\nset key bottom right box opaque\nset yrange [0:*]\n";
     double xmax = 1;
     for (const auto& series : data.series) {
         for (const auto& p : series.measured)

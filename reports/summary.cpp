@@ -136,8 +136,12 @@ PlotData plot_data_from_report(const json& report) {
               " pages";
     d.y_label = "GiB/s, all nodes";
     auto by_phase = points_by_phase(at_or_null(report["sweep"], "points"));
+    const double page_bytes = static_cast<double>(page_kb) * 1024;
+    const double nodes = at_or_null(report, "sku").value("nodes", 1);
     double max_n = 1;
-    for (const auto& phase : kPhaseOrder) {
+    // The grow phase is one point of allocation without zeroing, often a hundred times faster
+    // than the others: on a shared axis it would flatten them, so it stays in the tables.
+    for (const std::string phase : {"alloc", "zero"}) {
         auto it = by_phase.find(phase);
         if (it == by_phase.end())
             continue;
@@ -156,17 +160,19 @@ PlotData plot_data_from_report(const json& report) {
             series.measured.push_back(
                 {n, gibps, hi > 0 ? bytes / hi / kGiB : gibps, lo > 0 ? bytes / lo / kGiB : gibps});
         }
-        // Fitted throughput X(N) = lambda N / (1 + sigma (N-1) + kappa N (N-1)) in jobs per
-        // second, one job being the sample of every node.
+        // Fitted throughput X(N) = lambda N / (1 + sigma (N-1) + kappa N (N-1)), lambda in
+        // pages per second per node: bytes per second over all nodes is X x page x nodes.
         const json& model =
             at_or_null(at_or_null(at_or_null(fit, "phases"), phase.c_str()), "model");
         double lambda = number_or(model, "lambda", 0), sigma = number_or(model, "sigma", 0),
                kappa = number_or(model, "kappa", 0);
-        if (lambda > 0 && bytes > 0 && it->second.size() > 1) {
+        double node_bytes_per_page = page_bytes * nodes;
+        bool per_page = model.value("lambda_unit", std::string()) == "pages per second per node";
+        if (per_page && lambda > 0 && node_bytes_per_page > 0 && it->second.size() > 1) {
             series.label += " (" + model.value("name", std::string("fit")) + ")";
             for (double n = 1; n <= max_n * 1.0001; n *= 1.05) {
                 double x = lambda * n / (1 + sigma * (n - 1) + kappa * n * (n - 1));
-                series.fitted.emplace_back(n, x * bytes / kGiB);
+                series.fitted.emplace_back(n, x * node_bytes_per_page / kGiB);
             }
         }
         if (!series.measured.empty())

@@ -20,8 +20,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr double kTiB = 1024.0 * 1024 * 1024 * 1024;
-
 struct RunOptions {
     SweepOptions sweep;
     fs::path report = "hugetune-report.json";
@@ -86,26 +84,6 @@ std::optional<RunOptions> parse_run(const Args& args) {
     return o;
 }
 
-// The pool whose boot allocation the recommendation predicts, and where its size came from.
-nlohmann::json choose_boot_pool(const RunOptions& o, const Probe& probe) {
-    const std::uint64_t page_kb = o.sweep.page_size_kb;
-    const double page_bytes = static_cast<double>(page_kb) * 1024;
-    auto pool = [&](double pages, const char* source) {
-        auto n = static_cast<std::uint64_t>(std::max(1.0, std::round(pages)));
-        return nlohmann::json{{"pages", n}, {"page_size_kb", page_kb}, {"source", source}};
-    };
-    if (o.boot_pages)
-        return pool(static_cast<double>(*o.boot_pages), "--boot-pages");
-    if (o.boot_gib)
-        return pool(*o.boot_gib * 1024 * 1024 * 1024 / page_bytes, "--boot-gib");
-    for (const auto& r : probe.kernel.boot_requests)
-        if (r.size_kb == page_kb && r.pages > 0)
-            return pool(static_cast<double>(r.pages), "cmdline");
-    if (const auto* p = probe.kernel.pool(page_kb); p && p->nr > 0)
-        return pool(static_cast<double>(p->nr), "current pool");
-    return pool(kTiB / page_bytes, "1 TiB reference");
-}
-
 }  // namespace
 
 int run_run(const Args& args) {
@@ -136,11 +114,19 @@ int run_run(const Args& args) {
         sweep = run_sweep(fs, probe, options->sweep, &progress);
     }
     nlohmann::json sweep_json = to_json(sweep);
-    nlohmann::json boot_pool = choose_boot_pool(*options, probe);
-
+    // Without --boot-pages/--boot-gib the model takes the cmdline's hugepages=, else the
+    // current pool, else a 1 TiB reference.
     model::RecommendOptions recommend;
     recommend.tolerance = options->tolerance;
-    recommend.pool_pages = boot_pool["pages"].get<std::uint64_t>();
+    const double page_bytes = static_cast<double>(options->sweep.page_size_kb) * 1024;
+    if (options->boot_pages) {
+        recommend.pool_pages = *options->boot_pages;
+        recommend.pool_source = "--boot-pages";
+    } else if (options->boot_gib) {
+        recommend.pool_pages = static_cast<std::uint64_t>(
+            std::max(1.0, std::round(*options->boot_gib * 1024 * 1024 * 1024 / page_bytes)));
+        recommend.pool_source = "--boot-gib";
+    }
     model::Recommendation recommendation;
     try {
         recommendation =
@@ -153,7 +139,9 @@ int run_run(const Args& args) {
     inputs.probe = to_json(probe);
     inputs.sweep = sweep_json;
     inputs.fit = model::to_json(recommendation);
-    inputs.boot_pool = boot_pool;
+    inputs.boot_pool = {{"pages", static_cast<std::uint64_t>(recommendation.pool_pages)},
+                        {"page_size_kb", options->sweep.page_size_kb},
+                        {"source", recommendation.pool_source}};
     inputs.tool_version = HUGETUNE_VERSION;
     inputs.generated_at = std::chrono::system_clock::now();
     nlohmann::json report = build_report(inputs);
