@@ -81,6 +81,7 @@ SweepData parse_sweep_json(const nlohmann::json& doc);
 
 // At least three distinct thread counts in the series the recommendation needs; throws
 // InputError otherwise (shared by both readers).
+inline constexpr std::size_t kMinThreadCounts = 3;
 void check_enough_thread_counts(const PhaseSeries& series, std::optional<int> line);
 
 }  // namespace hugetune::model

@@ -157,13 +157,24 @@ Recommendation recommend_from_sweep(const SweepData& data, const RecommendOption
     r.curve = basis.basis == CostBasis::alloc_only ? "alloc_only" : basis.main->phase;
 
     const std::vector<Point> no_points;
-    const Series series = build_series(basis, basis.main->points,
-                                       basis.zero != nullptr ? basis.zero->points : no_points,
-                                       basis.grow != nullptr ? basis.grow->points : no_points);
-    if (series.points.empty())
-        throw InputError(std::nullopt,
-                         "allocation alone is not measurable here: alloc minus zero is not "
-                         "positive at any thread count");
+    Series series = build_series(basis, basis.main->points,
+                                 basis.zero != nullptr ? basis.zero->points : no_points,
+                                 basis.grow != nullptr ? basis.grow->points : no_points);
+    if (basis.basis == CostBasis::alloc_only &&
+        distinct_thread_counts(series.points) < kMinThreadCounts) {
+        // Allocation alone is lost in the zeroing noise (a small sample, a noisy machine):
+        // allocation + zeroing bounds it from above and still has a shape to fit.
+        r.warnings.push_back(
+            {"alloc_only_unmeasurable",
+             "allocation alone could not be separated from zeroing at enough thread counts "
+             "(alloc minus zero was not positive): predicting from allocation + zeroing, which "
+             "overstates boot time; measure a larger --sample-mib"});
+        basis.basis = CostBasis::alloc_and_zero;
+        basis.zero = basis.grow = nullptr;
+        r.basis = basis.basis;
+        r.curve = basis.main->phase;
+        series = build_series(basis, basis.main->points, no_points, no_points);
+    }
     r.series = series.points;
     if (series.dropped > 0)
         r.warnings.push_back(

@@ -241,10 +241,11 @@ const PhaseSeries* SweepData::phase(std::string_view name) const {
 
 void check_enough_thread_counts(const PhaseSeries& series, std::optional<int> line) {
     const auto distinct = distinct_thread_counts(series.points);
-    if (distinct < 3)
-        throw InputError(line, "only " + std::to_string(distinct) + " distinct threads_per_node " +
-                                   "value(s) in the " + series.phase +
-                                   " series; a fit needs at least 3 (measure more thread counts)");
+    if (distinct < kMinThreadCounts)
+        throw InputError(line,
+                         "only " + std::to_string(distinct) + " distinct threads_per_node " +
+                             "value(s) in the " + series.phase + " series; a fit needs at least " +
+                             std::to_string(kMinThreadCounts) + " (measure more thread counts)");
 }
 
 }  // namespace hugetune::model

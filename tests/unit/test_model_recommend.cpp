@@ -223,6 +223,25 @@ TEST_CASE("init_on_alloc off: allocation alone, anchored by grow, and a plain sm
     CHECK(has_alloc_only_phase);
 }
 
+TEST_CASE("init_on_alloc off, allocation lost in the zeroing noise: alloc + zero bounds it") {
+    auto data = synthetic_sweep(false, 0.1, 0.01);
+    // alloc no slower than zero at every N > 1 and no grow phase: alloc minus zero leaves
+    // nothing to fit.
+    for (auto& phase : data.phases)
+        if (phase.phase == "alloc")
+            for (auto& p : phase.points)
+                p.seconds *= 0.5;
+    std::erase_if(data.phases, [](const PhaseSeries& p) { return p.phase == "grow"; });
+    const auto r = recommend_from_sweep(data, RecommendOptions{});
+    CHECK(r.basis == CostBasis::alloc_and_zero);
+    CHECK(r.curve == "alloc");
+    bool warned = false;
+    for (const auto& w : r.warnings)
+        warned = warned || w.code == "alloc_only_unmeasurable";
+    CHECK(warned);
+    CHECK(r.predicted_seconds > 0);
+}
+
 TEST_CASE("the JSON carries every field the issue lists") {
     const auto data = synthetic_sweep(true, 0.1, 0.01);
     const auto j = to_json(recommend_from_sweep(data, RecommendOptions{}));
