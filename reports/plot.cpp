@@ -209,10 +209,12 @@ std::string text_chart(const PlotData& data, int width, int height) {
             std::snprintf(label, sizeof label, "%8.3g |", y);
         else
             std::snprintf(label, sizeof label, "%8s |", "");
-        s << label << grid[static_cast<std::size_t>(r)] << "\n";
+        std::string row_text = label + grid[static_cast<std::size_t>(r)];
+        row_text.erase(row_text.find_last_not_of(' ') + 1);
+        s << row_text << "\n";
     }
     s << std::string(9, ' ') << '+' << std::string(static_cast<std::size_t>(width), '-') << "\n";
-    std::string axis(static_cast<std::size_t>(width) + 10, ' ');
+    std::string axis(static_cast<std::size_t>(width) + 16, ' ');
     for (double x = 1; x <= xmax * 1.0001; x *= 2) {
         std::string t = number(x);
         auto at = static_cast<std::size_t>(10 + col(x));

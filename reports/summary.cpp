@@ -113,11 +113,11 @@ std::string format_phase_tables(const json& sweep_points) {
             std::string spread = median > 0 ? printf_text("%.1f%%", (hi - lo) / median * 100) : "-";
             std::string notes;
             if (p->value("oversubscribed", false))
-                notes += " oversubscribed";
+                notes += "  oversubscribed";
             if (p->value("shortfall_pages", 0) > 0)
-                notes += " shortfall " + std::to_string(p->value("shortfall_pages", 0)) + " pages";
+                notes += "  shortfall " + std::to_string(p->value("shortfall_pages", 0)) + " pages";
             char line[160];
-            std::snprintf(line, sizeof line, "  %12d  %10s  %8s  %8.2f %s\n",
+            std::snprintf(line, sizeof line, "  %12d  %10s  %8s  %8.2f%s\n",
                           p->value("threads_per_node", 0), seconds_text(median).c_str(),
                           spread.c_str(), p->value("gib_per_second", 0.0), notes.c_str());
             s << line;

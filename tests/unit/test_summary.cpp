@@ -1,0 +1,150 @@
+// Golden output of the console summary and the report built from fixed data: the Zen 4
+// fixture tree's probe, a committed sweep of that machine, the model's fit with its seed.
+#include <doctest/doctest.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include "errors.hpp"
+#include "fixtures.hpp"
+#include "json_file.hpp"
+#include "probe.hpp"
+#include "process.hpp"
+#include "recommend.hpp"
+#include "report.hpp"
+#include "summary.hpp"
+
+#include <set>
+
+using namespace hugetune;
+using hugetune::test::fixture;
+using hugetune::test::source_dir;
+namespace fs = std::filesystem;
+
+namespace {
+
+nlohmann::json fixed_report() {
+    auto sweep = read_json_file(source_dir() / "tests/data/sweep-zen4-2node.json");
+    auto recommendation =
+        model::recommend_from_sweep(model::parse_sweep_json(sweep), model::RecommendOptions{});
+    ReportInputs in;
+    in.probe = to_json(probe_machine(KernelFs(fixture("zen4-2node"))));
+    in.sweep = sweep;
+    in.fit = model::to_json(recommendation);
+    in.boot_pool = {{"pages", static_cast<std::uint64_t>(recommendation.pool_pages)},
+                    {"page_size_kb", 2048},
+                    {"source", recommendation.pool_source}};
+    in.tool_version = "0.1.0";
+    in.generated_at = std::chrono::system_clock::from_time_t(1'780'000'000);
+    return build_report(in);
+}
+
+std::string slurp(const fs::path& p) {
+    std::ifstream in(p);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+// Compares with a committed golden file; HUGETUNE_UPDATE_GOLDEN=1 rewrites it instead.
+void check_golden(const std::string& name, const std::string& actual) {
+    auto path = source_dir() / "tests/golden" / name;
+    if (std::getenv("HUGETUNE_UPDATE_GOLDEN")) {
+        std::ofstream(path) << actual;
+        MESSAGE("rewrote " << path.string());
+    }
+    REQUIRE_MESSAGE(fs::exists(path), path.string() << " is missing");
+    CHECK(actual == slurp(path));
+}
+
+}  // namespace
+
+TEST_CASE("summary: golden console output on fixed data") {
+    check_golden("summary-zen4-2node.txt", format_report_summary(fixed_report()));
+}
+
+TEST_CASE("summary: phase tables on fixed points") {
+    auto points = nlohmann::json::parse(R"([
+        {"phase": "zero", "threads_per_node": 2, "median_seconds": 0.02, "gib_per_second": 25.0,
+         "samples_seconds": [0.019, 0.02, 0.023], "oversubscribed": false, "shortfall_pages": 0},
+        {"phase": "zero", "threads_per_node": 1, "median_seconds": 0.03, "gib_per_second": 16.7,
+         "samples_seconds": [0.03, 0.03], "oversubscribed": false, "shortfall_pages": 3},
+        {"phase": "alloc", "threads_per_node": 64, "median_seconds": 1.5, "gib_per_second": 0.3,
+         "samples_seconds": [1.5], "oversubscribed": true, "shortfall_pages": 0}])");
+    check_golden("phase-tables.txt", format_phase_tables(points));
+}
+
+TEST_CASE("report: fixed data validate against the shipped schema") {
+    auto report = fixed_report();
+    CHECK(report["schema_version"] == kReportSchemaVersion);
+    CHECK(report["generated_at"] == "2026-05-28T20:26:40Z");
+    CHECK(report["sku"]["microarch"] == "zen4");
+    CHECK(report["sku"]["nodes"] == 2);
+    CHECK(report["sku"]["hardware_threads_per_node"] == 96);
+    CHECK(report["sku"]["memory_per_node_gib"] == 384);
+    CHECK(report["recommendation"]["kernel_cmdline"] ==
+          "hugepage_alloc_threads=" +
+              std::to_string(report["recommendation"]["hugepage_alloc_threads"].get<int>()));
+    // Kernel 6.12 and node-format hugepages= on that machine: both must be warned about.
+    std::set<std::string> codes;
+    for (const auto& w : report["warnings"])
+        codes.insert(w["code"].get<std::string>());
+    CHECK(codes.count("kernel_too_old") == 1);
+    CHECK(codes.count("node_format_hugepages") == 1);
+
+    auto file = fs::temp_directory_path() / "hugetune-fixed-report.json";
+    std::ofstream(file) << report.dump(2);
+    auto r =
+        run_program({"/usr/bin/python3", "-c",
+                     "import json, sys, jsonschema\n"
+                     "schema = json.load(open(sys.argv[1]))\n"
+                     "v = jsonschema.Draft202012Validator(schema)\n"
+                     "errors = [e.message for e in v.iter_errors(json.load(open(sys.argv[2])))]\n"
+                     "print('\\n'.join(errors)); sys.exit(1 if errors else 0)\n",
+                     (source_dir() / "reports/schema/report.schema.json").string(), file.string()});
+    fs::remove(file);
+    REQUIRE_MESSAGE(r.exit_code != -1, "python3 with jsonschema is a test dependency");
+    CHECK_MESSAGE(r.exit_code == 0, r.out << r.err);
+}
+
+TEST_CASE("report: warnings from the probe and the sweep") {
+    auto probe = to_json(probe_machine(KernelFs(fixture("vm-1node"))));
+    auto sweep = nlohmann::json::parse(R"({"points": [
+        {"phase": "zero", "threads_per_node": 4, "median_seconds": 1.0,
+         "samples_seconds": [0.7, 1.0, 1.1], "oversubscribed": true, "shortfall_pages": 2}]})");
+    auto fit = nlohmann::json::parse(R"({"recommendation": {"confidence": 0.5},
+        "warnings": [{"code": "vm", "message": "duplicate"},
+                     {"code": "extrapolated", "message": "beyond"}]})");
+    std::vector<std::string> codes;
+    for (const auto& w : collect_warnings(probe, sweep, fit))
+        codes.push_back(w.code);
+    CHECK(codes == std::vector<std::string>{"vm", "oversubscribed", "shortfall", "noisy",
+                                            "low_confidence", "extrapolated"});
+    probe["kernel"]["init_on_alloc"] = nullptr;
+    probe["kernel"]["boot_pool"] =
+        nlohmann::json::parse(R"([{"size_kb": 1048576, "pages": 4, "node_format": false}])");
+    probe["kernel"]["supports_hugepage_alloc_threads"] = false;
+    codes.clear();
+    for (const auto& w :
+         collect_warnings(probe, nlohmann::json::object(), nlohmann::json::object()))
+        codes.push_back(w.code);
+    CHECK(codes == std::vector<std::string>{"vm", "kernel_too_old", "gigantic_only",
+                                            "init_on_alloc_unknown"});
+}
+
+TEST_CASE("cmdline text of a report") {
+    CHECK(kernel_cmdline_of(
+              nlohmann::json::parse(
+                  R"({"recommendation": {"kernel_cmdline": "hugepage_alloc_threads=32"}})"),
+              "r.json") == "hugepage_alloc_threads=32");
+    CHECK(kernel_cmdline_of(
+              nlohmann::json::parse(R"({"recommendation": {"hugepage_alloc_threads": 8}})"),
+              "r.json") == "hugepage_alloc_threads=8");
+    CHECK_THROWS_WITH_AS(kernel_cmdline_of(nlohmann::json::parse("{}"), "r.json"),
+                         doctest::Contains("r.json: no recommendation"), UsageError);
+    CHECK_THROWS_AS(kernel_cmdline_of(nlohmann::json::parse(
+                                          R"({"recommendation": {"hugepage_alloc_threads": 0}})"),
+                                      "r.json"),
+                    UsageError);
+}
