@@ -6,19 +6,12 @@
 #include <set>
 
 #include "errors.hpp"
+#include "units.hpp"
 
 namespace hugetune {
 namespace {
 
 using nlohmann::json;
-
-std::string size_text(std::uint64_t kb) {
-    if (kb % (1024 * 1024) == 0)
-        return std::to_string(kb / 1024 / 1024) + " GiB";
-    if (kb % 1024 == 0)
-        return std::to_string(kb / 1024) + " MiB";
-    return std::to_string(kb) + " KiB";
-}
 
 std::string threads_list(const std::set<int>& ns) {
     std::string out;
@@ -64,15 +57,6 @@ json models_by_phase(const json& fit) {
 
 }  // namespace
 
-std::string iso8601_utc(std::chrono::system_clock::time_point t) {
-    std::time_t secs = std::chrono::system_clock::to_time_t(t);
-    std::tm tm{};
-    gmtime_r(&secs, &tm);
-    char buf[32];
-    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-    return buf;
-}
-
 std::vector<ReportWarning> collect_warnings(const json& probe, const json& sweep, const json& fit) {
     std::vector<ReportWarning> w;
     const json& kernel = probe["kernel"];
@@ -89,7 +73,8 @@ std::vector<ReportWarning> collect_warnings(const json& probe, const json& sweep
     for (const auto& r : at_or_null(kernel, "boot_pool")) {
         if (r.value("node_format", false))
             w.push_back({"node_format_hugepages",
-                         "The boot command line requests " + size_text(r.value("size_kb", 0ull)) +
+                         "The boot command line requests " +
+                             page_size_text(r.value("size_kb", 0ull)) +
                              " pages per node (hugepages=N:count): that path allocates serially "
                              "per node and ignores hugepage_alloc_threads=."});
         if (r.value("size_kb", 0ull) >= 1024 * 1024)

@@ -40,6 +40,5 @@ nlohmann::json build_report(const ReportInputs& inputs);
 // has no usable recommendation.
 std::string kernel_cmdline_of(const nlohmann::json& report, const std::string& file_name);
 
-std::string iso8601_utc(std::chrono::system_clock::time_point t);
 
 }  // namespace hugetune

@@ -1,4 +1,5 @@
 #include "summary.hpp"
+#include "units.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -25,14 +26,6 @@ std::string seconds_text(double s) {
     if (s >= 1)
         return printf_text("%.2f s", s);
     return printf_text("%.1f ms", s * 1000);
-}
-
-std::string size_text(std::uint64_t kb) {
-    if (kb % (1024 * 1024) == 0)
-        return std::to_string(kb / 1024 / 1024) + " GiB";
-    if (kb % 1024 == 0)
-        return std::to_string(kb / 1024) + " MiB";
-    return std::to_string(kb) + " KiB";
 }
 
 std::string phase_meaning(const std::string& phase) {
@@ -132,8 +125,8 @@ PlotData plot_data_from_report(const json& report) {
     const json& fit = at_or_null(report, "fit");
     std::uint64_t page_kb = at_or_null(report, "sku").value("page_size_kb", 2048ull);
     d.title = report["host"].value("hostname", std::string("?")) + ": " +
-              report["cpu"].value("microarch", std::string("unknown")) + ", " + size_text(page_kb) +
-              " pages";
+              report["cpu"].value("microarch", std::string("unknown")) + ", " +
+              page_size_text(page_kb) + " pages";
     d.y_label = "GiB/s, all nodes";
     auto by_phase = points_by_phase(at_or_null(report["sweep"], "points"));
     const double page_bytes = static_cast<double>(page_kb) * 1024;
@@ -197,7 +190,7 @@ std::string format_report_summary(const json& report) {
       << report["host"].value("hostname", std::string("?")) << ": "
       << sku.value("microarch", std::string("unknown")) << ", " << sku.value("nodes", 0)
       << " node(s) x " << sku.value("hardware_threads_per_node", 0) << " hardware threads, "
-      << size_text(sku.value("page_size_kb", 2048ull)) << " pages, kernel "
+      << page_size_text(sku.value("page_size_kb", 2048ull)) << " pages, kernel "
       << kernel.value("release", std::string("?")) << "\n\n";
     s << format_phase_tables(at_or_null(at_or_null(report, "sweep"), "points")) << "\n";
 
@@ -223,7 +216,7 @@ std::string format_report_summary(const json& report) {
         const json& pool = at_or_null(report, "boot_pool");
         if (pool.is_object())
             s << "boot pool  " << pool.value("pages", 0ull) << " x "
-              << size_text(pool.value("page_size_kb", 2048ull)) << " ("
+              << page_size_text(pool.value("page_size_kb", 2048ull)) << " ("
               << pool.value("source", std::string("?")) << ")\n";
         s << "predicted  " << seconds_text(number_or(rec, "predicted_seconds", 0))
           << " at the recommendation, "

@@ -2,6 +2,7 @@
 #include <sstream>
 
 #include "probe.hpp"
+#include "units.hpp"
 
 namespace hugetune {
 namespace {
@@ -11,14 +12,6 @@ using nlohmann::json;
 template <typename T>
 json optional_json(const std::optional<T>& v) {
     return v ? json(*v) : json(nullptr);
-}
-
-std::string size_text(std::uint64_t kb) {
-    if (kb >= 1024 * 1024 && kb % (1024 * 1024) == 0)
-        return std::to_string(kb / 1024 / 1024) + " GiB";
-    if (kb >= 1024 && kb % 1024 == 0)
-        return std::to_string(kb / 1024) + " MiB";
-    return std::to_string(kb) + " KiB";
 }
 
 std::string gib_text(std::uint64_t bytes) {
@@ -132,8 +125,8 @@ std::string format_summary(const Probe& p) {
       << k.init_on_alloc_source << "), HVO " << (k.hvo ? (*k.hvo ? "on" : "off") : "unknown")
       << "\n";
     for (const auto& pool : k.pools) {
-        s << "pool      " << size_text(pool.size_kb) << ": " << pool.nr << " pages (" << pool.free
-          << " free, " << pool.surplus << " surplus), overcommit " << pool.overcommit;
+        s << "pool      " << page_size_text(pool.size_kb) << ": " << pool.nr << " pages ("
+          << pool.free << " free, " << pool.surplus << " surplus), overcommit " << pool.overcommit;
         if (k.default_hugepage_size_kb && *k.default_hugepage_size_kb == pool.size_kb)
             s << " [default size]";
         s << "\n";
@@ -141,7 +134,7 @@ std::string format_summary(const Probe& p) {
     if (k.boot_requests.empty())
         s << "boot pool none requested on the command line\n";
     for (const auto& r : k.boot_requests)
-        s << "boot pool " << r.pages << " x " << size_text(r.size_kb)
+        s << "boot pool " << r.pages << " x " << page_size_text(r.size_kb)
           << (r.node_format ? " (node format: serial path, the parameter does not apply)" : "")
           << "\n";
     if (k.last_boot_allocation)

@@ -21,13 +21,8 @@ bootloader::TargetOptions boot_target_options(const BootTargetFlags& f) {
     bootloader::TargetOptions t;
     if (f.no_regenerate && f.regenerate)
         usage_error("--no-regenerate", "cannot be combined with --regenerate; pick one");
-    if (!f.root.empty()) {
-        std::error_code ec;
-        if (!std::filesystem::is_directory(f.root, ec))
-            usage_error("--root",
-                        f.root + " is not a directory; give the root of the target system");
-        t.root = f.root;
-    }
+    if (!f.root.empty())
+        t.root = root_option(f.root, "the root of the target system");
     t.dry_run = f.dry_run;
     t.regenerate = !f.no_regenerate;
     t.force_regenerate = f.regenerate;

@@ -71,6 +71,13 @@ double parse_percent(std::string_view option, const std::string& text) {
     return percent / 100;
 }
 
+std::filesystem::path root_option(const std::string& value, std::string_view what) {
+    std::error_code ec;
+    if (!std::filesystem::is_directory(value, ec))
+        usage_error("--root", value + " is not a directory; give " + std::string(what));
+    return value;
+}
+
 bool parse_options(std::string_view command, std::string_view usage,
                    const po::options_description& desc, const Args& args, po::variables_map& vm) {
     po::options_description all;

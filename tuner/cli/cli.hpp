@@ -3,6 +3,7 @@
 #pragma once
 
 #include <boost/program_options.hpp>
+#include <filesystem>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -33,6 +34,10 @@ bool parse_options(std::string_view command, std::string_view usage,
 
 // A percentage such as "2" or "2%" in [0, 100), as a fraction; UsageError naming `option`.
 double parse_percent(std::string_view option, const std::string& text);
+
+// The value of a --root option: an existing directory, else a UsageError that says what the
+// directory should be (`what`, e.g. "the root of a gathered tree").
+std::filesystem::path root_option(const std::string& value, std::string_view what);
 
 // For validators: "--name: problem; fix" as a UsageError.
 [[noreturn]] void usage_error(std::string_view option, std::string_view problem);

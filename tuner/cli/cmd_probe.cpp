@@ -25,10 +25,7 @@ std::optional<ProbeOptions> parse_probe(const Args& args) {
     if (!parse_options("probe", "hugetune probe [--json] [--root DIR]", desc, args, vm))
         return std::nullopt;
     if (!root.empty()) {
-        std::error_code ec;
-        if (!std::filesystem::is_directory(root, ec))
-            usage_error("--root", root + " is not a directory; give the root of a gathered tree");
-        o.root = root;
+        o.root = root_option(root, "the root of a gathered tree");
     }
     return o;
 }

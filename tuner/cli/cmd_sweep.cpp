@@ -53,10 +53,7 @@ std::optional<SweepCommandOptions> parse_sweep(const Args& args) {
     if (!root.empty()) {
         if (!o.dry_run)
             usage_error("--root", "only works with --dry-run (a sweep measures this machine)");
-        std::error_code ec;
-        if (!std::filesystem::is_directory(root, ec))
-            usage_error("--root", root + " is not a directory; give the root of a gathered tree");
-        o.root = root;
+        o.root = root_option(root, "the root of a gathered tree");
     }
     return o;
 }

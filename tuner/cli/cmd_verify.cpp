@@ -45,9 +45,7 @@ std::optional<VerifyOptions> parse_verify(const Args& args) {
         return std::nullopt;
     std::error_code ec;
     if (!root.empty()) {
-        if (!std::filesystem::is_directory(root, ec))
-            usage_error("--root", root + " is not a directory; give the root of a gathered tree");
-        o.root = root;
+        o.root = root_option(root, "the root of a gathered tree");
     }
     for (auto [name, value, dest] :
          {std::tuple{"--log", &log, &o.log}, std::tuple{"--cmdline", &cmdline, &o.cmdline}}) {

@@ -34,7 +34,7 @@ void require_root_and_hugetlb(const KernelFs& fs, const std::string& what);
 // Rewrites `out` (when given) after every repetition and draws a progress line on stderr when
 // it is a terminal.
 class ConsoleProgress : public ProgressSink {
-public:
+  public:
     explicit ConsoleProgress(std::optional<std::filesystem::path> out);
     ~ConsoleProgress() override;
     ConsoleProgress(const ConsoleProgress&) = delete;
@@ -44,7 +44,7 @@ public:
     void on_note(const std::string& note) override;
     void clear();
 
-private:
+  private:
     std::optional<std::filesystem::path> out_;
     bool tty_;
     bool drawn_ = false;

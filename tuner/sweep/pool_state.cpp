@@ -13,21 +13,13 @@
 
 #include "../atomic_file.hpp"
 #include "../errors.hpp"
+#include "../units.hpp"
 
 namespace hugetune {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
 namespace {
-
-std::string utc_now() {
-    std::time_t t = std::time(nullptr);
-    std::tm tm{};
-    gmtime_r(&t, &tm);
-    char buf[32];
-    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-    return buf;
-}
 
 std::string size_label(std::uint64_t size_kb) {
     return std::to_string(size_kb) + "kB";

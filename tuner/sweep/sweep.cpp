@@ -8,6 +8,7 @@
 #include <map>
 #include <random>
 
+#include "../units.hpp"
 #include "phases.hpp"
 #include "signal_guard.hpp"
 #include "workers.hpp"
@@ -27,15 +28,6 @@ std::string signal_name(int sig) {
             return "SIGHUP";
     }
     return "signal " + std::to_string(sig);
-}
-
-std::string utc_now() {
-    std::time_t t = std::time(nullptr);
-    std::tm tm{};
-    gmtime_r(&t, &tm);
-    char buf[32];
-    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-    return buf;
 }
 
 // Fisher-Yates with the raw generator so that a seed gives the same order on every standard

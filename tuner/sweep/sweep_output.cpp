@@ -4,6 +4,7 @@
 #include <ctime>
 #include <sstream>
 
+#include "../units.hpp"
 #include "sweep.hpp"
 
 namespace hugetune {
@@ -16,15 +17,6 @@ constexpr double kGib = 1024.0 * 1024 * 1024;
 double sample_gib(const SweepResult& r) {
     return static_cast<double>(r.plan.pages_per_node * r.plan.page_bytes * r.plan.nodes.size()) /
            kGib;
-}
-
-std::string utc_now() {
-    std::time_t t = std::time(nullptr);
-    std::tm tm{};
-    gmtime_r(&t, &tm);
-    char buf[32];
-    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-    return buf;
 }
 
 std::string seconds_text(double s) {
