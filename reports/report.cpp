@@ -170,17 +170,4 @@ json build_report(const ReportInputs& in) {
             {"warnings", warnings}};
 }
 
-std::string kernel_cmdline_of(const json& report, const std::string& file_name) {
-    const json& rec = at_or_null(report, "recommendation");
-    const json& text = at_or_null(rec, "kernel_cmdline");
-    if (text.is_string() && text.get<std::string>().starts_with("hugepage_alloc_threads="))
-        return text.get<std::string>();
-    const json& n = at_or_null(rec, "hugepage_alloc_threads");
-    if (n.is_number_integer() && n.get<long long>() > 0)
-        return "hugepage_alloc_threads=" + std::to_string(n.get<long long>());
-    throw UsageError(file_name +
-                     ": no recommendation.kernel_cmdline in this report; give a report written "
-                     "by 'hugetune run'");
-}
-
 }  // namespace hugetune

@@ -36,9 +36,6 @@ std::vector<ReportWarning> collect_warnings(const nlohmann::json& probe,
 
 nlohmann::json build_report(const ReportInputs& inputs);
 
-// "hugepage_alloc_threads=N" for a report; throws UsageError naming the file when the report
-// has no usable recommendation.
-std::string kernel_cmdline_of(const nlohmann::json& report, const std::string& file_name);
 
 
 }  // namespace hugetune

@@ -1,5 +1,7 @@
 #include "report_input.hpp"
 
+#include "json_file.hpp"
+
 #include <charconv>
 #include <fstream>
 #include <sstream>
@@ -22,18 +24,8 @@ std::optional<std::uint64_t> parse_thread_count(std::string_view text) {
 
 ReportRecommendation read_report(const std::filesystem::path& path, bool need_prediction) {
     std::string where = "--report " + path.string();
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        throw UsageError(where + ": cannot read the file; give the report 'hugetune run' wrote");
-    std::ostringstream text;
-    text << in.rdbuf();
     ReportRecommendation r;
-    try {
-        r.document = nlohmann::json::parse(text.str());
-    } catch (const nlohmann::json::parse_error& e) {
-        throw UsageError(where + ": not valid JSON (" + std::string(e.what()) +
-                         "); give the report 'hugetune run' wrote");
-    }
+    r.document = read_json_file(path);
     const auto& doc = r.document;
     if (!doc.is_object() || !doc.contains("recommendation") || !doc["recommendation"].is_object())
         throw UsageError(where + ": no 'recommendation' object; is this a hugetune report?");

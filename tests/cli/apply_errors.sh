@@ -88,7 +88,8 @@ printf '{"recommendation": {"hugepage_alloc_threads": 24, "kernel_cmdline": "hug
 refused 2 "does not say hugepage_alloc_threads=24" "$root" --report "$report"
 printf '{"recommendation": {"hugepage_alloc_threads": 5000, "kernel_cmdline": "hugepage_alloc_threads=5000"}}' >"$report"
 refused 2 "from 1 to 4096" "$root" --report "$report"
-refused 2 "cannot read the file" "$root" --report "$work/absent.json"
+refused 2 "absent.json: no such file" "$root" --report "$work/absent.json"
+refused 2 "is a directory" "$root" --report "$work"
 expect 2 "$bin" apply --value 8 --root "$work/absent-dir"
 stderr_has "--root: $work/absent-dir is not a directory"
 

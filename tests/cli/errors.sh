@@ -21,4 +21,16 @@ expect 2 "--root: /no/such/dir is not a directory" -- probe --root /no/such/dir
 expect 2 "unexpected argument for 'probe'" -- probe extra
 expect 2 "--json" -- probe --json=maybe
 
+# cmdline: exactly one line from a good report, one error line otherwise.
+tmp=$(mktemp -d)
+echo '{"recommendation": {"hugepage_alloc_threads": 32, "kernel_cmdline": "hugepage_alloc_threads=32"}}' >"$tmp/good.json"
+expect 0 "" -- cmdline --report "$tmp/good.json"
+[[ "$(cat "$out")" == "hugepage_alloc_threads=32" ]] || { echo "FAIL: cmdline printed: $(cat "$out")"; failures=$((failures + 1)); }
+echo '{"host": {}}' >"$tmp/none.json"
+expect 2 "no 'recommendation' object" -- cmdline --report "$tmp/none.json"
+echo '{"recommendation": ' >"$tmp/bad.json"
+expect 2 "bad.json:2:1: not valid JSON" -- cmdline --report "$tmp/bad.json"
+expect 2 "'--report' is required" -- cmdline
+rm -rf "$tmp"
+
 finish

@@ -132,19 +132,3 @@ TEST_CASE("report: warnings from the probe and the sweep") {
     CHECK(codes == std::vector<std::string>{"vm", "kernel_too_old", "gigantic_only",
                                             "init_on_alloc_unknown"});
 }
-
-TEST_CASE("cmdline text of a report") {
-    CHECK(kernel_cmdline_of(
-              nlohmann::json::parse(
-                  R"({"recommendation": {"kernel_cmdline": "hugepage_alloc_threads=32"}})"),
-              "r.json") == "hugepage_alloc_threads=32");
-    CHECK(kernel_cmdline_of(
-              nlohmann::json::parse(R"({"recommendation": {"hugepage_alloc_threads": 8}})"),
-              "r.json") == "hugepage_alloc_threads=8");
-    CHECK_THROWS_WITH_AS(kernel_cmdline_of(nlohmann::json::parse("{}"), "r.json"),
-                         doctest::Contains("r.json: no recommendation"), UsageError);
-    CHECK_THROWS_AS(kernel_cmdline_of(nlohmann::json::parse(
-                                          R"({"recommendation": {"hugepage_alloc_threads": 0}})"),
-                                      "r.json"),
-                    UsageError);
-}

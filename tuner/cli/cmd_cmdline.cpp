@@ -2,8 +2,7 @@
 
 #include "../errors.hpp"
 #include "commands.hpp"
-#include "json_file.hpp"
-#include "report.hpp"
+#include "report_input.hpp"
 
 namespace hugetune::cli {
 namespace {
@@ -29,9 +28,8 @@ int run_cmdline(const Args& args) {
     auto options = parse_cmdline_command(args);
     if (!options)
         return 0;
-    auto report = read_json_file(options->report);
     // Exactly the text to add to the kernel command line, for scripts.
-    std::cout << kernel_cmdline_of(report, options->report) << "\n";
+    std::cout << read_report(options->report, false).kernel_cmdline << "\n";
     return 0;
 }
 
