@@ -176,6 +176,11 @@ SweepData parse_sweep_json(const nlohmann::json& doc) {
             samples.push_back(
                 positive_number(require(p, "median_seconds", path), path + "median_seconds"));
         }
+        // The kernel's resize lock serialises the nodes' pool writes of the grow phase: its wall
+        // time covers every node one after another, so one node's share is wall / nodes.
+        if (optional_value<bool>(p, "nodes_serialised").value_or(false) && data.machine.nodes &&
+            *data.machine.nodes > 1)
+            for (double& seconds : samples) seconds /= *data.machine.nodes;
         samples_read.push_back({phase, static_cast<double>(threads), pages, std::move(samples),
                                 optional_value<bool>(p, "oversubscribed").value_or(false)});
     }

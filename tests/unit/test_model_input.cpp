@@ -211,3 +211,20 @@ TEST_CASE("sweep: a missing probe leaves facts unknown and says so") {
     CHECK(said_probe);
     CHECK(said_incomplete);
 }
+
+TEST_CASE("sweep: grow points the kernel serialised over the nodes count one node's share") {
+    auto doc = sweep_fixture();
+    const auto plain = parse_sweep_json(doc);
+    for (auto& p : doc["points"])
+        if (p["phase"] == "grow")
+            p["nodes_serialised"] = true;
+    const auto serialised = parse_sweep_json(doc);
+    REQUIRE(plain.machine.nodes == 2);
+    const auto& a = plain.phase("grow")->points;
+    const auto& b = serialised.phase("grow")->points;
+    REQUIRE(a.size() == b.size());
+    for (std::size_t i = 0; i < a.size(); ++i)
+        CHECK(b[i].seconds == doctest::Approx(a[i].seconds / 2));
+    // The fault phases run the nodes in parallel and are untouched.
+    CHECK(serialised.phase("alloc")->points[0].seconds == plain.phase("alloc")->points[0].seconds);
+}
