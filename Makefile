@@ -6,7 +6,7 @@ CMAKE_ARGS ?=
 
 BUILD_PKGS = cmake make g++ pkg-config libboost-program-options-dev libeigen3-dev \
              nlohmann-json3-dev libhwloc-dev doctest-dev
-TEST_PKGS  = python3 python3-jsonschema gnuplot-nox util-linux procps
+TEST_PKGS  = python3 python3-jsonschema gnuplot-nox util-linux procps clang-format
 FUZZ_PKGS  = clang libclang-rt-14-dev
 
 .PHONY: all deps test-deps build run test test-plain test-asan bench fuzz format format-check clean
@@ -26,7 +26,7 @@ build: deps
 run: build
 	$(BUILD)/hugetune run
 
-test: test-deps test-plain test-asan
+test: test-deps format-check test-plain test-asan
 
 test-plain:
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo $(CMAKE_ARGS) >/dev/null

@@ -180,7 +180,8 @@ SweepData parse_sweep_json(const nlohmann::json& doc) {
         // time covers every node one after another, so one node's share is wall / nodes.
         if (optional_value<bool>(p, "nodes_serialised").value_or(false) && data.machine.nodes &&
             *data.machine.nodes > 1)
-            for (double& seconds : samples) seconds /= *data.machine.nodes;
+            for (double& seconds : samples)
+                seconds /= *data.machine.nodes;
         samples_read.push_back({phase, static_cast<double>(threads), pages, std::move(samples),
                                 optional_value<bool>(p, "oversubscribed").value_or(false)});
     }

@@ -36,6 +36,4 @@ std::vector<ReportWarning> collect_warnings(const nlohmann::json& probe,
 
 nlohmann::json build_report(const ReportInputs& inputs);
 
-
-
 }  // namespace hugetune
