@@ -94,6 +94,29 @@ TEST_CASE("a sample that does not fit is refused with the largest one that does"
     CHECK_NOTHROW(f.plan(o));
 }
 
+TEST_CASE("the default sample halves until it fits a small node; a given one is refused") {
+    Fixture f("vm-1node");
+    // 3 GiB free: 0.5 x 3 GiB holds two samples of 768 MiB at most -> 512 MiB, said so.
+    f.memory.node_free_bytes[0] = 3072 * kMib;
+    f.memory.mem_available_bytes = 20000 * kMib;
+    SweepPlan plan = f.plan();
+    CHECK(plan.sample_mib_per_node == 512);
+    CHECK(plan.pages_per_node == 256);
+    bool said = false;
+    for (const auto& w : plan.warnings)
+        said = said || w.find("default sample reduced to 512 MiB") != std::string::npos;
+    CHECK(said);
+    SweepOptions o;
+    o.sample_mib_per_node = kDefaultSampleMib;
+    CHECK(usage_message(f, o).find("use --sample-mib 768 or less") != std::string::npos);
+    // Nothing fits, not even one page: the default is refused like a given sample.
+    f.memory.node_free_bytes[0] = 4 * kMib;
+    CHECK(usage_message(f, SweepOptions{}).find("--sample-mib: 2 MiB per node") == 0);
+    // Plenty of memory: the full default, no note.
+    f.memory.node_free_bytes[0] = 20000 * kMib;
+    CHECK(f.plan().sample_mib_per_node == kDefaultSampleMib);
+}
+
 TEST_CASE("oversubscription is flagged above a node's hardware threads") {
     Fixture vm("vm-1node");
     SweepOptions o;
@@ -225,7 +248,7 @@ TEST_CASE("pages_for_thread spreads the sample evenly and loses nothing") {
 
 TEST_CASE("the plan as JSON carries what run --dry-run prints") {
     auto j = to_json(Fixture("skylake-4node").plan());
-    CHECK(j["pages_per_node"] == 128);
+    CHECK(j["pages_per_node"] == kDefaultSampleMib / 2);
     CHECK(j["nodes"].size() == 4);
     CHECK(j["nodes"][2]["cpus"][0] == 36);
     CHECK(j["points"].size() == 13);

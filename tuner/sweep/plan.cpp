@@ -172,15 +172,6 @@ SweepPlan plan_sweep(const Probe& probe, const MemoryView& memory, const SweepOp
     plan.page_size_kb = options.page_size_kb;
     plan.page_bytes = options.page_size_kb * 1024;
     std::uint64_t page_mib = std::max<std::uint64_t>(1, plan.page_bytes / kMib);
-    plan.sample_mib_per_node =
-        options.sample_mib_per_node.value_or(std::max(kDefaultSampleMib, page_mib));
-    if (plan.sample_mib_per_node == 0 || (plan.sample_mib_per_node * kMib) % plan.page_bytes != 0)
-        throw UsageError("--sample-mib: " + std::to_string(plan.sample_mib_per_node) +
-                         " is not a positive multiple of the page size (" +
-                         std::to_string(page_mib) + " MiB); use e.g. " +
-                         std::to_string(page_mib * 4));
-    plan.pages_per_node = plan.sample_mib_per_node * kMib / plan.page_bytes;
-    std::uint64_t sample_bytes = plan.pages_per_node * plan.page_bytes;
 
     auto has = [&](Phase p) {
         return std::find(plan.options.phases.begin(), plan.options.phases.end(), p) !=
@@ -190,7 +181,6 @@ SweepPlan plan_sweep(const Probe& probe, const MemoryView& memory, const SweepOp
     // sample on top of it.
     std::uint64_t samples_held =
         (has(Phase::zero) ? 1 : 0) + (has(Phase::alloc) || has(Phase::grow) ? 1 : 0);
-    std::uint64_t peak_bytes = samples_held * sample_bytes;
 
     auto memory_nodes = probe.topology.memory_nodes();
     if (memory_nodes.empty() && !probe.topology.nodes.empty()) {
@@ -198,6 +188,39 @@ SweepPlan plan_sweep(const Probe& probe, const MemoryView& memory, const SweepOp
         for (const auto& n : probe.topology.nodes)
             memory_nodes.push_back(&n);
     }
+    auto allowed_bytes = [&](std::uint64_t available) {
+        return static_cast<std::uint64_t>(options.max_memory_fraction *
+                                          static_cast<double>(available));
+    };
+
+    if (options.sample_mib_per_node) {
+        plan.sample_mib_per_node = *options.sample_mib_per_node;
+    } else {
+        plan.sample_mib_per_node = std::max(kDefaultSampleMib, page_mib);
+        for (const NumaNode* node : memory_nodes) {
+            auto available = node_available_bytes(memory, node->id, memory_nodes.size());
+            if (node->cpus.empty() || !available)
+                continue;
+            while (plan.sample_mib_per_node / 2 >= page_mib &&
+                   samples_held * plan.sample_mib_per_node * kMib > allowed_bytes(*available))
+                plan.sample_mib_per_node /= 2;
+        }
+        if (plan.sample_mib_per_node < kDefaultSampleMib && plan.sample_mib_per_node >= page_mib)
+            plan.warnings.push_back("default sample reduced to " +
+                                    std::to_string(plan.sample_mib_per_node) +
+                                    " MiB per node to stay within --max-memory-fraction of the "
+                                    "free memory");
+    }
+    if (plan.sample_mib_per_node == 0 || (plan.sample_mib_per_node * kMib) % plan.page_bytes != 0)
+        throw UsageError("--sample-mib: " + std::to_string(plan.sample_mib_per_node) +
+                         " is not a positive multiple of the page size (" +
+                         std::to_string(page_mib) + " MiB); use e.g. " +
+                         std::to_string(page_mib * 4));
+    plan.pages_per_node = plan.sample_mib_per_node * kMib / plan.page_bytes;
+    std::uint64_t sample_bytes = plan.pages_per_node * plan.page_bytes;
+
+    std::uint64_t peak_bytes = samples_held * sample_bytes;
+
     for (const NumaNode* node : memory_nodes) {
         if (node->cpus.empty()) {
             plan.skipped_nodes.push_back(node->id);
@@ -218,8 +241,7 @@ SweepPlan plan_sweep(const Probe& probe, const MemoryView& memory, const SweepOp
                                "/proc/meminfo)");
         np.available_bytes = *available;
         np.peak_bytes = peak_bytes;
-        auto allowed = static_cast<std::uint64_t>(options.max_memory_fraction *
-                                                  static_cast<double>(np.available_bytes));
+        auto allowed = allowed_bytes(np.available_bytes);
         if (peak_bytes > allowed) {
             std::uint64_t fit_pages = allowed / samples_held / plan.page_bytes;
             std::string fix = fit_pages == 0
