@@ -39,7 +39,7 @@ test-asan:
 	cd $(ASAN_BUILD) && ctest --output-on-failure
 
 bench: build
-	cmake --build $(BUILD) -j $(JOBS) --target benchmarks
+	cmake --build $(BUILD) -j $(JOBS) --target benchmarks >/dev/null
 	@for b in $(BUILD)/tests/bench_*; do echo "== $$b"; $$b || exit 1; done
 
 fuzz:
