@@ -33,6 +33,14 @@ expect_same_as "$ORIGINAL" "after a refused run"
 "$HT" run --plot "$TMP/chart.pdf" >"$TMP/out" 2>"$TMP/err"
 [ $? = 2 ] && grep -q -- '--plot: .*\.svg or \.png' "$TMP/err" || fail "bad plot extension: $(cat "$TMP/err")"
 
+"$HT" run --threads 1,2 --report "$TMP/r.json" >"$TMP/out" 2>"$TMP/err"
+[ $? = 2 ] && grep -q -- '--threads: a fit needs at least 3 different thread counts' "$TMP/err" ||
+    fail "two thread counts: $(cat "$TMP/err")"
+"$HT" run --phases zero,grow --report "$TMP/r.json" >"$TMP/out" 2>"$TMP/err"
+[ $? = 2 ] && grep -q -- '--phases: .*include alloc' "$TMP/err" || fail "no alloc phase: $(cat "$TMP/err")"
+[ -e "$STATE" ] && fail "a state file exists after refused runs"
+expect_same_as "$ORIGINAL" "after refused runs"
+
 # 2. Dry run: the plan, nothing changed, no report written.
 "$HT" run --dry-run --report "$TMP/dry.json" --sample-mib 8 >"$TMP/out" 2>"$TMP/err" || fail "dry run: $(cat "$TMP/err")"
 grep -q 'timed repetitions' "$TMP/out" || fail "dry run prints no plan: $(cat "$TMP/out")"

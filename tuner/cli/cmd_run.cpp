@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cmath>
 #include <iostream>
+#include <set>
 
 #include "../atomic_file.hpp"
 #include "../errors.hpp"
@@ -60,6 +61,14 @@ std::optional<RunOptions> parse_run(const Args& args) {
             desc, args, vm))
         return std::nullopt;
     o.sweep = sweep_options_from(values, vm);
+    // A curve needs three thread counts: refuse now rather than after the sweep.
+    std::set<int> counts(o.sweep.threads_per_node.begin(), o.sweep.threads_per_node.end());
+    if (counts.size() < model::kMinThreadCounts)
+        usage_error("--threads", "a fit needs at least " + std::to_string(model::kMinThreadCounts) +
+                                     " different thread counts; e.g. 1,2,4");
+    if (std::find(o.sweep.phases.begin(), o.sweep.phases.end(), Phase::alloc) ==
+        o.sweep.phases.end())
+        usage_error("--phases", "run predicts boot time from the alloc phase; include alloc");
     if (!report.empty())
         o.report = report;
     if (!plot.empty()) {
@@ -132,8 +141,15 @@ int run_run(const Args& args) {
         recommendation =
             model::recommend_from_sweep(model::parse_sweep_json(sweep_json), recommend);
     } catch (const model::InputError& e) {
-        throw RuntimeError(std::string("the sweep cannot support a recommendation: ") + e.what());
+        // Keep the measurements: they can be fitted again later with `hugetune fit`.
+        fs::path kept = options->report;
+        kept += ".sweep.json";
+        write_file_atomically(kept, sweep_json.dump(2) + "\n");
+        throw RuntimeError(std::string("the sweep cannot support a recommendation: ") + e.what() +
+                           "; the measurements are in " + kept.string());
     }
+    for (const auto& note : recommendation.notes)
+        std::cerr << "hugetune: note: " << note << "\n";
 
     ReportInputs inputs;
     inputs.probe = to_json(probe);
