@@ -71,6 +71,17 @@ want=$($PY -c 'import json,sys; print(json.load(open(sys.argv[1]))["recommendati
 [[ "$line" =~ ^hugepage_alloc_threads=[1-9][0-9]*$ ]] || fail "cmdline printed '$line'"
 [ "$("$HT" cmdline --report "$TMP/report.json" | wc -l)" = 1 ] || fail "cmdline printed more than one line"
 
+# 4b. After a (simulated) reboot, verify adds its block and the report still validates.
+n=${line#hugepage_alloc_threads=}
+echo "[    4.350400] HugeTLB: allocation took 706ms with hugepage_allocation_threads=$n" >"$TMP/boot.log"
+echo "root=/dev/vda1 hugepagesz=2M hugepages=1024 hugepage_alloc_threads=$n" >"$TMP/cmdline"
+"$HT" verify --report "$TMP/report.json" --log "$TMP/boot.log" --cmdline "$TMP/cmdline" \
+    >"$TMP/out" 2>"$TMP/err" || fail "verify: $(cat "$TMP/err")"
+grep -q '^verified' "$TMP/out" || fail "verify said: $(cat "$TMP/out")"
+validate "$TMP/report.json"
+$PY -c 'import json,sys; v=json.load(open(sys.argv[1]))["verification"]; assert v["measured_ms"] == 706 and v["threads"] == int(sys.argv[2]), v' \
+    "$TMP/report.json" "$n" || fail "verification block"
+
 # 5. --json prints the same document it writes.
 "$HT" run --json --report "$TMP/report2.json" --sample-mib 8 --repetitions 1 --threads 1,2,4 \
     --phases alloc,zero >"$TMP/out" 2>"$TMP/err" || fail "run --json failed: $(cat "$TMP/err")"
