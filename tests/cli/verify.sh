@@ -66,6 +66,24 @@ stderr_has "node-format hugepages="
 echo "root=/dev/sda1 hugepage_alloc_threads=32" >"$cmdline"
 expect 1 "$bin" verify --root "$root" --log "$logs/dmesg-rotated.log" --cmdline "$cmdline"
 stderr_has "no boot-time huge page pool"
+# --json: one object on stdout, verified or not; the exit code still tells.
+echo "root=/dev/sda1 hugepagesz=2M hugepages=1024 hugepage_alloc_threads=16" >"$cmdline"
+expect 0 "$bin" verify --json --root "$root" --log "$logs/kmsg-6.15-threads16.log" --cmdline "$cmdline"
+python3 - "$work/out" <<'PY'
+import json, sys
+v = json.load(open(sys.argv[1]))
+assert v["verified"] is True and v["measured_ms"] == 1210 and v["threads"] == 16, v
+assert v["cmdline_value"] == "16" and v["problems"] == [], v
+PY
+echo "root=/dev/sda1 hugepage_alloc_threads=32" >"$cmdline"
+expect 1 "$bin" verify --json --root "$root" --log "$logs/dmesg-rotated.log" --cmdline "$cmdline"
+python3 - "$work/out" <<'PY'
+import json, sys
+v = json.load(open(sys.argv[1]))
+assert v["verified"] is False and v["measured_ms"] is None, v
+assert any("no boot-time huge page pool" in p for p in v["problems"]), v
+PY
+one_error_line
 # The default log source under --root is its dev/kmsg.
 mkdir -p "$root/dev"
 cp "$logs/dmesg-6.15-threads32.log" "$root/dev/kmsg"

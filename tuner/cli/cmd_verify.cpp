@@ -22,6 +22,7 @@ struct VerifyOptions {
     std::optional<std::filesystem::path> log;
     std::optional<std::filesystem::path> cmdline;
     std::filesystem::path root = "/";
+    bool json = false;
 };
 
 std::optional<VerifyOptions> parse_verify(const Args& args) {
@@ -37,11 +38,14 @@ std::optional<VerifyOptions> parse_verify(const Args& args) {
         "cmdline", po::value(&cmdline)->value_name("FILE"),
         "read the kernel command line from FILE instead of /proc/cmdline")(
         "root", po::value(&root)->value_name("DIR"),
-        "read /proc, /dev/kmsg and the ledger under DIR (a tree gathered from another machine)");
+        "read /proc, /dev/kmsg and the ledger under DIR (a tree gathered from another machine)")(
+        "json", po::bool_switch(&o.json),
+        "print the verification as one JSON object (the exit code still says verified or not)");
     po::variables_map vm;
-    if (!parse_options("verify",
-                       "hugetune verify [--report FILE] [--log FILE] [--cmdline FILE] [--root DIR]",
-                       desc, args, vm))
+    if (!parse_options(
+            "verify",
+            "hugetune verify [--report FILE] [--log FILE] [--cmdline FILE] [--root DIR] [--json]",
+            desc, args, vm))
         return std::nullopt;
     std::error_code ec;
     if (!root.empty()) {
@@ -123,41 +127,48 @@ int run_verify(const Args& args) {
         in.predicted_ms = *report->predicted_seconds * 1000.0;
 
     auto r = verify::verify_boot(in);
-    std::cout << "kernel command line: "
-              << (r.cmdline_value ? "hugepage_alloc_threads=" + *r.cmdline_value
-                                  : std::string("no hugepage_alloc_threads="));
-    if (in.applied)
-        std::cout << " (expected " << *in.applied << ", " << applied_from << ")";
-    std::cout << "\n";
-    if (r.line) {
-        std::cout << "boot allocation: " << r.line->milliseconds << " ms with " << r.line->threads
-                  << " threads\n";
-        if (in.predicted_ms)
-            std::cout << "predicted: " << fixed(*in.predicted_ms, 0)
-                      << " ms; measured/predicted: " << fixed(r.ratio.value_or(0), 2) << "\n";
-        std::cout << "(the kernel times the allocation in jiffies: a few ms of resolution)\n";
+    nlohmann::json v;
+    v["verified"] = r.verified;
+    v["measured_ms"] = r.line ? nlohmann::json(r.line->milliseconds) : nlohmann::json();
+    v["threads"] = r.line ? nlohmann::json(r.line->threads) : nlohmann::json();
+    v["expected_threads"] = in.applied ? nlohmann::json(*in.applied) : nlohmann::json();
+    v["predicted_ms"] = in.predicted_ms ? nlohmann::json(*in.predicted_ms) : nlohmann::json();
+    v["ratio"] = r.ratio ? nlohmann::json(*r.ratio) : nlohmann::json();
+    v["kernel_release"] = in.release.value_or("");
+    v["boot_id"] = fs.read_line("/proc/sys/kernel/random/boot_id").value_or("");
+    v["cmdline_value"] = r.cmdline_value ? nlohmann::json(*r.cmdline_value) : nlohmann::json();
+    v["log_line"] = r.line ? nlohmann::json(r.line->text) : nlohmann::json();
+    v["problems"] = r.problems;
+
+    if (o->json) {
+        std::cout << v.dump(2) << "\n";
+    } else {
+        std::cout << "kernel command line: "
+                  << (r.cmdline_value ? "hugepage_alloc_threads=" + *r.cmdline_value
+                                      : std::string("no hugepage_alloc_threads="));
+        if (in.applied)
+            std::cout << " (expected " << *in.applied << ", " << applied_from << ")";
+        std::cout << "\n";
+        if (r.line) {
+            std::cout << "boot allocation: " << r.line->milliseconds << " ms with "
+                      << r.line->threads << " threads\n";
+            if (in.predicted_ms)
+                std::cout << "predicted: " << fixed(*in.predicted_ms, 0)
+                          << " ms; measured/predicted: " << fixed(r.ratio.value_or(0), 2) << "\n";
+            std::cout << "(the kernel times the allocation in jiffies: a few ms of resolution)\n";
+        }
     }
     for (const auto& n : r.notes)
         std::cerr << "hugetune: note: " << n << "\n";
 
     if (report && r.line) {
-        nlohmann::json v;
-        v["verified"] = r.verified;
-        v["measured_ms"] = r.line->milliseconds;
-        v["threads"] = r.line->threads;
-        v["predicted_ms"] = in.predicted_ms ? nlohmann::json(*in.predicted_ms) : nlohmann::json();
-        v["ratio"] = r.ratio ? nlohmann::json(*r.ratio) : nlohmann::json();
-        v["kernel_release"] = in.release.value_or("");
-        v["boot_id"] = fs.read_line("/proc/sys/kernel/random/boot_id").value_or("");
-        v["cmdline_value"] = r.cmdline_value ? nlohmann::json(*r.cmdline_value) : nlohmann::json();
-        v["log_line"] = r.line->text;
-        v["problems"] = r.problems;
         auto doc = report->document;
         doc["verification"] = v;
         struct stat st {};
         mode_t mode = stat(o->report->c_str(), &st) == 0 ? (st.st_mode & 07777) : 0644;
         write_file_atomically(*o->report, doc.dump(2) + "\n", FileOwnership{mode, {}, {}});
-        std::cout << "added a verification block to " << o->report->string() << "\n";
+        if (!o->json)
+            std::cout << "added a verification block to " << o->report->string() << "\n";
     }
     if (!r.verified) {
         std::string why;
@@ -165,7 +176,8 @@ int run_verify(const Args& args) {
             why += (why.empty() ? "" : "; ") + p;
         throw RuntimeError("not verified: " + why);
     }
-    std::cout << "verified\n";
+    if (!o->json)
+        std::cout << "verified\n";
     return 0;
 }
 
