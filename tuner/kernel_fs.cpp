@@ -87,6 +87,13 @@ std::string strip_kernel_log_prefix(std::string_view line) {
     return std::string(line);
 }
 
+std::vector<std::string> kernel_log_messages(const std::string& text) {
+    std::vector<std::string> out;
+    for (const auto& line : split_lines(text))
+        out.push_back(strip_kernel_log_prefix(line));
+    return out;
+}
+
 KernelFs::KernelFs(fs::path root) : root_(std::move(root)) {
     std::error_code ec;
     auto canonical = fs::weakly_canonical(root_, ec);
@@ -165,12 +172,7 @@ void KernelFs::write_u64(std::string_view abs, std::uint64_t value) const {
 std::vector<std::string> KernelFs::kernel_log() const {
     if (!live_) {
         auto text = read("/dev/kmsg");
-        std::vector<std::string> out;
-        if (!text)
-            return out;
-        for (const auto& line : split_lines(*text))
-            out.push_back(strip_kernel_log_prefix(line));
-        return out;
+        return text ? kernel_log_messages(*text) : std::vector<std::string>{};
     }
     auto live = read_live_kmsg();
     if (!live.empty())

@@ -49,4 +49,7 @@ class KernelFs {
 // returns the text; other lines come back unchanged.
 std::string strip_kernel_log_prefix(std::string_view line);
 
+// A saved kernel log (kmsg records, dmesg or journalctl -k output) as messages, one per line.
+std::vector<std::string> kernel_log_messages(const std::string& text);
+
 }  // namespace hugetune

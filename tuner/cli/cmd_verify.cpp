@@ -73,18 +73,6 @@ std::optional<std::string> read_text(const std::filesystem::path& path) {
     return s.str();
 }
 
-std::vector<std::string> log_lines(const std::string& text) {
-    std::vector<std::string> out;
-    std::istringstream in(text);
-    std::string line;
-    while (std::getline(in, line)) {
-        if (!line.empty() && line.back() == '\r')
-            line.pop_back();
-        out.push_back(strip_kernel_log_prefix(line));
-    }
-    return out;
-}
-
 std::string fixed(double v, int digits) {
     char buf[64];
     std::snprintf(buf, sizeof buf, "%.*f", digits, v);
@@ -105,7 +93,7 @@ int run_verify(const Args& args) {
         report = read_report(*o->report, true);
 
     verify::VerifyInput in;
-    in.log = o->log ? log_lines(read_text(*o->log).value_or("")) : fs.kernel_log();
+    in.log = o->log ? kernel_log_messages(read_text(*o->log).value_or("")) : fs.kernel_log();
     auto cmdline = o->cmdline ? read_text(*o->cmdline) : fs.read("/proc/cmdline");
     if (!cmdline)
         throw RuntimeError(
