@@ -45,7 +45,7 @@ bench: build
 fuzz:
 	@scripts/install-deps $(BUILD_PKGS) $(FUZZ_PKGS)
 	cmake -S . -B build-fuzz -DCMAKE_CXX_COMPILER=clang++ -DHUGETUNE_FUZZ=ON -DHUGETUNE_TESTS=OFF >/dev/null
-	cmake --build build-fuzz -j $(JOBS)
+	cmake --build build-fuzz -j $(JOBS) --target fuzzers
 	scripts/run-fuzzers build-fuzz
 
 format:
