@@ -99,11 +99,14 @@ refused 1 "no boot loader configuration under" "$work/bare" --value 8
 
 # The live system (--root /) needs root; checked before anything is read.
 if [[ $(id -u) -eq 0 ]]; then
+    # A copy nobody can reach, wherever the build directory lives.
+    nobody_bin=$work/nobody/hugetune
+    mkdir -p "$work/nobody" && cp "$bin" "$nobody_bin" && chmod 755 "$work" "$work/nobody" "$nobody_bin"
     if command -v setpriv >/dev/null && setpriv --reuid=65534 --regid=65534 --clear-groups true 2>/dev/null &&
-        setpriv --reuid=65534 --regid=65534 --clear-groups test -x "$bin"; then
-        expect 3 setpriv --reuid=65534 --regid=65534 --clear-groups "$bin" apply --value 8
+        setpriv --reuid=65534 --regid=65534 --clear-groups test -x "$nobody_bin"; then
+        expect 3 setpriv --reuid=65534 --regid=65534 --clear-groups "$nobody_bin" apply --value 8
         stderr_has "needs root"
-        expect 3 setpriv --reuid=65534 --regid=65534 --clear-groups "$bin" rollback
+        expect 3 setpriv --reuid=65534 --regid=65534 --clear-groups "$nobody_bin" rollback
     else
         echo "note: cannot drop privileges here; the not-root check is not exercised" >&2
     fi

@@ -10,8 +10,12 @@ deps=$SRC/scripts/install-deps
 [[ ! -s $err ]] || { echo "FAIL: noise for installed packages: $(cat "$err")"; failures=$((failures + 1)); }
 
 if [[ $(id -u) -eq 0 ]] && command -v setpriv >/dev/null; then
-    setpriv --reuid=nobody --regid=nogroup --clear-groups "$deps" dpkg hugetune-no-such-package \
-        >"$out" 2>"$err"
+    # A copy nobody can reach, wherever the checkout lives.
+    copy=$(mktemp -d)
+    chmod 755 "$copy"
+    cp "$deps" "$copy/install-deps" && chmod 755 "$copy/install-deps"
+    setpriv --reuid=nobody --regid=nogroup --clear-groups "$copy/install-deps" dpkg \
+        hugetune-no-such-package >"$out" 2>"$err"
     code=$?
     if [[ $code -ne 1 ]] || [[ $(wc -l <"$err") -ne 1 ]] ||
         ! grep -q '^hugetune: error: missing Debian packages: hugetune-no-such-package; install them as root with: apt-get install hugetune-no-such-package$' "$err"; then
@@ -20,6 +24,7 @@ if [[ $(id -u) -eq 0 ]] && command -v setpriv >/dev/null; then
     else
         echo "ok: not root, package missing -> one line, exit 1"
     fi
+    rm -rf "$copy"
 else
     echo "SKIP: needs root and setpriv to run the check as another user"
     exit 77
