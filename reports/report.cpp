@@ -122,21 +122,20 @@ std::vector<ReportWarning> collect_warnings(const json& probe, const json& sweep
                                   " threads per node spread by more than " +
                                   std::to_string(static_cast<int>(kNoisySpreadRatio * 100)) +
                                   "% of their median; rerun on a quiet machine."});
-    const json& rec = at_or_null(fit, "recommendation");
-    if (rec.contains("confidence") && rec["confidence"].is_number() &&
-        rec["confidence"].get<double>() < kLowConfidence)
-        w.push_back({"low_confidence",
-                     "Only " + std::to_string(std::lround(rec["confidence"].get<double>() * 100)) +
-                         "% of bootstrap resamples agree with the recommendation; treat it as "
-                         "a hint, not a measurement."});
-    // The model's own warnings, where they add to the ones above (same code: same fact).
+    // The model's own warnings (low confidence, fallbacks, ...), where they add to the ones
+    // above (same code: same fact).
     for (const auto& m : at_or_null(fit, "warnings")) {
         if (!m.is_object())
             continue;
         auto code = m.value("code", std::string());
         bool known = std::any_of(w.begin(), w.end(), [&](const auto& x) { return x.code == code; });
-        if (!code.empty() && !known)
-            w.push_back({code, m.value("message", std::string())});
+        if (code.empty() || known)
+            continue;
+        // The model words its warnings as clauses; the report gives a sentence each.
+        auto message = m.value("message", std::string());
+        if (!message.empty())
+            message[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(message[0])));
+        w.push_back({code, message});
     }
     return w;
 }

@@ -27,9 +27,8 @@ struct ReportInputs {
     std::chrono::system_clock::time_point generated_at;
 };
 
-// Thresholds behind the warnings, named so the README can quote them.
+// The threshold behind the noisy warning, named so the README can quote it.
 inline constexpr double kNoisySpreadRatio = 0.25;  // (max - min) / median of a point's samples
-inline constexpr double kLowConfidence = 0.8;      // share of bootstrap resamples agreeing
 
 std::vector<ReportWarning> collect_warnings(const nlohmann::json& probe,
                                             const nlohmann::json& sweep, const nlohmann::json& fit);

@@ -124,7 +124,8 @@ TEST_CASE("report: warnings from the probe and the sweep") {
         {"phase": "zero", "threads_per_node": 4, "median_seconds": 1.0,
          "samples_seconds": [0.7, 1.0, 1.1], "oversubscribed": true, "shortfall_pages": 2}]})");
     auto fit = nlohmann::json::parse(R"({"recommendation": {"confidence": 0.5},
-        "warnings": [{"code": "vm", "message": "duplicate"},
+        "warnings": [{"code": "low_confidence", "message": "only 50% agree"},
+                     {"code": "vm", "message": "duplicate"},
                      {"code": "extrapolated", "message": "beyond"}]})");
     std::vector<std::string> codes;
     for (const auto& w : collect_warnings(probe, sweep, fit))
