@@ -1,8 +1,8 @@
-#include "cost_basis.hpp"
+#include "model/cost_basis.hpp"
 
 #include <map>
 
-#include "resampling.hpp"
+#include "model/fit/resampling.hpp"
 
 namespace hugetune::model {
 

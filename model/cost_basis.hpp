@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "fit_input.hpp"
+#include "model/input/fit_input.hpp"
 
 namespace hugetune::model {
 

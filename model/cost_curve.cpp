@@ -1,9 +1,9 @@
-#include "cost_curve.hpp"
+#include "model/cost_curve.hpp"
 
 #include <algorithm>
 #include <cmath>
 
-#include "resampling.hpp"
+#include "model/fit/resampling.hpp"
 
 namespace hugetune::model {
 

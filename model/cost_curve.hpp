@@ -6,7 +6,7 @@
 #include <span>
 #include <vector>
 
-#include "scaling_fit.hpp"
+#include "model/fit/scaling_fit.hpp"
 
 namespace hugetune::model {
 

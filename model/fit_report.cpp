@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <sstream>
 
-#include "recommend.hpp"
+#include "model/recommend.hpp"
 
 namespace hugetune::model {
 namespace {

@@ -1,12 +1,12 @@
-#include "recommend.hpp"
+#include "model/recommend.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
 
-#include "cost_curve.hpp"
-#include "resampling.hpp"
+#include "model/cost_curve.hpp"
+#include "model/fit/resampling.hpp"
 
 namespace hugetune::model {
 namespace {

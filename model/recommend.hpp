@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "cost_basis.hpp"
-#include "fit_input.hpp"
-#include "model_selection.hpp"
+#include "model/cost_basis.hpp"
+#include "model/fit/model_selection.hpp"
+#include "model/input/fit_input.hpp"
 
 namespace hugetune::model {
 

@@ -1,14 +1,9 @@
-#include "plot.hpp"
-
-#include <unistd.h>
+#include "reports/plot.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <sstream>
-
-#include "atomic_file.hpp"
-#include "process.hpp"
 
 namespace hugetune {
 namespace fs = std::filesystem;
@@ -109,45 +104,6 @@ std::string gnuplot_script(const PlotData& data, PlotFormat format, const fs::pa
     }
     s << "\n";
     return s.str();
-}
-
-PlotResult render_plot(const PlotData& data, const fs::path& output) {
-    PlotResult result;
-    auto format = plot_format_for(output).value_or(PlotFormat::svg);
-    fs::path dir = output.parent_path().empty() ? fs::path(".") : output.parent_path();
-    fs::path script_path = output;
-    script_path += ".gp";
-    if (program_exists("gnuplot")) {
-        // gnuplot draws into a temporary file that replaces `output` only when complete.
-        fs::path tmp = dir / ("." + output.filename().string() + ".tmp" + std::to_string(getpid()));
-        std::string script = gnuplot_script(data, format, tmp);
-        fs::path tmp_script = tmp;
-        tmp_script += ".gp";
-        write_file_atomically(tmp_script, script);
-        auto r = run_program({"gnuplot", tmp_script.string()});
-        std::error_code ec;
-        fs::remove(tmp_script, ec);
-        if (r.exit_code == 0 && fs::exists(tmp, ec) && fs::file_size(tmp, ec) > 0) {
-            fs::rename(tmp, output, ec);
-            if (!ec) {
-                result.rendered = true;
-                result.message = "plot written to " + output.string();
-                return result;
-            }
-        }
-        fs::remove(tmp, ec);
-        std::string why = r.err.substr(0, r.err.find('\n'));
-        result.message = "gnuplot failed (" +
-                         (why.empty() ? "exit " + std::to_string(r.exit_code) : why) + "); wrote " +
-                         script_path.string() + ", render it with: gnuplot " + script_path.string();
-    } else {
-        result.message = "gnuplot is not installed (Debian: apt-get install gnuplot-nox); wrote " +
-                         script_path.string() + ", render it elsewhere with: gnuplot " +
-                         script_path.string();
-    }
-    write_file_atomically(script_path, gnuplot_script(data, format, output));
-    result.script_path = script_path;
-    return result;
 }
 
 std::string text_chart(const PlotData& data, int width, int height) {

@@ -39,18 +39,6 @@ std::optional<PlotFormat> plot_format_for(const std::filesystem::path& file);
 std::string gnuplot_script(const PlotData& data, PlotFormat format,
                            const std::filesystem::path& output);
 
-struct PlotResult {
-    bool rendered = false;              // FILE was written by gnuplot
-    std::filesystem::path script_path;  // set when gnuplot was missing or failed
-    std::string message;                // one line for the user
-};
-
-// Renders with gnuplot (run with an argument vector) into `output`, atomically: gnuplot draws
-// into a temporary file in the same directory that is then renamed. Without gnuplot (or when it
-// fails) the self-contained script is written next to `output` as <output>.gp so it can be
-// rendered elsewhere with `gnuplot <output>.gp`.
-PlotResult render_plot(const PlotData& data, const std::filesystem::path& output);
-
 // A text chart, `width` x `height` characters of plot area: '*' medians, '-' fitted curve,
 // 'R' the recommended N, 'D' the kernel default, log2 x axis.
 std::string text_chart(const PlotData& data, int width = 56, int height = 12);

@@ -1,12 +1,11 @@
-#include "report.hpp"
+#include "reports/report.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <ctime>
 #include <set>
 
-#include "errors.hpp"
-#include "units.hpp"
+#include "model/text.hpp"
 
 namespace hugetune {
 namespace {

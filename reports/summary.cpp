@@ -1,5 +1,5 @@
-#include "summary.hpp"
-#include "units.hpp"
+#include "reports/summary.hpp"
+#include "model/text.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "plot.hpp"
+#include "reports/plot.hpp"
 
 namespace hugetune {
 

@@ -1,4 +1,4 @@
-#include "cli/cli.hpp"
+#include "tuner/cli/cli.hpp"
 
 int main(int argc, char** argv) {
     return hugetune::cli::run_main(argc, argv);

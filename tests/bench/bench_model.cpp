@@ -8,8 +8,8 @@
 #include <random>
 #include <vector>
 
-#include "model_selection.hpp"
-#include "recommend.hpp"
+#include "model/fit/model_selection.hpp"
+#include "model/recommend.hpp"
 
 using namespace hugetune::model;
 using Clock = std::chrono::steady_clock;

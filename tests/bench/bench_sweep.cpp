@@ -14,12 +14,12 @@
 #include <thread>
 #include <vector>
 
-#include "errors.hpp"
-#include "probe.hpp"
-#include "sweep/phases.hpp"
-#include "sweep/pool_state.hpp"
-#include "sweep/signal_guard.hpp"
-#include "sweep/sweep.hpp"
+#include "tuner/probe/probe.hpp"
+#include "tuner/sweep/phases.hpp"
+#include "tuner/sweep/pool_state.hpp"
+#include "tuner/sweep/signal_guard.hpp"
+#include "tuner/sweep/sweep.hpp"
+#include "tuner/system/errors.hpp"
 
 using namespace hugetune;
 using Clock = std::chrono::steady_clock;

@@ -1,4 +1,4 @@
-#include "boot_target_options.hpp"
+#include "tuner/cli/boot_target_options.hpp"
 
 #include <filesystem>
 

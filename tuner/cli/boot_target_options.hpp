@@ -4,8 +4,8 @@
 
 #include <string>
 
-#include "bootloader/apply.hpp"
-#include "cli.hpp"
+#include "tuner/boot/apply.hpp"
+#include "tuner/cli/cli.hpp"
 
 namespace hugetune::cli {
 

@@ -1,11 +1,11 @@
-#include "cli.hpp"
+#include "tuner/cli/cli.hpp"
 
 #include <cmath>
 #include <iostream>
 #include <sstream>
 
-#include "../errors.hpp"
-#include "commands.hpp"
+#include "tuner/cli/commands.hpp"
+#include "tuner/system/errors.hpp"
 
 namespace hugetune::cli {
 

@@ -1,11 +1,11 @@
 #include <filesystem>
 #include <iostream>
 
-#include "../errors.hpp"
-#include "boot_target_options.hpp"
-#include "bootloader/apply.hpp"
-#include "commands.hpp"
-#include "report_input.hpp"
+#include "tuner/boot/apply.hpp"
+#include "tuner/boot/report_input.hpp"
+#include "tuner/cli/boot_target_options.hpp"
+#include "tuner/cli/commands.hpp"
+#include "tuner/system/errors.hpp"
 
 namespace hugetune::cli {
 namespace {

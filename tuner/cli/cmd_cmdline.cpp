@@ -1,8 +1,8 @@
 #include <iostream>
 
-#include "../errors.hpp"
-#include "commands.hpp"
-#include "report_input.hpp"
+#include "tuner/boot/report_input.hpp"
+#include "tuner/cli/commands.hpp"
+#include "tuner/system/errors.hpp"
 
 namespace hugetune::cli {
 namespace {

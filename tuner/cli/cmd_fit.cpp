@@ -10,9 +10,9 @@
 #include <optional>
 #include <sstream>
 
-#include "../errors.hpp"
-#include "commands.hpp"
-#include "recommend.hpp"
+#include "model/recommend.hpp"
+#include "tuner/cli/commands.hpp"
+#include "tuner/system/errors.hpp"
 
 namespace hugetune::cli {
 namespace {

@@ -1,9 +1,9 @@
 #include <filesystem>
 #include <iostream>
 
-#include "../errors.hpp"
-#include "../probe.hpp"
-#include "commands.hpp"
+#include "tuner/cli/commands.hpp"
+#include "tuner/probe/probe.hpp"
+#include "tuner/system/errors.hpp"
 
 namespace hugetune::cli {
 namespace {

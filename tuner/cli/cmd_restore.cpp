@@ -3,9 +3,9 @@
 #include <filesystem>
 #include <iostream>
 
-#include "../errors.hpp"
-#include "../sweep/pool_state.hpp"
-#include "commands.hpp"
+#include "tuner/cli/commands.hpp"
+#include "tuner/sweep/pool_state.hpp"
+#include "tuner/system/errors.hpp"
 
 namespace hugetune::cli {
 

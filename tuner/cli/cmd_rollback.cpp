@@ -1,8 +1,8 @@
 #include <iostream>
 
-#include "boot_target_options.hpp"
-#include "bootloader/apply.hpp"
-#include "commands.hpp"
+#include "tuner/boot/apply.hpp"
+#include "tuner/cli/boot_target_options.hpp"
+#include "tuner/cli/commands.hpp"
 
 namespace hugetune::cli {
 

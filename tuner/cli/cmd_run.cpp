@@ -5,16 +5,16 @@
 #include <iostream>
 #include <set>
 
-#include "../atomic_file.hpp"
-#include "../errors.hpp"
-#include "../probe.hpp"
-#include "../sweep/sweep.hpp"
-#include "commands.hpp"
-#include "plot.hpp"
-#include "recommend.hpp"
-#include "report.hpp"
-#include "summary.hpp"
-#include "sweep_options.hpp"
+#include "model/recommend.hpp"
+#include "reports/report.hpp"
+#include "reports/summary.hpp"
+#include "tuner/cli/commands.hpp"
+#include "tuner/cli/plot_output.hpp"
+#include "tuner/cli/sweep_options.hpp"
+#include "tuner/probe/probe.hpp"
+#include "tuner/sweep/sweep.hpp"
+#include "tuner/system/atomic_file.hpp"
+#include "tuner/system/errors.hpp"
 
 namespace hugetune::cli {
 namespace {

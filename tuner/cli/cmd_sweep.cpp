@@ -6,13 +6,13 @@
 #include <optional>
 #include <sstream>
 
-#include "../atomic_file.hpp"
-#include "../cmdline.hpp"
-#include "../errors.hpp"
-#include "../probe.hpp"
-#include "../sweep/sweep.hpp"
-#include "commands.hpp"
-#include "sweep_options.hpp"
+#include "tuner/cli/commands.hpp"
+#include "tuner/cli/sweep_options.hpp"
+#include "tuner/kernel/cmdline.hpp"
+#include "tuner/probe/probe.hpp"
+#include "tuner/sweep/sweep.hpp"
+#include "tuner/system/atomic_file.hpp"
+#include "tuner/system/errors.hpp"
 
 namespace hugetune::cli {
 namespace {

@@ -6,13 +6,13 @@
 #include <iostream>
 #include <sstream>
 
-#include "../atomic_file.hpp"
-#include "../errors.hpp"
-#include "../kernel_fs.hpp"
-#include "bootloader/ledger.hpp"
-#include "commands.hpp"
-#include "report_input.hpp"
-#include "verify/boot_verify.hpp"
+#include "tuner/boot/boot_verify.hpp"
+#include "tuner/boot/ledger.hpp"
+#include "tuner/boot/report_input.hpp"
+#include "tuner/cli/commands.hpp"
+#include "tuner/kernel/kernel_fs.hpp"
+#include "tuner/system/atomic_file.hpp"
+#include "tuner/system/errors.hpp"
 
 namespace hugetune::cli {
 namespace {

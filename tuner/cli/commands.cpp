@@ -1,5 +1,5 @@
-#include "commands.hpp"
-#include "cli.hpp"
+#include "tuner/cli/commands.hpp"
+#include "tuner/cli/cli.hpp"
 
 namespace hugetune::cli {
 

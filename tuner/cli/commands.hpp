@@ -1,7 +1,7 @@
 // Entry points of the commands; each lives in its own cmd_<name>.cpp.
 #pragma once
 
-#include "cli.hpp"
+#include "tuner/cli/cli.hpp"
 
 namespace hugetune::cli {
 

@@ -1,4 +1,4 @@
-#include "sweep_options.hpp"
+#include "tuner/cli/sweep_options.hpp"
 
 #include <unistd.h>
 
@@ -6,9 +6,9 @@
 #include <cstdio>
 #include <sstream>
 
-#include "../atomic_file.hpp"
-#include "../cmdline.hpp"
-#include "../errors.hpp"
+#include "tuner/kernel/cmdline.hpp"
+#include "tuner/system/atomic_file.hpp"
+#include "tuner/system/errors.hpp"
 
 namespace hugetune::cli {
 namespace {

@@ -6,9 +6,9 @@
 #include <optional>
 #include <string>
 
-#include "../kernel_fs.hpp"
-#include "../sweep/sweep.hpp"
-#include "cli.hpp"
+#include "tuner/cli/cli.hpp"
+#include "tuner/kernel/kernel_fs.hpp"
+#include "tuner/sweep/sweep.hpp"
 
 namespace hugetune::cli {
 

@@ -1,10 +1,10 @@
-#include "phases.hpp"
+#include "tuner/sweep/phases.hpp"
 
 #include <algorithm>
 #include <map>
 
-#include "../errors.hpp"
-#include "pool_state.hpp"
+#include "tuner/sweep/pool_state.hpp"
+#include "tuner/system/errors.hpp"
 
 namespace hugetune {
 namespace {

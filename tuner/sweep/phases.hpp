@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "../kernel_fs.hpp"
-#include "plan.hpp"
-#include "workers.hpp"
+#include "tuner/kernel/kernel_fs.hpp"
+#include "tuner/sweep/plan.hpp"
+#include "tuner/sweep/workers.hpp"
 
 namespace hugetune {
 

@@ -1,11 +1,11 @@
-#include "plan.hpp"
+#include "tuner/sweep/plan.hpp"
 
 #include <algorithm>
 #include <cstdio>
 #include <set>
 #include <sstream>
 
-#include "../errors.hpp"
+#include "tuner/system/errors.hpp"
 
 namespace hugetune {
 namespace {

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "../kernel_fs.hpp"
-#include "../probe.hpp"
+#include "tuner/kernel/kernel_fs.hpp"
+#include "tuner/probe/probe.hpp"
 
 namespace hugetune {
 

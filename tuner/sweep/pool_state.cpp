@@ -1,4 +1,4 @@
-#include "pool_state.hpp"
+#include "tuner/sweep/pool_state.hpp"
 
 #include <fcntl.h>
 #include <sys/file.h>
@@ -11,9 +11,9 @@
 #include <fstream>
 #include <sstream>
 
-#include "../atomic_file.hpp"
-#include "../errors.hpp"
-#include "../units.hpp"
+#include "model/text.hpp"
+#include "tuner/system/atomic_file.hpp"
+#include "tuner/system/errors.hpp"
 
 namespace hugetune {
 namespace fs = std::filesystem;

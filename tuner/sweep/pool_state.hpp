@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "../kernel_fs.hpp"
+#include "tuner/kernel/kernel_fs.hpp"
 
 namespace hugetune {
 

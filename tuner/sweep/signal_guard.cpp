@@ -1,4 +1,4 @@
-#include "signal_guard.hpp"
+#include "tuner/sweep/signal_guard.hpp"
 
 #include <pthread.h>
 

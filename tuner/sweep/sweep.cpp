@@ -1,4 +1,4 @@
-#include "sweep.hpp"
+#include "tuner/sweep/sweep.hpp"
 
 #include <unistd.h>
 
@@ -8,10 +8,10 @@
 #include <map>
 #include <random>
 
-#include "../units.hpp"
-#include "phases.hpp"
-#include "signal_guard.hpp"
-#include "workers.hpp"
+#include "model/text.hpp"
+#include "tuner/sweep/phases.hpp"
+#include "tuner/sweep/signal_guard.hpp"
+#include "tuner/sweep/workers.hpp"
 
 namespace hugetune {
 namespace {

@@ -9,11 +9,11 @@
 #include <string>
 #include <vector>
 
-#include "../errors.hpp"
-#include "../kernel_fs.hpp"
-#include "../probe.hpp"
-#include "plan.hpp"
-#include "pool_state.hpp"
+#include "tuner/kernel/kernel_fs.hpp"
+#include "tuner/probe/probe.hpp"
+#include "tuner/sweep/plan.hpp"
+#include "tuner/sweep/pool_state.hpp"
+#include "tuner/system/errors.hpp"
 
 namespace hugetune {
 

@@ -4,8 +4,8 @@
 #include <ctime>
 #include <sstream>
 
-#include "../units.hpp"
-#include "sweep.hpp"
+#include "model/text.hpp"
+#include "tuner/sweep/sweep.hpp"
 
 namespace hugetune {
 namespace {

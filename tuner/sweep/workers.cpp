@@ -1,4 +1,4 @@
-#include "workers.hpp"
+#include "tuner/sweep/workers.hpp"
 
 #include <hwloc.h>
 #include <sys/mman.h>
@@ -13,7 +13,7 @@
 #include <string>
 #include <thread>
 
-#include "../errors.hpp"
+#include "tuner/system/errors.hpp"
 
 namespace hugetune {
 

@@ -1,0 +1,87 @@
+// What `hugetune fit` and `hugetune run` feed the model: measured series per phase plus the
+// machine facts the recommendation needs, read from a CSV table or a sweep JSON document.
+// Parsing works on text or a JSON value already in memory; files are the caller's business.
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "model/fit/scaling_fit.hpp"
+
+namespace hugetune::model {
+
+// Phase names, as in the sweep format (notes/sweep-format.md) plus "boot" for a table of
+// whole-boot allocation times such as the published Skylake one.
+inline constexpr std::string_view kPhaseBoot = "boot";
+inline constexpr std::string_view kPhaseAlloc = "alloc";  // fresh surplus pages: alloc + zero
+inline constexpr std::string_view kPhaseZero = "zero";    // pool pages faulted: zeroing alone
+inline constexpr std::string_view kPhaseGrow = "grow";    // nr_hugepages write: alloc, N = 1
+
+// Something that weakens a result, with a stable code that reports and fleet queries key on
+// (the report schema lists every code).
+struct ModelWarning {
+    std::string code;
+    std::string message;
+};
+
+struct PhaseSeries {
+    std::string phase;
+    // Work behind every point of the series, per node. 0 for a boot table: its seconds are the
+    // whole job and predictions are its own curve.
+    double pages_per_node = 0;
+    std::vector<Point> points;  // every repetition, in input order
+};
+
+struct MachineFacts {
+    std::string microarch = "unknown";
+    std::optional<int> nodes;  // NUMA nodes with memory
+    std::optional<int> online_cpus;
+    std::optional<int> hw_threads_per_node;  // the most hardware threads on one such node
+    std::optional<bool> init_on_alloc;
+    std::optional<std::uint64_t> boot_pool_pages;  // requested on the kernel command line
+    bool boot_pool_node_format = false;            // hugepages=0:N,1:M: serial path
+    std::optional<std::uint64_t> current_pool_pages;
+    bool hypervisor = false;
+};
+
+struct SweepData {
+    std::string source;  // "csv" or "sweep"
+    std::vector<PhaseSeries> phases;
+    std::uint64_t page_size_kb = 0;  // 0 when the input does not say (CSV)
+    MachineFacts machine;
+    std::uint64_t seed = 1;
+    bool complete = true;            // false: an interrupted sweep
+    std::vector<std::string> notes;  // what reading the input assumed or left out
+
+    const PhaseSeries* phase(std::string_view name) const;
+};
+
+// A problem in the input, with the 1-based line it was found on when there is one.
+class InputError : public std::runtime_error {
+  public:
+    InputError(std::optional<int> line, const std::string& message)
+        : std::runtime_error(message), line_(line) {}
+    std::optional<int> line() const { return line_; }
+
+  private:
+    std::optional<int> line_;
+};
+
+// Header `threads_per_node,seconds` (any order, extra columns ignored, optional `phase`).
+// Rows without a phase column are a boot table. Throws InputError naming the line.
+SweepData parse_csv_table(std::string_view text);
+
+// A `hugetune-sweep` document. Throws InputError naming the JSON path of the problem.
+SweepData parse_sweep_json(const nlohmann::json& doc);
+
+// At least three distinct thread counts in the series the recommendation needs; throws
+// InputError otherwise (shared by both readers).
+inline constexpr std::size_t kMinThreadCounts = 3;
+void check_enough_thread_counts(const PhaseSeries& series, std::optional<int> line);
+
+}  // namespace hugetune::model

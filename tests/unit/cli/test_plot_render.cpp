@@ -1,0 +1,86 @@
+#include <doctest/doctest.h>
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "tuner/cli/plot_output.hpp"
+#include "tuner/system/process.hpp"
+
+using namespace hugetune;
+using hugetune::cli::render_plot;
+namespace fs = std::filesystem;
+
+namespace {
+
+PlotData sample_data() {
+    PlotData d;
+    d.title = "zen4, 2 MiB pages";
+    d.y_label = "GiB/s per node";
+    PlotSeries s;
+    s.label = "zero";
+    for (double n : {1.0, 2.0, 4.0, 8.0}) {
+        s.measured.push_back({n, 5 * n, 4.5 * n, 5.5 * n});
+        s.fitted.emplace_back(n, 5 * n);
+    }
+    d.series.push_back(s);
+    d.recommended_threads_per_node = 8;
+    return d;
+}
+
+std::string slurp(const fs::path& p) {
+    std::ifstream in(p);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+struct TempDir {
+    fs::path path;
+    TempDir() {
+        path = fs::temp_directory_path() / ("hugetune-plot-" + std::to_string(::getpid()));
+        fs::remove_all(path);
+        fs::create_directories(path);
+    }
+    ~TempDir() { fs::remove_all(path); }
+};
+
+}  // namespace
+
+TEST_CASE("plot: gnuplot renders an SVG atomically") {
+    REQUIRE_MESSAGE(program_exists("gnuplot"),
+                    "gnuplot-nox is a test dependency: run make test-deps");
+    TempDir dir;
+    auto out = dir.path / "curve.svg";
+    auto r = render_plot(sample_data(), out);
+    REQUIRE_MESSAGE(r.rendered, r.message);
+    auto svg = slurp(out);
+    CHECK(svg.find("<svg") != std::string::npos);
+    CHECK(svg.find("recommended N=8") != std::string::npos);
+    // Nothing but the plot is left in the directory.
+    int files = 0;
+    for (auto& e : fs::directory_iterator(dir.path)) {
+        (void)e;
+        ++files;
+    }
+    CHECK(files == 1);
+}
+
+TEST_CASE("plot: without gnuplot the script is written next to the file") {
+    TempDir dir;
+    const char* old = std::getenv("PATH");
+    std::string saved = old ? old : "";
+    setenv("PATH", dir.path.c_str(), 1);  // an empty directory: no gnuplot
+    auto out = dir.path / "curve.png";
+    auto r = render_plot(sample_data(), out);
+    setenv("PATH", saved.c_str(), 1);
+    CHECK_FALSE(r.rendered);
+    CHECK(r.message.find("gnuplot is not installed") != std::string::npos);
+    CHECK(r.script_path == dir.path / "curve.png.gp");
+    auto script = slurp(r.script_path);
+    CHECK(script.find("set output '" + out.string() + "'") != std::string::npos);
+    CHECK_FALSE(fs::exists(out));
+}

@@ -1,0 +1,88 @@
+// The report against its shipped JSON Schema, and the warnings the report adds from a probe
+// of fixture trees: tests that join the machine side with the reports.
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <set>
+
+#include "reports/report.hpp"
+#include "tests/unit/support/fixtures.hpp"
+#include "tests/unit/support/report_data.hpp"
+#include "tuner/probe/probe.hpp"
+#include "tuner/system/process.hpp"
+
+using namespace hugetune;
+using hugetune::test::fixed_report;
+using hugetune::test::fixture;
+using hugetune::test::source_dir;
+namespace fs = std::filesystem;
+
+TEST_CASE("report: fixed data validate against the shipped schema") {
+    auto report = fixed_report();
+    CHECK(report["schema_version"] == kReportSchemaVersion);
+    CHECK(report["generated_at"] == "2026-05-28T20:26:40Z");
+    CHECK(report["sku"]["microarch"] == "zen4");
+    CHECK(report["sku"]["nodes"] == 2);
+    CHECK(report["sku"]["hardware_threads_per_node"] == 16);
+    CHECK(report["sku"]["memory_per_node_gib"] == 64);
+    CHECK(report["boot_pool"]["source"] == "cmdline");
+    CHECK(report["boot_pool"]["pages"] == 100000);
+    CHECK(report["model"]["alloc"]["name"] == "usl");
+    CHECK(report["recommendation"]["kernel_cmdline"] ==
+          "hugepage_alloc_threads=" +
+              std::to_string(report["recommendation"]["hugepage_alloc_threads"].get<int>()));
+    std::set<std::string> codes;
+    for (const auto& w : report["warnings"])
+        codes.insert(w["code"].get<std::string>());
+    CHECK(codes == std::set<std::string>{"oversubscribed", "low_confidence"});
+
+    auto file = fs::temp_directory_path() / "hugetune-fixed-report.json";
+    std::ofstream(file) << report.dump(2);
+    auto r =
+        run_program({"/usr/bin/python3", "-c",
+                     "import json, sys, jsonschema\n"
+                     "schema = json.load(open(sys.argv[1]))\n"
+                     "v = jsonschema.Draft202012Validator(schema)\n"
+                     "errors = [e.message for e in v.iter_errors(json.load(open(sys.argv[2])))]\n"
+                     "print('\\n'.join(errors)); sys.exit(1 if errors else 0)\n",
+                     (source_dir() / "reports/schema/report.schema.json").string(), file.string()});
+    fs::remove(file);
+    REQUIRE_MESSAGE(r.exit_code != -1, "python3 with jsonschema is a test dependency");
+    CHECK_MESSAGE(r.exit_code == 0, r.out << r.err);
+}
+
+TEST_CASE("report: a kernel before 6.15 and node-format hugepages= are warned about") {
+    auto probe = to_json(probe_machine(KernelFs(fixture("zen4-2node"))));
+    std::set<std::string> codes;
+    for (const auto& w :
+         collect_warnings(probe, nlohmann::json::object(), nlohmann::json::object()))
+        codes.insert(w.code);
+    CHECK(codes == std::set<std::string>{"kernel_too_old", "node_format_hugepages"});
+}
+
+TEST_CASE("report: warnings from the probe and the sweep") {
+    auto probe = to_json(probe_machine(KernelFs(fixture("vm-1node"))));
+    auto sweep = nlohmann::json::parse(R"({"points": [
+        {"phase": "zero", "threads_per_node": 4, "median_seconds": 1.0,
+         "samples_seconds": [0.7, 1.0, 1.1], "oversubscribed": true, "shortfall_pages": 2}]})");
+    auto fit = nlohmann::json::parse(R"({"recommendation": {"confidence": 0.5},
+        "warnings": [{"code": "low_confidence", "message": "only 50% agree"},
+                     {"code": "vm", "message": "duplicate"},
+                     {"code": "extrapolated", "message": "beyond"}]})");
+    std::vector<std::string> codes;
+    for (const auto& w : collect_warnings(probe, sweep, fit))
+        codes.push_back(w.code);
+    CHECK(codes == std::vector<std::string>{"vm", "oversubscribed", "shortfall", "noisy",
+                                            "low_confidence", "extrapolated"});
+    probe["kernel"]["init_on_alloc"] = nullptr;
+    probe["kernel"]["boot_pool"] =
+        nlohmann::json::parse(R"([{"size_kb": 1048576, "pages": 4, "node_format": false}])");
+    probe["kernel"]["supports_hugepage_alloc_threads"] = false;
+    codes.clear();
+    for (const auto& w :
+         collect_warnings(probe, nlohmann::json::object(), nlohmann::json::object()))
+        codes.push_back(w.code);
+    CHECK(codes == std::vector<std::string>{"vm", "kernel_too_old", "gigantic_only",
+                                            "init_on_alloc_unknown"});
+}

@@ -1,0 +1,259 @@
+// The recommendation pipeline: published data, synthetic curves, fallbacks, determinism.
+#include <doctest/doctest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "model/input/fit_input.hpp"
+#include "model/recommend.hpp"
+#include "tests/unit/support/model_test_data.hpp"
+
+using namespace hugetune::model;
+using testdata::usl_points;
+
+namespace {
+
+std::string read_source_file(const std::string& relative) {
+    std::ifstream in(std::string(HUGETUNE_SOURCE_DIR) + "/" + relative);
+    REQUIRE(in);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+SweepData boot_table(const std::vector<Point>& points) {
+    SweepData d;
+    d.source = "csv";
+    d.phases.push_back({"boot", 0, points});
+    return d;
+}
+
+// A sweep in memory: alloc = allocation + zeroing, zero = zeroing, grow = allocation at N = 1.
+SweepData synthetic_sweep(bool init_on_alloc, double alloc_only_sigma, double alloc_only_kappa) {
+    SweepData d;
+    d.source = "sweep";
+    d.page_size_kb = 2048;
+    d.machine.nodes = 2;
+    d.machine.online_cpus = 32;
+    d.machine.hw_threads_per_node = 16;
+    d.machine.init_on_alloc = init_on_alloc;
+    d.machine.boot_pool_pages = 200'000;
+    const std::vector<double> counts = {1, 2, 4, 8, 16};
+    const double pages = 128;
+    // Per page: zeroing 0.2 ms at one thread, allocation 0.05 ms; noise 2%.
+    const auto zero = usl_points(counts, 0.15, 0.004, 5, 0.02, 3, 0.2e-3 * pages);
+    const auto alloc_only =
+        usl_points(counts, alloc_only_sigma, alloc_only_kappa, 5, 0.0, 4, 0.05e-3 * pages);
+    std::vector<Point> alloc;
+    for (std::size_t i = 0; i < zero.size(); ++i)
+        alloc.push_back({zero[i].threads_per_node, zero[i].seconds + alloc_only[i].seconds});
+    std::vector<Point> grow;
+    for (int r = 0; r < 5; ++r)
+        grow.push_back({1, 0.05e-3 * pages});
+    d.phases.push_back({"alloc", pages, alloc});
+    d.phases.push_back({"zero", pages, zero});
+    d.phases.push_back({"grow", pages, grow});
+    return d;
+}
+
+RecommendOptions with(int nodes, int cpus) {
+    RecommendOptions o;
+    o.nodes = nodes;
+    o.online_cpus = cpus;
+    return o;
+}
+
+}  // namespace
+
+TEST_CASE("the published Skylake table recommends 8 per node, hugepage_alloc_threads=32") {
+    const auto data = parse_csv_table(read_source_file("tests/data/skylake-4node-1tib.csv"));
+    const auto r = recommend_from_sweep(data, with(4, 144));
+    CHECK(r.threads_per_node == 8);
+    CHECK(r.hugepage_alloc_threads == 32);
+    CHECK(r.predicted_seconds == doctest::Approx(16.0));  // what was measured at 8 per node
+    // Kernel default: 144 / 4 = 36 threads in total, 9 per node.
+    CHECK(r.default_threads == 36);
+    CHECK(r.default_threads_per_node == doctest::Approx(9.0));
+    CHECK(r.predicted_default_seconds > r.predicted_seconds);
+    CHECK(r.saving_seconds == doctest::Approx(r.predicted_default_seconds - r.predicted_seconds));
+    CHECK(r.max_threads_per_node == 36);
+    CHECK(r.predictions.size() == 36);
+    // Five single measurements: residual bootstrap, and an honest warning about confidence.
+    CHECK(r.bootstrap_method == "residuals");
+    REQUIRE(r.confidence);
+    CHECK(*r.confidence < 0.8);
+    CHECK(r.verdict.find("Best estimate") != std::string::npos);
+    const auto j = to_json(r);
+    CHECK(j["recommendation"]["hugepage_alloc_threads"] == 32);
+    CHECK(j["model"]["name"] == r.model.chosen().model);
+    CHECK(j["model"]["fits"]["usl"]["name"] == "usl");
+    CHECK(j["predictions"].size() == 36);
+    CHECK(j["phases"].contains("boot"));
+}
+
+TEST_CASE("a curve that keeps scaling recommends the top of the range, capped by the CPUs") {
+    const auto data = boot_table(usl_points({1, 2, 4, 8, 16}, 0.01, 0.0));
+    SUBCASE("hardware threads per node from the CPUs") {
+        const auto r = recommend_from_sweep(data, with(2, 24));
+        CHECK(r.threads_per_node == 12);
+        CHECK(r.hugepage_alloc_threads == 24);
+    }
+    SUBCASE("an odd CPU count caps the total") {
+        // 3 nodes, 20 CPUs: at most 6 per node; 6 x 3 = 18 <= 20.
+        const auto r = recommend_from_sweep(data, with(3, 20));
+        CHECK(r.threads_per_node == 6);
+        CHECK(r.hugepage_alloc_threads == 18);
+    }
+    SUBCASE("without a CPU count: the largest measured count, and a note saying so") {
+        RecommendOptions o;
+        const auto r = recommend_from_sweep(data, o);
+        CHECK(r.threads_per_node == 16);
+        CHECK(r.hugepage_alloc_threads == 16);
+        bool noted_nodes = false, noted_cpus = false;
+        for (const auto& n : r.notes) {
+            noted_nodes = noted_nodes || n.find("assuming 1 node") != std::string::npos;
+            noted_cpus = noted_cpus || n.find("give --cpus") != std::string::npos;
+        }
+        CHECK(noted_nodes);
+        CHECK(noted_cpus);
+    }
+    SUBCASE("a topology with more threads per node than the CPU share") {
+        auto d = data;
+        d.machine.hw_threads_per_node = 64;
+        const auto r = recommend_from_sweep(d, with(2, 40));
+        CHECK(r.threads_per_node == 20);
+        CHECK(r.hugepage_alloc_threads == 40);
+        bool extrapolated = false;
+        for (const auto& w : r.warnings)
+            extrapolated = extrapolated || w.code == "extrapolated";
+        CHECK(extrapolated);
+    }
+}
+
+TEST_CASE("a flat curve recommends the smallest count within tolerance") {
+    SUBCASE("exactly flat") {
+        const auto r = recommend_from_sweep(
+            boot_table({{1, 10}, {2, 10}, {4, 10}, {8, 10}, {16, 10}}), with(1, 16));
+        CHECK(r.threads_per_node == 1);
+    }
+    SUBCASE("flat with jitter below the tolerance") {
+        const auto data =
+            boot_table({{1, 10.05}, {2, 9.98}, {4, 10.02}, {8, 9.97}, {16, 10.0}, {32, 10.03}});
+        CHECK(recommend_from_sweep(data, with(2, 64)).threads_per_node == 1);
+        // With no tolerance the same data pick the measured best count instead.
+        RecommendOptions strict = with(2, 64);
+        strict.tolerance = 0;
+        CHECK(recommend_from_sweep(data, strict).threads_per_node > 1);
+    }
+}
+
+TEST_CASE("non-convergence falls back to the best measured count with a warning") {
+    const auto data = boot_table({{1, 30}, {2, 16}, {4, 9}, {8, 8}, {16, 12}});
+    RecommendOptions o = with(1, 16);
+    o.fit.max_evaluations = 1;
+    const auto r = recommend_from_sweep(data, o);
+    CHECK(r.fallback);
+    CHECK(r.threads_per_node == 8);
+    CHECK(r.predicted_seconds == doctest::Approx(8));
+    CHECK(r.predictions.size() == 5);  // measured counts only
+    bool warned = false;
+    for (const auto& w : r.warnings)
+        warned = warned || (w.code == "fit_fallback" &&
+                            w.message.find("no fit converged") != std::string::npos);
+    CHECK(warned);
+    CHECK(r.verdict.find("falling back") != std::string::npos);
+    const auto j = to_json(r);
+    CHECK(j["model"]["name"] == "none");
+    CHECK(j["model"]["status"] == "not_converged");
+}
+
+TEST_CASE("a recommendation is deterministic for a seed") {
+    const auto data = boot_table(usl_points({1, 2, 4, 8, 16, 32}, 0.05, 0.002, 3, 0.05, 9));
+    RecommendOptions o = with(2, 64);
+    o.seed = 5;
+    const auto a = to_json(recommend_from_sweep(data, o)).dump();
+    const auto b = to_json(recommend_from_sweep(data, o)).dump();
+    CHECK(a == b);
+    o.seed = 6;
+    const auto c = to_json(recommend_from_sweep(data, o));
+    // Another seed resamples differently; the point estimate does not depend on it.
+    CHECK(c["recommendation"]["threads_per_node"] ==
+          nlohmann::json::parse(a)["recommendation"]["threads_per_node"]);
+    CHECK(c.dump() != a);
+}
+
+TEST_CASE("init_on_alloc on: boot cost is the alloc phase, scaled to the boot pool") {
+    const auto data = synthetic_sweep(true, 0.1, 0.01);
+    const auto r = recommend_from_sweep(data, RecommendOptions{});
+    CHECK(r.basis == CostBasis::alloc_and_zero);
+    CHECK(r.curve == "alloc");
+    CHECK(r.nodes == 2);
+    CHECK(r.cpu_cap == 32);
+    CHECK(r.default_threads == 8);
+    CHECK(r.key.page_size_kb == 2048);
+    CHECK(r.key.hw_threads_per_node == 16);
+    // At a measured count the prediction is the measured median, per page, times the pool's
+    // pages per node.
+    const auto* alloc = data.phase("alloc");
+    std::vector<double> at_one;
+    for (const auto& p : alloc->points)
+        if (p.threads_per_node == 1)
+            at_one.push_back(p.seconds);
+    std::sort(at_one.begin(), at_one.end());
+    CHECK(r.predictions.at(0).seconds == doctest::Approx(at_one[2] / 128 * 100'000).epsilon(1e-9));
+    CHECK(r.phases.size() == 3);
+    CHECK(r.bootstrap_method == "repetitions");
+}
+
+TEST_CASE("init_on_alloc off: allocation alone, anchored by grow, and a plain small-time verdict") {
+    const auto data = synthetic_sweep(false, 0.1, 0.01);
+    const auto r = recommend_from_sweep(data, RecommendOptions{});
+    CHECK(r.basis == CostBasis::alloc_only);
+    CHECK(r.curve == "alloc_only");
+    // grow gives 0.05 ms per page at one thread: 100,000 pages per node -> 5 s... exactly the
+    // anchor, so the prediction at 1 thread per node is that.
+    CHECK(r.predictions.at(0).seconds == doctest::Approx(0.05e-3 * 100'000).epsilon(0.01));
+    // Allocation alone scales like its USL (N* = sqrt(0.9 / 0.01) = 9.5) and takes well under
+    // 5 s at the best count: the verdict says the setting hardly matters.
+    CHECK(r.predicted_seconds < 5);
+    CHECK(r.verdict.find("hardly matters") != std::string::npos);
+    bool has_alloc_only_phase = false;
+    for (const auto& p : r.phases)
+        has_alloc_only_phase = has_alloc_only_phase || p.phase == "alloc_only";
+    CHECK(has_alloc_only_phase);
+}
+
+TEST_CASE("init_on_alloc off, allocation lost in the zeroing noise: alloc + zero bounds it") {
+    auto data = synthetic_sweep(false, 0.1, 0.01);
+    // alloc no slower than zero at every N > 1 and no grow phase: alloc minus zero leaves
+    // nothing to fit.
+    for (auto& phase : data.phases)
+        if (phase.phase == "alloc")
+            for (auto& p : phase.points)
+                p.seconds *= 0.5;
+    std::erase_if(data.phases, [](const PhaseSeries& p) { return p.phase == "grow"; });
+    const auto r = recommend_from_sweep(data, RecommendOptions{});
+    CHECK(r.basis == CostBasis::alloc_and_zero);
+    CHECK(r.curve == "alloc");
+    bool warned = false;
+    for (const auto& w : r.warnings)
+        warned = warned || w.code == "alloc_only_unmeasurable";
+    CHECK(warned);
+    CHECK(r.predicted_seconds > 0);
+}
+
+TEST_CASE("the JSON carries every field the issue lists") {
+    const auto data = synthetic_sweep(true, 0.1, 0.01);
+    const auto j = to_json(recommend_from_sweep(data, RecommendOptions{}));
+    for (const char* k : {"name", "sigma", "kappa", "lambda", "r2"})
+        CHECK(j["model"].contains(k));
+    for (const char* k : {"threads_per_node", "hugepage_alloc_threads", "predicted_seconds",
+                          "default_threads", "predicted_default_seconds", "confidence"})
+        CHECK(j["recommendation"].contains(k));
+    REQUIRE(j["predictions"].is_array());
+    CHECK(j["predictions"][0].contains("threads_per_node"));
+    CHECK(j["predictions"][0].contains("seconds"));
+    CHECK(j["phases"]["alloc"]["model"]["name"].is_string());
+    CHECK(j["phases"]["grow"]["model"].is_null());
+    CHECK(j["key"]["microarch"] == "unknown");
+}

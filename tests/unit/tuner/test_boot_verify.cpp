@@ -1,0 +1,104 @@
+#include <doctest/doctest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "tuner/boot/boot_verify.hpp"
+#include "tuner/kernel/boot_pool.hpp"
+#include "tuner/kernel/kernel_fs.hpp"
+
+using namespace hugetune;
+using namespace hugetune::verify;
+
+namespace {
+
+std::vector<std::string> log_fixture(const std::string& name) {
+    std::ifstream in(std::string(HUGETUNE_SOURCE_DIR) + "/tests/fixtures/boot/logs/" + name);
+    REQUIRE(in);
+    std::vector<std::string> out;
+    std::string line;
+    while (std::getline(in, line))
+        out.push_back(strip_kernel_log_prefix(line));
+    return out;
+}
+
+bool mentions(const std::vector<std::string>& v, const std::string& what) {
+    for (const auto& s : v)
+        if (s.find(what) != std::string::npos)
+            return true;
+    return false;
+}
+
+const std::string kCmdline32 =
+    "BOOT_IMAGE=/vmlinuz-6.15.0 root=/dev/sda1 hugepagesz=2M hugepages=524288 "
+    "hugepage_alloc_threads=32\n";
+
+}  // namespace
+
+TEST_CASE("the allocation line in dmesg and kmsg form, both parameter spellings") {
+    auto line = find_allocation_line(log_fixture("dmesg-6.15-threads32.log"));
+    REQUIRE(line);
+    CHECK(line->milliseconds == 706);
+    CHECK(line->threads == 32);
+    auto kmsg = find_allocation_line(log_fixture("kmsg-6.15-threads16.log"));
+    REQUIRE(kmsg);
+    CHECK(kmsg->milliseconds == 1210);
+    CHECK(kmsg->threads == 16);
+    CHECK(
+        !find_allocation_line({"HugeTLB: allocation took ms with hugepage_allocation_threads=3"}));
+}
+
+TEST_CASE("verified: the line, the applied value on the command line, the ratio") {
+    VerifyInput in;
+    in.log = log_fixture("dmesg-6.15-threads32.log");
+    in.cmdline = kCmdline32;
+    in.release = "6.15.0";
+    in.applied = 32;
+    in.predicted_ms = 650;
+    auto r = verify_boot(in);
+    CHECK(r.verified);
+    REQUIRE(r.ratio);
+    CHECK(*r.ratio == doctest::Approx(706.0 / 650.0));
+    in.applied = 16;
+    r = verify_boot(in);
+    CHECK(!r.verified);
+    CHECK(mentions(r.problems, "not the applied 16"));
+}
+
+TEST_CASE("no line: the reason that applies") {
+    VerifyInput in;
+    in.log = log_fixture("dmesg-6.12.log");
+    in.cmdline = kCmdline32;
+    in.release = "6.12.9";
+    CHECK(mentions(verify_boot(in).problems, "older than 6.15"));
+    in.release = "6.15.0";
+    in.log = log_fixture("dmesg-rotated.log");
+    CHECK(mentions(verify_boot(in).problems, "no longer reaches back"));
+    in.cmdline = "root=/dev/sda1 hugepages=0:512,1:512 hugepage_alloc_threads=32";
+    CHECK(mentions(verify_boot(in).problems, "node-format"));
+    in.cmdline = "root=/dev/sda1 hugepage_alloc_threads=32";
+    CHECK(mentions(verify_boot(in).problems, "no boot-time huge page pool"));
+    in.cmdline = "hugepagesz=1G hugepages=64 hugepage_alloc_threads=32";
+    CHECK(mentions(verify_boot(in).problems, "only gigantic pages"));
+    in.cmdline = kCmdline32;
+    in.log = log_fixture("dmesg-6.15-failed.log");
+    CHECK(mentions(verify_boot(in).problems, "allocation failed"));
+    in.log = {};
+    CHECK(mentions(verify_boot(in).problems, "no kernel log"));
+}
+
+TEST_CASE("boot pool facts") {
+    auto f = boot_pool_facts(
+        parse_kernel_cmdline("hugepagesz=1G hugepages=4 hugepagesz=2M hugepages=0:8"));
+    CHECK(f.pool_requested);
+    CHECK(f.node_format);
+    CHECK(!f.threaded_pool);
+    CHECK(!f.only_gigantic);
+    f = boot_pool_facts(parse_kernel_cmdline("default_hugepagesz=1G hugepages=4"));
+    CHECK(f.only_gigantic);
+    f = boot_pool_facts(parse_kernel_cmdline("hugepages=8 hugepages=0"));
+    CHECK(!f.pool_requested);
+    CHECK(release_honours_alloc_threads("6.15.0-rc1") == std::optional<bool>(true));
+    CHECK(release_honours_alloc_threads("6.9.12") == std::optional<bool>(false));
+    CHECK(!release_honours_alloc_threads("garbage"));
+}

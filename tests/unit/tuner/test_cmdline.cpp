@@ -1,0 +1,67 @@
+#include <doctest/doctest.h>
+
+#include "tuner/kernel/cmdline.hpp"
+
+using namespace hugetune;
+
+TEST_CASE("cmdline: blanks separate parameters, '=' splits name and value") {
+    auto c = parse_kernel_cmdline("  ro quiet  root=/dev/sda1\thugepages=512\n");
+    REQUIRE(c.params.size() == 4);
+    CHECK(c.params[0].name == "ro");
+    CHECK_FALSE(c.params[0].value.has_value());
+    CHECK(c.params[2].name == "root");
+    CHECK(*c.params[2].value == "/dev/sda1");
+    CHECK(*c.last("hugepages") == "512");
+    CHECK(c.has("quiet"));
+    CHECK_FALSE(c.has("splash"));
+}
+
+TEST_CASE("cmdline: double quotes group blanks and are dropped") {
+    auto c = parse_kernel_cmdline(R"(a="b c" "d=e f" g=h=i)");
+    REQUIRE(c.params.size() == 3);
+    CHECK(c.params[0].name == "a");
+    CHECK(*c.params[0].value == "b c");
+    CHECK(c.params[1].name == "d");
+    CHECK(*c.params[1].value == "e f");
+    CHECK(c.params[2].name == "g");
+    CHECK(*c.params[2].value == "h=i");  // only the first '=' splits
+}
+
+TEST_CASE("cmdline: the last occurrence wins, every occurrence is kept") {
+    auto c = parse_kernel_cmdline("hugepage_alloc_threads=8 x hugepage_alloc_threads=32");
+    CHECK(*c.last("hugepage_alloc_threads") == "32");
+    CHECK(c.all("hugepage_alloc_threads").size() == 2);
+}
+
+TEST_CASE("cmdline: what follows a bare -- belongs to init") {
+    auto c = parse_kernel_cmdline("ro quiet -- --firecracker-init hugepages=4");
+    CHECK(c.params.size() == 2);
+    CHECK_FALSE(c.has("hugepages"));
+}
+
+TEST_CASE("cmdline: empty and blank input") {
+    CHECK(parse_kernel_cmdline("").params.empty());
+    CHECK(parse_kernel_cmdline(" \n\t ").params.empty());
+}
+
+TEST_CASE("cmdline: hugetlb parameters are picked out") {
+    CHECK(is_hugetlb_param("hugepages"));
+    CHECK(is_hugetlb_param("hugepage_alloc_threads"));
+    CHECK(is_hugetlb_param("init_on_alloc"));
+    CHECK_FALSE(is_hugetlb_param("root"));
+}
+
+TEST_CASE("kernel numbers: kstrtoul base 0 and memparse suffixes") {
+    CHECK(parse_kernel_ulong("32") == 32u);
+    CHECK(parse_kernel_ulong("0x10") == 16u);
+    CHECK(parse_kernel_ulong("010") == 8u);
+    CHECK(parse_kernel_ulong("0") == 0u);
+    CHECK_FALSE(parse_kernel_ulong("abc").has_value());
+    CHECK_FALSE(parse_kernel_ulong("12abc").has_value());
+    CHECK_FALSE(parse_kernel_ulong("").has_value());
+    CHECK(parse_memsize_kb("2M") == 2048u);
+    CHECK(parse_memsize_kb("1G") == 1048576u);
+    CHECK(parse_memsize_kb("2048k") == 2048u);
+    CHECK(parse_memsize_kb("2097152") == 2048u);
+    CHECK_FALSE(parse_memsize_kb("G").has_value());
+}

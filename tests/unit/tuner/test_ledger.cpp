@@ -1,0 +1,49 @@
+#include <doctest/doctest.h>
+
+#include "tuner/boot/ledger.hpp"
+#include "tuner/boot/report_input.hpp"
+#include "tuner/system/errors.hpp"
+
+using namespace hugetune::bootloader;
+
+TEST_CASE("base64 round trip of every byte value") {
+    std::string all;
+    for (int i = 0; i < 256; ++i)
+        all.push_back(static_cast<char>(i));
+    for (std::size_t n : {0, 1, 2, 3, 4, 255, 256}) {
+        auto s = all.substr(0, n);
+        CHECK(base64_decode(base64_encode(s)) == std::optional<std::string>(s));
+    }
+    CHECK(base64_encode("foobar") == "Zm9vYmFy");
+    CHECK(base64_encode("fo") == "Zm8=");
+    CHECK(!base64_decode("Zm8"));
+    CHECK(!base64_decode("Z=8="));
+}
+
+TEST_CASE("ledger JSON round trip keeps non-UTF-8 bytes") {
+    Ledger l;
+    l.applied_at = "2026-01-02T03:04:05Z";
+    l.value = "32";
+    l.bootloader = "grubby";
+    l.files.push_back({"/etc/default/grub", FileKind::grub, "/etc/default/grub.hugetune-x.bak",
+                       "A=\xe9\n", "B\n", std::nullopt});
+    l.files.push_back(
+        {"/etc/kernel/cmdline", FileKind::kernel_cmdline, "b", "x", "y", std::string("16")});
+    l.bls_entries.push_back({"/boot/loader/entries/a.conf", "/vmlinuz-a", std::string("8")});
+    auto back = ledger_from_json(ledger_to_json(l), "test");
+    REQUIRE(back.files.size() == 2);
+    CHECK(back.files[0].original == "A=\xe9\n");
+    CHECK(back.files[1].kind == FileKind::kernel_cmdline);
+    CHECK(back.files[1].previous_value == std::optional<std::string>("16"));
+    CHECK(!back.files[0].previous_value);
+    CHECK(back.bls_entries.at(0).kernel == "/vmlinuz-a");
+    CHECK_THROWS_AS(ledger_from_json("{}", "test"), hugetune::RuntimeError);
+}
+
+TEST_CASE("thread counts: 1 to 4096, decimal only") {
+    using hugetune::parse_thread_count;
+    CHECK(parse_thread_count("1") == std::optional<std::uint64_t>(1));
+    CHECK(parse_thread_count("4096") == std::optional<std::uint64_t>(4096));
+    for (const char* bad : {"0", "4097", "-1", "", "12a", "0x10", " 3", "99999999999999999999"})
+        CHECK(!parse_thread_count(bad));
+}

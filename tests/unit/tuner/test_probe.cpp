@@ -1,0 +1,160 @@
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <set>
+
+#include "tests/unit/support/fixtures.hpp"
+#include "tuner/probe/probe.hpp"
+
+using namespace hugetune;
+using hugetune::test::fixture;
+
+TEST_CASE("probe: 4-node 144-thread Skylake-SP server") {
+    Probe p = probe_machine(KernelFs(fixture("skylake-4node")));
+    CHECK(p.hostname == "skylake-4node");
+    CHECK(p.cpu.vendor == "GenuineIntel");
+    CHECK(p.cpu.family == 6);
+    CHECK(p.cpu.model == 85);
+    CHECK(p.cpu.stepping == 4);
+    CHECK(p.cpu.microarch == "skylake-sp");
+
+    CHECK(p.topology.packages == 4);
+    CHECK(p.topology.cores == 72);
+    CHECK(p.topology.pus == 144);
+    REQUIRE(p.topology.nodes.size() == 4);
+    CHECK(p.topology.memory_nodes().size() == 4);
+    CHECK(p.topology.max_pus_per_node() == 36);
+    for (const auto& n : p.topology.nodes) {
+        CHECK(n.cpus.size() == 36);
+        CHECK(n.memory_bytes == 320ull << 30);
+    }
+    // Linux numbers first threads of all cores first: node 1 holds 18-35 and 90-107.
+    const auto& n1 = p.topology.nodes[1];
+    CHECK(n1.id == 1);
+    CHECK(n1.cpus.front() == 18);
+    CHECK(std::count(n1.cpus.begin(), n1.cpus.end(), 90) == 1);
+    CHECK(std::count(n1.cpus.begin(), n1.cpus.end(), 72) == 0);
+    // One thread per core before any SMT sibling.
+    REQUIRE(n1.core_order.size() == 36);
+    std::set<int> first_half(n1.core_order.begin(), n1.core_order.begin() + 18);
+    for (int cpu = 18; cpu < 36; ++cpu)
+        CHECK(first_half.count(cpu) == 1);
+
+    const auto& k = p.kernel;
+    CHECK(k.release == "6.15.0-hugetune-fixture");
+    CHECK(k.supports_hugepage_alloc_threads);
+    CHECK(k.online_cpus == 144);
+    CHECK(k.default_alloc_threads == 36);
+    CHECK(k.cmdline_alloc_threads == 32u);  // the later of 8 and 32
+    CHECK(k.hugepage_sizes_kb == std::vector<std::uint64_t>{2048, 1048576});
+    CHECK(k.default_hugepage_size_kb == 2048u);
+    REQUIRE(k.pool(2048) != nullptr);
+    CHECK(k.pool(2048)->nr == 524288);
+    CHECK(k.pool(2048)->nodes.size() == 4);
+    CHECK(k.pool(2048)->nodes[3].nr == 131072);
+    CHECK(k.init_on_alloc == false);
+    CHECK(k.init_on_alloc_source == "kernel config");
+    CHECK(k.hvo == true);
+    REQUIRE(k.boot_requests.size() == 1);
+    CHECK(k.boot_requests[0].size_kb == 2048);
+    CHECK(k.boot_requests[0].pages == 524288);
+    CHECK_FALSE(k.boot_requests[0].node_format);
+    REQUIRE(k.last_boot_allocation.has_value());
+    CHECK(k.last_boot_allocation->milliseconds == 16012);
+    CHECK(k.last_boot_allocation->threads == 32);
+    CHECK_FALSE(p.virtualization.hypervisor);
+}
+
+TEST_CASE("probe: 2-node 192-thread Zen 4 server with node-format hugepages=") {
+    Probe p = probe_machine(KernelFs(fixture("zen4-2node")));
+    CHECK(p.cpu.microarch == "zen4");
+    CHECK(p.topology.pus == 192);
+    REQUIRE(p.topology.nodes.size() == 2);
+    CHECK(p.topology.nodes[0].cpus.size() == 96);
+    const auto& k = p.kernel;
+    CHECK_FALSE(k.supports_hugepage_alloc_threads);  // 6.12
+    CHECK(k.default_alloc_threads == 48);
+    CHECK(k.init_on_alloc == true);
+    CHECK(k.init_on_alloc_source == "cmdline");
+    REQUIRE(k.boot_requests.size() == 2);
+    CHECK(k.boot_requests[0].size_kb == 1048576);
+    CHECK(k.boot_requests[0].pages == 32);
+    CHECK(k.boot_requests[0].node_format);
+    CHECK(k.boot_requests[1].size_kb == 2048);
+    CHECK(k.boot_requests[1].pages == 8192);
+    CHECK_FALSE(k.last_boot_allocation.has_value());
+}
+
+TEST_CASE("probe: 1-node VM") {
+    Probe p = probe_machine(KernelFs(fixture("vm-1node")));
+    CHECK(p.cpu.microarch == "emeraldrapids");
+    CHECK(p.topology.pus == 2);
+    REQUIRE(p.topology.nodes.size() == 1);
+    CHECK(p.topology.nodes[0].cpus == std::vector<int>{0, 1});
+    CHECK(p.virtualization.hypervisor);
+    CHECK(p.kernel.default_alloc_threads == 1);
+    CHECK(p.kernel.init_on_alloc == false);
+    CHECK(p.kernel.init_on_alloc_source == "boot log");
+    CHECK(p.kernel.boot_requests.empty());
+}
+
+TEST_CASE("probe: JSON carries the documented fields") {
+    auto j = to_json(probe_machine(KernelFs(fixture("skylake-4node"))));
+    CHECK(j["host"]["hostname"] == "skylake-4node");
+    CHECK(j["cpu"]["microarch"] == "skylake-sp");
+    CHECK(j["cpu"]["stepping"] == 4);
+    CHECK(j["topology"]["pus"] == 144);
+    CHECK(j["topology"]["nodes"].size() == 4);
+    CHECK(j["topology"]["nodes"][2]["cpus"].size() == 36);
+    CHECK(j["topology"]["nodes"][2]["memory_bytes"] == 320ull << 30);
+    CHECK(j["kernel"]["hugepage_sizes_kb"] == nlohmann::json({2048, 1048576}));
+    CHECK(j["kernel"]["supports_hugepage_alloc_threads"] == true);
+    CHECK(j["kernel"]["default_alloc_threads"] == 36);
+    CHECK(j["kernel"]["init_on_alloc"] == false);
+    CHECK(j["kernel"]["hugetlb_cmdline"]["hugepage_alloc_threads"] == "32");
+    CHECK(j["virtualization"]["hypervisor"] == false);
+    auto zen = to_json(probe_machine(KernelFs(fixture("zen4-2node"))));
+    CHECK(zen["kernel"]["init_on_alloc"] == true);
+}
+
+TEST_CASE("probe: an unknown init_on_alloc is null, not false") {
+    // A tree with no cmdline setting, no kernel config and no auto-init line in the log.
+    auto dir = std::filesystem::temp_directory_path() / "hugetune-probe-unknown";
+    std::filesystem::remove_all(dir);
+    std::filesystem::copy(fixture("vm-1node"), dir, std::filesystem::copy_options::recursive);
+    std::filesystem::remove(dir / "dev" / "kmsg");
+    Probe p = probe_machine(KernelFs(dir));
+    CHECK_FALSE(p.kernel.init_on_alloc.has_value());
+    CHECK(p.kernel.init_on_alloc_source == "unknown");
+    CHECK(to_json(p)["kernel"]["init_on_alloc"].is_null());
+    std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("kernel facts: parameter support and default thread count") {
+    CHECK_FALSE(release_supports_alloc_threads(6, 14));
+    CHECK(release_supports_alloc_threads(6, 15));
+    CHECK(release_supports_alloc_threads(7, 0));
+    CHECK_FALSE(release_supports_alloc_threads(5, 19));
+    CHECK(kernel_default_alloc_threads(1) == 1);
+    CHECK(kernel_default_alloc_threads(3) == 1);
+    CHECK(kernel_default_alloc_threads(144) == 36);
+    CHECK(kernel_default_alloc_threads(192) == 48);
+}
+
+TEST_CASE("kernel log lines: kmsg records and dmesg lines lose their prefix") {
+    CHECK(strip_kernel_log_prefix("6,1234,4350400,-;HugeTLB: allocation took 706ms") ==
+          "HugeTLB: allocation took 706ms");
+    CHECK(strip_kernel_log_prefix("[    4.350400] HugeTLB: x") == "HugeTLB: x");
+    CHECK(strip_kernel_log_prefix("plain text; with semicolon") == "plain text; with semicolon");
+}
+
+TEST_CASE("kernel fs: reads under the root, absent files are nothing") {
+    KernelFs fs(fixture("vm-1node"));
+    CHECK_FALSE(fs.is_live());
+    CHECK(fs.read_u64("/sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages") == 0u);
+    CHECK_FALSE(fs.read("/no/such/file").has_value());
+    CHECK_FALSE(fs.read_u64("/proc/cmdline").has_value());  // not a number
+    CHECK(fs.list("/sys/kernel/mm/hugepages").size() == 2);
+    CHECK(fs.list("/no/such/dir").empty());
+    CHECK(KernelFs("/").is_live());
+}

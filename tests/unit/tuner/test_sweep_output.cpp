@@ -1,0 +1,78 @@
+// The sweep file's shape (notes/sweep-format.md) and the console tables, from made-up samples.
+#include <doctest/doctest.h>
+
+#include "tuner/probe/probe.hpp"
+#include "tuner/sweep/sweep.hpp"
+
+using namespace hugetune;
+
+namespace {
+
+SweepResult made_up() {
+    KernelFs fs(std::string(HUGETUNE_SOURCE_DIR) + "/tests/fixtures/skylake-4node");
+    Probe probe = probe_machine(fs);
+    SweepOptions o;
+    o.threads_per_node = {1, 64};
+    o.sample_mib_per_node = 1024;  // 512 pages per node, 4 GiB over four nodes
+    SweepResult r;
+    r.plan = plan_sweep(probe, read_memory_view(fs, probe), o);
+    r.probe = to_json(probe);
+    for (const auto& p : r.plan.points)
+        r.points.push_back(
+            {p.phase, p.threads_per_node, p.total_threads, p.oversubscribed, {}, {}, 0});
+    r.points[0].samples_seconds = {0.4, 0.1, 0.2};  // alloc @1: median 0.2 s, 4 GiB -> 20 GiB/s
+    r.points[0].thread_seconds = {{0.1}, {0.1}, {0.1}};
+    r.points[1].samples_seconds = {0.5};  // alloc @64 (oversubscribed), one sample so far
+    r.points[1].shortfall_pages = 3;
+    return r;
+}
+
+}  // namespace
+
+TEST_CASE("median of odd, even and empty sample lists") {
+    CHECK(median({3, 1, 2}) == 2);
+    CHECK(median({4, 1, 3, 2}) == 2.5);
+    CHECK(median({}) == 0);
+}
+
+TEST_CASE("the sweep file has the agreed fields; unmeasured points are left out") {
+    SweepResult r = made_up();
+    auto j = to_json(r);
+    CHECK(j["format"] == "hugetune-sweep");
+    CHECK(j["format_version"] == 1);
+    CHECK(j["complete"] == false);
+    CHECK(j["tool"]["version"] == HUGETUNE_VERSION);
+    CHECK(j["probe"]["topology"]["nodes"].size() == 4);
+    auto params = j["parameters"];
+    CHECK(params["threads_per_node"] == nlohmann::json::array({1, 64}));
+    CHECK(params["repetitions"] == 5);
+    CHECK(params["page_size_kb"] == 2048);
+    CHECK(params["sample_mib_per_node"] == 1024);
+    CHECK(params["nodes"] == nlohmann::json::array({0, 1, 2, 3}));
+    CHECK(params["seed"] == 1);
+    CHECK(params["max_memory_fraction"] == 0.5);
+    REQUIRE(j["points"].size() == 2);
+    auto p0 = j["points"][0];
+    CHECK(p0["phase"] == "alloc");
+    CHECK(p0["threads_per_node"] == 1);
+    CHECK(p0["total_threads"] == 4);
+    CHECK(p0["pages_per_node"] == 512);
+    CHECK(p0["median_seconds"] == doctest::Approx(0.2));
+    CHECK(p0["gib_per_second"] == doctest::Approx(20.0));
+    CHECK(p0["oversubscribed"] == false);
+    CHECK(p0["shortfall_pages"] == 0);
+    CHECK(p0["samples_seconds"].size() == 3);
+    auto p1 = j["points"][1];
+    CHECK(p1["threads_per_node"] == 64);
+    CHECK(p1["oversubscribed"] == true);
+    CHECK(p1["shortfall_pages"] == 3);
+}
+
+TEST_CASE("console tables: one per measured phase with N, median, spread and GiB/s") {
+    std::string t = format_tables(made_up());
+    CHECK(t.find("alloc: 512 x 2 MiB pages per node, 4 node(s)") != std::string::npos);
+    CHECK(t.find("zero:") == std::string::npos);  // nothing measured yet
+    CHECK(t.find("     1    200.00 ms   150.0%     20.00") != std::string::npos);
+    CHECK(t.find("    64*") != std::string::npos);
+    CHECK(t.find("shortfall 3 pages") != std::string::npos);
+}

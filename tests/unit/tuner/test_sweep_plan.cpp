@@ -1,0 +1,258 @@
+// The sweep plan on gathered trees: which CPUs each node's threads use, how much memory a node
+// may give, oversubscription, refusals, and that the sample does not grow with the machine.
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "tuner/probe/probe.hpp"
+#include "tuner/sweep/plan.hpp"
+#include "tuner/system/errors.hpp"
+
+using namespace hugetune;
+
+namespace {
+
+constexpr std::uint64_t kMib = 1024 * 1024;
+
+struct Fixture {
+    KernelFs fs;
+    Probe probe;
+    MemoryView memory;
+    explicit Fixture(const std::string& name)
+        : fs(std::string(HUGETUNE_SOURCE_DIR) + "/tests/fixtures/" + name),
+          probe(probe_machine(fs)),
+          memory(read_memory_view(fs, probe)) {}
+    SweepPlan plan(const SweepOptions& o = {}) const { return plan_sweep(probe, memory, o); }
+};
+
+std::string usage_message(const Fixture& f, const SweepOptions& o) {
+    try {
+        f.plan(o);
+    } catch (const UsageError& e) {
+        return e.what();
+    }
+    return "(no UsageError)";
+}
+
+}  // namespace
+
+TEST_CASE("skylake-4node: four nodes, threads on distinct cores before SMT siblings") {
+    Fixture f("skylake-4node");
+    SweepPlan plan = f.plan();
+    REQUIRE(plan.nodes.size() == 4);
+    CHECK(plan.node_ids() == std::vector<int>{0, 1, 2, 3});
+    CHECK(plan.skipped_nodes.empty());
+    const NodePlan& n1 = plan.nodes[1];
+    CHECK(n1.hardware_threads == 36);
+    REQUIRE(n1.cpus.size() == 32);  // one per thread at the largest N
+    // Node 1 has cores 18..35 with SMT siblings 90..107: the 18 cores first.
+    for (int i = 0; i < 18; ++i)
+        CHECK(n1.cpus[static_cast<std::size_t>(i)] == 18 + i);
+    CHECK(n1.cpus[18] == 90);
+    CHECK(n1.cpus[31] == 103);
+    CHECK(plan.pages_per_node == kDefaultSampleMib * kMib / (2 * kMib));
+    CHECK(plan.sample_mib_per_node == kDefaultSampleMib);
+    // 13 points: alloc and zero at six counts, grow at N = 1 only.
+    CHECK(plan.points.size() == 13);
+    CHECK(plan.timed_repetitions == 65);
+    for (const auto& p : plan.points) {
+        CHECK_FALSE(p.oversubscribed);  // 32 <= 36 hardware threads per node
+        CHECK(p.total_threads == 4 * p.threads_per_node);
+        if (p.phase == Phase::grow)
+            CHECK(p.threads_per_node == 1);
+    }
+    CHECK(plan.estimated_seconds > 0);
+}
+
+TEST_CASE("skylake-4node: a node may give min(its MemFree, MemAvailable) x fraction") {
+    Fixture f("skylake-4node");
+    SweepPlan plan = f.plan();
+    // Node MemFree 301989888 kB (288 GiB) is below MemAvailable (1152 GiB).
+    for (const auto& n : plan.nodes)
+        CHECK(n.available_bytes == 301989888ull * 1024);
+    // alloc/grow take a second sample while the zero phase's pool is held.
+    CHECK(plan.nodes[0].peak_bytes == 2 * kDefaultSampleMib * kMib);
+    SweepOptions zero_only;
+    zero_only.phases = {Phase::zero};
+    CHECK(f.plan(zero_only).nodes[0].peak_bytes == kDefaultSampleMib * kMib);
+}
+
+TEST_CASE("a sample that does not fit is refused with the largest one that does") {
+    Fixture f("skylake-4node");
+    SweepOptions o;
+    o.sample_mib_per_node = 200000;
+    std::string m = usage_message(f, o);
+    CHECK(m.find("--sample-mib: 200000 MiB per node needs 400000 MiB on node 0") == 0);
+    CHECK(m.find("--max-memory-fraction 0.5 of its 294912 MiB available") != std::string::npos);
+    // 0.5 x 294912 MiB shared by two samples.
+    CHECK(m.find("use --sample-mib 73728 or less") != std::string::npos);
+    o.sample_mib_per_node = 73728;
+    CHECK_NOTHROW(f.plan(o));
+    o.sample_mib_per_node = 73730;
+    CHECK_THROWS_AS(f.plan(o), UsageError);
+    o.max_memory_fraction = 0.9;
+    CHECK_NOTHROW(f.plan(o));
+}
+
+TEST_CASE("the default sample halves until it fits a small node; a given one is refused") {
+    Fixture f("vm-1node");
+    // 3 GiB free: 0.5 x 3 GiB holds two samples of 768 MiB at most -> 512 MiB, said so.
+    f.memory.node_free_bytes[0] = 3072 * kMib;
+    f.memory.mem_available_bytes = 20000 * kMib;
+    SweepPlan plan = f.plan();
+    CHECK(plan.sample_mib_per_node == 512);
+    CHECK(plan.pages_per_node == 256);
+    bool said = false;
+    for (const auto& w : plan.warnings)
+        said = said || w.find("default sample reduced to 512 MiB") != std::string::npos;
+    CHECK(said);
+    SweepOptions o;
+    o.sample_mib_per_node = kDefaultSampleMib;
+    CHECK(usage_message(f, o).find("use --sample-mib 768 or less") != std::string::npos);
+    // Nothing fits, not even one page: the default is refused like a given sample.
+    f.memory.node_free_bytes[0] = 4 * kMib;
+    CHECK(usage_message(f, SweepOptions{}).find("--sample-mib: 2 MiB per node") == 0);
+    // Plenty of memory: the full default, no note.
+    f.memory.node_free_bytes[0] = 20000 * kMib;
+    CHECK(f.plan().sample_mib_per_node == kDefaultSampleMib);
+}
+
+TEST_CASE("oversubscription is flagged above a node's hardware threads") {
+    Fixture vm("vm-1node");
+    SweepOptions o;
+    o.threads_per_node = {1, 2, 4};
+    SweepPlan plan = vm.plan(o);
+    REQUIRE(plan.nodes.size() == 1);
+    CHECK(plan.nodes[0].cpus == std::vector<int>{0, 1, 0, 1});
+    for (const auto& p : plan.points)
+        CHECK(p.oversubscribed == (p.threads_per_node > 2));
+
+    Fixture sky("skylake-4node");
+    o.threads_per_node = {36, 37};
+    for (const auto& p : sky.plan(o).points)
+        CHECK(p.oversubscribed == (p.threads_per_node == 37));
+}
+
+TEST_CASE("zen4-2node: two nodes of 96 hardware threads") {
+    Fixture f("zen4-2node");
+    SweepOptions o;
+    o.page_size_kb = 1024 * 1024;
+    o.sample_mib_per_node = 2048;
+    SweepPlan plan = f.plan(o);
+    REQUIRE(plan.nodes.size() == 2);
+    CHECK(plan.nodes[0].hardware_threads == 96);
+    CHECK(plan.pages_per_node == 2);
+    CHECK(plan.page_bytes == 1024 * kMib);
+    bool gigantic_note = false, few_pages_note = false;
+    for (const auto& w : plan.warnings) {
+        gigantic_note = gigantic_note || w.find("gigantic") != std::string::npos;
+        few_pages_note = few_pages_note || w.find("some threads get no page") != std::string::npos;
+    }
+    CHECK(gigantic_note);
+    CHECK(few_pages_note);
+    // No surplus gigantic pages exist (the kernel refuses their overcommit): no alloc phase.
+    for (const auto& p : plan.points)
+        CHECK(p.phase != Phase::alloc);
+    CHECK(plan.options.phases == std::vector<Phase>{Phase::zero, Phase::grow});
+    o.phases = {Phase::alloc};
+    CHECK_THROWS_AS(f.plan(o), UsageError);
+}
+
+TEST_CASE("the default sample does not grow with the machine's memory") {
+    // 24 GiB VM and 1.25 TiB four-node server: the same pages per node, the same points.
+    SweepPlan small = Fixture("vm-1node").plan();
+    SweepPlan big = Fixture("skylake-4node").plan();
+    CHECK(small.pages_per_node == big.pages_per_node);
+    CHECK(small.points.size() == big.points.size());
+    // 12 TiB host: a hypothetical MemoryView with 3 TiB free per node changes nothing.
+    Fixture sky("skylake-4node");
+    MemoryView huge;
+    for (int n = 0; n < 4; ++n)
+        huge.node_free_bytes[n] = 3ull << 40;
+    huge.mem_available_bytes = 12ull << 40;
+    SweepPlan giant = plan_sweep(sky.probe, huge, {});
+    CHECK(giant.pages_per_node == big.pages_per_node);
+    CHECK(giant.estimated_seconds == doctest::Approx(big.estimated_seconds));
+}
+
+TEST_CASE("bad options are usage errors naming the option") {
+    Fixture f("vm-1node");
+    SweepOptions o;
+    o.page_size_kb = 16 * 1024;
+    CHECK(usage_message(f, o).find("--page-size: this kernel has no 16M huge pages") == 0);
+    o = {};
+    o.page_size_kb = 1024 * 1024;
+    o.sample_mib_per_node = 1000;
+    CHECK(usage_message(f, o).find("--sample-mib: 1000 is not a positive multiple") == 0);
+    o = {};
+    o.threads_per_node = {};
+    CHECK(usage_message(f, o).find("--threads") == 0);
+    o = {};
+    o.repetitions = 0;
+    CHECK(usage_message(f, o).find("--repetitions") == 0);
+    o = {};
+    o.phases = {};
+    CHECK(usage_message(f, o).find("--phases") == 0);
+    o = {};
+    o.max_memory_fraction = 0;
+    CHECK(usage_message(f, o).find("--max-memory-fraction") == 0);
+    o = {};
+    o.page_size_kb = 1024 * 1024;  // default sample for 1 GiB pages: one page
+    CHECK(f.plan(o).pages_per_node == 1);
+}
+
+TEST_CASE("no hugetlb in the kernel is UnsupportedError") {
+    Fixture f("vm-1node");
+    Probe p = f.probe;
+    p.kernel.hugepage_sizes_kb.clear();
+    p.kernel.pools.clear();
+    CHECK_THROWS_AS(plan_sweep(p, f.memory, {}), UnsupportedError);
+}
+
+TEST_CASE("a node with memory but no CPUs is skipped and noted") {
+    Fixture f("zen4-2node");
+    Probe p = f.probe;
+    p.topology.nodes[1].cpus.clear();
+    p.topology.nodes[1].core_order.clear();
+    SweepPlan plan = plan_sweep(p, f.memory, {});
+    CHECK(plan.node_ids() == std::vector<int>{0});
+    CHECK(plan.skipped_nodes == std::vector<int>{1});
+}
+
+TEST_CASE("node_available_bytes: node MemFree capped by MemAvailable, else an even share") {
+    MemoryView m;
+    m.node_free_bytes[0] = 4 * kMib;
+    m.mem_available_bytes = 24 * kMib;
+    CHECK(node_available_bytes(m, 0, 1) == 4 * kMib);  // the VM case: node view smaller
+    m.node_free_bytes[0] = 30 * kMib;
+    CHECK(node_available_bytes(m, 0, 1) == 24 * kMib);
+    CHECK(node_available_bytes(m, 1, 2) == 12 * kMib);  // no node file: MemAvailable / nodes
+    MemoryView none;
+    CHECK_FALSE(node_available_bytes(none, 0, 1).has_value());
+}
+
+TEST_CASE("pages_for_thread spreads the sample evenly and loses nothing") {
+    for (std::uint64_t pages : {0ull, 1ull, 7ull, 128ull, 131ull})
+        for (int n : {1, 2, 3, 32}) {
+            std::uint64_t sum = 0, lo = ~0ull, hi = 0;
+            for (int i = 0; i < n; ++i) {
+                auto k = pages_for_thread(pages, n, i);
+                sum += k;
+                lo = std::min(lo, k);
+                hi = std::max(hi, k);
+            }
+            CHECK(sum == pages);
+            CHECK(hi - lo <= 1);
+        }
+}
+
+TEST_CASE("the plan as JSON carries what run --dry-run prints") {
+    auto j = to_json(Fixture("skylake-4node").plan());
+    CHECK(j["pages_per_node"] == kDefaultSampleMib / 2);
+    CHECK(j["nodes"].size() == 4);
+    CHECK(j["nodes"][2]["cpus"][0] == 36);
+    CHECK(j["points"].size() == 13);
+    CHECK(j["phases"] == nlohmann::json::array({"alloc", "zero", "grow"}));
+    CHECK(format_plan(Fixture("skylake-4node").plan()).find("node 3: 36 hardware threads") !=
+          std::string::npos);
+}

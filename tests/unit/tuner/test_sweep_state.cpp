@@ -1,0 +1,157 @@
+// Saving and restoring pool values, on a writable copy of a gathered tree (never the machine).
+#include <doctest/doctest.h>
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "tuner/sweep/pool_state.hpp"
+#include "tuner/system/atomic_file.hpp"
+#include "tuner/system/errors.hpp"
+
+using namespace hugetune;
+namespace fs = std::filesystem;
+
+namespace {
+
+// A private copy of a fixture tree and a runtime dir, removed afterwards.
+struct Scratch {
+    fs::path dir;
+    explicit Scratch(const std::string& fixture) {
+        std::string tmpl = (fs::temp_directory_path() / "hugetune-state-XXXXXX").string();
+        REQUIRE(mkdtemp(tmpl.data()) != nullptr);
+        dir = tmpl;
+        fs::copy(std::string(HUGETUNE_SOURCE_DIR) + "/tests/fixtures/" + fixture, dir / "root",
+                 fs::copy_options::recursive);
+    }
+    ~Scratch() { fs::remove_all(dir); }
+    KernelFs kfs() const { return KernelFs(dir / "root"); }
+    fs::path runtime() const { return dir / "run"; }
+};
+
+const std::string kNode1 = "/sys/devices/system/node/node1/hugepages/hugepages-2048kB/nr_hugepages";
+const std::string kGlobal = "/sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages";
+const std::string kOver = "/sys/kernel/mm/hugepages/hugepages-2048kB/nr_overcommit_hugepages";
+
+}  // namespace
+
+TEST_CASE("read_pool_values reads the global and per-node values of one size") {
+    Scratch s("skylake-4node");
+    KernelFs k = s.kfs();
+    PoolValues v = read_pool_values(k, 2048);
+    CHECK(v.nr_hugepages == 524288);
+    CHECK(v.nr_overcommit_hugepages == 0);
+    REQUIRE(v.nodes.size() == 4);
+    CHECK(v.nodes[1].node == 1);
+    CHECK(v.nodes[1].nr_hugepages == 131072);
+    CHECK(pool_nodes(k, 2048) == std::vector<int>{0, 1, 2, 3});
+    CHECK_THROWS_AS(read_pool_values(k, 16384), UnsupportedError);
+}
+
+TEST_CASE("restore_pools writes back only what changed and reports it") {
+    Scratch s("skylake-4node");
+    KernelFs k = s.kfs();
+    PoolValues saved = read_pool_values(k, 2048);
+    k.write_u64(kNode1, 131072 + 64);
+    k.write_u64(kGlobal, 524288 + 64);
+    k.write_u64(kOver, 128);
+    RestoreReport r = restore_pools(k, {saved});
+    CHECK_FALSE(r.writes_failed);
+    CHECK(r.problems.empty());
+    REQUIRE(r.changes.size() == 3);
+    CHECK(r.changes[0] == "2048kB nr_overcommit_hugepages 128 -> 0");
+    CHECK(r.changes[1] == "2048kB node1 nr_hugepages 131136 -> 131072");
+    // On a real kernel the node write also fixes the global count; a plain tree needs both.
+    CHECK(r.changes[2] == "2048kB nr_hugepages 524352 -> 524288");
+    CHECK(read_pool_values(k, 2048) == saved);
+    CHECK(restore_pools(k, {saved}).changes.empty());
+}
+
+TEST_CASE("a value the kernel will not take is a failed write, and the report says so") {
+    Scratch s("vm-1node");
+    KernelFs k = s.kfs();
+    PoolValues saved = read_pool_values(k, 2048);
+    k.write_u64(kOver, 5);
+    fs::remove(k.resolve(kOver));  // the file vanishes: the write fails
+    fs::create_directory(k.resolve(kOver));
+    RestoreReport r = restore_pools(k, {saved});
+    CHECK(r.writes_failed);
+    CHECK_FALSE(r.problems.empty());
+}
+
+TEST_CASE("state file JSON round-trips; a damaged one is a clear error") {
+    SavedState st;
+    st.pid = 4242;
+    st.started_at = "2026-01-01T00:00:00Z";
+    st.command = "sweep";
+    st.pools.push_back({2048, 10, 3, {{0, 4}, {1, 6}}});
+    SavedState back = saved_state_from_json(to_json(st));
+    CHECK(back.pid == 4242);
+    CHECK(back.command == "sweep");
+    REQUIRE(back.pools.size() == 1);
+    CHECK(back.pools[0] == st.pools[0]);
+
+    auto j = to_json(st);
+    j["format"] = "something-else";
+    CHECK_THROWS_AS(saved_state_from_json(j), RuntimeError);
+    j = to_json(st);
+    j["pools"][0].erase("nr_overcommit_hugepages");
+    CHECK_THROWS_AS(saved_state_from_json(j), RuntimeError);
+
+    Scratch s("vm-1node");
+    fs::create_directories(s.runtime());
+    std::ofstream(state_file_path(s.runtime())) << "{ not json";
+    CHECK_THROWS_AS(read_state_file(s.runtime()), RuntimeError);
+}
+
+TEST_CASE("PoolGuard saves before changes and restores and removes the file when it ends") {
+    Scratch s("skylake-4node");
+    KernelFs k = s.kfs();
+    PoolValues before = read_pool_values(k, 2048);
+    {
+        RunLock lock(s.runtime());
+        PoolGuard guard(k, lock, {2048}, "sweep");
+        auto on_disk = read_state_file(s.runtime());
+        REQUIRE(on_disk.has_value());
+        CHECK(on_disk->pid == static_cast<long>(getpid()));
+        CHECK(on_disk->pools[0] == before);
+        k.write_u64(kNode1, 7);
+        k.write_u64(kOver, 9);
+    }
+    CHECK(read_pool_values(k, 2048) == before);
+    CHECK_FALSE(fs::exists(state_file_path(s.runtime())));
+}
+
+TEST_CASE("a state file left by a dead sweep is restored once and removed") {
+    Scratch s("skylake-4node");
+    KernelFs k = s.kfs();
+    PoolValues before = read_pool_values(k, 2048);
+    // What a sweep killed after its first change leaves: the saved values and a changed pool.
+    SavedState dead;
+    dead.pid = 99999;
+    dead.command = "sweep";
+    dead.pools.push_back(before);
+    fs::create_directories(s.runtime());
+    write_file_atomically(state_file_path(s.runtime()), to_json(dead).dump());
+    k.write_u64(kNode1, 7);
+    REQUIRE(fs::exists(state_file_path(s.runtime())));
+    RunLock lock(s.runtime());
+    auto r = recover_from_state_file(k, lock);
+    REQUIRE(r.has_value());
+    CHECK(r->state.command == "sweep");
+    CHECK(r->report.changes.size() == 1);  // node1 only: in a plain tree the global count stayed
+    CHECK(read_pool_values(k, 2048) == before);
+    CHECK_FALSE(fs::exists(state_file_path(s.runtime())));
+    CHECK_FALSE(recover_from_state_file(k, lock).has_value());
+}
+
+TEST_CASE("the run lock admits one holder at a time") {
+    Scratch s("vm-1node");
+    {
+        RunLock first(s.runtime());
+        CHECK_FALSE(RunLock::try_acquire(s.runtime()).has_value());
+        CHECK_THROWS_AS(RunLock second(s.runtime()), BusyError);
+    }
+    CHECK(RunLock::try_acquire(s.runtime()).has_value());
+}

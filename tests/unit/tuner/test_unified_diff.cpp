@@ -1,0 +1,50 @@
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include <unistd.h>
+
+#include "tuner/boot/unified_diff.hpp"
+#include "tuner/system/process.hpp"
+
+using hugetune::bootloader::unified_diff;
+
+TEST_CASE("unified diff: hunks, context, missing final newline") {
+    CHECK(unified_diff("a\n", "a\n", "x", "y").empty());
+    CHECK(unified_diff("a\nb\nc\n", "a\nB\nc\n", "a/f", "b/f") ==
+          "--- a/f\n+++ b/f\n@@ -1,3 +1,3 @@\n a\n-b\n+B\n c\n");
+    CHECK(unified_diff("", "x\n", "a/f", "b/f") == "--- a/f\n+++ b/f\n@@ -0,0 +1 @@\n+x\n");
+    CHECK(unified_diff("x", "x\ny\n", "a/f", "b/f") ==
+          "--- a/f\n+++ b/f\n@@ -1 +1,2 @@\n-x\n\\ No newline at end of file\n+x\n+y\n");
+}
+
+// GNU diff is the reference where it is installed: the hunks (everything after the two
+// header lines, which carry timestamps there) must be identical.
+TEST_CASE("unified diff matches diff -u") {
+    if (!hugetune::program_exists("diff"))
+        return;
+    std::string a, b;
+    for (int i = 0; i < 40; ++i) {
+        a += "line " + std::to_string(i) + "\n";
+        if (i % 13 == 5)
+            b += "changed " + std::to_string(i) + "\n";
+        else if (i % 17 == 3)
+            continue;
+        else
+            b += "line " + std::to_string(i) + "\n";
+        if (i == 30)
+            b += "inserted\n";
+    }
+    auto dir =
+        std::filesystem::temp_directory_path() / ("hugetune-diff-test-" + std::to_string(getpid()));
+    std::filesystem::create_directories(dir);
+    std::ofstream(dir / "a") << a;
+    std::ofstream(dir / "b") << b;
+    auto r = hugetune::run_program({"diff", "-u", (dir / "a").string(), (dir / "b").string()});
+    std::filesystem::remove_all(dir);
+    REQUIRE(r.exit_code == 1);
+    auto body = [](const std::string& d) { return d.substr(d.find("@@")); };
+    CHECK(body(unified_diff(a, b, "a", "b")) == body(r.out));
+}

@@ -1,0 +1,86 @@
+#include "tuner/boot/config_file.hpp"
+
+#include <sys/stat.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <ctime>
+#include <fstream>
+#include <sstream>
+
+#include "tuner/system/atomic_file.hpp"
+#include "tuner/system/errors.hpp"
+
+namespace hugetune::bootloader {
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string read_all(const fs::path& path, const std::string& target_path) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream text;
+    if (in)
+        text << in.rdbuf();
+    if (!in || in.bad())
+        throw RuntimeError("cannot read " + target_path);
+    return text.str();
+}
+
+}  // namespace
+
+std::optional<ConfigFile> read_config_file(const std::string& target_path,
+                                           const fs::path& host_path) {
+    struct stat st {};
+    if (lstat(host_path.c_str(), &st) != 0) {
+        if (errno == ENOENT)
+            return std::nullopt;
+        throw RuntimeError("cannot stat " + target_path + ": " + std::strerror(errno));
+    }
+    if (S_ISLNK(st.st_mode))
+        throw UsageError(target_path +
+                         " is a symbolic link; hugetune edits only regular "
+                         "files: edit the file it points to by hand");
+    if (!S_ISREG(st.st_mode))
+        throw UsageError(target_path + " is not a regular file; hugetune will not edit it");
+    ConfigFile f;
+    f.target_path = target_path;
+    f.host_path = host_path;
+    f.mode = st.st_mode & 07777;
+    f.uid = st.st_uid;
+    f.gid = st.st_gid;
+    f.text = read_all(host_path, target_path);
+    return f;
+}
+
+std::string backup_timestamp() {
+    std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+    std::tm utc{};
+    gmtime_r(&now, &utc);
+    char buf[32];
+    std::strftime(buf, sizeof buf, "%Y%m%dT%H%M%SZ", &utc);
+    return buf;
+}
+
+std::string back_up(const ConfigFile& file, const std::string& timestamp) {
+    std::string suffix = ".hugetune-" + timestamp;
+    fs::path host = file.host_path;
+    std::string name = host.filename().string() + suffix;
+    std::error_code ec;
+    for (int n = 1; fs::exists(host.parent_path() / (name + ".bak"), ec); ++n)
+        name = host.filename().string() + suffix + "-" + std::to_string(n);
+    write_file_atomically(host.parent_path() / (name + ".bak"), file.text,
+                          FileOwnership{file.mode, file.uid, file.gid});
+    return (fs::path(file.target_path).parent_path() / (name + ".bak")).string();
+}
+
+void replace_config_file(const ConfigFile& file, const std::string& text) {
+    auto now = read_config_file(file.target_path, file.host_path);
+    if (!now || now->text != file.text)
+        throw RuntimeError(file.target_path +
+                           " changed while hugetune was editing it; nothing was written to it. "
+                           "Run the command again");
+    write_file_atomically(file.host_path, text, FileOwnership{file.mode, file.uid, file.gid});
+}
+
+}  // namespace hugetune::bootloader

@@ -1,0 +1,190 @@
+#include "tuner/boot/grub_config.hpp"
+
+#include <map>
+
+#include "tuner/boot/token_edit.hpp"
+#include "tuner/kernel/cmdline.hpp"
+#include "tuner/system/errors.hpp"
+
+namespace hugetune::bootloader {
+namespace {
+
+constexpr std::size_t kMaxExpandedBytes = 64 * 1024;
+
+bool is_cmdline_var(std::string_view name) {
+    return name == kCmdlineVar || name == kCmdlineDefaultVar;
+}
+
+std::string where(const GrubSource& s, const Assignment& a) {
+    return s.path + ":" + std::to_string(a.line);
+}
+
+// Inserts " name=value" at the end of an assignment's value, inside its closing quote when
+// it has one, so that the quoting style of the line is kept.
+Replacement insertion(const std::string& text, const Assignment& a, const std::string& param) {
+    bool needs_blank = !a.value.empty() && !is_blank_piece(a.value.back());
+    std::string sep = needs_blank ? " " : "";
+    if (a.value_begin == a.value_end)
+        return {a.value_begin, a.value_end, "\"" + param + "\""};
+    if (a.closing_quote != 0)
+        return {a.value_end - 1, a.value_end - 1, sep + param};
+    // Unquoted value: quote it whole when that cannot change its meaning, else add a quoted
+    // part ("a" "b" joined: a" b" is one shell word).
+    std::string_view old(text.data() + a.value_begin, a.value_end - a.value_begin);
+    bool plain = old.find_first_not_of(
+                     "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                     "0123456789_=.,:/+@%-") == std::string_view::npos;
+    if (plain)
+        return {a.value_begin, a.value_end, "\"" + std::string(old) + sep + param + "\""};
+    return {a.value_end, a.value_end, "\"" + sep + param + "\""};
+}
+
+}  // namespace
+
+GrubSource parse_grub_source(std::string path, std::string text) {
+    GrubSource s;
+    s.path = std::move(path);
+    s.text = std::move(text);
+    try {
+        s.parsed = parse_shell_fragment(s.text);
+    } catch (const ShellParseError& e) {
+        throw UsageError(s.path + ":" + std::to_string(e.line()) + ": " +
+                         std::string(e.what()).substr(std::string(e.what()).find(": ") + 2) +
+                         "; hugetune will not guess: fix the line by hand, then run it again");
+    }
+    return s;
+}
+
+std::optional<AssignmentRef> effective_assignment(const std::vector<GrubSource>& sources,
+                                                  std::string_view name) {
+    std::optional<AssignmentRef> found;
+    for (std::size_t s = 0; s < sources.size(); ++s)
+        for (std::size_t a = 0; a < sources[s].parsed.assignments.size(); ++a)
+            if (sources[s].parsed.assignments[a].name == name)
+                found = AssignmentRef{s, a};
+    return found;
+}
+
+std::string evaluated_cmdline(const std::vector<GrubSource>& sources) {
+    std::map<std::string, std::string, std::less<>> vars;
+    for (const auto& s : sources) {
+        for (const auto& a : s.parsed.assignments) {
+            std::string value;
+            for (const auto& p : a.value) {
+                if (p.kind == WordPiece::Kind::literal) {
+                    value.push_back(p.ch);
+                } else if (p.kind == WordPiece::Kind::reference && !p.ref_name.empty()) {
+                    auto it = vars.find(p.ref_name);
+                    if (it != vars.end())
+                        value += it->second;
+                }
+                // Self-references can double a value per line; x86-64 kernels take at most
+                // 2 KiB of command line, so anything this long is not a real configuration.
+                if (value.size() > kMaxExpandedBytes)
+                    throw UsageError(s.path + ":" + std::to_string(a.line) + ": " + a.name +
+                                     " expands to more than 64 KiB; hugetune will not guess at "
+                                     "such a file: simplify it by hand");
+            }
+            vars[a.name] = std::move(value);
+        }
+    }
+    auto get = [&](std::string_view n) {
+        auto it = vars.find(n);
+        return it == vars.end() ? std::string() : it->second;
+    };
+    return get(kCmdlineVar) + " " + get(kCmdlineDefaultVar);
+}
+
+std::optional<std::string> effective_alloc_threads(const std::vector<GrubSource>& sources) {
+    return parse_kernel_cmdline(evaluated_cmdline(sources)).last(kAllocThreadsParam);
+}
+
+GrubEdit plan_grub_edit(const std::vector<GrubSource>& sources,
+                        const std::optional<std::string>& value) {
+    GrubEdit edit;
+    if (sources.empty())
+        throw RuntimeError("no grub configuration to edit");
+    if (value && !is_safe_param_value(*value))
+        throw UsageError("refusing to write hugepage_alloc_threads=" + *value +
+                         ": only letters and digits are written");
+    std::string param = value ? std::string(kAllocThreadsParam) + "=" + *value : "";
+    for (const auto& s : sources)
+        for (const auto& a : s.parsed.assignments)
+            if (is_cmdline_var(a.name) && a.has_substitution())
+                throw UsageError(where(s, a) + ": " + a.name +
+                                 " uses command substitution, so its value cannot be known; "
+                                 "replace it with literal text, then run hugetune again");
+
+    auto target = effective_assignment(sources, kCmdlineVar);
+    std::vector<std::vector<Replacement>> changes(sources.size());
+    for (std::size_t s = 0; s < sources.size(); ++s) {
+        const auto& assignments = sources[s].parsed.assignments;
+        for (std::size_t a = 0; a < assignments.size(); ++a) {
+            if (!is_cmdline_var(assignments[a].name))
+                continue;
+            bool is_target = target && target->source == s && target->assignment == a;
+            std::optional<std::string> keep = is_target ? value : std::nullopt;
+            bool kept =
+                edit_param_tokens(assignments[a].value, kAllocThreadsParam, keep, changes[s]);
+            if (is_target && value && !kept)
+                changes[s].push_back(insertion(sources[s].text, assignments[a], param));
+        }
+    }
+    if (target) {
+        const auto& src = sources[target->source];
+        edit.target_path = src.path;
+        edit.notes.push_back(std::string(kCmdlineVar) + " takes effect from " +
+                             where(src, src.parsed.assignments[target->assignment]));
+        if (target->source != 0 && value)
+            edit.notes.push_back("editing the drop-in " + src.path +
+                                 " because it sets GRUB_CMDLINE_LINUX after " + sources[0].path +
+                                 "; a package update may replace that file");
+    } else if (value) {
+        const auto& main = sources[0];
+        std::string nl = main.parsed.crlf ? "\r\n" : "\n";
+        std::string add;
+        if (!main.text.empty() && main.text.back() != '\n')
+            add += nl;
+        add += std::string(kCmdlineVar) + "=\"" + param + "\"" + nl;
+        changes[0].push_back({main.text.size(), main.text.size(), add});
+        edit.target_path = main.path;
+        edit.notes.push_back("no file sets GRUB_CMDLINE_LINUX; adding it to " + main.path);
+    }
+    if (auto d = effective_assignment(sources, kCmdlineDefaultVar); d && d->source != 0) {
+        const auto& src = sources[d->source];
+        edit.notes.push_back(std::string(kCmdlineDefaultVar) + " is set last by " +
+                             where(src, src.parsed.assignments[d->assignment]) + " (it overrides " +
+                             sources[0].path + ")");
+    }
+    std::vector<GrubSource> after;
+    for (std::size_t s = 0; s < sources.size(); ++s) {
+        edit.new_texts.push_back(apply_replacements(sources[s].text, changes[s]));
+        try {
+            after.push_back(parse_grub_source(sources[s].path, edit.new_texts[s]));
+        } catch (const UsageError& e) {
+            throw RuntimeError(std::string("internal error: the edited file cannot be read "
+                                           "back, so nothing was written (") +
+                               e.what() + ")");
+        }
+        if (s > 0 && !changes[s].empty() && !(target && target->source == s))
+            edit.notes.push_back("removing hugepage_alloc_threads= from the drop-in " +
+                                 sources[s].path + " (it would override the new value)");
+    }
+    // The kernel must end up with exactly the requested value. A parameter that reaches the
+    // command line through another variable ($X) is out of reach of the edit above.
+    auto result = effective_alloc_threads(after);
+    if (result != value)
+        throw UsageError(sources[0].path + ": after the edit a normal boot entry would still get " +
+                         (result ? "hugepage_alloc_threads=" + *result
+                                 : std::string("no hugepage_alloc_threads=")) +
+                         " (it comes through a variable other than GRUB_CMDLINE_LINUX*, or an "
+                         "unbalanced '\"'); edit the files by hand");
+    return edit;
+}
+
+std::string edit_grub_text(const std::string& text, const std::optional<std::string>& value) {
+    std::vector<GrubSource> sources{parse_grub_source("/etc/default/grub", text)};
+    return plan_grub_edit(sources, value).new_texts[0];
+}
+
+}  // namespace hugetune::bootloader

@@ -1,0 +1,171 @@
+#include "tuner/boot/ledger.hpp"
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "tuner/system/atomic_file.hpp"
+#include "tuner/system/errors.hpp"
+
+namespace hugetune::bootloader {
+namespace {
+
+constexpr std::string_view kAlphabet =
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+nlohmann::json optional_json(const std::optional<std::string>& v) {
+    return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
+}
+
+std::optional<std::string> optional_string(const nlohmann::json& j, const char* key) {
+    if (!j.contains(key) || j.at(key).is_null())
+        return std::nullopt;
+    return j.at(key).get<std::string>();
+}
+
+std::string kind_name(FileKind k) {
+    return k == FileKind::grub ? "grub" : "kernel-cmdline";
+}
+
+}  // namespace
+
+const LedgerFile* Ledger::file(std::string_view path) const {
+    for (const auto& f : files)
+        if (f.path == path)
+            return &f;
+    return nullptr;
+}
+
+std::string base64_encode(std::string_view bytes) {
+    std::string out;
+    std::size_t i = 0;
+    for (; i + 2 < bytes.size(); i += 3) {
+        unsigned v = (static_cast<unsigned char>(bytes[i]) << 16) |
+                     (static_cast<unsigned char>(bytes[i + 1]) << 8) |
+                     static_cast<unsigned char>(bytes[i + 2]);
+        for (int s = 18; s >= 0; s -= 6)
+            out.push_back(kAlphabet[(v >> s) & 63]);
+    }
+    std::size_t rest = bytes.size() - i;
+    if (rest > 0) {
+        unsigned v = static_cast<unsigned char>(bytes[i]) << 16;
+        if (rest == 2)
+            v |= static_cast<unsigned char>(bytes[i + 1]) << 8;
+        out.push_back(kAlphabet[(v >> 18) & 63]);
+        out.push_back(kAlphabet[(v >> 12) & 63]);
+        out.push_back(rest == 2 ? kAlphabet[(v >> 6) & 63] : '=');
+        out.push_back('=');
+    }
+    return out;
+}
+
+std::optional<std::string> base64_decode(std::string_view text) {
+    if (text.size() % 4 != 0)
+        return std::nullopt;
+    std::string out;
+    for (std::size_t i = 0; i < text.size(); i += 4) {
+        unsigned v = 0;
+        int pad = 0;
+        for (std::size_t k = 0; k < 4; ++k) {
+            char c = text[i + k];
+            if (c == '=' && i + 4 == text.size() && k >= 2) {
+                ++pad;
+                v <<= 6;
+                continue;
+            }
+            auto at = kAlphabet.find(c);
+            if (at == std::string_view::npos || pad > 0)
+                return std::nullopt;
+            v = (v << 6) | static_cast<unsigned>(at);
+        }
+        out.push_back(static_cast<char>((v >> 16) & 0xff));
+        if (pad < 2)
+            out.push_back(static_cast<char>((v >> 8) & 0xff));
+        if (pad < 1)
+            out.push_back(static_cast<char>(v & 0xff));
+    }
+    return out;
+}
+
+std::string ledger_to_json(const Ledger& ledger) {
+    nlohmann::json j;
+    j["schema_version"] = kLedgerSchemaVersion;
+    j["applied_at"] = ledger.applied_at;
+    j["hugepage_alloc_threads"] = ledger.value;
+    j["bootloader"] = ledger.bootloader;
+    j["files"] = nlohmann::json::array();
+    // File bytes go in base64: configuration files need not be valid UTF-8.
+    for (const auto& f : ledger.files)
+        j["files"].push_back({{"path", f.path},
+                              {"kind", kind_name(f.kind)},
+                              {"backup", f.backup},
+                              {"original_base64", base64_encode(f.original)},
+                              {"applied_base64", base64_encode(f.applied)},
+                              {"previous_value", optional_json(f.previous_value)}});
+    j["bls_entries"] = nlohmann::json::array();
+    for (const auto& e : ledger.bls_entries)
+        j["bls_entries"].push_back({{"entry", e.entry},
+                                    {"kernel", e.kernel},
+                                    {"previous_value", optional_json(e.previous_value)}});
+    return j.dump(2) + "\n";
+}
+
+Ledger ledger_from_json(const std::string& text, const std::string& where) {
+    try {
+        auto j = nlohmann::json::parse(text);
+        if (j.at("schema_version").get<int>() != kLedgerSchemaVersion)
+            throw RuntimeError(where + ": ledger schema_version " + j.at("schema_version").dump() +
+                               " is not one this hugetune reads");
+        Ledger l;
+        l.applied_at = j.at("applied_at").get<std::string>();
+        l.value = j.at("hugepage_alloc_threads").get<std::string>();
+        l.bootloader = j.at("bootloader").get<std::string>();
+        for (const auto& f : j.at("files")) {
+            LedgerFile lf;
+            lf.path = f.at("path").get<std::string>();
+            lf.kind = f.at("kind").get<std::string>() == "grub" ? FileKind::grub
+                                                                : FileKind::kernel_cmdline;
+            lf.backup = f.at("backup").get<std::string>();
+            auto original = base64_decode(f.at("original_base64").get<std::string>());
+            auto applied = base64_decode(f.at("applied_base64").get<std::string>());
+            if (!original || !applied)
+                throw RuntimeError(where + ": corrupt file contents");
+            lf.original = *original;
+            lf.applied = *applied;
+            lf.previous_value = optional_string(f, "previous_value");
+            l.files.push_back(std::move(lf));
+        }
+        for (const auto& e : j.at("bls_entries"))
+            l.bls_entries.push_back({e.at("entry").get<std::string>(),
+                                     e.at("kernel").get<std::string>(),
+                                     optional_string(e, "previous_value")});
+        return l;
+    } catch (const nlohmann::json::exception& e) {
+        throw RuntimeError(where + " is not a valid hugetune ledger (" + e.what() +
+                           "); restore the files from their .hugetune-*.bak backups by hand");
+    }
+}
+
+std::optional<Ledger> read_ledger(const KernelFs& root) {
+    auto text = root.read(kLedgerPath);
+    if (!text)
+        return std::nullopt;
+    return ledger_from_json(*text, root.resolve(kLedgerPath).string());
+}
+
+void write_ledger(const KernelFs& root, const Ledger& ledger) {
+    auto path = root.resolve(kLedgerPath);
+    std::error_code ec;
+    std::filesystem::create_directories(path.parent_path(), ec);
+    if (ec)
+        throw RuntimeError("cannot create " + path.parent_path().string() + ": " + ec.message());
+    write_file_atomically(path, ledger_to_json(ledger), FileOwnership{0600, {}, {}});
+}
+
+void remove_ledger(const KernelFs& root) {
+    std::error_code ec;
+    std::filesystem::remove(root.resolve(kLedgerPath), ec);
+    if (ec)
+        throw RuntimeError("cannot remove " + root.resolve(kLedgerPath).string());
+}
+
+}  // namespace hugetune::bootloader

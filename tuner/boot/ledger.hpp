@@ -1,0 +1,56 @@
+// The record of what `hugetune apply` changed (/var/lib/hugetune/applied.json on the target),
+// from which `hugetune rollback` restores the files byte for byte.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "tuner/kernel/kernel_fs.hpp"
+
+namespace hugetune::bootloader {
+
+inline constexpr std::string_view kLedgerPath = "/var/lib/hugetune/applied.json";
+inline constexpr int kLedgerSchemaVersion = 1;
+
+enum class FileKind { grub, kernel_cmdline };
+
+struct LedgerFile {
+    std::string path;  // target path
+    FileKind kind = FileKind::grub;
+    std::string backup;    // target path of the backup made before the first change
+    std::string original;  // bytes before hugetune first changed the file
+    std::string applied;   // bytes hugetune wrote
+    // hugepage_alloc_threads= in force before (for grub: over all its files), nothing if none
+    std::optional<std::string> previous_value;
+};
+
+// The value each boot loader entry had before `grubby --update-kernel=ALL` changed it.
+struct LedgerBlsEntry {
+    std::string entry;   // /boot/loader/entries/<id>.conf
+    std::string kernel;  // its `linux` path, which grubby --update-kernel= accepts
+    std::optional<std::string> previous_value;
+};
+
+struct Ledger {
+    std::string applied_at;  // ISO 8601 UTC
+    std::string value;
+    std::string bootloader;  // "grub", "grubby" or "kernel-cmdline"
+    std::vector<LedgerFile> files;
+    std::vector<LedgerBlsEntry> bls_entries;
+
+    const LedgerFile* file(std::string_view path) const;
+};
+
+std::string ledger_to_json(const Ledger& ledger);
+// Throws RuntimeError naming `where` when the text is not a ledger this version can read.
+Ledger ledger_from_json(const std::string& text, const std::string& where);
+
+std::optional<Ledger> read_ledger(const KernelFs& root);
+void write_ledger(const KernelFs& root, const Ledger& ledger);
+void remove_ledger(const KernelFs& root);
+
+std::string base64_encode(std::string_view bytes);
+std::optional<std::string> base64_decode(std::string_view text);
+
+}  // namespace hugetune::bootloader

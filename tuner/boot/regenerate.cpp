@@ -1,0 +1,160 @@
+#include "tuner/boot/regenerate.hpp"
+
+#include "tuner/boot/token_edit.hpp"
+#include "tuner/kernel/cmdline.hpp"
+#include "tuner/system/errors.hpp"
+#include "tuner/system/process.hpp"
+
+namespace hugetune::bootloader {
+namespace {
+
+constexpr std::string_view kBlsDir = "/boot/loader/entries";
+
+std::string trim(std::string_view s) {
+    auto b = s.find_first_not_of(" \t\r\n");
+    if (b == std::string_view::npos)
+        return {};
+    auto e = s.find_last_not_of(" \t\r\n");
+    return std::string(s.substr(b, e - b + 1));
+}
+
+std::optional<std::string> grub_variable(const std::vector<GrubSource>& grub,
+                                         std::string_view name) {
+    auto ref = effective_assignment(grub, name);
+    if (!ref)
+        return std::nullopt;
+    return literal_text(grub[ref->source].parsed.assignments[ref->assignment].value);
+}
+
+}  // namespace
+
+std::string bootloader_name(Bootloader b) {
+    switch (b) {
+        case Bootloader::grub:
+            return "grub";
+        case Bootloader::grubby:
+            return "grubby";
+        case Bootloader::kernel_cmdline:
+            return "kernel-cmdline";
+    }
+    return "?";
+}
+
+std::optional<Bootloader> parse_bootloader_name(std::string_view name) {
+    if (name == "grub")
+        return Bootloader::grub;
+    if (name == "grubby")
+        return Bootloader::grubby;
+    if (name == "kernel-cmdline")
+        return Bootloader::kernel_cmdline;
+    return std::nullopt;
+}
+
+std::vector<BlsEntry> read_bls_entries(const KernelFs& root) {
+    std::vector<BlsEntry> entries;
+    for (const auto& name : root.list(kBlsDir)) {
+        if (!name.ends_with(".conf"))
+            continue;
+        std::string path = std::string(kBlsDir) + "/" + name;
+        auto text = root.read(path);
+        if (!text)
+            continue;
+        BlsEntry e;
+        e.path = path;
+        std::size_t at = 0;
+        while (at < text->size()) {
+            std::size_t nl = text->find('\n', at);
+            std::string line =
+                trim(std::string_view(*text).substr(at, nl == std::string::npos ? nl : nl - at));
+            at = nl == std::string::npos ? text->size() : nl + 1;
+            if (line.starts_with("linux ") || line.starts_with("linux\t"))
+                e.kernel = trim(line.substr(5));
+            if (line.starts_with("options ") || line.starts_with("options\t"))
+                e.alloc_threads = parse_kernel_cmdline(line.substr(8)).last(kAllocThreadsParam);
+        }
+        entries.push_back(std::move(e));
+    }
+    return entries;
+}
+
+Detection detect_bootloader(const KernelFs& root, const std::vector<GrubSource>& grub) {
+    if (!grub.empty()) {
+        // GRUB_ENABLE_BLSCFG=true: grub reads /boot/loader/entries, whose options grubby edits
+        // (RHEL 8 and later, Fedora 30 and later).
+        bool bls = grub_variable(grub, "GRUB_ENABLE_BLSCFG") == std::optional<std::string>("true");
+        if (bls && !read_bls_entries(root).empty())
+            return {Bootloader::grubby,
+                    "GRUB_ENABLE_BLSCFG=true and boot entries in /boot/loader/entries"};
+        return {Bootloader::grub, "/etc/default/grub"};
+    }
+    if (root.exists("/etc/kernel/cmdline"))
+        return {Bootloader::kernel_cmdline, "/etc/kernel/cmdline without /etc/default/grub"};
+    throw RuntimeError("no boot loader configuration under " + root.root().string() +
+                       ": neither /etc/default/grub nor /etc/kernel/cmdline exists; add "
+                       "hugepage_alloc_threads= to the kernel command line by hand");
+}
+
+Argv grub_regenerate_command(const KernelFs& root) {
+    if (root.exists("/etc/debian_version") || root.exists("/usr/sbin/update-grub"))
+        return {"update-grub"};
+    for (const char* cfg : {"/boot/grub2/grub.cfg", "/boot/grub/grub.cfg"}) {
+        if (!root.exists(cfg))
+            continue;
+        Argv argv{"grub2-mkconfig", "-o", cfg};
+        if (program_exists("grub2-mkconfig")) {
+            auto help = run_program({"grub2-mkconfig", "--help"});
+            if ((help.out + help.err).find("--update-bls-cmdline") != std::string::npos)
+                argv.push_back("--update-bls-cmdline");
+        }
+        return argv;
+    }
+    throw RuntimeError("no grub.cfg under " + root.resolve("/boot").string() +
+                       " (looked for /boot/grub2/grub.cfg and /boot/grub/grub.cfg); use "
+                       "--no-regenerate and rebuild the boot menu by hand");
+}
+
+Argv grubby_set_command(const std::string& value) {
+    // grubby replaces an existing value of the parameter; the value must not be quoted.
+    return {"grubby", "--update-kernel=ALL",
+            "--args=" + std::string(kAllocThreadsParam) + "=" + value};
+}
+
+std::string format_command(const Argv& argv) {
+    std::string out;
+    for (const auto& a : argv) {
+        if (!out.empty())
+            out += ' ';
+        bool plain = !a.empty() && a.find_first_not_of(
+                                       "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnop"
+                                       "qrstuvwxyz0123456789_=.,:/+@%-") == std::string::npos;
+        if (plain) {
+            out += a;
+        } else {
+            out += '\'';
+            for (char c : a)
+                out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+            out += '\'';
+        }
+    }
+    return out;
+}
+
+void run_regenerate_command(const Argv& argv) {
+    auto r = run_program(argv);
+    if (r.exit_code == 0)
+        return;
+    std::string detail = trim(r.err);
+    if (detail.size() > 300)
+        detail = "..." + detail.substr(detail.size() - 300);
+    for (char& c : detail)
+        if (c == '\n')
+            c = ' ';
+    if (r.exit_code < 0)
+        throw RuntimeError(
+            "cannot run " + argv[0] + " (" + detail +
+            "); install it or use --no-regenerate and rebuild the boot menu by hand");
+    throw RuntimeError(format_command(argv) + " failed with exit code " +
+                       std::to_string(r.exit_code) + (detail.empty() ? "" : ": " + detail));
+}
+
+}  // namespace hugetune::bootloader

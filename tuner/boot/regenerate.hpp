@@ -1,0 +1,57 @@
+// Which boot loader setup a target uses, and the distribution's own commands that rebuild
+// its boot entries after the configuration changed (KERNEL-FACTS.md "Setting the kernel
+// command line").
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "tuner/boot/grub_config.hpp"
+#include "tuner/kernel/kernel_fs.hpp"
+
+namespace hugetune::bootloader {
+
+enum class Bootloader {
+    grub,            // /etc/default/grub, then update-grub or grub2-mkconfig
+    grubby,          // BLS entries rewritten by grubby (RHEL, Fedora); /etc/default/grub kept too
+    kernel_cmdline,  // /etc/kernel/cmdline only (kernel-install, systemd-boot)
+};
+
+std::string bootloader_name(Bootloader b);
+// "grub", "grubby", "kernel-cmdline"; nothing for anything else.
+std::optional<Bootloader> parse_bootloader_name(std::string_view name);
+
+struct Detection {
+    Bootloader kind;
+    std::string reason;  // what was found under the root
+};
+
+// `grub` holds the parsed /etc/default/grub and drop-ins (empty when the file is absent).
+// Throws RuntimeError when the root holds no configuration hugetune can edit.
+Detection detect_bootloader(const KernelFs& root, const std::vector<GrubSource>& grub);
+
+using Argv = std::vector<std::string>;
+
+// The command that rebuilds grub.cfg: update-grub on Debian and Ubuntu, else grub2-mkconfig
+// -o on the grub.cfg that exists, with --update-bls-cmdline when the installed grub2-mkconfig
+// offers it (RHEL 9.3 and later rewrite BLS entries only with it).
+Argv grub_regenerate_command(const KernelFs& root);
+
+Argv grubby_set_command(const std::string& value);
+
+struct BlsEntry {
+    std::string path;    // target path of the .conf file
+    std::string kernel;  // its `linux` line
+    std::optional<std::string> alloc_threads;
+};
+// /boot/loader/entries/*.conf, sorted by name.
+std::vector<BlsEntry> read_bls_entries(const KernelFs& root);
+
+// Shell-quoted for display; the commands themselves run from an argument vector.
+std::string format_command(const Argv& argv);
+
+// Runs `argv` (run_program); throws RuntimeError with the end of its stderr on failure.
+void run_regenerate_command(const Argv& argv);
+
+}  // namespace hugetune::bootloader

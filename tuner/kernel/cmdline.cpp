@@ -1,0 +1,128 @@
+#include "tuner/kernel/cmdline.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <charconv>
+
+namespace hugetune {
+
+// Follows next_arg() in the kernel's lib/cmdline.c: a parameter is split at the first '=';
+// double quotes group blanks and are dropped ("a=\"b c\"" gives a = b c).
+KernelCmdline parse_kernel_cmdline(std::string_view text) {
+    KernelCmdline result;
+    std::size_t i = 0;
+    auto is_blank = [](char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; };
+    while (i < text.size()) {
+        while (i < text.size() && is_blank(text[i]))
+            ++i;
+        if (i >= text.size())
+            break;
+        std::string token;
+        bool in_quote = false;
+        bool saw_equals = false;
+        std::size_t name_end = std::string::npos;
+        for (; i < text.size(); ++i) {
+            char c = text[i];
+            if (c == '"') {
+                in_quote = !in_quote;
+                continue;
+            }
+            if (!in_quote && is_blank(c))
+                break;
+            if (c == '=' && !saw_equals) {
+                saw_equals = true;
+                name_end = token.size();
+            }
+            token.push_back(c);
+        }
+        if (token == "--")
+            break;  // the rest belongs to init
+        CmdlineParam p;
+        if (saw_equals) {
+            p.name = token.substr(0, name_end);
+            p.value = token.substr(name_end + 1);
+        } else {
+            p.name = token;
+        }
+        result.params.push_back(std::move(p));
+    }
+    return result;
+}
+
+std::optional<std::string> KernelCmdline::last(std::string_view name) const {
+    for (auto it = params.rbegin(); it != params.rend(); ++it)
+        if (it->name == name)
+            return it->value.value_or("");
+    return std::nullopt;
+}
+
+bool KernelCmdline::has(std::string_view name) const {
+    return std::any_of(params.begin(), params.end(), [&](const auto& p) { return p.name == name; });
+}
+
+std::vector<const CmdlineParam*> KernelCmdline::all(std::string_view name) const {
+    std::vector<const CmdlineParam*> out;
+    for (const auto& p : params)
+        if (p.name == name)
+            out.push_back(&p);
+    return out;
+}
+
+bool is_hugetlb_param(std::string_view name) {
+    static constexpr std::array<std::string_view, 7> names = {
+        "hugepages",     "hugepagesz",           "default_hugepagesz", "hugepage_alloc_threads",
+        "init_on_alloc", "hugetlb_free_vmemmap", "hugetlb_cma"};
+    return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+std::optional<std::uint64_t> parse_kernel_ulong(std::string_view text) {
+    int base = 10;
+    if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
+        base = 16;
+        text.remove_prefix(2);
+    } else if (text.size() > 1 && text[0] == '0') {
+        base = 8;
+        text.remove_prefix(1);
+    }
+    if (!text.empty() && text.back() == '\n')
+        text.remove_suffix(1);
+    if (text.empty())
+        return std::nullopt;
+    std::uint64_t value = 0;
+    auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value, base);
+    if (ec != std::errc() || ptr != text.data() + text.size())
+        return std::nullopt;
+    return value;
+}
+
+std::optional<std::uint64_t> parse_memsize_kb(std::string_view text) {
+    if (text.empty())
+        return std::nullopt;
+    std::uint64_t shift = 0;
+    switch (std::toupper(static_cast<unsigned char>(text.back()))) {
+        case 'K':
+            shift = 10;
+            break;
+        case 'M':
+            shift = 20;
+            break;
+        case 'G':
+            shift = 30;
+            break;
+        case 'T':
+            shift = 40;
+            break;
+        default:
+            break;
+    }
+    if (shift)
+        text.remove_suffix(1);
+    auto number = parse_kernel_ulong(text);
+    if (!number)
+        return std::nullopt;
+    std::uint64_t bytes = *number << shift;
+    return bytes / 1024;
+}
+
+}  // namespace hugetune

@@ -1,0 +1,402 @@
+#include "tuner/probe/probe.hpp"
+
+#include <hwloc.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <regex>
+#include <sstream>
+
+#include "tuner/system/errors.hpp"
+#include "tuner/system/process.hpp"
+
+namespace hugetune {
+namespace {
+
+// RAII for an hwloc topology; under a fixture root hwloc reads that tree (HWLOC_FSROOT,
+// hwloc's documented way to read a Linux tree gathered from another machine).
+class HwlocTopology {
+  public:
+    explicit HwlocTopology(const KernelFs& fs) {
+        if (hwloc_topology_init(&topo_) != 0)
+            throw RuntimeError("hwloc: cannot initialise");
+        const char* old = std::getenv("HWLOC_FSROOT");
+        std::string saved = old ? old : "";
+        if (!fs.is_live()) {
+            setenv("HWLOC_FSROOT", fs.root().c_str(), 1);
+            // cpuid would describe this machine's caches, not the fixture's.
+            hwloc_topology_set_components(topo_, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST, "x86");
+        }
+        int rc = hwloc_topology_load(topo_);
+        if (!fs.is_live()) {
+            if (old)
+                setenv("HWLOC_FSROOT", saved.c_str(), 1);
+            else
+                unsetenv("HWLOC_FSROOT");
+        }
+        if (rc != 0) {
+            hwloc_topology_destroy(topo_);
+            throw RuntimeError("hwloc could not read the topology under " + fs.root().string());
+        }
+    }
+    ~HwlocTopology() { hwloc_topology_destroy(topo_); }
+    HwlocTopology(const HwlocTopology&) = delete;
+    HwlocTopology& operator=(const HwlocTopology&) = delete;
+    hwloc_topology_t get() const { return topo_; }
+
+  private:
+    hwloc_topology_t topo_ = nullptr;
+};
+
+// PUs of `set` ordered one per core first, then each core's second thread, and so on:
+// threads spread over cores before they share one through SMT.
+std::vector<int> core_major_order(hwloc_topology_t topo, hwloc_const_cpuset_t set) {
+    std::vector<std::vector<int>> per_core;
+    int ncores = hwloc_get_nbobjs_inside_cpuset_by_type(topo, set, HWLOC_OBJ_CORE);
+    for (int i = 0; i < ncores; ++i) {
+        hwloc_obj_t core = hwloc_get_obj_inside_cpuset_by_type(topo, set, HWLOC_OBJ_CORE, i);
+        std::vector<int> pus;
+        int id;
+        hwloc_bitmap_foreach_begin(id, core->cpuset) {
+            if (hwloc_bitmap_isset(set, id))
+                pus.push_back(id);
+        }
+        hwloc_bitmap_foreach_end();
+        per_core.push_back(std::move(pus));
+    }
+    std::vector<int> order;
+    if (per_core.empty()) {  // no core level reported: PUs as they come
+        int id;
+        hwloc_bitmap_foreach_begin(id, set) {
+            order.push_back(id);
+        }
+        hwloc_bitmap_foreach_end();
+        return order;
+    }
+    for (std::size_t rank = 0;; ++rank) {
+        bool any = false;
+        for (const auto& pus : per_core) {
+            if (rank < pus.size()) {
+                order.push_back(pus[rank]);
+                any = true;
+            }
+        }
+        if (!any)
+            break;
+    }
+    return order;
+}
+
+Topology read_topology(const KernelFs& fs) {
+    HwlocTopology t(fs);
+    hwloc_topology_t topo = t.get();
+    Topology out;
+    out.packages = std::max(0, hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PACKAGE));
+    out.cores = std::max(0, hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_CORE));
+    out.pus = std::max(0, hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PU));
+    int nnodes = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_NUMANODE);
+    for (int i = 0; i < nnodes; ++i) {
+        hwloc_obj_t node = hwloc_get_obj_by_type(topo, HWLOC_OBJ_NUMANODE, i);
+        NumaNode n;
+        n.id = static_cast<int>(node->os_index);
+        n.memory_bytes = node->attr ? node->attr->numanode.local_memory : 0;
+        int id;
+        hwloc_bitmap_foreach_begin(id, node->cpuset) {
+            n.cpus.push_back(id);
+        }
+        hwloc_bitmap_foreach_end();
+        n.core_order = core_major_order(topo, node->cpuset);
+        out.nodes.push_back(std::move(n));
+    }
+    std::sort(out.nodes.begin(), out.nodes.end(),
+              [](const NumaNode& a, const NumaNode& b) { return a.id < b.id; });
+    return out;
+}
+
+// "0-3,8,10-11" -> count.
+int count_cpu_list(const std::string& list) {
+    int count = 0;
+    std::stringstream in(list);
+    std::string range;
+    while (std::getline(in, range, ',')) {
+        if (range.empty())
+            continue;
+        auto dash = range.find('-');
+        try {
+            if (dash == std::string::npos)
+                count += 1;
+            else
+                count += std::stoi(range.substr(dash + 1)) - std::stoi(range.substr(0, dash)) + 1;
+        } catch (const std::exception&) {
+            return 0;
+        }
+    }
+    return count;
+}
+
+// kstrtobool as the kernel uses for init_on_alloc=: 1/y/Y/on -> true, 0/n/N/off -> false.
+std::optional<bool> parse_kernel_bool(const std::string& v) {
+    if (v == "1" || v == "y" || v == "Y" || v == "on" || v == "On" || v == "ON")
+        return true;
+    if (v == "0" || v == "n" || v == "N" || v == "off" || v == "Off" || v == "OFF")
+        return false;
+    return std::nullopt;
+}
+
+std::optional<std::string> read_kernel_config(const KernelFs& fs, const std::string& release) {
+    auto gz = fs.resolve("/proc/config.gz");
+    std::error_code ec;
+    if (std::filesystem::exists(gz, ec) && program_exists("gzip")) {
+        auto r = run_program({"gzip", "-dc", gz.string()});
+        if (r.exit_code == 0 && !r.out.empty())
+            return r.out;
+    }
+    if (!release.empty())
+        return fs.read("/boot/config-" + release);
+    return std::nullopt;
+}
+
+void read_init_on_alloc(const KernelFs& fs, const std::vector<std::string>& log, KernelFacts& k) {
+    if (auto v = k.cmdline.last("init_on_alloc")) {
+        if (auto b = parse_kernel_bool(*v)) {
+            k.init_on_alloc = b;
+            k.init_on_alloc_source = "cmdline";
+            return;
+        }
+    }
+    if (auto config = read_kernel_config(fs, k.release)) {
+        if (config->find("CONFIG_INIT_ON_ALLOC_DEFAULT_ON=y") != std::string::npos) {
+            k.init_on_alloc = true;
+        } else {
+            k.init_on_alloc = false;
+        }
+        k.init_on_alloc_source = "kernel config";
+        return;
+    }
+    // "mem auto-init: stack:all(zero), heap alloc:off, heap free:off" (mm/mm_init.c)
+    for (const auto& line : log) {
+        auto at = line.find("mem auto-init:");
+        if (at == std::string::npos)
+            continue;
+        if (line.find("heap alloc:on") != std::string::npos)
+            k.init_on_alloc = true;
+        if (line.find("heap alloc:off") != std::string::npos)
+            k.init_on_alloc = false;
+        if (k.init_on_alloc) {
+            k.init_on_alloc_source = "boot log";
+            return;
+        }
+    }
+    k.init_on_alloc_source = "unknown";
+}
+
+// hugepagesz= selects the size that following hugepages= apply to; before any, the default
+// size (default_hugepagesz=, else 2 MiB on x86-64). Node format: "0:512,1:512".
+std::vector<BootRequest> read_boot_requests(const KernelCmdline& cmd, std::uint64_t default_kb) {
+    std::vector<BootRequest> out;
+    if (auto d = cmd.last("default_hugepagesz"))
+        if (auto kb = parse_memsize_kb(*d))
+            default_kb = *kb;
+    std::uint64_t current = default_kb;
+    for (const auto& p : cmd.params) {
+        if (p.name == "hugepagesz" && p.value) {
+            if (auto kb = parse_memsize_kb(*p.value))
+                current = *kb;
+        } else if (p.name == "hugepages" && p.value) {
+            BootRequest r;
+            r.size_kb = current;
+            r.node_format = p.value->find(':') != std::string::npos;
+            std::stringstream in(*p.value);
+            std::string part;
+            bool ok = true;
+            while (std::getline(in, part, ',')) {
+                auto colon = part.find(':');
+                auto count =
+                    parse_kernel_ulong(colon == std::string::npos ? part : part.substr(colon + 1));
+                if (!count)
+                    ok = false;
+                else
+                    r.pages += *count;
+            }
+            if (!ok)
+                continue;
+            // A later hugepages= for the same size replaces the earlier one.
+            auto same = std::find_if(out.begin(), out.end(),
+                                     [&](const BootRequest& b) { return b.size_kb == r.size_kb; });
+            if (same != out.end())
+                *same = r;
+            else
+                out.push_back(r);
+        }
+    }
+    return out;
+}
+
+std::optional<BootAllocationLine> find_boot_allocation_line(const std::vector<std::string>& log) {
+    // mm/hugetlb.c (6.15+): "HugeTLB: allocation took %dms with hugepage_allocation_threads=%ld"
+    static const std::regex re(
+        R"(HugeTLB: allocation took (\d+)ms with hugepage_(?:allocation|alloc)_threads=(\d+))");
+    for (auto it = log.rbegin(); it != log.rend(); ++it) {
+        std::smatch m;
+        if (std::regex_search(*it, m, re)) {
+            BootAllocationLine line;
+            line.milliseconds = std::stoull(m[1]);
+            line.threads = std::stoull(m[2]);
+            line.text = *it;
+            return line;
+        }
+    }
+    return std::nullopt;
+}
+
+KernelFacts read_kernel(const KernelFs& fs, const Topology& topo) {
+    KernelFacts k;
+    k.release = fs.read_line("/proc/sys/kernel/osrelease").value_or("");
+    std::sscanf(k.release.c_str(), "%d.%d", &k.version_major, &k.version_minor);
+    auto online = fs.read_line("/sys/devices/system/cpu/online");
+    k.online_cpus = online ? count_cpu_list(*online) : 0;
+    if (k.online_cpus == 0)
+        k.online_cpus = topo.pus;
+
+    for (const auto& name : fs.list("/sys/kernel/mm/hugepages")) {
+        std::uint64_t kb = 0;
+        if (std::sscanf(name.c_str(), "hugepages-%lukB", &kb) != 1)
+            continue;
+        std::string dir = "/sys/kernel/mm/hugepages/" + name + "/";
+        HugePool pool;
+        pool.size_kb = kb;
+        pool.nr = fs.read_u64(dir + "nr_hugepages").value_or(0);
+        pool.free = fs.read_u64(dir + "free_hugepages").value_or(0);
+        pool.surplus = fs.read_u64(dir + "surplus_hugepages").value_or(0);
+        pool.reserved = fs.read_u64(dir + "resv_hugepages").value_or(0);
+        pool.overcommit = fs.read_u64(dir + "nr_overcommit_hugepages").value_or(0);
+        for (const auto& node : topo.nodes) {
+            std::string nd = "/sys/devices/system/node/node" + std::to_string(node.id) +
+                             "/hugepages/" + name + "/";
+            if (!fs.exists(nd))
+                continue;
+            NodePool np;
+            np.node = node.id;
+            np.nr = fs.read_u64(nd + "nr_hugepages").value_or(0);
+            np.free = fs.read_u64(nd + "free_hugepages").value_or(0);
+            np.surplus = fs.read_u64(nd + "surplus_hugepages").value_or(0);
+            pool.nodes.push_back(np);
+        }
+        k.hugepage_sizes_kb.push_back(kb);
+        k.pools.push_back(std::move(pool));
+    }
+    std::sort(k.hugepage_sizes_kb.begin(), k.hugepage_sizes_kb.end());
+    std::sort(k.pools.begin(), k.pools.end(),
+              [](const HugePool& a, const HugePool& b) { return a.size_kb < b.size_kb; });
+
+    if (auto meminfo = fs.read("/proc/meminfo")) {
+        auto at = meminfo->find("Hugepagesize:");
+        if (at != std::string::npos) {
+            std::uint64_t kb = 0;
+            if (std::sscanf(meminfo->c_str() + at, "Hugepagesize: %lu kB", &kb) == 1)
+                k.default_hugepage_size_kb = kb;
+        }
+    }
+
+    k.cmdline = parse_kernel_cmdline(fs.read("/proc/cmdline").value_or(""));
+    k.supports_hugepage_alloc_threads =
+        release_supports_alloc_threads(k.version_major, k.version_minor);
+    k.default_alloc_threads = kernel_default_alloc_threads(k.online_cpus);
+    if (auto v = k.cmdline.last("hugepage_alloc_threads")) {
+        // The kernel ignores an unparsable value or 0 (KERNEL-FACTS.md).
+        auto n = parse_kernel_ulong(*v);
+        if (n && *n > 0)
+            k.cmdline_alloc_threads = n;
+    }
+
+    auto log = fs.kernel_log();
+    read_init_on_alloc(fs, log, k);
+    if (auto hvo = fs.read_u64("/proc/sys/vm/hugetlb_optimize_vmemmap")) {
+        k.hvo = *hvo != 0;
+    } else if (auto v = k.cmdline.last("hugetlb_free_vmemmap")) {
+        k.hvo = parse_kernel_bool(*v);
+    }
+    k.boot_requests = read_boot_requests(k.cmdline, k.default_hugepage_size_kb.value_or(2048));
+    k.last_boot_allocation = find_boot_allocation_line(log);
+    return k;
+}
+
+Virtualization read_virtualization(const KernelFs& fs) {
+    Virtualization v;
+    if (auto cpuinfo = fs.read("/proc/cpuinfo")) {
+        // The CPUID hypervisor bit, which every mainstream hypervisor sets for its guests.
+        std::istringstream in(*cpuinfo);
+        std::string line;
+        while (std::getline(in, line)) {
+            if (!line.starts_with("flags"))
+                continue;
+            std::istringstream words(line.substr(line.find(':') + 1));
+            std::string w;
+            while (words >> w)
+                if (w == "hypervisor")
+                    v.hypervisor = true;
+            break;
+        }
+    }
+    if (auto type = fs.read_line("/sys/hypervisor/type"); type && !type->empty()) {
+        v.hypervisor = true;
+        v.vendor = *type;
+    }
+    if (v.hypervisor && v.vendor.empty()) {
+        for (const char* f : {"/sys/class/dmi/id/sys_vendor", "/sys/class/dmi/id/product_name"}) {
+            if (auto s = fs.read_line(f); s && !s->empty()) {
+                v.vendor = *s;
+                break;
+            }
+        }
+    }
+    return v;
+}
+
+std::string hostname_of(const KernelFs& fs) {
+    return fs.read_line("/proc/sys/kernel/hostname").value_or("");
+}
+
+}  // namespace
+
+std::vector<const NumaNode*> Topology::memory_nodes() const {
+    std::vector<const NumaNode*> out;
+    for (const auto& n : nodes)
+        if (n.memory_bytes > 0)
+            out.push_back(&n);
+    return out;
+}
+
+int Topology::max_pus_per_node() const {
+    std::size_t m = 0;
+    for (const auto& n : nodes)
+        m = std::max(m, n.cpus.size());
+    return static_cast<int>(m);
+}
+
+const HugePool* KernelFacts::pool(std::uint64_t size_kb) const {
+    for (const auto& p : pools)
+        if (p.size_kb == size_kb)
+            return &p;
+    return nullptr;
+}
+
+bool release_supports_alloc_threads(int major, int minor) {
+    return major > 6 || (major == 6 && minor >= 15);
+}
+
+int kernel_default_alloc_threads(int online_cpus) {
+    return std::max(1, online_cpus / 4);
+}
+
+Probe probe_machine(const KernelFs& fs) {
+    Probe p;
+    p.hostname = hostname_of(fs);
+    p.cpu = parse_cpuinfo(fs.read("/proc/cpuinfo").value_or(""));
+    p.topology = read_topology(fs);
+    p.kernel = read_kernel(fs, p.topology);
+    p.virtualization = read_virtualization(fs);
+    return p;
+}
+
+}  // namespace hugetune

@@ -1,0 +1,107 @@
+// What hugetune knows about a machine: topology (hwloc), CPU identity, virtualization and the
+// kernel's huge page facts. Read-only; works without root.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "tuner/kernel/cmdline.hpp"
+#include "tuner/kernel/kernel_fs.hpp"
+#include "tuner/probe/microarch.hpp"
+
+namespace hugetune {
+
+struct NumaNode {
+    int id = 0;                   // OS index (nodeN)
+    std::vector<int> cpus;        // OS indexes of its hardware threads
+    std::vector<int> core_order;  // the same PUs, one per core first, then SMT siblings
+    std::uint64_t memory_bytes = 0;
+};
+
+struct Topology {
+    int packages = 0;
+    int cores = 0;
+    int pus = 0;
+    std::vector<NumaNode> nodes;  // every NUMA node, sorted by id
+
+    // Nodes with memory (the kernel spreads boot allocation over those).
+    std::vector<const NumaNode*> memory_nodes() const;
+    int max_pus_per_node() const;
+};
+
+struct NodePool {
+    int node = 0;
+    std::uint64_t nr = 0, free = 0, surplus = 0;
+};
+
+// One huge page size: /sys/kernel/mm/hugepages/hugepages-<size>kB and its per-node view.
+struct HugePool {
+    std::uint64_t size_kb = 0;
+    std::uint64_t nr = 0, free = 0, surplus = 0, reserved = 0, overcommit = 0;
+    std::vector<NodePool> nodes;
+};
+
+// The boot pool requested on the command line for one page size.
+struct BootRequest {
+    std::uint64_t size_kb = 0;
+    std::uint64_t pages = 0;   // total requested
+    bool node_format = false;  // hugepages=0:512,1:512: serial per-node path, no threads
+};
+
+// "HugeTLB: allocation took <ms>ms with hugepage_allocation_threads=<n>" (Linux >= 6.15).
+struct BootAllocationLine {
+    std::uint64_t milliseconds = 0;
+    std::uint64_t threads = 0;
+    std::string text;
+};
+
+struct KernelFacts {
+    std::string release;
+    int version_major = 0, version_minor = 0;
+    int online_cpus = 0;
+    std::vector<std::uint64_t> hugepage_sizes_kb;  // ascending
+    std::optional<std::uint64_t> default_hugepage_size_kb;
+    std::vector<HugePool> pools;
+    KernelCmdline cmdline;
+    bool supports_hugepage_alloc_threads = false;  // release >= 6.15
+    int default_alloc_threads = 0;  // what the kernel uses when the parameter is absent
+    std::optional<std::uint64_t> cmdline_alloc_threads;
+    std::optional<bool> init_on_alloc;
+    std::string init_on_alloc_source;  // "cmdline", "kernel config", "boot log" or "unknown"
+    std::optional<bool> hvo;           // hugetlb vmemmap optimisation in force
+    std::vector<BootRequest> boot_requests;
+    std::optional<BootAllocationLine> last_boot_allocation;
+
+    const HugePool* pool(std::uint64_t size_kb) const;
+};
+
+struct Virtualization {
+    bool hypervisor = false;
+    std::string vendor;  // e.g. "KVM", "Microsoft Hv"; empty when unknown or bare metal
+};
+
+struct Probe {
+    std::string hostname;
+    CpuIdentity cpu;
+    Topology topology;
+    KernelFacts kernel;
+    Virtualization virtualization;
+};
+
+// Reads everything through `fs`; hwloc is pointed at fs.root() too, so a fixture tree gives
+// the fixture's topology. Throws RuntimeError when the topology cannot be read at all.
+Probe probe_machine(const KernelFs& fs);
+
+nlohmann::json to_json(const Probe& probe);
+std::string format_summary(const Probe& probe);
+
+// Linux >= 6.15: hugepage_alloc_threads= is honoured (KERNEL-FACTS.md).
+bool release_supports_alloc_threads(int major, int minor);
+// Since 6.15 the default is max(1, num_online_cpus() / 4) total threads (KERNEL-FACTS.md).
+int kernel_default_alloc_threads(int online_cpus);
+
+}  // namespace hugetune

@@ -1,0 +1,146 @@
+// The probe as JSON (for reports and `probe --json`) and as a short human summary.
+#include <sstream>
+
+#include "model/text.hpp"
+#include "tuner/probe/probe.hpp"
+
+namespace hugetune {
+namespace {
+
+using nlohmann::json;
+
+template <typename T>
+json optional_json(const std::optional<T>& v) {
+    return v ? json(*v) : json(nullptr);
+}
+
+std::string gib_text(std::uint64_t bytes) {
+    std::ostringstream s;
+    s.setf(std::ios::fixed);
+    s.precision(1);
+    s << static_cast<double>(bytes) / (1024.0 * 1024 * 1024) << " GiB";
+    return s.str();
+}
+
+}  // namespace
+
+nlohmann::json to_json(const Probe& p) {
+    json nodes = json::array();
+    for (const auto& n : p.topology.nodes)
+        nodes.push_back({{"id", n.id}, {"cpus", n.cpus}, {"memory_bytes", n.memory_bytes}});
+
+    json pools = json::array();
+    for (const auto& pool : p.kernel.pools) {
+        json per_node = json::array();
+        for (const auto& np : pool.nodes)
+            per_node.push_back(
+                {{"node", np.node}, {"nr", np.nr}, {"free", np.free}, {"surplus", np.surplus}});
+        pools.push_back({{"size_kb", pool.size_kb},
+                         {"nr", pool.nr},
+                         {"free", pool.free},
+                         {"surplus", pool.surplus},
+                         {"reserved", pool.reserved},
+                         {"nr_overcommit", pool.overcommit},
+                         {"nodes", per_node}});
+    }
+    json params = json::array();
+    json hugetlb_params = json::object();
+    for (const auto& c : p.kernel.cmdline.params) {
+        params.push_back({{"name", c.name}, {"value", optional_json(c.value)}});
+        if (is_hugetlb_param(c.name))
+            hugetlb_params[c.name] = c.value.value_or("");
+    }
+    json boot = json::array();
+    for (const auto& r : p.kernel.boot_requests)
+        boot.push_back(
+            {{"size_kb", r.size_kb}, {"pages", r.pages}, {"node_format", r.node_format}});
+    json last_line = nullptr;
+    if (const auto& l = p.kernel.last_boot_allocation)
+        last_line = {{"milliseconds", l->milliseconds}, {"threads", l->threads}, {"text", l->text}};
+
+    return {
+        {"host", {{"hostname", p.hostname}}},
+        {"cpu",
+         {{"vendor", p.cpu.vendor},
+          {"family", p.cpu.family},
+          {"model", p.cpu.model},
+          {"stepping", p.cpu.stepping},
+          {"model_name", p.cpu.model_name},
+          {"microarch", p.cpu.microarch}}},
+        {"topology",
+         {{"packages", p.topology.packages},
+          {"cores", p.topology.cores},
+          {"pus", p.topology.pus},
+          {"nodes", nodes}}},
+        {"kernel",
+         {{"release", p.kernel.release},
+          {"online_cpus", p.kernel.online_cpus},
+          {"hugepage_sizes_kb", p.kernel.hugepage_sizes_kb},
+          {"default_hugepage_size_kb", optional_json(p.kernel.default_hugepage_size_kb)},
+          {"pools", pools},
+          {"cmdline", params},
+          {"hugetlb_cmdline", hugetlb_params},
+          {"supports_hugepage_alloc_threads", p.kernel.supports_hugepage_alloc_threads},
+          {"default_alloc_threads", p.kernel.default_alloc_threads},
+          {"cmdline_alloc_threads", optional_json(p.kernel.cmdline_alloc_threads)},
+          {"init_on_alloc", optional_json(p.kernel.init_on_alloc)},
+          {"init_on_alloc_source", p.kernel.init_on_alloc_source},
+          {"hvo", optional_json(p.kernel.hvo)},
+          {"boot_pool", boot},
+          {"last_boot_allocation", last_line}}},
+        {"virtualization",
+         {{"hypervisor", p.virtualization.hypervisor}, {"vendor", p.virtualization.vendor}}},
+    };
+}
+
+std::string format_summary(const Probe& p) {
+    std::ostringstream s;
+    const auto& k = p.kernel;
+    s << "host      " << (p.hostname.empty() ? "(unknown)" : p.hostname) << "\n";
+    s << "cpu       " << p.cpu.model_name << "\n"
+      << "          " << p.cpu.vendor << " family " << p.cpu.family << " model " << p.cpu.model
+      << " stepping " << p.cpu.stepping << " -> " << p.cpu.microarch << "\n";
+    s << "topology  " << p.topology.packages << " package(s), " << p.topology.nodes.size()
+      << " NUMA node(s), " << p.topology.cores << " cores, " << p.topology.pus
+      << " hardware threads\n";
+    for (const auto& n : p.topology.nodes)
+        s << "          node " << n.id << ": " << n.cpus.size() << " threads, "
+          << gib_text(n.memory_bytes) << "\n";
+    s << "virtual   "
+      << (p.virtualization.hypervisor
+              ? "yes" +
+                    (p.virtualization.vendor.empty() ? "" : " (" + p.virtualization.vendor + ")") +
+                    ": timings include the host"
+              : std::string("no hypervisor seen"))
+      << "\n";
+    s << "kernel    " << k.release << "\n";
+    s << "          hugepage_alloc_threads= "
+      << (k.supports_hugepage_alloc_threads ? "honoured" : "ignored (needs Linux 6.15 or later)")
+      << "; default " << k.default_alloc_threads << " thread(s) total";
+    if (k.cmdline_alloc_threads)
+        s << "; cmdline sets " << *k.cmdline_alloc_threads;
+    s << "\n";
+    s << "          init_on_alloc "
+      << (k.init_on_alloc ? (*k.init_on_alloc ? "on" : "off") : "unknown") << " ("
+      << k.init_on_alloc_source << "), HVO " << (k.hvo ? (*k.hvo ? "on" : "off") : "unknown")
+      << "\n";
+    for (const auto& pool : k.pools) {
+        s << "pool      " << page_size_text(pool.size_kb) << ": " << pool.nr << " pages ("
+          << pool.free << " free, " << pool.surplus << " surplus), overcommit " << pool.overcommit;
+        if (k.default_hugepage_size_kb && *k.default_hugepage_size_kb == pool.size_kb)
+            s << " [default size]";
+        s << "\n";
+    }
+    if (k.boot_requests.empty())
+        s << "boot pool none requested on the command line\n";
+    for (const auto& r : k.boot_requests)
+        s << "boot pool " << r.pages << " x " << page_size_text(r.size_kb)
+          << (r.node_format ? " (node format: serial path, the parameter does not apply)" : "")
+          << "\n";
+    if (k.last_boot_allocation)
+        s << "last boot " << k.last_boot_allocation->milliseconds << " ms with "
+          << k.last_boot_allocation->threads << " thread(s)\n";
+    return s.str();
+}
+
+}  // namespace hugetune
