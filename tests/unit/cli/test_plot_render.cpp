@@ -7,29 +7,16 @@
 #include <fstream>
 #include <sstream>
 
+#include "tests/unit/support/plot_data.hpp"
 #include "tuner/cli/plot_output.hpp"
 #include "tuner/system/process.hpp"
 
 using namespace hugetune;
 using hugetune::cli::render_plot;
+using hugetune::test::sample_data;
 namespace fs = std::filesystem;
 
 namespace {
-
-PlotData sample_data() {
-    PlotData d;
-    d.title = "zen4, 2 MiB pages";
-    d.y_label = "GiB/s per node";
-    PlotSeries s;
-    s.label = "zero";
-    for (double n : {1.0, 2.0, 4.0, 8.0}) {
-        s.measured.push_back({n, 5 * n, 4.5 * n, 5.5 * n});
-        s.fitted.emplace_back(n, 5 * n);
-    }
-    d.series.push_back(s);
-    d.recommended_threads_per_node = 8;
-    return d;
-}
 
 std::string slurp(const fs::path& p) {
     std::ifstream in(p);

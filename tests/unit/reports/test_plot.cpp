@@ -1,30 +1,10 @@
 #include <doctest/doctest.h>
 
 #include "reports/plot.hpp"
+#include "tests/unit/support/plot_data.hpp"
 
 using namespace hugetune;
-
-namespace {
-
-PlotData sample_data() {
-    PlotData d;
-    d.title = "host's skylake-sp, 2 MiB pages";
-    d.y_label = "GiB/s per node";
-    PlotSeries s;
-    s.label = "alloc";
-    for (double n : {1.0, 2.0, 4.0, 8.0, 16.0, 32.0}) {
-        double x = 10 * n / (1 + 0.05 * (n - 1) + 0.01 * n * (n - 1));
-        s.measured.push_back({n, x, x * 0.95, x * 1.05});
-    }
-    for (double n = 1; n <= 32; n *= 1.1)
-        s.fitted.emplace_back(n, 10 * n / (1 + 0.05 * (n - 1) + 0.01 * n * (n - 1)));
-    d.series.push_back(s);
-    d.recommended_threads_per_node = 8;
-    d.default_threads_per_node = 9;
-    return d;
-}
-
-}  // namespace
+using hugetune::test::sample_data;
 
 TEST_CASE("plot: format from the extension") {
     CHECK(plot_format_for("a.svg") == PlotFormat::svg);
