@@ -19,17 +19,6 @@ double sample_gib(const SweepResult& r) {
            kGib;
 }
 
-std::string seconds_text(double s) {
-    char buf[32];
-    if (s < 1e-3)
-        std::snprintf(buf, sizeof buf, "%.1f us", s * 1e6);
-    else if (s < 1)
-        std::snprintf(buf, sizeof buf, "%.2f ms", s * 1e3);
-    else
-        std::snprintf(buf, sizeof buf, "%.3f s", s);
-    return buf;
-}
-
 }  // namespace
 
 nlohmann::json to_json(const SweepResult& r) {

@@ -72,7 +72,7 @@ TEST_CASE("console tables: one per measured phase with N, median, spread and GiB
     std::string t = format_tables(made_up());
     CHECK(t.find("alloc: 512 x 2 MiB pages per node, 4 node(s)") != std::string::npos);
     CHECK(t.find("zero:") == std::string::npos);  // nothing measured yet
-    CHECK(t.find("     1    200.00 ms   150.0%     20.00") != std::string::npos);
+    CHECK(t.find("     1     200.0 ms   150.0%     20.00") != std::string::npos);
     CHECK(t.find("    64*") != std::string::npos);
     CHECK(t.find("shortfall 3 pages") != std::string::npos);
 }
