@@ -105,6 +105,21 @@ std::string format_phase_tables(const json& sweep_points) {
     return s.str();
 }
 
+std::string format_sweep_summary(const json& sweep) {
+    std::ostringstream s;
+    const json& points = at_or_null(sweep, "points");
+    if (points.is_array() && !points.empty())
+        s << "sample " << points[0].value("pages_per_node", 0ull) << " x "
+          << page_size_text(points[0].value("page_size_kb", 2048ull)) << " pages per node, "
+          << at_or_null(at_or_null(sweep, "parameters"), "nodes").size() << " node(s)\n\n";
+    if (auto tables = format_phase_tables(points); !tables.empty())
+        s << tables << "\nspread: (slowest - fastest) / median over the repetitions\n";
+    for (const auto& w : at_or_null(sweep, "warnings"))
+        if (w.is_string())
+            s << "note: " << w.get<std::string>() << "\n";
+    return s.str();
+}
+
 PlotData plot_data_from_report(const json& report) {
     PlotData d;
     const json& rec = at_or_null(report, "recommendation");
