@@ -2,7 +2,6 @@
 #include "model/text.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <cstdio>
 #include <map>
 #include <sstream>
