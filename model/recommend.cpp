@@ -7,6 +7,7 @@
 
 #include "model/cost_curve.hpp"
 #include "model/fit/resampling.hpp"
+#include "model/text.hpp"
 
 namespace hugetune::model {
 namespace {
@@ -76,18 +77,6 @@ double percentile(std::vector<double> v, double q) {
     const auto lo = static_cast<std::size_t>(std::floor(pos));
     const auto hi = std::min(lo + 1, v.size() - 1);
     return v[lo] + (pos - static_cast<double>(lo)) * (v[hi] - v[lo]);
-}
-
-std::string seconds_text(double s) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, s < 10 ? "%.2f s" : "%.1f s", s);
-    return buf;
-}
-
-std::string percent_text(double f) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.0f%%", f * 100);
-    return buf;
 }
 
 ScalingFit refit(const ScalingFit& like, std::span<const Point> points, const FitOptions& o) {

@@ -1,8 +1,25 @@
 #include "model/text.hpp"
 
+#include <cmath>
+#include <cstdio>
 #include <ctime>
 
 namespace hugetune {
+namespace {
+
+std::string fixed_text(double value, int decimals, const char* suffix) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*f%s", decimals, value, suffix);
+    return buf;
+}
+
+// Whether value still prints below limit at this many decimals: 999.96 prints as "1000.0",
+// which reads better as the next unit.
+bool prints_below(double value, double limit, int decimals) {
+    return value < limit - 0.5 * std::pow(10.0, -decimals);
+}
+
+}  // namespace
 
 std::string page_size_text(std::uint64_t kb) {
     if (kb >= 1024 * 1024 && kb % (1024 * 1024) == 0)
@@ -10,6 +27,47 @@ std::string page_size_text(std::uint64_t kb) {
     if (kb >= 1024 && kb % 1024 == 0)
         return std::to_string(kb / 1024) + " MiB";
     return std::to_string(kb) + " KiB";
+}
+
+std::string seconds_text(double seconds) {
+    if (!std::isfinite(seconds))
+        return fixed_text(seconds, 0, " s");
+    if (seconds < 0)
+        return "-" + seconds_text(-seconds);
+    if (seconds == 0)
+        return "0 s";
+    if (prints_below(seconds * 1e6, 1000, 1))
+        return fixed_text(seconds * 1e6, 1, " us");
+    if (prints_below(seconds * 1e3, 1000, 1))
+        return fixed_text(seconds * 1e3, 1, " ms");
+    if (prints_below(seconds, 10, 2))
+        return fixed_text(seconds, 2, " s");
+    if (prints_below(seconds, 60, 1))
+        return fixed_text(seconds, 1, " s");
+    const long long whole = std::llround(seconds);
+    return std::to_string(whole / 60) + " min " + std::to_string(whole % 60) + " s";
+}
+
+std::string percent_text(double fraction, int decimals) {
+    return fixed_text(fraction * 100, decimals, "%");
+}
+
+std::string decimals_text(double value, int decimals) {
+    return fixed_text(value, decimals, "");
+}
+
+std::string significant_text(double value, int digits) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*g", digits, value);
+    return buf;
+}
+
+std::string_view trim(std::string_view s) {
+    constexpr std::string_view blanks = " \t\r\n\v\f";
+    const auto first = s.find_first_not_of(blanks);
+    if (first == std::string_view::npos)
+        return {};
+    return s.substr(first, s.find_last_not_of(blanks) - first + 1);
 }
 
 std::string iso8601_utc(std::chrono::system_clock::time_point t) {

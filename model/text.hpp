@@ -1,14 +1,30 @@
-// How sizes and times read in hugetune's output.
+// How sizes, times, fractions and numbers read in hugetune's output: one format each, so every
+// command and report writes the same value the same way.
 #pragma once
 
 #include <chrono>
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 namespace hugetune {
 
 // A huge page size in KiB as people write it: "2 MiB", "1 GiB", "64 KiB".
 std::string page_size_text(std::uint64_t kb);
+
+// A duration from a single page fault to minutes of boot allocation, in the unit that keeps
+// the number short: "85.3 us", "32.1 ms", "3.24 s", "12.5 s", "4 min 10 s"; "0 s" for zero.
+std::string seconds_text(double seconds);
+
+// A fraction as a percentage: percent_text(0.652) is "65%", percent_text(0.0443, 1) "4.4%".
+std::string percent_text(double fraction, int decimals = 0);
+
+// A number to a fixed count of decimals ("0.999") or of significant digits ("0.006132").
+std::string decimals_text(double value, int decimals);
+std::string significant_text(double value, int digits);
+
+// s without its leading and trailing ASCII blanks (space, tab, CR, LF, VT, FF).
+std::string_view trim(std::string_view s);
 
 // ISO 8601 in UTC to the second: "2026-11-30T16:40:00Z".
 std::string iso8601_utc(std::chrono::system_clock::time_point t);

@@ -2,7 +2,6 @@
 #include "model/text.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <cstdio>
 #include <map>
 #include <sstream>
@@ -13,20 +12,6 @@ namespace {
 using nlohmann::json;
 
 constexpr double kGiB = 1024.0 * 1024 * 1024;
-
-std::string printf_text(const char* format, double v) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, format, v);
-    return buf;
-}
-
-std::string seconds_text(double s) {
-    if (s >= 100)
-        return printf_text("%.0f s", s);
-    if (s >= 1)
-        return printf_text("%.2f s", s);
-    return printf_text("%.1f ms", s * 1000);
-}
 
 std::string phase_meaning(const std::string& phase) {
     if (phase == "alloc")
@@ -103,7 +88,7 @@ std::string format_phase_tables(const json& sweep_points) {
         for (const json* p : it->second) {
             double median = p->value("median_seconds", 0.0);
             auto [lo, hi] = sample_range(*p);
-            std::string spread = median > 0 ? printf_text("%.1f%%", (hi - lo) / median * 100) : "-";
+            std::string spread = median > 0 ? percent_text((hi - lo) / median, 1) : "-";
             std::string notes;
             if (p->value("oversubscribed", false))
                 notes += "  oversubscribed";
@@ -116,6 +101,21 @@ std::string format_phase_tables(const json& sweep_points) {
             s << line;
         }
     }
+    return s.str();
+}
+
+std::string format_sweep_summary(const json& sweep) {
+    std::ostringstream s;
+    const json& points = at_or_null(sweep, "points");
+    if (points.is_array() && !points.empty())
+        s << "sample " << points[0].value("pages_per_node", 0ull) << " x "
+          << page_size_text(points[0].value("page_size_kb", 2048ull)) << " pages per node, "
+          << at_or_null(at_or_null(sweep, "parameters"), "nodes").size() << " node(s)\n\n";
+    if (auto tables = format_phase_tables(points); !tables.empty())
+        s << tables << "\nspread: (slowest - fastest) / median over the repetitions\n";
+    for (const auto& w : at_or_null(sweep, "warnings"))
+        if (w.is_string())
+            s << "note: " << w.get<std::string>() << "\n";
     return s.str();
 }
 
@@ -199,9 +199,9 @@ std::string format_report_summary(const json& report) {
         s << "model      " << model.value("name", std::string("none")) << " on the "
           << model.value("curve", std::string("?")) << " curve";
         if (model["sigma"].is_number())
-            s << ": sigma " << printf_text("%.4g", model["sigma"].get<double>()) << ", kappa "
-              << printf_text("%.4g", number_or(model, "kappa", 0)) << ", R^2 "
-              << printf_text("%.3f", number_or(model, "r2", 0));
+            s << ": sigma " << significant_text(model["sigma"].get<double>(), 4) << ", kappa "
+              << significant_text(number_or(model, "kappa", 0), 4) << ", R^2 "
+              << decimals_text(number_or(model, "r2", 0), 3);
         s << "\n";
         if (auto sel = model.value("selection", std::string()); !sel.empty())
             s << "           " << sel << "\n";
@@ -211,7 +211,7 @@ std::string format_report_summary(const json& report) {
           << rec.value("threads_per_node", 0) << " per node x " << rec.value("nodes", 0)
           << " node(s))";
         if (rec["confidence"].is_number())
-            s << ", confidence " << std::lround(rec["confidence"].get<double>() * 100) << "%";
+            s << ", confidence " << percent_text(rec["confidence"].get<double>());
         s << "\n";
         const json& pool = at_or_null(report, "boot_pool");
         if (pool.is_object())

@@ -13,6 +13,10 @@ namespace hugetune {
 // One table per phase of the sweep points: N, median, spread, GiB/s.
 std::string format_phase_tables(const nlohmann::json& sweep_points);
 
+// The console output of `hugetune sweep`, from its "hugetune-sweep" document: the sample, the
+// phase tables, what spread means and the sweep's notes.
+std::string format_sweep_summary(const nlohmann::json& sweep);
+
 // The measured medians (with their spread) and fitted throughput per phase, in GiB/s over all
 // nodes, with the recommended and default thread counts marked.
 PlotData plot_data_from_report(const nlohmann::json& report);

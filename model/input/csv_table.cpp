@@ -7,17 +7,10 @@
 #include <set>
 
 #include "model/input/fit_input.hpp"
+#include "model/text.hpp"
 
 namespace hugetune::model {
 namespace {
-
-std::string_view trim(std::string_view s) {
-    while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
-        s.remove_prefix(1);
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
-        s.remove_suffix(1);
-    return s;
-}
 
 std::vector<std::string_view> split_fields(std::string_view line) {
     std::vector<std::string_view> fields;

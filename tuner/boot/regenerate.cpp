@@ -1,5 +1,6 @@
 #include "tuner/boot/regenerate.hpp"
 
+#include "model/text.hpp"
 #include "tuner/boot/token_edit.hpp"
 #include "tuner/kernel/cmdline.hpp"
 #include "tuner/system/errors.hpp"
@@ -9,14 +10,6 @@ namespace hugetune::bootloader {
 namespace {
 
 constexpr std::string_view kBlsDir = "/boot/loader/entries";
-
-std::string trim(std::string_view s) {
-    auto b = s.find_first_not_of(" \t\r\n");
-    if (b == std::string_view::npos)
-        return {};
-    auto e = s.find_last_not_of(" \t\r\n");
-    return std::string(s.substr(b, e - b + 1));
-}
 
 std::optional<std::string> grub_variable(const std::vector<GrubSource>& grub,
                                          std::string_view name) {
@@ -64,11 +57,11 @@ std::vector<BlsEntry> read_bls_entries(const KernelFs& root) {
         std::size_t at = 0;
         while (at < text->size()) {
             std::size_t nl = text->find('\n', at);
-            std::string line =
-                trim(std::string_view(*text).substr(at, nl == std::string::npos ? nl : nl - at));
+            std::string line(
+                trim(std::string_view(*text).substr(at, nl == std::string::npos ? nl : nl - at)));
             at = nl == std::string::npos ? text->size() : nl + 1;
             if (line.starts_with("linux ") || line.starts_with("linux\t"))
-                e.kernel = trim(line.substr(5));
+                e.kernel = trim(std::string_view(line).substr(5));
             if (line.starts_with("options ") || line.starts_with("options\t"))
                 e.alloc_threads = parse_kernel_cmdline(line.substr(8)).last(kAllocThreadsParam);
         }
@@ -143,7 +136,7 @@ void run_regenerate_command(const Argv& argv) {
     auto r = run_program(argv);
     if (r.exit_code == 0)
         return;
-    std::string detail = trim(r.err);
+    std::string detail(trim(r.err));
     if (detail.size() > 300)
         detail = "..." + detail.substr(detail.size() - 300);
     for (char& c : detail)

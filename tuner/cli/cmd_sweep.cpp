@@ -6,6 +6,7 @@
 #include <optional>
 #include <sstream>
 
+#include "reports/summary.hpp"
 #include "tuner/cli/commands.hpp"
 #include "tuner/cli/sweep_options.hpp"
 #include "tuner/kernel/cmdline.hpp"
@@ -84,12 +85,13 @@ int run_sweep_command(const Args& args) {
         ConsoleProgress progress(options->out);
         result = run_sweep(fs, probe, options->sweep, &progress);
     }
+    const nlohmann::json sweep = to_json(result);
     if (options->out)
-        write_file_atomically(*options->out, to_json(result).dump(2) + "\n");
+        write_file_atomically(*options->out, sweep.dump(2) + "\n");
     if (options->json)
-        std::cout << to_json(result).dump(2) << "\n";
+        std::cout << sweep.dump(2) << "\n";
     else
-        std::cout << format_tables(result);
+        std::cout << format_sweep_summary(sweep);
     return 0;
 }
 

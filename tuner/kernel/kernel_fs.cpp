@@ -10,6 +10,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "model/text.hpp"
 #include "tuner/system/errors.hpp"
 #include "tuner/system/process.hpp"
 
@@ -17,15 +18,6 @@ namespace hugetune {
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string_view trim(std::string_view s) {
-    const char* blanks = " \t\r\n";
-    auto b = s.find_first_not_of(blanks);
-    if (b == std::string_view::npos)
-        return {};
-    auto e = s.find_last_not_of(blanks);
-    return s.substr(b, e - b + 1);
-}
 
 std::vector<std::string> split_lines(const std::string& text) {
     std::vector<std::string> lines;

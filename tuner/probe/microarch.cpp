@@ -4,6 +4,8 @@
 #include <charconv>
 #include <sstream>
 
+#include "model/text.hpp"
+
 namespace hugetune {
 namespace {
 
@@ -72,14 +74,6 @@ std::string_view amd_by_range(int family, int model) {
         return {};
     }
     return {};
-}
-
-std::string_view trim(std::string_view s) {
-    while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
-        s.remove_prefix(1);
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
-        s.remove_suffix(1);
-    return s;
 }
 
 int to_int(std::string_view s) {

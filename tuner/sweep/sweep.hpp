@@ -75,7 +75,5 @@ double median(std::vector<double> values);
 // The sweep file (format "hugetune-sweep", version 1; notes/sweep-format.md).
 inline constexpr int kSweepFormatVersion = 1;
 nlohmann::json to_json(const SweepResult& result);
-// One table per phase: N, median, spread, GiB/s.
-std::string format_tables(const SweepResult& result);
 
 }  // namespace hugetune

@@ -1,8 +1,6 @@
-// The sweep as the file `hugetune fit` reads (notes/sweep-format.md) and as console tables.
+// The sweep as the file `hugetune fit` reads (notes/sweep-format.md); `hugetune sweep` prints
+// its tables from this document too.
 #include <algorithm>
-#include <cstdio>
-#include <ctime>
-#include <sstream>
 
 #include "model/text.hpp"
 #include "tuner/sweep/sweep.hpp"
@@ -17,17 +15,6 @@ constexpr double kGib = 1024.0 * 1024 * 1024;
 double sample_gib(const SweepResult& r) {
     return static_cast<double>(r.plan.pages_per_node * r.plan.page_bytes * r.plan.nodes.size()) /
            kGib;
-}
-
-std::string seconds_text(double s) {
-    char buf[32];
-    if (s < 1e-3)
-        std::snprintf(buf, sizeof buf, "%.1f us", s * 1e6);
-    else if (s < 1)
-        std::snprintf(buf, sizeof buf, "%.2f ms", s * 1e3);
-    else
-        std::snprintf(buf, sizeof buf, "%.3f s", s);
-    return buf;
 }
 
 }  // namespace
@@ -79,45 +66,6 @@ nlohmann::json to_json(const SweepResult& r) {
               {"max_memory_fraction", r.plan.options.max_memory_fraction}}},
             {"points", points},
             {"warnings", r.warnings}};
-}
-
-std::string format_tables(const SweepResult& r) {
-    std::ostringstream out;
-    double gib = sample_gib(r);
-    for (Phase phase : {Phase::alloc, Phase::zero, Phase::grow}) {
-        bool any = false;
-        for (const auto& p : r.points)
-            any = any || (p.phase == phase && !p.samples_seconds.empty());
-        if (!any)
-            continue;
-        out << phase_name(phase) << ": " << r.plan.pages_per_node << " x "
-            << r.plan.page_size_kb / 1024 << " MiB pages per node, " << r.plan.nodes.size()
-            << " node(s)\n";
-        out << "     N       median   spread     GiB/s\n";
-        for (const auto& p : r.points) {
-            if (p.phase != phase || p.samples_seconds.empty())
-                continue;
-            double med = p.median_seconds();
-            auto [lo, hi] = std::minmax_element(p.samples_seconds.begin(), p.samples_seconds.end());
-            char line[160];
-            std::snprintf(line, sizeof line, "  %4d%s %11s  %6.1f%%  %8.2f", p.threads_per_node,
-                          p.oversubscribed ? "*" : " ", seconds_text(med).c_str(),
-                          med > 0 ? (*hi - *lo) / med * 100 : 0.0, med > 0 ? gib / med : 0.0);
-            out << line;
-            if (p.shortfall_pages)
-                out << "  shortfall " << p.shortfall_pages << " pages";
-            out << "\n";
-        }
-        out << "\n";
-    }
-    bool over = std::any_of(r.points.begin(), r.points.end(),
-                            [](const PointResult& p) { return p.oversubscribed; });
-    if (over)
-        out << "* more threads than the node has hardware threads (oversubscribed)\n";
-    out << "spread: (slowest - fastest) / median over the repetitions\n";
-    for (const auto& w : r.warnings)
-        out << "note: " << w << "\n";
-    return out.str();
 }
 
 }  // namespace hugetune

@@ -54,3 +54,34 @@ TEST_CASE("summary: phase tables on fixed points") {
          "samples_seconds": [1.5], "oversubscribed": true, "shortfall_pages": 0}])");
     check_golden("phase-tables.txt", format_phase_tables(points));
 }
+
+TEST_CASE("sweep summary: the sample, one table per measured phase, the legend and notes") {
+    auto sweep = nlohmann::json::parse(R"({
+        "format": "hugetune-sweep", "parameters": {"nodes": [0, 1, 2, 3]},
+        "points": [
+          {"phase": "alloc", "threads_per_node": 1, "page_size_kb": 2048, "pages_per_node": 512,
+           "samples_seconds": [0.4, 0.1, 0.2], "median_seconds": 0.2, "gib_per_second": 20.0,
+           "oversubscribed": false, "shortfall_pages": 0},
+          {"phase": "alloc", "threads_per_node": 64, "page_size_kb": 2048, "pages_per_node": 512,
+           "samples_seconds": [0.5], "median_seconds": 0.5, "gib_per_second": 8.0,
+           "oversubscribed": true, "shortfall_pages": 3}],
+        "warnings": ["alloc at 64 thread(s) per node: 3 page(s) not obtained on the intended node"]
+    })");
+    const std::string text = format_sweep_summary(sweep);
+    check_golden("sweep-summary.txt", text);
+    CHECK(text.starts_with("sample 512 x 2 MiB pages per node, 4 node(s)\n\n"));
+    CHECK(text.find(format_phase_tables(sweep["points"])) != std::string::npos);
+    CHECK(text.find("phase zero") == std::string::npos);  // nothing measured
+    CHECK(text.find("             1    200.0 ms    150.0%     20.00\n") != std::string::npos);
+    CHECK(text.find("            64    500.0 ms      0.0%      8.00  oversubscribed  shortfall 3 "
+                    "pages\n") != std::string::npos);
+    CHECK(
+        text.ends_with("note: alloc at 64 thread(s) per node: 3 page(s) not obtained on the "
+                       "intended node\n"));
+}
+
+TEST_CASE("sweep summary: without points only the notes remain") {
+    CHECK(format_sweep_summary(nlohmann::json::object()).empty());
+    CHECK(format_sweep_summary(nlohmann::json::parse(R"({"points": [], "warnings": ["w"]})")) ==
+          "note: w\n");
+}

@@ -1,33 +1,10 @@
-// The sweep file's shape (notes/sweep-format.md) and the console tables, from made-up samples.
+// The sweep file's shape (notes/sweep-format.md), from made-up samples.
 #include <doctest/doctest.h>
 
-#include "tuner/probe/probe.hpp"
-#include "tuner/sweep/sweep.hpp"
+#include "tests/unit/support/sweep_data.hpp"
 
 using namespace hugetune;
-
-namespace {
-
-SweepResult made_up() {
-    KernelFs fs(std::string(HUGETUNE_SOURCE_DIR) + "/tests/fixtures/skylake-4node");
-    Probe probe = probe_machine(fs);
-    SweepOptions o;
-    o.threads_per_node = {1, 64};
-    o.sample_mib_per_node = 1024;  // 512 pages per node, 4 GiB over four nodes
-    SweepResult r;
-    r.plan = plan_sweep(probe, read_memory_view(fs, probe), o);
-    r.probe = to_json(probe);
-    for (const auto& p : r.plan.points)
-        r.points.push_back(
-            {p.phase, p.threads_per_node, p.total_threads, p.oversubscribed, {}, {}, 0});
-    r.points[0].samples_seconds = {0.4, 0.1, 0.2};  // alloc @1: median 0.2 s, 4 GiB -> 20 GiB/s
-    r.points[0].thread_seconds = {{0.1}, {0.1}, {0.1}};
-    r.points[1].samples_seconds = {0.5};  // alloc @64 (oversubscribed), one sample so far
-    r.points[1].shortfall_pages = 3;
-    return r;
-}
-
-}  // namespace
+using hugetune::test::made_up_sweep;
 
 TEST_CASE("median of odd, even and empty sample lists") {
     CHECK(median({3, 1, 2}) == 2);
@@ -36,7 +13,7 @@ TEST_CASE("median of odd, even and empty sample lists") {
 }
 
 TEST_CASE("the sweep file has the agreed fields; unmeasured points are left out") {
-    SweepResult r = made_up();
+    SweepResult r = made_up_sweep();
     auto j = to_json(r);
     CHECK(j["format"] == "hugetune-sweep");
     CHECK(j["format_version"] == 1);
@@ -66,13 +43,4 @@ TEST_CASE("the sweep file has the agreed fields; unmeasured points are left out"
     CHECK(p1["threads_per_node"] == 64);
     CHECK(p1["oversubscribed"] == true);
     CHECK(p1["shortfall_pages"] == 3);
-}
-
-TEST_CASE("console tables: one per measured phase with N, median, spread and GiB/s") {
-    std::string t = format_tables(made_up());
-    CHECK(t.find("alloc: 512 x 2 MiB pages per node, 4 node(s)") != std::string::npos);
-    CHECK(t.find("zero:") == std::string::npos);  // nothing measured yet
-    CHECK(t.find("     1    200.00 ms   150.0%     20.00") != std::string::npos);
-    CHECK(t.find("    64*") != std::string::npos);
-    CHECK(t.find("shortfall 3 pages") != std::string::npos);
 }

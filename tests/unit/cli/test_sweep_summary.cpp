@@ -1,0 +1,22 @@
+// `hugetune sweep` prints its tables from the document it writes: the seam between the sweep's
+// JSON (machine side) and the console summary (reports).
+#include <doctest/doctest.h>
+
+#include "reports/summary.hpp"
+#include "tests/unit/support/sweep_data.hpp"
+
+using namespace hugetune;
+using hugetune::test::made_up_sweep;
+
+TEST_CASE("sweep summary of a sweep document: sample, medians, spread, throughput, notes") {
+    SweepResult r = made_up_sweep();
+    r.warnings = {"a note for the reader"};
+    const std::string text = format_sweep_summary(to_json(r));
+    CHECK(text.starts_with("sample 512 x 2 MiB pages per node, 4 node(s)\n\n"));
+    CHECK(text.find("phase alloc") != std::string::npos);
+    CHECK(text.find("phase zero") == std::string::npos);  // nothing measured yet
+    CHECK(text.find("             1    200.0 ms    150.0%     20.00\n") != std::string::npos);
+    CHECK(text.find("            64    500.0 ms      0.0%      8.00  oversubscribed  shortfall 3 "
+                    "pages\n") != std::string::npos);
+    CHECK(text.ends_with("note: a note for the reader\n"));
+}

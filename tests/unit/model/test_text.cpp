@@ -1,0 +1,69 @@
+// How numbers read: one format per kind of value, across the range each one takes.
+#include <doctest/doctest.h>
+
+#include <limits>
+
+#include "model/text.hpp"
+
+using namespace hugetune;
+
+TEST_CASE("durations: microseconds for a fault up to minutes of boot allocation") {
+    CHECK(seconds_text(0) == "0 s");
+    CHECK(seconds_text(85.3e-6) == "85.3 us");
+    CHECK(seconds_text(0.5e-6) == "0.5 us");
+    CHECK(seconds_text(0.0321) == "32.1 ms");
+    CHECK(seconds_text(0.0064) == "6.4 ms");
+    CHECK(seconds_text(0.2) == "200.0 ms");
+    CHECK(seconds_text(3.24) == "3.24 s");
+    CHECK(seconds_text(12.46) == "12.5 s");
+    CHECK(seconds_text(59.9) == "59.9 s");
+    CHECK(seconds_text(60) == "1 min 0 s");
+    CHECK(seconds_text(250.4) == "4 min 10 s");
+    CHECK(seconds_text(3725) == "62 min 5 s");
+}
+
+TEST_CASE("durations: a value that would round up to the next unit's size takes that unit") {
+    CHECK(seconds_text(999.96e-6) == "1.0 ms");
+    CHECK(seconds_text(0.99996) == "1.00 s");
+    CHECK(seconds_text(9.996) == "10.0 s");
+    CHECK(seconds_text(59.96) == "1 min 0 s");
+    CHECK(seconds_text(999.94e-6) == "999.9 us");
+}
+
+TEST_CASE("durations: negative and non-finite values") {
+    CHECK(seconds_text(-1.23) == "-1.23 s");
+    CHECK(seconds_text(-0.0) == "0 s");
+    CHECK(seconds_text(std::numeric_limits<double>::infinity()) == "inf s");
+}
+
+TEST_CASE("percentages of a fraction, whole or to given decimals") {
+    CHECK(percent_text(0.652) == "65%");
+    CHECK(percent_text(0.02) == "2%");
+    CHECK(percent_text(1) == "100%");
+    CHECK(percent_text(0.0443, 1) == "4.4%");
+    CHECK(percent_text(1.5, 1) == "150.0%");
+    CHECK(percent_text(0, 1) == "0.0%");
+}
+
+TEST_CASE("numbers to fixed decimals or significant digits") {
+    CHECK(decimals_text(0.99912, 3) == "0.999");
+    CHECK(decimals_text(2, 1) == "2.0");
+    CHECK(significant_text(0.0061321, 4) == "0.006132");
+    CHECK(significant_text(0.112, 4) == "0.112");
+    CHECK(significant_text(123456, 4) == "1.235e+05");
+}
+
+TEST_CASE("trim removes ASCII blanks at both ends and nothing inside") {
+    CHECK(trim("  a b \t\r\n") == "a b");
+    CHECK(trim("\t\v\fx") == "x");
+    CHECK(trim("x") == "x");
+    CHECK(trim(" \r\n\t ").empty());
+    CHECK(trim("").empty());
+}
+
+TEST_CASE("page sizes and UTC times") {
+    CHECK(page_size_text(2048) == "2 MiB");
+    CHECK(page_size_text(1024 * 1024) == "1 GiB");
+    CHECK(page_size_text(64) == "64 KiB");
+    CHECK(iso8601_utc(std::chrono::system_clock::time_point{}) == "1970-01-01T00:00:00Z");
+}
