@@ -113,10 +113,13 @@ Argv grub_regenerate_command(const KernelFs& root) {
                        "--no-regenerate and rebuild the boot menu by hand");
 }
 
-Argv grubby_set_command(const std::string& value) {
+Argv grubby_command(const std::string& kernel, const std::optional<std::string>& value) {
     // grubby replaces an existing value of the parameter; the value must not be quoted.
-    return {"grubby", "--update-kernel=ALL",
-            "--args=" + std::string(kAllocThreadsParam) + "=" + value};
+    if (value)
+        return {"grubby", "--update-kernel=" + kernel,
+                "--args=" + std::string(kAllocThreadsParam) + "=" + *value};
+    return {"grubby", "--update-kernel=" + kernel,
+            "--remove-args=" + std::string(kAllocThreadsParam)};
 }
 
 std::string format_command(const Argv& argv) {
