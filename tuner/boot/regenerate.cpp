@@ -1,5 +1,6 @@
 #include "tuner/boot/regenerate.hpp"
 
+#include "tuner/boot/shell_fragment.hpp"
 #include "tuner/boot/token_edit.hpp"
 #include "tuner/kernel/cmdline.hpp"
 #include "tuner/system/errors.hpp"
@@ -127,10 +128,7 @@ std::string format_command(const Argv& argv) {
     for (const auto& a : argv) {
         if (!out.empty())
             out += ' ';
-        bool plain = !a.empty() && a.find_first_not_of(
-                                       "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnop"
-                                       "qrstuvwxyz0123456789_=.,:/+@%-") == std::string::npos;
-        if (plain) {
+        if (is_plain_shell_word(a)) {
             out += a;
         } else {
             out += '\'';
