@@ -11,8 +11,6 @@ namespace hugetune::bootloader {
 
 namespace {
 
-constexpr std::string_view kKernelCmdline = "/etc/kernel/cmdline";
-
 // The chosen boot loader, or the one detected; a chosen grub or grubby needs the grub files.
 Detection choose_bootloader(const TargetOptions& target, const KernelFs& root,
                             const GrubFiles& grub) {
@@ -117,12 +115,12 @@ ApplyPlan plan_apply(const ApplyRequest& request, const KernelFs& root) {
     GrubFiles grub = load_grub(root);
     ApplyPlan plan{choose_bootloader(request.target, root, grub), {}, {}};
     Bootloader kind = plan.bootloader.kind;
-    auto kcmd = read_config_file(std::string(kKernelCmdline), root.resolve(kKernelCmdline));
+    auto kcmd = read_config_file(std::string(kKernelCmdlineFile), root.resolve(kKernelCmdlineFile));
     if (kind == Bootloader::kernel_cmdline && !kcmd)
-        throw SettingError("bootloader",
-                           "kernel-cmdline: " + root.resolve(kKernelCmdline).string() +
-                               " does not exist; create it with the current "
-                               "command line first");
+        throw SettingError("bootloader", bootloader_name(kind) + ": " +
+                                             root.resolve(kKernelCmdlineFile).string() +
+                                             " does not exist; create it with the current "
+                                             "command line first");
     plan.change.notes.push_back("boot loader: " + bootloader_name(kind) + " (" +
                                 plan.bootloader.reason + ")");
     if (kind != Bootloader::kernel_cmdline)
@@ -132,7 +130,7 @@ ApplyPlan plan_apply(const ApplyRequest& request, const KernelFs& root) {
     plan.change.commands = apply_commands(kind, root, request.value);
     if (kcmd)
         plan.change.notes.push_back("kernels installed from now on take " +
-                                    std::string(kKernelCmdline) +
+                                    std::string(kKernelCmdlineFile) +
                                     "; entries installed before keep their options until "
                                     "kernel-install adds them again");
     auto caveats = next_boot_caveats(root, request.kernel_release, plan.next_cmdline);

@@ -1,5 +1,6 @@
 #include "tuner/boot/regenerate.hpp"
 
+#include "tuner/boot/kernel_cmdline_file.hpp"
 #include "tuner/boot/shell_fragment.hpp"
 #include "tuner/boot/token_edit.hpp"
 #include "tuner/kernel/cmdline.hpp"
@@ -88,7 +89,7 @@ Detection detect_bootloader(const KernelFs& root, const std::vector<GrubSource>&
                     "GRUB_ENABLE_BLSCFG=true and boot entries in /boot/loader/entries"};
         return {Bootloader::grub, "/etc/default/grub"};
     }
-    if (root.exists("/etc/kernel/cmdline"))
+    if (root.exists(kKernelCmdlineFile))
         return {Bootloader::kernel_cmdline, "/etc/kernel/cmdline without /etc/default/grub"};
     throw RuntimeError("no boot loader configuration under " + root.root().string() +
                        ": neither /etc/default/grub nor /etc/kernel/cmdline exists; add "
