@@ -1,29 +1,41 @@
 // `hugetune apply` and `hugetune rollback`: edit the boot loader configuration of a target
-// (the machine, or a tree under --root), keep a ledger, and rebuild the boot entries.
+// (the machine, or a tree under another root), keep a ledger, and rebuild the boot entries.
 #pragma once
 
-#include <filesystem>
 #include <optional>
 #include <ostream>
 #include <string>
+#include <vector>
 
-#include "tuner/boot/regenerate.hpp"
+#include "tuner/boot/boot_change.hpp"
+#include "tuner/boot/ledger.hpp"
+#include "tuner/kernel/kernel_fs.hpp"
 
 namespace hugetune::bootloader {
-
-struct TargetOptions {
-    std::filesystem::path root = "/";
-    std::optional<Bootloader> bootloader;  // nothing: decide from what exists under root
-    bool dry_run = false;
-    bool regenerate = true;         // false: --no-regenerate, print the commands instead
-    bool force_regenerate = false;  // --regenerate: run the tools even when root is not "/"
-};
 
 struct ApplyRequest {
     TargetOptions target;
     std::string value;                          // validated: 1..4096
     std::optional<std::string> kernel_release;  // of the measured machine (the report)
 };
+
+struct ApplyPlan {
+    Detection bootloader;
+    BootChange change;
+    std::string next_cmdline;  // what a normal boot entry gets once the change is in place
+};
+
+// Reads the configuration under `root` and plans the edits; writes nothing. Throws
+// SettingError("bootloader", ...) when the chosen boot loader's file does not exist, and the
+// typed errors of the readers and parsers.
+ApplyPlan plan_apply(const ApplyRequest& request, const KernelFs& root);
+
+// The ledger after applying `plan`: an entry per planned file (with its backup, one per file
+// in the same order), the entries of `previous` whose files still hold what hugetune wrote, and
+// the boot entries' values before grubby changes them.
+Ledger ledger_after_apply(const ApplyRequest& request, const ApplyPlan& plan,
+                          const std::vector<std::string>& backups,
+                          const std::optional<Ledger>& previous, const KernelFs& root);
 
 // Output for the user: results on `out`, notes and warnings on `err`. Throws the typed
 // errors of errors.hpp. Returns the exit code.

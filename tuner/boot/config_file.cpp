@@ -53,13 +53,17 @@ std::optional<ConfigFile> read_config_file(const std::string& target_path,
     return f;
 }
 
-std::string backup_timestamp() {
+std::string utc_timestamp(const char* format) {
     std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
     std::tm utc{};
     gmtime_r(&now, &utc);
-    char buf[32];
-    std::strftime(buf, sizeof buf, "%Y%m%dT%H%M%SZ", &utc);
+    char buf[64];
+    std::strftime(buf, sizeof buf, format, &utc);
     return buf;
+}
+
+std::string backup_timestamp() {
+    return utc_timestamp("%Y%m%dT%H%M%SZ");
 }
 
 std::string back_up(const ConfigFile& file, const std::string& timestamp) {

@@ -25,6 +25,9 @@ struct ConfigFile {
 std::optional<ConfigFile> read_config_file(const std::string& target_path,
                                            const std::filesystem::path& host_path);
 
+// The current UTC time as strftime writes it with `format`.
+std::string utc_timestamp(const char* format);
+
 // "20260314T101500Z" (UTC), for backup names.
 std::string backup_timestamp();
 

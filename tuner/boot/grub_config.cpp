@@ -31,10 +31,7 @@ Replacement insertion(const std::string& text, const Assignment& a, const std::s
     // Unquoted value: quote it whole when that cannot change its meaning, else add a quoted
     // part ("a" "b" joined: a" b" is one shell word).
     std::string_view old(text.data() + a.value_begin, a.value_end - a.value_begin);
-    bool plain = old.find_first_not_of(
-                     "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-                     "0123456789_=.,:/+@%-") == std::string_view::npos;
-    if (plain)
+    if (is_plain_shell_word(old))
         return {a.value_begin, a.value_end, "\"" + std::string(old) + sep + param + "\""};
     return {a.value_end, a.value_end, "\"" + sep + param + "\""};
 }
@@ -99,24 +96,30 @@ std::optional<std::string> effective_alloc_threads(const std::vector<GrubSource>
     return parse_kernel_cmdline(evaluated_cmdline(sources)).last(kAllocThreadsParam);
 }
 
-GrubEdit plan_grub_edit(const std::vector<GrubSource>& sources,
-                        const std::optional<std::string>& value) {
-    GrubEdit edit;
+namespace {
+
+using SourceChanges = std::vector<std::vector<Replacement>>;  // per source
+
+void check_editable(const std::vector<GrubSource>& sources,
+                    const std::optional<std::string>& value) {
     if (sources.empty())
         throw RuntimeError("no grub configuration to edit");
     if (value && !is_safe_param_value(*value))
         throw UsageError("refusing to write hugepage_alloc_threads=" + *value +
                          ": only letters and digits are written");
-    std::string param = value ? std::string(kAllocThreadsParam) + "=" + *value : "";
     for (const auto& s : sources)
         for (const auto& a : s.parsed.assignments)
             if (is_cmdline_var(a.name) && a.has_substitution())
                 throw UsageError(where(s, a) + ": " + a.name +
                                  " uses command substitution, so its value cannot be known; "
                                  "replace it with literal text, then run hugetune again");
+}
 
-    auto target = effective_assignment(sources, kCmdlineVar);
-    std::vector<std::vector<Replacement>> changes(sources.size());
+// Removes the parameter from every cmdline assignment and keeps or puts it in `target`.
+SourceChanges token_changes(const std::vector<GrubSource>& sources,
+                            const std::optional<AssignmentRef>& target,
+                            const std::optional<std::string>& value, const std::string& param) {
+    SourceChanges changes(sources.size());
     for (std::size_t s = 0; s < sources.size(); ++s) {
         const auto& assignments = sources[s].parsed.assignments;
         for (std::size_t a = 0; a < assignments.size(); ++a) {
@@ -130,6 +133,14 @@ GrubEdit plan_grub_edit(const std::vector<GrubSource>& sources,
                 changes[s].push_back(insertion(sources[s].text, assignments[a], param));
         }
     }
+    return changes;
+}
+
+// Says where the parameter goes; with no GRUB_CMDLINE_LINUX anywhere, adds one to the main
+// file.
+void place_param(const std::vector<GrubSource>& sources, const std::optional<AssignmentRef>& target,
+                 const std::optional<std::string>& value, const std::string& param,
+                 SourceChanges& changes, GrubEdit& edit) {
     if (target) {
         const auto& src = sources[target->source];
         edit.target_path = src.path;
@@ -156,6 +167,12 @@ GrubEdit plan_grub_edit(const std::vector<GrubSource>& sources,
                              where(src, src.parsed.assignments[d->assignment]) + " (it overrides " +
                              sources[0].path + ")");
     }
+}
+
+// The new texts, each read back; throws unless a normal entry gets exactly `value`.
+void apply_changes(const std::vector<GrubSource>& sources, const SourceChanges& changes,
+                   const std::optional<AssignmentRef>& target,
+                   const std::optional<std::string>& value, GrubEdit& edit) {
     std::vector<GrubSource> after;
     for (std::size_t s = 0; s < sources.size(); ++s) {
         edit.new_texts.push_back(apply_replacements(sources[s].text, changes[s]));
@@ -179,6 +196,19 @@ GrubEdit plan_grub_edit(const std::vector<GrubSource>& sources,
                                  : std::string("no hugepage_alloc_threads=")) +
                          " (it comes through a variable other than GRUB_CMDLINE_LINUX*, or an "
                          "unbalanced '\"'); edit the files by hand");
+}
+
+}  // namespace
+
+GrubEdit plan_grub_edit(const std::vector<GrubSource>& sources,
+                        const std::optional<std::string>& value) {
+    check_editable(sources, value);
+    std::string param = value ? std::string(kAllocThreadsParam) + "=" + *value : "";
+    auto target = effective_assignment(sources, kCmdlineVar);
+    SourceChanges changes = token_changes(sources, target, value, param);
+    GrubEdit edit;
+    place_param(sources, target, value, param, changes, edit);
+    apply_changes(sources, changes, target, value, edit);
     return edit;
 }
 

@@ -4,8 +4,11 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace hugetune::bootloader {
+
+inline constexpr std::string_view kKernelCmdlineFile = "/etc/kernel/cmdline";
 
 // Removes every hugepage_alloc_threads= parameter and, when `value` is set, puts one back
 // (in place of the first, or at the end). Keeps every other byte. Throws UsageError naming

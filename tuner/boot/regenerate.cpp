@@ -1,6 +1,8 @@
 #include "tuner/boot/regenerate.hpp"
 
 #include "model/text.hpp"
+#include "tuner/boot/kernel_cmdline_file.hpp"
+#include "tuner/boot/shell_fragment.hpp"
 #include "tuner/boot/token_edit.hpp"
 #include "tuner/kernel/cmdline.hpp"
 #include "tuner/system/errors.hpp"
@@ -80,7 +82,7 @@ Detection detect_bootloader(const KernelFs& root, const std::vector<GrubSource>&
                     "GRUB_ENABLE_BLSCFG=true and boot entries in /boot/loader/entries"};
         return {Bootloader::grub, "/etc/default/grub"};
     }
-    if (root.exists("/etc/kernel/cmdline"))
+    if (root.exists(kKernelCmdlineFile))
         return {Bootloader::kernel_cmdline, "/etc/kernel/cmdline without /etc/default/grub"};
     throw RuntimeError("no boot loader configuration under " + root.root().string() +
                        ": neither /etc/default/grub nor /etc/kernel/cmdline exists; add "
@@ -106,10 +108,13 @@ Argv grub_regenerate_command(const KernelFs& root) {
                        "--no-regenerate and rebuild the boot menu by hand");
 }
 
-Argv grubby_set_command(const std::string& value) {
+Argv grubby_command(const std::string& kernel, const std::optional<std::string>& value) {
     // grubby replaces an existing value of the parameter; the value must not be quoted.
-    return {"grubby", "--update-kernel=ALL",
-            "--args=" + std::string(kAllocThreadsParam) + "=" + value};
+    if (value)
+        return {"grubby", "--update-kernel=" + kernel,
+                "--args=" + std::string(kAllocThreadsParam) + "=" + *value};
+    return {"grubby", "--update-kernel=" + kernel,
+            "--remove-args=" + std::string(kAllocThreadsParam)};
 }
 
 std::string format_command(const Argv& argv) {
@@ -117,10 +122,7 @@ std::string format_command(const Argv& argv) {
     for (const auto& a : argv) {
         if (!out.empty())
             out += ' ';
-        bool plain = !a.empty() && a.find_first_not_of(
-                                       "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnop"
-                                       "qrstuvwxyz0123456789_=.,:/+@%-") == std::string::npos;
-        if (plain) {
+        if (is_plain_shell_word(a)) {
             out += a;
         } else {
             out += '\'';

@@ -38,7 +38,9 @@ using Argv = std::vector<std::string>;
 // offers it (RHEL 9.3 and later rewrite BLS entries only with it).
 Argv grub_regenerate_command(const KernelFs& root);
 
-Argv grubby_set_command(const std::string& value);
+// grubby setting hugepage_alloc_threads=`value` on `kernel` ("ALL", or an entry's `linux`
+// path), or removing it when there is no value.
+Argv grubby_command(const std::string& kernel, const std::optional<std::string>& value);
 
 struct BlsEntry {
     std::string path;    // target path of the .conf file

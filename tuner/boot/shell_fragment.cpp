@@ -331,6 +331,12 @@ bool is_blank_piece(const WordPiece& p) {
            (p.ch == ' ' || p.ch == '\t' || p.ch == '\n' || p.ch == '\r');
 }
 
+bool is_plain_shell_word(std::string_view word) {
+    return !word.empty() && word.find_first_not_of(
+                                "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                                "0123456789_=.,:/+@%-") == std::string_view::npos;
+}
+
 ShellFragment parse_shell_fragment(std::string_view text) {
     return Parser(text).run();
 }

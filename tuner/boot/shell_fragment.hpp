@@ -60,4 +60,7 @@ ShellFragment parse_shell_fragment(std::string_view text);
 
 bool is_blank_piece(const WordPiece& p);
 
+// A non-empty word of characters that mean nothing special to sh, so it needs no quoting.
+bool is_plain_shell_word(std::string_view word);
+
 }  // namespace hugetune::bootloader

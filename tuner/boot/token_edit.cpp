@@ -23,6 +23,13 @@ std::string apply_replacements(std::string_view text, std::vector<Replacement> r
     return out;
 }
 
+namespace {
+
+// A token of the command line: blanks separate, double quotes group.
+struct Token {
+    std::size_t first = 0, last = 0;  // piece indexes, inclusive
+};
+
 // lib/cmdline.c next_arg(): a '"' toggles quoting and blanks inside quotes do not split.
 std::vector<Token> split_tokens(const std::vector<WordPiece>& pieces) {
     std::vector<Token> tokens;
@@ -44,6 +51,7 @@ std::vector<Token> split_tokens(const std::vector<WordPiece>& pieces) {
     return tokens;
 }
 
+// Whether the token is `name=...` spelled with literal characters.
 bool token_is_param(const std::vector<WordPiece>& pieces, const Token& token,
                     std::string_view name) {
     if (token.last - token.first + 1 < name.size() + 1)
@@ -57,17 +65,7 @@ bool token_is_param(const std::vector<WordPiece>& pieces, const Token& token,
     return true;
 }
 
-std::optional<std::string> token_param_value(const std::vector<WordPiece>& pieces,
-                                             const Token& token, std::string_view name) {
-    std::string value;
-    for (std::size_t k = token.first + name.size() + 1; k <= token.last; ++k) {
-        if (pieces[k].kind != WordPiece::Kind::literal)
-            return std::nullopt;
-        if (pieces[k].ch != '"')
-            value.push_back(pieces[k].ch);
-    }
-    return value;
-}
+}  // namespace
 
 std::string literal_text(const std::vector<WordPiece>& pieces) {
     std::string s;

@@ -23,20 +23,6 @@ struct Replacement {
 // Applies non-overlapping replacements (any order) to `text`.
 std::string apply_replacements(std::string_view text, std::vector<Replacement> replacements);
 
-// Tokens the way the kernel splits its command line: blanks separate, double quotes group.
-struct Token {
-    std::size_t first = 0, last = 0;  // piece indexes, inclusive
-};
-std::vector<Token> split_tokens(const std::vector<WordPiece>& pieces);
-
-// Whether the token is `name=...` spelled with literal characters.
-bool token_is_param(const std::vector<WordPiece>& pieces, const Token& token,
-                    std::string_view name);
-
-// The literal text of a token's value after `name=`; nothing when it holds an expansion.
-std::optional<std::string> token_param_value(const std::vector<WordPiece>& pieces,
-                                             const Token& token, std::string_view name);
-
 // The value's pieces turned into text, expansions left out.
 std::string literal_text(const std::vector<WordPiece>& pieces);
 

@@ -1,0 +1,63 @@
+// What apply and rollback share once they know what to change: the target, the planned file
+// contents and rebuild commands, and the steps that show, back up, write and rebuild.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "tuner/boot/config_file.hpp"
+#include "tuner/boot/ledger.hpp"
+#include "tuner/boot/regenerate.hpp"
+#include "tuner/kernel/kernel_fs.hpp"
+
+namespace hugetune::bootloader {
+
+struct TargetOptions {
+    std::filesystem::path root = "/";
+    std::optional<Bootloader> bootloader;  // nothing: decide from what exists under root
+    bool dry_run = false;
+    bool regenerate = true;         // false: print the rebuild commands instead of running them
+    bool force_regenerate = false;  // run the rebuild commands even when root is not "/"
+};
+
+struct PlannedFile {
+    ConfigFile file;  // as read, before the change
+    FileKind kind = FileKind::grub;
+    std::string new_text;
+    std::optional<std::string> previous_value;
+    bool in_place = false;  // rollback: a token edit instead of the original bytes
+};
+
+struct BootChange {
+    std::vector<PlannedFile> files;  // only files whose text changes
+    std::vector<Argv> commands;      // rebuild the boot entries afterwards
+    std::vector<std::string> notes;  // for the user, printed before anything is written
+    std::vector<std::string> warnings;
+};
+
+// Throws NotRootError when a non-root user would change the running machine.
+void require_root(const KernelFs& root, const TargetOptions& target, std::string_view command);
+
+// The notes, then the warnings, one line each on `err`.
+void print_messages(const BootChange& change, std::ostream& err);
+
+// A dry run: the unified diff of every planned file and the commands that would run.
+void preview_change(const BootChange& change, const KernelFs& root, const TargetOptions& target,
+                    std::ostream& out, std::ostream& err);
+
+// Backs up the file as it was read and returns the backup's target path.
+std::string back_up_planned(const PlannedFile& planned, const std::string& timestamp,
+                            std::ostream& out);
+
+// Replaces the file with its new text; `verb` says how ("edited", "restored").
+void write_planned(const PlannedFile& planned, std::string_view verb, std::ostream& out);
+
+// Runs the rebuild commands, or says why not and how to run them.
+void rebuild_boot_entries(const KernelFs& root, const TargetOptions& target,
+                          const std::vector<Argv>& commands, std::ostream& out, std::ostream& err);
+
+}  // namespace hugetune::bootloader

@@ -1,0 +1,151 @@
+#include "tuner/boot/rollback.hpp"
+
+#include <algorithm>
+
+#include "tuner/boot/apply.hpp"
+#include "tuner/boot/grub_files.hpp"
+#include "tuner/boot/kernel_cmdline_file.hpp"
+#include "tuner/boot/token_edit.hpp"
+#include "tuner/system/errors.hpp"
+
+namespace hugetune::bootloader {
+
+namespace {
+
+// Nothing when the file is gone or already holds its original bytes. A file edited by someone
+// else since apply gets the previous value back in place instead of losing their change along
+// with ours; its grub form is filled in later, over all grub files at once.
+std::optional<PlannedFile> plan_restore(const LedgerFile& lf, const KernelFs& root,
+                                        std::vector<std::string>& warnings) {
+    auto cur = read_config_file(lf.path, root.resolve(lf.path));
+    if (!cur) {
+        warnings.push_back(lf.path + " no longer exists; not restored");
+        return std::nullopt;
+    }
+    if (cur->text == lf.original)
+        return std::nullopt;
+    PlannedFile p{*cur, lf.kind, lf.original, lf.previous_value};
+    if (cur->text == lf.applied)
+        return p;
+    p.in_place = true;
+    if (lf.previous_value && !is_safe_param_value(*lf.previous_value))
+        throw RuntimeError(lf.path +
+                           " changed since hugetune applied and the previous "
+                           "value '" +
+                           *lf.previous_value + "' cannot be written back safely; restore " +
+                           lf.backup + " by hand");
+    warnings.push_back(lf.path + " changed since hugetune applied; restoring the " +
+                       "previous value in place instead of the original bytes");
+    if (lf.kind == FileKind::kernel_cmdline)
+        p.new_text = edit_kernel_cmdline_text(lf.path, cur->text, lf.previous_value);
+    return p;
+}
+
+// The grub files edited since apply get the previous value through one edit over all grub
+// files, the ones restored to their original bytes included, so that exactly one token wins.
+void plan_grub_in_place(const KernelFs& root, const std::optional<std::string>& previous_value,
+                        std::vector<PlannedFile>& files) {
+    GrubFiles grub = load_grub(root);
+    std::vector<std::string> texts;
+    for (const auto& f : grub.files) {
+        std::string text = f.text;
+        for (const auto& p : files)
+            if (p.file.target_path == f.target_path && !p.in_place)
+                text = p.new_text;
+        texts.push_back(text);
+    }
+    GrubEdit edit = plan_grub_edit(parse_grub_texts(grub, texts), previous_value);
+    for (auto& p : files) {
+        if (!p.in_place || p.kind != FileKind::grub)
+            continue;
+        for (std::size_t i = 0; i < grub.files.size(); ++i)
+            if (grub.files[i].target_path == p.file.target_path)
+                p.new_text = edit.new_texts[i];
+    }
+}
+
+// grubby puts back each boot entry's own previous value; one command when they agree.
+std::vector<Argv> grubby_rollback_commands(const Ledger& ledger,
+                                           const std::optional<std::string>& grub_previous) {
+    const auto& entries = ledger.bls_entries;
+    if (entries.empty())
+        return {grubby_command("ALL", grub_previous)};
+    bool same = std::all_of(entries.begin(), entries.end(), [&](const LedgerBlsEntry& e) {
+        return e.previous_value == entries.front().previous_value;
+    });
+    if (same)
+        return {grubby_command("ALL", entries.front().previous_value)};
+    std::vector<Argv> commands;
+    for (const auto& e : entries)
+        commands.push_back(grubby_command(e.kernel, e.previous_value));
+    return commands;
+}
+
+std::vector<Argv> rollback_commands(const RollbackPlan& plan, const Ledger& ledger,
+                                    const KernelFs& root) {
+    if (plan.bootloader == Bootloader::grub)
+        return {grub_regenerate_command(root)};
+    if (plan.bootloader == Bootloader::grubby)
+        return grubby_rollback_commands(ledger, plan.grub_previous_value);
+    return {};
+}
+
+Ledger require_ledger(const KernelFs& root) {
+    auto ledger = read_ledger(root);
+    if (!ledger)
+        throw RuntimeError("nothing to roll back: " + root.resolve(kLedgerPath).string() +
+                           " does not exist (hugetune apply has not changed this system, or it "
+                           "was rolled back already)");
+    return *ledger;
+}
+
+void write_rollback(const RollbackPlan& plan, std::ostream& out) {
+    std::string stamp = backup_timestamp();
+    for (const auto& p : plan.change.files) {
+        if (p.in_place)
+            back_up_planned(p, stamp, out);
+        write_planned(p, p.in_place ? "edited" : "restored", out);
+    }
+}
+
+}  // namespace
+
+RollbackPlan plan_rollback(const Ledger& ledger, const KernelFs& root) {
+    RollbackPlan plan;
+    plan.bootloader = parse_bootloader_name(ledger.bootloader).value_or(Bootloader::grub);
+    auto& files = plan.change.files;
+    for (const auto& lf : ledger.files) {
+        auto p = plan_restore(lf, root, plan.change.warnings);
+        if (!p)
+            continue;
+        if (lf.kind == FileKind::grub)
+            plan.grub_previous_value = lf.previous_value;
+        files.push_back(std::move(*p));
+    }
+    if (std::any_of(files.begin(), files.end(),
+                    [](const PlannedFile& p) { return p.in_place && p.kind == FileKind::grub; }))
+        plan_grub_in_place(root, plan.grub_previous_value, files);
+    std::erase_if(files, [](const PlannedFile& p) { return p.new_text == p.file.text; });
+    plan.change.commands = rollback_commands(plan, ledger, root);
+    return plan;
+}
+
+int rollback_boot_parameter(const TargetOptions& target, std::ostream& out, std::ostream& err) {
+    KernelFs root(target.root);
+    require_root(root, target, "rollback");
+    Ledger ledger = require_ledger(root);
+    RollbackPlan plan = plan_rollback(ledger, root);
+    print_messages(plan.change, err);
+    if (target.dry_run) {
+        preview_change(plan.change, root, target, out, err);
+        return 0;
+    }
+    write_rollback(plan, out);
+    remove_ledger(root);
+    rebuild_boot_entries(root, target, plan.change.commands, out, err);
+    out << "rolled back " << kAllocThreadsParam << "=" << ledger.value << " (applied "
+        << ledger.applied_at << ")\n";
+    return 0;
+}
+
+}  // namespace hugetune::bootloader
