@@ -37,10 +37,10 @@ std::optional<FitCommandOptions> parse_fit(const Args& args) {
         "NUMA nodes with memory (default: the sweep's probe; 1 for a CSV)")(
         "cpus", po::value(&cpus)->value_name("C"),
         "online CPUs, the cap on the total (default: the sweep's probe; for a CSV the largest "
-        "measured count x nodes)")(
-        "tolerance", po::value(&tolerance)->value_name("P"),
-        "percent: take the fewest threads within P% of the best predicted time (default 2)")(
-        "seed", po::value(&seed)->value_name("S"), "bootstrap seed (default: the sweep's, or 1)")(
+        "measured count x nodes)");
+    add_tolerance_option(desc, tolerance);
+    desc.add_options()("seed", po::value(&seed)->value_name("S"),
+                       "bootstrap seed (default: the sweep's, or 1)")(
         "json", po::bool_switch(&o.json), "print one JSON object instead of the summary");
     po::variables_map vm;
     if (!parse_options("fit",
