@@ -1,25 +1,44 @@
 #include "tuner/cli/cli.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <iostream>
 #include <sstream>
 
+#include "model/recommend.hpp"
 #include "tuner/cli/commands.hpp"
+#include "tuner/cli/setting_flags.hpp"
 #include "tuner/system/errors.hpp"
 
 namespace hugetune::cli {
 
 namespace {
 
-constexpr std::string_view kExitCodes =
-    "Exit codes:\n"
-    "  0    success\n"
-    "  1    runtime failure (I/O error, the kernel refused a change, ...)\n"
-    "  2    usage error: unknown command or option, bad value, bad input file\n"
-    "  3    the command needs root\n"
-    "  4    this kernel lacks what the command needs (e.g. no hugetlb support)\n"
-    "  5    another hugetune is running (lock held)\n"
-    "  130  interrupted; the machine was restored before exiting\n";
+struct ExitCodeMeaning {
+    ExitCode code;
+    std::string_view meaning;
+};
+
+constexpr ExitCodeMeaning kExitCodeMeanings[] = {
+    {ExitCode::ok, "success"},
+    {ExitCode::failure, "runtime failure (I/O error, the kernel refused a change, ...)"},
+    {ExitCode::usage, "usage error: unknown command or option, bad value, bad input file"},
+    {ExitCode::not_root, "the command needs root"},
+    {ExitCode::unsupported, "this kernel lacks what the command needs (e.g. no hugetlb support)"},
+    {ExitCode::busy, "another hugetune is running (lock held)"},
+    {ExitCode::interrupted, "interrupted; the machine was restored before exiting"},
+};
+
+// The numbers come from ExitCode itself, so the help cannot drift from what main returns.
+std::string exit_codes_text() {
+    std::string text = "Exit codes:\n";
+    for (const auto& [code, meaning] : kExitCodeMeanings) {
+        std::string number = std::to_string(static_cast<int>(code));
+        number.resize(std::max<std::size_t>(number.size() + 1, 5), ' ');
+        text += "  " + number + std::string(meaning) + "\n";
+    }
+    return text;
+}
 
 void print_main_help(std::ostream& out) {
     out << "usage: hugetune <command> [options]\n"
@@ -35,7 +54,7 @@ void print_main_help(std::ostream& out) {
             out << ' ';
         out << c.summary << "\n";
     }
-    out << "\n" << kExitCodes;
+    out << "\n" << exit_codes_text();
 }
 
 std::string command_list() {
@@ -71,6 +90,32 @@ double parse_percent(std::string_view option, const std::string& text) {
     return percent / 100;
 }
 
+std::string option_help(std::string_view what, std::string_view default_text,
+                        std::string_view range) {
+    std::string text = std::string(what) + " (default " + std::string(default_text);
+    if (!range.empty())
+        text += "; " + std::string(range);
+    return text + ")";
+}
+
+std::string number_text(double value) {
+    std::ostringstream text;
+    text << value;
+    return text.str();
+}
+
+void add_tolerance_option(po::options_description& desc, std::string& text) {
+    desc.add_options()(
+        "tolerance", po::value(&text)->value_name("P"),
+        option_help("percent: take the fewest threads within P% of the best predicted time",
+                    number_text(model::RecommendOptions{}.tolerance * 100))
+            .c_str());
+}
+
+std::filesystem::path gathered_root_option(const std::string& value) {
+    return root_option(value, "the root of a gathered tree");
+}
+
 std::filesystem::path root_option(const std::string& value, std::string_view what) {
     std::error_code ec;
     if (!std::filesystem::is_directory(value, ec))
@@ -88,7 +133,7 @@ bool parse_options(std::string_view command, std::string_view usage,
         // No positional arguments: a stray word is an error, not silently ignored.
         po::store(po::command_line_parser(args).options(all).positional({}).run(), vm);
         if (vm.count("help")) {
-            std::cout << "usage: " << usage << "\n\n" << all << "\n" << kExitCodes;
+            std::cout << "usage: " << usage << "\n\n" << all << "\n" << exit_codes_text();
             return false;
         }
         po::notify(vm);
@@ -132,6 +177,9 @@ int run_main(int argc, char** argv) {
             throw UsageError("unknown option '" + first + "'; give a command first (" +
                              command_list() + ") or see 'hugetune --help'");
         throw UsageError("unknown command '" + first + "'; commands are: " + command_list());
+    } catch (const SettingError& e) {
+        std::cerr << "hugetune: error: " << setting_error_text(e) << "\n";
+        return static_cast<int>(e.code());
     } catch (const Error& e) {
         std::cerr << "hugetune: error: " << e.what() << "\n";
         return static_cast<int>(e.code());

@@ -35,6 +35,20 @@ bool parse_options(std::string_view command, std::string_view usage,
 // A percentage such as "2" or "2%" in [0, 100), as a fraction; UsageError naming `option`.
 double parse_percent(std::string_view option, const std::string& text);
 
+// An option's help text: what it does, then "(default D)" or "(default D; RANGE)", the form
+// README.md states them in (tests/cli/readme_options.sh compares the two).
+std::string option_help(std::string_view what, std::string_view default_text,
+                        std::string_view range = {});
+// A number as the help and messages write it: "0.5", "2", "1024".
+std::string number_text(double value);
+
+// --tolerance P of `fit` and `run`; its default is the model's (model::RecommendOptions).
+void add_tolerance_option(po::options_description& desc, std::string& text);
+
+// The value of a --root option naming a tree gathered from another machine (probe, sweep
+// --dry-run, verify).
+std::filesystem::path gathered_root_option(const std::string& value);
+
 // The value of a --root option: an existing directory, else a UsageError that says what the
 // directory should be (`what`, e.g. "the root of a gathered tree").
 std::filesystem::path root_option(const std::string& value, std::string_view what);

@@ -23,10 +23,11 @@ std::optional<bootloader::ApplyRequest> parse_apply(const Args& args) {
         "report", po::value(&report)->value_name("FILE"),
         "the report of 'hugetune run': applies recommendation.hugepage_alloc_threads")(
         "value", po::value(&value)->value_name("N"),
-        "apply this thread count instead (1 to 4096); the report is then optional")(
-        "bootloader", po::value(&loader)->value_name("KIND"),
-        "auto (default: decided from the files under the root), grub, grubby or "
-        "kernel-cmdline");
+        ("apply this thread count instead (1 to " + std::to_string(kMaxAllocThreads) +
+         "); the report is then optional")
+            .c_str())("bootloader", po::value(&loader)->value_name("KIND"),
+                      "auto (default: decided from the files under the root), grub, grubby or "
+                      "kernel-cmdline");
     add_boot_target_options(desc, flags);
     po::variables_map vm;
     if (!parse_options("apply", kApplyUsage, desc, args, vm))

@@ -17,6 +17,8 @@
 namespace hugetune::cli {
 namespace {
 
+constexpr int kMaxNodes = 4096;
+
 struct FitCommandOptions {
     std::filesystem::path input;
     model::RecommendOptions recommend;
@@ -37,11 +39,13 @@ std::optional<FitCommandOptions> parse_fit(const Args& args) {
         "NUMA nodes with memory (default: the sweep's probe; 1 for a CSV)")(
         "cpus", po::value(&cpus)->value_name("C"),
         "online CPUs, the cap on the total (default: the sweep's probe; for a CSV the largest "
-        "measured count x nodes)")(
-        "tolerance", po::value(&tolerance)->value_name("P"),
-        "percent: take the fewest threads within P% of the best predicted time (default 2)")(
-        "seed", po::value(&seed)->value_name("S"), "bootstrap seed (default: the sweep's, or 1)")(
-        "json", po::bool_switch(&o.json), "print one JSON object instead of the summary");
+        "measured count x nodes)");
+    add_tolerance_option(desc, tolerance);
+    desc.add_options()("seed", po::value(&seed)->value_name("S"),
+                       ("bootstrap seed (default: the sweep's, or " +
+                        std::to_string(model::SweepData{}.seed) + ")")
+                           .c_str())("json", po::bool_switch(&o.json),
+                                     "print one JSON object instead of the summary");
     po::variables_map vm;
     if (!parse_options("fit",
                        "hugetune fit --input FILE [--nodes K] [--cpus C] [--tolerance P] "
@@ -52,8 +56,8 @@ std::optional<FitCommandOptions> parse_fit(const Args& args) {
         usage_error("--input", "missing; give a sweep JSON or a CSV file");
     o.input = input;
     if (vm.count("nodes")) {
-        if (nodes < 1 || nodes > 4096)
-            usage_error("--nodes", "must be between 1 and 4096");
+        if (nodes < 1 || nodes > kMaxNodes)
+            usage_error("--nodes", "must be between 1 and " + std::to_string(kMaxNodes));
         o.recommend.nodes = nodes;
     }
     if (vm.count("cpus")) {

@@ -24,9 +24,8 @@ std::optional<ProbeOptions> parse_probe(const Args& args) {
     po::variables_map vm;
     if (!parse_options("probe", "hugetune probe [--json] [--root DIR]", desc, args, vm))
         return std::nullopt;
-    if (!root.empty()) {
-        o.root = root_option(root, "the root of a gathered tree");
-    }
+    if (!root.empty())
+        o.root = gathered_root_option(root);
     return o;
 }
 

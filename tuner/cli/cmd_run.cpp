@@ -21,13 +21,15 @@ namespace {
 
 namespace fs = std::filesystem;
 
+constexpr std::string_view kDefaultReportPath = "hugetune-report.json";
+
 struct RunOptions {
     SweepOptions sweep;
-    fs::path report = "hugetune-report.json";
+    fs::path report = kDefaultReportPath;
     std::optional<fs::path> plot;
     std::optional<std::uint64_t> boot_pages;
     std::optional<double> boot_gib;
-    double tolerance = 0.02;
+    double tolerance = model::RecommendOptions{}.tolerance;
     bool json = false;
     bool dry_run = false;
 };
@@ -39,17 +41,17 @@ std::optional<RunOptions> parse_run(const Args& args) {
     long long boot_pages = 0;
     double boot_gib = 0;
     po::options_description desc("Options");
-    desc.add_options()("report", po::value(&report)->value_name("FILE"),
-                       "write the JSON report to FILE (default ./hugetune-report.json)")(
-        "plot", po::value(&plot)->value_name("FILE"),
-        "draw measured and fitted throughput into FILE (.svg or .png) with gnuplot")(
+    desc.add_options()(
+        "report", po::value(&report)->value_name("FILE"),
+        option_help("write the JSON report to FILE", "./" + std::string(kDefaultReportPath))
+            .c_str())("plot", po::value(&plot)->value_name("FILE"),
+                      "draw measured and fitted throughput into FILE (.svg or .png) with gnuplot")(
         "boot-pages", po::value(&boot_pages)->value_name("N"),
         "predict boot time for N huge pages (default: the cmdline's hugepages=, else the "
         "current pool, else 1 TiB)")("boot-gib", po::value(&boot_gib)->value_name("G"),
-                                     "predict boot time for G GiB of huge pages")(
-        "tolerance", po::value(&tolerance)->value_name("P"),
-        "percent: take the fewest threads within P% of the best predicted time (default 2)")(
-        "json", po::bool_switch(&o.json), "print the report instead of the summary")(
+                                     "predict boot time for G GiB of huge pages");
+    add_tolerance_option(desc, tolerance);
+    desc.add_options()("json", po::bool_switch(&o.json), "print the report instead of the summary")(
         "dry-run", po::bool_switch(&o.dry_run),
         "print the plan (points, memory, estimated duration) and change nothing");
     add_sweep_options(desc, values);

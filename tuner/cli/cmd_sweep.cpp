@@ -40,13 +40,10 @@ std::optional<SweepCommandOptions> parse_sweep(const Args& args) {
         "root", po::value(&root)->value_name("DIR"),
         "with --dry-run: plan for a tree gathered from another machine");
     po::variables_map vm;
-    if (!parse_options(
-            "sweep",
-            "hugetune sweep [--threads LIST] [--repetitions R] [--phases LIST]\n"
-            "                      [--page-size 2M|1G] [--sample-mib MIB] "
-            "[--max-memory-fraction F]\n"
-            "                      [--seed S] [--out FILE] [--json] [--dry-run [--root DIR]]",
-            desc, args, vm))
+    if (!parse_options("sweep",
+                       "hugetune sweep [sweep options] [--out FILE] [--json] "
+                       "[--dry-run [--root DIR]]",
+                       desc, args, vm))
         return std::nullopt;
     o.sweep = sweep_options_from(values, vm);
     if (!out.empty())
@@ -54,7 +51,7 @@ std::optional<SweepCommandOptions> parse_sweep(const Args& args) {
     if (!root.empty()) {
         if (!o.dry_run)
             usage_error("--root", "only works with --dry-run (a sweep measures this machine)");
-        o.root = root_option(root, "the root of a gathered tree");
+        o.root = gathered_root_option(root);
     }
     return o;
 }

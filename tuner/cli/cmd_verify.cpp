@@ -48,9 +48,8 @@ std::optional<VerifyOptions> parse_verify(const Args& args) {
             desc, args, vm))
         return std::nullopt;
     std::error_code ec;
-    if (!root.empty()) {
-        o.root = root_option(root, "the root of a gathered tree");
-    }
+    if (!root.empty())
+        o.root = gathered_root_option(root);
     for (auto [name, value, dest] :
          {std::tuple{"--log", &log, &o.log}, std::tuple{"--cmdline", &cmdline, &o.cmdline}}) {
         if (value->empty())

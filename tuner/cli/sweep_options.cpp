@@ -7,11 +7,15 @@
 #include <sstream>
 
 #include "tuner/kernel/cmdline.hpp"
+#include "tuner/sweep/settings.hpp"
 #include "tuner/system/atomic_file.hpp"
 #include "tuner/system/errors.hpp"
 
 namespace hugetune::cli {
 namespace {
+
+// The page sizes x86-64 offers; the kernel's own list is checked by plan_sweep.
+constexpr std::string_view kPageSizes = "2M or 1G";
 
 std::vector<std::string> split_list(const std::string& text) {
     std::vector<std::string> items;
@@ -32,7 +36,7 @@ std::vector<int> parse_thread_list(const std::string& text) {
         } catch (const std::exception&) {
             used = 0;
         }
-        if (item.empty() || used != item.size() || n < 1)
+        if (item.empty() || used != item.size() || n < kMinThreadsPerNode)
             usage_error("--threads",
                         "'" + item + "' is not a thread count; give a list like 1,2,4,8");
         counts.push_back(n);
@@ -51,47 +55,79 @@ std::vector<Phase> parse_phase_list(const std::string& text) {
         if (std::find(phases.begin(), phases.end(), *p) == phases.end())
             phases.push_back(*p);
     }
-    if (phases.empty())
-        usage_error("--phases", "give at least one of alloc, zero, grow");
-    return phases;
+    return phases;  // none at all: refused by validate_sweep_options
+}
+
+template <typename Items, typename Text>
+std::string join(const Items& items, Text text) {
+    std::string joined;
+    for (const auto& item : items)
+        joined += (joined.empty() ? "" : ",") + std::string(text(item));
+    return joined;
+}
+
+std::string range_text(int low, int high) {
+    return std::to_string(low) + " to " + std::to_string(high);
 }
 
 }  // namespace
 
 void add_sweep_options(po::options_description& desc, SweepOptionValues& v) {
-    desc.add_options()("threads", po::value(&v.threads)->value_name("LIST"),
-                       "threads per NUMA node to measure (default 1,2,4,8,16,32)")(
-        "repetitions", po::value(&v.repetitions)->value_name("R"),
-        "repetitions per point (default 5)")("phases", po::value(&v.phases)->value_name("LIST"),
-                                             "any of alloc,zero,grow (default all three)")(
-        "page-size", po::value(&v.page_size)->value_name("SIZE"), "2M or 1G (default 2M)")(
-        "sample-mib", po::value(&v.sample_mib)->value_name("MIB"),
-        "huge page memory per node, the same at every N (default 256, at least one page)")(
-        "max-memory-fraction", po::value(&v.max_memory_fraction)->value_name("F"),
-        "refuse a sample needing more than F of a node's available memory (default 0.5)")(
-        "seed", po::value(&v.seed)->value_name("S"), "seed of the shuffled order (default 1)");
+    po::options_description sweep("Sweep options");
+    auto add = sweep.add_options();
+    add("threads", po::value(&v.threads)->value_name("LIST"),
+        option_help("threads per NUMA node to measure",
+                    join(kDefaultThreadsPerNode, [](int n) { return std::to_string(n); }),
+                    "each " + range_text(kMinThreadsPerNode, kMaxThreadsPerNode))
+            .c_str());
+    add("repetitions", po::value(&v.repetitions)->value_name("R"),
+        option_help("repetitions per point", std::to_string(kDefaultRepetitions),
+                    range_text(kMinRepetitions, kMaxRepetitions))
+            .c_str());
+    add("phases", po::value(&v.phases)->value_name("LIST"),
+        option_help("the phases to measure", join(kDefaultPhases, phase_name)).c_str());
+    add("page-size", po::value(&v.page_size)->value_name("SIZE"),
+        option_help(kPageSizes, memsize_text(kDefaultPageSizeKb)).c_str());
+    add("sample-mib", po::value(&v.sample_mib)->value_name("MIB"),
+        option_help("huge page memory per node, the same at every N",
+                    std::to_string(kDefaultSampleMib) + ", halved until it fits when not given",
+                    "a multiple of the page size")
+            .c_str());
+    add("max-memory-fraction", po::value(&v.max_memory_fraction)->value_name("F"),
+        option_help("refuse a sample needing more than F of a node's available memory",
+                    number_text(kDefaultMaxMemoryFraction),
+                    "above 0, at most " + number_text(kMaxMaxMemoryFraction))
+            .c_str());
+    add("seed", po::value(&v.seed)->value_name("S"),
+        option_help("seed of the shuffled order", std::to_string(kDefaultSeed)).c_str());
+    desc.add(sweep);
 }
 
 SweepOptions sweep_options_from(const SweepOptionValues& v, const po::variables_map& vm) {
     SweepOptions o;
-    o.threads_per_node = parse_thread_list(v.threads);
-    o.phases = parse_phase_list(v.phases);
-    if (v.repetitions < 1 || v.repetitions > 1000)
-        usage_error("--repetitions", "use 1 to 1000");
-    o.repetitions = v.repetitions;
-    auto kb = parse_memsize_kb(v.page_size);
-    if (!kb || *kb == 0)
-        usage_error("--page-size", "'" + v.page_size + "' is not a size; use 2M or 1G");
-    o.page_size_kb = *kb;
+    if (vm.count("threads"))
+        o.threads_per_node = parse_thread_list(v.threads);
+    if (vm.count("phases"))
+        o.phases = parse_phase_list(v.phases);
+    if (vm.count("repetitions"))
+        o.repetitions = v.repetitions;
+    if (vm.count("page-size")) {
+        auto kb = parse_memsize_kb(v.page_size);
+        if (!kb || *kb == 0)
+            usage_error("--page-size",
+                        "'" + v.page_size + "' is not a size; use " + std::string(kPageSizes));
+        o.page_size_kb = *kb;
+    }
     if (vm.count("sample-mib")) {
         if (v.sample_mib < 1)
             usage_error("--sample-mib", "give a positive number of MiB, e.g. 256");
         o.sample_mib_per_node = static_cast<std::uint64_t>(v.sample_mib);
     }
-    if (!(v.max_memory_fraction > 0 && v.max_memory_fraction <= 1))
-        usage_error("--max-memory-fraction", "give a fraction above 0 and at most 1, e.g. 0.5");
-    o.max_memory_fraction = v.max_memory_fraction;
-    o.seed = v.seed;
+    if (vm.count("max-memory-fraction"))
+        o.max_memory_fraction = v.max_memory_fraction;
+    if (vm.count("seed"))
+        o.seed = v.seed;
+    validate_sweep_options(o);
     return o;
 }
 

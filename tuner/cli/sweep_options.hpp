@@ -12,20 +12,23 @@
 
 namespace hugetune::cli {
 
-// Raw values as typed; turned into SweepOptions by sweep_options_from() once parsed.
+// Raw values as typed. Only those given are read by sweep_options_from(); the others keep
+// SweepOptions' defaults (tuner/sweep/settings.hpp), so no default is written here.
 struct SweepOptionValues {
-    std::string threads = "1,2,4,8,16,32";
-    std::string phases = "alloc,zero,grow";
-    std::string page_size = "2M";
-    int repetitions = 5;
-    long long sample_mib = -1;
-    double max_memory_fraction = 0.5;
-    unsigned long long seed = 1;
+    std::string threads;
+    std::string phases;
+    std::string page_size;
+    int repetitions = 0;
+    long long sample_mib = 0;
+    double max_memory_fraction = 0;
+    unsigned long long seed = 0;
 };
 
+// Adds the "Sweep options" group, its help stating the defaults and ranges of settings.hpp.
 void add_sweep_options(po::options_description& desc, SweepOptionValues& values);
 
-// Validates every value; throws UsageError naming the option.
+// Parses the values given and refuses what plan_sweep would refuse, with the same message
+// (validate_sweep_options): UsageError or SettingError naming the option.
 SweepOptions sweep_options_from(const SweepOptionValues& values, const po::variables_map& vm);
 
 // Root and hugetlb support, checked before anything changes (exit codes 3 and 4).

@@ -131,19 +131,7 @@ SweepPlan plan_sweep(const Probe& probe, const MemoryView& memory, const SweepOp
         throw UnsupportedError(
             "this kernel has no hugetlb support (/sys/kernel/mm/hugepages is missing); boot a "
             "kernel built with CONFIG_HUGETLBFS");
-    if (options.threads_per_node.empty())
-        throw UsageError("--threads: give at least one thread count, e.g. --threads 1,2,4");
-    for (int n : options.threads_per_node)
-        if (n < 1 || n > 4096)
-            throw UsageError("--threads: " + std::to_string(n) +
-                             " is not a thread count; use numbers from 1 to 4096");
-    if (options.repetitions < 1 || options.repetitions > 1000)
-        throw UsageError("--repetitions: " + std::to_string(options.repetitions) +
-                         " is out of range; use 1 to 1000");
-    if (options.phases.empty())
-        throw UsageError("--phases: give at least one of alloc, zero, grow");
-    if (!(options.max_memory_fraction > 0 && options.max_memory_fraction <= 0.9))
-        throw UsageError("--max-memory-fraction: must be above 0 and at most 0.9");
+    validate_sweep_options(options);
     if (!probe.kernel.pool(options.page_size_kb)) {
         std::string sizes;
         for (auto kb : probe.kernel.hugepage_sizes_kb)

@@ -11,33 +11,25 @@
 
 #include "tuner/kernel/kernel_fs.hpp"
 #include "tuner/probe/probe.hpp"
+#include "tuner/sweep/settings.hpp"
 
 namespace hugetune {
-
-enum class Phase { alloc, zero, grow };
 
 std::string_view phase_name(Phase phase);
 std::optional<Phase> parse_phase(std::string_view name);
 
+// Defaults and ranges: tuner/sweep/settings.hpp.
 struct SweepOptions {
-    std::vector<int> threads_per_node = {1, 2, 4, 8, 16, 32};
-    int repetitions = 5;
-    std::vector<Phase> phases = {Phase::alloc, Phase::zero, Phase::grow};
-    std::uint64_t page_size_kb = 2048;
+    std::vector<int> threads_per_node{kDefaultThreadsPerNode.begin(), kDefaultThreadsPerNode.end()};
+    int repetitions = kDefaultRepetitions;
+    std::vector<Phase> phases{kDefaultPhases.begin(), kDefaultPhases.end()};
+    std::uint64_t page_size_kb = kDefaultPageSizeKb;
     // Unset: kDefaultSampleMib (halved until it fits in free memory), raised to one page when
     // pages are larger.
     std::optional<std::uint64_t> sample_mib_per_node;
-    double max_memory_fraction = 0.5;
-    std::uint64_t seed = 1;
+    double max_memory_fraction = kDefaultMaxMemoryFraction;
+    std::uint64_t seed = kDefaultSeed;
 };
-
-// 1 GiB per node: at 32 threads per node every thread still faults 16 pages of 2 MiB, so the
-// release skew of the start barrier (tens of microseconds) stays small against each thread's
-// work, and the sweep holds at most two samples per node, a small share of a server's node.
-// Not given and too large for a node's free memory, the default halves until it fits (a small
-// VM); a --sample-mib that does not fit is refused instead. The sample is per node, so it does
-// not grow with the machine's memory.
-inline constexpr std::uint64_t kDefaultSampleMib = 1024;
 
 // Free memory the sweep may draw from, per node. See node_available_bytes() for the rule.
 struct MemoryView {

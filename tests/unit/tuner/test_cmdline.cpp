@@ -63,5 +63,9 @@ TEST_CASE("kernel numbers: kstrtoul base 0 and memparse suffixes") {
     CHECK(parse_memsize_kb("1G") == 1048576u);
     CHECK(parse_memsize_kb("2048k") == 2048u);
     CHECK(parse_memsize_kb("2097152") == 2048u);
+    for (std::uint64_t kb : {64u, 2048u, 1048576u, 3u * 1024 * 1024 * 1024})
+        CHECK(parse_memsize_kb(memsize_text(kb)) == kb);
+    CHECK(memsize_text(2048) == "2M");
+    CHECK(memsize_text(1048576) == "1G");
     CHECK_FALSE(parse_memsize_kb("G").has_value());
 }

@@ -185,18 +185,6 @@ TEST_CASE("bad options are usage errors naming the option") {
     o.sample_mib_per_node = 1000;
     CHECK(usage_message(f, o).find("--sample-mib: 1000 is not a positive multiple") == 0);
     o = {};
-    o.threads_per_node = {};
-    CHECK(usage_message(f, o).find("--threads") == 0);
-    o = {};
-    o.repetitions = 0;
-    CHECK(usage_message(f, o).find("--repetitions") == 0);
-    o = {};
-    o.phases = {};
-    CHECK(usage_message(f, o).find("--phases") == 0);
-    o = {};
-    o.max_memory_fraction = 0;
-    CHECK(usage_message(f, o).find("--max-memory-fraction") == 0);
-    o = {};
     o.page_size_kb = 1024 * 1024;  // default sample for 1 GiB pages: one page
     CHECK(f.plan(o).pages_per_node == 1);
 }

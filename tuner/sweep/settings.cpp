@@ -1,0 +1,41 @@
+#include "tuner/sweep/settings.hpp"
+
+#include <sstream>
+#include <string>
+
+#include "tuner/sweep/plan.hpp"
+#include "tuner/system/errors.hpp"
+
+namespace hugetune {
+namespace {
+
+std::string number_text(double value) {
+    std::ostringstream text;
+    text << value;
+    return text.str();
+}
+
+}  // namespace
+
+void validate_sweep_options(const SweepOptions& options) {
+    if (options.threads_per_node.empty())
+        throw SettingError("threads_per_node", "give at least one thread count, e.g. 1,2,4");
+    for (int n : options.threads_per_node)
+        if (n < kMinThreadsPerNode || n > kMaxThreadsPerNode)
+            throw SettingError("threads_per_node", std::to_string(n) +
+                                                       " is not a thread count; use numbers from " +
+                                                       std::to_string(kMinThreadsPerNode) + " to " +
+                                                       std::to_string(kMaxThreadsPerNode));
+    if (options.repetitions < kMinRepetitions || options.repetitions > kMaxRepetitions)
+        throw SettingError("repetitions", "use " + std::to_string(kMinRepetitions) + " to " +
+                                              std::to_string(kMaxRepetitions));
+    if (options.phases.empty())
+        throw SettingError("phases", "give at least one of alloc, zero, grow");
+    if (!(options.max_memory_fraction > 0 && options.max_memory_fraction <= kMaxMaxMemoryFraction))
+        throw SettingError("max_memory_fraction", "give a fraction above 0 and at most " +
+                                                      number_text(kMaxMaxMemoryFraction) +
+                                                      ", e.g. " +
+                                                      number_text(kDefaultMaxMemoryFraction));
+}
+
+}  // namespace hugetune

@@ -1,0 +1,49 @@
+// Every sweep setting's default and valid range, defined once. SweepOptions (plan.hpp) takes
+// its defaults from here; plan_sweep and the command line refuse values with
+// validate_sweep_options(); the command line's help states them from these constants.
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+namespace hugetune {
+
+enum class Phase { alloc, zero, grow };
+
+struct SweepOptions;
+
+// Doubling steps up to 32 per node: few points that span a wide range of counts.
+inline constexpr std::array<int, 6> kDefaultThreadsPerNode = {1, 2, 4, 8, 16, 32};
+inline constexpr int kMinThreadsPerNode = 1;
+// Far above the hardware threads of any node; a larger count is a typing error.
+inline constexpr int kMaxThreadsPerNode = 4096;
+
+inline constexpr int kDefaultRepetitions = 5;
+inline constexpr int kMinRepetitions = 1;
+inline constexpr int kMaxRepetitions = 1000;
+
+inline constexpr std::array<Phase, 3> kDefaultPhases = {Phase::alloc, Phase::zero, Phase::grow};
+
+inline constexpr std::uint64_t kDefaultPageSizeKb = 2048;
+
+// 1 GiB per node: at 32 threads per node every thread still faults 16 pages of 2 MiB, so the
+// release skew of the start barrier (tens of microseconds) stays small against each thread's
+// work, and the sweep holds at most two samples per node, a small share of a server's node.
+// Not given and too large for a node's free memory, the default halves until it fits (a small
+// VM); a sample that is given and does not fit is refused instead. The sample is per node, so
+// it does not grow with the machine's memory.
+inline constexpr std::uint64_t kDefaultSampleMib = 1024;
+
+// The share of a node's available memory the sweep may hold at once: above 0 and at most
+// kMaxMaxMemoryFraction, so the sweep never takes all the memory a node has free.
+inline constexpr double kDefaultMaxMemoryFraction = 0.5;
+inline constexpr double kMaxMaxMemoryFraction = 0.9;
+
+inline constexpr std::uint64_t kDefaultSeed = 1;
+
+// Throws SettingError (setting names "threads_per_node", "repetitions", "phases",
+// "max_memory_fraction") for a value outside the ranges above. What depends on the machine
+// (page size, sample against free memory) is checked by plan_sweep.
+void validate_sweep_options(const SweepOptions& options);
+
+}  // namespace hugetune
