@@ -1,4 +1,4 @@
-// The sweep as the file `hugetune fit` reads (notes/sweep-format.md) and as console tables.
+// The sweep as the file `hugetune fit` reads (docs/sweep-format.md) and as console tables.
 #include <algorithm>
 #include <cstdio>
 #include <ctime>

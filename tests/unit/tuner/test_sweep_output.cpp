@@ -1,4 +1,4 @@
-// The sweep file's shape (notes/sweep-format.md) and the console tables, from made-up samples.
+// The sweep file's shape (docs/sweep-format.md) and the console tables, from made-up samples.
 #include <doctest/doctest.h>
 
 #include "tuner/probe/probe.hpp"
