@@ -30,9 +30,10 @@ BasisChoice choose_basis(const SweepData& data);
 // Allocation alone per N, in seconds per page:
 // boot without init_on_alloc does not zero, but at N > 1 that cost is only measurable as the
 // difference of the alloc phase (alloc + zero) and the zero phase; at N = 1 the grow phase
-// measures it directly (KERNEL-FACTS: growing nr_hugepages allocates in the writer's thread,
-// and only a first fault zeroes). Points whose difference is not positive are noise and are
-// dropped; `dropped` counts them. One point per N.
+// measures it directly: growing nr_hugepages allocates in the writer's thread, and only a first
+// fault zeroes (docs/kernel-facts.md "Growing a pool through nr_hugepages", "Zeroing on first
+// fault"). Points whose difference is not positive are noise and are dropped; `dropped` counts
+// them. One point per N.
 std::vector<Point> allocation_only_points(std::span<const Point> alloc, double alloc_pages,
                                           std::span<const Point> zero, double zero_pages,
                                           std::span<const Point> grow, double grow_pages,

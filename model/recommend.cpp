@@ -50,7 +50,8 @@ struct Evaluator {
     double scale = 1;  // boot pool work / series work
 
     // Total threads the kernel would run for N per node, and so the per-node count it acts as:
-    // the parameter is a total since 6.15 (KERNEL-FACTS), capped here at the online CPUs.
+    // the parameter is a total (docs/kernel-facts.md "A total, not per node"), capped here at
+    // the online CPUs.
     int total(int threads_per_node) const { return std::min(threads_per_node * nodes, cpu_cap); }
     double seconds(const CostCurve& c, double total_threads) const {
         return c.seconds(total_threads / nodes) * scale;
@@ -187,7 +188,8 @@ Recommendation recommend_from_sweep(const SweepData& data, const RecommendOption
     }
     r.max_threads_per_node = std::max(1, *per_node_limit);
     r.cpu_cap = cpus.value_or(r.max_threads_per_node * r.nodes);
-    // Since 6.15 the kernel default is max(1, num_online_cpus() / 4) in total (KERNEL-FACTS).
+    // Since 6.15 the kernel default is max(1, num_online_cpus() / 4) in total
+    // (docs/kernel-facts.md "The default thread count").
     r.default_threads = std::max(1, r.cpu_cap / 4);
     r.key = {m.microarch, r.nodes, r.max_threads_per_node, data.page_size_kb};
 

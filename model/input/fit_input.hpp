@@ -15,7 +15,7 @@
 
 namespace hugetune::model {
 
-// Phase names, as in the sweep format (notes/sweep-format.md) plus "boot" for a table of
+// Phase names, as in the sweep format (docs/sweep-format.md "Points") plus "boot" for a table of
 // whole-boot allocation times such as the published Skylake one.
 inline constexpr std::string_view kPhaseBoot = "boot";
 inline constexpr std::string_view kPhaseAlloc = "alloc";  // fresh surplus pages: alloc + zero

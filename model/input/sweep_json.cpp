@@ -1,4 +1,4 @@
-// Reads `hugetune-sweep` documents (format in notes/sweep-format.md) into plain data.
+// Reads `hugetune-sweep` documents (format in docs/sweep-format.md) into plain data.
 #include <algorithm>
 #include <cmath>
 #include <map>

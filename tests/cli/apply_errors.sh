@@ -2,8 +2,8 @@
 # apply refuses what it cannot do safely: malformed /etc/default/grub (unterminated quote,
 # binary data, empty, a symlink, a directory), bad values and reports, no root on the live
 # system. Each gives one error line, the documented exit code, and leaves every file as it was.
-set -euo pipefail
-source "$(dirname "$0")/lib/boot-helpers.sh"
+source "$(dirname "$0")/lib/harness.bash"
+source "$(dirname "$0")/lib/boot-standins.bash"
 
 # refused RC NEEDLE ROOT ARGS...: apply exits RC with one error line containing NEEDLE and
 # the tree under ROOT is untouched (no backup, no ledger).
@@ -12,11 +12,9 @@ refused() {
     shift 3
     local before
     before=$(tree_sum "$root")
-    expect "$rc" "$bin" apply --root "$root" --regenerate "$@"
-    one_error_line
-    stderr_has "$needle"
+    expect_error "$rc" "$needle" "$bin" apply --root "$root" --regenerate "$@"
     [[ $(tree_sum "$root") == "$before" ]] || fail "files changed after: $needle"
-    [[ ! -s $record ]] || fail "a command ran after: $needle"
+    nothing_recorded "after: $needle"
 }
 
 grub_root() {
@@ -90,28 +88,19 @@ printf '{"recommendation": {"hugepage_alloc_threads": 5000, "kernel_cmdline": "h
 refused 2 "from 1 to 4096" "$root" --report "$report"
 refused 2 "absent.json: no such file" "$root" --report "$work/absent.json"
 refused 2 "is a directory" "$root" --report "$work"
-expect 2 "$bin" apply --value 8 --root "$work/absent-dir"
-stderr_has "--root: $work/absent-dir is not a directory"
+expect_error 2 "--root: $work/absent-dir is not a directory" "$bin" apply --value 8 --root "$work/absent-dir"
 
 # No boot loader configuration at all.
 mkdir -p "$work/bare/etc"
 refused 1 "no boot loader configuration under" "$work/bare" --value 8
 
 # The live system (--root /) needs root; checked before anything is read.
-if [[ $(id -u) -eq 0 ]]; then
-    # A copy nobody can reach, wherever the build directory lives.
-    nobody_bin=$work/nobody/hugetune
-    mkdir -p "$work/nobody" && cp "$bin" "$nobody_bin" && chmod 755 "$work" "$work/nobody" "$nobody_bin"
-    if command -v setpriv >/dev/null && setpriv --reuid=65534 --regid=65534 --clear-groups true 2>/dev/null &&
-        setpriv --reuid=65534 --regid=65534 --clear-groups test -x "$nobody_bin"; then
-        expect 3 setpriv --reuid=65534 --regid=65534 --clear-groups "$nobody_bin" apply --value 8
-        stderr_has "needs root"
-        expect 3 setpriv --reuid=65534 --regid=65534 --clear-groups "$nobody_bin" rollback
-    else
-        echo "note: cannot drop privileges here; the not-root check is not exercised" >&2
-    fi
+if ! is_root; then
+    expect_error 3 "needs root" "$bin" apply --value 8
+elif nobody_bin=$(nobody_copy "$bin") && can_run_as_nobody "$nobody_bin"; then
+    expect_error 3 "needs root" as_nobody "$nobody_bin" apply --value 8
+    expect_error 3 "needs root" as_nobody "$nobody_bin" rollback
 else
-    expect 3 "$bin" apply --value 8
-    stderr_has "needs root"
+    echo "note: cannot drop privileges here; the not-root check is not exercised" >&2
 fi
 echo "apply_errors: ok"

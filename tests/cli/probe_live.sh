@@ -1,19 +1,13 @@
 #!/usr/bin/env bash
 # `hugetune probe` on this machine agrees with what the kernel shows through other paths.
-BIN=$1
-SRC=$2
-source "$(dirname "$0")/lib/common.bash"
+source "$(dirname "$0")/lib/harness.bash"
 
-expect 0 "" -- probe --json
-json=$(cat "$out")
-field() { python3 -c "import json,sys; d=json.load(sys.stdin); print(eval('d' + sys.argv[1]))" "$1" <<<"$json"; }
+expect 0 "$bin" probe --json
+cp "$out" "$work/probe.json"
+field() { python3 -c "import json,sys; d=json.load(open(sys.argv[2])); print(eval('d' + sys.argv[1]))" "$1" "$work/probe.json"; }
 check() {  # check WHAT GOT WANT
-    if [[ "$2" != "$3" ]]; then
-        echo "FAIL: $1: probe says '$2', the machine says '$3'"
-        failures=$((failures + 1))
-    else
-        echo "ok: $1 = $2"
-    fi
+    [[ "$2" == "$3" ]] || fail "$1: probe says '$2', the machine says '$3'"
+    echo "ok: $1 = $2"
 }
 cpuinfo_field() { awk -F': ' -v k="$1" '$1 ~ "^"k"[[:space:]]*$" {print $2; exit}' /proc/cpuinfo; }
 
@@ -22,19 +16,19 @@ check "cpu.family" "$(field "['cpu']['family']")" "$(cpuinfo_field 'cpu family')
 check "cpu.model" "$(field "['cpu']['model']")" "$(cpuinfo_field model)"
 check "cpu.stepping" "$(field "['cpu']['stepping']")" "$(cpuinfo_field stepping)"
 check "topology.pus" "$(field "['topology']['pus']")" "$(nproc --all)"
-nodes=$(ls -d /sys/devices/system/node/node[0-9]* 2>/dev/null | wc -l)
+nodes=$(find /sys/devices/system/node -maxdepth 1 -name 'node[0-9]*' 2>/dev/null | wc -l || true)
 check "topology.nodes" "$(field "['topology']['nodes'].__len__()")" "$nodes"
 check "kernel.release" "$(field "['kernel']['release']")" "$(uname -r)"
-sizes=$(ls /sys/kernel/mm/hugepages 2>/dev/null | sed 's/hugepages-\([0-9]*\)kB/\1/' | sort -n | paste -sd, -)
-got_sizes=$(python3 -c "import json,sys; print(','.join(map(str, json.load(sys.stdin)['kernel']['hugepage_sizes_kb'])))" <<<"$json")
-check "kernel.hugepage_sizes_kb" "$got_sizes" "$sizes"
+sizes=$(find /sys/kernel/mm/hugepages -mindepth 1 -maxdepth 1 -name 'hugepages-*kB' -printf '%f\n' 2>/dev/null |
+    sed 's/hugepages-\([0-9]*\)kB/\1/' | sort -n | paste -sd, - || true)
+check "kernel.hugepage_sizes_kb" "$(field "['kernel']['hugepage_sizes_kb']" | tr -d '[] ')" "$sizes"
 hv=False
-grep -qw hypervisor /proc/cpuinfo && hv=True
+if grep -qw hypervisor /proc/cpuinfo; then hv=True; fi
 check "virtualization.hypervisor" "$(field "['virtualization']['hypervisor']")" "$hv"
 micro=$(field "['cpu']['microarch']")
-[[ -n $micro ]] || { echo "FAIL: empty microarch"; failures=$((failures + 1)); }
+[[ -n $micro ]] || fail "empty microarch"
 echo "this machine: $(cpuinfo_field 'model name') -> $micro"
 
-expect 0 "" -- probe
-grep -q '^topology ' "$out" || { echo "FAIL: the summary lacks the topology line"; failures=$((failures + 1)); }
-finish
+expect 0 "$bin" probe
+stdout_matches '^topology '
+echo "probe_live: ok"

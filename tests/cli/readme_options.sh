@@ -4,13 +4,9 @@
 # "Sweep options" paragraph, and the exit codes table must say what the binary prints. A range
 # the README states is also tried on the binary: its bounds are accepted and the values just
 # outside are refused while the options are read, before the machine is looked at.
-BIN=$1
-SRC=$2
-if ! command -v python3 >/dev/null; then
-    echo "SKIP: python3 is needed to read README.md and the help text"
-    exit 77
-fi
-exec python3 - "$BIN" "$SRC" <<'EOF'
+source "$(dirname "$0")/lib/harness.bash"
+require_command python3 "it reads README.md and the help text"
+python3 - "$bin" "$src" <<'EOF'
 import re
 import subprocess
 import sys

@@ -1,19 +1,18 @@
-# A small real sweep yields every sample and leaves every pool and overcommit value as found,
-# also when a pool is already in use by someone (set up here and restored at the end).
-source "$(dirname "$0")/lib/pools.bash"
-require_root_hugetlb
-set -u
-TMP=$(mktemp -d)
-trap 'put_back_original; rm -rf "$TMP"' EXIT
+#!/usr/bin/env bash
+# A small real sweep yields every sample, writes a file that validates against the sweep schema,
+# and leaves every pool and overcommit value as found, also when a pool is already in use by
+# someone (set up here and restored at the end).
+source "$(dirname "$0")/lib/harness.bash"
+use_pools
 
 check_sweep() {
     local label=$1 before
-    before=$(snapshot)
-    "$HT" sweep --threads 1,2 --sample-mib 8 --repetitions 2 --out "$TMP/s.json" --json \
-        >"$TMP/stdout" 2>"$TMP/stderr" || { cat "$TMP/stderr"; fail "$label: sweep failed"; }
-    expect_same_as "$before" "$label"
-    [ -e "$STATE" ] && fail "$label: state file left behind"
-    python3 - "$TMP/s.json" "$TMP/stdout" <<'PY' || fail "$label: sweep output is wrong"
+    before=$(pool_snapshot)
+    expect 0 "$bin" sweep --threads 1,2 --sample-mib 8 --repetitions 2 --out "$work/s.json" --json
+    expect_pools "$before" "$label"
+    [[ ! -e $state_file ]] || fail "$label: state file left behind"
+    validate_schema sweep.schema.json "$work/s.json"
+    python3 - "$work/s.json" "$out" <<'PY' || fail "$label: sweep output is wrong"
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert json.load(open(sys.argv[2]))["points"] == d["points"], "stdout and --out differ"
@@ -41,10 +40,10 @@ check_sweep "empty pools"
 
 # Someone else's pool: 6 persistent pages (3 of them in use would need a helper process; free
 # pages are the harder case: the alloc phase must not take them) and an overcommit of 3.
-P=/sys/kernel/mm/hugepages/hugepages-2048kB
-echo 6 >$P/nr_hugepages
-echo 3 >$P/nr_overcommit_hugepages
-[ "$(cat $P/nr_hugepages)" = 6 ] || skip "could not set up a 6-page pool (memory too fragmented)"
+pool=/sys/kernel/mm/hugepages/hugepages-2048kB
+echo 6 >"$pool/nr_hugepages"
+echo 3 >"$pool/nr_overcommit_hugepages"
+[[ $(cat "$pool/nr_hugepages") -eq 6 ]] || skip "could not set up a 6-page pool (memory too fragmented)"
 check_sweep "pre-existing pool"
-[ "$(cat $P/free_hugepages)" = 6 ] || fail "the pre-existing pool lost free pages"
-echo "ok"
+[[ $(cat "$pool/free_hugepages") -eq 6 ]] || fail "the pre-existing pool lost free pages"
+echo "sweep_small: ok"

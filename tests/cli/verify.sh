@@ -2,8 +2,8 @@
 # verify against fixture kernel logs: the real line format, the ratio to the report's
 # prediction, the verification block written into the report, and each reason for a missing
 # line (exit 1).
-set -euo pipefail
-source "$(dirname "$0")/lib/boot-helpers.sh"
+source "$(dirname "$0")/lib/harness.bash"
+source "$(dirname "$0")/lib/boot-standins.bash"
 logs=$fixtures/logs
 
 cmdline=$work/cmdline

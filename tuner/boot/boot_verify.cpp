@@ -72,7 +72,8 @@ VerifyResult verify_boot(const VerifyInput& in) {
     std::optional<std::uint64_t> in_force;
     if (r.cmdline_value) {
         auto v = parse_kernel_ulong(*r.cmdline_value);
-        // An unparsable value or 0 is ignored by the kernel (KERNEL-FACTS.md).
+        // An unparsable value or 0 is ignored by the kernel (docs/kernel-facts.md "Parsing the
+        // value").
         if (v && *v > 0)
             in_force = v;
         else

@@ -1,7 +1,8 @@
 // /etc/default/grub and its drop-ins as grub-mkconfig reads them: the main file first, then
-// /etc/default/grub.d/*.cfg in glob order (Debian and Ubuntu; KERNEL-FACTS.md "Setting the
-// kernel command line"). GRUB_CMDLINE_LINUX goes on every menu entry, GRUB_CMDLINE_LINUX_DEFAULT
-// only on normal ones, after it; a later assignment replaces an earlier one.
+// /etc/default/grub.d/*.cfg in glob order (Debian and Ubuntu; docs/kernel-facts.md "Setting
+// the kernel command line"). GRUB_CMDLINE_LINUX goes on every menu entry,
+// GRUB_CMDLINE_LINUX_DEFAULT only on normal ones, after it; a later assignment replaces an
+// earlier one.
 #pragma once
 
 #include <optional>

@@ -1,5 +1,5 @@
 // Which boot loader setup a target uses, and the distribution's own commands that rebuild
-// its boot entries after the configuration changed (KERNEL-FACTS.md "Setting the kernel
+// its boot entries after the configuration changed (docs/kernel-facts.md "Setting the kernel
 // command line").
 #pragma once
 

@@ -1,5 +1,6 @@
 // What a kernel command line asks of the boot-time huge page pool, as far as the threaded
-// allocation behind hugepage_alloc_threads= is concerned (KERNEL-FACTS.md).
+// allocation behind hugepage_alloc_threads= is concerned (docs/kernel-facts.md "Which boot
+// pools are threaded").
 #pragma once
 
 #include <optional>

@@ -303,7 +303,7 @@ KernelFacts read_kernel(const KernelFs& fs, const Topology& topo) {
         release_supports_alloc_threads(k.version_major, k.version_minor);
     k.default_alloc_threads = kernel_default_alloc_threads(k.online_cpus);
     if (auto v = k.cmdline.last("hugepage_alloc_threads")) {
-        // The kernel ignores an unparsable value or 0 (KERNEL-FACTS.md).
+        // The kernel ignores an unparsable value or 0 (docs/kernel-facts.md "Parsing the value").
         auto n = parse_kernel_ulong(*v);
         if (n && *n > 0)
             k.cmdline_alloc_threads = n;

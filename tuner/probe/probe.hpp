@@ -99,9 +99,10 @@ Probe probe_machine(const KernelFs& fs);
 nlohmann::json to_json(const Probe& probe);
 std::string format_summary(const Probe& probe);
 
-// Linux >= 6.15: hugepage_alloc_threads= is honoured (KERNEL-FACTS.md).
+// Linux >= 6.15: hugepage_alloc_threads= is honoured (docs/kernel-facts.md "Honoured from 6.15").
 bool release_supports_alloc_threads(int major, int minor);
-// Since 6.15 the default is max(1, num_online_cpus() / 4) total threads (KERNEL-FACTS.md).
+// Since 6.15 the default is max(1, num_online_cpus() / 4) total threads (docs/kernel-facts.md
+// "The default thread count").
 int kernel_default_alloc_threads(int online_cpus);
 
 }  // namespace hugetune

@@ -63,7 +63,8 @@ PhaseRepetition PhaseRunner::run(Phase phase, int threads_per_node) {
 // zero: pool pages the sweep added, reserved at mmap(), so each fault only zeroes.
 // alloc: MAP_NORESERVE, no free pool page available, overcommit raised by exactly the
 // sample: each fault allocates a fresh surplus page from the buddy allocator in the
-// faulting thread (in parallel, without the resize lock) and zeroes it (KERNEL-FACTS.md).
+// faulting thread (in parallel, without the resize lock) and zeroes it (docs/kernel-facts.md
+// "Surplus pages on fault").
 PhaseRepetition PhaseRunner::run_faults(int threads_per_node, bool fresh_pages) {
     const std::uint64_t page_bytes = plan_.page_bytes;
     const std::size_t node_count = plan_.nodes.size();

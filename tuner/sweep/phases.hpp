@@ -1,5 +1,5 @@
-// One repetition of each phase on the live machine (see KERNEL-FACTS.md, "What user space can
-// measure"). Public so the benchmark can time exactly what the sweep times. The pool changes it
+// One repetition of each phase on the live machine (see docs/kernel-facts.md, "What user space
+// can measure"). Public so the benchmark can time exactly what the sweep times. The pool changes it
 // makes are undone by the caller's PoolGuard if anything throws.
 #pragma once
 

@@ -265,7 +265,8 @@ SweepPlan plan_sweep(const Probe& probe, const MemoryView& memory, const SweepOp
         if (!has(phase))
             continue;
         // Writing nr_hugepages runs in one thread under the kernel's resize lock
-        // (KERNEL-FACTS.md): only N = 1 means anything for the grow phase.
+        // (docs/kernel-facts.md "Growing a pool through nr_hugepages"): only N = 1 means
+        // anything for the grow phase.
         std::vector<int> ns = phase == Phase::grow ? std::vector<int>{1} : counts;
         for (int n : ns) {
             PointPlan p;

@@ -115,7 +115,7 @@ SweepResult run_sweep(const KernelFs& fs, const Probe& probe, const SweepOptions
             if (n <= min_hw)
                 warm_n = std::max(warm_n, n);
         // Warm-up: the zero pool is faulted once so that in a VM the host has backed it
-        // (KERNEL-FACTS.md), and every phase runs once untimed.
+        // (docs/kernel-facts.md "Virtual machines"), and every phase runs once untimed.
         if (has(Phase::zero)) {
             for (auto& w : engine.grow_zero_pool())
                 result.warnings.push_back(w);

@@ -72,7 +72,7 @@ SweepResult run_sweep(const KernelFs& fs, const Probe& probe, const SweepOptions
 
 double median(std::vector<double> values);
 
-// The sweep file (format "hugetune-sweep", version 1; notes/sweep-format.md).
+// The sweep file (format "hugetune-sweep", version 1; docs/sweep-format.md).
 inline constexpr int kSweepFormatVersion = 1;
 nlohmann::json to_json(const SweepResult& result);
 

@@ -1,4 +1,4 @@
-// The sweep as the file `hugetune fit` reads (notes/sweep-format.md); `hugetune sweep` prints
+// The sweep as the file `hugetune fit` reads (docs/sweep-format.md); `hugetune sweep` prints
 // its tables from this document too.
 #include <algorithm>
 

@@ -2,21 +2,19 @@
 // of fixture trees: tests that join the machine side with the reports.
 #include <doctest/doctest.h>
 
-#include <filesystem>
-#include <fstream>
 #include <set>
 
 #include "reports/report.hpp"
 #include "tests/unit/support/fixtures.hpp"
 #include "tests/unit/support/report_data.hpp"
+#include "tests/unit/support/schema_check.hpp"
 #include "tuner/probe/probe.hpp"
 #include "tuner/system/process.hpp"
 
 using namespace hugetune;
 using hugetune::test::fixed_report;
 using hugetune::test::fixture;
-using hugetune::test::source_dir;
-namespace fs = std::filesystem;
+using hugetune::test::validate_json;
 
 TEST_CASE("report: fixed data validate against the shipped schema") {
     auto report = fixed_report();
@@ -37,17 +35,7 @@ TEST_CASE("report: fixed data validate against the shipped schema") {
         codes.insert(w["code"].get<std::string>());
     CHECK(codes == std::set<std::string>{"oversubscribed", "low_confidence"});
 
-    auto file = fs::temp_directory_path() / "hugetune-fixed-report.json";
-    std::ofstream(file) << report.dump(2);
-    auto r =
-        run_program({"/usr/bin/python3", "-c",
-                     "import json, sys, jsonschema\n"
-                     "schema = json.load(open(sys.argv[1]))\n"
-                     "v = jsonschema.Draft202012Validator(schema)\n"
-                     "errors = [e.message for e in v.iter_errors(json.load(open(sys.argv[2])))]\n"
-                     "print('\\n'.join(errors)); sys.exit(1 if errors else 0)\n",
-                     (source_dir() / "reports/schema/report.schema.json").string(), file.string()});
-    fs::remove(file);
+    auto r = validate_json("report.schema.json", report);
     REQUIRE_MESSAGE(r.exit_code != -1, "python3 with jsonschema is a test dependency");
     CHECK_MESSAGE(r.exit_code == 0, r.out << r.err);
 }

@@ -1,10 +1,50 @@
-// The sweep file's shape (notes/sweep-format.md), from made-up samples.
+// The sweep file's shape (docs/sweep-format.md), from made-up samples, and its schema.
 #include <doctest/doctest.h>
 
+#include <fstream>
+#include <set>
+#include <string>
+
+#include "tests/unit/support/schema_check.hpp"
 #include "tests/unit/support/sweep_data.hpp"
 
 using namespace hugetune;
 using hugetune::test::made_up_sweep;
+using hugetune::test::source_dir;
+using hugetune::test::validate_file;
+using hugetune::test::validate_json;
+
+namespace {
+
+// made_up_sweep() with its grow point measured too: every member the writer can write is in.
+SweepResult made_up_with_grow() {
+    SweepResult r = made_up_sweep();
+    for (auto& p : r.points)
+        if (p.phase == Phase::grow) {
+            p.samples_seconds = {0.3};
+            p.thread_seconds = {{0.3, 0.2, 0.2, 0.1}};
+        }
+    return r;
+}
+
+nlohmann::json sweep_schema() {
+    std::ifstream in(source_dir() / "reports/schema/sweep.schema.json");
+    return nlohmann::json::parse(in);
+}
+
+std::set<std::string> keys(const nlohmann::json& object) {
+    std::set<std::string> out;
+    for (const auto& [key, value] : object.items())
+        out.insert(key);
+    return out;
+}
+
+void check_validates(const hugetune::ProcessResult& r) {
+    REQUIRE_MESSAGE(r.exit_code != -1, "python3 with jsonschema is a test dependency");
+    CHECK_MESSAGE(r.exit_code == 0, r.out << r.err);
+}
+
+}  // namespace
 
 TEST_CASE("median of odd, even and empty sample lists") {
     CHECK(median({3, 1, 2}) == 2);
@@ -43,4 +83,49 @@ TEST_CASE("the sweep file has the agreed fields; unmeasured points are left out"
     CHECK(p1["threads_per_node"] == 64);
     CHECK(p1["oversubscribed"] == true);
     CHECK(p1["shortfall_pages"] == 3);
+}
+
+TEST_CASE("the sweep file from made-up samples validates against the shipped schema") {
+    check_validates(validate_json("sweep.schema.json", to_json(made_up_sweep())));
+    check_validates(validate_json("sweep.schema.json", to_json(made_up_with_grow())));
+}
+
+TEST_CASE("the committed example sweep validates against the shipped schema") {
+    check_validates(
+        validate_file("sweep.schema.json", source_dir() / "tests/data/sweep-zen4-2node.json"));
+}
+
+TEST_CASE("the schema describes exactly the members the writer writes") {
+    auto schema = sweep_schema();
+    auto j = to_json(made_up_with_grow());
+    CHECK(keys(j) == keys(schema["properties"]));
+    CHECK(keys(j["parameters"]) == keys(schema["properties"]["parameters"]["properties"]));
+    auto point_members = keys(schema["$defs"]["point"]["properties"]);
+    std::set<std::string> written;
+    for (const auto& point : j["points"]) {
+        auto k = keys(point);
+        written.insert(k.begin(), k.end());
+        CHECK(point.contains("nodes_serialised") == (point["phase"] == "grow"));
+    }
+    CHECK(written == point_members);
+}
+
+TEST_CASE("the schema refuses what hugetune fit refuses") {
+    auto j = to_json(made_up_sweep());
+    auto refused = [](const nlohmann::json& doc) {
+        return validate_json("sweep.schema.json", doc).exit_code;
+    };
+    auto other_version = j;
+    other_version["format_version"] = 2;
+    CHECK(refused(other_version) == 1);
+    auto no_time = j;
+    no_time["points"][0].erase("samples_seconds");
+    no_time["points"][0].erase("median_seconds");
+    CHECK(refused(no_time) == 1);
+    auto bad_phase = j;
+    bad_phase["points"][0]["phase"] = "boot";
+    CHECK(refused(bad_phase) == 1);
+    auto no_page_size = j;
+    no_page_size["parameters"].erase("page_size_kb");
+    CHECK(refused(no_page_size) == 1);
 }
