@@ -27,7 +27,7 @@ echo '{"recommendation": {"hugepage_alloc_threads": 32, "kernel_cmdline": "hugep
 expect 0 "" -- cmdline --report "$tmp/good.json"
 [[ "$(cat "$out")" == "hugepage_alloc_threads=32" ]] || { echo "FAIL: cmdline printed: $(cat "$out")"; failures=$((failures + 1)); }
 echo '{"host": {}}' >"$tmp/none.json"
-expect 2 "no 'recommendation' object" -- cmdline --report "$tmp/none.json"
+expect 2 "recommendation: missing; is this a hugetune report?" -- cmdline --report "$tmp/none.json"
 echo '{"recommendation": ' >"$tmp/bad.json"
 expect 2 "bad.json:2:1: not valid JSON" -- cmdline --report "$tmp/bad.json"
 expect 2 "'--report' is required" -- cmdline
