@@ -124,7 +124,7 @@ struct CostSeries {
     Series series;
     std::string curve;  // boot, alloc or alloc_only
     std::vector<std::string> notes;
-    std::vector<ModelWarning> warnings;
+    std::vector<Warning> warnings;
 };
 
 CostSeries choose_cost_series(const SweepData& data) {
@@ -218,21 +218,6 @@ BootPool choose_boot_pool(const SweepData& data, const RecommendOptions& o) {
     return {std::round(kTiB / (static_cast<double>(data.page_size_kb) * 1024)),
             "1 TiB reference",
             {"no huge page pool configured: predicting for a 1 TiB reference pool"}};
-}
-
-std::vector<ModelWarning> machine_warnings(const MachineFacts& m, std::uint64_t page_size_kb) {
-    std::vector<ModelWarning> w;
-    if (m.boot_pool_node_format)
-        w.push_back({"node_format_hugepages",
-                     "the boot pool is given per node (hugepages=N:count): that path is serial "
-                     "and ignores hugepage_alloc_threads"});
-    if (page_size_kb >= 1024 * 1024)
-        w.push_back({"gigantic_only",
-                     "gigantic pages are allocated serially at boot: hugepage_alloc_threads "
-                     "applies only to smaller pages"});
-    if (m.hypervisor)
-        w.push_back({"vm", "measured in a virtual machine: timings include the host"});
-    return w;
 }
 
 // Every phase fitted for the record, and the recommendation's own series.

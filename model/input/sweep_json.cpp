@@ -31,12 +31,16 @@ void read_kernel(const JsonField& kernel, std::uint64_t page_size_kb, MachineFac
     if (auto cpus = kernel["online_cpus"].hint<int>(); cpus && *cpus > 0)
         m.online_cpus = cpus;
     m.init_on_alloc = kernel["init_on_alloc"].hint<bool>();
+    m.kernel_release = kernel["release"].hint<std::string>();
+    m.supports_alloc_threads = kernel["supports_hugepage_alloc_threads"].hint<bool>();
     for (std::size_t i = 0; i < kernel["boot_pool"].hint_size(); ++i) {
         const JsonField request = kernel["boot_pool"][i];
-        if (request["size_kb"].hint<std::uint64_t>() == page_size_kb) {
-            m.boot_pool_pages = request["pages"].hint<std::uint64_t>();
-            m.boot_pool_node_format = request["node_format"].hint<bool>().value_or(false);
-        }
+        const BootPoolRequest r{request["size_kb"].hint<std::uint64_t>().value_or(0),
+                                request["pages"].hint<std::uint64_t>(),
+                                request["node_format"].hint<bool>().value_or(false)};
+        if (r.size_kb == page_size_kb)
+            m.boot_pool_pages = r.pages;
+        m.boot_requests.push_back(r);
     }
     for (std::size_t i = 0; i < kernel["pools"].hint_size(); ++i)
         if (kernel["pools"][i]["size_kb"].hint<std::uint64_t>() == page_size_kb)
