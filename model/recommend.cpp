@@ -203,8 +203,11 @@ struct BootPool {
     std::vector<std::string> notes;
 };
 
-BootPool choose_boot_pool(const SweepData& data, const RecommendOptions& o) {
+BootPool choose_boot_pool(const SweepData& data, const RecommendOptions& o,
+                          const PhaseSeries& main) {
     const MachineFacts& m = data.machine;
+    if (main.pages_per_node <= 0)
+        return {};
     if (o.pool_pages)
         return {static_cast<double>(*o.pool_pages), o.pool_source, {}};
     if (m.boot_pool_pages && *m.boot_pool_pages > 0)
@@ -307,6 +310,16 @@ Pick pick_count(const CostCurve& curve, const PoolPredictor& predictor, int defa
     return p;
 }
 
+void record_pick(Recommendation& r, Pick pick) {
+    r.threads_per_node = pick.threads_per_node;
+    r.hugepage_alloc_threads = pick.hugepage_alloc_threads;
+    r.predicted_seconds = pick.predicted_seconds;
+    r.default_threads_per_node = pick.default_threads_per_node;
+    r.predicted_default_seconds = pick.predicted_default_seconds;
+    r.saving_seconds = r.predicted_default_seconds - r.predicted_seconds;
+    r.predictions = std::move(pick.predictions);
+}
+
 // What the bootstrap resamples: repetitions of every phase the series is built from, or the
 // residuals of the chosen fit.
 struct ResampleSource {
@@ -379,6 +392,14 @@ Bootstrap bootstrap_pick(const ResampleSource& from, const PoolPredictor& predic
         out.seconds_high = percentile(at_pick, 0.95);
     }
     return out;
+}
+
+void record_bootstrap(Recommendation& r, const Bootstrap& b, int resamples) {
+    r.resamples = resamples;
+    r.usable_resamples = b.usable_resamples;
+    r.confidence = b.confidence;
+    r.predicted_seconds_low = b.seconds_low;
+    r.predicted_seconds_high = b.seconds_high;
 }
 
 // Where the pick lies against the measured counts, and how much there is to gain.
@@ -475,17 +496,14 @@ Recommendation recommend_from_sweep(const SweepData& data, const RecommendOption
     r.default_threads = limits.default_threads;
     r.key = {m.microarch, r.nodes, r.max_threads_per_node, data.page_size_kb};
 
-    Evaluator ev{r.nodes, r.cpu_cap, 1.0};
-    const bool per_page_series = cost.basis.main->pages_per_node > 0;
-    r.lambda_unit = per_page_series ? "pages per second per node" : "table runs per second";
-    if (per_page_series) {
-        BootPool pool = choose_boot_pool(data, o);
-        r.pool_pages = pool.pages;
-        r.pool_source = std::move(pool.source);
-        append(r.notes, pool.notes);
-        // The kernel spreads the boot pool over the memory nodes (each worker interleaves).
-        ev.scale = r.pool_pages / r.nodes;
-    }
+    BootPool pool = choose_boot_pool(data, o, *cost.basis.main);
+    r.pool_pages = pool.pages;
+    r.pool_source = std::move(pool.source);
+    append(r.notes, pool.notes);
+    const bool per_page = cost.basis.main->pages_per_node > 0;
+    r.lambda_unit = per_page ? "pages per second per node" : "table runs per second";
+    // The kernel spreads the boot pool over the memory nodes (each worker interleaves).
+    const Evaluator ev{r.nodes, r.cpu_cap, per_page ? r.pool_pages / r.nodes : 1.0};
     append(r.warnings, machine_warnings(m, data.page_size_kb));
 
     FittedModels fits = fit_models(data, cost, o.fit);
@@ -499,15 +517,8 @@ Recommendation recommend_from_sweep(const SweepData& data, const RecommendOption
 
     const PoolPredictor predictor{ev,
                                   candidate_counts(r.fallback, r.series, r.max_threads_per_node)};
-    Pick pick =
-        pick_count(CostCurve(r.series, fits.chosen), predictor, r.default_threads, o.tolerance);
-    r.threads_per_node = pick.threads_per_node;
-    r.hugepage_alloc_threads = pick.hugepage_alloc_threads;
-    r.predicted_seconds = pick.predicted_seconds;
-    r.default_threads_per_node = pick.default_threads_per_node;
-    r.predicted_default_seconds = pick.predicted_default_seconds;
-    r.saving_seconds = r.predicted_default_seconds - r.predicted_seconds;
-    r.predictions = std::move(pick.predictions);
+    record_pick(
+        r, pick_count(CostCurve(r.series, fits.chosen), predictor, r.default_threads, o.tolerance));
     judge_pick(r, limits, o);
 
     r.seed = o.seed.value_or(data.seed);
@@ -515,12 +526,8 @@ Recommendation recommend_from_sweep(const SweepData& data, const RecommendOption
     if (!r.bootstrap_method.empty() && o.resamples > 0) {
         const ResampleSource source{&cost.basis, &cost.series, &fits.chosen,
                                     r.bootstrap_method == "repetitions"};
-        const Bootstrap b = bootstrap_pick(source, predictor, r.threads_per_node, o, r.seed);
-        r.resamples = o.resamples;
-        r.usable_resamples = b.usable_resamples;
-        r.confidence = b.confidence;
-        r.predicted_seconds_low = b.seconds_low;
-        r.predicted_seconds_high = b.seconds_high;
+        record_bootstrap(r, bootstrap_pick(source, predictor, r.threads_per_node, o, r.seed),
+                         o.resamples);
     }
     judge_uncertainty(r, o);
     r.verdict = verdict(r, o);
