@@ -67,7 +67,8 @@ ReportRecommendation read_report(const std::filesystem::path& path, bool need_pr
         r.document = std::move(document);
         return r;
     } catch (const model::InputError& e) {
-        throw UsageError("--report " + path.string() + ": " + e.what());
+        // The command line puts its flag in front: "--report FILE: field: problem; fix".
+        throw SettingError("report", path.string() + ": " + e.what());
     }
 }
 
