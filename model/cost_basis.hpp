@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "model/input/fit_input.hpp"
+#include "model/warning.hpp"
 
 namespace hugetune::model {
 
@@ -22,7 +23,7 @@ struct BasisChoice {
     const PhaseSeries* zero = nullptr;  // alloc_only: subtracted
     const PhaseSeries* grow = nullptr;  // alloc_only: anchors N = 1
     std::vector<std::string> notes;
-    std::vector<ModelWarning> warnings;
+    std::vector<Warning> warnings;
 };
 
 BasisChoice choose_basis(const SweepData& data);

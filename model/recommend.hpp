@@ -12,6 +12,7 @@
 #include "model/cost_basis.hpp"
 #include "model/fit/model_selection.hpp"
 #include "model/input/fit_input.hpp"
+#include "model/warning.hpp"
 
 namespace hugetune::model {
 
@@ -85,9 +86,9 @@ struct Recommendation {
     int resamples = 0, usable_resamples = 0;
     std::uint64_t seed = 1;
 
-    std::vector<std::string> notes;      // assumptions made (stderr notes in the CLI)
-    std::vector<ModelWarning> warnings;  // things that weaken the result
-    std::string verdict;                 // one plain sentence
+    std::vector<std::string> notes;  // assumptions made (stderr notes in the CLI)
+    std::vector<Warning> warnings;   // things that weaken the result
+    std::string verdict;             // one plain sentence
 };
 
 // Throws InputError when the data cannot support a recommendation at all.

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <ctime>
+#include <iterator>
 #include <set>
 
 #include "model/text.hpp"
@@ -56,57 +57,40 @@ json models_by_phase(const json& fit) {
 
 }  // namespace
 
-std::vector<ReportWarning> collect_warnings(const json& probe, const json& sweep, const json& fit) {
-    std::vector<ReportWarning> w;
-    const json& kernel = probe["kernel"];
-    if (probe["virtualization"].value("hypervisor", false))
-        w.push_back({"vm",
-                     "Measured in a virtual machine: the times include the host's work (first "
-                     "touch of guest memory, the host's own page sizes); confirm on bare metal."});
-    if (!kernel.value("supports_hugepage_alloc_threads", false))
-        w.push_back({"kernel_too_old", "Kernel " + kernel.value("release", std::string("?")) +
-                                           " ignores hugepage_alloc_threads= (it needs Linux "
-                                           "6.15 or later); the value takes effect only after "
-                                           "a kernel upgrade."});
-    bool any_small = false, any_gigantic = false;
-    for (const auto& r : at_or_null(kernel, "boot_pool")) {
-        if (r.value("node_format", false))
-            w.push_back({"node_format_hugepages",
-                         "The boot command line requests " +
-                             page_size_text(r.value("size_kb", 0ull)) +
-                             " pages per node (hugepages=N:count): that path allocates serially "
-                             "per node and ignores hugepage_alloc_threads=."});
-        if (r.value("size_kb", 0ull) >= 1024 * 1024)
-            any_gigantic = true;
-        else
-            any_small = true;
-    }
-    if (any_gigantic && !any_small)
-        w.push_back({"gigantic_only",
-                     "Only gigantic (1 GiB) pages are requested at boot; they are allocated "
-                     "serially early in boot and hugepage_alloc_threads= does not apply to them."});
-    if (at_or_null(kernel, "init_on_alloc").is_null())
+namespace {
+
+std::vector<model::Warning> probe_warnings(const json& probe) {
+    std::vector<model::Warning> w;
+    if (at_or_null(at_or_null(probe, "kernel"), "init_on_alloc").is_null())
         w.push_back({"init_on_alloc_unknown",
                      "Whether init_on_alloc is in force could not be read (no cmdline setting, "
                      "kernel config or boot log line); the boot cost assumes it is off."});
+    return w;
+}
 
-    std::set<int> oversubscribed, shortfall, noisy;
+bool noisy(const json& point) {
+    const auto& samples = at_or_null(point, "samples_seconds");
+    const double median = point.value("median_seconds", 0.0);
+    if (!samples.is_array() || samples.size() < 2 || median <= 0)
+        return false;
+    auto [lo, hi] = std::minmax_element(
+        samples.begin(), samples.end(),
+        [](const json& a, const json& b) { return a.get<double>() < b.get<double>(); });
+    return (hi->get<double>() - lo->get<double>()) / median > kNoisySpreadRatio;
+}
+
+std::vector<model::Warning> point_warnings(const json& sweep) {
+    std::set<int> oversubscribed, shortfall, spread;
     for (const auto& p : at_or_null(sweep, "points")) {
-        int n = p.value("threads_per_node", 0);
+        const int n = p.value("threads_per_node", 0);
         if (p.value("oversubscribed", false))
             oversubscribed.insert(n);
         if (p.value("shortfall_pages", 0) > 0)
             shortfall.insert(n);
-        const auto& samples = at_or_null(p, "samples_seconds");
-        double median = p.value("median_seconds", 0.0);
-        if (samples.is_array() && samples.size() >= 2 && median > 0) {
-            auto [lo, hi] = std::minmax_element(
-                samples.begin(), samples.end(),
-                [](const json& a, const json& b) { return a.get<double>() < b.get<double>(); });
-            if ((hi->get<double>() - lo->get<double>()) / median > kNoisySpreadRatio)
-                noisy.insert(n);
-        }
+        if (noisy(p))
+            spread.insert(n);
     }
+    std::vector<model::Warning> w;
     if (!oversubscribed.empty())
         w.push_back({"oversubscribed", "Points at " + threads_list(oversubscribed) +
                                            " threads per node exceed the node's hardware "
@@ -116,26 +100,45 @@ std::vector<ReportWarning> collect_warnings(const json& probe, const json& sweep
                                       " threads per node did not obtain every page on the "
                                       "intended node (fragmented memory or a competing "
                                       "process); see shortfall_pages."});
-    if (!noisy.empty())
-        w.push_back({"noisy", "Points at " + threads_list(noisy) +
+    if (!spread.empty())
+        w.push_back({"noisy", "Points at " + threads_list(spread) +
                                   " threads per node spread by more than " +
                                   std::to_string(static_cast<int>(kNoisySpreadRatio * 100)) +
                                   "% of their median; rerun on a quiet machine."});
-    // The model's own warnings (low confidence, fallbacks, ...), where they add to the ones
-    // above (same code: same fact).
+    return w;
+}
+
+// The model words its warnings as clauses; the report gives a sentence each.
+std::vector<model::Warning> fit_warnings(const json& fit) {
+    std::vector<model::Warning> w;
     for (const auto& m : at_or_null(fit, "warnings")) {
         if (!m.is_object())
             continue;
         auto code = m.value("code", std::string());
-        bool known = std::any_of(w.begin(), w.end(), [&](const auto& x) { return x.code == code; });
-        if (code.empty() || known)
-            continue;
-        // The model words its warnings as clauses; the report gives a sentence each.
         auto message = m.value("message", std::string());
+        if (code.empty())
+            continue;
         if (!message.empty())
             message[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(message[0])));
-        w.push_back({code, message});
+        w.push_back({std::move(code), std::move(message)});
     }
+    return w;
+}
+
+}  // namespace
+
+std::vector<model::Warning> collect_warnings(const json& probe, const json& sweep,
+                                             const json& fit) {
+    const auto from_fit = fit_warnings(fit);
+    std::vector<model::Warning> w;
+    std::copy_if(from_fit.begin(), from_fit.end(), std::back_inserter(w),
+                 [](const auto& x) { return model::is_machine_warning(x.code); });
+    for (auto&& x : probe_warnings(probe))
+        w.push_back(std::move(x));
+    for (auto&& x : point_warnings(sweep))
+        w.push_back(std::move(x));
+    std::copy_if(from_fit.begin(), from_fit.end(), std::back_inserter(w),
+                 [](const auto& x) { return !model::is_machine_warning(x.code); });
     return w;
 }
 

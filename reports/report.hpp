@@ -8,15 +8,12 @@
 #include <string>
 #include <vector>
 
+#include "model/warning.hpp"
+
 namespace hugetune {
 
 // Bumped when a field changes meaning or disappears; independent of the tool version.
 inline constexpr int kReportSchemaVersion = 1;
-
-struct ReportWarning {
-    std::string code;     // stable, for fleet queries: "vm", "kernel_too_old", ...
-    std::string message;  // one sentence for people
-};
 
 struct ReportInputs {
     nlohmann::json probe;  // to_json(Probe)
@@ -30,8 +27,13 @@ struct ReportInputs {
 // The threshold behind the noisy warning, named so the README can quote it.
 inline constexpr double kNoisySpreadRatio = 0.25;  // (max - min) / median of a point's samples
 
-std::vector<ReportWarning> collect_warnings(const nlohmann::json& probe,
-                                            const nlohmann::json& sweep, const nlohmann::json& fit);
+// The report's warnings, one sentence each: the fit's about the machine, what only the probe
+// says (init_on_alloc_unknown) and what only the sweep's points show (oversubscribed,
+// shortfall, noisy), then the fit's about the result. The model judges the machine's facts and
+// the fit; this judges the rest, so no code comes from two places.
+std::vector<model::Warning> collect_warnings(const nlohmann::json& probe,
+                                             const nlohmann::json& sweep,
+                                             const nlohmann::json& fit);
 
 nlohmann::json build_report(const ReportInputs& inputs);
 

@@ -61,84 +61,86 @@ double parse_seconds(std::string_view cell, int line) {
 
 const std::set<std::string_view> kCsvPhases = {kPhaseBoot, kPhaseAlloc, kPhaseZero, kPhaseGrow};
 
-}  // namespace
+const std::string kExpectedHeader = "expected a header line 'threads_per_node,seconds'";
 
-SweepData parse_csv_table(std::string_view text) {
-    const std::string expected = "expected a header line 'threads_per_node,seconds'";
-    SweepData data;
-    data.source = "csv";
-    std::optional<std::size_t> col_threads, col_seconds, col_phase;
-    std::size_t columns = 0;
-    bool have_header = false;
-    int header_line = 1;
-    int line_no = 0;
-    int last_line = 0;
-    std::map<std::string, PhaseSeries> by_phase;
-    std::map<std::string, int> first_line_of;
+// A line of the table with its 1-based number; blank lines are left out.
+struct TextLine {
+    int number = 0;
+    std::string_view text;  // trimmed
+};
 
+std::vector<TextLine> nonblank_lines(std::string_view text) {
+    std::vector<TextLine> lines;
+    int number = 0;
     std::size_t pos = 0;
     while (pos <= text.size()) {
         const auto nl = text.find('\n', pos);
         const auto raw = text.substr(pos, nl == std::string_view::npos ? nl : nl - pos);
         pos = nl == std::string_view::npos ? text.size() + 1 : nl + 1;
-        ++line_no;
-        const auto line = trim(raw);
-        if (line.empty())
-            continue;
-        if (!have_header) {
-            const auto names = split_fields(line);
-            for (std::size_t i = 0; i < names.size(); ++i) {
-                std::optional<std::size_t>* slot = names[i] == "threads_per_node" ? &col_threads
-                                                   : names[i] == "seconds"        ? &col_seconds
-                                                   : names[i] == "phase"          ? &col_phase
-                                                                                  : nullptr;
-                if (slot == nullptr)
-                    continue;
-                if (*slot)
-                    throw InputError(line_no, "column " + in_quotes(names[i]) + " appears twice");
-                *slot = i;
-            }
-            if (!col_threads || !col_seconds) {
-                const bool numeric = std::isdigit(static_cast<unsigned char>(line.front())) != 0;
-                throw InputError(line_no, numeric ? "missing header; " + expected
-                                                  : "header " + in_quotes(line) +
-                                                        " has no threads_per_node or seconds "
-                                                        "column; " +
-                                                        expected);
-            }
-            columns = names.size();
-            have_header = true;
-            header_line = line_no;
-            continue;
-        }
-        const auto cells = split_fields(line);
-        if (cells.size() < columns)
-            throw InputError(line_no, std::to_string(cells.size()) +
-                                          " field(s) but the header has " +
-                                          std::to_string(columns));
-        const int threads = parse_threads(cells[*col_threads], line_no);
-        const double seconds = parse_seconds(cells[*col_seconds], line_no);
-        std::string phase(kPhaseBoot);
-        if (col_phase) {
-            phase = std::string(cells[*col_phase]);
-            if (!kCsvPhases.contains(phase))
-                throw InputError(line_no, "phase " + in_quotes(phase) +
-                                              " is not one of boot, alloc, zero, grow");
-        }
-        auto& series = by_phase[phase];
-        series.phase = phase;
-        series.points.push_back({static_cast<double>(threads), seconds});
-        first_line_of.emplace(phase, line_no);
-        last_line = line_no;
+        ++number;
+        if (const auto line = trim(raw); !line.empty())
+            lines.push_back({number, line});
     }
-    if (!have_header)
-        throw InputError(1, "empty file; " + expected);
-    if (by_phase.empty())
-        throw InputError(header_line, "no data rows after the header");
+    return lines;
+}
 
-    for (auto& [name, series] : by_phase)
-        data.phases.push_back(std::move(series));
-    // The table's own curve: a boot table when there is one, else the alloc phase.
+// Where the columns are: any order, extra columns ignored.
+struct CsvHeader {
+    std::size_t threads = 0, seconds = 0;
+    std::optional<std::size_t> phase;
+    std::size_t columns = 0;
+};
+
+CsvHeader read_header(const TextLine& line) {
+    std::optional<std::size_t> threads, seconds, phase;
+    const auto names = split_fields(line.text);
+    for (std::size_t i = 0; i < names.size(); ++i) {
+        std::optional<std::size_t>* slot = names[i] == "threads_per_node" ? &threads
+                                           : names[i] == "seconds"        ? &seconds
+                                           : names[i] == "phase"          ? &phase
+                                                                          : nullptr;
+        if (slot == nullptr)
+            continue;
+        if (*slot)
+            throw InputError(line.number, "column " + in_quotes(names[i]) + " appears twice");
+        *slot = i;
+    }
+    if (!threads || !seconds) {
+        const bool numeric = std::isdigit(static_cast<unsigned char>(line.text.front())) != 0;
+        throw InputError(line.number, numeric ? "missing header; " + kExpectedHeader
+                                              : "header " + in_quotes(line.text) +
+                                                    " has no threads_per_node or seconds "
+                                                    "column; " +
+                                                    kExpectedHeader);
+    }
+    return {*threads, *seconds, phase, names.size()};
+}
+
+struct CsvRow {
+    std::string phase;
+    Point point;
+};
+
+CsvRow read_row(const TextLine& line, const CsvHeader& header) {
+    const auto cells = split_fields(line.text);
+    if (cells.size() < header.columns)
+        throw InputError(line.number, std::to_string(cells.size()) +
+                                          " field(s) but the header has " +
+                                          std::to_string(header.columns));
+    CsvRow row{std::string(kPhaseBoot),
+               {static_cast<double>(parse_threads(cells[header.threads], line.number)),
+                parse_seconds(cells[header.seconds], line.number)}};
+    if (header.phase) {
+        row.phase = std::string(cells[*header.phase]);
+        if (!kCsvPhases.contains(row.phase))
+            throw InputError(line.number, "phase " + in_quotes(row.phase) +
+                                              " is not one of boot, alloc, zero, grow");
+    }
+    return row;
+}
+
+// The table's own curve: a boot table when there is one, else the alloc phase.
+void check_main_series(SweepData& data, int last_line) {
     const PhaseSeries* main = data.phase(kPhaseBoot);
     if (main == nullptr)
         main = data.phase(kPhaseAlloc);
@@ -152,6 +154,29 @@ SweepData parse_csv_table(std::string_view text) {
         data.notes.push_back(
             "the table has no boot rows: predicting from its alloc rows as seconds for the same "
             "work at boot");
+}
+
+}  // namespace
+
+SweepData parse_csv_table(std::string_view text) {
+    const auto lines = nonblank_lines(text);
+    if (lines.empty())
+        throw InputError(1, "empty file; " + kExpectedHeader);
+    const CsvHeader header = read_header(lines.front());
+    if (lines.size() == 1)
+        throw InputError(lines.front().number, "no data rows after the header");
+    std::map<std::string, PhaseSeries> by_phase;
+    for (std::size_t i = 1; i < lines.size(); ++i) {
+        CsvRow row = read_row(lines[i], header);
+        auto& series = by_phase[row.phase];
+        series.phase = std::move(row.phase);
+        series.points.push_back(row.point);
+    }
+    SweepData data;
+    data.source = "csv";
+    for (auto& [name, series] : by_phase)
+        data.phases.push_back(std::move(series));
+    check_main_series(data, lines.back().number);
     return data;
 }
 

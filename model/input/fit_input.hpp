@@ -22,19 +22,19 @@ inline constexpr std::string_view kPhaseAlloc = "alloc";  // fresh surplus pages
 inline constexpr std::string_view kPhaseZero = "zero";    // pool pages faulted: zeroing alone
 inline constexpr std::string_view kPhaseGrow = "grow";    // nr_hugepages write: alloc, N = 1
 
-// Something that weakens a result, with a stable code that reports and fleet queries key on
-// (the report schema lists every code).
-struct ModelWarning {
-    std::string code;
-    std::string message;
-};
-
 struct PhaseSeries {
     std::string phase;
     // Work behind every point of the series, per node. 0 for a boot table: its seconds are the
     // whole job and predictions are its own curve.
     double pages_per_node = 0;
     std::vector<Point> points;  // every repetition, in input order
+};
+
+// One huge page pool the kernel command line asks for at boot.
+struct BootPoolRequest {
+    std::uint64_t size_kb = 0;
+    std::optional<std::uint64_t> pages;
+    bool node_format = false;  // hugepages=0:N,1:M: the serial per-node path
 };
 
 struct MachineFacts {
@@ -44,9 +44,11 @@ struct MachineFacts {
     std::optional<int> hw_threads_per_node;  // the most hardware threads on one such node
     std::optional<bool> init_on_alloc;
     std::optional<std::uint64_t> boot_pool_pages;  // requested on the kernel command line
-    bool boot_pool_node_format = false;            // hugepages=0:N,1:M: serial path
+    std::vector<BootPoolRequest> boot_requests;    // every size the command line requests
     std::optional<std::uint64_t> current_pool_pages;
     bool hypervisor = false;
+    std::optional<std::string> kernel_release;
+    std::optional<bool> supports_alloc_threads;  // hugepage_alloc_threads= (Linux 6.15 on)
 };
 
 struct SweepData {

@@ -24,7 +24,7 @@ echo '{"recommendation": {"hugepage_alloc_threads": 32, "kernel_cmdline": "hugep
 expect 0 "$bin" cmdline --report "$work/good.json"
 stdout_is "hugepage_alloc_threads=32"
 echo '{"host": {}}' >"$work/none.json"
-expect_error 2 "no 'recommendation' object" "$bin" cmdline --report "$work/none.json"
+expect_error 2 "recommendation: missing; is this a hugetune report?" "$bin" cmdline --report "$work/none.json"
 echo '{"recommendation": ' >"$work/bad.json"
 expect_error 2 "bad.json:2:1: not valid JSON" "$bin" cmdline --report "$work/bad.json"
 expect_error 2 "'--report' is required" "$bin" cmdline

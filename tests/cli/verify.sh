@@ -94,7 +94,7 @@ stdout_has "boot allocation: 706 ms with 32 threads"
 # Bad input: exit 2, one line.
 printf '{"recommendation": {"hugepage_alloc_threads": 32, "kernel_cmdline": "hugepage_alloc_threads=32"}}' >"$report"
 expect 2 "$bin" verify --root "$root" --report "$report"
-stderr_has "predicted_seconds is missing"
+stderr_has "recommendation.predicted_seconds: missing"
 one_error_line
 expect 2 "$bin" verify --log "$work/absent.log"
 stderr_has "--log: $work/absent.log is not a readable file"

@@ -17,8 +17,9 @@ struct ReportRecommendation {
     nlohmann::json document;                    // the whole report
 };
 
-// Throws UsageError ("--report FILE: problem; fix") for a missing or unreadable file, bad
-// JSON or a missing or ill-typed field. `need_prediction`: predicted_seconds must be there.
+// Throws UsageError ("FILE: problem; fix") for a missing, unreadable or malformed file and
+// SettingError "report" ("FILE: json.path: problem; fix") for a missing, ill-typed or
+// inconsistent field. `need_prediction`: predicted_seconds must be there.
 ReportRecommendation read_report(const std::filesystem::path& path, bool need_prediction);
 
 // Validates a thread count given by the user or found in a report: 1..4096.

@@ -122,7 +122,12 @@ TEST_CASE("sweep: the fixture reads into phases and machine facts") {
     CHECK(d.machine.hw_threads_per_node == 16);
     CHECK(d.machine.init_on_alloc == true);
     CHECK(d.machine.boot_pool_pages == 100000u);
-    CHECK_FALSE(d.machine.boot_pool_node_format);
+    REQUIRE(d.machine.boot_requests.size() == 1);
+    CHECK(d.machine.boot_requests[0].size_kb == 2048u);
+    CHECK_FALSE(d.machine.boot_requests[0].node_format);
+    CHECK(d.machine.kernel_release == "6.15.0");
+    CHECK(d.machine.supports_alloc_threads == true);
+    CHECK_FALSE(d.machine.hypervisor);
     REQUIRE(d.phase("alloc") != nullptr);
     CHECK(d.phase("alloc")->pages_per_node == 128);
     // 5 counts x 5 repetitions; the oversubscribed 32 per node is left out, with a note.

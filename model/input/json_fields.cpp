@@ -1,0 +1,108 @@
+#include "model/input/json_fields.hpp"
+
+#include <cmath>
+
+#include "model/input/fit_input.hpp"
+
+namespace hugetune::model {
+
+using nlohmann::json;
+
+namespace {
+
+const json* present_or_null(const json* value) {
+    return value == nullptr || value->is_null() ? nullptr : value;
+}
+
+}  // namespace
+
+JsonField::JsonField(const json& document, std::string fix)
+    : JsonField(present_or_null(&document), {}, std::move(fix)) {}
+
+JsonField JsonField::operator[](std::string_view key) const {
+    const std::string path = path_.empty() ? std::string(key) : path_ + "." + std::string(key);
+    if (value_ == nullptr || !value_->is_object())
+        return {nullptr, path, fix_};
+    const auto it = value_->find(key);
+    return {it == value_->end() ? nullptr : present_or_null(&*it), path, fix_};
+}
+
+JsonField JsonField::operator[](std::size_t index) const {
+    const std::string path = path_ + "[" + std::to_string(index) + "]";
+    if (value_ == nullptr || !value_->is_array() || index >= value_->size())
+        return {nullptr, path, fix_};
+    return {present_or_null(&(*value_)[index]), path, fix_};
+}
+
+JsonField JsonField::with_fix(std::string fix) const {
+    return {value_, path_, std::move(fix)};
+}
+
+void JsonField::fail(const std::string& problem) const {
+    throw InputError(std::nullopt, (path_.empty() ? "document" : path_) + ": " + problem +
+                                       (fix_.empty() ? "" : "; " + fix_));
+}
+
+const json& JsonField::required() const {
+    if (value_ == nullptr)
+        fail("missing");
+    return *value_;
+}
+
+const json& JsonField::object() const {
+    const json& v = required();
+    if (!v.is_object())
+        fail("must be an object");
+    return v;
+}
+
+std::size_t JsonField::array_size() const {
+    const json& v = required();
+    if (!v.is_array())
+        fail("must be an array");
+    return v.size();
+}
+
+std::string JsonField::string() const {
+    const json& v = required();
+    if (!v.is_string())
+        fail("must be a string");
+    return v.get<std::string>();
+}
+
+double JsonField::positive_number() const {
+    const json& v = required();
+    if (!v.is_number())
+        fail("must be a number");
+    const double d = v.get<double>();
+    if (!std::isfinite(d) || d <= 0)
+        fail("must be above 0");
+    return d;
+}
+
+std::int64_t JsonField::whole_number(WholeRange range) const {
+    const json& v = required();
+    const bool bounded = range.max != WholeRange{}.max;
+    const std::string expected = bounded
+                                     ? "must be a whole number from " + std::to_string(range.min) +
+                                           " to " + std::to_string(range.max)
+                                     : "must be a whole number";
+    if (v.is_number_unsigned() && v.get<std::uint64_t>() > static_cast<std::uint64_t>(range.max))
+        fail(expected);
+    if (!v.is_number_integer())
+        fail(expected);
+    const auto i = v.get<std::int64_t>();
+    if (i < range.min || i > range.max)
+        fail(bounded ? expected : "must be at least " + std::to_string(range.min));
+    return i;
+}
+
+std::optional<std::string> JsonField::optional_string() const {
+    return present() ? std::optional(string()) : std::nullopt;
+}
+
+std::optional<double> JsonField::optional_positive_number() const {
+    return present() ? std::optional(positive_number()) : std::nullopt;
+}
+
+}  // namespace hugetune::model

@@ -1,0 +1,79 @@
+// Typed fields of a JSON document read by their JSON path, with one error format: InputError
+// "<json path>: problem; fix" (points[2].threads_per_node: must be at least 1; give ...).
+// Shared by every reader of a document a user hands hugetune (a sweep, a report).
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+
+namespace hugetune::model {
+
+// A whole number's allowed range, inclusive.
+struct WholeRange {
+    std::int64_t min = 1;
+    std::int64_t max = std::numeric_limits<std::int64_t>::max();
+};
+
+// One value of a document and the path that names it. A missing member and JSON null both read
+// as absent, so a child of an absent value is absent too and optional fields need no checks.
+class JsonField {
+  public:
+    // The whole document. `fix` ends every error about it unless a reader gives its own.
+    explicit JsonField(const nlohmann::json& document, std::string fix = {});
+
+    JsonField operator[](std::string_view key) const;
+    JsonField operator[](std::size_t index) const;
+
+    bool present() const { return value_ != nullptr; }
+    const std::string& path() const { return path_; }
+
+    // The same value with another fix for its errors (a field with its own way out).
+    JsonField with_fix(std::string fix) const;
+
+    [[noreturn]] void fail(const std::string& problem) const;
+
+    // Required fields: "missing" when absent, "must be ..." when of another type or range.
+    const nlohmann::json& object() const;
+    std::size_t array_size() const;  // elements through operator[](index)
+    std::string string() const;
+    double positive_number() const;  // finite and above 0
+    std::int64_t whole_number(WholeRange range = {}) const;
+
+    // Optional fields: absent reads as nullopt; present, as the required reader.
+    std::optional<std::string> optional_string() const;
+    std::optional<double> optional_positive_number() const;
+
+    // A machine fact that only informs: the value when present and of type T, otherwise
+    // nullopt, never an error (probes of other versions word some facts differently).
+    template <typename T>
+    std::optional<T> hint() const {
+        if (value_ == nullptr)
+            return std::nullopt;
+        try {
+            return value_->get<T>();
+        } catch (const nlohmann::json::exception&) {
+            return std::nullopt;
+        }
+    }
+
+    // How many elements a hinted array has: 0 when absent or not an array.
+    std::size_t hint_size() const {
+        return value_ != nullptr && value_->is_array() ? value_->size() : 0;
+    }
+
+  private:
+    JsonField(const nlohmann::json* value, std::string path, std::string fix)
+        : value_(value), path_(std::move(path)), fix_(std::move(fix)) {}
+    const nlohmann::json& required() const;
+
+    const nlohmann::json* value_;  // null: absent
+    std::string path_;             // empty: the document itself
+    std::string fix_;
+};
+
+}  // namespace hugetune::model

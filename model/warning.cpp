@@ -1,0 +1,64 @@
+#include "model/warning.hpp"
+
+#include <algorithm>
+#include <array>
+
+#include "model/input/fit_input.hpp"
+#include "model/text.hpp"
+
+namespace hugetune::model {
+namespace {
+
+constexpr std::uint64_t kGiganticPageKb = 1024 * 1024;
+
+constexpr std::array<std::string_view, 4> kMachineCodes = {
+    "vm", "kernel_too_old", "node_format_hugepages", "gigantic_only"};
+
+// Gigantic pages come from memblock early in boot, one after another; the threaded path is the
+// buddy allocator's (docs/kernel-facts.md "Which boot pools are threaded").
+std::optional<Warning> gigantic_warning(const MachineFacts& m, std::uint64_t page_size_kb) {
+    const bool only_gigantic_requested =
+        !m.boot_requests.empty() &&
+        std::all_of(m.boot_requests.begin(), m.boot_requests.end(),
+                    [](const BootPoolRequest& r) { return r.size_kb >= kGiganticPageKb; });
+    if (only_gigantic_requested)
+        return Warning{"gigantic_only",
+                       "only gigantic (1 GiB) pages are requested at boot; they are allocated "
+                       "serially early in boot and hugepage_alloc_threads= does not apply to "
+                       "them."};
+    if (page_size_kb >= kGiganticPageKb)
+        return Warning{"gigantic_only",
+                       "gigantic pages are allocated serially at boot: hugepage_alloc_threads "
+                       "applies only to smaller pages"};
+    return std::nullopt;
+}
+
+}  // namespace
+
+std::vector<Warning> machine_warnings(const MachineFacts& m, std::uint64_t page_size_kb) {
+    std::vector<Warning> w;
+    if (m.hypervisor)
+        w.push_back({"vm",
+                     "measured in a virtual machine: the times include the host's work (first "
+                     "touch of guest memory, the host's own page sizes); confirm on bare metal."});
+    if (m.supports_alloc_threads == false)
+        w.push_back({"kernel_too_old", "kernel " + m.kernel_release.value_or("?") +
+                                           " ignores hugepage_alloc_threads= (it needs Linux "
+                                           "6.15 or later); the value takes effect only after "
+                                           "a kernel upgrade."});
+    for (const auto& r : m.boot_requests)
+        if (r.node_format)
+            w.push_back({"node_format_hugepages",
+                         "the boot command line requests " + page_size_text(r.size_kb) +
+                             " pages per node (hugepages=N:count): that path allocates serially "
+                             "per node and ignores hugepage_alloc_threads=."});
+    if (auto gigantic = gigantic_warning(m, page_size_kb))
+        w.push_back(std::move(*gigantic));
+    return w;
+}
+
+bool is_machine_warning(std::string_view code) {
+    return std::find(kMachineCodes.begin(), kMachineCodes.end(), code) != kMachineCodes.end();
+}
+
+}  // namespace hugetune::model
