@@ -1,5 +1,7 @@
 #include "model/recommend.hpp"
 
+#include "model/alloc_threads.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -181,9 +183,7 @@ ThreadLimits thread_limits(const MachineFacts& m, const RecommendOptions& o, int
     }
     t.max_threads_per_node = std::max(1, *per_node_limit);
     t.cpu_cap = cpus.value_or(t.max_threads_per_node * nodes);
-    // Since 6.15 the kernel default is max(1, num_online_cpus() / 4) in total
-    // (docs/kernel-facts.md "The default thread count").
-    t.default_threads = std::max(1, t.cpu_cap / 4);
+    t.default_threads = kernel_default_alloc_threads(t.cpu_cap);
     return t;
 }
 

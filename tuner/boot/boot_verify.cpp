@@ -1,31 +1,9 @@
 #include "tuner/boot/boot_verify.hpp"
 
-#include <regex>
-
 #include "tuner/kernel/boot_pool.hpp"
 #include "tuner/kernel/cmdline.hpp"
 
 namespace hugetune::verify {
-
-std::optional<AllocationLine> find_allocation_line(const std::vector<std::string>& log) {
-    static const std::regex re(
-        R"(HugeTLB: allocation took (\d+)ms with hugepage_(?:allocation|alloc)_threads=(\d+))");
-    for (auto it = log.rbegin(); it != log.rend(); ++it) {
-        std::smatch m;
-        if (!std::regex_search(*it, m, re))
-            continue;
-        AllocationLine line;
-        try {
-            line.milliseconds = std::stoull(m[1]);
-            line.threads = std::stoull(m[2]);
-        } catch (const std::out_of_range&) {
-            continue;
-        }
-        line.text = *it;
-        return line;
-    }
-    return std::nullopt;
-}
 
 std::vector<std::string> missing_line_reasons(const VerifyInput& in) {
     std::vector<std::string> reasons;
@@ -87,7 +65,7 @@ VerifyResult verify_boot(const VerifyInput& in) {
                              : std::string("no hugepage_alloc_threads=")) +
             ", not the applied " + std::to_string(*in.applied) +
             "; the boot entries were not regenerated, or another entry was booted");
-    r.line = find_allocation_line(in.log);
+    r.line = find_boot_allocation_line(in.log);
     if (!r.line) {
         auto reasons = missing_line_reasons(in);
         r.problems.insert(r.problems.end(), reasons.begin(), reasons.end());

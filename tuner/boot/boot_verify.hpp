@@ -8,16 +8,9 @@
 #include <string>
 #include <vector>
 
-namespace hugetune::verify {
+#include "tuner/kernel/boot_log.hpp"
 
-// "HugeTLB: allocation took <ms>ms with hugepage_allocation_threads=<n>" (mm/hugetlb.c,
-// Linux 6.15 and later; hugepage_alloc_threads= accepted too). The last one in the log.
-struct AllocationLine {
-    std::uint64_t milliseconds = 0;
-    std::uint64_t threads = 0;
-    std::string text;
-};
-std::optional<AllocationLine> find_allocation_line(const std::vector<std::string>& log);
+namespace hugetune::verify {
 
 struct VerifyInput {
     std::vector<std::string> log;          // this boot's kernel messages
@@ -29,7 +22,7 @@ struct VerifyInput {
 
 struct VerifyResult {
     bool verified = false;
-    std::optional<AllocationLine> line;
+    std::optional<BootAllocationLine> line;
     std::optional<std::string> cmdline_value;  // hugepage_alloc_threads= on /proc/cmdline
     std::optional<double> ratio;               // measured / predicted
     std::vector<std::string> problems;         // why not verified, one sentence each

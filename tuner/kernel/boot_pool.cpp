@@ -1,8 +1,9 @@
 #include "tuner/kernel/boot_pool.hpp"
 
-#include <cstdio>
+#include "model/alloc_threads.hpp"
 
-#include "tuner/probe/probe.hpp"
+#include <algorithm>
+#include <sstream>
 
 namespace hugetune {
 namespace {
@@ -10,48 +11,59 @@ namespace {
 // Pages larger than the buddy allocator's largest block are gigantic and come from memblock
 // in a serial loop (1 GiB on x86-64; the largest buddy block there is 4 MiB).
 constexpr std::uint64_t kLargestBuddyBlockKb = 4096;
+constexpr std::uint64_t kDefaultHugePageKb = 2048;  // x86-64
+
+// "512" or "0:256,1:256": the pages of one hugepages= value; nothing when a count is not a
+// number.
+std::optional<BootRequest> read_request(const std::string& value, std::uint64_t size_kb) {
+    BootRequest r;
+    r.size_kb = size_kb;
+    r.node_format = value.find(':') != std::string::npos;
+    std::stringstream in(value);
+    std::string part;
+    while (std::getline(in, part, ',')) {
+        auto colon = part.find(':');
+        auto count = parse_kernel_ulong(colon == std::string::npos ? part : part.substr(colon + 1));
+        if (!count)
+            return std::nullopt;
+        r.pages += *count;
+    }
+    return r;
+}
 
 }  // namespace
 
-BootPoolFacts boot_pool_facts(const KernelCmdline& cmdline) {
-    BootPoolFacts facts;
-    std::uint64_t size_kb = 2048;  // x86-64 default huge page size
+std::vector<BootRequest> read_boot_requests(const KernelCmdline& cmdline,
+                                            std::uint64_t default_kb) {
+    std::vector<BootRequest> out;
     if (auto d = cmdline.last("default_hugepagesz"))
         if (auto kb = parse_memsize_kb(*d))
-            size_kb = *kb;
-    // hugepagesz= applies to the hugepages= after it; a later hugepages= for a size
-    // replaces an earlier one.
-    struct Request {
-        std::uint64_t size_kb;
-        std::uint64_t pages;
-        bool node_format;
-    };
-    std::vector<Request> requests;
+            default_kb = *kb;
+    std::uint64_t current = default_kb;
     for (const auto& p : cmdline.params) {
         if (p.name == "hugepagesz" && p.value) {
             if (auto kb = parse_memsize_kb(*p.value))
-                size_kb = *kb;
+                current = *kb;
         } else if (p.name == "hugepages" && p.value) {
-            Request r{size_kb, 0, p.value->find(':') != std::string::npos};
-            std::size_t at = 0;
-            while (at <= p.value->size()) {
-                std::size_t comma = p.value->find(',', at);
-                std::string part =
-                    p.value->substr(at, comma == std::string::npos ? comma : comma - at);
-                auto colon = part.find(':');
-                if (auto n = parse_kernel_ulong(
-                        colon == std::string::npos ? part : part.substr(colon + 1)))
-                    r.pages += *n;
-                if (comma == std::string::npos)
-                    break;
-                at = comma + 1;
-            }
-            std::erase_if(requests, [&](const Request& q) { return q.size_kb == r.size_kb; });
-            requests.push_back(r);
+            auto request = read_request(*p.value, current);
+            if (!request)
+                continue;
+            auto same = std::find_if(out.begin(), out.end(), [&](const BootRequest& b) {
+                return b.size_kb == request->size_kb;
+            });
+            if (same != out.end())
+                *same = *request;
+            else
+                out.push_back(*request);
         }
     }
+    return out;
+}
+
+BootPoolFacts boot_pool_facts(const KernelCmdline& cmdline) {
+    BootPoolFacts facts;
     bool any_small = false;
-    for (const auto& r : requests) {
+    for (const auto& r : read_boot_requests(cmdline, kDefaultHugePageKb)) {
         if (r.pages == 0)
             continue;
         facts.pool_requested = true;
@@ -65,13 +77,6 @@ BootPoolFacts boot_pool_facts(const KernelCmdline& cmdline) {
     }
     facts.only_gigantic = facts.pool_requested && !any_small;
     return facts;
-}
-
-std::optional<bool> release_honours_alloc_threads(const std::string& release) {
-    int major = 0, minor = 0;
-    if (std::sscanf(release.c_str(), "%d.%d", &major, &minor) != 2)
-        return std::nullopt;
-    return release_supports_alloc_threads(major, minor);
 }
 
 std::vector<std::string> alloc_threads_caveats(const BootPoolFacts& facts,

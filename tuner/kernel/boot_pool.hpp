@@ -3,6 +3,7 @@
 // pools are threaded").
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -10,6 +11,18 @@
 #include "tuner/kernel/cmdline.hpp"
 
 namespace hugetune {
+
+// The boot pool requested on the command line for one page size.
+struct BootRequest {
+    std::uint64_t size_kb = 0;
+    std::uint64_t pages = 0;   // total requested
+    bool node_format = false;  // hugepages=0:512,1:512: serial per-node path, no threads
+};
+
+// Every hugepages= request of `cmdline` with its page size: hugepagesz= applies to the
+// hugepages= after it, default_hugepagesz= (else `default_kb`) to one before any; a request
+// with a count that does not parse is left out; a later one for a size replaces an earlier one.
+std::vector<BootRequest> read_boot_requests(const KernelCmdline& cmdline, std::uint64_t default_kb);
 
 struct BootPoolFacts {
     bool pool_requested = false;  // some hugepages=N with N > 0
@@ -24,8 +37,5 @@ BootPoolFacts boot_pool_facts(const KernelCmdline& cmdline);
 // sentence each); empty when it applies.
 std::vector<std::string> alloc_threads_caveats(const BootPoolFacts& facts,
                                                const std::optional<std::string>& release);
-
-// "6.14.2-300.fc42.x86_64": whether it is 6.15 or later; nothing when it cannot be read.
-std::optional<bool> release_honours_alloc_threads(const std::string& release);
 
 }  // namespace hugetune

@@ -192,63 +192,6 @@ void read_init_on_alloc(const KernelFs& fs, const std::vector<std::string>& log,
 
 // hugepagesz= selects the size that following hugepages= apply to; before any, the default
 // size (default_hugepagesz=, else 2 MiB on x86-64). Node format: "0:512,1:512".
-std::vector<BootRequest> read_boot_requests(const KernelCmdline& cmd, std::uint64_t default_kb) {
-    std::vector<BootRequest> out;
-    if (auto d = cmd.last("default_hugepagesz"))
-        if (auto kb = parse_memsize_kb(*d))
-            default_kb = *kb;
-    std::uint64_t current = default_kb;
-    for (const auto& p : cmd.params) {
-        if (p.name == "hugepagesz" && p.value) {
-            if (auto kb = parse_memsize_kb(*p.value))
-                current = *kb;
-        } else if (p.name == "hugepages" && p.value) {
-            BootRequest r;
-            r.size_kb = current;
-            r.node_format = p.value->find(':') != std::string::npos;
-            std::stringstream in(*p.value);
-            std::string part;
-            bool ok = true;
-            while (std::getline(in, part, ',')) {
-                auto colon = part.find(':');
-                auto count =
-                    parse_kernel_ulong(colon == std::string::npos ? part : part.substr(colon + 1));
-                if (!count)
-                    ok = false;
-                else
-                    r.pages += *count;
-            }
-            if (!ok)
-                continue;
-            // A later hugepages= for the same size replaces the earlier one.
-            auto same = std::find_if(out.begin(), out.end(),
-                                     [&](const BootRequest& b) { return b.size_kb == r.size_kb; });
-            if (same != out.end())
-                *same = r;
-            else
-                out.push_back(r);
-        }
-    }
-    return out;
-}
-
-std::optional<BootAllocationLine> find_boot_allocation_line(const std::vector<std::string>& log) {
-    // mm/hugetlb.c (6.15+): "HugeTLB: allocation took %dms with hugepage_allocation_threads=%ld"
-    static const std::regex re(
-        R"(HugeTLB: allocation took (\d+)ms with hugepage_(?:allocation|alloc)_threads=(\d+))");
-    for (auto it = log.rbegin(); it != log.rend(); ++it) {
-        std::smatch m;
-        if (std::regex_search(*it, m, re)) {
-            BootAllocationLine line;
-            line.milliseconds = std::stoull(m[1]);
-            line.threads = std::stoull(m[2]);
-            line.text = *it;
-            return line;
-        }
-    }
-    return std::nullopt;
-}
-
 KernelFacts read_kernel(const KernelFs& fs, const Topology& topo) {
     KernelFacts k;
     k.release = fs.read_line("/proc/sys/kernel/osrelease").value_or("");
@@ -379,14 +322,6 @@ const HugePool* KernelFacts::pool(std::uint64_t size_kb) const {
         if (p.size_kb == size_kb)
             return &p;
     return nullptr;
-}
-
-bool release_supports_alloc_threads(int major, int minor) {
-    return major > 6 || (major == 6 && minor >= 15);
-}
-
-int kernel_default_alloc_threads(int online_cpus) {
-    return std::max(1, online_cpus / 4);
 }
 
 Probe probe_machine(const KernelFs& fs) {

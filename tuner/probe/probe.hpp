@@ -9,6 +9,9 @@
 #include <string>
 #include <vector>
 
+#include "model/alloc_threads.hpp"
+#include "tuner/kernel/boot_log.hpp"
+#include "tuner/kernel/boot_pool.hpp"
 #include "tuner/kernel/cmdline.hpp"
 #include "tuner/kernel/kernel_fs.hpp"
 #include "tuner/probe/microarch.hpp"
@@ -43,20 +46,6 @@ struct HugePool {
     std::uint64_t size_kb = 0;
     std::uint64_t nr = 0, free = 0, surplus = 0, reserved = 0, overcommit = 0;
     std::vector<NodePool> nodes;
-};
-
-// The boot pool requested on the command line for one page size.
-struct BootRequest {
-    std::uint64_t size_kb = 0;
-    std::uint64_t pages = 0;   // total requested
-    bool node_format = false;  // hugepages=0:512,1:512: serial per-node path, no threads
-};
-
-// "HugeTLB: allocation took <ms>ms with hugepage_allocation_threads=<n>" (Linux >= 6.15).
-struct BootAllocationLine {
-    std::uint64_t milliseconds = 0;
-    std::uint64_t threads = 0;
-    std::string text;
 };
 
 struct KernelFacts {
@@ -98,11 +87,5 @@ Probe probe_machine(const KernelFs& fs);
 
 nlohmann::json to_json(const Probe& probe);
 std::string format_summary(const Probe& probe);
-
-// Linux >= 6.15: hugepage_alloc_threads= is honoured (docs/kernel-facts.md "Honoured from 6.15").
-bool release_supports_alloc_threads(int major, int minor);
-// Since 6.15 the default is max(1, num_online_cpus() / 4) total threads (docs/kernel-facts.md
-// "The default thread count").
-int kernel_default_alloc_threads(int online_cpus);
 
 }  // namespace hugetune

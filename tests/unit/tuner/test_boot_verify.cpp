@@ -36,16 +36,16 @@ const std::string kCmdline32 =
 }  // namespace
 
 TEST_CASE("the allocation line in dmesg and kmsg form, both parameter spellings") {
-    auto line = find_allocation_line(log_fixture("dmesg-6.15-threads32.log"));
+    auto line = find_boot_allocation_line(log_fixture("dmesg-6.15-threads32.log"));
     REQUIRE(line);
     CHECK(line->milliseconds == 706);
     CHECK(line->threads == 32);
-    auto kmsg = find_allocation_line(log_fixture("kmsg-6.15-threads16.log"));
+    auto kmsg = find_boot_allocation_line(log_fixture("kmsg-6.15-threads16.log"));
     REQUIRE(kmsg);
     CHECK(kmsg->milliseconds == 1210);
     CHECK(kmsg->threads == 16);
-    CHECK(
-        !find_allocation_line({"HugeTLB: allocation took ms with hugepage_allocation_threads=3"}));
+    CHECK(!find_boot_allocation_line(
+        {"HugeTLB: allocation took ms with hugepage_allocation_threads=3"}));
 }
 
 TEST_CASE("verified: the line, the applied value on the command line, the ratio") {
@@ -98,7 +98,23 @@ TEST_CASE("boot pool facts") {
     CHECK(f.only_gigantic);
     f = boot_pool_facts(parse_kernel_cmdline("hugepages=8 hugepages=0"));
     CHECK(!f.pool_requested);
-    CHECK(release_honours_alloc_threads("6.15.0-rc1") == std::optional<bool>(true));
-    CHECK(release_honours_alloc_threads("6.9.12") == std::optional<bool>(false));
-    CHECK(!release_honours_alloc_threads("garbage"));
+}
+
+TEST_CASE("boot pool requests: sizes, node format, bad counts and repeats") {
+    auto r = read_boot_requests(
+        parse_kernel_cmdline("hugepagesz=1G hugepages=0:2,1:2 hugepagesz=2M hugepages=512"), 2048);
+    REQUIRE(r.size() == 2);
+    CHECK(r[0].size_kb == 1048576);
+    CHECK(r[0].pages == 4);
+    CHECK(r[0].node_format);
+    CHECK(r[1].size_kb == 2048);
+    CHECK(r[1].pages == 512);
+    CHECK_FALSE(r[1].node_format);
+    r = read_boot_requests(parse_kernel_cmdline("default_hugepagesz=1G hugepages=8"), 2048);
+    REQUIRE(r.size() == 1);
+    CHECK(r[0].size_kb == 1048576);
+    CHECK(read_boot_requests(parse_kernel_cmdline("hugepages=lots"), 2048).empty());
+    r = read_boot_requests(parse_kernel_cmdline("hugepages=8 hugepages=16"), 2048);
+    REQUIRE(r.size() == 1);
+    CHECK(r[0].pages == 16);
 }

@@ -130,17 +130,6 @@ TEST_CASE("probe: an unknown init_on_alloc is null, not false") {
     std::filesystem::remove_all(dir);
 }
 
-TEST_CASE("kernel facts: parameter support and default thread count") {
-    CHECK_FALSE(release_supports_alloc_threads(6, 14));
-    CHECK(release_supports_alloc_threads(6, 15));
-    CHECK(release_supports_alloc_threads(7, 0));
-    CHECK_FALSE(release_supports_alloc_threads(5, 19));
-    CHECK(kernel_default_alloc_threads(1) == 1);
-    CHECK(kernel_default_alloc_threads(3) == 1);
-    CHECK(kernel_default_alloc_threads(144) == 36);
-    CHECK(kernel_default_alloc_threads(192) == 48);
-}
-
 TEST_CASE("kernel log lines: kmsg records and dmesg lines lose their prefix") {
     CHECK(strip_kernel_log_prefix("6,1234,4350400,-;HugeTLB: allocation took 706ms") ==
           "HugeTLB: allocation took 706ms");

@@ -1,0 +1,20 @@
+// The kernel's rules for hugepage_alloc_threads= that the probe, the model and the boot checks
+// share: which releases honour it and what it defaults to.
+#pragma once
+
+#include <optional>
+#include <string>
+
+namespace hugetune {
+
+// Linux >= 6.15: hugepage_alloc_threads= is honoured (docs/kernel-facts.md "Honoured from 6.15").
+bool release_supports_alloc_threads(int major, int minor);
+
+// "6.14.2-300.fc42.x86_64": whether it is 6.15 or later; nothing when it cannot be read.
+std::optional<bool> release_honours_alloc_threads(const std::string& release);
+
+// Since 6.15 the default is max(1, num_online_cpus() / 4) threads in total
+// (docs/kernel-facts.md "The default thread count").
+int kernel_default_alloc_threads(int online_cpus);
+
+}  // namespace hugetune
