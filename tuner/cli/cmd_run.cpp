@@ -95,6 +95,85 @@ std::optional<RunOptions> parse_run(const Args& args) {
     return o;
 }
 
+void show_dry_run(const RunOptions& o, const KernelFs& fs, const Probe& probe) {
+    SweepPlan plan = plan_sweep(probe, read_memory_view(fs, probe), o.sweep);
+    std::cout << format_plan(plan);
+    std::cout << "report: " << o.report.string() << "\n";
+    if (o.plot)
+        std::cout << "plot:   " << o.plot->string() << "\n";
+}
+
+// Everything that can fail on its own fails now, before a pool changes.
+void check_before_changes(const RunOptions& o, const KernelFs& fs, const Probe& probe) {
+    check_writable_path(o.report, "--report");
+    if (o.plot)
+        check_writable_path(*o.plot, "--plot");
+    require_root_and_hugetlb(fs, "hugetune run");
+    // Planning validates the sample against free memory and refuses before any change.
+    plan_sweep(probe, read_memory_view(fs, probe), o.sweep);
+}
+
+// The pool the prediction is for: --boot-pages or --boot-gib; without them the model takes
+// the cmdline's hugepages=, else the current pool, else a 1 TiB reference.
+model::RecommendOptions recommend_options(const RunOptions& o) {
+    model::RecommendOptions recommend;
+    recommend.tolerance = o.tolerance;
+    const double page_bytes = static_cast<double>(o.sweep.page_size_kb) * 1024;
+    if (o.boot_pages) {
+        recommend.pool_pages = *o.boot_pages;
+        recommend.pool_source = "--boot-pages";
+    } else if (o.boot_gib) {
+        recommend.pool_pages = static_cast<std::uint64_t>(
+            std::max(1.0, std::round(*o.boot_gib * 1024 * 1024 * 1024 / page_bytes)));
+        recommend.pool_source = "--boot-gib";
+    }
+    return recommend;
+}
+
+model::Recommendation recommend(const RunOptions& o, const nlohmann::json& sweep_json) {
+    try {
+        return model::recommend_from_sweep(model::parse_sweep_json(sweep_json),
+                                           recommend_options(o));
+    } catch (const model::InputError& e) {
+        // Keep the measurements: they can be fitted again later with `hugetune fit`.
+        fs::path kept = o.report;
+        kept += ".sweep.json";
+        write_file_atomically(kept, sweep_json.dump(2) + "\n");
+        throw RuntimeError(std::string("the sweep cannot support a recommendation: ") + e.what() +
+                           "; the measurements are in " + kept.string());
+    }
+}
+
+nlohmann::json assemble_report(const RunOptions& o, const Probe& probe,
+                               const nlohmann::json& sweep_json,
+                               const model::Recommendation& recommendation) {
+    ReportInputs inputs;
+    inputs.probe = to_json(probe);
+    inputs.sweep = sweep_json;
+    inputs.fit = model::to_json(recommendation);
+    inputs.boot_pool = {{"pages", static_cast<std::uint64_t>(recommendation.pool_pages)},
+                        {"page_size_kb", o.sweep.page_size_kb},
+                        {"source", recommendation.pool_source}};
+    inputs.tool_version = HUGETUNE_VERSION;
+    inputs.generated_at = std::chrono::system_clock::now();
+    return build_report(inputs);
+}
+
+// The report file first, then the summary (or the JSON) on stdout, then the plot.
+void publish(const RunOptions& o, const nlohmann::json& report) {
+    write_file_atomically(o.report, report.dump(2) + "\n");
+    if (o.json) {
+        std::cout << report.dump(2) << "\n";
+    } else {
+        std::cout << format_report_summary(report);
+        std::cout << "\nreport written to " << o.report.string() << "\n";
+    }
+    if (o.plot) {
+        auto plotted = render_plot(plot_data_from_report(report), *o.plot);
+        std::cerr << "hugetune: " << plotted.message << "\n";
+    }
+}
+
 }  // namespace
 
 int run_run(const Args& args) {
@@ -104,77 +183,20 @@ int run_run(const Args& args) {
     KernelFs fs("/");
     Probe probe = probe_machine(fs);
     if (options->dry_run) {
-        SweepPlan plan = plan_sweep(probe, read_memory_view(fs, probe), options->sweep);
-        std::cout << format_plan(plan);
-        std::cout << "report: " << options->report.string() << "\n";
-        if (options->plot)
-            std::cout << "plot:   " << options->plot->string() << "\n";
+        show_dry_run(*options, fs, probe);
         return 0;
     }
-    // Everything that can fail on its own fails now, before a pool changes.
-    check_writable_path(options->report, "--report");
-    if (options->plot)
-        check_writable_path(*options->plot, "--plot");
-    require_root_and_hugetlb(fs, "hugetune run");
-    // Planning validates the sample against free memory and refuses before any change.
-    plan_sweep(probe, read_memory_view(fs, probe), options->sweep);
-
+    check_before_changes(*options, fs, probe);
     SweepResult sweep;
     {
         ConsoleProgress progress(std::nullopt);
         sweep = run_sweep(fs, probe, options->sweep, &progress);
     }
-    nlohmann::json sweep_json = to_json(sweep);
-    // Without --boot-pages/--boot-gib the model takes the cmdline's hugepages=, else the
-    // current pool, else a 1 TiB reference.
-    model::RecommendOptions recommend;
-    recommend.tolerance = options->tolerance;
-    const double page_bytes = static_cast<double>(options->sweep.page_size_kb) * 1024;
-    if (options->boot_pages) {
-        recommend.pool_pages = *options->boot_pages;
-        recommend.pool_source = "--boot-pages";
-    } else if (options->boot_gib) {
-        recommend.pool_pages = static_cast<std::uint64_t>(
-            std::max(1.0, std::round(*options->boot_gib * 1024 * 1024 * 1024 / page_bytes)));
-        recommend.pool_source = "--boot-gib";
-    }
-    model::Recommendation recommendation;
-    try {
-        recommendation =
-            model::recommend_from_sweep(model::parse_sweep_json(sweep_json), recommend);
-    } catch (const model::InputError& e) {
-        // Keep the measurements: they can be fitted again later with `hugetune fit`.
-        fs::path kept = options->report;
-        kept += ".sweep.json";
-        write_file_atomically(kept, sweep_json.dump(2) + "\n");
-        throw RuntimeError(std::string("the sweep cannot support a recommendation: ") + e.what() +
-                           "; the measurements are in " + kept.string());
-    }
+    const nlohmann::json sweep_json = to_json(sweep);
+    const auto recommendation = recommend(*options, sweep_json);
     for (const auto& note : recommendation.notes)
         std::cerr << "hugetune: note: " << note << "\n";
-
-    ReportInputs inputs;
-    inputs.probe = to_json(probe);
-    inputs.sweep = sweep_json;
-    inputs.fit = model::to_json(recommendation);
-    inputs.boot_pool = {{"pages", static_cast<std::uint64_t>(recommendation.pool_pages)},
-                        {"page_size_kb", options->sweep.page_size_kb},
-                        {"source", recommendation.pool_source}};
-    inputs.tool_version = HUGETUNE_VERSION;
-    inputs.generated_at = std::chrono::system_clock::now();
-    nlohmann::json report = build_report(inputs);
-    write_file_atomically(options->report, report.dump(2) + "\n");
-
-    if (options->json) {
-        std::cout << report.dump(2) << "\n";
-    } else {
-        std::cout << format_report_summary(report);
-        std::cout << "\nreport written to " << options->report.string() << "\n";
-    }
-    if (options->plot) {
-        auto plotted = render_plot(plot_data_from_report(report), *options->plot);
-        std::cerr << "hugetune: " << plotted.message << "\n";
-    }
+    publish(*options, assemble_report(*options, probe, sweep_json, recommendation));
     return 0;
 }
 

@@ -1,11 +1,11 @@
 #include <sys/stat.h>
 
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
 
+#include "model/text.hpp"
 #include "tuner/boot/boot_verify.hpp"
 #include "tuner/boot/ledger.hpp"
 #include "tuner/boot/report_input.hpp"
@@ -72,10 +72,86 @@ std::optional<std::string> read_text(const std::filesystem::path& path) {
     return s.str();
 }
 
-std::string fixed(double v, int digits) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-    return buf;
+// What verify compares: this boot's log and command line, and the value it expects.
+struct Gathered {
+    verify::VerifyInput input;
+    std::string applied_from;  // where the expected value comes from, for people
+};
+
+Gathered gather(const VerifyOptions& o, const KernelFs& fs,
+                const std::optional<ReportRecommendation>& report) {
+    Gathered g;
+    auto& in = g.input;
+    in.log = o.log ? kernel_log_messages(read_text(*o.log).value_or("")) : fs.kernel_log();
+    auto cmdline = o.cmdline ? read_text(*o.cmdline) : fs.read("/proc/cmdline");
+    if (!cmdline)
+        throw RuntimeError(
+            "cannot read " +
+            (o.cmdline ? o.cmdline->string() : fs.resolve("/proc/cmdline").string()) +
+            "; give the kernel command line with --cmdline FILE");
+    in.cmdline = *cmdline;
+    if (auto release = fs.read_line("/proc/sys/kernel/osrelease"); release && !release->empty())
+        in.release = release;
+    if (auto ledger = bootloader::read_ledger(fs)) {
+        in.applied = parse_thread_count(ledger->value);
+        g.applied_from = "applied " + ledger->applied_at;
+    } else if (report) {
+        in.applied = report->threads;
+        g.applied_from = "recommended by the report";
+    }
+    if (report && report->predicted_seconds)
+        in.predicted_ms = *report->predicted_seconds * 1000.0;
+    return g;
+}
+
+template <typename T>
+nlohmann::json or_null(const std::optional<T>& value) {
+    return value ? nlohmann::json(*value) : nlohmann::json();
+}
+
+// The report's `verification` block, also printed by --json.
+nlohmann::json verification_json(const verify::VerifyInput& in, const verify::VerifyResult& r,
+                                 const KernelFs& fs) {
+    nlohmann::json v;
+    v["verified"] = r.verified;
+    v["measured_ms"] = r.line ? nlohmann::json(r.line->milliseconds) : nlohmann::json();
+    v["threads"] = r.line ? nlohmann::json(r.line->threads) : nlohmann::json();
+    v["expected_threads"] = or_null(in.applied);
+    v["predicted_ms"] = or_null(in.predicted_ms);
+    v["ratio"] = or_null(r.ratio);
+    v["kernel_release"] = in.release.value_or("");
+    v["boot_id"] = fs.read_line("/proc/sys/kernel/random/boot_id").value_or("");
+    v["cmdline_value"] = or_null(r.cmdline_value);
+    v["log_line"] = r.line ? nlohmann::json(r.line->text) : nlohmann::json();
+    v["problems"] = r.problems;
+    return v;
+}
+
+void print_verification(const Gathered& g, const verify::VerifyResult& r) {
+    const auto& in = g.input;
+    std::cout << "kernel command line: "
+              << (r.cmdline_value ? "hugepage_alloc_threads=" + *r.cmdline_value
+                                  : std::string("no hugepage_alloc_threads="));
+    if (in.applied)
+        std::cout << " (expected " << *in.applied << ", " << g.applied_from << ")";
+    std::cout << "\n";
+    if (!r.line)
+        return;
+    std::cout << "boot allocation: " << r.line->milliseconds << " ms with " << r.line->threads
+              << " threads\n";
+    if (in.predicted_ms)
+        std::cout << "predicted: " << decimals_text(*in.predicted_ms, 0)
+                  << " ms; measured/predicted: " << decimals_text(r.ratio.value_or(0), 2) << "\n";
+    std::cout << "(the kernel times the allocation in jiffies: a few ms of resolution)\n";
+}
+
+// Rewrites the report with the verification block, keeping its mode.
+void add_to_report(const std::filesystem::path& path, nlohmann::json doc,
+                   const nlohmann::json& verification) {
+    doc["verification"] = verification;
+    struct stat st {};
+    mode_t mode = stat(path.c_str(), &st) == 0 ? (st.st_mode & 07777) : 0644;
+    write_file_atomically(path, doc.dump(2) + "\n", FileOwnership{mode, {}, {}});
 }
 
 }  // namespace
@@ -90,70 +166,17 @@ int run_verify(const Args& args) {
     std::optional<ReportRecommendation> report;
     if (o->report)
         report = read_report(*o->report, true);
-
-    verify::VerifyInput in;
-    in.log = o->log ? kernel_log_messages(read_text(*o->log).value_or("")) : fs.kernel_log();
-    auto cmdline = o->cmdline ? read_text(*o->cmdline) : fs.read("/proc/cmdline");
-    if (!cmdline)
-        throw RuntimeError(
-            "cannot read " +
-            (o->cmdline ? o->cmdline->string() : fs.resolve("/proc/cmdline").string()) +
-            "; give the kernel command line with --cmdline FILE");
-    in.cmdline = *cmdline;
-    if (auto release = fs.read_line("/proc/sys/kernel/osrelease"); release && !release->empty())
-        in.release = release;
-    std::string applied_from;
-    if (auto ledger = bootloader::read_ledger(fs)) {
-        in.applied = parse_thread_count(ledger->value);
-        applied_from = "applied " + ledger->applied_at;
-    } else if (report) {
-        in.applied = report->threads;
-        applied_from = "recommended by the report";
-    }
-    if (report && report->predicted_seconds)
-        in.predicted_ms = *report->predicted_seconds * 1000.0;
-
-    auto r = verify::verify_boot(in);
-    nlohmann::json v;
-    v["verified"] = r.verified;
-    v["measured_ms"] = r.line ? nlohmann::json(r.line->milliseconds) : nlohmann::json();
-    v["threads"] = r.line ? nlohmann::json(r.line->threads) : nlohmann::json();
-    v["expected_threads"] = in.applied ? nlohmann::json(*in.applied) : nlohmann::json();
-    v["predicted_ms"] = in.predicted_ms ? nlohmann::json(*in.predicted_ms) : nlohmann::json();
-    v["ratio"] = r.ratio ? nlohmann::json(*r.ratio) : nlohmann::json();
-    v["kernel_release"] = in.release.value_or("");
-    v["boot_id"] = fs.read_line("/proc/sys/kernel/random/boot_id").value_or("");
-    v["cmdline_value"] = r.cmdline_value ? nlohmann::json(*r.cmdline_value) : nlohmann::json();
-    v["log_line"] = r.line ? nlohmann::json(r.line->text) : nlohmann::json();
-    v["problems"] = r.problems;
-
-    if (o->json) {
+    const auto gathered = gather(*o, fs, report);
+    const auto r = verify::verify_boot(gathered.input);
+    const auto v = verification_json(gathered.input, r, fs);
+    if (o->json)
         std::cout << v.dump(2) << "\n";
-    } else {
-        std::cout << "kernel command line: "
-                  << (r.cmdline_value ? "hugepage_alloc_threads=" + *r.cmdline_value
-                                      : std::string("no hugepage_alloc_threads="));
-        if (in.applied)
-            std::cout << " (expected " << *in.applied << ", " << applied_from << ")";
-        std::cout << "\n";
-        if (r.line) {
-            std::cout << "boot allocation: " << r.line->milliseconds << " ms with "
-                      << r.line->threads << " threads\n";
-            if (in.predicted_ms)
-                std::cout << "predicted: " << fixed(*in.predicted_ms, 0)
-                          << " ms; measured/predicted: " << fixed(r.ratio.value_or(0), 2) << "\n";
-            std::cout << "(the kernel times the allocation in jiffies: a few ms of resolution)\n";
-        }
-    }
+    else
+        print_verification(gathered, r);
     for (const auto& n : r.notes)
         std::cerr << "hugetune: note: " << n << "\n";
-
     if (report && r.line) {
-        auto doc = report->document;
-        doc["verification"] = v;
-        struct stat st {};
-        mode_t mode = stat(o->report->c_str(), &st) == 0 ? (st.st_mode & 07777) : 0644;
-        write_file_atomically(*o->report, doc.dump(2) + "\n", FileOwnership{mode, {}, {}});
+        add_to_report(*o->report, report->document, v);
         if (!o->json)
             std::cout << "added a verification block to " << o->report->string() << "\n";
     }
