@@ -29,7 +29,7 @@ expect 2 "--page-size" "${D[@]}" --page-size lots
 expect 2 "--sample-mib" "${D[@]}" --page-size 1G --sample-mib 1000
 expect 2 "--repetitions" "${D[@]}" --repetitions 0
 expect 2 "--max-memory-fraction" "${D[@]}" --max-memory-fraction 2
-expect 2 "--sample-mib 73728 or less" "${D[@]}" --sample-mib 200000
+expect 2 "--sample-mib: 200000 MiB per node .*; use 73728 or less" "${D[@]}" --sample-mib 200000
 expect 2 "--root" sweep --root "$SKY"
 expect 2 "unknown option" sweep --frobnicate
 expect 0 "" "${D[@]}" --threads 1,64 --json
