@@ -76,6 +76,10 @@ std::string_view phase_name(Phase phase) {
     return "?";
 }
 
+bool has_phase(const std::vector<Phase>& phases, Phase phase) {
+    return std::find(phases.begin(), phases.end(), phase) != phases.end();
+}
+
 std::optional<Phase> parse_phase(std::string_view name) {
     if (name == "alloc")
         return Phase::alloc;
@@ -134,10 +138,6 @@ int SweepPlan::fewest_hardware_threads() const {
 }
 
 namespace {
-
-bool has_phase(const std::vector<Phase>& phases, Phase phase) {
-    return std::find(phases.begin(), phases.end(), phase) != phases.end();
-}
 
 // The kernel refuses nr_overcommit_hugepages for gigantic pages (1 GiB on x86-64 is above the
 // buddy allocator's largest order), so no surplus page, and no alloc phase, exists.

@@ -18,6 +18,7 @@ enum class Phase { alloc, zero, grow };
 
 std::string_view phase_name(Phase phase);
 std::optional<Phase> parse_phase(std::string_view name);
+bool has_phase(const std::vector<Phase>& phases, Phase phase);
 
 struct SweepOptions {
     std::vector<int> threads_per_node = {1, 2, 4, 8, 16, 32};
