@@ -36,8 +36,8 @@ struct SweepOptions {
 // release skew of the start barrier (tens of microseconds) stays small against each thread's
 // work, and the sweep holds at most two samples per node, a small share of a server's node.
 // Not given and too large for a node's free memory, the default halves until it fits (a small
-// VM); a --sample-mib that does not fit is refused instead. The sample is per node, so it does
-// not grow with the machine's memory.
+// VM); a sample given in the options that does not fit is refused instead. The sample is per
+// node, so it does not grow with the machine's memory.
 inline constexpr std::uint64_t kDefaultSampleMib = 1024;
 
 // Free memory the sweep may draw from, per node. See node_available_bytes() for the rule.
