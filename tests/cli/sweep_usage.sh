@@ -14,7 +14,8 @@ expect_error 2 "--page-size" "${dry[@]}" --page-size lots
 expect_error 2 "--sample-mib" "${dry[@]}" --page-size 1G --sample-mib 1000
 expect_error 2 "--repetitions" "${dry[@]}" --repetitions 0
 expect_error 2 "--max-memory-fraction" "${dry[@]}" --max-memory-fraction 2
-expect_error 2 "--sample-mib 73728 or less" "${dry[@]}" --sample-mib 200000
+expect_error 2 "--sample-mib: 200000 MiB per node" "${dry[@]}" --sample-mib 200000
+stderr_has "; use 73728 or less"
 expect_error 2 "--root" "$bin" sweep --root "$sky"
 expect_error 2 "unknown option" "$bin" sweep --frobnicate
 expect 0 "${dry[@]}" --threads 1,64 --json

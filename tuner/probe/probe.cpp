@@ -310,13 +310,6 @@ std::vector<const NumaNode*> Topology::memory_nodes() const {
     return out;
 }
 
-int Topology::max_pus_per_node() const {
-    std::size_t m = 0;
-    for (const auto& n : nodes)
-        m = std::max(m, n.cpus.size());
-    return static_cast<int>(m);
-}
-
 const HugePool* KernelFacts::pool(std::uint64_t size_kb) const {
     for (const auto& p : pools)
         if (p.size_kb == size_kb)

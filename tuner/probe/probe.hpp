@@ -33,7 +33,6 @@ struct Topology {
 
     // Nodes with memory (the kernel spreads boot allocation over those).
     std::vector<const NumaNode*> memory_nodes() const;
-    int max_pus_per_node() const;
 };
 
 struct NodePool {

@@ -60,18 +60,36 @@ PhaseRepetition PhaseRunner::run(Phase phase, int threads_per_node) {
     throw RuntimeError("internal: unknown phase");
 }
 
-// zero: pool pages the sweep added, reserved at mmap(), so each fault only zeroes.
-// alloc: MAP_NORESERVE, no free pool page available, overcommit raised by exactly the
-// sample: each fault allocates a fresh surplus page from the buddy allocator in the
-// faulting thread (in parallel, without the resize lock) and zeroes it (docs/kernel-facts.md
-// "Surplus pages on fault").
-PhaseRepetition PhaseRunner::run_faults(int threads_per_node, bool fresh_pages) {
+namespace {
+
+// Pages each node lacks after a fault repetition: the fewer of what its threads faulted and what
+// its counter moved by (surplus rises, free falls, on the node the pages really came from).
+std::uint64_t fault_shortfall(const SweepPlan& plan, const TimedRun& run, int threads_per_node,
+                              const NodeCounts& before, const NodeCounts& after, bool fresh_pages) {
+    const auto per_node = static_cast<std::size_t>(threads_per_node);
+    std::uint64_t shortfall = 0;
+    for (std::size_t ni = 0; ni < plan.nodes.size(); ++ni) {
+        std::uint64_t by_threads = 0;
+        for (std::size_t t = 0; t < per_node; ++t)
+            by_threads += run.threads[ni * per_node + t].pages;
+        std::uint64_t was = before.at(plan.nodes[ni].node), now = after.at(plan.nodes[ni].node);
+        std::uint64_t by_counter =
+            fresh_pages ? (now > was ? now - was : 0) : (was > now ? was - now : 0);
+        std::uint64_t got = std::min(by_threads, by_counter);
+        if (got < plan.pages_per_node)
+            shortfall += plan.pages_per_node - got;
+    }
+    return shortfall;
+}
+
+}  // namespace
+
+// Thread t of node ni is task ni * threads_per_node + t and faults mappings[that index].
+std::vector<ThreadTask> PhaseRunner::fault_tasks(int threads_per_node, bool fresh_pages,
+                                                 std::vector<HugeMapping>& mappings) const {
     const std::uint64_t page_bytes = plan_.page_bytes;
-    const std::size_t node_count = plan_.nodes.size();
-    const std::size_t total = node_count * static_cast<std::size_t>(threads_per_node);
-    std::vector<HugeMapping> mappings(total);
-    std::vector<ThreadTask> tasks(total);
-    for (std::size_t ni = 0; ni < node_count; ++ni) {
+    std::vector<ThreadTask> tasks(mappings.size());
+    for (std::size_t ni = 0; ni < plan_.nodes.size(); ++ni) {
         const NodePlan& node = plan_.nodes[ni];
         for (int t = 0; t < threads_per_node; ++t) {
             std::size_t k =
@@ -91,7 +109,25 @@ PhaseRepetition PhaseRunner::run_faults(int threads_per_node, bool fresh_pages) 
             task.finish = [&mappings, k] { mappings[k].reset(); };
         }
     }
+    return tasks;
+}
 
+NodeCounts PhaseRunner::read_node_counters(const char* name) const {
+    NodeCounts counts;
+    for (const auto& n : plan_.nodes)
+        counts[n.node] = node_counter(fs_, n.node, plan_.page_size_kb, name);
+    return counts;
+}
+
+// zero: pool pages the sweep added, reserved at mmap(), so each fault only zeroes.
+// alloc: MAP_NORESERVE, no free pool page available, overcommit raised by exactly the
+// sample: each fault allocates a fresh surplus page from the buddy allocator in the
+// faulting thread (in parallel, without the resize lock) and zeroes it (docs/kernel-facts.md
+// "Surplus pages on fault").
+PhaseRepetition PhaseRunner::run_faults(int threads_per_node, bool fresh_pages) {
+    std::vector<HugeMapping> mappings(plan_.nodes.size() *
+                                      static_cast<std::size_t>(threads_per_node));
+    std::vector<ThreadTask> tasks = fault_tasks(threads_per_node, fresh_pages, mappings);
     // alloc: a mapping that reserves every free, unreserved pool page (ours and other
     // people's) makes the kernel skip the pool (available = free - reserved = 0), so faults
     // take surplus pages and never a page someone else's pool holds.
@@ -99,18 +135,15 @@ PhaseRepetition PhaseRunner::run_faults(int threads_per_node, bool fresh_pages) 
     if (fresh_pages) {
         placeholder = reserve_free_pool();
         fs_.write_u64(pool_dir(plan_.page_size_kb) + "/nr_overcommit_hugepages",
-                      saved_overcommit_ + plan_.pages_per_node * node_count);
+                      saved_overcommit_ + plan_.pages_per_node * plan_.nodes.size());
     }
     const char* counter = fresh_pages ? "surplus_hugepages" : "free_hugepages";
-    std::map<int, std::uint64_t> before, after;
-    auto read_counters = [&](std::map<int, std::uint64_t>& into) {
-        for (const auto& n : plan_.nodes)
-            into[n.node] = node_counter(fs_, n.node, plan_.page_size_kb, counter);
-    };
+    NodeCounts before, after;
     PhaseRepetition rep;
     try {
         rep.run = run_timed(
-            binder_, tasks, [&] { read_counters(before); }, [&] { read_counters(after); });
+            binder_, tasks, [&] { before = read_node_counters(counter); },
+            [&] { after = read_node_counters(counter); });
     } catch (...) {
         if (fresh_pages)
             lower_overcommit();
@@ -118,23 +151,8 @@ PhaseRepetition PhaseRunner::run_faults(int threads_per_node, bool fresh_pages) 
     }
     if (fresh_pages)
         lower_overcommit();
-
-    for (std::size_t ni = 0; ni < node_count; ++ni) {
-        int id = plan_.nodes[ni].node;
-        std::uint64_t by_threads = 0;
-        for (int t = 0; t < threads_per_node; ++t)
-            by_threads += rep.run
-                              .threads[ni * static_cast<std::size_t>(threads_per_node) +
-                                       static_cast<std::size_t>(t)]
-                              .pages;
-        // Surplus rises, free falls, on the node the pages really came from.
-        std::uint64_t by_counter = fresh_pages
-                                       ? (after[id] > before[id] ? after[id] - before[id] : 0)
-                                       : (before[id] > after[id] ? before[id] - after[id] : 0);
-        std::uint64_t got = std::min(by_threads, by_counter);
-        if (got < plan_.pages_per_node)
-            rep.shortfall_pages += plan_.pages_per_node - got;
-    }
+    rep.shortfall_pages =
+        fault_shortfall(plan_, rep.run, threads_per_node, before, after, fresh_pages);
     return rep;
 }
 
@@ -142,7 +160,7 @@ PhaseRepetition PhaseRunner::run_faults(int threads_per_node, bool fresh_pages) 
 // writing thread without zeroing them, serialised by the page size's resize lock.
 PhaseRepetition PhaseRunner::run_grow() {
     std::vector<ThreadTask> tasks(plan_.nodes.size());
-    std::map<int, std::uint64_t> base, after;
+    NodeCounts base, after;
     for (std::size_t ni = 0; ni < plan_.nodes.size(); ++ni) {
         const NodePlan& node = plan_.nodes[ni];
         base[node.node] = node_counter(fs_, node.node, plan_.page_size_kb, "nr_hugepages");
@@ -161,10 +179,8 @@ PhaseRepetition PhaseRunner::run_grow() {
                           base[n.node]);
     };
     try {
-        rep.run = run_timed(binder_, tasks, nullptr, [&] {
-            for (const auto& n : plan_.nodes)
-                after[n.node] = node_counter(fs_, n.node, plan_.page_size_kb, "nr_hugepages");
-        });
+        rep.run =
+            run_timed(binder_, tasks, nullptr, [&] { after = read_node_counters("nr_hugepages"); });
     } catch (...) {
         shrink_back();
         throw;

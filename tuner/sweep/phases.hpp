@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,9 @@
 #include "tuner/sweep/workers.hpp"
 
 namespace hugetune {
+
+// A per-node huge page counter, by node id.
+using NodeCounts = std::map<int, std::uint64_t>;
 
 struct PhaseRepetition {
     TimedRun run;
@@ -31,6 +35,9 @@ class PhaseRunner {
 
   private:
     PhaseRepetition run_faults(int threads_per_node, bool fresh_pages);
+    std::vector<ThreadTask> fault_tasks(int threads_per_node, bool fresh_pages,
+                                        std::vector<HugeMapping>& mappings) const;
+    NodeCounts read_node_counters(const char* name) const;
     PhaseRepetition run_grow();
     HugeMapping reserve_free_pool();
     void lower_overcommit();

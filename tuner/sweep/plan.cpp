@@ -76,6 +76,10 @@ std::string_view phase_name(Phase phase) {
     return "?";
 }
 
+bool has_phase(const std::vector<Phase>& phases, Phase phase) {
+    return std::find(phases.begin(), phases.end(), phase) != phases.end();
+}
+
 std::optional<Phase> parse_phase(std::string_view name) {
     if (name == "alloc")
         return Phase::alloc;
@@ -126,6 +130,232 @@ std::vector<int> SweepPlan::node_ids() const {
     return ids;
 }
 
+int SweepPlan::fewest_hardware_threads() const {
+    int fewest = nodes.empty() ? 0 : nodes.front().hardware_threads;
+    for (const auto& n : nodes)
+        fewest = std::min(fewest, n.hardware_threads);
+    return fewest;
+}
+
+namespace {
+
+// The kernel refuses nr_overcommit_hugepages for gigantic pages (1 GiB on x86-64 is above the
+// buddy allocator's largest order), so no surplus page, and no alloc phase, exists.
+std::vector<Phase> phases_for_page_size(std::vector<Phase> phases, std::uint64_t page_size_kb,
+                                        std::vector<std::string>& warnings) {
+    if (page_size_kb < kGiganticPageKb || std::erase(phases, Phase::alloc) == 0)
+        return phases;
+    if (phases.empty())
+        throw SettingError("phases",
+                           "the alloc phase needs surplus pages, which the kernel does not allow "
+                           "for gigantic pages; measure zero,grow, or use 2M pages");
+    warnings.push_back(
+        "alloc phase left out: the kernel allows no surplus gigantic pages; the grow phase "
+        "measures their allocation");
+    return phases;
+}
+
+// How much of a node's memory the sweep may hold at once.
+struct MemoryRule {
+    double max_memory_fraction = 0;
+    // The zero phase keeps its pool for the whole sweep, and alloc or grow take a second
+    // sample on top of it.
+    std::uint64_t samples_held = 0;
+
+    MemoryRule(double fraction, const std::vector<Phase>& phases)
+        : max_memory_fraction(fraction),
+          samples_held(
+              (has_phase(phases, Phase::zero) ? 1 : 0) +
+              (has_phase(phases, Phase::alloc) || has_phase(phases, Phase::grow) ? 1 : 0)) {}
+
+    std::uint64_t allowed_bytes(std::uint64_t available_bytes) const {
+        return static_cast<std::uint64_t>(max_memory_fraction *
+                                          static_cast<double>(available_bytes));
+    }
+};
+
+struct MemoryNode {
+    const NumaNode* node = nullptr;
+    std::optional<std::uint64_t> available_bytes;  // unset: no counter tells
+};
+
+std::vector<MemoryNode> memory_nodes_of(const Topology& topology, const MemoryView& memory) {
+    auto nodes = topology.memory_nodes();
+    if (nodes.empty()) {
+        // hwloc reports no local memory size (rare): treat every node as having memory.
+        for (const auto& n : topology.nodes)
+            nodes.push_back(&n);
+    }
+    std::vector<MemoryNode> out;
+    for (const NumaNode* n : nodes)
+        out.push_back({n, node_available_bytes(memory, n->id, nodes.size())});
+    return out;
+}
+
+// Not given: kDefaultSampleMib (at least one page), halved while a node cannot hold the samples
+// of the sweep at once, but never below one page; said when it shrank.
+std::uint64_t choose_sample_mib(std::optional<std::uint64_t> given_mib,
+                                const std::vector<MemoryNode>& nodes, const MemoryRule& rule,
+                                std::uint64_t page_mib, std::vector<std::string>& warnings) {
+    if (given_mib)
+        return *given_mib;
+    std::uint64_t mib = std::max(kDefaultSampleMib, page_mib);
+    for (const auto& [node, available] : nodes) {
+        if (node->cpus.empty() || !available)
+            continue;
+        while (mib / 2 >= page_mib &&
+               rule.samples_held * mib * kMib > rule.allowed_bytes(*available))
+            mib /= 2;
+    }
+    if (mib < kDefaultSampleMib && mib >= page_mib)
+        warnings.push_back("default sample reduced to " + std::to_string(mib) +
+                           " MiB per node to stay within the allowed fraction of the free memory");
+    return mib;
+}
+
+std::uint64_t pages_in_sample(std::uint64_t sample_mib, std::uint64_t page_bytes,
+                              std::uint64_t page_mib) {
+    if (sample_mib == 0 || (sample_mib * kMib) % page_bytes != 0)
+        throw SettingError(
+            "sample_mib_per_node",
+            std::to_string(sample_mib) + " is not a positive multiple of the page size (" +
+                std::to_string(page_mib) + " MiB); use e.g. " + std::to_string(page_mib * 4));
+    return sample_mib * kMib / page_bytes;
+}
+
+// The samples the sweep holds on a node at once, against the share of it the sweep may take.
+void check_node_fits(const NodePlan& node, const MemoryRule& rule, std::uint64_t sample_mib,
+                     std::uint64_t page_bytes) {
+    auto allowed = rule.allowed_bytes(node.available_bytes);
+    if (node.peak_bytes <= allowed)
+        return;
+    std::uint64_t fit_pages = allowed / rule.samples_held / page_bytes;
+    std::string fix =
+        fit_pages == 0
+            ? "free memory on that node, use smaller pages, or allow a larger memory fraction"
+            : "use " + std::to_string(fit_pages * page_bytes / kMib) + " or less";
+    std::ostringstream fraction;
+    fraction << rule.max_memory_fraction;
+    throw SettingError("sample_mib_per_node",
+                       std::to_string(sample_mib) + " MiB per node needs " +
+                           mib_text(node.peak_bytes) + " on node " + std::to_string(node.node) +
+                           " at once, more than the allowed fraction " + fraction.str() +
+                           " of its " + mib_text(node.available_bytes) + " available; " + fix);
+}
+
+NodePlan plan_node(const MemoryNode& memory_node, int max_threads, std::uint64_t peak_bytes) {
+    const NumaNode& node = *memory_node.node;
+    if (!memory_node.available_bytes)
+        throw RuntimeError("cannot tell how much memory node " + std::to_string(node.id) +
+                           " has free (no nodeN/meminfo MemFree, no MemAvailable in "
+                           "/proc/meminfo)");
+    NodePlan plan;
+    plan.node = node.id;
+    plan.hardware_threads = static_cast<int>(node.cpus.size());
+    const auto& order = node.core_order.empty() ? node.cpus : node.core_order;
+    for (int i = 0; i < max_threads; ++i)
+        plan.cpus.push_back(order[static_cast<std::size_t>(i) % order.size()]);
+    plan.available_bytes = *memory_node.available_bytes;
+    plan.peak_bytes = peak_bytes;
+    return plan;
+}
+
+struct NodeLayout {
+    std::vector<NodePlan> measured;
+    std::vector<int> skipped;  // memory without CPUs: no local thread to pin
+};
+
+NodeLayout plan_nodes(const std::vector<MemoryNode>& memory_nodes, const MemoryRule& rule,
+                      const SweepPlan& sample, int max_threads) {
+    NodeLayout layout;
+    std::uint64_t peak_bytes = rule.samples_held * sample.pages_per_node * sample.page_bytes;
+    for (const MemoryNode& m : memory_nodes) {
+        if (m.node->cpus.empty()) {
+            layout.skipped.push_back(m.node->id);
+            continue;
+        }
+        NodePlan node = plan_node(m, max_threads, peak_bytes);
+        check_node_fits(node, rule, sample.sample_mib_per_node, sample.page_bytes);
+        layout.measured.push_back(std::move(node));
+    }
+    if (layout.measured.empty())
+        throw UnsupportedError("no NUMA node has both memory and CPUs; nothing to measure");
+    return layout;
+}
+
+std::vector<int> distinct_counts(std::vector<int> counts) {
+    std::sort(counts.begin(), counts.end());
+    counts.erase(std::unique(counts.begin(), counts.end()), counts.end());
+    return counts;
+}
+
+constexpr Phase kOutputOrder[] = {Phase::alloc, Phase::zero, Phase::grow};
+
+// Writing nr_hugepages runs in one thread under the kernel's resize lock (docs/kernel-facts.md
+// "Growing a pool through nr_hugepages"): only N = 1 means anything for the grow phase.
+std::vector<PointPlan> plan_points(const std::vector<Phase>& phases, const std::vector<int>& counts,
+                                   int node_count, int fewest_hardware_threads) {
+    std::vector<PointPlan> points;
+    for (Phase phase : kOutputOrder) {
+        if (!has_phase(phases, phase))
+            continue;
+        for (int n : phase == Phase::grow ? std::vector<int>{1} : counts)
+            points.push_back({phase, n, n * node_count, n > fewest_hardware_threads});
+    }
+    return points;
+}
+
+double estimate_seconds(const SweepPlan& plan) {
+    const double sample_gib = static_cast<double>(plan.pages_per_node * plan.page_bytes) / kGib;
+    const int node_count = static_cast<int>(plan.nodes.size());
+    double seconds = 0;
+    for (Phase phase : kOutputOrder) {
+        if (!has_phase(plan.options.phases, phase))
+            continue;
+        for (const PointPlan& p : plan.points) {
+            if (p.phase != phase)
+                continue;
+            // Nodes run at once except grow, which the resize lock serialises.
+            double per_rep =
+                sample_gib / assumed_rate(phase) * (phase == Phase::grow ? 2.0 * node_count : 1.0) +
+                kRepetitionOverheadSeconds + kThreadOverheadSeconds * p.total_threads;
+            seconds += per_rep * plan.options.repetitions;
+        }
+        seconds += sample_gib / assumed_rate(phase);  // warm-up repetition
+    }
+    // The zero phase's pool grows once and shrinks once.
+    if (has_phase(plan.options.phases, Phase::zero))
+        seconds += sample_gib * node_count * 2 / kAssumedGrowGibPerSecond;
+    return seconds;
+}
+
+std::vector<std::string> machine_notes(const Probe& probe, const SweepPlan& plan,
+                                       int largest_count) {
+    std::vector<std::string> notes;
+    if (probe.virtualization.hypervisor)
+        notes.push_back(
+            "virtual machine: first touches of guest memory include host faults; the sweep "
+            "warms up, but results are flagged as measured in a VM");
+    if (plan.page_size_kb >= kGiganticPageKb)
+        notes.push_back(
+            "gigantic pages: hugepage_alloc_threads= does not apply to them at boot; their "
+            "zeroing curve is still measured");
+    if (plan.pages_per_node < static_cast<std::uint64_t>(largest_count))
+        notes.push_back("the sample has " + std::to_string(plan.pages_per_node) +
+                        " page(s) per node, fewer than " + std::to_string(largest_count) +
+                        " threads: some threads get no page");
+    for (int id : plan.skipped_nodes)
+        notes.push_back("node " + std::to_string(id) + " has memory but no CPUs: not measured");
+    int fewest = plan.fewest_hardware_threads();
+    if (largest_count > fewest)
+        notes.push_back("counts above " + std::to_string(fewest) +
+                        " threads per node exceed the hardware threads: flagged "
+                        "oversubscribed");
+    return notes;
+}
+
+}  // namespace
+
 SweepPlan plan_sweep(const Probe& probe, const MemoryView& memory, const SweepOptions& options) {
     if (probe.kernel.hugepage_sizes_kb.empty())
         throw UnsupportedError(
@@ -136,177 +366,31 @@ SweepPlan plan_sweep(const Probe& probe, const MemoryView& memory, const SweepOp
         std::string sizes;
         for (auto kb : probe.kernel.hugepage_sizes_kb)
             sizes += (sizes.empty() ? "" : ", ") + size_text(kb);
-        throw UsageError("--page-size: this kernel has no " + size_text(options.page_size_kb) +
-                         " huge pages; available: " + sizes);
+        throw SettingError("page_size", "this kernel has no " + size_text(options.page_size_kb) +
+                                            " huge pages; available: " + sizes);
     }
 
     SweepPlan plan;
     plan.options = options;
-    // The kernel refuses nr_overcommit_hugepages for gigantic pages (1 GiB on x86-64 is above
-    // the buddy allocator's largest order), so no surplus page, and no alloc phase, exists.
-    bool gigantic = options.page_size_kb >= kGiganticPageKb;
-    if (gigantic) {
-        auto& phases = plan.options.phases;
-        if (std::erase(phases, Phase::alloc) > 0) {
-            if (phases.empty())
-                throw UsageError(
-                    "--phases: the alloc phase needs surplus pages, which the kernel does not "
-                    "allow for gigantic pages; use --phases zero,grow or --page-size 2M");
-            plan.warnings.push_back(
-                "alloc phase left out: the kernel allows no surplus gigantic pages; the grow "
-                "phase measures their allocation");
-        }
-    }
+    plan.options.phases = phases_for_page_size(options.phases, options.page_size_kb, plan.warnings);
     plan.page_size_kb = options.page_size_kb;
     plan.page_bytes = options.page_size_kb * 1024;
-    std::uint64_t page_mib = std::max<std::uint64_t>(1, plan.page_bytes / kMib);
-
-    auto has = [&](Phase p) {
-        return std::find(plan.options.phases.begin(), plan.options.phases.end(), p) !=
-               plan.options.phases.end();
-    };
-    // The zero phase keeps its pool for the whole sweep, and alloc or grow take a second
-    // sample on top of it.
-    std::uint64_t samples_held =
-        (has(Phase::zero) ? 1 : 0) + (has(Phase::alloc) || has(Phase::grow) ? 1 : 0);
-
-    auto memory_nodes = probe.topology.memory_nodes();
-    if (memory_nodes.empty() && !probe.topology.nodes.empty()) {
-        // hwloc reports no local memory size (rare): treat every node as having memory.
-        for (const auto& n : probe.topology.nodes)
-            memory_nodes.push_back(&n);
-    }
-    auto allowed_bytes = [&](std::uint64_t available) {
-        return static_cast<std::uint64_t>(options.max_memory_fraction *
-                                          static_cast<double>(available));
-    };
-
-    if (options.sample_mib_per_node) {
-        plan.sample_mib_per_node = *options.sample_mib_per_node;
-    } else {
-        plan.sample_mib_per_node = std::max(kDefaultSampleMib, page_mib);
-        for (const NumaNode* node : memory_nodes) {
-            auto available = node_available_bytes(memory, node->id, memory_nodes.size());
-            if (node->cpus.empty() || !available)
-                continue;
-            while (plan.sample_mib_per_node / 2 >= page_mib &&
-                   samples_held * plan.sample_mib_per_node * kMib > allowed_bytes(*available))
-                plan.sample_mib_per_node /= 2;
-        }
-        if (plan.sample_mib_per_node < kDefaultSampleMib && plan.sample_mib_per_node >= page_mib)
-            plan.warnings.push_back("default sample reduced to " +
-                                    std::to_string(plan.sample_mib_per_node) +
-                                    " MiB per node to stay within --max-memory-fraction of the "
-                                    "free memory");
-    }
-    if (plan.sample_mib_per_node == 0 || (plan.sample_mib_per_node * kMib) % plan.page_bytes != 0)
-        throw UsageError("--sample-mib: " + std::to_string(plan.sample_mib_per_node) +
-                         " is not a positive multiple of the page size (" +
-                         std::to_string(page_mib) + " MiB); use e.g. " +
-                         std::to_string(page_mib * 4));
-    plan.pages_per_node = plan.sample_mib_per_node * kMib / plan.page_bytes;
-    std::uint64_t sample_bytes = plan.pages_per_node * plan.page_bytes;
-
-    std::uint64_t peak_bytes = samples_held * sample_bytes;
-
-    for (const NumaNode* node : memory_nodes) {
-        if (node->cpus.empty()) {
-            plan.skipped_nodes.push_back(node->id);
-            continue;
-        }
-        NodePlan np;
-        np.node = node->id;
-        np.hardware_threads = static_cast<int>(node->cpus.size());
-        const auto& order = node->core_order.empty() ? node->cpus : node->core_order;
-        int max_threads =
-            *std::max_element(options.threads_per_node.begin(), options.threads_per_node.end());
-        for (int i = 0; i < max_threads; ++i)
-            np.cpus.push_back(order[static_cast<std::size_t>(i) % order.size()]);
-        auto available = node_available_bytes(memory, node->id, memory_nodes.size());
-        if (!available)
-            throw RuntimeError("cannot tell how much memory node " + std::to_string(node->id) +
-                               " has free (no nodeN/meminfo MemFree, no MemAvailable in "
-                               "/proc/meminfo)");
-        np.available_bytes = *available;
-        np.peak_bytes = peak_bytes;
-        auto allowed = allowed_bytes(np.available_bytes);
-        if (peak_bytes > allowed) {
-            std::uint64_t fit_pages = allowed / samples_held / plan.page_bytes;
-            std::string fix = fit_pages == 0
-                                  ? "free memory on that node, use smaller pages, or raise "
-                                    "--max-memory-fraction"
-                                  : "use --sample-mib " +
-                                        std::to_string(fit_pages * plan.page_bytes / kMib) +
-                                        " or less";
-            std::ostringstream fraction;
-            fraction << options.max_memory_fraction;
-            throw UsageError("--sample-mib: " + std::to_string(plan.sample_mib_per_node) +
-                             " MiB per node needs " + mib_text(peak_bytes) + " on node " +
-                             std::to_string(node->id) +
-                             " at once, more than --max-memory-fraction " + fraction.str() +
-                             " of its " + mib_text(np.available_bytes) + " available; " + fix);
-        }
-        plan.nodes.push_back(std::move(np));
-    }
-    if (plan.nodes.empty())
-        throw UnsupportedError("no NUMA node has both memory and CPUs; nothing to measure");
-
-    int min_hw = plan.nodes.front().hardware_threads;
-    for (const auto& n : plan.nodes)
-        min_hw = std::min(min_hw, n.hardware_threads);
-    int node_count = static_cast<int>(plan.nodes.size());
-    std::vector<int> counts = options.threads_per_node;
-    std::sort(counts.begin(), counts.end());
-    counts.erase(std::unique(counts.begin(), counts.end()), counts.end());
-
-    double seconds = 0;
-    double sample_gib = static_cast<double>(sample_bytes) / kGib;
-    for (Phase phase : {Phase::alloc, Phase::zero, Phase::grow}) {
-        if (!has(phase))
-            continue;
-        // Writing nr_hugepages runs in one thread under the kernel's resize lock
-        // (docs/kernel-facts.md "Growing a pool through nr_hugepages"): only N = 1 means
-        // anything for the grow phase.
-        std::vector<int> ns = phase == Phase::grow ? std::vector<int>{1} : counts;
-        for (int n : ns) {
-            PointPlan p;
-            p.phase = phase;
-            p.threads_per_node = n;
-            p.total_threads = n * node_count;
-            p.oversubscribed = n > min_hw;
-            plan.points.push_back(p);
-            // Nodes run at once except grow, which the resize lock serialises; +1: warm-up.
-            double per_rep =
-                sample_gib / assumed_rate(phase) * (phase == Phase::grow ? 2.0 * node_count : 1.0) +
-                kRepetitionOverheadSeconds + kThreadOverheadSeconds * p.total_threads;
-            seconds += per_rep * options.repetitions;
-        }
-        seconds += sample_gib / assumed_rate(phase);  // warm-up repetition
-    }
-    if (has(Phase::zero))
-        seconds += sample_gib * node_count * 2 / kAssumedGrowGibPerSecond;
+    const std::uint64_t page_mib = std::max<std::uint64_t>(1, plan.page_bytes / kMib);
+    const MemoryRule rule(options.max_memory_fraction, plan.options.phases);
+    const auto memory_nodes = memory_nodes_of(probe.topology, memory);
+    plan.sample_mib_per_node =
+        choose_sample_mib(options.sample_mib_per_node, memory_nodes, rule, page_mib, plan.warnings);
+    plan.pages_per_node = pages_in_sample(plan.sample_mib_per_node, plan.page_bytes, page_mib);
+    const std::vector<int> counts = distinct_counts(options.threads_per_node);
+    auto layout = plan_nodes(memory_nodes, rule, plan, counts.back());
+    plan.nodes = std::move(layout.measured);
+    plan.skipped_nodes = std::move(layout.skipped);
+    plan.points = plan_points(plan.options.phases, counts, static_cast<int>(plan.nodes.size()),
+                              plan.fewest_hardware_threads());
     plan.timed_repetitions = static_cast<int>(plan.points.size()) * options.repetitions;
-    plan.estimated_seconds = seconds;
-
-    if (probe.virtualization.hypervisor)
-        plan.warnings.push_back(
-            "virtual machine: first touches of guest memory include host faults; the sweep "
-            "warms up, but results are flagged as measured in a VM");
-    if (gigantic)
-        plan.warnings.push_back(
-            "gigantic pages: hugepage_alloc_threads= does not apply to them at boot; their "
-            "zeroing curve is still measured");
-    if (plan.pages_per_node < static_cast<std::uint64_t>(counts.back()))
-        plan.warnings.push_back("the sample has " + std::to_string(plan.pages_per_node) +
-                                " page(s) per node, fewer than " + std::to_string(counts.back()) +
-                                " threads: some threads get no page");
-    for (int id : plan.skipped_nodes)
-        plan.warnings.push_back("node " + std::to_string(id) +
-                                " has memory but no CPUs: not measured");
-    if (counts.back() > min_hw)
-        plan.warnings.push_back("counts above " + std::to_string(min_hw) +
-                                " threads per node exceed the hardware threads: flagged "
-                                "oversubscribed");
+    plan.estimated_seconds = estimate_seconds(plan);
+    for (auto& note : machine_notes(probe, plan, counts.back()))
+        plan.warnings.push_back(std::move(note));
     return plan;
 }
 

@@ -17,6 +17,7 @@ namespace hugetune {
 
 std::string_view phase_name(Phase phase);
 std::optional<Phase> parse_phase(std::string_view name);
+bool has_phase(const std::vector<Phase>& phases, Phase phase);
 
 // Defaults and ranges: tuner/sweep/settings.hpp.
 struct SweepOptions {
@@ -76,11 +77,13 @@ struct SweepPlan {
     std::vector<std::string> warnings;
 
     std::vector<int> node_ids() const;
+    // Over the measured nodes: a count above it is oversubscribed somewhere.
+    int fewest_hardware_threads() const;
 };
 
-// Validates the options against the machine and throws UsageError naming the option and the fix
-// when the sweep cannot run as asked (page size absent, sample too large, bad values), or
-// UnsupportedError when the kernel has no hugetlb at all.
+// Validates the options against the machine and throws SettingError naming the setting and the
+// fix when the sweep cannot run as asked (page size absent, sample too large), UsageError for
+// bad values, or UnsupportedError when the kernel has no hugetlb at all.
 SweepPlan plan_sweep(const Probe& probe, const MemoryView& memory, const SweepOptions& options);
 
 // Pages of `pages_per_node` given to thread `index` of `threads`: as even as possible.

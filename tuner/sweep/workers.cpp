@@ -127,103 +127,144 @@ std::uint64_t fault_pages(const HugeMapping& m, std::uint64_t page_bytes) {
     return pages;
 }
 
-TimedRun run_timed(const Binder& binder, std::vector<ThreadTask>& tasks,
-                   const std::function<void()>& before_release,
-                   const std::function<void()>& after_done) {
-    const std::size_t n = tasks.size();
+namespace {
+
+double seconds_between(Clock::time_point from, Clock::time_point to) {
+    return std::chrono::duration<double>(to - from).count();
+}
+
+// What the calling thread and the pinned threads of one timed run share.
+struct RunState {
+    explicit RunState(std::size_t threads) : errors(threads), ends(threads) {
+        run.threads.resize(threads);
+    }
     std::atomic<std::size_t> ready{0}, done{0};
     std::atomic<int> go{0}, teardown{0};
     std::atomic<bool> abort{false};
-    std::vector<std::exception_ptr> errors(n);
-    std::vector<Clock::time_point> ends(n);
+    std::vector<std::exception_ptr> errors;  // the first of each thread
+    std::vector<Clock::time_point> ends;
     TimedRun run;
-    run.threads.resize(n);
+};
 
-    auto body = [&](std::size_t i) {
-        bool ok = true;
-        try {
-            binder.bind_this_thread(tasks[i].cpu);
-            if (tasks[i].prepare)
-                tasks[i].prepare();
-        } catch (...) {
-            errors[i] = std::current_exception();
-            ok = false;
-        }
-        ready.fetch_add(1);
-        ready.notify_all();
-        go.wait(0);
-        auto start = Clock::now();
-        if (ok && !abort.load()) {
-            try {
-                run.threads[i].pages = tasks[i].work();
-            } catch (...) {
-                errors[i] = std::current_exception();
-            }
-        }
-        auto end = Clock::now();
-        ends[i] = end;
-        run.threads[i].seconds = std::chrono::duration<double>(end - start).count();
-        done.fetch_add(1);
-        done.notify_all();
-        teardown.wait(0);
-        try {
-            if (tasks[i].finish)
-                tasks[i].finish();
-        } catch (...) {
-            if (!errors[i])
-                errors[i] = std::current_exception();
-        }
-    };
-    auto wait_for = [](std::atomic<std::size_t>& counter, std::size_t target) {
-        for (auto seen = counter.load(); seen != target; seen = counter.load())
-            counter.wait(seen);
-    };
-    std::vector<std::thread> threads;
-    threads.reserve(n);
-    auto release_all_and_join = [&] {
-        abort.store(true);
-        go.store(1);
-        go.notify_all();
-        teardown.store(1);
-        teardown.notify_all();
-        for (auto& t : threads)
-            t.join();
-    };
+void open_gate(std::atomic<int>& gate) {
+    gate.store(1);
+    gate.notify_all();
+}
+
+void count_one(std::atomic<std::size_t>& counter) {
+    counter.fetch_add(1);
+    counter.notify_all();
+}
+
+void wait_for(std::atomic<std::size_t>& counter, std::size_t target) {
+    for (auto seen = counter.load(); seen != target; seen = counter.load())
+        counter.wait(seen);
+}
+
+// Runs `step`, keeping what it throws in `error` unless an earlier step's error is there;
+// false when it threw. A template, so that nothing is allocated inside the timed region.
+template <class Step>
+bool capture(Step&& step, std::exception_ptr& error) {
     try {
-        for (std::size_t i = 0; i < n; ++i)
-            threads.emplace_back(body, i);
-        wait_for(ready, n);
-        if (before_release)
-            before_release();
+        step();
+        return true;
     } catch (...) {
-        release_all_and_join();
-        throw;
+        if (!error)
+            error = std::current_exception();
+        return false;
     }
-    auto release = Clock::now();
-    go.store(1);
-    go.notify_all();
-    wait_for(done, n);
+}
+
+void pinned_thread(const Binder& binder, ThreadTask& task, std::size_t index, RunState& state) {
+    std::exception_ptr& error = state.errors[index];
+    ThreadTiming& timing = state.run.threads[index];
+    bool prepared = capture(
+        [&] {
+            binder.bind_this_thread(task.cpu);
+            if (task.prepare)
+                task.prepare();
+        },
+        error);
+    count_one(state.ready);
+    state.go.wait(0);
+    auto start = Clock::now();
+    if (prepared && !state.abort.load())
+        capture([&] { timing.pages = task.work(); }, error);
+    state.ends[index] = Clock::now();
+    timing.seconds = seconds_between(start, state.ends[index]);
+    count_one(state.done);
+    state.teardown.wait(0);
+    capture(
+        [&] {
+            if (task.finish)
+                task.finish();
+        },
+        error);
+}
+
+void join_all(std::vector<std::thread>& threads) {
+    for (auto& t : threads)
+        t.join();
+}
+
+// Lets every thread started so far skip its work, tear down and end: none outlives the run.
+void abandon(RunState& state, std::vector<std::thread>& threads) {
+    state.abort.store(true);
+    open_gate(state.go);
+    open_gate(state.teardown);
+    join_all(threads);
+}
+
+Clock::time_point last_end(const std::vector<Clock::time_point>& ends, Clock::time_point release) {
     Clock::time_point last = release;
     for (const auto& e : ends)
         last = std::max(last, e);
-    run.wall_seconds = std::chrono::duration<double>(last - release).count();
-    std::exception_ptr after_error;
-    try {
-        if (after_done)
-            after_done();
-    } catch (...) {
-        after_error = std::current_exception();
-    }
-    teardown.store(1);
-    teardown.notify_all();
-    for (auto& t : threads)
-        t.join();
-    for (auto& e : errors)
+    return last;
+}
+
+void rethrow_first(const std::vector<std::exception_ptr>& errors,
+                   const std::exception_ptr& after_error) {
+    for (const auto& e : errors)
         if (e)
             std::rethrow_exception(e);
     if (after_error)
         std::rethrow_exception(after_error);
-    return run;
+}
+
+}  // namespace
+
+TimedRun run_timed(const Binder& binder, std::vector<ThreadTask>& tasks,
+                   const std::function<void()>& before_release,
+                   const std::function<void()>& after_done) {
+    const std::size_t n = tasks.size();
+    RunState state(n);
+    std::vector<std::thread> threads;
+    threads.reserve(n);
+    try {
+        for (std::size_t i = 0; i < n; ++i)
+            threads.emplace_back([&, i] { pinned_thread(binder, tasks[i], i, state); });
+        wait_for(state.ready, n);
+        if (before_release)
+            before_release();
+    } catch (...) {
+        abandon(state, threads);
+        throw;
+    }
+    const auto release = Clock::now();
+    open_gate(state.go);
+    wait_for(state.done, n);
+    state.run.wall_seconds = seconds_between(release, last_end(state.ends, release));
+    std::exception_ptr after_error;
+    capture(
+        [&] {
+            if (after_done)
+                after_done();
+        },
+        after_error);
+    open_gate(state.teardown);
+    join_all(threads);
+    rethrow_first(state.errors, after_error);
+    return std::move(state.run);
 }
 
 }  // namespace hugetune

@@ -25,13 +25,21 @@ struct Fixture {
     SweepPlan plan(const SweepOptions& o = {}) const { return plan_sweep(probe, memory, o); }
 };
 
-std::string usage_message(const Fixture& f, const SweepOptions& o) {
+// A value the engine refuses: the setting it names and the message the command line prints
+// after that setting's flag. The message itself names no flag.
+struct Refusal {
+    std::string setting;
+    std::string message;
+};
+
+Refusal refusal(const Fixture& f, const SweepOptions& o) {
     try {
         f.plan(o);
-    } catch (const UsageError& e) {
-        return e.what();
+    } catch (const SettingError& e) {
+        CHECK(std::string(e.what()).find("--") == std::string::npos);
+        return {e.setting, e.what()};
     }
-    return "(no UsageError)";
+    return {"(no SettingError)", ""};
 }
 
 }  // namespace
@@ -81,15 +89,17 @@ TEST_CASE("a sample that does not fit is refused with the largest one that does"
     Fixture f("skylake-4node");
     SweepOptions o;
     o.sample_mib_per_node = 200000;
-    std::string m = usage_message(f, o);
-    CHECK(m.find("--sample-mib: 200000 MiB per node needs 400000 MiB on node 0") == 0);
-    CHECK(m.find("--max-memory-fraction 0.5 of its 294912 MiB available") != std::string::npos);
+    Refusal r = refusal(f, o);
+    CHECK(r.setting == "sample_mib_per_node");
+    CHECK(r.message.find("200000 MiB per node needs 400000 MiB on node 0") == 0);
+    CHECK(r.message.find("the allowed fraction 0.5 of its 294912 MiB available") !=
+          std::string::npos);
     // 0.5 x 294912 MiB shared by two samples.
-    CHECK(m.find("use --sample-mib 73728 or less") != std::string::npos);
+    CHECK(r.message.find("; use 73728 or less") != std::string::npos);
     o.sample_mib_per_node = 73728;
     CHECK_NOTHROW(f.plan(o));
     o.sample_mib_per_node = 73730;
-    CHECK_THROWS_AS(f.plan(o), UsageError);
+    CHECK(refusal(f, o).setting == "sample_mib_per_node");
     o.max_memory_fraction = 0.9;
     CHECK_NOTHROW(f.plan(o));
 }
@@ -108,10 +118,13 @@ TEST_CASE("the default sample halves until it fits a small node; a given one is 
     CHECK(said);
     SweepOptions o;
     o.sample_mib_per_node = kDefaultSampleMib;
-    CHECK(usage_message(f, o).find("use --sample-mib 768 or less") != std::string::npos);
+    CHECK(refusal(f, o).message.find("; use 768 or less") != std::string::npos);
     // Nothing fits, not even one page: the default is refused like a given sample.
     f.memory.node_free_bytes[0] = 4 * kMib;
-    CHECK(usage_message(f, SweepOptions{}).find("--sample-mib: 2 MiB per node") == 0);
+    Refusal r = refusal(f, SweepOptions{});
+    CHECK(r.setting == "sample_mib_per_node");
+    CHECK(r.message.find("2 MiB per node") == 0);
+    CHECK(r.message.find("allow a larger memory fraction") != std::string::npos);
     // Plenty of memory: the full default, no note.
     f.memory.node_free_bytes[0] = 20000 * kMib;
     CHECK(f.plan().sample_mib_per_node == kDefaultSampleMib);
@@ -155,7 +168,9 @@ TEST_CASE("zen4-2node: two nodes of 96 hardware threads") {
         CHECK(p.phase != Phase::alloc);
     CHECK(plan.options.phases == std::vector<Phase>{Phase::zero, Phase::grow});
     o.phases = {Phase::alloc};
-    CHECK_THROWS_AS(f.plan(o), UsageError);
+    Refusal r = refusal(f, o);
+    CHECK(r.setting == "phases");
+    CHECK(r.message.find("the alloc phase needs surplus pages") == 0);
 }
 
 TEST_CASE("the default sample does not grow with the machine's memory") {
@@ -175,15 +190,20 @@ TEST_CASE("the default sample does not grow with the machine's memory") {
     CHECK(giant.estimated_seconds == doctest::Approx(big.estimated_seconds));
 }
 
-TEST_CASE("bad options are usage errors naming the option") {
+TEST_CASE("bad options are refused naming the option or the setting") {
     Fixture f("vm-1node");
     SweepOptions o;
     o.page_size_kb = 16 * 1024;
-    CHECK(usage_message(f, o).find("--page-size: this kernel has no 16M huge pages") == 0);
+    Refusal r = refusal(f, o);
+    CHECK(r.setting == "page_size");
+    CHECK(r.message.find("this kernel has no 16M huge pages; available: 2M, 1G") == 0);
     o = {};
     o.page_size_kb = 1024 * 1024;
     o.sample_mib_per_node = 1000;
-    CHECK(usage_message(f, o).find("--sample-mib: 1000 is not a positive multiple") == 0);
+    r = refusal(f, o);
+    CHECK(r.setting == "sample_mib_per_node");
+    CHECK(r.message ==
+          "1000 is not a positive multiple of the page size (1024 MiB); use e.g. 4096");
     o = {};
     o.page_size_kb = 1024 * 1024;  // default sample for 1 GiB pages: one page
     CHECK(f.plan(o).pages_per_node == 1);
