@@ -7,7 +7,7 @@
 #include "tuner/kernel/cmdline.hpp"
 #include "tuner/system/errors.hpp"
 
-namespace hugetune::bootloader {
+namespace hugetune::boot {
 
 namespace {
 
@@ -185,4 +185,4 @@ int apply_boot_parameter(const ApplyRequest& request, std::ostream& out, std::os
     return 0;
 }
 
-}  // namespace hugetune::bootloader
+}  // namespace hugetune::boot

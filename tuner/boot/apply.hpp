@@ -11,7 +11,7 @@
 #include "tuner/boot/ledger.hpp"
 #include "tuner/kernel/kernel_fs.hpp"
 
-namespace hugetune::bootloader {
+namespace hugetune::boot {
 
 struct ApplyRequest {
     TargetOptions target;
@@ -42,4 +42,4 @@ Ledger ledger_after_apply(const ApplyRequest& request, const ApplyPlan& plan,
 int apply_boot_parameter(const ApplyRequest& request, std::ostream& out, std::ostream& err);
 int rollback_boot_parameter(const TargetOptions& target, std::ostream& out, std::ostream& err);
 
-}  // namespace hugetune::bootloader
+}  // namespace hugetune::boot

@@ -5,7 +5,7 @@
 #include "tuner/boot/unified_diff.hpp"
 #include "tuner/system/errors.hpp"
 
-namespace hugetune::bootloader {
+namespace hugetune::boot {
 
 void require_root(const KernelFs& root, const TargetOptions& target, std::string_view command) {
     if (target.dry_run || !root.is_live() || geteuid() == 0)
@@ -63,4 +63,4 @@ void rebuild_boot_entries(const KernelFs& root, const TargetOptions& target,
     }
 }
 
-}  // namespace hugetune::bootloader
+}  // namespace hugetune::boot

@@ -14,7 +14,7 @@
 #include "tuner/boot/regenerate.hpp"
 #include "tuner/kernel/kernel_fs.hpp"
 
-namespace hugetune::bootloader {
+namespace hugetune::boot {
 
 struct TargetOptions {
     std::filesystem::path root = "/";
@@ -60,4 +60,4 @@ void write_planned(const PlannedFile& planned, std::string_view verb, std::ostre
 void rebuild_boot_entries(const KernelFs& root, const TargetOptions& target,
                           const std::vector<Argv>& commands, std::ostream& out, std::ostream& err);
 
-}  // namespace hugetune::bootloader
+}  // namespace hugetune::boot

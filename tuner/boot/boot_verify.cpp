@@ -3,7 +3,7 @@
 #include "tuner/kernel/boot_pool.hpp"
 #include "tuner/kernel/cmdline.hpp"
 
-namespace hugetune::verify {
+namespace hugetune::boot {
 
 std::vector<std::string> missing_line_reasons(const VerifyInput& in) {
     std::vector<std::string> reasons;
@@ -81,4 +81,4 @@ VerifyResult verify_boot(const VerifyInput& in) {
     return r;
 }
 
-}  // namespace hugetune::verify
+}  // namespace hugetune::boot

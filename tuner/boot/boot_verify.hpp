@@ -10,7 +10,7 @@
 
 #include "tuner/kernel/boot_log.hpp"
 
-namespace hugetune::verify {
+namespace hugetune::boot {
 
 struct VerifyInput {
     std::vector<std::string> log;          // this boot's kernel messages
@@ -34,4 +34,4 @@ VerifyResult verify_boot(const VerifyInput& input);
 // Why the allocation line is missing, the most specific reason first.
 std::vector<std::string> missing_line_reasons(const VerifyInput& input);
 
-}  // namespace hugetune::verify
+}  // namespace hugetune::boot

@@ -12,7 +12,7 @@
 #include "tuner/system/atomic_file.hpp"
 #include "tuner/system/errors.hpp"
 
-namespace hugetune::bootloader {
+namespace hugetune::boot {
 namespace fs = std::filesystem;
 
 namespace {
@@ -87,4 +87,4 @@ void replace_config_file(const ConfigFile& file, const std::string& text) {
     write_file_atomically(file.host_path, text, FileOwnership{file.mode, file.uid, file.gid});
 }
 
-}  // namespace hugetune::bootloader
+}  // namespace hugetune::boot

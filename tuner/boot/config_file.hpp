@@ -9,7 +9,7 @@
 #include <optional>
 #include <string>
 
-namespace hugetune::bootloader {
+namespace hugetune::boot {
 
 struct ConfigFile {
     std::string target_path;          // as on the target machine, e.g. "/etc/default/grub"
@@ -39,4 +39,4 @@ std::string back_up(const ConfigFile& file, const std::string& timestamp);
 // changed since it was read (another editor at work).
 void replace_config_file(const ConfigFile& file, const std::string& text);
 
-}  // namespace hugetune::bootloader
+}  // namespace hugetune::boot

@@ -6,7 +6,7 @@
 #include "tuner/kernel/cmdline.hpp"
 #include "tuner/system/errors.hpp"
 
-namespace hugetune::bootloader {
+namespace hugetune::boot {
 namespace {
 
 constexpr std::size_t kMaxExpandedBytes = 64 * 1024;
@@ -217,4 +217,4 @@ std::string edit_grub_text(const std::string& text, const std::optional<std::str
     return plan_grub_edit(sources, value).new_texts[0];
 }
 
-}  // namespace hugetune::bootloader
+}  // namespace hugetune::boot

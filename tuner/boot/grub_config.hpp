@@ -11,7 +11,7 @@
 
 #include "tuner/boot/shell_fragment.hpp"
 
-namespace hugetune::bootloader {
+namespace hugetune::boot {
 
 inline constexpr std::string_view kCmdlineVar = "GRUB_CMDLINE_LINUX";
 inline constexpr std::string_view kCmdlineDefaultVar = "GRUB_CMDLINE_LINUX_DEFAULT";
@@ -59,4 +59,4 @@ GrubEdit plan_grub_edit(const std::vector<GrubSource>& sources,
 // Single-file form (the fuzz target and golden tests use it).
 std::string edit_grub_text(const std::string& text, const std::optional<std::string>& value);
 
-}  // namespace hugetune::bootloader
+}  // namespace hugetune::boot

@@ -5,7 +5,7 @@
 
 #include "tuner/system/errors.hpp"
 
-namespace hugetune::bootloader {
+namespace hugetune::boot {
 namespace fs = std::filesystem;
 
 namespace {
@@ -64,4 +64,4 @@ std::vector<GrubSource> parse_grub_texts(const GrubFiles& grub,
     return out;
 }
 
-}  // namespace hugetune::bootloader
+}  // namespace hugetune::boot

@@ -10,7 +10,7 @@
 #include "tuner/boot/grub_config.hpp"
 #include "tuner/kernel/kernel_fs.hpp"
 
-namespace hugetune::bootloader {
+namespace hugetune::boot {
 
 inline constexpr std::string_view kGrubMain = "/etc/default/grub";
 inline constexpr std::string_view kGrubDropins = "/etc/default/grub.d";
@@ -30,4 +30,4 @@ GrubFiles load_grub(const KernelFs& root);
 std::vector<GrubSource> parse_grub_texts(const GrubFiles& grub,
                                          const std::vector<std::string>& texts);
 
-}  // namespace hugetune::bootloader
+}  // namespace hugetune::boot

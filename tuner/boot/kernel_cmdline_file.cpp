@@ -4,7 +4,7 @@
 #include "tuner/kernel/cmdline.hpp"
 #include "tuner/system/errors.hpp"
 
-namespace hugetune::bootloader {
+namespace hugetune::boot {
 
 std::string edit_kernel_cmdline_text(const std::string& path, const std::string& text,
                                      const std::optional<std::string>& value) {
@@ -39,4 +39,4 @@ std::optional<std::string> kernel_cmdline_alloc_threads(const std::string& text)
     return parse_kernel_cmdline(text).last(kAllocThreadsParam);
 }
 
-}  // namespace hugetune::bootloader
+}  // namespace hugetune::boot

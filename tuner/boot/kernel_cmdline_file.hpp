@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-namespace hugetune::bootloader {
+namespace hugetune::boot {
 
 inline constexpr std::string_view kKernelCmdlineFile = "/etc/kernel/cmdline";
 
@@ -18,4 +18,4 @@ std::string edit_kernel_cmdline_text(const std::string& path, const std::string&
 
 std::optional<std::string> kernel_cmdline_alloc_threads(const std::string& text);
 
-}  // namespace hugetune::bootloader
+}  // namespace hugetune::boot

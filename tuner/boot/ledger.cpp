@@ -6,7 +6,7 @@
 #include "tuner/system/atomic_file.hpp"
 #include "tuner/system/errors.hpp"
 
-namespace hugetune::bootloader {
+namespace hugetune::boot {
 namespace {
 
 constexpr std::string_view kAlphabet =
@@ -168,4 +168,4 @@ void remove_ledger(const KernelFs& root) {
         throw RuntimeError("cannot remove " + root.resolve(kLedgerPath).string());
 }
 
-}  // namespace hugetune::bootloader
+}  // namespace hugetune::boot

@@ -8,7 +8,7 @@
 
 #include "tuner/kernel/kernel_fs.hpp"
 
-namespace hugetune::bootloader {
+namespace hugetune::boot {
 
 inline constexpr std::string_view kLedgerPath = "/var/lib/hugetune/applied.json";
 inline constexpr int kLedgerSchemaVersion = 1;
@@ -53,4 +53,4 @@ void remove_ledger(const KernelFs& root);
 std::string base64_encode(std::string_view bytes);
 std::optional<std::string> base64_decode(std::string_view text);
 
-}  // namespace hugetune::bootloader
+}  // namespace hugetune::boot

@@ -8,7 +8,7 @@
 #include "tuner/system/errors.hpp"
 #include "tuner/system/process.hpp"
 
-namespace hugetune::bootloader {
+namespace hugetune::boot {
 namespace {
 
 constexpr std::string_view kBlsDir = "/boot/loader/entries";
@@ -152,4 +152,4 @@ void run_regenerate_command(const Argv& argv) {
                        std::to_string(r.exit_code) + (detail.empty() ? "" : ": " + detail));
 }
 
-}  // namespace hugetune::bootloader
+}  // namespace hugetune::boot

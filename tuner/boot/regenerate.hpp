@@ -10,7 +10,7 @@
 #include "tuner/boot/grub_config.hpp"
 #include "tuner/kernel/kernel_fs.hpp"
 
-namespace hugetune::bootloader {
+namespace hugetune::boot {
 
 enum class Bootloader {
     grub,            // /etc/default/grub, then update-grub or grub2-mkconfig
@@ -56,4 +56,4 @@ std::string format_command(const Argv& argv);
 // Runs `argv` (run_program); throws RuntimeError with the end of its stderr on failure.
 void run_regenerate_command(const Argv& argv);
 
-}  // namespace hugetune::bootloader
+}  // namespace hugetune::boot

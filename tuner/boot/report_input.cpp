@@ -38,8 +38,7 @@ ReportRecommendation read_recommendation(const nlohmann::json& document, bool ne
                                                    static_cast<std::int64_t>(kMaxAllocThreads),
                                                }));
     r.kernel_cmdline = rec["kernel_cmdline"].string();
-    const auto in_cmdline =
-        parse_kernel_cmdline(r.kernel_cmdline).last(bootloader::kAllocThreadsParam);
+    const auto in_cmdline = parse_kernel_cmdline(r.kernel_cmdline).last(boot::kAllocThreadsParam);
     const auto parsed = in_cmdline ? parse_kernel_ulong(*in_cmdline) : std::nullopt;
     if (parsed != std::optional<std::uint64_t>(r.threads))
         rec["kernel_cmdline"]

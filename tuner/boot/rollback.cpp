@@ -8,7 +8,7 @@
 #include "tuner/boot/token_edit.hpp"
 #include "tuner/system/errors.hpp"
 
-namespace hugetune::bootloader {
+namespace hugetune::boot {
 
 namespace {
 
@@ -148,4 +148,4 @@ int rollback_boot_parameter(const TargetOptions& target, std::ostream& out, std:
     return 0;
 }
 
-}  // namespace hugetune::bootloader
+}  // namespace hugetune::boot

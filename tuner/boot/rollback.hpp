@@ -9,7 +9,7 @@
 #include "tuner/boot/ledger.hpp"
 #include "tuner/kernel/kernel_fs.hpp"
 
-namespace hugetune::bootloader {
+namespace hugetune::boot {
 
 struct RollbackPlan {
     Bootloader bootloader = Bootloader::grub;
@@ -24,4 +24,4 @@ struct RollbackPlan {
 // previous value cannot be written back safely.
 RollbackPlan plan_rollback(const Ledger& ledger, const KernelFs& root);
 
-}  // namespace hugetune::bootloader
+}  // namespace hugetune::boot

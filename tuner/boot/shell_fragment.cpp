@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <regex>
 
-namespace hugetune::bootloader {
+namespace hugetune::boot {
 namespace {
 
 bool is_name_start(char c) {
@@ -341,4 +341,4 @@ ShellFragment parse_shell_fragment(std::string_view text) {
     return Parser(text).run();
 }
 
-}  // namespace hugetune::bootloader
+}  // namespace hugetune::boot

@@ -12,7 +12,7 @@
 #include <string_view>
 #include <vector>
 
-namespace hugetune::bootloader {
+namespace hugetune::boot {
 
 enum class Quoting { none, single, double_quote };
 
@@ -63,4 +63,4 @@ bool is_blank_piece(const WordPiece& p);
 // A non-empty word of characters that mean nothing special to sh, so it needs no quoting.
 bool is_plain_shell_word(std::string_view word);
 
-}  // namespace hugetune::bootloader
+}  // namespace hugetune::boot

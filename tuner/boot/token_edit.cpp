@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cassert>
 
-namespace hugetune::bootloader {
+namespace hugetune::boot {
 
 std::string apply_replacements(std::string_view text, std::vector<Replacement> replacements) {
     std::sort(replacements.begin(), replacements.end(),
@@ -116,4 +116,4 @@ bool is_safe_param_value(std::string_view value) {
     });
 }
 
-}  // namespace hugetune::bootloader
+}  // namespace hugetune::boot

@@ -11,7 +11,7 @@
 
 #include "tuner/boot/shell_fragment.hpp"
 
-namespace hugetune::bootloader {
+namespace hugetune::boot {
 
 inline constexpr std::string_view kAllocThreadsParam = "hugepage_alloc_threads";
 
@@ -35,4 +35,4 @@ bool edit_param_tokens(const std::vector<WordPiece>& pieces, std::string_view na
 // Values hugetune writes: digits and letters only, safe inside any shell quoting.
 bool is_safe_param_value(std::string_view value);
 
-}  // namespace hugetune::bootloader
+}  // namespace hugetune::boot

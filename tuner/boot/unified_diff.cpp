@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <vector>
 
-namespace hugetune::bootloader {
+namespace hugetune::boot {
 namespace {
 
 std::vector<std::string_view> lines_of(std::string_view text) {
@@ -136,4 +136,4 @@ std::string unified_diff(std::string_view old_text, std::string_view new_text,
     return out;
 }
 
-}  // namespace hugetune::bootloader
+}  // namespace hugetune::boot

@@ -4,10 +4,10 @@
 #include <string>
 #include <string_view>
 
-namespace hugetune::bootloader {
+namespace hugetune::boot {
 
 // Empty when the texts are equal. Labels go on the "---" and "+++" lines.
 std::string unified_diff(std::string_view old_text, std::string_view new_text,
                          std::string_view old_label, std::string_view new_label);
 
-}  // namespace hugetune::bootloader
+}  // namespace hugetune::boot

@@ -17,8 +17,8 @@ void add_boot_target_options(po::options_description& desc, BootTargetFlags& f) 
         "machine they run on)");
 }
 
-bootloader::TargetOptions boot_target_options(const BootTargetFlags& f) {
-    bootloader::TargetOptions t;
+boot::TargetOptions boot_target_options(const BootTargetFlags& f) {
+    boot::TargetOptions t;
     if (f.no_regenerate && f.regenerate)
         usage_error("--no-regenerate", "cannot be combined with --regenerate; pick one");
     if (!f.root.empty())

@@ -18,6 +18,6 @@ struct BootTargetFlags {
 
 void add_boot_target_options(po::options_description& desc, BootTargetFlags& flags);
 // Validates the flags; throws UsageError naming the option.
-bootloader::TargetOptions boot_target_options(const BootTargetFlags& flags);
+boot::TargetOptions boot_target_options(const BootTargetFlags& flags);
 
 }  // namespace hugetune::cli

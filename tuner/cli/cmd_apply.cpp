@@ -15,7 +15,7 @@ constexpr std::string_view kApplyUsage =
     "                      [--bootloader auto|grub|grubby|kernel-cmdline] [--dry-run]\n"
     "                      [--no-regenerate | --regenerate]";
 
-std::optional<bootloader::ApplyRequest> parse_apply(const Args& args) {
+std::optional<boot::ApplyRequest> parse_apply(const Args& args) {
     std::string report, value, loader = "auto";
     BootTargetFlags flags;
     po::options_description desc("Options");
@@ -33,10 +33,10 @@ std::optional<bootloader::ApplyRequest> parse_apply(const Args& args) {
     if (!parse_options("apply", kApplyUsage, desc, args, vm))
         return std::nullopt;
 
-    bootloader::ApplyRequest r;
+    boot::ApplyRequest r;
     r.target = boot_target_options(flags);
     if (loader != "auto") {
-        r.target.bootloader = bootloader::parse_bootloader_name(loader);
+        r.target.bootloader = boot::parse_bootloader_name(loader);
         if (!r.target.bootloader)
             usage_error("--bootloader",
                         "'" + loader + "' is not one of auto, grub, grubby, kernel-cmdline");
@@ -65,7 +65,7 @@ int run_apply(const Args& args) {
     auto request = parse_apply(args);
     if (!request)
         return 0;
-    return bootloader::apply_boot_parameter(*request, std::cout, std::cerr);
+    return boot::apply_boot_parameter(*request, std::cout, std::cerr);
 }
 
 }  // namespace hugetune::cli

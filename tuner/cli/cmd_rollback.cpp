@@ -16,7 +16,7 @@ int run_rollback(const Args& args) {
             "hugetune rollback [--root DIR] [--dry-run] [--no-regenerate | --regenerate]", desc,
             args, vm))
         return 0;
-    return bootloader::rollback_boot_parameter(boot_target_options(flags), std::cout, std::cerr);
+    return boot::rollback_boot_parameter(boot_target_options(flags), std::cout, std::cerr);
 }
 
 }  // namespace hugetune::cli

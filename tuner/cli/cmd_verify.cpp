@@ -74,7 +74,7 @@ std::optional<std::string> read_text(const std::filesystem::path& path) {
 
 // What verify compares: this boot's log and command line, and the value it expects.
 struct Gathered {
-    verify::VerifyInput input;
+    boot::VerifyInput input;
     std::string applied_from;  // where the expected value comes from, for people
 };
 
@@ -92,7 +92,7 @@ Gathered gather(const VerifyOptions& o, const KernelFs& fs,
     in.cmdline = *cmdline;
     if (auto release = fs.read_line("/proc/sys/kernel/osrelease"); release && !release->empty())
         in.release = release;
-    if (auto ledger = bootloader::read_ledger(fs)) {
+    if (auto ledger = boot::read_ledger(fs)) {
         in.applied = parse_thread_count(ledger->value);
         g.applied_from = "applied " + ledger->applied_at;
     } else if (report) {
@@ -110,7 +110,7 @@ nlohmann::json or_null(const std::optional<T>& value) {
 }
 
 // The report's `verification` block, also printed by --json.
-nlohmann::json verification_json(const verify::VerifyInput& in, const verify::VerifyResult& r,
+nlohmann::json verification_json(const boot::VerifyInput& in, const boot::VerifyResult& r,
                                  const KernelFs& fs) {
     nlohmann::json v;
     v["verified"] = r.verified;
@@ -127,7 +127,7 @@ nlohmann::json verification_json(const verify::VerifyInput& in, const verify::Ve
     return v;
 }
 
-void print_verification(const Gathered& g, const verify::VerifyResult& r) {
+void print_verification(const Gathered& g, const boot::VerifyResult& r) {
     const auto& in = g.input;
     std::cout << "kernel command line: "
               << (r.cmdline_value ? "hugepage_alloc_threads=" + *r.cmdline_value
@@ -167,7 +167,7 @@ int run_verify(const Args& args) {
     if (o->report)
         report = read_report(*o->report, true);
     const auto gathered = gather(*o, fs, report);
-    const auto r = verify::verify_boot(gathered.input);
+    const auto r = boot::verify_boot(gathered.input);
     const auto v = verification_json(gathered.input, r, fs);
     if (o->json)
         std::cout << v.dump(2) << "\n";

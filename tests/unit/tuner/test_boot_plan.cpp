@@ -14,7 +14,7 @@
 #include "tuner/system/errors.hpp"
 
 using namespace hugetune;
-using namespace hugetune::bootloader;
+using namespace hugetune::boot;
 
 namespace {
 

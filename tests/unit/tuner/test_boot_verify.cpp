@@ -8,7 +8,7 @@
 #include "tuner/kernel/kernel_fs.hpp"
 
 using namespace hugetune;
-using namespace hugetune::verify;
+using namespace hugetune::boot;
 
 namespace {
 

@@ -6,7 +6,7 @@
 #include "tuner/kernel/cmdline.hpp"
 #include "tuner/system/errors.hpp"
 
-using namespace hugetune::bootloader;
+using namespace hugetune::boot;
 using hugetune::UsageError;
 
 namespace {

@@ -7,7 +7,7 @@
 #include "tuner/boot/shell_fragment.hpp"
 #include "tuner/boot/token_edit.hpp"
 
-using namespace hugetune::bootloader;
+using namespace hugetune::boot;
 
 namespace {
 

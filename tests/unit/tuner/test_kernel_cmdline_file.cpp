@@ -3,7 +3,7 @@
 #include "tuner/boot/kernel_cmdline_file.hpp"
 #include "tuner/system/errors.hpp"
 
-using hugetune::bootloader::edit_kernel_cmdline_text;
+using hugetune::boot::edit_kernel_cmdline_text;
 
 TEST_CASE("/etc/kernel/cmdline edits") {
     const std::optional<std::string> v = std::string("32");

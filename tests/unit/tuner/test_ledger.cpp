@@ -4,7 +4,7 @@
 #include "tuner/boot/report_input.hpp"
 #include "tuner/system/errors.hpp"
 
-using namespace hugetune::bootloader;
+using namespace hugetune::boot;
 
 TEST_CASE("base64 round trip of every byte value") {
     std::string all;

@@ -9,7 +9,7 @@
 #include "tuner/boot/unified_diff.hpp"
 #include "tuner/system/process.hpp"
 
-using hugetune::bootloader::unified_diff;
+using hugetune::boot::unified_diff;
 
 TEST_CASE("unified diff: hunks, context, missing final newline") {
     CHECK(unified_diff("a\n", "a\n", "x", "y").empty());
