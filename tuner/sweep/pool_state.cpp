@@ -150,26 +150,41 @@ std::string RestoreReport::summary() const {
     return out;
 }
 
+namespace {
+
+// One saved value: the file that holds it, a label for people and the value.
+struct SavedValue {
+    std::string file;
+    std::string label;
+    std::uint64_t value;
+};
+
+// In the order they are written back: overcommit first, the nodes, then the global count.
+// Without per-node files (or if they do not add up), the global value is the contract.
+std::vector<SavedValue> saved_values(const PoolValues& p) {
+    const std::string size = size_label(p.size_kb);
+    const std::string dir = pool_dir(p.size_kb);
+    std::vector<SavedValue> values;
+    values.push_back({dir + "/nr_overcommit_hugepages", size + " nr_overcommit_hugepages",
+                      p.nr_overcommit_hugepages});
+    for (const auto& n : p.nodes)
+        values.push_back({node_pool_dir(n.node, p.size_kb) + "/nr_hugepages",
+                          size + " node" + std::to_string(n.node) + " nr_hugepages",
+                          n.nr_hugepages});
+    values.push_back({dir + "/nr_hugepages", size + " nr_hugepages", p.nr_hugepages});
+    return values;
+}
+
+}  // namespace
+
 RestoreReport restore_pools(const KernelFs& fs, const std::vector<PoolValues>& saved) {
     RestoreReport report;
     for (const auto& p : saved) {
-        std::string size = size_label(p.size_kb);
-        std::string dir = pool_dir(p.size_kb);
-        put_back(fs, dir + "/nr_overcommit_hugepages", size + " nr_overcommit_hugepages",
-                 p.nr_overcommit_hugepages, report);
-        for (const auto& n : p.nodes)
-            put_back(fs, node_pool_dir(n.node, p.size_kb) + "/nr_hugepages",
-                     size + " node" + std::to_string(n.node) + " nr_hugepages", n.nr_hugepages,
-                     report);
-        // Without per-node files (or if they do not add up), the global value is the contract.
-        put_back(fs, dir + "/nr_hugepages", size + " nr_hugepages", p.nr_hugepages, report);
-        verify(fs, dir + "/nr_overcommit_hugepages", size + " nr_overcommit_hugepages",
-               p.nr_overcommit_hugepages, report);
-        for (const auto& n : p.nodes)
-            verify(fs, node_pool_dir(n.node, p.size_kb) + "/nr_hugepages",
-                   size + " node" + std::to_string(n.node) + " nr_hugepages", n.nr_hugepages,
-                   report);
-        verify(fs, dir + "/nr_hugepages", size + " nr_hugepages", p.nr_hugepages, report);
+        const auto values = saved_values(p);
+        for (const auto& v : values)
+            put_back(fs, v.file, v.label, v.value, report);
+        for (const auto& v : values)
+            verify(fs, v.file, v.label, v.value, report);
     }
     return report;
 }
