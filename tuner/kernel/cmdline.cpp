@@ -57,18 +57,6 @@ std::optional<std::string> KernelCmdline::last(std::string_view name) const {
     return std::nullopt;
 }
 
-bool KernelCmdline::has(std::string_view name) const {
-    return std::any_of(params.begin(), params.end(), [&](const auto& p) { return p.name == name; });
-}
-
-std::vector<const CmdlineParam*> KernelCmdline::all(std::string_view name) const {
-    std::vector<const CmdlineParam*> out;
-    for (const auto& p : params)
-        if (p.name == name)
-            out.push_back(&p);
-    return out;
-}
-
 bool is_hugetlb_param(std::string_view name) {
     static constexpr std::array<std::string_view, 7> names = {
         "hugepages",     "hugepagesz",           "default_hugepagesz", "hugepage_alloc_threads",

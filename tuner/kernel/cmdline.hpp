@@ -20,9 +20,6 @@ struct KernelCmdline {
 
     // The value of the last occurrence of `name` (the kernel's rule for most parameters).
     std::optional<std::string> last(std::string_view name) const;
-    bool has(std::string_view name) const;
-    // Every occurrence of name, in order (hugepagesz=/hugepages= pairs are positional).
-    std::vector<const CmdlineParam*> all(std::string_view name) const;
 };
 
 // Tokenises a kernel command line. Everything after a bare "--" goes to init and is dropped.
