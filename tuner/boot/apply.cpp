@@ -1,5 +1,6 @@
 #include "tuner/boot/apply.hpp"
 
+#include "tuner/boot/file_changes.hpp"
 #include "tuner/boot/grub_files.hpp"
 #include "tuner/boot/kernel_cmdline_file.hpp"
 #include "tuner/boot/token_edit.hpp"
@@ -88,20 +89,19 @@ LedgerFile ledger_entry(const PlannedFile& planned, const std::string& backup,
     return lf;
 }
 
-// Backs up every planned file, then writes the ledger, then the files: an interrupted apply
-// leaves a ledger that rolls back what was written.
+// The ledger is written after the files, so that it records only what was written; a
+// failure part-way puts the files back and leaves the previous ledger as it was.
 void write_apply(const ApplyRequest& request, const ApplyPlan& plan, const KernelFs& root,
                  std::ostream& out) {
     auto previous = read_ledger(root);
-    std::string stamp = backup_timestamp();
-    std::vector<std::string> backups;
-    for (const auto& p : plan.change.files)
-        backups.push_back(back_up_planned(p, stamp, out));
-    Ledger ledger = ledger_after_apply(request, plan, backups, previous, root);
-    if (!ledger.files.empty() || !ledger.bls_entries.empty())
-        write_ledger(root, ledger);
-    for (const auto& p : plan.change.files)
-        write_planned(p, "edited", out);
+    write_changes(
+        plan.change.files,
+        [&](const std::vector<std::string>& backups) {
+            Ledger ledger = ledger_after_apply(request, plan, backups, previous, root);
+            if (!ledger.files.empty() || !ledger.bls_entries.empty())
+                write_ledger(root, ledger);
+        },
+        out);
 }
 
 void say_if_unchanged(const BootChange& change, const std::string& setting, std::ostream& out) {
@@ -180,8 +180,13 @@ int apply_boot_parameter(const ApplyRequest& request, std::ostream& out, std::os
     }
     write_apply(request, plan, root, out);
     say_if_unchanged(plan.change, setting, out);
-    rebuild_boot_entries(root, target, plan.change.commands, out, err);
-    out << setting << " is configured for the next boot; after rebooting, run 'hugetune verify'\n";
+    auto not_run = rebuild_boot_entries(root, target, plan.change.commands, out, err);
+    if (not_run.empty())
+        out << setting << " is configured for the next boot; after rebooting, run 'hugetune "
+            << "verify'\n";
+    else
+        out << setting << " is written to the configuration" << pending_rebuild_clause(not_run)
+            << "\n";
     return 0;
 }
 

@@ -30,37 +30,40 @@ void preview_change(const BootChange& change, const KernelFs& root, const Target
     rebuild_boot_entries(root, target, change.commands, out, err);
 }
 
-std::string back_up_planned(const PlannedFile& planned, const std::string& timestamp,
-                            std::ostream& out) {
-    std::string backup = back_up(planned.file, timestamp);
-    out << "backed up " << planned.file.target_path << " to " << backup << "\n";
-    return backup;
-}
-
-void write_planned(const PlannedFile& planned, std::string_view verb, std::ostream& out) {
-    replace_config_file(planned.file, planned.new_text);
-    out << verb << " " << planned.file.target_path << "\n";
-}
-
-void rebuild_boot_entries(const KernelFs& root, const TargetOptions& target,
-                          const std::vector<Argv>& commands, std::ostream& out, std::ostream& err) {
+std::vector<Argv> rebuild_boot_entries(const KernelFs& root, const TargetOptions& target,
+                                       const std::vector<Argv>& commands, std::ostream& out,
+                                       std::ostream& err) {
+    std::vector<Argv> not_run;
     for (const auto& argv : commands) {
         std::string cmd = format_command(argv);
         if (target.dry_run) {
             out << "would run: " << cmd << "\n";
+            not_run.push_back(argv);
         } else if (!target.regenerate) {
             out << "not run (--no-regenerate); to update the boot entries run: " << cmd << "\n";
+            not_run.push_back(argv);
         } else if (!root.is_live() && !target.force_regenerate) {
             // The tools act on the machine they run on, not on the tree under the root.
             out << "not run (--root " << root.root().string()
                 << " is not this machine; run it inside the target, or pass --regenerate): " << cmd
                 << "\n";
+            not_run.push_back(argv);
         } else {
             err << "hugetune: running " << cmd << "\n";
             run_regenerate_command(argv);
             out << "ran: " << cmd << "\n";
         }
     }
+    return not_run;
+}
+
+std::string pending_rebuild_clause(const std::vector<Argv>& not_run) {
+    if (not_run.empty())
+        return {};
+    std::string commands;
+    for (const auto& argv : not_run)
+        commands += (commands.empty() ? "" : "; ") + format_command(argv);
+    return "; the boot entries are not rebuilt yet: run " + commands + " before rebooting";
 }
 
 }  // namespace hugetune::boot

@@ -29,7 +29,8 @@ struct PlannedFile {
     FileKind kind = FileKind::grub;
     std::string new_text;
     std::optional<std::string> previous_value;
-    bool in_place = false;  // rollback: a token edit instead of the original bytes
+    bool in_place = false;           // rollback: a token edit instead of the original bytes
+    bool restores_original = false;  // rollback: the bytes from before apply, so no backup
 };
 
 struct BootChange {
@@ -49,15 +50,14 @@ void print_messages(const BootChange& change, std::ostream& err);
 void preview_change(const BootChange& change, const KernelFs& root, const TargetOptions& target,
                     std::ostream& out, std::ostream& err);
 
-// Backs up the file as it was read and returns the backup's target path.
-std::string back_up_planned(const PlannedFile& planned, const std::string& timestamp,
-                            std::ostream& out);
+// Runs the rebuild commands, or says why not and how to run them. Returns the commands not
+// run (empty: the boot entries are up to date).
+std::vector<Argv> rebuild_boot_entries(const KernelFs& root, const TargetOptions& target,
+                                       const std::vector<Argv>& commands, std::ostream& out,
+                                       std::ostream& err);
 
-// Replaces the file with its new text; `verb` says how ("edited", "restored").
-void write_planned(const PlannedFile& planned, std::string_view verb, std::ostream& out);
-
-// Runs the rebuild commands, or says why not and how to run them.
-void rebuild_boot_entries(const KernelFs& root, const TargetOptions& target,
-                          const std::vector<Argv>& commands, std::ostream& out, std::ostream& err);
+// "" when nothing is left to run, else "; the boot entries are not rebuilt yet: run CMD[; CMD]
+// before rebooting", for the line that ends apply and rollback.
+std::string pending_rebuild_clause(const std::vector<Argv>& not_run);
 
 }  // namespace hugetune::boot

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "tuner/boot/apply.hpp"
+#include "tuner/boot/file_changes.hpp"
 #include "tuner/boot/grub_files.hpp"
 #include "tuner/boot/kernel_cmdline_file.hpp"
 #include "tuner/boot/token_edit.hpp"
@@ -25,8 +26,10 @@ std::optional<PlannedFile> plan_restore(const LedgerFile& lf, const KernelFs& ro
     if (cur->text == lf.original)
         return std::nullopt;
     PlannedFile p{*cur, lf.kind, lf.original, lf.previous_value};
-    if (cur->text == lf.applied)
+    if (cur->text == lf.applied) {
+        p.restores_original = true;
         return p;
+    }
     p.in_place = true;
     if (lf.previous_value && !is_safe_param_value(*lf.previous_value))
         throw RuntimeError(lf.path +
@@ -99,15 +102,6 @@ Ledger require_ledger(const KernelFs& root) {
     return *ledger;
 }
 
-void write_rollback(const RollbackPlan& plan, std::ostream& out) {
-    std::string stamp = backup_timestamp();
-    for (const auto& p : plan.change.files) {
-        if (p.in_place)
-            back_up_planned(p, stamp, out);
-        write_planned(p, p.in_place ? "edited" : "restored", out);
-    }
-}
-
 }  // namespace
 
 RollbackPlan plan_rollback(const Ledger& ledger, const KernelFs& root) {
@@ -140,11 +134,11 @@ int rollback_boot_parameter(const TargetOptions& target, std::ostream& out, std:
         preview_change(plan.change, root, target, out, err);
         return 0;
     }
-    write_rollback(plan, out);
-    remove_ledger(root);
-    rebuild_boot_entries(root, target, plan.change.commands, out, err);
+    write_changes(
+        plan.change.files, [&](const std::vector<std::string>&) { remove_ledger(root); }, out);
+    auto not_run = rebuild_boot_entries(root, target, plan.change.commands, out, err);
     out << "rolled back " << kAllocThreadsParam << "=" << ledger.value << " (applied "
-        << ledger.applied_at << ")\n";
+        << ledger.applied_at << ")" << pending_rebuild_clause(not_run) << "\n";
     return 0;
 }
 
