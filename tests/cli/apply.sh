@@ -31,6 +31,7 @@ declare -A regen=(
     [ubuntu-dropin]="update-grub"
     [rhel9]="grubby [--update-kernel=ALL] [--args=hugepage_alloc_threads=32]"
     [systemd-boot]=""
+    [systemd-boot-esp]=""
 )
 declare -A regen_back=(
     [debian]="update-grub"
@@ -38,9 +39,10 @@ declare -A regen_back=(
     [ubuntu-dropin]="update-grub"
     [rhel9]="grubby [--update-kernel=ALL] [--args=hugepage_alloc_threads=16]"
     [systemd-boot]=""
+    [systemd-boot-esp]=""
 )
 
-for name in debian ubuntu-cloud ubuntu-dropin rhel9 systemd-boot; do
+for name in debian ubuntu-cloud ubuntu-dropin rhel9 systemd-boot systemd-boot-esp; do
     root=$(copy_fixture "$name")
     : >"$record"
 
@@ -81,6 +83,35 @@ for name in debian ubuntu-cloud ubuntu-dropin rhel9 systemd-boot; do
     one_error_line
     stderr_has "nothing to roll back"
 done
+
+# systemd-boot: the entries of this system get the value, the other installation's entry on
+# the same ESP is named and left alone (the golden check above covers the bytes).
+root=$work/systemd-boot-esp
+expect 0 "$bin" apply --value 32 --root "$root" --dry-run
+stderr_has "left as they are: boot entries not named after this system's entry token"
+stderr_has "77aa01c2d3e4f5061728394a5b6c7d8e-6.12.40-1-lts.conf"
+stdout_has "+++ b/efi/loader/entries/3c9e0f7a1b2d4c6e8f0a2b4c6d8e0f1a-6.16.1-200.fc42.x86_64.conf"
+
+# Without an entry token or machine id nothing says which entries are this system's: refused
+# before anything is written, naming the entries.
+root=$work/systemd-boot-notoken
+cp -a "$fixtures/systemd-boot-esp" "$root"
+rm "$root/etc/machine-id"
+before=$(tree_sum "$root")
+expect_error 1 "cannot tell which boot entries belong to this system" "$bin" apply --value 8 --root "$root"
+stderr_has "/efi/loader/entries/3c9e0f7a1b2d4c6e8f0a2b4c6d8e0f1a-6.16.1-200.fc42.x86_64.conf"
+[[ $(tree_sum "$root") == "$before" ]] || fail "notoken: files changed"
+
+# No entry of this system at all: /etc/kernel/cmdline is written, and apply says plainly that
+# the next boot does not get the value.
+root=$work/systemd-boot-noentry
+cp -a "$fixtures/systemd-boot-esp" "$root"
+rm "$root"/efi/loader/entries/3c9e0f7a*.conf
+expect 1 "$bin" apply --value 8 --root "$root"
+stderr_has "hugetune: error: hugepage_alloc_threads=8 is written to the configuration, but not for the next boot: no boot entry of this system"
+if grep -q "configured for the next boot" "$out"; then fail "noentry: claims the next boot is configured"; fi
+expect 0 "$bin" rollback --root "$root"
+cmp -s "$fixtures/systemd-boot-esp/etc/kernel/cmdline" "$root/etc/kernel/cmdline" || fail "noentry: not rolled back"
 
 # Ubuntu cloud image: the drop-in that sets GRUB_CMDLINE_LINUX_DEFAULT is named.
 root=$work/ubuntu-cloud

@@ -1,5 +1,6 @@
 #include "tuner/boot/apply.hpp"
 
+#include "tuner/boot/boot_entries.hpp"
 #include "tuner/boot/file_changes.hpp"
 #include "tuner/boot/grub_files.hpp"
 #include "tuner/boot/kernel_cmdline_file.hpp"
@@ -52,6 +53,43 @@ void plan_kernel_cmdline_file(const ConfigFile& file, const std::string& value, 
     if (text != file.text)
         plan.change.files.push_back(
             {file, FileKind::kernel_cmdline, text, kernel_cmdline_alloc_threads(file.text)});
+}
+
+std::string joined_paths(const std::vector<std::string>& paths) {
+    std::string out;
+    for (const auto& p : paths)
+        out += (out.empty() ? "" : ", ") + p;
+    return out;
+}
+
+// systemd-boot starts the kernels installed before with their entries' own options, so those
+// entries get the value too; entries of other installations on a shared ESP are left alone.
+void plan_boot_entries(const KernelFs& root, const std::string& value, ApplyPlan& plan) {
+    BootEntries entries = read_boot_entries(root);
+    if (!entries.entry_token && !entries.others.empty())
+        throw RuntimeError(
+            "cannot tell which boot entries belong to this system: neither "
+            "/etc/kernel/entry-token nor /etc/machine-id exists under " +
+            root.root().string() + "; " + joined_paths(entries.others) +
+            " would keep their options. Add " + std::string(kAllocThreadsParam) + "=" + value +
+            " to the options of this system's entries by hand");
+    if (!entries.others.empty())
+        plan.change.notes.push_back(
+            "left as they are: boot entries not named after this "
+            "system's entry token " +
+            entries.entry_token.value_or("") + ": " + joined_paths(entries.others));
+    if (entries.own.empty())
+        plan.not_reached =
+            "no boot entry of this system (" + entries.token_source + " " +
+            entries.entry_token.value_or("?") +
+            ") under /efi, /boot or /boot/efi loader/entries; the kernel gets it once "
+            "kernel-install installs a kernel again";
+    for (const ConfigFile& entry : entries.own) {
+        std::string text = edit_boot_entry_text(entry.target_path, entry.text, value);
+        if (text != entry.text)
+            plan.change.files.push_back(
+                {entry, FileKind::boot_entry, text, boot_entry_alloc_threads(entry.text)});
+    }
 }
 
 std::vector<Argv> apply_commands(Bootloader kind, const KernelFs& root, const std::string& value) {
@@ -113,7 +151,7 @@ void say_if_unchanged(const BootChange& change, const std::string& setting, std:
 
 ApplyPlan plan_apply(const ApplyRequest& request, const KernelFs& root) {
     GrubFiles grub = load_grub(root);
-    ApplyPlan plan{choose_bootloader(request.target, root, grub), {}, {}};
+    ApplyPlan plan{choose_bootloader(request.target, root, grub), {}, {}, {}};
     Bootloader kind = plan.bootloader.kind;
     auto kcmd = read_config_file(std::string(kKernelCmdlineFile), root.resolve(kKernelCmdlineFile));
     if (kind == Bootloader::kernel_cmdline && !kcmd)
@@ -127,8 +165,10 @@ ApplyPlan plan_apply(const ApplyRequest& request, const KernelFs& root) {
         plan_grub_files(grub, request.value, plan);
     if (kcmd)
         plan_kernel_cmdline_file(*kcmd, request.value, plan);
+    if (kind == Bootloader::kernel_cmdline)
+        plan_boot_entries(root, request.value, plan);
     plan.change.commands = apply_commands(kind, root, request.value);
-    if (kcmd)
+    if (kcmd && kind != Bootloader::kernel_cmdline)
         plan.change.notes.push_back("kernels installed from now on take " +
                                     std::string(kKernelCmdlineFile) +
                                     "; entries installed before keep their options until "
@@ -176,11 +216,18 @@ int apply_boot_parameter(const ApplyRequest& request, std::ostream& out, std::os
     if (target.dry_run) {
         say_if_unchanged(plan.change, setting, out);
         preview_change(plan.change, root, target, out, err);
+        if (plan.not_reached)
+            err << "hugetune: warning: " << *plan.not_reached << "\n";
         return 0;
     }
     write_apply(request, plan, root, out);
     say_if_unchanged(plan.change, setting, out);
     auto not_run = rebuild_boot_entries(root, target, plan.change.commands, out, err);
+    if (plan.not_reached)
+        throw RuntimeError(setting +
+                           " is written to the configuration, but not for the next "
+                           "boot: " +
+                           *plan.not_reached);
     if (not_run.empty())
         out << setting << " is configured for the next boot; after rebooting, run 'hugetune "
             << "verify'\n";

@@ -23,6 +23,9 @@ struct ApplyPlan {
     Detection bootloader;
     BootChange change;
     std::string next_cmdline;  // what a normal boot entry gets once the change is in place
+    // Why the next boot will not get the value though every planned file is written (no boot
+    // entry of this installation to edit); nothing when it will.
+    std::optional<std::string> not_reached;
 };
 
 // Reads the configuration under `root` and plans the edits; writes nothing. Throws

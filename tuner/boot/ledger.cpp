@@ -23,7 +23,22 @@ std::optional<std::string> optional_string(const nlohmann::json& j, const char* 
 }
 
 std::string kind_name(FileKind k) {
-    return k == FileKind::grub ? "grub" : "kernel-cmdline";
+    switch (k) {
+        case FileKind::grub:
+            return "grub";
+        case FileKind::kernel_cmdline:
+            return "kernel-cmdline";
+        case FileKind::boot_entry:
+            return "boot-entry";
+    }
+    return "?";
+}
+
+FileKind parse_kind(const std::string& name, const std::string& where) {
+    for (FileKind k : {FileKind::grub, FileKind::kernel_cmdline, FileKind::boot_entry})
+        if (kind_name(k) == name)
+            return k;
+    throw RuntimeError(where + ": unknown file kind '" + name + "'");
 }
 
 }  // namespace
@@ -106,13 +121,15 @@ std::string ledger_to_json(const Ledger& ledger) {
         j["bls_entries"].push_back({{"entry", e.entry},
                                     {"kernel", e.kernel},
                                     {"previous_value", optional_json(e.previous_value)}});
+    j["forced"] = ledger.forced;
     return j.dump(2) + "\n";
 }
 
 Ledger ledger_from_json(const std::string& text, const std::string& where) {
     try {
         auto j = nlohmann::json::parse(text);
-        if (j.at("schema_version").get<int>() != kLedgerSchemaVersion)
+        int version = j.at("schema_version").get<int>();
+        if (version < 1 || version > kLedgerSchemaVersion)
             throw RuntimeError(where + ": ledger schema_version " + j.at("schema_version").dump() +
                                " is not one this hugetune reads");
         Ledger l;
@@ -122,8 +139,7 @@ Ledger ledger_from_json(const std::string& text, const std::string& where) {
         for (const auto& f : j.at("files")) {
             LedgerFile lf;
             lf.path = f.at("path").get<std::string>();
-            lf.kind = f.at("kind").get<std::string>() == "grub" ? FileKind::grub
-                                                                : FileKind::kernel_cmdline;
+            lf.kind = parse_kind(f.at("kind").get<std::string>(), where);
             lf.backup = f.at("backup").get<std::string>();
             auto original = base64_decode(f.at("original_base64").get<std::string>());
             auto applied = base64_decode(f.at("applied_base64").get<std::string>());
@@ -138,6 +154,8 @@ Ledger ledger_from_json(const std::string& text, const std::string& where) {
             l.bls_entries.push_back({e.at("entry").get<std::string>(),
                                      e.at("kernel").get<std::string>(),
                                      optional_string(e, "previous_value")});
+        if (j.contains("forced"))
+            l.forced = j.at("forced").get<std::vector<std::string>>();
         return l;
     } catch (const nlohmann::json::exception& e) {
         throw RuntimeError(where + " is not a valid hugetune ledger (" + e.what() +

@@ -11,9 +11,11 @@
 namespace hugetune::boot {
 
 inline constexpr std::string_view kLedgerPath = "/var/lib/hugetune/applied.json";
-inline constexpr int kLedgerSchemaVersion = 1;
+// 2 added boot-entry files and `forced`; a version 1 ledger is read as one without them.
+inline constexpr int kLedgerSchemaVersion = 2;
 
-enum class FileKind { grub, kernel_cmdline };
+// boot_entry: a type #1 entry of systemd-boot (tuner/boot/boot_entries.hpp).
+enum class FileKind { grub, kernel_cmdline, boot_entry };
 
 struct LedgerFile {
     std::string path;  // target path
@@ -38,6 +40,8 @@ struct Ledger {
     std::string bootloader;  // "grub", "grubby" or "kernel-cmdline"
     std::vector<LedgerFile> files;
     std::vector<LedgerBlsEntry> bls_entries;
+    // Why the report was not fit to apply, when the user applied it anyway.
+    std::vector<std::string> forced;
 
     const LedgerFile* file(std::string_view path) const;
 };

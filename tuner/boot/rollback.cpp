@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "tuner/boot/apply.hpp"
+#include "tuner/boot/boot_entries.hpp"
 #include "tuner/boot/file_changes.hpp"
 #include "tuner/boot/grub_files.hpp"
 #include "tuner/boot/kernel_cmdline_file.hpp"
@@ -41,6 +42,8 @@ std::optional<PlannedFile> plan_restore(const LedgerFile& lf, const KernelFs& ro
                        "previous value in place instead of the original bytes");
     if (lf.kind == FileKind::kernel_cmdline)
         p.new_text = edit_kernel_cmdline_text(lf.path, cur->text, lf.previous_value);
+    if (lf.kind == FileKind::boot_entry)
+        p.new_text = edit_boot_entry_text(lf.path, cur->text, lf.previous_value);
     return p;
 }
 

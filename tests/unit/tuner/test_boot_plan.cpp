@@ -8,6 +8,7 @@
 
 #include "tests/unit/support/fixtures.hpp"
 #include "tuner/boot/apply.hpp"
+#include "tuner/boot/boot_entries.hpp"
 #include "tuner/boot/grub_files.hpp"
 #include "tuner/boot/rollback.hpp"
 #include "tuner/boot/shell_fragment.hpp"
@@ -93,14 +94,37 @@ TEST_CASE("plan_apply on RHEL 9: grub and /etc/kernel/cmdline, one grubby comman
     }
 }
 
-TEST_CASE("plan_apply on systemd-boot: /etc/kernel/cmdline only, nothing to run") {
+TEST_CASE("plan_apply on systemd-boot: /etc/kernel/cmdline and this system's entries") {
     ApplyPlan plan = plan_apply(request_value("32"), boot_root("systemd-boot"));
     CHECK(plan.bootloader.kind == Bootloader::kernel_cmdline);
-    REQUIRE(plan.change.files.size() == 1);
+    REQUIRE(plan.change.files.size() == 2);
     CHECK(plan.change.files[0].kind == FileKind::kernel_cmdline);
     CHECK(plan.change.files[0].new_text == boot_file("golden/systemd-boot", kCmdline));
     CHECK(plan.next_cmdline == plan.change.files[0].new_text);
+    const std::string entry = "/boot/loader/entries/5a1f9c2e-6.15.2-arch1-1.conf";
+    CHECK(plan.change.files[1].kind == FileKind::boot_entry);
+    CHECK(plan.change.files[1].file.target_path == entry);
+    CHECK(plan.change.files[1].new_text == boot_file("golden/systemd-boot", entry));
+    CHECK(!plan.not_reached);
     CHECK(plan.change.commands.empty());
+}
+
+TEST_CASE("edit_boot_entry_text: one token over all options lines, every other byte kept") {
+    const std::string two =
+        "title x\noptions a hugepage_alloc_threads=4 b\noptions c\t"
+        "hugepage_alloc_threads=2\r\nlinux /l\n";
+    CHECK(edit_boot_entry_text("e", two, "8") ==
+          "title x\noptions a hugepage_alloc_threads=8 b\noptions c\r\nlinux /l\n");
+    CHECK(boot_entry_alloc_threads(two) == std::optional<std::string>("2"));
+    CHECK(edit_boot_entry_text("e", two, std::nullopt) ==
+          "title x\noptions a b\noptions c\r\nlinux /l\n");
+    CHECK(edit_boot_entry_text("e", "options root=/dev/sda1\noptions quiet\n", "8") ==
+          "options root=/dev/sda1\noptions quiet hugepage_alloc_threads=8\n");
+    CHECK(edit_boot_entry_text("e", "title x\nlinux /l", "8") ==
+          "title x\nlinux /l\noptions hugepage_alloc_threads=8\n");
+    CHECK(edit_boot_entry_text("e", "options\t\nlinux /l\n", "8") ==
+          "options\thugepage_alloc_threads=8\nlinux /l\n");
+    CHECK(edit_boot_entry_text("e", "optionsfoo=1\n", std::nullopt) == "optionsfoo=1\n");
 }
 
 TEST_CASE("a chosen boot loader without its file is refused on the bootloader setting") {

@@ -40,6 +40,36 @@ TEST_CASE("ledger JSON round trip keeps non-UTF-8 bytes") {
     CHECK_THROWS_AS(ledger_from_json("{}", "test"), hugetune::RuntimeError);
 }
 
+TEST_CASE("ledger version 2: boot entries and forced reasons round trip; version 1 still read") {
+    Ledger l;
+    l.applied_at = "2026-01-02T03:04:05Z";
+    l.value = "8";
+    l.bootloader = "kernel-cmdline";
+    l.files.push_back(
+        {"/efi/loader/entries/a-6.15.conf", FileKind::boot_entry, "", "o", "a", std::string("4")});
+    l.forced = {"the report warns [low_confidence]: only 60% agree"};
+    auto back = ledger_from_json(ledger_to_json(l), "test");
+    REQUIRE(back.files.size() == 1);
+    CHECK(back.files[0].kind == FileKind::boot_entry);
+    CHECK(back.forced == l.forced);
+
+    const std::string v1 = R"({"schema_version": 1, "applied_at": "2025-01-01T00:00:00Z",
+        "hugepage_alloc_threads": "16", "bootloader": "grub", "bls_entries": [],
+        "files": [{"path": "/etc/default/grub", "kind": "grub", "backup": "/b",
+                   "original_base64": "QQ==", "applied_base64": "Qg==", "previous_value": null}]})";
+    auto old = ledger_from_json(v1, "test");
+    CHECK(old.files.at(0).kind == FileKind::grub);
+    CHECK(old.files.at(0).original == "A");
+    CHECK(old.forced.empty());
+
+    std::string unknown_kind = v1;
+    unknown_kind.replace(unknown_kind.find(R"("kind": "grub")"), 14, R"("kind": "lilo")");
+    CHECK_THROWS_AS(ledger_from_json(unknown_kind, "test"), hugetune::RuntimeError);
+    std::string future = v1;
+    future.replace(future.find("\"schema_version\": 1"), 19, "\"schema_version\": 3");
+    CHECK_THROWS_AS(ledger_from_json(future, "test"), hugetune::RuntimeError);
+}
+
 TEST_CASE("thread counts: 1 to 4096, decimal only") {
     using hugetune::parse_thread_count;
     CHECK(parse_thread_count("1") == std::optional<std::uint64_t>(1));

@@ -1,0 +1,111 @@
+#include "tuner/boot/boot_entries.hpp"
+
+#include "tuner/boot/kernel_cmdline_file.hpp"
+#include "tuner/boot/token_edit.hpp"
+#include "tuner/kernel/cmdline.hpp"
+
+namespace hugetune::boot {
+namespace {
+
+// kernel-install looks for $BOOT in this order (kernel-install(8), "The $BOOT partition").
+constexpr std::string_view kBootDirs[] = {"/efi", "/boot", "/boot/efi"};
+
+struct OptionsLine {
+    std::size_t value_begin = 0, value_end = 0;  // bytes of the value in the entry's text
+};
+
+// Every `options` line, in order: the key, blanks, then the value up to the line's end.
+std::vector<OptionsLine> options_lines(const std::string& text) {
+    std::vector<OptionsLine> lines;
+    std::size_t at = 0;
+    while (at < text.size()) {
+        std::size_t end = text.find('\n', at);
+        if (end == std::string::npos)
+            end = text.size();
+        std::string_view line(text.data() + at, end - at);
+        if (line.starts_with("options") && line.size() > 7 && (line[7] == ' ' || line[7] == '\t')) {
+            std::size_t value = line.find_first_not_of(" \t", 7);
+            std::size_t value_end = line.ends_with('\r') ? line.size() - 1 : line.size();
+            lines.push_back({at + std::min(value, value_end), at + value_end});
+        }
+        at = end + 1;
+    }
+    return lines;
+}
+
+std::optional<std::string> read_token(const KernelFs& root, std::string_view path) {
+    auto line = root.read_line(path);
+    if (!line || line->empty())
+        return std::nullopt;
+    return line;
+}
+
+}  // namespace
+
+BootEntries read_boot_entries(const KernelFs& root) {
+    BootEntries entries;
+    for (std::string_view source : {"/etc/kernel/entry-token", "/etc/machine-id"}) {
+        entries.entry_token = read_token(root, source);
+        if (entries.entry_token) {
+            entries.token_source = source;
+            break;
+        }
+    }
+    for (std::string_view boot : kBootDirs) {
+        std::string dir = std::string(boot) + "/loader/entries";
+        for (const auto& name : root.list(dir)) {
+            if (!name.ends_with(".conf"))
+                continue;
+            std::string path = dir + "/" + name;
+            bool own = entries.entry_token && name.starts_with(*entries.entry_token + "-");
+            if (!own) {
+                entries.others.push_back(path);
+                continue;
+            }
+            if (auto file = read_config_file(path, root.resolve(path)))
+                entries.own.push_back(std::move(*file));
+        }
+    }
+    return entries;
+}
+
+std::string edit_boot_entry_text(const std::string& path, const std::string& text,
+                                 const std::optional<std::string>& value) {
+    auto lines = options_lines(text);
+    if (lines.empty()) {
+        if (!value)
+            return text;
+        std::string sep = text.empty() || text.ends_with('\n') ? "" : "\n";
+        return text + sep + "options " + std::string(kAllocThreadsParam) + "=" + *value + "\n";
+    }
+    // The value goes where it was, else on the last options line; the others lose theirs.
+    std::size_t keep = lines.size() - 1;
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+        std::string v =
+            text.substr(lines[i].value_begin, lines[i].value_end - lines[i].value_begin);
+        if (kernel_cmdline_alloc_threads(v)) {
+            keep = i;
+            break;
+        }
+    }
+    std::vector<Replacement> changes;
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+        const auto& l = lines[i];
+        std::string v = text.substr(l.value_begin, l.value_end - l.value_begin);
+        std::optional<std::string> wanted = i == keep ? value : std::nullopt;
+        std::string edited = v.empty() && wanted ? std::string(kAllocThreadsParam) + "=" + *wanted
+                                                 : edit_kernel_cmdline_text(path, v, wanted);
+        if (edited != v)
+            changes.push_back({l.value_begin, l.value_end, edited});
+    }
+    return apply_replacements(text, changes);
+}
+
+std::optional<std::string> boot_entry_alloc_threads(const std::string& text) {
+    std::string all;
+    for (const auto& l : options_lines(text))
+        all += text.substr(l.value_begin, l.value_end - l.value_begin) + " ";
+    return kernel_cmdline_alloc_threads(all);
+}
+
+}  // namespace hugetune::boot
