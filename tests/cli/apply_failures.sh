@@ -20,12 +20,6 @@ unlock_dir() {
     if is_root; then chattr -i "$1"; else chmod u+w "$1"; fi
 }
 
-# error_line TEXT: stderr has exactly one error line, and it contains TEXT.
-error_line() {
-    [[ $(grep -c '^hugetune: error: ' "$err") -eq 1 ]] || { cat "$err" >&2; fail "not one error line"; }
-    grep '^hugetune: error: ' "$err" | grep -qF -- "$1" || { cat "$err" >&2; fail "error lacks: $1"; }
-}
-
 no_ledger() { [[ ! -e $1/var/lib/hugetune/applied.json ]] || fail "$2: a ledger was written"; }
 no_backup() {
     [[ -z $(find "$1" -name '*.hugetune-*.bak') ]] || {

@@ -80,8 +80,10 @@ void plan_boot_entries(const KernelFs& root, const std::string& value, ApplyPlan
             entries.entry_token.value_or("") + ": " + joined_paths(entries.others));
     if (entries.own.empty())
         plan.not_reached =
-            "no boot entry of this system (" + entries.token_source + " " +
-            entries.entry_token.value_or("?") +
+            "no boot entry of this system (" +
+            (entries.entry_token
+                 ? "entry token " + *entries.entry_token + " from " + entries.token_source
+                 : std::string("no entry token")) +
             ") under /efi, /boot or /boot/efi loader/entries; the kernel gets it once "
             "kernel-install installs a kernel again";
     for (const ConfigFile& entry : entries.own) {
@@ -185,6 +187,7 @@ Ledger ledger_after_apply(const ApplyRequest& request, const ApplyPlan& plan,
     ledger.applied_at = utc_timestamp("%Y-%m-%dT%H:%M:%SZ");  // ISO 8601
     ledger.value = request.value;
     ledger.bootloader = bootloader_name(plan.bootloader.kind);
+    ledger.forced = request.forced;
     for (std::size_t i = 0; i < plan.change.files.size(); ++i) {
         const PlannedFile& p = plan.change.files[i];
         ledger.files.push_back(

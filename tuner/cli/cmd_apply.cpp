@@ -2,6 +2,7 @@
 #include <iostream>
 
 #include "tuner/boot/apply.hpp"
+#include "tuner/boot/report_gate.hpp"
 #include "tuner/boot/report_input.hpp"
 #include "tuner/cli/boot_target_options.hpp"
 #include "tuner/cli/commands.hpp"
@@ -13,10 +14,62 @@ namespace {
 constexpr std::string_view kApplyUsage =
     "hugetune apply (--report FILE | --value N) [--root DIR]\n"
     "                      [--bootloader auto|grub|grubby|kernel-cmdline] [--dry-run]\n"
-    "                      [--no-regenerate | --regenerate]";
+    "                      [--no-regenerate | --regenerate] [--force]";
 
-std::optional<boot::ApplyRequest> parse_apply(const Args& args) {
+struct ApplyCommand {
+    boot::ApplyRequest request;
+    std::string report_path;  // empty: none given
+    bool value_given = false;
+    bool force = false;
+    nlohmann::json document;  // the report, null when none was given
+};
+
+std::string joined(const std::vector<std::string>& parts, std::string_view separator) {
+    std::string out;
+    for (const auto& p : parts)
+        out += (out.empty() ? "" : std::string(separator)) + p;
+    return out;
+}
+
+// A report from another machine says nothing about this one; a tree under --root is not this
+// machine, so there is nothing to compare it with.
+std::optional<boot::MachineIdentity> target_machine(const boot::TargetOptions& target) {
+    KernelFs root(target.root);
+    if (!root.is_live())
+        return std::nullopt;
+    return boot::machine_identity(probe_machine(root));
+}
+
+// Shows what the report says against its result. When its value is the one to apply: returns
+// the line to print instead of applying (it recommends the kernel default), and refuses a
+// report not fit to act on unless --force, which the ledger then records.
+std::optional<std::string> judge_report(const nlohmann::json& document, ApplyCommand& cmd) {
+    boot::ReportStanding standing = boot::report_standing(document);
+    for (const auto& n : boot::standing_notes(standing))
+        std::cerr << "hugetune: note: " << n << "\n";
+    for (const auto& w : boot::standing_warnings(standing))
+        std::cerr << "hugetune: warning: " << w << "\n";
+    if (cmd.value_given)
+        return std::nullopt;
+    if (standing.keep_default)
+        return "the report recommends keeping the kernel's default thread count; nothing "
+               "changed (give --value N to set one anyway)";
+    auto reasons = boot::unfit_reasons(standing, target_machine(cmd.request.target));
+    if (reasons.empty())
+        return std::nullopt;
+    if (!cmd.force)
+        throw UsageError("--report " + cmd.report_path +
+                         ": not fit to act on: " + joined(reasons, "; ") +
+                         "; measure this machine again, or pass --force to apply it anyway");
+    for (const auto& r : reasons)
+        std::cerr << "hugetune: warning: applying anyway (--force): " << r << "\n";
+    cmd.request.forced = reasons;
+    return std::nullopt;
+}
+
+std::optional<ApplyCommand> parse_apply(const Args& args) {
     std::string report, value, loader = "auto";
+    bool force = false;
     BootTargetFlags flags;
     po::options_description desc("Options");
     desc.add_options()(
@@ -27,13 +80,19 @@ std::optional<boot::ApplyRequest> parse_apply(const Args& args) {
          "); the report is then optional")
             .c_str())("bootloader", po::value(&loader)->value_name("KIND"),
                       "auto (default: decided from the files under the root), grub, grubby or "
-                      "kernel-cmdline");
+                      "kernel-cmdline")(
+        "force", po::bool_switch(&force),
+        "apply the report's value although its warnings (vm, low_confidence, poor_fit, "
+        "failed_resamples) or another host or SKU make it unfit; the ledger records why");
     add_boot_target_options(desc, flags);
     po::variables_map vm;
     if (!parse_options("apply", kApplyUsage, desc, args, vm))
         return std::nullopt;
 
-    boot::ApplyRequest r;
+    ApplyCommand cmd;
+    cmd.force = force;
+    cmd.report_path = report;
+    boot::ApplyRequest& r = cmd.request;
     r.target = boot_target_options(flags);
     if (loader != "auto") {
         r.target.bootloader = boot::parse_bootloader_name(loader);
@@ -47,25 +106,32 @@ std::optional<boot::ApplyRequest> parse_apply(const Args& args) {
             usage_error("--value", "'" + value + "' is not an integer from 1 to " +
                                        std::to_string(kMaxAllocThreads));
         r.value = std::to_string(*n);
+        cmd.value_given = true;
     }
     if (vm.count("report")) {
         auto rec = read_report(report, false);
         if (r.value.empty())
             r.value = std::to_string(rec.threads);
         r.kernel_release = rec.kernel_release;
+        cmd.document = std::move(rec.document);
     } else if (r.value.empty()) {
         usage_error("--report", "missing; give the report of 'hugetune run', or --value N");
     }
-    return r;
+    return cmd;
 }
 
 }  // namespace
 
 int run_apply(const Args& args) {
-    auto request = parse_apply(args);
-    if (!request)
+    auto cmd = parse_apply(args);
+    if (!cmd)
         return 0;
-    return boot::apply_boot_parameter(*request, std::cout, std::cerr);
+    if (!cmd->document.is_null())
+        if (auto nothing_to_do = judge_report(cmd->document, *cmd)) {
+            std::cout << *nothing_to_do << "\n";
+            return 0;
+        }
+    return boot::apply_boot_parameter(cmd->request, std::cout, std::cerr);
 }
 
 }  // namespace hugetune::cli

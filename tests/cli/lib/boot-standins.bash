@@ -40,3 +40,18 @@ nothing_recorded() { [[ ! -s $record ]] || { cat "$record" >&2; fail "a command 
 
 # tree_sum DIR: one checksum over every file's path and bytes.
 tree_sum() { (cd "$1" && find . -type f -print0 | sort -z | xargs -0 sha256sum | sha256sum); }
+
+# error_line TEXT: stderr has exactly one error line, and it contains TEXT (notes and warnings
+# may come before it).
+error_line() {
+    [[ $(grep -c '^hugetune: error: ' "$err") -eq 1 ]] || { cat "$err" >&2; fail "not one error line"; }
+    grep '^hugetune: error: ' "$err" | grep -qF -- "$1" || { cat "$err" >&2; fail "error lacks: $1"; }
+}
+
+# refused_with CODE TEXT COMMAND...: COMMAND exits CODE with one error line containing TEXT.
+refused_with() {
+    local code=$1 text=$2
+    shift 2
+    expect "$code" "$@"
+    error_line "$text"
+}

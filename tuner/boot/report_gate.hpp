@@ -1,0 +1,50 @@
+// Whether a report is fit for apply to act on: what it says against its own result (its
+// warnings and confidence), what it decided, and whether it measured this machine.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "tuner/probe/probe.hpp"
+
+namespace hugetune::boot {
+
+struct ReportWarning {
+    std::string code;
+    std::string message;
+};
+
+struct ReportStanding {
+    std::vector<ReportWarning> warnings;
+    std::optional<double> confidence;  // share of resamples that agree; nothing: not estimated
+    std::optional<std::string> verdict;
+    bool keep_default = false;  // recommendation.decision "keep_default": nothing to change
+    std::optional<std::string> hostname;
+    nlohmann::json sku;  // null when the report has none
+};
+
+// Reads what it can; a field that is missing or of another type counts as absent.
+ReportStanding report_standing(const nlohmann::json& document);
+
+// The machine apply would change, keyed as a report's host and sku are.
+struct MachineIdentity {
+    std::string hostname;
+    std::string microarch;
+    std::uint64_t nodes = 0;  // NUMA nodes with memory
+    std::uint64_t hardware_threads_per_node = 0;
+};
+MachineIdentity machine_identity(const Probe& probe);
+
+// Lines for the user: the confidence, the verdict, then each warning with its code.
+std::vector<std::string> standing_notes(const ReportStanding& standing);
+std::vector<std::string> standing_warnings(const ReportStanding& standing);
+
+// Why acting on the report's recommendation would be unsafe: warnings whose codes say the
+// result is not to be trusted, and, when `machine` is given (the target is this machine), a
+// report of another host or SKU. Empty: fit to act on.
+std::vector<std::string> unfit_reasons(const ReportStanding& standing,
+                                       const std::optional<MachineIdentity>& machine);
+
+}  // namespace hugetune::boot
