@@ -92,6 +92,17 @@ stderr_has "left as they are: boot entries not named after this system's entry t
 stderr_has "77aa01c2d3e4f5061728394a5b6c7d8e-6.12.40-1-lts.conf"
 stdout_has "+++ b/efi/loader/entries/3c9e0f7a1b2d4c6e8f0a2b4c6d8e0f1a-6.16.1-200.fc42.x86_64.conf"
 
+# A kernel installed after apply has the value in its new entry: rollback takes it out there too.
+root=$work/systemd-boot-newkernel
+cp -a "$fixtures/systemd-boot-esp" "$root"
+expect 0 "$bin" apply --value 32 --root "$root"
+new_entry=$root/efi/loader/entries/3c9e0f7a1b2d4c6e8f0a2b4c6d8e0f1a-6.17.1-100.fc42.x86_64.conf
+printf 'title Fedora Linux 42 (6.17.1)\noptions %s\nlinux /l\n' "$(cat "$root/etc/kernel/cmdline")" >"$new_entry"
+expect 0 "$bin" rollback --root "$root"
+stderr_has "6.17.1-100.fc42.x86_64.conf was installed after apply with hugepage_alloc_threads=32"
+[[ $(token_count "$new_entry") -eq 0 ]] || fail "newkernel: the new entry keeps the value"
+check_original systemd-boot-esp "$root"
+
 # Without an entry token or machine id nothing says which entries are this system's: refused
 # before anything is written, naming the entries.
 root=$work/systemd-boot-notoken

@@ -96,6 +96,27 @@ std::vector<Argv> rollback_commands(const RollbackPlan& plan, const Ledger& ledg
     return {};
 }
 
+// A kernel installed after apply took the value from /etc/kernel/cmdline into its own entry;
+// it gets the value from before apply back too, or its next boot would keep what was rolled back.
+void plan_entries_installed_since(const Ledger& ledger, const KernelFs& root, RollbackPlan& plan) {
+    const LedgerFile* cmdline = ledger.file(kKernelCmdlineFile);
+    if (plan.bootloader != Bootloader::kernel_cmdline || !cmdline)
+        return;
+    for (const ConfigFile& entry : read_boot_entries(root).own) {
+        if (ledger.file(entry.target_path) ||
+            boot_entry_alloc_threads(entry.text) != std::optional<std::string>(ledger.value))
+            continue;
+        PlannedFile p{entry, FileKind::boot_entry,
+                      edit_boot_entry_text(entry.target_path, entry.text, cmdline->previous_value),
+                      cmdline->previous_value};
+        p.in_place = true;
+        plan.change.warnings.push_back(entry.target_path + " was installed after apply with " +
+                                       std::string(kAllocThreadsParam) + "=" + ledger.value +
+                                       "; putting back the value from before apply in it too");
+        plan.change.files.push_back(std::move(p));
+    }
+}
+
 Ledger require_ledger(const KernelFs& root) {
     auto ledger = read_ledger(root);
     if (!ledger)
@@ -122,6 +143,7 @@ RollbackPlan plan_rollback(const Ledger& ledger, const KernelFs& root) {
     if (std::any_of(files.begin(), files.end(),
                     [](const PlannedFile& p) { return p.in_place && p.kind == FileKind::grub; }))
         plan_grub_in_place(root, plan.grub_previous_value, files);
+    plan_entries_installed_since(ledger, root, plan);
     std::erase_if(files, [](const PlannedFile& p) { return p.new_text == p.file.text; });
     plan.change.commands = rollback_commands(plan, ledger, root);
     return plan;
