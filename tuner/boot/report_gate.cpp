@@ -1,7 +1,6 @@
 #include "tuner/boot/report_gate.hpp"
 
 #include <algorithm>
-#include <array>
 #include <cmath>
 #include <string_view>
 
@@ -9,11 +8,6 @@ namespace hugetune::boot {
 namespace {
 
 using nlohmann::json;
-
-// A measurement on a virtual machine, too few agreeing resamples, a curve that does not fit
-// the points, or resamples that failed: the recommended value is not to be trusted.
-constexpr std::array<std::string_view, 4> kUnfitCodes = {"vm", "low_confidence", "poor_fit",
-                                                         "failed_resamples"};
 
 const json& member(const json& j, const char* key) {
     static const json null_value;

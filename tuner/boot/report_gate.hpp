@@ -2,14 +2,21 @@
 // warnings and confidence), what it decided, and whether it measured this machine.
 #pragma once
 
+#include <array>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "tuner/probe/probe.hpp"
 
 namespace hugetune::boot {
+
+// Warning codes that make a report unfit to act on: a measurement on a virtual machine, too few
+// agreeing resamples, a curve that does not fit the points, or resamples that failed.
+inline constexpr std::array<std::string_view, 4> kUnfitCodes = {"vm", "low_confidence", "poor_fit",
+                                                                "failed_resamples"};
 
 struct ReportWarning {
     std::string code;

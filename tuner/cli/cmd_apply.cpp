@@ -31,6 +31,10 @@ std::string joined(const std::vector<std::string>& parts, std::string_view separ
     return out;
 }
 
+std::string unfit_codes_text() {
+    return joined({boot::kUnfitCodes.begin(), boot::kUnfitCodes.end()}, ", ");
+}
+
 // A report from another machine says nothing about this one; a tree under --root is not this
 // machine, so there is nothing to compare it with.
 std::optional<boot::MachineIdentity> target_machine(const boot::TargetOptions& target) {
@@ -82,8 +86,9 @@ std::optional<ApplyCommand> parse_apply(const Args& args) {
                       "auto (default: decided from the files under the root), grub, grubby or "
                       "kernel-cmdline")(
         "force", po::bool_switch(&force),
-        "apply the report's value although its warnings (vm, low_confidence, poor_fit, "
-        "failed_resamples) or another host or SKU make it unfit; the ledger records why");
+        ("apply the report's value although its warnings (" + unfit_codes_text() +
+         ") or another host or SKU make it unfit; the ledger records why")
+            .c_str());
     add_boot_target_options(desc, flags);
     po::variables_map vm;
     if (!parse_options("apply", kApplyUsage, desc, args, vm))
