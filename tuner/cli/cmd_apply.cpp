@@ -49,7 +49,7 @@ std::optional<boot::ApplyRequest> parse_apply(const Args& args) {
         r.value = std::to_string(*n);
     }
     if (vm.count("report")) {
-        auto rec = read_report(report, false);
+        auto rec = read_report(report, false, "give --value N instead");
         if (r.value.empty())
             r.value = std::to_string(rec.threads);
         r.kernel_release = rec.kernel_release;

@@ -10,6 +10,7 @@
 #include "tuner/boot/ledger.hpp"
 #include "tuner/boot/report_input.hpp"
 #include "tuner/cli/commands.hpp"
+#include "tuner/kernel/boot_log.hpp"
 #include "tuner/kernel/kernel_fs.hpp"
 #include "tuner/system/atomic_file.hpp"
 #include "tuner/system/errors.hpp"
@@ -72,26 +73,48 @@ std::optional<std::string> read_text(const std::filesystem::path& path) {
     return s.str();
 }
 
-// What verify compares: this boot's log and command line, and the value it expects.
+// What verify compares: one boot's log and command line, and the value it expects.
 struct Gathered {
     boot::VerifyInput input;
-    std::string applied_from;  // where the expected value comes from, for people
+    std::string applied_from;            // where the expected value comes from, for people
+    std::optional<std::string> boot_id;  // only for this machine's own boot
 };
+
+// A saved log goes with its own command line (its "Command line:" message) or --cmdline, never
+// with this machine's; the live log with /proc/cmdline and this machine's release and boot id.
+void gather_boot(const VerifyOptions& o, const KernelFs& fs, Gathered& g) {
+    auto& in = g.input;
+    in.log = o.log ? kernel_log_messages(read_text(*o.log).value_or("")) : fs.kernel_log();
+    std::optional<std::string> cmdline;
+    if (o.cmdline) {
+        cmdline = read_text(*o.cmdline);
+        if (!cmdline)
+            usage_error("--cmdline", o.cmdline->string() + " is not a readable file");
+    } else if (o.log) {
+        cmdline = read_boot_log_context(last_boot_messages(in.log)).cmdline;
+        if (!cmdline)
+            usage_error("--log", o.log->string() +
+                                     " does not show the boot's command line (no 'Command "
+                                     "line:' message); give it with --cmdline FILE");
+    } else {
+        cmdline = fs.read("/proc/cmdline");
+        if (!cmdline)
+            throw RuntimeError("cannot read " + fs.resolve("/proc/cmdline").string() +
+                               "; give the kernel command line with --cmdline FILE");
+    }
+    in.cmdline = *cmdline;
+    if (o.log)
+        return;
+    if (auto release = fs.read_line("/proc/sys/kernel/osrelease"); release && !release->empty())
+        in.release = release;
+    g.boot_id = fs.read_line("/proc/sys/kernel/random/boot_id");
+}
 
 Gathered gather(const VerifyOptions& o, const KernelFs& fs,
                 const std::optional<ReportRecommendation>& report) {
     Gathered g;
+    gather_boot(o, fs, g);
     auto& in = g.input;
-    in.log = o.log ? kernel_log_messages(read_text(*o.log).value_or("")) : fs.kernel_log();
-    auto cmdline = o.cmdline ? read_text(*o.cmdline) : fs.read("/proc/cmdline");
-    if (!cmdline)
-        throw RuntimeError(
-            "cannot read " +
-            (o.cmdline ? o.cmdline->string() : fs.resolve("/proc/cmdline").string()) +
-            "; give the kernel command line with --cmdline FILE");
-    in.cmdline = *cmdline;
-    if (auto release = fs.read_line("/proc/sys/kernel/osrelease"); release && !release->empty())
-        in.release = release;
     if (auto ledger = boot::read_ledger(fs)) {
         in.applied = parse_thread_count(ledger->value);
         g.applied_from = "applied " + ledger->applied_at;
@@ -99,8 +122,12 @@ Gathered gather(const VerifyOptions& o, const KernelFs& fs,
         in.applied = report->threads;
         g.applied_from = "recommended by the report";
     }
+    if (report && !in.online_cpus)
+        in.online_cpus = report->online_cpus;
     if (report && report->predicted_seconds)
-        in.predicted_ms = *report->predicted_seconds * 1000.0;
+        in.prediction = boot::ReportPrediction{*report->predicted_seconds * 1000.0, report->threads,
+                                               report->pool_pages, report->pool_page_size_kb,
+                                               report->init_on_alloc};
     return g;
 }
 
@@ -109,22 +136,51 @@ nlohmann::json or_null(const std::optional<T>& value) {
     return value ? nlohmann::json(*value) : nlohmann::json();
 }
 
+nlohmann::json problem_json(const boot::Problem& p) {
+    return {{"code", p.code}, {"message", p.message}};
+}
+
 // The report's `verification` block, also printed by --json.
-nlohmann::json verification_json(const boot::VerifyInput& in, const boot::VerifyResult& r,
-                                 const KernelFs& fs) {
+nlohmann::json verification_json(const Gathered& g, const boot::VerifyResult& r) {
+    const auto& in = g.input;
     nlohmann::json v;
     v["verified"] = r.verified;
     v["measured_ms"] = r.line ? nlohmann::json(r.line->milliseconds) : nlohmann::json();
     v["threads"] = r.line ? nlohmann::json(r.line->threads) : nlohmann::json();
     v["expected_threads"] = or_null(in.applied);
-    v["predicted_ms"] = or_null(in.predicted_ms);
+    v["predicted_ms"] = in.prediction ? nlohmann::json(in.prediction->predicted_ms) : nullptr;
+    v["pool_predicted_ms"] = or_null(r.pool_predicted_ms);
     v["ratio"] = or_null(r.ratio);
-    v["kernel_release"] = in.release.value_or("");
-    v["boot_id"] = fs.read_line("/proc/sys/kernel/random/boot_id").value_or("");
+    v["ratio_refused"] = r.ratio_refused ? problem_json(*r.ratio_refused) : nlohmann::json();
+    v["pool"] = r.pool ? nlohmann::json{{"pages", r.pool->pages},
+                                        {"page_size_kb", r.pool->page_size_kb},
+                                        {"init_on_alloc", or_null(r.pool->init_on_alloc)}}
+                       : nlohmann::json();
+    if (r.release)
+        v["kernel_release"] = *r.release;
+    if (g.boot_id)
+        v["boot_id"] = *g.boot_id;
     v["cmdline_value"] = or_null(r.cmdline_value);
     v["log_line"] = r.line ? nlohmann::json(r.line->text) : nlohmann::json();
-    v["problems"] = r.problems;
+    v["problems"] = nlohmann::json::array();
+    for (const auto& p : r.problems)
+        v["problems"].push_back(problem_json(p));
     return v;
+}
+
+void print_prediction(const boot::VerifyInput& in, const boot::VerifyResult& r) {
+    const auto& p = *in.prediction;
+    std::cout << "predicted: " << decimals_text(p.predicted_ms, 0) << " ms";
+    if (p.pool_pages && p.page_size_kb)
+        std::cout << " for " << *p.pool_pages << " pages of " << *p.page_size_kb << " kB";
+    if (r.pool_predicted_ms)
+        std::cout << ", " << decimals_text(*r.pool_predicted_ms, 0) << " ms for the "
+                  << r.pool->pages
+                  << " pages booted; measured/predicted: " << decimals_text(r.ratio.value_or(0), 2);
+    std::cout << "\n";
+    if (r.ratio_refused)
+        std::cout << "not compared with the prediction: " << r.ratio_refused->message << " ("
+                  << r.ratio_refused->code << ")\n";
 }
 
 void print_verification(const Gathered& g, const boot::VerifyResult& r) {
@@ -138,10 +194,12 @@ void print_verification(const Gathered& g, const boot::VerifyResult& r) {
     if (!r.line)
         return;
     std::cout << "boot allocation: " << r.line->milliseconds << " ms with " << r.line->threads
-              << " threads\n";
-    if (in.predicted_ms)
-        std::cout << "predicted: " << decimals_text(*in.predicted_ms, 0)
-                  << " ms; measured/predicted: " << decimals_text(r.ratio.value_or(0), 2) << "\n";
+              << " threads";
+    if (r.pool)
+        std::cout << " for " << r.pool->pages << " pages of " << r.pool->page_size_kb << " kB";
+    std::cout << "\n";
+    if (in.prediction)
+        print_prediction(in, r);
     std::cout << "(the kernel times the allocation in jiffies: a few ms of resolution)\n";
 }
 
@@ -168,13 +226,11 @@ int run_verify(const Args& args) {
         report = read_report(*o->report, true);
     const auto gathered = gather(*o, fs, report);
     const auto r = boot::verify_boot(gathered.input);
-    const auto v = verification_json(gathered.input, r, fs);
+    const auto v = verification_json(gathered, r);
     if (o->json)
         std::cout << v.dump(2) << "\n";
     else
         print_verification(gathered, r);
-    for (const auto& n : r.notes)
-        std::cerr << "hugetune: note: " << n << "\n";
     if (report && r.line) {
         add_to_report(*o->report, report->document, v);
         if (!o->json)
@@ -183,7 +239,7 @@ int run_verify(const Args& args) {
     if (!r.verified) {
         std::string why;
         for (const auto& p : r.problems)
-            why += (why.empty() ? "" : "; ") + p;
+            why += (why.empty() ? "" : "; ") + p.message + " (" + p.code + ")";
         throw RuntimeError("not verified: " + why);
     }
     if (!o->json)

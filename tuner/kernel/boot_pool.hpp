@@ -8,9 +8,14 @@
 #include <string>
 #include <vector>
 
+#include "model/warning.hpp"
 #include "tuner/kernel/cmdline.hpp"
 
 namespace hugetune {
+
+// Pages larger than the buddy allocator's largest block are gigantic and come from memblock
+// in a serial loop (1 GiB on x86-64; the largest buddy block there is 4 MiB).
+inline constexpr std::uint64_t kLargestBuddyBlockKb = 4096;
 
 // The boot pool requested on the command line for one page size.
 struct BootRequest {
@@ -33,8 +38,12 @@ struct BootPoolFacts {
 
 BootPoolFacts boot_pool_facts(const KernelCmdline& cmdline);
 
-// Why the parameter would have no effect with this command line and kernel release (one
-// sentence each); empty when it applies.
+// Why the parameter would have no effect with this command line and kernel release, each with
+// its code: "kernel_too_old", "no_boot_pool", "gigantic_only", "node_format_hugepages".
+std::vector<model::Warning> alloc_threads_problems(const BootPoolFacts& facts,
+                                                   const std::optional<std::string>& release);
+
+// The same problems' sentences; empty when the parameter applies.
 std::vector<std::string> alloc_threads_caveats(const BootPoolFacts& facts,
                                                const std::optional<std::string>& release);
 

@@ -134,15 +134,6 @@ int count_cpu_list(const std::string& list) {
     return count;
 }
 
-// kstrtobool as the kernel uses for init_on_alloc=: 1/y/Y/on -> true, 0/n/N/off -> false.
-std::optional<bool> parse_kernel_bool(const std::string& v) {
-    if (v == "1" || v == "y" || v == "Y" || v == "on" || v == "On" || v == "ON")
-        return true;
-    if (v == "0" || v == "n" || v == "N" || v == "off" || v == "Off" || v == "OFF")
-        return false;
-    return std::nullopt;
-}
-
 std::optional<std::string> read_kernel_config(const KernelFs& fs, const std::string& release) {
     auto gz = fs.resolve("/proc/config.gz");
     std::error_code ec;
