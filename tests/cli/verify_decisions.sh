@@ -64,6 +64,10 @@ one_error_line
 expect 1 "$bin" verify --json --root "$root" --log "$logs/dmesg-two-boots.log"
 json_check 'v["verified"] is False and v["measured_ms"] is None and "kernel_too_old" in codes'
 json_check 'v["kernel_release"] == "6.12.9-amd64"'
+# The same in journalctl -k form, where the last boot used 8 threads.
+expect 0 "$bin" verify --json --root "$root" --log "$logs/journal-two-boots.log"
+json_check 'v["measured_ms"] == 2210 and v["cmdline_value"] == "8"'
+json_check 'v["kernel_release"] == "6.15.3-hugetune"'
 
 # The line of the requested pool, not the 0 ms line of an empty page size after it.
 expect 0 "$bin" verify --json --root "$root" --log "$logs/dmesg-arm64-6.15-two-sizes.log"

@@ -30,7 +30,7 @@ std::optional<BootAllocationLine> read_allocation_line(const std::string& messag
 // The kernel prints sizes with string_get_size() in binary units: "64.0 KiB", "2.00 MiB".
 std::optional<RegisteredPool> read_registered_pool(const std::string& message) {
     static const std::regex re(
-        R"(HugeTLB: registered ([0-9.]+) ([KMGT])iB page size, pre-allocated (\d+) pages)");
+        R"(HugeTLB:? registered ([0-9.]+) ([KMGT])iB page size, pre-allocated (\d+) pages)");
     std::smatch m;
     if (!std::regex_search(message, m, re))
         return std::nullopt;
@@ -47,11 +47,13 @@ bool starts_boot(const std::string& message) {
     return message.starts_with("Linux version ");
 }
 
-std::optional<std::string> text_after(const std::string& message, const std::string& marker) {
-    const auto at = message.find(marker);
-    if (at == std::string::npos)
-        return std::nullopt;
-    return message.substr(at + marker.size());
+// init/main.c prints "Kernel command line: ..." on every architecture; x86-64 prints
+// "Command line: ..." before it (arch/x86/kernel/setup.c).
+std::optional<std::string> logged_cmdline(const std::string& message) {
+    for (const std::string marker : {"Kernel command line: ", "Command line: "})
+        if (message.starts_with(marker))
+            return message.substr(marker.size());
+    return std::nullopt;
 }
 
 }  // namespace
@@ -94,7 +96,7 @@ BootLogContext read_boot_log_context(const std::vector<std::string>& boot) {
         if (starts_boot(message) && !c.release) {
             auto rest = message.substr(std::string("Linux version ").size());
             c.release = rest.substr(0, rest.find(' '));
-        } else if (auto cmdline = text_after(message, "Command line: "); cmdline && !c.cmdline) {
+        } else if (auto cmdline = logged_cmdline(message); cmdline && !c.cmdline) {
             c.cmdline = cmdline;
         } else if (message.find("mem auto-init:") != std::string::npos) {
             // mm/mm_init.c, report_meminit() (docs/kernel-facts.md "init_on_alloc and boot

@@ -134,6 +134,9 @@ TEST_CASE("kernel log lines: kmsg records and dmesg lines lose their prefix") {
           "HugeTLB: allocation took 706ms");
     CHECK(strip_kernel_log_prefix("[    4.350400] HugeTLB: x") == "HugeTLB: x");
     CHECK(strip_kernel_log_prefix("plain text; with semicolon") == "plain text; with semicolon");
+    CHECK(strip_kernel_log_prefix("Dec 01 03:00:04 db7 kernel: HugeTLB: x") == "HugeTLB: x");
+    CHECK(strip_kernel_log_prefix("2026-12-01T03:00:04+00:00 db7 kernel: Linux version 6.15.0") ==
+          "Linux version 6.15.0");
 }
 
 TEST_CASE("kernel fs: reads under the root, absent files are nothing") {
