@@ -134,7 +134,9 @@ std::string threads_mismatch_reason(std::uint64_t shown, std::uint64_t asked,
                " CPUs / 4): the booted kernel did not take the parameter, so the command line "
                "given is not the one booted";
     if (cpus && *cpus > 0 && shown == static_cast<std::uint64_t>(*cpus) && asked > shown)
-        return s + ", the CPU count of that boot: this kernel caps the value at the CPUs";
+        return s +
+               ", the CPU count of that boot: this kernel caps the value at the CPUs "
+               "(mainline Linux logs the value it was given)";
     return s +
            ": the log and the command line are not of the same boot, or this kernel "
            "changes the value";

@@ -35,9 +35,11 @@ std::optional<VerifyOptions> parse_verify(const Args& args) {
         "compare with this report's prediction and add a 'verification' block to it")(
         "log", po::value(&log)->value_name("FILE"),
         "read the kernel log from FILE (dmesg, /dev/kmsg or journalctl -k output) instead of "
-        "/dev/kmsg or journalctl -k -b")(
+        "/dev/kmsg or journalctl -k -b; its last boot counts, with the command line and "
+        "release that boot logged, never this machine's")(
         "cmdline", po::value(&cmdline)->value_name("FILE"),
-        "read the kernel command line from FILE instead of /proc/cmdline")(
+        "read the kernel command line from FILE instead of /proc/cmdline (with --log: where "
+        "the log does not show it)")(
         "root", po::value(&root)->value_name("DIR"),
         "read /proc, /dev/kmsg and the ledger under DIR (a tree gathered from another machine)")(
         "json", po::bool_switch(&o.json),
@@ -214,8 +216,8 @@ void add_to_report(const std::filesystem::path& path, nlohmann::json doc,
 
 }  // namespace
 
-// Exit codes: 0 verified; 1 not verified (no allocation line, or the command line does not
-// carry the applied value), with the reasons on stderr; 2 bad options or report.
+// Exit codes: 0 verified; 1 not verified (each problem with its code), with the reasons on
+// stderr; 2 bad options, report or a saved log without its command line.
 int run_verify(const Args& args) {
     auto o = parse_verify(args);
     if (!o)
