@@ -31,20 +31,6 @@ Boot read_boot(const VerifyInput& in) {
     return b;
 }
 
-// The threaded pool's page size: a plain hugepages=N of a non-gigantic size (docs/kernel-facts.md
-// "Which boot pools are threaded"); of several, the one the report predicted for.
-std::optional<BootRequest> threaded_request(const KernelCmdline& cmdline,
-                                            const std::optional<ReportPrediction>& prediction) {
-    std::optional<BootRequest> chosen;
-    for (const auto& r : read_boot_requests(cmdline, kDefaultHugePageKb)) {
-        if (r.pages == 0 || r.node_format || r.size_kb > kLargestBuddyBlockKb)
-            continue;
-        if (!chosen || (prediction && prediction->page_size_kb == r.size_kb))
-            chosen = r;
-    }
-    return chosen;
-}
-
 // The boot-pool parameters of a command line, to tell whether two describe the same boot.
 bool same_boot_request(const KernelCmdline& a, const KernelCmdline& b) {
     for (const char* name : {"hugepage_alloc_threads", "init_on_alloc", "default_hugepagesz"})
@@ -192,7 +178,9 @@ VerifyResult verify_boot(const VerifyInput& in) {
     const Boot boot = read_boot(in);
     r.release = boot.release;
     const auto in_force = check_cmdline(in, boot, r);
-    const auto request = threaded_request(boot.cmdline, in.prediction);
+    const auto request =
+        threaded_request(read_boot_requests(boot.cmdline, kDefaultHugePageKb),
+                         in.prediction ? in.prediction->page_size_kb : std::nullopt);
     if (request)
         r.line = allocation_line_for_pool(boot.messages, request->size_kb);
     if (!r.line) {

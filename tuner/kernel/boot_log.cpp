@@ -66,13 +66,6 @@ std::vector<BootAllocationLine> find_boot_allocation_lines(const std::vector<std
     return lines;
 }
 
-std::optional<BootAllocationLine> find_boot_allocation_line(const std::vector<std::string>& log) {
-    auto lines = find_boot_allocation_lines(log);
-    if (lines.empty())
-        return std::nullopt;
-    return lines.back();
-}
-
 std::vector<RegisteredPool> find_registered_pools(const std::vector<std::string>& log) {
     std::vector<RegisteredPool> pools;
     for (const auto& message : log)

@@ -18,10 +18,7 @@ struct BootAllocationLine {
     std::string text;
 };
 
-// The last such line in `log`; lines whose numbers do not fit 64 bits are passed over.
-std::optional<BootAllocationLine> find_boot_allocation_line(const std::vector<std::string>& log);
-
-// Every such line, in log order.
+// Every such line, in log order; lines whose numbers do not fit 64 bits are passed over.
 std::vector<BootAllocationLine> find_boot_allocation_lines(const std::vector<std::string>& log);
 
 // "HugeTLB: registered 2.00 MiB page size, pre-allocated 8192 pages": one per page size, after

@@ -57,6 +57,18 @@ std::vector<BootRequest> read_boot_requests(const KernelCmdline& cmdline,
     return out;
 }
 
+std::optional<BootRequest> threaded_request(const std::vector<BootRequest>& requests,
+                                            std::optional<std::uint64_t> preferred_kb) {
+    std::optional<BootRequest> chosen;
+    for (const auto& r : requests) {
+        if (r.pages == 0 || r.node_format || r.size_kb > kLargestBuddyBlockKb)
+            continue;
+        if (!chosen || preferred_kb == r.size_kb)
+            chosen = r;
+    }
+    return chosen;
+}
+
 BootPoolFacts boot_pool_facts(const KernelCmdline& cmdline) {
     BootPoolFacts facts;
     bool any_small = false;

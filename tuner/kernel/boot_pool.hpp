@@ -29,6 +29,12 @@ struct BootRequest {
 // with a count that does not parse is left out; a later one for a size replaces an earlier one.
 std::vector<BootRequest> read_boot_requests(const KernelCmdline& cmdline, std::uint64_t default_kb);
 
+// The pool the boot threads allocate: a plain hugepages=N of a non-gigantic size
+// (docs/kernel-facts.md "Which boot pools are threaded"); of several (arm64 has more than one
+// non-gigantic size), the one of `preferred_kb`, else the first.
+std::optional<BootRequest> threaded_request(const std::vector<BootRequest>& requests,
+                                            std::optional<std::uint64_t> preferred_kb = {});
+
 struct BootPoolFacts {
     bool pool_requested = false;  // some hugepages=N with N > 0
     bool node_format = false;     // hugepages=0:512,1:512 for a non-gigantic size

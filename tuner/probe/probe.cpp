@@ -164,19 +164,10 @@ void read_init_on_alloc(const KernelFs& fs, const std::vector<std::string>& log,
         k.init_on_alloc_source = "kernel config";
         return;
     }
-    // "mem auto-init: stack:all(zero), heap alloc:off, heap free:off" (mm/mm_init.c)
-    for (const auto& line : log) {
-        auto at = line.find("mem auto-init:");
-        if (at == std::string::npos)
-            continue;
-        if (line.find("heap alloc:on") != std::string::npos)
-            k.init_on_alloc = true;
-        if (line.find("heap alloc:off") != std::string::npos)
-            k.init_on_alloc = false;
-        if (k.init_on_alloc) {
-            k.init_on_alloc_source = "boot log";
-            return;
-        }
+    if (auto logged = read_boot_log_context(log).init_on_alloc) {
+        k.init_on_alloc = logged;
+        k.init_on_alloc_source = "boot log";
+        return;
     }
     k.init_on_alloc_source = "unknown";
 }
@@ -251,7 +242,9 @@ KernelFacts read_kernel(const KernelFs& fs, const Topology& topo) {
         k.hvo = parse_kernel_bool(*v);
     }
     k.boot_requests = read_boot_requests(k.cmdline, k.default_hugepage_size_kb.value_or(2048));
-    k.last_boot_allocation = find_boot_allocation_line(log);
+    if (auto request = threaded_request(k.boot_requests))
+        k.last_boot_allocation =
+            allocation_line_for_pool(last_boot_messages(log), request->size_kb);
     return k;
 }
 

@@ -44,16 +44,17 @@ const std::string kCmdline32 =
 }  // namespace
 
 TEST_CASE("the allocation line in dmesg and kmsg form, both parameter spellings") {
-    auto line = find_boot_allocation_line(log_fixture("dmesg-6.15-threads32.log"));
-    REQUIRE(line);
-    CHECK(line->milliseconds == 706);
-    CHECK(line->threads == 32);
-    auto kmsg = find_boot_allocation_line(log_fixture("kmsg-6.15-threads16.log"));
-    REQUIRE(kmsg);
-    CHECK(kmsg->milliseconds == 1210);
-    CHECK(kmsg->threads == 16);
-    CHECK(!find_boot_allocation_line(
-        {"HugeTLB: allocation took ms with hugepage_allocation_threads=3"}));
+    auto lines = find_boot_allocation_lines(log_fixture("dmesg-6.15-threads32.log"));
+    REQUIRE(lines.size() == 1);
+    CHECK(lines[0].milliseconds == 706);
+    CHECK(lines[0].threads == 32);
+    auto kmsg = find_boot_allocation_lines(log_fixture("kmsg-6.15-threads16.log"));
+    REQUIRE(kmsg.size() == 1);
+    CHECK(kmsg[0].milliseconds == 1210);
+    CHECK(kmsg[0].threads == 16);
+    CHECK(find_boot_allocation_lines(
+              {"HugeTLB: allocation took ms with hugepage_allocation_threads=3"})
+              .empty());
 }
 
 TEST_CASE("verified: the line, the applied value on the command line, the ratio") {

@@ -1,6 +1,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <fstream>
 #include <set>
 
 #include "tests/unit/support/fixtures.hpp"
@@ -126,6 +127,21 @@ TEST_CASE("probe: an unknown init_on_alloc is null, not false") {
     CHECK_FALSE(p.kernel.init_on_alloc.has_value());
     CHECK(p.kernel.init_on_alloc_source == "unknown");
     CHECK(to_json(p)["kernel"]["init_on_alloc"].is_null());
+    std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("probe: the boot allocation is the requested pool's line, not an empty size's") {
+    auto dir = std::filesystem::temp_directory_path() / "hugetune-probe-two-sizes";
+    std::filesystem::remove_all(dir);
+    std::filesystem::copy(fixture("skylake-4node"), dir, std::filesystem::copy_options::recursive);
+    std::filesystem::copy_file(
+        test::source_dir() / "tests/fixtures/boot/logs/dmesg-arm64-6.15-two-sizes.log",
+        dir / "dev" / "kmsg", std::filesystem::copy_options::overwrite_existing);
+    std::ofstream(dir / "proc" / "cmdline") << "root=/dev/vda1 hugepagesz=2M hugepages=8192 "
+                                               "hugepage_alloc_threads=8\n";
+    Probe p = probe_machine(KernelFs(dir));
+    REQUIRE(p.kernel.last_boot_allocation.has_value());
+    CHECK(p.kernel.last_boot_allocation->milliseconds == 96);
     std::filesystem::remove_all(dir);
 }
 
