@@ -1,16 +1,11 @@
 #include "tuner/boot/boot_verify.hpp"
 
-#include <algorithm>
-
 #include "model/alloc_threads.hpp"
-#include "model/text.hpp"
 #include "tuner/kernel/boot_pool.hpp"
 #include "tuner/kernel/cmdline.hpp"
 
 namespace hugetune::boot {
 namespace {
-
-constexpr std::uint64_t kDefaultHugePageKb = 2048;  // x86-64
 
 // What the log says about the boot it holds, with the command line given for it.
 struct Boot {

@@ -8,8 +8,6 @@
 namespace hugetune {
 namespace {
 
-constexpr std::uint64_t kDefaultHugePageKb = 2048;  // x86-64
-
 // "512" or "0:256,1:256": the pages of one hugepages= value; nothing when a count is not a
 // number.
 std::optional<BootRequest> read_request(const std::string& value, std::uint64_t size_kb) {

@@ -16,6 +16,8 @@ namespace hugetune {
 // Pages larger than the buddy allocator's largest block are gigantic and come from memblock
 // in a serial loop (1 GiB on x86-64; the largest buddy block there is 4 MiB).
 inline constexpr std::uint64_t kLargestBuddyBlockKb = 4096;
+// The architecture's default huge page size where default_hugepagesz= does not say (x86-64).
+inline constexpr std::uint64_t kDefaultHugePageKb = 2048;
 
 // The boot pool requested on the command line for one page size.
 struct BootRequest {
