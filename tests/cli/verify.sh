@@ -12,11 +12,13 @@ report=$work/report.json
 cat >"$report" <<'JSON'
 {"json_schema_version": 1,
  "recommendation": {"hugepage_alloc_threads": 32, "kernel_cmdline": "hugepage_alloc_threads=32",
-                    "predicted_seconds": 0.65}}
+                    "predicted_seconds": 0.65},
+ "boot_pool": {"pages": 524288, "page_size_kb": 2048, "source": "cmdline"}}
 JSON
 chmod 640 "$report"
 
-# A gathered tree for what verify reads besides the log: release and boot id.
+# A gathered tree for what verify reads besides a saved log: the ledger; and with the tree's
+# own dev/kmsg, its release and boot id.
 root=$work/root
 mkdir -p "$root/proc/sys/kernel/random"
 echo "6.15.0-hugetune" >"$root/proc/sys/kernel/osrelease"
@@ -24,7 +26,7 @@ echo "3f1e6c2a-8d4b-4c5e-9a7f-1b2c3d4e5f60" >"$root/proc/sys/kernel/random/boot_
 
 expect 0 "$bin" verify --root "$root" --log "$logs/dmesg-6.15-threads32.log" --cmdline "$cmdline" --report "$report"
 stdout_has "boot allocation: 706 ms with 32 threads"
-stdout_has "predicted: 650 ms; measured/predicted: 1.09"
+stdout_has "predicted: 650 ms for 524288 pages of 2048 kB, 650 ms for the 524288 pages booted; measured/predicted: 1.09"
 stdout_has "expected 32, recommended by the report"
 stdout_has "verified"
 python3 - "$report" <<'PY'
@@ -33,8 +35,10 @@ doc = json.load(open(sys.argv[1]))
 v = doc["verification"]
 assert v["measured_ms"] == 706 and v["threads"] == 32, v
 assert abs(v["predicted_ms"] - 650) < 1e-9 and abs(v["ratio"] - 706 / 650) < 1e-9, v
-assert v["kernel_release"] == "6.15.0-hugetune" and v["boot_id"].startswith("3f1e6c2a"), v
+# A saved log's own release; no boot id, as the log does not say which boot it was.
+assert v["kernel_release"] == "6.15.0-hugetune" and "boot_id" not in v, v
 assert v["verified"] is True and v["problems"] == [], v
+assert v["pool"] == {"pages": 524288, "page_size_kb": 2048, "init_on_alloc": True}, v
 assert doc["json_schema_version"] == 1 and doc["recommendation"]["hugepage_alloc_threads"] == 32
 PY
 [[ $(stat -c %a "$report") == 640 ]] || fail "report mode not kept"
@@ -67,7 +71,7 @@ echo "root=/dev/sda1 hugepage_alloc_threads=32" >"$cmdline"
 expect 1 "$bin" verify --root "$root" --log "$logs/dmesg-rotated.log" --cmdline "$cmdline"
 stderr_has "no boot-time huge page pool"
 # --json: one object on stdout, verified or not; the exit code still tells.
-echo "root=/dev/sda1 hugepagesz=2M hugepages=1024 hugepage_alloc_threads=16" >"$cmdline"
+echo "root=/dev/sda1 hugepagesz=2M hugepages=262144 hugepage_alloc_threads=16" >"$cmdline"
 expect 0 "$bin" verify --json --root "$root" --log "$logs/kmsg-6.15-threads16.log" --cmdline "$cmdline"
 python3 - "$work/out" <<'PY'
 import json, sys
@@ -81,15 +85,21 @@ python3 - "$work/out" <<'PY'
 import json, sys
 v = json.load(open(sys.argv[1]))
 assert v["verified"] is False and v["measured_ms"] is None, v
-assert any("no boot-time huge page pool" in p for p in v["problems"]), v
+assert [p["code"] for p in v["problems"]] == ["no_boot_pool"], v
+assert "no boot-time huge page pool" in v["problems"][0]["message"], v
 PY
 one_error_line
 # The default log source under --root is its dev/kmsg.
 mkdir -p "$root/dev"
 cp "$logs/dmesg-6.15-threads32.log" "$root/dev/kmsg"
 echo "root=/dev/sda1 hugepages=524288 hugepage_alloc_threads=32" >"$root/proc/cmdline"
-expect 0 "$bin" verify --root "$root"
-stdout_has "boot allocation: 706 ms with 32 threads"
+expect 0 "$bin" verify --json --root "$root"
+python3 - "$work/out" <<'PY'
+import json, sys
+v = json.load(open(sys.argv[1]))
+assert v["measured_ms"] == 706 and v["threads"] == 32, v
+assert v["kernel_release"] == "6.15.0-hugetune" and v["boot_id"].startswith("3f1e6c2a"), v
+PY
 
 # Bad input: exit 2, one line.
 printf '{"recommendation": {"hugepage_alloc_threads": 32, "kernel_cmdline": "hugepage_alloc_threads=32"}}' >"$report"

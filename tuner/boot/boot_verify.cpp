@@ -1,52 +1,50 @@
 #include "tuner/boot/boot_verify.hpp"
 
+#include "model/alloc_threads.hpp"
 #include "tuner/kernel/boot_pool.hpp"
 #include "tuner/kernel/cmdline.hpp"
 
 namespace hugetune::boot {
+namespace {
 
-std::vector<std::string> missing_line_reasons(const VerifyInput& in) {
-    std::vector<std::string> reasons;
-    auto facts = boot_pool_facts(parse_kernel_cmdline(in.cmdline));
-    auto caveats = alloc_threads_caveats(facts, in.release);
-    reasons.insert(reasons.end(), caveats.begin(), caveats.end());
-    if (!reasons.empty())
-        return reasons;
-    if (in.log.empty()) {
-        reasons.push_back(
-            "no kernel log could be read (reading /dev/kmsg needs root; "
-            "journalctl -k -b needs journald); give the log with --log FILE");
-        return reasons;
-    }
-    for (const auto& l : in.log) {
-        if (l.find("HugeTLB: allocating") != std::string::npos &&
-            l.find("failed") != std::string::npos) {
-            reasons.push_back("the boot pool allocation failed: '" + l + "'");
-            return reasons;
-        }
-    }
-    // The first boot messages ("Linux version ...", "Command line: ...") are still there
-    // unless the ring buffer wrapped or the journal was rotated.
-    bool has_boot_start = false;
-    for (const auto& l : in.log)
-        if (l.starts_with("Linux version ") || l.find("Command line:") != std::string::npos)
-            has_boot_start = true;
-    if (!has_boot_start) {
-        reasons.push_back(
-            "the log no longer reaches back to the start of the boot (ring buffer "
-            "overwritten or journal rotated), so the line is lost; keep a "
-            "persistent journal or save dmesg right after boot and pass --log");
-        return reasons;
-    }
-    reasons.push_back(
-        "the log holds the whole boot but no allocation line, although the "
-        "command line requests a threaded boot pool on a 6.15+ kernel");
-    return reasons;
+// What the log says about the boot it holds, with the command line given for it.
+struct Boot {
+    std::vector<std::string> messages;  // the last boot's
+    BootLogContext context;
+    KernelCmdline cmdline;
+    std::optional<std::string> release;
+    std::optional<int> online_cpus;
+};
+
+Boot read_boot(const VerifyInput& in) {
+    Boot b;
+    b.messages = last_boot_messages(in.log);
+    b.context = read_boot_log_context(b.messages);
+    b.cmdline = parse_kernel_cmdline(in.cmdline);
+    b.release = b.context.release ? b.context.release : in.release;
+    b.online_cpus = b.context.online_cpus ? b.context.online_cpus : in.online_cpus;
+    return b;
 }
 
-VerifyResult verify_boot(const VerifyInput& in) {
-    VerifyResult r;
-    r.cmdline_value = parse_kernel_cmdline(in.cmdline).last("hugepage_alloc_threads");
+// The boot-pool parameters of a command line, to tell whether two describe the same boot.
+bool same_boot_request(const KernelCmdline& a, const KernelCmdline& b) {
+    for (const char* name : {"hugepage_alloc_threads", "init_on_alloc", "default_hugepagesz"})
+        if (a.last(name) != b.last(name))
+            return false;
+    auto requests = [](const KernelCmdline& c) {
+        std::vector<std::pair<std::uint64_t, std::uint64_t>> out;
+        for (const auto& r : read_boot_requests(c, kDefaultHugePageKb))
+            out.emplace_back(r.size_kb, r.pages);
+        return out;
+    };
+    return requests(a) == requests(b);
+}
+
+// Problems of the command line itself: a value the kernel ignores, not the applied value, not
+// the command line the log says was booted.
+std::optional<std::uint64_t> check_cmdline(const VerifyInput& in, const Boot& boot,
+                                           VerifyResult& r) {
+    r.cmdline_value = boot.cmdline.last("hugepage_alloc_threads");
     std::optional<std::uint64_t> in_force;
     if (r.cmdline_value) {
         auto v = parse_kernel_ulong(*r.cmdline_value);
@@ -55,28 +53,143 @@ VerifyResult verify_boot(const VerifyInput& in) {
         if (v && *v > 0)
             in_force = v;
         else
-            r.problems.push_back("/proc/cmdline has hugepage_alloc_threads=" + *r.cmdline_value +
-                                 ", which the kernel ignores");
+            r.problems.push_back(
+                {"threads_ignored", "the command line has hugepage_alloc_threads=" +
+                                        *r.cmdline_value + ", which the kernel ignores"});
     }
     if (in.applied && in_force != in.applied)
         r.problems.push_back(
-            "the running kernel's command line has " +
-            (r.cmdline_value ? "hugepage_alloc_threads=" + *r.cmdline_value
-                             : std::string("no hugepage_alloc_threads=")) +
-            ", not the applied " + std::to_string(*in.applied) +
-            "; the boot entries were not regenerated, or another entry was booted");
-    r.line = find_boot_allocation_line(in.log);
+            {"not_applied",
+             "the running kernel's command line has " +
+                 (r.cmdline_value ? "hugepage_alloc_threads=" + *r.cmdline_value
+                                  : std::string("no hugepage_alloc_threads=")) +
+                 ", not the applied " + std::to_string(*in.applied) +
+                 "; the boot entries were not regenerated, or another entry was booted"});
+    if (boot.context.cmdline &&
+        !same_boot_request(parse_kernel_cmdline(*boot.context.cmdline), boot.cmdline))
+        r.problems.push_back(
+            {"cmdline_mismatch", "the log's boot had the command line '" + *boot.context.cmdline +
+                                     "', which asks for another boot pool or thread count than "
+                                     "the command line given"});
+    return in_force;
+}
+
+// Why the allocation line is missing, the most specific reason first.
+std::vector<Problem> missing_line_reasons(const Boot& boot, bool pool_requested) {
+    auto reasons = alloc_threads_problems(boot_pool_facts(boot.cmdline), boot.release);
+    if (!reasons.empty())
+        return reasons;
+    if (boot.messages.empty())
+        return {{"no_log",
+                 "no kernel log could be read (reading /dev/kmsg needs root; "
+                 "journalctl -k -b needs journald); give the log with --log FILE"}};
+    for (const auto& l : boot.messages)
+        if (l.find("HugeTLB: allocating") != std::string::npos &&
+            l.find("failed") != std::string::npos)
+            return {{"allocation_failed", "the boot pool allocation failed: '" + l + "'"}};
+    // The first boot messages ("Linux version ...", "Command line: ...") are still there
+    // unless the ring buffer wrapped or the journal was rotated.
+    if (!boot.context.release && !boot.context.cmdline)
+        return {{"log_truncated",
+                 "the log no longer reaches back to the start of the boot (ring buffer "
+                 "overwritten or journal rotated), so the line is lost; keep a "
+                 "persistent journal or save dmesg right after boot and pass --log"}};
+    if (pool_requested && !find_boot_allocation_lines(boot.messages).empty())
+        return {{"no_allocation_line",
+                 "the log's allocation lines are for other page sizes or for an empty pool, "
+                 "none measures the requested pool"}};
+    return {{"no_allocation_line",
+             "the log holds the whole boot but no allocation line, although the "
+             "command line requests a threaded boot pool on a 6.15+ kernel"}};
+}
+
+// Why the kernel's line shows `shown` threads where the command line asks for `asked`
+// (docs/kernel-facts.md "The thread count in the log line").
+std::string threads_mismatch_reason(std::uint64_t shown, std::uint64_t asked,
+                                    std::optional<int> cpus) {
+    std::string s = "the kernel used " + std::to_string(shown) +
+                    " threads although the command line asks for " + std::to_string(asked);
+    if (cpus && *cpus > 0 &&
+        shown == static_cast<std::uint64_t>(kernel_default_alloc_threads(*cpus)))
+        return s + ", which is the kernel's default max(1, " + std::to_string(*cpus) +
+               " CPUs / 4): the booted kernel did not take the parameter, so the command line "
+               "given is not the one booted";
+    if (cpus && *cpus > 0 && shown == static_cast<std::uint64_t>(*cpus) && asked > shown)
+        return s +
+               ", the CPU count of that boot: this kernel caps the value at the CPUs "
+               "(mainline Linux logs the value it was given)";
+    return s +
+           ": the log and the command line are not of the same boot, or this kernel "
+           "changes the value";
+}
+
+BootedPool booted_pool(const Boot& boot, const BootRequest& request) {
+    BootedPool pool{request.pages, request.size_kb, boot.context.init_on_alloc};
+    for (const auto& registered : find_registered_pools(boot.messages))
+        if (registered.size_kb == request.size_kb)
+            pool.pages = registered.pages;
+    if (!pool.init_on_alloc)
+        if (auto v = boot.cmdline.last("init_on_alloc"))
+            pool.init_on_alloc = parse_kernel_bool(*v);
+    return pool;
+}
+
+// The prediction scales with the pages (docs/kernel-facts.md "What a boot allocation costs");
+// anything else that differs makes the ratio meaningless.
+void compare_with_prediction(const ReportPrediction& p, VerifyResult& r) {
+    const auto& pool = *r.pool;
+    if (p.threads != r.line->threads)
+        r.ratio_refused = Problem{"threads_differ",
+                                  "the report predicts for " + std::to_string(p.threads) +
+                                      " threads, the boot used " + std::to_string(r.line->threads)};
+    else if (!p.pool_pages || !p.page_size_kb)
+        r.ratio_refused =
+            Problem{"report_pool_unknown", "the report does not say which pool it predicts for"};
+    else if (*p.page_size_kb != pool.page_size_kb)
+        r.ratio_refused = Problem{"page_size_differs",
+                                  "the report predicts for " + std::to_string(*p.page_size_kb) +
+                                      " kB pages, the boot allocated " +
+                                      std::to_string(pool.page_size_kb) + " kB pages"};
+    else if (p.init_on_alloc && pool.init_on_alloc && *p.init_on_alloc != *pool.init_on_alloc)
+        r.ratio_refused = Problem{
+            "init_on_alloc_differs",
+            std::string("the report predicts with init_on_alloc ") +
+                (*p.init_on_alloc ? "on" : "off") + ", the boot ran with it " +
+                (*pool.init_on_alloc ? "on" : "off") + ", which changes the cost of each page"};
+    else if (pool.pages == 0)
+        r.ratio_refused = Problem{"empty_pool", "the boot allocated no page"};
+    if (r.ratio_refused)
+        return;
+    r.pool_predicted_ms =
+        p.predicted_ms * static_cast<double>(pool.pages) / static_cast<double>(*p.pool_pages);
+    if (*r.pool_predicted_ms > 0)
+        r.ratio = static_cast<double>(r.line->milliseconds) / *r.pool_predicted_ms;
+}
+
+}  // namespace
+
+VerifyResult verify_boot(const VerifyInput& in) {
+    VerifyResult r;
+    const Boot boot = read_boot(in);
+    r.release = boot.release;
+    const auto in_force = check_cmdline(in, boot, r);
+    const auto request =
+        threaded_request(read_boot_requests(boot.cmdline, kDefaultHugePageKb),
+                         in.prediction ? in.prediction->page_size_kb : std::nullopt);
+    if (request)
+        r.line = allocation_line_for_pool(boot.messages, request->size_kb);
     if (!r.line) {
-        auto reasons = missing_line_reasons(in);
+        auto reasons = missing_line_reasons(boot, request.has_value());
         r.problems.insert(r.problems.end(), reasons.begin(), reasons.end());
         return r;
     }
     if (in_force && r.line->threads != *in_force)
-        r.notes.push_back("the kernel used " + std::to_string(r.line->threads) +
-                          " threads although the command line asks for " +
-                          std::to_string(*in_force));
-    if (in.predicted_ms && *in.predicted_ms > 0)
-        r.ratio = static_cast<double>(r.line->milliseconds) / *in.predicted_ms;
+        r.problems.push_back(
+            {"threads_mismatch",
+             threads_mismatch_reason(r.line->threads, *in_force, boot.online_cpus)});
+    r.pool = booted_pool(boot, *request);
+    if (in.prediction)
+        compare_with_prediction(*in.prediction, r);
     r.verified = r.problems.empty();
     return r;
 }

@@ -8,30 +8,51 @@
 #include <string>
 #include <vector>
 
+#include "model/warning.hpp"
 #include "tuner/kernel/boot_log.hpp"
 
 namespace hugetune::boot {
 
+// Why a boot is not verified, or why its time is not compared: a stable code and a sentence.
+using Problem = model::Warning;
+
+// A report's prediction and what it was made for.
+struct ReportPrediction {
+    double predicted_ms = 0;
+    std::uint64_t threads = 0;  // the recommended hugepage_alloc_threads
+    std::optional<std::uint64_t> pool_pages;
+    std::optional<std::uint64_t> page_size_kb;
+    std::optional<bool> init_on_alloc;
+};
+
 struct VerifyInput {
-    std::vector<std::string> log;          // this boot's kernel messages
-    std::string cmdline;                   // /proc/cmdline
-    std::optional<std::string> release;    // running kernel
+    std::vector<std::string> log;          // kernel messages; of several boots the last counts
+    std::string cmdline;                   // the kernel command line given for that boot
+    std::optional<std::string> release;    // the booted kernel, where the log does not say
+    std::optional<int> online_cpus;        // the booted machine's, where the log does not say
     std::optional<std::uint64_t> applied;  // the value hugetune applied (ledger or report)
-    std::optional<double> predicted_ms;    // the report's prediction at that value
+    std::optional<ReportPrediction> prediction;
+};
+
+// The pool the kernel allocated with the threads.
+struct BootedPool {
+    std::uint64_t pages = 0;
+    std::uint64_t page_size_kb = 0;
+    std::optional<bool> init_on_alloc;  // zeroed while allocating (unknown: nothing)
 };
 
 struct VerifyResult {
     bool verified = false;
     std::optional<BootAllocationLine> line;
-    std::optional<std::string> cmdline_value;  // hugepage_alloc_threads= on /proc/cmdline
-    std::optional<double> ratio;               // measured / predicted
-    std::vector<std::string> problems;         // why not verified, one sentence each
-    std::vector<std::string> notes;
+    std::optional<std::string> cmdline_value;  // hugepage_alloc_threads= on the command line
+    std::optional<std::string> release;        // the booted kernel: the log's, else the input's
+    std::optional<BootedPool> pool;
+    std::optional<double> pool_predicted_ms;  // the prediction rescaled to `pool`
+    std::optional<double> ratio;              // measured / pool_predicted_ms
+    std::optional<Problem> ratio_refused;     // why there is no ratio despite a prediction
+    std::vector<Problem> problems;            // why not verified
 };
 
 VerifyResult verify_boot(const VerifyInput& input);
-
-// Why the allocation line is missing, the most specific reason first.
-std::vector<std::string> missing_line_reasons(const VerifyInput& input);
 
 }  // namespace hugetune::boot

@@ -26,13 +26,14 @@ namespace {
 using model::JsonField;
 
 // The recommendation's fields; throws model::InputError naming the field.
-ReportRecommendation read_recommendation(const nlohmann::json& document, bool need_prediction) {
+ReportRecommendation read_recommendation(const nlohmann::json& document, bool need_prediction,
+                                         const std::string& threads_fix) {
     const JsonField doc(document, "give the report written by 'hugetune run'");
     const JsonField rec = doc["recommendation"];
     rec.with_fix("is this a hugetune report?").object();
     ReportRecommendation r;
     r.threads = static_cast<std::uint64_t>(rec["hugepage_alloc_threads"]
-                                               .with_fix("give --value N instead")
+                                               .with_fix(threads_fix)
                                                .whole_number({
                                                    1,
                                                    static_cast<std::int64_t>(kMaxAllocThreads),
@@ -54,15 +55,22 @@ ReportRecommendation read_recommendation(const nlohmann::json& document, bool ne
             .fail("missing");
     r.predicted_seconds = predicted.optional_positive_number();
     r.kernel_release = doc["kernel"]["release"].hint<std::string>();
+    if (const JsonField pool = doc["boot_pool"]; pool.present()) {
+        r.pool_pages = static_cast<std::uint64_t>(pool["pages"].whole_number());
+        r.pool_page_size_kb = static_cast<std::uint64_t>(pool["page_size_kb"].whole_number({4}));
+    }
+    r.init_on_alloc = doc["kernel"]["init_on_alloc"].hint<bool>();
+    r.online_cpus = doc["kernel"]["online_cpus"].hint<int>();
     return r;
 }
 
 }  // namespace
 
-ReportRecommendation read_report(const std::filesystem::path& path, bool need_prediction) {
+ReportRecommendation read_report(const std::filesystem::path& path, bool need_prediction,
+                                 const std::string& threads_fix) {
     nlohmann::json document = read_json_file(path);
     try {
-        ReportRecommendation r = read_recommendation(document, need_prediction);
+        ReportRecommendation r = read_recommendation(document, need_prediction, threads_fix);
         r.document = std::move(document);
         return r;
     } catch (const model::InputError& e) {

@@ -114,7 +114,7 @@ std::optional<ApplyCommand> parse_apply(const Args& args) {
         cmd.value_given = true;
     }
     if (vm.count("report")) {
-        auto rec = read_report(report, false);
+        auto rec = read_report(report, false, "give --value N instead");
         if (r.value.empty())
             r.value = std::to_string(rec.threads);
         r.kernel_release = rec.kernel_release;

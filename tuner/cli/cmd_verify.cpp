@@ -10,6 +10,7 @@
 #include "tuner/boot/ledger.hpp"
 #include "tuner/boot/report_input.hpp"
 #include "tuner/cli/commands.hpp"
+#include "tuner/kernel/boot_log.hpp"
 #include "tuner/kernel/kernel_fs.hpp"
 #include "tuner/system/atomic_file.hpp"
 #include "tuner/system/errors.hpp"
@@ -34,9 +35,11 @@ std::optional<VerifyOptions> parse_verify(const Args& args) {
         "compare with this report's prediction and add a 'verification' block to it")(
         "log", po::value(&log)->value_name("FILE"),
         "read the kernel log from FILE (dmesg, /dev/kmsg or journalctl -k output) instead of "
-        "/dev/kmsg or journalctl -k -b")(
+        "/dev/kmsg or journalctl -k -b; its last boot counts, with the command line and "
+        "release that boot logged, never this machine's")(
         "cmdline", po::value(&cmdline)->value_name("FILE"),
-        "read the kernel command line from FILE instead of /proc/cmdline")(
+        "read the kernel command line from FILE instead of /proc/cmdline (with --log: where "
+        "the log does not show it)")(
         "root", po::value(&root)->value_name("DIR"),
         "read /proc, /dev/kmsg and the ledger under DIR (a tree gathered from another machine)")(
         "json", po::bool_switch(&o.json),
@@ -72,26 +75,48 @@ std::optional<std::string> read_text(const std::filesystem::path& path) {
     return s.str();
 }
 
-// What verify compares: this boot's log and command line, and the value it expects.
+// What verify compares: one boot's log and command line, and the value it expects.
 struct Gathered {
     boot::VerifyInput input;
-    std::string applied_from;  // where the expected value comes from, for people
+    std::string applied_from;            // where the expected value comes from, for people
+    std::optional<std::string> boot_id;  // only for this machine's own boot
 };
+
+// A saved log goes with its own command line (its "Command line:" message) or --cmdline, never
+// with this machine's; the live log with /proc/cmdline and this machine's release and boot id.
+void gather_boot(const VerifyOptions& o, const KernelFs& fs, Gathered& g) {
+    auto& in = g.input;
+    in.log = o.log ? kernel_log_messages(read_text(*o.log).value_or("")) : fs.kernel_log();
+    std::optional<std::string> cmdline;
+    if (o.cmdline) {
+        cmdline = read_text(*o.cmdline);
+        if (!cmdline)
+            usage_error("--cmdline", o.cmdline->string() + " is not a readable file");
+    } else if (o.log) {
+        cmdline = read_boot_log_context(last_boot_messages(in.log)).cmdline;
+        if (!cmdline)
+            usage_error("--log", o.log->string() +
+                                     " does not show the boot's command line (no 'Command "
+                                     "line:' message); give it with --cmdline FILE");
+    } else {
+        cmdline = fs.read("/proc/cmdline");
+        if (!cmdline)
+            throw RuntimeError("cannot read " + fs.resolve("/proc/cmdline").string() +
+                               "; give the kernel command line with --cmdline FILE");
+    }
+    in.cmdline = *cmdline;
+    if (o.log)
+        return;
+    if (auto release = fs.read_line("/proc/sys/kernel/osrelease"); release && !release->empty())
+        in.release = release;
+    g.boot_id = fs.read_line("/proc/sys/kernel/random/boot_id");
+}
 
 Gathered gather(const VerifyOptions& o, const KernelFs& fs,
                 const std::optional<ReportRecommendation>& report) {
     Gathered g;
+    gather_boot(o, fs, g);
     auto& in = g.input;
-    in.log = o.log ? kernel_log_messages(read_text(*o.log).value_or("")) : fs.kernel_log();
-    auto cmdline = o.cmdline ? read_text(*o.cmdline) : fs.read("/proc/cmdline");
-    if (!cmdline)
-        throw RuntimeError(
-            "cannot read " +
-            (o.cmdline ? o.cmdline->string() : fs.resolve("/proc/cmdline").string()) +
-            "; give the kernel command line with --cmdline FILE");
-    in.cmdline = *cmdline;
-    if (auto release = fs.read_line("/proc/sys/kernel/osrelease"); release && !release->empty())
-        in.release = release;
     if (auto ledger = boot::read_ledger(fs)) {
         in.applied = parse_thread_count(ledger->value);
         g.applied_from = "applied " + ledger->applied_at;
@@ -99,8 +124,12 @@ Gathered gather(const VerifyOptions& o, const KernelFs& fs,
         in.applied = report->threads;
         g.applied_from = "recommended by the report";
     }
+    if (report && !in.online_cpus)
+        in.online_cpus = report->online_cpus;
     if (report && report->predicted_seconds)
-        in.predicted_ms = *report->predicted_seconds * 1000.0;
+        in.prediction = boot::ReportPrediction{*report->predicted_seconds * 1000.0, report->threads,
+                                               report->pool_pages, report->pool_page_size_kb,
+                                               report->init_on_alloc};
     return g;
 }
 
@@ -109,22 +138,51 @@ nlohmann::json or_null(const std::optional<T>& value) {
     return value ? nlohmann::json(*value) : nlohmann::json();
 }
 
+nlohmann::json problem_json(const boot::Problem& p) {
+    return {{"code", p.code}, {"message", p.message}};
+}
+
 // The report's `verification` block, also printed by --json.
-nlohmann::json verification_json(const boot::VerifyInput& in, const boot::VerifyResult& r,
-                                 const KernelFs& fs) {
+nlohmann::json verification_json(const Gathered& g, const boot::VerifyResult& r) {
+    const auto& in = g.input;
     nlohmann::json v;
     v["verified"] = r.verified;
     v["measured_ms"] = r.line ? nlohmann::json(r.line->milliseconds) : nlohmann::json();
     v["threads"] = r.line ? nlohmann::json(r.line->threads) : nlohmann::json();
     v["expected_threads"] = or_null(in.applied);
-    v["predicted_ms"] = or_null(in.predicted_ms);
+    v["predicted_ms"] = in.prediction ? nlohmann::json(in.prediction->predicted_ms) : nullptr;
+    v["pool_predicted_ms"] = or_null(r.pool_predicted_ms);
     v["ratio"] = or_null(r.ratio);
-    v["kernel_release"] = in.release.value_or("");
-    v["boot_id"] = fs.read_line("/proc/sys/kernel/random/boot_id").value_or("");
+    v["ratio_refused"] = r.ratio_refused ? problem_json(*r.ratio_refused) : nlohmann::json();
+    v["pool"] = r.pool ? nlohmann::json{{"pages", r.pool->pages},
+                                        {"page_size_kb", r.pool->page_size_kb},
+                                        {"init_on_alloc", or_null(r.pool->init_on_alloc)}}
+                       : nlohmann::json();
+    if (r.release)
+        v["kernel_release"] = *r.release;
+    if (g.boot_id)
+        v["boot_id"] = *g.boot_id;
     v["cmdline_value"] = or_null(r.cmdline_value);
     v["log_line"] = r.line ? nlohmann::json(r.line->text) : nlohmann::json();
-    v["problems"] = r.problems;
+    v["problems"] = nlohmann::json::array();
+    for (const auto& p : r.problems)
+        v["problems"].push_back(problem_json(p));
     return v;
+}
+
+void print_prediction(const boot::VerifyInput& in, const boot::VerifyResult& r) {
+    const auto& p = *in.prediction;
+    std::cout << "predicted: " << decimals_text(p.predicted_ms, 0) << " ms";
+    if (p.pool_pages && p.page_size_kb)
+        std::cout << " for " << *p.pool_pages << " pages of " << *p.page_size_kb << " kB";
+    if (r.pool_predicted_ms)
+        std::cout << ", " << decimals_text(*r.pool_predicted_ms, 0) << " ms for the "
+                  << r.pool->pages
+                  << " pages booted; measured/predicted: " << decimals_text(r.ratio.value_or(0), 2);
+    std::cout << "\n";
+    if (r.ratio_refused)
+        std::cout << "not compared with the prediction: " << r.ratio_refused->message << " ("
+                  << r.ratio_refused->code << ")\n";
 }
 
 void print_verification(const Gathered& g, const boot::VerifyResult& r) {
@@ -138,10 +196,12 @@ void print_verification(const Gathered& g, const boot::VerifyResult& r) {
     if (!r.line)
         return;
     std::cout << "boot allocation: " << r.line->milliseconds << " ms with " << r.line->threads
-              << " threads\n";
-    if (in.predicted_ms)
-        std::cout << "predicted: " << decimals_text(*in.predicted_ms, 0)
-                  << " ms; measured/predicted: " << decimals_text(r.ratio.value_or(0), 2) << "\n";
+              << " threads";
+    if (r.pool)
+        std::cout << " for " << r.pool->pages << " pages of " << r.pool->page_size_kb << " kB";
+    std::cout << "\n";
+    if (in.prediction)
+        print_prediction(in, r);
     std::cout << "(the kernel times the allocation in jiffies: a few ms of resolution)\n";
 }
 
@@ -156,8 +216,8 @@ void add_to_report(const std::filesystem::path& path, nlohmann::json doc,
 
 }  // namespace
 
-// Exit codes: 0 verified; 1 not verified (no allocation line, or the command line does not
-// carry the applied value), with the reasons on stderr; 2 bad options or report.
+// Exit codes: 0 verified; 1 not verified (each problem with its code), with the reasons on
+// stderr; 2 bad options, report or a saved log without its command line.
 int run_verify(const Args& args) {
     auto o = parse_verify(args);
     if (!o)
@@ -168,13 +228,11 @@ int run_verify(const Args& args) {
         report = read_report(*o->report, true);
     const auto gathered = gather(*o, fs, report);
     const auto r = boot::verify_boot(gathered.input);
-    const auto v = verification_json(gathered.input, r, fs);
+    const auto v = verification_json(gathered, r);
     if (o->json)
         std::cout << v.dump(2) << "\n";
     else
         print_verification(gathered, r);
-    for (const auto& n : r.notes)
-        std::cerr << "hugetune: note: " << n << "\n";
     if (report && r.line) {
         add_to_report(*o->report, report->document, v);
         if (!o->json)
@@ -183,7 +241,7 @@ int run_verify(const Args& args) {
     if (!r.verified) {
         std::string why;
         for (const auto& p : r.problems)
-            why += (why.empty() ? "" : "; ") + p;
+            why += (why.empty() ? "" : "; ") + p.message + " (" + p.code + ")";
         throw RuntimeError("not verified: " + why);
     }
     if (!o->json)

@@ -1,28 +1,149 @@
 #include "tuner/kernel/boot_log.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <regex>
 #include <stdexcept>
 
-namespace hugetune {
+#include "tuner/kernel/boot_pool.hpp"
 
-std::optional<BootAllocationLine> find_boot_allocation_line(const std::vector<std::string>& log) {
+namespace hugetune {
+namespace {
+
+std::optional<BootAllocationLine> read_allocation_line(const std::string& message) {
     static const std::regex re(
         R"(HugeTLB: allocation took (\d+)ms with hugepage_(?:allocation|alloc)_threads=(\d+))");
-    for (auto it = log.rbegin(); it != log.rend(); ++it) {
-        std::smatch m;
-        if (!std::regex_search(*it, m, re))
-            continue;
-        BootAllocationLine line;
-        try {
-            line.milliseconds = std::stoull(m[1]);
-            line.threads = std::stoull(m[2]);
-        } catch (const std::out_of_range&) {
-            continue;
-        }
-        line.text = *it;
-        return line;
+    std::smatch m;
+    if (!std::regex_search(message, m, re))
+        return std::nullopt;
+    BootAllocationLine line;
+    try {
+        line.milliseconds = std::stoull(m[1]);
+        line.threads = std::stoull(m[2]);
+    } catch (const std::out_of_range&) {
+        return std::nullopt;
     }
+    line.text = message;
+    return line;
+}
+
+// The kernel prints sizes with string_get_size() in binary units: "64.0 KiB", "2.00 MiB".
+std::optional<RegisteredPool> read_registered_pool(const std::string& message) {
+    static const std::regex re(
+        R"(HugeTLB:? registered ([0-9.]+) ([KMGT])iB page size, pre-allocated (\d+) pages)");
+    std::smatch m;
+    if (!std::regex_search(message, m, re))
+        return std::nullopt;
+    const std::string units = "KMGT";
+    try {
+        const double size = std::stod(m[1]) * std::pow(1024.0, units.find(m[2].str()[0]));
+        return RegisteredPool{static_cast<std::uint64_t>(std::llround(size)), std::stoull(m[3])};
+    } catch (const std::exception&) {
+        return std::nullopt;
+    }
+}
+
+bool starts_boot(const std::string& message) {
+    return message.starts_with("Linux version ");
+}
+
+// init/main.c prints "Kernel command line: ..." on every architecture; x86-64 prints
+// "Command line: ..." before it (arch/x86/kernel/setup.c).
+std::optional<std::string> logged_cmdline(const std::string& message) {
+    for (const std::string marker : {"Kernel command line: ", "Command line: "})
+        if (message.starts_with(marker))
+            return message.substr(marker.size());
     return std::nullopt;
+}
+
+}  // namespace
+
+std::vector<BootAllocationLine> find_boot_allocation_lines(const std::vector<std::string>& log) {
+    std::vector<BootAllocationLine> lines;
+    for (const auto& message : log)
+        if (auto line = read_allocation_line(message))
+            lines.push_back(std::move(*line));
+    return lines;
+}
+
+std::vector<RegisteredPool> find_registered_pools(const std::vector<std::string>& log) {
+    std::vector<RegisteredPool> pools;
+    for (const auto& message : log)
+        if (auto pool = read_registered_pool(message))
+            pools.push_back(*pool);
+    return pools;
+}
+
+std::vector<std::string> last_boot_messages(const std::vector<std::string>& log) {
+    auto start = std::find_if(log.rbegin(), log.rend(), starts_boot);
+    if (start == log.rend())
+        return log;
+    return {std::prev(start.base()), log.end()};
+}
+
+BootLogContext read_boot_log_context(const std::vector<std::string>& boot) {
+    static const std::regex smp(R"(smp: Brought up \d+ nodes?, (\d+) CPUs?)");
+    BootLogContext c;
+    for (const auto& message : boot) {
+        std::smatch m;
+        if (starts_boot(message) && !c.release) {
+            auto rest = message.substr(std::string("Linux version ").size());
+            c.release = rest.substr(0, rest.find(' '));
+        } else if (auto cmdline = logged_cmdline(message); cmdline && !c.cmdline) {
+            c.cmdline = cmdline;
+        } else if (message.find("mem auto-init:") != std::string::npos) {
+            // mm/mm_init.c, report_meminit() (docs/kernel-facts.md "init_on_alloc and boot
+            // zeroing").
+            if (message.find("heap alloc:on") != std::string::npos)
+                c.init_on_alloc = true;
+            else if (message.find("heap alloc:off") != std::string::npos)
+                c.init_on_alloc = false;
+        } else if (std::regex_search(message, m, smp)) {
+            c.online_cpus = std::stoi(m[1]);
+        }
+    }
+    return c;
+}
+
+namespace {
+
+// The registered sizes the allocation lines stand for, in order; empty when no pairing fits.
+std::vector<RegisteredPool> pools_of_lines(const std::vector<RegisteredPool>& registered,
+                                           std::size_t lines) {
+    std::vector<RegisteredPool> threaded, non_empty;
+    for (const auto& p : registered) {
+        if (p.size_kb > kLargestBuddyBlockKb)
+            continue;
+        threaded.push_back(p);
+        if (p.pages > 0)
+            non_empty.push_back(p);
+    }
+    if (threaded.size() == lines)
+        return threaded;
+    if (non_empty.size() == lines)
+        return non_empty;
+    return {};
+}
+
+}  // namespace
+
+std::optional<BootAllocationLine> allocation_line_for_pool(const std::vector<std::string>& boot,
+                                                           std::uint64_t size_kb) {
+    const auto lines = find_boot_allocation_lines(boot);
+    if (lines.empty())
+        return std::nullopt;
+    const auto pools = pools_of_lines(find_registered_pools(boot), lines.size());
+    for (std::size_t i = 0; i < pools.size(); ++i)
+        if (pools[i].size_kb == size_kb)
+            return pools[i].pages > 0 ? std::optional(lines[i]) : std::nullopt;
+    if (!pools.empty())
+        return std::nullopt;
+    if (lines.size() == 1)
+        return lines.front();
+    std::vector<BootAllocationLine> measured;
+    std::copy_if(lines.begin(), lines.end(), std::back_inserter(measured),
+                 [](const BootAllocationLine& l) { return l.milliseconds > 0; });
+    return measured.size() == 1 ? measured.front() : lines.back();
 }
 
 }  // namespace hugetune

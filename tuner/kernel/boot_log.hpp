@@ -1,5 +1,6 @@
 // The kernel's own account of the boot allocation, read from its log: the one place that
-// knows the line's wording (docs/kernel-facts.md "The boot allocation log line").
+// knows the wording of the boot messages hugetune reads (docs/kernel-facts.md "The boot
+// allocation log line", "What a boot log says about itself").
 #pragma once
 
 #include <cstdint>
@@ -17,7 +18,36 @@ struct BootAllocationLine {
     std::string text;
 };
 
-// The last such line in `log`; lines whose numbers do not fit 64 bits are passed over.
-std::optional<BootAllocationLine> find_boot_allocation_line(const std::vector<std::string>& log);
+// Every such line, in log order; lines whose numbers do not fit 64 bits are passed over.
+std::vector<BootAllocationLine> find_boot_allocation_lines(const std::vector<std::string>& log);
+
+// "HugeTLB: registered 2.00 MiB page size, pre-allocated 8192 pages": one per page size, after
+// the allocation lines, in the same order of sizes.
+struct RegisteredPool {
+    std::uint64_t size_kb = 0;
+    std::uint64_t pages = 0;
+};
+std::vector<RegisteredPool> find_registered_pools(const std::vector<std::string>& log);
+
+// The messages of the last boot in `log` (a journal or a saved file may hold several): from its
+// last "Linux version" line on; the whole log when it has none.
+std::vector<std::string> last_boot_messages(const std::vector<std::string>& log);
+
+// What one boot's log says about that boot; nothing for what it does not say.
+struct BootLogContext {
+    std::optional<std::string> release;  // "Linux version <release> ..."
+    std::optional<std::string> cmdline;  // "Command line: <cmdline>"
+    std::optional<bool> init_on_alloc;   // "mem auto-init: ..., heap alloc:on|off, ..."
+    std::optional<int> online_cpus;      // "smp: Brought up <n> nodes, <cpus> CPUs"
+};
+BootLogContext read_boot_log_context(const std::vector<std::string>& boot);
+
+// The allocation line of the pool of `size_kb` pages: lines are paired with the non-gigantic
+// registered sizes in order (all of them, or on kernels that log only non-empty pools, the
+// non-empty ones). Nothing when the pool's line is missing or the pool is empty (its 0 ms line
+// measures nothing). Without registered lines to pair with: the only line, else the only one
+// above 0 ms, else the last.
+std::optional<BootAllocationLine> allocation_line_for_pool(const std::vector<std::string>& boot,
+                                                           std::uint64_t size_kb);
 
 }  // namespace hugetune

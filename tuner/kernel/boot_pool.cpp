@@ -8,11 +8,6 @@
 namespace hugetune {
 namespace {
 
-// Pages larger than the buddy allocator's largest block are gigantic and come from memblock
-// in a serial loop (1 GiB on x86-64; the largest buddy block there is 4 MiB).
-constexpr std::uint64_t kLargestBuddyBlockKb = 4096;
-constexpr std::uint64_t kDefaultHugePageKb = 2048;  // x86-64
-
 // "512" or "0:256,1:256": the pages of one hugepages= value; nothing when a count is not a
 // number.
 std::optional<BootRequest> read_request(const std::string& value, std::uint64_t size_kb) {
@@ -60,6 +55,18 @@ std::vector<BootRequest> read_boot_requests(const KernelCmdline& cmdline,
     return out;
 }
 
+std::optional<BootRequest> threaded_request(const std::vector<BootRequest>& requests,
+                                            std::optional<std::uint64_t> preferred_kb) {
+    std::optional<BootRequest> chosen;
+    for (const auto& r : requests) {
+        if (r.pages == 0 || r.node_format || r.size_kb > kLargestBuddyBlockKb)
+            continue;
+        if (!chosen || preferred_kb == r.size_kb)
+            chosen = r;
+    }
+    return chosen;
+}
+
 BootPoolFacts boot_pool_facts(const KernelCmdline& cmdline) {
     BootPoolFacts facts;
     bool any_small = false;
@@ -79,24 +86,33 @@ BootPoolFacts boot_pool_facts(const KernelCmdline& cmdline) {
     return facts;
 }
 
+std::vector<model::Warning> alloc_threads_problems(const BootPoolFacts& facts,
+                                                   const std::optional<std::string>& release) {
+    std::vector<model::Warning> out;
+    if (release && release_honours_alloc_threads(*release) == std::optional<bool>(false))
+        out.push_back({"kernel_too_old", "kernel " + *release +
+                                             " is older than 6.15, which ignores "
+                                             "hugepage_alloc_threads="});
+    if (!facts.pool_requested)
+        out.push_back({"no_boot_pool",
+                       "the command line requests no boot-time huge page pool (hugepages=), so "
+                       "the kernel allocates nothing at boot and the parameter has no effect"});
+    else if (facts.only_gigantic)
+        out.push_back({"gigantic_only",
+                       "only gigantic pages are requested at boot; the kernel allocates them "
+                       "serially from memblock and hugepage_alloc_threads= does not apply"});
+    if (facts.node_format && !facts.threaded_pool)
+        out.push_back({"node_format_hugepages",
+                       "the boot pool uses node-format hugepages= (node:count), which takes a "
+                       "serial per-node path that ignores hugepage_alloc_threads="});
+    return out;
+}
+
 std::vector<std::string> alloc_threads_caveats(const BootPoolFacts& facts,
                                                const std::optional<std::string>& release) {
     std::vector<std::string> out;
-    if (release && release_honours_alloc_threads(*release) == std::optional<bool>(false))
-        out.push_back("kernel " + *release +
-                      " is older than 6.15, which ignores hugepage_alloc_threads=");
-    if (!facts.pool_requested)
-        out.push_back(
-            "the command line requests no boot-time huge page pool (hugepages=), so "
-            "the kernel allocates nothing at boot and the parameter has no effect");
-    else if (facts.only_gigantic)
-        out.push_back(
-            "only gigantic pages are requested at boot; the kernel allocates them "
-            "serially from memblock and hugepage_alloc_threads= does not apply");
-    if (facts.node_format && !facts.threaded_pool)
-        out.push_back(
-            "the boot pool uses node-format hugepages= (node:count), which takes a "
-            "serial per-node path that ignores hugepage_alloc_threads=");
+    for (auto& problem : alloc_threads_problems(facts, release))
+        out.push_back(std::move(problem.message));
     return out;
 }
 

@@ -8,9 +8,16 @@
 #include <string>
 #include <vector>
 
+#include "model/warning.hpp"
 #include "tuner/kernel/cmdline.hpp"
 
 namespace hugetune {
+
+// Pages larger than the buddy allocator's largest block are gigantic and come from memblock
+// in a serial loop (1 GiB on x86-64; the largest buddy block there is 4 MiB).
+inline constexpr std::uint64_t kLargestBuddyBlockKb = 4096;
+// The architecture's default huge page size where default_hugepagesz= does not say (x86-64).
+inline constexpr std::uint64_t kDefaultHugePageKb = 2048;
 
 // The boot pool requested on the command line for one page size.
 struct BootRequest {
@@ -24,6 +31,12 @@ struct BootRequest {
 // with a count that does not parse is left out; a later one for a size replaces an earlier one.
 std::vector<BootRequest> read_boot_requests(const KernelCmdline& cmdline, std::uint64_t default_kb);
 
+// The pool the boot threads allocate: a plain hugepages=N of a non-gigantic size
+// (docs/kernel-facts.md "Which boot pools are threaded"); of several (arm64 has more than one
+// non-gigantic size), the one of `preferred_kb`, else the first.
+std::optional<BootRequest> threaded_request(const std::vector<BootRequest>& requests,
+                                            std::optional<std::uint64_t> preferred_kb = {});
+
 struct BootPoolFacts {
     bool pool_requested = false;  // some hugepages=N with N > 0
     bool node_format = false;     // hugepages=0:512,1:512 for a non-gigantic size
@@ -33,8 +46,12 @@ struct BootPoolFacts {
 
 BootPoolFacts boot_pool_facts(const KernelCmdline& cmdline);
 
-// Why the parameter would have no effect with this command line and kernel release (one
-// sentence each); empty when it applies.
+// Why the parameter would have no effect with this command line and kernel release, each with
+// its code: "kernel_too_old", "no_boot_pool", "gigantic_only", "node_format_hugepages".
+std::vector<model::Warning> alloc_threads_problems(const BootPoolFacts& facts,
+                                                   const std::optional<std::string>& release);
+
+// The same problems' sentences; empty when the parameter applies.
 std::vector<std::string> alloc_threads_caveats(const BootPoolFacts& facts,
                                                const std::optional<std::string>& release);
 

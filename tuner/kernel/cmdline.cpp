@@ -121,4 +121,12 @@ std::optional<std::uint64_t> parse_memsize_kb(std::string_view text) {
     return bytes / 1024;
 }
 
+std::optional<bool> parse_kernel_bool(std::string_view v) {
+    if (v == "1" || v == "y" || v == "Y" || v == "on" || v == "On" || v == "ON")
+        return true;
+    if (v == "0" || v == "n" || v == "N" || v == "off" || v == "Off" || v == "OFF")
+        return false;
+    return std::nullopt;
+}
+
 }  // namespace hugetune

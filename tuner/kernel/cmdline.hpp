@@ -36,4 +36,7 @@ std::string memsize_text(std::uint64_t kb);
 // kstrtoul(s, 0, ...): decimal, 0x-hex or 0-octal.
 std::optional<std::uint64_t> parse_kernel_ulong(std::string_view text);
 
+// kstrtobool as the kernel uses for init_on_alloc=: 1/y/Y/on -> true, 0/n/N/off -> false.
+std::optional<bool> parse_kernel_bool(std::string_view text);
+
 }  // namespace hugetune

@@ -8,6 +8,7 @@
 #include <charconv>
 #include <cstring>
 #include <fstream>
+#include <regex>
 #include <sstream>
 
 #include "model/text.hpp"
@@ -69,6 +70,12 @@ std::string strip_kernel_log_prefix(std::string_view line) {
         if (std::count(head.begin(), head.end(), ',') >= 3)
             return std::string(line.substr(semi + 1));
     }
+    // journalctl -k, short or short-iso: "Dec 01 03:00:00 host kernel: text"
+    static const std::regex journal(
+        R"(^(?:[A-Z][a-z]{2} +\d+ \d\d:\d\d:\d\d|\d{4}-\d\d-\d\dT\S+) \S+ kernel: )");
+    std::match_results<std::string_view::const_iterator> m;
+    if (std::regex_search(line.begin(), line.end(), m, journal))
+        return std::string(line.substr(static_cast<std::size_t>(m.length(0))));
     // dmesg / journalctl -o short-monotonic: "[    4.350400] text"
     auto t = trim(line);
     if (!t.empty() && t.front() == '[') {

@@ -134,15 +134,6 @@ int count_cpu_list(const std::string& list) {
     return count;
 }
 
-// kstrtobool as the kernel uses for init_on_alloc=: 1/y/Y/on -> true, 0/n/N/off -> false.
-std::optional<bool> parse_kernel_bool(const std::string& v) {
-    if (v == "1" || v == "y" || v == "Y" || v == "on" || v == "On" || v == "ON")
-        return true;
-    if (v == "0" || v == "n" || v == "N" || v == "off" || v == "Off" || v == "OFF")
-        return false;
-    return std::nullopt;
-}
-
 std::optional<std::string> read_kernel_config(const KernelFs& fs, const std::string& release) {
     auto gz = fs.resolve("/proc/config.gz");
     std::error_code ec;
@@ -173,19 +164,10 @@ void read_init_on_alloc(const KernelFs& fs, const std::vector<std::string>& log,
         k.init_on_alloc_source = "kernel config";
         return;
     }
-    // "mem auto-init: stack:all(zero), heap alloc:off, heap free:off" (mm/mm_init.c)
-    for (const auto& line : log) {
-        auto at = line.find("mem auto-init:");
-        if (at == std::string::npos)
-            continue;
-        if (line.find("heap alloc:on") != std::string::npos)
-            k.init_on_alloc = true;
-        if (line.find("heap alloc:off") != std::string::npos)
-            k.init_on_alloc = false;
-        if (k.init_on_alloc) {
-            k.init_on_alloc_source = "boot log";
-            return;
-        }
+    if (auto logged = read_boot_log_context(log).init_on_alloc) {
+        k.init_on_alloc = logged;
+        k.init_on_alloc_source = "boot log";
+        return;
     }
     k.init_on_alloc_source = "unknown";
 }
@@ -260,7 +242,9 @@ KernelFacts read_kernel(const KernelFs& fs, const Topology& topo) {
         k.hvo = parse_kernel_bool(*v);
     }
     k.boot_requests = read_boot_requests(k.cmdline, k.default_hugepage_size_kb.value_or(2048));
-    k.last_boot_allocation = find_boot_allocation_line(log);
+    if (auto request = threaded_request(k.boot_requests))
+        k.last_boot_allocation =
+            allocation_line_for_pool(last_boot_messages(log), request->size_kb);
     return k;
 }
 

@@ -2,6 +2,10 @@
 // of fixture trees: tests that join the machine side with the reports.
 #include <doctest/doctest.h>
 
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
 #include <set>
 #include <string>
 #include <vector>
@@ -12,6 +16,7 @@
 #include "tests/unit/support/fixtures.hpp"
 #include "tests/unit/support/report_data.hpp"
 #include "tests/unit/support/schema_check.hpp"
+#include "tuner/cli/commands.hpp"
 #include "tuner/probe/probe.hpp"
 #include "tuner/system/process.hpp"
 
@@ -97,4 +102,54 @@ TEST_CASE("report: warnings from the probe and the sweep, around the fit's") {
     CHECK(
         std::vector(codes.begin(), codes.begin() + 4) ==
         std::vector<std::string>{"vm", "kernel_too_old", "gigantic_only", "init_on_alloc_unknown"});
+}
+
+TEST_CASE("report: the verification block verify adds validates, problems and all") {
+    namespace fs = std::filesystem;
+    const fs::path dir =
+        fs::temp_directory_path() / ("hugetune-verify-schema-" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    auto report = fixed_report();
+    const auto threads = report["recommendation"]["hugepage_alloc_threads"].get<int>();
+    const auto pages = report["boot_pool"]["pages"].get<std::uint64_t>();
+    const std::string path = (dir / "report.json").string();
+    const std::string log = (dir / "boot.log").string();
+    const std::string cmdline = (dir / "cmdline").string();
+    auto write = [](const std::string& p, const std::string& text) { std::ofstream(p) << text; };
+    auto verify_and_validate = [&](int expected_exit) {
+        write(path, report.dump(2));
+        int code = 0;
+        try {
+            code = cli::run_verify({"--report", path, "--log", log, "--cmdline", cmdline});
+        } catch (const std::exception&) {
+            code = 1;
+        }
+        CHECK(code == expected_exit);
+        auto r = validate_json("report.schema.json", nlohmann::json::parse(std::ifstream(path)));
+        CHECK_MESSAGE(r.exit_code == 0, r.out << r.err);
+        return nlohmann::json::parse(std::ifstream(path))["verification"];
+    };
+    write(log,
+          "Linux version 6.15.0 #1\n"
+          "smp: Brought up 2 nodes, 32 CPUs\n"
+          "HugeTLB: allocation took 706ms with hugepage_allocation_threads=" +
+              std::to_string(threads) + "\n" +
+              "HugeTLB: registered 2.00 MiB page size, pre-allocated " + std::to_string(pages / 2) +
+              " pages\n");
+    write(cmdline, "hugepages=" + std::to_string(pages) +
+                       " hugepage_alloc_threads=" + std::to_string(threads));
+    auto v = verify_and_validate(0);
+    CHECK(v["pool"]["pages"] == pages / 2);
+    CHECK(v["pool_predicted_ms"].get<double>() ==
+          doctest::Approx(v["predicted_ms"].get<double>() / 2));
+    // Not verified: the problems and the refused ratio carry their codes.
+    write(log, "HugeTLB: allocation took 706ms with hugepage_allocation_threads=" +
+                   std::to_string(threads + 1) + "\n");
+    write(cmdline, "hugepages=" + std::to_string(pages) +
+                       " hugepage_alloc_threads=" + std::to_string(threads + 1));
+    v = verify_and_validate(1);
+    CHECK(v["problems"][0]["code"] == "not_applied");
+    CHECK(v["ratio_refused"]["code"] == "threads_differ");
+    CHECK(v["ratio"].is_null());
+    fs::remove_all(dir);
 }

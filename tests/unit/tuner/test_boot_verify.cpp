@@ -1,5 +1,6 @@
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -22,11 +23,18 @@ std::vector<std::string> log_fixture(const std::string& name) {
     return out;
 }
 
-bool mentions(const std::vector<std::string>& v, const std::string& what) {
-    for (const auto& s : v)
-        if (s.find(what) != std::string::npos)
+bool mentions(const std::vector<Problem>& v, const std::string& what) {
+    for (const auto& p : v)
+        if (p.message.find(what) != std::string::npos)
             return true;
     return false;
+}
+
+std::vector<std::string> codes(const std::vector<Problem>& v) {
+    std::vector<std::string> out;
+    for (const auto& p : v)
+        out.push_back(p.code);
+    return out;
 }
 
 const std::string kCmdline32 =
@@ -36,16 +44,17 @@ const std::string kCmdline32 =
 }  // namespace
 
 TEST_CASE("the allocation line in dmesg and kmsg form, both parameter spellings") {
-    auto line = find_boot_allocation_line(log_fixture("dmesg-6.15-threads32.log"));
-    REQUIRE(line);
-    CHECK(line->milliseconds == 706);
-    CHECK(line->threads == 32);
-    auto kmsg = find_boot_allocation_line(log_fixture("kmsg-6.15-threads16.log"));
-    REQUIRE(kmsg);
-    CHECK(kmsg->milliseconds == 1210);
-    CHECK(kmsg->threads == 16);
-    CHECK(!find_boot_allocation_line(
-        {"HugeTLB: allocation took ms with hugepage_allocation_threads=3"}));
+    auto lines = find_boot_allocation_lines(log_fixture("dmesg-6.15-threads32.log"));
+    REQUIRE(lines.size() == 1);
+    CHECK(lines[0].milliseconds == 706);
+    CHECK(lines[0].threads == 32);
+    auto kmsg = find_boot_allocation_lines(log_fixture("kmsg-6.15-threads16.log"));
+    REQUIRE(kmsg.size() == 1);
+    CHECK(kmsg[0].milliseconds == 1210);
+    CHECK(kmsg[0].threads == 16);
+    CHECK(find_boot_allocation_lines(
+              {"HugeTLB: allocation took ms with hugepage_allocation_threads=3"})
+              .empty());
 }
 
 TEST_CASE("verified: the line, the applied value on the command line, the ratio") {
@@ -54,7 +63,7 @@ TEST_CASE("verified: the line, the applied value on the command line, the ratio"
     in.cmdline = kCmdline32;
     in.release = "6.15.0";
     in.applied = 32;
-    in.predicted_ms = 650;
+    in.prediction = ReportPrediction{650, 32, 524288, 2048, true};
     auto r = verify_boot(in);
     CHECK(r.verified);
     REQUIRE(r.ratio);
@@ -62,7 +71,108 @@ TEST_CASE("verified: the line, the applied value on the command line, the ratio"
     in.applied = 16;
     r = verify_boot(in);
     CHECK(!r.verified);
+    CHECK(codes(r.problems) == std::vector<std::string>{"not_applied"});
     CHECK(mentions(r.problems, "not the applied 16"));
+}
+
+TEST_CASE("another thread count in the kernel's line than the command line asks for") {
+    VerifyInput in;
+    in.log = log_fixture("dmesg-6.15-default-threads.log");
+    in.cmdline = kCmdline32;
+    auto r = verify_boot(in);
+    CHECK_FALSE(r.verified);
+    CHECK(codes(r.problems) == std::vector<std::string>{"threads_mismatch"});
+    CHECK(mentions(r.problems, "the kernel's default max(1, 64 CPUs / 4)"));
+    // Without the boot's CPU count the reason stays open; the verdict does not.
+    in.log.erase(std::remove_if(in.log.begin(), in.log.end(),
+                                [](const std::string& l) { return l.starts_with("smp:"); }),
+                 in.log.end());
+    r = verify_boot(in);
+    CHECK(codes(r.problems) == std::vector<std::string>{"threads_mismatch"});
+    CHECK(mentions(r.problems, "not of the same boot"));
+    in.online_cpus = 16;
+    r = verify_boot(in);
+    CHECK(mentions(r.problems, "caps the value at the CPUs"));
+    // A command line other than the one the log shows.
+    in.log = log_fixture("dmesg-6.15-threads32.log");
+    in.cmdline = "root=/dev/sda1 hugepagesz=2M hugepages=524288 hugepage_alloc_threads=2";
+    r = verify_boot(in);
+    CHECK(codes(r.problems) == std::vector<std::string>{"cmdline_mismatch", "threads_mismatch"});
+}
+
+TEST_CASE("the prediction rescaled to the booted pool, or no ratio and why") {
+    VerifyInput in;
+    in.log = log_fixture("dmesg-6.15-65536-pages.log");
+    in.cmdline = "root=/dev/sda1 hugepages=65536 hugepage_alloc_threads=32";
+    in.prediction = ReportPrediction{650, 32, 524288, 2048, true};
+    auto r = verify_boot(in);
+    CHECK(r.verified);
+    REQUIRE(r.pool);
+    CHECK(r.pool->pages == 65536);
+    CHECK(r.pool->page_size_kb == 2048);
+    CHECK(r.pool->init_on_alloc == std::optional<bool>(true));
+    REQUIRE(r.pool_predicted_ms);
+    CHECK(*r.pool_predicted_ms == doctest::Approx(81.25));
+    CHECK(*r.ratio == doctest::Approx(90 / 81.25));
+    auto refused = [&](ReportPrediction p) {
+        in.prediction = p;
+        auto result = verify_boot(in);
+        CHECK_FALSE(result.ratio);
+        CHECK_FALSE(result.pool_predicted_ms);
+        return result.ratio_refused ? result.ratio_refused->code : std::string();
+    };
+    CHECK(refused({650, 32, 524288, 2048, false}) == "init_on_alloc_differs");
+    CHECK(refused({650, 32, 512, 1048576, true}) == "page_size_differs");
+    CHECK(refused({650, 24, 524288, 2048, true}) == "threads_differ");
+    CHECK(refused({650, 32, std::nullopt, std::nullopt, true}) == "report_pool_unknown");
+    // Unknown on one side: the pages alone decide.
+    in.prediction = ReportPrediction{650, 32, 524288, 2048, std::nullopt};
+    CHECK(verify_boot(in).ratio);
+}
+
+TEST_CASE("the line of the requested pool, of the last boot in the log") {
+    auto arm = log_fixture("dmesg-arm64-6.15-two-sizes.log");
+    auto line = allocation_line_for_pool(arm, 2048);
+    REQUIRE(line);
+    CHECK(line->milliseconds == 96);
+    // The 64 KiB pool is empty: its 0 ms line measures nothing.
+    CHECK_FALSE(allocation_line_for_pool(arm, 64));
+    // A kernel that logs only non-empty pools pairs its one line with the one non-empty size.
+    std::vector<std::string> only_filled;
+    for (const auto& l : arm)
+        if (l.find("took 0ms") == std::string::npos)
+            only_filled.push_back(l);
+    REQUIRE(allocation_line_for_pool(only_filled, 2048));
+    CHECK(allocation_line_for_pool(only_filled, 2048)->milliseconds == 96);
+    // Without registered lines: the one line above 0 ms.
+    std::vector<std::string> bare = {
+        "HugeTLB: allocation took 96ms with hugepage_allocation_threads=8",
+        "HugeTLB: allocation took 0ms with hugepage_allocation_threads=8"};
+    CHECK(allocation_line_for_pool(bare, 2048)->milliseconds == 96);
+
+    auto pools = find_registered_pools(arm);
+    REQUIRE(pools.size() == 4);
+    CHECK(pools[0].size_kb == 1048576);
+    CHECK(pools[1].size_kb == 32768);
+    CHECK(pools[2].size_kb == 2048);
+    CHECK(pools[2].pages == 8192);
+    CHECK(pools[3].size_kb == 64);
+
+    auto two = log_fixture("dmesg-two-boots.log");
+    auto last = last_boot_messages(two);
+    REQUIRE(last.size() == 3);
+    auto context = read_boot_log_context(last);
+    CHECK(context.release == std::optional<std::string>("6.12.9-amd64"));
+    CHECK(context.cmdline->ends_with("hugepage_alloc_threads=32"));
+    CHECK(find_boot_allocation_lines(last).empty());
+    VerifyInput in;
+    in.log = two;
+    in.cmdline = kCmdline32;
+    in.release = "6.15.0";  // this machine's, not the log's
+    auto r = verify_boot(in);
+    CHECK_FALSE(r.verified);
+    CHECK(codes(r.problems) == std::vector<std::string>{"kernel_too_old"});
+    CHECK(r.release == std::optional<std::string>("6.12.9-amd64"));
 }
 
 TEST_CASE("no line: the reason that applies") {

@@ -1,6 +1,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <fstream>
 #include <set>
 
 #include "tests/unit/support/fixtures.hpp"
@@ -129,11 +130,29 @@ TEST_CASE("probe: an unknown init_on_alloc is null, not false") {
     std::filesystem::remove_all(dir);
 }
 
+TEST_CASE("probe: the boot allocation is the requested pool's line, not an empty size's") {
+    auto dir = std::filesystem::temp_directory_path() / "hugetune-probe-two-sizes";
+    std::filesystem::remove_all(dir);
+    std::filesystem::copy(fixture("skylake-4node"), dir, std::filesystem::copy_options::recursive);
+    std::filesystem::copy_file(
+        test::source_dir() / "tests/fixtures/boot/logs/dmesg-arm64-6.15-two-sizes.log",
+        dir / "dev" / "kmsg", std::filesystem::copy_options::overwrite_existing);
+    std::ofstream(dir / "proc" / "cmdline") << "root=/dev/vda1 hugepagesz=2M hugepages=8192 "
+                                               "hugepage_alloc_threads=8\n";
+    Probe p = probe_machine(KernelFs(dir));
+    REQUIRE(p.kernel.last_boot_allocation.has_value());
+    CHECK(p.kernel.last_boot_allocation->milliseconds == 96);
+    std::filesystem::remove_all(dir);
+}
+
 TEST_CASE("kernel log lines: kmsg records and dmesg lines lose their prefix") {
     CHECK(strip_kernel_log_prefix("6,1234,4350400,-;HugeTLB: allocation took 706ms") ==
           "HugeTLB: allocation took 706ms");
     CHECK(strip_kernel_log_prefix("[    4.350400] HugeTLB: x") == "HugeTLB: x");
     CHECK(strip_kernel_log_prefix("plain text; with semicolon") == "plain text; with semicolon");
+    CHECK(strip_kernel_log_prefix("Dec 01 03:00:04 db7 kernel: HugeTLB: x") == "HugeTLB: x");
+    CHECK(strip_kernel_log_prefix("2026-12-01T03:00:04+00:00 db7 kernel: Linux version 6.15.0") ==
+          "Linux version 6.15.0");
 }
 
 TEST_CASE("kernel fs: reads under the root, absent files are nothing") {
