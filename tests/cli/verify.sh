@@ -10,7 +10,7 @@ cmdline=$work/cmdline
 echo "BOOT_IMAGE=/vmlinuz-6.15.0 root=/dev/sda1 hugepagesz=2M hugepages=524288 hugepage_alloc_threads=32" >"$cmdline"
 report=$work/report.json
 cat >"$report" <<'JSON'
-{"json_schema_version": 1,
+{"schema_version": 1,
  "recommendation": {"hugepage_alloc_threads": 32, "kernel_cmdline": "hugepage_alloc_threads=32",
                     "predicted_seconds": 0.65}}
 JSON
@@ -35,7 +35,7 @@ assert v["measured_ms"] == 706 and v["threads"] == 32, v
 assert abs(v["predicted_ms"] - 650) < 1e-9 and abs(v["ratio"] - 706 / 650) < 1e-9, v
 assert v["kernel_release"] == "6.15.0-hugetune" and v["boot_id"].startswith("3f1e6c2a"), v
 assert v["verified"] is True and v["problems"] == [], v
-assert doc["json_schema_version"] == 1 and doc["recommendation"]["hugepage_alloc_threads"] == 32
+assert doc["schema_version"] == 1 and doc["recommendation"]["hugepage_alloc_threads"] == 32
 PY
 [[ $(stat -c %a "$report") == 640 ]] || fail "report mode not kept"
 
@@ -92,7 +92,7 @@ expect 0 "$bin" verify --root "$root"
 stdout_has "boot allocation: 706 ms with 32 threads"
 
 # Bad input: exit 2, one line.
-printf '{"recommendation": {"hugepage_alloc_threads": 32, "kernel_cmdline": "hugepage_alloc_threads=32"}}' >"$report"
+printf '{"schema_version": 1, "recommendation": {"hugepage_alloc_threads": 32, "kernel_cmdline": "hugepage_alloc_threads=32"}}' >"$report"
 expect 2 "$bin" verify --root "$root" --report "$report"
 stderr_has "recommendation.predicted_seconds: missing"
 one_error_line

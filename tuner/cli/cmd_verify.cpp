@@ -130,10 +130,10 @@ nlohmann::json verification_json(const boot::VerifyInput& in, const boot::Verify
 void print_verification(const Gathered& g, const boot::VerifyResult& r) {
     const auto& in = g.input;
     std::cout << "kernel command line: "
-              << (r.cmdline_value ? "hugepage_alloc_threads=" + *r.cmdline_value
+              << (r.cmdline_value ? "hugepage_alloc_threads=" + printable_text(*r.cmdline_value)
                                   : std::string("no hugepage_alloc_threads="));
     if (in.applied)
-        std::cout << " (expected " << *in.applied << ", " << g.applied_from << ")";
+        std::cout << " (expected " << *in.applied << ", " << printable_text(g.applied_from) << ")";
     std::cout << "\n";
     if (!r.line)
         return;
@@ -174,7 +174,7 @@ int run_verify(const Args& args) {
     else
         print_verification(gathered, r);
     for (const auto& n : r.notes)
-        std::cerr << "hugetune: note: " << n << "\n";
+        print_diagnostic("note", n);
     if (report && r.line) {
         add_to_report(*o->report, report->document, v);
         if (!o->json)
