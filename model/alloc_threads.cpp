@@ -5,6 +5,10 @@
 
 namespace hugetune {
 
+std::string alloc_threads_setting(std::uint64_t threads) {
+    return "hugepage_alloc_threads=" + std::to_string(threads);
+}
+
 bool release_supports_alloc_threads(int major, int minor) {
     return major > 6 || (major == 6 && minor >= 15);
 }

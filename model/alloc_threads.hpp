@@ -2,10 +2,15 @@
 // share: which releases honour it and what it defaults to.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 
 namespace hugetune {
+
+// The kernel parameter that sets `threads` in total: "hugepage_alloc_threads=32", the only
+// text hugetune ever prints or writes for it.
+std::string alloc_threads_setting(std::uint64_t threads);
 
 // Linux >= 6.15: hugepage_alloc_threads= is honoured (docs/kernel-facts.md "Honoured from 6.15").
 bool release_supports_alloc_threads(int major, int minor);

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "model/recommend.hpp"
+#include "model/text.hpp"
 
 namespace hugetune::model {
 namespace {
@@ -133,8 +134,9 @@ nlohmann::json to_json(const Recommendation& r) {
 std::string format_summary(const Recommendation& r) {
     std::ostringstream s;
     s << r.verdict << "\n\n";
-    s << "curve       " << r.curve << " (" << to_string(r.basis) << "), " << r.key.microarch << ", "
-      << r.nodes << " node(s), up to " << r.max_threads_per_node << " thread(s) per node\n";
+    s << "curve       " << r.curve << " (" << to_string(r.basis) << "), "
+      << printable_text(r.key.microarch) << ", " << r.nodes << " node(s), up to "
+      << r.max_threads_per_node << " thread(s) per node\n";
     const auto describe = [&](const std::string& label, const ModelSelection& m) {
         if (!m.any_converged) {
             s << label << "no fit: " << m.reason << "\n";

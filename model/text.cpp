@@ -70,6 +70,50 @@ std::string_view trim(std::string_view s) {
     return s.substr(first, s.find_last_not_of(blanks) - first + 1);
 }
 
+std::string printable_text(std::string_view text) {
+    std::string out;
+    out.reserve(text.size());
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const auto byte = static_cast<unsigned char>(text[i]);
+        char buf[8];
+        if (byte == '\t' || (byte >= 0x20 && byte != 0x7f && byte != 0xc2)) {
+            out += text[i];
+        } else if (byte == '\n') {
+            out += "\\n";
+        } else if (byte == '\r') {
+            out += "\\r";
+        } else if (byte == 0xc2) {
+            // U+0080 to U+009F, the C1 controls, are 0xC2 0x80..0x9F in UTF-8.
+            const auto next = i + 1 < text.size() ? static_cast<unsigned char>(text[i + 1]) : 0;
+            if (next < 0x80 || next > 0x9f) {
+                out += text[i];
+                continue;
+            }
+            std::snprintf(buf, sizeof buf, "\\u%04x", next);
+            out += buf;
+            ++i;
+        } else {
+            std::snprintf(buf, sizeof buf, "\\x%02x", byte);
+            out += buf;
+        }
+    }
+    return out;
+}
+
+std::string printable_lines(std::string_view text) {
+    std::string out;
+    std::size_t start = 0;
+    while (start <= text.size()) {
+        const auto nl = text.find('\n', start);
+        out += printable_text(text.substr(start, nl == std::string_view::npos ? nl : nl - start));
+        if (nl == std::string_view::npos)
+            break;
+        out += '\n';
+        start = nl + 1;
+    }
+    return out;
+}
+
 std::string iso8601_utc(std::chrono::system_clock::time_point t) {
     std::time_t secs = std::chrono::system_clock::to_time_t(t);
     std::tm tm{};

@@ -26,6 +26,15 @@ std::string significant_text(double value, int digits);
 // s without its leading and trailing ASCII blanks (space, tab, CR, LF, VT, FF).
 std::string_view trim(std::string_view s);
 
+// Text from a file, a command line or another machine, safe to print on a terminal: control
+// characters (C0, DEL and C1 as UTF-8) become visible escapes ("\x1b", "\r", "\n",
+// "\u009b"), so input cannot move the cursor, retitle the window or clear the screen. Tab and
+// all other bytes are kept; the result escapes to itself, so escaping twice changes nothing.
+std::string printable_text(std::string_view text);
+
+// Several lines of output, each made printable; the line breaks stay.
+std::string printable_lines(std::string_view text);
+
 // ISO 8601 in UTC to the second: "2026-11-30T16:40:00Z".
 std::string iso8601_utc(std::chrono::system_clock::time_point t);
 inline std::string utc_now() {

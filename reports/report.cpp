@@ -6,6 +6,7 @@
 #include <iterator>
 #include <set>
 
+#include "model/alloc_threads.hpp"
 #include "model/text.hpp"
 
 namespace hugetune {
@@ -149,8 +150,7 @@ json build_report(const ReportInputs& in) {
     json recommendation = at_or_null(in.fit, "recommendation");
     if (recommendation.is_object() && recommendation.contains("hugepage_alloc_threads"))
         recommendation["kernel_cmdline"] =
-            "hugepage_alloc_threads=" +
-            std::to_string(recommendation["hugepage_alloc_threads"].get<long long>());
+            alloc_threads_setting(recommendation["hugepage_alloc_threads"].get<std::uint64_t>());
     json sweep = {{"parameters", at_or_null(in.sweep, "parameters")},
                   {"complete", in.sweep.value("complete", true)},
                   {"points", at_or_null(in.sweep, "points")}};

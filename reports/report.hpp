@@ -8,12 +8,10 @@
 #include <string>
 #include <vector>
 
+#include "model/report_version.hpp"
 #include "model/warning.hpp"
 
 namespace hugetune {
-
-// Bumped when a field changes meaning or disappears; independent of the tool version.
-inline constexpr int kReportSchemaVersion = 1;
 
 struct ReportInputs {
     nlohmann::json probe;  // to_json(Probe)

@@ -3,6 +3,7 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <map>
 #include <set>
 
@@ -26,7 +27,7 @@ std::vector<std::string_view> split_fields(std::string_view line) {
 }
 
 std::string in_quotes(std::string_view s) {
-    return "'" + std::string(s) + "'";
+    return "'" + printable_text(s) + "'";
 }
 
 int parse_threads(std::string_view cell, int line) {
@@ -139,6 +140,31 @@ CsvRow read_row(const TextLine& line, const CsvHeader& header) {
     return row;
 }
 
+// What makes a row the same measurement as another: its numbers as values ("22" and "22.0" are
+// one), its phase, and the text of every other column, so a column such as `repetition` keeps
+// repeated equal readings apart.
+std::string row_identity(const TextLine& line, const CsvHeader& header, const CsvRow& row) {
+    char seconds[64];
+    std::snprintf(seconds, sizeof seconds, "%a", row.point.seconds);
+    std::string key =
+        std::to_string(row.point.threads_per_node) + '\n' + seconds + '\n' + row.phase;
+    const auto cells = split_fields(line.text);
+    for (std::size_t i = 0; i < cells.size(); ++i)
+        if (i != header.threads && i != header.seconds && i != header.phase)
+            key += '\n' + std::string(cells[i]);
+    return key;
+}
+
+// A row pasted twice would count twice in the fit and its bootstrap, pulling the curve towards
+// it; equal readings of real repetitions are told apart by a column the reader ignores.
+void check_not_repeated(std::map<std::string, int>& seen, const std::string& identity, int line) {
+    const auto [first, inserted] = seen.emplace(identity, line);
+    if (!inserted)
+        throw InputError(line, "the same row as line " + std::to_string(first->second) +
+                                   "; delete the copy, or tell equal repetitions apart with a "
+                                   "column such as 'repetition'");
+}
+
 // The table's own curve: a boot table when there is one, else the alloc phase.
 void check_main_series(SweepData& data, int last_line) {
     const PhaseSeries* main = data.phase(kPhaseBoot);
@@ -166,8 +192,10 @@ SweepData parse_csv_table(std::string_view text) {
     if (lines.size() == 1)
         throw InputError(lines.front().number, "no data rows after the header");
     std::map<std::string, PhaseSeries> by_phase;
+    std::map<std::string, int> seen;
     for (std::size_t i = 1; i < lines.size(); ++i) {
         CsvRow row = read_row(lines[i], header);
+        check_not_repeated(seen, row_identity(lines[i], header, row), lines[i].number);
         auto& series = by_phase[row.phase];
         series.phase = std::move(row.phase);
         series.points.push_back(row.point);

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "model/input/fit_input.hpp"
+#include "model/text.hpp"
 
 namespace hugetune::model {
 
@@ -39,8 +40,9 @@ JsonField JsonField::with_fix(std::string fix) const {
 }
 
 void JsonField::fail(const std::string& problem) const {
-    throw InputError(std::nullopt, (path_.empty() ? "document" : path_) + ": " + problem +
-                                       (fix_.empty() ? "" : "; " + fix_));
+    // The path and the problem may quote the document's own keys and strings.
+    throw InputError(std::nullopt, printable_text((path_.empty() ? "document" : path_) + ": " +
+                                                  problem + (fix_.empty() ? "" : "; " + fix_)));
 }
 
 const json& JsonField::required() const {

@@ -98,6 +98,12 @@ struct Sample {
 std::vector<double> sample_seconds(const JsonField& point) {
     std::vector<double> seconds;
     const JsonField samples = point["samples_seconds"];
+    if (samples.present() && samples.array_size() == 0)
+        samples
+            .with_fix(
+                "a point needs at least one measured time; remove the field to use "
+                "median_seconds")
+            .fail("empty");
     for (std::size_t j = 0; j < samples.hint_size(); ++j)
         seconds.push_back(samples[j].positive_number());
     if (seconds.empty())

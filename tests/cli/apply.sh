@@ -173,7 +173,7 @@ check_original debian "$root"
 
 # A report supplies the value; --value overrides it.
 cat >"$work/report.json" <<'JSON'
-{"recommendation": {"hugepage_alloc_threads": 24, "kernel_cmdline": "hugepage_alloc_threads=24",
+{"schema_version": 1, "recommendation": {"hugepage_alloc_threads": 24, "kernel_cmdline": "hugepage_alloc_threads=24",
  "predicted_seconds": 0.5}, "kernel": {"release": "6.12.3"}}
 JSON
 root=$work/debian-report

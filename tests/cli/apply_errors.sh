@@ -76,15 +76,15 @@ refused 2 "--bootloader kernel-cmdline:" "$root" --value 8 --bootloader kernel-c
 
 # Bad reports.
 report=$work/report.json
-printf '{"recommendation": {"hugepage_alloc_threads": 24' >"$report"
+printf '{"schema_version": 1, "recommendation": {"hugepage_alloc_threads": 24' >"$report"
 refused 2 "not valid JSON" "$root" --report "$report"
-printf '{"recommendation": {"kernel_cmdline": "hugepage_alloc_threads=24"}}' >"$report"
+printf '{"schema_version": 1, "recommendation": {"kernel_cmdline": "hugepage_alloc_threads=24"}}' >"$report"
 refused 2 "recommendation.hugepage_alloc_threads: missing; give --value N instead" "$root" --report "$report"
-printf '{"recommendation": {"hugepage_alloc_threads": 24}}' >"$report"
+printf '{"schema_version": 1, "recommendation": {"hugepage_alloc_threads": 24}}' >"$report"
 refused 2 "recommendation.kernel_cmdline: missing" "$root" --report "$report"
-printf '{"recommendation": {"hugepage_alloc_threads": 24, "kernel_cmdline": "hugepage_alloc_threads=12"}}' >"$report"
-refused 2 "does not say hugepage_alloc_threads=24" "$root" --report "$report"
-printf '{"recommendation": {"hugepage_alloc_threads": 5000, "kernel_cmdline": "hugepage_alloc_threads=5000"}}' >"$report"
+printf '{"schema_version": 1, "recommendation": {"hugepage_alloc_threads": 24, "kernel_cmdline": "hugepage_alloc_threads=12"}}' >"$report"
+refused 2 "'hugepage_alloc_threads=12' is not 'hugepage_alloc_threads=24'" "$root" --report "$report"
+printf '{"schema_version": 1, "recommendation": {"hugepage_alloc_threads": 5000, "kernel_cmdline": "hugepage_alloc_threads=5000"}}' >"$report"
 refused 2 "recommendation.hugepage_alloc_threads: must be a whole number from 1 to 4096" "$root" --report "$report"
 refused 2 "absent.json: no such file" "$root" --report "$work/absent.json"
 refused 2 "is a directory" "$root" --report "$work"

@@ -20,10 +20,10 @@ expect_error 2 "unexpected argument for 'probe'" "$bin" probe extra
 expect_error 2 "--json" "$bin" probe --json=maybe
 
 # cmdline: exactly one line from a good report, one error line otherwise.
-echo '{"recommendation": {"hugepage_alloc_threads": 32, "kernel_cmdline": "hugepage_alloc_threads=32"}}' >"$work/good.json"
+echo '{"schema_version": 1, "recommendation": {"hugepage_alloc_threads": 32, "kernel_cmdline": "hugepage_alloc_threads=32"}}' >"$work/good.json"
 expect 0 "$bin" cmdline --report "$work/good.json"
 stdout_is "hugepage_alloc_threads=32"
-echo '{"host": {}}' >"$work/none.json"
+echo '{"schema_version": 1, "host": {}}' >"$work/none.json"
 expect_error 2 "recommendation: missing; is this a hugetune report?" "$bin" cmdline --report "$work/none.json"
 echo '{"recommendation": ' >"$work/bad.json"
 expect_error 2 "bad.json:2:1: not valid JSON" "$bin" cmdline --report "$work/bad.json"

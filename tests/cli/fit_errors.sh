@@ -33,7 +33,7 @@ if ! is_root; then
     chmod 000 "$f"
     refused "cannot read it" --input "$f"
 fi
-refused "line 3: not valid JSON" --input "$(csv broken.json '{\n "format": \n}\n')"
+refused "broken.json:3:1: not valid JSON" --input "$(csv broken.json '{\n "format": \n}\n')"
 refused "format: not 'hugetune-sweep'" --input "$(csv other.json '{"format": "x"}')"
 refused "--input: missing" --nodes 2
 refused "--nodes: must be between" --input "$work/x" --nodes 0

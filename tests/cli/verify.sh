@@ -10,7 +10,7 @@ cmdline=$work/cmdline
 echo "BOOT_IMAGE=/vmlinuz-6.15.0 root=/dev/sda1 hugepagesz=2M hugepages=524288 hugepage_alloc_threads=32" >"$cmdline"
 report=$work/report.json
 cat >"$report" <<'JSON'
-{"json_schema_version": 1,
+{"schema_version": 1,
  "recommendation": {"hugepage_alloc_threads": 32, "kernel_cmdline": "hugepage_alloc_threads=32",
                     "predicted_seconds": 0.65},
  "boot_pool": {"pages": 524288, "page_size_kb": 2048, "source": "cmdline"}}
@@ -39,7 +39,7 @@ assert abs(v["predicted_ms"] - 650) < 1e-9 and abs(v["ratio"] - 706 / 650) < 1e-
 assert v["kernel_release"] == "6.15.0-hugetune" and "boot_id" not in v, v
 assert v["verified"] is True and v["problems"] == [], v
 assert v["pool"] == {"pages": 524288, "page_size_kb": 2048, "init_on_alloc": True}, v
-assert doc["json_schema_version"] == 1 and doc["recommendation"]["hugepage_alloc_threads"] == 32
+assert doc["schema_version"] == 1 and doc["recommendation"]["hugepage_alloc_threads"] == 32
 PY
 [[ $(stat -c %a "$report") == 640 ]] || fail "report mode not kept"
 
@@ -102,7 +102,7 @@ assert v["kernel_release"] == "6.15.0-hugetune" and v["boot_id"].startswith("3f1
 PY
 
 # Bad input: exit 2, one line.
-printf '{"recommendation": {"hugepage_alloc_threads": 32, "kernel_cmdline": "hugepage_alloc_threads=32"}}' >"$report"
+printf '{"schema_version": 1, "recommendation": {"hugepage_alloc_threads": 32, "kernel_cmdline": "hugepage_alloc_threads=32"}}' >"$report"
 expect 2 "$bin" verify --root "$root" --report "$report"
 stderr_has "recommendation.predicted_seconds: missing"
 one_error_line

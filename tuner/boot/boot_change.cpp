@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include "model/text.hpp"
 #include "tuner/boot/unified_diff.hpp"
 #include "tuner/system/errors.hpp"
 
@@ -17,9 +18,9 @@ void require_root(const KernelFs& root, const TargetOptions& target, std::string
 
 void print_messages(const BootChange& change, std::ostream& err) {
     for (const auto& n : change.notes)
-        err << "hugetune: note: " << n << "\n";
+        err << "hugetune: note: " << printable_text(n) << "\n";
     for (const auto& w : change.warnings)
-        err << "hugetune: warning: " << w << "\n";
+        err << "hugetune: warning: " << printable_text(w) << "\n";
 }
 
 void preview_change(const BootChange& change, const KernelFs& root, const TargetOptions& target,

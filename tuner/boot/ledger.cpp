@@ -3,6 +3,8 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
+#include "model/text.hpp"
+#include "tuner/boot/report_input.hpp"
 #include "tuner/system/atomic_file.hpp"
 #include "tuner/system/errors.hpp"
 
@@ -135,6 +137,11 @@ Ledger ledger_from_json(const std::string& text, const std::string& where) {
         Ledger l;
         l.applied_at = j.at("applied_at").get<std::string>();
         l.value = j.at("hugepage_alloc_threads").get<std::string>();
+        // apply only records a validated count; rollback and verify print this value.
+        if (!parse_thread_count(l.value))
+            throw RuntimeError(where + ": hugepage_alloc_threads '" + printable_text(l.value) +
+                               "' is not a thread count; restore the files from their "
+                               ".hugetune-*.bak backups by hand");
         l.bootloader = j.at("bootloader").get<std::string>();
         for (const auto& f : j.at("files")) {
             LedgerFile lf;

@@ -1,11 +1,12 @@
 #include "tuner/boot/report_input.hpp"
 
 #include <charconv>
+#include <limits>
 
+#include "model/alloc_threads.hpp"
 #include "model/input/fit_input.hpp"
 #include "model/input/json_fields.hpp"
-#include "tuner/boot/token_edit.hpp"
-#include "tuner/kernel/cmdline.hpp"
+#include "model/report_version.hpp"
 #include "tuner/system/errors.hpp"
 #include "tuner/system/json_file.hpp"
 
@@ -25,10 +26,23 @@ namespace {
 
 using model::JsonField;
 
+void check_schema_version(const JsonField& version) {
+    const std::string supported = "this hugetune reads version " +
+                                  std::to_string(kReportSchemaVersion) +
+                                  "; give a report written by this version of 'hugetune run'";
+    if (!version.present())
+        version.with_fix(supported).fail("missing");
+    const JsonField value = version.with_fix(supported);
+    const std::int64_t number = value.whole_number({std::numeric_limits<std::int64_t>::min()});
+    if (number != kReportSchemaVersion)
+        value.fail(std::to_string(number) + " is not supported");
+}
+
 // The recommendation's fields; throws model::InputError naming the field.
 ReportRecommendation read_recommendation(const nlohmann::json& document, bool need_prediction,
                                          const std::string& threads_fix) {
     const JsonField doc(document, "give the report written by 'hugetune run'");
+    check_schema_version(doc["schema_version"]);
     const JsonField rec = doc["recommendation"];
     rec.with_fix("is this a hugetune report?").object();
     ReportRecommendation r;
@@ -38,14 +52,15 @@ ReportRecommendation read_recommendation(const nlohmann::json& document, bool ne
                                                    1,
                                                    static_cast<std::int64_t>(kMaxAllocThreads),
                                                }));
-    r.kernel_cmdline = rec["kernel_cmdline"].string();
-    const auto in_cmdline = parse_kernel_cmdline(r.kernel_cmdline).last(boot::kAllocThreadsParam);
-    const auto parsed = in_cmdline ? parse_kernel_ulong(*in_cmdline) : std::nullopt;
-    if (parsed != std::optional<std::uint64_t>(r.threads))
+    // Only the validated number leaves this function: a kernel_cmdline that says anything else
+    // (another parameter, init=/bin/sh) would be printed for scripts to paste into the boot
+    // configuration.
+    r.kernel_cmdline = alloc_threads_setting(r.threads);
+    if (const std::string given = rec["kernel_cmdline"].string(); given != r.kernel_cmdline)
         rec["kernel_cmdline"]
-            .with_fix("the report is inconsistent, run 'hugetune run' again")
-            .fail("'" + r.kernel_cmdline +
-                  "' does not say hugepage_alloc_threads=" + std::to_string(r.threads));
+            .with_fix("the report is inconsistent or edited; run 'hugetune run' again")
+            .fail("'" + given + "' is not '" + r.kernel_cmdline +
+                  "', what recommendation.hugepage_alloc_threads says");
     const JsonField predicted = rec["predicted_seconds"];
     if (need_prediction && !predicted.present())
         predicted

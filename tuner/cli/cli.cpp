@@ -1,11 +1,14 @@
 #include "tuner/cli/cli.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <iostream>
+#include <limits>
 #include <sstream>
 
 #include "model/recommend.hpp"
+#include "model/text.hpp"
 #include "tuner/cli/commands.hpp"
 #include "tuner/cli/setting_flags.hpp"
 #include "tuner/system/errors.hpp"
@@ -67,10 +70,30 @@ std::string command_list() {
     return names;
 }
 
+// Messages repeat file names, values and file contents: escaped here as well as where they are
+// built, so no message can write a control sequence to the terminal or end up on two lines.
+void print_error(std::string_view message) {
+    std::cerr << "hugetune: error: " << printable_text(message) << "\n";
+}
+
 }  // namespace
+
+void print_diagnostic(std::string_view kind, std::string_view message) {
+    std::cerr << "hugetune: " << kind << ": " << printable_text(message) << "\n";
+}
 
 [[noreturn]] void usage_error(std::string_view option, std::string_view problem) {
     throw UsageError(std::string(option) + ": " + std::string(problem));
+}
+
+std::uint64_t parse_unsigned(std::string_view option, const std::string& text) {
+    std::uint64_t value = 0;
+    const char* end = text.data() + text.size();
+    const auto [ptr, ec] = std::from_chars(text.data(), end, value);
+    if (text.empty() || ec != std::errc() || ptr != end)
+        usage_error(option, "'" + text + "' is not a whole number from 0 to " +
+                                std::to_string(std::numeric_limits<std::uint64_t>::max()));
+    return value;
 }
 
 double parse_percent(std::string_view option, const std::string& text) {
@@ -178,13 +201,13 @@ int run_main(int argc, char** argv) {
                              command_list() + ") or see 'hugetune --help'");
         throw UsageError("unknown command '" + first + "'; commands are: " + command_list());
     } catch (const SettingError& e) {
-        std::cerr << "hugetune: error: " << setting_error_text(e) << "\n";
+        print_error(setting_error_text(e));
         return static_cast<int>(e.code());
     } catch (const Error& e) {
-        std::cerr << "hugetune: error: " << e.what() << "\n";
+        print_error(e.what());
         return static_cast<int>(e.code());
     } catch (const std::exception& e) {
-        std::cerr << "hugetune: error: " << e.what() << "\n";
+        print_error(e.what());
         return static_cast<int>(ExitCode::failure);
     }
 }

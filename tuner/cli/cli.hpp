@@ -3,6 +3,7 @@
 #pragma once
 
 #include <boost/program_options.hpp>
+#include <cstdint>
 #include <filesystem>
 #include <string>
 #include <string_view>
@@ -32,6 +33,11 @@ namespace po = boost::program_options;
 bool parse_options(std::string_view command, std::string_view usage,
                    const po::options_description& desc, const Args& args, po::variables_map& vm);
 
+// A whole number from 0 up, as typed: digits only. Boost would read "-1" into an unsigned
+// option as its largest value, so unsigned options take text and come here. UsageError
+// naming `option` otherwise.
+std::uint64_t parse_unsigned(std::string_view option, const std::string& text);
+
 // A percentage such as "2" or "2%" in [0, 100), as a fraction; UsageError naming `option`.
 double parse_percent(std::string_view option, const std::string& text);
 
@@ -52,6 +58,10 @@ std::filesystem::path gathered_root_option(const std::string& value);
 // The value of a --root option: an existing directory, else a UsageError that says what the
 // directory should be (`what`, e.g. "the root of a gathered tree").
 std::filesystem::path root_option(const std::string& value, std::string_view what);
+
+// "hugetune: KIND: MESSAGE" on stderr (kind "note" or "warning"), with the message's control
+// characters escaped (model/text.hpp printable_text).
+void print_diagnostic(std::string_view kind, std::string_view message);
 
 // For validators: "--name: problem; fix" as a UsageError.
 [[noreturn]] void usage_error(std::string_view option, std::string_view problem);

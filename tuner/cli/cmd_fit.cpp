@@ -11,8 +11,10 @@
 #include <sstream>
 
 #include "model/recommend.hpp"
+#include "model/text.hpp"
 #include "tuner/cli/commands.hpp"
 #include "tuner/system/errors.hpp"
+#include "tuner/system/json_file.hpp"
 
 namespace hugetune::cli {
 namespace {
@@ -29,7 +31,7 @@ std::optional<FitCommandOptions> parse_fit(const Args& args) {
     FitCommandOptions o;
     std::string input, tolerance;
     int nodes = 0, cpus = 0;
-    std::uint64_t seed = 0;
+    std::string seed;
     po::options_description desc("Options");
     desc.add_options()(
         "input", po::value(&input)->value_name("FILE"),
@@ -71,7 +73,7 @@ std::optional<FitCommandOptions> parse_fit(const Args& args) {
     if (vm.count("tolerance"))
         o.recommend.tolerance = parse_percent("--tolerance", tolerance);
     if (vm.count("seed"))
-        o.recommend.seed = seed;
+        o.recommend.seed = parse_unsigned("--seed", seed);
     return o;
 }
 
@@ -92,29 +94,24 @@ std::string read_input(const std::filesystem::path& path) {
     return text.str();
 }
 
-int line_of_offset(const std::string& text, std::size_t offset) {
-    offset = std::min(offset, text.size());
-    return 1 + static_cast<int>(std::count(
-                   text.begin(), text.begin() + static_cast<std::ptrdiff_t>(offset), '\n'));
+// A document starts with '{' or '['; anything else that parses whole (null, a number, a string)
+// is JSON too and must not be read as a CSV header.
+bool looks_like_json(const std::string& text) {
+    const auto first = text.find_first_not_of(" \t\r\n");
+    if (first != std::string::npos && (text[first] == '{' || text[first] == '['))
+        return true;
+    return !nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false).is_discarded();
 }
 
 model::SweepData parse_input(const std::filesystem::path& path, const std::string& text) {
     const std::string name = "--input " + path.string();
-    const auto first = text.find_first_not_of(" \t\r\n");
     try {
-        if (first != std::string::npos && text[first] == '{') {
-            nlohmann::json doc;
-            try {
-                doc = nlohmann::json::parse(text);
-            } catch (const nlohmann::json::parse_error& e) {
-                // nlohmann reports the byte where it stopped; a line is easier to find.
-                const std::string what = e.what();
-                const auto detail = what.find("syntax error");
-                throw UsageError(name + ", line " +
-                                 std::to_string(line_of_offset(text, e.byte > 0 ? e.byte - 1 : 0)) +
-                                 ": not valid JSON (" +
-                                 (detail == std::string::npos ? what : what.substr(detail)) + ")");
-            }
+        if (looks_like_json(text)) {
+            const nlohmann::json doc = parse_json_text(name, text);
+            if (!doc.is_object())
+                throw UsageError(name + ": is JSON but not a sweep document (a JSON " +
+                                 doc.type_name() +
+                                 "); give the file written by 'hugetune sweep --out'");
             return model::parse_sweep_json(doc);
         }
         return model::parse_csv_table(text);
@@ -139,11 +136,11 @@ int run_fit(const Args& args) {
         throw UsageError("--input " + options->input.string() + ": " + e.what());
     }
     for (const auto& note : result.notes)
-        std::cerr << "hugetune: note: " << note << "\n";
+        print_diagnostic("note", note);
     if (options->json)
         std::cout << model::to_json(result).dump(2) << "\n";
     else
-        std::cout << model::format_summary(result);
+        std::cout << printable_lines(model::format_summary(result));
     return 0;
 }
 

@@ -1,6 +1,7 @@
 #include <filesystem>
 #include <iostream>
 
+#include "model/text.hpp"
 #include "tuner/cli/commands.hpp"
 #include "tuner/probe/probe.hpp"
 #include "tuner/system/errors.hpp"
@@ -40,7 +41,7 @@ int run_probe(const Args& args) {
     if (options->json)
         std::cout << to_json(probe).dump(2) << "\n";
     else
-        std::cout << format_summary(probe);
+        std::cout << printable_lines(format_summary(probe));
     return 0;
 }
 

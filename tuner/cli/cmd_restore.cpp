@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <iostream>
 
+#include "model/text.hpp"
 #include "tuner/cli/commands.hpp"
 #include "tuner/sweep/pool_state.hpp"
 #include "tuner/system/errors.hpp"
@@ -28,8 +29,9 @@ int run_restore(const Args& args) {
                            "): " + recovered->report.summary() + "; " + state_file_path().string() +
                            " is kept");
     std::cout << "restored huge page pools saved by an interrupted " << recovered->state.command
-              << " (pid " << recovered->state.pid << ", started " << recovered->state.started_at
-              << "): " << recovered->report.summary() << "\n";
+              << " (pid " << recovered->state.pid << ", started "
+              << printable_text(recovered->state.started_at) << "): " << recovered->report.summary()
+              << "\n";
     return 0;
 }
 
@@ -53,11 +55,11 @@ void restore_before_command() {
                   << recovered->state.command << " (pid " << recovered->state.pid
                   << "): " << recovered->report.summary() << "\n";
         if (recovered->report.writes_failed)
-            std::cerr << "hugetune: warning: some values could not be restored; "
-                      << state_file_path().string() << " is kept; run 'hugetune restore'\n";
+            print_diagnostic("warning", "some values could not be restored; " +
+                                            state_file_path().string() +
+                                            " is kept; run 'hugetune restore'");
     } catch (const std::exception& e) {
-        std::cerr << "hugetune: warning: cannot restore from " << state_file_path().string() << ": "
-                  << e.what() << "\n";
+        print_diagnostic("warning", e.what());
     }
 }
 

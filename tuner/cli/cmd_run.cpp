@@ -6,6 +6,7 @@
 #include <set>
 
 #include "model/recommend.hpp"
+#include "model/text.hpp"
 #include "reports/report.hpp"
 #include "reports/summary.hpp"
 #include "tuner/cli/commands.hpp"
@@ -165,7 +166,7 @@ void publish(const RunOptions& o, const nlohmann::json& report) {
     if (o.json) {
         std::cout << report.dump(2) << "\n";
     } else {
-        std::cout << format_report_summary(report);
+        std::cout << printable_lines(format_report_summary(report));
         std::cout << "\nreport written to " << o.report.string() << "\n";
     }
     if (o.plot) {
@@ -195,7 +196,7 @@ int run_run(const Args& args) {
     const nlohmann::json sweep_json = to_json(sweep);
     const auto recommendation = recommend(*options, sweep_json);
     for (const auto& note : recommendation.notes)
-        std::cerr << "hugetune: note: " << note << "\n";
+        print_diagnostic("note", note);
     publish(*options, assemble_report(*options, probe, sweep_json, recommendation));
     return 0;
 }

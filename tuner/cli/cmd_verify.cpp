@@ -188,10 +188,10 @@ void print_prediction(const boot::VerifyInput& in, const boot::VerifyResult& r) 
 void print_verification(const Gathered& g, const boot::VerifyResult& r) {
     const auto& in = g.input;
     std::cout << "kernel command line: "
-              << (r.cmdline_value ? "hugepage_alloc_threads=" + *r.cmdline_value
+              << (r.cmdline_value ? "hugepage_alloc_threads=" + printable_text(*r.cmdline_value)
                                   : std::string("no hugepage_alloc_threads="));
     if (in.applied)
-        std::cout << " (expected " << *in.applied << ", " << g.applied_from << ")";
+        std::cout << " (expected " << *in.applied << ", " << printable_text(g.applied_from) << ")";
     std::cout << "\n";
     if (!r.line)
         return;

@@ -16,6 +16,7 @@ const std::vector<SettingFlag>& setting_flags() {
         {"value", "--value"},
         {"regenerate", "--no-regenerate"},
         {"boot_pool", "--boot-pages/--boot-gib"},
+        {"root", "--root"},
     };
     return all;
 }

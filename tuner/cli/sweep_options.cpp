@@ -126,7 +126,7 @@ SweepOptions sweep_options_from(const SweepOptionValues& v, const po::variables_
     if (vm.count("max-memory-fraction"))
         o.max_memory_fraction = v.max_memory_fraction;
     if (vm.count("seed"))
-        o.seed = v.seed;
+        o.seed = parse_unsigned("--seed", v.seed);
     validate_sweep_options(o);
     return o;
 }

@@ -21,7 +21,7 @@ struct SweepOptionValues {
     int repetitions = 0;
     long long sample_mib = 0;
     double max_memory_fraction = 0;
-    unsigned long long seed = 0;
+    std::string seed;
 };
 
 // Adds the "Sweep options" group, its help stating the defaults and ranges of settings.hpp.

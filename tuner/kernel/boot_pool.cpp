@@ -3,27 +3,61 @@
 #include "model/alloc_threads.hpp"
 
 #include <algorithm>
-#include <sstream>
+#include <charconv>
+#include <string_view>
+#include <utility>
 
 namespace hugetune {
 namespace {
 
-// "512" or "0:256,1:256": the pages of one hugepages= value; nothing when a count is not a
-// number.
-std::optional<BootRequest> read_request(const std::string& value, std::uint64_t size_kb) {
+// The leading decimal digits of `text` and how many there are, as sscanf("%lu%n") reads them;
+// nothing when it does not start with a digit.
+std::optional<std::pair<std::uint64_t, std::size_t>> leading_decimal(std::string_view text) {
+    std::uint64_t value = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value, 10);
+    if (ec != std::errc())
+        return std::nullopt;
+    return std::pair{value, static_cast<std::size_t>(end - text.data())};
+}
+
+// "512" or "0:256,1:256": the pages of one hugepages= value, read as hugepages_setup() does
+// (docs/kernel-facts.md "hugepagesz= and hugepages= pairs"): decimal counts only, reading stops
+// at the first character that is not part of the format ("0x10" is 0 pages), and nothing when
+// the kernel would reject the value as invalid.
+std::optional<BootRequest> read_request(std::string_view value, std::uint64_t size_kb) {
     BootRequest r;
     r.size_kb = size_kb;
-    r.node_format = value.find(':') != std::string::npos;
-    std::stringstream in(value);
-    std::string part;
-    while (std::getline(in, part, ',')) {
-        auto colon = part.find(':');
-        auto count = parse_kernel_ulong(colon == std::string::npos ? part : part.substr(colon + 1));
-        if (!count)
+    std::string_view rest = value;
+    while (!rest.empty()) {
+        const auto number = leading_decimal(rest);
+        if (!number)
             return std::nullopt;
-        r.pages += *count;
+        if (number->second < rest.size() && rest[number->second] == ':') {
+            r.node_format = true;
+            rest.remove_prefix(number->second + 1);
+            const auto pages = leading_decimal(rest);
+            if (!pages)
+                return std::nullopt;
+            r.pages += pages->first;
+            if (pages->second >= rest.size() || rest[pages->second] != ',')
+                break;
+            rest.remove_prefix(pages->second + 1);
+        } else {
+            if (rest.size() != value.size())
+                return std::nullopt;  // a plain count after node:count pairs
+            r.pages = number->first;
+            break;
+        }
     }
     return r;
+}
+
+// default_hugepagesz_setup() ignores a second default_hugepagesz=.
+std::optional<std::string> first_value(const KernelCmdline& cmdline, std::string_view name) {
+    for (const auto& p : cmdline.params)
+        if (p.name == name)
+            return p.value;
+    return std::nullopt;
 }
 
 }  // namespace
@@ -31,7 +65,7 @@ std::optional<BootRequest> read_request(const std::string& value, std::uint64_t 
 std::vector<BootRequest> read_boot_requests(const KernelCmdline& cmdline,
                                             std::uint64_t default_kb) {
     std::vector<BootRequest> out;
-    if (auto d = cmdline.last("default_hugepagesz"))
+    if (auto d = first_value(cmdline, "default_hugepagesz"))
         if (auto kb = parse_memsize_kb(*d))
             default_kb = *kb;
     std::uint64_t current = default_kb;
@@ -43,12 +77,12 @@ std::vector<BootRequest> read_boot_requests(const KernelCmdline& cmdline,
             auto request = read_request(*p.value, current);
             if (!request)
                 continue;
-            auto same = std::find_if(out.begin(), out.end(), [&](const BootRequest& b) {
+            // The kernel keeps the first request for a size and ignores, with a warning, a
+            // repeated hugepages= or hugepagesz= for it.
+            const bool seen = std::any_of(out.begin(), out.end(), [&](const BootRequest& b) {
                 return b.size_kb == request->size_kb;
             });
-            if (same != out.end())
-                *same = *request;
-            else
+            if (!seen)
                 out.push_back(*request);
         }
     }

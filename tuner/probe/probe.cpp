@@ -1,8 +1,11 @@
 #include "tuner/probe/probe.hpp"
 
+#include <fcntl.h>
 #include <hwloc.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <regex>
 #include <sstream>
@@ -12,6 +15,34 @@
 
 namespace hugetune {
 namespace {
+
+// hwloc writes its own complaints to stderr, and hwloc 2.9 prints "[hwloc/linux] failed to find
+// sysfs cpu topology directory" without consulting any environment variable. The probe states
+// what it could not read itself, so stderr points at /dev/null while hwloc reads the topology.
+class QuietStderr {
+  public:
+    QuietStderr() {
+        std::fflush(stderr);
+        saved_ = dup(STDERR_FILENO);
+        const int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+        if (saved_ >= 0 && null >= 0)
+            dup2(null, STDERR_FILENO);
+        if (null >= 0)
+            close(null);
+    }
+    ~QuietStderr() {
+        if (saved_ < 0)
+            return;
+        std::fflush(stderr);
+        dup2(saved_, STDERR_FILENO);
+        close(saved_);
+    }
+    QuietStderr(const QuietStderr&) = delete;
+    QuietStderr& operator=(const QuietStderr&) = delete;
+
+  private:
+    int saved_ = -1;
+};
 
 // RAII for an hwloc topology; under a fixture root hwloc reads that tree (HWLOC_FSROOT,
 // hwloc's documented way to read a Linux tree gathered from another machine).
@@ -27,7 +58,11 @@ class HwlocTopology {
             // cpuid would describe this machine's caches, not the fixture's.
             hwloc_topology_set_components(topo_, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST, "x86");
         }
-        int rc = hwloc_topology_load(topo_);
+        int rc = 0;
+        {
+            QuietStderr quiet;
+            rc = hwloc_topology_load(topo_);
+        }
         if (!fs.is_live()) {
             if (old)
                 setenv("HWLOC_FSROOT", saved.c_str(), 1);
@@ -301,7 +336,21 @@ const HugePool* KernelFacts::pool(std::uint64_t size_kb) const {
     return nullptr;
 }
 
+void require_gathered_tree(const KernelFs& fs) {
+    if (fs.is_live())
+        return;
+    // What the CPU, the topology and hwloc's Linux discovery cannot do without; a tree lacking
+    // one of them describes no machine, and a probe of it would report this host's threads.
+    for (const char* needed :
+         {"/proc/cpuinfo", "/sys/devices/system/cpu/online", "/sys/devices/system/node"})
+        if (!fs.exists(needed))
+            throw SettingError("root", fs.root().string() + " is not a gathered tree: it lacks " +
+                                           needed +
+                                           "; copy /proc and /sys of the machine to describe");
+}
+
 Probe probe_machine(const KernelFs& fs) {
+    require_gathered_tree(fs);
     Probe p;
     p.hostname = hostname_of(fs);
     p.cpu = parse_cpuinfo(fs.read("/proc/cpuinfo").value_or(""));

@@ -84,6 +84,10 @@ struct Probe {
 // the fixture's topology. Throws RuntimeError when the topology cannot be read at all.
 Probe probe_machine(const KernelFs& fs);
 
+// A tree gathered from another machine holds what the probe needs; SettingError "root" naming
+// the first missing file otherwise. Nothing for the live machine.
+void require_gathered_tree(const KernelFs& fs);
+
 nlohmann::json to_json(const Probe& probe);
 std::string format_summary(const Probe& probe);
 

@@ -1,6 +1,7 @@
 #include "tuner/sweep/pool_state.hpp"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/file.h>
 #include <unistd.h>
 
@@ -9,6 +10,8 @@
 #include <cstring>
 #include <ctime>
 #include <fstream>
+#include <limits>
+#include <set>
 #include <sstream>
 
 #include "model/text.hpp"
@@ -307,10 +310,75 @@ PoolGuard::~PoolGuard() {
     }
 }
 
+namespace {
+
+// Who wrote the file: a sweep of this hugetune that is no longer running.
+std::optional<std::string> writer_problem(const SavedState& state) {
+    if (state.command != "sweep" && state.command != "run")
+        return "it was not written by a sweep (command '" + state.command + "')";
+    if (state.pid <= 0 || state.pid > std::numeric_limits<pid_t>::max())
+        return "pid " + std::to_string(state.pid) + " is not a process id";
+    // A live sweep holds the run lock, so a running writer means the file is not what it says.
+    if (kill(static_cast<pid_t>(state.pid), 0) == 0 || errno == EPERM)
+        return "pid " + std::to_string(state.pid) + " is running";
+    if (state.pools.empty())
+        return std::string("it saves no pool");
+    return std::nullopt;
+}
+
+// A sweep only grows pools (surplus pages, a larger nr_hugepages, a raised overcommit limit)
+// and saves every value before its first change, so a saved value above the current one was
+// not written by an interrupted sweep of this boot: restoring it would allocate pages.
+std::optional<std::string> value_problem(const KernelFs& fs, const PoolValues& pool) {
+    if (!fs.exists(pool_dir(pool.size_kb) + "/nr_hugepages"))
+        return "this kernel has no " + size_label(pool.size_kb) + " huge pages";
+    std::set<int> nodes;
+    for (const auto& n : pool.nodes) {
+        if (!nodes.insert(n.node).second)
+            return size_label(pool.size_kb) + " node" + std::to_string(n.node) + " appears twice";
+        if (n.node < 0 || !fs.exists(node_pool_dir(n.node, pool.size_kb) + "/nr_hugepages"))
+            return "node" + std::to_string(n.node) + " has no " + size_label(pool.size_kb) +
+                   " pool";
+    }
+    for (const auto& v : saved_values(pool)) {
+        const auto now = fs.read_u64(v.file);
+        if (!now)
+            return "cannot read " + v.file;
+        if (v.value > *now)
+            return v.label + " " + std::to_string(*now) + " -> " + std::to_string(v.value) +
+                   " would grow the pool, and a sweep only ever grows pools";
+    }
+    return std::nullopt;
+}
+
+// Throws RuntimeError naming the first thing that makes `state` untrustworthy; nothing is
+// written before every value has passed.
+void check_saved_state(const KernelFs& fs, const SavedState& state,
+                       const std::filesystem::path& file) {
+    std::optional<std::string> problem = writer_problem(state);
+    std::set<std::uint64_t> sizes;
+    for (const auto& pool : state.pools) {
+        if (problem)
+            break;
+        if (!sizes.insert(pool.size_kb).second)
+            problem = size_label(pool.size_kb) + " appears twice";
+        else
+            problem = value_problem(fs, pool);
+    }
+    if (problem)
+        throw RuntimeError("refusing to restore from " + file.string() + ": " +
+                           printable_text(*problem) +
+                           "; nothing was changed and the file is kept: inspect it, restore the "
+                           "pools by hand if needed and delete it");
+}
+
+}  // namespace
+
 std::optional<Recovery> recover_from_state_file(const KernelFs& fs, const RunLock& lock) {
     auto state = read_state_file(lock.dir());
     if (!state)
         return std::nullopt;
+    check_saved_state(fs, *state, state_file_path(lock.dir()));
     Recovery r{*state, restore_pools(fs, state->pools)};
     if (!r.report.writes_failed) {
         std::error_code ec;

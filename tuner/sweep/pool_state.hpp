@@ -124,7 +124,10 @@ struct Recovery {
 
 // What `hugetune restore` and the start of every command as root do: when a state file exists
 // and no sweep holds the lock, restore from it and remove it. Nothing when there is no file or a
-// sweep is running. Throws RuntimeError when the file is unreadable.
+// sweep is running. Throws RuntimeError, writing nothing and keeping the file, when the file is
+// unreadable or not what an interrupted sweep leaves: a writer that is still running, a page
+// size or node this kernel lacks, or a value above the current one (a sweep only grows pools,
+// so restoring such a value would allocate pages rather than give them back).
 std::optional<Recovery> recover_from_state_file(const KernelFs& fs, const RunLock& lock);
 
 }  // namespace hugetune

@@ -86,6 +86,7 @@ TEST_CASE("the engine's setting names map to the flags users type") {
         {"value", "--value"},
         {"regenerate", "--no-regenerate"},
         {"boot_pool", "--boot-pages/--boot-gib"},
+        {"root", "--root"},
     };
     for (const auto& [setting, flag] : expected) {
         auto entry = setting_flag(setting);

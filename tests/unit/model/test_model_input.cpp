@@ -96,6 +96,9 @@ TEST_CASE("csv: every bad input names its line and problem") {
         {"threads_per_node,seconds\n2,44\n4\n8,16\n", 3, "1 field(s) but the header has 2"},
         {"threads_per_node,seconds\n2,44\n4,22\n2,45\n", 4, "only 2 distinct"},
         {"phase,threads_per_node,seconds\nheat,1,3\n", 2, "not one of boot, alloc, zero, grow"},
+        {"threads_per_node,seconds\n2,44\n4,22\n8,16\n4, 22\n", 5, "the same row as line 3"},
+        {"phase,threads_per_node,seconds\nalloc,2,4\nalloc,4,2\nalloc,8,1\nalloc,2,4.0\n", 5,
+         "the same row as line 2"},
     };
     for (const auto& c : cases) {
         const std::string text = c.text;
@@ -172,6 +175,8 @@ TEST_CASE("sweep: every bad document names the JSON path and problem") {
          "points[2].threads_per_node: must be a whole number"},
         {[](nlohmann::json& d) { d["points"][1]["samples_seconds"][3] = -1; },
          "points[1].samples_seconds[3]: must be above 0"},
+        {[](nlohmann::json& d) { d["points"][1]["samples_seconds"] = nlohmann::json::array(); },
+         "points[1].samples_seconds: empty"},
         {[](nlohmann::json& d) { d["points"][1].erase("pages_per_node"); },
          "points[1].pages_per_node: missing"},
         {[](nlohmann::json& d) {
@@ -232,4 +237,16 @@ TEST_CASE("sweep: grow points the kernel serialised over the nodes count one nod
         CHECK(b[i].seconds == doctest::Approx(a[i].seconds / 2));
     // The fault phases run the nodes in parallel and are untouched.
     CHECK(serialised.phase("alloc")->points[0].seconds == plain.phase("alloc")->points[0].seconds);
+}
+
+TEST_CASE("csv: repetitions that differ in any column are kept; an identical row is not") {
+    // A repetition with the same printed value stays apart by a column the reader ignores.
+    const auto d =
+        parse_csv_table("threads_per_node,seconds,repetition\n2,44,1\n2,44,2\n4,22,1\n8,16,1\n");
+    REQUIRE(d.phase("boot") != nullptr);
+    CHECK(d.phase("boot")->points.size() == 4);
+    // The same numbers in two phases are two measurements.
+    const auto p = parse_csv_table(
+        "phase,threads_per_node,seconds\nalloc,2,4\nzero,2,4\nalloc,4,2\nalloc,8,1\n");
+    CHECK(p.phases.size() == 2);
 }

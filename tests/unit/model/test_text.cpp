@@ -67,3 +67,19 @@ TEST_CASE("page sizes and UTC times") {
     CHECK(page_size_text(64) == "64 KiB");
     CHECK(iso8601_utc(std::chrono::system_clock::time_point{}) == "1970-01-01T00:00:00Z");
 }
+
+TEST_CASE("printable text: control characters are escaped, everything else is kept") {
+    CHECK(printable_text("plain text, naïve: ok\t(tab kept)") ==
+          "plain text, naïve: ok\t(tab kept)");
+    CHECK(printable_text("\x1b]0;pwned\x07\x1b[2J") == "\\x1b]0;pwned\\x07\\x1b[2J");
+    CHECK(printable_text("a\r\nb") == "a\\r\\nb");
+    CHECK(printable_text(std::string_view("a\0b", 3)) == "a\\x00b");
+    CHECK(printable_text("del\x7f") == "del\\x7f");
+    // C1 controls as UTF-8 (U+009B is a CSI on some terminals).
+    CHECK(printable_text("\xc2\x9b"
+                         "2J") == "\\u009b2J");
+    // Escaping is idempotent, so a message escaped where input is echoed and again where it is
+    // printed reads the same.
+    const std::string once = printable_text("x\x1b[1m\r\n");
+    CHECK(printable_text(once) == once);
+}

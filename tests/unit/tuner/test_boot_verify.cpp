@@ -206,8 +206,11 @@ TEST_CASE("boot pool facts") {
     CHECK(!f.only_gigantic);
     f = boot_pool_facts(parse_kernel_cmdline("default_hugepagesz=1G hugepages=4"));
     CHECK(f.only_gigantic);
-    f = boot_pool_facts(parse_kernel_cmdline("hugepages=8 hugepages=0"));
+    // The first hugepages= of a size counts; the kernel ignores the repeat.
+    f = boot_pool_facts(parse_kernel_cmdline("hugepages=0 hugepages=8"));
     CHECK(!f.pool_requested);
+    f = boot_pool_facts(parse_kernel_cmdline("hugepages=8 hugepages=0"));
+    CHECK(f.pool_requested);
 }
 
 TEST_CASE("boot pool requests: sizes, node format, bad counts and repeats") {
@@ -224,7 +227,31 @@ TEST_CASE("boot pool requests: sizes, node format, bad counts and repeats") {
     REQUIRE(r.size() == 1);
     CHECK(r[0].size_kb == 1048576);
     CHECK(read_boot_requests(parse_kernel_cmdline("hugepages=lots"), 2048).empty());
+    // The kernel keeps the first hugepages= of a size and ignores a repeat
+    // (docs/kernel-facts.md "hugepagesz= and hugepages= pairs").
     r = read_boot_requests(parse_kernel_cmdline("hugepages=8 hugepages=16"), 2048);
     REQUIRE(r.size() == 1);
-    CHECK(r[0].pages == 16);
+    CHECK(r[0].pages == 8);
+    r = read_boot_requests(
+        parse_kernel_cmdline("hugepagesz=2M hugepages=8 hugepagesz=1G hugepages=2 hugepagesz=2M "
+                             "hugepages=16"),
+        2048);
+    REQUIRE(r.size() == 2);
+    CHECK(r[0].pages == 8);
+    // The count is read as decimal digits, as sscanf("%lu") does: "0x10" is 0 pages, "010" 10.
+    r = read_boot_requests(parse_kernel_cmdline("hugepages=0x10"), 2048);
+    REQUIRE(r.size() == 1);
+    CHECK(r[0].pages == 0);
+    r = read_boot_requests(parse_kernel_cmdline("hugepages=010"), 2048);
+    REQUIRE(r.size() == 1);
+    CHECK(r[0].pages == 10);
+    r = read_boot_requests(parse_kernel_cmdline("hugepages=0:0x10,1:8"), 2048);
+    REQUIRE(r.size() == 1);
+    CHECK(r[0].pages == 0);  // the kernel stops at the 'x' and ignores the rest
+    CHECK(read_boot_requests(parse_kernel_cmdline("hugepages=x12"), 2048).empty());
+    // The first default_hugepagesz= counts; the kernel ignores a second one.
+    r = read_boot_requests(
+        parse_kernel_cmdline("default_hugepagesz=1G default_hugepagesz=2M hugepages=4"), 2048);
+    REQUIRE(r.size() == 1);
+    CHECK(r[0].size_kb == 1048576);
 }

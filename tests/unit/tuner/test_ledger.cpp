@@ -70,6 +70,18 @@ TEST_CASE("ledger version 2: boot entries and forced reasons round trip; version
     CHECK_THROWS_AS(ledger_from_json(future, "test"), hugetune::RuntimeError);
 }
 
+TEST_CASE("a ledger whose applied value is not a thread count is refused") {
+    Ledger l;
+    l.applied_at = "2026-01-02T03:04:05Z";
+    l.bootloader = "grub";
+    for (const char* bad : {"2 init=/bin/sh", "0", "0x10", "\x1b[2J"}) {
+        l.value = bad;
+        CAPTURE(l.value);
+        CHECK_THROWS_WITH_AS(ledger_from_json(ledger_to_json(l), "test"),
+                             doctest::Contains("is not a thread count"), hugetune::RuntimeError);
+    }
+}
+
 TEST_CASE("thread counts: 1 to 4096, decimal only") {
     using hugetune::parse_thread_count;
     CHECK(parse_thread_count("1") == std::optional<std::uint64_t>(1));

@@ -1,10 +1,12 @@
 // Saving and restoring pool values, on a writable copy of a gathered tree (never the machine).
 #include <doctest/doctest.h>
 
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
+#include <functional>
 
 #include "tuner/sweep/pool_state.hpp"
 #include "tuner/system/atomic_file.hpp"
@@ -33,6 +35,23 @@ struct Scratch {
 const std::string kNode1 = "/sys/devices/system/node/node1/hugepages/hugepages-2048kB/nr_hugepages";
 const std::string kGlobal = "/sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages";
 const std::string kOver = "/sys/kernel/mm/hugepages/hugepages-2048kB/nr_overcommit_hugepages";
+
+// The id of a process that has exited: what a state file left by a killed sweep names.
+long dead_pid() {
+    const pid_t child = fork();
+    REQUIRE(child >= 0);
+    if (child == 0)
+        _exit(0);
+    int status = 0;
+    REQUIRE(waitpid(child, &status, 0) == child);
+    return static_cast<long>(child);
+}
+
+// Writes `state` where a killed sweep leaves it.
+void leave_state_file(const Scratch& s, const SavedState& state) {
+    fs::create_directories(s.runtime());
+    write_file_atomically(state_file_path(s.runtime()), to_json(state).dump());
+}
 
 }  // namespace
 
@@ -129,12 +148,11 @@ TEST_CASE("a state file left by a dead sweep is restored once and removed") {
     PoolValues before = read_pool_values(k, 2048);
     // What a sweep killed after its first change leaves: the saved values and a changed pool.
     SavedState dead;
-    dead.pid = 99999;
+    dead.pid = dead_pid();
     dead.command = "sweep";
     dead.pools.push_back(before);
-    fs::create_directories(s.runtime());
-    write_file_atomically(state_file_path(s.runtime()), to_json(dead).dump());
-    k.write_u64(kNode1, 7);
+    leave_state_file(s, dead);
+    k.write_u64(kNode1, 131072 + 64);
     REQUIRE(fs::exists(state_file_path(s.runtime())));
     RunLock lock(s.runtime());
     auto r = recover_from_state_file(k, lock);
@@ -154,4 +172,58 @@ TEST_CASE("the run lock admits one holder at a time") {
         CHECK_THROWS_AS(RunLock second(s.runtime()), BusyError);
     }
     CHECK(RunLock::try_acquire(s.runtime()).has_value());
+}
+
+TEST_CASE("a state file that asks for more than a sweep could have changed is refused and kept") {
+    Scratch s("skylake-4node");
+    KernelFs k = s.kfs();
+    const PoolValues now = read_pool_values(k, 2048);
+    SavedState good;
+    good.pid = dead_pid();
+    good.command = "sweep";
+    good.pools.push_back(now);
+    struct Case {
+        std::function<void(SavedState&)> edit;
+        const char* message;
+    };
+    const Case cases[] = {
+        // A sweep only grows pools, so its saved values are never above what is there now.
+        {[](SavedState& st) { st.pools[0].nr_hugepages = 999999; },
+         "2048kB nr_hugepages 524288 -> 999999 would grow the pool"},
+        {[](SavedState& st) { st.pools[0].nodes[1].nr_hugepages = 131073; },
+         "2048kB node1 nr_hugepages 131072 -> 131073 would grow the pool"},
+        {[](SavedState& st) { st.pools[0].nr_overcommit_hugepages = 5; },
+         "2048kB nr_overcommit_hugepages 0 -> 5 would grow the pool"},
+        {[](SavedState& st) { st.pid = static_cast<long>(getpid()); }, "is running"},
+        {[](SavedState& st) { st.pid = 0; }, "pid 0 is not a process id"},
+        {[](SavedState& st) {
+             st.pools[0].nodes.push_back({7, 0});
+         },
+         "node7 has no 2048kB pool"},
+        {[](SavedState& st) { st.pools[0].size_kb = 4096; }, "no 4096kB huge pages"},
+        {[](SavedState& st) { st.pools.push_back(st.pools[0]); }, "2048kB appears twice"},
+        {[](SavedState& st) { st.pools[0].nodes.push_back(st.pools[0].nodes[0]); },
+         "node0 appears twice"},
+        {[](SavedState& st) { st.command = "rm -rf /"; }, "not written by a sweep"},
+        {[](SavedState& st) { st.pools.clear(); }, "saves no pool"},
+    };
+    for (const auto& c : cases) {
+        SavedState forged = good;
+        c.edit(forged);
+        leave_state_file(s, forged);
+        const std::string text = to_json(forged).dump();
+        CAPTURE(text);
+        RunLock lock(s.runtime());
+        std::string message;
+        try {
+            recover_from_state_file(k, lock);
+        } catch (const RuntimeError& e) {
+            message = e.what();
+        }
+        CAPTURE(message);
+        CHECK(message.find(c.message) != std::string::npos);
+        CHECK(message.find("is kept") != std::string::npos);
+        CHECK(read_pool_values(k, 2048) == now);  // nothing of it was acted on
+        CHECK(fs::exists(state_file_path(s.runtime())));
+    }
 }
