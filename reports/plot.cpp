@@ -50,6 +50,7 @@ namespace {
 
 constexpr const char* kRecommendedColour = "#2a9d3f";
 constexpr const char* kDefaultColour = "#b5651d";
+constexpr double kBootXmin = 0.8;  // left edge of the boot panel: 1 thread, with a margin
 
 double boot_xmax(const BootPanel& boot) {
     double xmax = 1;
@@ -65,22 +66,27 @@ bool has_band(const BootPanel& boot) {
                        [](const BootPoint& p) { return p.low && p.high; });
 }
 
-// A marked value: a vertical line, a point on the curve and a label with its predicted time.
-void boot_mark(std::ostringstream& s, const BootPoint& mark, const std::string& name,
+// A marked value: a vertical line, a point on the curve and a label with its predicted time,
+// written away from the right edge when the line is in the right half of the log x range.
+void boot_mark(std::ostringstream& s, const BootPoint& mark, double xmax, const std::string& name,
                const char* colour, double label_height, const char* dash, bool coincide) {
     const std::string text = name + " hugepage_alloc_threads=" + number(mark.threads) + ": " +
                              seconds_text(mark.seconds) + (coincide ? " (the same value)" : "");
+    const bool right_half = std::log(mark.threads / kBootXmin) > 0.5 * std::log(xmax / kBootXmin);
     s << "set arrow from " << number(mark.threads) << ", graph 0 to " << number(mark.threads)
       << ", graph 1 nohead " << dash << "lw 2 lc rgb '" << colour << "'\n";
     s << "set label " << quoted(text) << " at " << number(mark.threads) << ", graph "
-      << number(label_height) << " offset 0.5,0 tc rgb '" << colour << "' noenhanced\n";
+      << number(label_height) << (right_half ? " right offset -0.5,0" : " offset 0.5,0")
+      << " tc rgb '" << colour << "' noenhanced\n";
 }
 
 void boot_panel(std::ostringstream& s, const BootPanel& boot) {
     s << "set title 'predicted boot allocation of the pool'\n";
-    s << "set xlabel 'hugepage_alloc_threads (total)'\nset ylabel 'seconds'\n";
-    s << "set logscale x 2\nset grid\nset key top right box opaque\nset yrange [0:*]\n";
-    s << "set xrange [0.8:" << number(boot_xmax(boot) * 1.25) << "]\n";
+    s << "set xlabel 'hugepage_alloc_threads (total)' noenhanced\nset ylabel 'seconds'\n";
+    // The key below the panel leaves the labelled marks free wherever they fall.
+    s << "set logscale x 2\nset grid\nset key below horizontal box\nset yrange [0:*]\n";
+    const double xmax = boot_xmax(boot) * 1.25;
+    s << "set xrange [" << number(kBootXmin) << ":" << number(xmax) << "]\n";
     s << "$boot << EOD\n";
     for (const auto& p : boot.predicted)
         s << number(p.threads) << ' ' << number(p.seconds) << ' '
@@ -96,9 +102,9 @@ void boot_panel(std::ostringstream& s, const BootPanel& boot) {
     const bool coincide = boot.recommended && boot.kernel_default &&
                           boot.recommended->threads == boot.kernel_default->threads;
     if (boot.recommended)
-        boot_mark(s, *boot.recommended, "recommended", kRecommendedColour, 0.95, "", false);
+        boot_mark(s, *boot.recommended, xmax, "recommended", kRecommendedColour, 0.95, "", false);
     if (boot.kernel_default)
-        boot_mark(s, *boot.kernel_default, "kernel default", kDefaultColour, 0.87, "dt 2 ",
+        boot_mark(s, *boot.kernel_default, xmax, "kernel default", kDefaultColour, 0.87, "dt 2 ",
                   coincide);
     s << "plot ";
     if (has_band(boot))
@@ -116,7 +122,8 @@ void phase_panel(std::ostringstream& s, const PlotData& data) {
     s << "set title 'measured phases'\n";
     s << "set xlabel 'threads per NUMA node'\n";
     s << "set ylabel " << quoted(data.y_label) << "\n";
-    s << "set logscale x 2\nset grid\nset key bottom right box opaque\nset yrange [0:*]\n";
+    s << "set logscale x 2\nset grid\nset key default\nset key bottom right box opaque\n"
+         "set yrange [0:*]\n";
     double xmax = 1;
     for (const auto& series : data.series) {
         for (const auto& p : series.measured)
@@ -230,28 +237,32 @@ class TextCanvas {
     // `y_text` writes the three labelled y values; `x_label` names the axis.
     std::string render(const std::function<std::string(double)>& y_text,
                        const std::string& x_label) const {
+        std::vector<std::string> labels(static_cast<std::size_t>(height_));
+        std::size_t margin = 8;
+        for (int r = 0; r < height_; ++r)
+            if (r == 0 || r == height_ - 1 || r == (height_ - 1) / 2) {
+                auto& label = labels[static_cast<std::size_t>(r)];
+                label = y_text(ymax_ * (height_ - 1 - r) / (height_ - 1));
+                margin = std::max(margin, label.size());
+            }
         std::ostringstream s;
         std::string header = header_;
         header.erase(header.find_last_not_of(' ') + 1);
         if (!header.empty())
-            s << std::string(10, ' ') << header << "\n";
+            s << std::string(margin + 2, ' ') << header << "\n";
         for (int r = 0; r < height_; ++r) {
-            const double y = ymax_ * (height_ - 1 - r) / (height_ - 1);
-            std::string label;
-            if (r == 0 || r == height_ - 1 || r == (height_ - 1) / 2)
-                label = y_text(y);
-            label = std::string(std::max<std::size_t>(8, label.size()) - label.size(), ' ') +
-                    label + " |";
-            std::string row_text = label + grid_[static_cast<std::size_t>(r)];
+            const auto& label = labels[static_cast<std::size_t>(r)];
+            std::string row_text = std::string(margin - label.size(), ' ') + label + " |" +
+                                   grid_[static_cast<std::size_t>(r)];
             row_text.erase(row_text.find_last_not_of(' ') + 1);
             s << row_text << "\n";
         }
-        s << std::string(9, ' ') << '+' << std::string(static_cast<std::size_t>(width_), '-')
-          << "\n";
-        std::string axis(static_cast<std::size_t>(width_) + 16, ' ');
+        s << std::string(margin + 1, ' ') << '+'
+          << std::string(static_cast<std::size_t>(width_), '-') << "\n";
+        std::string axis(static_cast<std::size_t>(width_) + margin + 8, ' ');
         for (double x = 1; x <= xmax_ * 1.0001; x *= 2) {
             const std::string t = number(x);
-            const auto at = static_cast<std::size_t>(10 + col(x));
+            const auto at = margin + 2 + static_cast<std::size_t>(col(x));
             if (at + t.size() <= axis.size())
                 axis.replace(at, t.size(), t);
         }
