@@ -17,6 +17,14 @@ json optional_json(const std::optional<T>& v) {
     return v ? json(*v) : json(nullptr);
 }
 
+// A per-node count: whole for every value but a default spread unevenly over the nodes, and
+// written as an integer then, as readers of earlier reports expect.
+json per_node_json(double threads_per_node) {
+    return threads_per_node == std::floor(threads_per_node)
+               ? json(static_cast<long long>(threads_per_node))
+               : json(threads_per_node);
+}
+
 std::string fixed(double v, int digits) {
     char buf[64];
     std::snprintf(buf, sizeof buf, "%.*f", digits, v);
@@ -84,14 +92,14 @@ nlohmann::json to_json(const Recommendation& r) {
     }
     json predictions = json::array();
     for (const auto& p : r.predictions)
-        predictions.push_back({{"threads_per_node", p.threads_per_node},
+        predictions.push_back({{"threads_per_node", per_node_json(p.threads_per_node)},
                                {"hugepage_alloc_threads", p.total_threads},
                                {"seconds", p.seconds},
                                {"seconds_low", optional_json(p.seconds_low)},
                                {"seconds_high", optional_json(p.seconds_high)}});
     json measured = json::array();
     for (const auto& p : r.measured)
-        measured.push_back({{"threads_per_node", p.threads_per_node},
+        measured.push_back({{"threads_per_node", per_node_json(p.threads_per_node)},
                             {"hugepage_alloc_threads", p.total_threads},
                             {"seconds", p.seconds}});
     json model = to_json(r.model);
@@ -118,7 +126,7 @@ nlohmann::json to_json(const Recommendation& r) {
         {"phases", phases},
         {"recommendation",
          {{"decision", to_string(r.decision)},
-          {"threads_per_node", r.threads_per_node},
+          {"threads_per_node", per_node_json(r.threads_per_node)},
           {"hugepage_alloc_threads", r.hugepage_alloc_threads},
           {"predicted_seconds", r.predicted_seconds},
           {"predicted_seconds_interval", interval},
