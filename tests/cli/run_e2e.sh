@@ -33,7 +33,7 @@ expect 0 "$bin" run --report "$work/report.json" --plot "$work/chart.svg" --samp
 expect_pools "$original_pools" "after a run"
 [[ ! -e $state_file ]] || fail "the state file was left behind"
 validate_schema report.schema.json "$work/report.json"
-for want in '^phase alloc' '^phase zero' '^phase grow' '^recommend  hugepage_alloc_threads=' \
+for want in '^phase alloc' '^phase zero' '^phase grow' '^decision   (set|keep the kernel default,) hugepage_alloc_threads=' \
     '^predicted ' '^warnings' 'report written to'; do
     stdout_matches "$want"
 done
