@@ -17,6 +17,14 @@ json optional_json(const std::optional<T>& v) {
     return v ? json(*v) : json(nullptr);
 }
 
+// A per-node count: whole for every value but a default spread unevenly over the nodes, and
+// written as an integer then, as readers of earlier reports expect.
+json per_node_json(double threads_per_node) {
+    return threads_per_node == std::floor(threads_per_node)
+               ? json(static_cast<long long>(threads_per_node))
+               : json(threads_per_node);
+}
+
 std::string fixed(double v, int digits) {
     char buf[64];
     std::snprintf(buf, sizeof buf, "%.*f", digits, v);
@@ -27,6 +35,13 @@ std::string significant(double v) {
     char buf[64];
     std::snprintf(buf, sizeof buf, "%.4g", v);
     return buf;
+}
+
+// The decision, worded the same in every summary.
+std::string decision_text(const Recommendation& r) {
+    const std::string value = "hugepage_alloc_threads=" + std::to_string(r.hugepage_alloc_threads) +
+                              " (" + significant_text(r.threads_per_node, 4) + " per node)";
+    return r.decision == Decision::set ? "set " + value : "keep the kernel default, " + value;
 }
 
 }  // namespace
@@ -77,9 +92,16 @@ nlohmann::json to_json(const Recommendation& r) {
     }
     json predictions = json::array();
     for (const auto& p : r.predictions)
-        predictions.push_back({{"threads_per_node", p.threads_per_node},
+        predictions.push_back({{"threads_per_node", per_node_json(p.threads_per_node)},
                                {"hugepage_alloc_threads", p.total_threads},
-                               {"seconds", p.seconds}});
+                               {"seconds", p.seconds},
+                               {"seconds_low", optional_json(p.seconds_low)},
+                               {"seconds_high", optional_json(p.seconds_high)}});
+    json measured = json::array();
+    for (const auto& p : r.measured)
+        measured.push_back({{"threads_per_node", per_node_json(p.threads_per_node)},
+                            {"hugepage_alloc_threads", p.total_threads},
+                            {"seconds", p.seconds}});
     json model = to_json(r.model);
     model["curve"] = r.curve;
     model["lambda_unit"] = r.lambda_unit;
@@ -103,13 +125,16 @@ nlohmann::json to_json(const Recommendation& r) {
         {"model", model},
         {"phases", phases},
         {"recommendation",
-         {{"threads_per_node", r.threads_per_node},
+         {{"decision", to_string(r.decision)},
+          {"threads_per_node", per_node_json(r.threads_per_node)},
           {"hugepage_alloc_threads", r.hugepage_alloc_threads},
           {"predicted_seconds", r.predicted_seconds},
           {"predicted_seconds_interval", interval},
           {"default_threads", r.default_threads},
           {"default_threads_per_node", r.default_threads_per_node},
           {"predicted_default_seconds", r.predicted_default_seconds},
+          {"best_hugepage_alloc_threads", r.best_hugepage_alloc_threads},
+          {"predicted_best_seconds", r.predicted_best_seconds},
           {"saving_seconds", r.saving_seconds},
           {"confidence", optional_json(r.confidence)},
           {"tolerance", r.tolerance},
@@ -121,6 +146,7 @@ nlohmann::json to_json(const Recommendation& r) {
           {"pool_source", r.pool_source},
           {"verdict", r.verdict}}},
         {"predictions", predictions},
+        {"measured_boot_seconds", measured},
         {"bootstrap",
          {{"method", r.bootstrap_method.empty() ? json(nullptr) : json(r.bootstrap_method)},
           {"resamples", r.resamples},
@@ -160,28 +186,32 @@ std::string format_summary(const Recommendation& r) {
         else
             s << label << p.message << "\n";
     }
-    s << "recommend   " << r.threads_per_node
-      << " per node -> hugepage_alloc_threads=" << r.hugepage_alloc_threads << ", predicted "
-      << fixed(r.predicted_seconds, 2) << " s";
+    s << "recommend   " << decision_text(r) << "\n";
+    s << "predicted   " << seconds_text(r.predicted_seconds);
     if (r.predicted_seconds_low && r.predicted_seconds_high)
-        s << " (90% " << fixed(*r.predicted_seconds_low, 2) << ".."
-          << fixed(*r.predicted_seconds_high, 2) << ")";
+        s << " (90% " << seconds_text(*r.predicted_seconds_low) << ".."
+          << seconds_text(*r.predicted_seconds_high) << ")";
     s << "\n";
     s << "default     " << r.default_threads << " thread(s) ("
-      << fixed(r.default_threads_per_node, 2) << " per node), predicted "
-      << fixed(r.predicted_default_seconds, 2) << " s; saving " << fixed(r.saving_seconds, 2)
-      << " s\n";
+      << significant_text(r.default_threads_per_node, 4) << " per node), predicted "
+      << seconds_text(r.predicted_default_seconds) << "; saving " << seconds_text(r.saving_seconds)
+      << "\n";
+    if (r.best_hugepage_alloc_threads != r.hugepage_alloc_threads)
+        s << "best        hugepage_alloc_threads=" << r.best_hugepage_alloc_threads
+          << ", predicted " << seconds_text(r.predicted_best_seconds) << "\n";
+    const bool poor_fit = std::any_of(r.warnings.begin(), r.warnings.end(),
+                                      [](const Warning& w) { return w.code == "poor_fit"; });
     s << "confidence  "
-      << (r.confidence ? fixed(*r.confidence * 100, 0) + "% of " + std::to_string(r.resamples) +
-                             " resamples (" + r.bootstrap_method + ") within " +
-                             fixed(r.tolerance * 100, 1) + "% of their best"
+      << (r.confidence ? percent_text(*r.confidence) + " of " + std::to_string(r.resamples) +
+                             " resamples (" + r.bootstrap_method +
+                             ") reach the same decision at a " + percent_text(r.tolerance, 1) +
+                             " tolerance" + (poor_fit ? ", times the poor fit's R^2" : "")
                        : std::string("unknown"))
       << "\n";
-    s << "predictions";
+    s << "predictions (hugepage_alloc_threads: boot allocation of the pool)";
     for (std::size_t i = 0; i < r.predictions.size(); ++i) {
         const auto& p = r.predictions[i];
-        s << (i % 6 == 0 ? "\n  " : "  ") << p.threads_per_node << ": " << fixed(p.seconds, 2)
-          << " s";
+        s << (i % 6 == 0 ? "\n  " : "  ") << p.total_threads << ": " << seconds_text(p.seconds);
     }
     s << "\n";
     for (const auto& w : r.warnings)

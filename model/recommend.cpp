@@ -60,20 +60,6 @@ struct Evaluator {
     }
 };
 
-struct Choice {
-    int threads_per_node = 1;
-    double best_seconds = 0;
-};
-
-Choice choose(const std::vector<double>& predicted, const std::vector<int>& candidates,
-              double tolerance) {
-    const double best = *std::min_element(predicted.begin(), predicted.end());
-    for (std::size_t i = 0; i < candidates.size(); ++i)
-        if (predicted[i] <= best * (1 + tolerance))
-            return {candidates[i], best};
-    return {candidates.back(), best};
-}
-
 double percentile(std::vector<double> v, double q) {
     std::sort(v.begin(), v.end());
     const double pos = q * static_cast<double>(v.size() - 1);
@@ -239,76 +225,145 @@ FittedModels fit_models(const SweepData& data, const CostSeries& cost, const Fit
     return f;
 }
 
-// Every per-node count up to the limit, or in a fallback the measured ones.
-std::vector<int> candidate_counts(bool fallback, std::span<const Point> series,
-                                  int max_threads_per_node) {
-    std::vector<int> candidates;
+// One value the kernel parameter may take: a per-node count times the nodes, or the default.
+struct Candidate {
+    double threads_per_node = 1;
+    int total = 1;
+};
+
+// Every per-node count up to the limit (in a fallback the measured ones) and the kernel
+// default, which is a total that may act as a fraction of a thread per node; ascending.
+std::vector<Candidate> candidate_values(bool fallback, std::span<const Point> series,
+                                        int max_threads_per_node, const Evaluator& ev,
+                                        int default_total) {
+    std::vector<int> per_node;
     if (!fallback) {
         for (int n = 1; n <= max_threads_per_node; ++n)
-            candidates.push_back(n);
-        return candidates;
+            per_node.push_back(n);
+    } else {
+        for (const auto& md : medians_per_count(series))
+            if (md.threads_per_node <= max_threads_per_node)
+                per_node.push_back(static_cast<int>(md.threads_per_node));
+        if (per_node.empty())
+            per_node.push_back(max_threads_per_node);
     }
-    for (const auto& md : medians_per_count(series))
-        if (md.threads_per_node <= max_threads_per_node)
-            candidates.push_back(static_cast<int>(md.threads_per_node));
-    if (candidates.empty())
-        candidates.push_back(max_threads_per_node);
-    return candidates;
+    std::vector<Candidate> out;
+    for (int n : per_node)
+        out.push_back({static_cast<double>(n), ev.total(n)});
+    const auto at_default = std::find_if(
+        out.begin(), out.end(), [&](const Candidate& c) { return c.total == default_total; });
+    if (at_default == out.end()) {
+        const auto after = std::find_if(
+            out.begin(), out.end(), [&](const Candidate& c) { return c.total > default_total; });
+        out.insert(after, {static_cast<double>(default_total) / ev.nodes, default_total});
+    }
+    return out;
 }
 
-// Predicted boot seconds at every candidate count, through one curve.
+// Predicted boot seconds at every candidate value, through one curve.
 struct PoolPredictor {
     Evaluator evaluator;
-    std::vector<int> candidates;
+    std::vector<Candidate> candidates;
+    std::size_t default_index = 0;
 
     std::vector<double> predict(const CostCurve& curve) const {
         std::vector<double> seconds;
         seconds.reserve(candidates.size());
-        for (int n : candidates)
-            seconds.push_back(evaluator.seconds(curve, evaluator.total(n)));
+        for (const auto& c : candidates)
+            seconds.push_back(evaluator.seconds(curve, c.total));
         return seconds;
     }
 };
 
-// The count chosen on the fitted curve, and the kernel default on the same curve.
+PoolPredictor make_predictor(const Evaluator& ev, std::vector<Candidate> candidates,
+                             int default_total) {
+    PoolPredictor p{ev, std::move(candidates), 0};
+    for (std::size_t i = 0; i < p.candidates.size(); ++i)
+        if (p.candidates[i].total == default_total) {
+            p.default_index = i;
+            break;
+        }
+    return p;
+}
+
+// The decision on one set of predictions. The default stays when it is within the tolerance of
+// the best (changing a boot parameter for less is not worth it, and the fewest threads within
+// the tolerance could otherwise be slower than the default) or when the whole allocation at the
+// default is short; otherwise the fewest threads within the tolerance of the best, which are
+// then faster than the default.
+struct Choice {
+    Decision decision = Decision::keep_default;
+    std::size_t pick = 0;
+    std::size_t best = 0;
+};
+
+Choice decide(const std::vector<double>& predicted, std::size_t default_index,
+              const RecommendOptions& o) {
+    Choice c;
+    c.best = static_cast<std::size_t>(std::min_element(predicted.begin(), predicted.end()) -
+                                      predicted.begin());
+    const double good_enough = predicted[c.best] * (1 + o.tolerance);
+    if (predicted[default_index] <= good_enough ||
+        predicted[default_index] < o.small_boot_seconds) {
+        c.pick = default_index;
+        return c;
+    }
+    c.decision = Decision::set;
+    for (c.pick = 0; predicted[c.pick] > good_enough; ++c.pick) {
+    }
+    return c;
+}
+
+// The decision on the fitted curve, with every candidate's prediction.
 struct Pick {
-    int threads_per_node = 1;
-    int hugepage_alloc_threads = 1;
-    double predicted_seconds = 0;
-    double default_threads_per_node = 1;
-    double predicted_default_seconds = 0;
+    Choice choice;
     std::vector<Prediction> predictions;
 };
 
-Pick pick_count(const CostCurve& curve, const PoolPredictor& predictor, int default_threads,
-                double tolerance) {
-    const Evaluator& ev = predictor.evaluator;
+Pick pick_value(const CostCurve& curve, const PoolPredictor& predictor, const RecommendOptions& o) {
     const auto predicted = predictor.predict(curve);
-    Pick p;
-    p.threads_per_node = choose(predicted, predictor.candidates, tolerance).threads_per_node;
-    p.hugepage_alloc_threads = ev.total(p.threads_per_node);
-    p.predicted_seconds = ev.seconds(curve, p.hugepage_alloc_threads);
-    // The default is a total; spread over the nodes it acts as default / nodes threads per node,
-    // often a fraction (36 over 4 nodes = 9; 1 over 2 nodes = 0.5). The curve is continuous in
-    // N, so it is read there directly; below one per node it scales as T(1) / N (CostCurve).
-    const int default_total = std::min(default_threads, ev.cpu_cap);
-    p.default_threads_per_node = static_cast<double>(default_total) / ev.nodes;
-    p.predicted_default_seconds = ev.seconds(curve, default_total);
+    Pick p{decide(predicted, predictor.default_index, o), {}};
     for (std::size_t i = 0; i < predictor.candidates.size(); ++i) {
-        const int n = predictor.candidates[i];
-        p.predictions.push_back({n, ev.total(n), predicted[i]});
+        const Candidate& c = predictor.candidates[i];
+        p.predictions.push_back({c.threads_per_node, c.total, predicted[i], {}, {}});
     }
     return p;
 }
 
-void record_pick(Recommendation& r, Pick pick) {
-    r.threads_per_node = pick.threads_per_node;
-    r.hugepage_alloc_threads = pick.hugepage_alloc_threads;
-    r.predicted_seconds = pick.predicted_seconds;
-    r.default_threads_per_node = pick.default_threads_per_node;
-    r.predicted_default_seconds = pick.predicted_default_seconds;
-    r.saving_seconds = r.predicted_default_seconds - r.predicted_seconds;
-    r.predictions = std::move(pick.predictions);
+// The values of one decision, read from the predictions (after the bootstrap has given them
+// their intervals).
+void record_pick(Recommendation& r, const Pick& pick, const PoolPredictor& predictor) {
+    const Prediction& chosen = r.predictions[pick.choice.pick];
+    const Prediction& best = r.predictions[pick.choice.best];
+    const Prediction& at_default = r.predictions[predictor.default_index];
+    r.decision = pick.choice.decision;
+    r.threads_per_node = chosen.threads_per_node;
+    r.hugepage_alloc_threads = chosen.total_threads;
+    r.predicted_seconds = chosen.seconds;
+    r.predicted_seconds_low = chosen.seconds_low;
+    r.predicted_seconds_high = chosen.seconds_high;
+    r.best_hugepage_alloc_threads = best.total_threads;
+    r.predicted_best_seconds = best.seconds;
+    // The default is a total; spread over the nodes it acts as default / nodes threads per node,
+    // often a fraction (36 over 4 nodes = 9; 1 over 2 nodes = 0.5). The curve is continuous in
+    // N, so it is read there directly; below one per node it scales as T(1) / N (CostCurve).
+    r.default_threads_per_node = static_cast<double>(at_default.total_threads) / r.nodes;
+    r.predicted_default_seconds = at_default.seconds;
+    r.saving_seconds = r.decision == Decision::set ? at_default.seconds - chosen.seconds : 0.0;
+}
+
+// The fitted series' medians as boot seconds at their total, for the chart.
+std::vector<Prediction> measured_boot_seconds(std::span<const Point> series, const Evaluator& ev) {
+    std::vector<Prediction> out;
+    for (const auto& md : medians_per_count(series)) {
+        const double total = md.threads_per_node * ev.nodes;
+        out.push_back({md.threads_per_node,
+                       static_cast<int>(std::lround(total)),
+                       md.seconds * ev.scale,
+                       {},
+                       {}});
+    }
+    return out;
 }
 
 // What the bootstrap resamples: repetitions of every phase the series is built from, or the
@@ -346,18 +401,25 @@ Series resample(const ResampleSource& from, Resampler& rng) {
 
 struct Bootstrap {
     int usable_resamples = 0;
-    double confidence = 0;  // share of all resamples whose best is within tolerance of the pick
-    std::optional<double> seconds_low, seconds_high;  // 5%..95% at the pick
+    int agreeing_resamples = 0;  // reaching the same decision, their pick within tolerance
+    std::vector<std::vector<double>> seconds;  // per candidate, one per usable resample
 };
 
+// Whether a resample reaches the decision made on the full data.
+bool agrees(const Choice& ours, const std::vector<double>& predicted, const Choice& theirs,
+            double tolerance) {
+    if (theirs.decision != ours.decision)
+        return false;
+    return ours.decision == Decision::keep_default ||
+           predicted[ours.pick] <= predicted[theirs.best] * (1 + tolerance);
+}
+
 // The same pipeline on resampled data, with the chosen model family.
-Bootstrap bootstrap_pick(const ResampleSource& from, const PoolPredictor& predictor, int pick,
-                         const RecommendOptions& o, std::uint64_t seed) {
+Bootstrap bootstrap_predictions(const ResampleSource& from, const PoolPredictor& predictor,
+                                const Choice& ours, const RecommendOptions& o, std::uint64_t seed) {
     Resampler rng(seed);
-    const auto it = std::find(predictor.candidates.begin(), predictor.candidates.end(), pick);
-    const auto pick_index = static_cast<std::size_t>(it - predictor.candidates.begin());
-    std::vector<double> at_pick;
-    int agree = 0;
+    Bootstrap out;
+    out.seconds.resize(predictor.candidates.size());
     for (int b = 0; b < o.resamples; ++b) {
         const Series s = resample(from, rng);
         if (distinct_thread_counts(s.points) < kMinThreadCounts)
@@ -369,35 +431,37 @@ Bootstrap bootstrap_pick(const ResampleSource& from, const PoolPredictor& predic
                 continue;
         }
         const auto predicted_b = predictor.predict(CostCurve(s.points, std::move(fit_b)));
-        const double best_b = *std::min_element(predicted_b.begin(), predicted_b.end());
-        at_pick.push_back(predicted_b[pick_index]);
-        if (predicted_b[pick_index] <= best_b * (1 + o.tolerance))
-            ++agree;
-    }
-    Bootstrap out;
-    out.usable_resamples = static_cast<int>(at_pick.size());
-    // Unusable resamples (no fit) count as disagreeing: they are evidence the data are thin.
-    out.confidence = static_cast<double>(agree) / o.resamples;
-    if (!at_pick.empty()) {
-        out.seconds_low = percentile(at_pick, 0.05);
-        out.seconds_high = percentile(at_pick, 0.95);
+        ++out.usable_resamples;
+        for (std::size_t i = 0; i < predicted_b.size(); ++i)
+            out.seconds[i].push_back(predicted_b[i]);
+        if (agrees(ours, predicted_b, decide(predicted_b, predictor.default_index, o), o.tolerance))
+            ++out.agreeing_resamples;
     }
     return out;
 }
 
+// Each prediction's 5%..95% interval. A percentile interval can miss the full-data prediction
+// (the curve passes through the measured medians, the resamples' medians scatter around them
+// unevenly): it is widened to hold it, as an interval qualifying a value must.
 void record_bootstrap(Recommendation& r, const Bootstrap& b, int resamples) {
     r.resamples = resamples;
     r.usable_resamples = b.usable_resamples;
-    r.confidence = b.confidence;
-    r.predicted_seconds_low = b.seconds_low;
-    r.predicted_seconds_high = b.seconds_high;
+    // Unusable resamples (no fit) count as disagreeing: they are evidence the data are thin.
+    r.confidence = static_cast<double>(b.agreeing_resamples) / resamples;
+    if (b.usable_resamples == 0)
+        return;
+    for (std::size_t i = 0; i < r.predictions.size(); ++i) {
+        Prediction& p = r.predictions[i];
+        p.seconds_low = std::min(percentile(b.seconds[i], 0.05), p.seconds);
+        p.seconds_high = std::max(percentile(b.seconds[i], 0.95), p.seconds);
+    }
 }
 
 // Where the pick lies against the measured counts, and how much there is to gain.
 void judge_pick(Recommendation& r, const ThreadLimits& limits, const RecommendOptions& o) {
     if (!r.fallback && r.threads_per_node > limits.max_measured)
         r.warnings.push_back(
-            {"extrapolated", "the recommended " + std::to_string(r.threads_per_node) +
+            {"extrapolated", "the recommended " + significant_text(r.threads_per_node, 4) +
                                  " per node lies beyond the largest measured count (" +
                                  std::to_string(static_cast<int>(limits.max_measured)) +
                                  "): extrapolated"});
@@ -410,7 +474,39 @@ void judge_pick(Recommendation& r, const ThreadLimits& limits, const RecommendOp
                           seconds_text(r.predicted_seconds) + "): little to gain");
 }
 
-void judge_uncertainty(Recommendation& r, const RecommendOptions& o) {
+// A fit is poor when it explains little of the variation in log time (R^2) and its points
+// also lie far from it on average (root mean square of the log residuals): a flat curve with
+// little noise has a low R^2 yet predicts well, and a steep one can have a high R^2 while
+// missing by more than the tolerance the decision is made at.
+constexpr double kPoorFitR2 = 0.8;
+constexpr double kPoorFitRmsLog = 0.05;  // about 5% off the curve, over twice the tolerance
+// The 5%..95% interval leaves 5% of resamples out on each side: when more than that many have
+// no usable fit, the missing ones could move a whole tail.
+constexpr double kFailedResamplesShare = 0.05;
+
+// The chosen fit's R^2 when it is poor, with the warning.
+std::optional<double> judge_fit(Recommendation& r) {
+    if (r.fallback)
+        return std::nullopt;
+    const ScalingFit& f = r.model.chosen();
+    if (f.residuals.empty())
+        return std::nullopt;
+    const double rms_log = std::sqrt(f.rss / static_cast<double>(f.residuals.size()));
+    if (f.r2 >= kPoorFitR2 || rms_log <= kPoorFitRmsLog)
+        return std::nullopt;
+    r.warnings.push_back(
+        {"poor_fit", "poor fit: the " + f.model + " curve explains R^2 " + decimals_text(f.r2, 3) +
+                         " of the variation in log time (below " + decimals_text(kPoorFitR2, 1) +
+                         ") and the points lie " + percent_text(std::expm1(rms_log)) +
+                         " from it on average; its predictions are not to be relied on"});
+    return std::clamp(f.r2, 0.0, 1.0);
+}
+
+// `poor_fit_r2`: the confidence is the share of resamples reaching the same decision, which
+// trusts the curve's shape; a poor curve supports the decision only as far as it explains the
+// data, so the share is multiplied by its R^2.
+void judge_uncertainty(Recommendation& r, const RecommendOptions& o,
+                       std::optional<double> poor_fit_r2) {
     if (!r.confidence) {
         r.warnings.push_back(
             {"no_uncertainty",
@@ -418,49 +514,80 @@ void judge_uncertainty(Recommendation& r, const RecommendOptions& o) {
              "freedom (measure repetitions or more thread counts)"});
         return;
     }
-    if (r.usable_resamples < r.resamples)
-        r.notes.push_back(std::to_string(r.resamples - r.usable_resamples) +
-                          " bootstrap resample(s) gave no usable fit");
+    if (poor_fit_r2)
+        r.confidence = *r.confidence * *poor_fit_r2;
+    const int failed = r.resamples - r.usable_resamples;
+    if (failed > kFailedResamplesShare * r.resamples)
+        r.warnings.push_back(
+            {"failed_resamples",
+             std::to_string(failed) + " of " + std::to_string(r.resamples) +
+                 " bootstrap resamples gave no usable fit (more than " +
+                 percent_text(kFailedResamplesShare) +
+                 "): the interval rests on the rest, and the confidence counts them as "
+                 "disagreeing"});
+    else if (failed > 0)
+        r.notes.push_back(std::to_string(failed) + " bootstrap resample(s) gave no usable fit");
     if (*r.confidence < o.low_confidence)
         r.warnings.push_back(
             {"low_confidence", "low confidence: only " + percent_text(*r.confidence) +
-                                   " of bootstrap resamples find this count within " +
-                                   percent_text(o.tolerance) + " of their best"});
+                                   " of bootstrap resamples reach the same decision" +
+                                   (poor_fit_r2 ? " (after the poor fit's discount)" : "")});
+}
+
+std::string value_text(int total, double threads_per_node) {
+    return "hugepage_alloc_threads=" + std::to_string(total) + " (" +
+           significant_text(threads_per_node, 4) + " per node)";
+}
+
+std::string keep_default_verdict(const Recommendation& r, const RecommendOptions& o) {
+    std::string s = "Keep the kernel default, " +
+                    value_text(r.hugepage_alloc_threads, r.threads_per_node) + ": ";
+    const std::string best =
+        r.best_hugepage_alloc_threads == r.hugepage_alloc_threads
+            ? std::string("it is the best predicted value")
+            : "the best, hugepage_alloc_threads=" + std::to_string(r.best_hugepage_alloc_threads) +
+                  ", is predicted at " + seconds_text(r.predicted_best_seconds);
+    if (r.predicted_default_seconds < o.small_boot_seconds)
+        s += "boot allocation is predicted to take only " +
+             seconds_text(r.predicted_default_seconds) + " there and " + best +
+             "; the setting hardly matters here.";
+    else
+        s += "it is predicted at " + seconds_text(r.predicted_default_seconds) + ", within " +
+             percent_text(r.tolerance) + " of the best value's time; " + best + ".";
+    if (r.confidence && *r.confidence < o.low_confidence)
+        s += " Only " + percent_text(*r.confidence) +
+             " of bootstrap resamples reach the same decision.";
+    return s;
+}
+
+std::string set_verdict(const Recommendation& r, const RecommendOptions& o) {
+    const std::string versus = "predicted " + seconds_text(r.predicted_seconds) + " vs " +
+                               seconds_text(r.predicted_default_seconds) +
+                               " at the kernel default of " + std::to_string(r.default_threads) +
+                               " thread(s) (saving " + seconds_text(r.saving_seconds) + ")";
+    const std::string setting = value_text(r.hugepage_alloc_threads, r.threads_per_node);
+    if (!r.confidence || *r.confidence < o.low_confidence)
+        return "Best estimate: set " + setting + ", " + versus + ", but " +
+               (r.confidence ? "only " + percent_text(*r.confidence) +
+                                   " of bootstrap resamples reach the same decision"
+                             : std::string("the data leave no way to estimate the uncertainty")) +
+               "; measure more thread counts or repetitions before relying on it.";
+    return "Set " + setting + ": " + versus + ", confidence " + percent_text(*r.confidence) + ".";
 }
 
 std::string verdict(const Recommendation& r, const RecommendOptions& o) {
-    const std::string setting =
-        "hugepage_alloc_threads=" + std::to_string(r.hugepage_alloc_threads) + " (" +
-        std::to_string(r.threads_per_node) + " per node)";
-    const std::string versus =
-        seconds_text(r.predicted_seconds) + " vs " + seconds_text(r.predicted_default_seconds) +
-        " at the kernel default of " + std::to_string(r.default_threads) + " thread(s)";
+    const std::string body =
+        r.decision == Decision::keep_default ? keep_default_verdict(r, o) : set_verdict(r, o);
     if (r.fallback)
-        return "No curve could be fitted; falling back to the best measured count: " + setting +
-               ", measured " + seconds_text(r.predicted_seconds) + ".";
-    if (r.predicted_seconds < o.small_boot_seconds &&
-        r.predicted_default_seconds < o.small_boot_seconds)
-        return "Boot allocation is predicted to take only " + seconds_text(r.predicted_seconds) +
-               " at the best setting, " + setting + ", and " +
-               seconds_text(r.predicted_default_seconds) + " at the kernel default of " +
-               std::to_string(r.default_threads) +
-               " thread(s): the setting hardly matters here; keeping the default is fine.";
-    if (!r.confidence || *r.confidence < o.low_confidence)
-        return "Best estimate " + setting + ": " + versus + ", but " +
-               (r.confidence
-                    ? "only " + percent_text(*r.confidence) + " of bootstrap resamples agree"
-                    : std::string("the data leave no way to estimate the "
-                                  "uncertainty")) +
-               "; measure more thread counts or repetitions before relying on it.";
-    if (r.predicted_default_seconds <= r.predicted_seconds * (1 + r.tolerance))
-        return "The kernel default (" + std::to_string(r.default_threads) +
-               " threads) is already within " + percent_text(r.tolerance) + " of the best; " +
-               setting + " would save " + seconds_text(std::max(0.0, r.saving_seconds)) + ".";
-    return "Set " + setting + ": predicted " + versus + " (saving " +
-           seconds_text(r.saving_seconds) + "), confidence " + percent_text(*r.confidence) + ".";
+        return "No curve could be fitted; deciding on the measured counts alone. " + body;
+    return body;
 }
 
 }  // namespace
+
+std::string to_string(Decision decision) {
+    return decision == Decision::set ? "set" : "keep_default";
+}
 
 Recommendation recommend_from_sweep(const SweepData& data, const RecommendOptions& o) {
     check_options(o);
@@ -502,25 +629,29 @@ Recommendation recommend_from_sweep(const SweepData& data, const RecommendOption
     r.model = fits.model;
     r.fallback = !fits.chosen;
     if (r.fallback)
-        r.warnings.push_back(
-            {"fit_fallback", "no fit converged (" + r.model.reason +
-                                 "): recommending the best measured count instead"});
+        r.warnings.push_back({"fit_fallback", "no fit converged (" + r.model.reason +
+                                                  "): deciding on the measured counts instead"});
 
-    const PoolPredictor predictor{ev,
-                                  candidate_counts(r.fallback, r.series, r.max_threads_per_node)};
-    record_pick(
-        r, pick_count(CostCurve(r.series, fits.chosen), predictor, r.default_threads, o.tolerance));
-    judge_pick(r, limits, o);
+    const int default_total = std::min(r.default_threads, r.cpu_cap);
+    const PoolPredictor predictor = make_predictor(
+        ev, candidate_values(r.fallback, r.series, r.max_threads_per_node, ev, default_total),
+        default_total);
+    const Pick pick = pick_value(CostCurve(r.series, fits.chosen), predictor, o);
+    r.predictions = pick.predictions;
+    r.measured = measured_boot_seconds(r.series, ev);
+    const std::optional<double> poor_fit_r2 = judge_fit(r);
 
     r.seed = o.seed.value_or(data.seed);
     r.bootstrap_method = bootstrap_method(cost, fits.chosen);
     if (!r.bootstrap_method.empty() && o.resamples > 0) {
         const ResampleSource source{&cost.basis, &cost.series, &fits.chosen,
                                     r.bootstrap_method == "repetitions"};
-        record_bootstrap(r, bootstrap_pick(source, predictor, r.threads_per_node, o, r.seed),
+        record_bootstrap(r, bootstrap_predictions(source, predictor, pick.choice, o, r.seed),
                          o.resamples);
     }
-    judge_uncertainty(r, o);
+    record_pick(r, pick, predictor);
+    judge_pick(r, limits, o);
+    judge_uncertainty(r, o, poor_fit_r2);
     r.verdict = verdict(r, o);
     return r;
 }

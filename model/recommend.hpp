@@ -26,8 +26,10 @@ struct RecommendOptions {
     std::optional<std::uint64_t> seed;        // default: the sweep's seed
     int resamples = 2000;
     FitOptions fit;
-    double small_boot_seconds = 5.0;  // below this the setting hardly matters; say so
-    double low_confidence = 0.8;      // below this share of agreeing resamples; say so
+    // Below this predicted time at the kernel default no setting can save enough to be worth
+    // a boot parameter: the decision keeps the default.
+    double small_boot_seconds = 5.0;
+    double low_confidence = 0.8;  // below this share of agreeing resamples; say so
 };
 
 // Which curves may be combined: same microarchitecture, node count, threads per node and page
@@ -46,10 +48,17 @@ struct PhaseModel {
 };
 
 struct Prediction {
-    int threads_per_node = 0;
-    int total_threads = 0;  // the kernel value, capped at the CPUs
+    double threads_per_node = 0;  // fractional only for the kernel default spread over nodes
+    int total_threads = 0;        // the kernel value, capped at the CPUs
     double seconds = 0;
+    std::optional<double> seconds_low, seconds_high;  // 5%..95% bootstrap, holding `seconds`
 };
+
+// What to do with the kernel value: change it to the recommended one, or leave the kernel
+// default, because no candidate beats it by more than the tolerance or the whole allocation
+// is too short for the setting to matter.
+enum class Decision { set, keep_default };
+std::string to_string(Decision decision);  // "set", "keep_default"
 
 struct Recommendation {
     CurveKey key;
@@ -70,10 +79,15 @@ struct Recommendation {
     // boot table.
     std::string pool_source;
 
-    int threads_per_node = 1;
+    // The one decision every output states: with keep_default the recommended value is the
+    // default's and the saving 0.
+    Decision decision = Decision::set;
+    double threads_per_node = 1;  // fractional only when keeping a default that is
     int hugepage_alloc_threads = 1;
     double predicted_seconds = 0;
     std::optional<double> predicted_seconds_low, predicted_seconds_high;  // 5%..95% bootstrap
+    int best_hugepage_alloc_threads = 1;  // the fastest candidate, whether or not it is taken
+    double predicted_best_seconds = 0;
     int default_threads = 1;
     double default_threads_per_node = 1;
     double predicted_default_seconds = 0;
@@ -81,7 +95,9 @@ struct Recommendation {
     std::optional<double> confidence;  // absent: too few points to estimate any uncertainty
     double tolerance = 0.02;
 
-    std::vector<Prediction> predictions;  // 1..max_threads_per_node (measured counts in fallback)
+    // 1..max_threads_per_node (measured counts in fallback) and the kernel default, by total
+    std::vector<Prediction> predictions;
+    std::vector<Prediction> measured;  // the fitted series' medians, scaled to the boot pool
     std::string bootstrap_method;
     int resamples = 0, usable_resamples = 0;
     std::uint64_t seed = 1;

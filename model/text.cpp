@@ -19,6 +19,16 @@ bool prints_below(double value, double limit, int decimals) {
     return value < limit - 0.5 * std::pow(10.0, -decimals);
 }
 
+// Beyond a hundred minutes hours read better; beyond a million seconds (11 days) and below
+// a twentieth of a nanosecond no allocation is plausible, so the number is only kept readable.
+constexpr long long kHourSeconds = 3600;
+
+std::string scientific_text(double seconds) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.3g s", seconds);
+    return buf;
+}
+
 }  // namespace
 
 std::string page_size_text(std::uint64_t kb) {
@@ -36,6 +46,10 @@ std::string seconds_text(double seconds) {
         return "-" + seconds_text(-seconds);
     if (seconds == 0)
         return "0 s";
+    if (seconds < 0.05e-9 || seconds >= 1e6)
+        return scientific_text(seconds);
+    if (seconds < 0.05e-6)
+        return fixed_text(seconds * 1e9, 1, " ns");
     if (prints_below(seconds * 1e6, 1000, 1))
         return fixed_text(seconds * 1e6, 1, " us");
     if (prints_below(seconds * 1e3, 1000, 1))
@@ -45,7 +59,10 @@ std::string seconds_text(double seconds) {
     if (prints_below(seconds, 60, 1))
         return fixed_text(seconds, 1, " s");
     const long long whole = std::llround(seconds);
-    return std::to_string(whole / 60) + " min " + std::to_string(whole % 60) + " s";
+    if (whole < kHourSeconds * 5 / 3)
+        return std::to_string(whole / 60) + " min " + std::to_string(whole % 60) + " s";
+    const long long minutes = std::llround(seconds / 60);
+    return std::to_string(minutes / 60) + " h " + std::to_string(minutes % 60) + " min";
 }
 
 std::string percent_text(double fraction, int decimals) {

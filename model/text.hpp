@@ -12,8 +12,9 @@ namespace hugetune {
 // A huge page size in KiB as people write it: "2 MiB", "1 GiB", "64 KiB".
 std::string page_size_text(std::uint64_t kb);
 
-// A duration from a single page fault to minutes of boot allocation, in the unit that keeps
-// the number short: "85.3 us", "32.1 ms", "3.24 s", "12.5 s", "4 min 10 s"; "0 s" for zero.
+// A duration from a single page fault to hours of boot allocation, in the unit that keeps the
+// number short: "0.1 ns", "85.3 us", "32.1 ms", "3.24 s", "12.5 s", "4 min 10 s", "2 h 5 min";
+// "0 s" for zero; beyond that range "9e+07 s".
 std::string seconds_text(double seconds);
 
 // A fraction as a percentage: percent_text(0.652) is "65%", percent_text(0.0443, 1) "4.4%".

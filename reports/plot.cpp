@@ -3,7 +3,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <sstream>
+
+#include "model/text.hpp"
 
 namespace hugetune {
 namespace fs = std::filesystem;
@@ -43,18 +46,84 @@ std::optional<PlotFormat> plot_format_for(const fs::path& file) {
     return std::nullopt;
 }
 
-std::string gnuplot_script(const PlotData& data, PlotFormat format, const fs::path& output) {
-    std::ostringstream s;
-    s << "# Drawn by hugetune; render with: gnuplot <this file>\n";
-    if (format == PlotFormat::svg)
-        s << "set terminal svg size 960,600 dynamic enhanced font 'sans,12' background '#ffffff'\n";
-    else
-        s << "set terminal pngcairo size 1200,750 enhanced font 'sans,12' background '#ffffff'\n";
-    s << "set output " << quoted(output.string()) << "\n";
-    s << "set title " << quoted(data.title) << " noenhanced\n";
+namespace {
+
+constexpr const char* kRecommendedColour = "#2a9d3f";
+constexpr const char* kDefaultColour = "#b5651d";
+constexpr double kBootXmin = 0.8;  // left edge of the boot panel: 1 thread, with a margin
+
+double boot_xmax(const BootPanel& boot) {
+    double xmax = 1;
+    for (const auto& p : boot.predicted)
+        xmax = std::max(xmax, p.threads);
+    for (const auto& p : boot.measured)
+        xmax = std::max(xmax, p.threads);
+    return xmax;
+}
+
+bool has_band(const BootPanel& boot) {
+    return std::any_of(boot.predicted.begin(), boot.predicted.end(),
+                       [](const BootPoint& p) { return p.low && p.high; });
+}
+
+// A marked value: a vertical line, a point on the curve and a label with its predicted time,
+// written away from the right edge when the line is in the right half of the log x range.
+void boot_mark(std::ostringstream& s, const BootPoint& mark, double xmax, const std::string& name,
+               const char* colour, double label_height, const char* dash, bool coincide) {
+    const std::string text = name + " hugepage_alloc_threads=" + number(mark.threads) + ": " +
+                             seconds_text(mark.seconds) + (coincide ? " (the same value)" : "");
+    const bool right_half = std::log(mark.threads / kBootXmin) > 0.5 * std::log(xmax / kBootXmin);
+    s << "set arrow from " << number(mark.threads) << ", graph 0 to " << number(mark.threads)
+      << ", graph 1 nohead " << dash << "lw 2 lc rgb '" << colour << "'\n";
+    s << "set label " << quoted(text) << " at " << number(mark.threads) << ", graph "
+      << number(label_height) << (right_half ? " right offset -0.5,0" : " offset 0.5,0")
+      << " tc rgb '" << colour << "' noenhanced\n";
+}
+
+void boot_panel(std::ostringstream& s, const BootPanel& boot) {
+    s << "set title 'predicted boot allocation of the pool'\n";
+    s << "set xlabel 'hugepage_alloc_threads (total)' noenhanced\nset ylabel 'seconds'\n";
+    // The key below the panel leaves the labelled marks free wherever they fall.
+    s << "set logscale x 2\nset grid\nset key below horizontal box\nset yrange [0:*]\n";
+    const double xmax = boot_xmax(boot) * 1.25;
+    s << "set xrange [" << number(kBootXmin) << ":" << number(xmax) << "]\n";
+    s << "$boot << EOD\n";
+    for (const auto& p : boot.predicted)
+        s << number(p.threads) << ' ' << number(p.seconds) << ' '
+          << number(p.low.value_or(p.seconds)) << ' ' << number(p.high.value_or(p.seconds)) << "\n";
+    s << "EOD\n$boot_measured << EOD\n";
+    for (const auto& p : boot.measured)
+        s << number(p.threads) << ' ' << number(p.seconds) << "\n";
+    s << "EOD\n$boot_marks << EOD\n";
+    for (const auto& mark : {boot.recommended, boot.kernel_default})
+        if (mark)
+            s << number(mark->threads) << ' ' << number(mark->seconds) << "\n";
+    s << "EOD\n";
+    const bool coincide = boot.recommended && boot.kernel_default &&
+                          boot.recommended->threads == boot.kernel_default->threads;
+    if (boot.recommended)
+        boot_mark(s, *boot.recommended, xmax, "recommended", kRecommendedColour, 0.95, "", false);
+    if (boot.kernel_default)
+        boot_mark(s, *boot.kernel_default, xmax, "kernel default", kDefaultColour, 0.87, "dt 2 ",
+                  coincide);
+    s << "plot ";
+    if (has_band(boot))
+        s << "$boot using 1:3:4 with filledcurves fc rgb '#9ecae1' fs transparent solid 0.5 "
+             "noborder title '5%..95% bootstrap', \\\n     ";
+    s << "$boot using 1:2 with lines lw 2 lc rgb '#1f4e79' title 'predicted'";
+    if (!boot.measured.empty())
+        s << ", \\\n     $boot_measured using 1:2 with points pt 7 lc rgb '#444444' "
+             "title 'measured, scaled to the pool'";
+    s << ", \\\n     $boot_marks using 1:2 with points pt 6 ps 2 lw 2 lc rgb '#000000' notitle\n";
+    s << "unset arrow\nunset label\n";
+}
+
+void phase_panel(std::ostringstream& s, const PlotData& data) {
+    s << "set title 'measured phases'\n";
     s << "set xlabel 'threads per NUMA node'\n";
     s << "set ylabel " << quoted(data.y_label) << "\n";
-    s << "set logscale x 2\nset grid\nset key bottom right box opaque\nset yrange [0:*]\n";
+    s << "set logscale x 2\nset grid\nset key default\nset key bottom right box opaque\n"
+         "set yrange [0:*]\n";
     double xmax = 1;
     for (const auto& series : data.series) {
         for (const auto& p : series.measured)
@@ -62,7 +131,7 @@ std::string gnuplot_script(const PlotData& data, PlotFormat format, const fs::pa
         for (const auto& p : series.fitted)
             xmax = std::max(xmax, p.first);
     }
-    s << "set xrange [0.8:" << number(xmax * 1.25) << "]\n";
+    s << "set xrange [0.5:" << number(xmax * 1.25) << "]\n";
     for (std::size_t i = 0; i < data.series.size(); ++i) {
         const auto& series = data.series[i];
         s << "$measured" << i << " << EOD\n";
@@ -77,20 +146,18 @@ std::string gnuplot_script(const PlotData& data, PlotFormat format, const fs::pa
     if (data.recommended_threads_per_node) {
         double x = *data.recommended_threads_per_node;
         s << "set arrow from " << number(x) << ", graph 0 to " << number(x)
-          << ", graph 1 nohead lw 2 lc rgb '#2a9d3f'\n";
+          << ", graph 1 nohead lw 2 lc rgb '" << kRecommendedColour << "'\n";
         s << "set label 'recommended N=" << number(x) << "' at " << number(x)
-          << ", graph 0.95 offset 0.5,0 tc rgb '#2a9d3f'\n";
+          << ", graph 0.95 offset 0.5,0 tc rgb '" << kRecommendedColour << "'\n";
     }
     if (data.default_threads_per_node) {
         double x = *data.default_threads_per_node;
         s << "set arrow from " << number(x) << ", graph 0 to " << number(x)
-          << ", graph 1 nohead dt 2 lw 2 lc rgb '#b5651d'\n";
+          << ", graph 1 nohead dt 2 lw 2 lc rgb '" << kDefaultColour << "'\n";
         s << "set label 'kernel default N=" << number(x) << "' at " << number(x)
-          << ", graph 0.88 offset 0.5,0 tc rgb '#b5651d'\n";
+          << ", graph 0.88 offset 0.5,0 tc rgb '" << kDefaultColour << "'\n";
     }
     s << "plot ";
-    if (data.series.empty())
-        s << "NaN notitle";
     for (std::size_t i = 0; i < data.series.size(); ++i) {
         const auto& series = data.series[i];
         if (i)
@@ -102,11 +169,160 @@ std::string gnuplot_script(const PlotData& data, PlotFormat format, const fs::pa
             s << ", \\\n     $fitted" << i << " using 1:2 with lines lw 2 lc " << color << " title "
               << quoted(series.label + " fit");
     }
-    s << "\n";
+    s << "\nunset arrow\nunset label\n";
+}
+
+}  // namespace
+
+std::string gnuplot_script(const PlotData& data, PlotFormat format, const fs::path& output) {
+    const bool boot = !data.boot.predicted.empty();
+    const bool phases = !data.series.empty();
+    const int panels = std::max(1, (boot ? 1 : 0) + (phases ? 1 : 0));
+    std::ostringstream s;
+    s << "# Drawn by hugetune; render with: gnuplot <this file>\n";
+    if (format == PlotFormat::svg)
+        s << "set terminal svg size 960," << 120 + 480 * panels
+          << " dynamic enhanced font 'sans,12' background '#ffffff'\n";
+    else
+        s << "set terminal pngcairo size 1200," << 150 + 600 * panels
+          << " enhanced font 'sans,12' background '#ffffff'\n";
+    s << "set output " << quoted(output.string()) << "\n";
+    s << "set multiplot layout " << panels << ",1 title " << quoted(data.title) << " noenhanced\n";
+    if (boot)
+        boot_panel(s, data.boot);
+    if (phases)
+        phase_panel(s, data);
+    if (!boot && !phases)
+        s << "plot NaN notitle\n";
+    s << "unset multiplot\n";
     return s.str();
 }
 
-std::string text_chart(const PlotData& data, int width, int height) {
+namespace {
+
+// A character grid with a log2 x axis from 1 and a linear y axis from 0.
+class TextCanvas {
+  public:
+    TextCanvas(int width, int height, double xmax, double ymax)
+        : width_(width),
+          height_(height),
+          xmax_(xmax),
+          ymax_(ymax),
+          grid_(static_cast<std::size_t>(height),
+                std::string(static_cast<std::size_t>(width), ' ')),
+          header_(static_cast<std::size_t>(width), ' ') {}
+
+    int col(double x) const {
+        const double lx = std::log2(xmax_);
+        const double f = lx > 0 ? std::log2(std::max(1.0, x)) / lx : 0;
+        return std::clamp(static_cast<int>(std::lround(f * (width_ - 1))), 0, width_ - 1);
+    }
+    int row(double y) const {
+        const double f = y / ymax_;
+        return std::clamp(height_ - 1 - static_cast<int>(std::lround(f * (height_ - 1))), 0,
+                          height_ - 1);
+    }
+    void put(int r, int c, char ch) {
+        grid_[static_cast<std::size_t>(r)][static_cast<std::size_t>(c)] = ch;
+    }
+    void plot(double x, double y, char ch) { put(row(y), col(x), ch); }
+    // A letter above the chart naming the column at x.
+    void name_column(double x, const std::string& name) {
+        const auto at = static_cast<std::size_t>(col(x));
+        if (header_.size() < at + name.size())
+            header_.resize(at + name.size(), ' ');
+        header_.replace(at, name.size(), name);
+    }
+
+    // `y_text` writes the three labelled y values; `x_label` names the axis.
+    std::string render(const std::function<std::string(double)>& y_text,
+                       const std::string& x_label) const {
+        std::vector<std::string> labels(static_cast<std::size_t>(height_));
+        std::size_t margin = 8;
+        for (int r = 0; r < height_; ++r)
+            if (r == 0 || r == height_ - 1 || r == (height_ - 1) / 2) {
+                auto& label = labels[static_cast<std::size_t>(r)];
+                label = y_text(ymax_ * (height_ - 1 - r) / (height_ - 1));
+                margin = std::max(margin, label.size());
+            }
+        std::ostringstream s;
+        std::string header = header_;
+        header.erase(header.find_last_not_of(' ') + 1);
+        if (!header.empty())
+            s << std::string(margin + 2, ' ') << header << "\n";
+        for (int r = 0; r < height_; ++r) {
+            const auto& label = labels[static_cast<std::size_t>(r)];
+            std::string row_text = std::string(margin - label.size(), ' ') + label + " |" +
+                                   grid_[static_cast<std::size_t>(r)];
+            row_text.erase(row_text.find_last_not_of(' ') + 1);
+            s << row_text << "\n";
+        }
+        s << std::string(margin + 1, ' ') << '+'
+          << std::string(static_cast<std::size_t>(width_), '-') << "\n";
+        std::string axis(static_cast<std::size_t>(width_) + margin + 8, ' ');
+        for (double x = 1; x <= xmax_ * 1.0001; x *= 2) {
+            const std::string t = number(x);
+            const auto at = margin + 2 + static_cast<std::size_t>(col(x));
+            if (at + t.size() <= axis.size())
+                axis.replace(at, t.size(), t);
+        }
+        axis.erase(axis.find_last_not_of(' ') + 1);
+        s << axis << "   " << x_label << "\n";
+        return s.str();
+    }
+
+  private:
+    int width_, height_;
+    double xmax_, ymax_;
+    std::vector<std::string> grid_;
+    std::string header_;
+};
+
+std::string mark_legend(char letter, const std::string& name, const BootPoint& mark) {
+    return std::string(1, letter) + " " + name + " hugepage_alloc_threads=" + number(mark.threads) +
+           ": " + seconds_text(mark.seconds) + "\n";
+}
+
+}  // namespace
+
+std::string boot_chart(const PlotData& data, int width, int height) {
+    const BootPanel& boot = data.boot;
+    double ymax = 0;
+    for (const auto& p : boot.predicted)
+        ymax = std::max({ymax, p.seconds, p.high.value_or(0)});
+    for (const auto& p : boot.measured)
+        ymax = std::max(ymax, p.seconds);
+    if (boot.predicted.empty() || !(ymax > 0) || width < 8 || height < 3)
+        return "";
+    TextCanvas canvas(width, height, boot_xmax(boot), ymax);
+    for (const auto& p : boot.predicted)
+        if (p.low && p.high)
+            for (int r = canvas.row(*p.high); r <= canvas.row(*p.low); ++r)
+                canvas.put(r, canvas.col(p.threads), '.');
+    for (const auto& p : boot.predicted)
+        canvas.plot(p.threads, p.seconds, '-');
+    for (const auto& p : boot.measured)
+        canvas.plot(p.threads, p.seconds, '*');
+    const bool coincide =
+        boot.recommended && boot.kernel_default &&
+        canvas.col(boot.recommended->threads) == canvas.col(boot.kernel_default->threads);
+    if (boot.kernel_default) {
+        canvas.plot(boot.kernel_default->threads, boot.kernel_default->seconds, 'D');
+        canvas.name_column(boot.kernel_default->threads, "D");
+    }
+    if (boot.recommended) {
+        canvas.plot(boot.recommended->threads, boot.recommended->seconds, 'R');
+        canvas.name_column(boot.recommended->threads, coincide ? "R=D" : "R");
+    }
+    std::string out = canvas.render(seconds_text, "hugepage_alloc_threads (log2)");
+    if (boot.recommended)
+        out += mark_legend('R', "recommended", *boot.recommended);
+    if (boot.kernel_default)
+        out += mark_legend('D', "kernel default", *boot.kernel_default);
+    return out;
+}
+
+std::string phase_chart(const PlotData& data, int width, int height) {
     double xmax = 1, ymax = 0;
     for (const auto& series : data.series) {
         for (const auto& p : series.measured) {
@@ -118,69 +334,30 @@ std::string text_chart(const PlotData& data, int width, int height) {
             ymax = std::max(ymax, y);
         }
     }
-    if (ymax <= 0 || width < 8 || height < 3)
+    if (!(ymax > 0) || width < 8 || height < 3)
         return "";
-    std::vector<std::string> grid(static_cast<std::size_t>(height),
-                                  std::string(static_cast<std::size_t>(width), ' '));
-    double lx = std::log2(xmax);
-    auto col = [&](double x) {
-        double f = lx > 0 ? std::log2(std::max(1.0, x)) / lx : 0;
-        return std::clamp(static_cast<int>(std::lround(f * (width - 1))), 0, width - 1);
-    };
-    auto row = [&](double y) {
-        double f = y / ymax;
-        return std::clamp(height - 1 - static_cast<int>(std::lround(f * (height - 1))), 0,
-                          height - 1);
-    };
-    auto put = [&](int r, int c, char ch) {
-        grid[static_cast<std::size_t>(r)][static_cast<std::size_t>(c)] = ch;
-    };
+    TextCanvas canvas(width, height, xmax, ymax);
     // Marks: a column of '|' (recommended) or ':' (default), named by a letter above the chart.
-    std::string header(static_cast<std::size_t>(width), ' ');
+    const bool coincide = data.recommended_threads_per_node && data.default_threads_per_node &&
+                          canvas.col(*data.recommended_threads_per_node) ==
+                              canvas.col(*data.default_threads_per_node);
     auto mark = [&](const std::optional<double>& x, char ch) {
         if (!x)
             return;
         for (int r = 0; r < height; ++r)
-            put(r, col(*x), ch == 'R' ? '|' : ':');
-        header[static_cast<std::size_t>(col(*x))] = ch;
+            canvas.put(r, canvas.col(*x), ch == 'R' ? '|' : ':');
+        canvas.name_column(*x, ch == 'R' && coincide ? "R=D" : std::string(1, ch));
     };
     mark(data.default_threads_per_node, 'D');
     mark(data.recommended_threads_per_node, 'R');
     for (const auto& series : data.series)
         for (const auto& [x, y] : series.fitted)
-            put(row(y), col(x), '-');
+            canvas.plot(x, y, '-');
     for (const auto& series : data.series)
         for (const auto& p : series.measured)
-            put(row(p.value), col(p.threads_per_node), '*');
-
-    std::ostringstream s;
-    while (!header.empty() && header.back() == ' ')
-        header.pop_back();
-    if (!header.empty())
-        s << std::string(10, ' ') << header << "\n";
-    char label[32];
-    for (int r = 0; r < height; ++r) {
-        double y = ymax * (height - 1 - r) / (height - 1);
-        if (r == 0 || r == height - 1 || r == (height - 1) / 2)
-            std::snprintf(label, sizeof label, "%8.3g |", y);
-        else
-            std::snprintf(label, sizeof label, "%8s |", "");
-        std::string row_text = label + grid[static_cast<std::size_t>(r)];
-        row_text.erase(row_text.find_last_not_of(' ') + 1);
-        s << row_text << "\n";
-    }
-    s << std::string(9, ' ') << '+' << std::string(static_cast<std::size_t>(width), '-') << "\n";
-    std::string axis(static_cast<std::size_t>(width) + 16, ' ');
-    for (double x = 1; x <= xmax * 1.0001; x *= 2) {
-        std::string t = number(x);
-        auto at = static_cast<std::size_t>(10 + col(x));
-        if (at + t.size() <= axis.size())
-            axis.replace(at, t.size(), t);
-    }
-    while (!axis.empty() && axis.back() == ' ')
-        axis.pop_back();
-    s << axis << "   threads per node (log2)\n";
-    return s.str();
+            canvas.plot(p.threads_per_node, p.value, '*');
+    return canvas.render([](double y) { return significant_text(y, 3); },
+                         "threads per node (log2)");
 }
 
 }  // namespace hugetune

@@ -1,5 +1,7 @@
-// Throughput charts: a gnuplot rendering (SVG or PNG) for people reading a report, and a
-// small text chart for the console summary. Both take plain data; neither runs a sweep.
+// The charts of a report: the predicted boot allocation time the decision rests on, with its
+// bootstrap band and the recommended and default values marked, and the measured phases'
+// throughput; as a gnuplot rendering (SVG or PNG) and as text charts for the console summary.
+// All take plain data; none runs a sweep.
 #pragma once
 
 #include <filesystem>
@@ -22,9 +24,24 @@ struct PlotSeries {
     std::vector<std::pair<double, double>> fitted;  // (threads per node, value), dense
 };
 
+// One value of the kernel parameter and its predicted boot allocation time.
+struct BootPoint {
+    double threads = 0;  // hugepage_alloc_threads, the total
+    double seconds = 0;
+    std::optional<double> low, high;  // 5%..95% bootstrap
+};
+
+struct BootPanel {
+    std::vector<BootPoint> predicted;  // ascending threads
+    std::vector<BootPoint> measured;   // the fitted series' medians, scaled to the pool
+    std::optional<BootPoint> recommended;
+    std::optional<BootPoint> kernel_default;
+};
+
 struct PlotData {
     std::string title;
-    std::string y_label;  // e.g. "GiB/s per node"
+    BootPanel boot;
+    std::string y_label;  // of the phase panel, e.g. "GiB/s per node"
     std::vector<PlotSeries> series;
     std::optional<double> recommended_threads_per_node;
     std::optional<double> default_threads_per_node;  // the kernel's default, per node
@@ -35,12 +52,19 @@ enum class PlotFormat { svg, png };
 // The format from the file name's extension; nothing for anything but .svg and .png.
 std::optional<PlotFormat> plot_format_for(const std::filesystem::path& file);
 
-// gnuplot's inline-data script drawing `data` into `output`.
+// gnuplot's inline-data script drawing `data` into `output`: the boot panel above the phase
+// panel, either left out when it has nothing to draw.
 std::string gnuplot_script(const PlotData& data, PlotFormat format,
                            const std::filesystem::path& output);
 
-// A text chart, `width` x `height` characters of plot area: '*' medians, '-' fitted curve,
-// 'R' the recommended N, 'D' the kernel default, log2 x axis.
-std::string text_chart(const PlotData& data, int width = 56, int height = 12);
+// The boot panel as text, `width` x `height` characters of plot area: '-' the predicted time,
+// '.' its bootstrap band, '*' measured points, 'R' the recommended and 'D' the default value
+// ("R=D" when they coincide) with a legend giving their times; log2 x axis. Empty when there
+// is nothing to draw.
+std::string boot_chart(const PlotData& data, int width = 56, int height = 12);
+
+// The phase panel as text: '*' medians, '-' fitted curve, 'R' the recommended N, 'D' the
+// kernel default, log2 x axis.
+std::string phase_chart(const PlotData& data, int width = 56, int height = 12);
 
 }  // namespace hugetune

@@ -65,7 +65,8 @@ std::vector<model::Warning> probe_warnings(const json& probe) {
     if (at_or_null(at_or_null(probe, "kernel"), "init_on_alloc").is_null())
         w.push_back({"init_on_alloc_unknown",
                      "Whether init_on_alloc is in force could not be read (no cmdline setting, "
-                     "kernel config or boot log line); the boot cost assumes it is off."});
+                     "kernel config or boot log line); the boot cost assumes it is on (boot zeroes "
+                     "every page), which overstates the time if it is off."});
     return w;
 }
 

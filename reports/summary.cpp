@@ -64,6 +64,53 @@ std::pair<double, double> sample_range(const json& point) {
 // Phase order as the sweep runs them: the cost that matters first.
 const std::vector<std::string> kPhaseOrder = {"alloc", "zero", "grow"};
 
+std::optional<double> optional_number(const json& j, const char* key) {
+    const json& v = at_or_null(j, key);
+    return v.is_number() ? std::optional<double>(v.get<double>()) : std::nullopt;
+}
+
+std::optional<BootPoint> mark_from(const json& rec, const char* threads_key,
+                                   const char* seconds_key) {
+    const auto threads = optional_number(rec, threads_key);
+    const auto seconds = optional_number(rec, seconds_key);
+    if (!threads || !seconds)
+        return std::nullopt;
+    return BootPoint{*threads, *seconds, std::nullopt, std::nullopt};
+}
+
+// The predicted boot time per kernel value, its band, the measured points and the two marks.
+BootPanel boot_panel_from_report(const json& report) {
+    BootPanel boot;
+    const json& fit = at_or_null(report, "fit");
+    for (const auto& p : at_or_null(fit, "predictions")) {
+        const auto threads = optional_number(p, "hugepage_alloc_threads");
+        const auto seconds = optional_number(p, "seconds");
+        if (threads && seconds)
+            boot.predicted.push_back({*threads, *seconds, optional_number(p, "seconds_low"),
+                                      optional_number(p, "seconds_high")});
+    }
+    for (const auto& p : at_or_null(fit, "measured_boot_seconds")) {
+        const auto threads = optional_number(p, "hugepage_alloc_threads");
+        const auto seconds = optional_number(p, "seconds");
+        if (threads && seconds)
+            boot.measured.push_back({*threads, *seconds, std::nullopt, std::nullopt});
+    }
+    const json& rec = at_or_null(report, "recommendation");
+    boot.recommended = mark_from(rec, "hugepage_alloc_threads", "predicted_seconds");
+    boot.kernel_default = mark_from(rec, "default_threads", "predicted_default_seconds");
+    return boot;
+}
+
+// The decision as the report states it; a report without one set its value.
+std::string decision_line(const json& rec) {
+    const std::string value = rec.value("kernel_cmdline", std::string("?")) + " (" +
+                              significant_text(number_or(rec, "threads_per_node", 0), 4) +
+                              " per node x " + std::to_string(rec.value("nodes", 0)) + " node(s))";
+    return rec.value("decision", std::string("set")) == "keep_default"
+               ? "keep the kernel default, " + value
+               : "set " + value;
+}
+
 }  // namespace
 
 std::string format_phase_tables(const json& sweep_points) {
@@ -171,6 +218,7 @@ PlotData plot_data_from_report(const json& report) {
         if (!series.measured.empty())
             d.series.push_back(std::move(series));
     }
+    d.boot = boot_panel_from_report(report);
     if (rec.is_object()) {
         if (rec.contains("threads_per_node"))
             d.recommended_threads_per_node = number_or(rec, "threads_per_node", 1);
@@ -207,9 +255,7 @@ std::string format_report_summary(const json& report) {
             s << "           " << sel << "\n";
     }
     if (rec.is_object()) {
-        s << "recommend  " << rec.value("kernel_cmdline", std::string("?")) << " ("
-          << rec.value("threads_per_node", 0) << " per node x " << rec.value("nodes", 0)
-          << " node(s))";
+        s << "decision   " << decision_line(rec);
         if (rec["confidence"].is_number())
             s << ", confidence " << percent_text(rec["confidence"].get<double>());
         s << "\n";
@@ -218,9 +264,13 @@ std::string format_report_summary(const json& report) {
             s << "boot pool  " << pool.value("pages", 0ull) << " x "
               << page_size_text(pool.value("page_size_kb", 2048ull)) << " ("
               << pool.value("source", std::string("?")) << ")\n";
-        s << "predicted  " << seconds_text(number_or(rec, "predicted_seconds", 0))
-          << " at the recommendation, "
-          << seconds_text(number_or(rec, "predicted_default_seconds", 0))
+        s << "predicted  " << seconds_text(number_or(rec, "predicted_seconds", 0));
+        const json& interval = at_or_null(rec, "predicted_seconds_interval");
+        if (interval.is_array() && interval.size() == 2 && interval[0].is_number() &&
+            interval[1].is_number())
+            s << " (90% " << seconds_text(interval[0].get<double>()) << ".."
+              << seconds_text(interval[1].get<double>()) << ")";
+        s << " at the decision, " << seconds_text(number_or(rec, "predicted_default_seconds", 0))
           << " at the kernel default of " << rec.value("default_threads", 0)
           << " thread(s); saving " << seconds_text(number_or(rec, "saving_seconds", 0)) << "\n";
         if (auto verdict = rec.value("verdict", std::string()); !verdict.empty())
@@ -233,8 +283,12 @@ std::string format_report_summary(const json& report) {
             s << "  [" << w.value("code", std::string("?")) << "] "
               << w.value("message", std::string()) << "\n";
     }
-    auto chart = text_chart(plot_data_from_report(report));
-    if (!chart.empty())
+    const PlotData plot = plot_data_from_report(report);
+    if (auto chart = boot_chart(plot); !chart.empty())
+        s << "\npredicted boot allocation of the pool (- predicted, . 5%..95% bootstrap, "
+             "* measured)\n"
+          << chart;
+    if (auto chart = phase_chart(plot); !chart.empty())
         s << "\nthroughput, GiB/s over all nodes (* measured, - fit, R recommended, D default)\n"
           << chart;
     return s.str();

@@ -23,6 +23,14 @@ expect_error 2 "--json" "$bin" probe --json=maybe
 echo '{"schema_version": 1, "recommendation": {"hugepage_alloc_threads": 32, "kernel_cmdline": "hugepage_alloc_threads=32"}}' >"$work/good.json"
 expect 0 "$bin" cmdline --report "$work/good.json"
 stdout_is "hugepage_alloc_threads=32"
+# A report that keeps the kernel default: nothing to add, and a note saying so.
+echo '{"schema_version": 1, "recommendation": {"decision": "keep_default", "hugepage_alloc_threads": 8, "kernel_cmdline": "hugepage_alloc_threads=8"}}' >"$work/keep.json"
+expect 0 "$bin" cmdline --report "$work/keep.json"
+stdout_empty
+stderr_has "keep the kernel default (hugepage_alloc_threads=8): nothing to add"
+echo '{"schema_version": 1, "recommendation": {"decision": "set", "hugepage_alloc_threads": 32, "kernel_cmdline": "hugepage_alloc_threads=32"}}' >"$work/set.json"
+expect 0 "$bin" cmdline --report "$work/set.json"
+stdout_is "hugepage_alloc_threads=32"
 echo '{"schema_version": 1, "host": {}}' >"$work/none.json"
 expect_error 2 "recommendation: missing; is this a hugetune report?" "$bin" cmdline --report "$work/none.json"
 echo '{"recommendation": ' >"$work/bad.json"

@@ -33,7 +33,7 @@ expect 0 "$bin" run --report "$work/report.json" --plot "$work/chart.svg" --samp
 expect_pools "$original_pools" "after a run"
 [[ ! -e $state_file ]] || fail "the state file was left behind"
 validate_schema report.schema.json "$work/report.json"
-for want in '^phase alloc' '^phase zero' '^phase grow' '^recommend  hugepage_alloc_threads=' \
+for want in '^phase alloc' '^phase zero' '^phase grow' '^decision   (set|keep the kernel default,) hugepage_alloc_threads=' \
     '^predicted ' '^warnings' 'report written to'; do
     stdout_matches "$want"
 done
@@ -44,16 +44,23 @@ else
     [[ -s $work/chart.svg.gp ]] || fail "no gnuplot script without gnuplot: $(cat "$err")"
 fi
 
-# 4. `cmdline` prints exactly the report's parameter, one line.
+# 4. `cmdline` prints exactly the report's parameter, one line, or nothing when the report
+# keeps the kernel default.
 expect 0 "$bin" cmdline --report "$work/report.json"
 line=$(cat "$out")
-want=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["recommendation"]["kernel_cmdline"])' "$work/report.json")
-stdout_is "$want"
-[[ $line =~ ^hugepage_alloc_threads=[1-9][0-9]*$ ]] || fail "cmdline printed '$line'"
-[[ $(wc -l <"$out") -eq 1 ]] || fail "cmdline printed more than one line"
+field() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["recommendation"][sys.argv[2]])' "$work/report.json" "$1"; }
+want=$(field kernel_cmdline)
+if [[ $(field decision) == keep_default ]]; then
+    stdout_empty
+    stderr_has "keep the kernel default ($want)"
+else
+    stdout_is "$want"
+    [[ $line =~ ^hugepage_alloc_threads=[1-9][0-9]*$ ]] || fail "cmdline printed '$line'"
+    [[ $(wc -l <"$out") -eq 1 ]] || fail "cmdline printed more than one line"
+fi
 
 # 4b. After a (simulated) reboot, verify adds its block and the report still validates.
-n=${line#hugepage_alloc_threads=}
+n=${want#hugepage_alloc_threads=}
 echo "[    4.350400] HugeTLB: allocation took 706ms with hugepage_allocation_threads=$n" >"$work/boot.log"
 echo "root=/dev/vda1 hugepagesz=2M hugepages=1024 hugepage_alloc_threads=$n" >"$work/cmdline"
 expect 0 "$bin" verify --report "$work/report.json" --log "$work/boot.log" --cmdline "$work/cmdline"

@@ -45,8 +45,10 @@ std::optional<RunOptions> parse_run(const Args& args) {
     desc.add_options()(
         "report", po::value(&report)->value_name("FILE"),
         option_help("write the JSON report to FILE", "./" + std::string(kDefaultReportPath))
-            .c_str())("plot", po::value(&plot)->value_name("FILE"),
-                      "draw measured and fitted throughput into FILE (.svg or .png) with gnuplot")(
+            .c_str())(
+        "plot", po::value(&plot)->value_name("FILE"),
+        "draw the predicted boot time, its band and the measured phases into FILE (.svg "
+        "or .png) with gnuplot")(
         "boot-pages", po::value(&boot_pages)->value_name("N"),
         "predict boot time for N huge pages (default: the cmdline's hugepages=, else the "
         "current pool, else 1 TiB)")("boot-gib", po::value(&boot_gib)->value_name("G"),

@@ -18,6 +18,13 @@ TEST_CASE("durations: microseconds for a fault up to minutes of boot allocation"
     CHECK(seconds_text(12.46) == "12.5 s");
     CHECK(seconds_text(59.9) == "59.9 s");
     CHECK(seconds_text(60) == "1 min 0 s");
+    // Tiny and huge values keep a readable number and their unit.
+    CHECK(seconds_text(1e-10) == "0.1 ns");
+    CHECK(seconds_text(1.5e-13) == "1.5e-13 s");
+    CHECK(seconds_text(7500) == "2 h 5 min");
+    CHECK(seconds_text(999000) == "277 h 30 min");
+    CHECK(seconds_text(9e7) == "9e+07 s");
+    CHECK(seconds_text(1e300) == "1e+300 s");
     CHECK(seconds_text(250.4) == "4 min 10 s");
     CHECK(seconds_text(3725) == "62 min 5 s");
 }

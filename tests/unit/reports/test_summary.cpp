@@ -8,6 +8,7 @@
 
 #include "model/input/fit_input.hpp"
 #include "model/recommend.hpp"
+#include "model/text.hpp"
 #include "reports/report.hpp"
 #include "reports/summary.hpp"
 #include "tests/unit/support/fixtures.hpp"
@@ -84,4 +85,83 @@ TEST_CASE("sweep summary: without points only the notes remain") {
     CHECK(format_sweep_summary(nlohmann::json::object()).empty());
     CHECK(format_sweep_summary(nlohmann::json::parse(R"({"points": [], "warnings": ["w"]})")) ==
           "note: w\n");
+}
+
+namespace {
+
+bool has(const std::string& text, const std::string& part) {
+    return text.find(part) != std::string::npos;
+}
+
+// The fixed report with the recommendation moved onto the kernel default, as a kept default is.
+nlohmann::json report_keeping_default() {
+    auto report = fixed_report();
+    auto& rec = report["recommendation"];
+    rec["decision"] = "keep_default";
+    rec["hugepage_alloc_threads"] = rec["default_threads"];
+    rec["threads_per_node"] = rec["default_threads_per_node"];
+    rec["predicted_seconds"] = rec["predicted_default_seconds"];
+    rec["saving_seconds"] = 0;
+    return report;
+}
+
+}  // namespace
+
+TEST_CASE("report summary: the decision, and the chart of predicted boot time it rests on") {
+    const auto report = fixed_report();
+    const auto& rec = report["recommendation"];
+    const std::string summary = format_report_summary(report);
+    const std::string decision = rec["decision"].get<std::string>();
+    CHECK(has(summary, decision == "set" ? "decision   set hugepage_alloc_threads="
+                                         : "decision   keep the kernel default"));
+    CHECK(has(summary, "predicted boot allocation of the pool"));
+    // Both markers, each with its predicted time and unit, in the legend under the chart.
+    CHECK(has(summary, "R recommended hugepage_alloc_threads=" +
+                           std::to_string(rec["hugepage_alloc_threads"].get<int>()) + ": " +
+                           seconds_text(rec["predicted_seconds"].get<double>())));
+    CHECK(has(summary, "D kernel default hugepage_alloc_threads=" +
+                           std::to_string(rec["default_threads"].get<int>()) + ": " +
+                           seconds_text(rec["predicted_default_seconds"].get<double>())));
+    CHECK(has(summary, "hugepage_alloc_threads (log2)"));
+}
+
+TEST_CASE("report summary: coinciding markers stay visible") {
+    const std::string summary = format_report_summary(report_keeping_default());
+    CHECK(has(summary, "decision   keep the kernel default"));
+    CHECK(has(summary, "R=D"));
+    CHECK(has(summary, "R recommended hugepage_alloc_threads="));
+    CHECK(has(summary, "D kernel default hugepage_alloc_threads="));
+}
+
+TEST_CASE("plot: predicted boot time with its band, measured points and both markers") {
+    const auto report = fixed_report();
+    const auto& rec = report["recommendation"];
+    const std::string script =
+        gnuplot_script(plot_data_from_report(report), PlotFormat::svg, "/tmp/x.svg");
+    CHECK(has(script, "set multiplot"));
+    CHECK(has(script, "predicted boot allocation"));
+    CHECK(has(script, "set xlabel 'hugepage_alloc_threads (total)'"));
+    // The band: one row per prediction with its 5% and 95% values, drawn filled.
+    const auto& first = report["fit"]["predictions"][0];
+    CHECK(has(script,
+              "$boot << EOD\n" + std::to_string(first["hugepage_alloc_threads"].get<int>()) + " "));
+    CHECK(has(script, "with filledcurves"));
+    CHECK(has(script, "$boot_measured << EOD\n"));
+    CHECK(has(script, "recommended hugepage_alloc_threads=" +
+                          std::to_string(rec["hugepage_alloc_threads"].get<int>()) + ": " +
+                          seconds_text(rec["predicted_seconds"].get<double>())));
+    CHECK(has(script, "kernel default hugepage_alloc_threads=" +
+                          std::to_string(rec["default_threads"].get<int>()) + ": " +
+                          seconds_text(rec["predicted_default_seconds"].get<double>())));
+    // The measured phases stay, in their own panel.
+    CHECK(has(script, "$measured0 << EOD\n"));
+}
+
+TEST_CASE("plot: coinciding recommended and default values are both labelled") {
+    const auto report = report_keeping_default();
+    const std::string script =
+        gnuplot_script(plot_data_from_report(report), PlotFormat::svg, "/tmp/x.svg");
+    CHECK(has(script, "recommended hugepage_alloc_threads="));
+    CHECK(has(script, "kernel default hugepage_alloc_threads="));
+    CHECK(has(script, "(the same value)"));
 }
