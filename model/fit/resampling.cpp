@@ -3,15 +3,60 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <numbers>
 
 namespace hugetune::model {
 namespace {
 
-std::map<double, std::vector<double>> group_by_count(std::span<const Point> points) {
-    std::map<double, std::vector<double>> groups;
+std::map<double, std::vector<Point>> group_by_count(std::span<const Point> points) {
+    std::map<double, std::vector<Point>> groups;
     for (const auto& p : points)
-        groups[p.threads_per_node].push_back(p.seconds);
+        groups[p.threads_per_node].push_back(p);
     return groups;
+}
+
+double weight_of(std::span<const Point> points) {
+    double weight = 0;
+    for (const auto& p : points)
+        weight += p.weight;
+    return weight;
+}
+
+// Consecutive runs of the sorted values, each as its weighted geometric mean and total weight.
+std::vector<Point> sorted_blocks(std::vector<Point> values, std::size_t blocks) {
+    std::sort(values.begin(), values.end(),
+              [](const Point& a, const Point& b) { return a.seconds < b.seconds; });
+    std::vector<Point> out;
+    out.reserve(blocks);
+    for (std::size_t b = 0; b < blocks; ++b) {
+        const std::size_t begin = values.size() * b / blocks;
+        const std::size_t end = values.size() * (b + 1) / blocks;
+        double weight = 0, log_sum = 0;
+        for (std::size_t i = begin; i < end; ++i) {
+            weight += values[i].weight;
+            log_sum += values[i].weight * std::log(values[i].seconds);
+        }
+        out.push_back({values[begin].threads_per_node, std::exp(log_sum / weight), weight});
+    }
+    return out;
+}
+
+// Poisson(mean) without a distribution object (their algorithms differ between libraries):
+// Knuth's product of uniforms for a small mean, the normal approximation (error of order
+// 1 / sqrt(mean), far below the bootstrap's own) past 30.
+double poisson(double mean, Resampler& rng) {
+    if (mean <= 30) {
+        const double limit = std::exp(-mean);
+        double product = rng.unit();
+        int k = 0;
+        while (product > limit) {
+            product *= rng.unit();
+            ++k;
+        }
+        return k;
+    }
+    const double z = std::sqrt(-2 * std::log(rng.unit())) * std::cos(2 * std::numbers::pi * rng.unit());
+    return std::max(0.0, std::round(mean + std::sqrt(mean) * z));
 }
 
 }  // namespace
@@ -29,16 +74,37 @@ bool has_repetitions(std::span<const Point> points) {
     if (groups.empty())
         return false;
     return std::all_of(groups.begin(), groups.end(),
-                       [](const auto& g) { return g.second.size() >= 2; });
+                       [](const auto& g) { return weight_of(g.second) >= 2; });
+}
+
+RepetitionPool::RepetitionPool(std::span<const Point> points) {
+    const bool exact = points.size() <= kExactResampleSamples;
+    for (auto& [n, values] : group_by_count(points)) {
+        const bool blocks = !exact && values.size() > kResampleBlocksPerCount;
+        counts_.push_back({n, blocks ? sorted_blocks(std::move(values), kResampleBlocksPerCount)
+                                     : std::move(values),
+                           blocks});
+    }
+}
+
+std::vector<Point> RepetitionPool::draw(Resampler& rng) const {
+    std::vector<Point> out;
+    for (const auto& count : counts_) {
+        const auto& values = count.values;
+        if (!count.blocks) {
+            for (std::size_t i = 0; i < values.size(); ++i)
+                out.push_back(values[rng.index(values.size())]);
+            continue;
+        }
+        for (const auto& block : values)
+            if (const double weight = poisson(block.weight, rng); weight > 0)
+                out.push_back({block.threads_per_node, block.seconds, weight});
+    }
+    return out;
 }
 
 std::vector<Point> resample_repetitions(std::span<const Point> points, Resampler& rng) {
-    std::vector<Point> out;
-    out.reserve(points.size());
-    for (const auto& [n, seconds] : group_by_count(points))
-        for (std::size_t i = 0; i < seconds.size(); ++i)
-            out.push_back({n, seconds[rng.index(seconds.size())]});
-    return out;
+    return RepetitionPool(points).draw(rng);
 }
 
 std::vector<Point> resample_residuals(std::span<const Point> points, const ScalingFit& fit,
@@ -56,15 +122,36 @@ std::vector<Point> resample_residuals(std::span<const Point> points, const Scali
     std::vector<Point> out;
     out.reserve(points.size());
     for (const auto& p : points)
-        out.push_back(
-            {p.threads_per_node, fit.seconds(p.threads_per_node) * std::exp(pool[rng.index(n)])});
+        out.push_back({p.threads_per_node,
+                       fit.seconds(p.threads_per_node) * std::exp(pool[rng.index(n)]), p.weight});
     return out;
 }
 
+namespace {
+
+// A weighted median: the value where the cumulative weight passes half the total, or the mean
+// of the two values around it when it falls exactly between them (the even case of equal weights).
+double weighted_median(std::vector<Point> values) {
+    std::sort(values.begin(), values.end(),
+              [](const Point& a, const Point& b) { return a.seconds < b.seconds; });
+    const double half = weight_of(values) / 2;
+    double below = 0;
+    for (std::size_t i = 0; i < values.size(); ++i) {
+        below += values[i].weight;
+        if (below > half)
+            return values[i].seconds;
+        if (below == half && i + 1 < values.size())
+            return (values[i].seconds + values[i + 1].seconds) / 2;
+    }
+    return values.empty() ? 0 : values.back().seconds;
+}
+
+}  // namespace
+
 std::vector<Point> medians_per_count(std::span<const Point> points) {
     std::vector<Point> out;
-    for (const auto& [n, seconds] : group_by_count(points))
-        out.push_back({n, median(seconds)});
+    for (const auto& [n, values] : group_by_count(points))
+        out.push_back({n, weighted_median(values)});
     return out;
 }
 

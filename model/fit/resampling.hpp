@@ -17,6 +17,8 @@ class Resampler {
     explicit Resampler(std::uint64_t seed) : rng_(seed) {}
     // Uniform in [0, n); the modulo bias is below 2^-50 for any n we see.
     std::size_t index(std::size_t n) { return static_cast<std::size_t>(rng_() % n); }
+    // Uniform in (0, 1], from the top 53 bits of one output.
+    double unit() { return (static_cast<double>(rng_() >> 11) + 1) * 0x1.0p-53; }
 
   private:
     std::mt19937_64 rng_;
@@ -26,8 +28,40 @@ class Resampler {
 // each count captures the noise; otherwise residuals have to stand in for it.
 bool has_repetitions(std::span<const Point> points);
 
-// Bootstrap over repetitions: each thread count keeps its number of samples, drawn with
-// replacement from its own samples. Output is grouped by thread count, ascending.
+// Up to this many samples in a series, a resample draws every repetition in turn.
+inline constexpr std::size_t kExactResampleSamples = 4096;
+// Past it, a count of more samples than this is held as this many blocks of its sorted values.
+inline constexpr std::size_t kResampleBlocksPerCount = 1024;
+
+// The repetitions of one series, arranged once so that each bootstrap resample costs what this
+// holds, not what the input had.
+//
+// A series of at most kExactResampleSamples samples is kept as measured, and a resample is the
+// classic bootstrap: each thread count keeps its number of samples, drawn with replacement from
+// its own samples. A longer series keeps counts of at most kResampleBlocksPerCount samples the
+// same way; a count with more is sorted and cut into that many blocks of consecutive values,
+// each held as its geometric mean (the fit works on log seconds) and its size. A resample then
+// gives each block a Poisson(size) weight: the Poisson bootstrap, in which every repetition
+// appears Poisson(1) times; it matches the classic bootstrap to order 1 / repetitions. The
+// blocks are narrow (a 1/1024 quantile range), so a resample's median moves in steps finer than
+// its own spread up to about 250,000 repetitions per count.
+class RepetitionPool {
+  public:
+    explicit RepetitionPool(std::span<const Point> points);
+
+    // One resample, grouped by thread count, ascending; block points carry their weight.
+    std::vector<Point> draw(Resampler& rng) const;
+
+  private:
+    struct Count {
+        double threads_per_node = 0;
+        std::vector<Point> values;  // samples in input order, or blocks in ascending order
+        bool blocks = false;
+    };
+    std::vector<Count> counts_;
+};
+
+// One resample of `points` (RepetitionPool(points).draw(rng)).
 std::vector<Point> resample_repetitions(std::span<const Point> points, Resampler& rng);
 
 // Residual bootstrap for one sample per thread count: fitted value times exp(a residual drawn
@@ -36,7 +70,7 @@ std::vector<Point> resample_repetitions(std::span<const Point> points, Resampler
 std::vector<Point> resample_residuals(std::span<const Point> points, const ScalingFit& fit,
                                       Resampler& rng);
 
-// Median seconds per thread count, ascending by count.
+// Median seconds per thread count, ascending by count; a weighted point counts weight times.
 std::vector<Point> medians_per_count(std::span<const Point> points);
 
 double median(std::vector<double> values);

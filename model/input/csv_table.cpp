@@ -1,10 +1,9 @@
 // Reads `threads_per_node,seconds[,phase,...]` tables.
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <charconv>
 #include <cmath>
-#include <map>
-#include <set>
 
 #include "model/input/fit_input.hpp"
 #include "model/text.hpp"
@@ -12,8 +11,9 @@
 namespace hugetune::model {
 namespace {
 
-std::vector<std::string_view> split_fields(std::string_view line) {
-    std::vector<std::string_view> fields;
+// Fills `fields` (cleared first, its storage kept for the next row) with the trimmed cells.
+void split_fields(std::string_view line, std::vector<std::string_view>& fields) {
+    fields.clear();
     std::size_t start = 0;
     while (true) {
         const auto comma = line.find(',', start);
@@ -22,7 +22,6 @@ std::vector<std::string_view> split_fields(std::string_view line) {
             break;
         start = comma + 1;
     }
-    return fields;
 }
 
 std::string in_quotes(std::string_view s) {
@@ -59,7 +58,11 @@ double parse_seconds(std::string_view cell, int line) {
     return value;
 }
 
-const std::set<std::string_view> kCsvPhases = {kPhaseBoot, kPhaseAlloc, kPhaseZero, kPhaseGrow};
+// Every phase a table may name, in the order the series come out.
+constexpr std::array<std::string_view, 4> kCsvPhases = {kPhaseAlloc, kPhaseBoot, kPhaseGrow,
+                                                        kPhaseZero};
+constexpr std::size_t kBootIndex = 1;
+static_assert(kCsvPhases[kBootIndex] == kPhaseBoot);
 
 const std::string kExpectedHeader = "expected a header line 'threads_per_node,seconds'";
 
@@ -69,20 +72,28 @@ struct TextLine {
     std::string_view text;  // trimmed
 };
 
-std::vector<TextLine> nonblank_lines(std::string_view text) {
-    std::vector<TextLine> lines;
-    int number = 0;
-    std::size_t pos = 0;
-    while (pos <= text.size()) {
-        const auto nl = text.find('\n', pos);
-        const auto raw = text.substr(pos, nl == std::string_view::npos ? nl : nl - pos);
-        pos = nl == std::string_view::npos ? text.size() + 1 : nl + 1;
-        ++number;
-        if (const auto line = trim(raw); !line.empty())
-            lines.push_back({number, line});
+// The non-blank lines of a text one at a time, without copying it.
+class LineReader {
+  public:
+    explicit LineReader(std::string_view text) : text_(text) {}
+
+    std::optional<TextLine> next() {
+        while (pos_ <= text_.size()) {
+            const auto nl = text_.find('\n', pos_);
+            const auto raw = text_.substr(pos_, nl == std::string_view::npos ? nl : nl - pos_);
+            pos_ = nl == std::string_view::npos ? text_.size() + 1 : nl + 1;
+            ++number_;
+            if (const auto line = trim(raw); !line.empty())
+                return TextLine{number_, line};
+        }
+        return std::nullopt;
     }
-    return lines;
-}
+
+  private:
+    std::string_view text_;
+    std::size_t pos_ = 0;
+    int number_ = 0;
+};
 
 // Where the columns are: any order, extra columns ignored.
 struct CsvHeader {
@@ -93,7 +104,8 @@ struct CsvHeader {
 
 CsvHeader read_header(const TextLine& line) {
     std::optional<std::size_t> threads, seconds, phase;
-    const auto names = split_fields(line.text);
+    std::vector<std::string_view> names;
+    split_fields(line.text, names);
     for (std::size_t i = 0; i < names.size(); ++i) {
         std::optional<std::size_t>* slot = names[i] == "threads_per_node" ? &threads
                                            : names[i] == "seconds"        ? &seconds
@@ -117,26 +129,28 @@ CsvHeader read_header(const TextLine& line) {
 }
 
 struct CsvRow {
-    std::string phase;
+    std::size_t phase = 0;  // index in kCsvPhases
     Point point;
 };
 
-CsvRow read_row(const TextLine& line, const CsvHeader& header) {
-    const auto cells = split_fields(line.text);
+std::size_t phase_index(std::string_view name, int line) {
+    const auto it = std::find(kCsvPhases.begin(), kCsvPhases.end(), name);
+    if (it == kCsvPhases.end())
+        throw InputError(line, "phase " + in_quotes(name) + " is not one of boot, alloc, zero, grow");
+    return static_cast<std::size_t>(it - kCsvPhases.begin());
+}
+
+// `cells` is the caller's buffer, reused from row to row.
+CsvRow read_row(const TextLine& line, const CsvHeader& header,
+                std::vector<std::string_view>& cells) {
+    split_fields(line.text, cells);
     if (cells.size() < header.columns)
         throw InputError(line.number, std::to_string(cells.size()) +
                                           " field(s) but the header has " +
                                           std::to_string(header.columns));
-    CsvRow row{std::string(kPhaseBoot),
-               {static_cast<double>(parse_threads(cells[header.threads], line.number)),
-                parse_seconds(cells[header.seconds], line.number)}};
-    if (header.phase) {
-        row.phase = std::string(cells[*header.phase]);
-        if (!kCsvPhases.contains(row.phase))
-            throw InputError(line.number, "phase " + in_quotes(row.phase) +
-                                              " is not one of boot, alloc, zero, grow");
-    }
-    return row;
+    return {header.phase ? phase_index(cells[*header.phase], line.number) : kBootIndex,
+            {static_cast<double>(parse_threads(cells[header.threads], line.number)),
+             parse_seconds(cells[header.seconds], line.number)}};
 }
 
 // The table's own curve: a boot table when there is one, else the alloc phase.
@@ -159,24 +173,34 @@ void check_main_series(SweepData& data, int last_line) {
 }  // namespace
 
 SweepData parse_csv_table(std::string_view text) {
-    const auto lines = nonblank_lines(text);
-    if (lines.empty())
+    LineReader lines(text);
+    const auto first = lines.next();
+    if (!first)
         throw InputError(1, "empty file; " + kExpectedHeader);
-    const CsvHeader header = read_header(lines.front());
-    if (lines.size() == 1)
-        throw InputError(lines.front().number, "no data rows after the header");
-    std::map<std::string, PhaseSeries> by_phase;
-    for (std::size_t i = 1; i < lines.size(); ++i) {
-        CsvRow row = read_row(lines[i], header);
-        auto& series = by_phase[row.phase];
-        series.phase = std::move(row.phase);
-        series.points.push_back(row.point);
+    const CsvHeader header = read_header(*first);
+    std::array<PhaseSeries, kCsvPhases.size()> by_phase;
+    std::vector<std::string_view> cells;
+    std::size_t rows = 0;
+    int last_line = first->number;
+    while (const auto line = lines.next()) {
+        if (++rows > kMaxInputSamples)
+            throw InputError(line->number, "more than " + std::to_string(kMaxInputSamples) +
+                                               " data rows, the most hugetune reads; " +
+                                               std::string(kFewerSamplesFix));
+        const CsvRow row = read_row(*line, header, cells);
+        by_phase[row.phase].points.push_back(row.point);
+        last_line = line->number;
     }
+    if (rows == 0)
+        throw InputError(first->number, "no data rows after the header");
     SweepData data;
     data.source = "csv";
-    for (auto& [name, series] : by_phase)
-        data.phases.push_back(std::move(series));
-    check_main_series(data, lines.back().number);
+    for (std::size_t i = 0; i < kCsvPhases.size(); ++i)
+        if (!by_phase[i].points.empty()) {
+            by_phase[i].phase = std::string(kCsvPhases[i]);
+            data.phases.push_back(std::move(by_phase[i]));
+        }
+    check_main_series(data, last_line);
     return data;
 }
 

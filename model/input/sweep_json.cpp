@@ -95,17 +95,25 @@ struct Sample {
     bool oversubscribed = false;
 };
 
-std::vector<double> sample_seconds(const JsonField& point) {
+// `read` counts the samples of the document so far, against kMaxInputSamples.
+std::vector<double> sample_seconds(const JsonField& point, std::size_t& read) {
     std::vector<double> seconds;
     const JsonField samples = point["samples_seconds"];
-    for (std::size_t j = 0; j < samples.hint_size(); ++j)
+    const std::size_t size = samples.hint_size();
+    read += std::max<std::size_t>(size, 1);
+    if (read > kMaxInputSamples)
+        samples.with_fix(std::string(kFewerSamplesFix))
+            .fail("more than " + std::to_string(kMaxInputSamples) +
+                  " samples in the sweep, the most hugetune reads");
+    seconds.reserve(size);
+    for (std::size_t j = 0; j < size; ++j)
         seconds.push_back(samples[j].positive_number());
     if (seconds.empty())
         seconds.push_back(point["median_seconds"].positive_number());
     return seconds;
 }
 
-Sample read_point(const JsonField& point, std::optional<int> nodes) {
+Sample read_point(const JsonField& point, std::optional<int> nodes, std::size_t& read) {
     point.object();
     Sample s;
     s.phase = point["phase"].string();
@@ -113,7 +121,7 @@ Sample read_point(const JsonField& point, std::optional<int> nodes) {
         point["phase"].fail("'" + s.phase + "' is not one of alloc, zero, grow");
     s.threads = static_cast<double>(point["threads_per_node"].whole_number());
     s.pages = point["pages_per_node"].positive_number();
-    s.seconds = sample_seconds(point);
+    s.seconds = sample_seconds(point, read);
     // The kernel's resize lock serialises the nodes' pool writes of the grow phase: its wall
     // time covers every node one after another, so one node's share is wall / nodes.
     if (point["nodes_serialised"].hint<bool>().value_or(false) && nodes && *nodes > 1)
@@ -189,8 +197,9 @@ SweepData parse_sweep_json(const nlohmann::json& document) {
 
     std::vector<Sample> samples;
     const std::size_t points = doc["points"].array_size();
+    std::size_t read = 0;
     for (std::size_t i = 0; i < points; ++i)
-        samples.push_back(read_point(doc["points"][i], data.machine.nodes));
+        samples.push_back(read_point(doc["points"][i], data.machine.nodes, read));
     group_into_series(samples, data);
     if (!data.complete)
         data.notes.push_back("the sweep is incomplete (interrupted); fitting the points it has");
