@@ -55,7 +55,8 @@ double poisson(double mean, Resampler& rng) {
         }
         return k;
     }
-    const double z = std::sqrt(-2 * std::log(rng.unit())) * std::cos(2 * std::numbers::pi * rng.unit());
+    const double z =
+        std::sqrt(-2 * std::log(rng.unit())) * std::cos(2 * std::numbers::pi * rng.unit());
     return std::max(0.0, std::round(mean + std::sqrt(mean) * z));
 }
 
@@ -81,9 +82,10 @@ RepetitionPool::RepetitionPool(std::span<const Point> points) {
     const bool exact = points.size() <= kExactResampleSamples;
     for (auto& [n, values] : group_by_count(points)) {
         const bool blocks = !exact && values.size() > kResampleBlocksPerCount;
-        counts_.push_back({n, blocks ? sorted_blocks(std::move(values), kResampleBlocksPerCount)
-                                     : std::move(values),
-                           blocks});
+        counts_.push_back(
+            {n,
+             blocks ? sorted_blocks(std::move(values), kResampleBlocksPerCount) : std::move(values),
+             blocks});
     }
 }
 

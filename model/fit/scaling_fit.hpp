@@ -54,7 +54,7 @@ struct ScalingFit {
     // Quality, in the space the fit was made in: natural log of seconds (see scaling_fit.cpp).
     double rss = 0;                 // residual sum of squares, every repetition counted
     double r2 = 0;                  // 1 - rss / total sum of squares of log seconds
-    std::optional<double> aicc;  // small-sample AIC over the repetitions; absent when too few
+    std::optional<double> aicc;     // small-sample AIC over the repetitions; absent when too few
     std::vector<double> residuals;  // log(measured) - log(fitted), one per point, input order
     int parameters = 0;             // curve parameters fitted (3 for USL, 2 for Amdahl)
     int evaluations = 0;            // residual evaluations the solver used

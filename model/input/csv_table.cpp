@@ -136,7 +136,8 @@ struct CsvRow {
 std::size_t phase_index(std::string_view name, int line) {
     const auto it = std::find(kCsvPhases.begin(), kCsvPhases.end(), name);
     if (it == kCsvPhases.end())
-        throw InputError(line, "phase " + in_quotes(name) + " is not one of boot, alloc, zero, grow");
+        throw InputError(line,
+                         "phase " + in_quotes(name) + " is not one of boot, alloc, zero, grow");
     return static_cast<std::size_t>(it - kCsvPhases.begin());
 }
 

@@ -1,6 +1,7 @@
 // `hugetune fit`: reads a sweep JSON or a CSV table, fits the scaling curves and prints the
 // recommended hugepage_alloc_threads. Reads one file; changes nothing.
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <cmath>
 #include <cstring>
@@ -8,7 +9,6 @@
 #include <fstream>
 #include <iostream>
 #include <optional>
-#include <sstream>
 
 #include "model/recommend.hpp"
 #include "tuner/cli/commands.hpp"
@@ -75,6 +75,15 @@ std::optional<FitCommandOptions> parse_fit(const Args& args) {
     return o;
 }
 
+[[noreturn]] void refuse_size(const std::string& name, const std::string& problem) {
+    throw UsageError(name + ": " + problem + ", the most hugetune reads; " +
+                     std::string(model::kFewerSamplesFix));
+}
+
+std::string too_large_text() {
+    return "larger than " + std::to_string(model::kMaxInputBytes / (1024 * 1024)) + " MiB";
+}
+
 std::string read_input(const std::filesystem::path& path) {
     const std::string name = "--input " + path.string();
     std::error_code ec;
@@ -82,14 +91,37 @@ std::string read_input(const std::filesystem::path& path) {
         throw UsageError(name + ": no such file; give a sweep JSON or a CSV file");
     if (std::filesystem::is_directory(path, ec))
         throw UsageError(name + ": is a directory; give a sweep JSON or a CSV file");
+    // Refused before reading where the size is known; a pipe is cut off at the bound instead.
+    if (const auto bytes = std::filesystem::file_size(path, ec);
+        !ec && bytes > model::kMaxInputBytes)
+        refuse_size(name, too_large_text());
     std::ifstream in(path, std::ios::binary);
     if (!in)
         throw UsageError(name + ": cannot read it: " + std::strerror(errno));
-    std::ostringstream text;
-    text << in.rdbuf();
+    std::string text;
+    std::array<char, 1 << 16> chunk{};
+    while (in && text.size() <= model::kMaxInputBytes) {
+        in.read(chunk.data(), chunk.size());
+        text.append(chunk.data(), static_cast<std::size_t>(in.gcount()));
+    }
     if (in.bad())
         throw UsageError(name + ": read failed: " + std::strerror(errno));
-    return text.str();
+    if (text.size() > model::kMaxInputBytes)
+        refuse_size(name, too_large_text());
+    return text;
+}
+
+// Parses a sweep document, refusing it once it holds more values than kMaxJsonValues: its
+// bytes alone do not bound the memory the parsed document takes.
+nlohmann::json parse_bounded_json(const std::string& name, const std::string& text) {
+    std::size_t values = 0;
+    return nlohmann::json::parse(
+        text, [&](int, nlohmann::json::parse_event_t event, nlohmann::json&) {
+            if (event == nlohmann::json::parse_event_t::value && ++values > model::kMaxJsonValues)
+                refuse_size(name,
+                            "more than " + std::to_string(model::kMaxJsonValues) + " JSON values");
+            return true;
+        });
 }
 
 int line_of_offset(const std::string& text, std::size_t offset) {
@@ -105,7 +137,7 @@ model::SweepData parse_input(const std::filesystem::path& path, const std::strin
         if (first != std::string::npos && text[first] == '{') {
             nlohmann::json doc;
             try {
-                doc = nlohmann::json::parse(text);
+                doc = parse_bounded_json(name, text);
             } catch (const nlohmann::json::parse_error& e) {
                 // nlohmann reports the byte where it stopped; a line is easier to find.
                 const std::string what = e.what();

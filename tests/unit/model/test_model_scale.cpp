@@ -65,8 +65,8 @@ TEST_CASE("a 200,000-row fit equals the fit of its per-count summary") {
 }
 
 TEST_CASE("a weighted point counts as that many repetitions of its value") {
-    const std::vector<Point> repeated = {{1, 10}, {1, 10}, {1, 10}, {2, 6},  {2, 6},
-                                         {4, 4},  {8, 3},  {8, 3},  {8, 3},  {8, 3}};
+    const std::vector<Point> repeated = {{1, 10}, {1, 10}, {1, 10}, {2, 6}, {2, 6},
+                                         {4, 4},  {8, 3},  {8, 3},  {8, 3}, {8, 3}};
     const std::vector<Point> weighted = {{1, 10, 3}, {2, 6, 2}, {4, 4, 1}, {8, 3, 4}};
     const auto a = fit_amdahl(repeated), b = fit_amdahl(weighted);
     check_same_fit(a, b);
