@@ -320,6 +320,7 @@ struct ResampleSource {
     bool repetitions = false;
     // Arranged once, so that a resample costs what the pools hold, not what the input had.
     std::optional<RepetitionPool> main, zero, grow;  // grow: only when it has repetitions
+    std::optional<ResidualPool> residuals;
 };
 
 std::string bootstrap_method(const CostSeries& cost, const std::optional<ScalingFit>& chosen) {
@@ -335,9 +336,11 @@ std::string bootstrap_method(const CostSeries& cost, const std::optional<Scaling
 ResampleSource resample_source(const CostSeries& cost, const std::optional<ScalingFit>& chosen,
                                bool repetitions) {
     const BasisChoice& b = cost.basis;
-    ResampleSource from{&b, &cost.series, &chosen, repetitions, {}, {}, {}};
-    if (!repetitions)
+    ResampleSource from{&b, &cost.series, &chosen, repetitions, {}, {}, {}, {}};
+    if (!repetitions) {
+        from.residuals.emplace(cost.series.points, *chosen);
         return from;
+    }
     from.main.emplace(b.main->points);
     if (b.zero != nullptr)
         from.zero.emplace(b.zero->points);
@@ -348,7 +351,7 @@ ResampleSource resample_source(const CostSeries& cost, const std::optional<Scali
 
 Series resample(const ResampleSource& from, Resampler& rng) {
     if (!from.repetitions)
-        return {resample_residuals(from.series->points, **from.chosen, rng), 0};
+        return {from.residuals->draw(rng), 0};
     const BasisChoice& b = *from.basis;
     const auto main = from.main->draw(rng);
     std::vector<Point> zero, grow;

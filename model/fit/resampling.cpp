@@ -109,24 +109,41 @@ std::vector<Point> resample_repetitions(std::span<const Point> points, Resampler
     return RepetitionPool(points).draw(rng);
 }
 
-std::vector<Point> resample_residuals(std::span<const Point> points, const ScalingFit& fit,
-                                      Resampler& rng) {
-    const std::size_t n = fit.residuals.size();
-    std::vector<double> pool(fit.residuals);
+ResidualPool::ResidualPool(std::span<const Point> points, const ScalingFit& fit) {
+    if (points.size() <= kExactResampleSamples) {
+        for (const auto& p : points)
+            fitted_.push_back({p.threads_per_node, fit.seconds(p.threads_per_node), p.weight});
+        residuals_ = fit.residuals;
+    } else {
+        for (const auto& c : summarize_counts(points)) {
+            const double fitted = fit.seconds(c.threads_per_node);
+            fitted_.push_back({c.threads_per_node, fitted, c.weight});
+            residuals_.push_back(c.mean_log_seconds - std::log(fitted));
+        }
+    }
+    const std::size_t n = residuals_.size();
     double mean = 0;
-    for (double r : pool)
+    for (double r : residuals_)
         mean += r;
     mean /= static_cast<double>(n);
     const double dof = static_cast<double>(n) - fit.parameters;
     const double inflate = dof > 0 ? std::sqrt(static_cast<double>(n) / dof) : 1.0;
-    for (double& r : pool)
+    for (double& r : residuals_)
         r = (r - mean) * inflate;
+}
+
+std::vector<Point> ResidualPool::draw(Resampler& rng) const {
     std::vector<Point> out;
-    out.reserve(points.size());
-    for (const auto& p : points)
+    out.reserve(fitted_.size());
+    for (const auto& p : fitted_)
         out.push_back({p.threads_per_node,
-                       fit.seconds(p.threads_per_node) * std::exp(pool[rng.index(n)]), p.weight});
+                       p.seconds * std::exp(residuals_[rng.index(residuals_.size())]), p.weight});
     return out;
+}
+
+std::vector<Point> resample_residuals(std::span<const Point> points, const ScalingFit& fit,
+                                      Resampler& rng) {
+    return ResidualPool(points, fit).draw(rng);
 }
 
 namespace {

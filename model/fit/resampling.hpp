@@ -67,6 +67,23 @@ std::vector<Point> resample_repetitions(std::span<const Point> points, Resampler
 // Residual bootstrap for one sample per thread count: fitted value times exp(a residual drawn
 // with replacement). Log residuals are centred and inflated by sqrt(n / (n - p)) because a
 // least-squares fit with p parameters leaves residuals smaller than the noise.
+//
+// Arranged once from the points `fit` was made on. Up to kExactResampleSamples points every
+// point is redrawn with a residual of any point; past that each thread count is one point
+// standing for its repetitions (their geometric mean, weighted by their number) and the
+// residuals are the counts' own, so a resample costs the thread counts, not the rows.
+class ResidualPool {
+  public:
+    ResidualPool(std::span<const Point> points, const ScalingFit& fit);
+
+    std::vector<Point> draw(Resampler& rng) const;
+
+  private:
+    std::vector<Point> fitted_;      // the fitted seconds at each point, with its weight
+    std::vector<double> residuals_;  // centred and inflated
+};
+
+// One resample (ResidualPool(points, fit).draw(rng)).
 std::vector<Point> resample_residuals(std::span<const Point> points, const ScalingFit& fit,
                                       Resampler& rng);
 

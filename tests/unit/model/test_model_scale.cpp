@@ -187,3 +187,27 @@ TEST_CASE("sweep: more samples than the bound is refused at the point that passe
         CHECK(message.find("fewer repetitions") != std::string::npos);
     }
 }
+
+TEST_CASE("a large series with one lone sample resamples residuals per thread count") {
+    // Every count but the first has repetitions: the bootstrap falls back to residuals, and past
+    // kExactResampleSamples each count is one weighted point instead of every row.
+    auto points = usl_points({2, 4, 8, 16}, 0.05, 0.001, 10'000, 0.05, 13);
+    points.push_back({1, testdata::usl_seconds(1, 0.05, 0.001, 100)});
+    const auto fit = fit_usl(points);
+    REQUIRE(fit.ok());
+    const ResidualPool pool(points, fit);
+    Resampler rng(5);
+    const auto resample = pool.draw(rng);
+    REQUIRE(resample.size() == 5);
+    CHECK(resample[0].weight == 1);
+    CHECK(resample[1].weight == 10'000);
+    for (const auto& p : resample)
+        CHECK(relative_difference(p.seconds, fit.seconds(p.threads_per_node)) < 0.2);
+    // A small series draws exactly as before: one point per measurement.
+    const auto small = usl_points({1, 2, 4, 8, 16}, 0.05, 0.001, 1, 0.05, 13);
+    const auto small_fit = fit_usl(small);
+    Resampler a(8), b(8);
+    const auto pooled = ResidualPool(small, small_fit).draw(a);
+    REQUIRE(pooled.size() == small.size());
+    CHECK(pooled[2].seconds == resample_residuals(small, small_fit, b)[2].seconds);
+}
