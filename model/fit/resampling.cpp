@@ -8,8 +8,15 @@
 namespace hugetune::model {
 namespace {
 
+// Points by thread count, in input order within each. Sized first: a long series must not be
+// moved again and again as its groups grow.
 std::map<double, std::vector<Point>> group_by_count(std::span<const Point> points) {
+    std::map<double, std::size_t> sizes;
+    for (const auto& p : points)
+        ++sizes[p.threads_per_node];
     std::map<double, std::vector<Point>> groups;
+    for (const auto& [n, size] : sizes)
+        groups[n].reserve(size);
     for (const auto& p : points)
         groups[p.threads_per_node].push_back(p);
     return groups;
@@ -42,25 +49,35 @@ std::vector<Point> sorted_blocks(std::vector<Point> values, std::size_t blocks) 
 }
 
 // Poisson(mean) without a distribution object (their algorithms differ between libraries):
-// Knuth's product of uniforms for a small mean, the normal approximation (error of order
-// 1 / sqrt(mean), far below the bootstrap's own) past 30.
+// Knuth's product of uniforms for a small mean, past 30 the normal approximation (its error, of
+// order 1 / sqrt(mean), is far below the bootstrap's own), left unrounded: a weight need not be
+// whole.
 double poisson(double mean, Resampler& rng) {
-    if (mean <= 30) {
-        const double limit = std::exp(-mean);
-        double product = rng.unit();
-        int k = 0;
-        while (product > limit) {
-            product *= rng.unit();
-            ++k;
-        }
-        return k;
+    if (mean > 30)
+        return std::max(0.0, mean + std::sqrt(mean) * rng.normal());
+    const double limit = std::exp(-mean);
+    double product = rng.unit();
+    int k = 0;
+    while (product > limit) {
+        product *= rng.unit();
+        ++k;
     }
-    const double z =
-        std::sqrt(-2 * std::log(rng.unit())) * std::cos(2 * std::numbers::pi * rng.unit());
-    return std::max(0.0, std::round(mean + std::sqrt(mean) * z));
+    return k;
 }
 
 }  // namespace
+
+double Resampler::normal() {
+    if (spare_normal_) {
+        const double z = *spare_normal_;
+        spare_normal_.reset();
+        return z;
+    }
+    const double radius = std::sqrt(-2 * std::log(unit()));
+    const double angle = 2 * std::numbers::pi * unit();
+    spare_normal_ = radius * std::sin(angle);
+    return radius * std::cos(angle);
+}
 
 double median(std::vector<double> values) {
     if (values.empty())
@@ -71,11 +88,10 @@ double median(std::vector<double> values) {
 }
 
 bool has_repetitions(std::span<const Point> points) {
-    const auto groups = group_by_count(points);
-    if (groups.empty())
+    const auto counts = summarize_counts(points);
+    if (counts.empty())
         return false;
-    return std::all_of(groups.begin(), groups.end(),
-                       [](const auto& g) { return weight_of(g.second) >= 2; });
+    return std::all_of(counts.begin(), counts.end(), [](const auto& c) { return c.weight >= 2; });
 }
 
 RepetitionPool::RepetitionPool(std::span<const Point> points) {
@@ -151,8 +167,9 @@ namespace {
 // A weighted median: the value where the cumulative weight passes half the total, or the mean
 // of the two values around it when it falls exactly between them (the even case of equal weights).
 double weighted_median(std::vector<Point> values) {
-    std::sort(values.begin(), values.end(),
-              [](const Point& a, const Point& b) { return a.seconds < b.seconds; });
+    const auto by_seconds = [](const Point& a, const Point& b) { return a.seconds < b.seconds; };
+    if (!std::is_sorted(values.begin(), values.end(), by_seconds))  // blocks come sorted
+        std::sort(values.begin(), values.end(), by_seconds);
     const double half = weight_of(values) / 2;
     double below = 0;
     for (std::size_t i = 0; i < values.size(); ++i) {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <random>
 #include <span>
 #include <vector>
@@ -19,9 +20,13 @@ class Resampler {
     std::size_t index(std::size_t n) { return static_cast<std::size_t>(rng_() % n); }
     // Uniform in (0, 1], from the top 53 bits of one output.
     double unit() { return (static_cast<double>(rng_() >> 11) + 1) * 0x1.0p-53; }
+    // Standard normal by Box-Muller, which yields two per pair of uniforms; the second is kept
+    // for the next call.
+    double normal();
 
   private:
     std::mt19937_64 rng_;
+    std::optional<double> spare_normal_;
 };
 
 // True when every thread count has at least two samples: then resampling repetitions within
@@ -31,7 +36,7 @@ bool has_repetitions(std::span<const Point> points);
 // Up to this many samples in a series, a resample draws every repetition in turn.
 inline constexpr std::size_t kExactResampleSamples = 4096;
 // Past it, a count of more samples than this is held as this many blocks of its sorted values.
-inline constexpr std::size_t kResampleBlocksPerCount = 1024;
+inline constexpr std::size_t kResampleBlocksPerCount = 256;
 
 // The repetitions of one series, arranged once so that each bootstrap resample costs what this
 // holds, not what the input had.
@@ -42,9 +47,10 @@ inline constexpr std::size_t kResampleBlocksPerCount = 1024;
 // same way; a count with more is sorted and cut into that many blocks of consecutive values,
 // each held as its geometric mean (the fit works on log seconds) and its size. A resample then
 // gives each block a Poisson(size) weight: the Poisson bootstrap, in which every repetition
-// appears Poisson(1) times; it matches the classic bootstrap to order 1 / repetitions. The
-// blocks are narrow (a 1/1024 quantile range), so a resample's median moves in steps finer than
-// its own spread up to about 250,000 repetitions per count.
+// appears Poisson(1) times; it matches the classic bootstrap to order 1 / repetitions. A
+// resample's median moves in steps of a block (a 1/256 quantile range): finer than its own
+// spread up to about 16,000 repetitions per count; past that the steps overstate the spread a
+// little, at a level far below one repetition's noise.
 class RepetitionPool {
   public:
     explicit RepetitionPool(std::span<const Point> points);

@@ -85,6 +85,42 @@ double best_offset(std::span<const CountSummary> counts, double sigma, double ka
     return sum / weight;
 }
 
+std::vector<double> log_seconds_of(std::span<const Point> points) {
+    std::vector<double> logs;
+    logs.reserve(points.size());
+    for (const auto& p : points)
+        logs.push_back(std::log(p.seconds));
+    return logs;
+}
+
+// `log_seconds` holds log(seconds) of each point. Two passes (mean, then squared deviations)
+// keep the spread exact where it is tiny next to the level, as it is for repetitions of one
+// measurement.
+std::vector<CountSummary> summarize(std::span<const Point> points,
+                                    std::span<const double> log_seconds) {
+    std::map<double, CountSummary> by_count;
+    for (std::size_t i = 0; i < points.size(); ++i) {
+        auto& c = by_count[points[i].threads_per_node];
+        c.threads_per_node = points[i].threads_per_node;
+        c.weight += points[i].weight;
+        c.mean_log_seconds += points[i].weight * log_seconds[i];
+    }
+    for (auto& [n, c] : by_count)
+        c.mean_log_seconds /= c.weight;
+    auto c = by_count.end();
+    for (std::size_t i = 0; i < points.size(); ++i) {
+        if (c == by_count.end() || c->first != points[i].threads_per_node)
+            c = by_count.find(points[i].threads_per_node);  // repetitions come grouped
+        const double d = log_seconds[i] - c->second.mean_log_seconds;
+        c->second.log_sum_squares += points[i].weight * d * d;
+    }
+    std::vector<CountSummary> out;
+    out.reserve(by_count.size());
+    for (const auto& [n, summary] : by_count)
+        out.push_back(summary);
+    return out;
+}
+
 std::string termination_text(Eigen::LevenbergMarquardtSpace::Status s) {
     using namespace Eigen::LevenbergMarquardtSpace;
     switch (s) {
@@ -143,7 +179,7 @@ double total_weight(std::span<const CountSummary> counts) {
 }
 
 void fill_quality(ScalingFit& fit, std::span<const Point> points,
-                  std::span<const CountSummary> counts) {
+                  std::span<const double> log_seconds, std::span<const CountSummary> counts) {
     const double c = -std::log(fit.lambda);
     const auto fitted_log = [&](double n) {
         return c - std::log(n) + log_denominator(n, fit.sigma, fit.kappa);
@@ -163,8 +199,8 @@ void fill_quality(ScalingFit& fit, std::span<const Point> points,
     }
     fit.residuals.clear();
     fit.residuals.reserve(points.size());
-    for (const auto& p : points)
-        fit.residuals.push_back(std::log(p.seconds) - fitted_log(p.threads_per_node));
+    for (std::size_t i = 0; i < points.size(); ++i)
+        fit.residuals.push_back(log_seconds[i] - fitted_log(points[i].threads_per_node));
     fit.rss = rss;
     // Identical times everywhere leave nothing to explain: call a perfect fit of them 1.
     fit.r2 = tss > 0 ? 1 - rss / tss : (rss < 1e-24 ? 1.0 : 0.0);
@@ -191,7 +227,8 @@ ScalingFit fit_curve(std::span<const Point> points, bool with_kappa, const FitOp
         best.message = *problem;
         return best;
     }
-    const auto counts = summarize_counts(points);
+    const auto log_seconds = log_seconds_of(points);
+    const auto counts = summarize(points, log_seconds);
     double within = 0;
     for (const auto& c : counts)
         within += c.log_sum_squares;
@@ -248,7 +285,7 @@ ScalingFit fit_curve(std::span<const Point> points, bool with_kappa, const FitOp
         best.message = "the solver produced no finite parameters";
         return best;
     }
-    fill_quality(best, points, counts);
+    fill_quality(best, points, log_seconds, counts);
     return best;
 }
 
@@ -278,27 +315,7 @@ std::optional<double> ScalingFit::n_star() const {
 }
 
 std::vector<CountSummary> summarize_counts(std::span<const Point> points) {
-    // Two passes (mean, then squared deviations) keep the spread exact where it is tiny next to
-    // the level, as it is for repetitions of one measurement.
-    std::map<double, CountSummary> by_count;
-    for (const auto& p : points) {
-        auto& c = by_count[p.threads_per_node];
-        c.threads_per_node = p.threads_per_node;
-        c.weight += p.weight;
-        c.mean_log_seconds += p.weight * std::log(p.seconds);
-    }
-    for (auto& [n, c] : by_count)
-        c.mean_log_seconds /= c.weight;
-    for (const auto& p : points) {
-        auto& c = by_count.find(p.threads_per_node)->second;
-        const double d = std::log(p.seconds) - c.mean_log_seconds;
-        c.log_sum_squares += p.weight * d * d;
-    }
-    std::vector<CountSummary> out;
-    out.reserve(by_count.size());
-    for (const auto& [n, c] : by_count)
-        out.push_back(c);
-    return out;
+    return summarize(points, log_seconds_of(points));
 }
 
 std::size_t distinct_thread_counts(std::span<const Point> points) {

@@ -180,6 +180,10 @@ SweepData parse_csv_table(std::string_view text) {
         throw InputError(1, "empty file; " + kExpectedHeader);
     const CsvHeader header = read_header(*first);
     std::array<PhaseSeries, kCsvPhases.size()> by_phase;
+    if (!header.phase)  // every row is one point of the boot table: no regrowing it row by row
+        by_phase[kBootIndex].points.reserve(std::min<std::size_t>(
+            kMaxInputSamples,
+            static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'))));
     std::vector<std::string_view> cells;
     std::size_t rows = 0;
     int last_line = first->number;

@@ -153,13 +153,18 @@ void group_into_series(const std::vector<Sample>& samples, SweepData& data) {
             oversubscribed.insert(static_cast<int>(s.threads));
     }
     const bool keep_oversubscribed = alloc_counts_in_hardware.size() < kMinThreadCounts;
+    std::map<std::string, std::size_t> sizes;
+    for (const auto& s : samples)
+        sizes[s.phase] += s.seconds.size();
     std::map<std::string, PhaseSeries> by_phase;
     for (const auto& s : samples) {
         if (s.oversubscribed && !keep_oversubscribed)
             continue;
         auto& series = by_phase[s.phase];
-        if (series.phase.empty())
+        if (series.phase.empty()) {
             series = {s.phase, s.pages, {}};
+            series.points.reserve(sizes[s.phase]);
+        }
         // Per-page cost is what carries over to the boot pool, so a point that did a different
         // amount of work is rescaled to the series' amount.
         for (double seconds : s.seconds)

@@ -9,7 +9,10 @@
 
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <functional>
+#include <iterator>
 #include <nlohmann/json.hpp>
 #include <random>
 #include <string>
@@ -112,43 +115,57 @@ Cost measure(const std::function<void()>& work) {
 
 volatile double sink = 0;
 
-void fit(const SweepData& data) {
-    const auto r = recommend_from_sweep(data, RecommendOptions{});
-    sink = sink + r.predicted_seconds + r.confidence.value_or(0);
+std::string read_file(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
-Cost fit_csv(const std::string& text) {
-    return measure([&] { fit(parse_csv_table(text)); });
+// What `hugetune fit --input FILE` does with the file, in a child: read, parse, fit, bootstrap.
+Cost fit_file(const std::string& path, bool sweep) {
+    return measure([&] {
+        const std::string text = read_file(path);
+        const SweepData data =
+            sweep ? parse_sweep_json(nlohmann::json::parse(text)) : parse_csv_table(text);
+        const auto r = recommend_from_sweep(data, RecommendOptions{});
+        sink = sink + r.predicted_seconds + r.confidence.value_or(0);
+    });
 }
 
-Cost fit_sweep(const std::string& text) {
-    return measure([&] { fit(parse_sweep_json(nlohmann::json::parse(text))); });
-}
-
-void print(const char* what, std::size_t rows, std::size_t bytes, const Cost& c) {
-    std::printf("%-6s %9zu rows %7.1f MB: %7.3f s wall %7.3f s cpu %7.1f MB peak RSS%s\n", what,
-                rows, static_cast<double>(bytes) / 1e6, c.wall_seconds, c.cpu_seconds,
-                c.peak_rss_mb, c.ok ? "" : "  (FAILED)");
+// Writes the input in a child too, so that building it leaves nothing in this process's memory
+// for the measured children to inherit.
+std::size_t write_input(const std::string& path, std::size_t rows, bool sweep) {
+    measure([&] {
+        std::ofstream(path, std::ios::binary) << (sweep ? sweep_document(rows) : csv_table(rows));
+    });
+    std::error_code ec;
+    return static_cast<std::size_t>(std::filesystem::file_size(path, ec));
 }
 
 }  // namespace
 
 int main() {
-    const std::size_t small = 40, large = kMaxInputSamples;
-    const std::string small_csv = csv_table(small), large_csv = csv_table(large);
-    const std::string small_sweep = sweep_document(small), large_sweep = sweep_document(large);
+    const std::filesystem::path dir = std::filesystem::temp_directory_path() /
+                                      ("hugetune-bench-scale-" + std::to_string(getpid()));
+    std::filesystem::create_directories(dir);
     std::printf(
-        "parse + fit + 2000 bootstrap resamples, %zu thread counts, each in its own process\n",
+        "read + parse + fit + 2000 bootstrap resamples, %zu thread counts, each in its own "
+        "process\n",
         kCounts.size());
-    const Cost costs[] = {fit_csv(small_csv), fit_csv(large_csv), fit_sweep(small_sweep),
-                          fit_sweep(large_sweep)};
-    print("csv", small, small_csv.size(), costs[0]);
-    print("csv", large, large_csv.size(), costs[1]);
-    print("sweep", small, small_sweep.size(), costs[2]);
-    print("sweep", large, large_sweep.size(), costs[3]);
-    bool met = true;
-    for (const Cost* c : {&costs[1], &costs[3]})
-        met = met && c->ok && c->wall_seconds < 2 && c->peak_rss_mb < 200;
-    std::printf("1,000,000 rows under 2 s and 200 MB: %s\n", met ? "yes" : "no");
-    return costs[0].ok && costs[1].ok && costs[2].ok && costs[3].ok ? 0 : 1;
+    bool ok = true, met = true;
+    for (const bool sweep : {false, true})
+        for (const std::size_t rows : {std::size_t{40}, kMaxInputSamples}) {
+            const std::string path = (dir / (sweep ? "input.json" : "input.csv")).string();
+            const std::size_t bytes = write_input(path, rows, sweep);
+            const Cost c = fit_file(path, sweep);
+            std::printf("%-6s %9zu rows %7.1f MB: %7.3f s cpu %7.3f s wall %7.1f MB peak RSS%s\n",
+                        sweep ? "sweep" : "csv", rows, static_cast<double>(bytes) / 1e6,
+                        c.cpu_seconds, c.wall_seconds, c.peak_rss_mb, c.ok ? "" : "  (FAILED)");
+            ok = ok && c.ok;
+            if (rows == kMaxInputSamples)
+                met = met && c.ok && c.cpu_seconds < 2 && c.peak_rss_mb < 200;
+        }
+    std::filesystem::remove_all(dir);
+    // CPU time is the judge: on a shared machine wall time also counts waiting for a CPU.
+    std::printf("1,000,000 rows under 2 s of CPU and 200 MB: %s\n", met ? "yes" : "no");
+    return ok ? 0 : 1;
 }
