@@ -88,10 +88,12 @@ double median(std::vector<double> values) {
 }
 
 bool has_repetitions(std::span<const Point> points) {
-    const auto counts = summarize_counts(points);
-    if (counts.empty())
+    std::map<double, double> weights;
+    for (const auto& p : points)
+        weights[p.threads_per_node] += p.weight;
+    if (weights.empty())
         return false;
-    return std::all_of(counts.begin(), counts.end(), [](const auto& c) { return c.weight >= 2; });
+    return std::all_of(weights.begin(), weights.end(), [](const auto& w) { return w.second >= 2; });
 }
 
 RepetitionPool::RepetitionPool(std::span<const Point> points) {

@@ -97,17 +97,13 @@ struct Sample {
 
 // `read` counts the samples of the document so far, against kMaxInputSamples.
 std::vector<double> sample_seconds(const JsonField& point, std::size_t& read) {
-    std::vector<double> seconds;
     const JsonField samples = point["samples_seconds"];
-    const std::size_t size = samples.hint_size();
-    read += std::max<std::size_t>(size, 1);
+    read += std::max<std::size_t>(samples.hint_size(), 1);
     if (read > kMaxInputSamples)
         samples.with_fix(std::string(kFewerSamplesFix))
             .fail("more than " + std::to_string(kMaxInputSamples) +
                   " samples in the sweep, the most hugetune reads");
-    seconds.reserve(size);
-    for (std::size_t j = 0; j < size; ++j)
-        seconds.push_back(samples[j].positive_number());
+    std::vector<double> seconds = samples.positive_numbers();
     if (seconds.empty())
         seconds.push_back(point["median_seconds"].positive_number());
     return seconds;

@@ -1,8 +1,9 @@
 // What `hugetune fit` costs as its input grows: a CSV table and a sweep document of 1,000,000
 // repetitions (the most README "Input size" allows) against small ones of the same shape, each
-// parsed, fitted and bootstrapped (2,000 resamples) in a child process of its own, so that its
-// time and peak resident memory (getrusage) are its alone. The target for the large inputs is
-// under 2 s and under 200 MB; cost should follow the thread counts, not the rows.
+// read from a file, parsed, fitted and bootstrapped (2,000 resamples) in a child process of its
+// own, so that its CPU time and peak resident memory (getrusage of the child) are its alone. The
+// target for the large inputs is under 2 s and under 200 MB: cost should follow the thread
+// counts, not the rows.
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
