@@ -373,6 +373,9 @@ struct ResampleSource {
     const Series* series = nullptr;
     const std::optional<ScalingFit>* chosen = nullptr;
     bool repetitions = false;
+    // Arranged once, so that a resample costs what the pools hold, not what the input had.
+    std::optional<RepetitionPool> main, zero, grow;  // grow: only when it has repetitions
+    std::optional<ResidualPool> residuals;
 };
 
 std::string bootstrap_method(const CostSeries& cost, const std::optional<ScalingFit>& chosen) {
@@ -385,18 +388,36 @@ std::string bootstrap_method(const CostSeries& cost, const std::optional<Scaling
     return {};
 }
 
+ResampleSource resample_source(const CostSeries& cost, const std::optional<ScalingFit>& chosen,
+                               bool repetitions) {
+    const BasisChoice& b = cost.basis;
+    ResampleSource from{&b, &cost.series, &chosen, repetitions, {}, {}, {}, {}};
+    if (!repetitions) {
+        from.residuals.emplace(cost.series.points, *chosen);
+        return from;
+    }
+    from.main.emplace(b.main->points);
+    if (b.zero != nullptr)
+        from.zero.emplace(b.zero->points);
+    if (b.grow != nullptr && has_repetitions(b.grow->points))
+        from.grow.emplace(b.grow->points);
+    return from;
+}
+
 Series resample(const ResampleSource& from, Resampler& rng) {
     if (!from.repetitions)
-        return {resample_residuals(from.series->points, **from.chosen, rng), 0};
+        return {from.residuals->draw(rng), 0};
     const BasisChoice& b = *from.basis;
-    const auto main = resample_repetitions(b.main->points, rng);
+    const auto main = from.main->draw(rng);
     std::vector<Point> zero, grow;
-    if (b.zero != nullptr)
-        zero = resample_repetitions(b.zero->points, rng);
-    if (b.grow != nullptr)
-        grow = has_repetitions(b.grow->points) ? resample_repetitions(b.grow->points, rng)
-                                               : b.grow->points;
-    return build_series(b, main, zero, grow);
+    if (from.zero)
+        zero = from.zero->draw(rng);
+    if (from.grow)
+        grow = from.grow->draw(rng);
+    const std::span<const Point> grow_points =
+        from.grow ? std::span<const Point>(grow)
+                  : (b.grow != nullptr ? std::span<const Point>(b.grow->points) : grow);
+    return build_series(b, main, zero, grow_points);
 }
 
 struct Bootstrap {
@@ -644,8 +665,8 @@ Recommendation recommend_from_sweep(const SweepData& data, const RecommendOption
     r.seed = o.seed.value_or(data.seed);
     r.bootstrap_method = bootstrap_method(cost, fits.chosen);
     if (!r.bootstrap_method.empty() && o.resamples > 0) {
-        const ResampleSource source{&cost.basis, &cost.series, &fits.chosen,
-                                    r.bootstrap_method == "repetitions"};
+        const ResampleSource source =
+            resample_source(cost, fits.chosen, r.bootstrap_method == "repetitions");
         record_bootstrap(r, bootstrap_predictions(source, predictor, pick.choice, o, r.seed),
                          o.resamples);
     }

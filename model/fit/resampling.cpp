@@ -3,18 +3,81 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <numbers>
 
 namespace hugetune::model {
 namespace {
 
-std::map<double, std::vector<double>> group_by_count(std::span<const Point> points) {
-    std::map<double, std::vector<double>> groups;
+// Points by thread count, in input order within each. Sized first: a long series must not be
+// moved again and again as its groups grow.
+std::map<double, std::vector<Point>> group_by_count(std::span<const Point> points) {
+    std::map<double, std::size_t> sizes;
     for (const auto& p : points)
-        groups[p.threads_per_node].push_back(p.seconds);
+        ++sizes[p.threads_per_node];
+    std::map<double, std::vector<Point>> groups;
+    for (const auto& [n, size] : sizes)
+        groups[n].reserve(size);
+    for (const auto& p : points)
+        groups[p.threads_per_node].push_back(p);
     return groups;
 }
 
+double weight_of(std::span<const Point> points) {
+    double weight = 0;
+    for (const auto& p : points)
+        weight += p.weight;
+    return weight;
+}
+
+// Consecutive runs of the sorted values, each as its weighted geometric mean and total weight.
+std::vector<Point> sorted_blocks(std::vector<Point> values, std::size_t blocks) {
+    std::sort(values.begin(), values.end(),
+              [](const Point& a, const Point& b) { return a.seconds < b.seconds; });
+    std::vector<Point> out;
+    out.reserve(blocks);
+    for (std::size_t b = 0; b < blocks; ++b) {
+        const std::size_t begin = values.size() * b / blocks;
+        const std::size_t end = values.size() * (b + 1) / blocks;
+        double weight = 0, log_sum = 0;
+        for (std::size_t i = begin; i < end; ++i) {
+            weight += values[i].weight;
+            log_sum += values[i].weight * std::log(values[i].seconds);
+        }
+        out.push_back({values[begin].threads_per_node, std::exp(log_sum / weight), weight});
+    }
+    return out;
+}
+
+// Poisson(mean) without a distribution object (their algorithms differ between libraries):
+// Knuth's product of uniforms for a small mean, past 30 the normal approximation (its error, of
+// order 1 / sqrt(mean), is far below the bootstrap's own), left unrounded: a weight need not be
+// whole.
+double poisson(double mean, Resampler& rng) {
+    if (mean > 30)
+        return std::max(0.0, mean + std::sqrt(mean) * rng.normal());
+    const double limit = std::exp(-mean);
+    double product = rng.unit();
+    int k = 0;
+    while (product > limit) {
+        product *= rng.unit();
+        ++k;
+    }
+    return k;
+}
+
 }  // namespace
+
+double Resampler::normal() {
+    if (spare_normal_) {
+        const double z = *spare_normal_;
+        spare_normal_.reset();
+        return z;
+    }
+    const double radius = std::sqrt(-2 * std::log(unit()));
+    const double angle = 2 * std::numbers::pi * unit();
+    spare_normal_ = radius * std::sin(angle);
+    return radius * std::cos(angle);
+}
 
 double median(std::vector<double> values) {
     if (values.empty())
@@ -25,46 +88,108 @@ double median(std::vector<double> values) {
 }
 
 bool has_repetitions(std::span<const Point> points) {
-    const auto groups = group_by_count(points);
-    if (groups.empty())
+    std::map<double, double> weights;
+    for (const auto& p : points)
+        weights[p.threads_per_node] += p.weight;
+    if (weights.empty())
         return false;
-    return std::all_of(groups.begin(), groups.end(),
-                       [](const auto& g) { return g.second.size() >= 2; });
+    return std::all_of(weights.begin(), weights.end(), [](const auto& w) { return w.second >= 2; });
+}
+
+RepetitionPool::RepetitionPool(std::span<const Point> points) {
+    const bool exact = points.size() <= kExactResampleSamples;
+    for (auto& [n, values] : group_by_count(points)) {
+        const bool blocks = !exact && values.size() > kResampleBlocksPerCount;
+        counts_.push_back(
+            {n,
+             blocks ? sorted_blocks(std::move(values), kResampleBlocksPerCount) : std::move(values),
+             blocks});
+    }
+}
+
+std::vector<Point> RepetitionPool::draw(Resampler& rng) const {
+    std::vector<Point> out;
+    for (const auto& count : counts_) {
+        const auto& values = count.values;
+        if (!count.blocks) {
+            for (std::size_t i = 0; i < values.size(); ++i)
+                out.push_back(values[rng.index(values.size())]);
+            continue;
+        }
+        for (const auto& block : values)
+            if (const double weight = poisson(block.weight, rng); weight > 0)
+                out.push_back({block.threads_per_node, block.seconds, weight});
+    }
+    return out;
 }
 
 std::vector<Point> resample_repetitions(std::span<const Point> points, Resampler& rng) {
+    return RepetitionPool(points).draw(rng);
+}
+
+ResidualPool::ResidualPool(std::span<const Point> points, const ScalingFit& fit) {
+    if (points.size() <= kExactResampleSamples) {
+        for (const auto& p : points)
+            fitted_.push_back({p.threads_per_node, fit.seconds(p.threads_per_node), p.weight});
+        residuals_ = fit.residuals;
+    } else {
+        for (const auto& c : summarize_counts(points)) {
+            const double fitted = fit.seconds(c.threads_per_node);
+            fitted_.push_back({c.threads_per_node, fitted, c.weight});
+            residuals_.push_back(c.mean_log_seconds - std::log(fitted));
+        }
+    }
+    const std::size_t n = residuals_.size();
+    double mean = 0;
+    for (double r : residuals_)
+        mean += r;
+    mean /= static_cast<double>(n);
+    const double dof = static_cast<double>(n) - fit.parameters;
+    const double inflate = dof > 0 ? std::sqrt(static_cast<double>(n) / dof) : 1.0;
+    for (double& r : residuals_)
+        r = (r - mean) * inflate;
+}
+
+std::vector<Point> ResidualPool::draw(Resampler& rng) const {
     std::vector<Point> out;
-    out.reserve(points.size());
-    for (const auto& [n, seconds] : group_by_count(points))
-        for (std::size_t i = 0; i < seconds.size(); ++i)
-            out.push_back({n, seconds[rng.index(seconds.size())]});
+    out.reserve(fitted_.size());
+    for (const auto& p : fitted_)
+        out.push_back({p.threads_per_node,
+                       p.seconds * std::exp(residuals_[rng.index(residuals_.size())]), p.weight});
     return out;
 }
 
 std::vector<Point> resample_residuals(std::span<const Point> points, const ScalingFit& fit,
                                       Resampler& rng) {
-    const std::size_t n = fit.residuals.size();
-    std::vector<double> pool(fit.residuals);
-    double mean = 0;
-    for (double r : pool)
-        mean += r;
-    mean /= static_cast<double>(n);
-    const double dof = static_cast<double>(n) - fit.parameters;
-    const double inflate = dof > 0 ? std::sqrt(static_cast<double>(n) / dof) : 1.0;
-    for (double& r : pool)
-        r = (r - mean) * inflate;
-    std::vector<Point> out;
-    out.reserve(points.size());
-    for (const auto& p : points)
-        out.push_back(
-            {p.threads_per_node, fit.seconds(p.threads_per_node) * std::exp(pool[rng.index(n)])});
-    return out;
+    return ResidualPool(points, fit).draw(rng);
 }
+
+namespace {
+
+// A weighted median: the value where the cumulative weight passes half the total, or the mean
+// of the two values around it when it falls exactly between them (the even case of equal weights).
+double weighted_median(std::vector<Point> values) {
+    const auto by_seconds = [](const Point& a, const Point& b) { return a.seconds < b.seconds; };
+    if (!std::is_sorted(values.begin(), values.end(), by_seconds))  // blocks come sorted
+        std::sort(values.begin(), values.end(), by_seconds);
+    const double half = weight_of(values) / 2;
+    double below = 0;
+    for (std::size_t i = 0; i < values.size(); ++i) {
+        below += values[i].weight;
+        if (below > half)
+            return values[i].seconds;
+        if (below == half && i + 1 < values.size())
+            return (values[i].seconds + values[i + 1].seconds) / 2;
+    }
+    return values.empty() ? 0 : values.back().seconds;
+}
+
+}  // namespace
 
 std::vector<Point> medians_per_count(std::span<const Point> points) {
     std::vector<Point> out;
-    for (const auto& [n, seconds] : group_by_count(points))
-        out.push_back({n, median(seconds)});
+    for (const auto& [n, values] : group_by_count(points))
+        out.push_back({n, weighted_median(values)});
     return out;
 }
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <random>
 #include <span>
 #include <vector>
@@ -17,26 +18,82 @@ class Resampler {
     explicit Resampler(std::uint64_t seed) : rng_(seed) {}
     // Uniform in [0, n); the modulo bias is below 2^-50 for any n we see.
     std::size_t index(std::size_t n) { return static_cast<std::size_t>(rng_() % n); }
+    // Uniform in (0, 1], from the top 53 bits of one output.
+    double unit() { return (static_cast<double>(rng_() >> 11) + 1) * 0x1.0p-53; }
+    // Standard normal by Box-Muller, which yields two per pair of uniforms; the second is kept
+    // for the next call.
+    double normal();
 
   private:
     std::mt19937_64 rng_;
+    std::optional<double> spare_normal_;
 };
 
 // True when every thread count has at least two samples: then resampling repetitions within
 // each count captures the noise; otherwise residuals have to stand in for it.
 bool has_repetitions(std::span<const Point> points);
 
-// Bootstrap over repetitions: each thread count keeps its number of samples, drawn with
-// replacement from its own samples. Output is grouped by thread count, ascending.
+// Up to this many samples in a series, a resample draws every repetition in turn.
+inline constexpr std::size_t kExactResampleSamples = 4096;
+// Past it, a count of more samples than this is held as this many blocks of its sorted values.
+inline constexpr std::size_t kResampleBlocksPerCount = 256;
+
+// The repetitions of one series, arranged once so that each bootstrap resample costs what this
+// holds, not what the input had.
+//
+// A series of at most kExactResampleSamples samples is kept as measured, and a resample is the
+// classic bootstrap: each thread count keeps its number of samples, drawn with replacement from
+// its own samples. A longer series keeps counts of at most kResampleBlocksPerCount samples the
+// same way; a count with more is sorted and cut into that many blocks of consecutive values,
+// each held as its geometric mean (the fit works on log seconds) and its size. A resample then
+// gives each block a Poisson(size) weight: the Poisson bootstrap, in which every repetition
+// appears Poisson(1) times; it matches the classic bootstrap to order 1 / repetitions. A
+// resample's median moves in steps of a block (a 1/256 quantile range): finer than its own
+// spread up to about 16,000 repetitions per count; past that the steps overstate the spread a
+// little, at a level far below one repetition's noise.
+class RepetitionPool {
+  public:
+    explicit RepetitionPool(std::span<const Point> points);
+
+    // One resample, grouped by thread count, ascending; block points carry their weight.
+    std::vector<Point> draw(Resampler& rng) const;
+
+  private:
+    struct Count {
+        double threads_per_node = 0;
+        std::vector<Point> values;  // samples in input order, or blocks in ascending order
+        bool blocks = false;
+    };
+    std::vector<Count> counts_;
+};
+
+// One resample of `points` (RepetitionPool(points).draw(rng)).
 std::vector<Point> resample_repetitions(std::span<const Point> points, Resampler& rng);
 
 // Residual bootstrap for one sample per thread count: fitted value times exp(a residual drawn
 // with replacement). Log residuals are centred and inflated by sqrt(n / (n - p)) because a
 // least-squares fit with p parameters leaves residuals smaller than the noise.
+//
+// Arranged once from the points `fit` was made on. Up to kExactResampleSamples points every
+// point is redrawn with a residual of any point; past that each thread count is one point
+// standing for its repetitions (their geometric mean, weighted by their number) and the
+// residuals are the counts' own, so a resample costs the thread counts, not the rows.
+class ResidualPool {
+  public:
+    ResidualPool(std::span<const Point> points, const ScalingFit& fit);
+
+    std::vector<Point> draw(Resampler& rng) const;
+
+  private:
+    std::vector<Point> fitted_;      // the fitted seconds at each point, with its weight
+    std::vector<double> residuals_;  // centred and inflated
+};
+
+// One resample (ResidualPool(points, fit).draw(rng)).
 std::vector<Point> resample_residuals(std::span<const Point> points, const ScalingFit& fit,
                                       Resampler& rng);
 
-// Median seconds per thread count, ascending by count.
+// Median seconds per thread count, ascending by count; a weighted point counts weight times.
 std::vector<Point> medians_per_count(std::span<const Point> points);
 
 double median(std::vector<double> values);

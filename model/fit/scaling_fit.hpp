@@ -14,7 +14,24 @@ namespace hugetune::model {
 struct Point {
     double threads_per_node = 0;
     double seconds = 0;
+    // How many repetitions of this value the point stands for: 1 for a measurement, more for a
+    // block of a long series in a bootstrap resample (resampling.hpp).
+    double weight = 1;
 };
+
+// All the least-squares fit in log space needs from the repetitions at one thread count. The
+// sum of squares over every point splits into the spread within each count plus each count's
+// weighted distance from the curve, so a fit of the summaries has the same optimum and the
+// same residual sum of squares as a fit of every point, at a cost that does not grow with them.
+struct CountSummary {
+    double threads_per_node = 0;
+    double weight = 0;            // repetitions: the sum of the points' weights
+    double mean_log_seconds = 0;  // weighted mean of log(seconds)
+    double log_sum_squares = 0;   // weighted squared deviations of log(seconds) from that mean
+};
+
+// One summary per distinct thread count, ascending.
+std::vector<CountSummary> summarize_counts(std::span<const Point> points);
 
 enum class FitStatus {
     converged,      // the solver met its tolerances
@@ -35,9 +52,9 @@ struct ScalingFit {
     std::string message;  // the solver's termination reason, or why no fit was made
 
     // Quality, in the space the fit was made in: natural log of seconds (see scaling_fit.cpp).
-    double rss = 0;                 // residual sum of squares
+    double rss = 0;                 // residual sum of squares, every repetition counted
     double r2 = 0;                  // 1 - rss / total sum of squares of log seconds
-    std::optional<double> aicc;     // small-sample AIC; absent when too few points for it
+    std::optional<double> aicc;     // small-sample AIC over the repetitions; absent when too few
     std::vector<double> residuals;  // log(measured) - log(fitted), one per point, input order
     int parameters = 0;             // curve parameters fitted (3 for USL, 2 for Amdahl)
     int evaluations = 0;            // residual evaluations the solver used
@@ -54,7 +71,8 @@ struct FitOptions {
     int max_evaluations = 400;  // residual evaluations per solver run (Eigen's default)
 };
 
-// Both fit on every point (repetitions included) and return a summary; they never throw.
+// Both fit every point (repetitions included, each as often as its weight says) through the
+// per-count summaries, and return a summary of the fit; they never throw.
 // `start`, when given and usable, replaces the built-in starting points (bootstrap warm start).
 ScalingFit fit_usl(std::span<const Point> points, const FitOptions& options = {},
                    const ScalingFit* start = nullptr);

@@ -1,11 +1,13 @@
 // Reads `threads_per_node,seconds[,phase,...]` tables.
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <charconv>
 #include <cmath>
-#include <cstdio>
-#include <map>
-#include <set>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <utility>
 
 #include "model/input/fit_input.hpp"
 #include "model/text.hpp"
@@ -13,8 +15,9 @@
 namespace hugetune::model {
 namespace {
 
-std::vector<std::string_view> split_fields(std::string_view line) {
-    std::vector<std::string_view> fields;
+// Fills `fields` (cleared first, its storage kept for the next row) with the trimmed cells.
+void split_fields(std::string_view line, std::vector<std::string_view>& fields) {
+    fields.clear();
     std::size_t start = 0;
     while (true) {
         const auto comma = line.find(',', start);
@@ -23,7 +26,6 @@ std::vector<std::string_view> split_fields(std::string_view line) {
             break;
         start = comma + 1;
     }
-    return fields;
 }
 
 std::string in_quotes(std::string_view s) {
@@ -60,7 +62,11 @@ double parse_seconds(std::string_view cell, int line) {
     return value;
 }
 
-const std::set<std::string_view> kCsvPhases = {kPhaseBoot, kPhaseAlloc, kPhaseZero, kPhaseGrow};
+// Every phase a table may name, in the order the series come out.
+constexpr std::array<std::string_view, 4> kCsvPhases = {kPhaseAlloc, kPhaseBoot, kPhaseGrow,
+                                                        kPhaseZero};
+constexpr std::size_t kBootIndex = 1;
+static_assert(kCsvPhases[kBootIndex] == kPhaseBoot);
 
 const std::string kExpectedHeader = "expected a header line 'threads_per_node,seconds'";
 
@@ -70,20 +76,28 @@ struct TextLine {
     std::string_view text;  // trimmed
 };
 
-std::vector<TextLine> nonblank_lines(std::string_view text) {
-    std::vector<TextLine> lines;
-    int number = 0;
-    std::size_t pos = 0;
-    while (pos <= text.size()) {
-        const auto nl = text.find('\n', pos);
-        const auto raw = text.substr(pos, nl == std::string_view::npos ? nl : nl - pos);
-        pos = nl == std::string_view::npos ? text.size() + 1 : nl + 1;
-        ++number;
-        if (const auto line = trim(raw); !line.empty())
-            lines.push_back({number, line});
+// The non-blank lines of a text one at a time, without copying it.
+class LineReader {
+  public:
+    explicit LineReader(std::string_view text) : text_(text) {}
+
+    std::optional<TextLine> next() {
+        while (pos_ <= text_.size()) {
+            const auto nl = text_.find('\n', pos_);
+            const auto raw = text_.substr(pos_, nl == std::string_view::npos ? nl : nl - pos_);
+            pos_ = nl == std::string_view::npos ? text_.size() + 1 : nl + 1;
+            ++number_;
+            if (const auto line = trim(raw); !line.empty())
+                return TextLine{number_, line};
+        }
+        return std::nullopt;
     }
-    return lines;
-}
+
+  private:
+    std::string_view text_;
+    std::size_t pos_ = 0;
+    int number_ = 0;
+};
 
 // Where the columns are: any order, extra columns ignored.
 struct CsvHeader {
@@ -94,7 +108,8 @@ struct CsvHeader {
 
 CsvHeader read_header(const TextLine& line) {
     std::optional<std::size_t> threads, seconds, phase;
-    const auto names = split_fields(line.text);
+    std::vector<std::string_view> names;
+    split_fields(line.text, names);
     for (std::size_t i = 0; i < names.size(); ++i) {
         std::optional<std::size_t>* slot = names[i] == "threads_per_node" ? &threads
                                            : names[i] == "seconds"        ? &seconds
@@ -118,51 +133,69 @@ CsvHeader read_header(const TextLine& line) {
 }
 
 struct CsvRow {
-    std::string phase;
+    std::size_t phase = 0;  // index in kCsvPhases
     Point point;
 };
 
-CsvRow read_row(const TextLine& line, const CsvHeader& header) {
-    const auto cells = split_fields(line.text);
+std::size_t phase_index(std::string_view name, int line) {
+    const auto it = std::find(kCsvPhases.begin(), kCsvPhases.end(), name);
+    if (it == kCsvPhases.end())
+        throw InputError(line,
+                         "phase " + in_quotes(name) + " is not one of boot, alloc, zero, grow");
+    return static_cast<std::size_t>(it - kCsvPhases.begin());
+}
+
+// `cells` is the caller's buffer, reused from row to row.
+CsvRow read_row(const TextLine& line, const CsvHeader& header,
+                std::vector<std::string_view>& cells) {
+    split_fields(line.text, cells);
     if (cells.size() < header.columns)
         throw InputError(line.number, std::to_string(cells.size()) +
                                           " field(s) but the header has " +
                                           std::to_string(header.columns));
-    CsvRow row{std::string(kPhaseBoot),
-               {static_cast<double>(parse_threads(cells[header.threads], line.number)),
-                parse_seconds(cells[header.seconds], line.number)}};
-    if (header.phase) {
-        row.phase = std::string(cells[*header.phase]);
-        if (!kCsvPhases.contains(row.phase))
-            throw InputError(line.number, "phase " + in_quotes(row.phase) +
-                                              " is not one of boot, alloc, zero, grow");
-    }
-    return row;
+    return {header.phase ? phase_index(cells[*header.phase], line.number) : kBootIndex,
+            {static_cast<double>(parse_threads(cells[header.threads], line.number)),
+             parse_seconds(cells[header.seconds], line.number)}};
 }
 
-// What makes a row the same measurement as another: its numbers as values ("22" and "22.0" are
-// one), its phase, and the text of every other column, so a column such as `repetition` keeps
-// repeated equal readings apart.
-std::string row_identity(const TextLine& line, const CsvHeader& header, const CsvRow& row) {
-    char seconds[64];
-    std::snprintf(seconds, sizeof seconds, "%a", row.point.seconds);
-    std::string key =
-        std::to_string(row.point.threads_per_node) + '\n' + seconds + '\n' + row.phase;
-    const auto cells = split_fields(line.text);
+// What makes a row the same measurement as another: its thread count and seconds as values
+// ("22" and "22.0" are one), its phase, and the text of every other column, so a column such
+// as `repetition` keeps repeated equal readings apart. Rows are compared by a 64-bit hash of
+// that identity, so the check costs 16 bytes a row at the largest input (two different rows
+// share a hash with a chance near 1e-8 in a million rows).
+std::uint64_t row_identity(const CsvHeader& header, const CsvRow& row,
+                           const std::vector<std::string_view>& cells, std::string& key) {
+    key.assign(reinterpret_cast<const char*>(&row.point.threads_per_node),
+               sizeof row.point.threads_per_node);
+    key.append(reinterpret_cast<const char*>(&row.point.seconds), sizeof row.point.seconds);
+    key += static_cast<char>(row.phase);
     for (std::size_t i = 0; i < cells.size(); ++i)
-        if (i != header.threads && i != header.seconds && i != header.phase)
-            key += '\n' + std::string(cells[i]);
-    return key;
+        if (i != header.threads && i != header.seconds && i != header.phase) {
+            key += '\n';
+            key.append(cells[i]);
+        }
+    return std::hash<std::string>{}(key);
 }
 
 // A row pasted twice would count twice in the fit and its bootstrap, pulling the curve towards
 // it; equal readings of real repetitions are told apart by a column the reader ignores.
-void check_not_repeated(std::map<std::string, int>& seen, const std::string& identity, int line) {
-    const auto [first, inserted] = seen.emplace(identity, line);
-    if (!inserted)
-        throw InputError(line, "the same row as line " + std::to_string(first->second) +
-                                   "; delete the copy, or tell equal repetitions apart with a "
-                                   "column such as 'repetition'");
+// `rows` holds each row's identity hash and line; the first repeated row in the file is named.
+void check_not_repeated(std::vector<std::pair<std::uint64_t, int>>& rows) {
+    std::sort(rows.begin(), rows.end());
+    std::optional<std::pair<int, int>> first_repeat;  // (repeated line, its first line)
+    for (std::size_t i = 1; i < rows.size(); ++i)
+        if (rows[i].first == rows[i - 1].first &&
+            (!first_repeat || rows[i].second < first_repeat->first)) {
+            std::size_t first = i - 1;
+            while (first > 0 && rows[first - 1].first == rows[i].first)
+                --first;
+            first_repeat = std::pair{rows[i].second, rows[first].second};
+        }
+    if (first_repeat)
+        throw InputError(first_repeat->first,
+                         "the same row as line " + std::to_string(first_repeat->second) +
+                             "; delete the copy, or tell equal repetitions apart with a column "
+                             "such as 'repetition'");
 }
 
 // The table's own curve: a boot table when there is one, else the alloc phase.
@@ -185,26 +218,42 @@ void check_main_series(SweepData& data, int last_line) {
 }  // namespace
 
 SweepData parse_csv_table(std::string_view text) {
-    const auto lines = nonblank_lines(text);
-    if (lines.empty())
+    LineReader lines(text);
+    const auto first = lines.next();
+    if (!first)
         throw InputError(1, "empty file; " + kExpectedHeader);
-    const CsvHeader header = read_header(lines.front());
-    if (lines.size() == 1)
-        throw InputError(lines.front().number, "no data rows after the header");
-    std::map<std::string, PhaseSeries> by_phase;
-    std::map<std::string, int> seen;
-    for (std::size_t i = 1; i < lines.size(); ++i) {
-        CsvRow row = read_row(lines[i], header);
-        check_not_repeated(seen, row_identity(lines[i], header, row), lines[i].number);
-        auto& series = by_phase[row.phase];
-        series.phase = std::move(row.phase);
-        series.points.push_back(row.point);
+    const CsvHeader header = read_header(*first);
+    std::array<PhaseSeries, kCsvPhases.size()> by_phase;
+    if (!header.phase)  // every row is one point of the boot table: no regrowing it row by row
+        by_phase[kBootIndex].points.reserve(std::min<std::size_t>(
+            kMaxInputSamples,
+            static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'))));
+    std::vector<std::string_view> cells;
+    std::vector<std::pair<std::uint64_t, int>> identities;
+    std::string identity_key;
+    std::size_t rows = 0;
+    int last_line = first->number;
+    while (const auto line = lines.next()) {
+        if (++rows > kMaxInputSamples)
+            throw InputError(line->number, "more than " + std::to_string(kMaxInputSamples) +
+                                               " data rows, the most hugetune reads; " +
+                                               std::string(kFewerSamplesFix));
+        const CsvRow row = read_row(*line, header, cells);
+        identities.emplace_back(row_identity(header, row, cells, identity_key), line->number);
+        by_phase[row.phase].points.push_back(row.point);
+        last_line = line->number;
     }
+    if (rows == 0)
+        throw InputError(first->number, "no data rows after the header");
+    check_not_repeated(identities);
     SweepData data;
     data.source = "csv";
-    for (auto& [name, series] : by_phase)
-        data.phases.push_back(std::move(series));
-    check_main_series(data, lines.back().number);
+    for (std::size_t i = 0; i < kCsvPhases.size(); ++i)
+        if (!by_phase[i].points.empty()) {
+            by_phase[i].phase = std::string(kCsvPhases[i]);
+            data.phases.push_back(std::move(by_phase[i]));
+        }
+    check_main_series(data, last_line);
     return data;
 }
 

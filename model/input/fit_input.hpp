@@ -74,6 +74,17 @@ class InputError : public std::runtime_error {
     std::optional<int> line_;
 };
 
+// How much input `fit` reads (README "Input size"). A sweep measures a few repetitions at tens
+// of thread counts; a million measurements is four orders of magnitude past that and still fits
+// in about a second and a hundred MB. The bytes allow a million rows of a wide table (64 per
+// row); a sweep's values bound what its parsed document holds in memory (16 bytes each and
+// more), which its bytes alone do not: "[0,0,...]" is two bytes a value.
+inline constexpr std::size_t kMaxInputSamples = 1'000'000;  // CSV data rows, sweep samples
+inline constexpr std::uintmax_t kMaxInputBytes = 64ULL * 1024 * 1024;
+inline constexpr std::size_t kMaxJsonValues = 4'000'000;
+inline constexpr std::string_view kFewerSamplesFix =
+    "keep fewer repetitions per thread count, or fit one host's sweep at a time";
+
 // Header `threads_per_node,seconds` (any order, extra columns ignored, optional `phase`).
 // Rows without a phase column are a boot table. Throws InputError naming the line.
 SweepData parse_csv_table(std::string_view text);

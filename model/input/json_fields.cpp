@@ -99,6 +99,19 @@ std::int64_t JsonField::whole_number(WholeRange range) const {
     return i;
 }
 
+std::vector<double> JsonField::positive_numbers() const {
+    std::vector<double> numbers;
+    if (value_ == nullptr || !value_->is_array())
+        return numbers;
+    numbers.reserve(value_->size());
+    for (std::size_t i = 0; i < value_->size(); ++i) {
+        const json& v = (*value_)[i];
+        const double d = v.is_number() ? v.get<double>() : 0;
+        numbers.push_back(std::isfinite(d) && d > 0 ? d : (*this)[i].positive_number());
+    }
+    return numbers;
+}
+
 std::optional<std::string> JsonField::optional_string() const {
     return present() ? std::optional(string()) : std::nullopt;
 }

@@ -10,6 +10,7 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 namespace hugetune::model {
 
@@ -43,6 +44,11 @@ class JsonField {
     std::string string() const;
     double positive_number() const;  // finite and above 0
     std::int64_t whole_number(WholeRange range = {}) const;
+
+    // The elements of an array, each read as positive_number() (its error names the element);
+    // empty when absent or not an array. Paths are built only for an error: a sweep may hold a
+    // million samples.
+    std::vector<double> positive_numbers() const;
 
     // Optional fields: absent reads as nullopt; present, as the required reader.
     std::optional<std::string> optional_string() const;

@@ -95,8 +95,8 @@ struct Sample {
     bool oversubscribed = false;
 };
 
-std::vector<double> sample_seconds(const JsonField& point) {
-    std::vector<double> seconds;
+// `read` counts the samples of the document so far, against kMaxInputSamples.
+std::vector<double> sample_seconds(const JsonField& point, std::size_t& read) {
     const JsonField samples = point["samples_seconds"];
     if (samples.present() && samples.array_size() == 0)
         samples
@@ -104,14 +104,18 @@ std::vector<double> sample_seconds(const JsonField& point) {
                 "a point needs at least one measured time; remove the field to use "
                 "median_seconds")
             .fail("empty");
-    for (std::size_t j = 0; j < samples.hint_size(); ++j)
-        seconds.push_back(samples[j].positive_number());
+    read += std::max<std::size_t>(samples.hint_size(), 1);
+    if (read > kMaxInputSamples)
+        samples.with_fix(std::string(kFewerSamplesFix))
+            .fail("more than " + std::to_string(kMaxInputSamples) +
+                  " samples in the sweep, the most hugetune reads");
+    std::vector<double> seconds = samples.positive_numbers();
     if (seconds.empty())
         seconds.push_back(point["median_seconds"].positive_number());
     return seconds;
 }
 
-Sample read_point(const JsonField& point, std::optional<int> nodes) {
+Sample read_point(const JsonField& point, std::optional<int> nodes, std::size_t& read) {
     point.object();
     Sample s;
     s.phase = point["phase"].string();
@@ -119,7 +123,7 @@ Sample read_point(const JsonField& point, std::optional<int> nodes) {
         point["phase"].fail("'" + s.phase + "' is not one of alloc, zero, grow");
     s.threads = static_cast<double>(point["threads_per_node"].whole_number());
     s.pages = point["pages_per_node"].positive_number();
-    s.seconds = sample_seconds(point);
+    s.seconds = sample_seconds(point, read);
     // The kernel's resize lock serialises the nodes' pool writes of the grow phase: its wall
     // time covers every node one after another, so one node's share is wall / nodes.
     if (point["nodes_serialised"].hint<bool>().value_or(false) && nodes && *nodes > 1)
@@ -151,13 +155,18 @@ void group_into_series(const std::vector<Sample>& samples, SweepData& data) {
             oversubscribed.insert(static_cast<int>(s.threads));
     }
     const bool keep_oversubscribed = alloc_counts_in_hardware.size() < kMinThreadCounts;
+    std::map<std::string, std::size_t> sizes;
+    for (const auto& s : samples)
+        sizes[s.phase] += s.seconds.size();
     std::map<std::string, PhaseSeries> by_phase;
     for (const auto& s : samples) {
         if (s.oversubscribed && !keep_oversubscribed)
             continue;
         auto& series = by_phase[s.phase];
-        if (series.phase.empty())
+        if (series.phase.empty()) {
             series = {s.phase, s.pages, {}};
+            series.points.reserve(sizes[s.phase]);
+        }
         // Per-page cost is what carries over to the boot pool, so a point that did a different
         // amount of work is rescaled to the series' amount.
         for (double seconds : s.seconds)
@@ -195,8 +204,9 @@ SweepData parse_sweep_json(const nlohmann::json& document) {
 
     std::vector<Sample> samples;
     const std::size_t points = doc["points"].array_size();
+    std::size_t read = 0;
     for (std::size_t i = 0; i < points; ++i)
-        samples.push_back(read_point(doc["points"][i], data.machine.nodes));
+        samples.push_back(read_point(doc["points"][i], data.machine.nodes, read));
     group_into_series(samples, data);
     if (!data.complete)
         data.notes.push_back("the sweep is incomplete (interrupted); fitting the points it has");

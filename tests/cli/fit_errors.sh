@@ -26,6 +26,12 @@ refused "line 4: seconds '-1' must be above 0" \
     --input "$(csv ns.csv 'threads_per_node,seconds\n2,44\n4,22\n8,-1\n')"
 refused "only 2 distinct threads_per_node" \
     --input "$(csv two.csv 'threads_per_node,seconds\n2,44\n4,22\n4,21\n')"
+# Past the input bounds (README "Input size"): refused before any parsing, naming the bound.
+truncate -s $((64 * 1024 * 1024 + 1)) "$work/huge.csv"
+refused "$work/huge.csv: larger than 64 MiB, the most hugetune reads" --input "$work/huge.csv"
+python3 -c 'print("{\"format\": \"hugetune-sweep\", \"x\": [" + ",".join(["0"] * 4000001) + "]}")' \
+    >"$work/values.json"
+refused "$work/values.json: more than 4000000 JSON values" --input "$work/values.json"
 refused "is a directory" --input "$work"
 refused "no such file" --input "$work/absent.csv"
 if ! is_root; then

@@ -1,6 +1,7 @@
 // `hugetune fit`: reads a sweep JSON or a CSV table, fits the scaling curves and prints the
 // recommended hugepage_alloc_threads. Reads one file; changes nothing.
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <cmath>
 #include <cstring>
@@ -8,7 +9,6 @@
 #include <fstream>
 #include <iostream>
 #include <optional>
-#include <sstream>
 
 #include "model/recommend.hpp"
 #include "model/text.hpp"
@@ -77,6 +77,15 @@ std::optional<FitCommandOptions> parse_fit(const Args& args) {
     return o;
 }
 
+[[noreturn]] void refuse_size(const std::string& name, const std::string& problem) {
+    throw UsageError(name + ": " + problem + ", the most hugetune reads; " +
+                     std::string(model::kFewerSamplesFix));
+}
+
+std::string too_large_text() {
+    return "larger than " + std::to_string(model::kMaxInputBytes / (1024 * 1024)) + " MiB";
+}
+
 std::string read_input(const std::filesystem::path& path) {
     const std::string name = "--input " + path.string();
     std::error_code ec;
@@ -84,14 +93,37 @@ std::string read_input(const std::filesystem::path& path) {
         throw UsageError(name + ": no such file; give a sweep JSON or a CSV file");
     if (std::filesystem::is_directory(path, ec))
         throw UsageError(name + ": is a directory; give a sweep JSON or a CSV file");
+    // Refused before reading where the size is known; a pipe is cut off at the bound instead.
+    if (const auto bytes = std::filesystem::file_size(path, ec);
+        !ec && bytes > model::kMaxInputBytes)
+        refuse_size(name, too_large_text());
     std::ifstream in(path, std::ios::binary);
     if (!in)
         throw UsageError(name + ": cannot read it: " + std::strerror(errno));
-    std::ostringstream text;
-    text << in.rdbuf();
+    std::string text;
+    std::array<char, 1 << 16> chunk{};
+    while (in && text.size() <= model::kMaxInputBytes) {
+        in.read(chunk.data(), chunk.size());
+        text.append(chunk.data(), static_cast<std::size_t>(in.gcount()));
+    }
     if (in.bad())
         throw UsageError(name + ": read failed: " + std::strerror(errno));
-    return text.str();
+    if (text.size() > model::kMaxInputBytes)
+        refuse_size(name, too_large_text());
+    return text;
+}
+
+// Parses a sweep document, refusing it once it holds more values than kMaxJsonValues: its
+// bytes alone do not bound the memory the parsed document takes.
+nlohmann::json parse_bounded_json(const std::string& name, const std::string& text) {
+    std::size_t values = 0;
+    return parse_json_text(
+        name, text, [&](int, nlohmann::json::parse_event_t event, nlohmann::json&) {
+            if (event == nlohmann::json::parse_event_t::value && ++values > model::kMaxJsonValues)
+                refuse_size(name,
+                            "more than " + std::to_string(model::kMaxJsonValues) + " JSON values");
+            return true;
+        });
 }
 
 // A document starts with '{' or '['; anything else that parses whole (null, a number, a string)
@@ -107,7 +139,7 @@ model::SweepData parse_input(const std::filesystem::path& path, const std::strin
     const std::string name = "--input " + path.string();
     try {
         if (looks_like_json(text)) {
-            const nlohmann::json doc = parse_json_text(name, text);
+            const nlohmann::json doc = parse_bounded_json(name, text);
             if (!doc.is_object())
                 throw UsageError(name + ": is JSON but not a sweep document (a JSON " +
                                  doc.type_name() +

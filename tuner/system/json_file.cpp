@@ -9,9 +9,10 @@
 namespace hugetune {
 namespace fs = std::filesystem;
 
-nlohmann::json parse_json_text(const std::string& name, const std::string& text) {
+nlohmann::json parse_json_text(const std::string& name, const std::string& text,
+                               const nlohmann::json::parser_callback_t& callback) {
     try {
-        return nlohmann::json::parse(text);
+        return nlohmann::json::parse(text, callback);
     } catch (const nlohmann::json::parse_error& e) {
         std::size_t offset = std::min<std::size_t>(e.byte > 0 ? e.byte - 1 : 0, text.size());
         std::size_t line = 1, column = 1;
