@@ -16,6 +16,7 @@
 #include "tuner/sweep/sweep.hpp"
 #include "tuner/system/atomic_file.hpp"
 #include "tuner/system/errors.hpp"
+#include "tuner/system/gnuplot.hpp"
 
 namespace hugetune::cli {
 namespace {
@@ -106,11 +107,25 @@ void show_dry_run(const RunOptions& o, const KernelFs& fs, const Probe& probe) {
         std::cout << "plot:   " << o.plot->string() << "\n";
 }
 
+// Where the measurements are kept when they cannot support a recommendation.
+fs::path kept_sweep_path(const fs::path& report) {
+    fs::path kept = report;
+    kept += ".sweep.json";
+    return kept;
+}
+
+// Every file run may write, checked in the first second, --dry-run included.
+void check_output_paths(const RunOptions& o) {
+    check_writable_path(o.report, "--report");
+    check_writable_path(kept_sweep_path(o.report), "--report");
+    if (o.plot) {
+        check_writable_path(*o.plot, "--plot");
+        check_writable_path(gnuplot_script_path(*o.plot), "--plot");
+    }
+}
+
 // Everything that can fail on its own fails now, before a pool changes.
 void check_before_changes(const RunOptions& o, const KernelFs& fs, const Probe& probe) {
-    check_writable_path(o.report, "--report");
-    if (o.plot)
-        check_writable_path(*o.plot, "--plot");
     require_root_and_hugetlb(fs, "hugetune run");
     // Planning validates the sample against free memory and refuses before any change.
     plan_sweep(probe, read_memory_view(fs, probe), o.sweep);
@@ -139,8 +154,7 @@ model::Recommendation recommend(const RunOptions& o, const nlohmann::json& sweep
                                            recommend_options(o));
     } catch (const model::InputError& e) {
         // Keep the measurements: they can be fitted again later with `hugetune fit`.
-        fs::path kept = o.report;
-        kept += ".sweep.json";
+        const fs::path kept = kept_sweep_path(o.report);
         write_file_atomically(kept, sweep_json.dump(2) + "\n");
         throw RuntimeError(std::string("the sweep cannot support a recommendation: ") + e.what() +
                            "; the measurements are in " + kept.string());
@@ -183,6 +197,7 @@ int run_run(const Args& args) {
     auto options = parse_run(args);
     if (!options)
         return 0;
+    check_output_paths(*options);
     KernelFs fs("/");
     Probe probe = probe_machine(fs);
     if (options->dry_run) {

@@ -62,6 +62,9 @@ int run_sweep_command(const Args& args) {
     auto options = parse_sweep(args);
     if (!options)
         return 0;
+    // Checked before the plan too: a dry run promises the real one would get that far.
+    if (options->out)
+        check_writable_path(*options->out, "--out");
     if (options->dry_run) {
         KernelFs fs(options->root);
         Probe probe = probe_machine(fs);
@@ -74,8 +77,6 @@ int run_sweep_command(const Args& args) {
     }
     KernelFs fs("/");
     require_root_and_hugetlb(fs, "a sweep");
-    if (options->out)
-        check_writable_path(*options->out, "--out");
     Probe probe = probe_machine(fs);
     SweepResult result;
     {

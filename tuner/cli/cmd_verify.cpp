@@ -1,5 +1,3 @@
-#include <sys/stat.h>
-
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -205,13 +203,11 @@ void print_verification(const Gathered& g, const boot::VerifyResult& r) {
     std::cout << "(the kernel times the allocation in jiffies: a few ms of resolution)\n";
 }
 
-// Rewrites the report with the verification block, keeping its mode.
+// Rewrites the report with the verification block; the writer keeps its mode and owner.
 void add_to_report(const std::filesystem::path& path, nlohmann::json doc,
                    const nlohmann::json& verification) {
     doc["verification"] = verification;
-    struct stat st {};
-    mode_t mode = stat(path.c_str(), &st) == 0 ? (st.st_mode & 07777) : 0644;
-    write_file_atomically(path, doc.dump(2) + "\n", FileOwnership{mode, {}, {}});
+    write_file_atomically(path, doc.dump(2) + "\n");
 }
 
 }  // namespace
@@ -224,8 +220,12 @@ int run_verify(const Args& args) {
         return 0;
     KernelFs fs(o->root);
     std::optional<ReportRecommendation> report;
-    if (o->report)
+    if (o->report) {
         report = read_report(*o->report, true);
+        // The verification block is written into the report: refuse now a report that could
+        // not be rewritten, rather than after the verdict.
+        check_writable_path(*o->report, "--report");
+    }
     const auto gathered = gather(*o, fs, report);
     const auto r = boot::verify_boot(gathered.input);
     const auto v = verification_json(gathered, r);

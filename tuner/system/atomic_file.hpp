@@ -1,5 +1,7 @@
-// Files hugetune writes (reports, sweep results, state, bootloader configuration) are replaced
-// atomically: temporary file in the same directory, fsync, rename, fsync of the directory.
+// Files hugetune writes (reports, sweep results, plots, state, ledger, bootloader
+// configuration) are replaced atomically: temporary file in the same directory, fsync, rename,
+// fsync of the directory. A symbolic link or anything but a regular file at the target is
+// refused, never replaced or written through (README.md "Safety").
 #pragma once
 
 #include <sys/types.h>
@@ -9,20 +11,25 @@
 
 namespace hugetune {
 
+// Unset fields keep what the replaced file had: its mode (permission bits only), and, when
+// hugetune runs as root, its owner and group. A new file gets 0644 and the writer's owner.
 struct FileOwnership {
-    mode_t mode = 0644;
-    std::optional<uid_t> uid;  // unset: the writer's
+    std::optional<mode_t> mode;
+    std::optional<uid_t> uid;
     std::optional<gid_t> gid;
 };
 
-// Throws RuntimeError naming the path on any failure; the target is then untouched and no
-// temporary file is left behind.
+// Throws UsageError naming the path and the fix for a symbolic link or a non-regular file at
+// `path`, RuntimeError naming the path on any other failure; the target is then untouched and
+// no temporary file is left behind.
 void write_file_atomically(const std::filesystem::path& path, std::string_view bytes,
                            const FileOwnership& ownership = {});
 
-// Checks, without writing anything, that `path` could be written by write_file_atomically:
-// its directory exists and is writable, and the path is not a directory. Throws UsageError
-// naming the problem (used before long work so a bad path fails in the first second).
+// Checks, before long work, that `path` can be written by write_file_atomically: its
+// directory exists and a file can be created there (one is created and removed, since
+// permission bits do not tell: root passes them in /proc and on read-only mounts), and the
+// path is neither a directory, a symbolic link nor another non-regular file. Throws UsageError
+// "OPTION: problem; fix" with `option_name` given by the command line.
 void check_writable_path(const std::filesystem::path& path, std::string_view option_name);
 
 }  // namespace hugetune

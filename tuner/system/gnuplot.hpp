@@ -17,9 +17,14 @@ struct GnuplotResult {
 // `script_for(path)`: a self-contained gnuplot script that draws into `path`.
 using GnuplotScriptFor = std::function<std::string(const std::filesystem::path&)>;
 
-// Renders into `output` atomically: gnuplot draws into a temporary file in the same directory
-// that is then renamed. Without gnuplot (or when it fails) the script drawing into `output` is
-// written next to it as <output>.gp, so it can be rendered elsewhere with `gnuplot <output>.gp`.
+// Where the script drawing into `output` is written when gnuplot is missing or fails.
+std::filesystem::path gnuplot_script_path(const std::filesystem::path& output);
+
+// Renders into `output` atomically: gnuplot draws inside a private temporary directory next to
+// it (no name another user could plant a link at), and the picture is then written with
+// write_file_atomically, which refuses a link at `output`. Without gnuplot (or when it fails)
+// the script drawing into `output` is written to gnuplot_script_path(output), so it can be
+// rendered elsewhere.
 GnuplotResult render_with_gnuplot(const GnuplotScriptFor& script_for,
                                   const std::filesystem::path& output);
 

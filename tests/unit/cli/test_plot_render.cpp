@@ -9,6 +9,7 @@
 
 #include "tests/unit/support/plot_data.hpp"
 #include "tuner/cli/plot_output.hpp"
+#include "tuner/system/errors.hpp"
 #include "tuner/system/process.hpp"
 
 using namespace hugetune;
@@ -70,4 +71,27 @@ TEST_CASE("plot: without gnuplot the script is written next to the file") {
     auto script = slurp(r.script_path);
     CHECK(script.find("set output '" + out.string() + "'") != std::string::npos);
     CHECK_FALSE(fs::exists(out));
+}
+
+TEST_CASE("plot: a link at the output is refused and its target left alone") {
+    REQUIRE(program_exists("gnuplot"));
+    TempDir dir;
+    std::ofstream(dir.path / "theirs.svg") << "theirs";
+    fs::create_symlink(dir.path / "theirs.svg", dir.path / "curve.svg");
+    CHECK_THROWS_AS(render_plot(sample_data(), dir.path / "curve.svg"), UsageError);
+    CHECK(fs::is_symlink(dir.path / "curve.svg"));
+    CHECK(slurp(dir.path / "theirs.svg") == "theirs");
+}
+
+TEST_CASE("plot: gnuplot never draws through a link planted next to the output") {
+    REQUIRE(program_exists("gnuplot"));
+    TempDir dir;
+    std::ofstream(dir.path / "theirs") << "theirs";
+    // The temporary name an earlier version used, predictable from the process id.
+    fs::create_symlink(dir.path / "theirs",
+                       dir.path / (".curve.svg.tmp" + std::to_string(::getpid())));
+    auto r = render_plot(sample_data(), dir.path / "curve.svg");
+    REQUIRE_MESSAGE(r.rendered, r.message);
+    CHECK(slurp(dir.path / "theirs") == "theirs");
+    CHECK(slurp(dir.path / "curve.svg").find("<svg") != std::string::npos);
 }
