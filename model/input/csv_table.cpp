@@ -178,24 +178,29 @@ std::uint64_t row_identity(const CsvHeader& header, const CsvRow& row,
 }
 
 // A row pasted twice would count twice in the fit and its bootstrap, pulling the curve towards
-// it; equal readings of real repetitions are told apart by a column the reader ignores.
-// `rows` holds each row's identity hash and line; the first repeated row in the file is named.
-void check_not_repeated(std::vector<std::pair<std::uint64_t, int>>& rows) {
+// it; yet equal readings are common in real repetitions (boot times move in the kernel's
+// 4 ms steps), so repeats are kept and named, not refused. `rows` holds each row's identity
+// hash and line.
+std::optional<std::string> repeated_rows_note(std::vector<std::pair<std::uint64_t, int>>& rows) {
     std::sort(rows.begin(), rows.end());
+    std::size_t repeats = 0;
     std::optional<std::pair<int, int>> first_repeat;  // (repeated line, its first line)
-    for (std::size_t i = 1; i < rows.size(); ++i)
-        if (rows[i].first == rows[i - 1].first &&
-            (!first_repeat || rows[i].second < first_repeat->first)) {
-            std::size_t first = i - 1;
-            while (first > 0 && rows[first - 1].first == rows[i].first)
-                --first;
-            first_repeat = std::pair{rows[i].second, rows[first].second};
+    for (std::size_t i = 1, first = 0; i < rows.size(); ++i) {
+        if (rows[i].first != rows[i - 1].first) {
+            first = i;
+            continue;
         }
-    if (first_repeat)
-        throw InputError(first_repeat->first,
-                         "the same row as line " + std::to_string(first_repeat->second) +
-                             "; delete the copy, or tell equal repetitions apart with a column "
-                             "such as 'repetition'");
+        ++repeats;
+        if (!first_repeat || rows[i].second < first_repeat->first)
+            first_repeat = std::pair{rows[i].second, rows[first].second};
+    }
+    if (!first_repeat)
+        return std::nullopt;
+    return std::to_string(repeats) + " row(s) repeat an earlier row exactly (the first: line " +
+           std::to_string(first_repeat->first) + " repeats line " +
+           std::to_string(first_repeat->second) +
+           "); they count as repetitions of that measurement: delete them if they were pasted "
+           "twice, or tell real repetitions apart with a column such as 'repetition'";
 }
 
 // The table's own curve: a boot table when there is one, else the alloc phase.
@@ -245,9 +250,10 @@ SweepData parse_csv_table(std::string_view text) {
     }
     if (rows == 0)
         throw InputError(first->number, "no data rows after the header");
-    check_not_repeated(identities);
     SweepData data;
     data.source = "csv";
+    if (auto note = repeated_rows_note(identities))
+        data.notes.push_back(std::move(*note));
     for (std::size_t i = 0; i < kCsvPhases.size(); ++i)
         if (!by_phase[i].points.empty()) {
             by_phase[i].phase = std::string(kCsvPhases[i]);

@@ -13,7 +13,7 @@ report() {
         warnings+="${warnings:+,}{\"code\": \"$c\", \"message\": \"about $c\"}"
     done
     cat >"$file" <<JSON
-{"host": {"hostname": "$host"},
+{"schema_version": 1, "host": {"hostname": "$host"},
  "sku": {"microarch": "$arch", "nodes": $nodes, "hardware_threads_per_node": $threads,
          "memory_per_node_gib": 9, "page_size_kb": 2048},
  "recommendation": {"hugepage_alloc_threads": 24, "kernel_cmdline": "hugepage_alloc_threads=24",
@@ -27,7 +27,7 @@ root=$(copy_fixture debian)
 before=$(tree_sum "$root")
 
 # The report's confidence and warnings are shown, also when nothing refuses it.
-report "$work/noisy.json" somehost zen4 2 64 "noisy kernel_too_old" apply
+report "$work/noisy.json" somehost zen4 2 64 "noisy kernel_too_old" set
 expect 0 "$bin" apply --report "$work/noisy.json" --root "$root" --dry-run
 stderr_has "hugetune: note: report: confidence 62%"
 stderr_has "hugetune: warning: report [noisy]: about noisy"
@@ -35,7 +35,7 @@ stderr_has "hugetune: warning: report [kernel_too_old]: about kernel_too_old"
 
 # Each code that makes the value untrustworthy refuses it, before anything is written.
 for code in vm low_confidence poor_fit failed_resamples; do
-    report "$work/$code.json" somehost zen4 2 64 "noisy $code" apply
+    report "$work/$code.json" somehost zen4 2 64 "noisy $code" set
     refused_with 2 "--report $work/$code.json: not fit to act on: the report warns [$code]" \
         "$bin" apply --report "$work/$code.json" --root "$root"
     stderr_has "pass --force to apply it anyway"
@@ -66,7 +66,7 @@ expect 0 "$bin" apply --report "$work/keep.json" --value 8 --root "$root" --dry-
 stdout_has 'hugepage_alloc_threads=8"'
 
 # This machine (no --root): a report of another host or SKU is refused, also in a dry run.
-report "$work/other-host.json" not-this-host-xyz zen4 2 64 "" apply
+report "$work/other-host.json" not-this-host-xyz zen4 2 64 "" set
 refused_with 2 "the report measured host not-this-host-xyz, not this one" \
     "$bin" apply --report "$work/other-host.json" --dry-run
 if command -v python3 >/dev/null; then
@@ -75,11 +75,11 @@ import json, sys
 d = json.load(sys.stdin)
 nodes = [n for n in d["topology"]["nodes"] if n["memory_bytes"] > 0]
 print(d["host"]["hostname"], d["cpu"]["microarch"], len(nodes), max(len(n["cpus"]) for n in nodes))')
-    report "$work/other-sku.json" "$host" "$arch" "$nodes" $((threads * 2)) "" apply
+    report "$work/other-sku.json" "$host" "$arch" "$nodes" $((threads * 2)) "" set
     refused_with 2 "the report measured another kind of machine ($arch, $nodes node(s) x $((threads * 2)) hardware threads; this one is $arch, $nodes node(s) x $threads hardware threads)" \
         "$bin" apply --report "$work/other-sku.json" --dry-run
     # The same host and SKU passes; what follows depends on this machine's boot configuration.
-    report "$work/this.json" "$host" "$arch" "$nodes" "$threads" "" apply
+    report "$work/this.json" "$host" "$arch" "$nodes" "$threads" "" set
     "$bin" apply --report "$work/this.json" --dry-run >"$out" 2>"$err" || true
     if grep -q "not fit to act on" "$err"; then cat "$err" >&2; fail "this machine's own report refused"; fi
     # --force lets another host's report through.

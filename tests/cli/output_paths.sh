@@ -33,7 +33,7 @@ expect_error 2 "--report: $work/fifo.json is not a regular file" "${run_dry[@]}"
 
 # verify adds its block to the report: a link to a report is read, but never replaced.
 cat >"$work/theirs.json" <<'JSON'
-{"json_schema_version": 1,
+{"schema_version": 1,
  "recommendation": {"hugepage_alloc_threads": 32, "kernel_cmdline": "hugepage_alloc_threads=32",
                     "predicted_seconds": 0.65}}
 JSON

@@ -58,7 +58,6 @@ ReportStanding report_standing(const json& document) {
     if (member(rec, "confidence").is_number())
         s.confidence = member(rec, "confidence").get<double>();
     s.verdict = string_member(rec, "verdict");
-    s.keep_default = string_member(rec, "decision") == std::optional<std::string>("keep_default");
     s.hostname = string_member(member(document, "host"), "hostname");
     s.sku = member(document, "sku");
     return s;

@@ -27,7 +27,6 @@ struct ReportStanding {
     std::vector<ReportWarning> warnings;
     std::optional<double> confidence;  // share of resamples that agree; nothing: not estimated
     std::optional<std::string> verdict;
-    bool keep_default = false;  // recommendation.decision "keep_default": nothing to change
     std::optional<std::string> hostname;
     nlohmann::json sku;  // null when the report has none
 };

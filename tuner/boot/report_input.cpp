@@ -61,6 +61,14 @@ ReportRecommendation read_recommendation(const nlohmann::json& document, bool ne
             .with_fix("the report is inconsistent or edited; run 'hugetune run' again")
             .fail("'" + given + "' is not '" + r.kernel_cmdline +
                   "', what recommendation.hugepage_alloc_threads says");
+    // Absent in reports written before the decision was recorded: they always set their value.
+    if (const JsonField decision = rec["decision"]; decision.present()) {
+        const std::string d = decision.string();
+        if (d != "set" && d != "keep_default")
+            decision.with_fix("give the report written by 'hugetune run'")
+                .fail("'" + d + "' is not 'set' or 'keep_default'");
+        r.keep_default = d == "keep_default";
+    }
     const JsonField predicted = rec["predicted_seconds"];
     if (need_prediction && !predicted.present())
         predicted

@@ -10,9 +10,12 @@
 namespace hugetune {
 
 struct ReportRecommendation {
-    std::uint64_t threads = 0;                  // recommendation.hugepage_alloc_threads
-    std::string kernel_cmdline;                 // recommendation.kernel_cmdline
-    std::optional<double> predicted_seconds;    // recommendation.predicted_seconds
+    std::uint64_t threads = 0;                // recommendation.hugepage_alloc_threads
+    std::string kernel_cmdline;               // recommendation.kernel_cmdline
+    std::optional<double> predicted_seconds;  // recommendation.predicted_seconds
+    // recommendation.decision "keep_default": the value is the kernel's default and nothing
+    // is to change; "set" or absent (older reports): apply the value.
+    bool keep_default = false;
     std::optional<std::string> kernel_release;  // kernel.release of the measured machine
     // The pool predicted_seconds is for (boot_pool) and what the prediction assumed.
     std::optional<std::uint64_t> pool_pages;         // boot_pool.pages

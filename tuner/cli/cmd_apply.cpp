@@ -21,7 +21,8 @@ struct ApplyCommand {
     std::string report_path;  // empty: none given
     bool value_given = false;
     bool force = false;
-    nlohmann::json document;  // the report, null when none was given
+    bool keep_default = false;  // the report decides to keep the kernel default
+    nlohmann::json document;    // the report, null when none was given
 };
 
 std::string joined(const std::vector<std::string>& parts, std::string_view separator) {
@@ -50,12 +51,12 @@ std::optional<boot::MachineIdentity> target_machine(const boot::TargetOptions& t
 std::optional<std::string> judge_report(const nlohmann::json& document, ApplyCommand& cmd) {
     boot::ReportStanding standing = boot::report_standing(document);
     for (const auto& n : boot::standing_notes(standing))
-        std::cerr << "hugetune: note: " << n << "\n";
+        print_diagnostic("note", n);
     for (const auto& w : boot::standing_warnings(standing))
-        std::cerr << "hugetune: warning: " << w << "\n";
+        print_diagnostic("warning", w);
     if (cmd.value_given)
         return std::nullopt;
-    if (standing.keep_default)
+    if (cmd.keep_default)
         return "the report recommends keeping the kernel's default thread count; nothing "
                "changed (give --value N to set one anyway)";
     auto reasons = boot::unfit_reasons(standing, target_machine(cmd.request.target));
@@ -66,7 +67,7 @@ std::optional<std::string> judge_report(const nlohmann::json& document, ApplyCom
                          ": not fit to act on: " + joined(reasons, "; ") +
                          "; measure this machine again, or pass --force to apply it anyway");
     for (const auto& r : reasons)
-        std::cerr << "hugetune: warning: applying anyway (--force): " << r << "\n";
+        print_diagnostic("warning", "applying anyway (--force): " + r);
     cmd.request.forced = reasons;
     return std::nullopt;
 }
@@ -118,6 +119,7 @@ std::optional<ApplyCommand> parse_apply(const Args& args) {
         if (r.value.empty())
             r.value = std::to_string(rec.threads);
         r.kernel_release = rec.kernel_release;
+        cmd.keep_default = rec.keep_default;
         cmd.document = std::move(rec.document);
     } else if (r.value.empty()) {
         usage_error("--report", "missing; give the report of 'hugetune run', or --value N");

@@ -31,9 +31,7 @@ int run_cmdline(const Args& args) {
     // Exactly the text to add to the kernel command line, for scripts: nothing when the
     // report decides to keep the kernel default (a report without a decision set its value).
     const ReportRecommendation report = read_report(options->report, false);
-    const auto& recommendation = report.document.at("recommendation");
-    const auto decision = recommendation.find("decision");
-    if (decision != recommendation.end() && *decision == "keep_default") {
+    if (report.keep_default) {
         std::cerr << "hugetune: note: the report decides to keep the kernel default ("
                   << report.kernel_cmdline << "): nothing to add to the kernel command line\n";
         return 0;

@@ -96,9 +96,6 @@ TEST_CASE("csv: every bad input names its line and problem") {
         {"threads_per_node,seconds\n2,44\n4\n8,16\n", 3, "1 field(s) but the header has 2"},
         {"threads_per_node,seconds\n2,44\n4,22\n2,45\n", 4, "only 2 distinct"},
         {"phase,threads_per_node,seconds\nheat,1,3\n", 2, "not one of boot, alloc, zero, grow"},
-        {"threads_per_node,seconds\n2,44\n4,22\n8,16\n4, 22\n", 5, "the same row as line 3"},
-        {"phase,threads_per_node,seconds\nalloc,2,4\nalloc,4,2\nalloc,8,1\nalloc,2,4.0\n", 5,
-         "the same row as line 2"},
     };
     for (const auto& c : cases) {
         const std::string text = c.text;
@@ -112,6 +109,21 @@ TEST_CASE("csv: every bad input names its line and problem") {
         csv_error("phase,threads_per_node,seconds\nzero,1,3\nzero,2,2\nzero,4,1\n");
     CHECK_FALSE(line);
     CHECK(message.find("no 'boot' or 'alloc' rows") != std::string::npos);
+}
+
+TEST_CASE("csv: rows that repeat an earlier row are kept and named in a note") {
+    const auto d = parse_csv_table("threads_per_node,seconds\n2,44\n4,22\n8,16\n4, 22.0\n8,16\n");
+    REQUIRE(d.phase(kPhaseBoot) != nullptr);
+    CHECK(d.phase(kPhaseBoot)->points.size() == 5);
+    REQUIRE(d.notes.size() == 1);
+    CHECK(d.notes[0].find("2 row(s) repeat an earlier row exactly (the first: line 5 repeats "
+                          "line 3)") != std::string::npos);
+    // Another phase, or another value in a column the reader ignores, is another measurement.
+    const auto apart = parse_csv_table(
+        "phase,threads_per_node,seconds,repetition\nalloc,2,4,1\nzero,2,4,1\nalloc,4,2,1\n"
+        "alloc,8,1,1\nalloc,2,4,2\n");
+    for (const auto& note : apart.notes)
+        CHECK(note.find("repeat") == std::string::npos);
 }
 
 TEST_CASE("sweep: the fixture reads into phases and machine facts") {
