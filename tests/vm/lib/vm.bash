@@ -156,3 +156,29 @@ vm_section() {
 vm_scenario_rc() {
     tr -d '\r' <"$VMLAB_WORK/$1.results" | sed -n 's/^VMLAB-END .* rc=\([0-9]*\)$/\1/p'
 }
+
+vmlab_fail() {
+    echo "vmlab: FAIL: $*" >&2
+    exit 1
+}
+
+# vm_expect_rc NAME SECTION STATUS: the command of SECTION exited with STATUS in the guest.
+vm_expect_rc() {
+    local got
+    got=$(vm_section "$1" "$2.rc")
+    [[ "$got" == "$3" ]] || {
+        vm_section "$1" "$2" | tail -n 20 >&2
+        vmlab_fail "$1: '$2' exited with '${got:-nothing}' in the guest, expected $3"
+    }
+}
+
+# vm_check_json NAME SECTION < python: runs the Python statements on stdin with `doc` bound to
+# the section's JSON; a failed assert fails the test with the section's name.
+vm_check_json() {
+    local json checks
+    json=$(vm_section "$1" "$2")
+    checks=$(cat)
+    python3 -c 'import json, sys
+doc = json.loads(sys.argv[1])
+exec(sys.argv[2])' "$json" "$checks" || vmlab_fail "$1: the checks on '$2' failed"
+}

@@ -1,13 +1,15 @@
 # Sourced by every guest scenario (busybox sh).
 
-# run_section NAME COMMAND...: prints section NAME with the command's output (stdout and
-# stderr), then section NAME.rc with its exit status alone, for the host to judge.
+# run_section NAME COMMAND...: prints section NAME with the command's stdout, NAME.stderr with
+# its stderr and NAME.rc with its exit status alone, for the host to judge each apart.
 run_section() {
     name=$1
     shift
     echo "VMLAB-SECTION $name"
-    "$@" 2>&1
+    "$@" 2>/tmp/section.stderr
     status=$?
+    echo "VMLAB-SECTION $name.stderr"
+    cat /tmp/section.stderr
     echo "VMLAB-SECTION $name.rc"
     echo "$status"
 }
