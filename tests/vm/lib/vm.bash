@@ -117,7 +117,9 @@ vm_boot() {
     local append="console=ttyS0 panic=1 loglevel=4 vmlab.scenario=$scenario $kernel_args"
     echo "vmlab: boot $name ($vmlab_accel_name, -smp $smp, ${memory_mib} MiB, nodes ${nodes:-0}$( ((prealloc)) && echo ", prealloc")): $kernel_args" >&2
     local started_ns=$(date +%s%N)
-    qemu-system-x86_64 -name "vmlab-$name" -nodefaults -no-user-config -display none \
+    # The parent-death signal stops the guest even when this shell is killed by SIGKILL, which no
+    # trap sees.
+    setpriv --pdeathsig KILL qemu-system-x86_64 -name "vmlab-$name" -nodefaults -no-user-config -display none \
         -monitor none -no-reboot "${vmlab_accel_args[@]}" -smp "$smp" "${memory_args[@]}" \
         -kernel "$vmlab_kernel" -initrd "$VMLAB_INITRD" -append "$append" \
         -serial "file:$console" -serial "file:$results" </dev/null >"$VMLAB_WORK/$name.qemu" 2>&1 &
