@@ -26,7 +26,7 @@ status=$?
 export VMLAB_KERNEL_DIR=$kernel_dir
 export VMLAB_WORK=${VMLAB_WORK:-$(mktemp -d /tmp/vmlab.XXXXXX)}
 mkdir -p "$VMLAB_WORK"
-export VMLAB_INITRD=$VMLAB_WORK/initramfs.cpio.gz
+export VMLAB_INITRD=$VMLAB_WORK/initramfs.cpio.gz VMLAB_HUGETUNE=$binary
 "$here/make-initramfs.sh" "$binary" "$VMLAB_INITRD" || exit 1
 
 if [[ $# -gt 0 ]]; then

@@ -83,14 +83,16 @@ vmlab_numa_args() {
 }
 
 # vm_boot NAME SCENARIO "KERNEL ARGS" [--smp N] [--mem MIB] [--nodes K] [--memory-only-node]
-#         [--prealloc] [--timeout S]
+#         [--prealloc] [--timeout S] [--input DIR]
 # Boots one guest running SCENARIO with the given kernel arguments, waits for it to power off
 # (or kills it at the timeout) and leaves $VMLAB_WORK/NAME.console and NAME.results.
-# Returns 0 when the results carry the END marker, 124 on timeout, 1 otherwise.
+# --input DIR lays DIR's tree over the guest's root (a second cpio archive after the lab's own,
+# which the kernel unpacks in turn). Returns 0 when the results carry the END marker, 124 on
+# timeout, 1 otherwise.
 vm_boot() {
     local name=$1 scenario=$2 kernel_args=$3
     shift 3
-    local smp=2 memory_mib=1024 nodes=0 memory_only=0 prealloc=0
+    local smp=2 memory_mib=1024 nodes=0 memory_only=0 prealloc=0 input_dir=""
     local timeout_s=${VMLAB_TIMEOUT_S:-300}
     while [[ $# -gt 0 ]]; do
         case $1 in
@@ -100,6 +102,7 @@ vm_boot() {
         --memory-only-node) memory_only=1; shift ;;
         --prealloc) prealloc=1; shift ;;
         --timeout) timeout_s=$2; shift 2 ;;
+        --input) input_dir=$2; shift 2 ;;
         *) echo "vm_boot: unknown option $1" >&2; return 2 ;;
         esac
     done
@@ -114,6 +117,14 @@ vm_boot() {
         memory_args+=(-object "memory-backend-ram,id=mem0,size=${memory_mib}M,prealloc=on"
             -machine memory-backend=mem0)
     fi
+    local initrd=$VMLAB_INITRD
+    if [[ -n "$input_dir" ]]; then
+        initrd=$VMLAB_WORK/$name.initrd
+        {
+            cat "$VMLAB_INITRD"
+            (cd "$input_dir" && find . -print0 | sort -z | cpio --null -o -H newc --quiet) | gzip -1
+        } >"$initrd"
+    fi
     local append="console=ttyS0 panic=1 loglevel=4 vmlab.scenario=$scenario $kernel_args"
     echo "vmlab: boot $name ($vmlab_accel_name, -smp $smp, ${memory_mib} MiB, nodes ${nodes:-0}$( ((prealloc)) && echo ", prealloc")): $kernel_args" >&2
     local started_ns=$(date +%s%N)
@@ -121,7 +132,7 @@ vm_boot() {
     # trap sees.
     setpriv --pdeathsig KILL qemu-system-x86_64 -name "vmlab-$name" -nodefaults -no-user-config -display none \
         -monitor none -no-reboot "${vmlab_accel_args[@]}" -smp "$smp" "${memory_args[@]}" \
-        -kernel "$vmlab_kernel" -initrd "$VMLAB_INITRD" -append "$append" \
+        -kernel "$vmlab_kernel" -initrd "$initrd" -append "$append" \
         -serial "file:$console" -serial "file:$results" </dev/null >"$VMLAB_WORK/$name.qemu" 2>&1 &
     local pid=$!
     vmlab_guest_pids+=("$pid")
