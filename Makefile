@@ -11,7 +11,7 @@ TEST_PKGS  = python3 python3-jsonschema gnuplot-nox util-linux procps clang-form
 FUZZ_PKGS  = clang libclang-rt-14-dev
 VM_PKGS    = qemu-system-x86 busybox-static cpio apt binutils python3
 
-.PHONY: all deps test-deps build run test test-plain test-asan bench fuzz vmtest format format-check clean
+.PHONY: all deps test-deps build run test test-plain test-asan bench fuzz vmtest vmtest-accuracy format format-check clean
 
 all: build
 
@@ -59,6 +59,11 @@ fuzz:
 vmtest: build
 	@scripts/install-deps $(VM_PKGS)
 	tests/vm/run-all.sh $(BUILD)/hugetune
+
+# The prediction against real boots (tests/vm/README.md "Accuracy"); long, not part of vmtest.
+vmtest-accuracy: build
+	@scripts/install-deps $(VM_PKGS)
+	tests/vm/accuracy.sh $(BUILD)/hugetune
 
 format:
 	clang-format -i $$(git ls-files '*.cpp' '*.hpp')

@@ -13,3 +13,12 @@ run_section() {
     echo "VMLAB-SECTION $name.rc"
     echo "$status"
 }
+
+# cmdline_value NAME: the value of NAME=... on the kernel command line, empty when absent.
+cmdline_value() {
+    for word in $(cat /proc/cmdline); do
+        case "$word" in
+        "$1"=*) echo "${word#"$1"=}" ;;
+        esac
+    done
+}
