@@ -28,6 +28,7 @@ mkdir -p "$work/input/var/lib/hugetune"
 cp "$root/var/lib/hugetune/applied.json" "$work/input/var/lib/hugetune/"
 
 # GRUB puts GRUB_CMDLINE_LINUX, then GRUB_CMDLINE_LINUX_DEFAULT, on a normal entry.
+# shellcheck disable=SC1091 # the fixture copy made above
 cmdline=$(source "$root/etc/default/grub" && echo "$GRUB_CMDLINE_LINUX $GRUB_CMDLINE_LINUX_DEFAULT")
 [[ "$cmdline" == *"hugepage_alloc_threads=2"* ]] || vmlab_fail "apply wrote no value: $cmdline"
 

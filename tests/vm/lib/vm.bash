@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # The boot lab's host side, sourced by the tests in tests/vm/: the accelerator, booting one guest
 # (stopped by its own PID on every exit path), and reading the guest's marked results.
 #
@@ -37,6 +38,7 @@ vmlab_choose_accel() {
         vmlab_accel_args=(-enable-kvm -cpu host)
     else
         vmlab_accel_name=tcg
+        # shellcheck disable=SC2054 # the comma belongs to QEMU's option, not to the array
         vmlab_accel_args=(-accel tcg,thread=multi -cpu max)
     fi
 }
@@ -54,6 +56,7 @@ vmlab_prepare() {
         [[ $status -eq 0 ]] || { echo "vmlab: fetching the kernel failed ($status)" >&2; exit 1; }
     fi
     vmlab_kernel=$kernel_dir/vmlinuz
+    # shellcheck disable=SC2034 # read by the scripts that source this library
     vmlab_kernel_release=$(cat "$kernel_dir/version" 2>/dev/null || echo unknown)
     [[ -r "$vmlab_kernel" ]] || vmlab_skip "no kernel image at $vmlab_kernel"
     [[ -r "${VMLAB_INITRD:-}" ]] || {
@@ -127,7 +130,8 @@ vm_boot() {
     fi
     local append="console=ttyS0 panic=1 loglevel=4 vmlab.scenario=$scenario $kernel_args"
     echo "vmlab: boot $name ($vmlab_accel_name, -smp $smp, ${memory_mib} MiB, nodes ${nodes:-0}$( ((prealloc)) && echo ", prealloc")): $kernel_args" >&2
-    local started_ns=$(date +%s%N)
+    local started_ns
+    started_ns=$(date +%s%N)
     # The parent-death signal stops the guest even when this shell is killed by SIGKILL, which no
     # trap sees.
     setpriv --pdeathsig KILL qemu-system-x86_64 -name "vmlab-$name" -nodefaults -no-user-config -display none \
