@@ -29,4 +29,4 @@ vm_expect_rc sweep-nodes restore 0
 [[ "$(vm_section sweep-nodes pools-restored)" == "$before" ]] ||
     vmlab_fail "restore left the pools changed: $(vm_section sweep-nodes pools-restored | tr '\n' ';')"
 echo "pools left by the killed sweep (node nr free surplus): $(vm_section sweep-nodes pools-killed | tr '\n' ';')"
-echo "restore: $(vm_section sweep-nodes restore)"
+echo "restore: $(vm_section sweep-nodes restore) ($(vm_section sweep-nodes killed.stderr | grep attempts))"

@@ -16,18 +16,31 @@ run_section sweep hugetune sweep --threads 1,2 --repetitions 1 --sample-mib 32 -
 run_section sweep-file cat /root/sweep.json
 run_section pools-after pools
 
-# Killed once the grow phase has raised a pool, so there is something to restore.
-killed_sweep() {
+# Killed once the grow phase has raised a pool, so there is something to restore. A repetition
+# grows and shrinks the pool, so the kill can land after the shrink: then the pools are put
+# back and it is tried again, at most 5 times.
+kill_in_grow() {
     hugetune sweep --threads 1 --repetitions 50 --sample-mib 64 --phases grow --out /root/killed.json >/dev/null 2>&1 &
     pid=$!
     tries=0
-    while [ "$(cat /proc/sys/vm/nr_hugepages)" = 0 ] && [ $tries -lt 600 ]; do
-        sleep 0.05
+    while [ "$(cat /proc/sys/vm/nr_hugepages)" = 0 ] && [ $tries -lt 3000 ]; do
+        sleep 0.01
         tries=$((tries + 1))
     done
     kill -KILL "$pid"
     wait "$pid"
-    echo "killed $?"
+    status=$?
+}
+killed_sweep() {
+    attempt=1
+    while :; do
+        kill_in_grow
+        [ "$(cat /proc/sys/vm/nr_hugepages)" != 0 ] || [ $attempt -ge 5 ] && break
+        hugetune restore >/dev/null
+        attempt=$((attempt + 1))
+    done
+    echo "killed $status"
+    echo "attempts $attempt" >&2
 }
 run_section killed killed_sweep
 run_section pools-killed pools
