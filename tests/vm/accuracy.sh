@@ -5,12 +5,14 @@
 # (T = 1, 2; BOOTS boots each) give the kernel's figure. Prints, per setting, the predicted and
 # the median measured time per T, their ratio, and whether the recommended T is the measured best.
 #
-#   tests/vm/accuracy.sh <hugetune binary>     (PAGES=512 BOOTS=3 by default)
+#   tests/vm/accuracy.sh <hugetune binary>     (PAGES=512 BOOTS=3 SETTINGS="1 0" by default;
+#                                               SETTINGS lists the init_on_alloc values)
 set -uo pipefail
 binary=$(realpath "${1:?usage: $0 <hugetune binary>}")
 here=$(cd "$(dirname "$0")" && pwd)
 pages=${PAGES:-512}
 boots=${BOOTS:-3}
+read -r -a settings <<<"${SETTINGS:-1 0}"
 memory_mib=$((pages * 2 * 2 + 512))
 # Samples of half the pool, at most 256 MiB: enough to fit, small enough for the emulator.
 sample_mib=$((pages > 256 ? 256 : pages))
@@ -24,7 +26,7 @@ echo "accuracy: $(date -u +%F), kernel $vmlab_kernel_release, $vmlab_accel_name,
 
 table=$VMLAB_WORK/measurements.tsv
 : >"$table"
-for init_on_alloc in 1 0; do
+for init_on_alloc in "${settings[@]}"; do
     for backing in prealloc lazy; do
         flag=()
         [[ $backing == prealloc ]] && flag=(--prealloc)
@@ -46,16 +48,16 @@ for init_on_alloc in 1 0; do
     done
 done
 
-python3 - "$VMLAB_WORK" "$table" <<'PY'
+python3 - "$VMLAB_WORK" "$table" "${settings[@]}" <<'PY'
 import json, statistics, sys
-work, table = sys.argv[1], sys.argv[2]
+work, table, settings = sys.argv[1], sys.argv[2], sys.argv[3:]
 measured = {}
 for line in open(table):
     ioa, backing, threads, ms = line.split()
     measured.setdefault((ioa, backing, int(threads)), []).append(int(ms))
 print("| init_on_alloc | host memory | T | predicted ms | measured ms (median; all) | predicted/measured | recommended | measured best |")
 print("| --- | --- | --- | --- | --- | --- | --- | --- |")
-for ioa in ("1", "0"):
+for ioa in settings:
     for backing in ("prealloc", "lazy"):
         report = json.load(open(f"{work}/predict-{ioa}-{backing}.json"))
         predicted = {p["hugepage_alloc_threads"]: p["seconds"] * 1000 for p in report["fit"]["predictions"]}
