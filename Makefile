@@ -9,8 +9,9 @@ BUILD_PKGS = cmake make g++ pkg-config libboost-program-options-dev libeigen3-de
              nlohmann-json3-dev libhwloc-dev doctest-dev
 TEST_PKGS  = python3 python3-jsonschema gnuplot-nox util-linux procps clang-format
 FUZZ_PKGS  = clang libclang-rt-14-dev
+VM_PKGS    = qemu-system-x86 busybox-static cpio apt binutils python3
 
-.PHONY: all deps test-deps build run test test-plain test-asan bench fuzz format format-check clean
+.PHONY: all deps test-deps build run test test-plain test-asan bench fuzz vmtest vmtest-accuracy format format-check clean
 
 all: build
 
@@ -51,6 +52,18 @@ fuzz:
 	cmake -S . -B build-fuzz -DCMAKE_CXX_COMPILER=clang++ -DHUGETUNE_FUZZ=ON -DHUGETUNE_TESTS=OFF >/dev/null
 	cmake --build build-fuzz -j $(JOBS) --target fuzzers
 	scripts/run-fuzzers build-fuzz
+
+# Boots Debian unstable's kernel under QEMU with hugetune in the initramfs (tests/vm/README.md).
+# Exits 77 (make reports it as an error, never a pass) when the kernel cannot be fetched or QEMU
+# is missing.
+vmtest: build
+	@scripts/install-deps $(VM_PKGS)
+	tests/vm/run-all.sh $(BUILD)/hugetune
+
+# The prediction against real boots (tests/vm/README.md "Accuracy"); long, not part of vmtest.
+vmtest-accuracy: build
+	@scripts/install-deps $(VM_PKGS)
+	tests/vm/accuracy.sh $(BUILD)/hugetune
 
 format:
 	clang-format -i $$(git ls-files '*.cpp' '*.hpp')

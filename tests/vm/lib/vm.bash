@@ -1,0 +1,201 @@
+# shellcheck shell=bash
+# The boot lab's host side, sourced by the tests in tests/vm/: the accelerator, booting one guest
+# (stopped by its own PID on every exit path), and reading the guest's marked results.
+#
+# Environment: HUGETUNE_VM_CACHE (the kernel cache, see fetch-kernel.sh), VMLAB_KERNEL_DIR (a
+# directory with vmlinuz, skips the fetch), VMLAB_INITRD (the initramfs), VMLAB_WORK (where each
+# guest's console and results files go), VMLAB_TIMEOUT_S (per guest, default 300).
+
+vmlab_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+declare -a vmlab_guest_pids=()
+
+vmlab_stop_guests() {
+    local pid
+    for pid in "${vmlab_guest_pids[@]}"; do
+        kill -0 "$pid" 2>/dev/null || continue
+        kill -TERM "$pid" 2>/dev/null
+        sleep 1
+        kill -KILL "$pid" 2>/dev/null
+        wait "$pid" 2>/dev/null
+    done
+    vmlab_guest_pids=()
+}
+trap vmlab_stop_guests EXIT
+trap 'vmlab_stop_guests; exit 130' INT
+trap 'vmlab_stop_guests; exit 143' TERM
+
+vmlab_skip() {
+    echo "vmlab: skip: $*" >&2
+    exit 77
+}
+
+# Sets vmlab_accel_args and vmlab_accel_name: KVM when /dev/kvm is a device that opens for read
+# and write, else QEMU's multi-threaded emulator. The device test comes first: as root, opening
+# a missing /dev/kvm for writing would create a plain file.
+vmlab_choose_accel() {
+    if [[ -c /dev/kvm ]] && (exec 3<>/dev/kvm) 2>/dev/null; then
+        vmlab_accel_name=kvm
+        vmlab_accel_args=(-enable-kvm -cpu host)
+    else
+        vmlab_accel_name=tcg
+        # shellcheck disable=SC2054 # the comma belongs to QEMU's option, not to the array
+        vmlab_accel_args=(-accel tcg,thread=multi -cpu max)
+    fi
+}
+
+# Fetches the kernel (or takes VMLAB_KERNEL_DIR) and checks QEMU and the initramfs; skips (77)
+# when the kernel cannot be had or QEMU is missing. Sets vmlab_kernel and vmlab_kernel_release.
+vmlab_prepare() {
+    command -v qemu-system-x86_64 >/dev/null ||
+        vmlab_skip "qemu-system-x86_64 not found; install qemu-system-x86"
+    local kernel_dir=${VMLAB_KERNEL_DIR:-}
+    if [[ -z "$kernel_dir" ]]; then
+        local status=0
+        kernel_dir=$("$vmlab_dir/fetch-kernel.sh") || status=$?
+        [[ $status -eq 77 ]] && exit 77
+        [[ $status -eq 0 ]] || { echo "vmlab: fetching the kernel failed ($status)" >&2; exit 1; }
+    fi
+    vmlab_kernel=$kernel_dir/vmlinuz
+    # shellcheck disable=SC2034 # read by the scripts that source this library
+    vmlab_kernel_release=$(cat "$kernel_dir/version" 2>/dev/null || echo unknown)
+    [[ -r "$vmlab_kernel" ]] || vmlab_skip "no kernel image at $vmlab_kernel"
+    [[ -r "${VMLAB_INITRD:-}" ]] || {
+        echo "vmlab: error: VMLAB_INITRD names no initramfs (tests/vm/make-initramfs.sh builds one)" >&2
+        exit 2
+    }
+    vmlab_choose_accel
+    VMLAB_WORK=${VMLAB_WORK:-$(mktemp -d)}
+    mkdir -p "$VMLAB_WORK"
+}
+
+# The -numa arguments for NODES nodes over MEM_MIB of memory and SMP CPUs: memory split evenly,
+# CPUs dealt round-robin; with MEMORY_ONLY=1 the last node has memory and no CPUs.
+vmlab_numa_args() {
+    local nodes=$1 memory_mib=$2 smp=$3 memory_only=${4:-0} prealloc=${5:-0}
+    local cpu_nodes=$((memory_only ? nodes - 1 : nodes)) node cpu
+    local node_mib=$((memory_mib / nodes))
+    for ((node = 0; node < nodes; node++)); do
+        local backend="memory-backend-ram,id=mem$node,size=${node_mib}M"
+        [[ $prealloc -eq 1 ]] && backend+=",prealloc=on"
+        local numa="node,nodeid=$node,memdev=mem$node"
+        if ((node < cpu_nodes)); then
+            for ((cpu = node; cpu < smp; cpu += cpu_nodes)); do numa+=",cpus=$cpu"; done
+        fi
+        printf '%s\n' -object "$backend" -numa "$numa"
+    done
+}
+
+# vm_boot NAME SCENARIO "KERNEL ARGS" [--smp N] [--mem MIB] [--nodes K] [--memory-only-node]
+#         [--prealloc] [--timeout S] [--input DIR]
+# Boots one guest running SCENARIO with the given kernel arguments, waits for it to power off
+# (or kills it at the timeout) and leaves $VMLAB_WORK/NAME.console and NAME.results.
+# --input DIR lays DIR's tree over the guest's root (a second cpio archive after the lab's own,
+# which the kernel unpacks in turn). Returns 0 when the results carry the END marker, 124 on
+# timeout, 1 otherwise.
+vm_boot() {
+    local name=$1 scenario=$2 kernel_args=$3
+    shift 3
+    local smp=2 memory_mib=1024 nodes=0 memory_only=0 prealloc=0 input_dir=""
+    local timeout_s=${VMLAB_TIMEOUT_S:-300}
+    while [[ $# -gt 0 ]]; do
+        case $1 in
+        --smp) smp=$2; shift 2 ;;
+        --mem) memory_mib=$2; shift 2 ;;
+        --nodes) nodes=$2; shift 2 ;;
+        --memory-only-node) memory_only=1; shift ;;
+        --prealloc) prealloc=1; shift ;;
+        --timeout) timeout_s=$2; shift 2 ;;
+        --input) input_dir=$2; shift 2 ;;
+        *) echo "vm_boot: unknown option $1" >&2; return 2 ;;
+        esac
+    done
+    local console=$VMLAB_WORK/$name.console results=$VMLAB_WORK/$name.results
+    : >"$console"
+    : >"$results"
+    local -a memory_args=(-m "${memory_mib}M")
+    if ((nodes > 0)); then
+        mapfile -t numa < <(vmlab_numa_args "$nodes" "$memory_mib" "$smp" "$memory_only" "$prealloc")
+        memory_args+=("${numa[@]}")
+    elif ((prealloc)); then
+        memory_args+=(-object "memory-backend-ram,id=mem0,size=${memory_mib}M,prealloc=on"
+            -machine memory-backend=mem0)
+    fi
+    local initrd=$VMLAB_INITRD
+    if [[ -n "$input_dir" ]]; then
+        initrd=$VMLAB_WORK/$name.initrd
+        {
+            cat "$VMLAB_INITRD"
+            (cd "$input_dir" && find . -print0 | sort -z | cpio --null -o -H newc --quiet) | gzip -1
+        } >"$initrd"
+    fi
+    local append="console=ttyS0 panic=1 loglevel=4 vmlab.scenario=$scenario $kernel_args"
+    echo "vmlab: boot $name ($vmlab_accel_name, -smp $smp, ${memory_mib} MiB, nodes ${nodes:-0}$( ((prealloc)) && echo ", prealloc")): $kernel_args" >&2
+    local started_ns
+    started_ns=$(date +%s%N)
+    # The parent-death signal stops the guest even when this shell is killed by SIGKILL, which no
+    # trap sees.
+    setpriv --pdeathsig KILL qemu-system-x86_64 -name "vmlab-$name" -nodefaults -no-user-config -display none \
+        -monitor none -no-reboot "${vmlab_accel_args[@]}" -smp "$smp" "${memory_args[@]}" \
+        -kernel "$vmlab_kernel" -initrd "$initrd" -append "$append" \
+        -serial "file:$console" -serial "file:$results" </dev/null >"$VMLAB_WORK/$name.qemu" 2>&1 &
+    local pid=$!
+    vmlab_guest_pids+=("$pid")
+    local deadline=$((SECONDS + timeout_s)) status=0
+    while kill -0 "$pid" 2>/dev/null; do
+        if ((SECONDS >= deadline)); then
+            echo "vmlab: guest $name still running after ${timeout_s}s; stopping it" >&2
+            vmlab_stop_guests
+            status=124
+            break
+        fi
+        sleep 0.2
+    done
+    wait "$pid" 2>/dev/null
+    local elapsed_ms=$((($(date +%s%N) - started_ns) / 1000000))
+    echo "vmlab: guest $name ran $((elapsed_ms / 1000)).$(printf '%03d' $((elapsed_ms % 1000))) s" >&2
+    ((status == 0)) || return "$status"
+    if ! grep -q "^VMLAB-END $scenario rc=" "$results"; then
+        echo "vmlab: guest $name stopped without its END marker; console tail:" >&2
+        tail -n 20 "$console" "$VMLAB_WORK/$name.qemu" >&2
+        return 1
+    fi
+}
+
+# vm_section NAME SECTION: the lines of one section of a guest's results.
+vm_section() {
+    tr -d '\r' <"$VMLAB_WORK/$1.results" | awk -v want="$2" '
+        /^VMLAB-SECTION / { inside = ($2 == want); next }
+        /^VMLAB-END / { inside = 0 }
+        inside { print }'
+}
+
+# vm_scenario_rc NAME: the scenario's own exit status from the END marker.
+vm_scenario_rc() {
+    tr -d '\r' <"$VMLAB_WORK/$1.results" | sed -n 's/^VMLAB-END .* rc=\([0-9]*\)$/\1/p'
+}
+
+vmlab_fail() {
+    echo "vmlab: FAIL: $*" >&2
+    exit 1
+}
+
+# vm_expect_rc NAME SECTION STATUS: the command of SECTION exited with STATUS in the guest.
+vm_expect_rc() {
+    local got
+    got=$(vm_section "$1" "$2.rc")
+    [[ "$got" == "$3" ]] || {
+        vm_section "$1" "$2" | tail -n 20 >&2
+        vmlab_fail "$1: '$2' exited with '${got:-nothing}' in the guest, expected $3"
+    }
+}
+
+# vm_check_json NAME SECTION < python: runs the Python statements on stdin with `doc` bound to
+# the section's JSON; a failed assert fails the test with the section's name.
+vm_check_json() {
+    local json checks
+    json=$(vm_section "$1" "$2")
+    checks=$(cat)
+    python3 -c 'import json, sys
+doc = json.loads(sys.argv[1])
+exec(sys.argv[2])' "$json" "$checks" || vmlab_fail "$1: the checks on '$2' failed"
+}
