@@ -1,7 +1,9 @@
 #include "model/cost_basis.hpp"
 
+#include <algorithm>
 #include <map>
 
+#include "model/fit/rank_test.hpp"
 #include "model/fit/resampling.hpp"
 
 namespace hugetune::model {
@@ -11,11 +13,91 @@ std::string to_string(CostBasis basis) {
         case CostBasis::boot_table:
             return "boot table";
         case CostBasis::alloc_and_zero:
-            return "allocation + zeroing (init_on_alloc on)";
+            return "the alloc phase as measured (overstates the boot)";
+        case CostBasis::alloc_zeroed_once:
+            return "allocation zeroed once (init_on_alloc on): alloc minus zero";
         case CostBasis::alloc_only:
-            return "allocation alone (init_on_alloc off)";
+            return "allocation alone (init_on_alloc off): alloc minus zero";
+        case CostBasis::alloc_only_flat:
+            return "allocation alone (init_on_alloc off) at 1 thread, held at every count";
     }
     return "unknown";
+}
+
+std::string curve_name(CostBasis basis) {
+    switch (basis) {
+        case CostBasis::boot_table:
+            return "boot";
+        case CostBasis::alloc_and_zero:
+            return "alloc";
+        case CostBasis::alloc_zeroed_once:
+            return "alloc_zeroed_once";
+        case CostBasis::alloc_only:
+        case CostBasis::alloc_only_flat:
+            return "alloc_only";
+    }
+    return "unknown";
+}
+
+namespace {
+
+// Each count's samples in seconds per page.
+std::map<double, std::vector<double>> per_page_by_count(std::span<const Point> points,
+                                                        double pages) {
+    std::map<double, std::vector<double>> out;
+    for (const auto& p : points)
+        out[p.threads_per_node].push_back(p.seconds / pages);
+    return out;
+}
+
+bool has_count(std::span<const Point> points, double threads_per_node) {
+    return std::any_of(points.begin(), points.end(),
+                       [&](const Point& p) { return p.threads_per_node == threads_per_node; });
+}
+
+std::string counts_text(std::span<const double> counts) {
+    std::string s;
+    for (double c : counts)
+        s += (s.empty() ? "" : ", ") + std::to_string(static_cast<long>(c));
+    return s;
+}
+
+// Too few counts where alloc stands above zero to fit a curve.
+void unmeasurable(BasisChoice& c, bool init_on_alloc) {
+    if (!init_on_alloc && c.grow != nullptr && has_count(c.grow->points, 1)) {
+        // Without init_on_alloc the boot only allocates: small next to zeroing, and no sign that
+        // more threads make it faster. Holding the one measured rate claims no gain.
+        c.basis = CostBasis::alloc_only_flat;
+        c.warnings.push_back(
+            {"alloc_only_unmeasurable",
+             "allocation alone could not be told apart from zeroing above 1 thread per node "
+             "(alloc does not stand above zero at enough thread counts): predicting the grow "
+             "phase's 1-thread allocation time at every count, no gain from threads assumed; "
+             "measure a larger --sample-mib or more --repetitions to see its scaling"});
+        return;
+    }
+    c.basis = CostBasis::alloc_and_zero;
+    c.zero = c.grow = nullptr;
+    c.warnings.push_back(
+        {"alloc_only_unmeasurable",
+         "the boot's allocation could not be told apart from the fault's zeroing (alloc does not "
+         "stand above zero at enough thread counts): predicting from the alloc phase, which "
+         "zeroes each page once more than the boot and overstates it (about twice with "
+         "init_on_alloc on); measure a larger --sample-mib or more --repetitions"});
+}
+
+}  // namespace
+
+std::vector<double> separable_counts(std::span<const Point> alloc, double alloc_pages,
+                                     std::span<const Point> zero, double zero_pages) {
+    const auto zero_by_count = per_page_by_count(zero, zero_pages);
+    std::vector<double> out;
+    for (const auto& [n, alloc_values] : per_page_by_count(alloc, alloc_pages)) {
+        auto z = zero_by_count.find(n);
+        if (z != zero_by_count.end() && stands_above(alloc_values, z->second))
+            out.push_back(n);
+    }
+    return out;
 }
 
 BasisChoice choose_basis(const SweepData& data) {
@@ -27,46 +109,69 @@ BasisChoice choose_basis(const SweepData& data) {
     }
     c.main = data.phase(kPhaseAlloc);
     c.basis = CostBasis::alloc_and_zero;
+    if (c.main == nullptr)
+        return c;
     const auto& init = data.machine.init_on_alloc;
-    if (!init) {
+    if (!init)
         c.notes.push_back(
-            "init_on_alloc is unknown: assuming it is on (boot zeroes every page, the alloc "
-            "phase's cost)");
-        return c;
-    }
-    if (*init)
-        return c;
+            "init_on_alloc is unknown: assuming it is on (the boot zeroes every page once)");
+    const bool init_on_alloc = init.value_or(true);
     c.zero = data.phase(kPhaseZero);
     c.grow = data.phase(kPhaseGrow);
     if (c.zero == nullptr) {
+        c.grow = nullptr;
         c.warnings.push_back(
             {"no_zero_phase",
-             "init_on_alloc is off but the sweep has no zero phase to subtract: predicting from "
-             "allocation + zeroing, which overstates boot time"});
+             "the sweep has no zero phase to subtract: predicting from the alloc phase, which "
+             "zeroes each page once more than the boot and overstates it"});
         return c;
     }
-    c.basis = CostBasis::alloc_only;
-    if (c.grow == nullptr)
-        c.notes.push_back("no grow phase: allocation alone at 1 thread is alloc minus zero too");
+    c.separable_counts = separable_counts(c.main->points, c.main->pages_per_node, c.zero->points,
+                                          c.zero->pages_per_node);
+    const bool anchored = c.grow != nullptr && has_count(c.grow->points, 1);
+    std::size_t usable = c.separable_counts.size();
+    if (anchored && !std::count(c.separable_counts.begin(), c.separable_counts.end(), 1.0))
+        ++usable;
+    if (!anchored && c.grow == nullptr)
+        c.notes.push_back("no grow phase: the boot's work at 1 thread is alloc minus zero too");
+    if (usable < kMinThreadCounts) {
+        unmeasurable(c, init_on_alloc);
+        return c;
+    }
+    c.basis = init_on_alloc ? CostBasis::alloc_zeroed_once : CostBasis::alloc_only;
+    const auto main_counts = medians_per_count(c.main->points);
+    std::vector<double> left_out;
+    for (const auto& m : main_counts)
+        if (m.threads_per_node != 1 || !anchored)
+            if (!std::count(c.separable_counts.begin(), c.separable_counts.end(),
+                            m.threads_per_node))
+                left_out.push_back(m.threads_per_node);
+    if (!left_out.empty())
+        c.warnings.push_back(
+            {"dropped_points", "thread count(s) " + counts_text(left_out) +
+                                   " per node left out: alloc does not stand above zero there "
+                                   "(the allocation's cost is lost in the zeroing noise)"});
     return c;
 }
 
-std::vector<Point> allocation_only_points(std::span<const Point> alloc, double alloc_pages,
-                                          std::span<const Point> zero, double zero_pages,
-                                          std::span<const Point> grow, double grow_pages,
-                                          int* dropped) {
+std::vector<Point> boot_work_points(std::span<const Point> alloc, double alloc_pages,
+                                    std::span<const Point> zero, double zero_pages,
+                                    std::span<const Point> grow, double grow_pages,
+                                    std::span<const double> counts, int* dropped) {
     std::map<double, double> zero_per_page;
     for (const auto& m : medians_per_count(zero))
         zero_per_page[m.threads_per_node] = m.seconds / zero_pages;
     std::vector<Point> out;
     int lost = 0;
-    const bool anchored = !grow.empty();
+    const bool anchored = has_count(grow, 1);
     if (anchored)
         for (const auto& m : medians_per_count(grow))
             if (m.threads_per_node == 1)
                 out.push_back({1.0, m.seconds / grow_pages});
     for (const auto& m : medians_per_count(alloc)) {
-        if (anchored && m.threads_per_node == 1 && !out.empty())
+        if (anchored && m.threads_per_node == 1)
+            continue;
+        if (!std::count(counts.begin(), counts.end(), m.threads_per_node))
             continue;
         auto z = zero_per_page.find(m.threads_per_node);
         if (z == zero_per_page.end())
@@ -78,6 +183,9 @@ std::vector<Point> allocation_only_points(std::span<const Point> alloc, double a
         }
         out.push_back({m.threads_per_node, per_page});
     }
+    std::sort(out.begin(), out.end(), [](const Point& a, const Point& b) {
+        return a.threads_per_node < b.threads_per_node;
+    });
     if (dropped != nullptr)
         *dropped = lost;
     return out;

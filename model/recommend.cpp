@@ -35,13 +35,23 @@ struct Series {
 Series build_series(const BasisChoice& b, std::span<const Point> main, std::span<const Point> zero,
                     std::span<const Point> grow) {
     Series s;
-    if (b.basis != CostBasis::alloc_only) {
-        s.points = per_page(main, b.main->pages_per_node);
-        return s;
+    switch (b.basis) {
+        case CostBasis::boot_table:
+        case CostBasis::alloc_and_zero:
+            s.points = per_page(main, b.main->pages_per_node);
+            break;
+        case CostBasis::alloc_zeroed_once:
+        case CostBasis::alloc_only:
+            s.points = boot_work_points(main, b.main->pages_per_node, zero, b.zero->pages_per_node,
+                                        grow, b.grow != nullptr ? b.grow->pages_per_node : 1.0,
+                                        b.separable_counts, &s.dropped);
+            break;
+        case CostBasis::alloc_only_flat:
+            for (const auto& m : medians_per_count(per_page(grow, b.grow->pages_per_node)))
+                if (m.threads_per_node == 1)
+                    s.points.push_back(m);
+            break;
     }
-    s.points =
-        allocation_only_points(main, b.main->pages_per_node, zero, b.zero->pages_per_node, grow,
-                               b.grow != nullptr ? b.grow->pages_per_node : 1.0, &s.dropped);
     return s;
 }
 
@@ -113,31 +123,17 @@ CostSeries choose_cost_series(const SweepData& data) {
     c.warnings = std::move(basis.warnings);
     if (basis.main == nullptr)
         throw InputError(std::nullopt, "no boot or alloc series: nothing to base a boot time on");
-    c.curve = basis.basis == CostBasis::alloc_only ? "alloc_only" : basis.main->phase;
+    c.curve = curve_name(basis.basis);
     const std::vector<Point> no_points;
     c.series = build_series(basis, basis.main->points,
                             basis.zero != nullptr ? basis.zero->points : no_points,
                             basis.grow != nullptr ? basis.grow->points : no_points);
-    if (basis.basis == CostBasis::alloc_only &&
-        distinct_thread_counts(c.series.points) < kMinThreadCounts) {
-        // Allocation alone is lost in the zeroing noise (a small sample, a noisy machine):
-        // allocation + zeroing bounds it from above and still has a shape to fit.
-        c.warnings.push_back(
-            {"alloc_only_unmeasurable",
-             "allocation alone could not be separated from zeroing at enough thread counts "
-             "(alloc minus zero was not positive): predicting from allocation + zeroing, which "
-             "overstates boot time; measure a larger --sample-mib"});
-        basis.basis = CostBasis::alloc_and_zero;
-        basis.zero = basis.grow = nullptr;
-        c.curve = basis.main->phase;
-        c.series = build_series(basis, basis.main->points, no_points, no_points);
-    }
     if (c.series.dropped > 0)
         c.warnings.push_back(
             {"dropped_points",
              std::to_string(c.series.dropped) +
                  " thread count(s) left out: alloc minus zero was not positive there "
-                 "(allocation cost lost in the zeroing noise)"});
+                 "(the allocation's cost lost in the zeroing noise)"});
     return c;
 }
 
@@ -217,9 +213,15 @@ FittedModels fit_models(const SweepData& data, const CostSeries& cost, const Fit
             pm.message = "not fitted: fewer than 3 thread counts";
         f.phases.push_back(std::move(pm));
     }
+    if (cost.basis.basis == CostBasis::alloc_only_flat) {
+        // Held flat on purpose: one measured count, nothing to fit.
+        f.model.reason = "not fitted: allocation alone is held at its 1-thread time";
+        return f;
+    }
     f.model = fit_and_select(cost.series.points, fit);
-    if (cost.basis.basis == CostBasis::alloc_only)
-        f.phases.push_back({"alloc_only", f.model, {}});
+    if (cost.basis.basis == CostBasis::alloc_zeroed_once ||
+        cost.basis.basis == CostBasis::alloc_only)
+        f.phases.push_back({cost.curve, f.model, {}});
     if (f.model.any_converged)
         f.chosen = f.model.chosen();
     return f;
@@ -373,6 +375,7 @@ struct ResampleSource {
     const Series* series = nullptr;
     const std::optional<ScalingFit>* chosen = nullptr;
     bool repetitions = false;
+    std::size_t min_thread_counts = kMinThreadCounts;  // a usable resample's, 1 when held flat
     // Arranged once, so that a resample costs what the pools hold, not what the input had.
     std::optional<RepetitionPool> main, zero, grow;  // grow: only when it has repetitions
     std::optional<ResidualPool> residuals;
@@ -380,8 +383,9 @@ struct ResampleSource {
 
 std::string bootstrap_method(const CostSeries& cost, const std::optional<ScalingFit>& chosen) {
     const BasisChoice& b = cost.basis;
-    if (has_repetitions(b.main->points) &&
-        (b.basis != CostBasis::alloc_only || has_repetitions(b.zero->points)))
+    if (b.basis == CostBasis::alloc_only_flat)
+        return has_repetitions(b.grow->points) ? "repetitions" : std::string();
+    if (has_repetitions(b.main->points) && (b.zero == nullptr || has_repetitions(b.zero->points)))
         return "repetitions";
     if (chosen && static_cast<int>(chosen->residuals.size()) > chosen->parameters)
         return "residuals";
@@ -391,7 +395,9 @@ std::string bootstrap_method(const CostSeries& cost, const std::optional<Scaling
 ResampleSource resample_source(const CostSeries& cost, const std::optional<ScalingFit>& chosen,
                                bool repetitions) {
     const BasisChoice& b = cost.basis;
-    ResampleSource from{&b, &cost.series, &chosen, repetitions, {}, {}, {}, {}};
+    ResampleSource from{&b, &cost.series, &chosen, repetitions, kMinThreadCounts, {}, {}, {}, {}};
+    if (b.basis == CostBasis::alloc_only_flat)
+        from.min_thread_counts = 1;
     if (!repetitions) {
         from.residuals.emplace(cost.series.points, *chosen);
         return from;
@@ -443,7 +449,7 @@ Bootstrap bootstrap_predictions(const ResampleSource& from, const PoolPredictor&
     out.seconds.resize(predictor.candidates.size());
     for (int b = 0; b < o.resamples; ++b) {
         const Series s = resample(from, rng);
-        if (distinct_thread_counts(s.points) < kMinThreadCounts)
+        if (distinct_thread_counts(s.points) < from.min_thread_counts)
             continue;
         std::optional<ScalingFit> fit_b;
         if (*from.chosen) {
@@ -480,13 +486,15 @@ void record_bootstrap(Recommendation& r, const Bootstrap& b, int resamples) {
 
 // Where the pick lies against the measured counts, and how much there is to gain.
 void judge_pick(Recommendation& r, const ThreadLimits& limits, const RecommendOptions& o) {
-    if (!r.fallback && r.threads_per_node > limits.max_measured)
+    // A series held flat claims nothing beyond its one count: its own warning says so.
+    const bool from_curve = !r.fallback && r.basis != CostBasis::alloc_only_flat;
+    if (from_curve && r.threads_per_node > limits.max_measured)
         r.warnings.push_back(
             {"extrapolated", "the recommended " + significant_text(r.threads_per_node, 4) +
                                  " per node lies beyond the largest measured count (" +
                                  std::to_string(static_cast<int>(limits.max_measured)) +
                                  "): extrapolated"});
-    if (!r.fallback && r.threads_per_node < limits.min_measured)
+    if (from_curve && r.threads_per_node < limits.min_measured)
         r.notes.push_back(
             "the recommended count lies below the smallest measured one: "
             "extrapolated");
@@ -648,7 +656,7 @@ Recommendation recommend_from_sweep(const SweepData& data, const RecommendOption
     FittedModels fits = fit_models(data, cost, o.fit);
     r.phases = std::move(fits.phases);
     r.model = fits.model;
-    r.fallback = !fits.chosen;
+    r.fallback = !fits.chosen && r.basis != CostBasis::alloc_only_flat;
     if (r.fallback)
         r.warnings.push_back({"fit_fallback", "no fit converged (" + r.model.reason +
                                                   "): deciding on the measured counts instead"});

@@ -64,7 +64,7 @@ struct Recommendation {
     CurveKey key;
     std::string source;
     CostBasis basis = CostBasis::boot_table;
-    std::string curve;  // the series fitted for the recommendation: boot, alloc or alloc_only
+    std::string curve;  // the series fitted for the recommendation (curve_name of the basis)
     ModelSelection model;
     std::vector<Point> series;  // the points fitted: seconds per page (sweep) or per run (table)
     std::string lambda_unit;    // of every fitted lambda: pages/s per node, or table runs/s

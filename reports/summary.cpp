@@ -15,11 +15,12 @@ constexpr double kGiB = 1024.0 * 1024 * 1024;
 
 std::string phase_meaning(const std::string& phase) {
     if (phase == "alloc")
-        return "fresh surplus pages, allocated and zeroed by the faulting threads";
+        return "fresh surplus pages, allocated and zeroed by the faulting threads (twice with "
+               "init_on_alloc)";
     if (phase == "zero")
         return "pool pages faulted: zeroing alone";
     if (phase == "grow")
-        return "one thread per node grows the pool: allocation without zeroing";
+        return "one thread per node grows the pool: what the boot does per page";
     return "";
 }
 
@@ -179,8 +180,9 @@ PlotData plot_data_from_report(const json& report) {
     const double page_bytes = static_cast<double>(page_kb) * 1024;
     const double nodes = at_or_null(report, "sku").value("nodes", 1);
     double max_n = 1;
-    // The grow phase is one point of allocation without zeroing, often a hundred times faster
-    // than the others: on a shared axis it would flatten them, so it stays in the tables.
+    // The grow phase is one point, without the fault's zeroing (a hundred times faster than the
+    // others when init_on_alloc is off): on a shared axis it would flatten them, so it stays in the
+    // tables.
     for (const std::string phase : {"alloc", "zero"}) {
         auto it = by_phase.find(phase);
         if (it == by_phase.end())

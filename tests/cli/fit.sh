@@ -45,10 +45,10 @@ python3 - "$work/sweep.json" <<'PY'
 import json, sys
 j = json.load(open(sys.argv[1]))
 assert j["key"] == {"microarch": "zen4", "nodes": 2, "hw_threads_per_node": 16, "page_size_kb": 2048}, j["key"]
-assert j["model"]["curve"] == "alloc"
+assert j["model"]["curve"] == "alloc_zeroed_once", j["model"]["curve"]
 assert j["recommendation"]["default_threads"] == 8
 assert j["recommendation"]["hugepage_alloc_threads"] == 2 * j["recommendation"]["threads_per_node"]
-assert set(j["phases"]) == {"alloc", "zero", "grow"}, j["phases"].keys()
+assert set(j["phases"]) == {"alloc", "zero", "grow", "alloc_zeroed_once"}, j["phases"].keys()
 assert j["phases"]["grow"]["model"] is None
 assert j["bootstrap"]["method"] == "repetitions" and j["bootstrap"]["seed"] == 7
 PY
