@@ -89,10 +89,31 @@ vmlab_numa_args() {
 #         [--prealloc] [--timeout S] [--input DIR]
 # Boots one guest running SCENARIO with the given kernel arguments, waits for it to power off
 # (or kills it at the timeout) and leaves $VMLAB_WORK/NAME.console and NAME.results.
+# A kernel that panics before the scenario starts (no BEGIN marker) is booted again, at most
+# VMLAB_BOOT_RETRIES times (default 2), saying so: under the emulator the guest's kernel now
+# and then dies at boot on its own (an int3 Oops while it patches its code), before hugetune
+# runs; the failed attempt's console is kept as NAME.console.<attempt>.
 # --input DIR lays DIR's tree over the guest's root (a second cpio archive after the lab's own,
 # which the kernel unpacks in turn). Returns 0 when the results carry the END marker, 124 on
 # timeout, 1 otherwise.
 vm_boot() {
+    local name=$1 attempt=1 retries=${VMLAB_BOOT_RETRIES:-2} status
+    while :; do
+        status=0
+        vm_boot_once "$@" || status=$?
+        ((status != 0 && status != 124 && attempt <= retries)) || return "$status"
+        grep -q "^VMLAB-BEGIN " "$VMLAB_WORK/$name.results" && return "$status"
+        grep -q "Kernel panic" "$VMLAB_WORK/$name.console" || return "$status"
+        mv "$VMLAB_WORK/$name.console" "$VMLAB_WORK/$name.console.$attempt"
+        echo "vmlab: guest $name: the kernel panicked before the scenario started" \
+            "($(grep -m1 -E "Oops|BUG|Kernel panic" "$VMLAB_WORK/$name.console.$attempt" | tr -s ' ')); booting again" \
+            "(attempt $((attempt + 1)) of $((retries + 1)))" >&2
+        attempt=$((attempt + 1))
+    done
+}
+
+# One boot of vm_boot's guest.
+vm_boot_once() {
     local name=$1 scenario=$2 kernel_args=$3
     shift 3
     local smp=2 memory_mib=1024 nodes=0 memory_only=0 prealloc=0 input_dir=""
