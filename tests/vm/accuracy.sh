@@ -64,13 +64,15 @@ measured = {}
 for line in open(table):
     ioa, backing, threads, ms = line.split()
     measured.setdefault((ioa, backing, int(threads)), []).append(int(ms))
-print("| init_on_alloc | host memory | curve | T | predicted ms | measured ms (median; all) | predicted/measured | recommended | measured best |")
-print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+print("| init_on_alloc | host memory | curve | T | predicted ms | measured ms (median; all) | predicted/measured | decision | predicted best | measured best |")
+print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
 for ioa in settings:
     for backing in ("prealloc", "lazy"):
         report = json.load(open(f"{work}/predict-{ioa}-{backing}.json"))
         predicted = {p["hugepage_alloc_threads"]: p["seconds"] * 1000 for p in report["fit"]["predictions"]}
-        recommended = report["recommendation"]["hugepage_alloc_threads"]
+        rec = report["recommendation"]
+        recommended = f'{rec["decision"]} {rec["hugepage_alloc_threads"]}'
+        predicted_best = rec["best_hugepage_alloc_threads"]
         curve = report["fit"]["model"]["curve"]
         medians = {t: statistics.median(v) for (i, b, t), v in measured.items() if i == ioa and b == backing}
         best = min(medians, key=medians.get)
@@ -79,5 +81,5 @@ for ioa in settings:
             ratio = f"{p / medians[t]:.2f}" if p and medians[t] else "-"
             runs = ", ".join(str(x) for x in measured[(ioa, backing, t)])
             shown = f"{p:.0f}" if p is not None else "-"
-            print(f"| {ioa} | {backing} | {curve} | {t} | {shown} | {medians[t]:.0f} ({runs}) | {ratio} | {recommended} | {best} |")
+            print(f"| {ioa} | {backing} | {curve} | {t} | {shown} | {medians[t]:.0f} ({runs}) | {ratio} | {recommended} | {predicted_best} | {best} |")
 PY
