@@ -9,7 +9,7 @@ BUILD_PKGS = cmake make g++ pkg-config libboost-program-options-dev libeigen3-de
              nlohmann-json3-dev libhwloc-dev doctest-dev
 TEST_PKGS  = python3 python3-jsonschema gnuplot-nox util-linux procps clang-format
 FUZZ_PKGS  = clang libclang-rt-14-dev
-VM_PKGS    = qemu-system-x86 busybox-static cpio apt binutils python3
+VM_PKGS    = qemu-system-x86 busybox-static cpio apt binutils python3 kexec-tools e2fsprogs xz-utils
 
 .PHONY: all deps test-deps build run test test-build test-plain test-asan bench fuzz vmtest vmtest-accuracy format format-check clean
 

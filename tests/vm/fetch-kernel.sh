@@ -23,7 +23,7 @@ skip() {
 cached_kernel() {
     local dir
     dir=$(find "$cache_dir/kernel" -mindepth 1 -maxdepth 1 -type d 2>/dev/null | sort -V | tail -n 1)
-    [[ -n "$dir" && -s "$dir/vmlinuz" ]] && echo "$dir"
+    [[ -n "$dir" && -s "$dir/vmlinuz" && -s "$dir/virtio_blk.ko" ]] && echo "$dir"
 }
 
 # The first plain Debian archive URI of the system's deb822 sources (not the security archive).
@@ -68,11 +68,12 @@ fetch_version() {
 }
 
 # In sid linux-image-<version>-cloud-amd64 is a meta package: the image is in linux-binary-*,
-# the configuration in linux-base-*.
+# the configuration in linux-base-*, the modules in linux-modules-*.
 extract_version() {
     local version=$1 work=$2 target=$cache_dir/kernel/$1
     (cd "$work" && apt_private apt-get download -qq \
-        "linux-binary-$version-cloud-amd64" "linux-base-$version-cloud-amd64") >&2 || return 1
+        "linux-binary-$version-cloud-amd64" "linux-base-$version-cloud-amd64" \
+        "linux-modules-$version-cloud-amd64") >&2 || return 1
     local deb
     for deb in "$work"/*.deb; do dpkg-deb -x "$deb" "$work/root"; done
     local release=$version-cloud-amd64 image config
@@ -84,9 +85,23 @@ extract_version() {
         echo "vmlab: the packages of $version hold no vmlinuz or config" >&2
         return 1
     }
+    # The virtio disk driver is a module in Debian's cloud kernel; the kexec case loads it to keep
+    # its state on a disk. busybox's insmod takes it uncompressed.
+    local module
+    module=$(find "$work/root" -path "*/modules/$release/*/virtio_blk.ko*" -type f | head -n 1)
+    [[ -n "$module" ]] || {
+        echo "vmlab: the packages of $version hold no virtio_blk module" >&2
+        return 1
+    }
     mkdir -p "$target.partial"
     cp "$image" "$target.partial/vmlinuz"
     cp "$config" "$target.partial/config"
+    case $module in
+    *.xz) xz -dc "$module" >"$target.partial/virtio_blk.ko" ;;
+    *.zst) zstd -dqc "$module" >"$target.partial/virtio_blk.ko" ;;
+    *.gz) gzip -dc "$module" >"$target.partial/virtio_blk.ko" ;;
+    *) cp "$module" "$target.partial/virtio_blk.ko" ;;
+    esac
     echo "$version-cloud-amd64" >"$target.partial/version"
     rm -rf "$target" && mv "$target.partial" "$target"
 }
@@ -106,7 +121,7 @@ main() {
         echo "$cached"
         return 0
     fi
-    if [[ ! -s "$cache_dir/kernel/$version/vmlinuz" ]]; then
+    if [[ ! -s "$cache_dir/kernel/$version/vmlinuz" || ! -s "$cache_dir/kernel/$version/virtio_blk.ko" ]]; then
         echo "vmlab: fetching Debian sid kernel $version-cloud-amd64" >&2
         fetch_version "$version" || skip "downloading linux-binary-$version-cloud-amd64 failed"
     fi

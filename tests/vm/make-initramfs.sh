@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the boot lab's initramfs: static busybox, the hugetune binary (debug info stripped)
 # with the shared libraries ldd names and the dynamic loader at its own path, hwloc's plugin
-# directory when the system has one, tests/vm/init as /init and the guest scenarios.
+# directory when the system has one, kexec when installed, tests/vm/init as /init and the guest
+# scenarios.
 #
 #   tests/vm/make-initramfs.sh <hugetune binary> <output .cpio.gz>
 set -euo pipefail
@@ -50,6 +51,11 @@ if [[ -d "$hwloc_plugins" ]]; then
         copy_to_stage "$plugin"
         copy_shared_libraries "$plugin"
     done
+fi
+# kexec, when the system has it, for the boot-sweep case (its guest kexecs into each step).
+if kexec=$(command -v kexec); then
+    copy_to_stage "$kexec"
+    copy_shared_libraries "$kexec"
 fi
 install -m 755 "$here/init" "$stage/init"
 cp "$here"/scenarios/*.sh "$stage/vmlab/scenarios/"

@@ -86,7 +86,7 @@ vmlab_numa_args() {
 }
 
 # vm_boot NAME SCENARIO "KERNEL ARGS" [--smp N] [--mem MIB] [--nodes K] [--memory-only-node]
-#         [--prealloc] [--timeout S] [--input DIR]
+#         [--prealloc] [--timeout S] [--input DIR] [--initrd FILE] [--disk IMAGE]
 # Boots one guest running SCENARIO with the given kernel arguments, waits for it to power off
 # (or kills it at the timeout) and leaves $VMLAB_WORK/NAME.console and NAME.results.
 # A kernel that panics before the scenario starts (no BEGIN marker) is booted again, at most
@@ -94,7 +94,9 @@ vmlab_numa_args() {
 # and then dies at boot on its own (an int3 Oops while it patches its code), before hugetune
 # runs; the failed attempt's console is kept as NAME.console.<attempt>.
 # --input DIR lays DIR's tree over the guest's root (a second cpio archive after the lab's own,
-# which the kernel unpacks in turn). Returns 0 when the results carry the END marker, 124 on
+# which the kernel unpacks in turn); --initrd FILE boots FILE instead of the lab's initramfs;
+# --disk IMAGE attaches a raw image as a virtio disk (/dev/vda once virtio_blk is loaded).
+# Returns 0 when the results carry the END marker, 124 on
 # timeout, 1 otherwise.
 vm_boot() {
     local name=$1 attempt=1 retries=${VMLAB_BOOT_RETRIES:-2} status
@@ -116,7 +118,8 @@ vm_boot() {
 vm_boot_once() {
     local name=$1 scenario=$2 kernel_args=$3
     shift 3
-    local smp=2 memory_mib=1024 nodes=0 memory_only=0 prealloc=0 input_dir=""
+    local smp=2 memory_mib=1024 nodes=0 memory_only=0 prealloc=0 input_dir="" initrd_file=""
+    local disk_image=""
     local timeout_s=${VMLAB_TIMEOUT_S:-300}
     while [[ $# -gt 0 ]]; do
         case $1 in
@@ -127,6 +130,8 @@ vm_boot_once() {
         --prealloc) prealloc=1; shift ;;
         --timeout) timeout_s=$2; shift 2 ;;
         --input) input_dir=$2; shift 2 ;;
+        --initrd) initrd_file=$2; shift 2 ;;
+        --disk) disk_image=$2; shift 2 ;;
         *) echo "vm_boot: unknown option $1" >&2; return 2 ;;
         esac
     done
@@ -141,7 +146,9 @@ vm_boot_once() {
         memory_args+=(-object "memory-backend-ram,id=mem0,size=${memory_mib}M,prealloc=on"
             -machine memory-backend=mem0)
     fi
-    local initrd=$VMLAB_INITRD
+    local initrd=${initrd_file:-$VMLAB_INITRD}
+    local -a disk_args=()
+    [[ -n "$disk_image" ]] && disk_args=(-drive "file=$disk_image,if=virtio,format=raw")
     if [[ -n "$input_dir" ]]; then
         initrd=$VMLAB_WORK/$name.initrd
         {
@@ -157,7 +164,7 @@ vm_boot_once() {
     # trap sees.
     setpriv --pdeathsig KILL qemu-system-x86_64 -name "vmlab-$name" -nodefaults -no-user-config -display none \
         -monitor none -no-reboot "${vmlab_accel_args[@]}" -smp "$smp" "${memory_args[@]}" \
-        -kernel "$vmlab_kernel" -initrd "$initrd" -append "$append" \
+        -kernel "$vmlab_kernel" -initrd "$initrd" -append "$append" "${disk_args[@]}" \
         -serial "file:$console" -serial "file:$results" </dev/null >"$VMLAB_WORK/$name.qemu" 2>&1 &
     local pid=$!
     vmlab_guest_pids+=("$pid")
