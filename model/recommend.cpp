@@ -299,6 +299,18 @@ struct Choice {
     std::size_t best = 0;
 };
 
+}  // namespace
+
+std::size_t fewest_within_tolerance(const std::vector<double>& seconds, double tolerance) {
+    const double good_enough = *std::min_element(seconds.begin(), seconds.end()) * (1 + tolerance);
+    std::size_t i = 0;
+    while (seconds[i] > good_enough)
+        ++i;
+    return i;
+}
+
+namespace {
+
 Choice decide(const std::vector<double>& predicted, std::size_t default_index,
               const RecommendOptions& o) {
     Choice c;
@@ -311,8 +323,7 @@ Choice decide(const std::vector<double>& predicted, std::size_t default_index,
         return c;
     }
     c.decision = Decision::set;
-    for (c.pick = 0; predicted[c.pick] > good_enough; ++c.pick) {
-    }
+    c.pick = fewest_within_tolerance(predicted, o.tolerance);
     return c;
 }
 

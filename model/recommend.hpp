@@ -107,6 +107,10 @@ struct Recommendation {
     std::string verdict;             // one plain sentence
 };
 
+// The index of the first of `seconds` (ordered by thread count, fewest first) within
+// `tolerance` of the smallest: the fewest threads that are as good as the best. Not empty.
+std::size_t fewest_within_tolerance(const std::vector<double>& seconds, double tolerance);
+
 // Throws InputError when the data cannot support a recommendation at all.
 Recommendation recommend_from_sweep(const SweepData& data, const RecommendOptions& options);
 
