@@ -9,6 +9,8 @@
 namespace hugetune::boot_sweep {
 namespace {
 
+namespace fs = std::filesystem;
+
 constexpr const char* kUnitDir = "/etc/systemd/system";
 
 void run_checked(const std::vector<std::string>& argv) {
@@ -96,8 +98,10 @@ std::vector<std::string> LiveHost::systemctl_argv(const std::string& verb) const
 }
 
 void LiveHost::enable_unit() {
-    write_file_atomically(fs_.resolve(std::string(kUnitDir) + "/" + kUnitName),
-                          unit_text(binary_, state_));
+    const fs::path dir = fs_.resolve(kUnitDir);
+    std::error_code ec;
+    fs::create_directories(dir, ec);
+    write_file_atomically(dir / kUnitName, unit_text(binary_, state_));
     if (fs_.is_live())
         run_checked({"systemctl", "daemon-reload"});
     run_checked(systemctl_argv("enable"));

@@ -183,6 +183,8 @@ std::optional<BootSweepOptions> parse_sub(const std::string& sub, const Args& ar
     if (!t.root.empty())
         o.root = root_option(t.root, "the root of the machine's files");
     o.state_given = !t.state.empty();
+    if (o.state_given)
+        o.state = t.state;
     return o;
 }
 
@@ -298,9 +300,12 @@ void carry_and_report(const bs::Transition& t, bs::Host& host, const fs::path& s
                       bool dry_run) {
     if (dry_run)
         std::cout << printable_lines(describe(t, state));
-    std::cout << printable_text(t.message) << "\n";
+    if (t.write_state && t.state.phase == bs::Phase::aborted)
+        print_diagnostic("warning", t.message);
+    else
+        std::cout << printable_text(t.message) << "\n";
     const bs::State after = bs::carry_out(t, host, state, dry_run);
-    if (!after.in_progress() && t.write_result)
+    if (t.write_result)
         std::cout << printable_lines(bs::format_result(bs::summarize(after)));
 }
 
