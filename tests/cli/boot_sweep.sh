@@ -148,6 +148,10 @@ nothing_recorded
 expect 0 "${sweep[@]}" status --root "$root" --state "$state" --json
 [[ $(field "$out" 'd["state"]["phase"]') == done ]] || fail "status --json phase"
 
+# fit reads the result as a boot table (two counts are too few to fit a curve to)
+expect_error 2 "--input $result: only 2 distinct threads_per_node value(s) in the boot series" \
+    "$bin" fit --input "$result"
+
 # --- a power cut between step 1's mark and its kexec ---------------------------------------------
 boot "$original"
 expect 0 "${sweep[@]}" start "${plan_args[@]}" --state "$state"

@@ -33,10 +33,10 @@ std::optional<FitCommandOptions> parse_fit(const Args& args) {
     int nodes = 0, cpus = 0;
     std::string seed;
     po::options_description desc("Options");
-    desc.add_options()(
-        "input", po::value(&input)->value_name("FILE"),
-        "sweep JSON from 'hugetune sweep --out', or CSV with header threads_per_node,seconds "
-        "(optional phase column: boot, alloc, zero, grow)")(
+    desc.add_options()("input", po::value(&input)->value_name("FILE"),
+                       "sweep JSON from 'hugetune sweep --out', a result of 'hugetune boot-sweep', "
+                       "or CSV with header threads_per_node,seconds "
+                       "(optional phase column: boot, alloc, zero, grow)")(
         "nodes", po::value(&nodes)->value_name("K"),
         "NUMA nodes with memory (default: the sweep's probe; 1 for a CSV)")(
         "cpus", po::value(&cpus)->value_name("C"),
@@ -144,6 +144,8 @@ model::SweepData parse_input(const std::filesystem::path& path, const std::strin
                 throw UsageError(name + ": is JSON but not a sweep document (a JSON " +
                                  doc.type_name() +
                                  "); give the file written by 'hugetune sweep --out'");
+            if (doc.contains("format") && doc["format"] == "hugetune-boot-sweep")
+                return model::parse_boot_sweep_json(doc);
             return model::parse_sweep_json(doc);
         }
         return model::parse_csv_table(text);
