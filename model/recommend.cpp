@@ -676,7 +676,8 @@ Recommendation recommend_from_sweep(const SweepData& data, const RecommendOption
     const PoolPredictor predictor = make_predictor(
         ev, candidate_values(r.fallback, r.series, r.max_threads_per_node, ev, default_total),
         default_total);
-    const Pick pick = pick_value(CostCurve(r.series, fits.chosen), predictor, o);
+    r.curve_fit = fits.chosen;
+    const Pick pick = pick_value(CostCurve(r.series, r.curve_fit), predictor, o);
     r.predictions = pick.predictions;
     r.measured = measured_boot_seconds(r.series, ev);
     const std::optional<double> poor_fit_r2 = judge_fit(r);
@@ -694,6 +695,12 @@ Recommendation recommend_from_sweep(const SweepData& data, const RecommendOption
     judge_uncertainty(r, o, poor_fit_r2);
     r.verdict = verdict(r, o);
     return r;
+}
+
+double predict_boot_seconds(const Recommendation& r, double total_threads, double pool_pages) {
+    const bool per_page = r.pool_pages > 0;
+    const Evaluator ev{r.nodes, r.cpu_cap, per_page ? pool_pages / r.nodes : 1.0};
+    return ev.seconds(CostCurve(r.series, r.curve_fit), total_threads);
 }
 
 }  // namespace hugetune::model

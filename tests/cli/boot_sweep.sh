@@ -152,6 +152,16 @@ expect 0 "${sweep[@]}" status --root "$root" --state "$state" --json
 expect_error 2 "--input $result: only 2 distinct threads_per_node value(s) in the boot series" \
     "$bin" fit --input "$result"
 
+# fit and run set the measured boots beside the prediction
+expect 0 "$bin" fit --input "$src/tests/data/sweep-zen4-2node.json" --boot-sweep "$result" --json
+[[ $(field "$out" 'd["boot_sweep"]["rows"][1]["threads"]') == 2 ]] || fail "fit boot_sweep rows"
+[[ $(field "$out" 'round(d["boot_sweep"]["rows"][0]["measured_ms"])') == 900 ]] || fail "fit measured_ms"
+[[ $(field "$out" 'd["boot_sweep"]["rows"][0]["predicted_ms"] > 0') == True ]] || fail "fit predicted_ms"
+expect 0 "$bin" fit --input "$src/tests/data/sweep-zen4-2node.json" --boot-sweep "$result"
+stdout_has "Measured boots against the prediction (1024 pages of 2 MiB)"
+expect_error 2 "--boot-sweep $work/none.json" "$bin" fit --input "$src/tests/data/sweep-zen4-2node.json" --boot-sweep "$work/none.json"
+expect_error 2 "--boot-sweep $work/none.json" "$bin" run --dry-run --boot-sweep "$work/none.json"
+
 # --- a power cut between step 1's mark and its kexec ---------------------------------------------
 boot "$original"
 expect 0 "${sweep[@]}" start "${plan_args[@]}" --state "$state"

@@ -1,6 +1,9 @@
 // A boot sweep's result read as a measured boot table, and what fit makes of it.
 #include <doctest/doctest.h>
 
+#include <fstream>
+
+#include "model/boot_comparison.hpp"
 #include "model/input/fit_input.hpp"
 #include "model/recommend.hpp"
 
@@ -81,5 +84,46 @@ TEST_CASE("boot sweep result: bad inputs name their field") {
     json two_counts = boot_sweep_result();
     two_counts["steps"] = json::array(
         {{{"threads", 2}, {"milliseconds", 10}}, {{"threads", 4}, {"milliseconds", 8}}});
-    CHECK(error_of(two_counts).find("at least 3") != std::string::npos);
+    const SweepData two = parse_boot_sweep_json(two_counts);  // enough to compare, not to fit
+    CHECK_THROWS_AS(check_enough_thread_counts(two.phases.front(), std::nullopt), InputError);
+}
+
+namespace {
+
+Recommendation zen4_recommendation() {
+    std::ifstream in(std::string(HUGETUNE_SOURCE_DIR) + "/tests/data/sweep-zen4-2node.json");
+    REQUIRE(in);
+    RecommendOptions o;
+    o.resamples = 0;
+    return recommend_from_sweep(parse_sweep_json(json::parse(in)), o);
+}
+
+}  // namespace
+
+TEST_CASE("boot comparison: the recommendation's own predictions beside the measured boots") {
+    const Recommendation r = zen4_recommendation();
+    json doc = boot_sweep_result();
+    doc["pages"] = static_cast<std::uint64_t>(r.pool_pages);
+    const BootComparison c = compare_with_boots(r, parse_boot_sweep_json(doc));
+    REQUIRE(c.rows.size() == 4);
+    CHECK(c.rows[0].threads == 2);
+    CHECK(c.rows[0].boots == 2);
+    CHECK(c.rows[0].measured_seconds == doctest::Approx(40.5));
+    CHECK(c.rows[3].boots == 1);
+    for (const auto& row : c.rows) {
+        // At the recommendation's own pool, the prediction is the one it made for that count.
+        for (const Prediction& p : r.predictions)
+            if (p.total_threads == row.threads)
+                CHECK(row.predicted_seconds == doctest::Approx(p.seconds));
+        CHECK(row.ratio == doctest::Approx(row.measured_seconds / row.predicted_seconds));
+    }
+    // The boot work grows with the pool: twice the pages, twice the predicted time.
+    doc["pages"] = 2 * static_cast<std::uint64_t>(r.pool_pages);
+    const BootComparison twice = compare_with_boots(r, parse_boot_sweep_json(doc));
+    CHECK(twice.rows[1].predicted_seconds == doctest::Approx(2 * c.rows[1].predicted_seconds));
+    CHECK(to_json(c)["rows"][0]["measured_ms"] == doctest::Approx(40500));
+    CHECK(format_boot_comparison(c).find("measured/predicted") != std::string::npos);
+
+    doc["page_size_kb"] = 1048576;
+    CHECK_THROWS_AS(compare_with_boots(r, parse_boot_sweep_json(doc)), InputError);
 }
