@@ -116,7 +116,7 @@ fi
 expect 0 "${sweep[@]}" start "${plan_args[@]}" --state "$state"
 stdout_has "kexec into step 1 of 2 (1 threads"
 recorded "systemctl [--root=$root] [enable] [hugetune-boot-sweep.service]"
-recorded "kexec [-l] [$root/boot/vmlinuz-$release] [--initrd=$root/boot/initrd.img-$release] [--command-line=$step1]"
+recorded "kexec [-l] [$root/boot/vmlinuz-$release] [--initrd=$root/boot/initrd.img-$release] [--append=$step1]"
 recorded "systemctl [--no-block] [kexec]"
 unit=$root/etc/systemd/system/hugetune-boot-sweep.service
 grep -qxF "ExecStart=$(readlink -f "$bin") boot-sweep continue --state $state" "$unit" || fail "unit ExecStart"
@@ -126,7 +126,7 @@ expect_error 5 "a boot sweep is in progress" "${sweep[@]}" start "${plan_args[@]
 boot "$step1" 1
 expect 0 "${sweep[@]}" continue --root "$root" --state "$state"
 stdout_has "kexec into step 2 of 2"
-recorded "kexec [-l] [$root/boot/vmlinuz-$release] [--initrd=$root/boot/initrd.img-$release] [--command-line=$step2]"
+recorded "kexec [-l] [$root/boot/vmlinuz-$release] [--initrd=$root/boot/initrd.img-$release] [--append=$step2]"
 [[ $(field "$state" 'd["steps"][0]["recorded"]["milliseconds"]') == 900 ]] || fail "step 1 ms"
 expect 0 "${sweep[@]}" status --root "$root" --state "$state"
 stdout_has "step 1: 1 threads, repetition 1: 900 ms, boot boot-1"
@@ -136,7 +136,7 @@ boot "$step2" 2
 expect 0 "${sweep[@]}" continue --root "$root" --state "$state"
 stdout_has "boot sweep finished"
 stdout_has "best: the fewest threads within 2% of the fastest median: hugepage_alloc_threads=2"
-recorded "kexec [-l] [$root/boot/vmlinuz-$release] [--initrd=$root/boot/initrd.img-$release] [--command-line=$original]"
+recorded "kexec [-l] [$root/boot/vmlinuz-$release] [--initrd=$root/boot/initrd.img-$release] [--append=$original]"
 recorded "systemctl [--root=$root] [disable] [hugetune-boot-sweep.service]"
 [[ ! -e $unit ]] || fail "the unit is still there"
 [[ $(field "$result" 'd["best"]["cmdline"]') == hugepage_alloc_threads=2 ]] || fail "result best"

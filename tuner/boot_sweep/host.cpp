@@ -70,7 +70,7 @@ void LiveHost::load_kexec(const KexecImage& image, const std::string& cmdline) {
     std::vector<std::string> argv = {"kexec", "-l", fs_.resolve(image.kernel).string()};
     if (image.initrd)
         argv.push_back("--initrd=" + fs_.resolve(*image.initrd).string());
-    argv.push_back("--command-line=" + cmdline);
+    argv.push_back("--append=" + cmdline);
     run_checked(argv);
 }
 

@@ -392,8 +392,14 @@ int run_boot_sweep(const Args& args) {
     const std::string subs = "plan, start, continue, status, abort";
     if (args.empty() || args.front() == "--help" || args.front() == "-h") {
         (args.empty() ? std::cerr : std::cout)
-            << "usage: hugetune boot-sweep plan|start|continue|status|abort [options]\n"
-               "  see 'hugetune boot-sweep SUBCOMMAND --help'\n";
+            << "usage: hugetune boot-sweep plan|start|continue|status|abort [options]\n\n"
+               "Subcommands (each with its own --help):\n"
+               "  plan      check everything and print each step's command line\n"
+               "  start     write the state, enable the unit, kexec into the first step\n"
+               "  continue  at each boot: record this step and kexec into the next\n"
+               "  status    where the sweep stands, and its result once it has ended\n"
+               "  abort     stop after the current boot and return to the original line\n\n"
+            << exit_codes_text();
         if (args.empty())
             throw UsageError("boot-sweep: give a subcommand (" + subs + ")");
         return 0;
