@@ -55,7 +55,12 @@ LiveHost::LiveHost(const KernelFs& fs, bool systemd, std::filesystem::path binar
 
 BootFacts LiveHost::this_boot() const {
     BootFacts b;
+    // The boot id is what tells the boot that left for a step from the step's own boot.
     b.boot_id = fs_.read_line("/proc/sys/kernel/random/boot_id").value_or("");
+    if (b.boot_id.empty())
+        throw RuntimeError("cannot read " +
+                           fs_.resolve("/proc/sys/kernel/random/boot_id").string() +
+                           ", which tells one boot from the next");
     b.kernel_release = fs_.read_line("/proc/sys/kernel/osrelease").value_or("");
     const auto cmdline = fs_.read("/proc/cmdline");
     if (!cmdline)
