@@ -37,7 +37,6 @@ exit 0
 STUB
     chmod +x "$stubs/$tool"
 done
-plain_path=$PATH
 export PATH=$stubs:$PATH
 recorded() { grep -qxF -- "$1" "$record" || { cat "$record" >&2; fail "not run: $1"; }; }
 nothing_recorded() { [[ ! -s $record ]] || { cat "$record" >&2; fail "a command ran"; }; }
@@ -65,7 +64,8 @@ step1="$original hugepagesz=2M hugepages=1024 hugepage_alloc_threads=1"
 step2="$original hugepagesz=2M hugepages=1024 hugepage_alloc_threads=2"
 
 # --- plan: checks, changes nothing ------------------------------------------------------------
-PATH=$plain_path expect_error 4 "kexec not found" "${sweep[@]}" plan "${plan_args[@]}"
+mkdir -p "$work/nobin"
+PATH=$work/nobin expect_error 4 "kexec not found" "${sweep[@]}" plan "${plan_args[@]}"
 expect 0 "${sweep[@]}" plan "${plan_args[@]}"
 stdout_has "step 1: $step1"
 stdout_has "step 2: $step2"

@@ -342,28 +342,22 @@ int start_command(const BootSweepOptions& o, const KernelFs& kfs) {
     return 0;
 }
 
-int continue_command(const BootSweepOptions& o, const KernelFs& kfs) {
-    require_root(o, kfs, "continue");
+// continue and abort: the saved state and this boot decide the transition. Without a state
+// continue has nothing to do (a boot after the sweep ended and removed nothing, or a caller
+// running it at every boot); abort has nothing to stop.
+int advance_command(const BootSweepOptions& o, const KernelFs& kfs, const std::string& sub,
+                    bs::Transition (*decide)(bs::State, const bs::BootFacts&)) {
+    require_root(o, kfs, sub);
     const fs::path state = state_path(o, kfs);
     auto saved = bs::read_state(state);
+    if (!saved && sub == "abort")
+        throw RuntimeError("no boot sweep state at " + state.string() + "; nothing to abort");
     if (!saved) {
         print_diagnostic("note", "no boot sweep state at " + state.string() + ": nothing to do");
         return 0;
     }
     bs::LiveHost host(kfs, saved->systemd, own_binary(), state);
-    carry_and_report(bs::plan_continue(std::move(*saved), host.this_boot()), host, state,
-                     o.dry_run);
-    return 0;
-}
-
-int abort_command(const BootSweepOptions& o, const KernelFs& kfs) {
-    require_root(o, kfs, "abort");
-    const fs::path state = state_path(o, kfs);
-    auto saved = bs::read_state(state);
-    if (!saved)
-        throw RuntimeError("no boot sweep state at " + state.string() + "; nothing to abort");
-    bs::LiveHost host(kfs, saved->systemd, own_binary(), state);
-    carry_and_report(bs::plan_abort(std::move(*saved), host.this_boot()), host, state, o.dry_run);
+    carry_and_report(decide(std::move(*saved), host.this_boot()), host, state, o.dry_run);
     return 0;
 }
 
@@ -416,9 +410,9 @@ int run_boot_sweep(const Args& args) {
     if (sub == "start")
         return start_command(*options, kfs);
     if (sub == "continue")
-        return continue_command(*options, kfs);
+        return advance_command(*options, kfs, sub, bs::plan_continue);
     if (sub == "abort")
-        return abort_command(*options, kfs);
+        return advance_command(*options, kfs, sub, bs::plan_abort);
     return status_command(*options, kfs);
 }
 
