@@ -65,7 +65,7 @@ step2="$original hugepagesz=2M hugepages=1024 hugepage_alloc_threads=2"
 
 # --- plan: checks, changes nothing ------------------------------------------------------------
 mkdir -p "$work/nobin"
-PATH=$work/nobin expect_error 4 "kexec not found" "${sweep[@]}" plan "${plan_args[@]}"
+expect_error 4 "kexec not found" env PATH="$work/nobin" "${sweep[@]}" plan "${plan_args[@]}"
 expect 0 "${sweep[@]}" plan "${plan_args[@]}"
 stdout_has "step 1: $step1"
 stdout_has "step 2: $step2"
