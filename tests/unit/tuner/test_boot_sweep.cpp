@@ -73,6 +73,7 @@ class FakeHost : public bs::Host {
     std::optional<std::string> loaded;
     bool fail_load = false;
     int boots = 0;
+    fs::path state_file;
 
     bs::BootFacts this_boot() const override { return boot; }
     void load_kexec(const bs::KexecImage& image, const std::string& cmdline) override {
@@ -82,7 +83,19 @@ class FakeHost : public bs::Host {
             throw hugetune::RuntimeError("'kexec -l' exited 1: bad image");
         loaded = cmdline;
     }
-    void exec_kexec() override { calls.push_back("exec"); }
+    // The power may go at any moment after this starts: the state on disk must already say that
+    // the step it boots is attempted (or that the sweep is over when it goes back).
+    void exec_kexec() override {
+        calls.push_back("exec");
+        if (state_file.empty())
+            return;
+        const auto saved = bs::read_state(state_file);
+        REQUIRE(saved);
+        bool marked = !saved->in_progress() || saved->phase == bs::Phase::finishing;
+        for (const auto& step : saved->steps)
+            marked = marked || (step.attempted && !step.recorded && step.step.cmdline == *loaded);
+        CHECK_MESSAGE(marked, "kexec started before the state marked " << *loaded);
+    }
     void reboot() override { calls.push_back("reboot"); }
     void enable_unit() override { calls.push_back("enable"); }
     void disable_unit() override { calls.push_back("disable"); }
@@ -128,6 +141,7 @@ void run_continue(FakeHost& host, const Dir& d) {
 
 void start(FakeHost& host, const Dir& d, const bs::Plan& plan,
            bs::Finish finish = bs::Finish::kexec) {
+    host.state_file = d.state();
     bs::carry_out(bs::plan_start(plan, finish, true, host.this_boot()), host, d.state(), false);
 }
 
