@@ -173,6 +173,23 @@ grep -q '^kexec' "$record" && fail "kexec after the abort on the original comman
 [[ $(field "$state" 'd["phase"]') == aborted ]] || fail "not aborted"
 [[ $(field "$state" 'd["steps"][1]["attempted"]') == None ]] || fail "step 2 attempted"
 
+# --- without systemd: no unit, `kexec -e`, the caller runs continue ------------------------------
+rm "$state"
+boot "$original"
+expect 0 "${sweep[@]}" start "${plan_args[@]}" --state "$state" --no-systemd
+recorded "kexec [-e]"
+grep -q '^systemctl' "$record" && fail "systemctl ran with --no-systemd"
+boot "$step1" 1
+expect 0 "${sweep[@]}" abort --root "$root" --state "$state"
+stdout_has "abort requested: the next continue records its boot"
+nothing_recorded
+expect 0 "${sweep[@]}" continue --root "$root" --state "$state"
+recorded "kexec [-l] [$root/boot/vmlinuz-$release] [--initrd=$root/boot/initrd.img-$release] [--append=$original]"
+recorded "kexec [-e]"
+grep -q '^systemctl' "$record" && fail "systemctl ran with --no-systemd"
+[[ $(field "$state" 'd["steps"][0]["recorded"]["milliseconds"]') == 900 ]] || fail "abort lost step 1"
+[[ $(field "$state" 'd["abort_reason"]') == "abort requested" ]] || fail "abort reason"
+
 # --- a user-space sweep holds the lock -----------------------------------------------------------
 mkdir -p "$root/run/hugetune"
 exec 9>"$root/run/hugetune/lock"

@@ -27,6 +27,22 @@ void run_checked(const std::vector<std::string>& argv) {
         (why.empty() ? "" : ": " + why));
 }
 
+// One word of a unit file's command line: '%' starts a specifier and blanks or quotes split
+// words, so such a path is escaped and double-quoted (systemd.service(5) "Command lines").
+std::string unit_word(const std::string& word) {
+    std::string escaped;
+    bool quote = false;
+    for (char c : word) {
+        if (c == '%')
+            escaped += '%';
+        if (c == '"' || c == '\\')
+            escaped += '\\';
+        quote = quote || c == ' ' || c == '\t' || c == '"' || c == '\'' || c == '\\';
+        escaped += c;
+    }
+    return quote ? '"' + escaped + '"' : escaped;
+}
+
 }  // namespace
 
 std::string unit_text(const std::filesystem::path& binary, const std::filesystem::path& state) {
@@ -43,7 +59,8 @@ std::string unit_text(const std::filesystem::path& binary, const std::filesystem
            std::to_string(kUnitTimeoutSeconds) +
            "\n"
            "ExecStart=" +
-           binary.string() + " boot-sweep continue --state " + state.string() +
+           unit_word(binary.string()) + " boot-sweep continue --state " +
+           unit_word(state.string()) +
            "\n\n"
            "[Install]\n"
            "WantedBy=multi-user.target\n";

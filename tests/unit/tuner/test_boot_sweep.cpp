@@ -494,4 +494,7 @@ TEST_CASE("the unit runs continue on the state file, once per boot, with a timeo
     CHECK(unit.find("Type=oneshot\n") != std::string::npos);
     CHECK(unit.find("After=local-fs.target\n") != std::string::npos);
     CHECK(unit.find("TimeoutStartSec=") != std::string::npos);
+    const std::string odd = bs::unit_text("/opt/my tools/hugetune", "/var/lib/100%/s.json");
+    CHECK(odd.find("ExecStart=\"/opt/my tools/hugetune\" boot-sweep continue --state "
+                   "/var/lib/100%%/s.json\n") != std::string::npos);
 }
