@@ -76,6 +76,9 @@ std::optional<std::string> mismatch(const State& s, const StepState& step, std::
                "here (a hang, a crash, a power cut or a failed kexec); it is not tried again";
     if (!same_cmdline(boot.cmdline, step.step.cmdline))
         return "this boot's command line is not " + name + "'s: '" + boot.cmdline + "'";
+    if (boot.kernel_release != s.plan.kernel_release)
+        return "this boot runs kernel " + boot.kernel_release + ", the sweep measures " +
+               s.plan.kernel_release + " (" + name + ")";
     return std::nullopt;
 }
 

@@ -302,6 +302,11 @@ TEST_CASE("abort paths: each ends the sweep and returns to the original command 
         host.boot_into(plan.steps[1].cmdline);  // a step that is not the one in flight
         reason_part = "command line is not step 1";
     }
+    SUBCASE("another kernel booted with the step's command line") {
+        host.boot_into(plan.steps[0].cmdline);
+        host.boot.kernel_release = "6.16.0";
+        reason_part = "this boot runs kernel 6.16.0, the sweep measures 6.15.3";
+    }
     SUBCASE("no allocation line in the log") {
         host.boot_into(plan.steps[0].cmdline, std::optional<std::uint64_t>{});
         reason_part = "no 'HugeTLB: allocation took' line";
