@@ -299,6 +299,18 @@ struct Choice {
     std::size_t best = 0;
 };
 
+}  // namespace
+
+std::size_t fewest_within_tolerance(const std::vector<double>& seconds, double tolerance) {
+    const double good_enough = *std::min_element(seconds.begin(), seconds.end()) * (1 + tolerance);
+    std::size_t i = 0;
+    while (seconds[i] > good_enough)
+        ++i;
+    return i;
+}
+
+namespace {
+
 Choice decide(const std::vector<double>& predicted, std::size_t default_index,
               const RecommendOptions& o) {
     Choice c;
@@ -311,8 +323,7 @@ Choice decide(const std::vector<double>& predicted, std::size_t default_index,
         return c;
     }
     c.decision = Decision::set;
-    for (c.pick = 0; predicted[c.pick] > good_enough; ++c.pick) {
-    }
+    c.pick = fewest_within_tolerance(predicted, o.tolerance);
     return c;
 }
 
@@ -665,7 +676,8 @@ Recommendation recommend_from_sweep(const SweepData& data, const RecommendOption
     const PoolPredictor predictor = make_predictor(
         ev, candidate_values(r.fallback, r.series, r.max_threads_per_node, ev, default_total),
         default_total);
-    const Pick pick = pick_value(CostCurve(r.series, fits.chosen), predictor, o);
+    r.curve_fit = fits.chosen;
+    const Pick pick = pick_value(CostCurve(r.series, r.curve_fit), predictor, o);
     r.predictions = pick.predictions;
     r.measured = measured_boot_seconds(r.series, ev);
     const std::optional<double> poor_fit_r2 = judge_fit(r);
@@ -683,6 +695,12 @@ Recommendation recommend_from_sweep(const SweepData& data, const RecommendOption
     judge_uncertainty(r, o, poor_fit_r2);
     r.verdict = verdict(r, o);
     return r;
+}
+
+double predict_boot_seconds(const Recommendation& r, double total_threads, double pool_pages) {
+    const bool per_page = r.pool_pages > 0;
+    const Evaluator ev{r.nodes, r.cpu_cap, per_page ? pool_pages / r.nodes : 1.0};
+    return ev.seconds(CostCurve(r.series, r.curve_fit), total_threads);
 }
 
 }  // namespace hugetune::model

@@ -67,8 +67,9 @@ struct Recommendation {
     std::string curve;  // the series fitted for the recommendation (curve_name of the basis)
     ModelSelection model;
     std::vector<Point> series;  // the points fitted: seconds per page (sweep) or per run (table)
-    std::string lambda_unit;    // of every fitted lambda: pages/s per node, or table runs/s
-    bool fallback = false;      // no fit converged: the best measured count instead
+    std::optional<ScalingFit> curve_fit;  // the fit predictions follow; absent: the medians
+    std::string lambda_unit;  // of every fitted lambda: pages/s per node, or table runs/s
+    bool fallback = false;    // no fit converged: the best measured count instead
     std::vector<PhaseModel> phases;
 
     int nodes = 1;
@@ -106,6 +107,15 @@ struct Recommendation {
     std::vector<Warning> warnings;   // things that weaken the result
     std::string verdict;             // one plain sentence
 };
+
+// The index of the first of `seconds` (ordered by thread count, fewest first) within
+// `tolerance` of the smallest: the fewest threads that are as good as the best. Not empty.
+std::size_t fewest_within_tolerance(const std::vector<double>& seconds, double tolerance);
+
+// The predicted boot allocation seconds at `total_threads` for a pool of `pool_pages` pages of
+// the sweep's size, through the same curve as the recommendation's predictions (a boot table's
+// own work when it has no pages: the pool is then the table's).
+double predict_boot_seconds(const Recommendation& r, double total_threads, double pool_pages);
 
 // Throws InputError when the data cannot support a recommendation at all.
 Recommendation recommend_from_sweep(const SweepData& data, const RecommendOptions& options);

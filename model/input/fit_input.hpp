@@ -92,6 +92,11 @@ SweepData parse_csv_table(std::string_view text);
 // A `hugetune-sweep` document. Throws InputError naming the JSON path of the problem.
 SweepData parse_sweep_json(const nlohmann::json& doc);
 
+// A `hugetune-boot-sweep` result: a measured boot table ("boot" phase, threads per node = the
+// total over the nodes it names). Throws InputError naming the JSON path of the problem. A fit
+// of it needs check_enough_thread_counts too; a comparison with a prediction does not.
+SweepData parse_boot_sweep_json(const nlohmann::json& doc);
+
 // At least three distinct thread counts in the series the recommendation needs; throws
 // InputError otherwise (shared by both readers).
 inline constexpr std::size_t kMinThreadCounts = 3;

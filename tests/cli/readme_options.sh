@@ -66,7 +66,7 @@ def command_help(command):
 
 readme = open(f"{source}/README.md", encoding="utf-8").read()
 main_help = run("--help").stdout
-commands = re.findall(r"^  ([a-z]+) {2,}\S", main_help.split("Commands:")[1].split("Exit codes:")[0],
+commands = re.findall(r"^  ([a-z][a-z-]*) {2,}\S", main_help.split("Commands:")[1].split("Exit codes:")[0],
                       re.M)
 _, _, help_codes = parse_help(main_help)
 

@@ -11,6 +11,8 @@ allowed() {  # allowed <file> <included path>
     model/*) [[ $2 == model/* ]] ;;
     reports/*) [[ $2 == reports/* || $2 == model/* ]] ;;
     tuner/cli/* | tuner/main.cpp) true ;;
+    tuner/boot_sweep/*) [[ $2 == tuner/boot_sweep/* || $2 == tuner/system/* || $2 == tuner/kernel/* ||
+        $2 == tuner/probe/* || $2 == model/* ]] ;;
     tuner/*) [[ ($2 == tuner/* && $2 != tuner/cli/*) || $2 == model/* ]] ;;
     tests/unit/model/*) [[ $2 == model/* || $2 == tests/unit/support/* ]] ;;
     tests/unit/reports/*) [[ $2 == reports/* || $2 == model/* || $2 == tests/unit/support/* ]] ;;

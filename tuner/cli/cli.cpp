@@ -32,6 +32,8 @@ constexpr ExitCodeMeaning kExitCodeMeanings[] = {
     {ExitCode::interrupted, "interrupted; the machine was restored before exiting"},
 };
 
+}  // namespace
+
 // The numbers come from ExitCode itself, so the help cannot drift from what main returns.
 std::string exit_codes_text() {
     std::string text = "Exit codes:\n";
@@ -43,6 +45,8 @@ std::string exit_codes_text() {
     return text;
 }
 
+namespace {
+
 void print_main_help(std::ostream& out) {
     out << "usage: hugetune <command> [options]\n"
            "       hugetune <command> --help\n"
@@ -51,9 +55,12 @@ void print_main_help(std::ostream& out) {
            "thread counts per NUMA node and recommends the boot parameter\n"
            "hugepage_alloc_threads=.\n\n"
            "Commands:\n";
+    std::size_t width = 0;
+    for (const auto& c : commands())
+        width = std::max(width, c.name.size() + 2);
     for (const auto& c : commands()) {
         out << "  " << c.name;
-        for (std::size_t i = c.name.size(); i < 10; ++i)
+        for (std::size_t i = c.name.size(); i < width; ++i)
             out << ' ';
         out << c.summary << "\n";
     }

@@ -33,6 +33,9 @@ namespace po = boost::program_options;
 bool parse_options(std::string_view command, std::string_view usage,
                    const po::options_description& desc, const Args& args, po::variables_map& vm);
 
+// "Exit codes:" and one line per code, as every --help ends.
+std::string exit_codes_text();
+
 // A whole number from 0 up, as typed: digits only. Boost would read "-1" into an unsigned
 // option as its largest value, so unsigned options take text and come here. UsageError
 // naming `option` otherwise.

@@ -12,6 +12,7 @@
 
 #include "model/recommend.hpp"
 #include "model/text.hpp"
+#include "tuner/cli/boot_sweep_option.hpp"
 #include "tuner/cli/commands.hpp"
 #include "tuner/system/errors.hpp"
 #include "tuner/system/json_file.hpp"
@@ -23,20 +24,21 @@ constexpr int kMaxNodes = 4096;
 
 struct FitCommandOptions {
     std::filesystem::path input;
+    std::optional<std::filesystem::path> boot_sweep;
     model::RecommendOptions recommend;
     bool json = false;
 };
 
 std::optional<FitCommandOptions> parse_fit(const Args& args) {
     FitCommandOptions o;
-    std::string input, tolerance;
+    std::string input, tolerance, boot_sweep;
     int nodes = 0, cpus = 0;
     std::string seed;
     po::options_description desc("Options");
-    desc.add_options()(
-        "input", po::value(&input)->value_name("FILE"),
-        "sweep JSON from 'hugetune sweep --out', or CSV with header threads_per_node,seconds "
-        "(optional phase column: boot, alloc, zero, grow)")(
+    desc.add_options()("input", po::value(&input)->value_name("FILE"),
+                       "sweep JSON from 'hugetune sweep --out', a result of 'hugetune boot-sweep', "
+                       "or CSV with header threads_per_node,seconds "
+                       "(optional phase column: boot, alloc, zero, grow)")(
         "nodes", po::value(&nodes)->value_name("K"),
         "NUMA nodes with memory (default: the sweep's probe; 1 for a CSV)")(
         "cpus", po::value(&cpus)->value_name("C"),
@@ -47,16 +49,19 @@ std::optional<FitCommandOptions> parse_fit(const Args& args) {
                        ("bootstrap seed (default: the sweep's, or " +
                         std::to_string(model::SweepData{}.seed) + ")")
                            .c_str())("json", po::bool_switch(&o.json),
-                                     "print one JSON object instead of the summary");
+                                     "print one JSON object instead of the summary")(
+        "boot-sweep", po::value(&boot_sweep)->value_name("FILE"), kBootSweepOptionHelp);
     po::variables_map vm;
     if (!parse_options("fit",
                        "hugetune fit --input FILE [--nodes K] [--cpus C] [--tolerance P] "
-                       "[--seed S] [--json]",
+                       "[--seed S] [--boot-sweep FILE] [--json]",
                        desc, args, vm))
         return std::nullopt;
     if (input.empty())
         usage_error("--input", "missing; give a sweep JSON or a CSV file");
     o.input = input;
+    if (!boot_sweep.empty())
+        o.boot_sweep = boot_sweep;
     if (vm.count("nodes")) {
         if (nodes < 1 || nodes > kMaxNodes)
             usage_error("--nodes", "must be between 1 and " + std::to_string(kMaxNodes));
@@ -144,6 +149,11 @@ model::SweepData parse_input(const std::filesystem::path& path, const std::strin
                 throw UsageError(name + ": is JSON but not a sweep document (a JSON " +
                                  doc.type_name() +
                                  "); give the file written by 'hugetune sweep --out'");
+            if (doc.contains("format") && doc["format"] == "hugetune-boot-sweep") {
+                model::SweepData boots = model::parse_boot_sweep_json(doc);
+                model::check_enough_thread_counts(boots.phases.front(), std::nullopt);
+                return boots;
+            }
             return model::parse_sweep_json(doc);
         }
         return model::parse_csv_table(text);
@@ -159,6 +169,9 @@ int run_fit(const Args& args) {
     auto options = parse_fit(args);
     if (!options)
         return 0;
+    std::optional<model::SweepData> boot_data;
+    if (options->boot_sweep)
+        boot_data = read_boot_sweep_option(*options->boot_sweep);
     const std::string text = read_input(options->input);
     const model::SweepData data = parse_input(options->input, text);
     model::Recommendation result;
@@ -167,12 +180,21 @@ int run_fit(const Args& args) {
     } catch (const model::InputError& e) {
         throw UsageError("--input " + options->input.string() + ": " + e.what());
     }
+    std::optional<model::BootComparison> boots;
+    if (boot_data)
+        boots = boot_sweep_comparison(*options->boot_sweep, *boot_data, result);
     for (const auto& note : result.notes)
         print_diagnostic("note", note);
-    if (options->json)
-        std::cout << model::to_json(result).dump(2) << "\n";
-    else
+    if (options->json) {
+        nlohmann::json out = model::to_json(result);
+        if (boots)
+            out["boot_sweep"] = model::to_json(*boots);
+        std::cout << out.dump(2) << "\n";
+    } else {
         std::cout << printable_lines(model::format_summary(result));
+        if (boots)
+            std::cout << "\n" << printable_lines(model::format_boot_comparison(*boots));
+    }
     return 0;
 }
 

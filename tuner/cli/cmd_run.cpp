@@ -9,6 +9,7 @@
 #include "model/text.hpp"
 #include "reports/report.hpp"
 #include "reports/summary.hpp"
+#include "tuner/cli/boot_sweep_option.hpp"
 #include "tuner/cli/commands.hpp"
 #include "tuner/cli/plot_output.hpp"
 #include "tuner/cli/sweep_options.hpp"
@@ -29,6 +30,7 @@ struct RunOptions {
     SweepOptions sweep;
     fs::path report = kDefaultReportPath;
     std::optional<fs::path> plot;
+    std::optional<fs::path> boot_sweep;
     std::optional<std::uint64_t> boot_pages;
     std::optional<double> boot_gib;
     double tolerance = model::RecommendOptions{}.tolerance;
@@ -39,7 +41,7 @@ struct RunOptions {
 std::optional<RunOptions> parse_run(const Args& args) {
     RunOptions o;
     SweepOptionValues values;
-    std::string report, plot, tolerance;
+    std::string report, plot, tolerance, boot_sweep;
     long long boot_pages = 0;
     double boot_gib = 0;
     po::options_description desc("Options");
@@ -53,7 +55,8 @@ std::optional<RunOptions> parse_run(const Args& args) {
         "boot-pages", po::value(&boot_pages)->value_name("N"),
         "predict boot time for N huge pages (default: the cmdline's hugepages=, else the "
         "current pool, else 1 TiB)")("boot-gib", po::value(&boot_gib)->value_name("G"),
-                                     "predict boot time for G GiB of huge pages");
+                                     "predict boot time for G GiB of huge pages")(
+        "boot-sweep", po::value(&boot_sweep)->value_name("FILE"), kBootSweepOptionHelp);
     add_tolerance_option(desc, tolerance);
     desc.add_options()("json", po::bool_switch(&o.json), "print the report instead of the summary")(
         "dry-run", po::bool_switch(&o.dry_run),
@@ -63,7 +66,8 @@ std::optional<RunOptions> parse_run(const Args& args) {
     if (!parse_options(
             "run",
             "hugetune run [--report FILE] [--plot FILE] [--boot-pages N | --boot-gib G]\n"
-            "                    [--tolerance P] [--json] [--dry-run] [sweep options]",
+            "                    [--boot-sweep FILE] [--tolerance P] [--json] [--dry-run] "
+            "[sweep options]",
             desc, args, vm))
         return std::nullopt;
     o.sweep = sweep_options_from(values, vm);
@@ -77,6 +81,8 @@ std::optional<RunOptions> parse_run(const Args& args) {
         usage_error("--phases", "run predicts boot time from the alloc phase; include alloc");
     if (!report.empty())
         o.report = report;
+    if (!boot_sweep.empty())
+        o.boot_sweep = boot_sweep;
     if (!plot.empty()) {
         if (!plot_format_for(plot))
             usage_error("--plot", "'" + plot + "' needs the extension .svg or .png");
@@ -177,12 +183,15 @@ nlohmann::json assemble_report(const RunOptions& o, const Probe& probe,
 }
 
 // The report file first, then the summary (or the JSON) on stdout, then the plot.
-void publish(const RunOptions& o, const nlohmann::json& report) {
+void publish(const RunOptions& o, const nlohmann::json& report,
+             const std::optional<model::BootComparison>& boots) {
     write_file_atomically(o.report, report.dump(2) + "\n");
     if (o.json) {
         std::cout << report.dump(2) << "\n";
     } else {
         std::cout << printable_lines(format_report_summary(report));
+        if (boots)
+            std::cout << "\n" << printable_lines(model::format_boot_comparison(*boots));
         std::cout << "\nreport written to " << o.report.string() << "\n";
     }
     if (o.plot) {
@@ -198,6 +207,9 @@ int run_run(const Args& args) {
     if (!options)
         return 0;
     check_output_paths(*options);
+    std::optional<model::SweepData> boot_data;
+    if (options->boot_sweep)
+        boot_data = read_boot_sweep_option(*options->boot_sweep);
     KernelFs fs("/");
     Probe probe = probe_machine(fs);
     if (options->dry_run) {
@@ -214,7 +226,13 @@ int run_run(const Args& args) {
     const auto recommendation = recommend(*options, sweep_json);
     for (const auto& note : recommendation.notes)
         print_diagnostic("note", note);
-    publish(*options, assemble_report(*options, probe, sweep_json, recommendation));
+    nlohmann::json report = assemble_report(*options, probe, sweep_json, recommendation);
+    std::optional<model::BootComparison> boots;
+    if (boot_data) {
+        boots = boot_sweep_comparison(*options->boot_sweep, *boot_data, recommendation);
+        report["boot_sweep"] = model::to_json(*boots);
+    }
+    publish(*options, report, boots);
     return 0;
 }
 

@@ -14,6 +14,8 @@ const std::vector<Command>& commands() {
         {"apply", "write hugepage_alloc_threads= into the boot loader configuration", run_apply},
         {"rollback", "undo the last apply, byte for byte", run_rollback},
         {"verify", "after a reboot: check the boot log against the applied value", run_verify},
+        {"boot-sweep", "measure the boot allocation at each thread count, one kexec boot each",
+         run_boot_sweep},
         {"restore", "put back huge page pools left changed by an interrupted sweep", run_restore},
     };
     return all;

@@ -18,5 +18,6 @@ void restore_before_command();
 int run_apply(const Args& args);
 int run_rollback(const Args& args);
 int run_verify(const Args& args);
+int run_boot_sweep(const Args& args);
 
 }  // namespace hugetune::cli

@@ -17,6 +17,12 @@ const std::vector<SettingFlag>& setting_flags() {
         {"regenerate", "--no-regenerate"},
         {"boot_pool", "--boot-pages/--boot-gib"},
         {"root", "--root"},
+        {"threads", "--threads"},
+        {"pages", "--pages"},
+        {"gib", "--gib"},
+        {"kernel_image", "--kernel"},
+        {"initrd", "--initrd"},
+        {"state", "--state"},
     };
     return all;
 }

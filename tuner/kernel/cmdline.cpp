@@ -18,6 +18,7 @@ KernelCmdline parse_kernel_cmdline(std::string_view text) {
             ++i;
         if (i >= text.size())
             break;
+        const std::size_t start = i;
         std::string token;
         bool in_quote = false;
         bool saw_equals = false;
@@ -36,9 +37,16 @@ KernelCmdline parse_kernel_cmdline(std::string_view text) {
             }
             token.push_back(c);
         }
-        if (token == "--")
-            break;  // the rest belongs to init
+        if (token == "--") {  // the rest belongs to init
+            const auto rest = text.find_first_not_of(" \t\n", i);
+            if (rest != std::string_view::npos) {
+                const auto end = text.find_last_not_of(" \t\n");
+                result.init_args = std::string(text.substr(rest, end + 1 - rest));
+            }
+            break;
+        }
         CmdlineParam p;
+        p.raw = std::string(text.substr(start, i - start));
         if (saw_equals) {
             p.name = token.substr(0, name_end);
             p.value = token.substr(name_end + 1);
@@ -48,6 +56,15 @@ KernelCmdline parse_kernel_cmdline(std::string_view text) {
         result.params.push_back(std::move(p));
     }
     return result;
+}
+
+std::string cmdline_text(const KernelCmdline& cmdline) {
+    std::string text;
+    for (const auto& p : cmdline.params)
+        text += (text.empty() ? "" : " ") + p.raw;
+    if (cmdline.init_args)
+        text += (text.empty() ? "-- " : " -- ") + *cmdline.init_args;
+    return text;
 }
 
 std::optional<std::string> KernelCmdline::last(std::string_view name) const {

@@ -13,17 +13,25 @@ namespace hugetune {
 struct CmdlineParam {
     std::string name;
     std::optional<std::string> value;  // absent for a bare flag like "quiet"
+    std::string raw;                   // the token as written, quotes kept
 };
 
 struct KernelCmdline {
-    std::vector<CmdlineParam> params;  // in order, repeats kept
+    std::vector<CmdlineParam> params;      // in order, repeats kept
+    std::optional<std::string> init_args;  // what follows a bare "--", as written
 
     // The value of the last occurrence of `name` (the kernel's rule for most parameters).
     std::optional<std::string> last(std::string_view name) const;
 };
 
-// Tokenises a kernel command line. Everything after a bare "--" goes to init and is dropped.
+// Tokenises a kernel command line. Everything after a bare "--" goes to init: it is kept apart
+// in `init_args`, never read as parameters.
 KernelCmdline parse_kernel_cmdline(std::string_view text);
+
+// The command line as text again: the raw tokens joined by one blank, then " -- " and the init
+// arguments when there are any. Two lines that differ only in blanks between tokens give the
+// same text.
+std::string cmdline_text(const KernelCmdline& cmdline);
 
 // The parameters hugetune cares about, for reports.
 bool is_hugetlb_param(std::string_view name);

@@ -165,3 +165,21 @@ TEST_CASE("report: the verification block verify adds validates, problems and al
     CHECK(v["ratio"].is_null());
     fs::remove_all(dir);
 }
+
+TEST_CASE("report: a boot_sweep block validates, and a malformed one is refused") {
+    auto report = fixed_report();
+    report["boot_sweep"] = {{"pages", 1024},
+                            {"page_size_kb", 2048},
+                            {"kernel_release", "6.15.3"},
+                            {"rows",
+                             {{{"threads", 2},
+                               {"boots", 3},
+                               {"measured_ms", 410.0},
+                               {"predicted_ms", 380.5},
+                               {"ratio", 1.078}}}}};
+    auto r = validate_json("report.schema.json", report);
+    REQUIRE_MESSAGE(r.exit_code != -1, "python3 with jsonschema is a test dependency");
+    CHECK_MESSAGE(r.exit_code == 0, r.out << r.err);
+    report["boot_sweep"]["rows"][0].erase("predicted_ms");
+    CHECK(validate_json("report.schema.json", report).exit_code != 0);
+}

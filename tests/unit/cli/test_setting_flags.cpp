@@ -87,6 +87,12 @@ TEST_CASE("the engine's setting names map to the flags users type") {
         {"regenerate", "--no-regenerate"},
         {"boot_pool", "--boot-pages/--boot-gib"},
         {"root", "--root"},
+        {"threads", "--threads"},
+        {"pages", "--pages"},
+        {"gib", "--gib"},
+        {"kernel_image", "--kernel"},
+        {"initrd", "--initrd"},
+        {"state", "--state"},
     };
     for (const auto& [setting, flag] : expected) {
         auto entry = setting_flag(setting);

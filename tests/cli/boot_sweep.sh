@@ -1,0 +1,209 @@
+#!/usr/bin/env bash
+# `hugetune boot-sweep` on a fixture root: kexec and systemctl are stand-ins on PATH that record
+# their argument vectors, and each "boot" is the test rewriting the tree's /proc/cmdline,
+# boot id and /dev/kmsg to what the kexec'd kernel would show. A whole sweep of two steps,
+# a power cut between a step's mark and its kexec, the refusals, and the state file's checks.
+source "$(dirname "$0")/lib/harness.bash"
+
+release=$(cat "$src/tests/fixtures/vm-1node/proc/sys/kernel/osrelease")
+root=$work/root
+cp -a "$src/tests/fixtures/vm-1node" "$root"
+mkdir -p "$root/boot" "$root/proc/sys/kernel/random"
+echo image >"$root/boot/vmlinuz-$release"
+echo initrd >"$root/boot/initrd.img-$release"
+original=$(cat "$root/proc/cmdline")
+echo boot-0 >"$root/proc/sys/kernel/random/boot_id"
+
+# The state must be on persistent storage; the scratch directory may be in memory.
+persist=$work
+if [[ $(stat -f -c %T "$work") == tmpfs || $(stat -f -c %T "$work") == ramfs ]]; then
+    persist=$(mktemp -d -p "$PWD")
+    at_exit "rm -rf '$persist'"
+fi
+state=$persist/state/boot-sweep.json
+result=$persist/state/boot-sweep-result.json
+
+stubs=$work/stubs
+record=$work/argv.log
+mkdir -p "$stubs"
+: >"$record"
+for tool in kexec systemctl; do
+    cat >"$stubs/$tool" <<STUB
+#!/bin/sh
+line="$tool"
+for a in "\$@"; do line="\$line [\$a]"; done
+echo "\$line" >>"$record"
+exit 0
+STUB
+    chmod +x "$stubs/$tool"
+done
+export PATH=$stubs:$PATH
+recorded() { grep -qxF -- "$1" "$record" || { cat "$record" >&2; fail "not run: $1"; }; }
+nothing_recorded() { [[ ! -s $record ]] || { cat "$record" >&2; fail "a command ran"; }; }
+field() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$@"; }
+
+# boot CMDLINE [THREADS]: the next boot, with CMDLINE and, when THREADS is given, the kernel's
+# allocation line for 1024 pages of 2 MiB at that thread count.
+boots=0
+boot() {
+    boots=$((boots + 1))
+    echo "boot-$boots" >"$root/proc/sys/kernel/random/boot_id"
+    echo "$1" >"$root/proc/cmdline"
+    {
+        echo "[    0.000000] Linux version $release (builder@example) #1 SMP"
+        [[ -n ${2:-} ]] && echo "[    1.200000] HugeTLB: allocation took $((100 + 800 / $2))ms with hugepage_allocation_threads=$2"
+        echo "[    1.200100] HugeTLB: registered 2.00 MiB page size, pre-allocated 1024 pages"
+    } >"$root/dev/kmsg"
+    : >"$record"
+}
+
+sweep=("$bin" boot-sweep)
+base_args=(--root "$root" --pages 1024 --repetitions 1)
+plan_args=("${base_args[@]}" --threads 1,2)
+step1="$original hugepagesz=2M hugepages=1024 hugepage_alloc_threads=1"
+step2="$original hugepagesz=2M hugepages=1024 hugepage_alloc_threads=2"
+
+# --- plan: checks, changes nothing ------------------------------------------------------------
+mkdir -p "$work/nobin"
+expect_error 4 "kexec not found" env PATH="$work/nobin" "${sweep[@]}" plan "${plan_args[@]}"
+expect 0 "${sweep[@]}" plan "${plan_args[@]}"
+stdout_has "step 1: $step1"
+stdout_has "step 2: $step2"
+stdout_has "estimated time"
+expect 0 "${sweep[@]}" plan "${plan_args[@]}" --json
+[[ $(field "$out" 'd["steps"][1]["cmdline"]') == "$step2" ]] || fail "plan --json step 2"
+expect_error 2 "--page-size: 1G pages are gigantic" "${sweep[@]}" plan "${plan_args[@]}" --page-size 1G
+expect_error 2 "--threads" "${sweep[@]}" plan "${base_args[@]}" --threads 0
+expect_error 2 "--threads: 3 is not between 1 and the 2 online CPUs" "${sweep[@]}" plan "${base_args[@]}" --threads 3
+expect_error 2 "--init-on-alloc" "${sweep[@]}" plan "${plan_args[@]}" --init-on-alloc 2
+expect_error 2 "--pages: the command line requests no 2M pool" "${sweep[@]}" plan --root "$root"
+expect_error 1 "does not fit" "${sweep[@]}" plan --root "$root" --gib 100
+expect_error 2 "--initrd: $root/boot/missing does not exist" "${sweep[@]}" plan "${plan_args[@]}" --initrd /boot/missing
+mv "$root/boot/initrd.img-$release" "$work/initrd"
+expect_error 2 "--initrd: no initrd found" "${sweep[@]}" plan "${plan_args[@]}"
+expect 0 "${sweep[@]}" plan "${plan_args[@]}" --initrd none
+mv "$work/initrd" "$root/boot/initrd.img-$release"
+expect_error 2 "unknown subcommand" "${sweep[@]}" launch
+mv "$root/proc/sys/kernel/osrelease" "$work/osrelease"
+echo 6.14.2 >"$root/proc/sys/kernel/osrelease"
+expect_error 4 "does not take hugepage_alloc_threads=" "${sweep[@]}" plan "${plan_args[@]}" --kernel "/boot/vmlinuz-$release" --initrd none
+mv "$work/osrelease" "$root/proc/sys/kernel/osrelease"
+nothing_recorded
+
+# --- no state: status and continue have nothing to do -----------------------------------------
+expect 0 "${sweep[@]}" status --root "$root" --state "$state"
+stdout_has "no boot sweep"
+expect 0 "${sweep[@]}" continue --root "$root" --state "$state"
+stderr_has "nothing to do"
+nothing_recorded
+expect_error 1 "nothing to abort" "${sweep[@]}" abort --root "$root" --state "$state"
+
+# --- start: refusals, dry run -------------------------------------------------------------------
+if [[ $(stat -f -c %T /dev/shm 2>/dev/null) == tmpfs ]]; then
+    expect_error 2 "--state: /dev/shm/hugetune-boot-sweep-test.json is on a file system in memory" \
+        "${sweep[@]}" start "${plan_args[@]}" --state /dev/shm/hugetune-boot-sweep-test.json
+fi
+expect 0 "${sweep[@]}" start "${plan_args[@]}" --state "$state" --dry-run
+stdout_has "would load the kexec image /boot/vmlinuz-$release with: $step1"
+stdout_has "would enable hugetune-boot-sweep.service"
+nothing_recorded
+[[ ! -e $state ]] || fail "--dry-run wrote the state"
+if can_run_as_nobody "$bin"; then
+    expect_error 3 "as root" as_nobody "$(nobody_copy "$bin")" boot-sweep start --pages 1024
+fi
+
+# --- a whole sweep of two steps -----------------------------------------------------------------
+expect 0 "${sweep[@]}" start "${plan_args[@]}" --state "$state"
+stdout_has "kexec into step 1 of 2 (1 threads"
+recorded "systemctl [--root=$root] [enable] [hugetune-boot-sweep.service]"
+recorded "kexec [-l] [$root/boot/vmlinuz-$release] [--initrd=$root/boot/initrd.img-$release] [--append=$step1]"
+recorded "systemctl [--no-block] [kexec]"
+unit=$root/etc/systemd/system/hugetune-boot-sweep.service
+grep -qxF "ExecStart=$(readlink -f "$bin") boot-sweep continue --state $state" "$unit" || fail "unit ExecStart"
+[[ $(field "$state" 'd["steps"][0]["attempted"]["boot_id"]') == boot-0 ]] || fail "step 1 not marked"
+expect_error 5 "a boot sweep is in progress" "${sweep[@]}" start "${plan_args[@]}" --state "$state"
+
+boot "$step1" 1
+expect 0 "${sweep[@]}" continue --root "$root" --state "$state"
+stdout_has "kexec into step 2 of 2"
+recorded "kexec [-l] [$root/boot/vmlinuz-$release] [--initrd=$root/boot/initrd.img-$release] [--append=$step2]"
+[[ $(field "$state" 'd["steps"][0]["recorded"]["milliseconds"]') == 900 ]] || fail "step 1 ms"
+expect 0 "${sweep[@]}" status --root "$root" --state "$state"
+stdout_has "step 1: 1 threads, repetition 1: 900 ms, boot boot-1"
+stdout_has "step 2: 2 threads, repetition 1: attempted at"
+
+boot "$step2" 2
+expect 0 "${sweep[@]}" continue --root "$root" --state "$state"
+stdout_has "boot sweep finished"
+stdout_has "best: the fewest threads within 2% of the fastest median: hugepage_alloc_threads=2"
+recorded "kexec [-l] [$root/boot/vmlinuz-$release] [--initrd=$root/boot/initrd.img-$release] [--append=$original]"
+recorded "systemctl [--root=$root] [disable] [hugetune-boot-sweep.service]"
+[[ ! -e $unit ]] || fail "the unit is still there"
+[[ $(field "$result" 'd["best"]["cmdline"]') == hugepage_alloc_threads=2 ]] || fail "result best"
+
+boot "$original"
+expect 0 "${sweep[@]}" continue --root "$root" --state "$state"
+stdout_has "boot sweep done: back on the original command line"
+nothing_recorded
+expect 0 "${sweep[@]}" status --root "$root" --state "$state" --json
+[[ $(field "$out" 'd["state"]["phase"]') == done ]] || fail "status --json phase"
+
+# fit reads the result as a boot table (two counts are too few to fit a curve to)
+expect_error 2 "--input $result: only 2 distinct threads_per_node value(s) in the boot series" \
+    "$bin" fit --input "$result"
+
+# fit and run set the measured boots beside the prediction
+expect 0 "$bin" fit --input "$src/tests/data/sweep-zen4-2node.json" --boot-sweep "$result" --json
+[[ $(field "$out" 'd["boot_sweep"]["rows"][1]["threads"]') == 2 ]] || fail "fit boot_sweep rows"
+[[ $(field "$out" 'round(d["boot_sweep"]["rows"][0]["measured_ms"])') == 900 ]] || fail "fit measured_ms"
+[[ $(field "$out" 'd["boot_sweep"]["rows"][0]["predicted_ms"] > 0') == True ]] || fail "fit predicted_ms"
+expect 0 "$bin" fit --input "$src/tests/data/sweep-zen4-2node.json" --boot-sweep "$result"
+stdout_has "Measured boots against the prediction (1024 pages of 2 MiB)"
+expect_error 2 "--boot-sweep $work/none.json" "$bin" fit --input "$src/tests/data/sweep-zen4-2node.json" --boot-sweep "$work/none.json"
+expect_error 2 "--boot-sweep $work/none.json" "$bin" run --dry-run --boot-sweep "$work/none.json"
+
+# --- a power cut between step 1's mark and its kexec ---------------------------------------------
+boot "$original"
+expect 0 "${sweep[@]}" start "${plan_args[@]}" --state "$state"
+boot "$original"  # the firmware's normal boot
+expect 0 "${sweep[@]}" continue --root "$root" --state "$state"
+stderr_has "boot sweep aborted: step 1 of 2 (1 threads, repetition 1) was attempted"
+recorded "systemctl [--root=$root] [disable] [hugetune-boot-sweep.service]"
+grep -q '^kexec' "$record" && fail "kexec after the abort on the original command line"
+[[ $(field "$state" 'd["phase"]') == aborted ]] || fail "not aborted"
+[[ $(field "$state" 'd["steps"][1]["attempted"]') == None ]] || fail "step 2 attempted"
+
+# --- without systemd: no unit, `kexec -e`, the caller runs continue ------------------------------
+rm "$state"
+boot "$original"
+expect 0 "${sweep[@]}" start "${plan_args[@]}" --state "$state" --no-systemd
+recorded "kexec [-e]"
+grep -q '^systemctl' "$record" && fail "systemctl ran with --no-systemd"
+boot "$step1" 1
+expect 0 "${sweep[@]}" abort --root "$root" --state "$state"
+stdout_has "abort requested: the next continue records its boot"
+nothing_recorded
+expect 0 "${sweep[@]}" continue --root "$root" --state "$state"
+recorded "kexec [-l] [$root/boot/vmlinuz-$release] [--initrd=$root/boot/initrd.img-$release] [--append=$original]"
+recorded "kexec [-e]"
+grep -q '^systemctl' "$record" && fail "systemctl ran with --no-systemd"
+[[ $(field "$state" 'd["steps"][0]["recorded"]["milliseconds"]') == 900 ]] || fail "abort lost step 1"
+[[ $(field "$state" 'd["abort_reason"]') == "abort requested" ]] || fail "abort reason"
+
+# --- a user-space sweep holds the lock -----------------------------------------------------------
+mkdir -p "$root/run/hugetune"
+exec 9>"$root/run/hugetune/lock"
+flock -n 9
+boot "$original"
+expect_error 5 "is locked" "${sweep[@]}" start "${plan_args[@]}" --state "$state"
+exec 9>&-
+nothing_recorded
+
+# --- the state file's own errors -----------------------------------------------------------------
+head -c 200 "$result" >"$state"
+expect_error 2 "$state" "${sweep[@]}" status --root "$root" --state "$state"
+stderr_has "not valid JSON"
+echo '{"format": "hugetune-boot-sweep-state", "format_version": 9}' >"$state"
+expect_error 2 "format_version: 9 is not supported" "${sweep[@]}" continue --root "$root" --state "$state"
+
+echo "boot_sweep: ok"

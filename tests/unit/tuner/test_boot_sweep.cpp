@@ -1,0 +1,505 @@
+// The boot sweep's plan, state file and state machine, driven through a fake machine that boots
+// whatever command line was last loaded and logs the allocation line a real kernel would.
+#include <doctest/doctest.h>
+#include <stdlib.h>
+
+#include <filesystem>
+#include <fstream>
+#include <set>
+
+#include "tuner/boot_sweep/host.hpp"
+#include "tuner/boot_sweep/plan.hpp"
+#include "tuner/boot_sweep/result.hpp"
+#include "tuner/boot_sweep/state.hpp"
+#include "tuner/boot_sweep/steps.hpp"
+#include "tuner/system/errors.hpp"
+#include "tuner/system/json_file.hpp"
+
+namespace fs = std::filesystem;
+namespace bs = hugetune::boot_sweep;
+using hugetune::ExitCode;
+
+namespace {
+
+const std::string kOriginal = "BOOT_IMAGE=/vmlinuz-6.15.3 root=/dev/sda1 ro quiet";
+
+bs::MachineFacts facts() {
+    bs::MachineFacts f;
+    f.kernel_release = "6.15.3";
+    f.online_cpus = 8;
+    f.nodes = 1;
+    f.memory_total_bytes = 16ULL << 30;
+    f.kexec_found = true;
+    f.kernel_image = "/boot/vmlinuz-6.15.3";
+    f.initrd = "/boot/initrd.img-6.15.3";
+    f.original_cmdline = kOriginal;
+    return f;
+}
+
+bs::Request request(std::vector<int> threads, int repetitions = 1) {
+    bs::Request r;
+    r.threads = std::move(threads);
+    r.pages = 1024;
+    r.repetitions = repetitions;
+    return r;
+}
+
+// The allocation takes 800 ms over the thread count, plus 100 ms.
+std::uint64_t fake_ms(std::uint64_t threads) {
+    return 100 + 800 / threads;
+}
+
+std::vector<std::string> boot_log(std::optional<std::uint64_t> threads, std::uint64_t pages) {
+    std::vector<std::string> log = {"Linux version 6.15.3 (builder@example) #1 SMP"};
+    if (threads)
+        log.push_back("HugeTLB: allocation took " + std::to_string(fake_ms(*threads)) +
+                      "ms with hugepage_allocation_threads=" + std::to_string(*threads));
+    log.push_back("HugeTLB: registered 2.00 MiB page size, pre-allocated " + std::to_string(pages) +
+                  " pages");
+    return log;
+}
+
+std::optional<std::uint64_t> threads_on(const std::string& cmdline) {
+    const auto at = cmdline.find("hugepage_alloc_threads=");
+    if (at == std::string::npos)
+        return std::nullopt;
+    return std::stoull(cmdline.substr(at + 23));
+}
+
+class FakeHost : public bs::Host {
+  public:
+    bs::BootFacts boot{"boot-0", kOriginal, "6.15.3", boot_log(std::nullopt, 0), "t0"};
+    std::vector<std::string> calls;
+    std::optional<std::string> loaded;
+    bool fail_load = false;
+    int boots = 0;
+    fs::path state_file;
+
+    bs::BootFacts this_boot() const override { return boot; }
+    void load_kexec(const bs::KexecImage& image, const std::string& cmdline) override {
+        calls.push_back("load " + cmdline);
+        CHECK(image.kernel == "/boot/vmlinuz-6.15.3");
+        if (fail_load)
+            throw hugetune::RuntimeError("'kexec -l' exited 1: bad image");
+        loaded = cmdline;
+    }
+    // The power may go at any moment after this starts: the state on disk must already say that
+    // the step it boots is attempted (or that the sweep is over when it goes back).
+    void exec_kexec() override {
+        calls.push_back("exec");
+        if (state_file.empty())
+            return;
+        const auto saved = bs::read_state(state_file);
+        REQUIRE(saved);
+        bool marked = !saved->in_progress() || saved->phase == bs::Phase::finishing;
+        for (const auto& step : saved->steps)
+            marked = marked || (step.attempted && !step.recorded && step.step.cmdline == *loaded);
+        CHECK_MESSAGE(marked, "kexec started before the state marked " << *loaded);
+    }
+    void reboot() override { calls.push_back("reboot"); }
+    void enable_unit() override { calls.push_back("enable"); }
+    void disable_unit() override { calls.push_back("disable"); }
+
+    // A new boot with `cmdline`; its log has the line a kernel honouring the command line
+    // writes, unless `logged_threads` says otherwise (nullopt inside: no line).
+    void boot_into(const std::string& cmdline,
+                   std::optional<std::optional<std::uint64_t>> logged_threads = std::nullopt) {
+        ++boots;
+        boot.boot_id = "boot-" + std::to_string(boots);
+        boot.cmdline = cmdline;
+        boot.now = "t" + std::to_string(boots);
+        const auto threads = logged_threads ? *logged_threads : threads_on(cmdline);
+        boot.log = boot_log(threads, threads ? 1024 : 0);
+        calls.clear();
+    }
+    void boot_loaded() { boot_into(*loaded); }
+};
+
+struct Dir {
+    fs::path path;
+    Dir() {
+        std::string tmpl = (fs::temp_directory_path() / "hugetune-boot-sweep-XXXXXX").string();
+        REQUIRE(mkdtemp(tmpl.data()) != nullptr);
+        path = tmpl;
+    }
+    ~Dir() {
+        std::error_code ec;
+        fs::remove_all(path, ec);
+    }
+    fs::path state() const { return path / "boot-sweep.json"; }
+};
+
+bs::State load(const Dir& d) {
+    auto s = bs::read_state(d.state());
+    REQUIRE(s);
+    return *s;
+}
+
+void run_continue(FakeHost& host, const Dir& d) {
+    bs::carry_out(bs::plan_continue(load(d), host.this_boot()), host, d.state(), false);
+}
+
+void start(FakeHost& host, const Dir& d, const bs::Plan& plan,
+           bs::Finish finish = bs::Finish::kexec) {
+    host.state_file = d.state();
+    bs::carry_out(bs::plan_start(plan, finish, true, host.this_boot()), host, d.state(), false);
+}
+
+int code_of(const std::function<void()>& f) {
+    try {
+        f();
+    } catch (const hugetune::Error& e) {
+        return static_cast<int>(e.code());
+    }
+    return 0;
+}
+
+}  // namespace
+
+TEST_CASE("a step's command line replaces the pool parameters and keeps everything else") {
+    const std::string original =
+        "root=/dev/sda1 hugepages=512 quiet foo=\"a b\" hugepagesz=1G hugepages=4 "
+        "default_hugepagesz=1G hugepage_alloc_threads=3 init_on_alloc=1 -- single";
+    CHECK(bs::step_cmdline(original, 2048, 1024, 8, std::nullopt) ==
+          "root=/dev/sda1 quiet foo=\"a b\" init_on_alloc=1 hugepagesz=2M hugepages=1024 "
+          "hugepage_alloc_threads=8 -- single");
+    CHECK(bs::step_cmdline(original, 2048, 1024, 8, false) ==
+          "root=/dev/sda1 quiet foo=\"a b\" hugepagesz=2M hugepages=1024 "
+          "hugepage_alloc_threads=8 init_on_alloc=0 -- single");
+}
+
+TEST_CASE("default thread counts are totals: per node times the nodes, capped, plus default") {
+    CHECK(bs::default_thread_totals(2, 24) == std::vector<int>{2, 4, 6, 8, 16, 24});
+    CHECK(bs::default_thread_totals(1, 4) == std::vector<int>{1, 2, 4});
+}
+
+TEST_CASE("the plan interleaves repetitions and uses the command line's pool by default") {
+    auto f = facts();
+    f.original_cmdline = kOriginal + " hugepages=2048";
+    bs::Request r;
+    r.threads = {4, 2, 4};
+    r.repetitions = 2;
+    const bs::Plan plan = bs::make_plan(f, r);
+    CHECK(plan.pages == 2048);
+    CHECK(plan.threads == std::vector<int>{2, 4});
+    REQUIRE(plan.steps.size() == 4);
+    CHECK(plan.steps[1].threads == 4);
+    CHECK(plan.steps[2].threads == 2);
+    CHECK(plan.steps[2].repetition == 2);
+    CHECK(plan.steps[0].cmdline == kOriginal +
+                                       " hugepagesz=2M hugepages=2048 "
+                                       "hugepage_alloc_threads=2");
+    CHECK(plan.estimated_seconds > 4 * bs::kBootOverheadSeconds);
+}
+
+TEST_CASE("plan refusals: old kernel, no kexec, no image, pool too large, gigantic, bad flags") {
+    auto old = facts();
+    old.kernel_release = "6.14.2";
+    CHECK(code_of([&] { bs::make_plan(old, request({1})); }) == int(ExitCode::unsupported));
+    auto no_kexec = facts();
+    no_kexec.kexec_found = false;
+    CHECK(code_of([&] { bs::make_plan(no_kexec, request({1})); }) == int(ExitCode::unsupported));
+    auto no_image = facts();
+    no_image.kernel_image.reset();
+    CHECK_THROWS_AS(bs::make_plan(no_image, request({1})), hugetune::SettingError);
+    auto no_initrd = facts();
+    no_initrd.initrd.reset();
+    CHECK_THROWS_AS(bs::make_plan(no_initrd, request({1})), hugetune::SettingError);
+    auto without = request({1});
+    without.no_initrd = true;
+    CHECK_FALSE(bs::make_plan(no_initrd, without).initrd);
+
+    auto big = request({1});
+    big.pages = 7000;  // 13.7 GiB of 16 GiB: over three quarters
+    CHECK(code_of([&] { bs::make_plan(facts(), big); }) == int(ExitCode::failure));
+    big.pages = 6000;
+    CHECK(code_of([&] { bs::make_plan(facts(), big); }) == 0);
+
+    auto gigantic = request({1});
+    gigantic.page_size_kb = 1048576;
+    try {
+        bs::make_plan(facts(), gigantic);
+        FAIL("a gigantic page size was planned");
+    } catch (const hugetune::SettingError& e) {
+        CHECK(e.setting == "page_size");
+    }
+    auto setting_of = [](const bs::Request& r, const bs::MachineFacts& f = facts()) {
+        try {
+            bs::make_plan(f, r);
+        } catch (const hugetune::SettingError& e) {
+            return e.setting;
+        }
+        return std::string("accepted");
+    };
+    CHECK(setting_of(request({9})) == "threads");  // more than the 8 CPUs
+    CHECK(setting_of(request({1}, 0)) == "repetitions");
+    auto both = request({1});
+    both.gib = 1;
+    CHECK(setting_of(both) == "pages");
+    bs::Request no_pool;
+    no_pool.threads = {1};
+    CHECK(setting_of(no_pool) == "pages");  // the original line asks for no pool
+}
+
+TEST_CASE("a normal run: each step booted once, the unit disabled, back to the original") {
+    Dir d;
+    FakeHost host;
+    const bs::Plan plan = bs::make_plan(facts(), request({1, 2, 4}));
+    start(host, d, plan);
+    CHECK(host.calls ==
+          std::vector<std::string>{"load " + plan.steps[0].cmdline, "enable", "exec"});
+    CHECK(load(d).steps[0].attempted->boot_id == "boot-0");
+    std::set<std::string> booted;
+    for (std::size_t i = 0; i < 3; ++i) {
+        CHECK(booted.insert(*host.loaded).second);
+        host.boot_loaded();
+        CHECK(host.boot.cmdline == plan.steps[i].cmdline);
+        run_continue(host, d);
+        const bs::State s = load(d);
+        REQUIRE(s.steps[i].recorded);
+        CHECK(s.steps[i].recorded->milliseconds == fake_ms(plan.steps[i].threads));
+        CHECK(s.steps[i].recorded->boot_id == host.boot.boot_id);
+        if (i < 2)
+            CHECK(host.calls ==
+                  std::vector<std::string>{"load " + plan.steps[i + 1].cmdline, "exec"});
+    }
+    CHECK(host.calls ==
+          std::vector<std::string>{"load " + plan.original_cmdline, "disable", "exec"});
+    CHECK(load(d).phase == bs::Phase::finishing);
+    const auto result = hugetune::read_json_file(bs::result_path(d.state()));
+    CHECK(result["format"] == "hugetune-boot-sweep");
+    CHECK(result["complete"] == true);
+    CHECK(result["best"]["threads"] == 4);
+    CHECK(result["best"]["cmdline"] == "hugepage_alloc_threads=4");
+    CHECK(result["by_threads"][0]["median_ms"] == 900.0);
+
+    host.boot_loaded();
+    run_continue(host, d);
+    CHECK(load(d).phase == bs::Phase::done);
+    CHECK(host.calls.empty());
+    run_continue(host, d);  // any later boot: nothing to do
+    CHECK(host.calls.empty());
+}
+
+TEST_CASE("--finish reboot leaves the last step by a normal reboot") {
+    Dir d;
+    FakeHost host;
+    const bs::Plan plan = bs::make_plan(facts(), request({2}));
+    start(host, d, plan, bs::Finish::reboot);
+    host.boot_loaded();
+    run_continue(host, d);
+    CHECK(host.calls == std::vector<std::string>{"disable", "reboot"});
+}
+
+TEST_CASE("abort paths: each ends the sweep and returns to the original command line") {
+    Dir d;
+    FakeHost host;
+    const bs::Plan plan = bs::make_plan(facts(), request({1, 2, 4}));
+    start(host, d, plan);
+    std::string reason_part;
+
+    SUBCASE("an unexpected command line") {
+        host.boot_into(plan.steps[1].cmdline);  // a step that is not the one in flight
+        reason_part = "command line is not step 1";
+    }
+    SUBCASE("another kernel booted with the step's command line") {
+        host.boot_into(plan.steps[0].cmdline);
+        host.boot.kernel_release = "6.16.0";
+        reason_part = "this boot runs kernel 6.16.0, the sweep measures 6.15.3";
+    }
+    SUBCASE("no allocation line in the log") {
+        host.boot_into(plan.steps[0].cmdline, std::optional<std::uint64_t>{});
+        reason_part = "no 'HugeTLB: allocation took' line";
+    }
+    SUBCASE("the kernel logged another thread count") {
+        host.boot_into(plan.steps[0].cmdline, std::optional<std::uint64_t>{2});
+        reason_part = "the kernel used 2 threads, not 1";
+    }
+    run_continue(host, d);
+    const bs::State s = load(d);
+    CHECK(s.phase == bs::Phase::aborted);
+    CHECK(s.abort_reason.find(reason_part) != std::string::npos);
+    CHECK_FALSE(s.steps[0].recorded);
+    CHECK_FALSE(s.steps[1].attempted);
+    CHECK(host.calls ==
+          std::vector<std::string>{"load " + plan.original_cmdline, "disable", "exec"});
+    CHECK(fs::exists(bs::result_path(d.state())));
+
+    host.boot_loaded();
+    run_continue(host, d);
+    CHECK(host.calls.empty());
+    CHECK(load(d).phase == bs::Phase::aborted);
+}
+
+TEST_CASE("a power cut between the mark and the kexec: the step is never tried again") {
+    Dir d;
+    FakeHost host;
+    const bs::Plan plan = bs::make_plan(facts(), request({1, 2}));
+    // The state says step 1 attempted, then the power goes before the kexec starts it.
+    bs::carry_out(bs::plan_start(plan, bs::Finish::kexec, true, host.this_boot()), host, d.state(),
+                  false);
+    host.boot_into(kOriginal);  // the firmware's normal boot
+    run_continue(host, d);
+    const bs::State s = load(d);
+    CHECK(s.phase == bs::Phase::aborted);
+    CHECK(s.abort_reason.find("original command line") != std::string::npos);
+    CHECK(s.steps[0].attempted);
+    CHECK_FALSE(s.steps[0].recorded);
+    CHECK(host.calls == std::vector<std::string>{"disable"});  // already on the original
+    run_continue(host, d);
+    CHECK(host.calls == std::vector<std::string>{"disable"});
+}
+
+TEST_CASE("a step in flight found again by the boot that left for it is not retried") {
+    Dir d;
+    FakeHost host;
+    const bs::Plan plan = bs::make_plan(facts(), request({1, 2}));
+    start(host, d, plan);
+    host.boot_loaded();
+    run_continue(host, d);  // records step 1, marks step 2 from this boot
+    host.calls.clear();
+    run_continue(host, d);  // the kexec into step 2 did not happen; continue runs again
+    const bs::State s = load(d);
+    CHECK(s.phase == bs::Phase::aborted);
+    CHECK(s.abort_reason.find("did not happen") != std::string::npos);
+    CHECK(host.calls ==
+          std::vector<std::string>{"load " + plan.original_cmdline, "disable", "exec"});
+}
+
+TEST_CASE("abort: requested in a step's boot, it stops after recording that boot") {
+    Dir d;
+    FakeHost host;
+    const bs::Plan plan = bs::make_plan(facts(), request({1, 2, 4}));
+    start(host, d, plan);
+    host.boot_loaded();
+    bs::carry_out(bs::plan_abort(load(d), host.this_boot()), host, d.state(), false);
+    CHECK(host.calls.empty());
+    CHECK(load(d).abort_requested);
+    run_continue(host, d);
+    const bs::State s = load(d);
+    CHECK(s.steps[0].recorded);
+    CHECK_FALSE(s.steps[1].attempted);
+    CHECK(s.phase == bs::Phase::aborted);
+    CHECK(s.abort_reason == "abort requested");
+    CHECK(host.calls ==
+          std::vector<std::string>{"load " + plan.original_cmdline, "disable", "exec"});
+    CHECK_THROWS_AS(bs::plan_abort(load(d), host.this_boot()), hugetune::RuntimeError);
+}
+
+TEST_CASE("abort on the original command line finishes at once") {
+    Dir d;
+    FakeHost host;
+    const bs::Plan plan = bs::make_plan(facts(), request({1, 2}));
+    start(host, d, plan);
+    host.boot_into(kOriginal);
+    bs::carry_out(bs::plan_abort(load(d), host.this_boot()), host, d.state(), false);
+    CHECK(load(d).phase == bs::Phase::aborted);
+    CHECK(host.calls == std::vector<std::string>{"disable"});
+}
+
+TEST_CASE("a kexec that cannot load ends the sweep without marking the step") {
+    Dir d;
+    FakeHost host;
+    const bs::Plan plan = bs::make_plan(facts(), request({1, 2}));
+    start(host, d, plan);
+    host.boot_loaded();
+    host.fail_load = true;
+    CHECK_THROWS_AS(run_continue(host, d), hugetune::RuntimeError);
+    const bs::State s = load(d);
+    CHECK(s.phase == bs::Phase::aborted);
+    CHECK(s.steps[0].recorded);
+    CHECK_FALSE(s.steps[1].attempted);
+    CHECK(s.abort_reason.find("bad image") != std::string::npos);
+}
+
+TEST_CASE("dry run changes nothing") {
+    Dir d;
+    FakeHost host;
+    const bs::Plan plan = bs::make_plan(facts(), request({1, 2}));
+    bs::carry_out(bs::plan_start(plan, bs::Finish::kexec, true, host.this_boot()), host, d.state(),
+                  true);
+    CHECK(host.calls.empty());
+    CHECK_FALSE(fs::exists(d.state()));
+}
+
+TEST_CASE("the state file: round trip, and one line naming the field for each bad input") {
+    Dir d;
+    FakeHost host;
+    const bs::Plan plan = bs::make_plan(facts(), request({1, 2}));
+    start(host, d, plan);
+    const auto document = hugetune::read_json_file(d.state());
+    CHECK(bs::to_json(bs::state_from_json(document)) == document);
+
+    auto error_of = [&](const std::string& text) {
+        std::ofstream(d.state(), std::ios::trunc) << text;
+        try {
+            bs::read_state(d.state());
+        } catch (const hugetune::UsageError& e) {
+            const std::string message = e.what();
+            CHECK(message.find('\n') == std::string::npos);
+            CHECK(message.find(d.state().string()) != std::string::npos);
+            return message;
+        }
+        FAIL("accepted: " << text);
+        return std::string();
+    };
+    const std::string full = document.dump();
+    CHECK(error_of(full.substr(0, full.size() / 2)).find("not valid JSON") != std::string::npos);
+    auto changed = [&](const std::string& pointer, const nlohmann::json& value) {
+        auto copy = document;
+        copy[nlohmann::json::json_pointer(pointer)] = value;
+        return copy.dump();
+    };
+    CHECK(error_of(changed("/format_version", 2)).find("format_version: 2 is not supported") !=
+          std::string::npos);
+    CHECK(error_of(changed("/format", "hugetune-sweep")).find("format: not") != std::string::npos);
+    CHECK(error_of(changed("/steps/0/threads", "one")).find("steps[0].threads: must be") !=
+          std::string::npos);
+    CHECK(error_of(changed("/phase", "paused")).find("phase: 'paused' is not one of") !=
+          std::string::npos);
+    CHECK(error_of(changed("/abort_requested", 1)).find("abort_requested: must be true or false") !=
+          std::string::npos);
+    CHECK(error_of(changed("/steps/0/attempted/boot_id", 7)).find("steps[0].attempted.boot_id") !=
+          std::string::npos);
+    fs::remove(d.state());
+    CHECK_FALSE(bs::read_state(d.state()));
+}
+
+TEST_CASE("the result: medians, spread, and the fewest threads within the tolerance") {
+    bs::State s;
+    s.plan = bs::make_plan(facts(), request({1, 2, 4, 8}, 2));
+    const std::vector<std::uint64_t> ms = {1000, 510, 500, 505, 1200, 506, 500, 505};
+    for (std::size_t i = 0; i < s.plan.steps.size(); ++i) {
+        bs::StepState step{s.plan.steps[i], bs::Attempt{"t", "b"}, std::nullopt};
+        step.recorded = bs::Record{"t",
+                                   ms[i],
+                                   static_cast<std::uint64_t>(step.step.threads),
+                                   "b" + std::to_string(i),
+                                   "6.15.3",
+                                   step.step.cmdline};
+        s.steps.push_back(step);
+    }
+    const bs::Result r = bs::summarize(s, 0.02);
+    REQUIRE(r.by_threads.size() == 4);
+    CHECK(r.by_threads[0].median_ms == 1100);
+    CHECK(r.by_threads[0].spread == doctest::Approx(200.0 / 1100));
+    CHECK(r.by_threads[1].median_ms == 508);
+    CHECK(r.best_threads == 2);  // 508 is within 2% of the best 500
+    CHECK(bs::summarize(s, 0.01).best_threads == 4);
+    CHECK(bs::format_result(r).find("hugepage_alloc_threads=2") != std::string::npos);
+    s.steps.back().recorded.reset();
+    CHECK_FALSE(bs::summarize(s).complete);
+}
+
+TEST_CASE("the unit runs continue on the state file, once per boot, with a timeout") {
+    const std::string unit = bs::unit_text("/usr/bin/hugetune", "/var/lib/hugetune/bs.json");
+    CHECK(unit.find("ExecStart=/usr/bin/hugetune boot-sweep continue --state "
+                    "/var/lib/hugetune/bs.json\n") != std::string::npos);
+    CHECK(unit.find("ConditionPathExists=/var/lib/hugetune/bs.json\n") != std::string::npos);
+    CHECK(unit.find("Type=oneshot\n") != std::string::npos);
+    CHECK(unit.find("After=local-fs.target\n") != std::string::npos);
+    CHECK(unit.find("TimeoutStartSec=") != std::string::npos);
+    const std::string odd = bs::unit_text("/opt/my tools/hugetune", "/var/lib/100%/s.json");
+    CHECK(odd.find("ExecStart=\"/opt/my tools/hugetune\" boot-sweep continue --state "
+                   "/var/lib/100%%/s.json\n") != std::string::npos);
+}

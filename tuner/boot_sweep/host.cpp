@@ -1,0 +1,138 @@
+#include "tuner/boot_sweep/host.hpp"
+
+#include "model/text.hpp"
+#include "tuner/kernel/boot_log.hpp"
+#include "tuner/system/atomic_file.hpp"
+#include "tuner/system/errors.hpp"
+#include "tuner/system/process.hpp"
+
+namespace hugetune::boot_sweep {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr const char* kUnitDir = "/etc/systemd/system";
+
+void run_checked(const std::vector<std::string>& argv) {
+    const ProcessResult r = run_program(argv);
+    if (r.exit_code == 0)
+        return;
+    std::string command;
+    for (const auto& a : argv)
+        command += (command.empty() ? "" : " ") + a;
+    const std::string why = std::string(trim(r.err.empty() ? r.out : r.err));
+    throw RuntimeError(
+        "'" + command + "' " +
+        (r.exit_code < 0 ? "could not be started" : "exited " + std::to_string(r.exit_code)) +
+        (why.empty() ? "" : ": " + why));
+}
+
+// One word of a unit file's command line: '%' starts a specifier and blanks or quotes split
+// words, so such a path is escaped and double-quoted (systemd.service(5) "Command lines").
+std::string unit_word(const std::string& word) {
+    std::string escaped;
+    bool quote = false;
+    for (char c : word) {
+        if (c == '%')
+            escaped += '%';
+        if (c == '"' || c == '\\')
+            escaped += '\\';
+        quote = quote || c == ' ' || c == '\t' || c == '"' || c == '\'' || c == '\\';
+        escaped += c;
+    }
+    return quote ? '"' + escaped + '"' : escaped;
+}
+
+}  // namespace
+
+std::string unit_text(const std::filesystem::path& binary, const std::filesystem::path& state) {
+    return "# Written by hugetune boot-sweep start; disabled and removed when the sweep ends.\n"
+           "[Unit]\n"
+           "Description=hugetune boot sweep: record this boot and kexec into the next step\n"
+           "After=local-fs.target\n"
+           "ConditionPathExists=" +
+           state.string() +
+           "\n\n"
+           "[Service]\n"
+           "Type=oneshot\n"
+           "TimeoutStartSec=" +
+           std::to_string(kUnitTimeoutSeconds) +
+           "\n"
+           "ExecStart=" +
+           unit_word(binary.string()) + " boot-sweep continue --state " +
+           unit_word(state.string()) +
+           "\n\n"
+           "[Install]\n"
+           "WantedBy=multi-user.target\n";
+}
+
+LiveHost::LiveHost(const KernelFs& fs, bool systemd, std::filesystem::path binary,
+                   std::filesystem::path state)
+    : fs_(fs), systemd_(systemd), binary_(std::move(binary)), state_(std::move(state)) {}
+
+BootFacts LiveHost::this_boot() const {
+    BootFacts b;
+    // The boot id is what tells the boot that left for a step from the step's own boot.
+    b.boot_id = fs_.read_line("/proc/sys/kernel/random/boot_id").value_or("");
+    if (b.boot_id.empty())
+        throw RuntimeError("cannot read " +
+                           fs_.resolve("/proc/sys/kernel/random/boot_id").string() +
+                           ", which tells one boot from the next");
+    b.kernel_release = fs_.read_line("/proc/sys/kernel/osrelease").value_or("");
+    const auto cmdline = fs_.read("/proc/cmdline");
+    if (!cmdline)
+        throw RuntimeError("cannot read " + fs_.resolve("/proc/cmdline").string());
+    b.cmdline = std::string(trim(*cmdline));
+    b.log = last_boot_messages(fs_.kernel_log());
+    b.now = utc_now();
+    return b;
+}
+
+void LiveHost::load_kexec(const KexecImage& image, const std::string& cmdline) {
+    std::vector<std::string> argv = {"kexec", "-l", fs_.resolve(image.kernel).string()};
+    if (image.initrd)
+        argv.push_back("--initrd=" + fs_.resolve(*image.initrd).string());
+    argv.push_back("--append=" + cmdline);
+    run_checked(argv);
+}
+
+void LiveHost::exec_kexec() {
+    // systemd stops the services and unmounts the file systems first; `kexec -e` does not.
+    if (systemd_)
+        run_checked({"systemctl", "--no-block", "kexec"});
+    else
+        run_checked({"kexec", "-e"});
+}
+
+void LiveHost::reboot() {
+    run_checked(systemd_ ? std::vector<std::string>{"systemctl", "--no-block", "reboot"}
+                         : std::vector<std::string>{"reboot"});
+}
+
+// Under a tree other than "/", systemctl works on that tree's unit links.
+std::vector<std::string> LiveHost::systemctl_argv(const std::string& verb) const {
+    std::vector<std::string> argv = {"systemctl"};
+    if (!fs_.is_live())
+        argv.push_back("--root=" + fs_.root().string());
+    argv.push_back(verb);
+    argv.push_back(kUnitName);
+    return argv;
+}
+
+void LiveHost::enable_unit() {
+    const fs::path dir = fs_.resolve(kUnitDir);
+    std::error_code ec;
+    fs::create_directories(dir, ec);
+    write_file_atomically(dir / kUnitName, unit_text(binary_, state_));
+    if (fs_.is_live())
+        run_checked({"systemctl", "daemon-reload"});
+    run_checked(systemctl_argv("enable"));
+}
+
+void LiveHost::disable_unit() {
+    run_checked(systemctl_argv("disable"));
+    std::error_code ec;
+    std::filesystem::remove(fs_.resolve(std::string(kUnitDir) + "/" + kUnitName), ec);
+}
+
+}  // namespace hugetune::boot_sweep

@@ -1,0 +1,73 @@
+// The machine a boot sweep runs on, behind one interface: what this boot is (its id, command
+// line, kernel and log) and the few things the sweep does to it (load and start a kexec image,
+// reboot, enable or disable the continue unit). Tests drive the steps with a fake.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "tuner/kernel/kernel_fs.hpp"
+
+namespace hugetune::boot_sweep {
+
+inline constexpr const char* kUnitName = "hugetune-boot-sweep.service";
+// Long enough for the allocation's log to be read and the next kexec to be loaded; a continue
+// that hangs past it is killed and the boot goes on without the sweep.
+inline constexpr int kUnitTimeoutSeconds = 300;
+
+struct KexecImage {
+    std::string kernel;
+    std::optional<std::string> initrd;
+};
+
+// What one boot says about itself.
+struct BootFacts {
+    std::string boot_id;
+    std::string cmdline;
+    std::string kernel_release;
+    std::vector<std::string> log;  // this boot's kernel messages
+    std::string now;               // UTC, ISO 8601
+};
+
+class Host {
+  public:
+    virtual ~Host() = default;
+    virtual BootFacts this_boot() const = 0;
+    // Each throws RuntimeError naming the program and its message when it fails.
+    virtual void load_kexec(const KexecImage& image, const std::string& cmdline) = 0;
+    // Starts the loaded image; returns once the switch is under way (systemd) or never.
+    virtual void exec_kexec() = 0;
+    virtual void reboot() = 0;
+    virtual void enable_unit() = 0;
+    virtual void disable_unit() = 0;
+};
+
+// The unit file that runs `continue` early in each boot while the state file exists.
+std::string unit_text(const std::filesystem::path& binary, const std::filesystem::path& state);
+
+// The running machine: /proc, /sys and /dev/kmsg through `fs` (a fixture tree in tests),
+// kexec and systemctl found on PATH and run from an argument vector, the unit written under
+// fs's root in /etc/systemd/system. Without systemd the loaded image is started with
+// `kexec -e` and no unit is written.
+class LiveHost : public Host {
+  public:
+    LiveHost(const KernelFs& fs, bool systemd, std::filesystem::path binary,
+             std::filesystem::path state);
+    BootFacts this_boot() const override;
+    void load_kexec(const KexecImage& image, const std::string& cmdline) override;
+    void exec_kexec() override;
+    void reboot() override;
+    void enable_unit() override;
+    void disable_unit() override;
+
+  private:
+    std::vector<std::string> systemctl_argv(const std::string& verb) const;
+    const KernelFs& fs_;
+    bool systemd_;
+    std::filesystem::path binary_;
+    std::filesystem::path state_;
+};
+
+}  // namespace hugetune::boot_sweep

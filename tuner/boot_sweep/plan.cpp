@@ -1,0 +1,174 @@
+#include "tuner/boot_sweep/plan.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+#include <sstream>
+
+#include "model/alloc_threads.hpp"
+#include "model/text.hpp"
+#include "tuner/kernel/boot_pool.hpp"
+#include "tuner/kernel/cmdline.hpp"
+#include "tuner/system/errors.hpp"
+
+namespace hugetune::boot_sweep {
+namespace {
+
+constexpr std::uint64_t kKbPerGib = 1024 * 1024;
+
+bool replaced_by_step(const std::string& name, std::optional<bool> init_on_alloc) {
+    return name == "hugepages" || name == "hugepagesz" || name == "default_hugepagesz" ||
+           name == "hugepage_alloc_threads" || (init_on_alloc && name == "init_on_alloc");
+}
+
+void check_kernel(const MachineFacts& facts, const Request& r) {
+    const auto honours = release_honours_alloc_threads(facts.kernel_release);
+    if (!honours.value_or(false))
+        throw UnsupportedError("kernel " + facts.kernel_release +
+                               " does not take hugepage_alloc_threads= (Linux 6.15 and later "
+                               "do); boot a 6.15 or later kernel first");
+    if (!facts.kexec_found)
+        throw UnsupportedError(
+            "kexec not found on PATH; install it (Debian: apt-get install kexec-tools)");
+    if (!facts.kernel_image)
+        throw SettingError("kernel_image",
+                           "the running kernel's image was not found (looked for "
+                           "/boot/vmlinuz-" +
+                               facts.kernel_release + "); name the image of this kernel");
+    if (!facts.initrd && !r.no_initrd)
+        throw SettingError("initrd", "no initrd found for kernel " + facts.kernel_release +
+                                         " (looked for " + facts.initrd_looked_for +
+                                         "); name it, or 'none' for a kernel that boots "
+                                         "without one");
+}
+
+std::uint64_t requested_pages(const MachineFacts& facts, const Request& r) {
+    if (r.page_size_kb > kLargestBuddyBlockKb)
+        throw SettingError("page_size", memsize_text(r.page_size_kb) +
+                                            " pages are gigantic: the kernel allocates them in a "
+                                            "serial loop and logs no allocation line; use 2M");
+    if (r.pages && r.gib)
+        throw SettingError("pages", "give the pool in pages or in GiB, not both");
+    if (r.pages) {
+        if (*r.pages == 0)
+            throw SettingError("pages", "must be at least 1");
+        return *r.pages;
+    }
+    if (r.gib) {
+        if (!(*r.gib > 0) || !std::isfinite(*r.gib))
+            throw SettingError("gib", "must be above 0");
+        return static_cast<std::uint64_t>(std::ceil(*r.gib * static_cast<double>(kKbPerGib) /
+                                                    static_cast<double>(r.page_size_kb)));
+    }
+    const auto cmdline = parse_kernel_cmdline(facts.original_cmdline);
+    if (const auto pool =
+            threaded_request(read_boot_requests(cmdline, kDefaultHugePageKb), r.page_size_kb);
+        pool && pool->size_kb == r.page_size_kb && pool->pages > 0)
+        return pool->pages;
+    throw SettingError("pages", "the command line requests no " + memsize_text(r.page_size_kb) +
+                                    " pool to measure; give the pool size in pages or GiB");
+}
+
+void check_pool_fits(const MachineFacts& facts, std::uint64_t pages, std::uint64_t page_size_kb) {
+    const double pool_bytes = static_cast<double>(pages) * static_cast<double>(page_size_kb) * 1024;
+    const double limit = static_cast<double>(facts.memory_total_bytes) * kMaxPoolMemoryFraction;
+    if (pool_bytes > limit)
+        throw RuntimeError("the pool of " + std::to_string(pages) + " pages (" +
+                           decimals_text(pool_bytes / (kKbPerGib * 1024.0), 1) +
+                           " GiB) does not fit in " + percent_text(kMaxPoolMemoryFraction) +
+                           " of the memory (" + decimals_text(limit / (kKbPerGib * 1024.0), 1) +
+                           " GiB); give a smaller pool");
+}
+
+std::vector<int> chosen_threads(const MachineFacts& facts, const Request& r) {
+    if (r.threads.empty())
+        return default_thread_totals(facts.nodes, facts.online_cpus);
+    std::set<int> unique;
+    for (int t : r.threads) {
+        if (t < 1 || t > facts.online_cpus)
+            throw SettingError("threads", std::to_string(t) + " is not between 1 and the " +
+                                              std::to_string(facts.online_cpus) +
+                                              " online CPUs; give totals within them");
+        unique.insert(t);
+    }
+    return {unique.begin(), unique.end()};
+}
+
+double estimate_seconds(const Plan& plan) {
+    const double pool_gib =
+        static_cast<double>(plan.pages * plan.page_size_kb) / static_cast<double>(kKbPerGib);
+    double seconds = 0;
+    for (const Step& s : plan.steps)
+        seconds += kBootOverheadSeconds + pool_gib / (kGibPerSecondPerThread * s.threads);
+    return seconds + kBootOverheadSeconds;  // the boot back to the original command line
+}
+
+}  // namespace
+
+std::string step_cmdline(const std::string& original, std::uint64_t page_size_kb,
+                         std::uint64_t pages, int threads, std::optional<bool> init_on_alloc) {
+    KernelCmdline cmdline = parse_kernel_cmdline(original);
+    std::erase_if(cmdline.params,
+                  [&](const CmdlineParam& p) { return replaced_by_step(p.name, init_on_alloc); });
+    std::vector<std::string> added = {"hugepagesz=" + memsize_text(page_size_kb),
+                                      "hugepages=" + std::to_string(pages),
+                                      alloc_threads_setting(static_cast<std::uint64_t>(threads))};
+    if (init_on_alloc)
+        added.push_back(std::string("init_on_alloc=") + (*init_on_alloc ? "1" : "0"));
+    for (auto& token : added)
+        cmdline.params.push_back(parse_kernel_cmdline(token).params.front());
+    return cmdline_text(cmdline);
+}
+
+std::vector<int> default_thread_totals(int nodes, int online_cpus) {
+    std::set<int> totals;
+    for (int per_node : {1, 2, 4, 8, 16, 32})
+        totals.insert(std::min(per_node * nodes, online_cpus));
+    totals.insert(kernel_default_alloc_threads(online_cpus));
+    return {totals.begin(), totals.end()};
+}
+
+Plan make_plan(const MachineFacts& facts, const Request& request) {
+    if (request.repetitions < 1 || request.repetitions > kMaxRepetitions)
+        throw SettingError("repetitions",
+                           "must be between 1 and " + std::to_string(kMaxRepetitions));
+    check_kernel(facts, request);
+    Plan plan;
+    plan.pages = requested_pages(facts, request);
+    check_pool_fits(facts, plan.pages, request.page_size_kb);
+    plan.threads = chosen_threads(facts, request);
+    plan.kernel_release = facts.kernel_release;
+    plan.kernel_image = *facts.kernel_image;
+    plan.initrd = request.no_initrd ? std::nullopt : facts.initrd;
+    plan.original_cmdline = cmdline_text(parse_kernel_cmdline(facts.original_cmdline));
+    plan.page_size_kb = request.page_size_kb;
+    plan.nodes = facts.nodes;
+    plan.online_cpus = facts.online_cpus;
+    plan.init_on_alloc = request.init_on_alloc;
+    plan.repetitions = request.repetitions;
+    // Repetition by repetition, so that a drift over the hours of the sweep (temperature,
+    // firmware state) spreads over every thread count instead of biasing one.
+    for (int rep = 1; rep <= plan.repetitions; ++rep)
+        for (int t : plan.threads)
+            plan.steps.push_back({t, rep,
+                                  step_cmdline(facts.original_cmdline, plan.page_size_kb,
+                                               plan.pages, t, plan.init_on_alloc)});
+    plan.estimated_seconds = estimate_seconds(plan);
+    return plan;
+}
+
+std::string format_plan(const Plan& plan) {
+    std::ostringstream s;
+    s << "boot sweep of kernel " << plan.kernel_release << ": " << plan.pages << " pages of "
+      << memsize_text(plan.page_size_kb) << ", " << plan.steps.size() << " boots by kexec ("
+      << plan.threads.size() << " thread counts x " << plan.repetitions << " repetitions)\n";
+    s << "kernel " << plan.kernel_image << ", initrd " << plan.initrd.value_or("(none)") << "\n";
+    s << "original command line: " << plan.original_cmdline << "\n";
+    for (std::size_t i = 0; i < plan.steps.size(); ++i)
+        s << "step " << i + 1 << ": " << plan.steps[i].cmdline << "\n";
+    s << "estimated time: about " << static_cast<long>(std::ceil(plan.estimated_seconds / 60))
+      << " minutes (" << seconds_text(kBootOverheadSeconds) << " a boot plus the allocation)\n";
+    return s.str();
+}
+
+}  // namespace hugetune::boot_sweep

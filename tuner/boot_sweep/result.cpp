@@ -1,0 +1,153 @@
+#include "tuner/boot_sweep/result.hpp"
+
+#include <algorithm>
+#include <map>
+#include <sstream>
+
+#include "model/alloc_threads.hpp"
+#include "model/recommend.hpp"
+#include "model/text.hpp"
+#include "tuner/kernel/cmdline.hpp"
+
+namespace hugetune::boot_sweep {
+namespace {
+
+using nlohmann::json;
+
+double median(std::vector<double> values) {
+    std::sort(values.begin(), values.end());
+    const std::size_t n = values.size();
+    return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+}
+
+ThreadsResult threads_result(int threads, std::vector<double> ms) {
+    ThreadsResult r;
+    r.threads = threads;
+    r.milliseconds = std::move(ms);
+    r.median_ms = median(r.milliseconds);
+    const auto [low, high] = std::minmax_element(r.milliseconds.begin(), r.milliseconds.end());
+    r.spread = r.median_ms > 0 ? (*high - *low) / r.median_ms : 0;
+    return r;
+}
+
+}  // namespace
+
+Result summarize(const State& state) {
+    return summarize(state, model::RecommendOptions{}.tolerance);
+}
+
+Result summarize(const State& state, double tolerance) {
+    Result r;
+    r.state = state;
+    r.complete = true;
+    r.tolerance = tolerance;
+    std::map<int, std::vector<double>> by_threads;
+    for (const StepState& s : state.steps) {
+        if (s.recorded)
+            by_threads[s.step.threads].push_back(static_cast<double>(s.recorded->milliseconds));
+        else
+            r.complete = false;
+    }
+    for (auto& [threads, ms] : by_threads)
+        r.by_threads.push_back(threads_result(threads, std::move(ms)));
+    if (!r.by_threads.empty()) {
+        std::vector<double> medians;
+        for (const auto& t : r.by_threads)
+            medians.push_back(t.median_ms);
+        r.best_threads = r.by_threads[model::fewest_within_tolerance(medians, tolerance)].threads;
+    }
+    return r;
+}
+
+json to_json(const Result& r) {
+    const Plan& p = r.state.plan;
+    json steps = json::array();
+    for (const StepState& s : r.state.steps) {
+        json step = {{"threads", s.step.threads},
+                     {"repetition", s.step.repetition},
+                     {"milliseconds", nullptr}};
+        if (s.recorded) {
+            step["milliseconds"] = s.recorded->milliseconds;
+            step["logged_threads"] = s.recorded->logged_threads;
+            step["boot_id"] = s.recorded->boot_id;
+            step["kernel_release"] = s.recorded->kernel_release;
+        }
+        steps.push_back(step);
+    }
+    json threads = json::array();
+    for (const auto& t : r.by_threads)
+        threads.push_back({{"threads", t.threads},
+                           {"milliseconds", t.milliseconds},
+                           {"median_ms", t.median_ms},
+                           {"spread", t.spread}});
+    json out = {{"format", kResultFormat},
+                {"format_version", kResultFormatVersion},
+                {"phase", to_string(r.state.phase)},
+                {"complete", r.complete},
+                {"abort_reason", r.state.abort_reason},
+                {"kernel", {{"release", p.kernel_release}, {"online_cpus", p.online_cpus}}},
+                {"nodes", p.nodes},
+                {"page_size_kb", p.page_size_kb},
+                {"pages", p.pages},
+                {"init_on_alloc", p.init_on_alloc ? json(*p.init_on_alloc) : json(nullptr)},
+                {"tolerance", r.tolerance},
+                {"steps", steps},
+                {"by_threads", threads},
+                {"best", nullptr},
+                {"summary", format_result(r)}};
+    if (r.best_threads)
+        out["best"] = {
+            {"threads", *r.best_threads},
+            {"cmdline", alloc_threads_setting(static_cast<std::uint64_t>(*r.best_threads))}};
+    return out;
+}
+
+std::string format_result(const Result& r) {
+    const Plan& p = r.state.plan;
+    std::ostringstream s;
+    s << "boot sweep " << to_string(r.state.phase) << ": kernel " << p.kernel_release << ", "
+      << p.pages << " pages of " << page_size_text(p.page_size_kb) << ", " << p.nodes
+      << (p.nodes == 1 ? " node" : " nodes") << "\n";
+    if (!r.state.abort_reason.empty())
+        s << "stopped: " << r.state.abort_reason << "\n";
+    s << "threads  boots  median       spread\n";
+    for (const auto& t : r.by_threads)
+        s << std::string(7 - std::min<std::size_t>(7, std::to_string(t.threads).size()), ' ')
+          << t.threads << "  "
+          << std::string(5 - std::min<std::size_t>(5, std::to_string(t.milliseconds.size()).size()),
+                         ' ')
+          << t.milliseconds.size() << "  " << seconds_text(t.median_ms / 1000) << "  "
+          << percent_text(t.spread, 1) << (r.best_threads == t.threads ? "  <- best" : "") << "\n";
+    if (r.best_threads)
+        s << "best: the fewest threads within " << percent_text(r.tolerance)
+          << " of the fastest median" << (r.complete ? "" : " (of the steps recorded)") << ": "
+          << alloc_threads_setting(static_cast<std::uint64_t>(*r.best_threads)) << "\n";
+    else
+        s << "no step was recorded\n";
+    return s.str();
+}
+
+std::string format_status(const State& state) {
+    std::ostringstream s;
+    s << "boot sweep " << to_string(state.phase) << " since " << state.started_at << ", "
+      << state.steps.size() << " steps, finishing by " << to_string(state.finish) << "\n";
+    if (state.abort_requested && state.in_progress())
+        s << "abort requested: the next continue returns to the original command line\n";
+    for (std::size_t i = 0; i < state.steps.size(); ++i) {
+        const StepState& step = state.steps[i];
+        s << "step " << i + 1 << ": " << step.step.threads << " threads, repetition "
+          << step.step.repetition << ": ";
+        if (step.recorded)
+            s << step.recorded->milliseconds << " ms, boot " << step.recorded->boot_id;
+        else if (step.attempted)
+            s << "attempted at " << step.attempted->at << ", not recorded";
+        else
+            s << "not attempted";
+        s << "\n";
+    }
+    if (!state.in_progress())
+        s << format_result(summarize(state));
+    return s.str();
+}
+
+}  // namespace hugetune::boot_sweep

@@ -1,0 +1,43 @@
+// The answer of a boot sweep: the kernel's own allocation times per thread count, their
+// median and spread, and the fewest threads within the tolerance of the best median.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "tuner/boot_sweep/state.hpp"
+
+namespace hugetune::boot_sweep {
+
+inline constexpr const char* kResultFormat = "hugetune-boot-sweep";
+inline constexpr int kResultFormatVersion = 1;
+
+struct ThreadsResult {
+    int threads = 1;
+    std::vector<double> milliseconds;  // each recorded repetition, in step order
+    double median_ms = 0;
+    double spread = 0;  // (slowest - fastest) / median
+};
+
+struct Result {
+    State state;
+    bool complete = false;                  // every step recorded
+    std::vector<ThreadsResult> by_threads;  // ascending, only counts with a recording
+    std::optional<int> best_threads;        // nothing without any recording
+    double tolerance = 0;
+};
+
+// `tolerance` as model::RecommendOptions has it by default.
+Result summarize(const State& state);
+Result summarize(const State& state, double tolerance);
+
+nlohmann::json to_json(const Result& result);
+std::string format_result(const Result& result);
+
+// Where the sweep stands: its phase, each step's attempt and recording, and once it has ended
+// the result.
+std::string format_status(const State& state);
+
+}  // namespace hugetune::boot_sweep

@@ -1,0 +1,218 @@
+#include "tuner/boot_sweep/state.hpp"
+
+#include <limits>
+
+#include "model/input/fit_input.hpp"
+#include "model/input/json_fields.hpp"
+#include "tuner/system/atomic_file.hpp"
+#include "tuner/system/errors.hpp"
+#include "tuner/system/json_file.hpp"
+
+namespace hugetune::boot_sweep {
+namespace {
+
+using model::JsonField;
+using nlohmann::json;
+
+constexpr const char* kStateFix =
+    "the state file is damaged; remove it (the machine's boot configuration was never changed)";
+
+json optional_json(const std::optional<std::string>& v) {
+    return v ? json(*v) : json(nullptr);
+}
+
+json to_json(const Plan& p) {
+    json steps = json::array();
+    for (const Step& s : p.steps)
+        steps.push_back(
+            {{"threads", s.threads}, {"repetition", s.repetition}, {"cmdline", s.cmdline}});
+    return {{"kernel_release", p.kernel_release},
+            {"kernel_image", p.kernel_image},
+            {"initrd", optional_json(p.initrd)},
+            {"original_cmdline", p.original_cmdline},
+            {"page_size_kb", p.page_size_kb},
+            {"pages", p.pages},
+            {"nodes", p.nodes},
+            {"online_cpus", p.online_cpus},
+            {"init_on_alloc", p.init_on_alloc ? json(*p.init_on_alloc) : json(nullptr)},
+            {"threads", p.threads},
+            {"repetitions", p.repetitions},
+            {"steps", steps},
+            {"estimated_seconds", p.estimated_seconds}};
+}
+
+json to_json(const StepState& s) {
+    json out = {{"threads", s.step.threads},
+                {"repetition", s.step.repetition},
+                {"cmdline", s.step.cmdline},
+                {"attempted", nullptr},
+                {"recorded", nullptr}};
+    if (s.attempted)
+        out["attempted"] = {{"at", s.attempted->at}, {"boot_id", s.attempted->boot_id}};
+    if (const auto& r = s.recorded)
+        out["recorded"] = {{"at", r->at},
+                           {"milliseconds", r->milliseconds},
+                           {"logged_threads", r->logged_threads},
+                           {"boot_id", r->boot_id},
+                           {"kernel_release", r->kernel_release},
+                           {"cmdline", r->cmdline}};
+    return out;
+}
+
+bool boolean(const JsonField& f) {
+    if (!f.present())
+        f.fail("missing");
+    const auto value = f.hint<bool>();
+    if (!value)
+        f.fail("must be true or false");
+    return *value;
+}
+
+std::optional<bool> optional_boolean(const JsonField& f) {
+    return f.present() ? std::optional(boolean(f)) : std::nullopt;
+}
+
+int whole_int(const JsonField& f, std::int64_t min = 1) {
+    return static_cast<int>(f.whole_number({min, std::numeric_limits<int>::max()}));
+}
+
+std::uint64_t whole_u64(const JsonField& f, std::int64_t min = 1) {
+    return static_cast<std::uint64_t>(f.whole_number({min}));
+}
+
+Step read_step(const JsonField& f) {
+    return {whole_int(f["threads"]), whole_int(f["repetition"]), f["cmdline"].string()};
+}
+
+Plan read_plan(const JsonField& f) {
+    f.object();
+    Plan p;
+    p.kernel_release = f["kernel_release"].string();
+    p.kernel_image = f["kernel_image"].string();
+    p.initrd = f["initrd"].optional_string();
+    p.original_cmdline = f["original_cmdline"].string();
+    p.page_size_kb = whole_u64(f["page_size_kb"]);
+    p.pages = whole_u64(f["pages"]);
+    p.nodes = whole_int(f["nodes"]);
+    p.online_cpus = whole_int(f["online_cpus"]);
+    p.init_on_alloc = optional_boolean(f["init_on_alloc"]);
+    for (std::size_t i = 0; i < f["threads"].array_size(); ++i)
+        p.threads.push_back(whole_int(f["threads"][i]));
+    p.repetitions = whole_int(f["repetitions"]);
+    for (std::size_t i = 0; i < f["steps"].array_size(); ++i)
+        p.steps.push_back(read_step(f["steps"][i]));
+    p.estimated_seconds = f["estimated_seconds"].hint<double>().value_or(0);
+    return p;
+}
+
+StepState read_step_state(const JsonField& f) {
+    f.object();
+    StepState s{read_step(f), {}, {}};
+    if (const JsonField a = f["attempted"]; a.present())
+        s.attempted = Attempt{a["at"].string(), a["boot_id"].string()};
+    if (const JsonField r = f["recorded"]; r.present())
+        s.recorded = Record{
+            r["at"].string(),      whole_u64(r["milliseconds"], 0), whole_u64(r["logged_threads"]),
+            r["boot_id"].string(), r["kernel_release"].string(),    r["cmdline"].string()};
+    return s;
+}
+
+template <typename E>
+E read_enum(const JsonField& f, std::initializer_list<E> values) {
+    const std::string text = f.string();
+    for (E v : values)
+        if (to_string(v) == text)
+            return v;
+    std::string names;
+    for (E v : values)
+        names += (names.empty() ? "" : ", ") + to_string(v);
+    f.fail("'" + text + "' is not one of " + names);
+}
+
+}  // namespace
+
+std::string to_string(Phase phase) {
+    switch (phase) {
+        case Phase::running:
+            return "running";
+        case Phase::finishing:
+            return "finishing";
+        case Phase::done:
+            return "done";
+        case Phase::aborted:
+            return "aborted";
+    }
+    return "aborted";
+}
+
+std::string to_string(Finish finish) {
+    return finish == Finish::kexec ? "kexec" : "reboot";
+}
+
+StepState* State::in_flight() {
+    for (auto& s : steps)
+        if (s.attempted && !s.recorded)
+            return &s;
+    return nullptr;
+}
+
+json to_json(const State& s) {
+    json steps = json::array();
+    for (const auto& step : s.steps)
+        steps.push_back(to_json(step));
+    return {{"format", kStateFormat},
+            {"format_version", kStateFormatVersion},
+            {"phase", to_string(s.phase)},
+            {"abort_requested", s.abort_requested},
+            {"abort_reason", s.abort_reason},
+            {"finish", to_string(s.finish)},
+            {"systemd", s.systemd},
+            {"started_at", s.started_at},
+            {"ended_at", optional_json(s.ended_at)},
+            {"plan", to_json(s.plan)},
+            {"steps", steps}};
+}
+
+State state_from_json(const json& document) {
+    const JsonField doc(document, kStateFix);
+    doc.object();
+    if (doc["format"].string() != kStateFormat)
+        doc["format"].fail(std::string("not '") + kStateFormat + "'");
+    if (const auto v = doc["format_version"].whole_number({0}); v != kStateFormatVersion)
+        doc["format_version"].fail(std::to_string(v) + " is not supported (this hugetune reads " +
+                                   std::to_string(kStateFormatVersion) + ")");
+    State s;
+    s.phase =
+        read_enum(doc["phase"], {Phase::running, Phase::finishing, Phase::done, Phase::aborted});
+    s.abort_requested = boolean(doc["abort_requested"]);
+    s.abort_reason = doc["abort_reason"].string();
+    s.finish = read_enum(doc["finish"], {Finish::kexec, Finish::reboot});
+    s.systemd = boolean(doc["systemd"]);
+    s.started_at = doc["started_at"].string();
+    s.ended_at = doc["ended_at"].optional_string();
+    s.plan = read_plan(doc["plan"]);
+    for (std::size_t i = 0; i < doc["steps"].array_size(); ++i)
+        s.steps.push_back(read_step_state(doc["steps"][i]));
+    if (s.steps.size() != s.plan.steps.size())
+        doc["steps"].fail("has " + std::to_string(s.steps.size()) + " steps, the plan " +
+                          std::to_string(s.plan.steps.size()));
+    return s;
+}
+
+void write_state(const std::filesystem::path& path, const State& state) {
+    write_file_atomically(path, to_json(state).dump(2) + "\n");
+}
+
+std::optional<State> read_state(const std::filesystem::path& path) {
+    std::error_code ec;
+    if (!std::filesystem::exists(std::filesystem::symlink_status(path, ec)))
+        return std::nullopt;
+    const json document = read_json_file(path);
+    try {
+        return state_from_json(document);
+    } catch (const model::InputError& e) {
+        throw UsageError(path.string() + ": " + e.what());
+    }
+}
+
+}  // namespace hugetune::boot_sweep

@@ -1,0 +1,75 @@
+// The boot sweep's state file: what makes every boot of the sweep know where it stands and what
+// makes a loop impossible. Each step is marked attempted, with the boot that left for it, before
+// its kexec; a step is recorded only by the boot that carries its exact command line.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "tuner/boot_sweep/plan.hpp"
+
+namespace hugetune::boot_sweep {
+
+inline constexpr const char* kStateFormat = "hugetune-boot-sweep-state";
+inline constexpr int kStateFormatVersion = 1;
+inline const std::filesystem::path kDefaultStatePath = "/var/lib/hugetune/boot-sweep.json";
+
+// running: steps left or in flight; finishing: every step recorded, the machine on its way back
+// to the original command line; done: back; aborted: stopped, with the reason.
+enum class Phase { running, finishing, done, aborted };
+std::string to_string(Phase phase);
+
+// How the sweep leaves the last step's boot: a kexec into the original command line, or a
+// normal reboot through the firmware and the boot loader.
+enum class Finish { kexec, reboot };
+std::string to_string(Finish finish);
+
+struct Attempt {
+    std::string at;       // UTC, ISO 8601
+    std::string boot_id;  // of the boot that left for the step
+};
+
+struct Record {
+    std::string at;
+    std::uint64_t milliseconds = 0;
+    std::uint64_t logged_threads = 0;  // what the kernel's line says it used
+    std::string boot_id;
+    std::string kernel_release;
+    std::string cmdline;  // the command line the boot carried
+};
+
+struct StepState {
+    Step step;
+    std::optional<Attempt> attempted;
+    std::optional<Record> recorded;
+};
+
+struct State {
+    Plan plan;
+    Finish finish = Finish::kexec;
+    bool systemd = true;  // the continue unit is installed and enabled
+    std::string started_at;
+    std::vector<StepState> steps;
+    Phase phase = Phase::running;
+    bool abort_requested = false;
+    std::string abort_reason;  // set with Phase::aborted
+    std::optional<std::string> ended_at;
+
+    bool in_progress() const { return phase == Phase::running || phase == Phase::finishing; }
+    // The step marked attempted and not recorded: the one this boot should be.
+    StepState* in_flight();
+};
+
+nlohmann::json to_json(const State& state);
+// Throws model::InputError naming the JSON path of the problem.
+State state_from_json(const nlohmann::json& document);
+
+// Written atomically; read with one-line errors (UsageError naming the file and the field).
+void write_state(const std::filesystem::path& path, const State& state);
+std::optional<State> read_state(const std::filesystem::path& path);
+
+}  // namespace hugetune::boot_sweep
