@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# `hugetune boot-sweep` on a real kernel: a guest whose init plays systemd's part (runs
+# `continue` at every boot) kexecs into one boot per thread count, records each boot's own
+# "allocation took" line, and ends on its original command line; the state and the kexec image
+# live on a virtio disk. Then the same with a planted failure: the first step's allocation line
+# flooded out of the kernel log, which must end the sweep, aborted, on the original command line.
+source "$(dirname "$0")/../lib/vm.bash"
+vmlab_prepare
+command -v kexec >/dev/null || vmlab_skip "kexec not found; install kexec-tools"
+command -v mkfs.ext4 >/dev/null || vmlab_skip "mkfs.ext4 not found; install e2fsprogs"
+kernel_dir=$(dirname "$vmlab_kernel")
+[[ -s "$kernel_dir/virtio_blk.ko" ]] || vmlab_skip "no virtio_blk.ko beside the kernel in $kernel_dir"
+
+# The lab's initramfs plus the disk driver: the guest boots it and kexecs into it again.
+initrd=$VMLAB_WORK/boot-sweep.initrd
+overlay=$VMLAB_WORK/boot-sweep.overlay
+mkdir -p "$overlay/vmlab"
+cp "$kernel_dir/virtio_blk.ko" "$overlay/vmlab/"
+{
+    cat "$VMLAB_INITRD"
+    (cd "$overlay" && find . -print0 | sort -z | cpio --null -o -H newc --quiet) | gzip -1
+} >"$initrd"
+
+# A fresh ext4 disk holding the kernel and the initrd to kexec.
+make_disk() {
+    local root=$VMLAB_WORK/$1.disk-root
+    mkdir -p "$root/boot"
+    cp "$vmlab_kernel" "$root/boot/vmlinuz"
+    cp "$initrd" "$root/boot/initrd.img"
+    truncate -s 128M "$VMLAB_WORK/$1.img"
+    mkfs.ext4 -q -F -d "$root" "$VMLAB_WORK/$1.img"
+}
+
+# Every boot's command line, one per line, in boot order.
+boots() { vm_section "$1" cmdline; }
+
+args="init_on_alloc=0 printk.devkmsg=on vmlab.threads=1,2 vmlab.pages=128"
+make_disk sweep
+vm_boot boot-sweep boot-sweep "$args" --smp 2 --mem 1024 --initrd "$initrd" \
+    --disk "$VMLAB_WORK/sweep.img" --timeout 600 || vmlab_fail "the guest did not finish"
+vm_expect_rc boot-sweep plan 0
+mapfile -t cmdlines < <(boots boot-sweep)
+[[ ${#cmdlines[@]} -eq 4 ]] ||
+    vmlab_fail "boot-sweep: expected 4 boots (start, 2 steps, back), saw ${#cmdlines[@]}: $(printf '%s | ' "${cmdlines[@]}")"
+[[ "${cmdlines[3]}" == "${cmdlines[0]}" ]] ||
+    vmlab_fail "boot-sweep: the last boot is not on the original command line: ${cmdlines[3]}"
+[[ "${cmdlines[1]}" == *"hugepage_alloc_threads=1"* && "${cmdlines[1]}" == *"hugepages=128"* ]] ||
+    vmlab_fail "boot-sweep: the first step booted ${cmdlines[1]}"
+[[ "${cmdlines[2]}" == *"hugepage_alloc_threads=2"* ]] ||
+    vmlab_fail "boot-sweep: the second step booted ${cmdlines[2]}"
+vm_expect_rc boot-sweep continue 0
+vm_check_json boot-sweep status <<'PY'
+result = doc["result"]
+assert result["phase"] == "done" and result["complete"] is True, result
+steps = result["steps"]
+assert [s["threads"] for s in steps] == [1, 2], steps
+assert all(s["logged_threads"] == s["threads"] and s["milliseconds"] >= 0 for s in steps), steps
+assert len({s["boot_id"] for s in steps}) == 2, steps
+assert result["best"]["threads"] in (1, 2), result["best"]
+assert result["best"]["cmdline"] == "hugepage_alloc_threads=%d" % result["best"]["threads"], result["best"]
+PY
+echo "steps (threads: ms): $(vm_section boot-sweep status | python3 -c 'import json,sys; r=json.load(sys.stdin)["result"]; print(", ".join("%d: %d ms" % (s["threads"], s["milliseconds"]) for s in r["steps"]), "best", r["best"]["threads"])')"
+echo "boots: $(printf '%s | ' "${cmdlines[@]}")"
+
+make_disk planted
+vm_boot boot-sweep-planted boot-sweep "$args vmlab.plant=no-line" --smp 2 --mem 1024 \
+    --initrd "$initrd" --disk "$VMLAB_WORK/planted.img" --timeout 600 ||
+    vmlab_fail "the planted guest did not finish"
+mapfile -t cmdlines < <(boots boot-sweep-planted)
+[[ ${#cmdlines[@]} -eq 3 ]] ||
+    vmlab_fail "planted: expected 3 boots (start, the failed step, back), saw ${#cmdlines[@]}: $(printf '%s | ' "${cmdlines[@]}")"
+[[ "${cmdlines[2]}" == "${cmdlines[0]}" ]] ||
+    vmlab_fail "planted: the last boot is not on the original command line: ${cmdlines[2]}"
+vm_check_json boot-sweep-planted status <<'PY'
+result = doc["result"]
+assert result["phase"] == "aborted" and result["complete"] is False, result
+assert all(s["milliseconds"] is None for s in result["steps"]), result["steps"]
+assert "allocation" in result["abort_reason"], result["abort_reason"]
+PY
+echo "planted: $(vm_section boot-sweep-planted status | python3 -c 'import json,sys; print(json.load(sys.stdin)["result"]["abort_reason"])')"
