@@ -1,0 +1,120 @@
+// The fleet side of the model: the reports of many hosts of one SKU -> one answer for the SKU,
+// and each host judged against its siblings. Pure functions over the report documents the fleet
+// database hands back (reports/schema/report.schema.json); no I/O.
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "model/input/fit_input.hpp"
+#include "model/recommend.hpp"
+
+namespace hugetune::model::fleet {
+
+// The report's `sku` block: hosts with the same key share one answer.
+struct SkuKey {
+    std::string microarch = "unknown";
+    int nodes = 1;
+    int hardware_threads_per_node = 1;
+    std::uint64_t memory_per_node_gib = 0;
+    std::uint64_t page_size_kb = 2048;
+
+    bool operator==(const SkuKey&) const = default;
+};
+
+// "<microarch>/<nodes>n/<threads>t/<gib>g/<page kB>k", e.g. "skylake/4n/28t/192g/2048k": what
+// `fleet recommend --sku` takes and every output prints.
+std::string to_string(const SkuKey& key);
+// The reverse of to_string; throws InputError naming the part that is wrong.
+SkuKey parse_sku_key(std::string_view text);
+
+// A stored verification (`hugetune verify --report`): the kernel's own line against the
+// prediction.
+struct VerificationFacts {
+    bool verified = false;
+    std::optional<double> measured_ms;
+    std::optional<int> threads;
+    std::optional<double> predicted_ms;  // rescaled to the pool the kernel allocated
+    std::optional<double> ratio;         // measured / predicted
+    std::optional<std::string> kernel_release;
+    std::optional<std::string> boot_id;
+};
+
+// What one report holds that the fleet needs, read and checked.
+struct RunFacts {
+    std::string host;
+    SkuKey sku;
+    std::string generated_at;  // the report's ISO 8601 UTC time
+    std::string tool_version;
+    std::optional<std::string> kernel_release;
+    std::optional<std::string> firmware;  // BIOS version and microcode, when the report has them
+    SweepData sweep;       // the report's samples and machine facts, as `fit` reads a sweep
+    std::string decision;  // "set" or "keep_default"
+    int hugepage_alloc_threads = 1;
+    double predicted_seconds = 0;
+    double saving_seconds = 0;
+    std::optional<double> confidence;
+    std::vector<std::string> warning_codes;
+    std::optional<VerificationFacts> verification;
+};
+
+// Reads a `hugetune-report` document (schema_version 1). Throws InputError naming the JSON path
+// of the first problem; a document it accepts can be fitted.
+RunFacts read_run(const nlohmann::json& report);
+
+// One stored run as the database hands it back.
+struct FleetRun {
+    std::string host;
+    std::string run_key;    // the database's key of the run (the report's content hash)
+    nlohmann::json report;  // the whole document, its `verification` block included when it has one
+};
+
+struct FleetOptions {
+    RecommendOptions recommend;  // tolerance, seed, resamples, boot pool
+    int min_hosts = 3;           // fewer hosts: the answer "needs more hosts"
+};
+
+enum class SkuStatus { settled, needs_more_hosts, disagrees_with_verification };
+std::string to_string(
+    SkuStatus status);  // "settled", "needs_more_hosts", "disagrees_with_verification"
+
+struct SkuAnswer {
+    SkuKey sku;
+    int hosts = 0;
+    int runs = 0;
+    // From every host's sweep fitted together; its uncertainty from a bootstrap that resamples
+    // hosts, then each host's repetitions.
+    Recommendation recommendation;
+    std::string kernel_cmdline;  // "hugepage_alloc_threads=N"; empty when the default is kept
+    int verified_boots = 0;
+    std::optional<double> verification_ratio;  // median measured/predicted over verified boots
+    SkuStatus status = SkuStatus::needs_more_hosts;
+    std::string status_reason;  // one plain sentence
+};
+
+// All runs must share one SKU key; throws InputError when they do not or none can be fitted.
+SkuAnswer answer_sku(const std::vector<FleetRun>& runs, const FleetOptions& options);
+
+// One host against its SKU's other hosts.
+struct HostCheck {
+    std::string host;
+    int runs = 0;
+    bool outlier = false;
+    std::vector<std::string> reasons;       // one plain clause per reason; empty when clean
+    std::optional<double> curve_deviation;  // in robust deviations (see fleet.cpp)
+    std::optional<double> verification_ratio;
+    std::optional<std::string> kernel_release;
+    std::optional<std::string> firmware;
+};
+
+// Every host among `runs` (one SKU), in host name order.
+std::vector<HostCheck> check_hosts(const std::vector<FleetRun>& runs, const FleetOptions& options);
+
+nlohmann::json to_json(const SkuAnswer& answer);
+nlohmann::json to_json(const HostCheck& check);
+
+}  // namespace hugetune::model::fleet
