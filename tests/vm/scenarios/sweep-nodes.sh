@@ -17,13 +17,30 @@ run_section sweep-file cat /root/sweep.json
 run_section pools-after pools
 
 # Killed once the grow phase has raised a pool, so there is something to restore. A repetition
-# grows and shrinks the pool, so the kill can land after the shrink: then the pools are put
-# back and it is tried again, at most 5 times.
+# grows and shrinks the pool within milliseconds, so a kill sent on sight of a raised pool can
+# land after the shrink. The sweep is stopped first (SIGSTOP), the pool read again while none of
+# its threads can run, and killed only when it is still raised; otherwise it goes on (SIGCONT).
+all_stopped() {
+    for task in /proc/"$1"/task/*; do
+        set -- $(cat "$task/stat" 2>/dev/null) x x x
+        [ "$3" = T ] || [ "$3" = t ] || [ "$3" = x ] || return 1
+    done
+}
 kill_in_grow() {
     hugetune sweep --threads 1 --repetitions 50 --sample-mib 64 --phases grow --out /root/killed.json >/dev/null 2>&1 &
     pid=$!
     tries=0
-    while [ "$(cat /proc/sys/vm/nr_hugepages)" = 0 ] && [ $tries -lt 3000 ]; do
+    while [ $tries -lt 3000 ]; do
+        if [ "$(cat /proc/sys/vm/nr_hugepages)" != 0 ]; then
+            kill -STOP "$pid"
+            waited=0
+            while ! all_stopped "$pid" && [ $waited -lt 200 ]; do
+                sleep 0.01
+                waited=$((waited + 1))
+            done
+            [ "$(cat /proc/sys/vm/nr_hugepages)" != 0 ] && break
+            kill -CONT "$pid"
+        fi
         sleep 0.01
         tries=$((tries + 1))
     done
