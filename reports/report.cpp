@@ -8,6 +8,7 @@
 
 #include "model/alloc_threads.hpp"
 #include "model/text.hpp"
+#include "reports/json_access.hpp"
 
 namespace hugetune {
 namespace {
@@ -19,11 +20,6 @@ std::string threads_list(const std::set<int>& ns) {
     for (int n : ns)
         out += (out.empty() ? "" : ", ") + std::to_string(n);
     return out;
-}
-
-const json& at_or_null(const json& j, const char* key) {
-    static const json null_value;
-    return j.is_object() && j.contains(key) ? j.at(key) : null_value;
 }
 
 json sku_of(const json& probe, const json& sweep) {

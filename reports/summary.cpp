@@ -1,5 +1,6 @@
 #include "reports/summary.hpp"
 #include "model/text.hpp"
+#include "reports/json_access.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -22,11 +23,6 @@ std::string phase_meaning(const std::string& phase) {
     if (phase == "grow")
         return "one thread per node grows the pool: what the boot does per page";
     return "";
-}
-
-const json& at_or_null(const json& j, const char* key) {
-    static const json null_value;
-    return j.is_object() && j.contains(key) ? j.at(key) : null_value;
 }
 
 double number_or(const json& j, const char* key, double fallback) {

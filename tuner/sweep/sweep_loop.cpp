@@ -6,15 +6,12 @@
 #include <utility>
 
 #include "model/text.hpp"
+#include "tuner/sweep/workers.hpp"
 
 namespace hugetune {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-double seconds_between(Clock::time_point from, Clock::time_point to) {
-    return std::chrono::duration<double>(to - from).count();
-}
 
 void stop_if_signalled(const SweepMachine& machine) {
     if (int sig = machine.stop_signal())

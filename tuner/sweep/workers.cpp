@@ -127,11 +127,12 @@ std::uint64_t fault_pages(const HugeMapping& m, std::uint64_t page_bytes) {
     return pages;
 }
 
-namespace {
-
-double seconds_between(Clock::time_point from, Clock::time_point to) {
+double seconds_between(std::chrono::steady_clock::time_point from,
+                       std::chrono::steady_clock::time_point to) {
     return std::chrono::duration<double>(to - from).count();
 }
+
+namespace {
 
 // What the calling thread and the pinned threads of one timed run share.
 struct RunState {

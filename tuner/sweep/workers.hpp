@@ -5,6 +5,7 @@
 
 #include <sys/types.h>
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -82,5 +83,9 @@ struct TimedRun {
 TimedRun run_timed(const Binder& binder, std::vector<ThreadTask>& tasks,
                    const std::function<void()>& before_release,
                    const std::function<void()>& after_done);
+
+// Seconds from `from` to `to`, as every timed run and the sweep's progress measure them.
+double seconds_between(std::chrono::steady_clock::time_point from,
+                       std::chrono::steady_clock::time_point to);
 
 }  // namespace hugetune

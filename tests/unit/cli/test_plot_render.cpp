@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "tests/unit/support/fixtures.hpp"
 #include "tests/unit/support/plot_data.hpp"
 #include "tuner/cli/plot_output.hpp"
 #include "tuner/system/errors.hpp"
@@ -18,13 +19,6 @@ using hugetune::test::sample_data;
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string slurp(const fs::path& p) {
-    std::ifstream in(p);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
 
 struct TempDir {
     fs::path path;
@@ -45,7 +39,7 @@ TEST_CASE("plot: gnuplot renders an SVG atomically") {
     auto out = dir.path / "curve.svg";
     auto r = render_plot(sample_data(), out);
     REQUIRE_MESSAGE(r.rendered, r.message);
-    auto svg = slurp(out);
+    auto svg = hugetune::test::read_text(out);
     CHECK(svg.find("<svg") != std::string::npos);
     CHECK(svg.find("recommended N=8") != std::string::npos);
     // Nothing but the plot is left in the directory.
@@ -68,7 +62,7 @@ TEST_CASE("plot: without gnuplot the script is written next to the file") {
     CHECK_FALSE(r.rendered);
     CHECK(r.message.find("gnuplot is not installed") != std::string::npos);
     CHECK(r.script_path == dir.path / "curve.png.gp");
-    auto script = slurp(r.script_path);
+    auto script = hugetune::test::read_text(r.script_path);
     CHECK(script.find("set output '" + out.string() + "'") != std::string::npos);
     CHECK_FALSE(fs::exists(out));
 }
@@ -80,7 +74,7 @@ TEST_CASE("plot: a link at the output is refused and its target left alone") {
     fs::create_symlink(dir.path / "theirs.svg", dir.path / "curve.svg");
     CHECK_THROWS_AS(render_plot(sample_data(), dir.path / "curve.svg"), UsageError);
     CHECK(fs::is_symlink(dir.path / "curve.svg"));
-    CHECK(slurp(dir.path / "theirs.svg") == "theirs");
+    CHECK(hugetune::test::read_text(dir.path / "theirs.svg") == "theirs");
 }
 
 TEST_CASE("plot: gnuplot never draws through a link planted next to the output") {
@@ -92,6 +86,6 @@ TEST_CASE("plot: gnuplot never draws through a link planted next to the output")
                        dir.path / (".curve.svg.tmp" + std::to_string(::getpid())));
     auto r = render_plot(sample_data(), dir.path / "curve.svg");
     REQUIRE_MESSAGE(r.rendered, r.message);
-    CHECK(slurp(dir.path / "theirs") == "theirs");
-    CHECK(slurp(dir.path / "curve.svg").find("<svg") != std::string::npos);
+    CHECK(hugetune::test::read_text(dir.path / "theirs") == "theirs");
+    CHECK(hugetune::test::read_text(dir.path / "curve.svg").find("<svg") != std::string::npos);
 }

@@ -8,6 +8,7 @@
 #include <sstream>
 #include <string>
 
+#include "tests/unit/support/fixtures.hpp"
 #include "tuner/cli/setting_flags.hpp"
 #include "tuner/system/errors.hpp"
 
@@ -16,13 +17,6 @@ using namespace hugetune::cli;
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string slurp(const fs::path& path) {
-    std::ifstream in(path);
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
 
 // The string literals that open `SettingError("name", ...)` (or `{"name", ...}`) in `text`.
 std::set<std::string> thrown_setting_names(const std::string& text) {
@@ -52,7 +46,7 @@ std::set<std::string> engine_setting_names() {
                 continue;
             if (path.extension() != ".cpp" && path.extension() != ".hpp")
                 continue;
-            for (const auto& name : thrown_setting_names(slurp(path)))
+            for (const auto& name : thrown_setting_names(hugetune::test::read_text(path)))
                 names.insert(name);
         }
     }
