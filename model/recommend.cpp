@@ -379,21 +379,29 @@ std::vector<Prediction> measured_boot_seconds(std::span<const Point> series, con
     return out;
 }
 
-// What the bootstrap resamples: repetitions of every phase the series is built from, or the
-// residuals of the chosen fit.
+// What the bootstrap resamples: repetitions of every phase the series is built from (within
+// hosts drawn first, when the series pools several), or the residuals of the chosen fit.
 struct ResampleSource {
     const BasisChoice* basis = nullptr;
     const Series* series = nullptr;
     const std::optional<ScalingFit>* chosen = nullptr;
     bool repetitions = false;
     std::size_t min_thread_counts = kMinThreadCounts;  // a usable resample's, 1 when held flat
+    std::size_t hosts = 1;
     // Arranged once, so that a resample costs what the pools hold, not what the input had.
-    std::optional<RepetitionPool> main, zero, grow;  // grow: only when it has repetitions
+    std::optional<HostRepetitionPool> main, zero, grow;  // grow: when it has repetitions
     std::optional<ResidualPool> residuals;
 };
 
+std::size_t pooled_hosts(const BasisChoice& b) {
+    const PhaseSeries* series = b.basis == CostBasis::alloc_only_flat ? b.grow : b.main;
+    return std::max<std::size_t>(1, series->host_ends.size());
+}
+
 std::string bootstrap_method(const CostSeries& cost, const std::optional<ScalingFit>& chosen) {
     const BasisChoice& b = cost.basis;
+    if (pooled_hosts(b) > 1)
+        return "hosts, then repetitions";
     if (b.basis == CostBasis::alloc_only_flat)
         return has_repetitions(b.grow->points) ? "repetitions" : std::string();
     if (has_repetitions(b.main->points) && (b.zero == nullptr || has_repetitions(b.zero->points)))
@@ -406,18 +414,19 @@ std::string bootstrap_method(const CostSeries& cost, const std::optional<Scaling
 ResampleSource resample_source(const CostSeries& cost, const std::optional<ScalingFit>& chosen,
                                bool repetitions) {
     const BasisChoice& b = cost.basis;
-    ResampleSource from{&b, &cost.series, &chosen, repetitions, kMinThreadCounts, {}, {}, {}, {}};
+    ResampleSource from{&b, &cost.series, &chosen, repetitions, kMinThreadCounts, pooled_hosts(b),
+                        {}, {},           {},      {}};
     if (b.basis == CostBasis::alloc_only_flat)
         from.min_thread_counts = 1;
     if (!repetitions) {
         from.residuals.emplace(cost.series.points, *chosen);
         return from;
     }
-    from.main.emplace(b.main->points);
+    from.main.emplace(b.main->points, b.main->host_ends);
     if (b.zero != nullptr)
-        from.zero.emplace(b.zero->points);
-    if (b.grow != nullptr && has_repetitions(b.grow->points))
-        from.grow.emplace(b.grow->points);
+        from.zero.emplace(b.zero->points, b.zero->host_ends);
+    if (b.grow != nullptr && (from.hosts > 1 || has_repetitions(b.grow->points)))
+        from.grow.emplace(b.grow->points, b.grow->host_ends);
     return from;
 }
 
@@ -425,12 +434,13 @@ Series resample(const ResampleSource& from, Resampler& rng) {
     if (!from.repetitions)
         return {from.residuals->draw(rng), 0};
     const BasisChoice& b = *from.basis;
-    const auto main = from.main->draw(rng);
+    const auto drawn = draw_hosts(from.hosts, rng);
+    const auto main = from.main->draw(drawn, rng);
     std::vector<Point> zero, grow;
     if (from.zero)
-        zero = from.zero->draw(rng);
+        zero = from.zero->draw(drawn, rng);
     if (from.grow)
-        grow = from.grow->draw(rng);
+        grow = from.grow->draw(drawn, rng);
     const std::span<const Point> grow_points =
         from.grow ? std::span<const Point>(grow)
                   : (b.grow != nullptr ? std::span<const Point>(b.grow->points) : grow);
@@ -686,7 +696,7 @@ Recommendation recommend_from_sweep(const SweepData& data, const RecommendOption
     r.bootstrap_method = bootstrap_method(cost, fits.chosen);
     if (!r.bootstrap_method.empty() && o.resamples > 0) {
         const ResampleSource source =
-            resample_source(cost, fits.chosen, r.bootstrap_method == "repetitions");
+            resample_source(cost, fits.chosen, r.bootstrap_method != "residuals");
         record_bootstrap(r, bootstrap_predictions(source, predictor, pick.choice, o, r.seed),
                          o.resamples);
     }

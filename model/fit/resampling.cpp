@@ -123,6 +123,40 @@ std::vector<Point> RepetitionPool::draw(Resampler& rng) const {
     return out;
 }
 
+HostRepetitionPool::HostRepetitionPool(std::span<const Point> points,
+                                       std::span<const std::size_t> host_ends) {
+    if (host_ends.empty()) {
+        hosts_.emplace_back(points);
+        return;
+    }
+    std::size_t begin = 0;
+    for (const std::size_t end : host_ends) {
+        hosts_.emplace_back(points.subspan(begin, end - begin));
+        begin = end;
+    }
+}
+
+std::vector<Point> HostRepetitionPool::draw(std::span<const std::size_t> drawn,
+                                            Resampler& rng) const {
+    if (drawn.size() == 1)
+        return hosts_[drawn[0]].draw(rng);
+    std::vector<Point> out;
+    for (const std::size_t host : drawn) {
+        const auto points = hosts_[host].draw(rng);
+        out.insert(out.end(), points.begin(), points.end());
+    }
+    return out;
+}
+
+std::vector<std::size_t> draw_hosts(std::size_t hosts, Resampler& rng) {
+    if (hosts <= 1)
+        return {0};
+    std::vector<std::size_t> drawn(hosts);
+    for (auto& host : drawn)
+        host = rng.index(hosts);
+    return drawn;
+}
+
 std::vector<Point> resample_repetitions(std::span<const Point> points, Resampler& rng) {
     return RepetitionPool(points).draw(rng);
 }

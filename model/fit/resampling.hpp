@@ -67,6 +67,29 @@ class RepetitionPool {
     std::vector<Count> counts_;
 };
 
+// The repetitions of a series pooled from several hosts of one SKU (docs/fleet.md "How a SKU's
+// answer is made"), for a two-level bootstrap: a resample draws hosts with replacement, then
+// within each drawn host its repetitions as RepetitionPool does. Hosts differ by more than
+// their repetitions do, and a bootstrap of the pooled repetitions alone would hide that. With
+// one host it is RepetitionPool, draw for draw.
+class HostRepetitionPool {
+  public:
+    // `host_ends`: where each host's points end in `points` (a host's points lie together);
+    // empty: one host.
+    HostRepetitionPool(std::span<const Point> points, std::span<const std::size_t> host_ends);
+
+    std::size_t hosts() const { return hosts_.size(); }
+    // One resample from the hosts `drawn` (indexes, repeats allowed), in that order.
+    std::vector<Point> draw(std::span<const std::size_t> drawn, Resampler& rng) const;
+
+  private:
+    std::vector<RepetitionPool> hosts_;
+};
+
+// `hosts` host indexes drawn with replacement; {0} without drawing when there is one host, so
+// a one-host bootstrap draws exactly what it drew before hosts were pooled.
+std::vector<std::size_t> draw_hosts(std::size_t hosts, Resampler& rng);
+
 // One resample of `points` (RepetitionPool(points).draw(rng)).
 std::vector<Point> resample_repetitions(std::span<const Point> points, Resampler& rng);
 

@@ -42,6 +42,7 @@ struct VerificationFacts {
     std::optional<double> ratio;         // measured / predicted
     std::optional<std::string> kernel_release;
     std::optional<std::string> boot_id;
+    std::optional<std::uint64_t> pool_pages;  // the pool the kernel allocated in that boot
 };
 
 // What one report holds that the fleet needs, read and checked.
@@ -77,6 +78,25 @@ struct FleetOptions {
     RecommendOptions recommend;  // tolerance, seed, resamples, boot pool
     int min_hosts = 3;           // fewer hosts: the answer "needs more hosts"
 };
+
+// The rules' thresholds (docs/fleet.md "How a SKU's answer is made" and "Outliers").
+// Verified boots agree with the SKU's prediction while their median measured/predicted ratio
+// lies within [low, high].
+inline constexpr double kVerificationRatioLow = 2.0 / 3.0;
+inline constexpr double kVerificationRatioHigh = 1.5;
+// A host stands out when it lies more than this many robust deviations from its SKU's median.
+inline constexpr double kOutlierDeviations = 3.5;
+// The median absolute deviation times this estimates a normal standard deviation.
+inline constexpr double kMadToSigma = 1.4826;
+// The least spread, in natural log units, a robust deviation is measured in: hosts of one SKU
+// that agree more closely than 2% are not told apart by chance wobbles of a few percent.
+inline constexpr double kMinLogSpread = 0.02;
+// Fewest hosts (with a value) for the robust deviations to mean anything.
+inline constexpr int kMinHostsToCompare = 3;
+
+// (value - median) / max(kMadToSigma * MAD, floor), for every value; all 0 below
+// kMinHostsToCompare values.
+std::vector<double> robust_deviations(const std::vector<double>& values, double floor);
 
 enum class SkuStatus { settled, needs_more_hosts, disagrees_with_verification };
 std::string to_string(

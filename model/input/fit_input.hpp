@@ -28,6 +28,9 @@ struct PhaseSeries {
     // whole job and predictions are its own curve.
     double pages_per_node = 0;
     std::vector<Point> points;  // every repetition, in input order
+    // A series pooled from several hosts (model/fleet): where each host's points end in
+    // `points`, one entry per host, the same hosts in every phase. Empty: one host.
+    std::vector<std::size_t> host_ends;
 };
 
 // One huge page pool the kernel command line asks for at boot.

@@ -82,4 +82,12 @@ class JsonField {
     std::string fix_;
 };
 
+struct SweepData;
+
+// The measured part of a sweep (`parameters`, `complete`, `points`) and the probe facts beside
+// it (`cpu`, `topology`, `kernel`, `virtualization`), wherever a document keeps them: a sweep
+// document holds the probe in `probe`, a report holds the sweep in `sweep` and the probe's
+// blocks at its top. Errors name each field by its path in the whole document.
+SweepData read_sweep_fields(const JsonField& sweep, const JsonField& probe);
+
 }  // namespace hugetune::model

@@ -164,7 +164,7 @@ void group_into_series(const std::vector<Sample>& samples, SweepData& data) {
             continue;
         auto& series = by_phase[s.phase];
         if (series.phase.empty()) {
-            series = {s.phase, s.pages, {}};
+            series = {s.phase, s.pages, {}, {}};
             series.points.reserve(sizes[s.phase]);
         }
         // Per-page cost is what carries over to the boot pool, so a point that did a different
@@ -188,35 +188,39 @@ void group_into_series(const std::vector<Sample>& samples, SweepData& data) {
 
 }  // namespace
 
-SweepData parse_sweep_json(const nlohmann::json& document) {
-    const JsonField doc(document, "give a file written by 'hugetune sweep --out'");
-    check_format(document, doc);
+SweepData read_sweep_fields(const JsonField& sweep, const JsonField& probe) {
     SweepData data;
     data.source = "sweep";
-    data.complete = doc["complete"].hint<bool>().value_or(true);
-    const JsonField parameters = doc["parameters"];
+    data.complete = sweep["complete"].hint<bool>().value_or(true);
+    const JsonField parameters = sweep["parameters"];
     parameters.object();
     data.page_size_kb = static_cast<std::uint64_t>(parameters["page_size_kb"].whole_number());
     data.seed = parameters["seed"].hint<std::uint64_t>().value_or(1);
-    if (!doc["probe"].present())
+    if (!probe.present())
         data.notes.push_back("the sweep has no probe block: machine facts unknown");
-    data.machine = read_machine(doc["probe"], parameters, data.page_size_kb);
+    data.machine = read_machine(probe, parameters, data.page_size_kb);
 
     std::vector<Sample> samples;
-    const std::size_t points = doc["points"].array_size();
+    const std::size_t points = sweep["points"].array_size();
     std::size_t read = 0;
     for (std::size_t i = 0; i < points; ++i)
-        samples.push_back(read_point(doc["points"][i], data.machine.nodes, read));
+        samples.push_back(read_point(sweep["points"][i], data.machine.nodes, read));
     group_into_series(samples, data);
     if (!data.complete)
         data.notes.push_back("the sweep is incomplete (interrupted); fitting the points it has");
     const PhaseSeries* alloc = data.phase(kPhaseAlloc);
     if (alloc == nullptr)
-        doc["points"]
+        sweep["points"]
             .with_fix("measure the alloc phase")
             .fail("no alloc points: nothing to base a boot time on");
     check_enough_thread_counts(*alloc, std::nullopt);
     return data;
+}
+
+SweepData parse_sweep_json(const nlohmann::json& document) {
+    const JsonField doc(document, "give a file written by 'hugetune sweep --out'");
+    check_format(document, doc);
+    return read_sweep_fields(doc, doc["probe"]);
 }
 
 const PhaseSeries* SweepData::phase(std::string_view name) const {

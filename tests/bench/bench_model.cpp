@@ -50,7 +50,7 @@ int main() {
     data.machine.hw_threads_per_node = 32;
     data.machine.init_on_alloc = true;
     data.machine.boot_pool_pages = 500'000;
-    data.phases.push_back({"alloc", 128, noisy_usl_phase()});
+    data.phases.push_back({"alloc", 128, noisy_usl_phase(), {}});
     RecommendOptions options;
     options.resamples = 2000;
 

@@ -16,6 +16,8 @@ allowed() {  # allowed <file> <included path>
     tuner/*) [[ ($2 == tuner/* && $2 != tuner/cli/*) || $2 == model/* ]] ;;
     tests/unit/model/*) [[ $2 == model/* || $2 == tests/unit/support/* ]] ;;
     tests/unit/reports/*) [[ $2 == reports/* || $2 == model/* || $2 == tests/unit/support/* ]] ;;
+    tests/unit/fleet/* | tests/support/fleet_generator.*) [[ $2 == reports/* || $2 == model/* ||
+        $2 == tests/unit/support/* || $2 == tests/support/* ]] ;;
     tests/unit/tuner/*) [[ ($2 == tuner/* && $2 != tuner/cli/*) || $2 == model/* ||
         $2 == tests/unit/support/* ]] ;;
     *) true ;;

@@ -315,6 +315,29 @@ Virtualization read_virtualization(const KernelFs& fs) {
     return v;
 }
 
+std::optional<std::string> cpuinfo_field(const std::string& cpuinfo, std::string_view name) {
+    std::istringstream in(cpuinfo);
+    std::string line;
+    while (std::getline(in, line)) {
+        const auto colon = line.find(':');
+        if (colon == std::string::npos || !line.starts_with(name))
+            continue;
+        const std::string key = line.substr(0, line.find_last_not_of(" \t", colon - 1) + 1);
+        const auto value_at = line.find_first_not_of(" \t", colon + 1);
+        if (key == name && value_at != std::string::npos)
+            return line.substr(value_at);
+    }
+    return std::nullopt;
+}
+
+Firmware read_firmware(const KernelFs& fs) {
+    Firmware f;
+    if (auto bios = fs.read_line("/sys/class/dmi/id/bios_version"); bios && !bios->empty())
+        f.bios_version = *bios;
+    f.microcode = cpuinfo_field(fs.read("/proc/cpuinfo").value_or(""), "microcode");
+    return f;
+}
+
 std::string hostname_of(const KernelFs& fs) {
     return fs.read_line("/proc/sys/kernel/hostname").value_or("");
 }
@@ -357,6 +380,7 @@ Probe probe_machine(const KernelFs& fs) {
     p.topology = read_topology(fs);
     p.kernel = read_kernel(fs, p.topology);
     p.virtualization = read_virtualization(fs);
+    p.firmware = read_firmware(fs);
     return p;
 }
 

@@ -72,12 +72,20 @@ struct Virtualization {
     std::string vendor;  // e.g. "KVM", "Microsoft Hv"; empty when unknown or bare metal
 };
 
+// What a fleet compares between hosts of one SKU (docs/fleet.md "Outliers"); absent when the
+// machine does not say (no DMI table in most guests, no microcode line on some CPUs).
+struct Firmware {
+    std::optional<std::string> bios_version;  // /sys/class/dmi/id/bios_version
+    std::optional<std::string> microcode;     // /proc/cpuinfo "microcode", the first CPU's
+};
+
 struct Probe {
     std::string hostname;
     CpuIdentity cpu;
     Topology topology;
     KernelFacts kernel;
     Virtualization virtualization;
+    Firmware firmware;
 };
 
 // Reads everything through `fs`; hwloc is pointed at fs.root() too, so a fixture tree gives

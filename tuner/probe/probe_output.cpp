@@ -58,7 +58,7 @@ nlohmann::json to_json(const Probe& p) {
     if (const auto& l = p.kernel.last_boot_allocation)
         last_line = {{"milliseconds", l->milliseconds}, {"threads", l->threads}, {"text", l->text}};
 
-    return {
+    nlohmann::json out = {
         {"host", {{"hostname", p.hostname}}},
         {"cpu",
          {{"vendor", p.cpu.vendor},
@@ -91,6 +91,15 @@ nlohmann::json to_json(const Probe& p) {
         {"virtualization",
          {{"hypervisor", p.virtualization.hypervisor}, {"vendor", p.virtualization.vendor}}},
     };
+    // Only what was read: the block is optional in the report (old reports have none).
+    nlohmann::json firmware = nlohmann::json::object();
+    if (p.firmware.bios_version)
+        firmware["bios_version"] = *p.firmware.bios_version;
+    if (p.firmware.microcode)
+        firmware["microcode"] = *p.firmware.microcode;
+    if (!firmware.empty())
+        out["firmware"] = firmware;
+    return out;
 }
 
 std::string format_summary(const Probe& p) {

@@ -24,7 +24,7 @@ std::string read_source_file(const std::string& relative) {
 SweepData boot_table(const std::vector<Point>& points) {
     SweepData d;
     d.source = "csv";
-    d.phases.push_back({"boot", 0, points});
+    d.phases.push_back({"boot", 0, points, {}});
     return d;
 }
 
@@ -57,9 +57,9 @@ SweepData synthetic_sweep(bool init_on_alloc, double alloc_only_sigma, double al
                          zeroings * zero_in_alloc[i].seconds + alloc_only[i].seconds});
     const double grow_per_page = kAllocOnlyPerPage + (init_on_alloc ? kZeroPerPage : 0);
     const auto grow = usl_points({1}, 0, 0, 5, 0.02, 6, grow_per_page * pages);
-    d.phases.push_back({"alloc", pages, alloc});
-    d.phases.push_back({"zero", pages, zero});
-    d.phases.push_back({"grow", pages, grow});
+    d.phases.push_back({"alloc", pages, alloc, {}});
+    d.phases.push_back({"zero", pages, zero, {}});
+    d.phases.push_back({"grow", pages, grow, {}});
     return d;
 }
 
@@ -279,7 +279,7 @@ TEST_CASE("resamples without a usable fit: a coded warning above 5%, counted as 
             zero.push_back({n, zero_shape[i] / n});
             alloc.push_back({n, alloc_shape[i] / n});
         }
-    data.phases = {{"alloc", 1, alloc}, {"zero", 1, zero}};
+    data.phases = {{"alloc", 1, alloc, {}}, {"zero", 1, zero, {}}};
     const auto r = recommend_from_sweep(data, RecommendOptions{});
     REQUIRE_FALSE(r.fallback);
     REQUIRE(r.usable_resamples < r.resamples * 95 / 100);

@@ -138,7 +138,7 @@ TEST_CASE("a recommendation from 200,000 repetitions matches the one from their 
     const auto points = usl_points(kCounts, 0.08, 0.0015, 25'000, 0.05, 11, 0.5);
     SweepData data;
     data.source = "csv";
-    data.phases.push_back({std::string(kPhaseBoot), 0, points});
+    data.phases.push_back({std::string(kPhaseBoot), 0, points, {}});
     RecommendOptions options;
     options.resamples = 200;
     const auto r = recommend_from_sweep(data, options);

@@ -65,6 +65,18 @@ TEST_CASE("probe: 4-node 144-thread Skylake-SP server") {
     CHECK_FALSE(p.virtualization.hypervisor);
 }
 
+TEST_CASE("probe: firmware from the DMI table and cpuinfo, absent where the tree has none") {
+    const Probe skylake = probe_machine(KernelFs(fixture("skylake-4node")));
+    CHECK(skylake.firmware.bios_version == "2.19.1");
+    CHECK(skylake.firmware.microcode == "0x2007006");
+    const auto j = to_json(skylake);
+    CHECK(j["firmware"] == nlohmann::json{{"bios_version", "2.19.1"}, {"microcode", "0x2007006"}});
+    const Probe vm = probe_machine(KernelFs(fixture("vm-1node")));
+    CHECK_FALSE(vm.firmware.bios_version);
+    CHECK_FALSE(vm.firmware.microcode);
+    CHECK_FALSE(to_json(vm).contains("firmware"));
+}
+
 TEST_CASE("probe: 2-node 192-thread Zen 4 server with node-format hugepages=") {
     Probe p = probe_machine(KernelFs(fixture("zen4-2node")));
     CHECK(p.cpu.microarch == "zen4");

@@ -1,0 +1,155 @@
+// Each host against the other hosts of its SKU (docs/fleet.md "Outliers"): its curve, its
+// verified boots' ratio, its kernel and firmware.
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "model/fit/resampling.hpp"
+#include "model/fleet/fleet.hpp"
+#include "model/fleet/host_runs.hpp"
+#include "model/text.hpp"
+
+namespace hugetune::model::fleet {
+namespace {
+
+// The host's median log seconds per page of the alloc phase, per thread count, over all its
+// runs: the one series every sweep has.
+std::map<double, double> host_curve(const HostRuns& host) {
+    std::map<double, std::vector<double>> logs;
+    for (const auto& run : host.runs)
+        if (const auto* alloc = run.sweep.phase(kPhaseAlloc))
+            for (const auto& p : alloc->points)
+                logs[p.threads_per_node].push_back(std::log(p.seconds / alloc->pages_per_node));
+    std::map<double, double> curve;
+    for (const auto& [threads, values] : logs)
+        curve[threads] = median(values);
+    return curve;
+}
+
+// Per host, the deviation of largest size over the thread counts at least kMinHostsToCompare
+// hosts measured.
+std::vector<std::optional<double>> curve_deviations(const std::vector<HostRuns>& hosts) {
+    std::vector<std::map<double, double>> curves;
+    std::map<double, std::vector<std::size_t>> hosts_at;
+    for (std::size_t h = 0; h < hosts.size(); ++h) {
+        curves.push_back(host_curve(hosts[h]));
+        for (const auto& [threads, log_seconds] : curves.back())
+            hosts_at[threads].push_back(h);
+    }
+    std::vector<std::optional<double>> out(hosts.size());
+    for (const auto& [threads, at] : hosts_at) {
+        if (at.size() < static_cast<std::size_t>(kMinHostsToCompare))
+            continue;
+        std::vector<double> values;
+        for (const std::size_t h : at)
+            values.push_back(curves[h].at(threads));
+        const auto z = robust_deviations(values, kMinLogSpread);
+        for (std::size_t i = 0; i < at.size(); ++i)
+            if (auto& d = out[at[i]]; !d || std::abs(z[i]) > std::abs(*d))
+                d = z[i];
+    }
+    return out;
+}
+
+// The median measured/predicted ratio of the host's verified boots.
+std::optional<double> host_ratio(const HostRuns& host) {
+    std::vector<double> ratios;
+    for (const auto& run : host.runs)
+        if (run.verification && run.verification->verified && run.verification->ratio)
+            ratios.push_back(*run.verification->ratio);
+    return ratios.empty() ? std::nullopt : std::optional(median(ratios));
+}
+
+std::vector<std::optional<double>> ratio_deviations(const std::vector<HostCheck>& checks) {
+    std::vector<double> logs;
+    std::vector<std::size_t> with_ratio;
+    for (std::size_t h = 0; h < checks.size(); ++h)
+        if (checks[h].verification_ratio) {
+            logs.push_back(std::log(*checks[h].verification_ratio));
+            with_ratio.push_back(h);
+        }
+    std::vector<std::optional<double>> out(checks.size());
+    if (logs.size() < static_cast<std::size_t>(kMinHostsToCompare))
+        return out;
+    const auto z = robust_deviations(logs, kMinLogSpread);
+    for (std::size_t i = 0; i < with_ratio.size(); ++i)
+        out[with_ratio[i]] = z[i];
+    return out;
+}
+
+void flag(HostCheck& c, std::string reason) {
+    c.outlier = true;
+    c.reasons.push_back(std::move(reason));
+}
+
+void judge_curve(HostCheck& c, std::optional<double> deviation) {
+    c.curve_deviation = deviation;
+    if (deviation && std::abs(*deviation) > kOutlierDeviations)
+        flag(c, std::string("its curve is ") + (*deviation > 0 ? "slower" : "faster") +
+                    " than the SKU's by " + decimals_text(std::abs(*deviation), 1) +
+                    " robust deviations at one thread count (above " +
+                    decimals_text(kOutlierDeviations, 1) + ")");
+}
+
+void judge_ratio(HostCheck& c, std::optional<double> deviation) {
+    if (deviation && std::abs(*deviation) > kOutlierDeviations)
+        flag(c, "its verified boots' measured/predicted ratio " +
+                    decimals_text(*c.verification_ratio, 2) + " lies " +
+                    decimals_text(std::abs(*deviation), 1) +
+                    " robust deviations from the SKU's (above " +
+                    decimals_text(kOutlierDeviations, 1) + ")");
+}
+
+void judge_same(HostCheck& c, const std::optional<std::string>& own,
+                const std::optional<std::string>& common, const char* what) {
+    if (own && common && *own != *common)
+        flag(c, std::string("its ") + what + " " + *own + " differs from the SKU's most common " +
+                    *common);
+}
+
+}  // namespace
+
+std::vector<double> robust_deviations(const std::vector<double>& values, double floor) {
+    std::vector<double> z(values.size(), 0.0);
+    if (values.size() < static_cast<std::size_t>(kMinHostsToCompare))
+        return z;
+    const double centre = median(values);
+    std::vector<double> distances;
+    for (const double v : values)
+        distances.push_back(std::abs(v - centre));
+    const double spread = std::max(kMadToSigma * median(distances), floor);
+    for (std::size_t i = 0; i < values.size(); ++i)
+        z[i] = (values[i] - centre) / spread;
+    return z;
+}
+
+std::vector<HostCheck> check_hosts(const std::vector<FleetRun>& runs,
+                                   const FleetOptions& /*options*/) {
+    const std::vector<HostRuns> hosts = read_host_runs(runs);
+    std::vector<HostCheck> checks;
+    std::vector<std::optional<std::string>> kernels, firmwares;
+    for (const auto& host : hosts) {
+        HostCheck c;
+        c.host = host.host;
+        c.runs = static_cast<int>(host.runs.size());
+        c.verification_ratio = host_ratio(host);
+        c.kernel_release = newest(host).kernel_release;
+        c.firmware = newest(host).firmware;
+        kernels.push_back(c.kernel_release);
+        firmwares.push_back(c.firmware);
+        checks.push_back(std::move(c));
+    }
+    const auto curves = curve_deviations(hosts);
+    const auto ratios = ratio_deviations(checks);
+    const auto common_kernel = most_common(kernels);
+    const auto common_firmware = most_common(firmwares);
+    for (std::size_t h = 0; h < checks.size(); ++h) {
+        judge_curve(checks[h], curves[h]);
+        judge_ratio(checks[h], ratios[h]);
+        judge_same(checks[h], checks[h].kernel_release, common_kernel, "kernel");
+        judge_same(checks[h], checks[h].firmware, common_firmware, "firmware");
+    }
+    return checks;
+}
+
+}  // namespace hugetune::model::fleet

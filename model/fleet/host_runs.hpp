@@ -1,0 +1,31 @@
+// The runs of one SKU read and grouped by host: what answer_sku and check_hosts both start from.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "model/fleet/fleet.hpp"
+
+namespace hugetune::model::fleet {
+
+struct HostRuns {
+    std::string host;
+    std::vector<RunFacts> runs;  // oldest first
+};
+
+// Reads every run (an error names the run and the JSON path), checks they share one SKU key
+// and groups them by host, in host name order. Throws InputError when there are none.
+std::vector<HostRuns> read_host_runs(const std::vector<FleetRun>& runs);
+
+// Every host's sweeps as one series per phase, each host's points together (host_ends), per
+// page rescaled to the first host's pages per node; machine facts from the first host, the
+// boot pool the one most hosts ask for.
+SweepData pooled_sweep(const std::vector<HostRuns>& hosts);
+
+// A host's newest run: whose kernel and firmware the host has now.
+const RunFacts& newest(const HostRuns& host);
+
+// The value most hosts have, absent when none has one or two values tie for most.
+std::optional<std::string> most_common(const std::vector<std::optional<std::string>>& values);
+
+}  // namespace hugetune::model::fleet

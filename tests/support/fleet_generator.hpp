@@ -1,0 +1,61 @@
+// A seeded fleet of hosts for the fleet model's tests: per SKU a known scaling curve, per host
+// and per repetition noise, some hosts planted as outliers; one report per host written through
+// the real report builder, and the truth to check the analysis against. A test helper, never
+// shipped.
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "model/fleet/fleet.hpp"
+
+namespace hugetune::test {
+
+struct FleetSpec {
+    std::uint64_t seed = 1;
+    int skus = 2;
+    int hosts_per_sku = 8;
+    int outliers_per_sku = 3;  // planted in turn: slower curve, another kernel, odd ratio
+    double verify_share = 0.5;  // of the clean hosts, whose report gets a verification block
+    int repetitions = 5;
+    int report_resamples = 50;  // each host's own fit in its report; the fleet refits anyway
+    // false: every host's report carries its SKU's first host's fit (recommendation, models),
+    // its own samples still: the fleet refits from samples, and a fit per host is what makes a
+    // large fleet slow to generate in a Debug build.
+    bool fit_every_host = true;
+};
+
+struct PlantedOutlier {
+    std::string host;
+    std::string planted;  // "slower_curve", "other_kernel", "odd_verification_ratio"
+};
+
+struct SkuTruth {
+    model::fleet::SkuKey key;
+    double sigma = 0, kappa = 0;   // the true USL of the boot's work per page
+    double seconds_per_page = 0;   // at one thread per node
+    int online_cpus = 1;
+    std::uint64_t pool_pages = 0;  // the boot pool, in total
+    int best_hugepage_alloc_threads = 1;
+    std::vector<PlantedOutlier> outliers;
+    std::vector<std::string> hosts;
+
+    // The true boot allocation seconds of the pool at `total_threads`.
+    double boot_seconds(int total_threads) const;
+};
+
+struct GeneratedFleet {
+    std::vector<std::pair<std::string, nlohmann::json>> reports;  // host, report
+    std::vector<SkuTruth> skus;
+
+    nlohmann::json truth_json() const;
+    // The reports of one SKU, as the fleet database hands them back.
+    std::vector<model::fleet::FleetRun> runs_of(const SkuTruth& sku) const;
+};
+
+GeneratedFleet generate_fleet(const FleetSpec& spec);
+
+}  // namespace hugetune::test

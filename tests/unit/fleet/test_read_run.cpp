@@ -1,0 +1,117 @@
+#include <doctest/doctest.h>
+
+#include "model/fleet/fleet.hpp"
+#include "tests/unit/support/report_data.hpp"
+
+using namespace hugetune;
+using namespace hugetune::model::fleet;
+using nlohmann::json;
+
+namespace {
+
+// Built once: its fit runs the full bootstrap.
+const json& fixed_report() {
+    static const json report = test::fixed_report();
+    return report;
+}
+
+// The InputError's message, or "" when the report is accepted.
+std::string refusal(const json& report) {
+    try {
+        read_run(report);
+    } catch (const model::InputError& e) {
+        return e.what();
+    }
+    return {};
+}
+
+}  // namespace
+
+TEST_CASE("a report reads into the facts the fleet needs") {
+    const json report = fixed_report();
+    const RunFacts run = read_run(report);
+    CHECK(run.host == "fixture");
+    CHECK(run.sku == SkuKey{"zen4", 2, 16, 64, 2048});
+    CHECK(run.generated_at == report["generated_at"].get<std::string>());
+    CHECK(run.tool_version == "0.1.0");
+    CHECK(run.kernel_release == "6.15.0");
+    CHECK_FALSE(run.firmware);
+    CHECK(run.decision == report["recommendation"]["decision"].get<std::string>());
+    CHECK(run.hugepage_alloc_threads ==
+          report["recommendation"]["hugepage_alloc_threads"].get<int>());
+    CHECK_FALSE(run.verification);
+    // The same samples and machine as the sweep the report was made from.
+    const auto sweep = model::parse_sweep_json(test::fixed_sweep());
+    REQUIRE(run.sweep.phases.size() == sweep.phases.size());
+    CHECK(run.sweep.phase("alloc")->points.size() == sweep.phase("alloc")->points.size());
+    CHECK(run.sweep.machine.boot_pool_pages == sweep.machine.boot_pool_pages);
+    CHECK(run.sweep.machine.nodes == 2);
+    const auto again = model::recommend_from_sweep(run.sweep, model::RecommendOptions{});
+    CHECK(again.hugepage_alloc_threads == run.hugepage_alloc_threads);
+}
+
+TEST_CASE("a report's firmware and verification blocks are read when present") {
+    json report = fixed_report();
+    report["firmware"] = {{"bios_version", "1.2"}, {"microcode", "0xa"}};
+    report["verification"] = {{"verified", true},          {"measured_ms", 9000},
+                              {"threads", 8},              {"pool_predicted_ms", 10000.0},
+                              {"ratio", 0.9},              {"kernel_release", "6.15.0"},
+                              {"pool", {{"pages", 100000}}}, {"problems", json::array()}};
+    const RunFacts run = read_run(report);
+    CHECK(run.firmware == "bios 1.2, microcode 0xa");
+    REQUIRE(run.verification);
+    CHECK(run.verification->verified);
+    CHECK(run.verification->measured_ms == 9000);
+    CHECK(run.verification->threads == 8);
+    CHECK(run.verification->ratio == 0.9);
+    CHECK(run.verification->pool_pages == 100000);
+    CHECK(run.verification->kernel_release == "6.15.0");
+}
+
+TEST_CASE("each bad field is refused by its JSON path") {
+    const json good = fixed_report();
+    REQUIRE(refusal(good).empty());
+    const auto refused = [&](const json::json_pointer& where, const json& value,
+                             const std::string& message) {
+        json report = good;
+        if (value.is_discarded())
+            report.at(where.parent_pointer()).erase(where.back());
+        else
+            report[where] = value;
+        CAPTURE(where.to_string());
+        CHECK(refusal(report).rfind(message, 0) == 0);
+    };
+    const json gone = json(json::value_t::discarded);
+    refused("/schema_version"_json_pointer, 2, "schema_version: 2 is not supported");
+    refused("/host/hostname"_json_pointer, gone, "host.hostname: missing");
+    refused("/host/hostname"_json_pointer, "", "host.hostname: must not be empty");
+    refused("/sku"_json_pointer, gone, "sku: missing");
+    refused("/sku/nodes"_json_pointer, 0, "sku.nodes: must be a whole number from 1");
+    refused("/sku/microarch"_json_pointer, "a/b", "sku.microarch: must be a name");
+    refused("/sku/page_size_kb"_json_pointer, "2048", "sku.page_size_kb: must be a whole number");
+    refused("/generated_at"_json_pointer, 5, "generated_at: must be a string");
+    refused("/tool/version"_json_pointer, gone, "tool.version: missing");
+    refused("/sweep/points"_json_pointer, gone, "sweep.points: missing");
+    refused("/sweep/points/0/threads_per_node"_json_pointer, 0,
+            "sweep.points[0].threads_per_node: must be at least 1");
+    refused("/sweep/points/0/samples_seconds/1"_json_pointer, -1.0,
+            "sweep.points[0].samples_seconds[1]: must be above 0");
+    refused("/sweep/parameters"_json_pointer, gone, "sweep.parameters: missing");
+    refused("/recommendation/decision"_json_pointer, "maybe",
+            "recommendation.decision: 'maybe' is not one of set, keep_default");
+    refused("/recommendation/hugepage_alloc_threads"_json_pointer, 0,
+            "recommendation.hugepage_alloc_threads: must be a whole number from 1 to 4096");
+    refused("/recommendation/predicted_seconds"_json_pointer, -3.0,
+            "recommendation.predicted_seconds: must be at least 0");
+    refused("/recommendation/confidence"_json_pointer, 1.5,
+            "recommendation.confidence: must be from 0 to 1");
+    refused("/warnings/0"_json_pointer, json::object(), "warnings[0].code: missing");
+    refused("/firmware"_json_pointer, "x", "firmware: must be an object");
+    refused("/verification"_json_pointer, json{{"verified", "yes"}},
+            "verification.verified: must be true or false");
+    refused("/verification"_json_pointer, json{{"verified", true}, {"ratio", 0}},
+            "verification.ratio: must be above 0");
+    refused("/verification"_json_pointer, json{{"verified", true}, {"threads", 0}},
+            "verification.threads: must be a whole number from 1 to 4096");
+    CHECK(refusal(json::array()).rfind("document: must be an object", 0) == 0);
+}

@@ -1,0 +1,43 @@
+#include <doctest/doctest.h>
+
+#include "model/fleet/fleet.hpp"
+
+using namespace hugetune::model;
+using namespace hugetune::model::fleet;
+
+TEST_CASE("an SKU key prints and parses back") {
+    const SkuKey key{"skylake", 4, 28, 192, 2048};
+    CHECK(to_string(key) == "skylake/4n/28t/192g/2048k");
+    CHECK(parse_sku_key("skylake/4n/28t/192g/2048k") == key);
+    const SkuKey other{"zen4-c", 2, 64, 0, 1048576};
+    CHECK(parse_sku_key(to_string(other)) == other);
+}
+
+TEST_CASE("an SKU key that is not one is refused, naming the part") {
+    const auto refused = [](const char* text, const char* part) {
+        CAPTURE(text);
+        try {
+            parse_sku_key(text);
+            FAIL("accepted");
+        } catch (const InputError& e) {
+            CHECK(std::string(e.what()).find(part) != std::string::npos);
+            CHECK(std::string(e.what()).find("skylake/4n/28t/192g/2048k") != std::string::npos);
+        }
+    };
+    refused("skylake/4n/28t/192g", "4 part(s)");
+    refused("skylake/4n/28t/192g/2048k/x", "6 part(s)");
+    refused("/4n/28t/192g/2048k", "microarch");
+    refused("Skylake/4n/28t/192g/2048k", "microarch");
+    refused("skylake/4/28t/192g/2048k", "nodes '4' must end in 'n'");
+    refused("skylake/0n/28t/192g/2048k", "nodes '0n'");
+    refused("skylake/4n/-1t/192g/2048k", "threads per node");
+    refused("skylake/4n/28t/1x2g/2048k", "memory per node");
+    refused("skylake/4n/28t/192g/2k", "page size '2k'");
+    refused("skylake/4n/28t/192g/ 2048k", "page size");
+}
+
+TEST_CASE("SKU statuses have their documented names") {
+    CHECK(to_string(SkuStatus::settled) == "settled");
+    CHECK(to_string(SkuStatus::needs_more_hosts) == "needs_more_hosts");
+    CHECK(to_string(SkuStatus::disagrees_with_verification) == "disagrees_with_verification");
+}
