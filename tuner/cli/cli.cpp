@@ -11,6 +11,7 @@
 #include "model/text.hpp"
 #include "tuner/cli/commands.hpp"
 #include "tuner/cli/setting_flags.hpp"
+#include "tuner/system/build_info.hpp"
 #include "tuner/system/errors.hpp"
 
 namespace hugetune::cli {
@@ -192,7 +193,7 @@ int run_main(int argc, char** argv) {
             return 0;
         }
         if (first == "--version" || first == "-V") {
-            std::cout << "hugetune " << HUGETUNE_VERSION << "\n";
+            std::cout << "hugetune " << tool_version_line() << "\n";
             return 0;
         }
         for (const auto& c : commands()) {
