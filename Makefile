@@ -4,14 +4,17 @@ TEST_BUILD ?= build-test
 ASAN_BUILD ?= build-asan
 JOBS       ?= $(shell nproc)
 CMAKE_ARGS ?=
+PREFIX     ?= /usr/local
+DESTDIR    ?=
 
 BUILD_PKGS = cmake make g++ pkg-config libboost-program-options-dev libeigen3-dev \
              nlohmann-json3-dev libhwloc-dev doctest-dev
-TEST_PKGS  = python3 python3-jsonschema gnuplot-nox util-linux procps clang-format
+TEST_PKGS  = python3 python3-jsonschema gnuplot-nox util-linux procps clang-format man-db \
+             groff-base systemd
 FUZZ_PKGS  = clang libclang-rt-14-dev
 VM_PKGS    = qemu-system-x86 busybox-static cpio apt binutils python3 kexec-tools e2fsprogs xz-utils
 
-.PHONY: all deps test-deps build run test test-build test-plain test-asan bench fuzz vmtest vmtest-accuracy format format-check clean
+.PHONY: all deps test-deps build install run test test-build test-plain test-asan bench fuzz vmtest vmtest-accuracy format format-check clean
 
 all: build
 
@@ -22,8 +25,13 @@ test-deps:
 	@scripts/install-deps $(BUILD_PKGS) $(TEST_PKGS)
 
 build: deps
-	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release $(CMAKE_ARGS) >/dev/null
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX=$(PREFIX) $(CMAKE_ARGS) >/dev/null
 	cmake --build $(BUILD) -j $(JOBS)
+
+# The binary, man pages, completion, systemd unit, schemas and docs under $(PREFIX); DESTDIR
+# stages them elsewhere (`make install DESTDIR=/tmp/stage`).
+install: build
+	DESTDIR="$(DESTDIR)" cmake --install $(BUILD)
 
 run: build
 	$(BUILD)/hugetune run
