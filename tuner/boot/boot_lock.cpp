@@ -45,9 +45,10 @@ BootConfigLock::BootConfigLock(const KernelFs& root) {
     const int saved = errno;
     close(fd_);
     if (saved == EWOULDBLOCK)
-        throw BusyError("another hugetune apply or rollback is changing this system's boot "
-                        "configuration: " +
-                        path.string() + " is locked; wait for it to finish and run again");
+        throw BusyError(
+            "another hugetune apply or rollback is changing this system's boot "
+            "configuration: " +
+            path.string() + " is locked; wait for it to finish and run again");
     throw RuntimeError("cannot lock " + path.string() + ": " + std::strerror(saved));
 }
 

@@ -36,7 +36,8 @@ int with_json_result(const bool& json, const std::function<int()>& body,
         code = body();
     } catch (const SettingError& e) {
         if (json)
-            print_result(describe(), static_cast<int>(e.code()), error_object(setting_error_text(e)));
+            print_result(describe(), static_cast<int>(e.code()),
+                         error_object(setting_error_text(e)));
         throw;
     } catch (const Error& e) {
         if (json)
@@ -77,8 +78,8 @@ nlohmann::json boot_outcome_json(std::string_view command, bool dry_run,
             {"commands_not_run", argv_list(o.not_run)},
             {"next_boot_not_reached",
              o.not_reached ? nlohmann::json(*o.not_reached) : nlohmann::json()},
-            {"ledger", o.ledger ? nlohmann::json::parse(boot::ledger_to_json(*o.ledger))
-                                : nlohmann::json()}};
+            {"ledger",
+             o.ledger ? nlohmann::json::parse(boot::ledger_to_json(*o.ledger)) : nlohmann::json()}};
 }
 
 }  // namespace hugetune::cli
