@@ -6,7 +6,7 @@
 # status. A stand-in plays hugetune, so no boot log is needed.
 source "$(dirname "$0")/lib/harness.bash"
 require_command systemd-analyze "it checks the unit (Debian: systemd)"
-units=$(dirname "$bin")/systemd
+units=$(realpath "$(dirname "$bin")")/systemd
 unit=$units/hugetune-verify.service
 wrapper=$units/verify-boot
 [[ -f $unit && -x $wrapper ]] || fail "no unit or wrapper in $units: cmake configures them"

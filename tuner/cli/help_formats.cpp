@@ -1,9 +1,11 @@
 #include "tuner/cli/help_formats.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <iostream>
 #include <map>
 #include <sstream>
+#include <stdexcept>
 
 #include "tuner/cli/cli.hpp"
 
@@ -16,15 +18,15 @@ HelpForm current_form = HelpForm::text;
 // Files an option reads or writes, by extension, for the completion; any other FILE option
 // completes every file. tests/cli/completion.sh checks that each name is a real option.
 const std::map<std::string, std::string, std::less<>> kFileExtensions = {
-    {"report", "json"}, {"input", "json csv"}, {"boot-sweep", "json"},
-    {"plot", "svg png"}, {"out", "json"},      {"state", "json"},
+    {"report", "json"},  {"input", "json csv"}, {"boot-sweep", "json"},
+    {"plot", "svg png"}, {"out", "json"},       {"state", "json"},
 };
 
 void print_roff_options(std::ostream& out, const po::options_description& desc) {
     for (const auto& option : desc.options()) {
         out << ".TP\n.B ";
-        const std::string shorter = option->canonical_display_name(
-            po::command_line_style::allow_dash_for_short);
+        const std::string shorter =
+            option->canonical_display_name(po::command_line_style::allow_dash_for_short);
         if (shorter.size() == 2 && shorter[0] == '-')
             out << roff_escape(shorter) << ", ";
         out << roff_escape("--" + option->long_name());
@@ -102,7 +104,8 @@ std::string roff_escape(std::string_view text) {
         const char prev = i > 0 ? text[i - 1] : '\0';
         if (c == '\\')
             out += "\\e";
-        else if (c == '-' && (next == '-' || prev == '-' || std::isalpha(static_cast<unsigned char>(next))))
+        else if (c == '-' &&
+                 (next == '-' || prev == '-' || std::isalpha(static_cast<unsigned char>(next))))
             out += "\\-";
         else
             out += c;
@@ -113,18 +116,18 @@ std::string roff_escape(std::string_view text) {
 void print_command_help(std::ostream& out, std::string_view command, std::string_view usage,
                         const po::options_description& desc) {
     switch (current_form) {
-    case HelpForm::text:
-        out << "usage: " << usage << "\n\n" << desc << "\n" << exit_codes_text();
-        break;
-    case HelpForm::roff_synopsis:
-        out << ".nf\n" << roff_escape(usage) << "\n.fi\n";
-        break;
-    case HelpForm::roff_options:
-        print_roff_options(out, desc);
-        break;
-    case HelpForm::completion:
-        print_completion_table(out, command, desc);
-        break;
+        case HelpForm::text:
+            out << "usage: " << usage << "\n\n" << desc << "\n" << exit_codes_text();
+            break;
+        case HelpForm::roff_synopsis:
+            out << ".nf\n" << roff_escape(usage) << "\n.fi\n";
+            break;
+        case HelpForm::roff_options:
+            print_roff_options(out, desc);
+            break;
+        case HelpForm::completion:
+            print_completion_table(out, command, desc);
+            break;
     }
 }
 
@@ -257,10 +260,10 @@ complete -F _hugetune hugetune
 )BASH";
 
 struct CompletionTable {
-    std::vector<std::string> order;                          // commands and subcommands
-    std::map<std::string, std::string> options;              // key -> "--a --b"
-    std::map<std::string, std::string> values;               // "key --opt" -> kind
-    std::map<std::string, std::string> subcommands;          // command -> "plan start"
+    std::vector<std::string> order;                  // commands and subcommands
+    std::map<std::string, std::string> options;      // key -> "--a --b"
+    std::map<std::string, std::string> values;       // "key --opt" -> kind
+    std::map<std::string, std::string> subcommands;  // command -> "plan start"
 };
 
 void add_completion_line(CompletionTable& t, const std::string& line) {
