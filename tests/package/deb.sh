@@ -39,6 +39,7 @@ echo "Depends: $depends"
 for lib in libboost-program-options libhwloc libstdc++6 libc6; do
     grep -q "$lib" <<<"$depends" || fail "Depends lacks $lib (CPACK_DEBIAN_PACKAGE_SHLIBDEPS)"
 done
+dpkg-deb -f "$deb" Description | grep -q '^ *;' && fail "the Description has list separators: $(dpkg-deb -f "$deb" Description)"
 dpkg-deb -e "$deb" "$work/control"
 scripts=$(cd "$work/control" && ls | grep -Ev '^(control|md5sums)$' || true)
 [[ -z $scripts ]] || fail "the package has maintainer scripts or conffiles: $scripts"
