@@ -151,21 +151,22 @@ json build_report(const ReportInputs& in) {
     json sweep = {{"parameters", at_or_null(in.sweep, "parameters")},
                   {"complete", in.sweep.value("complete", true)},
                   {"points", at_or_null(in.sweep, "points")}};
-    json report = {{"schema_version", kReportSchemaVersion},
-                   {"tool", {{"name", "hugetune"}, {"version", in.tool_version}}},
-                   {"generated_at", iso8601_utc(in.generated_at)},
-                   {"host", in.probe["host"]},
-                   {"cpu", in.probe["cpu"]},
-                   {"topology", in.probe["topology"]},
-                   {"kernel", in.probe["kernel"]},
-                   {"virtualization", in.probe["virtualization"]},
-                   {"sweep", sweep},
-                   {"model", models_by_phase(in.fit)},
-                   {"fit", in.fit},
-                   {"recommendation", recommendation},
-                   {"boot_pool", in.boot_pool},
-                   {"sku", sku_of(in.probe, in.sweep)},
-                   {"warnings", warnings}};
+    json report = {
+        {"schema_version", kReportSchemaVersion},
+        {"tool", {{"name", "hugetune"}, {"version", in.tool_version}, {"commit", in.tool_commit}}},
+        {"generated_at", iso8601_utc(in.generated_at)},
+        {"host", in.probe["host"]},
+        {"cpu", in.probe["cpu"]},
+        {"topology", in.probe["topology"]},
+        {"kernel", in.probe["kernel"]},
+        {"virtualization", in.probe["virtualization"]},
+        {"sweep", sweep},
+        {"model", models_by_phase(in.fit)},
+        {"fit", in.fit},
+        {"recommendation", recommendation},
+        {"boot_pool", in.boot_pool},
+        {"sku", sku_of(in.probe, in.sweep)},
+        {"warnings", warnings}};
     if (const json& firmware = at_or_null(in.probe, "firmware"); !firmware.is_null())
         report["firmware"] = firmware;
     return report;

@@ -6,7 +6,13 @@ expect 0 "$bin" --help
 stdout_matches '^  probe '
 stdout_has 'Exit codes'
 expect 0 "$bin" --version
-stdout_matches '^hugetune [0-9]+\.[0-9]+\.[0-9]+$'
+stdout_matches '^hugetune [0-9]+\.[0-9]+\.[0-9]+ \(([0-9a-f]{7,40}|unknown)\)$'
+# Built from a git tree, the hash names one of its commits (a later commit may follow it).
+commit=$(sed -n 's/^hugetune [^ ]* (\([0-9a-f]*\))$/\1/p' "$out")
+if git -C "$src" rev-parse --git-dir >/dev/null 2>&1; then
+    [[ -n $commit ]] || fail "--version names no commit in a git tree: $(cat "$out")"
+    git -C "$src" cat-file -e "$commit^{commit}" || fail "--version names $commit, not a commit of $src"
+fi
 expect 0 "$bin" probe --help
 stdout_has '--json'
 

@@ -1,6 +1,7 @@
 #include "tuner/boot/apply.hpp"
 
 #include "tuner/boot/boot_entries.hpp"
+#include "tuner/boot/boot_lock.hpp"
 #include "tuner/boot/file_changes.hpp"
 #include "tuner/boot/grub_files.hpp"
 #include "tuner/boot/kernel_cmdline_file.hpp"
@@ -209,33 +210,56 @@ Ledger ledger_after_apply(const ApplyRequest& request, const ApplyPlan& plan,
     return ledger;
 }
 
-int apply_boot_parameter(const ApplyRequest& request, std::ostream& out, std::ostream& err) {
+void record_plan(const BootChange& change, BootOutcome& outcome) {
+    outcome.notes = change.notes;
+    outcome.warnings = change.warnings;
+    outcome.commands = change.commands;
+    outcome.files.clear();
+    for (const auto& f : change.files)
+        outcome.files.push_back(f.file.target_path);
+}
+
+int apply_boot_parameter(const ApplyRequest& request, std::ostream& out, std::ostream& err,
+                         BootOutcome* outcome) {
+    BootOutcome unused;
+    BootOutcome& done = outcome ? *outcome : unused;
     const TargetOptions& target = request.target;
     KernelFs root(target.root);
     require_root(root, target, "apply");
-    ApplyPlan plan = plan_apply(request, root);
-    print_messages(plan.change, err);
     std::string setting = std::string(kAllocThreadsParam) + "=" + request.value;
+    done.setting = setting;
+    std::optional<BootConfigLock> lock;
+    if (!target.dry_run)
+        lock.emplace(root);
+    ApplyPlan plan = plan_apply(request, root);
+    done.bootloader = bootloader_name(plan.bootloader.kind);
+    done.not_reached = plan.not_reached;
+    record_plan(plan.change, done);
+    print_messages(plan.change, err);
     if (target.dry_run) {
         say_if_unchanged(plan.change, setting, out);
         preview_change(plan.change, root, target, out, err);
+        done.not_run = plan.change.commands;
         if (plan.not_reached)
             err << "hugetune: warning: " << *plan.not_reached << "\n";
         return 0;
     }
     write_apply(request, plan, root, out);
+    done.written = true;
+    done.ledger = read_ledger(root);
     say_if_unchanged(plan.change, setting, out);
-    auto not_run = rebuild_boot_entries(root, target, plan.change.commands, out, err);
+    done.not_run = done.commands;  // until the rebuild returns, none counts as run
+    done.not_run = rebuild_boot_entries(root, target, plan.change.commands, out, err);
     if (plan.not_reached)
         throw RuntimeError(setting +
                            " is written to the configuration, but not for the next "
                            "boot: " +
                            *plan.not_reached);
-    if (not_run.empty())
+    if (done.not_run.empty())
         out << setting << " is configured for the next boot; after rebooting, run 'hugetune "
             << "verify'\n";
     else
-        out << setting << " is written to the configuration" << pending_rebuild_clause(not_run)
+        out << setting << " is written to the configuration" << pending_rebuild_clause(done.not_run)
             << "\n";
     return 0;
 }

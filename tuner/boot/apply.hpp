@@ -41,9 +41,29 @@ Ledger ledger_after_apply(const ApplyRequest& request, const ApplyPlan& plan,
                           const std::vector<std::string>& backups,
                           const std::optional<Ledger>& previous, const KernelFs& root);
 
-// Output for the user: results on `out`, notes and warnings on `err`. Throws the typed
-// errors of errors.hpp. Returns the exit code.
-int apply_boot_parameter(const ApplyRequest& request, std::ostream& out, std::ostream& err);
-int rollback_boot_parameter(const TargetOptions& target, std::ostream& out, std::ostream& err);
+// What apply or rollback did, for `--json`. Filled as the steps happen, so that after a
+// failure it holds what was planned and done up to it.
+struct BootOutcome {
+    std::string setting;  // hugepage_alloc_threads=N
+    std::string bootloader;
+    std::vector<std::string> notes;
+    std::vector<std::string> warnings;
+    std::vector<std::string> files;  // target paths written, or (dry run) that would be
+    std::vector<Argv> commands;      // the rebuild commands planned
+    std::vector<Argv> not_run;       // of those, the ones not run
+    bool written = false;            // every file and the ledger were written
+    std::optional<Ledger> ledger;    // apply: the ledger written; rollback: the one undone
+    std::optional<std::string> not_reached;
+};
+
+// Output for the user: results on `out`, notes and warnings on `err`; `outcome`, when given,
+// receives the same as data. Throws the typed errors of errors.hpp. Returns the exit code.
+// Both hold the boot configuration lock (boot_lock.hpp) while they write.
+int apply_boot_parameter(const ApplyRequest& request, std::ostream& out, std::ostream& err,
+                         BootOutcome* outcome = nullptr);
+int rollback_boot_parameter(const TargetOptions& target, std::ostream& out, std::ostream& err,
+                            BootOutcome* outcome = nullptr);
+// The planned part of a change into `outcome`.
+void record_plan(const BootChange& change, BootOutcome& outcome);
 
 }  // namespace hugetune::boot

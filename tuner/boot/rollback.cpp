@@ -4,6 +4,7 @@
 
 #include "tuner/boot/apply.hpp"
 #include "tuner/boot/boot_entries.hpp"
+#include "tuner/boot/boot_lock.hpp"
 #include "tuner/boot/file_changes.hpp"
 #include "tuner/boot/grub_files.hpp"
 #include "tuner/boot/kernel_cmdline_file.hpp"
@@ -149,21 +150,34 @@ RollbackPlan plan_rollback(const Ledger& ledger, const KernelFs& root) {
     return plan;
 }
 
-int rollback_boot_parameter(const TargetOptions& target, std::ostream& out, std::ostream& err) {
+int rollback_boot_parameter(const TargetOptions& target, std::ostream& out, std::ostream& err,
+                            BootOutcome* outcome) {
+    BootOutcome unused;
+    BootOutcome& done = outcome ? *outcome : unused;
     KernelFs root(target.root);
     require_root(root, target, "rollback");
+    std::optional<BootConfigLock> lock;
+    if (!target.dry_run)
+        lock.emplace(root);
     Ledger ledger = require_ledger(root);
+    done.ledger = ledger;
+    done.setting = std::string(kAllocThreadsParam) + "=" + ledger.value;
+    done.bootloader = ledger.bootloader;
     RollbackPlan plan = plan_rollback(ledger, root);
+    record_plan(plan.change, done);
     print_messages(plan.change, err);
     if (target.dry_run) {
         preview_change(plan.change, root, target, out, err);
+        done.not_run = plan.change.commands;
         return 0;
     }
     write_changes(
         plan.change.files, [&](const std::vector<std::string>&) { remove_ledger(root); }, out);
-    auto not_run = rebuild_boot_entries(root, target, plan.change.commands, out, err);
+    done.written = true;
+    done.not_run = done.commands;  // until the rebuild returns, none counts as run
+    done.not_run = rebuild_boot_entries(root, target, plan.change.commands, out, err);
     out << "rolled back " << kAllocThreadsParam << "=" << ledger.value << " (applied "
-        << ledger.applied_at << ")" << pending_rebuild_clause(not_run) << "\n";
+        << ledger.applied_at << ")" << pending_rebuild_clause(done.not_run) << "\n";
     return 0;
 }
 

@@ -10,7 +10,9 @@
 #include "model/recommend.hpp"
 #include "model/text.hpp"
 #include "tuner/cli/commands.hpp"
+#include "tuner/cli/help_formats.hpp"
 #include "tuner/cli/setting_flags.hpp"
+#include "tuner/system/build_info.hpp"
 #include "tuner/system/errors.hpp"
 
 namespace hugetune::cli {
@@ -163,7 +165,7 @@ bool parse_options(std::string_view command, std::string_view usage,
         // No positional arguments: a stray word is an error, not silently ignored.
         po::store(po::command_line_parser(args).options(all).positional({}).run(), vm);
         if (vm.count("help")) {
-            std::cout << "usage: " << usage << "\n\n" << all << "\n" << exit_codes_text();
+            print_command_help(std::cout, command, usage, all);
             return false;
         }
         po::notify(vm);
@@ -191,8 +193,13 @@ int run_main(int argc, char** argv) {
             print_main_help(std::cout);
             return 0;
         }
+        // Hidden: the build generates the man pages and the completion script from these.
+        if (first == "--help-roff")
+            return print_man_sections(Args(args.begin() + 1, args.end()));
+        if (first == "--bash-completion")
+            return print_bash_completion();
         if (first == "--version" || first == "-V") {
-            std::cout << "hugetune " << HUGETUNE_VERSION << "\n";
+            std::cout << "hugetune " << tool_version_line() << "\n";
             return 0;
         }
         for (const auto& c : commands()) {

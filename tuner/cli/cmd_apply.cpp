@@ -6,6 +6,7 @@
 #include "tuner/boot/report_input.hpp"
 #include "tuner/cli/boot_target_options.hpp"
 #include "tuner/cli/commands.hpp"
+#include "tuner/cli/json_result.hpp"
 #include "tuner/system/errors.hpp"
 
 namespace hugetune::cli {
@@ -14,7 +15,7 @@ namespace {
 constexpr std::string_view kApplyUsage =
     "hugetune apply (--report FILE | --value N) [--root DIR]\n"
     "                      [--bootloader auto|grub|grubby|kernel-cmdline] [--dry-run]\n"
-    "                      [--no-regenerate | --regenerate] [--force]";
+    "                      [--no-regenerate | --regenerate] [--force] [--json]";
 
 struct ApplyCommand {
     boot::ApplyRequest request;
@@ -72,7 +73,7 @@ std::optional<std::string> judge_report(const nlohmann::json& document, ApplyCom
     return std::nullopt;
 }
 
-std::optional<ApplyCommand> parse_apply(const Args& args) {
+std::optional<ApplyCommand> parse_apply(const Args& args, bool& json) {
     std::string report, value, loader = "auto";
     bool force = false;
     BootTargetFlags flags;
@@ -83,14 +84,15 @@ std::optional<ApplyCommand> parse_apply(const Args& args) {
         "value", po::value(&value)->value_name("N"),
         ("apply this thread count instead (1 to " + std::to_string(kMaxAllocThreads) +
          "); the report is then optional")
-            .c_str())("bootloader", po::value(&loader)->value_name("KIND"),
-                      "auto (default: decided from the files under the root), grub, grubby or "
-                      "kernel-cmdline")(
-        "force", po::bool_switch(&force),
-        ("apply the report's value although its warnings (" + unfit_codes_text() +
-         ") or another host or SKU make it unfit; the ledger records why")
-            .c_str());
+            .c_str())(
+        "bootloader", po::value(&loader)->value_name("auto|grub|grubby|kernel-cmdline"),
+        "auto (default: decided from the files under the root), grub, grubby or "
+        "kernel-cmdline")("force", po::bool_switch(&force),
+                          ("apply the report's value although its warnings (" + unfit_codes_text() +
+                           ") or another host or SKU make it unfit; the ledger records why")
+                              .c_str());
     add_boot_target_options(desc, flags);
+    add_json_result_option(desc, json);
     po::variables_map vm;
     if (!parse_options("apply", kApplyUsage, desc, args, vm))
         return std::nullopt;
@@ -130,15 +132,29 @@ std::optional<ApplyCommand> parse_apply(const Args& args) {
 }  // namespace
 
 int run_apply(const Args& args) {
-    auto cmd = parse_apply(args);
-    if (!cmd)
-        return 0;
-    if (!cmd->document.is_null())
-        if (auto nothing_to_do = judge_report(cmd->document, *cmd)) {
-            std::cout << *nothing_to_do << "\n";
+    bool json = false, dry_run = false;
+    boot::BootOutcome outcome;
+    std::string nothing_done;
+    auto body = [&] {
+        auto cmd = parse_apply(args, json);
+        if (!cmd)
             return 0;
-        }
-    return boot::apply_boot_parameter(cmd->request, std::cout, std::cerr);
+        dry_run = cmd->request.target.dry_run;
+        std::ostream& out = json ? std::cerr : std::cout;
+        if (!cmd->document.is_null())
+            if (auto nothing_to_do = judge_report(cmd->document, *cmd)) {
+                nothing_done = *nothing_to_do;
+                out << nothing_done << "\n";
+                return 0;
+            }
+        return boot::apply_boot_parameter(cmd->request, out, std::cerr, &outcome);
+    };
+    return with_json_result(json, body, [&] {
+        auto result = boot_outcome_json("apply", dry_run, outcome);
+        result["unchanged_reason"] =
+            nothing_done.empty() ? nlohmann::json() : nlohmann::json(nothing_done);
+        return result;
+    });
 }
 
 }  // namespace hugetune::cli

@@ -17,6 +17,7 @@
 #include "tuner/boot_sweep/state.hpp"
 #include "tuner/boot_sweep/steps.hpp"
 #include "tuner/cli/commands.hpp"
+#include "tuner/cli/help_formats.hpp"
 #include "tuner/kernel/cmdline.hpp"
 #include "tuner/kernel/kernel_fs.hpp"
 #include "tuner/probe/probe.hpp"
@@ -58,7 +59,7 @@ void add_plan_options(po::options_description& d, OptionText& t) {
         "pages", po::value(&t.pages)->value_name("P"),
         "boot pool in pages (default: the command line's hugepages=)")(
         "gib", po::value(&t.gib)->value_name("G"), "boot pool in GiB, instead of --pages")(
-        "page-size", po::value(&t.page_size)->value_name("SIZE"),
+        "page-size", po::value(&t.page_size)->value_name("2M"),
         "huge page size (default 2M; gigantic pages are not allocated by the threads)")(
         "repetitions", po::value(&t.repetitions)->value_name("R"),
         option_help("boots per thread count", std::to_string(bs::Request::kDefaultRepetitions),
@@ -385,15 +386,13 @@ int status_command(const BootSweepOptions& o, const KernelFs& kfs) {
 int run_boot_sweep(const Args& args) {
     const std::string subs = "plan, start, continue, status, abort";
     if (args.empty() || args.front() == "--help" || args.front() == "-h") {
-        (args.empty() ? std::cerr : std::cout)
-            << "usage: hugetune boot-sweep plan|start|continue|status|abort [options]\n\n"
-               "Subcommands (each with its own --help):\n"
-               "  plan      check everything and print each step's command line\n"
-               "  start     write the state, enable the unit, kexec into the first step\n"
-               "  continue  at each boot: record this step and kexec into the next\n"
-               "  status    where the sweep stands, and its result once it has ended\n"
-               "  abort     stop after the current boot and return to the original line\n\n"
-            << exit_codes_text();
+        print_subcommands_help(
+            args.empty() ? std::cerr : std::cout, "boot-sweep",
+            {{"plan", "check everything and print each step's command line"},
+             {"start", "write the state, enable the unit, kexec into the first step"},
+             {"continue", "at each boot: record this step and kexec into the next"},
+             {"status", "where the sweep stands, and its result once it has ended"},
+             {"abort", "stop after the current boot and return to the original line"}});
         if (args.empty())
             throw UsageError("boot-sweep: give a subcommand (" + subs + ")");
         return 0;

@@ -5,22 +5,40 @@
 
 #include "model/text.hpp"
 #include "tuner/cli/commands.hpp"
+#include "tuner/cli/json_result.hpp"
 #include "tuner/sweep/pool_state.hpp"
 #include "tuner/system/errors.hpp"
 
 namespace hugetune::cli {
 
-int run_restore(const Args& args) {
+namespace {
+
+nlohmann::json restore_json(const std::optional<Recovery>& recovered) {
+    nlohmann::json result = {{"command", "restore"},
+                             {"state_file", state_file_path().string()},
+                             {"restored", recovered.has_value()}};
+    if (!recovered)
+        return result;
+    const SavedState& s = recovered->state;
+    result["sweep"] = {{"command", s.command}, {"pid", s.pid}, {"started_at", s.started_at}};
+    result["changes"] = recovered->report.changes;
+    result["problems"] = recovered->report.problems;
+    return result;
+}
+
+int restore_pools_now(const Args& args, bool& json, std::optional<Recovery>& recovered) {
     po::options_description desc("Options");
+    add_json_result_option(desc, json);
     po::variables_map vm;
-    if (!parse_options("restore", "hugetune restore", desc, args, vm))
+    if (!parse_options("restore", "hugetune restore [--json]", desc, args, vm))
         return 0;
+    std::ostream& out = json ? std::cerr : std::cout;
     if (geteuid() != 0)
         throw NotRootError("restoring huge page pools needs root; run it with sudo");
     RunLock lock;  // BusyError while a sweep runs: its state file describes a live sweep
-    auto recovered = recover_from_state_file(KernelFs("/"), lock);
+    recovered = recover_from_state_file(KernelFs("/"), lock);
     if (!recovered) {
-        std::cout << "nothing to restore (" << state_file_path().string() << " is absent)\n";
+        out << "nothing to restore (" << state_file_path().string() << " is absent)\n";
         return 0;
     }
     if (recovered->report.writes_failed)
@@ -28,11 +46,21 @@ int run_restore(const Args& args) {
                            std::to_string(recovered->state.pid) +
                            "): " + recovered->report.summary() + "; " + state_file_path().string() +
                            " is kept");
-    std::cout << "restored huge page pools saved by an interrupted " << recovered->state.command
-              << " (pid " << recovered->state.pid << ", started "
-              << printable_text(recovered->state.started_at) << "): " << recovered->report.summary()
-              << "\n";
+    out << "restored huge page pools saved by an interrupted " << recovered->state.command
+        << " (pid " << recovered->state.pid << ", started "
+        << printable_text(recovered->state.started_at) << "): " << recovered->report.summary()
+        << "\n";
     return 0;
+}
+
+}  // namespace
+
+int run_restore(const Args& args) {
+    bool json = false;
+    std::optional<Recovery> recovered;
+    return with_json_result(
+        json, [&] { return restore_pools_now(args, json, recovered); },
+        [&] { return restore_json(recovered); });
 }
 
 void restore_before_command() {

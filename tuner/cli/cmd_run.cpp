@@ -16,6 +16,7 @@
 #include "tuner/probe/probe.hpp"
 #include "tuner/sweep/sweep.hpp"
 #include "tuner/system/atomic_file.hpp"
+#include "tuner/system/build_info.hpp"
 #include "tuner/system/errors.hpp"
 #include "tuner/system/gnuplot.hpp"
 
@@ -177,7 +178,8 @@ nlohmann::json assemble_report(const RunOptions& o, const Probe& probe,
     inputs.boot_pool = {{"pages", static_cast<std::uint64_t>(recommendation.pool_pages)},
                         {"page_size_kb", o.sweep.page_size_kb},
                         {"source", recommendation.pool_source}};
-    inputs.tool_version = HUGETUNE_VERSION;
+    inputs.tool_version = tool_version();
+    inputs.tool_commit = tool_commit();
     inputs.generated_at = std::chrono::system_clock::now();
     return build_report(inputs);
 }

@@ -87,7 +87,7 @@ void add_sweep_options(po::options_description& desc, SweepOptionValues& v) {
             .c_str());
     add("phases", po::value(&v.phases)->value_name("LIST"),
         option_help("the phases to measure", join(kDefaultPhases, phase_name)).c_str());
-    add("page-size", po::value(&v.page_size)->value_name("SIZE"),
+    add("page-size", po::value(&v.page_size)->value_name("2M|1G"),
         option_help(kPageSizes, memsize_text(kDefaultPageSizeKb)).c_str());
     add("sample-mib", po::value(&v.sample_mib)->value_name("MIB"),
         option_help("huge page memory per node, the same at every N",

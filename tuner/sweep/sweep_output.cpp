@@ -4,6 +4,7 @@
 
 #include "model/text.hpp"
 #include "tuner/sweep/sweep.hpp"
+#include "tuner/system/build_info.hpp"
 
 namespace hugetune {
 namespace {
@@ -49,7 +50,8 @@ nlohmann::json to_json(const SweepResult& r) {
     }
     return {{"format", "hugetune-sweep"},
             {"format_version", kSweepFormatVersion},
-            {"tool", {{"version", HUGETUNE_VERSION}}},
+            {"tool",
+             {{"version", std::string(tool_version())}, {"commit", std::string(tool_commit())}}},
             {"generated_at", utc_now()},
             {"started_at", r.started_at},
             {"complete", r.complete},

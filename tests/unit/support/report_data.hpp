@@ -30,6 +30,7 @@ inline nlohmann::json fixed_report() {
                     {"page_size_kb", 2048},
                     {"source", recommendation.pool_source}};
     in.tool_version = "0.1.0";
+    in.tool_commit = "abc1234";
     in.generated_at = std::chrono::system_clock::from_time_t(1'780'000'000);
     return build_report(in);
 }

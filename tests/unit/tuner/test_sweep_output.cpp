@@ -7,6 +7,7 @@
 
 #include "tests/unit/support/schema_check.hpp"
 #include "tests/unit/support/sweep_data.hpp"
+#include "tuner/system/build_info.hpp"
 
 using namespace hugetune;
 using hugetune::test::made_up_sweep;
@@ -58,7 +59,8 @@ TEST_CASE("the sweep file has the agreed fields; unmeasured points are left out"
     CHECK(j["format"] == "hugetune-sweep");
     CHECK(j["format_version"] == 1);
     CHECK(j["complete"] == false);
-    CHECK(j["tool"]["version"] == HUGETUNE_VERSION);
+    CHECK(j["tool"]["version"] == std::string(tool_version()));
+    CHECK(j["tool"]["commit"] == std::string(tool_commit()));
     CHECK(j["probe"]["topology"]["nodes"].size() == 4);
     auto params = j["parameters"];
     CHECK(params["threads_per_node"] == nlohmann::json::array({1, 64}));

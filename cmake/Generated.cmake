@@ -1,0 +1,29 @@
+# What the build makes from the option definitions by running the built binary: the man pages
+# (one per template in docs/man/, hugetune-COMMAND.8.in) and the bash completion script. So a
+# new option is in both without being written twice; a new command needs its page's prose.
+file(GLOB HUGETUNE_MAN_TEMPLATES CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/docs/man/*.8.in)
+set(HUGETUNE_MAN_PAGES "")
+foreach(template ${HUGETUNE_MAN_TEMPLATES})
+  get_filename_component(page ${template} NAME_WLE)
+  string(REGEX REPLACE "^hugetune-?(.*)\\.8$" "\\1" command "${page}")
+  set(output ${CMAKE_BINARY_DIR}/man/${page})
+  add_custom_command(
+    OUTPUT ${output}
+    COMMAND ${CMAKE_COMMAND} -DHUGETUNE=$<TARGET_FILE:hugetune> -DCOMMAND=${command}
+            -DTEMPLATE=${template} -DOUTPUT=${output} -DVERSION=${PROJECT_VERSION}
+            -P ${PROJECT_SOURCE_DIR}/cmake/ManPage.cmake
+    DEPENDS hugetune ${template} ${PROJECT_SOURCE_DIR}/cmake/ManPage.cmake
+    COMMENT "man page ${page}" VERBATIM)
+  list(APPEND HUGETUNE_MAN_PAGES ${output})
+endforeach()
+
+set(HUGETUNE_COMPLETION ${CMAKE_BINARY_DIR}/completion/hugetune)
+add_custom_command(
+  OUTPUT ${HUGETUNE_COMPLETION}
+  COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_BINARY_DIR}/completion
+  COMMAND ${CMAKE_COMMAND} -DPROGRAM=$<TARGET_FILE:hugetune> -DARGUMENT=--bash-completion
+          -DOUTPUT=${HUGETUNE_COMPLETION} -P ${PROJECT_SOURCE_DIR}/cmake/RunToFile.cmake
+  DEPENDS hugetune ${PROJECT_SOURCE_DIR}/cmake/RunToFile.cmake
+  COMMENT "bash completion" VERBATIM)
+
+add_custom_target(generated_docs ALL DEPENDS ${HUGETUNE_MAN_PAGES} ${HUGETUNE_COMPLETION})

@@ -1,0 +1,22 @@
+# HUGETUNE_COMMIT: the short hash of the commit the sources were configured from, "unknown"
+# outside a git tree (a release tarball). A new commit or checkout re-runs the configuration,
+# so the hash follows HEAD without a rebuild of everything: only build_info.cpp changes.
+find_package(Git QUIET)
+set(HUGETUNE_COMMIT "unknown")
+if(GIT_FOUND)
+  execute_process(COMMAND ${GIT_EXECUTABLE} rev-parse --short=7 HEAD
+                  WORKING_DIRECTORY ${PROJECT_SOURCE_DIR}
+                  OUTPUT_VARIABLE git_commit OUTPUT_STRIP_TRAILING_WHITESPACE
+                  RESULT_VARIABLE git_result ERROR_QUIET)
+  execute_process(COMMAND ${GIT_EXECUTABLE} rev-parse --absolute-git-dir
+                  WORKING_DIRECTORY ${PROJECT_SOURCE_DIR}
+                  OUTPUT_VARIABLE git_dir OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
+  if(git_result EQUAL 0 AND git_commit MATCHES "^[0-9a-f]+$")
+    set(HUGETUNE_COMMIT "${git_commit}")
+    foreach(head_file "${git_dir}/HEAD" "${git_dir}/logs/HEAD")
+      if(EXISTS "${head_file}")
+        set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${head_file}")
+      endif()
+    endforeach()
+  endif()
+endif()

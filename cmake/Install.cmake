@@ -1,0 +1,31 @@
+# `make install` (and `cmake --install`, DESTDIR honoured) and the paths the package takes.
+include(GNUInstallDirs)
+# Relative to the prefix, so that a package and DESTDIR both relocate it; with the prefix /usr
+# it is /usr/lib/systemd/system, where systemd reads packaged units (Debian 12 has merged /usr).
+set(HUGETUNE_SYSTEMD_UNIT_DIR "lib/systemd/system" CACHE STRING
+    "systemd system unit directory, relative to the install prefix")
+
+configure_file(systemd/hugetune-verify.service.in
+               ${CMAKE_BINARY_DIR}/systemd/hugetune-verify.service @ONLY)
+configure_file(systemd/verify-boot.in ${CMAKE_BINARY_DIR}/systemd/verify-boot @ONLY)
+# Enabled by being in multi-user.target.wants of the package itself: no maintainer script, and
+# nothing runs at install; the unit starts at the next boot, and only with an apply ledger.
+# `systemctl mask hugetune-verify.service` turns it off.
+file(MAKE_DIRECTORY ${CMAKE_BINARY_DIR}/systemd/multi-user.target.wants)
+file(CREATE_LINK ../hugetune-verify.service
+     ${CMAKE_BINARY_DIR}/systemd/multi-user.target.wants/hugetune-verify.service SYMBOLIC)
+
+install(TARGETS hugetune RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(FILES ${HUGETUNE_MAN_PAGES} DESTINATION ${CMAKE_INSTALL_MANDIR}/man8)
+install(FILES ${HUGETUNE_COMPLETION}
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions)
+install(FILES ${CMAKE_BINARY_DIR}/systemd/hugetune-verify.service
+        DESTINATION ${HUGETUNE_SYSTEMD_UNIT_DIR})
+install(FILES ${CMAKE_BINARY_DIR}/systemd/multi-user.target.wants/hugetune-verify.service
+        DESTINATION ${HUGETUNE_SYSTEMD_UNIT_DIR}/multi-user.target.wants)
+install(PROGRAMS ${CMAKE_BINARY_DIR}/systemd/verify-boot
+        DESTINATION ${CMAKE_INSTALL_LIBEXECDIR}/hugetune)
+install(FILES reports/schema/report.schema.json reports/schema/sweep.schema.json
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/hugetune/schema)
+install(FILES README.md CHANGELOG.md docs/kernel-facts.md docs/sweep-format.md
+        DESTINATION ${CMAKE_INSTALL_DOCDIR})

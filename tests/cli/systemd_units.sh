@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# hugetune-verify.service and its wrapper as the build configured them (build/systemd/):
+# `systemd-analyze verify` accepts the unit; it stays out of the boot's way (oneshot, after the
+# local file systems, a time limit, only with the apply ledger); the wrapper verifies once per
+# apply, passes the configured report, writes the Prometheus textfile, and exits with verify's
+# status. A stand-in plays hugetune, so no boot log is needed.
+source "$(dirname "$0")/lib/harness.bash"
+require_command systemd-analyze "it checks the unit (Debian: systemd)"
+units=$(realpath "$(dirname "$bin")")/systemd
+unit=$units/hugetune-verify.service
+wrapper=$units/verify-boot
+[[ -f $unit && -x $wrapper ]] || fail "no unit or wrapper in $units: cmake configures them"
+
+# The unit names the installed wrapper; a copy names the built one, which systemd-analyze needs
+# to find executable.
+mkdir -p "$work/units"
+sed "s|^ExecStart=.*|ExecStart=$wrapper|" "$unit" >"$work/units/hugetune-verify.service"
+expect 0 systemd-analyze verify --man=no "$work/units/hugetune-verify.service"
+[[ ! -s $err ]] || fail "systemd-analyze verify warns: $(cat "$err")"
+
+property() { grep -qx -- "$1" "$unit" || fail "$unit lacks $1"; }
+property "Type=oneshot"
+property "ConditionPathExists=/var/lib/hugetune/applied.json"
+property "After=local-fs.target systemd-journald.service"
+property "TimeoutStartSec=2min"
+property "WantedBy=multi-user.target"
+grep -Eq '^(Before|RequiredBy|Requires)=' "$unit" && fail "$unit would hold up other units"
+grep -Eq '^ExecStart=/.*/hugetune/verify-boot$' "$unit" || fail "$unit does not run the installed wrapper"
+
+# A stand-in hugetune: records its arguments, prints what verify --json prints, exits
+# $STANDIN_EXIT.
+cat >"$work/hugetune" <<'STUB'
+#!/bin/sh
+echo "$*" >>"$STANDIN_LOG"
+cat <<'JSON'
+{
+  "boot_id": "x",
+  "measured_ms": 1532,
+  "threads": 2,
+  "problems": []
+}
+JSON
+exit "${STANDIN_EXIT:-0}"
+STUB
+chmod +x "$work/hugetune"
+export HUGETUNE=$work/hugetune HUGETUNE_STATE_DIR=$work/state STANDIN_LOG=$work/calls
+export HUGETUNE_TEXTFILE=$work/hugetune.prom HUGETUNE_REPORT=$work/report.json
+mkdir -p "$work/state"
+: >"$STANDIN_LOG"
+
+expect 0 "$wrapper"
+stdout_has "nothing applied"
+[[ ! -s $STANDIN_LOG ]] || fail "verify ran without a ledger"
+
+echo '{"value": "2"}' >"$work/state/applied.json"
+expect 0 "$wrapper"
+[[ $(cat "$STANDIN_LOG") == "verify --json --report $work/report.json" ]] || fail "ran: $(cat "$STANDIN_LOG")"
+grep -qx 'hugetune_verify_ok 1' "$HUGETUNE_TEXTFILE" || fail "textfile: $(cat "$HUGETUNE_TEXTFILE")"
+grep -qx 'hugetune_boot_allocation_milliseconds 1532' "$HUGETUNE_TEXTFILE" || fail "textfile lacks the time"
+grep -qx 'hugetune_boot_allocation_threads 2' "$HUGETUNE_TEXTFILE" || fail "textfile lacks the threads"
+[[ -f $work/state/verified ]] || fail "no stamp after a verified boot"
+
+# Verified once per apply: the next boot does nothing.
+: >"$STANDIN_LOG"
+expect 0 "$wrapper"
+stdout_has "verified at an earlier boot"
+[[ ! -s $STANDIN_LOG ]] || fail "verify ran again for the same apply"
+
+# A new apply is verified again; a failed verify is the unit's status and is tried next boot.
+echo '{"value": "4"}' >"$work/state/applied.json"
+STANDIN_EXIT=1 expect 1 "$wrapper"
+[[ -s $STANDIN_LOG ]] || fail "verify did not run after a new apply"
+grep -qx 'hugetune_verify_ok 0' "$HUGETUNE_TEXTFILE" || fail "textfile after a failure: $(cat "$HUGETUNE_TEXTFILE")"
+grep -qx 'hugetune_verify_exit_code 1' "$HUGETUNE_TEXTFILE" || fail "textfile lacks the exit code"
+: >"$STANDIN_LOG"
+expect 0 "$wrapper"
+[[ -s $STANDIN_LOG ]] || fail "a failed verify was not tried again"
+echo "systemd: the unit verifies and the wrapper runs verify once per apply"

@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# The package `make package` built, on this machine: `dpkg -i`, then the binary, the man pages,
+# the completion, the unit and the schemas in place, the binary stripped, dependencies from the
+# shared libraries, no maintainer scripts; then `dpkg -r`, after which no file of the package
+# is left. It changes the system, so it runs only as root and when HUGETUNE_PACKAGE_TEST=1
+# (`make test` sets it); otherwise it exits 77 with the reason. It never leaves hugetune
+# installed: the package is removed on every exit, failures included.
+#   tests/package/deb.sh build-test/package/hugetune_0.2.0_amd64.deb
+set -euo pipefail
+deb=${1:?usage: tests/package/deb.sh PACKAGE.deb}
+skip() { echo "SKIP: $*"; exit 77; }
+fail() { echo "FAIL: $*" >&2; exit 1; }
+[[ $(id -u) -eq 0 ]] || skip "needs root: dpkg -i installs the package into this machine"
+[[ ${HUGETUNE_PACKAGE_TEST:-} == 1 ]] ||
+    skip "installs into this machine; runs only when HUGETUNE_PACKAGE_TEST=1 (make test-package)"
+[[ -f $deb ]] || fail "no package $deb: run make package"
+if dpkg-query -W -f='${Status}' hugetune 2>/dev/null | grep -q 'installed'; then
+    fail "a hugetune package is installed already; this test would remove it: dpkg -r hugetune first"
+fi
+# dpkg -L before: the package is unknown.
+dpkg -L hugetune >/dev/null 2>&1 && fail "dpkg -L hugetune lists files before the install"
+
+work=$(mktemp -d)
+cleanup() {
+    local rc=$?
+    dpkg -r hugetune >/dev/null 2>&1 || true
+    rm -rf "$work"
+    exit "$rc"
+}
+trap cleanup EXIT
+trap 'exit 129' HUP
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+version=$(dpkg-deb -f "$deb" Version)
+depends=$(dpkg-deb -f "$deb" Depends)
+echo "package: $deb, $(stat -c %s "$deb") bytes, version $version"
+echo "Depends: $depends"
+for lib in libboost-program-options libhwloc libstdc++6 libc6; do
+    grep -q "$lib" <<<"$depends" || fail "Depends lacks $lib (CPACK_DEBIAN_PACKAGE_SHLIBDEPS)"
+done
+dpkg-deb -f "$deb" Description | grep -q '^ *;' && fail "the Description has list separators: $(dpkg-deb -f "$deb" Description)"
+dpkg-deb -e "$deb" "$work/control"
+scripts=$(cd "$work/control" && ls | grep -Ev '^(control|md5sums)$' || true)
+[[ -z $scripts ]] || fail "the package has maintainer scripts or conffiles: $scripts"
+
+dpkg -i "$deb"
+mapfile -t files < <(dpkg -L hugetune)
+echo "installed files:"
+for f in "${files[@]}"; do [[ -d $f && ! -L $f ]] || echo "  $f"; done
+
+hugetune --version | grep -Eq "^hugetune $version \\(([0-9a-f]{7,40}|unknown)\\)$" ||
+    fail "hugetune --version: $(hugetune --version)"
+[[ $(command -v hugetune) == /usr/bin/hugetune ]] || fail "hugetune is $(command -v hugetune)"
+man -w hugetune >/dev/null || fail "man -w hugetune finds no page"
+for c in $(hugetune --help | sed -n '/^Commands:/,/^$/p' | sed -n 's/^  \([a-z][a-z-]*\)  .*/\1/p'); do
+    man -w "hugetune-$c" >/dev/null || fail "man -w hugetune-$c finds no page"
+done
+MANWIDTH=200 man hugetune-run 2>/dev/null | grep -q -- '--boot-sweep' || fail "man hugetune-run lacks --boot-sweep"
+completion=/usr/share/bash-completion/completions/hugetune
+[[ -f $completion ]] && bash -n "$completion" || fail "no valid completion at $completion"
+bash -c "source $completion && complete -p hugetune" >/dev/null || fail "the completion registers nothing"
+unit=/usr/lib/systemd/system/hugetune-verify.service
+[[ -f $unit ]] || fail "no unit at $unit"
+[[ -L /usr/lib/systemd/system/multi-user.target.wants/hugetune-verify.service ]] || fail "the unit is not wanted"
+if command -v systemd-analyze >/dev/null; then
+    systemd-analyze verify --man=no "$unit" || fail "systemd-analyze verify $unit"
+fi
+[[ -x /usr/libexec/hugetune/verify-boot ]] || fail "no wrapper"
+[[ -f /usr/share/hugetune/schema/report.schema.json && -f /usr/share/hugetune/schema/sweep.schema.json ]] ||
+    fail "no schemas under /usr/share/hugetune/schema"
+if readelf -S /usr/bin/hugetune | grep -Eq '\.(debug_[a-z]+|symtab)\b'; then
+    fail "/usr/bin/hugetune keeps debug info or a symbol table"
+fi
+echo "binary: $(stat -c %s /usr/bin/hugetune) bytes, stripped"
+
+dpkg -r hugetune
+dpkg -L hugetune >/dev/null 2>&1 && fail "dpkg -L hugetune still lists files after dpkg -r"
+status=$(dpkg-query -W -f='${Status}' hugetune 2>/dev/null || true)
+[[ -z $status || $status == *not-installed* ]] || fail "after dpkg -r the status is '$status'"
+left=()
+for f in "${files[@]}"; do
+    if [[ -L $f || (-e $f && ! -d $f) ]]; then left+=("$f"); fi
+done
+for d in /usr/share/hugetune /usr/share/doc/hugetune /usr/libexec/hugetune; do
+    [[ -e $d ]] && left+=("$d")
+done
+((${#left[@]} == 0)) || fail "left behind after dpkg -r: ${left[*]}"
+echo "package: installed, checked and removed; nothing left"
