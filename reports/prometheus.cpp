@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <map>
 
 namespace hugetune {
@@ -29,8 +30,13 @@ std::string number(double value) {
         return "NaN";
     if (std::isinf(value))
         return value > 0 ? "+Inf" : "-Inf";
+    // The fewest digits that read back as the same double: 0.706, not 0.70599999999999996.
     char buf[32];
-    std::snprintf(buf, sizeof buf, "%.17g", value);
+    for (int digits = 15; digits <= 17; ++digits) {
+        std::snprintf(buf, sizeof buf, "%.*g", digits, value);
+        if (std::strtod(buf, nullptr) == value)
+            break;
+    }
     return buf;
 }
 
