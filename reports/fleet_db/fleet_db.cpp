@@ -24,7 +24,12 @@ bool starts_with(const std::string& text, std::string_view prefix) {
 // The database's own words for a failure, and what the user can do about it.
 [[noreturn]] void rethrow(const DbTarget& target, std::string_view action,
                           const soci::soci_error& e) {
-    const std::string what = e.get_error_message();
+    std::string what = e.get_error_message();
+    // SOCI puts its own function in front ("sqlite3_statement_backend::loadOne: ..."): ours
+    // says where instead.
+    if (const auto colon = what.find(": "); colon != std::string::npos &&
+                                            what.substr(0, colon).find("::") != std::string::npos)
+        what.erase(0, colon + 2);
     if (what.find("file is not a database") != std::string::npos ||
         what.find("database disk image is malformed") != std::string::npos)
         throw FleetDbError(Kind::usage, target.display + ": not a usable SQLite database (" + what +
