@@ -27,8 +27,8 @@ bool starts_with(const std::string& text, std::string_view prefix) {
     std::string what = e.get_error_message();
     // SOCI puts its own function in front ("sqlite3_statement_backend::loadOne: ..."): ours
     // says where instead.
-    if (const auto colon = what.find(": "); colon != std::string::npos &&
-                                            what.substr(0, colon).find("::") != std::string::npos)
+    if (const auto colon = what.find(": ");
+        colon != std::string::npos && what.substr(0, colon).find("::") != std::string::npos)
         what.erase(0, colon + 2);
     if (what.find("file is not a database") != std::string::npos ||
         what.find("database disk image is malformed") != std::string::npos)
