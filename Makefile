@@ -6,8 +6,9 @@ JOBS       ?= $(shell nproc)
 CMAKE_ARGS ?=
 
 BUILD_PKGS = cmake make g++ pkg-config libboost-program-options-dev libeigen3-dev \
-             nlohmann-json3-dev libhwloc-dev doctest-dev
-TEST_PKGS  = python3 python3-jsonschema gnuplot-nox util-linux procps clang-format
+             nlohmann-json3-dev libhwloc-dev doctest-dev libsoci-dev libsqlite3-dev libpq-dev
+TEST_PKGS  = python3 python3-jsonschema gnuplot-nox util-linux procps clang-format \
+             postgresql postgresql-client
 FUZZ_PKGS  = clang libclang-rt-14-dev
 VM_PKGS    = qemu-system-x86 busybox-static cpio apt binutils python3 kexec-tools e2fsprogs xz-utils
 
@@ -48,6 +49,8 @@ test-asan:
 bench: build
 	cmake --build $(BUILD) -j $(JOBS) --target benchmarks >/dev/null
 	@for b in $(BUILD)/tests/bench_*; do echo "== $$b"; $$b || exit 1; done
+	@echo "== fleet database"; bash tests/bench/fleet.sh $(BUILD)/hugetune . $(BUILD)/tests/gen-fleet \
+	|| test $$? -eq 77
 
 fuzz:
 	@scripts/install-deps $(BUILD_PKGS) $(FUZZ_PKGS)
