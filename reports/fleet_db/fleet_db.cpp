@@ -54,7 +54,7 @@ auto guarded(const DbTarget& target, std::string_view action, F&& f) {
 }
 
 // SQLite: take the write lock at the start, so two ingests queue instead of deadlocking on
-// the upgrade from a read lock. PostgreSQL's rows lock themselves (ON CONFLICT DO NOTHING).
+// the upgrade from a read lock. PostgreSQL: see ingest().
 class Transaction {
   public:
     Transaction(soci::session& sql, Dialect dialect) : sql_(sql) {
@@ -300,6 +300,12 @@ IngestResult FleetDb::ingest(const std::vector<IntakeReport>& reports) {
     return guarded(target_, "ingest", [&] {
         IngestResult result;
         Transaction t(*sql_, target_.dialect);
+        if (target_.dialect == Dialect::postgresql) {
+            // Ingests take turns, as SQLite's write lock makes them: two batches that hold the
+            // same hosts in another order would otherwise each wait for the other's rows.
+            int one = 0;
+            *sql_ << "SELECT 1 FROM (SELECT pg_advisory_xact_lock(4712)) AS l", soci::into(one);
+        }
         for (const auto& r : reports) {
             const long long sku_id = stored_sku(*sql_, r.facts.sku);
             const long long host_id = stored_host(*sql_, r.facts.host);

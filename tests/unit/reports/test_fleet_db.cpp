@@ -1,5 +1,6 @@
 // The fleet database on a SQLite file: migrations on open, idempotent ingest keyed by host,
-// time and content, a verification added later. The same statements on PostgreSQL: tests/cli/fleet_postgres.sh.
+// time and content, a verification added later. The same statements on PostgreSQL:
+// tests/cli/fleet_postgres.sh.
 #include <doctest/doctest.h>
 
 #include <unistd.h>
@@ -61,8 +62,11 @@ TEST_CASE("fleet db: a verification block is added to its run on re-ingest, once
     TempDb t;
     auto db = FleetDb::open(t.target(), true);
     db.ingest({report_of("a")});
-    const nlohmann::json v = {{"verified", true}, {"measured_ms", 900}, {"threads", 2},
-                              {"ratio", 1.1},     {"problems", nlohmann::json::array()}};
+    const nlohmann::json v = {{"verified", true},
+                              {"measured_ms", 900},
+                              {"threads", 2},
+                              {"ratio", 1.1},
+                              {"problems", nlohmann::json::array()}};
     const auto with = report_of("a", &v);
     CHECK(with.content_hash == report_of("a").content_hash);
     CHECK(db.ingest({with}).verification_added == std::vector<std::string>{"a.json"});
