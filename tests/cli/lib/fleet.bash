@@ -66,10 +66,14 @@ start_postgres() {
     as_nobody env -i PATH=/usr/bin:/bin "$bindir/initdb" -D "$dir/data" --auth=trust -U hugetune \
         --no-sync -E UTF8 >"$work/initdb.log" 2>&1 ||
         skip "initdb failed: $(tail -1 "$work/initdb.log")"
-    as_nobody env -i PATH=/usr/bin:/bin "$bindir/postgres" -D "$dir/data" -k "$dir" \
-        -c listen_addresses= -c fsync=off >"$work/postgres.log" 2>&1 &
+    # setpriv itself in the background, not the as_nobody function: a function would run in a
+    # subshell whose PID is not the server's, and the server would outlive the test.
+    setpriv --reuid=65534 --regid=65534 --clear-groups env -i PATH=/usr/bin:/bin \
+        "$bindir/postgres" -D "$dir/data" -k "$dir" -c listen_addresses= -c fsync=off \
+        >"$work/postgres.log" 2>&1 &
     pg_pid=$!
-    at_exit 'kill "$pg_pid" 2>/dev/null; wait "$pg_pid" 2>/dev/null'
+    # SIGINT: PostgreSQL's fast shutdown, which ends any session still open.
+    at_exit 'kill -INT "$pg_pid" 2>/dev/null; wait "$pg_pid" 2>/dev/null'
     pg_url="postgresql:///postgres?host=$dir&user=hugetune"
     local i
     for ((i = 0; i < 100; i++)); do
