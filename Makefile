@@ -13,9 +13,9 @@ PREFIX     ?= /usr/local
 DESTDIR    ?=
 
 BUILD_PKGS = cmake make g++ pkg-config libboost-program-options-dev libeigen3-dev \
-             nlohmann-json3-dev libhwloc-dev doctest-dev
+             nlohmann-json3-dev libhwloc-dev doctest-dev libsoci-dev libsqlite3-dev libpq-dev
 TEST_PKGS  = python3 python3-jsonschema gnuplot-nox util-linux procps clang-format man-db \
-             groff-base systemd
+             groff-base systemd postgresql postgresql-client
 # make package: CPack's dependencies from the shared libraries come from dpkg-shlibdeps.
 PACKAGE_PKGS = dpkg-dev binutils
 FUZZ_PKGS  = clang libclang-rt-14-dev
@@ -76,6 +76,8 @@ test-asan:
 bench: build
 	cmake --build $(BUILD) -j $(JOBS) --target benchmarks >/dev/null
 	@for b in $(BUILD)/tests/bench_*; do echo "== $$b"; $$b || exit 1; done
+	@echo "== fleet database"; bash tests/bench/fleet.sh $(BUILD)/hugetune . $(BUILD)/tests/gen-fleet \
+	|| test $$? -eq 77
 
 fuzz:
 	@scripts/install-deps $(BUILD_PKGS) $(FUZZ_PKGS)

@@ -156,14 +156,25 @@ std::filesystem::path root_option(const std::string& value, std::string_view wha
 }
 
 bool parse_options(std::string_view command, std::string_view usage,
-                   const po::options_description& desc, const Args& args, po::variables_map& vm) {
+                   const po::options_description& desc, const Args& args, po::variables_map& vm,
+                   const po::positional_options_description* positional,
+                   const po::options_description* hidden) {
     po::options_description all;
     all.add_options()("help,h", "show this help and exit");
     all.add(desc);
+    po::options_description parsed;
+    parsed.add(all);
+    if (hidden)
+        parsed.add(*hidden);
     std::string hint = "; see 'hugetune " + std::string(command) + " --help'";
     try {
-        // No positional arguments: a stray word is an error, not silently ignored.
-        po::store(po::command_line_parser(args).options(all).positional({}).run(), vm);
+        // Without `positional` a stray word is an error, not silently ignored.
+        const po::positional_options_description none;
+        po::store(po::command_line_parser(args)
+                      .options(parsed)
+                      .positional(positional ? *positional : none)
+                      .run(),
+                  vm);
         if (vm.count("help")) {
             print_command_help(std::cout, command, usage, all);
             return false;

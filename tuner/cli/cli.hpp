@@ -29,9 +29,13 @@ namespace po = boost::program_options;
 
 // Parses `args` against `desc` (plus --help) for `command`. Unknown options, missing or
 // malformed values become a UsageError naming the option and pointing at `--help`.
-// Returns false when --help was given and the help text has been printed.
+// Returns false when --help was given and the help text has been printed. Words that are not
+// options are refused unless `positional` names where they go, in `hidden` (options that
+// --help does not list).
 bool parse_options(std::string_view command, std::string_view usage,
-                   const po::options_description& desc, const Args& args, po::variables_map& vm);
+                   const po::options_description& desc, const Args& args, po::variables_map& vm,
+                   const po::positional_options_description* positional = nullptr,
+                   const po::options_description* hidden = nullptr);
 
 // "Exit codes:" and one line per code, as every --help ends.
 std::string exit_codes_text();

@@ -3,7 +3,9 @@
 #include <iostream>
 #include <sstream>
 
+#include "model/fleet/fleet.hpp"
 #include "model/text.hpp"
+#include "reports/prometheus.hpp"
 #include "tuner/boot/boot_verify.hpp"
 #include "tuner/boot/ledger.hpp"
 #include "tuner/boot/report_input.hpp"
@@ -21,12 +23,13 @@ struct VerifyOptions {
     std::optional<std::filesystem::path> log;
     std::optional<std::filesystem::path> cmdline;
     std::filesystem::path root = "/";
+    std::optional<std::filesystem::path> prometheus;
     bool json = false;
 };
 
 std::optional<VerifyOptions> parse_verify(const Args& args) {
     VerifyOptions o;
-    std::string report, log, cmdline, root;
+    std::string report, log, cmdline, root, prometheus;
     po::options_description desc("Options");
     desc.add_options()(
         "report", po::value(&report)->value_name("FILE"),
@@ -40,13 +43,16 @@ std::optional<VerifyOptions> parse_verify(const Args& args) {
         "the log does not show it)")(
         "root", po::value(&root)->value_name("DIR"),
         "read /proc, /dev/kmsg and the ledger under DIR (a tree gathered from another machine)")(
+        "prometheus", po::value(&prometheus)->value_name("FILE"),
+        "also write the verification as metrics for node_exporter's textfile collector to "
+        "FILE.prom (atomically)")(
         "json", po::bool_switch(&o.json),
         "print the verification as one JSON object (the exit code still says verified or not)");
     po::variables_map vm;
-    if (!parse_options(
-            "verify",
-            "hugetune verify [--report FILE] [--log FILE] [--cmdline FILE] [--root DIR] [--json]",
-            desc, args, vm))
+    if (!parse_options("verify",
+                       "hugetune verify [--report FILE] [--log FILE] [--cmdline FILE] [--root DIR] "
+                       "[--prometheus FILE] [--json]",
+                       desc, args, vm))
         return std::nullopt;
     std::error_code ec;
     if (!root.empty())
@@ -61,6 +67,14 @@ std::optional<VerifyOptions> parse_verify(const Args& args) {
     }
     if (!report.empty())
         o.report = report;
+    if (!prometheus.empty()) {
+        if (std::filesystem::path(prometheus).extension() != ".prom")
+            usage_error("--prometheus",
+                        "node_exporter's textfile collector reads only *.prom "
+                        "files; name it FILE.prom");
+        check_writable_path(prometheus, "--prometheus");
+        o.prometheus = prometheus;
+    }
     return o;
 }
 
@@ -210,6 +224,22 @@ void add_to_report(const std::filesystem::path& path, nlohmann::json doc,
     write_file_atomically(path, doc.dump(2) + "\n");
 }
 
+// The report's SKU key, for the metrics' label; none without a report or with a damaged `sku`.
+std::optional<std::string> sku_key_of(const std::optional<ReportRecommendation>& report) {
+    if (!report || !report->document.contains("sku"))
+        return std::nullopt;
+    try {
+        const auto& s = report->document["sku"];
+        return model::fleet::to_string(
+            model::fleet::SkuKey{s.at("microarch").get<std::string>(), s.at("nodes").get<int>(),
+                                 s.at("hardware_threads_per_node").get<int>(),
+                                 s.at("memory_per_node_gib").get<std::uint64_t>(),
+                                 s.at("page_size_kb").get<std::uint64_t>()});
+    } catch (const nlohmann::json::exception&) {
+        return std::nullopt;
+    }
+}
+
 }  // namespace
 
 // Exit codes: 0 verified; 1 not verified (each problem with its code), with the reasons on
@@ -238,6 +268,10 @@ int run_verify(const Args& args) {
         if (!o->json)
             std::cout << "added a verification block to " << o->report->string() << "\n";
     }
+    // Written whatever the verdict: a boot that was not verified is what a dashboard must show.
+    if (o->prometheus)
+        write_file_atomically(*o->prometheus,
+                              prometheus_text(verification_samples(v, sku_key_of(report))));
     if (!r.verified) {
         std::string why;
         for (const auto& p : r.problems)

@@ -16,6 +16,8 @@ const std::vector<Command>& commands() {
         {"verify", "after a reboot: check the boot log against the applied value", run_verify},
         {"boot-sweep", "measure the boot allocation at each thread count, one kexec boot each",
          run_boot_sweep},
+        {"fleet", "the fleet database: store reports, one answer per SKU, outliers, export",
+         run_fleet},
         {"restore", "put back huge page pools left changed by an interrupted sweep", run_restore},
     };
     return all;

@@ -19,5 +19,6 @@ int run_apply(const Args& args);
 int run_rollback(const Args& args);
 int run_verify(const Args& args);
 int run_boot_sweep(const Args& args);
+int run_fleet(const Args& args);
 
 }  // namespace hugetune::cli

@@ -1,0 +1,130 @@
+#include "reports/prometheus.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+
+namespace hugetune {
+namespace {
+
+// The exposition format escapes backslash, double quote and newline in label values, and
+// backslash and newline in HELP text.
+std::string escaped(const std::string& text, bool quote) {
+    std::string out;
+    for (const char c : text) {
+        if (c == '\\')
+            out += "\\\\";
+        else if (c == '\n')
+            out += "\\n";
+        else if (c == '"' && quote)
+            out += "\\\"";
+        else
+            out += c;
+    }
+    return out;
+}
+
+std::string number(double value) {
+    if (std::isnan(value))
+        return "NaN";
+    if (std::isinf(value))
+        return value > 0 ? "+Inf" : "-Inf";
+    // The fewest digits that read back as the same double: 0.706, not 0.70599999999999996.
+    char buf[32];
+    for (int digits = 15; digits <= 17; ++digits) {
+        std::snprintf(buf, sizeof buf, "%.*g", digits, value);
+        if (std::strtod(buf, nullptr) == value)
+            break;
+    }
+    return buf;
+}
+
+void add_if_number(std::vector<PrometheusSample>& out, const nlohmann::json& source,
+                   const char* key, double scale, PrometheusSample sample) {
+    const auto it = source.find(key);
+    if (it == source.end() || !it->is_number())
+        return;
+    sample.value = it->get<double>() * scale;
+    out.push_back(std::move(sample));
+}
+
+}  // namespace
+
+std::string prometheus_text(const std::vector<PrometheusSample>& samples) {
+    std::vector<std::string> order;
+    std::map<std::string, std::vector<const PrometheusSample*>> by_name;
+    for (const auto& s : samples) {
+        if (!by_name.count(s.name))
+            order.push_back(s.name);
+        by_name[s.name].push_back(&s);
+    }
+    std::string out;
+    for (const auto& name : order) {
+        const auto& group = by_name[name];
+        out += "# HELP " + name + " " + escaped(group.front()->help, false) + "\n";
+        out += "# TYPE " + name + " gauge\n";
+        for (const auto* s : group) {
+            out += name;
+            if (!s->labels.empty()) {
+                out += "{";
+                for (std::size_t i = 0; i < s->labels.size(); ++i)
+                    out += (i ? "," : "") + s->labels[i].first + "=\"" +
+                           escaped(s->labels[i].second, true) + "\"";
+                out += "}";
+            }
+            out += " " + number(s->value) + "\n";
+        }
+    }
+    return out;
+}
+
+std::vector<PrometheusSample> verification_samples(const nlohmann::json& v,
+                                                   const std::optional<std::string>& sku_key) {
+    std::vector<std::pair<std::string, std::string>> labels;
+    if (sku_key)
+        labels.emplace_back("sku", *sku_key);
+    labels.emplace_back("kernel", v.value("kernel_release", std::string("unknown")));
+    std::vector<PrometheusSample> out;
+    out.push_back({"hugetune_boot_verified", "1 when the boot's allocation line confirms the value",
+                   labels, v.value("verified", false) ? 1.0 : 0.0});
+    add_if_number(out, v, "measured_ms", 1e-3,
+                  {"hugetune_boot_allocation_seconds",
+                   "the kernel's own HugeTLB allocation time of the last boot", labels, 0});
+    add_if_number(out, v, "threads", 1,
+                  {"hugetune_boot_allocation_threads",
+                   "the thread count the kernel's allocation line shows", labels, 0});
+    add_if_number(out, v, "pool_predicted_ms", 1e-3,
+                  {"hugetune_boot_allocation_predicted_seconds",
+                   "the report's prediction rescaled to the booted pool", labels, 0});
+    add_if_number(
+        out, v, "ratio", 1,
+        {"hugetune_boot_allocation_ratio", "measured over predicted boot allocation", labels, 0});
+    return out;
+}
+
+std::vector<PrometheusSample> fleet_samples(const std::vector<nlohmann::json>& answers) {
+    std::vector<PrometheusSample> out;
+    for (const auto& a : answers) {
+        const std::vector<std::pair<std::string, std::string>> labels = {
+            {"sku", a.value("sku", std::string())}, {"status", a.value("status", std::string())}};
+        add_if_number(out, a, "hugepage_alloc_threads", 1,
+                      {"hugetune_fleet_recommended_threads",
+                       "the SKU's recommended hugepage_alloc_threads", labels, 0});
+        add_if_number(out, a, "predicted_seconds", 1,
+                      {"hugetune_fleet_predicted_seconds",
+                       "predicted boot allocation at the recommended value", labels, 0});
+        add_if_number(out, a, "hosts", 1,
+                      {"hugetune_fleet_hosts", "hosts of the SKU in the database", labels, 0});
+        add_if_number(out, a, "runs", 1,
+                      {"hugetune_fleet_runs", "reports of the SKU in the database", labels, 0});
+        add_if_number(out, a, "verified_boots", 1,
+                      {"hugetune_fleet_verified_boots", "verified boots of the SKU", labels, 0});
+        add_if_number(out, a, "verification_ratio", 1,
+                      {"hugetune_fleet_verification_ratio",
+                       "median measured over predicted of the SKU's verified boots", labels, 0});
+    }
+    return out;
+}
+
+}  // namespace hugetune

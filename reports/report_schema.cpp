@@ -1,0 +1,20 @@
+#include "reports/report_schema.hpp"
+
+#include "reports/json_schema.hpp"
+
+namespace hugetune {
+
+// reports/report_schema_text.cpp.in, filled in by CMake.
+extern const char kReportSchemaText[];
+
+const nlohmann::json& report_schema() {
+    static const nlohmann::json schema = nlohmann::json::parse(kReportSchemaText);
+    return schema;
+}
+
+std::optional<std::string> report_schema_problem(const nlohmann::json& report) {
+    static const JsonSchema validator(report_schema());
+    return validator.problem(report);
+}
+
+}  // namespace hugetune

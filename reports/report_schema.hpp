@@ -1,0 +1,15 @@
+// The shipped report schema (reports/schema/report.schema.json), built into the binary so a
+// report is checked against the very file that documents it.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+
+namespace hugetune {
+
+const nlohmann::json& report_schema();
+// The first way `report` breaks the schema, as "PATH: what", or nothing.
+std::optional<std::string> report_schema_problem(const nlohmann::json& report);
+
+}  // namespace hugetune

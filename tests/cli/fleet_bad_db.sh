@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# The fleet database that cannot be used: a corrupted SQLite file, a read-only one, a missing
+# one, a PostgreSQL connection string to nothing, a bad --db path. One error line each, the
+# exit code of its kind, and the file left as it was.
+source "$(dirname "$0")/lib/harness.bash"
+source "$(dirname "$0")/lib/fleet.bash"
+require_command python3 "the test edits reports and reads the database with it"
+make_report "$fleet_fixture" "$work/a.json" host-a
+
+# A file that is not a database: refused (exit 2), not overwritten.
+head -c 4096 /dev/urandom >"$work/corrupt.db"
+cp "$work/corrupt.db" "$work/corrupt.orig"
+expect_error 2 "$work/corrupt.db: not a usable SQLite database" "$bin" fleet ingest --db "$work/corrupt.db" "$work/a.json"
+stderr_has "point --db at a hugetune fleet database or a new file"
+expect_error 2 "not a usable SQLite database" "$bin" fleet skus --db "$work/corrupt.db"
+cmp -s "$work/corrupt.db" "$work/corrupt.orig" || fail "the corrupted file was changed"
+
+# A damaged page inside a real database: refused when read, never half-used.
+expect 0 "$bin" fleet ingest --db "$work/damaged.db" "$work/a.json"
+python3 - "$work/damaged.db" <<'PY'
+import sys
+f = open(sys.argv[1], "r+b")
+f.seek(4096)              # the second page onwards: the tables, not the header
+f.write(b"\xff" * 8192)
+PY
+rc=0
+"$bin" fleet skus --db "$work/damaged.db" >"$out" 2>"$err" || rc=$?
+[[ $rc == 1 || $rc == 2 ]] || fail "a damaged database gave exit $rc: $(cat "$err")"
+one_error_line
+stderr_matches "^hugetune: error: $work/damaged.db: "
+
+# No database at the path: the read commands say how to make one; ingest's missing directory too.
+expect_error 2 "$work/none.db: no fleet database there; ingest reports first" "$bin" fleet skus --db "$work/none.db"
+[[ ! -e $work/none.db ]] || fail "a read command created the database"
+expect_error 2 "directory $work/missing does not exist" "$bin" fleet ingest --db "$work/missing/f.db" "$work/a.json"
+mkdir "$work/dir.db"
+expect_error 2 "not a regular file" "$bin" fleet ingest --db "$work/dir.db" "$work/a.json"
+
+# PostgreSQL that is not there: a runtime failure naming the server and the fix, no password.
+expect_error 1 "check the server is running and the connection string" "$bin" fleet skus \
+    --db "postgresql://hugetune:secret@/postgres?host=$work/no-server"
+stderr_has "postgresql://hugetune:***@/postgres"
+grep -q secret "$err" && fail "the password reached the message: $(cat "$err")"
+HUGETUNE_DB="postgresql:///x?host=$work/no-server&password=hidden" expect 1 "$bin" fleet skus
+grep -q hidden "$err" && fail "the password reached the message: $(cat "$err")"
+one_error_line
+
+# A read-only database: read commands work, ingest fails with one line and stores nothing.
+if is_root && as_nobody true 2>/dev/null; then
+    nobody_bin=$(nobody_copy "$bin")
+    expect 0 "$bin" fleet ingest --db "$work/nobody/ro.db" "$work/a.json"
+    make_report "$fleet_fixture" "$work/nobody/b.json" host-b
+    chmod 644 "$work/nobody/ro.db" "$work/nobody/b.json"
+    chmod 755 "$work/nobody"
+    expect 0 as_nobody "$nobody_bin" fleet skus --db "$work/nobody/ro.db" --json
+    expect_error 1 "the database cannot be written" as_nobody "$nobody_bin" fleet ingest --db "$work/nobody/ro.db" "$work/nobody/b.json"
+    [[ $(run_count "$work/nobody/ro.db") == 1 ]] || fail "a read-only database gained a run"
+else
+    echo "note: the read-only case needs root and setpriv to run as nobody; left out here"
+fi
+
+# Bad usage of the commands themselves.
+expect_error 2 "fleet: unknown subcommand 'bogus'" "$bin" fleet bogus
+expect 2 "$bin" fleet  # the subcommands on stderr, as boot-sweep does, then the error
+[[ $(tail -1 "$err") == "hugetune: error: fleet: give a subcommand (ingest, skus, recommend, hosts, export)" ]] || fail "$(cat "$err")"
+expect_error 2 "fleet ingest: give report files" "$bin" fleet ingest --db "$work/x.db"
+expect_error 2 "unknown option '--nope'" "$bin" fleet skus --nope
+expect_error 2 "--prometheus: node_exporter's textfile collector reads only *.prom" "$bin" verify --prometheus "$work/x.txt"
+echo "fleet bad databases: all passed"

@@ -1,0 +1,224 @@
+# The fleet database's suite, run the same on SQLite (fleet_sqlite.sh) and on a throwaway
+# PostgreSQL server (fleet_postgres.sh). Reports are real ones (tests/fixtures/fleet, written by
+# `hugetune run`) with host, time or SKU changed by python; the analysis' numbers are the
+# model's business (model/fleet), so the checks here are about storage, refusals and formats.
+# shellcheck shell=bash
+
+fleet_fixture=$src/tests/fixtures/fleet/report-1.json
+fleet_fixture2=$src/tests/fixtures/fleet/report-2.json
+
+# make_report SRC OUT HOST [TIME] [MICROARCH] [KERNEL]: SRC with those fields changed.
+make_report() {
+    python3 - "$@" <<'PY'
+import json, sys
+src, out, host = sys.argv[1:4]
+extra = sys.argv[4:] + [""] * 3
+doc = json.load(open(src))
+doc["host"]["hostname"] = host
+if extra[0]: doc["generated_at"] = extra[0]
+if extra[1]: doc["sku"]["microarch"] = extra[1]
+if extra[2]: doc["kernel"]["release"] = extra[2]
+json.dump(doc, open(out, "w"), indent=1)
+PY
+}
+
+# make_reports SRC DIR PREFIX N: DIR/PREFIXi.json for i in 1..N, host PREFIXi, in one python.
+make_reports() {
+    python3 - "$@" <<'PY'
+import json, sys
+src, out, prefix, n = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+doc = json.load(open(src))
+for i in range(1, n + 1):
+    doc["host"]["hostname"] = f"{prefix}{i}"
+    json.dump(doc, open(f"{out}/{prefix}{i}.json", "w"))
+PY
+}
+
+# db_sql DB SQL: one statement straight on the database, its first column printed.
+db_sql() {
+    if [[ $1 == postgresql://* ]]; then
+        psql -X -q -t -A -v ON_ERROR_STOP=1 "$1" -c "$2"
+    else
+        python3 -c 'import sqlite3, sys
+c = sqlite3.connect(sys.argv[1])
+for row in c.execute(sys.argv[2]): print(row[0])
+c.commit()' "$1" "$2"
+    fi
+}
+run_count() { db_sql "$1" "SELECT COUNT(*) FROM runs"; }
+
+# json_field FILE PYTHON_EXPRESSION_OF_d
+json_field() { python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"; }
+
+# start_postgres: a throwaway server as `nobody` in $work, on a unix socket there only; stopped
+# by its PID when the script ends, however it ends. Sets $pg_url, or skips with the reason.
+start_postgres() {
+    local bindir
+    bindir=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
+    [[ -x $bindir/initdb && -x $bindir/postgres ]] ||
+        skip "PostgreSQL's server is not installed (Debian package postgresql; make test-deps)"
+    command -v psql >/dev/null || skip "psql is not installed (Debian package postgresql-client)"
+    is_root || skip "starting PostgreSQL as an unprivileged user needs root to switch to it"
+    local dir=$work/pg
+    mkdir -m 700 "$dir"
+    chown 65534:65534 "$dir"
+    chmod 755 "$work"
+    as_nobody env -i PATH=/usr/bin:/bin "$bindir/initdb" -D "$dir/data" --auth=trust -U hugetune \
+        --no-sync -E UTF8 >"$work/initdb.log" 2>&1 ||
+        skip "initdb failed: $(tail -1 "$work/initdb.log")"
+    # setpriv itself in the background, not the as_nobody function: a function would run in a
+    # subshell whose PID is not the server's, and the server would outlive the test.
+    setpriv --reuid=65534 --regid=65534 --clear-groups env -i PATH=/usr/bin:/bin \
+        "$bindir/postgres" -D "$dir/data" -k "$dir" -c listen_addresses= -c fsync=off \
+        >"$work/postgres.log" 2>&1 &
+    pg_pid=$!
+    # SIGINT: PostgreSQL's fast shutdown, which ends any session still open.
+    at_exit 'kill -INT "$pg_pid" 2>/dev/null; wait "$pg_pid" 2>/dev/null'
+    pg_url="postgresql:///postgres?host=$dir&user=hugetune"
+    local i
+    for ((i = 0; i < 100; i++)); do
+        psql -X -q -t -A "$pg_url" -c 'SELECT 1' >/dev/null 2>&1 && return 0
+        kill -0 "$pg_pid" 2>/dev/null || skip "PostgreSQL did not start: $(tail -1 "$work/postgres.log")"
+        sleep 0.1
+    done
+    skip "PostgreSQL did not answer within 10 s: $(tail -1 "$work/postgres.log")"
+}
+
+fleet_suite() {
+    local db=$1 d=$work/reports
+    mkdir -p "$d"
+    local sku_a sku_b
+    for h in host-a host-b host-c; do make_report "$fleet_fixture" "$d/$h.json" "$h"; done
+    make_report "$fleet_fixture2" "$d/host-d.json" host-d "" "" 9.9.9-other
+    make_report "$fleet_fixture" "$d/other-1.json" other-1 "" testarch
+    sku_a=$(json_field "$fleet_fixture" '"%s/%dn/%dt/%dg/%dk" % tuple(d["sku"][k] for k in ("microarch", "nodes", "hardware_threads_per_node", "memory_per_node_gib", "page_size_kb"))')
+    sku_b=testarch/${sku_a#*/}
+
+    # 1. A directory, once: every report added; again: every one already stored.
+    expect 0 "$bin" fleet ingest --db "$db" --json "$d"
+    [[ $(json_field "$out" 'len(d["added"])') == 5 ]] || fail "not 5 added: $(cat "$out")"
+    [[ $(run_count "$db") == 5 ]] || fail "runs: $(run_count "$db")"
+    expect 0 "$bin" fleet ingest --db "$db" --json "$d" "$d/host-a.json"
+    [[ $(json_field "$out" 'len(d["skipped"]), len(d["added"])') == "(6, 0)" ]] || fail "re-ingest: $(cat "$out")"
+    [[ $(run_count "$db") == 5 ]] || fail "a report stored twice: $(run_count "$db") runs"
+    # The same host and time with other content is another run; stdin is read with `-`.
+    make_report "$fleet_fixture2" "$d/host-a-rerun.json" host-a
+    expect 0 "$bin" fleet ingest --db "$db" - <"$d/host-a-rerun.json"
+    stdout_has "added 1,"
+    [[ $(run_count "$db") == 6 ]] || fail "stdin run not stored"
+
+    # 2. A verification block added later by `hugetune verify --report` is added on re-ingest.
+    local logs=$src/tests/fixtures/boot/logs
+    cp "$d/host-b.json" "$work/verified.json"
+    echo "BOOT_IMAGE=/vmlinuz root=/dev/sda1 hugepagesz=2M hugepages=524288 hugepage_alloc_threads=32" >"$work/cmdline"
+    "$bin" verify --log "$logs/dmesg-6.15-threads32.log" --cmdline "$work/cmdline" \
+        --report "$work/verified.json" --prometheus "$work/boot.prom" >/dev/null 2>&1 || true
+    [[ $(json_field "$work/verified.json" 'd["verification"]["measured_ms"]') == 706 ]] ||
+        fail "verify added no verification block"
+    grep -q "^hugetune_boot_allocation_seconds{sku=\"$sku_a\",kernel=\"[^\"]*\"} 0.706" "$work/boot.prom" ||
+        fail "verify --prometheus: $(cat "$work/boot.prom")"
+    expect 0 "$bin" fleet ingest --db "$db" --json "$work/verified.json"
+    [[ $(json_field "$out" 'd["verification_added"]') == "['$work/verified.json']" ]] || fail "verification: $(cat "$out")"
+    [[ $(db_sql "$db" "SELECT COUNT(*) FROM verifications") == 1 ]] || fail "verification not stored"
+    expect 0 "$bin" fleet ingest --db "$db" --json "$work/verified.json"
+    [[ $(json_field "$out" 'len(d["skipped"])') == 1 ]] || fail "verification stored twice: $(cat "$out")"
+    [[ $(run_count "$db") == 6 ]] || fail "a verified report became another run"
+
+    # 3. Refusals: truncated, another schema_version, a schema violation, not JSON. Each is named
+    # with its reason, nothing of it is stored, and the good report beside them is.
+    head -c 3000 "$d/host-c.json" >"$work/truncated.json"
+    python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); d["schema_version"]=2; json.dump(d,open(sys.argv[2],"w"))' "$d/host-c.json" "$work/v2.json"
+    python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); d["host"]["hostname"]="bad-1"; d["sku"]["nodes"]="two"; json.dump(d,open(sys.argv[2],"w"))' "$d/host-c.json" "$work/badschema.json"
+    echo "not json" >"$work/garbage.json"
+    make_report "$fleet_fixture" "$work/good.json" host-e
+    expect 2 "$bin" fleet ingest --db "$db" --json "$work/truncated.json" "$work/v2.json" \
+        "$work/badschema.json" "$work/garbage.json" "$work/good.json"
+    stderr_has "refused $work/truncated.json: truncated"
+    stderr_has "refused $work/v2.json: schema_version 2, this hugetune stores 1"
+    stderr_has "refused $work/badschema.json: does not match the report schema: /sku/nodes"
+    stderr_has "refused $work/garbage.json: not JSON"
+    stderr_has "hugetune: error: fleet ingest: refused 4 of 5 reports"
+    [[ $(json_field "$out" 'len(d["refused"]), d["added"]') == "(4, ['$work/good.json'])" ]] || fail "refusals: $(cat "$out")"
+    [[ $(run_count "$db") == 7 ]] || fail "refused reports stored: $(run_count "$db") runs"
+    [[ $(db_sql "$db" "SELECT COUNT(*) FROM hosts WHERE hostname = 'bad-1'") == 0 ]] || fail "a refused report's host was stored"
+
+    # 4. skus, recommend, hosts: their fields, on both SKUs.
+    expect 0 "$bin" fleet skus --db "$db" --json
+    [[ $(json_field "$out" 'sorted(x["sku"] for x in d)') == "['$sku_b', '$sku_a']" ||
+        $(json_field "$out" 'sorted(x["sku"] for x in d)') == "$(python3 -c "print(sorted(['$sku_a', '$sku_b']))")" ]] || fail "skus: $(cat "$out")"
+    json_field "$out" '[[x[k] for k in ("hosts", "runs", "hugepage_alloc_threads", "confidence", "saving_seconds", "verified_boots", "verification_ratio", "status")] for x in d]' >/dev/null ||
+        fail "skus --json lacks a field: $(cat "$out")"
+    [[ $(json_field "$out" '[(x["hosts"], x["runs"]) for x in d if x["sku"] == "'"$sku_a"'"][0]') == "(5, 6)" ]] || fail "SKU A hosts/runs: $(cat "$out")"
+    expect 0 "$bin" fleet skus --db "$db"
+    stdout_matches "^$sku_a  hosts 5  runs 6  "
+    expect 0 "$bin" fleet recommend --db "$db" --sku "$sku_a" --json
+    [[ $(json_field "$out" 'd["sku"], d["hosts"]') == "('$sku_a', 5)" ]] || fail "recommend: $(cat "$out")"
+    json_field "$out" 'd["kernel_cmdline"], d["status"], d["predicted_seconds"]' >/dev/null
+    cp "$out" "$work/by-sku.json"
+    expect 0 "$bin" fleet recommend --db "$db" --host host-b --json
+    cmp -s "$out" "$work/by-sku.json" || fail "--host host-b gives another answer than --sku"
+    expect 0 "$bin" fleet recommend --db "$db" --sku "$sku_b"
+    stdout_matches '^cmdline    '
+    expect_error 2 "no runs of SKU 'x/1n/1t/1g/2048k'" "$bin" fleet recommend --db "$db" --sku x/1n/1t/1g/2048k
+    expect_error 2 "--sku: SKU key" "$bin" fleet recommend --db "$db" --sku zen4
+    expect_error 2 "give either --sku KEY or --host NAME" "$bin" fleet recommend --db "$db"
+    expect_error 2 "no report of host 'nobody-here'" "$bin" fleet recommend --db "$db" --host nobody-here
+    expect 0 "$bin" fleet hosts --db "$db" --sku "$sku_a" --json
+    [[ $(json_field "$out" '[h["host"] for h in d["hosts"]]') == "['host-a', 'host-b', 'host-c', 'host-d', 'host-e']" ]] || fail "hosts: $(cat "$out")"
+    json_field "$out" '[(h["outlier"], h["reasons"], h["runs"]) for h in d["hosts"]]' >/dev/null
+    [[ $(json_field "$out" '[h["runs"] for h in d["hosts"]]') == "[2, 1, 1, 1, 1]" ]] || fail "runs per host: $(cat "$out")"
+
+    # 5. export in each format.
+    expect 0 "$bin" fleet export --db "$db" --format csv
+    [[ $(head -1 "$out") == "sku,status,decision,hugepage_alloc_threads,kernel_cmdline" ]] || fail "csv header: $(cat "$out")"
+    [[ $(wc -l <"$out") == 3 ]] || fail "csv rows: $(cat "$out")"
+    grep -q "^$sku_a,[a-z_]*,\(set\|keep_default\),[1-9][0-9]*," "$out" || fail "csv row: $(cat "$out")"
+    expect 0 "$bin" fleet export --db "$db"
+    [[ $(json_field "$out" 'len(d)') == 2 ]] || fail "json export: $(cat "$out")"
+    expect 0 "$bin" fleet export --db "$db" --format cmdline
+    while read -r key value; do
+        [[ $value =~ ^hugepage_alloc_threads=[1-9][0-9]*$ && ($key == "$sku_a" || $key == "$sku_b") ]] ||
+            fail "cmdline export line: $key $value"
+    done <"$out"
+    expect 0 "$bin" fleet export --db "$db" --format prometheus --out "$work/fleet.prom"
+    stdout_empty
+    grep -q "^# TYPE hugetune_fleet_recommended_threads gauge$" "$work/fleet.prom" || fail "prom: $(cat "$work/fleet.prom")"
+    grep -q "^hugetune_fleet_hosts{sku=\"$sku_a\",status=\"[a-z_]*\"} 5$" "$work/fleet.prom" || fail "prom hosts: $(cat "$work/fleet.prom")"
+    expect_error 2 "--out: node_exporter's textfile collector reads only *.prom" "$bin" fleet export --db "$db" --format prometheus --out "$work/fleet.txt"
+    expect_error 2 "--format: 'xml' is not one of" "$bin" fleet export --db "$db" --format xml
+
+    # 6. Two ingests of the same 30 new reports at once: both finish, each report stored once.
+    mkdir "$work/batch"
+    make_reports "$fleet_fixture" "$work/batch" batch- 30
+    "$bin" fleet ingest --db "$db" --json "$work/batch" >"$work/one.json" 2>&1 &
+    local p1=$!
+    "$bin" fleet ingest --db "$db" --json "$work/batch" >"$work/two.json" 2>&1 &
+    local p2=$!
+    wait "$p1" || fail "first concurrent ingest failed: $(cat "$work/one.json")"
+    wait "$p2" || fail "second concurrent ingest failed: $(cat "$work/two.json")"
+    [[ $(($(json_field "$work/one.json" 'len(d["added"])') + $(json_field "$work/two.json" 'len(d["added"])'))) == 30 ]] ||
+        fail "concurrent ingests added other than 30: $(cat "$work/one.json" "$work/two.json")"
+    [[ $(run_count "$db") == 37 ]] || fail "after concurrent ingests: $(run_count "$db") runs, expected 37"
+
+    # 7. SIGKILL mid-ingest: the batch is stored whole or not at all.
+    mkdir "$work/big"
+    make_reports "$fleet_fixture" "$work/big" kill- 200
+    "$bin" fleet ingest --db "$db" "$work/big" >/dev/null 2>&1 &
+    local pk=$!
+    sleep 0.3
+    kill -KILL "$pk" 2>/dev/null || true
+    wait "$pk" 2>/dev/null || true
+    local n
+    n=$(run_count "$db")
+    [[ $n == 37 || $n == 237 ]] || fail "SIGKILL left $n runs: part of a batch stored"
+    expect 0 "$bin" fleet ingest --db "$db" --json "$work/big"
+    [[ $(run_count "$db") == 237 ]] || fail "after the killed batch was ingested again: $(run_count "$db") runs"
+
+    # 8. A database written by a newer hugetune is refused and left as it is.
+    db_sql "$db" "UPDATE schema_info SET version = 99" >/dev/null
+    expect_error 2 "schema version 99 was written by a newer hugetune" "$bin" fleet skus --db "$db"
+    expect_error 2 "schema version 99" "$bin" fleet ingest --db "$db" "$work/good.json"
+    [[ $(db_sql "$db" "SELECT version FROM schema_info") == 99 && $(run_count "$db") == 237 ]] ||
+        fail "the newer database was altered"
+    db_sql "$db" "UPDATE schema_info SET version = 1" >/dev/null
+}

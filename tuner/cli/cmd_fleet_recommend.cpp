@@ -1,0 +1,90 @@
+// `hugetune fleet recommend --sku KEY|--host NAME`: one SKU's answer from all its hosts.
+#include <iostream>
+
+#include "model/text.hpp"
+#include "tuner/cli/fleet_commands.hpp"
+#include "tuner/cli/fleet_db_option.hpp"
+#include "tuner/system/errors.hpp"
+
+namespace hugetune::cli {
+namespace {
+
+struct RecommendCommand {
+    std::string db, sku, host;
+    bool json = false;
+};
+
+std::optional<RecommendCommand> parse_recommend(const Args& args) {
+    RecommendCommand o;
+    po::options_description desc("Options");
+    desc.add_options()("sku", po::value(&o.sku)->value_name("KEY"),
+                       "the SKU, as 'fleet skus' prints it (e.g. zen4/2n/32t/64g/2048k)")(
+        "host", po::value(&o.host)->value_name("NAME"), "the SKU of this host's latest report");
+    add_db_option(desc, o.db);
+    desc.add_options()("json", po::bool_switch(&o.json), "print the answer as one JSON object");
+    po::variables_map vm;
+    if (!parse_options(
+            "fleet recommend",
+            "hugetune fleet recommend (--sku KEY | --host NAME) [--db PATH|URL] [--json]", desc,
+            args, vm))
+        return std::nullopt;
+    if (o.sku.empty() == o.host.empty())
+        usage_error("--sku", "give either --sku KEY or --host NAME");
+    if (!o.sku.empty()) {
+        try {
+            model::fleet::parse_sku_key(o.sku);
+        } catch (const model::InputError& e) {
+            usage_error("--sku", std::string(e.what()) + "; see 'hugetune fleet skus'");
+        }
+    }
+    return o;
+}
+
+void print_answer(const model::fleet::SkuAnswer& a) {
+    const auto& r = a.recommendation;
+    std::cout << "sku        " << printable_text(model::fleet::to_string(a.sku)) << " (" << a.hosts
+              << " hosts, " << a.runs << " runs)\n";
+    std::cout << "decision   "
+              << (r.decision == model::Decision::set ? "set" : "keep the kernel default,")
+              << " hugepage_alloc_threads=" << r.hugepage_alloc_threads << "\n";
+    std::cout << "predicted  " << decimals_text(r.predicted_seconds, 2) << " s";
+    if (r.predicted_seconds_low && r.predicted_seconds_high)
+        std::cout << " (" << decimals_text(*r.predicted_seconds_low, 2) << " to "
+                  << decimals_text(*r.predicted_seconds_high, 2) << " s)";
+    std::cout << ", saving " << decimals_text(r.saving_seconds, 2) << " s, confidence "
+              << (r.confidence ? decimals_text(*r.confidence * 100, 0) + "%" : std::string("-"))
+              << "\n";
+    std::cout << "verified   " << a.verified_boots << " boots";
+    if (a.verification_ratio)
+        std::cout << ", measured/predicted " << decimals_text(*a.verification_ratio, 2);
+    std::cout << "\nstatus     " << model::fleet::to_string(a.status) << ": "
+              << printable_text(a.status_reason) << "\n";
+    std::cout << "cmdline    "
+              << (a.kernel_cmdline.empty() ? std::string("(nothing to add)") : a.kernel_cmdline)
+              << "\n";
+}
+
+}  // namespace
+
+int run_fleet_recommend(const Args& args) {
+    const auto o = parse_recommend(args);
+    if (!o)
+        return 0;
+    auto db = open_fleet_db(fleet_db_target(o->db), false);
+    std::string key = o->sku;
+    if (key.empty()) {
+        const auto found = fleet_db_call([&] { return db.sku_of_host(o->host); });
+        if (!found)
+            usage_error("--host", "no report of host '" + o->host +
+                                      "' in the database; ingest its report first");
+        key = *found;
+    }
+    const auto answer = answer_of_sku(db, key);
+    if (o->json)
+        std::cout << model::fleet::to_json(answer).dump(2) << "\n";
+    else
+        print_answer(answer);
+    return 0;
+}
+
+}  // namespace hugetune::cli

@@ -1,0 +1,63 @@
+// `hugetune fleet skus`: one line per SKU with its answer and whether it is settled.
+#include <iostream>
+
+#include "model/text.hpp"
+#include "tuner/cli/fleet_commands.hpp"
+#include "tuner/cli/fleet_db_option.hpp"
+
+namespace hugetune::cli {
+namespace {
+
+std::string value_text(const model::fleet::SkuAnswer& a) {
+    const auto& r = a.recommendation;
+    return r.decision == model::Decision::set
+               ? "hugepage_alloc_threads=" + std::to_string(r.hugepage_alloc_threads)
+               : "keep default (" + std::to_string(r.hugepage_alloc_threads) + ")";
+}
+
+void print_row(const SkuRow& row) {
+    std::cout << printable_text(row.key);
+    if (!row.answer) {
+        std::cout << "  no answer: " << printable_text(row.error) << "\n";
+        return;
+    }
+    const auto& a = *row.answer;
+    const auto& r = a.recommendation;
+    std::cout << "  hosts " << a.hosts << "  runs " << a.runs << "  " << value_text(a)
+              << "  confidence "
+              << (r.confidence ? decimals_text(*r.confidence * 100, 0) + "%" : std::string("-"))
+              << "  saving " << decimals_text(r.saving_seconds, 2) << " s  verified boots "
+              << a.verified_boots << "  measured/predicted "
+              << (a.verification_ratio ? decimals_text(*a.verification_ratio, 2) : std::string("-"))
+              << "  " << model::fleet::to_string(a.status) << "\n";
+}
+
+}  // namespace
+
+int run_fleet_skus(const Args& args) {
+    std::string db_option;
+    bool json = false;
+    po::options_description desc("Options");
+    add_db_option(desc, db_option);
+    desc.add_options()("json", po::bool_switch(&json), "print the SKUs as one JSON array");
+    po::variables_map vm;
+    if (!parse_options("fleet skus", "hugetune fleet skus [--db PATH|URL] [--json]", desc, args,
+                       vm))
+        return 0;
+    auto db = open_fleet_db(fleet_db_target(db_option), false);
+    const auto rows = answers_of_all_skus(db);
+    if (json) {
+        nlohmann::json out = nlohmann::json::array();
+        for (const auto& row : rows)
+            out.push_back(to_json(row));
+        std::cout << out.dump(2) << "\n";
+        return 0;
+    }
+    if (rows.empty())
+        std::cout << "no SKUs yet: hugetune fleet ingest REPORT...\n";
+    for (const auto& row : rows)
+        print_row(row);
+    return 0;
+}
+
+}  // namespace hugetune::cli
