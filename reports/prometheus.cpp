@@ -25,7 +25,7 @@ std::string escaped(const std::string& text, bool quote) {
     return out;
 }
 
-std::string number(double value) {
+std::string sample_text(double value) {
     if (std::isnan(value))
         return "NaN";
     if (std::isinf(value))
@@ -73,7 +73,7 @@ std::string prometheus_text(const std::vector<PrometheusSample>& samples) {
                            escaped(s->labels[i].second, true) + "\"";
                 out += "}";
             }
-            out += " " + number(s->value) + "\n";
+            out += " " + sample_text(s->value) + "\n";
         }
     }
     return out;

@@ -11,9 +11,8 @@ json or_null(const std::optional<T>& value) {
     return value ? json(*value) : json(nullptr);
 }
 
-json sku_json(const SkuKey& key) {
-    return {{"key", to_string(key)},
-            {"microarch", key.microarch},
+json sku_fields(const SkuKey& key) {
+    return {{"microarch", key.microarch},
             {"nodes", key.nodes},
             {"hardware_threads_per_node", key.hardware_threads_per_node},
             {"memory_per_node_gib", key.memory_per_node_gib},
@@ -22,18 +21,27 @@ json sku_json(const SkuKey& key) {
 
 }  // namespace
 
+// The answer's headline fields flat, as `fleet skus --json`, `fleet recommend --json` and the
+// exports read them, and the whole fit under "recommendation".
 json to_json(const SkuAnswer& a) {
-    return {{"sku", sku_json(a.sku)},
+    const Recommendation& r = a.recommendation;
+    return {{"sku", to_string(a.sku)},
+            {"sku_fields", sku_fields(a.sku)},
             {"hosts", a.hosts},
             {"runs", a.runs},
             {"status", to_string(a.status)},
             {"status_reason", a.status_reason},
-            {"decision", to_string(a.recommendation.decision)},
-            {"hugepage_alloc_threads", a.recommendation.hugepage_alloc_threads},
+            {"decision", to_string(r.decision)},
+            {"hugepage_alloc_threads", r.hugepage_alloc_threads},
             {"kernel_cmdline", a.kernel_cmdline},
+            {"predicted_seconds", r.predicted_seconds},
+            {"predicted_seconds_low", or_null(r.predicted_seconds_low)},
+            {"predicted_seconds_high", or_null(r.predicted_seconds_high)},
+            {"saving_seconds", r.saving_seconds},
+            {"confidence", or_null(r.confidence)},
             {"verified_boots", a.verified_boots},
             {"verification_ratio", or_null(a.verification_ratio)},
-            {"recommendation", to_json(a.recommendation)}};
+            {"recommendation", to_json(r)}};
 }
 
 json to_json(const HostCheck& c) {

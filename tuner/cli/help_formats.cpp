@@ -18,8 +18,8 @@ HelpForm current_form = HelpForm::text;
 // Files an option reads or writes, by extension, for the completion; any other FILE option
 // completes every file. tests/cli/completion.sh checks that each name is a real option.
 const std::map<std::string, std::string, std::less<>> kFileExtensions = {
-    {"report", "json"},  {"input", "json csv"}, {"boot-sweep", "json"},
-    {"plot", "svg png"}, {"out", "json"},       {"state", "json"},
+    {"report", "json"}, {"input", "json csv"}, {"boot-sweep", "json"}, {"plot", "svg png"},
+    {"out", "json"},    {"state", "json"},     {"prometheus", "prom"},
 };
 
 void print_roff_options(std::ostream& out, const po::options_description& desc) {

@@ -78,17 +78,18 @@ TEST_CASE("fewer hosts than min_hosts need more hosts") {
 }
 
 TEST_CASE("the pooled answer of identical hosts is the single host's") {
-    const auto single = model::recommend_from_sweep(read_run(base_report()).sweep,
-                                                    options().recommend);
+    const auto single =
+        model::recommend_from_sweep(read_run(base_report()).sweep, options().recommend);
     const SkuAnswer a = answer_sku(copies(4), options());
     CHECK(a.recommendation.hugepage_alloc_threads == single.hugepage_alloc_threads);
     CHECK(a.recommendation.predicted_seconds == doctest::Approx(single.predicted_seconds));
-    CHECK(a.kernel_cmdline == (a.recommendation.decision == model::Decision::set
-                                   ? "hugepage_alloc_threads=" +
-                                         std::to_string(a.recommendation.hugepage_alloc_threads)
-                                   : std::string()));
+    CHECK(a.kernel_cmdline ==
+          (a.recommendation.decision == model::Decision::set
+               ? "hugepage_alloc_threads=" + std::to_string(a.recommendation.hugepage_alloc_threads)
+               : std::string()));
     const json j = to_json(a);
-    CHECK(j["sku"]["key"] == to_string(a.sku));
+    CHECK(j["sku"] == to_string(a.sku));
+    CHECK(j["sku_fields"]["nodes"] == a.sku.nodes);
     CHECK(j["status"] == "settled");
     CHECK(j["recommendation"]["bootstrap"]["method"] == "hosts, then repetitions");
 }
@@ -178,8 +179,7 @@ TEST_CASE("a host's verification ratio is flagged just past the threshold") {
     const auto ratio_check = [](double log_shift) {
         auto runs = copies(4);
         for (int i = 0; i < 4; ++i)
-            runs[i].report["verification"] =
-                verified(8, 10000, i == 3 ? std::exp(log_shift) : 1.0);
+            runs[i].report["verification"] = verified(8, 10000, i == 3 ? std::exp(log_shift) : 1.0);
         return check_of(check_hosts(runs, options()), "host3");
     };
     CHECK_FALSE(ratio_check(kMinLogSpread * (kOutlierDeviations - 0.05)).outlier);
