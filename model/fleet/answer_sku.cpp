@@ -51,7 +51,8 @@ std::optional<int> faster_booted_count(const VerifiedBoots& v, int recommended, 
             fastest = threads;
             fastest_seconds = m;
         }
-    if (*fastest == recommended || median(at_recommended->second) <= fastest_seconds * (1 + tolerance))
+    if (*fastest == recommended ||
+        median(at_recommended->second) <= fastest_seconds * (1 + tolerance))
         return std::nullopt;
     return fastest;
 }
@@ -64,8 +65,8 @@ void judge(SkuAnswer& a, const VerifiedBoots& v, const FleetOptions& o) {
         return;
     }
     const int recommended = a.recommendation.hugepage_alloc_threads;
-    if (a.verification_ratio &&
-        (*a.verification_ratio < kVerificationRatioLow || *a.verification_ratio > kVerificationRatioHigh)) {
+    if (a.verification_ratio && (*a.verification_ratio < kVerificationRatioLow ||
+                                 *a.verification_ratio > kVerificationRatioHigh)) {
         a.status = SkuStatus::disagrees_with_verification;
         a.status_reason = "verified boots took " + decimals_text(*a.verification_ratio, 2) +
                           " times the predicted time (median), outside " +
@@ -81,10 +82,10 @@ void judge(SkuAnswer& a, const VerifiedBoots& v, const FleetOptions& o) {
         return;
     }
     a.status = SkuStatus::settled;
-    a.status_reason = std::to_string(a.hosts) + " hosts fitted together" +
-                      (a.verified_boots > 0
-                           ? "; " + std::to_string(a.verified_boots) + " verified boot(s) agree."
-                           : std::string("; no verified boot yet."));
+    a.status_reason =
+        std::to_string(a.hosts) + " hosts fitted together" +
+        (a.verified_boots > 0 ? "; " + std::to_string(a.verified_boots) + " verified boot(s) agree."
+                              : std::string("; no verified boot yet."));
 }
 
 }  // namespace

@@ -13,8 +13,8 @@ RunFacts read_one(const FleetRun& run) {
             facts.host = run.host;
         return facts;
     } catch (const InputError& e) {
-        throw InputError(std::nullopt, "run " + run.run_key + " of host " + run.host + ": " +
-                                           e.what());
+        throw InputError(std::nullopt,
+                         "run " + run.run_key + " of host " + run.host + ": " + e.what());
     }
 }
 
@@ -32,9 +32,9 @@ std::optional<std::uint64_t> most_common_pool(const std::vector<HostRuns>& hosts
             ++counts[*pages];
     if (counts.empty())
         return std::nullopt;
-    return std::max_element(counts.begin(), counts.end(), [](const auto& a, const auto& b) {
-               return a.second < b.second;
-           })->first;
+    return std::max_element(counts.begin(), counts.end(),
+                            [](const auto& a, const auto& b) { return a.second < b.second; })
+        ->first;
 }
 
 }  // namespace
@@ -57,10 +57,9 @@ std::vector<HostRuns> read_host_runs(const std::vector<FleetRun>& runs) {
     }
     std::vector<HostRuns> out;
     for (auto& [name, host] : by_host) {
-        std::stable_sort(host.runs.begin(), host.runs.end(),
-                         [](const RunFacts& a, const RunFacts& b) {
-                             return a.generated_at < b.generated_at;
-                         });
+        std::stable_sort(
+            host.runs.begin(), host.runs.end(),
+            [](const RunFacts& a, const RunFacts& b) { return a.generated_at < b.generated_at; });
         out.push_back(std::move(host));
     }
     return out;

@@ -91,8 +91,8 @@ VerificationFacts read_verification(const JsonField& v) {
     v.object();
     VerificationFacts f;
     f.verified = boolean(v["verified"]);
-    f.measured_ms = v["measured_ms"].present() ? std::optional(non_negative(v["measured_ms"]))
-                                               : std::nullopt;
+    f.measured_ms =
+        v["measured_ms"].present() ? std::optional(non_negative(v["measured_ms"])) : std::nullopt;
     f.threads = optional_threads(v["threads"]);
     f.predicted_ms = v["pool_predicted_ms"].optional_positive_number();
     f.ratio = v["ratio"].optional_positive_number();

@@ -24,17 +24,17 @@ struct SkuTemplate {
     double sigma, kappa;
 };
 constexpr SkuTemplate kTemplates[] = {
-    {"skylake", 4, 28, 192, 0.05, 0.0015},   // best past the default
-    {"zen4", 2, 32, 384, 0.03, 0.02},        // best near the default
+    {"skylake", 4, 28, 192, 0.05, 0.0015},  // best past the default
+    {"zen4", 2, 32, 384, 0.03, 0.02},       // best near the default
     {"icelake", 2, 36, 256, 0.08, 0.006},
 };
-constexpr double kSecondsPerPage = 1.0e-3;  // boot work at one thread per node
-constexpr double kZeroShare = 0.35;         // the fault's zeroing against the boot's work
-constexpr double kHostNoise = 0.03;         // log sd of a host's level
-constexpr double kRepetitionNoise = 0.02;   // log sd of one repetition
-constexpr double kSlowerCurve = 1.4;        // planted: the boot's work this much slower
-constexpr double kRatioNoise = 0.04;        // log sd of a verified boot's ratio
-constexpr double kOddRatio = 1.8;           // planted: this times the SKU's ratio
+constexpr double kSecondsPerPage = 1.0e-3;    // boot work at one thread per node
+constexpr double kZeroShare = 0.35;           // the fault's zeroing against the boot's work
+constexpr double kHostNoise = 0.03;           // log sd of a host's level
+constexpr double kRepetitionNoise = 0.02;     // log sd of one repetition
+constexpr double kSlowerCurve = 1.4;          // planted: the boot's work this much slower
+constexpr double kRatioNoise = 0.04;          // log sd of a verified boot's ratio
+constexpr double kOddRatio = 1.8;             // planted: this times the SKU's ratio
 constexpr std::uint64_t kPagesPerNode = 512;  // 1 GiB of 2 MiB pages
 
 double usl_per_page(const SkuTruth& s, double n) {
@@ -72,8 +72,8 @@ SkuTruth make_truth(const FleetSpec& spec, int k, model::Resampler& rng) {
                           (h < 10 ? "0" : "") + std::to_string(h));
     const char* kinds[] = {"slower_curve", "other_kernel", "odd_verification_ratio"};
     for (int o = 0; o < std::min(spec.outliers_per_sku, spec.hosts_per_sku); ++o)
-        s.outliers.push_back({s.hosts[static_cast<std::size_t>(spec.hosts_per_sku - 1 - o)],
-                              kinds[o % 3]});
+        s.outliers.push_back(
+            {s.hosts[static_cast<std::size_t>(spec.hosts_per_sku - 1 - o)], kinds[o % 3]});
     return s;
 }
 
@@ -91,27 +91,41 @@ json topology(const SkuTruth& s) {
         json cpus = json::array();
         for (int c = 0; c < hw; ++c)
             cpus.push_back(n * hw + c);
-        nodes.push_back({{"id", n}, {"cpus", cpus}, {"memory_bytes", s.key.memory_per_node_gib << 30}});
+        nodes.push_back(
+            {{"id", n}, {"cpus", cpus}, {"memory_bytes", s.key.memory_per_node_gib << 30}});
     }
-    return {{"packages", s.key.nodes}, {"cores", s.online_cpus / 2}, {"pus", s.online_cpus},
+    return {{"packages", s.key.nodes},
+            {"cores", s.online_cpus / 2},
+            {"pus", s.online_cpus},
             {"nodes", nodes}};
 }
 
 json probe(const SkuTruth& s, const std::string& host, const std::string& kernel) {
     const json pool = {{"size_kb", 2048}, {"pages", s.pool_pages}, {"node_format", false}};
     return {{"host", {{"hostname", host}}},
-            {"cpu", {{"vendor", "GenuineIntel"}, {"family", 6}, {"model", 85}, {"stepping", 4},
-                     {"model_name", "generated " + s.key.microarch}, {"microarch", s.key.microarch}}},
+            {"cpu",
+             {{"vendor", "GenuineIntel"},
+              {"family", 6},
+              {"model", 85},
+              {"stepping", 4},
+              {"model_name", "generated " + s.key.microarch},
+              {"microarch", s.key.microarch}}},
             {"topology", topology(s)},
             {"kernel",
-             {{"release", kernel}, {"online_cpus", s.online_cpus}, {"hugepage_sizes_kb", {2048}},
-              {"default_hugepage_size_kb", 2048}, {"pools", json::array()},
+             {{"release", kernel},
+              {"online_cpus", s.online_cpus},
+              {"hugepage_sizes_kb", {2048}},
+              {"default_hugepage_size_kb", 2048},
+              {"pools", json::array()},
               {"cmdline", json::array()},
               {"hugetlb_cmdline", {{"hugepages", std::to_string(s.pool_pages)}}},
               {"supports_hugepage_alloc_threads", true},
               {"default_alloc_threads", kernel_default_alloc_threads(s.online_cpus)},
-              {"cmdline_alloc_threads", nullptr}, {"init_on_alloc", true},
-              {"init_on_alloc_source", "cmdline"}, {"hvo", true}, {"boot_pool", {pool}},
+              {"cmdline_alloc_threads", nullptr},
+              {"init_on_alloc", true},
+              {"init_on_alloc_source", "cmdline"},
+              {"hvo", true},
+              {"boot_pool", {pool}},
               {"last_boot_allocation", nullptr}}},
             {"virtualization", {{"hypervisor", false}, {"vendor", ""}}},
             {"firmware", {{"bios_version", "2.1.4"}, {"microcode", "0x2007006"}}}};
@@ -120,10 +134,16 @@ json probe(const SkuTruth& s, const std::string& host, const std::string& kernel
 json point(const char* phase, int n, const SkuTruth& s, std::vector<double> samples) {
     const double median = model::median(samples);
     const double gib = static_cast<double>(kPagesPerNode) * 2 / 1024 * s.key.nodes;
-    return {{"phase", phase}, {"threads_per_node", n}, {"total_threads", n * s.key.nodes},
-            {"page_size_kb", 2048}, {"pages_per_node", kPagesPerNode},
-            {"samples_seconds", samples}, {"median_seconds", median},
-            {"gib_per_second", gib / median}, {"oversubscribed", false}, {"shortfall_pages", 0}};
+    return {{"phase", phase},
+            {"threads_per_node", n},
+            {"total_threads", n * s.key.nodes},
+            {"page_size_kb", 2048},
+            {"pages_per_node", kPagesPerNode},
+            {"samples_seconds", samples},
+            {"median_seconds", median},
+            {"gib_per_second", gib / median},
+            {"oversubscribed", false},
+            {"shortfall_pages", 0}};
 }
 
 // alloc = the boot's work + the fault's zeroing, zero = that zeroing, grow = the boot's work
@@ -143,20 +163,28 @@ json sweep(const FleetSpec& spec, const SkuTruth& s, const json& probe_json, dou
         return kZeroShare * s.seconds_per_page * (1 + 0.01 * (n - 1)) / n;
     };
     for (int n : counts)
-        points.push_back(point("alloc", n, s, noisy(work_factor * usl_per_page(s, n) + zero_per_page(n))));
+        points.push_back(
+            point("alloc", n, s, noisy(work_factor * usl_per_page(s, n) + zero_per_page(n))));
     for (int n : counts)
         points.push_back(point("zero", n, s, noisy(zero_per_page(n))));
     points.push_back(point("grow", 1, s, noisy(work_factor * usl_per_page(s, 1))));
     json nodes = json::array();
     for (int n = 0; n < s.key.nodes; ++n)
         nodes.push_back(n);
-    return {{"format", "hugetune-sweep"}, {"format_version", 1},
+    return {{"format", "hugetune-sweep"},
+            {"format_version", 1},
             {"tool", {{"name", "hugetune"}, {"version", "0.1.0"}}},
-            {"generated_at", "2026-06-01T00:00:00Z"}, {"complete", true}, {"probe", probe_json},
+            {"generated_at", "2026-06-01T00:00:00Z"},
+            {"complete", true},
+            {"probe", probe_json},
             {"parameters",
-             {{"threads_per_node", counts}, {"repetitions", spec.repetitions},
-              {"phases", {"alloc", "zero", "grow"}}, {"page_size_kb", 2048},
-              {"sample_mib_per_node", kPagesPerNode * 2}, {"nodes", nodes}, {"seed", spec.seed},
+             {{"threads_per_node", counts},
+              {"repetitions", spec.repetitions},
+              {"phases", {"alloc", "zero", "grow"}},
+              {"page_size_kb", 2048},
+              {"sample_mib_per_node", kPagesPerNode * 2},
+              {"nodes", nodes},
+              {"seed", spec.seed},
               {"max_memory_fraction", 0.5}}},
             {"points", points}};
 }
@@ -168,12 +196,17 @@ json verification(const json& report, double ratio, const std::string& kernel) {
     const double predicted_ms = r["predicted_seconds"].get<double>() * 1000;
     const auto measured_ms = static_cast<std::int64_t>(std::llround(predicted_ms * ratio));
     const auto pages = report["boot_pool"]["pages"];
-    return {{"verified", true}, {"measured_ms", measured_ms}, {"threads", threads},
-            {"expected_threads", threads}, {"predicted_ms", predicted_ms},
+    return {{"verified", true},
+            {"measured_ms", measured_ms},
+            {"threads", threads},
+            {"expected_threads", threads},
+            {"predicted_ms", predicted_ms},
             {"pool_predicted_ms", predicted_ms},
-            {"ratio", static_cast<double>(measured_ms) / predicted_ms}, {"ratio_refused", nullptr},
+            {"ratio", static_cast<double>(measured_ms) / predicted_ms},
+            {"ratio_refused", nullptr},
             {"pool", {{"pages", pages}, {"page_size_kb", 2048}, {"init_on_alloc", true}}},
-            {"kernel_release", kernel}, {"boot_id", "generated"},
+            {"kernel_release", kernel},
+            {"boot_id", "generated"},
             {"cmdline_value", std::to_string(threads)},
             {"log_line", "HugeTLB: allocation took " + std::to_string(measured_ms) +
                              "ms with hugepage_allocation_threads=" + std::to_string(threads)},
@@ -187,8 +220,8 @@ json host_report(const FleetSpec& spec, const SkuTruth& s, std::size_t h, double
     const std::string kernel = planted == "other_kernel" ? "6.16.2" : "6.15.3";
     const json probe_json = probe(s, host, kernel);
     const double level = std::exp(kHostNoise * rng.normal());
-    const json sweep_json = sweep(spec, s, probe_json, level,
-                                  planted == "slower_curve" ? kSlowerCurve : 1.0, rng);
+    const json sweep_json =
+        sweep(spec, s, probe_json, level, planted == "slower_curve" ? kSlowerCurve : 1.0, rng);
     if (spec.fit_every_host || sku_fit.is_null()) {
         model::RecommendOptions options;
         options.resamples = spec.report_resamples;
@@ -227,8 +260,7 @@ GeneratedFleet generate_fleet(const FleetSpec& spec) {
         SkuTruth s = make_truth(spec, k, rng);
         const double sku_ratio = 1.1 * std::exp(0.05 * rng.normal());
         const int clean = spec.hosts_per_sku - static_cast<int>(s.outliers.size());
-        const int verified_clean =
-            static_cast<int>(std::ceil(spec.verify_share * clean - 1e-9));
+        const int verified_clean = static_cast<int>(std::ceil(spec.verify_share * clean - 1e-9));
         json sku_fit;
         for (std::size_t h = 0; h < s.hosts.size(); ++h)
             fleet.reports.emplace_back(
@@ -245,11 +277,11 @@ json GeneratedFleet::truth_json() const {
         for (const auto& o : s.outliers)
             outliers.push_back({{"host", o.host}, {"planted", o.planted}});
         out.push_back({{"key", model::fleet::to_string(s.key)},
-                        {"hugepage_alloc_threads", s.best_hugepage_alloc_threads},
-                        {"sigma", s.sigma},
-                        {"kappa", s.kappa},
-                        {"hosts", s.hosts},
-                        {"outliers", outliers}});
+                       {"hugepage_alloc_threads", s.best_hugepage_alloc_threads},
+                       {"sigma", s.sigma},
+                       {"kappa", s.kappa},
+                       {"hosts", s.hosts},
+                       {"outliers", outliers}});
     }
     return {{"skus", out}};
 }

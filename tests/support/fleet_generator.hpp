@@ -18,7 +18,7 @@ struct FleetSpec {
     std::uint64_t seed = 1;
     int skus = 2;
     int hosts_per_sku = 8;
-    int outliers_per_sku = 3;  // planted in turn: slower curve, another kernel, odd ratio
+    int outliers_per_sku = 3;   // planted in turn: slower curve, another kernel, odd ratio
     double verify_share = 0.5;  // of the clean hosts, whose report gets a verification block
     int repetitions = 5;
     int report_resamples = 50;  // each host's own fit in its report; the fleet refits anyway
@@ -35,8 +35,8 @@ struct PlantedOutlier {
 
 struct SkuTruth {
     model::fleet::SkuKey key;
-    double sigma = 0, kappa = 0;   // the true USL of the boot's work per page
-    double seconds_per_page = 0;   // at one thread per node
+    double sigma = 0, kappa = 0;  // the true USL of the boot's work per page
+    double seconds_per_page = 0;  // at one thread per node
     int online_cpus = 1;
     std::uint64_t pool_pages = 0;  // the boot pool, in total
     int best_hugepage_alloc_threads = 1;

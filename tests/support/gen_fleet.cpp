@@ -29,8 +29,8 @@ double number(const std::string& option, const std::string& text, double min, do
         end = 0;
     }
     if (end != text.size() || !(value >= min && value <= max))
-        usage_error(option + " '" + text + "': give a number from " + std::to_string(min) +
-                    " to " + std::to_string(max));
+        usage_error(option + " '" + text + "': give a number from " + std::to_string(min) + " to " +
+                    std::to_string(max));
     return value;
 }
 

@@ -94,7 +94,7 @@ TEST_CASE("each planted outlier is flagged for what was planted") {
     spec.seed = 7;
     spec.skus = 1;
     spec.fit_every_host = false;
-        spec.report_resamples = 0;
+    spec.report_resamples = 0;
     const auto fleet = test::generate_fleet(spec);
     const auto& sku = fleet.skus.front();
     const auto checks = check_hosts(fleet.runs_of(sku), FleetOptions{});

@@ -53,10 +53,14 @@ TEST_CASE("a report reads into the facts the fleet needs") {
 TEST_CASE("a report's firmware and verification blocks are read when present") {
     json report = fixed_report();
     report["firmware"] = {{"bios_version", "1.2"}, {"microcode", "0xa"}};
-    report["verification"] = {{"verified", true},          {"measured_ms", 9000},
-                              {"threads", 8},              {"pool_predicted_ms", 10000.0},
-                              {"ratio", 0.9},              {"kernel_release", "6.15.0"},
-                              {"pool", {{"pages", 100000}}}, {"problems", json::array()}};
+    report["verification"] = {{"verified", true},
+                              {"measured_ms", 9000},
+                              {"threads", 8},
+                              {"pool_predicted_ms", 10000.0},
+                              {"ratio", 0.9},
+                              {"kernel_release", "6.15.0"},
+                              {"pool", {{"pages", 100000}}},
+                              {"problems", json::array()}};
     const RunFacts run = read_run(report);
     CHECK(run.firmware == "bios 1.2, microcode 0xa");
     REQUIRE(run.verification);
