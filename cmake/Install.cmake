@@ -27,5 +27,5 @@ install(PROGRAMS ${CMAKE_BINARY_DIR}/systemd/verify-boot
         DESTINATION ${CMAKE_INSTALL_LIBEXECDIR}/hugetune)
 install(FILES reports/schema/report.schema.json reports/schema/sweep.schema.json
         DESTINATION ${CMAKE_INSTALL_DATADIR}/hugetune/schema)
-install(FILES README.md CHANGELOG.md docs/kernel-facts.md docs/sweep-format.md
+install(FILES README.md CHANGELOG.md docs/kernel-facts.md docs/sweep-format.md docs/fleet.md
         DESTINATION ${CMAKE_INSTALL_DOCDIR})

@@ -16,7 +16,7 @@ want=(bin/hugetune share/man/man8/hugetune.8 share/bash-completion/completions/h
       libexec/hugetune/verify-boot share/hugetune/schema/report.schema.json
       share/hugetune/schema/sweep.schema.json share/doc/hugetune/README.md
       share/doc/hugetune/CHANGELOG.md share/doc/hugetune/kernel-facts.md
-      share/doc/hugetune/sweep-format.md)
+      share/doc/hugetune/sweep-format.md share/doc/hugetune/fleet.md)
 for c in "${commands[@]}"; do want+=("share/man/man8/hugetune-$c.8"); done
 for f in "${want[@]}"; do
     [[ -e $root/$f ]] || fail "not installed: $prefix/$f"
