@@ -19,7 +19,7 @@ struct ReportInputs {
     nlohmann::json fit;    // the fit result (`hugetune fit --json`): model, phases, recommendation
     nlohmann::json boot_pool;  // {pages, page_size_kb, source}: what the predictions are for
     std::string tool_version;
-    std::string tool_commit;  // the short commit hash, "unknown" outside a git tree
+    std::string tool_commit = "unknown";  // the short commit hash; "unknown" outside a git tree
     std::chrono::system_clock::time_point generated_at;
 };
 

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "model/fleet/fleet.hpp"
+#include "reports/report_schema.hpp"
 #include "tests/support/fleet_generator.hpp"
 
 using namespace hugetune;
@@ -29,6 +30,19 @@ FleetOptions fast_options() {
 }
 
 }  // namespace
+
+TEST_CASE("every generated report is one `fleet ingest` accepts: it meets the shipped schema") {
+    test::FleetSpec spec;
+    spec.seed = 3;
+    spec.fit_every_host = false;
+    spec.report_resamples = 0;
+    const auto fleet = test::generate_fleet(spec);
+    for (const auto& sku : fleet.skus)
+        for (const auto& run : fleet.runs_of(sku)) {
+            CAPTURE(run.host);
+            CHECK(report_schema_problem(run.report) == std::nullopt);
+        }
+}
 
 TEST_CASE("the SKU's answer is the true best value within the tolerance") {
     for (std::uint64_t seed = 1; seed <= 2; ++seed) {
