@@ -89,29 +89,69 @@ vmlab_numa_args() {
 #         [--prealloc] [--timeout S] [--input DIR] [--initrd FILE] [--disk IMAGE]
 # Boots one guest running SCENARIO with the given kernel arguments, waits for it to power off
 # (or kills it at the timeout) and leaves $VMLAB_WORK/NAME.console and NAME.results.
-# A kernel that panics before the scenario starts (no BEGIN marker) is booted again, at most
-# VMLAB_BOOT_RETRIES times (default 2), saying so: under the emulator the guest's kernel now
-# and then dies at boot on its own (an int3 Oops while it patches its code), before hugetune
-# runs; the failed attempt's console is kept as NAME.console.<attempt>.
+# A guest whose kernel panics before its init started is booted again from the start, at most
+# VMLAB_BOOT_RETRIES times (default 2), saying so: under the emulator a kernel now and then dies
+# at boot on its own (an int3 Oops while it patches its code), before hugetune runs. That holds
+# for the first boot and for a boot the guest kexec'd into; vm_panic_before_init tells them apart
+# from a panic after init, which is never retried. The failed attempt's console is kept as
+# NAME.console.<attempt>; a --disk image is put back as it was before the first attempt.
 # --input DIR lays DIR's tree over the guest's root (a second cpio archive after the lab's own,
 # which the kernel unpacks in turn); --initrd FILE boots FILE instead of the lab's initramfs;
 # --disk IMAGE attaches a raw image as a virtio disk (/dev/vda once virtio_blk is loaded).
 # Returns 0 when the results carry the END marker, 124 on
 # timeout, 1 otherwise.
 vm_boot() {
-    local name=$1 attempt=1 retries=${VMLAB_BOOT_RETRIES:-2} status
+    local name=$1 attempt=1 retries=${VMLAB_BOOT_RETRIES:-2} status disk="" arg previous=""
+    for arg in "$@"; do
+        [[ $previous == --disk ]] && disk=$arg
+        previous=$arg
+    done
+    [[ -n "$disk" ]] && cp --sparse=always "$disk" "$disk.pristine"
     while :; do
         status=0
         vm_boot_once "$@" || status=$?
-        ((status != 0 && status != 124 && attempt <= retries)) || return "$status"
-        grep -q "^VMLAB-BEGIN " "$VMLAB_WORK/$name.results" && return "$status"
-        grep -q "Kernel panic" "$VMLAB_WORK/$name.console" || return "$status"
+        ((status != 0 && status != 124 && attempt <= retries)) || break
+        local why
+        why=$(vm_panic_before_init "$VMLAB_WORK/$name.console") || break
         mv "$VMLAB_WORK/$name.console" "$VMLAB_WORK/$name.console.$attempt"
-        echo "vmlab: guest $name: the kernel panicked before the scenario started" \
-            "($(grep -m1 -E "Oops|BUG|Kernel panic" "$VMLAB_WORK/$name.console.$attempt" | tr -s ' ')); booting again" \
+        [[ -n "$disk" ]] && cp --sparse=always "$disk.pristine" "$disk"
+        echo "vmlab: guest $name: $why; booting it again from the start" \
             "(attempt $((attempt + 1)) of $((retries + 1)))" >&2
         attempt=$((attempt + 1))
     done
+    [[ -n "$disk" ]] && rm -f "$disk.pristine"
+    return "$status"
+}
+
+# vm_panic_before_init CONSOLE: succeeds, printing what happened, when the console shows a kernel
+# panic of a kernel that had not reached init: no init line before the panic, or the last init
+# line names another kernel text address than the panicking kernel's ("Kernel Offset: O from B"
+# puts it at B + O; KASLR places every boot's kernel anew). Fails when there was no panic, when
+# the panicking kernel had reached init, and when it cannot tell (KASLR off).
+vm_panic_before_init() {
+    local facts panicked init_text offset base oops
+    facts=$(tr -d '\r' <"$1" | awk '
+        /vmlab: init started, kernel text at / && !panicked { init_text = $NF }
+        /Kernel panic - not syncing/ { panicked = 1 }
+        panicked && /Kernel Offset: 0x/ && offset == "" {
+            sub(/.*Kernel Offset: /, ""); offset = $1; base = $3
+        }
+        END { print (panicked ? 1 : 0), (init_text == "" ? "-" : init_text), \
+                    (offset == "" ? "-" : offset), (base == "" ? "-" : base) }')
+    read -r panicked init_text offset base <<<"$facts"
+    ((panicked)) || return 1
+    oops=$(tr -d '\r' <"$1" | grep -m1 -E "Oops|BUG|Kernel panic" | sed 's/^\[ *[0-9.]*\] //')
+    if [[ $init_text == - ]]; then
+        echo "the kernel panicked before init started ($oops)"
+        return 0
+    fi
+    local hex='^0x[0-9a-f]+$'
+    [[ $offset =~ $hex && $base =~ $hex && $init_text =~ $hex ]] || return 1
+    local panic_text
+    panic_text=$(printf '0x%x' $((base + offset)))
+    [[ $panic_text != "$init_text" ]] || return 1
+    echo "a kernel it booted into panicked before init started (kernel text at $panic_text," \
+        "the last init ran on $init_text; $oops)"
 }
 
 # One boot of vm_boot's guest.
