@@ -8,17 +8,36 @@
 namespace hugetune::model {
 namespace {
 
-// Points by thread count, in input order within each. Sized first: a long series must not be
-// moved again and again as its groups grow.
-std::map<double, std::vector<Point>> group_by_count(std::span<const Point> points) {
-    std::map<double, std::size_t> sizes;
-    for (const auto& p : points)
-        ++sizes[p.threads_per_node];
-    std::map<double, std::vector<Point>> groups;
-    for (const auto& [n, size] : sizes)
-        groups[n].reserve(size);
-    for (const auto& p : points)
-        groups[p.threads_per_node].push_back(p);
+// Points by thread count, ascending, in input order within each. A series has a few distinct
+// counts, so they are found by a linear search over those seen, and each group is sized first:
+// a long series must not be moved again and again as its groups grow.
+struct CountGroup {
+    double threads_per_node = 0;
+    std::vector<Point> points;
+};
+
+std::vector<CountGroup> group_by_count(std::span<const Point> points) {
+    std::vector<CountGroup> groups;
+    std::vector<std::size_t> sizes;
+    std::vector<std::size_t> group_of(points.size());
+    for (std::size_t i = 0; i < points.size(); ++i) {
+        std::size_t g = 0;
+        while (g < groups.size() && groups[g].threads_per_node != points[i].threads_per_node)
+            ++g;
+        if (g == groups.size()) {
+            groups.push_back({points[i].threads_per_node, {}});
+            sizes.push_back(0);
+        }
+        ++sizes[g];
+        group_of[i] = g;
+    }
+    for (std::size_t g = 0; g < groups.size(); ++g)
+        groups[g].points.reserve(sizes[g]);
+    for (std::size_t i = 0; i < points.size(); ++i)
+        groups[group_of[i]].points.push_back(points[i]);
+    std::sort(groups.begin(), groups.end(), [](const CountGroup& a, const CountGroup& b) {
+        return a.threads_per_node < b.threads_per_node;
+    });
     return groups;
 }
 
@@ -104,11 +123,18 @@ RepetitionPool::RepetitionPool(std::span<const Point> points) {
             {n,
              blocks ? sorted_blocks(std::move(values), kResampleBlocksPerCount) : std::move(values),
              blocks});
+        size_ += counts_.back().values.size();
     }
 }
 
 std::vector<Point> RepetitionPool::draw(Resampler& rng) const {
     std::vector<Point> out;
+    out.reserve(size_);
+    draw_into(out, rng);
+    return out;
+}
+
+void RepetitionPool::draw_into(std::vector<Point>& out, Resampler& rng) const {
     for (const auto& count : counts_) {
         const auto& values = count.values;
         if (!count.blocks) {
@@ -120,7 +146,6 @@ std::vector<Point> RepetitionPool::draw(Resampler& rng) const {
             if (const double weight = poisson(block.weight, rng); weight > 0)
                 out.push_back({block.threads_per_node, block.seconds, weight});
     }
-    return out;
 }
 
 HostRepetitionPool::HostRepetitionPool(std::span<const Point> points,
@@ -140,11 +165,13 @@ std::vector<Point> HostRepetitionPool::draw(std::span<const std::size_t> drawn,
                                             Resampler& rng) const {
     if (drawn.size() == 1)
         return hosts_[drawn[0]].draw(rng);
+    std::size_t size = 0;
+    for (const std::size_t host : drawn)
+        size += hosts_[host].size();
     std::vector<Point> out;
-    for (const std::size_t host : drawn) {
-        const auto points = hosts_[host].draw(rng);
-        out.insert(out.end(), points.begin(), points.end());
-    }
+    out.reserve(size);
+    for (const std::size_t host : drawn)
+        hosts_[host].draw_into(out, rng);
     return out;
 }
 
@@ -202,8 +229,23 @@ namespace {
 
 // A weighted median: the value where the cumulative weight passes half the total, or the mean
 // of the two values around it when it falls exactly between them (the even case of equal weights).
+//
+// When every point weighs 1 (measurements, and every exact resample) the same value comes from a
+// selection in linear time instead of a sort: a SKU's answer takes the medians of thousands of
+// pooled repetitions per count in every resample, where the sort was most of its time.
 double weighted_median(std::vector<Point> values) {
     const auto by_seconds = [](const Point& a, const Point& b) { return a.seconds < b.seconds; };
+    const bool unit_weights =
+        std::all_of(values.begin(), values.end(), [](const Point& p) { return p.weight == 1.0; });
+    if (unit_weights && !values.empty()) {
+        const auto middle = values.begin() + static_cast<std::ptrdiff_t>(values.size() / 2);
+        std::nth_element(values.begin(), middle, values.end(), by_seconds);
+        if (values.size() % 2 == 1)
+            return middle->seconds;
+        // The half below the middle holds the other middle value: its largest.
+        const auto below = std::max_element(values.begin(), middle, by_seconds);
+        return (below->seconds + middle->seconds) / 2;
+    }
     if (!std::is_sorted(values.begin(), values.end(), by_seconds))  // blocks come sorted
         std::sort(values.begin(), values.end(), by_seconds);
     const double half = weight_of(values) / 2;
@@ -222,8 +264,8 @@ double weighted_median(std::vector<Point> values) {
 
 std::vector<Point> medians_per_count(std::span<const Point> points) {
     std::vector<Point> out;
-    for (const auto& [n, values] : group_by_count(points))
-        out.push_back({n, weighted_median(values)});
+    for (auto& [n, values] : group_by_count(points))
+        out.push_back({n, weighted_median(std::move(values))});
     return out;
 }
 

@@ -57,6 +57,10 @@ class RepetitionPool {
 
     // One resample, grouped by thread count, ascending; block points carry their weight.
     std::vector<Point> draw(Resampler& rng) const;
+    // The same resample appended to `out`.
+    void draw_into(std::vector<Point>& out, Resampler& rng) const;
+    // Points in a resample of the exact samples (blocks vary about it).
+    std::size_t size() const { return size_; }
 
   private:
     struct Count {
@@ -65,6 +69,7 @@ class RepetitionPool {
         bool blocks = false;
     };
     std::vector<Count> counts_;
+    std::size_t size_ = 0;
 };
 
 // The repetitions of a series pooled from several hosts of one SKU (docs/fleet.md "How a SKU's

@@ -2,6 +2,7 @@
 // and the readers refuse inputs past their documented size.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <string>
@@ -76,6 +77,29 @@ TEST_CASE("a weighted point counts as that many repetitions of its value") {
     CHECK(*a.aicc == doctest::Approx(*b.aicc).epsilon(1e-9));
     CHECK(medians_per_count(weighted).at(3).seconds == 3);
     CHECK(has_repetitions(weighted) == has_repetitions(repeated));
+}
+
+TEST_CASE("a count's median is the same from repetitions as from their weights") {
+    // Unit weights take a selection, other weights a sort: both must give the middle value, or
+    // the mean of the two middle values when the count has an even number of repetitions.
+    Resampler rng(7);
+    for (const std::size_t size : {1U, 2U, 3U, 4U, 9U, 10U, 1001U, 1002U}) {
+        std::vector<Point> unit, doubled;
+        std::vector<double> values;
+        for (std::size_t i = 0; i < size; ++i) {
+            const double seconds = 1 + static_cast<double>(rng.index(50));  // ties on purpose
+            unit.push_back({2, seconds});
+            doubled.push_back({2, seconds, 2});
+            values.push_back(seconds);
+        }
+        std::sort(values.begin(), values.end());
+        const double expected =
+            size % 2 == 1 ? values[size / 2] : (values[size / 2 - 1] + values[size / 2]) / 2;
+        CAPTURE(size);
+        CHECK(medians_per_count(unit).at(0).seconds == expected);
+        CHECK(medians_per_count(doubled).at(0).seconds == expected);
+        CHECK(median(values) == expected);
+    }
 }
 
 TEST_CASE("small series resample exactly as every repetition drawn in turn") {
