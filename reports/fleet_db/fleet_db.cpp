@@ -373,4 +373,60 @@ std::optional<std::string> FleetDb::sku_of_host(const std::string& host) {
     });
 }
 
+std::string FleetDb::runs_digest(const std::string& sku_key) {
+    return guarded(target_, "read the runs", [&] {
+        std::string text;
+        soci::rowset<soci::row> rows =
+            (sql_->prepare << "SELECT CAST(r.id AS TEXT), r.content_hash, v.run_id FROM runs r"
+                              " JOIN skus s ON s.id = r.sku_id"
+                              " LEFT JOIN verifications v ON v.run_id = r.id"
+                              " WHERE s.sku_key = :k ORDER BY r.id",
+             soci::use(sku_key));
+        // The id as text: an INTEGER in SQLite and a BIGINT in PostgreSQL come back as
+        // different C++ types.
+        for (const auto& row : rows)
+            text += row.get<std::string>(0) + ":" + row.get<std::string>(1) +
+                    (row.get_indicator(2) == soci::i_ok ? ":v;" : ";");
+        return content_hash(text);
+    });
+}
+
+std::optional<std::string> FleetDb::kept_answer(const std::string& sku_key,
+                                                const std::string& inputs) {
+    return guarded(target_, "read the kept answers", [&]() -> std::optional<std::string> {
+        std::string answer;
+        *sql_ << "SELECT a.answer FROM sku_answers a JOIN skus s ON s.id = a.sku_id"
+                 " WHERE s.sku_key = :k AND a.inputs = :i",
+            soci::use(sku_key), soci::use(inputs), soci::into(answer);
+        if (!sql_->got_data())
+            return std::nullopt;
+        return answer;
+    });
+}
+
+bool FleetDb::keep_answer(const std::string& sku_key, const std::string& inputs,
+                          const std::string& answer) {
+    // A reader must not queue behind an ingest for SQLite's write lock: it tries once.
+    const bool sqlite = target_.dialect == Dialect::sqlite;
+    try {
+        if (sqlite)
+            *sql_ << "PRAGMA busy_timeout = 0";
+        *sql_ << "INSERT INTO sku_answers (sku_id, inputs, answer)"
+                 " SELECT id, :i, :a FROM skus WHERE sku_key = :k"
+                 " ON CONFLICT (sku_id) DO UPDATE SET inputs = excluded.inputs,"
+                 " answer = excluded.answer",
+            soci::use(inputs), soci::use(answer), soci::use(sku_key);
+        if (sqlite)
+            *sql_ << "PRAGMA busy_timeout = " + std::to_string(kSqliteBusySeconds * 1000);
+        return true;
+    } catch (const soci::soci_error&) {
+        if (sqlite)
+            try {
+                *sql_ << "PRAGMA busy_timeout = " + std::to_string(kSqliteBusySeconds * 1000);
+            } catch (const soci::soci_error&) {  // the session is unusable: the next call says so
+            }
+        return false;
+    }
+}
+
 }  // namespace hugetune::fleet_db

@@ -1,6 +1,6 @@
-// The fleet database: hosts, SKUs, runs (one per report) and verifications, over SOCI on an
-// embedded SQLite file or a PostgreSQL server, with the same statements on both
-// (docs/fleet.md "The database").
+// The fleet database: hosts, SKUs, runs (one per report), verifications and the answers kept
+// per SKU, over SOCI on an embedded SQLite file or a PostgreSQL server, with the same
+// statements on both (docs/fleet.md "The database").
 #pragma once
 
 #include <memory>
@@ -50,6 +50,18 @@ class FleetDb {
     std::vector<model::fleet::FleetRun> runs_of_sku(const std::string& sku_key);
     // The SKU of the host's latest run.
     std::optional<std::string> sku_of_host(const std::string& host);
+
+    // What a SKU's answer is computed from, as 16 hex digits: a digest of its runs (id and
+    // content hash, in id order) and of which of them carry a verification. Runs and
+    // verifications are only ever added, so another digest means other data.
+    std::string runs_digest(const std::string& sku_key);
+    // The answer kept for the SKU when it was computed from `inputs`, else nothing.
+    std::optional<std::string> kept_answer(const std::string& sku_key, const std::string& inputs);
+    // Keeps the answer for the SKU, replacing the one before. False when the database does not
+    // take it now (read-only; another writer holds SQLite's lock, not waited for): the answer
+    // stands, it is computed again next time.
+    bool keep_answer(const std::string& sku_key, const std::string& inputs,
+                     const std::string& answer);
     int schema_version();
 
   private:

@@ -29,6 +29,13 @@ const std::vector<std::vector<std::string>> kMigrations = {
         " predicted_ms DOUBLE PRECISION, ratio DOUBLE PRECISION, kernel_release TEXT,"
         " boot_id TEXT, block TEXT NOT NULL)",
     },
+    {
+        // Each SKU's answer as the fleet commands computed it (the JSON of `fleet recommend
+        // --json`), and what it was computed from: the tool, its options and the SKU's runs
+        // (docs/fleet.md "Answers kept"). Another tool or another run set computes it anew.
+        "CREATE TABLE sku_answers (sku_id BIGINT PRIMARY KEY REFERENCES skus(id),"
+        " inputs TEXT NOT NULL, answer TEXT NOT NULL)",
+    },
 };
 
 std::string with_dialect(std::string sql, Dialect dialect) {

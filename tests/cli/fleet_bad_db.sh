@@ -53,6 +53,9 @@ if is_root && as_nobody true 2>/dev/null; then
     chmod 644 "$work/nobody/ro.db" "$work/nobody/b.json"
     chmod 755 "$work/nobody"
     expect 0 as_nobody "$nobody_bin" fleet skus --db "$work/nobody/ro.db" --json
+    [[ $(json_field "$out" 'len(d)') == 1 ]] || fail "skus on a read-only database: $(cat "$out")"
+    [[ $(db_sql "$work/nobody/ro.db" "SELECT COUNT(*) FROM sku_answers") == 0 ]] ||
+        fail "a read-only database kept an answer"
     expect_error 1 "the database cannot be written" as_nobody "$nobody_bin" fleet ingest --db "$work/nobody/ro.db" "$work/nobody/b.json"
     [[ $(run_count "$work/nobody/ro.db") == 1 ]] || fail "a read-only database gained a run"
 else

@@ -8,11 +8,15 @@
 namespace hugetune::cli {
 namespace {
 
-std::string value_text(const model::fleet::SkuAnswer& a) {
-    const auto& r = a.recommendation;
-    return r.decision == model::Decision::set
-               ? "hugepage_alloc_threads=" + std::to_string(r.hugepage_alloc_threads)
-               : "keep default (" + std::to_string(r.hugepage_alloc_threads) + ")";
+// The answer's JSON fields (model::fleet::to_json): a number, or "-" for null.
+std::string number_text(const nlohmann::json& value, int decimals, double scale = 1) {
+    return value.is_number() ? decimals_text(value.get<double>() * scale, decimals) : "-";
+}
+
+std::string value_text(const nlohmann::json& a) {
+    const std::string threads = std::to_string(a.at("hugepage_alloc_threads").get<int>());
+    return a.at("decision") == "set" ? "hugepage_alloc_threads=" + threads
+                                     : "keep default (" + threads + ")";
 }
 
 void print_row(const SkuRow& row) {
@@ -22,14 +26,14 @@ void print_row(const SkuRow& row) {
         return;
     }
     const auto& a = *row.answer;
-    const auto& r = a.recommendation;
-    std::cout << "  hosts " << a.hosts << "  runs " << a.runs << "  " << value_text(a)
-              << "  confidence "
-              << (r.confidence ? decimals_text(*r.confidence * 100, 0) + "%" : std::string("-"))
-              << "  saving " << decimals_text(r.saving_seconds, 2) << " s  verified boots "
-              << a.verified_boots << "  measured/predicted "
-              << (a.verification_ratio ? decimals_text(*a.verification_ratio, 2) : std::string("-"))
-              << "  " << model::fleet::to_string(a.status) << "\n";
+    const std::string confidence = number_text(a.at("confidence"), 0, 100);
+    std::cout << "  hosts " << a.at("hosts").get<int>() << "  runs " << a.at("runs").get<int>()
+              << "  " << value_text(a) << "  confidence "
+              << (confidence == "-" ? confidence : confidence + "%") << "  saving "
+              << number_text(a.at("saving_seconds"), 2) << " s  verified boots "
+              << a.at("verified_boots").get<int>() << "  measured/predicted "
+              << number_text(a.at("verification_ratio"), 2) << "  "
+              << a.at("status").get<std::string>() << "\n";
 }
 
 }  // namespace

@@ -1,6 +1,8 @@
 #include "tuner/cli/fleet_db_option.hpp"
 
 #include <cstdlib>
+#include <fstream>
+#include <iterator>
 
 #include "reports/fleet_db/fleet_db_error.hpp"
 #include "tuner/system/errors.hpp"
@@ -41,16 +43,55 @@ model::fleet::FleetOptions fleet_analysis_options() {
     return options;
 }
 
-model::fleet::SkuAnswer answer_of_sku(fleet_db::FleetDb& db, const std::string& sku_key) {
+namespace {
+
+// This binary, as 16 hex digits of its own bytes: an answer kept by another build (another
+// model) is not taken. Empty when it cannot be read: then nothing is kept or taken.
+const std::string& binary_digest() {
+    static const std::string digest = [] {
+        std::ifstream in("/proc/self/exe", std::ios::binary);
+        const std::string bytes((std::istreambuf_iterator<char>(in)),
+                                std::istreambuf_iterator<char>());
+        return in.bad() || bytes.empty() ? std::string() : fleet_db::content_hash(bytes);
+    }();
+    return digest;
+}
+
+// What an answer is computed from besides the runs: the binary and the analysis' options.
+std::string answer_inputs(const std::string& runs_digest) {
+    const auto o = fleet_analysis_options();
+    return "tool " + binary_digest() + "; seed " + std::to_string(o.recommend.seed.value_or(0)) +
+           ", resamples " + std::to_string(o.recommend.resamples) + ", tolerance " +
+           std::to_string(o.recommend.tolerance) + ", min hosts " + std::to_string(o.min_hosts) +
+           "; runs " + runs_digest;
+}
+
+}  // namespace
+
+nlohmann::json answer_of_sku(fleet_db::FleetDb& db, const std::string& sku_key) {
+    const bool keep = !binary_digest().empty();
+    const std::string inputs =
+        keep ? answer_inputs(fleet_db_call([&] { return db.runs_digest(sku_key); })) : "";
+    if (keep)
+        if (const auto kept = fleet_db_call([&] { return db.kept_answer(sku_key, inputs); })) {
+            try {
+                return nlohmann::json::parse(*kept);
+            } catch (const nlohmann::json::exception&) {  // damaged: computed again below
+            }
+        }
     const auto runs = fleet_db_call([&] { return db.runs_of_sku(sku_key); });
     if (runs.empty())
         throw UsageError("--sku: no runs of SKU '" + sku_key +
                          "' in the database; see 'hugetune fleet skus' for the SKUs it holds");
+    nlohmann::json answer;
     try {
-        return model::fleet::answer_sku(runs, fleet_analysis_options());
+        answer = model::fleet::to_json(model::fleet::answer_sku(runs, fleet_analysis_options()));
     } catch (const model::InputError& e) {
         throw RuntimeError("SKU " + sku_key + ": " + e.what());
     }
+    if (keep)
+        db.keep_answer(sku_key, inputs, answer.dump());
+    return answer;
 }
 
 std::vector<SkuRow> answers_of_all_skus(fleet_db::FleetDb& db) {
@@ -69,7 +110,7 @@ std::vector<SkuRow> answers_of_all_skus(fleet_db::FleetDb& db) {
 
 nlohmann::json to_json(const SkuRow& row) {
     if (row.answer)
-        return model::fleet::to_json(*row.answer);
+        return *row.answer;
     return {{"sku", row.key}, {"error", row.error}};
 }
 

@@ -215,10 +215,58 @@ fleet_suite() {
     [[ $(run_count "$db") == 237 ]] || fail "after the killed batch was ingested again: $(run_count "$db") runs"
 
     # 8. A database written by a newer hugetune is refused and left as it is.
+    local latest
+    latest=$(db_sql "$db" "SELECT version FROM schema_info")
     db_sql "$db" "UPDATE schema_info SET version = 99" >/dev/null
     expect_error 2 "schema version 99 was written by a newer hugetune" "$bin" fleet skus --db "$db"
     expect_error 2 "schema version 99" "$bin" fleet ingest --db "$db" "$work/good.json"
     [[ $(db_sql "$db" "SELECT version FROM schema_info") == 99 && $(run_count "$db") == 237 ]] ||
         fail "the newer database was altered"
+    db_sql "$db" "UPDATE schema_info SET version = $latest" >/dev/null
+
+    # 9. A database of schema 1 (before answers were kept) is brought to the latest on open.
+    db_sql "$db" "DROP TABLE sku_answers" >/dev/null
     db_sql "$db" "UPDATE schema_info SET version = 1" >/dev/null
+    expect 0 "$bin" fleet skus --db "$db"
+    [[ $(db_sql "$db" "SELECT version FROM schema_info") == "$latest" ]] || fail "schema 1 was not migrated"
+    [[ $(db_sql "$db" "SELECT COUNT(*) FROM sku_answers") == 2 ]] || fail "the migrated database keeps no answers"
+
+    # 10. Answers kept.
+    answers_kept_suite "$db" "$sku_a"
+}
+
+# answers_kept_suite DB SKU: a SKU's answer is kept in the database and taken while the binary,
+# its options and the SKU's runs are the same; a new run or a damaged answer computes it anew.
+answers_kept_suite() {
+    local db=$1 sku=$2
+    expect 0 "$bin" fleet recommend --db "$db" --sku "$sku" --json
+    cp "$out" "$work/fresh.json"
+    local sku_id
+    sku_id=$(db_sql "$db" "SELECT id FROM skus WHERE sku_key = '$sku'")
+    [[ $(db_sql "$db" "SELECT COUNT(*) FROM sku_answers WHERE sku_id = $sku_id") == 1 ]] ||
+        fail "no answer kept for $sku"
+    [[ $(db_sql "$db" "SELECT inputs FROM sku_answers WHERE sku_id = $sku_id") =~ ^tool\ [0-9a-f]{16}\;\ seed\ 1,\ resamples\ 2000,.*\;\ runs\ [0-9a-f]{16}$ ]] ||
+        fail "inputs: $(db_sql "$db" "SELECT inputs FROM sku_answers WHERE sku_id = $sku_id")"
+    # Taken from the database: an answer edited there (same inputs) is what the commands print.
+    db_sql "$db" "UPDATE sku_answers SET answer = REPLACE(answer, '\"status_reason\":\"', '\"status_reason\":\"KEPT ') WHERE sku_id = $sku_id" >/dev/null
+    expect 0 "$bin" fleet recommend --db "$db" --sku "$sku" --json
+    [[ $(json_field "$out" 'd["status_reason"][:4]') == KEPT ]] || fail "the kept answer was not taken: $(cat "$out")"
+    expect 0 "$bin" fleet skus --db "$db" --json
+    expect 0 "$bin" fleet export --db "$db" --format json
+    [[ $(json_field "$out" '[x["status_reason"][:4] for x in d if x["sku"] == "'"$sku"'"][0]') == KEPT ]] ||
+        fail "export did not take the kept answer: $(cat "$out")"
+    # A new run of the SKU: computed anew, with one more host, and kept again.
+    make_report "$fleet_fixture" "$work/kept-new.json" kept-new-host
+    expect 0 "$bin" fleet ingest --db "$db" "$work/kept-new.json"
+    expect 0 "$bin" fleet recommend --db "$db" --sku "$sku" --json
+    [[ $(json_field "$out" 'd["status_reason"][:4]') != KEPT ]] || fail "a new run did not compute the answer anew"
+    [[ $(json_field "$out" 'd["hosts"]') == $(($(json_field "$work/fresh.json" 'd["hosts"]') + 1)) ]] ||
+        fail "hosts after the new run: $(cat "$out")"
+    cp "$out" "$work/fresh.json"
+    # A damaged kept answer is computed anew, not an error.
+    db_sql "$db" "UPDATE sku_answers SET answer = 'not json' WHERE sku_id = $sku_id" >/dev/null
+    expect 0 "$bin" fleet recommend --db "$db" --sku "$sku" --json
+    cmp -s "$out" "$work/fresh.json" || fail "the damaged answer was not computed again: $(cat "$out")"
+    [[ $(db_sql "$db" "SELECT answer FROM sku_answers WHERE sku_id = $sku_id") != "not json" ]] ||
+        fail "the recomputed answer was not kept"
 }

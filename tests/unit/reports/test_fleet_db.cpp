@@ -76,6 +76,44 @@ TEST_CASE("fleet db: a verification block is added to its run on re-ingest, once
     CHECK(runs[0].report.at("verification").at("measured_ms") == 900);
 }
 
+TEST_CASE("fleet db: a SKU's runs digest changes with a new run and a new verification only") {
+    TempDb t;
+    auto db = FleetDb::open(t.target(), true);
+    db.ingest({report_of("a")});
+    const std::string sku = db.sku_keys().at(0);
+    const std::string one = db.runs_digest(sku);
+    CHECK(one.size() == 16);
+    db.ingest({report_of("a")});  // already stored: the same runs
+    CHECK(db.runs_digest(sku) == one);
+    db.ingest({report_of("b")});
+    const std::string two = db.runs_digest(sku);
+    CHECK(two != one);
+    const nlohmann::json v = {{"verified", true},
+                              {"measured_ms", 900},
+                              {"threads", 2},
+                              {"ratio", 1.1},
+                              {"problems", nlohmann::json::array()}};
+    db.ingest({report_of("b", &v)});
+    CHECK(db.runs_digest(sku) != two);
+    CHECK(db.runs_digest("none/1n/1t/1g/2048k") == content_hash(""));
+}
+
+TEST_CASE("fleet db: an answer is kept per SKU and taken only with its inputs") {
+    TempDb t;
+    auto db = FleetDb::open(t.target(), true);
+    db.ingest({report_of("a")});
+    const std::string sku = db.sku_keys().at(0);
+    CHECK_FALSE(db.kept_answer(sku, "in-1").has_value());
+    CHECK(db.keep_answer(sku, "in-1", R"({"n":1})"));
+    CHECK(db.kept_answer(sku, "in-1") == R"({"n":1})");
+    CHECK_FALSE(db.kept_answer(sku, "in-2").has_value());
+    CHECK(db.keep_answer(sku, "in-2", R"({"n":2})"));  // replaces the one before
+    CHECK_FALSE(db.kept_answer(sku, "in-1").has_value());
+    CHECK(db.kept_answer(sku, "in-2") == R"({"n":2})");
+    CHECK_FALSE(db.kept_answer("none/1n/1t/1g/2048k", "in-2").has_value());
+    // Another writer holding SQLite's lock: tests/cli/fleet_sqlite.sh.
+}
+
 // A newer schema's refusal needs a database edited behind the tool's back:
 // tests/cli/lib/fleet.bash does that on both databases.
 TEST_CASE("fleet db: a missing file is not created by a reader; passwords stay out of messages") {
