@@ -435,12 +435,22 @@ Series resample(const ResampleSource& from, Resampler& rng) {
         return {from.residuals->draw(rng), 0};
     const BasisChoice& b = *from.basis;
     const auto drawn = draw_hosts(from.hosts, rng);
-    const auto main = from.main->draw(drawn, rng);
+    // Alloc minus zero reads each phase only through its medians per count (boot_work_points),
+    // so a resample of exact pools can be drawn as its medians: the same values, the same draws,
+    // without sorting thousands of pooled samples per count.
+    const bool medians =
+        (b.basis == CostBasis::alloc_only || b.basis == CostBasis::alloc_zeroed_once) &&
+        from.main->exact() && (!from.zero || from.zero->exact()) &&
+        (!from.grow || from.grow->exact());
+    const auto draw = [&](const HostRepetitionPool& pool) {
+        return medians ? pool.draw_medians(drawn, rng) : pool.draw(drawn, rng);
+    };
+    const auto main = draw(*from.main);
     std::vector<Point> zero, grow;
     if (from.zero)
-        zero = from.zero->draw(drawn, rng);
+        zero = draw(*from.zero);
     if (from.grow)
-        grow = from.grow->draw(drawn, rng);
+        grow = draw(*from.grow);
     const std::span<const Point> grow_points =
         from.grow ? std::span<const Point>(grow)
                   : (b.grow != nullptr ? std::span<const Point>(b.grow->points) : grow);

@@ -148,17 +148,105 @@ void RepetitionPool::draw_into(std::vector<Point>& out, Resampler& rng) const {
     }
 }
 
+bool RepetitionPool::exact() const {
+    return std::none_of(counts_.begin(), counts_.end(), [](const Count& c) { return c.blocks; });
+}
+
+std::vector<std::pair<double, std::span<const Point>>> RepetitionPool::groups() const {
+    std::vector<std::pair<double, std::span<const Point>>> out;
+    for (const auto& c : counts_)
+        out.emplace_back(c.threads_per_node, std::span<const Point>(c.values));
+    return out;
+}
+
 HostRepetitionPool::HostRepetitionPool(std::span<const Point> points,
                                        std::span<const std::size_t> host_ends) {
     if (host_ends.empty()) {
         hosts_.emplace_back(points);
+    } else {
+        std::size_t begin = 0;
+        for (const std::size_t end : host_ends) {
+            hosts_.emplace_back(points.subspan(begin, end - begin));
+            begin = end;
+        }
+    }
+    exact_ = std::all_of(hosts_.begin(), hosts_.end(),
+                         [](const RepetitionPool& h) { return h.exact(); });
+    if (!exact_)
         return;
+    // Every sample of every host, by count, as (seconds, host, group, position), then ranked.
+    struct Sample {
+        double seconds;
+        std::size_t host, group, position;
+    };
+    std::vector<std::vector<Sample>> by_count;
+    host_groups_.resize(hosts_.size());
+    for (std::size_t h = 0; h < hosts_.size(); ++h) {
+        const auto groups = hosts_[h].groups();
+        for (std::size_t g = 0; g < groups.size(); ++g) {
+            const auto& [n, values] = groups[g];
+            const auto at = std::lower_bound(count_values_.begin(), count_values_.end(), n);
+            const auto c = static_cast<std::size_t>(at - count_values_.begin());
+            if (at == count_values_.end() || *at != n) {
+                count_values_.insert(at, n);
+                by_count.insert(by_count.begin() + static_cast<std::ptrdiff_t>(c),
+                                std::vector<Sample>());
+            }
+            for (std::size_t i = 0; i < values.size(); ++i)
+                by_count[c].push_back({values[i].seconds, h, g, i});
+            host_groups_[h].push_back({0, std::vector<std::uint32_t>(values.size())});
+        }
     }
-    std::size_t begin = 0;
-    for (const std::size_t end : host_ends) {
-        hosts_.emplace_back(points.subspan(begin, end - begin));
-        begin = end;
+    ranked_seconds_.resize(count_values_.size());
+    for (std::size_t c = 0; c < by_count.size(); ++c) {
+        auto& samples = by_count[c];
+        std::sort(samples.begin(), samples.end(),
+                  [](const Sample& a, const Sample& b) { return a.seconds < b.seconds; });
+        for (std::size_t rank = 0; rank < samples.size(); ++rank) {
+            const Sample& s = samples[rank];
+            auto& group = host_groups_[s.host][s.group];
+            group.count = c;
+            group.ranks[s.position] = static_cast<std::uint32_t>(rank);
+            ranked_seconds_[c].push_back(s.seconds);
+        }
     }
+}
+
+std::vector<Point> HostRepetitionPool::draw_medians(std::span<const std::size_t> drawn,
+                                                    Resampler& rng) const {
+    // How often the resample drew each rank of each count; the draws are those of draw().
+    std::vector<std::vector<std::uint32_t>> hits(ranked_seconds_.size());
+    for (std::size_t c = 0; c < hits.size(); ++c)
+        hits[c].assign(ranked_seconds_[c].size(), 0);
+    std::vector<std::size_t> drawn_per_count(ranked_seconds_.size(), 0);
+    for (const std::size_t host : drawn)
+        for (const auto& group : host_groups_[host]) {
+            const std::size_t size = group.ranks.size();
+            for (std::size_t i = 0; i < size; ++i)
+                ++hits[group.count][group.ranks[rng.index(size)]];
+            drawn_per_count[group.count] += size;
+        }
+    // Each count's middle sample (or the mean of the two middle ones), as weighted_median
+    // gives it for unit weights, read off the ranks in ascending order.
+    std::vector<Point> out;
+    for (std::size_t c = 0; c < hits.size(); ++c) {
+        const std::size_t m = drawn_per_count[c];
+        if (m == 0)
+            continue;
+        const std::size_t upper = m / 2;  // position of the upper (or only) middle sample
+        std::optional<double> lower_value, upper_value;
+        std::size_t seen = 0;
+        for (std::size_t rank = 0; rank < hits[c].size() && !upper_value; ++rank) {
+            seen += hits[c][rank];
+            if (m % 2 == 0 && !lower_value && seen >= upper)  // position upper - 1 reached
+                lower_value = ranked_seconds_[c][rank];
+            if (seen > upper)
+                upper_value = ranked_seconds_[c][rank];
+        }
+        const double median = m % 2 == 1 ? *upper_value : (*lower_value + *upper_value) / 2;
+        out.push_back({count_values_[c], median});
+    }
+    return out;
 }
 
 std::vector<Point> HostRepetitionPool::draw(std::span<const std::size_t> drawn,

@@ -7,6 +7,7 @@
 #include <optional>
 #include <random>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "model/fit/scaling_fit.hpp"
@@ -61,6 +62,10 @@ class RepetitionPool {
     void draw_into(std::vector<Point>& out, Resampler& rng) const;
     // Points in a resample of the exact samples (blocks vary about it).
     std::size_t size() const { return size_; }
+    // True when no count is held as blocks: every sample is kept as measured.
+    bool exact() const;
+    // Per thread count, ascending: its samples (or blocks) in the order draw() takes them.
+    std::vector<std::pair<double, std::span<const Point>>> groups() const;
 
   private:
     struct Count {
@@ -87,8 +92,26 @@ class HostRepetitionPool {
     // One resample from the hosts `drawn` (indexes, repeats allowed), in that order.
     std::vector<Point> draw(std::span<const std::size_t> drawn, Resampler& rng) const;
 
+    // True when every host keeps its samples as measured (no blocks): draw_medians applies.
+    bool exact() const { return exact_; }
+    // medians_per_count(draw(drawn, rng)), value for value and with the same draws from rng,
+    // without the resample: each count's samples over all hosts are ranked once, and a
+    // resample only counts how often it drew each rank. Only when exact().
+    std::vector<Point> draw_medians(std::span<const std::size_t> drawn, Resampler& rng) const;
+
   private:
     std::vector<RepetitionPool> hosts_;
+    bool exact_ = true;
+    // Per distinct thread count (ascending): every host's samples of it, sorted by seconds.
+    std::vector<double> count_values_;  // the counts
+    std::vector<std::vector<double>> ranked_seconds_;
+    // Per host, per group of its RepetitionPool (ascending count): the group's count (an index
+    // into count_values_) and each sample's rank in ranked_seconds_, in the pool's order.
+    struct RankedGroup {
+        std::size_t count = 0;
+        std::vector<std::uint32_t> ranks;
+    };
+    std::vector<std::vector<RankedGroup>> host_groups_;
 };
 
 // `hosts` host indexes drawn with replacement; {0} without drawing when there is one host, so

@@ -102,6 +102,46 @@ TEST_CASE("a count's median is the same from repetitions as from their weights")
     }
 }
 
+TEST_CASE("a pooled resample drawn as medians gives the medians of the resample itself") {
+    // Hosts of a few repetitions per count, some lacking a count, values with ties; drawn hosts
+    // repeat. draw_medians must give medians_per_count(draw) value for value and leave the
+    // generator where draw leaves it.
+    for (std::uint64_t seed = 1; seed <= 40; ++seed) {
+        Resampler make(seed);
+        std::vector<Point> points;
+        std::vector<std::size_t> ends;
+        const std::size_t hosts = 1 + make.index(12);
+        for (std::size_t h = 0; h < hosts; ++h) {
+            for (const double n : {1.0, 2.0, 4.0, 8.0}) {
+                if (n == 4 && h % 3 == 1)
+                    continue;  // this host never measured 4 threads
+                const std::size_t reps = 1 + make.index(5);
+                for (std::size_t r = 0; r < reps; ++r)
+                    points.push_back({n, 1 + static_cast<double>(make.index(20)) / 4 / n});
+            }
+            ends.push_back(points.size());
+        }
+        const HostRepetitionPool pool(points, ends);
+        REQUIRE(pool.exact());
+        Resampler a(seed * 7), b(seed * 7);
+        for (int resample = 0; resample < 20; ++resample) {
+            const auto drawn = draw_hosts(pool.hosts(), a);
+            CHECK(draw_hosts(pool.hosts(), b) == drawn);
+            const auto expected = medians_per_count(pool.draw(drawn, a));
+            const auto got = pool.draw_medians(drawn, b);
+            CAPTURE(seed);
+            CAPTURE(resample);
+            REQUIRE(got.size() == expected.size());
+            for (std::size_t i = 0; i < got.size(); ++i) {
+                CHECK(got[i].threads_per_node == expected[i].threads_per_node);
+                CHECK(got[i].seconds == expected[i].seconds);
+                CHECK(got[i].weight == expected[i].weight);
+            }
+        }
+        CHECK(a.index(1000000) == b.index(1000000));
+    }
+}
+
 TEST_CASE("small series resample exactly as every repetition drawn in turn") {
     // At most kExactResampleSamples the pool is the samples themselves: the draws are the
     // classic bootstrap, so committed results with fixed seeds stay as they were.
