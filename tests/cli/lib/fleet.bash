@@ -187,7 +187,19 @@ fleet_suite() {
     expect_error 2 "--out: node_exporter's textfile collector reads only *.prom" "$bin" fleet export --db "$db" --format prometheus --out "$work/fleet.txt"
     expect_error 2 "--format: 'xml' is not one of" "$bin" fleet export --db "$db" --format xml
 
-    # 6. Two ingests of the same 30 new reports at once: both finish, each report stored once.
+    # 6. A database of schema 1 (before answers were kept) is brought to the latest on open.
+    local latest
+    latest=$(db_sql "$db" "SELECT version FROM schema_info")
+    db_sql "$db" "DROP TABLE sku_answers" >/dev/null
+    db_sql "$db" "UPDATE schema_info SET version = 1" >/dev/null
+    expect 0 "$bin" fleet skus --db "$db"
+    [[ $(db_sql "$db" "SELECT version FROM schema_info") == "$latest" ]] || fail "schema 1 was not migrated"
+    [[ $(db_sql "$db" "SELECT COUNT(*) FROM sku_answers") == 2 ]] || fail "the migrated database keeps no answers"
+
+    # 7. Answers kept (while the SKUs are small: every answer computed anew is a whole fit).
+    answers_kept_suite "$db" "$sku_a"
+
+    # 8. Two ingests of the same 30 new reports at once: both finish, each report stored once.
     mkdir "$work/batch"
     make_reports "$fleet_fixture" "$work/batch" batch- 30
     "$bin" fleet ingest --db "$db" --json "$work/batch" >"$work/one.json" 2>&1 &
@@ -198,9 +210,9 @@ fleet_suite() {
     wait "$p2" || fail "second concurrent ingest failed: $(cat "$work/two.json")"
     [[ $(($(json_field "$work/one.json" 'len(d["added"])') + $(json_field "$work/two.json" 'len(d["added"])'))) == 30 ]] ||
         fail "concurrent ingests added other than 30: $(cat "$work/one.json" "$work/two.json")"
-    [[ $(run_count "$db") == 37 ]] || fail "after concurrent ingests: $(run_count "$db") runs, expected 37"
+    [[ $(run_count "$db") == 38 ]] || fail "after concurrent ingests: $(run_count "$db") runs, expected 38"
 
-    # 7. SIGKILL mid-ingest: the batch is stored whole or not at all.
+    # 9. SIGKILL mid-ingest: the batch is stored whole or not at all.
     mkdir "$work/big"
     make_reports "$fleet_fixture" "$work/big" kill- 200
     "$bin" fleet ingest --db "$db" "$work/big" >/dev/null 2>&1 &
@@ -210,29 +222,17 @@ fleet_suite() {
     wait "$pk" 2>/dev/null || true
     local n
     n=$(run_count "$db")
-    [[ $n == 37 || $n == 237 ]] || fail "SIGKILL left $n runs: part of a batch stored"
+    [[ $n == 38 || $n == 238 ]] || fail "SIGKILL left $n runs: part of a batch stored"
     expect 0 "$bin" fleet ingest --db "$db" --json "$work/big"
-    [[ $(run_count "$db") == 237 ]] || fail "after the killed batch was ingested again: $(run_count "$db") runs"
+    [[ $(run_count "$db") == 238 ]] || fail "after the killed batch was ingested again: $(run_count "$db") runs"
 
-    # 8. A database written by a newer hugetune is refused and left as it is.
-    local latest
-    latest=$(db_sql "$db" "SELECT version FROM schema_info")
+    # 10. A database written by a newer hugetune is refused and left as it is.
     db_sql "$db" "UPDATE schema_info SET version = 99" >/dev/null
     expect_error 2 "schema version 99 was written by a newer hugetune" "$bin" fleet skus --db "$db"
     expect_error 2 "schema version 99" "$bin" fleet ingest --db "$db" "$work/good.json"
-    [[ $(db_sql "$db" "SELECT version FROM schema_info") == 99 && $(run_count "$db") == 237 ]] ||
+    [[ $(db_sql "$db" "SELECT version FROM schema_info") == 99 && $(run_count "$db") == 238 ]] ||
         fail "the newer database was altered"
     db_sql "$db" "UPDATE schema_info SET version = $latest" >/dev/null
-
-    # 9. A database of schema 1 (before answers were kept) is brought to the latest on open.
-    db_sql "$db" "DROP TABLE sku_answers" >/dev/null
-    db_sql "$db" "UPDATE schema_info SET version = 1" >/dev/null
-    expect 0 "$bin" fleet skus --db "$db"
-    [[ $(db_sql "$db" "SELECT version FROM schema_info") == "$latest" ]] || fail "schema 1 was not migrated"
-    [[ $(db_sql "$db" "SELECT COUNT(*) FROM sku_answers") == 2 ]] || fail "the migrated database keeps no answers"
-
-    # 10. Answers kept.
-    answers_kept_suite "$db" "$sku_a"
 }
 
 # answers_kept_suite DB SKU: a SKU's answer is kept in the database and taken while the binary,
