@@ -4,7 +4,7 @@
 # phase `restore` puts them back.
 source "$(dirname "$0")/../lib/vm.bash"
 vmlab_prepare
-vm_boot sweep-nodes sweep-nodes "init_on_alloc=0" --smp 2 --mem 1024 --nodes 2 ||
+vm_boot sweep-nodes sweep-nodes "init_on_alloc=0" --smp 2 --mem 1024 --nodes 2 --timeout 600 ||
     vmlab_fail "the guest did not finish"
 
 vm_expect_rc sweep-nodes sweep 0

@@ -52,7 +52,7 @@ killed_sweep() {
     attempt=1
     while :; do
         kill_in_grow
-        [ "$(cat /proc/sys/vm/nr_hugepages)" != 0 ] || [ $attempt -ge 5 ] && break
+        [ "$(cat /proc/sys/vm/nr_hugepages)" != 0 ] || [ $attempt -ge 8 ] && break
         hugetune restore >/dev/null
         attempt=$((attempt + 1))
     done
