@@ -15,6 +15,9 @@ binary=$(realpath "$1")
 shift
 here=$(cd "$(dirname "$0")" && pwd)
 started=$SECONDS
+# vmlab_choose_accel, and the EXIT trap that stops the accelerator's probe guest.
+# shellcheck source=lib/vm.bash
+source "$here/lib/vm.bash"
 
 command -v qemu-system-x86_64 >/dev/null || {
     echo "vmlab: skip: qemu-system-x86_64 not found; install qemu-system-x86" >&2
@@ -24,6 +27,10 @@ kernel_dir=$("$here/fetch-kernel.sh")
 status=$?
 ((status == 0)) || exit "$status"
 export VMLAB_KERNEL_DIR=$kernel_dir
+# Decided once for the run, before any case: the cases take the exported choice.
+vmlab_kernel=$kernel_dir/vmlinuz
+vmlab_choose_accel
+echo "vmlab: accelerator $vmlab_accel_name: $vmlab_accel_why"
 export VMLAB_WORK=${VMLAB_WORK:-$(mktemp -d /tmp/vmlab.XXXXXX)}
 mkdir -p "$VMLAB_WORK"
 export VMLAB_INITRD=$VMLAB_WORK/initramfs.cpio.gz VMLAB_HUGETUNE=$binary
@@ -35,9 +42,7 @@ if [[ $# -gt 0 ]]; then
 else
     cases=("$here"/cases/*.sh)
 fi
-accel=tcg
-[[ -c /dev/kvm ]] && (exec 3<>/dev/kvm) 2>/dev/null && accel=kvm
-echo "vmlab: kernel $(cat "$kernel_dir/version"), accelerator $accel, results in $VMLAB_WORK"
+echo "vmlab: kernel $(cat "$kernel_dir/version"), accelerator $vmlab_accel_name, results in $VMLAB_WORK"
 
 failed=0 passed=0
 for case_script in "${cases[@]}"; do

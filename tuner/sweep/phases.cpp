@@ -5,6 +5,7 @@
 
 #include "tuner/sweep/pool_state.hpp"
 #include "tuner/system/errors.hpp"
+#include "tuner/system/test_hold.hpp"
 
 namespace hugetune {
 namespace {
@@ -179,8 +180,10 @@ PhaseRepetition PhaseRunner::run_grow() {
                           base[n.node]);
     };
     try {
-        rep.run =
-            run_timed(binder_, tasks, nullptr, [&] { after = read_node_counters("nr_hugepages"); });
+        rep.run = run_timed(binder_, tasks, nullptr, [&] {
+            after = read_node_counters("nr_hugepages");
+            test_hold_point(kHoldGrowRaised);
+        });
     } catch (...) {
         shrink_back();
         throw;

@@ -29,18 +29,122 @@ vmlab_skip() {
     exit 77
 }
 
-# Sets vmlab_accel_args and vmlab_accel_name: KVM when /dev/kvm is a device that opens for read
-# and write, else QEMU's multi-threaded emulator. The device test comes first: as root, opening
-# a missing /dev/kvm for writing would create a plain file.
-vmlab_choose_accel() {
-    if [[ -c /dev/kvm ]] && (exec 3<>/dev/kvm) 2>/dev/null; then
-        vmlab_accel_name=kvm
+# The accelerator's arguments for QEMU: kvm (-enable-kvm -cpu host) or tcg, QEMU's
+# multi-threaded emulator.
+vmlab_set_accel() {
+    vmlab_accel_name=$1
+    vmlab_accel_why=$2
+    if [[ $1 == kvm ]]; then
         vmlab_accel_args=(-enable-kvm -cpu host)
     else
-        vmlab_accel_name=tcg
         # shellcheck disable=SC2054 # the comma belongs to QEMU's option, not to the array
         vmlab_accel_args=(-accel tcg,thread=multi -cpu max)
     fi
+}
+
+# Sets vmlab_accel_name, vmlab_accel_args and vmlab_accel_why (one phrase: why that one), once
+# per run: the choice is exported (VMLAB_ACCEL_CHOSEN, VMLAB_ACCEL_WHY), so the cases run-all.sh
+# starts take it as made. VMLAB_ACCEL=kvm|tcg forces one. Otherwise KVM only when the device
+# (VMLAB_KVM_DEVICE, default /dev/kvm) is a character device that opens for reading and writing
+# AND a probe boot under KVM reaches its marker (vmlab_probe_kvm): some machines have a /dev/kvm
+# that opens but cannot run a guest (QEMU aborts setting an MSR, or the guest stops with a KVM
+# internal error). The device test comes first: as root, opening a missing /dev/kvm for writing
+# would create a plain file. Needs vmlab_kernel for the probe.
+vmlab_choose_accel() {
+    if [[ -n ${VMLAB_ACCEL_CHOSEN:-} ]]; then
+        vmlab_set_accel "$VMLAB_ACCEL_CHOSEN" "${VMLAB_ACCEL_WHY:-chosen earlier in this run}"
+        return
+    fi
+    local device=${VMLAB_KVM_DEVICE:-/dev/kvm} why
+    case ${VMLAB_ACCEL:-} in
+    kvm | tcg) vmlab_set_accel "$VMLAB_ACCEL" "forced by VMLAB_ACCEL=$VMLAB_ACCEL" ;;
+    "")
+        if [[ ! -c $device ]]; then
+            vmlab_set_accel tcg "no KVM device at $device"
+        elif ! (exec 3<>"$device") 2>/dev/null; then
+            vmlab_set_accel tcg "$device does not open for reading and writing"
+        elif why=$(vmlab_probe_kvm); then
+            vmlab_set_accel kvm "$why"
+        else
+            vmlab_set_accel tcg "kvm probe failed: $why"
+        fi
+        ;;
+    *)
+        echo "vmlab: error: VMLAB_ACCEL is '$VMLAB_ACCEL'; set it to kvm or tcg, or unset it" >&2
+        exit 2
+        ;;
+    esac
+    export VMLAB_ACCEL_CHOSEN=$vmlab_accel_name VMLAB_ACCEL_WHY=$vmlab_accel_why
+}
+
+# vmlab_probe_kvm: boots vmlab_kernel under KVM with an initramfs whose init prints a marker on
+# the console and powers off, within VMLAB_KVM_PROBE_TIMEOUT_S (default 10). Succeeds printing
+# how long it took; fails printing the first line QEMU gave, else what the console showed.
+vmlab_probe_kvm() {
+    local dir timeout_s=${VMLAB_KVM_PROBE_TIMEOUT_S:-10} marker=VMLAB-KVM-PROBE-OK
+    dir=$(mktemp -d "${TMPDIR:-/tmp}/vmlab-kvm-probe.XXXXXX")
+    if ! vmlab_probe_initrd "$dir" "$marker"; then
+        echo "cannot build the probe's initramfs (busybox-static and cpio are needed)"
+        rm -rf "$dir"
+        return 1
+    fi
+    local started_ns
+    started_ns=$(date +%s%N)
+    # In a subshell of its own, so the shell's word of a QEMU that aborted ("Aborted") goes to
+    # QEMU's file; QEMU dies with that subshell (parent-death signal).
+    {
+        setpriv --pdeathsig KILL qemu-system-x86_64 -name vmlab-kvm-probe -nodefaults \
+            -no-user-config -display none -monitor none -no-reboot -enable-kvm -cpu host -smp 1 \
+            -m 256M -kernel "$vmlab_kernel" -initrd "$dir/probe.cpio.gz" \
+            -append "console=ttyS0 panic=-1 loglevel=4" -serial "file:$dir/console" </dev/null
+    } >"$dir/qemu" 2>&1 &
+    local pid=$! deadline=$((SECONDS + timeout_s)) timed_out=0
+    vmlab_guest_pids+=("$pid")
+    while kill -0 "$pid" 2>/dev/null; do
+        grep -q "$marker" "$dir/console" 2>/dev/null && break
+        # QEMU keeps a guest it could not run paused until it is killed.
+        grep -q "KVM internal error" "$dir/qemu" 2>/dev/null && break
+        if ((SECONDS >= deadline)); then
+            timed_out=1
+            break
+        fi
+        sleep 0.1
+    done
+    local elapsed_ms=$((($(date +%s%N) - started_ns) / 1000000))
+    kill -KILL "$pid" 2>/dev/null
+    wait "$pid" 2>/dev/null
+    local status=1 first_line
+    if grep -q "$marker" "$dir/console" 2>/dev/null; then
+        printf 'a probe boot under KVM reached init in %d.%d s\n' $((elapsed_ms / 1000)) \
+            $((elapsed_ms % 1000 / 100))
+        status=0
+    elif first_line=$(tr -d '\r' <"$dir/qemu" | grep -m1 -v '^[[:space:]]*$'); then
+        echo "$first_line"
+    elif ((timed_out)) && [[ -s "$dir/console" ]]; then
+        echo "no marker on the console within ${timeout_s} s; its last line: $(tr -d '\r' \
+            <"$dir/console" | grep -v '^[[:space:]]*$' | tail -n 1)"
+    elif ((timed_out)); then
+        echo "nothing on the console within ${timeout_s} s"
+    else
+        echo "QEMU exited without the marker and said nothing"
+    fi
+    rm -rf "$dir"
+    return "$status"
+}
+
+# vmlab_probe_initrd DIR MARKER: DIR/probe.cpio.gz, static busybox and an init that prints
+# MARKER on the console (the first serial port) and powers off.
+vmlab_probe_initrd() {
+    local stage=$1/stage
+    file -L /bin/busybox 2>/dev/null | grep -q 'statically linked' || return 1
+    command -v cpio >/dev/null || return 1
+    mkdir -p "$stage/bin" "$stage/dev"
+    cp /bin/busybox "$stage/bin/busybox"
+    printf '%s\n' '#!/bin/busybox sh' '/bin/busybox mount -t devtmpfs devtmpfs /dev' \
+        "/bin/busybox echo $2 >/dev/ttyS0" '/bin/busybox poweroff -f' >"$stage/init"
+    chmod 755 "$stage/init"
+    (cd "$stage" && find . -print0 | sort -z | cpio --null -o -H newc --quiet) | gzip -1 \
+        >"$1/probe.cpio.gz"
 }
 
 # Fetches the kernel (or takes VMLAB_KERNEL_DIR) and checks QEMU and the initramfs; skips (77)

@@ -16,48 +16,26 @@ run_section sweep hugetune sweep --threads 1,2 --repetitions 1 --sample-mib 32 -
 run_section sweep-file cat /root/sweep.json
 run_section pools-after pools
 
-# Killed once the grow phase has raised a pool, so there is something to restore. A repetition
-# grows and shrinks the pool within milliseconds, so a kill sent on sight of a raised pool can
-# land after the shrink. The sweep is stopped first (SIGSTOP), the pool read again while none of
-# its threads can run, and killed only when it is still raised; otherwise it goes on (SIGCONT).
-all_stopped() {
-    for task in /proc/"$1"/task/*; do
-        set -- $(cat "$task/stat" 2>/dev/null) x x x
-        [ "$3" = T ] || [ "$3" = t ] || [ "$3" = x ] || return 1
-    done
-}
-kill_in_grow() {
-    hugetune sweep --threads 1 --repetitions 50 --sample-mib 64 --phases grow --out /root/killed.json >/dev/null 2>&1 &
+# Killed while the grow phase holds every node's pool raised, so there is something to restore.
+# A repetition raises and lowers the pools within milliseconds: the sweep is held at that point
+# (HUGETUNE_TEST_HOLD names a file of ours asking for "grow-raised"; tuner/system/test_hold.hpp),
+# and killed once it says it is there. One attempt, no race.
+killed_sweep() {
+    echo grow-raised >/root/hold
+    chmod 600 /root/hold
+    HUGETUNE_TEST_HOLD=/root/hold hugetune sweep --threads 1 --repetitions 1 --sample-mib 64 \
+        --phases grow --out /root/killed.json >/dev/null 2>&1 &
     pid=$!
-    tries=0
-    while [ $tries -lt 3000 ]; do
-        if [ "$(cat /proc/sys/vm/nr_hugepages)" != 0 ]; then
-            kill -STOP "$pid"
-            waited=0
-            while ! all_stopped "$pid" && [ $waited -lt 200 ]; do
-                sleep 0.01
-                waited=$((waited + 1))
-            done
-            [ "$(cat /proc/sys/vm/nr_hugepages)" != 0 ] && break
-            kill -CONT "$pid"
-        fi
+    waited=0
+    until grep -q "^held grow-raised $pid\$" /root/hold || [ $waited -ge 6000 ]; do
         sleep 0.01
-        tries=$((tries + 1))
+        waited=$((waited + 1))
     done
+    echo "hold: $(cut -d' ' -f1,2 /root/hold)"
+    echo "pool when killed: $(cat /proc/sys/vm/nr_hugepages)" >&2
     kill -KILL "$pid"
     wait "$pid"
-    status=$?
-}
-killed_sweep() {
-    attempt=1
-    while :; do
-        kill_in_grow
-        [ "$(cat /proc/sys/vm/nr_hugepages)" != 0 ] || [ $attempt -ge 8 ] && break
-        hugetune restore >/dev/null
-        attempt=$((attempt + 1))
-    done
-    echo "killed $status"
-    echo "attempts $attempt" >&2
+    echo "killed $?"
 }
 run_section killed killed_sweep
 run_section pools-killed pools
