@@ -11,17 +11,31 @@ CMAKE_ARGS ?=
 UNITY      ?= ON
 PREFIX     ?= /usr/local
 DESTDIR    ?=
+# The test and sanitizer builds of `make test` compile through ccache (Debian's, installed with
+# the test packages) into a cache outside the checkout, so a CI run on a clean clone reuses what
+# the last run on this machine compiled; a machine without a cache compiles everything, only
+# slower. CCACHE_BASEDIR makes the checkout's paths relative, so a clone in another folder hits
+# too, and CCACHE_NOHASHDIR keeps the working directory out of the key of the sanitizer build's
+# objects (their line tables then name the folder that filled the cache). CCACHE=0 turns it off.
+CCACHE     ?= 1
+CCACHE_DIR ?= $(if $(filter 0,$(shell id -u)),/var/cache/hugetune-ccache,$(HOME)/.cache/hugetune-ccache)
+export CCACHE_DIR
+export CCACHE_BASEDIR := $(CURDIR)
+export CCACHE_NOHASHDIR := 1
+export CCACHE_MAXSIZE ?= 2G
+# Evaluated when a recipe runs, after test-deps installed ccache; empty clears an earlier one.
+LAUNCHER    = -DCMAKE_CXX_COMPILER_LAUNCHER=$(if $(filter 1,$(CCACHE)),$(if $(shell command -v ccache),ccache))
 
 BUILD_PKGS = cmake make g++ pkg-config libboost-program-options-dev libeigen3-dev \
              nlohmann-json3-dev libhwloc-dev doctest-dev libsoci-dev libsqlite3-dev libpq-dev
 TEST_PKGS  = python3 python3-jsonschema gnuplot-nox util-linux procps clang-format man-db \
-             groff-base systemd postgresql postgresql-client
+             groff-base systemd postgresql postgresql-client ccache
 # make package: CPack's dependencies from the shared libraries come from dpkg-shlibdeps.
 PACKAGE_PKGS = dpkg-dev binutils
 FUZZ_PKGS  = clang libclang-rt-14-dev
 VM_PKGS    = qemu-system-x86 busybox-static cpio apt binutils python3 kexec-tools e2fsprogs xz-utils
 
-.PHONY: all deps test-deps build install run test test-build test-plain test-package package test-asan bench fuzz vmtest vmtest-accuracy format format-check clean
+.PHONY: all deps test-deps build install run test test-build test-plain test-package package test-asan ccache-stats ccache-zero bench fuzz vmtest vmtest-accuracy format format-check clean
 
 all: build
 
@@ -52,7 +66,7 @@ test-plain: test-build
 	cd $(TEST_BUILD) && ctest --output-on-failure -j $(JOBS)
 
 test-build: test-deps
-	cmake -S . -B $(TEST_BUILD) -DCMAKE_BUILD_TYPE=Release -DHUGETUNE_WERROR=ON -DCMAKE_UNITY_BUILD=$(UNITY) -DCMAKE_INSTALL_PREFIX=/usr $(CMAKE_ARGS) >/dev/null
+	cmake -S . -B $(TEST_BUILD) -DCMAKE_BUILD_TYPE=Release -DHUGETUNE_WERROR=ON -DCMAKE_UNITY_BUILD=$(UNITY) -DCMAKE_INSTALL_PREFIX=/usr $(LAUNCHER) $(CMAKE_ARGS) >/dev/null
 	cmake --build $(TEST_BUILD) -j $(JOBS)
 
 # The Debian package, from the Release build `make test` makes (no build of its own), into
@@ -68,10 +82,19 @@ test-package: package
 	@status=0; HUGETUNE_PACKAGE_TEST=1 tests/package/deb.sh $(TEST_BUILD)/package/hugetune_*.deb || status=$$?; \
 	if [ $$status -eq 77 ]; then echo "test-package: SKIPPED (the reason is above)"; else exit $$status; fi
 
-test-asan:
-	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DHUGETUNE_SANITIZE=ON -DHUGETUNE_WERROR=ON -DCMAKE_UNITY_BUILD=$(UNITY) $(CMAKE_ARGS) >/dev/null
+# The same tests under AddressSanitizer and UBSan, less those labelled artefacts (checks of
+# generated files and of the harness, tests/CMakeLists.txt), which run no code of ours that
+# the others do not.
+test-asan: test-deps
+	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DHUGETUNE_SANITIZE=ON -DHUGETUNE_WERROR=ON -DCMAKE_UNITY_BUILD=$(UNITY) $(LAUNCHER) $(CMAKE_ARGS) >/dev/null
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
-	cd $(ASAN_BUILD) && ctest --output-on-failure -j $(JOBS)
+	cd $(ASAN_BUILD) && ctest --output-on-failure -j $(JOBS) -LE artefacts
+
+# What the compiler cache gave since ccache-zero (.ci/run prints it): hits and misses.
+ccache-stats:
+	@if command -v ccache >/dev/null; then ccache --show-stats | grep -E '^ *(Hits|Misses):' | sed 's/^ */ccache: /'; fi
+ccache-zero:
+	@if command -v ccache >/dev/null; then ccache --zero-stats >/dev/null; fi
 
 bench: build
 	cmake --build $(BUILD) -j $(JOBS) --target benchmarks >/dev/null

@@ -2,7 +2,8 @@
 # SIGINT, SIGTERM and SIGHUP during a sweep: pools restored, exit 130, the --out file keeps what
 # was measured (complete: false) and still validates against the sweep schema. SIGKILL: the
 # state file stays; `hugetune restore` puts the pools back and removes it, and so does the next
-# ordinary command.
+# command that uses the pools (probe, sweep, run, boot-sweep); fit, fleet, apply, verify and any
+# --help leave it.
 source "$(dirname "$0")/lib/harness.bash"
 use_pools
 
@@ -47,6 +48,18 @@ wait "$sweep" 2>/dev/null || true
 [[ $(pool_snapshot) != "$before" ]] || fail "SIGKILL: nothing was changed, the test proves nothing"
 python3 -c "import json, sys; d=json.load(open(sys.argv[1])); assert d['format']=='hugetune-state'" \
     "$state_file" || fail "SIGKILL: state file unreadable"
+# Commands that do not use the pools leave the state for restore, and so does any --help.
+killed_pools=$(pool_snapshot)
+for command in "sweep --help" "probe -h" "fit --help" "fleet --help" "verify --help" \
+    "apply --help"; do
+    read -ra words <<<"$command"
+    expect 0 "$bin" "${words[@]}"
+    [[ -e $state_file ]] || fail "'$command' restored the pools (the state file is gone)"
+done
+expect 2 "$bin" fit "$work/missing.csv"
+expect 2 "$bin" cmdline --report "$work/missing.json"
+[[ -e $state_file && $(pool_snapshot) == "$killed_pools" ]] ||
+    fail "a command that does not use the pools restored them"
 expect 0 "$bin" restore
 stdout_has "restored huge page pools"
 [[ ! -e $state_file ]] || fail "restore left the state file"

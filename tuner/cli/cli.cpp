@@ -34,6 +34,12 @@ constexpr ExitCodeMeaning kExitCodeMeanings[] = {
     {ExitCode::interrupted, "interrupted; the machine was restored before exiting"},
 };
 
+// `hugetune COMMAND ... --help` only prints: it must not change the machine.
+bool asks_for_help(const Args& args) {
+    return std::any_of(args.begin(), args.end(),
+                       [](const std::string& a) { return a == "--help" || a == "-h"; });
+}
+
 }  // namespace
 
 // The numbers come from ExitCode itself, so the help cannot drift from what main returns.
@@ -215,10 +221,11 @@ int run_main(int argc, char** argv) {
         }
         for (const auto& c : commands()) {
             if (first == c.name) {
+                Args rest(args.begin() + 1, args.end());
                 // A sweep killed by SIGKILL or a crash left its state file: restore first.
-                if (c.name != "restore")
+                if (c.uses_pools && !asks_for_help(rest))
                     restore_before_command();
-                return c.run(Args(args.begin() + 1, args.end()));
+                return c.run(rest);
             }
         }
         if (first.starts_with("-"))

@@ -17,6 +17,10 @@ struct Command {
     std::string_view name;
     std::string_view summary;  // one line for `hugetune --help`
     int (*run)(const Args& args);
+    // Reads or changes the live huge page pools: a state file an interrupted sweep left is
+    // restored before it runs (restore_before_command). Commands on files, reports, boot
+    // configuration or the fleet database leave it for `restore` and the next such command.
+    bool uses_pools = false;
 };
 
 // Every command, in the order `hugetune --help` lists them (commands.cpp).
