@@ -8,6 +8,12 @@
 
 namespace hugetune {
 
+// The largest thread count hugetune accepts, measures, stores or writes, in total or per node,
+// and the largest node count it reads: far above any machine's, so a larger value is a typing
+// error or a broken or forged file. Every layer checks against these two.
+inline constexpr std::uint64_t kMaxAllocThreads = 4096;
+inline constexpr int kMaxNodes = 4096;
+
 // The kernel parameter that sets `threads` in total: "hugepage_alloc_threads=32", the only
 // text hugetune ever prints or writes for it.
 std::string alloc_threads_setting(std::uint64_t threads);

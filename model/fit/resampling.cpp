@@ -98,14 +98,6 @@ double Resampler::normal() {
     return radius * std::cos(angle);
 }
 
-double median(std::vector<double> values) {
-    if (values.empty())
-        return 0;
-    std::sort(values.begin(), values.end());
-    const std::size_t mid = values.size() / 2;
-    return values.size() % 2 == 1 ? values[mid] : (values[mid - 1] + values[mid]) / 2;
-}
-
 bool has_repetitions(std::span<const Point> points) {
     std::map<double, double> weights;
     for (const auto& p : points)

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "model/fit/scaling_fit.hpp"
+#include "model/statistics.hpp"
 
 namespace hugetune::model {
 
@@ -146,7 +147,5 @@ std::vector<Point> resample_residuals(std::span<const Point> points, const Scali
 
 // Median seconds per thread count, ascending by count; a weighted point counts weight times.
 std::vector<Point> medians_per_count(std::span<const Point> points);
-
-double median(std::vector<double> values);
 
 }  // namespace hugetune::model

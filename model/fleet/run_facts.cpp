@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "model/alloc_threads.hpp"
 #include "model/fleet/fleet.hpp"
 #include "model/input/json_fields.hpp"
 #include "model/report_version.hpp"
@@ -34,7 +35,7 @@ SkuKey read_sku(const JsonField& sku) {
     key.microarch = sku["microarch"].string();
     if (key.microarch.empty() || key.microarch.find('/') != std::string::npos)
         sku["microarch"].fail("must be a name without '/'");
-    key.nodes = static_cast<int>(sku["nodes"].whole_number({1, 4096}));
+    key.nodes = static_cast<int>(sku["nodes"].whole_number({1, kMaxNodes}));
     key.hardware_threads_per_node =
         static_cast<int>(sku["hardware_threads_per_node"].whole_number({1, 1'000'000}));
     key.memory_per_node_gib =
@@ -60,8 +61,8 @@ void read_recommendation(const JsonField& r, RunFacts& run) {
     run.decision = r["decision"].string();
     if (run.decision != "set" && run.decision != "keep_default")
         r["decision"].fail("'" + run.decision + "' is not one of set, keep_default");
-    run.hugepage_alloc_threads =
-        static_cast<int>(r["hugepage_alloc_threads"].whole_number({1, 4096}));
+    run.hugepage_alloc_threads = static_cast<int>(
+        r["hugepage_alloc_threads"].whole_number({1, static_cast<std::int64_t>(kMaxAllocThreads)}));
     run.predicted_seconds = non_negative(r["predicted_seconds"]);
     if (r["saving_seconds"].present())
         run.saving_seconds = r["saving_seconds"].hint<double>().value_or(0);
@@ -84,7 +85,7 @@ std::vector<std::string> read_warning_codes(const JsonField& warnings) {
 std::optional<int> optional_threads(const JsonField& field) {
     if (!field.present())
         return std::nullopt;
-    return static_cast<int>(field.whole_number({1, 4096}));
+    return static_cast<int>(field.whole_number({1, static_cast<std::int64_t>(kMaxAllocThreads)}));
 }
 
 VerificationFacts read_verification(const JsonField& v) {

@@ -3,6 +3,7 @@
 // the result names.
 #include <limits>
 
+#include "model/alloc_threads.hpp"
 #include "model/input/fit_input.hpp"
 #include "model/input/json_fields.hpp"
 
@@ -43,7 +44,7 @@ SweepData parse_boot_sweep_json(const nlohmann::json& document) {
     SweepData data;
     data.source = "boot-sweep";
     data.complete = doc["complete"].hint<bool>().value_or(false);
-    const int nodes = static_cast<int>(doc["nodes"].whole_number({1, 4096}));
+    const int nodes = static_cast<int>(doc["nodes"].whole_number({1, kMaxNodes}));
     data.page_size_kb = static_cast<std::uint64_t>(doc["page_size_kb"].whole_number());
     MachineFacts& m = data.machine;
     m.nodes = nodes;

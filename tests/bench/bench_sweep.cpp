@@ -14,6 +14,7 @@
 #include <thread>
 #include <vector>
 
+#include "model/statistics.hpp"
 #include "tuner/probe/probe.hpp"
 #include "tuner/sweep/phases.hpp"
 #include "tuner/sweep/pool_state.hpp"
@@ -166,7 +167,7 @@ int main() {
         RestoreReport report = guard.restore();
         if (report.writes_failed)
             throw RuntimeError("restore failed: " + report.summary());
-        double mh = median(harness), ms = median(simple);
+        double mh = model::median(harness), ms = model::median(simple);
         double gib = sample_gib;
         double ratio = (gib / mh) / (gib / ms);
         std::printf(

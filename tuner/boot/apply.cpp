@@ -8,6 +8,7 @@
 #include "tuner/boot/token_edit.hpp"
 #include "tuner/kernel/boot_pool.hpp"
 #include "tuner/kernel/cmdline.hpp"
+#include "tuner/kernel/kernel_files.hpp"
 #include "tuner/system/errors.hpp"
 
 namespace hugetune::boot {
@@ -107,11 +108,8 @@ std::vector<Argv> apply_commands(Bootloader kind, const KernelFs& root, const st
 // or, without a report, the one running on the target.
 std::vector<std::string> next_boot_caveats(const KernelFs& root, std::optional<std::string> release,
                                            const std::string& next_cmdline) {
-    if (!release) {
-        auto running = root.read_line("/proc/sys/kernel/osrelease");
-        if (running && !running->empty())
-            release = running;
-    }
+    if (!release)
+        release = running_kernel_release(root);
     return alloc_threads_caveats(boot_pool_facts(parse_kernel_cmdline(next_cmdline)), release);
 }
 

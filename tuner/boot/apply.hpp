@@ -15,7 +15,7 @@ namespace hugetune::boot {
 
 struct ApplyRequest {
     TargetOptions target;
-    std::string value;                          // validated: 1..4096
+    std::string value;                          // validated: 1..kMaxAllocThreads
     std::optional<std::string> kernel_release;  // of the measured machine (the report)
     std::vector<std::string> forced;            // why the report was unfit, when applied anyway
 };

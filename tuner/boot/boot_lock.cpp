@@ -1,11 +1,5 @@
 #include "tuner/boot/boot_lock.hpp"
 
-#include <fcntl.h>
-#include <sys/file.h>
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstring>
 #include <string>
 
 #include "tuner/system/errors.hpp"
@@ -16,44 +10,24 @@ namespace fs = std::filesystem;
 
 namespace {
 
-int open_lock_target(const KernelFs& root, fs::path& path) {
-    if (!root.is_live()) {
-        path = root.root();
-        return open(path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    }
-    path = kBootLockPath;
-    std::error_code ec;
-    fs::create_directories(path.parent_path(), ec);
-    if (ec)
-        throw RuntimeError("cannot create " + path.parent_path().string() + ": " + ec.message());
-    return open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+// Under another root the root directory itself, so a tree gathered for a test or an image gets
+// no file of ours.
+fs::path lock_target(const KernelFs& root) {
+    return root.is_live() ? kBootLockPath : root.root();
+}
+
+FileLock held_boot_lock(const KernelFs& root) {
+    const fs::path path = lock_target(root);
+    auto lock = root.is_live() ? FileLock::try_lock(path) : FileLock::try_lock_directory(path);
+    if (lock)
+        return std::move(*lock);
+    throw BusyError(
+        "another hugetune apply or rollback is changing this system's boot configuration: " +
+        path.string() + " is locked; wait for it to finish and run again");
 }
 
 }  // namespace
 
-BootConfigLock::BootConfigLock(const KernelFs& root) {
-    fs::path path;
-    fd_ = open_lock_target(root, path);
-    if (fd_ < 0)
-        throw RuntimeError("cannot open " + path.string() + ": " + std::strerror(errno));
-    int rc;
-    do {
-        rc = flock(fd_, LOCK_EX | LOCK_NB);
-    } while (rc != 0 && errno == EINTR);
-    if (rc == 0)
-        return;
-    const int saved = errno;
-    close(fd_);
-    if (saved == EWOULDBLOCK)
-        throw BusyError(
-            "another hugetune apply or rollback is changing this system's boot "
-            "configuration: " +
-            path.string() + " is locked; wait for it to finish and run again");
-    throw RuntimeError("cannot lock " + path.string() + ": " + std::strerror(saved));
-}
-
-BootConfigLock::~BootConfigLock() {
-    close(fd_);
-}
+BootConfigLock::BootConfigLock(const KernelFs& root) : lock_(held_boot_lock(root)) {}
 
 }  // namespace hugetune::boot

@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "tuner/kernel/kernel_fs.hpp"
+#include "tuner/system/file_lock.hpp"
 
 namespace hugetune::boot {
 
@@ -17,12 +18,9 @@ class BootConfigLock {
   public:
     // Throws BusyError when another process holds it, RuntimeError when it cannot be opened.
     explicit BootConfigLock(const KernelFs& root);
-    ~BootConfigLock();
-    BootConfigLock(const BootConfigLock&) = delete;
-    BootConfigLock& operator=(const BootConfigLock&) = delete;
 
   private:
-    int fd_ = -1;
+    FileLock lock_;
 };
 
 }  // namespace hugetune::boot

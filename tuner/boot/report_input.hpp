@@ -7,6 +7,8 @@
 #include <optional>
 #include <string>
 
+#include "model/alloc_threads.hpp"
+
 namespace hugetune {
 
 struct ReportRecommendation {
@@ -33,8 +35,7 @@ ReportRecommendation read_report(
     const std::filesystem::path& path, bool need_prediction,
     const std::string& threads_fix = "give the report written by 'hugetune run'");
 
-// Validates a thread count given by the user or found in a report: 1..4096.
+// Validates a thread count given by the user or found in a report: 1..kMaxAllocThreads.
 std::optional<std::uint64_t> parse_thread_count(std::string_view text);
-inline constexpr std::uint64_t kMaxAllocThreads = 4096;
 
 }  // namespace hugetune

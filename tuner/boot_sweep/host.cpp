@@ -2,6 +2,7 @@
 
 #include "model/text.hpp"
 #include "tuner/kernel/boot_log.hpp"
+#include "tuner/kernel/kernel_files.hpp"
 #include "tuner/system/atomic_file.hpp"
 #include "tuner/system/errors.hpp"
 #include "tuner/system/process.hpp"
@@ -78,8 +79,8 @@ BootFacts LiveHost::this_boot() const {
         throw RuntimeError("cannot read " +
                            fs_.resolve("/proc/sys/kernel/random/boot_id").string() +
                            ", which tells one boot from the next");
-    b.kernel_release = fs_.read_line("/proc/sys/kernel/osrelease").value_or("");
-    const auto cmdline = fs_.read("/proc/cmdline");
+    b.kernel_release = running_kernel_release(fs_).value_or("");
+    const auto cmdline = running_kernel_cmdline(fs_);
     if (!cmdline)
         throw RuntimeError("cannot read " + fs_.resolve("/proc/cmdline").string());
     b.cmdline = std::string(trim(*cmdline));

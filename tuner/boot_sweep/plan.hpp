@@ -37,7 +37,6 @@ struct Request {
 };
 
 inline constexpr int kMaxRepetitions = 20;
-inline constexpr std::uint64_t kMaxThreads = 4096;
 // The pool may take at most this share of the memory: the boot after the allocation still
 // needs the rest for the kernel, the initrd and the continue step.
 inline constexpr double kMaxPoolMemoryFraction = 0.75;

@@ -6,6 +6,7 @@
 
 #include "model/alloc_threads.hpp"
 #include "model/recommend.hpp"
+#include "model/statistics.hpp"
 #include "model/text.hpp"
 #include "tuner/kernel/cmdline.hpp"
 
@@ -14,17 +15,11 @@ namespace {
 
 using nlohmann::json;
 
-double median(std::vector<double> values) {
-    std::sort(values.begin(), values.end());
-    const std::size_t n = values.size();
-    return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
-}
-
 ThreadsResult threads_result(int threads, std::vector<double> ms) {
     ThreadsResult r;
     r.threads = threads;
     r.milliseconds = std::move(ms);
-    r.median_ms = median(r.milliseconds);
+    r.median_ms = model::median(r.milliseconds);
     const auto [low, high] = std::minmax_element(r.milliseconds.begin(), r.milliseconds.end());
     r.spread = r.median_ms > 0 ? (*high - *low) / r.median_ms : 0;
     return r;

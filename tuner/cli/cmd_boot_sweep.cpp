@@ -10,6 +10,7 @@
 #include <optional>
 #include <sstream>
 
+#include "model/alloc_threads.hpp"
 #include "model/text.hpp"
 #include "tuner/boot_sweep/host.hpp"
 #include "tuner/boot_sweep/plan.hpp"
@@ -19,6 +20,7 @@
 #include "tuner/cli/commands.hpp"
 #include "tuner/cli/help_formats.hpp"
 #include "tuner/kernel/cmdline.hpp"
+#include "tuner/kernel/kernel_files.hpp"
 #include "tuner/kernel/kernel_fs.hpp"
 #include "tuner/probe/probe.hpp"
 #include "tuner/sweep/pool_state.hpp"
@@ -102,9 +104,9 @@ std::vector<int> thread_totals(const std::string& text) {
     std::string item;
     while (std::getline(in, item, ',')) {
         const auto value = parse_unsigned("--threads", item);
-        if (value < 1 || value > bs::kMaxThreads)
+        if (value < 1 || value > kMaxAllocThreads)
             usage_error("--threads",
-                        "each count must be between 1 and " + std::to_string(bs::kMaxThreads));
+                        "each count must be between 1 and " + std::to_string(kMaxAllocThreads));
         totals.push_back(static_cast<int>(value));
     }
     if (totals.empty())
@@ -217,14 +219,8 @@ std::optional<std::string> given_file(const KernelFs& kfs, const std::optional<s
 
 // /proc/meminfo "MemTotal": a kexec boot starts with all of it free, as a cold boot does.
 std::uint64_t memory_total_bytes(const KernelFs& kfs) {
-    std::istringstream in(kfs.read("/proc/meminfo").value_or(""));
-    std::string key;
-    std::uint64_t kb = 0;
-    while (in >> key) {
-        if (key == "MemTotal:" && in >> kb)
-            return kb * 1024;
-        in.ignore(1 << 12, '\n');
-    }
+    if (auto bytes = system_meminfo_bytes(kfs, "MemTotal"))
+        return *bytes;
     throw RuntimeError("cannot read MemTotal from " + kfs.resolve("/proc/meminfo").string());
 }
 
@@ -246,7 +242,7 @@ bs::MachineFacts gather_facts(const BootSweepOptions& o, const KernelFs& kfs) {
                                               "/boot/initramfs-" + rel + ".img"};
     f.initrd = o.initrd ? given_file(kfs, o.initrd, "--initrd") : first_existing(kfs, initrds);
     f.initrd_looked_for = initrds[0] + " and " + initrds[1];
-    f.original_cmdline = std::string(trim(kfs.read("/proc/cmdline").value_or("")));
+    f.original_cmdline = std::string(trim(running_kernel_cmdline(kfs).value_or("")));
     return f;
 }
 

@@ -10,6 +10,7 @@
 #include <iostream>
 #include <optional>
 
+#include "model/alloc_threads.hpp"
 #include "model/recommend.hpp"
 #include "model/text.hpp"
 #include "tuner/cli/boot_sweep_option.hpp"
@@ -19,8 +20,6 @@
 
 namespace hugetune::cli {
 namespace {
-
-constexpr int kMaxNodes = 4096;
 
 struct FitCommandOptions {
     std::filesystem::path input;

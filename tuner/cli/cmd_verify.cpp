@@ -11,6 +11,7 @@
 #include "tuner/boot/report_input.hpp"
 #include "tuner/cli/commands.hpp"
 #include "tuner/kernel/boot_log.hpp"
+#include "tuner/kernel/kernel_files.hpp"
 #include "tuner/kernel/kernel_fs.hpp"
 #include "tuner/system/atomic_file.hpp"
 #include "tuner/system/errors.hpp"
@@ -111,7 +112,7 @@ void gather_boot(const VerifyOptions& o, const KernelFs& fs, Gathered& g) {
                                      " does not show the boot's command line (no 'Command "
                                      "line:' message); give it with --cmdline FILE");
     } else {
-        cmdline = fs.read("/proc/cmdline");
+        cmdline = running_kernel_cmdline(fs);
         if (!cmdline)
             throw RuntimeError("cannot read " + fs.resolve("/proc/cmdline").string() +
                                "; give the kernel command line with --cmdline FILE");
@@ -119,7 +120,7 @@ void gather_boot(const VerifyOptions& o, const KernelFs& fs, Gathered& g) {
     in.cmdline = *cmdline;
     if (o.log)
         return;
-    if (auto release = fs.read_line("/proc/sys/kernel/osrelease"); release && !release->empty())
+    if (auto release = running_kernel_release(fs))
         in.release = release;
     g.boot_id = fs.read_line("/proc/sys/kernel/random/boot_id");
 }

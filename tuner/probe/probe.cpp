@@ -10,6 +10,7 @@
 #include <regex>
 #include <sstream>
 
+#include "tuner/kernel/kernel_files.hpp"
 #include "tuner/system/errors.hpp"
 #include "tuner/system/process.hpp"
 
@@ -211,7 +212,7 @@ void read_init_on_alloc(const KernelFs& fs, const std::vector<std::string>& log,
 // size (default_hugepagesz=, else 2 MiB on x86-64). Node format: "0:512,1:512".
 KernelFacts read_kernel(const KernelFs& fs, const Topology& topo) {
     KernelFacts k;
-    k.release = fs.read_line("/proc/sys/kernel/osrelease").value_or("");
+    k.release = running_kernel_release(fs).value_or("");
     std::sscanf(k.release.c_str(), "%d.%d", &k.version_major, &k.version_minor);
     auto online = fs.read_line("/sys/devices/system/cpu/online");
     k.online_cpus = online ? count_cpu_list(*online) : 0;
@@ -249,16 +250,10 @@ KernelFacts read_kernel(const KernelFs& fs, const Topology& topo) {
     std::sort(k.pools.begin(), k.pools.end(),
               [](const HugePool& a, const HugePool& b) { return a.size_kb < b.size_kb; });
 
-    if (auto meminfo = fs.read("/proc/meminfo")) {
-        auto at = meminfo->find("Hugepagesize:");
-        if (at != std::string::npos) {
-            std::uint64_t kb = 0;
-            if (std::sscanf(meminfo->c_str() + at, "Hugepagesize: %lu kB", &kb) == 1)
-                k.default_hugepage_size_kb = kb;
-        }
-    }
+    if (auto bytes = system_meminfo_bytes(fs, "Hugepagesize"))
+        k.default_hugepage_size_kb = *bytes / 1024;
 
-    k.cmdline = parse_kernel_cmdline(fs.read("/proc/cmdline").value_or(""));
+    k.cmdline = parse_kernel_cmdline(running_kernel_cmdline(fs).value_or(""));
     k.supports_hugepage_alloc_threads =
         release_supports_alloc_threads(k.version_major, k.version_minor);
     k.default_alloc_threads = kernel_default_alloc_threads(k.online_cpus);

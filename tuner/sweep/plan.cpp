@@ -5,13 +5,13 @@
 #include <set>
 #include <sstream>
 
+#include "tuner/kernel/kernel_files.hpp"
 #include "tuner/system/errors.hpp"
 
 namespace hugetune {
 namespace {
 
 constexpr std::uint64_t kMib = 1024 * 1024;
-constexpr double kGib = 1024.0 * 1024 * 1024;
 constexpr std::uint64_t kGiganticPageKb = 1024 * 1024;
 
 // Deliberately low rates (GiB/s per node) for the duration estimate: a small VM zeroes a few
@@ -22,21 +22,6 @@ constexpr double kAssumedGrowGibPerSecond = 1.0;
 // Thread start, pinning, mapping and counter reads around each repetition.
 constexpr double kRepetitionOverheadSeconds = 0.005;
 constexpr double kThreadOverheadSeconds = 0.0002;
-
-// "Node 0 MemFree:   4288448 kB" or "MemAvailable:   24334624 kB" -> bytes.
-std::optional<std::uint64_t> meminfo_bytes(const std::string& text, const std::string& key) {
-    std::istringstream in(text);
-    std::string line;
-    while (std::getline(in, line)) {
-        auto at = line.find(key + ":");
-        if (at == std::string::npos)
-            continue;
-        unsigned long long kb = 0;
-        if (std::sscanf(line.c_str() + at + key.size() + 1, " %llu", &kb) == 1)
-            return kb * 1024;
-    }
-    return std::nullopt;
-}
 
 std::string mib_text(std::uint64_t bytes) {
     return std::to_string(bytes / kMib) + " MiB";
@@ -93,14 +78,10 @@ std::optional<Phase> parse_phase(std::string_view name) {
 MemoryView read_memory_view(const KernelFs& fs, const Probe& probe) {
     MemoryView view;
     for (const auto& node : probe.topology.nodes) {
-        auto text = fs.read("/sys/devices/system/node/node" + std::to_string(node.id) + "/meminfo");
-        if (!text)
-            continue;
-        if (auto free = meminfo_bytes(*text, "MemFree"))
+        if (auto free = node_meminfo_bytes(fs, node.id, "MemFree"))
             view.node_free_bytes[node.id] = *free;
     }
-    if (auto text = fs.read("/proc/meminfo"))
-        view.mem_available_bytes = meminfo_bytes(*text, "MemAvailable");
+    view.mem_available_bytes = system_meminfo_bytes(fs, "MemAvailable");
     return view;
 }
 
@@ -306,7 +287,8 @@ std::vector<PointPlan> plan_points(const std::vector<Phase>& phases, const std::
 }
 
 double estimate_seconds(const SweepPlan& plan) {
-    const double sample_gib = static_cast<double>(plan.pages_per_node * plan.page_bytes) / kGib;
+    const double sample_gib =
+        static_cast<double>(plan.pages_per_node * plan.page_bytes) / kGibBytes;
     const int node_count = static_cast<int>(plan.nodes.size());
     double seconds = 0;
     for (Phase phase : kOutputOrder) {

@@ -15,6 +15,9 @@
 
 namespace hugetune {
 
+// Bytes in a GiB, for the sample sizes and rates the plan and the sweep file state.
+inline constexpr double kGibBytes = 1024.0 * 1024 * 1024;
+
 std::string_view phase_name(Phase phase);
 std::optional<Phase> parse_phase(std::string_view name);
 bool has_phase(const std::vector<Phase>& phases, Phase phase);

@@ -1,8 +1,6 @@
 #include "tuner/sweep/pool_state.hpp"
 
-#include <fcntl.h>
 #include <signal.h>
-#include <sys/file.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -192,52 +190,30 @@ RestoreReport restore_pools(const KernelFs& fs, const std::vector<PoolValues>& s
     return report;
 }
 
-RunLock::RunLock(const fs::path& dir) : dir_(dir) {
-    auto lock = try_acquire(dir);
-    if (!lock) {
-        std::string who;
-        try {
-            if (auto s = read_state_file(dir))
-                who = " (pid " + std::to_string(s->pid) + ")";
-        } catch (const Error&) {
-        }
-        throw BusyError("another hugetune sweep or restore is running" + who + ": " +
-                        (dir / "lock").string() + " is locked; wait for it to finish");
+namespace {
+
+FileLock held_run_lock(const fs::path& dir) {
+    if (auto lock = FileLock::try_lock(dir / "lock"))
+        return std::move(*lock);
+    std::string who;
+    try {
+        if (auto s = read_state_file(dir))
+            who = " (pid " + std::to_string(s->pid) + ")";
+    } catch (const Error&) {
     }
-    fd_ = lock->fd_;
-    lock->fd_ = -1;
+    throw BusyError("another hugetune sweep or restore is running" + who + ": " +
+                    (dir / "lock").string() + " is locked; wait for it to finish");
 }
+
+}  // namespace
+
+RunLock::RunLock(const fs::path& dir) : dir_(dir), lock_(held_run_lock(dir)) {}
 
 std::optional<RunLock> RunLock::try_acquire(const fs::path& dir) {
-    std::error_code ec;
-    fs::create_directories(dir, ec);
-    if (ec)
-        throw RuntimeError("cannot create " + dir.string() + ": " + ec.message());
-    auto path = dir / "lock";
-    int fd = open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-    if (fd < 0)
-        throw RuntimeError("cannot open " + path.string() + ": " + std::strerror(errno));
-    int rc;
-    do {
-        rc = flock(fd, LOCK_EX | LOCK_NB);
-    } while (rc != 0 && errno == EINTR);
-    if (rc != 0) {
-        int saved = errno;
-        close(fd);
-        if (saved == EWOULDBLOCK)
-            return std::nullopt;
-        throw RuntimeError("cannot lock " + path.string() + ": " + std::strerror(saved));
-    }
-    return RunLock(dir, fd);
-}
-
-RunLock::RunLock(RunLock&& other) noexcept : dir_(std::move(other.dir_)), fd_(other.fd_) {
-    other.fd_ = -1;
-}
-
-RunLock::~RunLock() {
-    if (fd_ >= 0)
-        close(fd_);
+    auto lock = FileLock::try_lock(dir / "lock");
+    if (!lock)
+        return std::nullopt;
+    return RunLock(dir, std::move(*lock));
 }
 
 fs::path state_file_path(const fs::path& dir) {

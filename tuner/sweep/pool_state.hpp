@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "tuner/kernel/kernel_fs.hpp"
+#include "tuner/system/file_lock.hpp"
 
 namespace hugetune {
 
@@ -76,18 +77,14 @@ class RunLock {
     // Nothing when another process holds it.
     static std::optional<RunLock> try_acquire(
         const std::filesystem::path& dir = kDefaultRuntimeDir);
-    ~RunLock();
-    RunLock(RunLock&& other) noexcept;
-    RunLock& operator=(RunLock&&) = delete;
-    RunLock(const RunLock&) = delete;
-    RunLock& operator=(const RunLock&) = delete;
 
     const std::filesystem::path& dir() const { return dir_; }
 
   private:
-    RunLock(std::filesystem::path dir, int fd) : dir_(std::move(dir)), fd_(fd) {}
+    RunLock(std::filesystem::path dir, FileLock lock)
+        : dir_(std::move(dir)), lock_(std::move(lock)) {}
     std::filesystem::path dir_;
-    int fd_ = -1;
+    FileLock lock_;
 };
 
 std::filesystem::path state_file_path(const std::filesystem::path& dir = kDefaultRuntimeDir);

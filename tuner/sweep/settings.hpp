@@ -6,6 +6,8 @@
 #include <array>
 #include <cstdint>
 
+#include "model/alloc_threads.hpp"
+
 namespace hugetune {
 
 enum class Phase { alloc, zero, grow };
@@ -15,8 +17,7 @@ struct SweepOptions;
 // Doubling steps up to 32 per node: few points that span a wide range of counts.
 inline constexpr std::array<int, 6> kDefaultThreadsPerNode = {1, 2, 4, 8, 16, 32};
 inline constexpr int kMinThreadsPerNode = 1;
-// Far above the hardware threads of any node; a larger count is a typing error.
-inline constexpr int kMaxThreadsPerNode = 4096;
+inline constexpr int kMaxThreadsPerNode = static_cast<int>(kMaxAllocThreads);
 
 inline constexpr int kDefaultRepetitions = 5;
 inline constexpr int kMinRepetitions = 1;

@@ -6,6 +6,7 @@
 #include <optional>
 #include <utility>
 
+#include "model/statistics.hpp"
 #include "tuner/sweep/phases.hpp"
 #include "tuner/sweep/signal_guard.hpp"
 #include "tuner/sweep/sweep_loop.hpp"
@@ -100,16 +101,8 @@ SweepInterrupted::SweepInterrupted(int signal)
             "interrupted by " + signal_name(signal) + "; huge page pools restored"),
       signal_number(signal) {}
 
-double median(std::vector<double> values) {
-    if (values.empty())
-        return 0;
-    std::sort(values.begin(), values.end());
-    std::size_t mid = values.size() / 2;
-    return values.size() % 2 ? values[mid] : (values[mid - 1] + values[mid]) / 2;
-}
-
 double PointResult::median_seconds() const {
-    return median(samples_seconds);
+    return model::median(samples_seconds);
 }
 
 SweepResult run_sweep(const KernelFs& fs, const Probe& probe, const SweepOptions& options,

@@ -70,8 +70,6 @@ SweepResult run_sweep(const KernelFs& fs, const Probe& probe, const SweepOptions
                       ProgressSink* progress,
                       const std::filesystem::path& runtime_dir = kDefaultRuntimeDir);
 
-double median(std::vector<double> values);
-
 // The sweep file (format "hugetune-sweep", version 1; docs/sweep-format.md).
 inline constexpr int kSweepFormatVersion = 1;
 nlohmann::json to_json(const SweepResult& result);

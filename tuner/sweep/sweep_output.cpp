@@ -11,11 +11,9 @@ namespace {
 
 using nlohmann::json;
 
-constexpr double kGib = 1024.0 * 1024 * 1024;
-
 double sample_gib(const SweepResult& r) {
     return static_cast<double>(r.plan.pages_per_node * r.plan.page_bytes * r.plan.nodes.size()) /
-           kGib;
+           kGibBytes;
 }
 
 }  // namespace

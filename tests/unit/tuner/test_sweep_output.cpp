@@ -47,12 +47,6 @@ void check_validates(const hugetune::ProcessResult& r) {
 
 }  // namespace
 
-TEST_CASE("median of odd, even and empty sample lists") {
-    CHECK(median({3, 1, 2}) == 2);
-    CHECK(median({4, 1, 3, 2}) == 2.5);
-    CHECK(median({}) == 0);
-}
-
 TEST_CASE("the sweep file has the agreed fields; unmeasured points are left out") {
     SweepResult r = made_up_sweep();
     auto j = to_json(r);

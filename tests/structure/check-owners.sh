@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# One fact, one owner: each of these is written in one file, and every other file asks it. A
+# second copy is printed with the owner it should ask; exits 1 if any.
+set -uo pipefail
+root=${1:-$(dirname "$0")/../..}
+cd "$root" || exit 2
+
+# owner FILE PATTERN WHAT: PATTERN (extended grep) may match only in FILE and its header.
+bad=0
+owner() {
+    local file=$1 pattern=$2 what=$3 hit
+    while IFS= read -r hit; do
+        [[ ${hit%%:*} == "$file" || ${hit%%:*} == "${file%.*}.hpp" ]] && continue
+        echo "$hit: $what belongs to $file"
+        bad=1
+    done < <(git ls-files --cached --others --exclude-standard 'model/*.[ch]pp' 'reports/*.[ch]pp' \
+        'tuner/*.[ch]pp' | xargs grep -nE "$pattern" /dev/null)
+}
+
+owner tuner/kernel/kernel_files.cpp \
+    '\.read(_line)?\("/proc/(cmdline|meminfo|sys/kernel/osrelease)"' \
+    "reading the kernel's release, command line or meminfo"
+owner tuner/kernel/kernel_files.cpp 'node[0-9"+ ()a-z._]*/meminfo"' "reading a node's meminfo"
+owner tuner/system/file_lock.cpp '[^a-z_]flock\(' "taking a flock"
+owner model/statistics.cpp '^(double|auto) median\(' "the median"
+owner model/alloc_threads.hpp 'kMax[A-Za-z]*(Threads|Nodes)[A-Za-z]* = [0-9]|\{1, 4096\}' \
+    "the bound on thread and node counts"
+exit "$bad"
