@@ -1,4 +1,4 @@
-# One man page: runs `hugetune --help-roff [COMMAND]` (tuner/cli/help_formats.hpp), splits its
+# One man page: runs `hugetune --help-roff [COMMAND]` (cli/help_formats.hpp), splits its
 # output at the lines `.\" @@ NAME` into variables NAME (SUMMARY, SYNOPSIS, OPTIONS,
 # EXIT_STATUS; COMMANDS for hugetune(8)) and fills the template's @NAME@ with them.
 #   cmake -DHUGETUNE=BIN -DCOMMAND=run -DTEMPLATE=IN -DOUTPUT=OUT -DVERSION=V -P ManPage.cmake

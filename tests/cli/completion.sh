@@ -65,8 +65,8 @@ check "after a value, the options again" "$(offered apply --value 4 --dry)" "--d
 
 # Every option the completion knows the file types of is an option of some command.
 all_options=$(for c in "${commands[@]}"; do "$bin" "$c" --help; for s in $("$bin" "$c" --help | listed Subcommands); do "$bin" "$c" "$s" --help; done; done | help_options | sort -u)
-names=$(sed -n '/kFileExtensions = {/,/};/p' "$src/tuner/cli/help_formats.cpp" | grep -o '{"[a-z-]*"' | tr -d '{"')
-[[ -n $names ]] || fail "found no file extension table in tuner/cli/help_formats.cpp"
+names=$(sed -n '/kFileExtensions = {/,/};/p' "$src/cli/help_formats.cpp" | grep -o '{"[a-z-]*"' | tr -d '{"')
+[[ -n $names ]] || fail "found no file extension table in cli/help_formats.cpp"
 for n in $names; do
     grep -qx -- "--$n" <<<"$all_options" || fail "the completion's file table names --$n, which no command takes"
 done

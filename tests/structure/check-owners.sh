@@ -14,6 +14,7 @@ owner() {
         echo "$hit: $what belongs to $file"
         bad=1
     done < <(git ls-files --cached --others --exclude-standard 'model/*.[ch]pp' 'reports/*.[ch]pp' \
+        'fleet_db/*.[ch]pp' 'cli/*.[ch]pp' \
         'tuner/*.[ch]pp' | xargs grep -nE "$pattern" /dev/null)
 }
 

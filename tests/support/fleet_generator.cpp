@@ -189,7 +189,7 @@ json sweep(const FleetSpec& spec, const SkuTruth& s, const json& probe_json, dou
             {"points", points}};
 }
 
-// As `hugetune verify --report` writes it (tuner/cli/cmd_verify.cpp).
+// As `hugetune verify --report` writes it (cli/cmd_verify.cpp).
 json verification(const json& report, double ratio, const std::string& kernel) {
     const auto& r = report["recommendation"];
     const int threads = r["hugepage_alloc_threads"].get<int>();

@@ -34,7 +34,7 @@ struct UsageError : Error {
 // A value the caller chose that the engine refuses. `setting` is the engine's own name for it
 // ("threads_per_node", "sample_mib_per_node", "bootloader", ...); only the command line knows
 // which flag sets it and puts that flag in front of the message, so engine code never names a
-// flag (tuner/cli/cli.cpp, setting_flag()).
+// flag (cli/cli.cpp, setting_flag()).
 struct SettingError : Error {
     SettingError(std::string setting_name, const std::string& m)
         : Error(ExitCode::usage, m), setting(std::move(setting_name)) {}

@@ -5,7 +5,7 @@
 #include <sstream>
 #include <string>
 
-#include "tuner/cli/help_formats.hpp"
+#include "cli/help_formats.hpp"
 
 using namespace hugetune::cli;
 namespace po = boost::program_options;

@@ -7,9 +7,9 @@
 #include <fstream>
 #include <sstream>
 
+#include "cli/plot_output.hpp"
 #include "tests/unit/support/fixtures.hpp"
 #include "tests/unit/support/plot_data.hpp"
-#include "tuner/cli/plot_output.hpp"
 #include "tuner/system/errors.hpp"
 #include "tuner/system/process.hpp"
 

@@ -10,13 +10,13 @@
 #include <string>
 #include <vector>
 
+#include "cli/commands.hpp"
 #include "model/input/fit_input.hpp"
 #include "model/recommend.hpp"
 #include "reports/report.hpp"
 #include "tests/unit/support/fixtures.hpp"
 #include "tests/unit/support/report_data.hpp"
 #include "tests/unit/support/schema_check.hpp"
-#include "tuner/cli/commands.hpp"
 #include "tuner/probe/probe.hpp"
 #include "tuner/system/process.hpp"
 

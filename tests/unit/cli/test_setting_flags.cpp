@@ -8,8 +8,8 @@
 #include <sstream>
 #include <string>
 
+#include "cli/setting_flags.hpp"
 #include "tests/unit/support/fixtures.hpp"
-#include "tuner/cli/setting_flags.hpp"
 #include "tuner/system/errors.hpp"
 
 using namespace hugetune;
@@ -35,15 +35,14 @@ std::set<std::string> thrown_setting_names(const std::string& text) {
     return names;
 }
 
-// Every setting name thrown by code outside tuner/cli (the engine, the model, the reports).
+// Every setting name thrown by code outside cli/ (the engine, the model, the reports, the fleet
+// database).
 std::set<std::string> engine_setting_names() {
     std::set<std::string> names;
     const fs::path source = HUGETUNE_SOURCE_DIR;
-    for (const char* folder : {"tuner", "model", "reports"}) {
+    for (const char* folder : {"tuner", "model", "reports", "fleet_db"}) {
         for (const auto& entry : fs::recursive_directory_iterator(source / folder)) {
             const auto& path = entry.path();
-            if (path.string().find("/tuner/cli/") != std::string::npos)
-                continue;
             if (path.extension() != ".cpp" && path.extension() != ".hpp")
                 continue;
             for (const auto& name : thrown_setting_names(hugetune::test::read_text(path)))

@@ -5,7 +5,7 @@
 #include <sstream>
 #include <string>
 
-#include "tuner/cli/sweep_options.hpp"
+#include "cli/sweep_options.hpp"
 #include "tuner/sweep/settings.hpp"
 #include "tuner/system/errors.hpp"
 

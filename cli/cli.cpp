@@ -1,0 +1,247 @@
+#include "cli/cli.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <iostream>
+#include <limits>
+#include <sstream>
+
+#include "cli/commands.hpp"
+#include "cli/help_formats.hpp"
+#include "cli/setting_flags.hpp"
+#include "model/recommend.hpp"
+#include "model/text.hpp"
+#include "tuner/system/build_info.hpp"
+#include "tuner/system/errors.hpp"
+
+namespace hugetune::cli {
+
+namespace {
+
+struct ExitCodeMeaning {
+    ExitCode code;
+    std::string_view meaning;
+};
+
+constexpr ExitCodeMeaning kExitCodeMeanings[] = {
+    {ExitCode::ok, "success"},
+    {ExitCode::failure, "runtime failure (I/O error, the kernel refused a change, ...)"},
+    {ExitCode::usage, "usage error: unknown command or option, bad value, bad input file"},
+    {ExitCode::not_root, "the command needs root"},
+    {ExitCode::unsupported, "this kernel lacks what the command needs (e.g. no hugetlb support)"},
+    {ExitCode::busy, "another hugetune is running (lock held)"},
+    {ExitCode::interrupted, "interrupted; the machine was restored before exiting"},
+};
+
+// `hugetune COMMAND ... --help` only prints: it must not change the machine.
+bool asks_for_help(const Args& args) {
+    return std::any_of(args.begin(), args.end(),
+                       [](const std::string& a) { return a == "--help" || a == "-h"; });
+}
+
+}  // namespace
+
+// The numbers come from ExitCode itself, so the help cannot drift from what main returns.
+std::string exit_codes_text() {
+    std::string text = "Exit codes:\n";
+    for (const auto& [code, meaning] : kExitCodeMeanings) {
+        std::string number = std::to_string(static_cast<int>(code));
+        number.resize(std::max<std::size_t>(number.size() + 1, 5), ' ');
+        text += "  " + number + std::string(meaning) + "\n";
+    }
+    return text;
+}
+
+namespace {
+
+void print_main_help(std::ostream& out) {
+    out << "usage: hugetune <command> [options]\n"
+           "       hugetune <command> --help\n"
+           "       hugetune --version\n\n"
+           "Measures how fast this machine's kernel allocates and zeroes huge pages at several\n"
+           "thread counts per NUMA node and recommends the boot parameter\n"
+           "hugepage_alloc_threads=.\n\n"
+           "Commands:\n";
+    std::size_t width = 0;
+    for (const auto& c : commands())
+        width = std::max(width, c.name.size() + 2);
+    for (const auto& c : commands()) {
+        out << "  " << c.name;
+        for (std::size_t i = c.name.size(); i < width; ++i)
+            out << ' ';
+        out << c.summary << "\n";
+    }
+    out << "\n" << exit_codes_text();
+}
+
+std::string command_list() {
+    std::string names;
+    for (const auto& c : commands()) {
+        if (!names.empty())
+            names += ", ";
+        names += c.name;
+    }
+    return names;
+}
+
+// Messages repeat file names, values and file contents: escaped here as well as where they are
+// built, so no message can write a control sequence to the terminal or end up on two lines.
+void print_error(std::string_view message) {
+    std::cerr << "hugetune: error: " << printable_text(message) << "\n";
+}
+
+}  // namespace
+
+void print_diagnostic(std::string_view kind, std::string_view message) {
+    std::cerr << "hugetune: " << kind << ": " << printable_text(message) << "\n";
+}
+
+[[noreturn]] void usage_error(std::string_view option, std::string_view problem) {
+    throw UsageError(std::string(option) + ": " + std::string(problem));
+}
+
+std::uint64_t parse_unsigned(std::string_view option, const std::string& text) {
+    std::uint64_t value = 0;
+    const char* end = text.data() + text.size();
+    const auto [ptr, ec] = std::from_chars(text.data(), end, value);
+    if (text.empty() || ec != std::errc() || ptr != end)
+        usage_error(option, "'" + text + "' is not a whole number from 0 to " +
+                                std::to_string(std::numeric_limits<std::uint64_t>::max()));
+    return value;
+}
+
+double parse_percent(std::string_view option, const std::string& text) {
+    std::string number = text;
+    if (!number.empty() && number.back() == '%')
+        number.pop_back();
+    std::size_t used = 0;
+    double percent = -1;
+    try {
+        percent = std::stod(number, &used);
+    } catch (const std::exception&) {
+        used = 0;
+    }
+    if (used == 0 || used != number.size() || !std::isfinite(percent) || percent < 0 ||
+        percent >= 100)
+        usage_error(option, "'" + text + "' is not a percentage in [0, 100); e.g. 2");
+    return percent / 100;
+}
+
+std::string option_help(std::string_view what, std::string_view default_text,
+                        std::string_view range) {
+    std::string text = std::string(what) + " (default " + std::string(default_text);
+    if (!range.empty())
+        text += "; " + std::string(range);
+    return text + ")";
+}
+
+std::string number_text(double value) {
+    std::ostringstream text;
+    text << value;
+    return text.str();
+}
+
+void add_tolerance_option(po::options_description& desc, std::string& text) {
+    desc.add_options()(
+        "tolerance", po::value(&text)->value_name("P"),
+        option_help("percent: take the fewest threads within P% of the best predicted time",
+                    number_text(model::RecommendOptions{}.tolerance * 100))
+            .c_str());
+}
+
+std::filesystem::path gathered_root_option(const std::string& value) {
+    return root_option(value, "the root of a gathered tree");
+}
+
+std::filesystem::path root_option(const std::string& value, std::string_view what) {
+    std::error_code ec;
+    if (!std::filesystem::is_directory(value, ec))
+        usage_error("--root", value + " is not a directory; give " + std::string(what));
+    return value;
+}
+
+bool parse_options(std::string_view command, std::string_view usage,
+                   const po::options_description& desc, const Args& args, po::variables_map& vm,
+                   const po::positional_options_description* positional,
+                   const po::options_description* hidden) {
+    po::options_description all;
+    all.add_options()("help,h", "show this help and exit");
+    all.add(desc);
+    po::options_description parsed;
+    parsed.add(all);
+    if (hidden)
+        parsed.add(*hidden);
+    std::string hint = "; see 'hugetune " + std::string(command) + " --help'";
+    try {
+        // Without `positional` a stray word is an error, not silently ignored.
+        const po::positional_options_description none;
+        po::store(po::command_line_parser(args)
+                      .options(parsed)
+                      .positional(positional ? *positional : none)
+                      .run(),
+                  vm);
+        if (vm.count("help")) {
+            print_command_help(std::cout, command, usage, all);
+            return false;
+        }
+        po::notify(vm);
+    } catch (const po::unknown_option& e) {
+        throw UsageError("unknown option '" + e.get_option_name() + "' for '" +
+                         std::string(command) + "'" + hint);
+    } catch (const po::too_many_positional_options_error&) {
+        throw UsageError("unexpected argument for '" + std::string(command) +
+                         "' (options start with --)" + hint);
+    } catch (const po::error& e) {
+        throw UsageError(std::string(e.what()) + hint);
+    }
+    return true;
+}
+
+int run_main(int argc, char** argv) {
+    Args args(argv + 1, argv + argc);
+    try {
+        if (args.empty()) {
+            print_main_help(std::cerr);
+            return static_cast<int>(ExitCode::usage);
+        }
+        const std::string& first = args.front();
+        if (first == "--help" || first == "-h" || first == "help") {
+            print_main_help(std::cout);
+            return 0;
+        }
+        // Hidden: the build generates the man pages and the completion script from these.
+        if (first == "--help-roff")
+            return print_man_sections(Args(args.begin() + 1, args.end()));
+        if (first == "--bash-completion")
+            return print_bash_completion();
+        if (first == "--version" || first == "-V") {
+            std::cout << "hugetune " << tool_version_line() << "\n";
+            return 0;
+        }
+        for (const auto& c : commands()) {
+            if (first == c.name) {
+                Args rest(args.begin() + 1, args.end());
+                // A sweep killed by SIGKILL or a crash left its state file: restore first.
+                if (c.uses_pools && !asks_for_help(rest))
+                    restore_before_command();
+                return c.run(rest);
+            }
+        }
+        if (first.starts_with("-"))
+            throw UsageError("unknown option '" + first + "'; give a command first (" +
+                             command_list() + ") or see 'hugetune --help'");
+        throw UsageError("unknown command '" + first + "'; commands are: " + command_list());
+    } catch (const SettingError& e) {
+        print_error(setting_error_text(e));
+        return static_cast<int>(e.code());
+    } catch (const Error& e) {
+        print_error(e.what());
+        return static_cast<int>(e.code());
+    } catch (const std::exception& e) {
+        print_error(e.what());
+        return static_cast<int>(ExitCode::failure);
+    }
+}
+
+}  // namespace hugetune::cli

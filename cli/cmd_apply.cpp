@@ -1,0 +1,160 @@
+#include <filesystem>
+#include <iostream>
+
+#include "cli/boot_target_options.hpp"
+#include "cli/commands.hpp"
+#include "cli/json_result.hpp"
+#include "tuner/boot/apply.hpp"
+#include "tuner/boot/report_gate.hpp"
+#include "tuner/boot/report_input.hpp"
+#include "tuner/system/errors.hpp"
+
+namespace hugetune::cli {
+namespace {
+
+constexpr std::string_view kApplyUsage =
+    "hugetune apply (--report FILE | --value N) [--root DIR]\n"
+    "                      [--bootloader auto|grub|grubby|kernel-cmdline] [--dry-run]\n"
+    "                      [--no-regenerate | --regenerate] [--force] [--json]";
+
+struct ApplyCommand {
+    boot::ApplyRequest request;
+    std::string report_path;  // empty: none given
+    bool value_given = false;
+    bool force = false;
+    bool keep_default = false;  // the report decides to keep the kernel default
+    nlohmann::json document;    // the report, null when none was given
+};
+
+std::string joined(const std::vector<std::string>& parts, std::string_view separator) {
+    std::string out;
+    for (const auto& p : parts)
+        out += (out.empty() ? "" : std::string(separator)) + p;
+    return out;
+}
+
+std::string unfit_codes_text() {
+    return joined({boot::kUnfitCodes.begin(), boot::kUnfitCodes.end()}, ", ");
+}
+
+// A report from another machine says nothing about this one; a tree under --root is not this
+// machine, so there is nothing to compare it with.
+std::optional<boot::MachineIdentity> target_machine(const boot::TargetOptions& target) {
+    KernelFs root(target.root);
+    if (!root.is_live())
+        return std::nullopt;
+    return boot::machine_identity(probe_machine(root));
+}
+
+// Shows what the report says against its result. When its value is the one to apply: returns
+// the line to print instead of applying (it recommends the kernel default), and refuses a
+// report not fit to act on unless --force, which the ledger then records.
+std::optional<std::string> judge_report(const nlohmann::json& document, ApplyCommand& cmd) {
+    boot::ReportStanding standing = boot::report_standing(document);
+    for (const auto& n : boot::standing_notes(standing))
+        print_diagnostic("note", n);
+    for (const auto& w : boot::standing_warnings(standing))
+        print_diagnostic("warning", w);
+    if (cmd.value_given)
+        return std::nullopt;
+    if (cmd.keep_default)
+        return "the report recommends keeping the kernel's default thread count; nothing "
+               "changed (give --value N to set one anyway)";
+    auto reasons = boot::unfit_reasons(standing, target_machine(cmd.request.target));
+    if (reasons.empty())
+        return std::nullopt;
+    if (!cmd.force)
+        throw UsageError("--report " + cmd.report_path +
+                         ": not fit to act on: " + joined(reasons, "; ") +
+                         "; measure this machine again, or pass --force to apply it anyway");
+    for (const auto& r : reasons)
+        print_diagnostic("warning", "applying anyway (--force): " + r);
+    cmd.request.forced = reasons;
+    return std::nullopt;
+}
+
+std::optional<ApplyCommand> parse_apply(const Args& args, bool& json) {
+    std::string report, value, loader = "auto";
+    bool force = false;
+    BootTargetFlags flags;
+    po::options_description desc("Options");
+    desc.add_options()(
+        "report", po::value(&report)->value_name("FILE"),
+        "the report of 'hugetune run': applies recommendation.hugepage_alloc_threads")(
+        "value", po::value(&value)->value_name("N"),
+        ("apply this thread count instead (1 to " + std::to_string(kMaxAllocThreads) +
+         "); the report is then optional")
+            .c_str())(
+        "bootloader", po::value(&loader)->value_name("auto|grub|grubby|kernel-cmdline"),
+        "auto (default: decided from the files under the root), grub, grubby or "
+        "kernel-cmdline")("force", po::bool_switch(&force),
+                          ("apply the report's value although its warnings (" + unfit_codes_text() +
+                           ") or another host or SKU make it unfit; the ledger records why")
+                              .c_str());
+    add_boot_target_options(desc, flags);
+    add_json_result_option(desc, json);
+    po::variables_map vm;
+    if (!parse_options("apply", kApplyUsage, desc, args, vm))
+        return std::nullopt;
+
+    ApplyCommand cmd;
+    cmd.force = force;
+    cmd.report_path = report;
+    boot::ApplyRequest& r = cmd.request;
+    r.target = boot_target_options(flags);
+    if (loader != "auto") {
+        r.target.bootloader = boot::parse_bootloader_name(loader);
+        if (!r.target.bootloader)
+            usage_error("--bootloader",
+                        "'" + loader + "' is not one of auto, grub, grubby, kernel-cmdline");
+    }
+    if (vm.count("value")) {
+        auto n = parse_thread_count(value);
+        if (!n)
+            usage_error("--value", "'" + value + "' is not an integer from 1 to " +
+                                       std::to_string(kMaxAllocThreads));
+        r.value = std::to_string(*n);
+        cmd.value_given = true;
+    }
+    if (vm.count("report")) {
+        auto rec = read_report(report, false, "give --value N instead");
+        if (r.value.empty())
+            r.value = std::to_string(rec.threads);
+        r.kernel_release = rec.kernel_release;
+        cmd.keep_default = rec.keep_default;
+        cmd.document = std::move(rec.document);
+    } else if (r.value.empty()) {
+        usage_error("--report", "missing; give the report of 'hugetune run', or --value N");
+    }
+    return cmd;
+}
+
+}  // namespace
+
+int run_apply(const Args& args) {
+    bool json = false, dry_run = false;
+    boot::BootOutcome outcome;
+    std::string nothing_done;
+    auto body = [&] {
+        auto cmd = parse_apply(args, json);
+        if (!cmd)
+            return 0;
+        dry_run = cmd->request.target.dry_run;
+        std::ostream& out = json ? std::cerr : std::cout;
+        if (!cmd->document.is_null())
+            if (auto nothing_to_do = judge_report(cmd->document, *cmd)) {
+                nothing_done = *nothing_to_do;
+                out << nothing_done << "\n";
+                return 0;
+            }
+        return boot::apply_boot_parameter(cmd->request, out, std::cerr, &outcome);
+    };
+    return with_json_result(json, body, [&] {
+        auto result = boot_outcome_json("apply", dry_run, outcome);
+        result["unchanged_reason"] =
+            nothing_done.empty() ? nlohmann::json() : nlohmann::json(nothing_done);
+        return result;
+    });
+}
+
+}  // namespace hugetune::cli

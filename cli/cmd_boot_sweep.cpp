@@ -1,0 +1,414 @@
+// `hugetune boot-sweep plan|start|continue|status|abort`: measures the kernel's own boot
+// allocation at each thread count, one kexec boot per step, never writing the boot
+// configuration (tuner/boot_sweep/steps.hpp has the rules that make a loop impossible).
+#include <linux/magic.h>
+#include <sys/statfs.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <iostream>
+#include <optional>
+#include <sstream>
+
+#include "cli/commands.hpp"
+#include "cli/help_formats.hpp"
+#include "model/alloc_threads.hpp"
+#include "model/text.hpp"
+#include "tuner/boot_sweep/host.hpp"
+#include "tuner/boot_sweep/plan.hpp"
+#include "tuner/boot_sweep/result.hpp"
+#include "tuner/boot_sweep/state.hpp"
+#include "tuner/boot_sweep/steps.hpp"
+#include "tuner/kernel/cmdline.hpp"
+#include "tuner/kernel/kernel_files.hpp"
+#include "tuner/kernel/kernel_fs.hpp"
+#include "tuner/probe/probe.hpp"
+#include "tuner/sweep/pool_state.hpp"
+#include "tuner/system/atomic_file.hpp"
+#include "tuner/system/errors.hpp"
+#include "tuner/system/process.hpp"
+
+namespace hugetune::cli {
+namespace {
+
+namespace bs = boot_sweep;
+namespace fs = std::filesystem;
+
+struct BootSweepOptions {
+    bs::Request request;
+    std::optional<std::string> kernel, initrd;
+    fs::path state = bs::kDefaultStatePath;
+    bool state_given = false;
+    bs::Finish finish = bs::Finish::kexec;
+    bool systemd = true;
+    bool dry_run = false;
+    bool json = false;
+    fs::path root = "/";
+};
+
+// The raw text of every option; each subcommand adds the ones it takes.
+struct OptionText {
+    std::string threads, pages, gib, page_size, repetitions, init_on_alloc = "keep";
+    std::string kernel, initrd, state, finish = "kexec", root;
+    bool no_systemd = false, dry_run = false, json = false;
+};
+
+void add_plan_options(po::options_description& d, OptionText& t) {
+    d.add_options()("threads", po::value(&t.threads)->value_name("LIST"),
+                    "thread counts to boot with, totals as the kernel takes them (default "
+                    "1,2,4,8,16,32 per node times the nodes, capped at the CPUs, and the "
+                    "kernel's default)")(
+        "pages", po::value(&t.pages)->value_name("P"),
+        "boot pool in pages (default: the command line's hugepages=)")(
+        "gib", po::value(&t.gib)->value_name("G"), "boot pool in GiB, instead of --pages")(
+        "page-size", po::value(&t.page_size)->value_name("2M"),
+        "huge page size (default 2M; gigantic pages are not allocated by the threads)")(
+        "repetitions", po::value(&t.repetitions)->value_name("R"),
+        option_help("boots per thread count", std::to_string(bs::Request::kDefaultRepetitions),
+                    "1 to " + std::to_string(bs::kMaxRepetitions))
+            .c_str())("init-on-alloc", po::value(&t.init_on_alloc)->value_name("keep|0|1"),
+                      "init_on_alloc= on every step (default keep: as the command line has it)")(
+        "kernel", po::value(&t.kernel)->value_name("FILE"),
+        "kernel image to kexec (default /boot/vmlinuz-RELEASE of the running kernel)")(
+        "initrd", po::value(&t.initrd)->value_name("FILE"),
+        "initrd to kexec with (default /boot/initrd.img-RELEASE or /boot/initramfs-RELEASE.img; "
+        "'none' for none)");
+}
+
+void add_state_option(po::options_description& d, OptionText& t) {
+    d.add_options()("state", po::value(&t.state)->value_name("FILE"),
+                    ("the sweep's state file, on persistent storage (default " +
+                     bs::kDefaultStatePath.string() + "; the result goes beside it)")
+                        .c_str());
+}
+
+void add_common_options(po::options_description& d, OptionText& t, bool json) {
+    d.add_options()("root", po::value(&t.root)->value_name("DIR"),
+                    "read /proc, /sys, /dev/kmsg and /boot, and write the unit, under DIR")(
+        "dry-run", po::bool_switch(&t.dry_run), "say what would be done; change nothing");
+    if (json)
+        d.add_options()("json", po::bool_switch(&t.json), "print one JSON object");
+}
+
+std::optional<bool> init_on_alloc_value(const std::string& text) {
+    if (text == "keep")
+        return std::nullopt;
+    if (text == "0" || text == "1")
+        return text == "1";
+    usage_error("--init-on-alloc", "must be keep, 0 or 1");
+}
+
+std::vector<int> thread_totals(const std::string& text) {
+    std::vector<int> totals;
+    std::stringstream in(text);
+    std::string item;
+    while (std::getline(in, item, ',')) {
+        const auto value = parse_unsigned("--threads", item);
+        if (value < 1 || value > kMaxAllocThreads)
+            usage_error("--threads",
+                        "each count must be between 1 and " + std::to_string(kMaxAllocThreads));
+        totals.push_back(static_cast<int>(value));
+    }
+    if (totals.empty())
+        usage_error("--threads", "give a list like 2,4,8");
+    return totals;
+}
+
+void read_plan_options(const OptionText& t, const po::variables_map& vm, BootSweepOptions& o) {
+    if (vm.count("threads"))
+        o.request.threads = thread_totals(t.threads);
+    if (vm.count("pages"))
+        o.request.pages = parse_unsigned("--pages", t.pages);
+    if (vm.count("gib")) {
+        try {
+            std::size_t used = 0;
+            o.request.gib = std::stod(t.gib, &used);
+            if (used != t.gib.size())
+                throw std::invalid_argument(t.gib);
+        } catch (const std::exception&) {
+            usage_error("--gib", "'" + t.gib + "' is not a number");
+        }
+    }
+    if (vm.count("page-size")) {
+        const auto kb = parse_memsize_kb(t.page_size);
+        if (!kb || *kb == 0)
+            usage_error("--page-size", "'" + t.page_size + "' is not a size like 2M");
+        o.request.page_size_kb = *kb;
+    }
+    if (vm.count("repetitions")) {
+        const auto r = parse_unsigned("--repetitions", t.repetitions);
+        o.request.repetitions = static_cast<int>(std::min<std::uint64_t>(r, 1u << 20));
+    }
+    o.request.init_on_alloc = init_on_alloc_value(t.init_on_alloc);
+    if (!t.kernel.empty())
+        o.kernel = t.kernel;
+    if (t.initrd == "none")
+        o.request.no_initrd = true;
+    else if (!t.initrd.empty())
+        o.initrd = t.initrd;
+}
+
+std::optional<BootSweepOptions> parse_sub(const std::string& sub, const Args& args) {
+    OptionText t;
+    po::options_description desc("Options");
+    const bool planning = sub == "plan" || sub == "start";
+    if (planning)
+        add_plan_options(desc, t);
+    if (sub != "plan")
+        add_state_option(desc, t);
+    if (sub == "start")
+        desc.add_options()("finish", po::value(&t.finish)->value_name("kexec|reboot"),
+                           "after the last step, return by kexec or by a normal reboot "
+                           "(default kexec)")(
+            "no-systemd", po::bool_switch(&t.no_systemd),
+            "install no unit; run 'hugetune boot-sweep continue' at each boot yourself");
+    add_common_options(desc, t, sub == "plan" || sub == "status");
+    po::variables_map vm;
+    const std::string usage =
+        "hugetune boot-sweep " + sub +
+        (planning ? " [--threads LIST] [--pages P | --gib G] [--page-size 2M] [--repetitions R] "
+                    "[--init-on-alloc keep|0|1] [--kernel FILE] [--initrd FILE|none]"
+                  : "") +
+        (sub != "plan" ? " [--state FILE]" : "") +
+        (sub == "start" ? " [--finish kexec|reboot] [--no-systemd]" : "") +
+        " [--root DIR] [--dry-run]" + (sub == "plan" || sub == "status" ? " [--json]" : "");
+    if (!parse_options("boot-sweep " + sub, usage, desc, args, vm))
+        return std::nullopt;
+    BootSweepOptions o;
+    if (planning)
+        read_plan_options(t, vm, o);
+    if (t.finish != "kexec" && t.finish != "reboot")
+        usage_error("--finish", "must be kexec or reboot");
+    o.finish = t.finish == "reboot" ? bs::Finish::reboot : bs::Finish::kexec;
+    o.systemd = !t.no_systemd;
+    o.dry_run = t.dry_run;
+    o.json = t.json;
+    if (!t.root.empty())
+        o.root = root_option(t.root, "the root of the machine's files");
+    o.state_given = !t.state.empty();
+    if (o.state_given)
+        o.state = t.state;
+    return o;
+}
+
+fs::path state_path(const BootSweepOptions& o, const KernelFs& kfs) {
+    return o.state_given ? o.state : kfs.resolve(bs::kDefaultStatePath.string());
+}
+
+void require_root(const BootSweepOptions& o, const KernelFs& kfs, const std::string& what) {
+    if (kfs.is_live() && !o.dry_run && geteuid() != 0)
+        throw NotRootError("boot-sweep " + what +
+                           " kexecs and changes the boot's units; run it "
+                           "as root (or with --dry-run)");
+}
+
+std::optional<std::string> first_existing(const KernelFs& kfs,
+                                          const std::vector<std::string>& paths) {
+    for (const auto& p : paths)
+        if (kfs.exists(p))
+            return p;
+    return std::nullopt;
+}
+
+std::optional<std::string> given_file(const KernelFs& kfs, const std::optional<std::string>& path,
+                                      const char* flag) {
+    if (path && !kfs.exists(*path))
+        usage_error(flag, kfs.resolve(*path).string() + " does not exist; name an existing file");
+    return path;
+}
+
+// /proc/meminfo "MemTotal": a kexec boot starts with all of it free, as a cold boot does.
+std::uint64_t memory_total_bytes(const KernelFs& kfs) {
+    if (auto bytes = system_meminfo_bytes(kfs, "MemTotal"))
+        return *bytes;
+    throw RuntimeError("cannot read MemTotal from " + kfs.resolve("/proc/meminfo").string());
+}
+
+bs::MachineFacts gather_facts(const BootSweepOptions& o, const KernelFs& kfs) {
+    const Probe probe = probe_machine(kfs);
+    bs::MachineFacts f;
+    f.kernel_release = probe.kernel.release;
+    f.online_cpus = std::max(1, probe.kernel.online_cpus);
+    int nodes = 0;
+    for (const NumaNode* node : probe.topology.memory_nodes())
+        nodes += node->cpus.empty() ? 0 : 1;
+    f.nodes = std::max(1, nodes);
+    f.memory_total_bytes = memory_total_bytes(kfs);
+    f.kexec_found = program_exists("kexec");
+    const std::string rel = f.kernel_release;
+    f.kernel_image = o.kernel ? given_file(kfs, o.kernel, "--kernel")
+                              : first_existing(kfs, {"/boot/vmlinuz-" + rel});
+    const std::vector<std::string> initrds = {"/boot/initrd.img-" + rel,
+                                              "/boot/initramfs-" + rel + ".img"};
+    f.initrd = o.initrd ? given_file(kfs, o.initrd, "--initrd") : first_existing(kfs, initrds);
+    f.initrd_looked_for = initrds[0] + " and " + initrds[1];
+    f.original_cmdline = std::string(trim(running_kernel_cmdline(kfs).value_or("")));
+    return f;
+}
+
+// The state must outlive a kexec and a reboot: a file system in memory forgets it, and the next
+// boot would find no state and stop the sweep.
+void require_persistent(const fs::path& state) {
+    fs::path dir = state.parent_path().empty() ? fs::path(".") : state.parent_path();
+    std::error_code ec;
+    while (!fs::exists(dir, ec) && dir.has_parent_path() && dir != dir.parent_path())
+        dir = dir.parent_path();
+    struct statfs info {};
+    if (statfs(dir.c_str(), &info) != 0)
+        return;
+    const auto type = static_cast<long>(info.f_type);
+    if (type == TMPFS_MAGIC || type == RAMFS_MAGIC)
+        throw SettingError("state", state.string() + " is on a file system in memory (" +
+                                        dir.string() +
+                                        "), lost at the next boot; give a file "
+                                        "on persistent storage");
+}
+
+fs::path own_binary() {
+    std::error_code ec;
+    const fs::path self = fs::read_symlink("/proc/self/exe", ec);
+    return ec ? fs::path("/usr/bin/hugetune") : self;
+}
+
+// What a transition would do, for --dry-run.
+std::string describe(const bs::Transition& t, const fs::path& state) {
+    std::string s;
+    if (t.kexec_cmdline)
+        s += "would load the kexec image " + t.state.plan.kernel_image +
+             " with: " + *t.kexec_cmdline + "\n";
+    if (t.write_state)
+        s += "would write " + state.string() + " (phase " + bs::to_string(t.state.phase) +
+             (t.marked_step ? ", step " + std::to_string(*t.marked_step + 1) + " attempted" : "") +
+             ")\n";
+    if (t.write_result)
+        s += "would write the result " + bs::result_path(state).string() + "\n";
+    if (t.enable_unit)
+        s += std::string("would enable ") + bs::kUnitName + "\n";
+    if (t.disable_unit)
+        s += std::string("would disable ") + bs::kUnitName + "\n";
+    if (t.kexec_cmdline)
+        s += "would start the loaded kernel\n";
+    if (t.reboot)
+        s += "would reboot\n";
+    return s;
+}
+
+void carry_and_report(const bs::Transition& t, bs::Host& host, const fs::path& state,
+                      bool dry_run) {
+    if (dry_run)
+        std::cout << printable_lines(describe(t, state));
+    if (t.write_state && t.state.phase == bs::Phase::aborted)
+        print_diagnostic("warning", t.message);
+    else
+        std::cout << printable_text(t.message) << "\n";
+    const bs::State after = bs::carry_out(t, host, state, dry_run);
+    if (t.write_result)
+        std::cout << printable_lines(bs::format_result(bs::summarize(after)));
+}
+
+int plan_command(const BootSweepOptions& o, const KernelFs& kfs) {
+    const bs::Plan plan = bs::make_plan(gather_facts(o, kfs), o.request);
+    bs::State preview;
+    preview.plan = plan;
+    if (o.json)
+        std::cout << bs::to_json(preview)["plan"].dump(2) << "\n";
+    else
+        std::cout << printable_lines(bs::format_plan(plan));
+    return 0;
+}
+
+int start_command(const BootSweepOptions& o, const KernelFs& kfs) {
+    require_root(o, kfs, "start");
+    const bs::Plan plan = bs::make_plan(gather_facts(o, kfs), o.request);
+    const fs::path state = state_path(o, kfs);
+    if (const auto existing = bs::read_state(state); existing && existing->in_progress())
+        throw BusyError("a boot sweep is in progress (" + bs::to_string(existing->phase) + ", " +
+                        state.string() + "); see 'hugetune boot-sweep status', or abort it first");
+    const RunLock lock(kfs.is_live() ? kDefaultRuntimeDir
+                                     : kfs.resolve(kDefaultRuntimeDir.string()));
+    require_persistent(state);
+    if (!o.dry_run) {
+        std::error_code ec;
+        fs::create_directories(state.parent_path(), ec);
+        check_writable_path(state, "--state");
+    }
+    bs::LiveHost host(kfs, o.systemd, own_binary(), state);
+    std::cout << printable_lines(bs::format_plan(plan));
+    carry_and_report(bs::plan_start(plan, o.finish, o.systemd, host.this_boot()), host, state,
+                     o.dry_run);
+    return 0;
+}
+
+// continue and abort: the saved state and this boot decide the transition. Without a state
+// continue has nothing to do (a boot after the sweep ended and removed nothing, or a caller
+// running it at every boot); abort has nothing to stop.
+int advance_command(const BootSweepOptions& o, const KernelFs& kfs, const std::string& sub,
+                    bs::Transition (*decide)(bs::State, const bs::BootFacts&)) {
+    require_root(o, kfs, sub);
+    const fs::path state = state_path(o, kfs);
+    auto saved = bs::read_state(state);
+    if (!saved && sub == "abort")
+        throw RuntimeError("no boot sweep state at " + state.string() + "; nothing to abort");
+    if (!saved) {
+        print_diagnostic("note", "no boot sweep state at " + state.string() + ": nothing to do");
+        return 0;
+    }
+    bs::LiveHost host(kfs, saved->systemd, own_binary(), state);
+    carry_and_report(decide(std::move(*saved), host.this_boot()), host, state, o.dry_run);
+    return 0;
+}
+
+int status_command(const BootSweepOptions& o, const KernelFs& kfs) {
+    const fs::path state = state_path(o, kfs);
+    const auto saved = bs::read_state(state);
+    if (o.json) {
+        nlohmann::json out = {
+            {"state_file", state.string()}, {"state", nullptr}, {"result", nullptr}};
+        if (saved) {
+            out["state"] = bs::to_json(*saved);
+            out["result"] = bs::to_json(bs::summarize(*saved));
+        }
+        std::cout << out.dump(2) << "\n";
+    } else if (!saved) {
+        std::cout << "no boot sweep: no state at " << printable_text(state.string()) << "\n";
+    } else {
+        std::cout << printable_lines(bs::format_status(*saved));
+    }
+    return 0;
+}
+
+}  // namespace
+
+int run_boot_sweep(const Args& args) {
+    const std::string subs = "plan, start, continue, status, abort";
+    if (args.empty() || args.front() == "--help" || args.front() == "-h") {
+        print_subcommands_help(
+            args.empty() ? std::cerr : std::cout, "boot-sweep",
+            {{"plan", "check everything and print each step's command line"},
+             {"start", "write the state, enable the unit, kexec into the first step"},
+             {"continue", "at each boot: record this step and kexec into the next"},
+             {"status", "where the sweep stands, and its result once it has ended"},
+             {"abort", "stop after the current boot and return to the original line"}});
+        if (args.empty())
+            throw UsageError("boot-sweep: give a subcommand (" + subs + ")");
+        return 0;
+    }
+    const std::string sub = args.front();
+    if (sub != "plan" && sub != "start" && sub != "continue" && sub != "status" && sub != "abort")
+        throw UsageError("boot-sweep: unknown subcommand '" + sub + "'; give one of " + subs);
+    const auto options = parse_sub(sub, Args(args.begin() + 1, args.end()));
+    if (!options)
+        return 0;
+    const KernelFs kfs(options->root);
+    if (sub == "plan")
+        return plan_command(*options, kfs);
+    if (sub == "start")
+        return start_command(*options, kfs);
+    if (sub == "continue")
+        return advance_command(*options, kfs, sub, bs::plan_continue);
+    if (sub == "abort")
+        return advance_command(*options, kfs, sub, bs::plan_abort);
+    return status_command(*options, kfs);
+}
+
+}  // namespace hugetune::cli

@@ -1,0 +1,200 @@
+// `hugetune fit`: reads a sweep JSON or a CSV table, fits the scaling curves and prints the
+// recommended hugepage_alloc_threads. Reads one file; changes nothing.
+#include <algorithm>
+#include <array>
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <optional>
+
+#include "cli/boot_sweep_option.hpp"
+#include "cli/commands.hpp"
+#include "model/alloc_threads.hpp"
+#include "model/recommend.hpp"
+#include "model/text.hpp"
+#include "tuner/system/errors.hpp"
+#include "tuner/system/json_file.hpp"
+
+namespace hugetune::cli {
+namespace {
+
+struct FitCommandOptions {
+    std::filesystem::path input;
+    std::optional<std::filesystem::path> boot_sweep;
+    model::RecommendOptions recommend;
+    bool json = false;
+};
+
+std::optional<FitCommandOptions> parse_fit(const Args& args) {
+    FitCommandOptions o;
+    std::string input, tolerance, boot_sweep;
+    int nodes = 0, cpus = 0;
+    std::string seed;
+    po::options_description desc("Options");
+    desc.add_options()("input", po::value(&input)->value_name("FILE"),
+                       "sweep JSON from 'hugetune sweep --out', a result of 'hugetune boot-sweep', "
+                       "or CSV with header threads_per_node,seconds "
+                       "(optional phase column: boot, alloc, zero, grow)")(
+        "nodes", po::value(&nodes)->value_name("K"),
+        "NUMA nodes with memory (default: the sweep's probe; 1 for a CSV)")(
+        "cpus", po::value(&cpus)->value_name("C"),
+        "online CPUs, the cap on the total (default: the sweep's probe; for a CSV the largest "
+        "measured count x nodes)");
+    add_tolerance_option(desc, tolerance);
+    desc.add_options()("seed", po::value(&seed)->value_name("S"),
+                       ("bootstrap seed (default: the sweep's, or " +
+                        std::to_string(model::SweepData{}.seed) + ")")
+                           .c_str())("json", po::bool_switch(&o.json),
+                                     "print one JSON object instead of the summary")(
+        "boot-sweep", po::value(&boot_sweep)->value_name("FILE"), kBootSweepOptionHelp);
+    po::variables_map vm;
+    if (!parse_options("fit",
+                       "hugetune fit --input FILE [--nodes K] [--cpus C] [--tolerance P] "
+                       "[--seed S] [--boot-sweep FILE] [--json]",
+                       desc, args, vm))
+        return std::nullopt;
+    if (input.empty())
+        usage_error("--input", "missing; give a sweep JSON or a CSV file");
+    o.input = input;
+    if (!boot_sweep.empty())
+        o.boot_sweep = boot_sweep;
+    if (vm.count("nodes")) {
+        if (nodes < 1 || nodes > kMaxNodes)
+            usage_error("--nodes", "must be between 1 and " + std::to_string(kMaxNodes));
+        o.recommend.nodes = nodes;
+    }
+    if (vm.count("cpus")) {
+        if (cpus < 1 || cpus > 1 << 20)
+            usage_error("--cpus", "must be at least 1");
+        o.recommend.online_cpus = cpus;
+    }
+    if (o.recommend.nodes && o.recommend.online_cpus &&
+        *o.recommend.online_cpus < *o.recommend.nodes)
+        usage_error("--cpus", "fewer CPUs than --nodes; every node with memory has a CPU here");
+    if (vm.count("tolerance"))
+        o.recommend.tolerance = parse_percent("--tolerance", tolerance);
+    if (vm.count("seed"))
+        o.recommend.seed = parse_unsigned("--seed", seed);
+    return o;
+}
+
+[[noreturn]] void refuse_size(const std::string& name, const std::string& problem) {
+    throw UsageError(name + ": " + problem + ", the most hugetune reads; " +
+                     std::string(model::kFewerSamplesFix));
+}
+
+std::string too_large_text() {
+    return "larger than " + std::to_string(model::kMaxInputBytes / (1024 * 1024)) + " MiB";
+}
+
+std::string read_input(const std::filesystem::path& path) {
+    const std::string name = "--input " + path.string();
+    std::error_code ec;
+    if (!std::filesystem::exists(path, ec))
+        throw UsageError(name + ": no such file; give a sweep JSON or a CSV file");
+    if (std::filesystem::is_directory(path, ec))
+        throw UsageError(name + ": is a directory; give a sweep JSON or a CSV file");
+    // Refused before reading where the size is known; a pipe is cut off at the bound instead.
+    if (const auto bytes = std::filesystem::file_size(path, ec);
+        !ec && bytes > model::kMaxInputBytes)
+        refuse_size(name, too_large_text());
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        throw UsageError(name + ": cannot read it: " + std::strerror(errno));
+    std::string text;
+    std::array<char, 1 << 16> chunk{};
+    while (in && text.size() <= model::kMaxInputBytes) {
+        in.read(chunk.data(), chunk.size());
+        text.append(chunk.data(), static_cast<std::size_t>(in.gcount()));
+    }
+    if (in.bad())
+        throw UsageError(name + ": read failed: " + std::strerror(errno));
+    if (text.size() > model::kMaxInputBytes)
+        refuse_size(name, too_large_text());
+    return text;
+}
+
+// Parses a sweep document, refusing it once it holds more values than kMaxJsonValues: its
+// bytes alone do not bound the memory the parsed document takes.
+nlohmann::json parse_bounded_json(const std::string& name, const std::string& text) {
+    std::size_t values = 0;
+    return parse_json_text(
+        name, text, [&](int, nlohmann::json::parse_event_t event, nlohmann::json&) {
+            if (event == nlohmann::json::parse_event_t::value && ++values > model::kMaxJsonValues)
+                refuse_size(name,
+                            "more than " + std::to_string(model::kMaxJsonValues) + " JSON values");
+            return true;
+        });
+}
+
+// A document starts with '{' or '['; anything else that parses whole (null, a number, a string)
+// is JSON too and must not be read as a CSV header.
+bool looks_like_json(const std::string& text) {
+    const auto first = text.find_first_not_of(" \t\r\n");
+    if (first != std::string::npos && (text[first] == '{' || text[first] == '['))
+        return true;
+    return !nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false).is_discarded();
+}
+
+model::SweepData parse_input(const std::filesystem::path& path, const std::string& text) {
+    const std::string name = "--input " + path.string();
+    try {
+        if (looks_like_json(text)) {
+            const nlohmann::json doc = parse_bounded_json(name, text);
+            if (!doc.is_object())
+                throw UsageError(name + ": is JSON but not a sweep document (a JSON " +
+                                 doc.type_name() +
+                                 "); give the file written by 'hugetune sweep --out'");
+            if (doc.contains("format") && doc["format"] == "hugetune-boot-sweep") {
+                model::SweepData boots = model::parse_boot_sweep_json(doc);
+                model::check_enough_thread_counts(boots.phases.front(), std::nullopt);
+                return boots;
+            }
+            return model::parse_sweep_json(doc);
+        }
+        return model::parse_csv_table(text);
+    } catch (const model::InputError& e) {
+        throw UsageError(name + (e.line() ? ", line " + std::to_string(*e.line()) : "") + ": " +
+                         e.what());
+    }
+}
+
+}  // namespace
+
+int run_fit(const Args& args) {
+    auto options = parse_fit(args);
+    if (!options)
+        return 0;
+    std::optional<model::SweepData> boot_data;
+    if (options->boot_sweep)
+        boot_data = read_boot_sweep_option(*options->boot_sweep);
+    const std::string text = read_input(options->input);
+    const model::SweepData data = parse_input(options->input, text);
+    model::Recommendation result;
+    try {
+        result = model::recommend_from_sweep(data, options->recommend);
+    } catch (const model::InputError& e) {
+        throw UsageError("--input " + options->input.string() + ": " + e.what());
+    }
+    std::optional<model::BootComparison> boots;
+    if (boot_data)
+        boots = boot_sweep_comparison(*options->boot_sweep, *boot_data, result);
+    for (const auto& note : result.notes)
+        print_diagnostic("note", note);
+    if (options->json) {
+        nlohmann::json out = model::to_json(result);
+        if (boots)
+            out["boot_sweep"] = model::to_json(*boots);
+        std::cout << out.dump(2) << "\n";
+    } else {
+        std::cout << printable_lines(model::format_summary(result));
+        if (boots)
+            std::cout << "\n" << printable_lines(model::format_boot_comparison(*boots));
+    }
+    return 0;
+}
+
+}  // namespace hugetune::cli

@@ -1,0 +1,52 @@
+// `hugetune fleet ingest|skus|recommend|hosts|export`: the fleet database (docs/fleet.md).
+#include <iostream>
+#include <vector>
+
+#include "cli/commands.hpp"
+#include "cli/fleet_commands.hpp"
+#include "cli/help_formats.hpp"
+#include "tuner/system/errors.hpp"
+
+namespace hugetune::cli {
+namespace {
+
+struct Sub {
+    Subcommand help;
+    int (*run)(const Args&);
+};
+
+const std::vector<Sub>& subcommands() {
+    static const std::vector<Sub> subs = {
+        {{"ingest", "store reports (files, directories, - for stdin), each once"},
+         run_fleet_ingest},
+        {{"skus", "one line per SKU: hosts, runs, the answer and whether it is settled"},
+         run_fleet_skus},
+        {{"recommend", "one SKU's answer from all its hosts' sweeps, with the kernel cmdline"},
+         run_fleet_recommend},
+        {{"hosts", "each host of a SKU against its siblings, outliers with the reason"},
+         run_fleet_hosts},
+        {{"export", "per SKU, hugepage_alloc_threads=N for configuration tools"}, run_fleet_export},
+    };
+    return subs;
+}
+
+}  // namespace
+
+int run_fleet(const Args& args) {
+    const std::string names = "ingest, skus, recommend, hosts, export";
+    if (args.empty() || args.front() == "--help" || args.front() == "-h") {
+        std::vector<Subcommand> help;
+        for (const auto& s : subcommands())
+            help.push_back(s.help);
+        print_subcommands_help(args.empty() ? std::cerr : std::cout, "fleet", help);
+        if (args.empty())
+            throw UsageError("fleet: give a subcommand (" + names + ")");
+        return 0;
+    }
+    for (const auto& s : subcommands())
+        if (args.front() == s.help.name)
+            return s.run(Args(args.begin() + 1, args.end()));
+    throw UsageError("fleet: unknown subcommand '" + args.front() + "'; give one of " + names);
+}
+
+}  // namespace hugetune::cli

@@ -1,0 +1,67 @@
+// `hugetune fleet skus`: one line per SKU with its answer and whether it is settled.
+#include <iostream>
+
+#include "cli/fleet_commands.hpp"
+#include "cli/fleet_db_option.hpp"
+#include "model/text.hpp"
+
+namespace hugetune::cli {
+namespace {
+
+// The answer's JSON fields (model::fleet::to_json): a number, or "-" for null.
+std::string number_text(const nlohmann::json& value, int decimals, double scale = 1) {
+    return value.is_number() ? decimals_text(value.get<double>() * scale, decimals) : "-";
+}
+
+std::string value_text(const nlohmann::json& a) {
+    const std::string threads = std::to_string(a.at("hugepage_alloc_threads").get<int>());
+    return a.at("decision") == "set" ? "hugepage_alloc_threads=" + threads
+                                     : "keep default (" + threads + ")";
+}
+
+void print_row(const SkuRow& row) {
+    std::cout << printable_text(row.key);
+    if (!row.answer) {
+        std::cout << "  no answer: " << printable_text(row.error) << "\n";
+        return;
+    }
+    const auto& a = *row.answer;
+    const std::string confidence = number_text(a.at("confidence"), 0, 100);
+    std::cout << "  hosts " << a.at("hosts").get<int>() << "  runs " << a.at("runs").get<int>()
+              << "  " << value_text(a) << "  confidence "
+              << (confidence == "-" ? confidence : confidence + "%") << "  saving "
+              << number_text(a.at("saving_seconds"), 2) << " s  verified boots "
+              << a.at("verified_boots").get<int>() << "  measured/predicted "
+              << number_text(a.at("verification_ratio"), 2) << "  "
+              << a.at("status").get<std::string>() << "\n";
+}
+
+}  // namespace
+
+int run_fleet_skus(const Args& args) {
+    std::string db_option;
+    bool json = false;
+    po::options_description desc("Options");
+    add_db_option(desc, db_option);
+    desc.add_options()("json", po::bool_switch(&json), "print the SKUs as one JSON array");
+    po::variables_map vm;
+    if (!parse_options("fleet skus", "hugetune fleet skus [--db PATH|URL] [--json]", desc, args,
+                       vm))
+        return 0;
+    auto db = open_fleet_db(fleet_db_target(db_option), false);
+    const auto rows = answers_of_all_skus(db);
+    if (json) {
+        nlohmann::json out = nlohmann::json::array();
+        for (const auto& row : rows)
+            out.push_back(to_json(row));
+        std::cout << out.dump(2) << "\n";
+        return 0;
+    }
+    if (rows.empty())
+        std::cout << "no SKUs yet: hugetune fleet ingest REPORT...\n";
+    for (const auto& row : rows)
+        print_row(row);
+    return 0;
+}
+
+}  // namespace hugetune::cli

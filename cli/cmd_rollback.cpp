@@ -1,0 +1,33 @@
+#include <iostream>
+
+#include "cli/boot_target_options.hpp"
+#include "cli/commands.hpp"
+#include "cli/json_result.hpp"
+#include "tuner/boot/apply.hpp"
+
+namespace hugetune::cli {
+
+int run_rollback(const Args& args) {
+    bool json = false, dry_run = false;
+    boot::BootOutcome outcome;
+    auto body = [&] {
+        BootTargetFlags flags;
+        po::options_description desc("Options");
+        add_boot_target_options(desc, flags);
+        add_json_result_option(desc, json);
+        po::variables_map vm;
+        if (!parse_options("rollback",
+                           "hugetune rollback [--root DIR] [--dry-run] [--no-regenerate | "
+                           "--regenerate] [--json]",
+                           desc, args, vm))
+            return 0;
+        const boot::TargetOptions target = boot_target_options(flags);
+        dry_run = target.dry_run;
+        return boot::rollback_boot_parameter(target, json ? std::cerr : std::cout, std::cerr,
+                                             &outcome);
+    };
+    return with_json_result(json, body,
+                            [&] { return boot_outcome_json("rollback", dry_run, outcome); });
+}
+
+}  // namespace hugetune::cli

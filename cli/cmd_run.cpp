@@ -1,0 +1,241 @@
+// `hugetune run`: the main job. Probe, sweep, fit, report; every check on the options and the
+// output paths happens before the first pool is touched.
+#include <chrono>
+#include <cmath>
+#include <iostream>
+#include <set>
+
+#include "cli/boot_sweep_option.hpp"
+#include "cli/commands.hpp"
+#include "cli/plot_output.hpp"
+#include "cli/sweep_options.hpp"
+#include "model/recommend.hpp"
+#include "model/text.hpp"
+#include "reports/report.hpp"
+#include "reports/summary.hpp"
+#include "tuner/probe/probe.hpp"
+#include "tuner/sweep/sweep.hpp"
+#include "tuner/system/atomic_file.hpp"
+#include "tuner/system/build_info.hpp"
+#include "tuner/system/errors.hpp"
+#include "tuner/system/gnuplot.hpp"
+
+namespace hugetune::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr std::string_view kDefaultReportPath = "hugetune-report.json";
+
+struct RunOptions {
+    SweepOptions sweep;
+    fs::path report = kDefaultReportPath;
+    std::optional<fs::path> plot;
+    std::optional<fs::path> boot_sweep;
+    std::optional<std::uint64_t> boot_pages;
+    std::optional<double> boot_gib;
+    double tolerance = model::RecommendOptions{}.tolerance;
+    bool json = false;
+    bool dry_run = false;
+};
+
+std::optional<RunOptions> parse_run(const Args& args) {
+    RunOptions o;
+    SweepOptionValues values;
+    std::string report, plot, tolerance, boot_sweep;
+    long long boot_pages = 0;
+    double boot_gib = 0;
+    po::options_description desc("Options");
+    desc.add_options()(
+        "report", po::value(&report)->value_name("FILE"),
+        option_help("write the JSON report to FILE", "./" + std::string(kDefaultReportPath))
+            .c_str())(
+        "plot", po::value(&plot)->value_name("FILE"),
+        "draw the predicted boot time, its band and the measured phases into FILE (.svg "
+        "or .png) with gnuplot")(
+        "boot-pages", po::value(&boot_pages)->value_name("N"),
+        "predict boot time for N huge pages (default: the cmdline's hugepages=, else the "
+        "current pool, else 1 TiB)")("boot-gib", po::value(&boot_gib)->value_name("G"),
+                                     "predict boot time for G GiB of huge pages")(
+        "boot-sweep", po::value(&boot_sweep)->value_name("FILE"), kBootSweepOptionHelp);
+    add_tolerance_option(desc, tolerance);
+    desc.add_options()("json", po::bool_switch(&o.json), "print the report instead of the summary")(
+        "dry-run", po::bool_switch(&o.dry_run),
+        "print the plan (points, memory, estimated duration) and change nothing");
+    add_sweep_options(desc, values);
+    po::variables_map vm;
+    if (!parse_options(
+            "run",
+            "hugetune run [--report FILE] [--plot FILE] [--boot-pages N | --boot-gib G]\n"
+            "                    [--boot-sweep FILE] [--tolerance P] [--json] [--dry-run] "
+            "[sweep options]",
+            desc, args, vm))
+        return std::nullopt;
+    o.sweep = sweep_options_from(values, vm);
+    // A curve needs three thread counts: refuse now rather than after the sweep.
+    std::set<int> counts(o.sweep.threads_per_node.begin(), o.sweep.threads_per_node.end());
+    if (counts.size() < model::kMinThreadCounts)
+        usage_error("--threads", "a fit needs at least " + std::to_string(model::kMinThreadCounts) +
+                                     " different thread counts; e.g. 1,2,4");
+    if (std::find(o.sweep.phases.begin(), o.sweep.phases.end(), Phase::alloc) ==
+        o.sweep.phases.end())
+        usage_error("--phases", "run predicts boot time from the alloc phase; include alloc");
+    if (!report.empty())
+        o.report = report;
+    if (!boot_sweep.empty())
+        o.boot_sweep = boot_sweep;
+    if (!plot.empty()) {
+        if (!plot_format_for(plot))
+            usage_error("--plot", "'" + plot + "' needs the extension .svg or .png");
+        o.plot = plot;
+    }
+    if (vm.count("boot-pages") && vm.count("boot-gib"))
+        usage_error("--boot-pages", "give either --boot-pages or --boot-gib, not both");
+    if (vm.count("boot-pages")) {
+        if (boot_pages < 1)
+            usage_error("--boot-pages", "give a positive number of pages");
+        o.boot_pages = static_cast<std::uint64_t>(boot_pages);
+    }
+    if (vm.count("boot-gib")) {
+        if (!(boot_gib > 0) || !std::isfinite(boot_gib))
+            usage_error("--boot-gib", "give a positive size in GiB, e.g. 1024");
+        o.boot_gib = boot_gib;
+    }
+    if (vm.count("tolerance"))
+        o.tolerance = parse_percent("--tolerance", tolerance);
+    return o;
+}
+
+void show_dry_run(const RunOptions& o, const KernelFs& fs, const Probe& probe) {
+    SweepPlan plan = plan_sweep(probe, read_memory_view(fs, probe), o.sweep);
+    std::cout << format_plan(plan);
+    std::cout << "report: " << o.report.string() << "\n";
+    if (o.plot)
+        std::cout << "plot:   " << o.plot->string() << "\n";
+}
+
+// Where the measurements are kept when they cannot support a recommendation.
+fs::path kept_sweep_path(const fs::path& report) {
+    fs::path kept = report;
+    kept += ".sweep.json";
+    return kept;
+}
+
+// Every file run may write, checked in the first second, --dry-run included.
+void check_output_paths(const RunOptions& o) {
+    check_writable_path(o.report, "--report");
+    check_writable_path(kept_sweep_path(o.report), "--report");
+    if (o.plot) {
+        check_writable_path(*o.plot, "--plot");
+        check_writable_path(gnuplot_script_path(*o.plot), "--plot");
+    }
+}
+
+// Everything that can fail on its own fails now, before a pool changes.
+void check_before_changes(const RunOptions& o, const KernelFs& fs, const Probe& probe) {
+    require_root_and_hugetlb(fs, "hugetune run");
+    // Planning validates the sample against free memory and refuses before any change.
+    plan_sweep(probe, read_memory_view(fs, probe), o.sweep);
+}
+
+// The pool the prediction is for: --boot-pages or --boot-gib; without them the model takes
+// the cmdline's hugepages=, else the current pool, else a 1 TiB reference.
+model::RecommendOptions recommend_options(const RunOptions& o) {
+    model::RecommendOptions recommend;
+    recommend.tolerance = o.tolerance;
+    const double page_bytes = static_cast<double>(o.sweep.page_size_kb) * 1024;
+    if (o.boot_pages) {
+        recommend.pool_pages = *o.boot_pages;
+        recommend.pool_source = "--boot-pages";
+    } else if (o.boot_gib) {
+        recommend.pool_pages = static_cast<std::uint64_t>(
+            std::max(1.0, std::round(*o.boot_gib * 1024 * 1024 * 1024 / page_bytes)));
+        recommend.pool_source = "--boot-gib";
+    }
+    return recommend;
+}
+
+model::Recommendation recommend(const RunOptions& o, const nlohmann::json& sweep_json) {
+    try {
+        return model::recommend_from_sweep(model::parse_sweep_json(sweep_json),
+                                           recommend_options(o));
+    } catch (const model::InputError& e) {
+        // Keep the measurements: they can be fitted again later with `hugetune fit`.
+        const fs::path kept = kept_sweep_path(o.report);
+        write_file_atomically(kept, sweep_json.dump(2) + "\n");
+        throw RuntimeError(std::string("the sweep cannot support a recommendation: ") + e.what() +
+                           "; the measurements are in " + kept.string());
+    }
+}
+
+nlohmann::json assemble_report(const RunOptions& o, const Probe& probe,
+                               const nlohmann::json& sweep_json,
+                               const model::Recommendation& recommendation) {
+    ReportInputs inputs;
+    inputs.probe = to_json(probe);
+    inputs.sweep = sweep_json;
+    inputs.fit = model::to_json(recommendation);
+    inputs.boot_pool = {{"pages", static_cast<std::uint64_t>(recommendation.pool_pages)},
+                        {"page_size_kb", o.sweep.page_size_kb},
+                        {"source", recommendation.pool_source}};
+    inputs.tool_version = tool_version();
+    inputs.tool_commit = tool_commit();
+    inputs.generated_at = std::chrono::system_clock::now();
+    return build_report(inputs);
+}
+
+// The report file first, then the summary (or the JSON) on stdout, then the plot.
+void publish(const RunOptions& o, const nlohmann::json& report,
+             const std::optional<model::BootComparison>& boots) {
+    write_file_atomically(o.report, report.dump(2) + "\n");
+    if (o.json) {
+        std::cout << report.dump(2) << "\n";
+    } else {
+        std::cout << printable_lines(format_report_summary(report));
+        if (boots)
+            std::cout << "\n" << printable_lines(model::format_boot_comparison(*boots));
+        std::cout << "\nreport written to " << o.report.string() << "\n";
+    }
+    if (o.plot) {
+        auto plotted = render_plot(plot_data_from_report(report), *o.plot);
+        std::cerr << "hugetune: " << plotted.message << "\n";
+    }
+}
+
+}  // namespace
+
+int run_run(const Args& args) {
+    auto options = parse_run(args);
+    if (!options)
+        return 0;
+    check_output_paths(*options);
+    std::optional<model::SweepData> boot_data;
+    if (options->boot_sweep)
+        boot_data = read_boot_sweep_option(*options->boot_sweep);
+    KernelFs fs("/");
+    Probe probe = probe_machine(fs);
+    if (options->dry_run) {
+        show_dry_run(*options, fs, probe);
+        return 0;
+    }
+    check_before_changes(*options, fs, probe);
+    SweepResult sweep;
+    {
+        ConsoleProgress progress(std::nullopt);
+        sweep = run_sweep(fs, probe, options->sweep, &progress);
+    }
+    const nlohmann::json sweep_json = to_json(sweep);
+    const auto recommendation = recommend(*options, sweep_json);
+    for (const auto& note : recommendation.notes)
+        print_diagnostic("note", note);
+    nlohmann::json report = assemble_report(*options, probe, sweep_json, recommendation);
+    std::optional<model::BootComparison> boots;
+    if (boot_data) {
+        boots = boot_sweep_comparison(*options->boot_sweep, *boot_data, recommendation);
+        report["boot_sweep"] = model::to_json(*boots);
+    }
+    publish(*options, report, boots);
+    return 0;
+}
+
+}  // namespace hugetune::cli

@@ -1,0 +1,287 @@
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "cli/commands.hpp"
+#include "model/fleet/fleet.hpp"
+#include "model/text.hpp"
+#include "reports/prometheus.hpp"
+#include "tuner/boot/boot_verify.hpp"
+#include "tuner/boot/ledger.hpp"
+#include "tuner/boot/report_input.hpp"
+#include "tuner/kernel/boot_log.hpp"
+#include "tuner/kernel/kernel_files.hpp"
+#include "tuner/kernel/kernel_fs.hpp"
+#include "tuner/system/atomic_file.hpp"
+#include "tuner/system/errors.hpp"
+
+namespace hugetune::cli {
+namespace {
+
+struct VerifyOptions {
+    std::optional<std::filesystem::path> report;
+    std::optional<std::filesystem::path> log;
+    std::optional<std::filesystem::path> cmdline;
+    std::filesystem::path root = "/";
+    std::optional<std::filesystem::path> prometheus;
+    bool json = false;
+};
+
+std::optional<VerifyOptions> parse_verify(const Args& args) {
+    VerifyOptions o;
+    std::string report, log, cmdline, root, prometheus;
+    po::options_description desc("Options");
+    desc.add_options()(
+        "report", po::value(&report)->value_name("FILE"),
+        "compare with this report's prediction and add a 'verification' block to it")(
+        "log", po::value(&log)->value_name("FILE"),
+        "read the kernel log from FILE (dmesg, /dev/kmsg or journalctl -k output) instead of "
+        "/dev/kmsg or journalctl -k -b; its last boot counts, with the command line and "
+        "release that boot logged, never this machine's")(
+        "cmdline", po::value(&cmdline)->value_name("FILE"),
+        "read the kernel command line from FILE instead of /proc/cmdline (with --log: where "
+        "the log does not show it)")(
+        "root", po::value(&root)->value_name("DIR"),
+        "read /proc, /dev/kmsg and the ledger under DIR (a tree gathered from another machine)")(
+        "prometheus", po::value(&prometheus)->value_name("FILE"),
+        "also write the verification as metrics for node_exporter's textfile collector to "
+        "FILE.prom (atomically)")(
+        "json", po::bool_switch(&o.json),
+        "print the verification as one JSON object (the exit code still says verified or not)");
+    po::variables_map vm;
+    if (!parse_options("verify",
+                       "hugetune verify [--report FILE] [--log FILE] [--cmdline FILE] [--root DIR] "
+                       "[--prometheus FILE] [--json]",
+                       desc, args, vm))
+        return std::nullopt;
+    std::error_code ec;
+    if (!root.empty())
+        o.root = gathered_root_option(root);
+    for (auto [name, value, dest] :
+         {std::tuple{"--log", &log, &o.log}, std::tuple{"--cmdline", &cmdline, &o.cmdline}}) {
+        if (value->empty())
+            continue;
+        if (!std::filesystem::is_regular_file(*value, ec))
+            usage_error(name, *value + " is not a readable file");
+        *dest = *value;
+    }
+    if (!report.empty())
+        o.report = report;
+    if (!prometheus.empty()) {
+        if (std::filesystem::path(prometheus).extension() != ".prom")
+            usage_error("--prometheus",
+                        "node_exporter's textfile collector reads only *.prom "
+                        "files; name it FILE.prom");
+        check_writable_path(prometheus, "--prometheus");
+        o.prometheus = prometheus;
+    }
+    return o;
+}
+
+std::optional<std::string> read_text(const std::filesystem::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        return std::nullopt;
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+// What verify compares: one boot's log and command line, and the value it expects.
+struct Gathered {
+    boot::VerifyInput input;
+    std::string applied_from;            // where the expected value comes from, for people
+    std::optional<std::string> boot_id;  // only for this machine's own boot
+};
+
+// A saved log goes with its own command line (its "Command line:" message) or --cmdline, never
+// with this machine's; the live log with /proc/cmdline and this machine's release and boot id.
+void gather_boot(const VerifyOptions& o, const KernelFs& fs, Gathered& g) {
+    auto& in = g.input;
+    in.log = o.log ? kernel_log_messages(read_text(*o.log).value_or("")) : fs.kernel_log();
+    std::optional<std::string> cmdline;
+    if (o.cmdline) {
+        cmdline = read_text(*o.cmdline);
+        if (!cmdline)
+            usage_error("--cmdline", o.cmdline->string() + " is not a readable file");
+    } else if (o.log) {
+        cmdline = read_boot_log_context(last_boot_messages(in.log)).cmdline;
+        if (!cmdline)
+            usage_error("--log", o.log->string() +
+                                     " does not show the boot's command line (no 'Command "
+                                     "line:' message); give it with --cmdline FILE");
+    } else {
+        cmdline = running_kernel_cmdline(fs);
+        if (!cmdline)
+            throw RuntimeError("cannot read " + fs.resolve("/proc/cmdline").string() +
+                               "; give the kernel command line with --cmdline FILE");
+    }
+    in.cmdline = *cmdline;
+    if (o.log)
+        return;
+    if (auto release = running_kernel_release(fs))
+        in.release = release;
+    g.boot_id = fs.read_line("/proc/sys/kernel/random/boot_id");
+}
+
+Gathered gather(const VerifyOptions& o, const KernelFs& fs,
+                const std::optional<ReportRecommendation>& report) {
+    Gathered g;
+    gather_boot(o, fs, g);
+    auto& in = g.input;
+    if (auto ledger = boot::read_ledger(fs)) {
+        in.applied = parse_thread_count(ledger->value);
+        g.applied_from = "applied " + ledger->applied_at;
+    } else if (report) {
+        in.applied = report->threads;
+        g.applied_from = "recommended by the report";
+    }
+    if (report && !in.online_cpus)
+        in.online_cpus = report->online_cpus;
+    if (report && report->predicted_seconds)
+        in.prediction = boot::ReportPrediction{*report->predicted_seconds * 1000.0, report->threads,
+                                               report->pool_pages, report->pool_page_size_kb,
+                                               report->init_on_alloc};
+    return g;
+}
+
+template <typename T>
+nlohmann::json or_null(const std::optional<T>& value) {
+    return value ? nlohmann::json(*value) : nlohmann::json();
+}
+
+nlohmann::json problem_json(const boot::Problem& p) {
+    return {{"code", p.code}, {"message", p.message}};
+}
+
+// The report's `verification` block, also printed by --json.
+nlohmann::json verification_json(const Gathered& g, const boot::VerifyResult& r) {
+    const auto& in = g.input;
+    nlohmann::json v;
+    v["verified"] = r.verified;
+    v["measured_ms"] = r.line ? nlohmann::json(r.line->milliseconds) : nlohmann::json();
+    v["threads"] = r.line ? nlohmann::json(r.line->threads) : nlohmann::json();
+    v["expected_threads"] = or_null(in.applied);
+    v["predicted_ms"] = in.prediction ? nlohmann::json(in.prediction->predicted_ms) : nullptr;
+    v["pool_predicted_ms"] = or_null(r.pool_predicted_ms);
+    v["ratio"] = or_null(r.ratio);
+    v["ratio_refused"] = r.ratio_refused ? problem_json(*r.ratio_refused) : nlohmann::json();
+    v["pool"] = r.pool ? nlohmann::json{{"pages", r.pool->pages},
+                                        {"page_size_kb", r.pool->page_size_kb},
+                                        {"init_on_alloc", or_null(r.pool->init_on_alloc)}}
+                       : nlohmann::json();
+    if (r.release)
+        v["kernel_release"] = *r.release;
+    if (g.boot_id)
+        v["boot_id"] = *g.boot_id;
+    v["cmdline_value"] = or_null(r.cmdline_value);
+    v["log_line"] = r.line ? nlohmann::json(r.line->text) : nlohmann::json();
+    v["problems"] = nlohmann::json::array();
+    for (const auto& p : r.problems)
+        v["problems"].push_back(problem_json(p));
+    return v;
+}
+
+void print_prediction(const boot::VerifyInput& in, const boot::VerifyResult& r) {
+    const auto& p = *in.prediction;
+    std::cout << "predicted: " << decimals_text(p.predicted_ms, 0) << " ms";
+    if (p.pool_pages && p.page_size_kb)
+        std::cout << " for " << *p.pool_pages << " pages of " << *p.page_size_kb << " kB";
+    if (r.pool_predicted_ms)
+        std::cout << ", " << decimals_text(*r.pool_predicted_ms, 0) << " ms for the "
+                  << r.pool->pages
+                  << " pages booted; measured/predicted: " << decimals_text(r.ratio.value_or(0), 2);
+    std::cout << "\n";
+    if (r.ratio_refused)
+        std::cout << "not compared with the prediction: " << r.ratio_refused->message << " ("
+                  << r.ratio_refused->code << ")\n";
+}
+
+void print_verification(const Gathered& g, const boot::VerifyResult& r) {
+    const auto& in = g.input;
+    std::cout << "kernel command line: "
+              << (r.cmdline_value ? "hugepage_alloc_threads=" + printable_text(*r.cmdline_value)
+                                  : std::string("no hugepage_alloc_threads="));
+    if (in.applied)
+        std::cout << " (expected " << *in.applied << ", " << printable_text(g.applied_from) << ")";
+    std::cout << "\n";
+    if (!r.line)
+        return;
+    std::cout << "boot allocation: " << r.line->milliseconds << " ms with " << r.line->threads
+              << " threads";
+    if (r.pool)
+        std::cout << " for " << r.pool->pages << " pages of " << r.pool->page_size_kb << " kB";
+    std::cout << "\n";
+    if (in.prediction)
+        print_prediction(in, r);
+    std::cout << "(the kernel times the allocation in jiffies: a few ms of resolution)\n";
+}
+
+// Rewrites the report with the verification block; the writer keeps its mode and owner.
+void add_to_report(const std::filesystem::path& path, nlohmann::json doc,
+                   const nlohmann::json& verification) {
+    doc["verification"] = verification;
+    write_file_atomically(path, doc.dump(2) + "\n");
+}
+
+// The report's SKU key, for the metrics' label; none without a report or with a damaged `sku`.
+std::optional<std::string> sku_key_of(const std::optional<ReportRecommendation>& report) {
+    if (!report || !report->document.contains("sku"))
+        return std::nullopt;
+    try {
+        const auto& s = report->document["sku"];
+        return model::fleet::to_string(
+            model::fleet::SkuKey{s.at("microarch").get<std::string>(), s.at("nodes").get<int>(),
+                                 s.at("hardware_threads_per_node").get<int>(),
+                                 s.at("memory_per_node_gib").get<std::uint64_t>(),
+                                 s.at("page_size_kb").get<std::uint64_t>()});
+    } catch (const nlohmann::json::exception&) {
+        return std::nullopt;
+    }
+}
+
+}  // namespace
+
+// Exit codes: 0 verified; 1 not verified (each problem with its code), with the reasons on
+// stderr; 2 bad options, report or a saved log without its command line.
+int run_verify(const Args& args) {
+    auto o = parse_verify(args);
+    if (!o)
+        return 0;
+    KernelFs fs(o->root);
+    std::optional<ReportRecommendation> report;
+    if (o->report) {
+        report = read_report(*o->report, true);
+        // The verification block is written into the report: refuse now a report that could
+        // not be rewritten, rather than after the verdict.
+        check_writable_path(*o->report, "--report");
+    }
+    const auto gathered = gather(*o, fs, report);
+    const auto r = boot::verify_boot(gathered.input);
+    const auto v = verification_json(gathered, r);
+    if (o->json)
+        std::cout << v.dump(2) << "\n";
+    else
+        print_verification(gathered, r);
+    if (report && r.line) {
+        add_to_report(*o->report, report->document, v);
+        if (!o->json)
+            std::cout << "added a verification block to " << o->report->string() << "\n";
+    }
+    // Written whatever the verdict: a boot that was not verified is what a dashboard must show.
+    if (o->prometheus)
+        write_file_atomically(*o->prometheus,
+                              prometheus_text(verification_samples(v, sku_key_of(report))));
+    if (!r.verified) {
+        std::string why;
+        for (const auto& p : r.problems)
+            why += (why.empty() ? "" : "; ") + p.message + " (" + p.code + ")";
+        throw RuntimeError("not verified: " + why);
+    }
+    if (!o->json)
+        std::cout << "verified\n";
+    return 0;
+}
+
+}  // namespace hugetune::cli

@@ -1,0 +1,140 @@
+#include "cli/fleet_db_option.hpp"
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <vector>
+
+#include "fleet_db/fleet_db_error.hpp"
+#include "tuner/system/errors.hpp"
+
+namespace hugetune::cli {
+
+void add_db_option(po::options_description& desc, std::string& value) {
+    desc.add_options()("db", po::value(&value)->value_name("PATH|URL"),
+                       option_help("the fleet database: a SQLite file, or a PostgreSQL "
+                                   "connection string postgresql://...; else HUGETUNE_DB",
+                                   kDefaultFleetDb)
+                           .c_str());
+}
+
+fleet_db::DbTarget fleet_db_target(const std::string& option_value) {
+    std::string value = option_value;
+    if (value.empty())
+        if (const char* env = std::getenv("HUGETUNE_DB"); env && *env)
+            value = env;
+    if (value.empty())
+        value = kDefaultFleetDb;
+    return fleet_db::parse_db_target(value);
+}
+
+void rethrow_fleet_db_error(const fleet_db::FleetDbError& e) {
+    if (e.kind() == fleet_db::FleetDbError::Kind::usage)
+        throw UsageError(e.what());
+    throw RuntimeError(e.what());
+}
+
+fleet_db::FleetDb open_fleet_db(const fleet_db::DbTarget& target, bool create) {
+    return fleet_db_call([&] { return fleet_db::FleetDb::open(target, create); });
+}
+
+model::fleet::FleetOptions fleet_analysis_options() {
+    model::fleet::FleetOptions options;
+    options.recommend.seed = 1;  // the same database gives the same answer every time
+    return options;
+}
+
+namespace {
+
+// This binary, as 16 hex digits of its own bytes (FNV-1a over 64-bit words, a byte at the end
+// taken alone): an answer kept by another build (another model) is not taken, and hosts running
+// the same build share what they keep. Read in blocks: a sanitizer build is 100 MB. Empty when
+// it cannot be read: then nothing is kept or taken.
+const std::string& binary_digest() {
+    static const std::string digest = []() -> std::string {
+        std::ifstream in("/proc/self/exe", std::ios::binary);
+        std::uint64_t h = 0xcbf29ce484222325ULL;
+        std::vector<char> block(1 << 20);
+        std::size_t total = 0;
+        while (in) {
+            in.read(block.data(), static_cast<std::streamsize>(block.size()));
+            const auto got = static_cast<std::size_t>(in.gcount());
+            std::size_t i = 0;
+            for (; i + 8 <= got; i += 8) {
+                std::uint64_t word;
+                std::memcpy(&word, block.data() + i, 8);
+                h = (h ^ word) * 0x100000001b3ULL;
+            }
+            for (; i < got; ++i)
+                h = (h ^ static_cast<unsigned char>(block[i])) * 0x100000001b3ULL;
+            total += got;
+        }
+        if (in.bad() || total == 0)
+            return {};
+        char hex[17];
+        std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h));
+        return hex;
+    }();
+    return digest;
+}
+
+// What an answer is computed from besides the runs: the binary and the analysis' options.
+std::string answer_inputs(const std::string& runs_digest) {
+    const auto o = fleet_analysis_options();
+    return "tool " + binary_digest() + "; seed " + std::to_string(o.recommend.seed.value_or(0)) +
+           ", resamples " + std::to_string(o.recommend.resamples) + ", tolerance " +
+           std::to_string(o.recommend.tolerance) + ", min hosts " + std::to_string(o.min_hosts) +
+           "; runs " + runs_digest;
+}
+
+}  // namespace
+
+nlohmann::json answer_of_sku(fleet_db::FleetDb& db, const std::string& sku_key) {
+    const bool keep = !binary_digest().empty();
+    const std::string inputs =
+        keep ? answer_inputs(fleet_db_call([&] { return db.runs_digest(sku_key); })) : "";
+    if (keep)
+        if (const auto kept = fleet_db_call([&] { return db.kept_answer(sku_key, inputs); })) {
+            try {
+                return nlohmann::json::parse(*kept);
+            } catch (const nlohmann::json::exception&) {  // damaged: computed again below
+            }
+        }
+    const auto runs = fleet_db_call([&] { return db.runs_of_sku(sku_key); });
+    if (runs.empty())
+        throw UsageError("--sku: no runs of SKU '" + sku_key +
+                         "' in the database; see 'hugetune fleet skus' for the SKUs it holds");
+    nlohmann::json answer;
+    try {
+        answer = model::fleet::to_json(model::fleet::answer_sku(runs, fleet_analysis_options()));
+    } catch (const model::InputError& e) {
+        throw RuntimeError("SKU " + sku_key + ": " + e.what());
+    }
+    if (keep)
+        db.keep_answer(sku_key, inputs, answer.dump());
+    return answer;
+}
+
+std::vector<SkuRow> answers_of_all_skus(fleet_db::FleetDb& db) {
+    std::vector<SkuRow> rows;
+    for (const auto& key : fleet_db_call([&] { return db.sku_keys(); })) {
+        SkuRow row{key, std::nullopt, {}};
+        try {
+            row.answer = answer_of_sku(db, key);
+        } catch (const RuntimeError& e) {
+            row.error = e.what();
+        }
+        rows.push_back(std::move(row));
+    }
+    return rows;
+}
+
+nlohmann::json to_json(const SkuRow& row) {
+    if (row.answer)
+        return *row.answer;
+    return {{"sku", row.key}, {"error", row.error}};
+}
+
+}  // namespace hugetune::cli

@@ -1,0 +1,59 @@
+// What every `hugetune fleet` subcommand shares: the --db option (or HUGETUNE_DB), opening the
+// database with its refusals as the command line's errors, and the analysis' options.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cli/cli.hpp"
+#include "fleet_db/fleet_db.hpp"
+#include "fleet_db/fleet_db_error.hpp"
+#include "model/fleet/fleet.hpp"
+
+namespace hugetune::cli {
+
+inline constexpr const char* kDefaultFleetDb = "/var/lib/hugetune/fleet.db";
+
+// Adds --db PATH|URL; `value` receives it.
+void add_db_option(po::options_description& desc, std::string& value);
+
+// --db, else HUGETUNE_DB, else the default file.
+fleet_db::DbTarget fleet_db_target(const std::string& option_value);
+
+// Opens (and migrates) the database; its refusals become UsageError or RuntimeError naming the
+// database and the fix.
+fleet_db::FleetDb open_fleet_db(const fleet_db::DbTarget& target, bool create);
+
+// Runs `f`, turning the database's refusals into the command line's errors.
+[[noreturn]] void rethrow_fleet_db_error(const fleet_db::FleetDbError& e);
+
+template <class F>
+auto fleet_db_call(F&& f) -> decltype(f()) {
+    try {
+        return f();
+    } catch (const fleet_db::FleetDbError& e) {
+        rethrow_fleet_db_error(e);
+    }
+}
+
+// The answer of one SKU from every stored run, as model::fleet::to_json writes it; UsageError
+// when the SKU has no runs. An answer kept in the database is taken when this binary computed
+// it from the same runs with the same options; else it is computed and kept
+// (docs/fleet.md "Answers kept").
+nlohmann::json answer_of_sku(fleet_db::FleetDb& db, const std::string& sku_key);
+
+// Every SKU in the database with its answer, or why it has none.
+struct SkuRow {
+    std::string key;
+    std::optional<nlohmann::json> answer;  // as answer_of_sku gives it
+    std::string error;                     // when there is no answer
+};
+std::vector<SkuRow> answers_of_all_skus(fleet_db::FleetDb& db);
+// The row as JSON: the answer's fields, or {"sku", "error"}.
+nlohmann::json to_json(const SkuRow& row);
+
+// Options of the per-SKU analysis that the fleet commands share.
+model::fleet::FleetOptions fleet_analysis_options();
+
+}  // namespace hugetune::cli

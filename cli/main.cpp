@@ -1,0 +1,5 @@
+#include "cli/cli.hpp"
+
+int main(int argc, char** argv) {
+    return hugetune::cli::run_main(argc, argv);
+}

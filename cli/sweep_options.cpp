@@ -1,0 +1,177 @@
+#include "cli/sweep_options.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <sstream>
+
+#include "tuner/kernel/cmdline.hpp"
+#include "tuner/sweep/settings.hpp"
+#include "tuner/system/atomic_file.hpp"
+#include "tuner/system/errors.hpp"
+
+namespace hugetune::cli {
+namespace {
+
+// The page sizes x86-64 offers; the kernel's own list is checked by plan_sweep.
+constexpr std::string_view kPageSizes = "2M or 1G";
+
+std::vector<std::string> split_list(const std::string& text) {
+    std::vector<std::string> items;
+    std::stringstream in(text);
+    std::string item;
+    while (std::getline(in, item, ','))
+        items.push_back(item);
+    return items;
+}
+
+std::vector<int> parse_thread_list(const std::string& text) {
+    std::vector<int> counts;
+    for (const auto& item : split_list(text)) {
+        int n = 0;
+        std::size_t used = 0;
+        try {
+            n = std::stoi(item, &used);
+        } catch (const std::exception&) {
+            used = 0;
+        }
+        // The range is validate_sweep_options' to check, with one message for both ends.
+        if (item.empty() || used != item.size())
+            usage_error("--threads",
+                        "'" + item + "' is not a thread count; give a list like 1,2,4,8");
+        counts.push_back(n);
+    }
+    if (counts.empty())
+        usage_error("--threads", "give a list like 1,2,4,8");
+    return counts;
+}
+
+std::vector<Phase> parse_phase_list(const std::string& text) {
+    std::vector<Phase> phases;
+    for (const auto& item : split_list(text)) {
+        auto p = parse_phase(item);
+        if (!p)
+            usage_error("--phases", "unknown phase '" + item + "'; use alloc, zero and/or grow");
+        if (std::find(phases.begin(), phases.end(), *p) == phases.end())
+            phases.push_back(*p);
+    }
+    return phases;  // none at all: refused by validate_sweep_options
+}
+
+template <typename Items, typename Text>
+std::string join(const Items& items, Text text) {
+    std::string joined;
+    for (const auto& item : items)
+        joined += (joined.empty() ? "" : ",") + std::string(text(item));
+    return joined;
+}
+
+std::string range_text(int low, int high) {
+    return std::to_string(low) + " to " + std::to_string(high);
+}
+
+}  // namespace
+
+void add_sweep_options(po::options_description& desc, SweepOptionValues& v) {
+    po::options_description sweep("Sweep options");
+    auto add = sweep.add_options();
+    add("threads", po::value(&v.threads)->value_name("LIST"),
+        option_help("threads per NUMA node to measure",
+                    join(kDefaultThreadsPerNode, [](int n) { return std::to_string(n); }),
+                    "each " + range_text(kMinThreadsPerNode, kMaxThreadsPerNode))
+            .c_str());
+    add("repetitions", po::value(&v.repetitions)->value_name("R"),
+        option_help("repetitions per point", std::to_string(kDefaultRepetitions),
+                    range_text(kMinRepetitions, kMaxRepetitions))
+            .c_str());
+    add("phases", po::value(&v.phases)->value_name("LIST"),
+        option_help("the phases to measure", join(kDefaultPhases, phase_name)).c_str());
+    add("page-size", po::value(&v.page_size)->value_name("2M|1G"),
+        option_help(kPageSizes, memsize_text(kDefaultPageSizeKb)).c_str());
+    add("sample-mib", po::value(&v.sample_mib)->value_name("MIB"),
+        option_help("huge page memory per node, the same at every N",
+                    std::to_string(kDefaultSampleMib) + ", halved until it fits when not given",
+                    "a multiple of the page size")
+            .c_str());
+    add("max-memory-fraction", po::value(&v.max_memory_fraction)->value_name("F"),
+        option_help("refuse a sample needing more than F of a node's available memory",
+                    number_text(kDefaultMaxMemoryFraction),
+                    "above 0, at most " + number_text(kMaxMaxMemoryFraction))
+            .c_str());
+    add("seed", po::value(&v.seed)->value_name("S"),
+        option_help("seed of the shuffled order", std::to_string(kDefaultSeed)).c_str());
+    desc.add(sweep);
+}
+
+SweepOptions sweep_options_from(const SweepOptionValues& v, const po::variables_map& vm) {
+    SweepOptions o;
+    if (vm.count("threads"))
+        o.threads_per_node = parse_thread_list(v.threads);
+    if (vm.count("phases"))
+        o.phases = parse_phase_list(v.phases);
+    if (vm.count("repetitions"))
+        o.repetitions = v.repetitions;
+    if (vm.count("page-size")) {
+        auto kb = parse_memsize_kb(v.page_size);
+        if (!kb || *kb == 0)
+            usage_error("--page-size",
+                        "'" + v.page_size + "' is not a size; use " + std::string(kPageSizes));
+        o.page_size_kb = *kb;
+    }
+    if (vm.count("sample-mib")) {
+        if (v.sample_mib < 1)
+            usage_error("--sample-mib", "give a positive number of MiB, e.g. 256");
+        o.sample_mib_per_node = static_cast<std::uint64_t>(v.sample_mib);
+    }
+    if (vm.count("max-memory-fraction"))
+        o.max_memory_fraction = v.max_memory_fraction;
+    if (vm.count("seed"))
+        o.seed = parse_unsigned("--seed", v.seed);
+    validate_sweep_options(o);
+    return o;
+}
+
+void require_root_and_hugetlb(const KernelFs& fs, const std::string& what) {
+    if (geteuid() != 0)
+        throw NotRootError(what +
+                           " changes huge page pools and needs root; run it with sudo, or use "
+                           "--dry-run to see the plan");
+    if (!fs.exists("/sys/kernel/mm/hugepages"))
+        throw UnsupportedError(
+            "this kernel has no hugetlb support (/sys/kernel/mm/hugepages is missing)");
+}
+
+ConsoleProgress::ConsoleProgress(std::optional<std::filesystem::path> out)
+    : out_(std::move(out)), tty_(isatty(STDERR_FILENO) == 1) {}
+
+ConsoleProgress::~ConsoleProgress() {
+    clear();
+}
+
+void ConsoleProgress::on_repetition(const SweepProgress& p, const SweepResult& so_far) {
+    if (out_)
+        write_file_atomically(*out_, to_json(so_far).dump(2) + "\n");
+    if (!tty_)
+        return;
+    std::fprintf(stderr, "\r\033[Kpoint %d of %d  %s at %d  elapsed %.0f s, about %.0f s left",
+                 p.done, p.total, std::string(phase_name(p.phase)).c_str(), p.threads_per_node,
+                 p.elapsed_seconds, p.remaining_seconds);
+    std::fflush(stderr);
+    drawn_ = true;
+}
+
+void ConsoleProgress::on_note(const std::string& note) {
+    clear();
+    std::fprintf(stderr, "hugetune: %s\n", note.c_str());
+}
+
+void ConsoleProgress::clear() {
+    if (!drawn_)
+        return;
+    std::fprintf(stderr, "\r\033[K");
+    std::fflush(stderr);
+    drawn_ = false;
+}
+
+}  // namespace hugetune::cli

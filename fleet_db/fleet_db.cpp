@@ -1,0 +1,432 @@
+#include "fleet_db/fleet_db.hpp"
+
+#include <soci/postgresql/soci-postgresql.h>
+#include <soci/soci.h>
+#include <soci/sqlite3/soci-sqlite3.h>
+
+#include <filesystem>
+#include <utility>
+
+#include "fleet_db/fleet_db_error.hpp"
+
+namespace hugetune::fleet_db {
+namespace {
+
+using Kind = FleetDbError::Kind;
+
+// SQLite waits this long for another writer (a second ingest) before giving up.
+constexpr int kSqliteBusySeconds = 60;
+
+bool starts_with(const std::string& text, std::string_view prefix) {
+    return text.compare(0, prefix.size(), prefix) == 0;
+}
+
+// The database's own words for a failure, and what the user can do about it.
+[[noreturn]] void rethrow(const DbTarget& target, std::string_view action,
+                          const soci::soci_error& e) {
+    std::string what = e.get_error_message();
+    // SOCI puts its own function in front ("sqlite3_statement_backend::loadOne: ..."): ours
+    // says where instead.
+    if (const auto colon = what.find(": ");
+        colon != std::string::npos && what.substr(0, colon).find("::") != std::string::npos)
+        what.erase(0, colon + 2);
+    if (what.find("file is not a database") != std::string::npos ||
+        what.find("database disk image is malformed") != std::string::npos)
+        throw FleetDbError(Kind::usage, target.display + ": not a usable SQLite database (" + what +
+                                            "); point --db at a hugetune fleet database or a new "
+                                            "file");
+    std::string fix;
+    if (what.find("readonly") != std::string::npos || what.find("read-only") != std::string::npos)
+        fix = "; the database cannot be written: check its and its directory's permissions";
+    else if (target.dialect == Dialect::postgresql && action == "connect")
+        fix = "; check the server is running and the connection string (--db or HUGETUNE_DB)";
+    throw FleetDbError(Kind::failure,
+                       target.display + ": " + std::string(action) + ": " + what + fix);
+}
+
+template <class F>
+auto guarded(const DbTarget& target, std::string_view action, F&& f) {
+    try {
+        return f();
+    } catch (const soci::soci_error& e) {
+        rethrow(target, action, e);
+    }
+}
+
+// SQLite: take the write lock at the start, so two ingests queue instead of deadlocking on
+// the upgrade from a read lock. PostgreSQL: see ingest().
+class Transaction {
+  public:
+    Transaction(soci::session& sql, Dialect dialect) : sql_(sql) {
+        sql_ << (dialect == Dialect::sqlite ? "BEGIN IMMEDIATE" : "BEGIN");
+    }
+    Transaction(const Transaction&) = delete;
+    Transaction& operator=(const Transaction&) = delete;
+    void commit() {
+        sql_ << "COMMIT";
+        open_ = false;
+    }
+    ~Transaction() {
+        if (open_)
+            try {
+                sql_ << "ROLLBACK";
+            } catch (const soci::soci_error&) {  // the connection is gone: so is the transaction
+            }
+    }
+
+  private:
+    soci::session& sql_;
+    bool open_ = true;
+};
+
+std::string joined_codes(const std::vector<std::string>& codes) {
+    std::string out;
+    for (const auto& c : codes)
+        out += (out.empty() ? "" : ",") + c;
+    return out;
+}
+
+long long id_of(soci::session& sql, const std::string& select, const std::string& value) {
+    long long id = 0;
+    sql << select, soci::use(value), soci::into(id);
+    return id;
+}
+
+long long stored_sku(soci::session& sql, const model::fleet::SkuKey& sku) {
+    const std::string key = model::fleet::to_string(sku);
+    const long long nodes = sku.nodes, threads = sku.hardware_threads_per_node;
+    const long long gib = static_cast<long long>(sku.memory_per_node_gib);
+    const long long page = static_cast<long long>(sku.page_size_kb);
+    sql << "INSERT INTO skus (sku_key, microarch, nodes, hardware_threads_per_node,"
+           " memory_per_node_gib, page_size_kb) VALUES (:k, :m, :n, :t, :g, :p)"
+           " ON CONFLICT (sku_key) DO NOTHING",
+        soci::use(key), soci::use(sku.microarch), soci::use(nodes), soci::use(threads),
+        soci::use(gib), soci::use(page);
+    return id_of(sql, "SELECT id FROM skus WHERE sku_key = :k", key);
+}
+
+long long stored_host(soci::session& sql, const std::string& host) {
+    sql << "INSERT INTO hosts (hostname) VALUES (:h) ON CONFLICT (hostname) DO NOTHING",
+        soci::use(host);
+    return id_of(sql, "SELECT id FROM hosts WHERE hostname = :h", host);
+}
+
+// True when the run is new.
+bool store_run(soci::session& sql, const IntakeReport& r, long long host_id, long long sku_id) {
+    const auto& f = r.facts;
+    const std::string report = r.document.dump(), warnings = joined_codes(f.warning_codes);
+    const std::string kernel = f.kernel_release.value_or("");
+    soci::indicator kernel_ind = f.kernel_release ? soci::i_ok : soci::i_null;
+    const double confidence = f.confidence.value_or(0);
+    soci::indicator confidence_ind = f.confidence ? soci::i_ok : soci::i_null;
+    const int threads = f.hugepage_alloc_threads;
+    soci::statement st =
+        (sql.prepare << "INSERT INTO runs (host_id, sku_id, generated_at, content_hash,"
+                        " tool_version, kernel_release, decision, hugepage_alloc_threads,"
+                        " predicted_seconds, confidence, warnings, report) VALUES (:h, :s, :at,"
+                        " :hash, :tool, :kernel, :decision, :threads, :predicted, :confidence,"
+                        " :warnings, :report)"
+                        " ON CONFLICT (host_id, generated_at, content_hash) DO NOTHING",
+         soci::use(host_id), soci::use(sku_id), soci::use(f.generated_at),
+         soci::use(r.content_hash), soci::use(f.tool_version), soci::use(kernel, kernel_ind),
+         soci::use(f.decision), soci::use(threads), soci::use(f.predicted_seconds),
+         soci::use(confidence, confidence_ind), soci::use(warnings), soci::use(report));
+    st.execute(true);
+    return st.get_affected_rows() > 0;
+}
+
+std::optional<double> number_in(const nlohmann::json& block, const char* key) {
+    const auto it = block.find(key);
+    return it != block.end() && it->is_number() ? std::optional(it->get<double>()) : std::nullopt;
+}
+
+std::string text_in(const nlohmann::json& block, const char* key, soci::indicator& ind) {
+    const auto it = block.find(key);
+    const bool present = it != block.end() && it->is_string();
+    ind = present ? soci::i_ok : soci::i_null;
+    return present ? it->get<std::string>() : std::string();
+}
+
+// True when the run had no verification before; a stored one is kept (the first boot after
+// the apply is the one that was predicted).
+bool store_verification(soci::session& sql, long long run_id, const nlohmann::json& block) {
+    const int verified = block.value("verified", false) ? 1 : 0;
+    double values[4];
+    soci::indicator inds[4];
+    const char* keys[4] = {"measured_ms", "threads", "pool_predicted_ms", "ratio"};
+    for (int i = 0; i < 4; ++i) {
+        const auto v = number_in(block, keys[i]);
+        values[i] = v.value_or(0);
+        inds[i] = v ? soci::i_ok : soci::i_null;
+    }
+    const int threads = static_cast<int>(values[1]);
+    soci::indicator kernel_ind = soci::i_null, boot_ind = soci::i_null;
+    const std::string kernel = text_in(block, "kernel_release", kernel_ind);
+    const std::string boot_id = text_in(block, "boot_id", boot_ind);
+    const std::string text = block.dump();
+    soci::statement st =
+        (sql.prepare << "INSERT INTO verifications (run_id, verified, measured_ms, threads,"
+                        " predicted_ms, ratio, kernel_release, boot_id, block) VALUES (:r, :v,"
+                        " :m, :t, :p, :ratio, :k, :b, :block) ON CONFLICT (run_id) DO NOTHING",
+         soci::use(run_id), soci::use(verified), soci::use(values[0], inds[0]),
+         soci::use(threads, inds[1]), soci::use(values[2], inds[2]), soci::use(values[3], inds[3]),
+         soci::use(kernel, kernel_ind), soci::use(boot_id, boot_ind), soci::use(text));
+    st.execute(true);
+    return st.get_affected_rows() > 0;
+}
+
+}  // namespace
+
+DbTarget parse_db_target(const std::string& value) {
+    DbTarget t;
+    t.location = value;
+    t.display = value;
+    if (starts_with(value, "postgresql://") || starts_with(value, "postgres://")) {
+        t.dialect = Dialect::postgresql;
+        // user:password@host: the password never reaches a message.
+        const auto scheme_end = value.find("://") + 3;
+        const auto at = value.find('@', scheme_end);
+        const auto colon = value.find(':', scheme_end);
+        if (at != std::string::npos && colon != std::string::npos && colon < at)
+            t.display = value.substr(0, colon) + ":***" + value.substr(at);
+        for (auto p = t.display.find("password="); p != std::string::npos;
+             p = t.display.find("password=", p + 1)) {
+            const auto end = t.display.find('&', p);
+            t.display.replace(p + 9, end == std::string::npos ? std::string::npos : end - p - 9,
+                              "***");
+        }
+    }
+    return t;
+}
+
+FleetDb::FleetDb(DbTarget target, std::unique_ptr<soci::session> session)
+    : target_(std::move(target)), sql_(std::move(session)) {}
+FleetDb::FleetDb(FleetDb&&) noexcept = default;
+FleetDb& FleetDb::operator=(FleetDb&&) noexcept = default;
+FleetDb::~FleetDb() = default;
+
+FleetDb FleetDb::open(const DbTarget& target, bool create) {
+    std::unique_ptr<soci::session> sql;
+    if (target.dialect == Dialect::sqlite) {
+        namespace fs = std::filesystem;
+        const fs::path path(target.location);
+        std::error_code ec;
+        if (!create && !fs::exists(path, ec))
+            throw FleetDbError(Kind::usage, target.display +
+                                                ": no fleet database there; ingest reports "
+                                                "first (hugetune fleet ingest) or give --db");
+        const fs::path dir = path.has_parent_path() ? path.parent_path() : fs::path(".");
+        if (!fs::is_directory(dir, ec))
+            throw FleetDbError(Kind::usage, target.display + ": directory " + dir.string() +
+                                                " does not exist; create it or give another --db");
+        if (fs::exists(path, ec) && !fs::is_regular_file(path, ec))
+            throw FleetDbError(Kind::usage,
+                               target.display + ": not a regular file; give --db a file path");
+        if (target.location.find_first_of(" \"'\\") != std::string::npos)
+            throw FleetDbError(Kind::usage, target.display +
+                                                ": a database path with spaces, quotes or "
+                                                "backslashes is not supported; rename it");
+        sql = guarded(target, "open", [&] {
+            return std::make_unique<soci::session>(
+                soci::sqlite3,
+                "db=" + target.location + " timeout=" + std::to_string(kSqliteBusySeconds));
+        });
+    } else {
+        sql = guarded(target, "connect", [&] {
+            return std::make_unique<soci::session>(soci::postgresql, target.location);
+        });
+    }
+    FleetDb db(target, std::move(sql));
+    guarded(target, "open", [&] { db.migrate(); });
+    return db;
+}
+
+int FleetDb::schema_version() {
+    return guarded(target_, "read the schema version", [&] {
+        int exists = 0;
+        if (target_.dialect == Dialect::sqlite)
+            *sql_ << "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND"
+                     " name = 'schema_info'",
+                soci::into(exists);
+        else
+            *sql_ << "SELECT COUNT(*) FROM information_schema.tables WHERE"
+                     " table_schema = current_schema() AND table_name = 'schema_info'",
+                soci::into(exists);
+        if (exists == 0)
+            return 0;
+        int version = 0;
+        soci::indicator ind = soci::i_null;
+        *sql_ << "SELECT MAX(version) FROM schema_info", soci::into(version, ind);
+        return ind == soci::i_ok ? version : 0;
+    });
+}
+
+void FleetDb::migrate() {
+    const int latest = latest_schema_version();
+    auto refuse_newer = [&](int version) {
+        if (version > latest)
+            throw FleetDbError(Kind::usage,
+                               target_.display + ": schema version " + std::to_string(version) +
+                                   " was written by a newer hugetune (this one knows up to " +
+                                   std::to_string(latest) +
+                                   "); use that hugetune, this one leaves the database as it is");
+    };
+    int version = schema_version();
+    refuse_newer(version);
+    if (version == latest)
+        return;  // nothing to write: a read-only database stays readable
+    Transaction t(*sql_, target_.dialect);
+    if (target_.dialect == Dialect::postgresql) {
+        int one = 0;  // two first opens at once: the second waits, then finds the schema made
+        *sql_ << "SELECT 1 FROM (SELECT pg_advisory_xact_lock(4711)) AS l", soci::into(one);
+    }
+    version = schema_version();
+    refuse_newer(version);
+    if (version == 0)
+        *sql_ << "CREATE TABLE schema_info (version INTEGER NOT NULL)";
+    for (int v = version + 1; v <= latest; ++v)
+        for (const auto& statement : migration_statements(v, target_.dialect))
+            *sql_ << statement;
+    *sql_ << "DELETE FROM schema_info";
+    *sql_ << "INSERT INTO schema_info (version) VALUES (:v)", soci::use(latest);
+    t.commit();
+}
+
+}  // namespace hugetune::fleet_db
+
+namespace hugetune::fleet_db {
+
+IngestResult FleetDb::ingest(const std::vector<IntakeReport>& reports) {
+    return guarded(target_, "ingest", [&] {
+        IngestResult result;
+        Transaction t(*sql_, target_.dialect);
+        if (target_.dialect == Dialect::postgresql) {
+            // Ingests take turns, as SQLite's write lock makes them: two batches that hold the
+            // same hosts in another order would otherwise each wait for the other's rows.
+            int one = 0;
+            *sql_ << "SELECT 1 FROM (SELECT pg_advisory_xact_lock(4712)) AS l", soci::into(one);
+        }
+        for (const auto& r : reports) {
+            const long long sku_id = stored_sku(*sql_, r.facts.sku);
+            const long long host_id = stored_host(*sql_, r.facts.host);
+            const bool added = store_run(*sql_, r, host_id, sku_id);
+            long long run_id = 0;
+            *sql_ << "SELECT id FROM runs WHERE host_id = :h AND generated_at = :at AND"
+                     " content_hash = :hash",
+                soci::use(host_id), soci::use(r.facts.generated_at), soci::use(r.content_hash),
+                soci::into(run_id);
+            const bool verified =
+                r.verification && store_verification(*sql_, run_id, *r.verification);
+            if (added)
+                result.added.push_back(r.name);
+            else if (verified)
+                result.verification_added.push_back(r.name);
+            else
+                result.skipped.push_back(r.name);
+        }
+        t.commit();
+        return result;
+    });
+}
+
+std::vector<std::string> FleetDb::sku_keys() {
+    return guarded(target_, "read the SKUs", [&] {
+        std::vector<std::string> keys;
+        soci::rowset<std::string> rows =
+            (sql_->prepare << "SELECT sku_key FROM skus ORDER BY sku_key");
+        for (const auto& key : rows)
+            keys.push_back(key);
+        return keys;
+    });
+}
+
+std::vector<model::fleet::FleetRun> FleetDb::runs_of_sku(const std::string& sku_key) {
+    return guarded(target_, "read the runs", [&] {
+        std::vector<model::fleet::FleetRun> runs;
+        soci::rowset<soci::row> rows =
+            (sql_->prepare << "SELECT h.hostname, r.content_hash, r.report, v.block FROM runs r"
+                              " JOIN hosts h ON h.id = r.host_id JOIN skus s ON s.id = r.sku_id"
+                              " LEFT JOIN verifications v ON v.run_id = r.id"
+                              " WHERE s.sku_key = :k ORDER BY h.hostname, r.generated_at, r.id",
+             soci::use(sku_key));
+        for (const auto& row : rows) {
+            model::fleet::FleetRun run{row.get<std::string>(0), row.get<std::string>(1),
+                                       nlohmann::json::parse(row.get<std::string>(2))};
+            if (row.get_indicator(3) == soci::i_ok)
+                run.report["verification"] = nlohmann::json::parse(row.get<std::string>(3));
+            runs.push_back(std::move(run));
+        }
+        return runs;
+    });
+}
+
+std::optional<std::string> FleetDb::sku_of_host(const std::string& host) {
+    return guarded(target_, "read the host", [&]() -> std::optional<std::string> {
+        std::string key;
+        *sql_ << "SELECT s.sku_key FROM runs r JOIN hosts h ON h.id = r.host_id"
+                 " JOIN skus s ON s.id = r.sku_id WHERE h.hostname = :h"
+                 " ORDER BY r.generated_at DESC, r.id DESC LIMIT 1",
+            soci::use(host), soci::into(key);
+        if (!sql_->got_data())
+            return std::nullopt;
+        return key;
+    });
+}
+
+std::string FleetDb::runs_digest(const std::string& sku_key) {
+    return guarded(target_, "read the runs", [&] {
+        std::string text;
+        soci::rowset<soci::row> rows =
+            (sql_->prepare << "SELECT CAST(r.id AS TEXT), r.content_hash, v.run_id FROM runs r"
+                              " JOIN skus s ON s.id = r.sku_id"
+                              " LEFT JOIN verifications v ON v.run_id = r.id"
+                              " WHERE s.sku_key = :k ORDER BY r.id",
+             soci::use(sku_key));
+        // The id as text: an INTEGER in SQLite and a BIGINT in PostgreSQL come back as
+        // different C++ types.
+        for (const auto& row : rows)
+            text += row.get<std::string>(0) + ":" + row.get<std::string>(1) +
+                    (row.get_indicator(2) == soci::i_ok ? ":v;" : ";");
+        return content_hash(text);
+    });
+}
+
+std::optional<std::string> FleetDb::kept_answer(const std::string& sku_key,
+                                                const std::string& inputs) {
+    return guarded(target_, "read the kept answers", [&]() -> std::optional<std::string> {
+        std::string answer;
+        *sql_ << "SELECT a.answer FROM sku_answers a JOIN skus s ON s.id = a.sku_id"
+                 " WHERE s.sku_key = :k AND a.inputs = :i",
+            soci::use(sku_key), soci::use(inputs), soci::into(answer);
+        if (!sql_->got_data())
+            return std::nullopt;
+        return answer;
+    });
+}
+
+bool FleetDb::keep_answer(const std::string& sku_key, const std::string& inputs,
+                          const std::string& answer) {
+    // A reader must not queue behind an ingest for SQLite's write lock: it tries once.
+    const bool sqlite = target_.dialect == Dialect::sqlite;
+    try {
+        if (sqlite)
+            *sql_ << "PRAGMA busy_timeout = 0";
+        *sql_ << "INSERT INTO sku_answers (sku_id, inputs, answer)"
+                 " SELECT id, :i, :a FROM skus WHERE sku_key = :k"
+                 " ON CONFLICT (sku_id) DO UPDATE SET inputs = excluded.inputs,"
+                 " answer = excluded.answer",
+            soci::use(inputs), soci::use(answer), soci::use(sku_key);
+        if (sqlite)
+            *sql_ << "PRAGMA busy_timeout = " + std::to_string(kSqliteBusySeconds * 1000);
+        return true;
+    } catch (const soci::soci_error&) {
+        if (sqlite)
+            try {
+                *sql_ << "PRAGMA busy_timeout = " + std::to_string(kSqliteBusySeconds * 1000);
+            } catch (const soci::soci_error&) {  // the session is unusable: the next call says so
+            }
+        return false;
+    }
+}
+
+}  // namespace hugetune::fleet_db

@@ -1,0 +1,74 @@
+// The fleet database: hosts, SKUs, runs (one per report), verifications and the answers kept
+// per SKU, over SOCI on an embedded SQLite file or a PostgreSQL server, with the same
+// statements on both (docs/fleet.md "The database").
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "fleet_db/migrations.hpp"
+#include "fleet_db/report_intake.hpp"
+#include "model/fleet/fleet.hpp"
+
+namespace soci {
+class session;
+}
+
+namespace hugetune::fleet_db {
+
+// Where the database is: a `postgresql://` (or `postgres://`) connection string, else the path
+// of a SQLite file.
+struct DbTarget {
+    Dialect dialect = Dialect::sqlite;
+    std::string location;  // the path, or the connection string
+    std::string display;   // for messages: the path, or the URL without its password
+};
+DbTarget parse_db_target(const std::string& value);
+
+struct IngestResult {
+    std::vector<std::string> added;               // names of reports stored as new runs
+    std::vector<std::string> skipped;             // already stored, nothing new
+    std::vector<std::string> verification_added;  // stored before, their verification now
+};
+
+class FleetDb {
+  public:
+    // Connects and applies the migrations the database lacks. `create`: a SQLite file that does
+    // not exist is created (ingest); otherwise its absence is refused. Throws FleetDbError.
+    static FleetDb open(const DbTarget& target, bool create);
+    FleetDb(FleetDb&&) noexcept;
+    FleetDb& operator=(FleetDb&&) noexcept;
+    ~FleetDb();
+
+    // Every report in one transaction: all of them are stored, or none.
+    IngestResult ingest(const std::vector<IntakeReport>& reports);
+
+    std::vector<std::string> sku_keys();
+    // Every run of the SKU, by host then time, each report with its verification block.
+    std::vector<model::fleet::FleetRun> runs_of_sku(const std::string& sku_key);
+    // The SKU of the host's latest run.
+    std::optional<std::string> sku_of_host(const std::string& host);
+
+    // What a SKU's answer is computed from, as 16 hex digits: a digest of its runs (id and
+    // content hash, in id order) and of which of them carry a verification. Runs and
+    // verifications are only ever added, so another digest means other data.
+    std::string runs_digest(const std::string& sku_key);
+    // The answer kept for the SKU when it was computed from `inputs`, else nothing.
+    std::optional<std::string> kept_answer(const std::string& sku_key, const std::string& inputs);
+    // Keeps the answer for the SKU, replacing the one before. False when the database does not
+    // take it now (read-only; another writer holds SQLite's lock, not waited for): the answer
+    // stands, it is computed again next time.
+    bool keep_answer(const std::string& sku_key, const std::string& inputs,
+                     const std::string& answer);
+    int schema_version();
+
+  private:
+    FleetDb(DbTarget target, std::unique_ptr<soci::session> session);
+    void migrate();
+    DbTarget target_;
+    std::unique_ptr<soci::session> sql_;
+};
+
+}  // namespace hugetune::fleet_db

@@ -1,0 +1,73 @@
+#include "fleet_db/report_intake.hpp"
+
+#include <cstdint>
+#include <cstdio>
+
+#include "fleet_db/fleet_db_error.hpp"
+#include "model/input/fit_input.hpp"
+#include "model/report_version.hpp"
+#include "reports/report_schema.hpp"
+
+namespace hugetune::fleet_db {
+namespace {
+
+[[noreturn]] void refuse(const std::string& name, const std::string& reason) {
+    throw FleetDbError(FleetDbError::Kind::usage, name + ": " + reason);
+}
+
+nlohmann::json parse_document(const std::string& name, std::string_view bytes) {
+    if (bytes.size() > model::kMaxInputBytes)
+        refuse(name, "larger than " + std::to_string(model::kMaxInputBytes >> 20) +
+                         " MiB; not a hugetune report");
+    try {
+        return nlohmann::json::parse(bytes);
+    } catch (const nlohmann::json::parse_error& e) {
+        const bool truncated = e.byte >= bytes.size();
+        refuse(name, std::string(truncated ? "truncated: " : "not JSON: ") +
+                         "the document ends or breaks at byte " + std::to_string(e.byte) +
+                         "; copy the whole report again");
+    }
+}
+
+}  // namespace
+
+std::string content_hash(std::string_view text) {
+    std::uint64_t h = 0xcbf29ce484222325ULL;
+    for (const unsigned char c : text) {
+        h ^= c;
+        h *= 0x100000001b3ULL;
+    }
+    char hex[17];
+    std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h));
+    return hex;
+}
+
+IntakeReport read_intake_report(const std::string& name, std::string_view bytes) {
+    nlohmann::json doc = parse_document(name, bytes);
+    if (!doc.is_object())
+        refuse(name, "not a hugetune report (a JSON object)");
+    if (!doc.contains("schema_version") || doc["schema_version"] != kReportSchemaVersion)
+        refuse(name, "schema_version " +
+                         (doc.contains("schema_version") ? doc["schema_version"].dump()
+                                                         : std::string("missing")) +
+                         ", this hugetune stores " + std::to_string(kReportSchemaVersion) +
+                         "; write the report with a matching hugetune");
+    if (const auto problem = report_schema_problem(doc))
+        refuse(name, "does not match the report schema: " + *problem);
+    IntakeReport in;
+    in.name = name;
+    try {
+        in.facts = model::fleet::read_run(doc);
+    } catch (const model::InputError& e) {
+        refuse(name, e.what());
+    }
+    if (const auto it = doc.find("verification"); it != doc.end()) {
+        in.verification = *it;
+        doc.erase(it);
+    }
+    in.content_hash = content_hash(doc.dump());
+    in.document = std::move(doc);
+    return in;
+}
+
+}  // namespace hugetune::fleet_db

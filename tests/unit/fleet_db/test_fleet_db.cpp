@@ -1,0 +1,151 @@
+// The fleet database on a SQLite file: migrations on open, idempotent ingest keyed by host,
+// time and content, a verification added later. The same statements on PostgreSQL:
+// tests/cli/fleet_postgres.sh.
+#include <doctest/doctest.h>
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "fleet_db/fleet_db.hpp"
+#include "fleet_db/fleet_db_error.hpp"
+#include "tests/unit/support/fixtures.hpp"
+
+using namespace hugetune::fleet_db;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string fixture_text() {
+    std::ifstream in(hugetune::test::source_dir() / "tests/fixtures/fleet/report-1.json");
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+IntakeReport report_of(const std::string& host, const nlohmann::json* verification = nullptr) {
+    auto doc = nlohmann::json::parse(fixture_text());
+    doc["host"]["hostname"] = host;
+    if (verification)
+        doc["verification"] = *verification;
+    return read_intake_report(host + ".json", doc.dump());
+}
+
+struct TempDb {
+    fs::path dir = fs::temp_directory_path() / ("hugetune-fleet-" + std::to_string(getpid()));
+    TempDb() { fs::create_directories(dir); }
+    ~TempDb() { fs::remove_all(dir); }
+    DbTarget target() const { return parse_db_target((dir / "fleet.db").string()); }
+};
+
+}  // namespace
+
+TEST_CASE("fleet db: a new file gets the latest schema; ingest stores each report once") {
+    TempDb t;
+    auto db = FleetDb::open(t.target(), true);
+    CHECK(db.schema_version() == latest_schema_version());
+    auto first = db.ingest({report_of("a"), report_of("b"), report_of("a")});
+    CHECK(first.added == std::vector<std::string>{"a.json", "b.json"});
+    CHECK(first.skipped == std::vector<std::string>{"a.json"});
+    auto again = db.ingest({report_of("b")});
+    CHECK(again.added.empty());
+    const auto keys = db.sku_keys();
+    REQUIRE(keys.size() == 1);
+    CHECK(db.runs_of_sku(keys[0]).size() == 2);
+    CHECK(db.sku_of_host("a") == keys[0]);
+    CHECK_FALSE(db.sku_of_host("nobody").has_value());
+}
+
+TEST_CASE("fleet db: a verification block is added to its run on re-ingest, once") {
+    TempDb t;
+    auto db = FleetDb::open(t.target(), true);
+    db.ingest({report_of("a")});
+    const nlohmann::json v = {{"verified", true},
+                              {"measured_ms", 900},
+                              {"threads", 2},
+                              {"ratio", 1.1},
+                              {"problems", nlohmann::json::array()}};
+    const auto with = report_of("a", &v);
+    CHECK(with.content_hash == report_of("a").content_hash);
+    CHECK(db.ingest({with}).verification_added == std::vector<std::string>{"a.json"});
+    CHECK(db.ingest({with}).skipped == std::vector<std::string>{"a.json"});
+    const auto runs = db.runs_of_sku(db.sku_keys().at(0));
+    REQUIRE(runs.size() == 1);
+    CHECK(runs[0].report.at("verification").at("measured_ms") == 900);
+}
+
+TEST_CASE("fleet db: a SKU's runs digest changes with a new run and a new verification only") {
+    TempDb t;
+    auto db = FleetDb::open(t.target(), true);
+    db.ingest({report_of("a")});
+    const std::string sku = db.sku_keys().at(0);
+    const std::string one = db.runs_digest(sku);
+    CHECK(one.size() == 16);
+    db.ingest({report_of("a")});  // already stored: the same runs
+    CHECK(db.runs_digest(sku) == one);
+    db.ingest({report_of("b")});
+    const std::string two = db.runs_digest(sku);
+    CHECK(two != one);
+    const nlohmann::json v = {{"verified", true},
+                              {"measured_ms", 900},
+                              {"threads", 2},
+                              {"ratio", 1.1},
+                              {"problems", nlohmann::json::array()}};
+    db.ingest({report_of("b", &v)});
+    CHECK(db.runs_digest(sku) != two);
+    CHECK(db.runs_digest("none/1n/1t/1g/2048k") == content_hash(""));
+}
+
+TEST_CASE("fleet db: an answer is kept per SKU and taken only with its inputs") {
+    TempDb t;
+    auto db = FleetDb::open(t.target(), true);
+    db.ingest({report_of("a")});
+    const std::string sku = db.sku_keys().at(0);
+    CHECK_FALSE(db.kept_answer(sku, "in-1").has_value());
+    CHECK(db.keep_answer(sku, "in-1", R"({"n":1})"));
+    CHECK(db.kept_answer(sku, "in-1") == R"({"n":1})");
+    CHECK_FALSE(db.kept_answer(sku, "in-2").has_value());
+    CHECK(db.keep_answer(sku, "in-2", R"({"n":2})"));  // replaces the one before
+    CHECK_FALSE(db.kept_answer(sku, "in-1").has_value());
+    CHECK(db.kept_answer(sku, "in-2") == R"({"n":2})");
+    CHECK_FALSE(db.kept_answer("none/1n/1t/1g/2048k", "in-2").has_value());
+    // Another writer holding SQLite's lock: tests/cli/fleet_sqlite.sh.
+}
+
+// A newer schema's refusal needs a database edited behind the tool's back:
+// tests/cli/lib/fleet.bash does that on both databases.
+TEST_CASE("fleet db: a missing file is not created by a reader; passwords stay out of messages") {
+    TempDb t;
+    CHECK_THROWS_AS(FleetDb::open(t.target(), false), FleetDbError);
+    CHECK_FALSE(fs::exists(t.dir / "fleet.db"));
+    FleetDb::open(t.target(), true);
+    CHECK(FleetDb::open(t.target(), false).schema_version() == latest_schema_version());
+    CHECK(parse_db_target("postgresql://u:secret@h/db").display == "postgresql://u:***@h/db");
+    CHECK(parse_db_target("postgres:///db?host=/s&password=pw&user=u").display ==
+          "postgres:///db?host=/s&password=***&user=u");
+    CHECK(parse_db_target("/var/lib/x.db").dialect == Dialect::sqlite);
+}
+
+TEST_CASE("fleet intake: truncated, other version, schema violation: refused with the name") {
+    const std::string text = fixture_text();
+    auto refusal = [](const std::string& name, const std::string& bytes) -> std::string {
+        try {
+            read_intake_report(name, bytes);
+        } catch (const FleetDbError& e) {
+            CHECK(e.kind() == FleetDbError::Kind::usage);
+            return e.what();
+        }
+        return "accepted";
+    };
+    CHECK(refusal("t.json", text.substr(0, text.size() / 2)).rfind("t.json: truncated", 0) == 0);
+    auto doc = nlohmann::json::parse(text);
+    doc["schema_version"] = 2;
+    CHECK(refusal("v.json", doc.dump()).rfind("v.json: schema_version 2", 0) == 0);
+    doc = nlohmann::json::parse(text);
+    doc["sku"].erase("nodes");
+    CHECK(refusal("s.json", doc.dump()) ==
+          "s.json: does not match the report schema: /sku/nodes: missing");
+    CHECK(content_hash("") == "cbf29ce484222325");  // FNV-1a 64's offset basis
+}
