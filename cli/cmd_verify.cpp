@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "cli/commands.hpp"
+#include "model/documents/verification.hpp"
 #include "model/fleet/fleet.hpp"
 #include "model/text.hpp"
 #include "reports/prometheus.hpp"
@@ -146,40 +147,28 @@ Gathered gather(const VerifyOptions& o, const KernelFs& fs,
     return g;
 }
 
-template <typename T>
-nlohmann::json or_null(const std::optional<T>& value) {
-    return value ? nlohmann::json(*value) : nlohmann::json();
-}
-
-nlohmann::json problem_json(const boot::Problem& p) {
-    return {{"code", p.code}, {"message", p.message}};
-}
-
-// The report's `verification` block, also printed by --json.
-nlohmann::json verification_json(const Gathered& g, const boot::VerifyResult& r) {
+// The report's `verification` block (model/documents/verification.hpp), also printed by --json.
+model::Verification verification_of(const Gathered& g, const boot::VerifyResult& r) {
     const auto& in = g.input;
-    nlohmann::json v;
-    v["verified"] = r.verified;
-    v["measured_ms"] = r.line ? nlohmann::json(r.line->milliseconds) : nlohmann::json();
-    v["threads"] = r.line ? nlohmann::json(r.line->threads) : nlohmann::json();
-    v["expected_threads"] = or_null(in.applied);
-    v["predicted_ms"] = in.prediction ? nlohmann::json(in.prediction->predicted_ms) : nullptr;
-    v["pool_predicted_ms"] = or_null(r.pool_predicted_ms);
-    v["ratio"] = or_null(r.ratio);
-    v["ratio_refused"] = r.ratio_refused ? problem_json(*r.ratio_refused) : nlohmann::json();
-    v["pool"] = r.pool ? nlohmann::json{{"pages", r.pool->pages},
-                                        {"page_size_kb", r.pool->page_size_kb},
-                                        {"init_on_alloc", or_null(r.pool->init_on_alloc)}}
-                       : nlohmann::json();
-    if (r.release)
-        v["kernel_release"] = *r.release;
-    if (g.boot_id)
-        v["boot_id"] = *g.boot_id;
-    v["cmdline_value"] = or_null(r.cmdline_value);
-    v["log_line"] = r.line ? nlohmann::json(r.line->text) : nlohmann::json();
-    v["problems"] = nlohmann::json::array();
-    for (const auto& p : r.problems)
-        v["problems"].push_back(problem_json(p));
+    model::Verification v;
+    v.verified = r.verified;
+    if (r.line) {
+        v.measured_ms = r.line->milliseconds;
+        v.threads = r.line->threads;
+        v.log_line = r.line->text;
+    }
+    v.expected_threads = in.applied;
+    if (in.prediction)
+        v.predicted_ms = in.prediction->predicted_ms;
+    v.pool_predicted_ms = r.pool_predicted_ms;
+    v.ratio = r.ratio;
+    v.ratio_refused = r.ratio_refused;
+    if (r.pool)
+        v.pool = model::VerifiedPool{r.pool->pages, r.pool->page_size_kb, r.pool->init_on_alloc};
+    v.kernel_release = r.release;
+    v.boot_id = g.boot_id;
+    v.cmdline_value = r.cmdline_value;
+    v.problems = r.problems;
     return v;
 }
 
@@ -259,13 +248,13 @@ int run_verify(const Args& args) {
     }
     const auto gathered = gather(*o, fs, report);
     const auto r = boot::verify_boot(gathered.input);
-    const auto v = verification_json(gathered, r);
+    const model::Verification v = verification_of(gathered, r);
     if (o->json)
-        std::cout << v.dump(2) << "\n";
+        std::cout << model::to_json(v).dump(2) << "\n";
     else
         print_verification(gathered, r);
     if (report && r.line) {
-        add_to_report(*o->report, report->document, v);
+        add_to_report(*o->report, report->document, model::to_json(v));
         if (!o->json)
             std::cout << "added a verification block to " << o->report->string() << "\n";
     }

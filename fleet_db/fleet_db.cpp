@@ -135,42 +135,35 @@ bool store_run(soci::session& sql, const IntakeReport& r, long long host_id, lon
     return st.get_affected_rows() > 0;
 }
 
-std::optional<double> number_in(const nlohmann::json& block, const char* key) {
-    const auto it = block.find(key);
-    return it != block.end() && it->is_number() ? std::optional(it->get<double>()) : std::nullopt;
+template <typename T>
+std::pair<double, soci::indicator> column(const std::optional<T>& value) {
+    return {value ? static_cast<double>(*value) : 0.0, value ? soci::i_ok : soci::i_null};
 }
 
-std::string text_in(const nlohmann::json& block, const char* key, soci::indicator& ind) {
-    const auto it = block.find(key);
-    const bool present = it != block.end() && it->is_string();
-    ind = present ? soci::i_ok : soci::i_null;
-    return present ? it->get<std::string>() : std::string();
+std::pair<std::string, soci::indicator> column(const std::optional<std::string>& value) {
+    return {value.value_or(""), value ? soci::i_ok : soci::i_null};
 }
 
 // True when the run had no verification before; a stored one is kept (the first boot after
-// the apply is the one that was predicted).
-bool store_verification(soci::session& sql, long long run_id, const nlohmann::json& block) {
-    const int verified = block.value("verified", false) ? 1 : 0;
-    double values[4];
-    soci::indicator inds[4];
-    const char* keys[4] = {"measured_ms", "threads", "pool_predicted_ms", "ratio"};
-    for (int i = 0; i < 4; ++i) {
-        const auto v = number_in(block, keys[i]);
-        values[i] = v.value_or(0);
-        inds[i] = v ? soci::i_ok : soci::i_null;
-    }
-    const int threads = static_cast<int>(values[1]);
-    soci::indicator kernel_ind = soci::i_null, boot_ind = soci::i_null;
-    const std::string kernel = text_in(block, "kernel_release", kernel_ind);
-    const std::string boot_id = text_in(block, "boot_id", boot_ind);
-    const std::string text = block.dump();
+// the apply is the one that was predicted). The block is stored as its one writer writes it.
+bool store_verification(soci::session& sql, long long run_id, const model::Verification& v) {
+    const int verified = v.verified ? 1 : 0;
+    auto [measured, measured_ind] = column(v.measured_ms);
+    auto [threads_value, threads_ind] = column(v.threads);
+    const int threads = static_cast<int>(threads_value);
+    auto [predicted, predicted_ind] = column(v.pool_predicted_ms);
+    auto [ratio, ratio_ind] = column(v.ratio);
+    auto [kernel, kernel_ind] = column(v.kernel_release);
+    auto [boot_id, boot_ind] = column(v.boot_id);
+    const std::string text = model::to_json(v).dump();
     soci::statement st =
         (sql.prepare << "INSERT INTO verifications (run_id, verified, measured_ms, threads,"
                         " predicted_ms, ratio, kernel_release, boot_id, block) VALUES (:r, :v,"
                         " :m, :t, :p, :ratio, :k, :b, :block) ON CONFLICT (run_id) DO NOTHING",
-         soci::use(run_id), soci::use(verified), soci::use(values[0], inds[0]),
-         soci::use(threads, inds[1]), soci::use(values[2], inds[2]), soci::use(values[3], inds[3]),
-         soci::use(kernel, kernel_ind), soci::use(boot_id, boot_ind), soci::use(text));
+         soci::use(run_id), soci::use(verified), soci::use(measured, measured_ind),
+         soci::use(threads, threads_ind), soci::use(predicted, predicted_ind),
+         soci::use(ratio, ratio_ind), soci::use(kernel, kernel_ind), soci::use(boot_id, boot_ind),
+         soci::use(text));
     st.execute(true);
     return st.get_affected_rows() > 0;
 }
@@ -316,7 +309,7 @@ IngestResult FleetDb::ingest(const std::vector<IntakeReport>& reports) {
                 soci::use(host_id), soci::use(r.facts.generated_at), soci::use(r.content_hash),
                 soci::into(run_id);
             const bool verified =
-                r.verification && store_verification(*sql_, run_id, *r.verification);
+                r.facts.verification && store_verification(*sql_, run_id, *r.facts.verification);
             if (added)
                 result.added.push_back(r.name);
             else if (verified)

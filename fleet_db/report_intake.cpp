@@ -61,10 +61,7 @@ IntakeReport read_intake_report(const std::string& name, std::string_view bytes)
     } catch (const model::InputError& e) {
         refuse(name, e.what());
     }
-    if (const auto it = doc.find("verification"); it != doc.end()) {
-        in.verification = *it;
-        doc.erase(it);
-    }
+    doc.erase("verification");
     in.content_hash = content_hash(doc.dump());
     in.document = std::move(doc);
     return in;

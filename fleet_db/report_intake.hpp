@@ -12,11 +12,10 @@
 namespace hugetune::fleet_db {
 
 struct IntakeReport {
-    std::string name;         // the file name, for messages
-    nlohmann::json document;  // the report without its verification block
-    std::optional<nlohmann::json> verification;
-    model::fleet::RunFacts facts;
-    std::string content_hash;  // of `document`: a later verification block keeps the run's key
+    std::string name;              // the file name, for messages
+    nlohmann::json document;       // the report without its verification block
+    model::fleet::RunFacts facts;  // its verification, read and checked, in facts.verification
+    std::string content_hash;      // of `document`: a later verification block keeps the run's key
 };
 
 // Throws FleetDbError (usage) "NAME: reason" for a truncated or malformed document, another

@@ -79,27 +79,26 @@ std::string prometheus_text(const std::vector<PrometheusSample>& samples) {
     return out;
 }
 
-std::vector<PrometheusSample> verification_samples(const nlohmann::json& v,
+std::vector<PrometheusSample> verification_samples(const model::Verification& v,
                                                    const std::optional<std::string>& sku_key) {
     std::vector<std::pair<std::string, std::string>> labels;
     if (sku_key)
         labels.emplace_back("sku", *sku_key);
-    labels.emplace_back("kernel", v.value("kernel_release", std::string("unknown")));
+    labels.emplace_back("kernel", v.kernel_release.value_or("unknown"));
     std::vector<PrometheusSample> out;
     out.push_back({"hugetune_boot_verified", "1 when the boot's allocation line confirms the value",
-                   labels, v.value("verified", false) ? 1.0 : 0.0});
-    add_if_number(out, v, "measured_ms", 1e-3,
-                  {"hugetune_boot_allocation_seconds",
-                   "the kernel's own HugeTLB allocation time of the last boot", labels, 0});
-    add_if_number(out, v, "threads", 1,
-                  {"hugetune_boot_allocation_threads",
-                   "the thread count the kernel's allocation line shows", labels, 0});
-    add_if_number(out, v, "pool_predicted_ms", 1e-3,
-                  {"hugetune_boot_allocation_predicted_seconds",
-                   "the report's prediction rescaled to the booted pool", labels, 0});
-    add_if_number(
-        out, v, "ratio", 1,
-        {"hugetune_boot_allocation_ratio", "measured over predicted boot allocation", labels, 0});
+                   labels, v.verified ? 1.0 : 0.0});
+    const auto add = [&](const auto& value, double scale, const char* name, const char* help) {
+        if (value)
+            out.push_back({name, help, labels, static_cast<double>(*value) * scale});
+    };
+    add(v.measured_ms, 1e-3, "hugetune_boot_allocation_seconds",
+        "the kernel's own HugeTLB allocation time of the last boot");
+    add(v.threads, 1, "hugetune_boot_allocation_threads",
+        "the thread count the kernel's allocation line shows");
+    add(v.pool_predicted_ms, 1e-3, "hugetune_boot_allocation_predicted_seconds",
+        "the report's prediction rescaled to the booted pool");
+    add(v.ratio, 1, "hugetune_boot_allocation_ratio", "measured over predicted boot allocation");
     return out;
 }
 

@@ -9,6 +9,8 @@
 #include <utility>
 #include <vector>
 
+#include "model/documents/verification.hpp"
+
 namespace hugetune {
 
 struct PrometheusSample {
@@ -23,7 +25,7 @@ std::string prometheus_text(const std::vector<PrometheusSample>& samples);
 
 // A `verification` block (hugetune verify) as metrics, labelled with the SKU key (when a
 // report gave one) and the booted kernel's release. Null values give no sample.
-std::vector<PrometheusSample> verification_samples(const nlohmann::json& verification,
+std::vector<PrometheusSample> verification_samples(const model::Verification& verification,
                                                    const std::optional<std::string>& sku_key);
 
 // Per SKU answer (model::fleet::to_json): the recommended value, predicted seconds, hosts, runs,

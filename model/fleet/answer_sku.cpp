@@ -26,13 +26,14 @@ VerifiedBoots verified_boots(const std::vector<HostRuns>& hosts) {
         for (const auto& run : host.runs) {
             if (!run.verification || !run.verification->verified)
                 continue;
-            const VerificationFacts& f = *run.verification;
+            const Verification& f = *run.verification;
             ++v.boots;
             if (f.ratio)
                 v.ratios.push_back(*f.ratio);
-            if (f.threads && f.measured_ms && f.pool_pages && *f.pool_pages > 0)
-                v.seconds_per_page[*f.threads].push_back(*f.measured_ms / 1000.0 /
-                                                         static_cast<double>(*f.pool_pages));
+            if (f.threads && f.measured_ms && f.pool && f.pool->pages > 0)
+                v.seconds_per_page[static_cast<int>(*f.threads)].push_back(
+                    static_cast<double>(*f.measured_ms) / 1000.0 /
+                    static_cast<double>(f.pool->pages));
         }
     return v;
 }

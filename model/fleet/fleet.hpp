@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "model/documents/verification.hpp"
 #include "model/input/fit_input.hpp"
 #include "model/recommend.hpp"
 
@@ -34,17 +35,6 @@ SkuKey parse_sku_key(std::string_view text);
 
 // A stored verification (`hugetune verify --report`): the kernel's own line against the
 // prediction.
-struct VerificationFacts {
-    bool verified = false;
-    std::optional<double> measured_ms;
-    std::optional<int> threads;
-    std::optional<double> predicted_ms;  // rescaled to the pool the kernel allocated
-    std::optional<double> ratio;         // measured / predicted
-    std::optional<std::string> kernel_release;
-    std::optional<std::string> boot_id;
-    std::optional<std::uint64_t> pool_pages;  // the pool the kernel allocated in that boot
-};
-
 // What one report holds that the fleet needs, read and checked.
 struct RunFacts {
     std::string host;
@@ -60,7 +50,7 @@ struct RunFacts {
     double saving_seconds = 0;
     std::optional<double> confidence;
     std::vector<std::string> warning_codes;
-    std::optional<VerificationFacts> verification;
+    std::optional<Verification> verification;
 };
 
 // Reads a `hugetune-report` document (schema_version 1). Throws InputError naming the JSON path

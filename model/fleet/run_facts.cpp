@@ -10,13 +10,6 @@
 namespace hugetune::model::fleet {
 namespace {
 
-bool boolean(const JsonField& field) {
-    const auto value = field.hint<bool>();
-    if (!value)
-        field.fail(field.present() ? "must be true or false" : "missing");
-    return *value;
-}
-
 // Finite and at least 0 (a prediction may be zero, a measured time may not).
 double non_negative(const JsonField& field) {
     if (!field.present())
@@ -80,28 +73,6 @@ std::vector<std::string> read_warning_codes(const JsonField& warnings) {
     for (std::size_t i = 0; i < n; ++i)
         codes.push_back(warnings[i]["code"].string());
     return codes;
-}
-
-std::optional<int> optional_threads(const JsonField& field) {
-    if (!field.present())
-        return std::nullopt;
-    return static_cast<int>(field.whole_number({1, static_cast<std::int64_t>(kMaxAllocThreads)}));
-}
-
-VerificationFacts read_verification(const JsonField& v) {
-    v.object();
-    VerificationFacts f;
-    f.verified = boolean(v["verified"]);
-    f.measured_ms =
-        v["measured_ms"].present() ? std::optional(non_negative(v["measured_ms"])) : std::nullopt;
-    f.threads = optional_threads(v["threads"]);
-    f.predicted_ms = v["pool_predicted_ms"].optional_positive_number();
-    f.ratio = v["ratio"].optional_positive_number();
-    f.kernel_release = v["kernel_release"].optional_string();
-    f.boot_id = v["boot_id"].optional_string();
-    if (v["pool"]["pages"].present())
-        f.pool_pages = static_cast<std::uint64_t>(v["pool"]["pages"].whole_number({0}));
-    return f;
 }
 
 }  // namespace

@@ -116,6 +116,17 @@ std::optional<std::string> JsonField::optional_string() const {
     return present() ? std::optional(string()) : std::nullopt;
 }
 
+bool JsonField::boolean() const {
+    const json& v = required();
+    if (!v.is_boolean())
+        fail("must be true or false");
+    return v.get<bool>();
+}
+
+std::optional<bool> JsonField::optional_boolean() const {
+    return present() ? std::optional(boolean()) : std::nullopt;
+}
+
 std::optional<double> JsonField::optional_positive_number() const {
     return present() ? std::optional(positive_number()) : std::nullopt;
 }

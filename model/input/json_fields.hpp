@@ -42,6 +42,7 @@ class JsonField {
     const nlohmann::json& object() const;
     std::size_t array_size() const;  // elements through operator[](index)
     std::string string() const;
+    bool boolean() const;
     double positive_number() const;  // finite and above 0
     std::int64_t whole_number(WholeRange range = {}) const;
 
@@ -53,6 +54,7 @@ class JsonField {
     // Optional fields: absent reads as nullopt; present, as the required reader.
     std::optional<std::string> optional_string() const;
     std::optional<double> optional_positive_number() const;
+    std::optional<bool> optional_boolean() const;
 
     // A machine fact that only informs: the value when present and of type T, otherwise
     // nullopt, never an error (probes of other versions word some facts differently).

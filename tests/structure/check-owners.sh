@@ -26,4 +26,6 @@ owner tuner/system/file_lock.cpp '[^a-z_]flock\(' "taking a flock"
 owner model/statistics.cpp '^(double|auto) median\(' "the median"
 owner model/alloc_threads.hpp 'kMax[A-Za-z]*(Threads|Nodes)[A-Za-z]* = [0-9]|\{1, 4096\}' \
     "the bound on thread and node counts"
+owner model/documents/verification.cpp '"(pool_predicted_ms|ratio_refused|expected_threads)"' \
+    "the verification block's keys"
 exit "$bad"

@@ -123,6 +123,16 @@ fleet_suite() {
     expect 0 "$bin" fleet ingest --db "$db" --json "$work/verified.json"
     [[ $(json_field "$out" 'len(d["skipped"])') == 1 ]] || fail "verification stored twice: $(cat "$out")"
     [[ $(run_count "$db") == 6 ]] || fail "a verified report became another run"
+    # A forged block: a ratio no boot measures, or one its own times do not make, is refused
+    # by the block's one reader, naming the field; nothing of it is stored.
+    for forged in 'v["ratio"]=1e308' 'v["pool_predicted_ms"]=v["measured_ms"]; v["ratio"]=2.0'; do
+        python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); v=d["verification"]; exec(sys.argv[3]); d["host"]["hostname"]="forged-1"; json.dump(d,open(sys.argv[2],"w"))' \
+            "$work/verified.json" "$work/forged.json" "$forged"
+        expect 2 "$bin" fleet ingest --db "$db" "$work/forged.json"
+        stderr_has "refused $work/forged.json: verification.ratio: "
+        [[ $(db_sql "$db" "SELECT COUNT(*) FROM hosts WHERE hostname = 'forged-1'") == 0 ]] ||
+            fail "a forged verification ($forged) was stored"
+    done
 
     # 3. Refusals: truncated, another schema_version, a schema violation, not JSON. Each is named
     # with its reason, nothing of it is stored, and the good report beside them is.

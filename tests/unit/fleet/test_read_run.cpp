@@ -53,14 +53,15 @@ TEST_CASE("a report reads into the facts the fleet needs") {
 TEST_CASE("a report's firmware and verification blocks are read when present") {
     json report = fixed_report();
     report["firmware"] = {{"bios_version", "1.2"}, {"microcode", "0xa"}};
-    report["verification"] = {{"verified", true},
-                              {"measured_ms", 9000},
-                              {"threads", 8},
-                              {"pool_predicted_ms", 10000.0},
-                              {"ratio", 0.9},
-                              {"kernel_release", "6.15.0"},
-                              {"pool", {{"pages", 100000}}},
-                              {"problems", json::array()}};
+    report["verification"] = {
+        {"verified", true},
+        {"measured_ms", 9000},
+        {"threads", 8},
+        {"pool_predicted_ms", 10000.0},
+        {"ratio", 0.9},
+        {"kernel_release", "6.15.0"},
+        {"pool", {{"pages", 100000}, {"page_size_kb", 2048}, {"init_on_alloc", nullptr}}},
+        {"problems", json::array()}};
     const RunFacts run = read_run(report);
     CHECK(run.firmware == "bios 1.2, microcode 0xa");
     REQUIRE(run.verification);
@@ -68,7 +69,8 @@ TEST_CASE("a report's firmware and verification blocks are read when present") {
     CHECK(run.verification->measured_ms == 9000);
     CHECK(run.verification->threads == 8);
     CHECK(run.verification->ratio == 0.9);
-    CHECK(run.verification->pool_pages == 100000);
+    REQUIRE(run.verification->pool);
+    CHECK(run.verification->pool->pages == 100000);
     CHECK(run.verification->kernel_release == "6.15.0");
 }
 

@@ -17,9 +17,11 @@ TEST_CASE("prometheus: samples of one name share their HELP and TYPE") {
 }
 
 TEST_CASE("prometheus: a verification block, its nulls left out") {
-    const nlohmann::json v = {{"verified", true}, {"measured_ms", 1500},
-                              {"threads", 8},     {"pool_predicted_ms", nullptr},
-                              {"ratio", nullptr}, {"kernel_release", "6.15.0"}};
+    hugetune::model::Verification v;
+    v.verified = true;
+    v.measured_ms = 1500;
+    v.threads = 8;
+    v.kernel_release = "6.15.0";
     const std::string text = prometheus_text(verification_samples(v, "zen4/2n/32t/64g/2048k"));
     CHECK(
         text.find("hugetune_boot_verified{sku=\"zen4/2n/32t/64g/2048k\",kernel=\"6.15.0\"} 1\n") !=

@@ -1,0 +1,120 @@
+#include "model/documents/verification.hpp"
+
+#include <cmath>
+
+#include "model/alloc_threads.hpp"
+#include "model/input/fit_input.hpp"
+#include "model/input/json_fields.hpp"
+#include "model/text.hpp"
+
+namespace hugetune::model {
+namespace {
+
+using nlohmann::json;
+
+template <typename T>
+json or_null(const std::optional<T>& value) {
+    return value ? json(*value) : json();
+}
+
+json warning_json(const Warning& w) {
+    return {{"code", w.code}, {"message", w.message}};
+}
+
+Warning read_warning(const JsonField& field) {
+    field.object();
+    Warning w{field["code"].string(), field["message"].string()};
+    if (w.code.empty())
+        field["code"].fail("must not be empty");
+    if (w.message.empty())
+        field["message"].fail("must not be empty");
+    return w;
+}
+
+std::optional<std::uint64_t> optional_whole(const JsonField& field, WholeRange range) {
+    if (!field.present())
+        return std::nullopt;
+    return static_cast<std::uint64_t>(field.whole_number(range));
+}
+
+std::optional<double> optional_bounded(const JsonField& field, double low, double high) {
+    const auto value = field.optional_positive_number();
+    if (value && (*value < low || *value > high))
+        field.fail(decimals_text(*value, 6) + " lies outside " + decimals_text(low, 6) + " to " +
+                   decimals_text(high, 0));
+    return value;
+}
+
+std::optional<VerifiedPool> read_pool(const JsonField& field) {
+    if (!field.present())
+        return std::nullopt;
+    field.object();
+    VerifiedPool pool;
+    pool.pages = static_cast<std::uint64_t>(field["pages"].whole_number({0}));
+    pool.page_size_kb = static_cast<std::uint64_t>(field["page_size_kb"].whole_number({4}));
+    pool.init_on_alloc = field["init_on_alloc"].optional_boolean();
+    return pool;
+}
+
+}  // namespace
+
+json to_json(const Verification& v) {
+    json j;
+    j["verified"] = v.verified;
+    j["measured_ms"] = or_null(v.measured_ms);
+    j["threads"] = or_null(v.threads);
+    j["expected_threads"] = or_null(v.expected_threads);
+    j["predicted_ms"] = or_null(v.predicted_ms);
+    j["pool_predicted_ms"] = or_null(v.pool_predicted_ms);
+    j["ratio"] = or_null(v.ratio);
+    j["ratio_refused"] = v.ratio_refused ? warning_json(*v.ratio_refused) : json();
+    j["pool"] = v.pool ? json{{"pages", v.pool->pages},
+                              {"page_size_kb", v.pool->page_size_kb},
+                              {"init_on_alloc", or_null(v.pool->init_on_alloc)}}
+                       : json();
+    if (v.kernel_release)
+        j["kernel_release"] = *v.kernel_release;
+    if (v.boot_id)
+        j["boot_id"] = *v.boot_id;
+    j["cmdline_value"] = or_null(v.cmdline_value);
+    j["log_line"] = or_null(v.log_line);
+    j["problems"] = json::array();
+    for (const auto& p : v.problems)
+        j["problems"].push_back(warning_json(p));
+    return j;
+}
+
+Verification read_verification(const JsonField& block) {
+    block.object();
+    Verification v;
+    v.verified = block["verified"].boolean();
+    const auto threads = WholeRange{1, static_cast<std::int64_t>(kMaxAllocThreads)};
+    v.measured_ms =
+        optional_whole(block["measured_ms"], {0, static_cast<std::int64_t>(kMaxBootAllocationMs)});
+    v.threads = optional_whole(block["threads"], threads);
+    v.expected_threads = optional_whole(block["expected_threads"], threads);
+    v.predicted_ms = optional_bounded(block["predicted_ms"], 0, kMaxPredictedMs);
+    v.pool_predicted_ms = optional_bounded(block["pool_predicted_ms"], 0, kMaxPredictedMs);
+    v.ratio = optional_bounded(block["ratio"], kMinVerificationRatio, kMaxVerificationRatio);
+    if (v.ratio && v.measured_ms && v.pool_predicted_ms) {
+        const double made_of = static_cast<double>(*v.measured_ms) / *v.pool_predicted_ms;
+        if (std::abs(*v.ratio - made_of) > kRatioTolerance * made_of)
+            block["ratio"].fail("is not measured_ms / pool_predicted_ms (" +
+                                decimals_text(made_of, 6) + ")");
+    }
+    if (block["ratio_refused"].present())
+        v.ratio_refused = read_warning(block["ratio_refused"]);
+    v.pool = read_pool(block["pool"]);
+    v.kernel_release = block["kernel_release"].optional_string();
+    v.boot_id = block["boot_id"].optional_string();
+    v.cmdline_value = block["cmdline_value"].optional_string();
+    v.log_line = block["log_line"].optional_string();
+    const JsonField problems = block["problems"];
+    for (std::size_t i = 0; i < problems.array_size(); ++i)
+        v.problems.push_back(read_warning(problems[i]));
+    if (v.verified && !v.problems.empty())
+        block["problems"].fail("must be empty when verified is true");
+    return v;
+}
+
+}  // namespace hugetune::model
