@@ -1,8 +1,6 @@
 // `hugetune boot-sweep plan|start|continue|status|abort`: measures the kernel's own boot
 // allocation at each thread count, one kexec boot per step, never writing the boot
 // configuration (tuner/boot_sweep/steps.hpp has the rules that make a loop impossible).
-#include <linux/magic.h>
-#include <sys/statfs.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -26,6 +24,7 @@
 #include "tuner/sweep/pool_state.hpp"
 #include "tuner/system/atomic_file.hpp"
 #include "tuner/system/errors.hpp"
+#include "tuner/system/own_binary.hpp"
 #include "tuner/system/process.hpp"
 
 namespace hugetune::cli {
@@ -249,25 +248,11 @@ bs::MachineFacts gather_facts(const BootSweepOptions& o, const KernelFs& kfs) {
 // The state must outlive a kexec and a reboot: a file system in memory forgets it, and the next
 // boot would find no state and stop the sweep.
 void require_persistent(const fs::path& state) {
-    fs::path dir = state.parent_path().empty() ? fs::path(".") : state.parent_path();
-    std::error_code ec;
-    while (!fs::exists(dir, ec) && dir.has_parent_path() && dir != dir.parent_path())
-        dir = dir.parent_path();
-    struct statfs info {};
-    if (statfs(dir.c_str(), &info) != 0)
-        return;
-    const auto type = static_cast<long>(info.f_type);
-    if (type == TMPFS_MAGIC || type == RAMFS_MAGIC)
+    if (const auto dir = memory_filesystem_of(state))
         throw SettingError("state", state.string() + " is on a file system in memory (" +
-                                        dir.string() +
+                                        dir->string() +
                                         "), lost at the next boot; give a file "
                                         "on persistent storage");
-}
-
-fs::path own_binary() {
-    std::error_code ec;
-    const fs::path self = fs::read_symlink("/proc/self/exe", ec);
-    return ec ? fs::path("/usr/bin/hugetune") : self;
 }
 
 // What a transition would do, for --dry-run.
@@ -332,7 +317,7 @@ int start_command(const BootSweepOptions& o, const KernelFs& kfs) {
         fs::create_directories(state.parent_path(), ec);
         check_writable_path(state, "--state");
     }
-    bs::LiveHost host(kfs, o.systemd, own_binary(), state);
+    bs::LiveHost host(kfs, o.systemd, own_binary_path(), state);
     std::cout << printable_lines(bs::format_plan(plan));
     carry_and_report(bs::plan_start(plan, o.finish, o.systemd, host.this_boot()), host, state,
                      o.dry_run);
@@ -353,7 +338,7 @@ int advance_command(const BootSweepOptions& o, const KernelFs& kfs, const std::s
         print_diagnostic("note", "no boot sweep state at " + state.string() + ": nothing to do");
         return 0;
     }
-    bs::LiveHost host(kfs, saved->systemd, own_binary(), state);
+    bs::LiveHost host(kfs, saved->systemd, own_binary_path(), state);
     carry_and_report(decide(std::move(*saved), host.this_boot()), host, state, o.dry_run);
     return 0;
 }

@@ -1,14 +1,11 @@
 #include "cli/fleet_db_option.hpp"
 
-#include <cstdint>
-#include <cstdio>
 #include <cstdlib>
-#include <cstring>
-#include <fstream>
 #include <vector>
 
 #include "fleet_db/fleet_db_error.hpp"
 #include "tuner/system/errors.hpp"
+#include "tuner/system/own_binary.hpp"
 
 namespace hugetune::cli {
 
@@ -48,43 +45,12 @@ model::fleet::FleetOptions fleet_analysis_options() {
 
 namespace {
 
-// This binary, as 16 hex digits of its own bytes (FNV-1a over 64-bit words, a byte at the end
-// taken alone): an answer kept by another build (another model) is not taken, and hosts running
-// the same build share what they keep. Read in blocks: a sanitizer build is 100 MB. Empty when
-// it cannot be read: then nothing is kept or taken.
-const std::string& binary_digest() {
-    static const std::string digest = []() -> std::string {
-        std::ifstream in("/proc/self/exe", std::ios::binary);
-        std::uint64_t h = 0xcbf29ce484222325ULL;
-        std::vector<char> block(1 << 20);
-        std::size_t total = 0;
-        while (in) {
-            in.read(block.data(), static_cast<std::streamsize>(block.size()));
-            const auto got = static_cast<std::size_t>(in.gcount());
-            std::size_t i = 0;
-            for (; i + 8 <= got; i += 8) {
-                std::uint64_t word;
-                std::memcpy(&word, block.data() + i, 8);
-                h = (h ^ word) * 0x100000001b3ULL;
-            }
-            for (; i < got; ++i)
-                h = (h ^ static_cast<unsigned char>(block[i])) * 0x100000001b3ULL;
-            total += got;
-        }
-        if (in.bad() || total == 0)
-            return {};
-        char hex[17];
-        std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h));
-        return hex;
-    }();
-    return digest;
-}
-
 // What an answer is computed from besides the runs: the binary and the analysis' options.
 std::string answer_inputs(const std::string& runs_digest) {
     const auto o = fleet_analysis_options();
-    return "tool " + binary_digest() + "; seed " + std::to_string(o.recommend.seed.value_or(0)) +
-           ", resamples " + std::to_string(o.recommend.resamples) + ", tolerance " +
+    return "tool " + own_binary_digest() + "; seed " +
+           std::to_string(o.recommend.seed.value_or(0)) + ", resamples " +
+           std::to_string(o.recommend.resamples) + ", tolerance " +
            std::to_string(o.recommend.tolerance) + ", min hosts " + std::to_string(o.min_hosts) +
            "; runs " + runs_digest;
 }
@@ -92,7 +58,7 @@ std::string answer_inputs(const std::string& runs_digest) {
 }  // namespace
 
 nlohmann::json answer_of_sku(fleet_db::FleetDb& db, const std::string& sku_key) {
-    const bool keep = !binary_digest().empty();
+    const bool keep = !own_binary_digest().empty();
     const std::string inputs =
         keep ? answer_inputs(fleet_db_call([&] { return db.runs_digest(sku_key); })) : "";
     if (keep)

@@ -28,4 +28,6 @@ owner model/alloc_threads.hpp 'kMax[A-Za-z]*(Threads|Nodes)[A-Za-z]* = [0-9]|\{1
     "the bound on thread and node counts"
 owner model/documents/verification.cpp '"(pool_predicted_ms|ratio_refused|expected_threads)"' \
     "the verification block's keys"
+owner tuner/system/own_binary.cpp '"/proc/self/exe"|[^a-z_]statfs\(' \
+    "reading the running binary or the file system type"
 exit "$bad"

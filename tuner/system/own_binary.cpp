@@ -1,0 +1,64 @@
+#include "tuner/system/own_binary.hpp"
+
+#include <linux/magic.h>
+#include <sys/statfs.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <vector>
+
+namespace hugetune {
+
+namespace fs = std::filesystem;
+
+fs::path own_binary_path() {
+    std::error_code ec;
+    const fs::path self = fs::read_symlink("/proc/self/exe", ec);
+    return ec ? fs::path("/usr/bin/hugetune") : self;
+}
+
+const std::string& own_binary_digest() {
+    static const std::string digest = []() -> std::string {
+        std::ifstream in("/proc/self/exe", std::ios::binary);
+        std::uint64_t h = 0xcbf29ce484222325ULL;
+        std::vector<char> block(1 << 20);
+        std::size_t total = 0;
+        while (in) {
+            in.read(block.data(), static_cast<std::streamsize>(block.size()));
+            const auto got = static_cast<std::size_t>(in.gcount());
+            std::size_t i = 0;
+            for (; i + 8 <= got; i += 8) {
+                std::uint64_t word;
+                std::memcpy(&word, block.data() + i, 8);
+                h = (h ^ word) * 0x100000001b3ULL;
+            }
+            for (; i < got; ++i)
+                h = (h ^ static_cast<unsigned char>(block[i])) * 0x100000001b3ULL;
+            total += got;
+        }
+        if (in.bad() || total == 0)
+            return {};
+        char hex[17];
+        std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h));
+        return hex;
+    }();
+    return digest;
+}
+
+std::optional<fs::path> memory_filesystem_of(const fs::path& path) {
+    fs::path dir = path.parent_path().empty() ? fs::path(".") : path.parent_path();
+    std::error_code ec;
+    while (!fs::exists(dir, ec) && dir.has_parent_path() && dir != dir.parent_path())
+        dir = dir.parent_path();
+    struct statfs info {};
+    if (statfs(dir.c_str(), &info) != 0)
+        return std::nullopt;
+    const auto type = static_cast<long>(info.f_type);
+    if (type == TMPFS_MAGIC || type == RAMFS_MAGIC)
+        return dir;
+    return std::nullopt;
+}
+
+}  // namespace hugetune
