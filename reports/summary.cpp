@@ -1,4 +1,5 @@
 #include "reports/summary.hpp"
+#include "model/fit/scaling_fit.hpp"
 #include "model/text.hpp"
 #include "reports/json_access.hpp"
 
@@ -198,19 +199,21 @@ PlotData plot_data_from_report(const json& report) {
             series.measured.push_back(
                 {n, gibps, hi > 0 ? bytes / hi / kGiB : gibps, lo > 0 ? bytes / lo / kGiB : gibps});
         }
-        // Fitted throughput X(N) = lambda N / (1 + sigma (N-1) + kappa N (N-1)), lambda in
-        // pages per second per node: bytes per second over all nodes is X x page x nodes.
+        // The fitted throughput X(N) (model::ScalingFit), lambda in pages per second per node:
+        // bytes per second over all nodes is X x page x nodes.
         const json& model =
             at_or_null(at_or_null(at_or_null(fit, "phases"), phase.c_str()), "model");
-        double lambda = number_or(model, "lambda", 0), sigma = number_or(model, "sigma", 0),
-               kappa = number_or(model, "kappa", 0);
+        model::ScalingFit curve;
+        curve.lambda = number_or(model, "lambda", 0);
+        curve.sigma = number_or(model, "sigma", 0);
+        curve.kappa = number_or(model, "kappa", 0);
+        const double lambda = curve.lambda;
         double node_bytes_per_page = page_bytes * nodes;
         bool per_page = model.value("lambda_unit", std::string()) == "pages per second per node";
         if (per_page && lambda > 0 && node_bytes_per_page > 0 && it->second.size() > 1) {
             series.label += " (" + model.value("name", std::string("fit")) + ")";
             for (double n = 1; n <= max_n * 1.0001; n *= 1.05) {
-                double x = lambda * n / (1 + sigma * (n - 1) + kappa * n * (n - 1));
-                series.fitted.emplace_back(n, x * node_bytes_per_page / kGiB);
+                series.fitted.emplace_back(n, curve.throughput(n) * node_bytes_per_page / kGiB);
             }
         }
         if (!series.measured.empty())

@@ -308,6 +308,10 @@ double ScalingFit::seconds(double threads_per_node) const {
     return (1 + sigma * (n - 1) + kappa * n * (n - 1)) / (lambda * n);
 }
 
+double ScalingFit::throughput(double threads_per_node) const {
+    return 1 / seconds(threads_per_node);
+}
+
 std::optional<double> ScalingFit::n_star() const {
     if (kappa <= 0 || sigma >= 1)
         return std::nullopt;

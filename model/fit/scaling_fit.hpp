@@ -62,6 +62,8 @@ struct ScalingFit {
     bool ok() const { return status == FitStatus::converged; }
     // Seconds for the series' work at `threads_per_node` (> 0) threads: 1 / X(N) * N-scaled work.
     double seconds(double threads_per_node) const;
+    // X(N) itself, the series' work per second at `threads_per_node` (> 0) threads.
+    double throughput(double threads_per_node) const;
     // Throughput peak of a retrograde USL: sqrt((1 - sigma) / kappa); absent when kappa = 0
     // (throughput keeps rising) or sigma >= 1 (one thread is already the best).
     std::optional<double> n_star() const;

@@ -30,4 +30,5 @@ owner model/documents/verification.cpp '"(pool_predicted_ms|ratio_refused|expect
     "the verification block's keys"
 owner tuner/system/own_binary.cpp '"/proc/self/exe"|[^a-z_]statfs\(' \
     "reading the running binary or the file system type"
+owner model/fit/scaling_fit.cpp 'sigma \* \(n - 1\)' "the scaling curve's formula"
 exit "$bad"
