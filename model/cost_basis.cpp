@@ -11,6 +11,22 @@ namespace hugetune::model {
 std::string to_string(CostBasis basis) {
     switch (basis) {
         case CostBasis::boot_table:
+            return "boot_table";
+        case CostBasis::alloc_and_zero:
+            return "alloc_and_zero";
+        case CostBasis::alloc_zeroed_once:
+            return "alloc_zeroed_once";
+        case CostBasis::alloc_only:
+            return "alloc_only";
+        case CostBasis::alloc_only_flat:
+            return "alloc_only_flat";
+    }
+    return "unknown";
+}
+
+std::string describe(CostBasis basis) {
+    switch (basis) {
+        case CostBasis::boot_table:
             return "boot table";
         case CostBasis::alloc_and_zero:
             return "the alloc phase as measured (overstates the boot)";

@@ -29,7 +29,13 @@ enum class CostBasis {
     alloc_only_flat,    // init_on_alloc off, alloc minus zero lost in the noise: grow held flat
 };
 
+// The basis as a machine field holds it: "boot_table", "alloc_and_zero", "alloc_zeroed_once",
+// "alloc_only", "alloc_only_flat" (the `fit` document's `cost_basis`).
 std::string to_string(CostBasis basis);
+
+// The same for people, a clause: "allocation zeroed once (init_on_alloc on): alloc minus zero"
+// (the `fit` document's `cost_basis_text` and the summaries).
+std::string describe(CostBasis basis);
 
 // The name of the curve a basis fits, as the report gives it.
 std::string curve_name(CostBasis basis);

@@ -122,6 +122,7 @@ nlohmann::json to_json(const Recommendation& r) {
           {"page_size_kb", r.key.page_size_kb}}},
         {"input", {{"source", r.source}}},
         {"cost_basis", to_string(r.basis)},
+        {"cost_basis_text", describe(r.basis)},
         {"model", model},
         {"phases", phases},
         {"recommendation",
@@ -160,7 +161,7 @@ nlohmann::json to_json(const Recommendation& r) {
 std::string format_summary(const Recommendation& r) {
     std::ostringstream s;
     s << r.verdict << "\n\n";
-    s << "curve       " << r.curve << " (" << to_string(r.basis) << "), "
+    s << "curve       " << r.curve << " (" << describe(r.basis) << "), "
       << printable_text(r.key.microarch) << ", " << r.nodes << " node(s), up to "
       << r.max_threads_per_node << " thread(s) per node\n";
     const auto describe = [&](const std::string& label, const ModelSelection& m) {

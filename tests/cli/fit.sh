@@ -20,6 +20,9 @@ for k in ("name", "sigma", "kappa", "lambda", "r2"):
     assert k in j["model"], k
 assert len(j["predictions"]) == 36
 assert all({"threads_per_node", "seconds"} <= p.keys() for p in j["predictions"])
+# A machine field holds a code, its words beside it (a boot table is its own basis).
+assert j["cost_basis"] == "boot_table", j["cost_basis"]
+assert j["cost_basis_text"] == "boot table", j["cost_basis_text"]
 PY
 [[ ! -s $work/sky.err ]] || fail "notes on stderr although --nodes and --cpus were given: $(cat "$work/sky.err")"
 

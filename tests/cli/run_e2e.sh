@@ -48,6 +48,9 @@ fi
 # keeps the kernel default.
 expect 0 "$bin" cmdline --report "$work/report.json"
 line=$(cat "$out")
+# The fit's basis is a code a machine can key on, on every machine whatever it measured.
+python3 -c 'import json,sys; f=json.load(open(sys.argv[1]))["fit"]; assert f["cost_basis"] in ("alloc_and_zero", "alloc_zeroed_once", "alloc_only", "alloc_only_flat"), f["cost_basis"]; assert f["cost_basis_text"], f' "$work/report.json" ||
+    fail "the report's fit.cost_basis is not a code"
 field() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["recommendation"][sys.argv[2]])' "$work/report.json" "$1"; }
 want=$(field kernel_cmdline)
 if [[ $(field decision) == keep_default ]]; then
