@@ -47,7 +47,7 @@ std::string decision_text(const Recommendation& r) {
 }  // namespace
 
 nlohmann::json to_json(const ScalingFit& f) {
-    return {{"name", f.model},
+    return {{"name", to_string(f.model)},
             {"lambda", f.lambda},
             {"sigma", f.sigma},
             {"kappa", f.kappa},
@@ -170,7 +170,7 @@ std::string format_summary(const Recommendation& r) {
             return;
         }
         const ScalingFit& f = m.chosen();
-        s << label << f.model << ": sigma " << significant(f.sigma) << ", kappa "
+        s << label << to_string(f.model) << ": sigma " << significant(f.sigma) << ", kappa "
           << significant(f.kappa) << ", R^2 " << fixed(f.r2, 3);
         if (auto n = f.n_star())
             s << ", N* " << fixed(*n, 1);

@@ -79,7 +79,7 @@ double percentile(std::vector<double> v, double q) {
 }
 
 ScalingFit refit(const ScalingFit& like, std::span<const Point> points, const FitOptions& o) {
-    return like.model == "usl" ? fit_usl(points, o, &like) : fit_amdahl(points, o, &like);
+    return like.model == CurveModel::usl ? fit_usl(points, o, &like) : fit_amdahl(points, o, &like);
 }
 
 void check_options(const RecommendOptions& o) {
@@ -555,9 +555,10 @@ std::optional<double> judge_fit(Recommendation& r) {
     if (f.r2 >= kPoorFitR2 || rms_log <= kPoorFitRmsLog)
         return std::nullopt;
     r.warnings.push_back(
-        {"poor_fit", "poor fit: the " + f.model + " curve explains R^2 " + decimals_text(f.r2, 3) +
-                         " of the variation in log time (below " + decimals_text(kPoorFitR2, 1) +
-                         ") and the points lie " + percent_text(std::expm1(rms_log)) +
+        {"poor_fit", "poor fit: the " + to_string(f.model) + " curve explains R^2 " +
+                         decimals_text(f.r2, 3) + " of the variation in log time (below " +
+                         decimals_text(kPoorFitR2, 1) + ") and the points lie " +
+                         percent_text(std::expm1(rms_log)) +
                          " from it on average; its predictions are not to be relied on"});
     return std::clamp(f.r2, 0.0, 1.0);
 }

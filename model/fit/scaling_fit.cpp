@@ -221,7 +221,7 @@ void fill_quality(ScalingFit& fit, std::span<const Point> points,
 ScalingFit fit_curve(std::span<const Point> points, bool with_kappa, const FitOptions& options,
                      const ScalingFit* start) {
     ScalingFit best;
-    best.model = with_kappa ? "usl" : "amdahl";
+    best.model = with_kappa ? CurveModel::usl : CurveModel::amdahl;
     best.parameters = with_kappa ? 3 : 2;
     if (auto problem = input_problem(points, best.parameters)) {
         best.message = *problem;
@@ -301,6 +301,10 @@ std::string to_string(FitStatus status) {
             return "invalid_input";
     }
     return "unknown";
+}
+
+std::string to_string(CurveModel model) {
+    return model == CurveModel::usl ? "usl" : "amdahl";
 }
 
 double ScalingFit::seconds(double threads_per_node) const {

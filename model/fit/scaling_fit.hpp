@@ -41,10 +41,16 @@ enum class FitStatus {
 
 std::string to_string(FitStatus status);
 
+// Which curve: the USL, or Amdahl's law (the USL with kappa = 0).
+enum class CurveModel { usl, amdahl };
+
+// "usl" or "amdahl", as the report names the curve.
+std::string to_string(CurveModel model);
+
 // X(N) = lambda * N / (1 + sigma * (N - 1) + kappa * N * (N - 1)): throughput in units of the
 // series' work per second (pages per second for a sweep, "one table's job" for a boot table).
 struct ScalingFit {
-    std::string model;  // "usl" or "amdahl"
+    CurveModel model = CurveModel::usl;
     double lambda = 0;  // throughput of one thread
     double sigma = 0;   // contention (serial fraction), >= 0
     double kappa = 0;   // coherency cost, >= 0; 0 for Amdahl

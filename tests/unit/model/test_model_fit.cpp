@@ -77,7 +77,7 @@ TEST_CASE("amdahl data: sigma comes back, AICc prefers amdahl over the extra kap
     const auto selection = fit_and_select(points);
     REQUIRE(selection.any_converged);
     CHECK_FALSE(selection.chose_usl);
-    CHECK(selection.chosen().model == "amdahl");
+    CHECK(selection.chosen().model == CurveModel::amdahl);
     CHECK(selection.chosen().kappa == 0);
     CHECK(std::abs(selection.chosen().sigma - 0.1) < 0.02);
     CHECK(selection.reason.find("AICc") != std::string::npos);

@@ -99,7 +99,7 @@ TEST_CASE("the published Skylake table recommends 8 per node, hugepage_alloc_thr
     CHECK(r.verdict.find("Best estimate") != std::string::npos);
     const auto j = to_json(r);
     CHECK(j["recommendation"]["hugepage_alloc_threads"] == 32);
-    CHECK(j["model"]["name"] == r.model.chosen().model);
+    CHECK(j["model"]["name"] == to_string(r.model.chosen().model));
     CHECK(j["model"]["fits"]["usl"]["name"] == "usl");
     CHECK(j["predictions"].size() == 36);
     CHECK(j["phases"].contains("boot"));
