@@ -34,10 +34,13 @@ constexpr ExitCodeMeaning kExitCodeMeanings[] = {
     {ExitCode::interrupted, "interrupted; the machine was restored before exiting"},
 };
 
-// `hugetune COMMAND ... --help` only prints: it must not change the machine.
-bool asks_for_help(const Args& args) {
-    return std::any_of(args.begin(), args.end(),
-                       [](const std::string& a) { return a == "--help" || a == "-h"; });
+// `--help` only prints, `--dry-run` prints a plan, `--root DIR` works on a tree: none of them
+// may change the machine, so none restores a killed sweep's pools first.
+bool asks_for_no_effect(const Args& args) {
+    return std::any_of(args.begin(), args.end(), [](const std::string& a) {
+        return a == "--help" || a == "-h" || a == "--dry-run" || a == "--root" ||
+               a.starts_with("--root=");
+    });
 }
 
 }  // namespace
@@ -223,7 +226,7 @@ int run_main(int argc, char** argv) {
             if (first == c.name) {
                 Args rest(args.begin() + 1, args.end());
                 // A sweep killed by SIGKILL or a crash left its state file: restore first.
-                if (c.uses_pools && !asks_for_help(rest))
+                if (c.uses_pools && !asks_for_no_effect(rest))
                     restore_before_command();
                 return c.run(rest);
             }

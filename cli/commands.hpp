@@ -12,7 +12,8 @@ int run_cmdline(const Args& args);
 int run_sweep_command(const Args& args);
 int run_restore(const Args& args);
 
-// Run before every command that uses the pools (Command::uses_pools), except for its --help:
+// Run before every command that uses the pools (Command::uses_pools), except with --help,
+// --dry-run or --root, which must not change the machine:
 // when an interrupted sweep left its state file and no sweep holds the lock, put the pools back
 // first and say so on stderr (root only).
 void restore_before_command();

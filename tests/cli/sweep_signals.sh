@@ -3,7 +3,7 @@
 # was measured (complete: false) and still validates against the sweep schema. SIGKILL: the
 # state file stays; `hugetune restore` puts the pools back and removes it, and so does the next
 # command that uses the pools (probe, sweep, run, boot-sweep); fit, fleet, apply, verify and any
-# --help leave it.
+# --help, --dry-run or --root leave it.
 source "$(dirname "$0")/lib/harness.bash"
 use_pools
 
@@ -48,10 +48,12 @@ wait "$sweep" 2>/dev/null || true
 [[ $(pool_snapshot) != "$before" ]] || fail "SIGKILL: nothing was changed, the test proves nothing"
 python3 -c "import json, sys; d=json.load(open(sys.argv[1])); assert d['format']=='hugetune-state'" \
     "$state_file" || fail "SIGKILL: state file unreadable"
-# Commands that do not use the pools leave the state for restore, and so does any --help.
+# Commands that do not use the pools leave the state for restore, and so does any --help,
+# --dry-run or --root (they must not change the machine).
 killed_pools=$(pool_snapshot)
 for command in "sweep --help" "probe -h" "fit --help" "fleet --help" "verify --help" \
-    "apply --help"; do
+    "apply --help" "sweep --dry-run" "probe --root $src/tests/fixtures/vm-1node" \
+    "sweep --dry-run --root=$src/tests/fixtures/vm-1node"; do
     read -ra words <<<"$command"
     expect 0 "$bin" "${words[@]}"
     [[ -e $state_file ]] || fail "'$command' restored the pools (the state file is gone)"
