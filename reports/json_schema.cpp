@@ -62,6 +62,10 @@ std::optional<std::string> fail(const std::string& path, const std::string& what
 
 JsonSchema::JsonSchema(json schema) : schema_(std::move(schema)) {}
 
+const std::set<std::string>& JsonSchema::keywords() {
+    return kKnown;
+}
+
 std::optional<std::string> JsonSchema::problem(const json& doc) const {
     return check(schema_, doc, "/");
 }

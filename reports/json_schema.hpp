@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <regex>
+#include <set>
 #include <string>
 
 namespace hugetune {
@@ -17,6 +18,8 @@ namespace hugetune {
 class JsonSchema {
   public:
     explicit JsonSchema(nlohmann::json schema);
+    // Every keyword it reads, the annotations it passes over included.
+    static const std::set<std::string>& keywords();
     // The first problem as "PATH: what is wrong" (PATH a JSON pointer, "/" for the root), or
     // nothing when `doc` is valid.
     std::optional<std::string> problem(const nlohmann::json& doc) const;
