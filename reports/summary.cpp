@@ -207,10 +207,9 @@ PlotData plot_data_from_report(const json& report) {
         curve.lambda = number_or(model, "lambda", 0);
         curve.sigma = number_or(model, "sigma", 0);
         curve.kappa = number_or(model, "kappa", 0);
-        const double lambda = curve.lambda;
         double node_bytes_per_page = page_bytes * nodes;
         bool per_page = model.value("lambda_unit", std::string()) == "pages per second per node";
-        if (per_page && lambda > 0 && node_bytes_per_page > 0 && it->second.size() > 1) {
+        if (per_page && curve.lambda > 0 && node_bytes_per_page > 0 && it->second.size() > 1) {
             series.label += " (" + model.value("name", std::string("fit")) + ")";
             for (double n = 1; n <= max_n * 1.0001; n *= 1.05) {
                 series.fitted.emplace_back(n, curve.throughput(n) * node_bytes_per_page / kGiB);

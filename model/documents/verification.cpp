@@ -40,8 +40,8 @@ std::optional<std::uint64_t> optional_whole(const JsonField& field, WholeRange r
 std::optional<double> optional_bounded(const JsonField& field, double low, double high) {
     const auto value = field.optional_positive_number();
     if (value && (*value < low || *value > high))
-        field.fail(decimals_text(*value, 6) + " lies outside " + decimals_text(low, 6) + " to " +
-                   decimals_text(high, 0));
+        field.fail(significant_text(*value, 6) + " lies outside " + significant_text(low, 6) +
+                   " to " + significant_text(high, 6));
     return value;
 }
 
@@ -100,7 +100,7 @@ Verification read_verification(const JsonField& block) {
         const double made_of = static_cast<double>(*v.measured_ms) / *v.pool_predicted_ms;
         if (std::abs(*v.ratio - made_of) > kRatioTolerance * made_of)
             block["ratio"].fail("is not measured_ms / pool_predicted_ms (" +
-                                decimals_text(made_of, 6) + ")");
+                                significant_text(made_of, 6) + ")");
     }
     if (block["ratio_refused"].present())
         v.ratio_refused = read_warning(block["ratio_refused"]);

@@ -99,7 +99,6 @@ vmlab_probe_kvm() {
             -append "console=ttyS0 panic=-1 loglevel=4" -serial "file:$dir/console" </dev/null
     } >"$dir/qemu" 2>&1 &
     local pid=$! deadline=$((SECONDS + timeout_s)) timed_out=0
-    vmlab_guest_pids+=("$pid")
     while kill -0 "$pid" 2>/dev/null; do
         grep -q "$marker" "$dir/console" 2>/dev/null && break
         # QEMU keeps a guest it could not run paused until it is killed.
