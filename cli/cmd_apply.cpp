@@ -22,8 +22,7 @@ struct ApplyCommand {
     std::string report_path;  // empty: none given
     bool value_given = false;
     bool force = false;
-    bool keep_default = false;  // the report decides to keep the kernel default
-    nlohmann::json document;    // the report, null when none was given
+    std::optional<model::Report> report;
 };
 
 std::string joined(const std::vector<std::string>& parts, std::string_view separator) {
@@ -49,15 +48,15 @@ std::optional<boot::MachineIdentity> target_machine(const boot::TargetOptions& t
 // Shows what the report says against its result. When its value is the one to apply: returns
 // the line to print instead of applying (it recommends the kernel default), and refuses a
 // report not fit to act on unless --force, which the ledger then records.
-std::optional<std::string> judge_report(const nlohmann::json& document, ApplyCommand& cmd) {
-    boot::ReportStanding standing = boot::report_standing(document);
+std::optional<std::string> judge_report(const model::Report& report, ApplyCommand& cmd) {
+    boot::ReportStanding standing = boot::report_standing(report);
     for (const auto& n : boot::standing_notes(standing))
         print_diagnostic("note", n);
     for (const auto& w : boot::standing_warnings(standing))
         print_diagnostic("warning", w);
     if (cmd.value_given)
         return std::nullopt;
-    if (cmd.keep_default)
+    if (report.recommendation.decision == model::Decision::keep_default)
         return "the report recommends keeping the kernel's default thread count; nothing "
                "changed (give --value N to set one anyway)";
     auto reasons = boot::unfit_reasons(standing, target_machine(cmd.request.target));
@@ -117,12 +116,12 @@ std::optional<ApplyCommand> parse_apply(const Args& args, bool& json) {
         cmd.value_given = true;
     }
     if (vm.count("report")) {
-        auto rec = read_report(report, false, "give --value N instead");
+        model::ReportReading reading;
+        reading.threads_fix = "give --value N instead";
+        cmd.report = read_report_file(report, reading);
         if (r.value.empty())
-            r.value = std::to_string(rec.threads);
-        r.kernel_release = rec.kernel_release;
-        cmd.keep_default = rec.keep_default;
-        cmd.document = std::move(rec.document);
+            r.value = std::to_string(cmd.report->recommendation.hugepage_alloc_threads);
+        r.kernel_release = cmd.report->kernel.release;
     } else if (r.value.empty()) {
         usage_error("--report", "missing; give the report of 'hugetune run', or --value N");
     }
@@ -141,8 +140,8 @@ int run_apply(const Args& args) {
             return 0;
         dry_run = cmd->request.target.dry_run;
         std::ostream& out = json ? std::cerr : std::cout;
-        if (!cmd->document.is_null())
-            if (auto nothing_to_do = judge_report(cmd->document, *cmd)) {
+        if (cmd->report)
+            if (auto nothing_to_do = judge_report(*cmd->report, *cmd)) {
                 nothing_done = *nothing_to_do;
                 out << nothing_done << "\n";
                 return 0;

@@ -30,13 +30,13 @@ int run_cmdline(const Args& args) {
         return 0;
     // Exactly the text to add to the kernel command line, for scripts: nothing when the
     // report decides to keep the kernel default (a report without a decision set its value).
-    const ReportRecommendation report = read_report(options->report, false);
-    if (report.keep_default) {
+    const model::ReportRecommendation rec = read_report_file(options->report).recommendation;
+    if (rec.decision == model::Decision::keep_default) {
         std::cerr << "hugetune: note: the report decides to keep the kernel default ("
-                  << report.kernel_cmdline << "): nothing to add to the kernel command line\n";
+                  << rec.kernel_cmdline << "): nothing to add to the kernel command line\n";
         return 0;
     }
-    std::cout << report.kernel_cmdline << "\n";
+    std::cout << rec.kernel_cmdline << "\n";
     return 0;
 }
 

@@ -9,6 +9,9 @@
 #include "cli/commands.hpp"
 #include "cli/plot_output.hpp"
 #include "cli/sweep_options.hpp"
+#include "model/documents/report.hpp"
+#include "model/input/fit_input.hpp"
+#include "model/input/json_fields.hpp"
 #include "model/recommend.hpp"
 #include "model/text.hpp"
 #include "reports/report.hpp"
@@ -155,10 +158,13 @@ model::RecommendOptions recommend_options(const RunOptions& o) {
     return recommend;
 }
 
-model::Recommendation recommend(const RunOptions& o, const nlohmann::json& sweep_json) {
+// The sweep goes to the fit as measured, in memory; its file is written only to keep it.
+model::Recommendation recommend(const RunOptions& o, const SweepResult& sweep,
+                                const nlohmann::json& sweep_json) {
     try {
-        return model::recommend_from_sweep(model::parse_sweep_json(sweep_json),
-                                           recommend_options(o));
+        return model::recommend_from_sweep(
+            model::fit_input(measured_sweep(sweep), model::JsonField(sweep.probe)),
+            recommend_options(o));
     } catch (const model::InputError& e) {
         // Keep the measurements: they can be fitted again later with `hugetune fit`.
         const fs::path kept = kept_sweep_path(o.report);
@@ -184,12 +190,16 @@ nlohmann::json assemble_report(const RunOptions& o, const Probe& probe,
     return build_report(inputs);
 }
 
-// The report file first, then the summary (or the JSON) on stdout, then the plot.
-void publish(const RunOptions& o, const nlohmann::json& report,
+// The report file first, then the summary (or the JSON) on stdout, then the plot. The summary
+// and the plot take the report as its reader reads it back: what a stored report prints later.
+void publish(const RunOptions& o, const nlohmann::json& document,
              const std::optional<model::BootComparison>& boots) {
-    write_file_atomically(o.report, report.dump(2) + "\n");
+    write_file_atomically(o.report, document.dump(2) + "\n");
+    model::ReportReading whole;
+    whole.need_run = true;
+    const model::Report report = model::read_report(document, whole);
     if (o.json) {
-        std::cout << report.dump(2) << "\n";
+        std::cout << document.dump(2) << "\n";
     } else {
         std::cout << printable_lines(format_report_summary(report));
         if (boots)
@@ -225,7 +235,7 @@ int run_run(const Args& args) {
         sweep = run_sweep(fs, probe, options->sweep, &progress);
     }
     const nlohmann::json sweep_json = to_json(sweep);
-    const auto recommendation = recommend(*options, sweep_json);
+    const auto recommendation = recommend(*options, sweep, sweep_json);
     for (const auto& note : recommendation.notes)
         print_diagnostic("note", note);
     nlohmann::json report = assemble_report(*options, probe, sweep_json, recommendation);

@@ -127,7 +127,7 @@ void gather_boot(const VerifyOptions& o, const KernelFs& fs, Gathered& g) {
 }
 
 Gathered gather(const VerifyOptions& o, const KernelFs& fs,
-                const std::optional<ReportRecommendation>& report) {
+                const std::optional<model::Report>& report) {
     Gathered g;
     gather_boot(o, fs, g);
     auto& in = g.input;
@@ -135,15 +135,19 @@ Gathered gather(const VerifyOptions& o, const KernelFs& fs,
         in.applied = parse_thread_count(ledger->value);
         g.applied_from = "applied " + ledger->applied_at;
     } else if (report) {
-        in.applied = report->threads;
+        in.applied = report->recommendation.hugepage_alloc_threads;
         g.applied_from = "recommended by the report";
     }
     if (report && !in.online_cpus)
-        in.online_cpus = report->online_cpus;
-    if (report && report->predicted_seconds)
-        in.prediction = boot::ReportPrediction{*report->predicted_seconds * 1000.0, report->threads,
-                                               report->pool_pages, report->pool_page_size_kb,
-                                               report->init_on_alloc};
+        in.online_cpus = report->kernel.online_cpus;
+    if (report && report->recommendation.predicted_seconds) {
+        const auto& rec = report->recommendation;
+        const auto& pool = report->boot_pool;
+        in.prediction = boot::ReportPrediction{
+            *rec.predicted_seconds * 1000.0, rec.hugepage_alloc_threads,
+            pool ? std::optional(pool->pages) : std::nullopt,
+            pool ? std::optional(pool->page_size_kb) : std::nullopt, report->kernel.init_on_alloc};
+    }
     return g;
 }
 
@@ -214,20 +218,11 @@ void add_to_report(const std::filesystem::path& path, nlohmann::json doc,
     write_file_atomically(path, doc.dump(2) + "\n");
 }
 
-// The report's SKU key, for the metrics' label; none without a report or with a damaged `sku`.
-std::optional<std::string> sku_key_of(const std::optional<ReportRecommendation>& report) {
-    if (!report || !report->document.contains("sku"))
+// The report's SKU key, for the metrics' label; none without a whole report.
+std::optional<std::string> sku_key_of(const std::optional<model::Report>& report) {
+    if (!report || !report->run)
         return std::nullopt;
-    try {
-        const auto& s = report->document["sku"];
-        return model::fleet::to_string(
-            model::fleet::SkuKey{s.at("microarch").get<std::string>(), s.at("nodes").get<int>(),
-                                 s.at("hardware_threads_per_node").get<int>(),
-                                 s.at("memory_per_node_gib").get<std::uint64_t>(),
-                                 s.at("page_size_kb").get<std::uint64_t>()});
-    } catch (const nlohmann::json::exception&) {
-        return std::nullopt;
-    }
+    return model::fleet::to_string(report->run->sku);
 }
 
 }  // namespace
@@ -239,9 +234,11 @@ int run_verify(const Args& args) {
     if (!o)
         return 0;
     KernelFs fs(o->root);
-    std::optional<ReportRecommendation> report;
+    std::optional<model::Report> report;
     if (o->report) {
-        report = read_report(*o->report, true);
+        model::ReportReading reading;
+        reading.need_prediction = true;
+        report = read_report_file(*o->report, reading);
         // The verification block is written into the report: refuse now a report that could
         // not be rewritten, rather than after the verdict.
         check_writable_path(*o->report, "--report");

@@ -25,7 +25,7 @@ install(FILES ${CMAKE_BINARY_DIR}/systemd/multi-user.target.wants/hugetune-verif
         DESTINATION ${HUGETUNE_SYSTEMD_UNIT_DIR}/multi-user.target.wants)
 install(PROGRAMS ${CMAKE_BINARY_DIR}/systemd/verify-boot
         DESTINATION ${CMAKE_INSTALL_LIBEXECDIR}/hugetune)
-install(FILES reports/schema/report.schema.json reports/schema/sweep.schema.json
+install(FILES model/documents/schema/report.schema.json model/documents/schema/sweep.schema.json
         DESTINATION ${CMAKE_INSTALL_DATADIR}/hugetune/schema)
 install(FILES README.md CHANGELOG.md docs/kernel-facts.md docs/sweep-format.md docs/fleet.md
         DESTINATION ${CMAKE_INSTALL_DOCDIR})

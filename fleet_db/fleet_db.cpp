@@ -120,6 +120,7 @@ bool store_run(soci::session& sql, const IntakeReport& r, long long host_id, lon
     const double confidence = f.confidence.value_or(0);
     soci::indicator confidence_ind = f.confidence ? soci::i_ok : soci::i_null;
     const int threads = f.hugepage_alloc_threads;
+    const std::string decision = model::to_string(f.decision);
     soci::statement st =
         (sql.prepare << "INSERT INTO runs (host_id, sku_id, generated_at, content_hash,"
                         " tool_version, kernel_release, decision, hugepage_alloc_threads,"
@@ -129,7 +130,7 @@ bool store_run(soci::session& sql, const IntakeReport& r, long long host_id, lon
                         " ON CONFLICT (host_id, generated_at, content_hash) DO NOTHING",
          soci::use(host_id), soci::use(sku_id), soci::use(f.generated_at),
          soci::use(r.content_hash), soci::use(f.tool_version), soci::use(kernel, kernel_ind),
-         soci::use(f.decision), soci::use(threads), soci::use(f.predicted_seconds),
+         soci::use(decision), soci::use(threads), soci::use(f.predicted_seconds),
          soci::use(confidence, confidence_ind), soci::use(warnings), soci::use(report));
     st.execute(true);
     return st.get_affected_rows() > 0;

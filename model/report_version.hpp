@@ -1,4 +1,4 @@
-// The version of the fleet report's schema (reports/schema/report.schema.json): written by
+// The version of the fleet report's schema (model/documents/schema/report.schema.json): written by
 // reports/report.cpp and checked by every command that reads a report back, which both depend
 // on model and so share this one definition.
 #pragma once

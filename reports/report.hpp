@@ -1,6 +1,7 @@
 // The fleet report: one JSON document per run of `hugetune run`, validated by
-// reports/schema/report.schema.json. Assembled from the results of the earlier stages, which
-// arrive as JSON values (probe, sweep, fit); this module reads them and writes nothing itself.
+// model/documents/schema/report.schema.json. Assembled from the results of the earlier stages,
+// which arrive as JSON values (probe, sweep, fit); this module reads them and writes nothing
+// itself.
 #pragma once
 
 #include <chrono>

@@ -1,7 +1,6 @@
 #include "reports/summary.hpp"
 #include "model/fit/scaling_fit.hpp"
 #include "model/text.hpp"
-#include "reports/json_access.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -10,8 +9,6 @@
 
 namespace hugetune {
 namespace {
-
-using nlohmann::json;
 
 constexpr double kGiB = 1024.0 * 1024 * 1024;
 
@@ -26,94 +23,70 @@ std::string phase_meaning(const std::string& phase) {
     return "";
 }
 
-double number_or(const json& j, const char* key, double fallback) {
-    const json& v = at_or_null(j, key);
-    return v.is_number() ? v.get<double>() : fallback;
-}
+using model::MeasuredPoint;
 
 // Points of one phase, sorted by threads per node.
-std::map<std::string, std::vector<const json*>> points_by_phase(const json& points) {
-    std::map<std::string, std::vector<const json*>> by_phase;
-    if (!points.is_array())
-        return by_phase;
+std::map<std::string, std::vector<const MeasuredPoint*>> points_by_phase(
+    const std::vector<MeasuredPoint>& points) {
+    std::map<std::string, std::vector<const MeasuredPoint*>> by_phase;
     for (const auto& p : points)
-        by_phase[p.value("phase", std::string("?"))].push_back(&p);
+        by_phase[p.phase].push_back(&p);
     for (auto& [phase, list] : by_phase)
-        std::sort(list.begin(), list.end(), [](const json* a, const json* b) {
-            return a->value("threads_per_node", 0) < b->value("threads_per_node", 0);
-        });
+        std::stable_sort(list.begin(), list.end(),
+                         [](const MeasuredPoint* a, const MeasuredPoint* b) {
+                             return a->threads_per_node < b->threads_per_node;
+                         });
     return by_phase;
 }
 
-std::pair<double, double> sample_range(const json& point) {
-    double lo = 0, hi = 0;
-    bool first = true;
-    for (const auto& s : at_or_null(point, "samples_seconds")) {
-        if (!s.is_number())
-            continue;
-        double v = s.get<double>();
-        lo = first ? v : std::min(lo, v);
-        hi = first ? v : std::max(hi, v);
-        first = false;
-    }
-    return {lo, hi};
+std::pair<double, double> sample_range(const MeasuredPoint& point) {
+    if (point.samples_seconds.empty())
+        return {0, 0};
+    const auto [lo, hi] =
+        std::minmax_element(point.samples_seconds.begin(), point.samples_seconds.end());
+    return {*lo, *hi};
 }
 
 // Phase order as the sweep runs them: the cost that matters first.
 const std::vector<std::string> kPhaseOrder = {"alloc", "zero", "grow"};
 
-std::optional<double> optional_number(const json& j, const char* key) {
-    const json& v = at_or_null(j, key);
-    return v.is_number() ? std::optional<double>(v.get<double>()) : std::nullopt;
-}
-
-std::optional<BootPoint> mark_from(const json& rec, const char* threads_key,
-                                   const char* seconds_key) {
-    const auto threads = optional_number(rec, threads_key);
-    const auto seconds = optional_number(rec, seconds_key);
+std::optional<BootPoint> mark_from(const std::optional<std::uint64_t>& threads,
+                                   const std::optional<double>& seconds) {
     if (!threads || !seconds)
         return std::nullopt;
-    return BootPoint{*threads, *seconds, std::nullopt, std::nullopt};
+    return BootPoint{static_cast<double>(*threads), *seconds, std::nullopt, std::nullopt};
 }
 
 // The predicted boot time per kernel value, its band, the measured points and the two marks.
-BootPanel boot_panel_from_report(const json& report) {
+BootPanel boot_panel_from_report(const model::Report& report) {
     BootPanel boot;
-    const json& fit = at_or_null(report, "fit");
-    for (const auto& p : at_or_null(fit, "predictions")) {
-        const auto threads = optional_number(p, "hugepage_alloc_threads");
-        const auto seconds = optional_number(p, "seconds");
-        if (threads && seconds)
-            boot.predicted.push_back({*threads, *seconds, optional_number(p, "seconds_low"),
-                                      optional_number(p, "seconds_high")});
-    }
-    for (const auto& p : at_or_null(fit, "measured_boot_seconds")) {
-        const auto threads = optional_number(p, "hugepage_alloc_threads");
-        const auto seconds = optional_number(p, "seconds");
-        if (threads && seconds)
-            boot.measured.push_back({*threads, *seconds, std::nullopt, std::nullopt});
-    }
-    const json& rec = at_or_null(report, "recommendation");
-    boot.recommended = mark_from(rec, "hugepage_alloc_threads", "predicted_seconds");
-    boot.kernel_default = mark_from(rec, "default_threads", "predicted_default_seconds");
+    const model::ReportFit& fit = report.run->fit;
+    for (const auto& p : fit.predictions)
+        boot.predicted.push_back(
+            {static_cast<double>(p.hugepage_alloc_threads), p.seconds, p.low, p.high});
+    for (const auto& p : fit.measured_boot_seconds)
+        boot.measured.push_back(
+            {static_cast<double>(p.hugepage_alloc_threads), p.seconds, std::nullopt, std::nullopt});
+    const model::ReportRecommendation& rec = report.recommendation;
+    boot.recommended = mark_from(rec.hugepage_alloc_threads, rec.predicted_seconds);
+    boot.kernel_default = mark_from(rec.default_threads, rec.predicted_default_seconds);
     return boot;
 }
 
-// The decision as the report states it; a report without one set its value.
-std::string decision_line(const json& rec) {
-    const std::string value = rec.value("kernel_cmdline", std::string("?")) + " (" +
-                              significant_text(number_or(rec, "threads_per_node", 0), 4) +
-                              " per node x " + std::to_string(rec.value("nodes", 0)) + " node(s))";
-    return rec.value("decision", std::string("set")) == "keep_default"
-               ? "keep the kernel default, " + value
-               : "set " + value;
+// The decision as the report states it.
+std::string decision_line(const model::ReportRecommendation& rec) {
+    const std::string value = rec.kernel_cmdline + " (" +
+                              significant_text(rec.threads_per_node.value_or(0), 4) +
+                              " per node x " + std::to_string(rec.nodes.value_or(0)) + " node(s))";
+    return rec.decision == model::Decision::keep_default ? "keep the kernel default, " + value
+                                                         : "set " + value;
 }
 
 }  // namespace
 
-std::string format_phase_tables(const json& sweep_points) {
+std::string format_phase_tables(const std::vector<MeasuredPoint>& points) {
     std::ostringstream s;
-    auto by_phase = points_by_phase(sweep_points);
+    auto by_phase = points_by_phase(points);
     std::vector<std::string> phases = kPhaseOrder;
     for (const auto& [phase, list] : by_phase)
         if (std::find(phases.begin(), phases.end(), phase) == phases.end())
@@ -130,52 +103,83 @@ std::string format_phase_tables(const json& sweep_points) {
         if (auto meaning = phase_meaning(phase); !meaning.empty())
             s << ": " << meaning;
         s << "\n  threads/node      median    spread     GiB/s  notes\n";
-        for (const json* p : it->second) {
-            double median = p->value("median_seconds", 0.0);
+        for (const MeasuredPoint* p : it->second) {
+            const double median = p->median_seconds;
             auto [lo, hi] = sample_range(*p);
             std::string spread = median > 0 ? percent_text((hi - lo) / median, 1) : "-";
             std::string notes;
-            if (p->value("oversubscribed", false))
+            if (p->oversubscribed)
                 notes += "  oversubscribed";
-            if (p->value("shortfall_pages", 0) > 0)
-                notes += "  shortfall " + std::to_string(p->value("shortfall_pages", 0)) + " pages";
+            if (p->shortfall_pages > 0)
+                notes += "  shortfall " + std::to_string(p->shortfall_pages) + " pages";
             char line[160];
-            std::snprintf(line, sizeof line, "  %12d  %10s  %8s  %8.2f%s\n",
-                          p->value("threads_per_node", 0), seconds_text(median).c_str(),
-                          spread.c_str(), p->value("gib_per_second", 0.0), notes.c_str());
+            std::snprintf(line, sizeof line, "  %12d  %10s  %8s  %8.2f%s\n", p->threads_per_node,
+                          seconds_text(median).c_str(), spread.c_str(), p->gib_per_second,
+                          notes.c_str());
             s << line;
         }
     }
     return s.str();
 }
 
-std::string format_sweep_summary(const json& sweep) {
+std::string format_sweep_summary(const model::MeasuredSweep& sweep) {
     std::ostringstream s;
-    const json& points = at_or_null(sweep, "points");
-    if (points.is_array() && !points.empty())
-        s << "sample " << points[0].value("pages_per_node", 0ull) << " x "
-          << page_size_text(points[0].value("page_size_kb", 2048ull)) << " pages per node, "
-          << at_or_null(at_or_null(sweep, "parameters"), "nodes").size() << " node(s)\n\n";
-    if (auto tables = format_phase_tables(points); !tables.empty())
+    if (!sweep.points.empty())
+        s << "sample " << static_cast<std::uint64_t>(sweep.points[0].pages_per_node) << " x "
+          << page_size_text(sweep.points[0].page_size_kb > 0 ? sweep.points[0].page_size_kb
+                                                             : sweep.page_size_kb)
+          << " pages per node, " << sweep.nodes.size() << " node(s)\n\n";
+    if (auto tables = format_phase_tables(sweep.points); !tables.empty())
         s << tables << "\nspread: (slowest - fastest) / median over the repetitions\n";
-    for (const auto& w : at_or_null(sweep, "warnings"))
-        if (w.is_string())
-            s << "note: " << w.get<std::string>() << "\n";
+    for (const auto& w : sweep.warnings)
+        s << "note: " << w << "\n";
     return s.str();
 }
 
-PlotData plot_data_from_report(const json& report) {
+namespace {
+
+// One phase's measured points and, when the report has its curve, the fitted throughput.
+PlotSeries phase_series(const model::ReportRun& run, const std::string& phase,
+                        const std::vector<const MeasuredPoint*>& points, double& max_n) {
+    PlotSeries series;
+    series.label = phase;
+    for (const MeasuredPoint* p : points) {
+        const double median = p->median_seconds;
+        if (median <= 0)
+            continue;
+        const double gibps = p->gib_per_second;
+        const double bytes =
+            gibps * median * kGiB;  // the work of every point of a sweep is the same
+        auto [lo, hi] = sample_range(*p);
+        const double n = p->threads_per_node;
+        max_n = std::max(max_n, n);
+        series.measured.push_back(
+            {n, gibps, hi > 0 ? bytes / hi / kGiB : gibps, lo > 0 ? bytes / lo / kGiB : gibps});
+    }
+    // The fitted throughput X(N) (model::ScalingFit), lambda in pages per second per node:
+    // bytes per second over all nodes is X x page x nodes.
+    const auto curve = run.fit.phases.find(phase);
+    const double node_bytes_per_page =
+        static_cast<double>(run.sku.page_size_kb) * 1024 * run.sku.nodes;
+    if (curve != run.fit.phases.end() && curve->second.per_page && curve->second.fit.lambda > 0 &&
+        node_bytes_per_page > 0 && points.size() > 1) {
+        series.label += " (" + curve->second.name + ")";
+        for (double n = 1; n <= max_n * 1.0001; n *= 1.05)
+            series.fitted.emplace_back(
+                n, curve->second.fit.throughput(n) * node_bytes_per_page / kGiB);
+    }
+    return series;
+}
+
+}  // namespace
+
+PlotData plot_data_from_report(const model::Report& report) {
+    const model::ReportRun& run = report.run.value();
     PlotData d;
-    const json& rec = at_or_null(report, "recommendation");
-    const json& fit = at_or_null(report, "fit");
-    std::uint64_t page_kb = at_or_null(report, "sku").value("page_size_kb", 2048ull);
-    d.title = report["host"].value("hostname", std::string("?")) + ": " +
-              report["cpu"].value("microarch", std::string("unknown")) + ", " +
-              page_size_text(page_kb) + " pages";
+    d.title = run.hostname + ": " + run.cpu_microarch + ", " +
+              page_size_text(run.sku.page_size_kb) + " pages";
     d.y_label = "GiB/s, all nodes";
-    auto by_phase = points_by_phase(at_or_null(report["sweep"], "points"));
-    const double page_bytes = static_cast<double>(page_kb) * 1024;
-    const double nodes = at_or_null(report, "sku").value("nodes", 1);
+    auto by_phase = points_by_phase(run.sweep.points);
     double max_n = 1;
     // The grow phase is one point, without the fault's zeroing (a hundred times faster than the
     // others when init_on_alloc is off): on a shared axis it would flatten them, so it stays in the
@@ -184,104 +188,66 @@ PlotData plot_data_from_report(const json& report) {
         auto it = by_phase.find(phase);
         if (it == by_phase.end())
             continue;
-        PlotSeries series;
-        series.label = phase;
-        double bytes = 0;
-        for (const json* p : it->second) {
-            double median = p->value("median_seconds", 0.0);
-            if (median <= 0)
-                continue;
-            double gibps = p->value("gib_per_second", 0.0);
-            bytes = gibps * median * kGiB;  // the work of every point of a sweep is the same
-            auto [lo, hi] = sample_range(*p);
-            double n = p->value("threads_per_node", 0);
-            max_n = std::max(max_n, n);
-            series.measured.push_back(
-                {n, gibps, hi > 0 ? bytes / hi / kGiB : gibps, lo > 0 ? bytes / lo / kGiB : gibps});
-        }
-        // The fitted throughput X(N) (model::ScalingFit), lambda in pages per second per node:
-        // bytes per second over all nodes is X x page x nodes.
-        const json& model =
-            at_or_null(at_or_null(at_or_null(fit, "phases"), phase.c_str()), "model");
-        model::ScalingFit curve;
-        curve.lambda = number_or(model, "lambda", 0);
-        curve.sigma = number_or(model, "sigma", 0);
-        curve.kappa = number_or(model, "kappa", 0);
-        double node_bytes_per_page = page_bytes * nodes;
-        bool per_page = model.value("lambda_unit", std::string()) == "pages per second per node";
-        if (per_page && curve.lambda > 0 && node_bytes_per_page > 0 && it->second.size() > 1) {
-            series.label += " (" + model.value("name", std::string("fit")) + ")";
-            for (double n = 1; n <= max_n * 1.0001; n *= 1.05) {
-                series.fitted.emplace_back(n, curve.throughput(n) * node_bytes_per_page / kGiB);
-            }
-        }
+        PlotSeries series = phase_series(run, phase, it->second, max_n);
         if (!series.measured.empty())
             d.series.push_back(std::move(series));
     }
     d.boot = boot_panel_from_report(report);
-    if (rec.is_object()) {
-        if (rec.contains("threads_per_node"))
-            d.recommended_threads_per_node = number_or(rec, "threads_per_node", 1);
-        if (rec.contains("default_threads_per_node"))
-            d.default_threads_per_node = number_or(rec, "default_threads_per_node", 1);
-    }
+    d.recommended_threads_per_node = report.recommendation.threads_per_node;
+    d.default_threads_per_node = report.recommendation.default_threads_per_node;
     return d;
 }
 
-std::string format_report_summary(const json& report) {
-    std::ostringstream s;
-    const json& sku = at_or_null(report, "sku");
-    const json& kernel = at_or_null(report, "kernel");
-    const json& rec = at_or_null(report, "recommendation");
-    const json& fit = at_or_null(report, "fit");
-    s << "hugetune " << report["tool"].value("version", std::string("?")) << " on "
-      << report["host"].value("hostname", std::string("?")) << ": "
-      << sku.value("microarch", std::string("unknown")) << ", " << sku.value("nodes", 0)
-      << " node(s) x " << sku.value("hardware_threads_per_node", 0) << " hardware threads, "
-      << page_size_text(sku.value("page_size_kb", 2048ull)) << " pages, kernel "
-      << kernel.value("release", std::string("?")) << "\n\n";
-    s << format_phase_tables(at_or_null(at_or_null(report, "sweep"), "points")) << "\n";
+namespace {
 
-    const json& model = at_or_null(fit, "model");
-    if (model.is_object()) {
-        s << "model      " << model.value("name", std::string("none")) << " on the "
-          << model.value("curve", std::string("?")) << " curve";
-        if (model["sigma"].is_number())
-            s << ": sigma " << significant_text(model["sigma"].get<double>(), 4) << ", kappa "
-              << significant_text(number_or(model, "kappa", 0), 4) << ", R^2 "
-              << decimals_text(number_or(model, "r2", 0), 3);
-        s << "\n";
-        if (auto sel = model.value("selection", std::string()); !sel.empty())
-            s << "           " << sel << "\n";
-    }
-    if (rec.is_object()) {
-        s << "decision   " << decision_line(rec);
-        if (rec["confidence"].is_number())
-            s << ", confidence " << percent_text(rec["confidence"].get<double>());
-        s << "\n";
-        const json& pool = at_or_null(report, "boot_pool");
-        if (pool.is_object())
-            s << "boot pool  " << pool.value("pages", 0ull) << " x "
-              << page_size_text(pool.value("page_size_kb", 2048ull)) << " ("
-              << pool.value("source", std::string("?")) << ")\n";
-        s << "predicted  " << seconds_text(number_or(rec, "predicted_seconds", 0));
-        const json& interval = at_or_null(rec, "predicted_seconds_interval");
-        if (interval.is_array() && interval.size() == 2 && interval[0].is_number() &&
-            interval[1].is_number())
-            s << " (90% " << seconds_text(interval[0].get<double>()) << ".."
-              << seconds_text(interval[1].get<double>()) << ")";
-        s << " at the decision, " << seconds_text(number_or(rec, "predicted_default_seconds", 0))
-          << " at the kernel default of " << rec.value("default_threads", 0)
-          << " thread(s); saving " << seconds_text(number_or(rec, "saving_seconds", 0)) << "\n";
-        if (auto verdict = rec.value("verdict", std::string()); !verdict.empty())
-            s << "verdict    " << verdict << "\n";
-    }
-    const json& warnings = at_or_null(report, "warnings");
-    if (warnings.is_array() && !warnings.empty()) {
+void model_lines(std::ostringstream& s, const model::ReportModel& model) {
+    s << "model      " << model.name << " on the " << model.curve << " curve";
+    if (model.sigma)
+        s << ": sigma " << significant_text(*model.sigma, 4) << ", kappa "
+          << significant_text(model.kappa.value_or(0), 4) << ", R^2 "
+          << decimals_text(model.r2.value_or(0), 3);
+    s << "\n";
+    if (!model.selection.empty())
+        s << "           " << model.selection << "\n";
+}
+
+void decision_lines(std::ostringstream& s, const model::Report& report) {
+    const model::ReportRecommendation& rec = report.recommendation;
+    s << "decision   " << decision_line(rec);
+    if (rec.confidence)
+        s << ", confidence " << percent_text(*rec.confidence);
+    s << "\n";
+    if (const auto& pool = report.boot_pool)
+        s << "boot pool  " << pool->pages << " x " << page_size_text(pool->page_size_kb) << " ("
+          << pool->source << ")\n";
+    s << "predicted  " << seconds_text(rec.predicted_seconds.value_or(0));
+    if (const auto& interval = rec.predicted_seconds_interval)
+        s << " (90% " << seconds_text((*interval)[0]) << ".." << seconds_text((*interval)[1])
+          << ")";
+    s << " at the decision, " << seconds_text(rec.predicted_default_seconds.value_or(0))
+      << " at the kernel default of " << rec.default_threads.value_or(0) << " thread(s); saving "
+      << seconds_text(rec.saving_seconds.value_or(0)) << "\n";
+    if (rec.verdict && !rec.verdict->empty())
+        s << "verdict    " << *rec.verdict << "\n";
+}
+
+}  // namespace
+
+std::string format_report_summary(const model::Report& report) {
+    const model::ReportRun& run = report.run.value();
+    std::ostringstream s;
+    s << "hugetune " << run.tool_version << " on " << run.hostname << ": " << run.sku.microarch
+      << ", " << run.sku.nodes << " node(s) x " << run.sku.hardware_threads_per_node
+      << " hardware threads, " << page_size_text(run.sku.page_size_kb) << " pages, kernel "
+      << report.kernel.release.value_or("?") << "\n\n";
+    s << format_phase_tables(run.sweep.points) << "\n";
+    if (run.fit.model)
+        model_lines(s, *run.fit.model);
+    decision_lines(s, report);
+    if (!run.warnings.empty()) {
         s << "\nwarnings\n";
-        for (const auto& w : warnings)
-            s << "  [" << w.value("code", std::string("?")) << "] "
-              << w.value("message", std::string()) << "\n";
+        for (const auto& w : run.warnings)
+            s << "  [" << w.code << "] " << w.message << "\n";
     }
     const PlotData plot = plot_data_from_report(report);
     if (auto chart = boot_chart(plot); !chart.empty())

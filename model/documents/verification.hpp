@@ -48,7 +48,7 @@ inline constexpr double kMaxVerificationRatio = 1e6;
 // How far a stated ratio may lie from measured_ms / pool_predicted_ms (relative).
 inline constexpr double kRatioTolerance = 1e-6;
 
-// The block as the report schema describes it (reports/schema/report.schema.json).
+// The block as the report schema describes it (model/documents/schema/report.schema.json).
 nlohmann::json to_json(const Verification& v);
 
 class JsonField;

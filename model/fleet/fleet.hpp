@@ -1,6 +1,6 @@
 // The fleet side of the model: the reports of many hosts of one SKU -> one answer for the SKU,
 // and each host judged against its siblings. Pure functions over the report documents the fleet
-// database hands back (reports/schema/report.schema.json); no I/O.
+// database hands back (model/documents/schema/report.schema.json); no I/O.
 #pragma once
 
 #include <cstdint>
@@ -10,22 +10,16 @@
 #include <string_view>
 #include <vector>
 
+#include "model/documents/report.hpp"
 #include "model/documents/verification.hpp"
 #include "model/input/fit_input.hpp"
 #include "model/recommend.hpp"
 
 namespace hugetune::model::fleet {
 
-// The report's `sku` block: hosts with the same key share one answer.
-struct SkuKey {
-    std::string microarch = "unknown";
-    int nodes = 1;
-    int hardware_threads_per_node = 1;
-    std::uint64_t memory_per_node_gib = 0;
-    std::uint64_t page_size_kb = 2048;
-
-    bool operator==(const SkuKey&) const = default;
-};
+// The report's `sku` block (model/documents/report.hpp): hosts with the same key share one
+// answer.
+using SkuKey = model::SkuKey;
 
 // "<microarch>/<nodes>n/<threads>t/<gib>g/<page kB>k", e.g. "skylake/4n/28t/192g/2048k": what
 // `fleet recommend --sku` takes and every output prints.
@@ -43,8 +37,8 @@ struct RunFacts {
     std::string tool_version;
     std::optional<std::string> kernel_release;
     std::optional<std::string> firmware;  // BIOS version and microcode, when the report has them
-    SweepData sweep;       // the report's samples and machine facts, as `fit` reads a sweep
-    std::string decision;  // "set" or "keep_default"
+    SweepData sweep;  // the report's samples and machine facts, as `fit` reads a sweep
+    Decision decision = Decision::set;
     int hugepage_alloc_threads = 1;
     double predicted_seconds = 0;
     double saving_seconds = 0;
@@ -53,9 +47,13 @@ struct RunFacts {
     std::optional<Verification> verification;
 };
 
-// Reads a `hugetune-report` document (schema_version 1). Throws InputError naming the JSON path
+// What the fleet keeps of a whole report (read_report with need_run); throws InputError when the
+// report's sweep cannot be fitted.
+RunFacts read_run(const Report& report);
+
+// read_run of a document: read_report, then the above. Throws InputError naming the JSON path
 // of the first problem; a document it accepts can be fitted.
-RunFacts read_run(const nlohmann::json& report);
+RunFacts read_run(const nlohmann::json& document);
 
 // One stored run as the database hands it back.
 struct FleetRun {

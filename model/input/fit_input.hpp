@@ -95,6 +95,16 @@ SweepData parse_csv_table(std::string_view text);
 // A `hugetune-sweep` document. Throws InputError naming the JSON path of the problem.
 SweepData parse_sweep_json(const nlohmann::json& doc);
 
+struct MeasuredSweep;
+class JsonField;
+
+// A sweep's measurements with the facts of the probe beside them (`cpu`, `topology`, `kernel`,
+// `virtualization`), as the fit takes them: series per phase, oversubscribed points left out
+// unless the alloc series needs them. `points_path` names the points in errors. Throws
+// InputError when the alloc series cannot carry a fit.
+SweepData fit_input(const MeasuredSweep& sweep, const JsonField& probe,
+                    const std::string& points_path = "points");
+
 // A `hugetune-boot-sweep` result: a measured boot table ("boot" phase, threads per node = the
 // total over the nodes it names). Throws InputError naming the JSON path of the problem. A fit
 // of it needs check_enough_thread_counts too; a comparison with a prediction does not.

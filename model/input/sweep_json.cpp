@@ -1,9 +1,10 @@
-// Reads `hugetune-sweep` documents (format in docs/sweep-format.md) into plain data.
+// A sweep's measurements and its probe's facts -> the fit's input (SweepData).
 #include <algorithm>
 #include <limits>
 #include <map>
 #include <set>
 
+#include "model/documents/sweep.hpp"
 #include "model/input/fit_input.hpp"
 #include "model/input/json_fields.hpp"
 
@@ -11,21 +12,6 @@ namespace hugetune::model {
 namespace {
 
 using nlohmann::json;
-
-constexpr int kSweepFormatVersion = 1;
-
-void check_format(const json& document, const JsonField& doc) {
-    if (!document.is_object())
-        doc.fail("not a JSON object");
-    if (doc["format"].hint<std::string>() != "hugetune-sweep")
-        doc["format"].fail("not 'hugetune-sweep'");
-    const auto version =
-        doc["format_version"].whole_number({std::numeric_limits<std::int64_t>::min()});
-    if (version != kSweepFormatVersion)
-        doc["format_version"].fail(std::to_string(version) +
-                                   " is not supported (this hugetune reads version " +
-                                   std::to_string(kSweepFormatVersion) + ")");
-}
 
 void read_kernel(const JsonField& kernel, std::uint64_t page_size_kb, MachineFacts& m) {
     if (auto cpus = kernel["online_cpus"].hint<int>(); cpus && *cpus > 0)
@@ -49,11 +35,8 @@ void read_kernel(const JsonField& kernel, std::uint64_t page_size_kb, MachineFac
 
 // Nodes with memory: the sweep measured exactly those (parameters.nodes); the probe's topology
 // gives their hardware threads.
-void read_nodes(const JsonField& probe, const JsonField& parameters, MachineFacts& m) {
-    std::set<int> measured;
-    for (std::size_t i = 0; i < parameters["nodes"].hint_size(); ++i)
-        if (const auto id = parameters["nodes"][i].hint<int>())
-            measured.insert(*id);
+void read_nodes(const JsonField& probe, const std::vector<int>& measured_nodes, MachineFacts& m) {
+    const std::set<int> measured(measured_nodes.begin(), measured_nodes.end());
     int memory_nodes = 0;
     std::size_t most_threads = 0;
     const JsonField nodes = probe["topology"]["nodes"];
@@ -76,17 +59,17 @@ void read_nodes(const JsonField& probe, const JsonField& parameters, MachineFact
         m.hw_threads_per_node = static_cast<int>(most_threads);
 }
 
-MachineFacts read_machine(const JsonField& probe, const JsonField& parameters,
+MachineFacts read_machine(const JsonField& probe, const std::vector<int>& measured_nodes,
                           std::uint64_t page_size_kb) {
     MachineFacts m;
     m.microarch = probe["cpu"]["microarch"].hint<std::string>().value_or("unknown");
     read_kernel(probe["kernel"], page_size_kb, m);
     m.hypervisor = probe["virtualization"]["hypervisor"].hint<bool>().value_or(false);
-    read_nodes(probe, parameters, m);
+    read_nodes(probe, measured_nodes, m);
     return m;
 }
 
-// One point of the document, its seconds per repetition.
+// One point's repetitions as the fit counts them.
 struct Sample {
     std::string phase;
     double threads = 0;
@@ -95,41 +78,14 @@ struct Sample {
     bool oversubscribed = false;
 };
 
-// `read` counts the samples of the document so far, against kMaxInputSamples.
-std::vector<double> sample_seconds(const JsonField& point, std::size_t& read) {
-    const JsonField samples = point["samples_seconds"];
-    if (samples.present() && samples.array_size() == 0)
-        samples
-            .with_fix(
-                "a point needs at least one measured time; remove the field to use "
-                "median_seconds")
-            .fail("empty");
-    read += std::max<std::size_t>(samples.hint_size(), 1);
-    if (read > kMaxInputSamples)
-        samples.with_fix(std::string(kFewerSamplesFix))
-            .fail("more than " + std::to_string(kMaxInputSamples) +
-                  " samples in the sweep, the most hugetune reads");
-    std::vector<double> seconds = samples.positive_numbers();
-    if (seconds.empty())
-        seconds.push_back(point["median_seconds"].positive_number());
-    return seconds;
-}
-
-Sample read_point(const JsonField& point, std::optional<int> nodes, std::size_t& read) {
-    point.object();
-    Sample s;
-    s.phase = point["phase"].string();
-    if (s.phase != kPhaseAlloc && s.phase != kPhaseZero && s.phase != kPhaseGrow)
-        point["phase"].fail("'" + s.phase + "' is not one of alloc, zero, grow");
-    s.threads = static_cast<double>(point["threads_per_node"].whole_number());
-    s.pages = point["pages_per_node"].positive_number();
-    s.seconds = sample_seconds(point, read);
-    // The kernel's resize lock serialises the nodes' pool writes of the grow phase: its wall
-    // time covers every node one after another, so one node's share is wall / nodes.
-    if (point["nodes_serialised"].hint<bool>().value_or(false) && nodes && *nodes > 1)
+// The kernel's resize lock serialises the nodes' pool writes of the grow phase: its wall time
+// covers every node one after another, so one node's share is wall / nodes.
+Sample sample_of(const MeasuredPoint& point, std::optional<int> nodes) {
+    Sample s{point.phase, static_cast<double>(point.threads_per_node), point.pages_per_node,
+             point.seconds(), point.oversubscribed};
+    if (point.nodes_serialised && nodes && *nodes > 1)
         for (double& seconds : s.seconds)
             seconds /= *nodes;
-    s.oversubscribed = point["oversubscribed"].hint<bool>().value_or(false);
     return s;
 }
 
@@ -188,39 +144,40 @@ void group_into_series(const std::vector<Sample>& samples, SweepData& data) {
 
 }  // namespace
 
-SweepData read_sweep_fields(const JsonField& sweep, const JsonField& probe) {
+SweepData fit_input(const MeasuredSweep& sweep, const JsonField& probe,
+                    const std::string& points_path) {
     SweepData data;
     data.source = "sweep";
-    data.complete = sweep["complete"].hint<bool>().value_or(true);
-    const JsonField parameters = sweep["parameters"];
-    parameters.object();
-    data.page_size_kb = static_cast<std::uint64_t>(parameters["page_size_kb"].whole_number());
-    data.seed = parameters["seed"].hint<std::uint64_t>().value_or(1);
+    data.complete = sweep.complete;
+    data.page_size_kb = sweep.page_size_kb;
+    data.seed = sweep.seed;
     if (!probe.present())
         data.notes.push_back("the sweep has no probe block: machine facts unknown");
-    data.machine = read_machine(probe, parameters, data.page_size_kb);
-
+    data.machine = read_machine(probe, sweep.nodes, data.page_size_kb);
     std::vector<Sample> samples;
-    const std::size_t points = sweep["points"].array_size();
-    std::size_t read = 0;
-    for (std::size_t i = 0; i < points; ++i)
-        samples.push_back(read_point(sweep["points"][i], data.machine.nodes, read));
+    samples.reserve(sweep.points.size());
+    for (const auto& point : sweep.points)
+        samples.push_back(sample_of(point, data.machine.nodes));
     group_into_series(samples, data);
     if (!data.complete)
         data.notes.push_back("the sweep is incomplete (interrupted); fitting the points it has");
     const PhaseSeries* alloc = data.phase(kPhaseAlloc);
     if (alloc == nullptr)
-        sweep["points"]
-            .with_fix("measure the alloc phase")
-            .fail("no alloc points: nothing to base a boot time on");
+        throw InputError(std::nullopt, points_path +
+                                           ": no alloc points: nothing to base a boot time on; "
+                                           "measure the alloc phase");
     check_enough_thread_counts(*alloc, std::nullopt);
     return data;
 }
 
+SweepData read_sweep_fields(const JsonField& sweep, const JsonField& probe) {
+    return fit_input(read_measured_sweep(sweep), probe, sweep["points"].path());
+}
+
 SweepData parse_sweep_json(const nlohmann::json& document) {
+    check_sweep_format(document);
     const JsonField doc(document, "give a file written by 'hugetune sweep --out'");
-    check_format(document, doc);
-    return read_sweep_fields(doc, doc["probe"]);
+    return fit_input(read_measured_sweep(doc), doc["probe"], "points");
 }
 
 const PhaseSeries* SweepData::phase(std::string_view name) const {

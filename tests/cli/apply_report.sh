@@ -6,21 +6,22 @@
 source "$(dirname "$0")/lib/harness.bash"
 source "$(dirname "$0")/lib/boot-standins.bash"
 
-# report FILE HOST MICROARCH NODES THREADS WARNING_CODES DECISION: a report with these fields.
+# report FILE HOST MICROARCH NODES THREADS WARNING_CODES DECISION: a whole report (the fleet
+# fixture's, which `run` wrote) with these fields.
 report() {
-    local file=$1 host=$2 arch=$3 nodes=$4 threads=$5 codes=$6 decision=$7 warnings="" c
-    for c in $codes; do
-        warnings+="${warnings:+,}{\"code\": \"$c\", \"message\": \"about $c\"}"
-    done
-    cat >"$file" <<JSON
-{"schema_version": 1, "host": {"hostname": "$host"},
- "sku": {"microarch": "$arch", "nodes": $nodes, "hardware_threads_per_node": $threads,
-         "memory_per_node_gib": 9, "page_size_kb": 2048},
- "recommendation": {"hugepage_alloc_threads": 24, "kernel_cmdline": "hugepage_alloc_threads=24",
-                    "predicted_seconds": 0.5, "confidence": 0.62, "decision": "$decision"},
- "kernel": {"release": "6.15.2"},
- "warnings": [$warnings]}
-JSON
+    python3 - "$src/tests/fixtures/fleet/report-1.json" "$@" <<'PY'
+import json, sys
+src, out, host, arch, nodes, threads, codes, decision = sys.argv[1:9]
+doc = json.load(open(src))
+doc["host"]["hostname"] = host
+doc["sku"].update({"microarch": arch, "nodes": int(nodes), "hardware_threads_per_node": int(threads),
+                   "memory_per_node_gib": 9, "page_size_kb": 2048})
+doc["recommendation"].update({"hugepage_alloc_threads": 24, "kernel_cmdline": "hugepage_alloc_threads=24",
+                              "predicted_seconds": 0.5, "confidence": 0.62, "decision": decision})
+doc["kernel"]["release"] = "6.15.2"
+doc["warnings"] = [{"code": c, "message": "about " + c} for c in codes.split()]
+json.dump(doc, open(out, "w"), indent=1)
+PY
 }
 
 root=$(copy_fixture debian)

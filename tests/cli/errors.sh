@@ -39,8 +39,8 @@ expect 0 "$bin" cmdline --report "$work/set.json"
 stdout_is "hugepage_alloc_threads=32"
 # A decision other than the two a report can take is refused, never read as either.
 echo '{"schema_version": 1, "recommendation": {"decision": "apply", "hugepage_alloc_threads": 32, "kernel_cmdline": "hugepage_alloc_threads=32"}}' >"$work/odd.json"
-expect_error 2 "recommendation.decision: 'apply' is not 'set' or 'keep_default'" "$bin" cmdline --report "$work/odd.json"
-expect_error 2 "recommendation.decision: 'apply' is not 'set' or 'keep_default'" "$bin" apply --report "$work/odd.json" --root "$work" --dry-run
+expect_error 2 "recommendation.decision: 'apply' is not one of set, keep_default" "$bin" cmdline --report "$work/odd.json"
+expect_error 2 "recommendation.decision: 'apply' is not one of set, keep_default" "$bin" apply --report "$work/odd.json" --root "$work" --dry-run
 echo '{"schema_version": 1, "host": {}}' >"$work/none.json"
 expect_error 2 "recommendation: missing; is this a hugetune report?" "$bin" cmdline --report "$work/none.json"
 echo '{"recommendation": ' >"$work/bad.json"

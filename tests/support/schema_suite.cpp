@@ -1,6 +1,6 @@
-// The built-in JSON Schema validator (reports/json_schema.hpp) against the official JSON Schema
-// test suite (Debian's json-schema-test-suite, draft 7: the newest draft it ships), for every
-// keyword the validator reads (JsonSchema::keywords(), the subset the shipped schemas use).
+// The built-in JSON Schema validator (model/documents/json_schema.hpp) against the official JSON
+// Schema test suite (Debian's json-schema-test-suite, draft 7: the newest draft it ships), for
+// every keyword the validator reads (JsonSchema::keywords(), the subset the shipped schemas use).
 // Prints each case the validator does not support and fails on any case it decides wrongly.
 //
 //   schema-suite <suite tests directory, e.g. /usr/share/json-schema-test-suite/tests/draft7>
@@ -13,7 +13,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "reports/json_schema.hpp"
+#include "model/documents/json_schema.hpp"
 
 namespace {
 
@@ -59,7 +59,7 @@ int main(int argc, char** argv) {
         return 77;
     }
     int agreed = 0, unsupported = 0, wrong = 0;
-    for (const std::string& keyword : hugetune::JsonSchema::keywords()) {
+    for (const std::string& keyword : hugetune::model::JsonSchema::keywords()) {
         if (kAnnotations.count(keyword))
             continue;
         const std::string file = (keyword == "$ref" ? "ref" : keyword) + ".json";
@@ -77,7 +77,8 @@ int main(int argc, char** argv) {
                 const bool expected = test["valid"].get<bool>();
                 bool got = false;
                 try {
-                    got = !hugetune::JsonSchema(as_2020_12(group["schema"])).problem(test["data"]);
+                    got = !hugetune::model::JsonSchema(as_2020_12(group["schema"]))
+                               .problem(test["data"]);
                 } catch (const std::logic_error& e) {
                     std::cout << "not supported: " << name << " (" << e.what() << ")\n";
                     ++unsupported;

@@ -7,59 +7,36 @@
 namespace hugetune::boot {
 namespace {
 
-using nlohmann::json;
-
-const json& member(const json& j, const char* key) {
-    static const json null_value;
-    return j.is_object() && j.contains(key) ? j.at(key) : null_value;
-}
-
-std::optional<std::string> string_member(const json& j, const char* key) {
-    const json& v = member(j, key);
-    return v.is_string() ? std::optional<std::string>(v.get<std::string>()) : std::nullopt;
-}
-
-std::optional<std::uint64_t> count_member(const json& j, const char* key) {
-    const json& v = member(j, key);
-    if (!v.is_number_integer() || v.get<std::int64_t>() < 0)
-        return std::nullopt;
-    return v.get<std::uint64_t>();
-}
-
 // The report's sku against this machine's. Memory per node is left out: hwloc counts a node's
 // memory without its huge pages, so it moves with the pool sizes on one and the same machine.
-std::optional<std::string> sku_mismatch(const json& sku, const MachineIdentity& m) {
-    auto microarch = string_member(sku, "microarch");
-    auto nodes = count_member(sku, "nodes");
-    auto threads = count_member(sku, "hardware_threads_per_node");
-    if (!microarch || !nodes || !threads)
+std::optional<std::string> sku_mismatch(const std::optional<model::SkuKey>& sku,
+                                        const MachineIdentity& m) {
+    if (!sku)
         return "the report has no sku to compare with this machine";
-    if (*microarch == m.microarch && *nodes == m.nodes && *threads == m.hardware_threads_per_node)
+    const std::string& microarch = sku->microarch;
+    const auto nodes = static_cast<std::uint64_t>(sku->nodes);
+    const auto threads = static_cast<std::uint64_t>(sku->hardware_threads_per_node);
+    if (microarch == m.microarch && nodes == m.nodes && threads == m.hardware_threads_per_node)
         return std::nullopt;
     auto describe = [](const std::string& arch, std::uint64_t n, std::uint64_t t) {
         return arch + ", " + std::to_string(n) + " node(s) x " + std::to_string(t) +
                " hardware threads";
     };
-    return "the report measured another kind of machine (" +
-           describe(*microarch, *nodes, *threads) + "; this one is " +
-           describe(m.microarch, m.nodes, m.hardware_threads_per_node) + ")";
+    return "the report measured another kind of machine (" + describe(microarch, nodes, threads) +
+           "; this one is " + describe(m.microarch, m.nodes, m.hardware_threads_per_node) + ")";
 }
 
 }  // namespace
 
-ReportStanding report_standing(const json& document) {
+ReportStanding report_standing(const model::Report& report) {
     ReportStanding s;
-    const json& warnings = member(document, "warnings");
-    if (warnings.is_array())
-        for (const auto& w : warnings)
-            if (auto code = string_member(w, "code"))
-                s.warnings.push_back({*code, string_member(w, "message").value_or("")});
-    const json& rec = member(document, "recommendation");
-    if (member(rec, "confidence").is_number())
-        s.confidence = member(rec, "confidence").get<double>();
-    s.verdict = string_member(rec, "verdict");
-    s.hostname = string_member(member(document, "host"), "hostname");
-    s.sku = member(document, "sku");
+    s.confidence = report.recommendation.confidence;
+    s.verdict = report.recommendation.verdict;
+    if (report.run) {
+        s.warnings = report.run->warnings;
+        s.hostname = report.run->hostname;
+        s.sku = report.run->sku;
+    }
     return s;
 }
 

@@ -3,12 +3,12 @@
 #pragma once
 
 #include <array>
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "model/documents/report.hpp"
 #include "tuner/probe/probe.hpp"
 
 namespace hugetune::boot {
@@ -18,21 +18,15 @@ namespace hugetune::boot {
 inline constexpr std::array<std::string_view, 4> kUnfitCodes = {"vm", "low_confidence", "poor_fit",
                                                                 "failed_resamples"};
 
-struct ReportWarning {
-    std::string code;
-    std::string message;
-};
-
 struct ReportStanding {
-    std::vector<ReportWarning> warnings;
+    std::vector<model::Warning> warnings;
     std::optional<double> confidence;  // share of resamples that agree; nothing: not estimated
     std::optional<std::string> verdict;
-    std::optional<std::string> hostname;
-    nlohmann::json sku;  // null when the report has none
+    std::optional<std::string> hostname;  // nothing for the report's short form
+    std::optional<model::SkuKey> sku;
 };
 
-// Reads what it can; a field that is missing or of another type counts as absent.
-ReportStanding report_standing(const nlohmann::json& document);
+ReportStanding report_standing(const model::Report& report);
 
 // The machine apply would change, keyed as a report's host and sku are.
 struct MachineIdentity {

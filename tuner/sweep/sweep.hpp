@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "model/documents/sweep.hpp"
 #include "tuner/kernel/kernel_fs.hpp"
 #include "tuner/probe/probe.hpp"
 #include "tuner/sweep/plan.hpp"
@@ -70,8 +71,12 @@ SweepResult run_sweep(const KernelFs& fs, const Probe& probe, const SweepOptions
                       ProgressSink* progress,
                       const std::filesystem::path& runtime_dir = kDefaultRuntimeDir);
 
-// The sweep file (format "hugetune-sweep", version 1; docs/sweep-format.md).
-inline constexpr int kSweepFormatVersion = 1;
+// What the sweep measured, as the fit and the console tables take it: the points reached
+// (an interrupted sweep's later points have no samples and are left out).
+model::MeasuredSweep measured_sweep(const SweepResult& result);
+
+// The sweep file (model/documents/sweep.hpp; docs/sweep-format.md), its points those of
+// measured_sweep() with each thread's time beside them.
 nlohmann::json to_json(const SweepResult& result);
 
 }  // namespace hugetune

@@ -1,5 +1,5 @@
-// The sweep as the file `hugetune fit` reads (docs/sweep-format.md); `hugetune sweep` prints
-// its tables from this document too.
+// The sweep as the file `hugetune fit` reads (docs/sweep-format.md) and as the fit and the
+// console tables take it in memory: one set of points for both.
 #include <algorithm>
 
 #include "model/text.hpp"
@@ -16,38 +16,66 @@ double sample_gib(const SweepResult& r) {
            kGibBytes;
 }
 
+model::MeasuredPoint measured_point(const SweepResult& r, const PointResult& p) {
+    model::MeasuredPoint m;
+    m.phase = phase_name(p.phase);
+    m.threads_per_node = p.threads_per_node;
+    m.pages_per_node = static_cast<double>(r.plan.pages_per_node);
+    m.page_size_kb = r.plan.page_size_kb;
+    m.samples_seconds = p.samples_seconds;
+    m.median_seconds = p.median_seconds();
+    m.gib_per_second = m.median_seconds > 0 ? sample_gib(r) / m.median_seconds : 0.0;
+    m.oversubscribed = p.oversubscribed;
+    m.shortfall_pages = p.shortfall_pages;
+    // The resize lock serialises the nodes' pool writes, unlike the fault phases.
+    m.nodes_serialised = p.phase == Phase::grow;
+    return m;
+}
+
+json point_json(const model::MeasuredPoint& m, const PointResult& p) {
+    auto [lo, hi] = std::minmax_element(p.samples_seconds.begin(), p.samples_seconds.end());
+    json point = {{"phase", m.phase},
+                  {"threads_per_node", m.threads_per_node},
+                  {"total_threads", p.total_threads},
+                  {"page_size_kb", m.page_size_kb},
+                  {"pages_per_node", static_cast<std::uint64_t>(m.pages_per_node)},
+                  {"samples_seconds", m.samples_seconds},
+                  {"median_seconds", m.median_seconds},
+                  {"gib_per_second", m.gib_per_second},
+                  {"oversubscribed", m.oversubscribed},
+                  {"shortfall_pages", m.shortfall_pages},
+                  {"spread", {{"min_seconds", *lo}, {"max_seconds", *hi}}},
+                  {"thread_seconds", p.thread_seconds}};
+    if (m.nodes_serialised)
+        point["nodes_serialised"] = true;
+    return point;
+}
+
 }  // namespace
+
+model::MeasuredSweep measured_sweep(const SweepResult& r) {
+    model::MeasuredSweep m;
+    m.page_size_kb = r.plan.page_size_kb;
+    m.seed = r.plan.options.seed;
+    m.complete = r.complete;
+    m.nodes = r.plan.node_ids();
+    for (const auto& p : r.points)
+        if (!p.samples_seconds.empty())  // not reached before an interruption
+            m.points.push_back(measured_point(r, p));
+    m.warnings = r.warnings;
+    return m;
+}
 
 nlohmann::json to_json(const SweepResult& r) {
     json phases = json::array();
     for (Phase p : r.plan.options.phases)
         phases.push_back(phase_name(p));
     json points = json::array();
-    double gib = sample_gib(r);
-    for (const auto& p : r.points) {
-        if (p.samples_seconds.empty())
-            continue;  // not reached before an interruption
-        double med = p.median_seconds();
-        auto [lo, hi] = std::minmax_element(p.samples_seconds.begin(), p.samples_seconds.end());
-        json point = {{"phase", phase_name(p.phase)},
-                      {"threads_per_node", p.threads_per_node},
-                      {"total_threads", p.total_threads},
-                      {"page_size_kb", r.plan.page_size_kb},
-                      {"pages_per_node", r.plan.pages_per_node},
-                      {"samples_seconds", p.samples_seconds},
-                      {"median_seconds", med},
-                      {"gib_per_second", med > 0 ? gib / med : 0.0},
-                      {"oversubscribed", p.oversubscribed},
-                      {"shortfall_pages", p.shortfall_pages},
-                      {"spread", {{"min_seconds", *lo}, {"max_seconds", *hi}}},
-                      {"thread_seconds", p.thread_seconds}};
-        // The resize lock serialises the nodes' pool writes, unlike the fault phases.
-        if (p.phase == Phase::grow)
-            point["nodes_serialised"] = true;
-        points.push_back(std::move(point));
-    }
-    return {{"format", "hugetune-sweep"},
-            {"format_version", kSweepFormatVersion},
+    for (const auto& p : r.points)
+        if (!p.samples_seconds.empty())
+            points.push_back(point_json(measured_point(r, p), p));
+    return {{"format", model::kSweepFormat},
+            {"format_version", model::kSweepFormatVersion},
             {"tool",
              {{"version", std::string(tool_version())}, {"commit", std::string(tool_commit())}}},
             {"generated_at", utc_now()},

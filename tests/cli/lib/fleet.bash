@@ -145,7 +145,7 @@ fleet_suite() {
         "$work/badschema.json" "$work/garbage.json" "$work/good.json"
     stderr_has "refused $work/truncated.json: truncated"
     stderr_has "refused $work/v2.json: schema_version 2, this hugetune stores 1"
-    stderr_has "refused $work/badschema.json: does not match the report schema: /sku/nodes"
+    stderr_has "refused $work/badschema.json: sku.nodes: must be a whole number"
     stderr_has "refused $work/garbage.json: not JSON"
     stderr_has "hugetune: error: fleet ingest: refused 4 of 5 reports"
     [[ $(json_field "$out" 'len(d["refused"]), d["added"]') == "(4, ['$work/good.json'])" ]] || fail "refusals: $(cat "$out")"

@@ -91,11 +91,11 @@ one_error_line() {
     fi
 }
 
-# validate_schema SCHEMA FILE...: each FILE validates against reports/schema/SCHEMA.
+# validate_schema SCHEMA FILE...: each FILE validates against model/documents/schema/SCHEMA.
 validate_schema() {
     local schema=$1
     shift
-    python3 "$src/tests/support/validate-schema.py" "$src/reports/schema/$schema" "$@" ||
+    python3 "$src/tests/support/validate-schema.py" "$src/model/documents/schema/$schema" "$@" ||
         fail "$* does not validate against $schema"
 }
 

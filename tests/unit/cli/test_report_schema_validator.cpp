@@ -1,6 +1,6 @@
-// The built-in report schema validator (reports/json_schema.cpp), which `fleet ingest` uses,
-// against python3-jsonschema on the same documents: a real report and broken copies of it, one
-// keyword each. They must agree on every one.
+// The built-in report schema validator (model/documents/json_schema.cpp), which `fleet ingest`
+// uses, against python3-jsonschema on the same documents: a real report and broken copies of it,
+// one keyword each. They must agree on every one.
 #include <doctest/doctest.h>
 
 #include <fstream>
@@ -8,11 +8,11 @@
 #include <string>
 #include <vector>
 
-#include "reports/report_schema.hpp"
+#include "model/documents/report_schema.hpp"
 #include "tests/unit/support/fixtures.hpp"
 #include "tests/unit/support/schema_check.hpp"
 
-using hugetune::report_schema_problem;
+using hugetune::model::report_schema_problem;
 using nlohmann::json;
 
 namespace {

@@ -11,7 +11,7 @@ using hugetune::test::made_up_sweep;
 TEST_CASE("sweep summary of a sweep document: sample, medians, spread, throughput, notes") {
     SweepResult r = made_up_sweep();
     r.warnings = {"a note for the reader"};
-    const std::string text = format_sweep_summary(to_json(r));
+    const std::string text = format_sweep_summary(measured_sweep(r));
     CHECK(text.starts_with("sample 512 x 2 MiB pages per node, 4 node(s)\n\n"));
     CHECK(text.find("phase alloc") != std::string::npos);
     CHECK(text.find("phase zero") == std::string::npos);  // nothing measured yet

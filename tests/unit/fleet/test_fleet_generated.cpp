@@ -3,8 +3,8 @@
 
 #include <algorithm>
 
+#include "model/documents/report_schema.hpp"
 #include "model/fleet/fleet.hpp"
-#include "reports/report_schema.hpp"
 #include "tests/support/fleet_generator.hpp"
 
 using namespace hugetune;
@@ -40,7 +40,7 @@ TEST_CASE("every generated report is one `fleet ingest` accepts: it meets the sh
     for (const auto& sku : fleet.skus)
         for (const auto& run : fleet.runs_of(sku)) {
             CAPTURE(run.host);
-            CHECK(report_schema_problem(run.report) == std::nullopt);
+            CHECK(model::report_schema_problem(run.report) == std::nullopt);
         }
 }
 

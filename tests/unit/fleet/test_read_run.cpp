@@ -36,7 +36,8 @@ TEST_CASE("a report reads into the facts the fleet needs") {
     CHECK(run.tool_version == "0.1.0");
     CHECK(run.kernel_release == "6.15.0");
     CHECK_FALSE(run.firmware);
-    CHECK(run.decision == report["recommendation"]["decision"].get<std::string>());
+    CHECK(model::to_string(run.decision) ==
+          report["recommendation"]["decision"].get<std::string>());
     CHECK(run.hugepage_alloc_threads ==
           report["recommendation"]["hugepage_alloc_threads"].get<int>());
     CHECK_FALSE(run.verification);

@@ -6,7 +6,9 @@
 #include <fstream>
 #include <sstream>
 
+#include "model/documents/report.hpp"
 #include "model/input/fit_input.hpp"
+#include "model/input/json_fields.hpp"
 #include "model/recommend.hpp"
 #include "model/text.hpp"
 #include "reports/report.hpp"
@@ -39,26 +41,41 @@ void check_golden(const std::string& name, const std::string& actual) {
     CHECK(actual == slurp(path));
 }
 
+// A report as its one reader reads it, whole.
+model::Report read_whole(const nlohmann::json& document) {
+    model::ReportReading whole;
+    whole.need_run = true;
+    return model::read_report(document, whole);
+}
+
+std::vector<model::MeasuredPoint> read_points(const nlohmann::json& points) {
+    const nlohmann::json sweep = {{"parameters", {{"page_size_kb", 2048}}}, {"points", points}};
+    return model::read_measured_sweep(model::JsonField(sweep)).points;
+}
+
 }  // namespace
 
 TEST_CASE("summary: golden console output on fixed data") {
-    check_golden("summary-zen4-2node.txt", format_report_summary(fixed_report()));
+    check_golden("summary-zen4-2node.txt", format_report_summary(read_whole(fixed_report())));
 }
 
 TEST_CASE("summary: phase tables on fixed points") {
     auto points = nlohmann::json::parse(R"([
         {"phase": "zero", "threads_per_node": 2, "median_seconds": 0.02, "gib_per_second": 25.0,
+         "pages_per_node": 512,
          "samples_seconds": [0.019, 0.02, 0.023], "oversubscribed": false, "shortfall_pages": 0},
         {"phase": "zero", "threads_per_node": 1, "median_seconds": 0.03, "gib_per_second": 16.7,
+         "pages_per_node": 512,
          "samples_seconds": [0.03, 0.03], "oversubscribed": false, "shortfall_pages": 3},
         {"phase": "alloc", "threads_per_node": 64, "median_seconds": 1.5, "gib_per_second": 0.3,
+         "pages_per_node": 512,
          "samples_seconds": [1.5], "oversubscribed": true, "shortfall_pages": 0}])");
-    check_golden("phase-tables.txt", format_phase_tables(points));
+    check_golden("phase-tables.txt", format_phase_tables(read_points(points)));
 }
 
 TEST_CASE("sweep summary: the sample, one table per measured phase, the legend and notes") {
     auto sweep = nlohmann::json::parse(R"({
-        "format": "hugetune-sweep", "parameters": {"nodes": [0, 1, 2, 3]},
+        "format": "hugetune-sweep", "parameters": {"nodes": [0, 1, 2, 3], "page_size_kb": 2048},
         "points": [
           {"phase": "alloc", "threads_per_node": 1, "page_size_kb": 2048, "pages_per_node": 512,
            "samples_seconds": [0.4, 0.1, 0.2], "median_seconds": 0.2, "gib_per_second": 20.0,
@@ -68,10 +85,11 @@ TEST_CASE("sweep summary: the sample, one table per measured phase, the legend a
            "oversubscribed": true, "shortfall_pages": 3}],
         "warnings": ["alloc at 64 thread(s) per node: 3 page(s) not obtained on the intended node"]
     })");
-    const std::string text = format_sweep_summary(sweep);
+    const model::MeasuredSweep measured = model::read_measured_sweep(model::JsonField(sweep));
+    const std::string text = format_sweep_summary(measured);
     check_golden("sweep-summary.txt", text);
     CHECK(text.starts_with("sample 512 x 2 MiB pages per node, 4 node(s)\n\n"));
-    CHECK(text.find(format_phase_tables(sweep["points"])) != std::string::npos);
+    CHECK(text.find(format_phase_tables(measured.points)) != std::string::npos);
     CHECK(text.find("phase zero") == std::string::npos);  // nothing measured
     CHECK(text.find("             1    200.0 ms    150.0%     20.00\n") != std::string::npos);
     CHECK(text.find("            64    500.0 ms      0.0%      8.00  oversubscribed  shortfall 3 "
@@ -82,9 +100,10 @@ TEST_CASE("sweep summary: the sample, one table per measured phase, the legend a
 }
 
 TEST_CASE("sweep summary: without points only the notes remain") {
-    CHECK(format_sweep_summary(nlohmann::json::object()).empty());
-    CHECK(format_sweep_summary(nlohmann::json::parse(R"({"points": [], "warnings": ["w"]})")) ==
-          "note: w\n");
+    CHECK(format_sweep_summary(model::MeasuredSweep{}).empty());
+    model::MeasuredSweep only_notes;
+    only_notes.warnings = {"w"};
+    CHECK(format_sweep_summary(only_notes) == "note: w\n");
 }
 
 namespace {
@@ -110,7 +129,7 @@ nlohmann::json report_keeping_default() {
 TEST_CASE("report summary: the decision, and the chart of predicted boot time it rests on") {
     const auto report = fixed_report();
     const auto& rec = report["recommendation"];
-    const std::string summary = format_report_summary(report);
+    const std::string summary = format_report_summary(read_whole(report));
     const std::string decision = rec["decision"].get<std::string>();
     CHECK(has(summary, decision == "set" ? "decision   set hugepage_alloc_threads="
                                          : "decision   keep the kernel default"));
@@ -126,7 +145,7 @@ TEST_CASE("report summary: the decision, and the chart of predicted boot time it
 }
 
 TEST_CASE("report summary: coinciding markers stay visible") {
-    const std::string summary = format_report_summary(report_keeping_default());
+    const std::string summary = format_report_summary(read_whole(report_keeping_default()));
     CHECK(has(summary, "decision   keep the kernel default"));
     CHECK(has(summary, "R=D"));
     CHECK(has(summary, "R recommended hugepage_alloc_threads="));
@@ -137,7 +156,7 @@ TEST_CASE("plot: predicted boot time with its band, measured points and both mar
     const auto report = fixed_report();
     const auto& rec = report["recommendation"];
     const std::string script =
-        gnuplot_script(plot_data_from_report(report), PlotFormat::svg, "/tmp/x.svg");
+        gnuplot_script(plot_data_from_report(read_whole(report)), PlotFormat::svg, "/tmp/x.svg");
     CHECK(has(script, "set multiplot"));
     CHECK(has(script, "predicted boot allocation"));
     CHECK(has(script, "set xlabel 'hugepage_alloc_threads (total)'"));
@@ -160,7 +179,7 @@ TEST_CASE("plot: predicted boot time with its band, measured points and both mar
 TEST_CASE("plot: coinciding recommended and default values are both labelled") {
     const auto report = report_keeping_default();
     const std::string script =
-        gnuplot_script(plot_data_from_report(report), PlotFormat::svg, "/tmp/x.svg");
+        gnuplot_script(plot_data_from_report(read_whole(report)), PlotFormat::svg, "/tmp/x.svg");
     CHECK(has(script, "recommended hugepage_alloc_threads="));
     CHECK(has(script, "kernel default hugepage_alloc_threads="));
     CHECK(has(script, "(the same value)"));

@@ -1,4 +1,4 @@
-// JSON documents against the shipped schemas (reports/schema/), through the validator the
+// JSON documents against the shipped schemas (model/documents/schema/), through the validator the
 // binary tests use too (tests/support/validate-schema.py; python3-jsonschema is a test
 // dependency).
 #pragma once
@@ -15,13 +15,13 @@
 
 namespace hugetune::test {
 
-// Exit code 0 when `document_file` validates against reports/schema/`schema_name`; the
+// Exit code 0 when `document_file` validates against model/documents/schema/`schema_name`; the
 // problems, one per line, are on err otherwise.
 inline ProcessResult validate_file(const std::string& schema_name,
                                    const std::filesystem::path& document_file) {
     return run_program(
         {"/usr/bin/python3", (source_dir() / "tests/support/validate-schema.py").string(),
-         (source_dir() / "reports/schema" / schema_name).string(), document_file.string()});
+         (source_dir() / "model/documents/schema" / schema_name).string(), document_file.string()});
 }
 
 inline ProcessResult validate_json(const std::string& schema_name, const nlohmann::json& document) {

@@ -5,20 +5,20 @@
 #include "tuner/boot/report_gate.hpp"
 
 using namespace hugetune::boot;
-using nlohmann::json;
+using hugetune::model::Report;
+using hugetune::model::Warning;
 
 namespace {
 
-json report_with(const json& warnings) {
-    return {{"host", {{"hostname", "node-17"}}},
-            {"sku",
-             {{"microarch", "zen4"},
-              {"nodes", 2},
-              {"hardware_threads_per_node", 96},
-              {"memory_per_node_gib", 377},
-              {"page_size_kb", 2048}}},
-            {"recommendation", {{"hugepage_alloc_threads", 24}, {"confidence", 0.93}}},
-            {"warnings", warnings}};
+Report report_with(const std::vector<Warning>& warnings) {
+    Report r;
+    r.recommendation.hugepage_alloc_threads = 24;
+    r.recommendation.confidence = 0.93;
+    r.run.emplace();
+    r.run->hostname = "node-17";
+    r.run->sku = {"zen4", 2, 96, 377, 2048};
+    r.run->warnings = warnings;
+    return r;
 }
 
 MachineIdentity node17() {
@@ -28,17 +28,16 @@ MachineIdentity node17() {
 }  // namespace
 
 TEST_CASE("unfit_reasons: only the codes that make the value untrustworthy refuse") {
-    json some = json::array({{{"code", "noisy"}, {"message", "a"}},
-                             {{"code", "kernel_too_old"}, {"message", "b"}},
-                             {{"code", "extrapolated"}, {"message", "c"}}});
+    const std::vector<Warning> some = {
+        {"noisy", "a"}, {"kernel_too_old", "b"}, {"extrapolated", "c"}};
     ReportStanding fit = report_standing(report_with(some));
     CHECK(unfit_reasons(fit, std::nullopt).empty());
     CHECK(unfit_reasons(fit, node17()).empty());
     CHECK(standing_warnings(fit).at(0) == "report [noisy]: a");
     CHECK(standing_notes(fit).at(0).starts_with("report: confidence 93%"));
     for (const char* code : {"vm", "low_confidence", "poor_fit", "failed_resamples"}) {
-        json w = some;
-        w.push_back({{"code", code}, {"message", "x"}});
+        std::vector<Warning> w = some;
+        w.push_back({code, "x"});
         auto reasons = unfit_reasons(report_standing(report_with(w)), std::nullopt);
         REQUIRE(reasons.size() == 1);
         CHECK(reasons[0] == std::string("the report warns [") + code + "]");
@@ -46,7 +45,7 @@ TEST_CASE("unfit_reasons: only the codes that make the value untrustworthy refus
 }
 
 TEST_CASE("unfit_reasons on this machine: another host or SKU; memory per node may differ") {
-    ReportStanding s = report_standing(report_with(json::array()));
+    ReportStanding s = report_standing(report_with({}));
     MachineIdentity other_host = node17();
     other_host.hostname = "node-18";
     CHECK(unfit_reasons(s, other_host) ==
@@ -56,19 +55,19 @@ TEST_CASE("unfit_reasons on this machine: another host or SKU; memory per node m
     CHECK(unfit_reasons(s, bigger).at(0).starts_with(
         "the report measured another kind of machine (zen4, 2 node(s) x 96 hardware threads; "
         "this one is zen4, 2 node(s) x 128"));
-    json no_host = report_with(json::array());
-    no_host.erase("host");
-    no_host.erase("sku");
+    Report no_host = report_with({});
+    no_host.run.reset();  // the short form: no host, no sku
     CHECK(unfit_reasons(report_standing(no_host), node17()).size() == 2);
     CHECK(unfit_reasons(report_standing(no_host), std::nullopt).empty());
 }
 
-TEST_CASE("report_standing: absent confidence, fields of the wrong type") {
-    json r = report_with(json::array({{{"code", 7}}, {{"code", "vm"}}}));
-    r["recommendation"]["confidence"] = nullptr;
+TEST_CASE("report_standing: absent confidence; the short form has no warnings to show") {
+    Report r = report_with({{"vm", "x"}});
+    r.recommendation.confidence.reset();
     ReportStanding s = report_standing(r);
     CHECK(!s.confidence);
     CHECK(s.warnings.size() == 1);
     CHECK(standing_notes(s).at(0) == "report: no confidence estimate (too few points)");
-    CHECK(report_standing(json::array()).warnings.empty());
+    r.run.reset();
+    CHECK(report_standing(r).warnings.empty());
 }

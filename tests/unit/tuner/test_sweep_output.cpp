@@ -29,7 +29,7 @@ SweepResult made_up_with_grow() {
 }
 
 nlohmann::json sweep_schema() {
-    std::ifstream in(source_dir() / "reports/schema/sweep.schema.json");
+    std::ifstream in(source_dir() / "model/documents/schema/sweep.schema.json");
     return nlohmann::json::parse(in);
 }
 

@@ -1,4 +1,4 @@
-// The shipped report schema (reports/schema/report.schema.json), built into the binary so a
+// The shipped report schema (model/documents/schema/report.schema.json), built into the binary so a
 // report is checked against the very file that documents it.
 #pragma once
 
@@ -6,10 +6,10 @@
 #include <optional>
 #include <string>
 
-namespace hugetune {
+namespace hugetune::model {
 
 const nlohmann::json& report_schema();
 // The first way `report` breaks the schema, as "PATH: what", or nothing.
 std::optional<std::string> report_schema_problem(const nlohmann::json& report);
 
-}  // namespace hugetune
+}  // namespace hugetune::model

@@ -13,7 +13,7 @@
 #include <set>
 #include <string>
 
-namespace hugetune {
+namespace hugetune::model {
 
 class JsonSchema {
   public:
@@ -37,4 +37,4 @@ class JsonSchema {
     mutable std::map<std::string, std::regex> regexes_;
 };
 
-}  // namespace hugetune
+}  // namespace hugetune::model

@@ -1,10 +1,10 @@
-#include "reports/json_schema.hpp"
+#include "model/documents/json_schema.hpp"
 
 #include <cmath>
 #include <set>
 #include <stdexcept>
 
-namespace hugetune {
+namespace hugetune::model {
 namespace {
 
 using json = nlohmann::json;
@@ -180,4 +180,4 @@ std::optional<std::string> JsonSchema::check_value(const json& schema, const jso
     return std::nullopt;
 }
 
-}  // namespace hugetune
+}  // namespace hugetune::model

@@ -1,10 +1,10 @@
-#include "reports/report_schema.hpp"
+#include "model/documents/report_schema.hpp"
 
-#include "reports/json_schema.hpp"
+#include "model/documents/json_schema.hpp"
 
-namespace hugetune {
+namespace hugetune::model {
 
-// reports/report_schema_text.cpp.in, filled in by CMake.
+// model/documents/report_schema_text.cpp.in, filled in by CMake.
 extern const char kReportSchemaText[];
 
 const nlohmann::json& report_schema() {
@@ -17,4 +17,4 @@ std::optional<std::string> report_schema_problem(const nlohmann::json& report) {
     return validator.problem(report);
 }
 
-}  // namespace hugetune
+}  // namespace hugetune::model

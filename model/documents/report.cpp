@@ -1,0 +1,267 @@
+// Reads `hugetune run` reports: the one place a report's fields are named on the way in.
+#include "model/documents/report.hpp"
+
+#include <cmath>
+#include <limits>
+#include <set>
+
+#include "model/alloc_threads.hpp"
+#include "model/documents/report_schema.hpp"
+#include "model/input/fit_input.hpp"
+#include "model/input/json_fields.hpp"
+#include "model/report_version.hpp"
+
+namespace hugetune::model {
+namespace {
+
+constexpr const char* kReportFix = "give the report written by 'hugetune run'";
+
+void check_schema_version(const JsonField& version) {
+    const std::string supported = "this hugetune reads version " +
+                                  std::to_string(kReportSchemaVersion) +
+                                  "; give a report written by this version of 'hugetune run'";
+    if (!version.present())
+        version.with_fix(supported).fail("missing");
+    const JsonField value = version.with_fix(supported);
+    const std::int64_t number = value.whole_number({std::numeric_limits<std::int64_t>::min()});
+    if (number != kReportSchemaVersion)
+        value.fail(std::to_string(number) + " is not supported");
+}
+
+// Finite and at least 0 (a prediction may be zero, a measured time may not).
+std::optional<double> optional_non_negative(const JsonField& field) {
+    if (!field.present())
+        return std::nullopt;
+    const auto value = field.hint<double>();
+    if (!value)
+        field.fail("must be a number");
+    if (!std::isfinite(*value) || *value < 0)
+        field.fail("must be at least 0");
+    return value;
+}
+
+double non_negative(const JsonField& field) {
+    if (!field.present())
+        field.fail("missing");
+    return *optional_non_negative(field);
+}
+
+Decision read_decision(const JsonField& decision, bool required) {
+    if (!decision.present() && !required)
+        return Decision::set;
+    const std::string d = decision.string();
+    if (d != "set" && d != "keep_default")
+        decision.with_fix(kReportFix).fail("'" + d + "' is not one of set, keep_default");
+    return d == "keep_default" ? Decision::keep_default : Decision::set;
+}
+
+std::optional<double> read_prediction(const JsonField& predicted, const ReportReading& reading) {
+    if (!reading.need_prediction)
+        return reading.need_run ? non_negative(predicted) : optional_non_negative(predicted);
+    if (!predicted.present())
+        predicted
+            .with_fix(
+                "the boot log has nothing to be compared with; give the report written by "
+                "'hugetune run'")
+            .fail("missing");
+    return predicted.optional_positive_number();
+}
+
+std::optional<std::array<double, 2>> read_interval(const JsonField& interval) {
+    if (interval.hint_size() != 2)
+        return std::nullopt;
+    const auto low = interval[0].hint<double>();
+    const auto high = interval[1].hint<double>();
+    if (!low || !high)
+        return std::nullopt;
+    return std::array<double, 2>{*low, *high};
+}
+
+std::optional<double> read_confidence(const JsonField& field) {
+    const auto confidence = optional_non_negative(field);
+    if (confidence && *confidence > 1)
+        field.fail("must be from 0 to 1");
+    return confidence;
+}
+
+// Only the validated number leaves here as the kernel_cmdline: one that says anything else
+// (another parameter, init=/bin/sh) would be printed for scripts to paste into the boot
+// configuration.
+ReportRecommendation read_recommendation(const JsonField& rec, const ReportReading& reading) {
+    rec.with_fix("is this a hugetune report?").object();
+    ReportRecommendation r;
+    r.hugepage_alloc_threads = static_cast<std::uint64_t>(
+        rec["hugepage_alloc_threads"]
+            .with_fix(reading.threads_fix)
+            .whole_number({1, static_cast<std::int64_t>(kMaxAllocThreads)}));
+    r.kernel_cmdline = alloc_threads_setting(r.hugepage_alloc_threads);
+    if (const std::string given = rec["kernel_cmdline"].string(); given != r.kernel_cmdline)
+        rec["kernel_cmdline"]
+            .with_fix("the report is inconsistent or edited; run 'hugetune run' again")
+            .fail("'" + given + "' is not '" + r.kernel_cmdline +
+                  "', what recommendation.hugepage_alloc_threads says");
+    r.decision = read_decision(rec["decision"], reading.need_run);
+    r.predicted_seconds = read_prediction(rec["predicted_seconds"], reading);
+    r.threads_per_node = rec["threads_per_node"].hint<double>();
+    r.nodes = rec["nodes"].hint<int>();
+    r.predicted_seconds_interval = read_interval(rec["predicted_seconds_interval"]);
+    r.default_threads = rec["default_threads"].hint<std::uint64_t>();
+    r.default_threads_per_node = rec["default_threads_per_node"].hint<double>();
+    r.predicted_default_seconds = optional_non_negative(rec["predicted_default_seconds"]);
+    r.saving_seconds = rec["saving_seconds"].hint<double>();
+    r.confidence = read_confidence(rec["confidence"]);
+    r.verdict = rec["verdict"].hint<std::string>();
+    return r;
+}
+
+ReportKernel read_kernel(const JsonField& kernel) {
+    return {kernel["release"].hint<std::string>(), kernel["init_on_alloc"].hint<bool>(),
+            kernel["online_cpus"].hint<int>()};
+}
+
+std::optional<ReportBootPool> read_boot_pool(const JsonField& pool) {
+    if (!pool.present())
+        return std::nullopt;
+    return ReportBootPool{static_cast<std::uint64_t>(pool["pages"].whole_number()),
+                          static_cast<std::uint64_t>(pool["page_size_kb"].whole_number({4})),
+                          pool["source"].hint<std::string>().value_or("")};
+}
+
+SkuKey read_sku(const JsonField& sku) {
+    sku.object();
+    SkuKey key;
+    key.microarch = sku["microarch"].string();
+    if (key.microarch.empty() || key.microarch.find('/') != std::string::npos)
+        sku["microarch"].fail("must be a name without '/'");
+    key.nodes = static_cast<int>(sku["nodes"].whole_number({1, kMaxNodes}));
+    key.hardware_threads_per_node =
+        static_cast<int>(sku["hardware_threads_per_node"].whole_number({1, 1'000'000}));
+    key.memory_per_node_gib =
+        static_cast<std::uint64_t>(sku["memory_per_node_gib"].whole_number({0}));
+    key.page_size_kb = static_cast<std::uint64_t>(sku["page_size_kb"].whole_number({4}));
+    return key;
+}
+
+// "bios <version>, microcode <revision>" from the optional `firmware` block.
+std::optional<std::string> read_firmware(const JsonField& firmware) {
+    if (!firmware.present())
+        return std::nullopt;
+    firmware.object();
+    const auto bios = firmware["bios_version"].optional_string();
+    const auto microcode = firmware["microcode"].optional_string();
+    if (!bios && !microcode)
+        return std::nullopt;
+    return "bios " + bios.value_or("unknown") + ", microcode " + microcode.value_or("unknown");
+}
+
+std::vector<Warning> read_warnings(const JsonField& warnings) {
+    std::vector<Warning> out;
+    const std::size_t n = warnings.array_size();
+    for (std::size_t i = 0; i < n; ++i)
+        out.push_back({warnings[i]["code"].string(), warnings[i]["message"].string()});
+    return out;
+}
+
+BootSeconds read_boot_seconds(const JsonField& p) {
+    return {p["threads_per_node"].positive_number(),
+            static_cast<std::uint64_t>(p["hugepage_alloc_threads"].whole_number()),
+            non_negative(p["seconds"]), p["seconds_low"].hint<double>(),
+            p["seconds_high"].hint<double>()};
+}
+
+std::vector<BootSeconds> read_boot_series(const JsonField& series) {
+    std::vector<BootSeconds> out;
+    for (std::size_t i = 0; i < series.hint_size(); ++i)
+        out.push_back(read_boot_seconds(series[i]));
+    return out;
+}
+
+std::optional<ReportModel> read_model(const JsonField& model) {
+    if (!model.present() || !model.hint<nlohmann::json::object_t>())
+        return std::nullopt;
+    return ReportModel{model["name"].hint<std::string>().value_or("none"),
+                       model["curve"].hint<std::string>().value_or("?"),
+                       model["sigma"].hint<double>(),
+                       model["kappa"].hint<double>(),
+                       model["r2"].hint<double>(),
+                       model["selection"].hint<std::string>().value_or("")};
+}
+
+std::map<std::string, PhaseCurve> read_phase_curves(const JsonField& phases) {
+    std::map<std::string, PhaseCurve> out;
+    for (const char* phase : {"alloc", "zero", "grow"}) {
+        const JsonField model = phases[phase]["model"];
+        if (!model.present() || !model.hint<nlohmann::json::object_t>())
+            continue;
+        PhaseCurve c;
+        c.name = model["name"].hint<std::string>().value_or("fit");
+        c.fit.lambda = model["lambda"].hint<double>().value_or(0);
+        c.fit.sigma = model["sigma"].hint<double>().value_or(0);
+        c.fit.kappa = model["kappa"].hint<double>().value_or(0);
+        c.per_page = model["lambda_unit"].hint<std::string>() == "pages per second per node";
+        out.emplace(phase, c);
+    }
+    return out;
+}
+
+ReportFit read_fit(const JsonField& fit) {
+    return {read_model(fit["model"]), read_phase_curves(fit["phases"]),
+            read_boot_series(fit["predictions"]), read_boot_series(fit["measured_boot_seconds"])};
+}
+
+ReportRun read_run_part(const JsonField& doc) {
+    ReportRun run;
+    run.tool_version = doc["tool"]["version"].string();
+    run.generated_at = doc["generated_at"].string();
+    run.hostname = doc["host"]["hostname"].string();
+    if (run.hostname.empty())
+        doc["host"]["hostname"].fail("must not be empty");
+    run.cpu_microarch = doc["cpu"]["microarch"].hint<std::string>().value_or("unknown");
+    run.sku = read_sku(doc["sku"]);
+    run.firmware = read_firmware(doc["firmware"]);
+    doc["sweep"].object();
+    run.sweep = read_measured_sweep(doc["sweep"]);
+    run.fit = read_fit(doc["fit"]);
+    run.warnings = read_warnings(doc["warnings"]);
+    return run;
+}
+
+// The short form holds nothing but these members; a document with any other is a whole report
+// and is held to the schema (so no field of one is passed over unchecked).
+bool is_short_form(const nlohmann::json& document) {
+    static const std::set<std::string> members = {"schema_version", "recommendation", "kernel",
+                                                  "boot_pool", "verification"};
+    if (!document.is_object())
+        return true;
+    for (const auto& [key, value] : document.items())
+        if (!members.contains(key))
+            return false;
+    return true;
+}
+
+}  // namespace
+
+Report read_report(nlohmann::json document, const ReportReading& reading) {
+    const JsonField doc(document, kReportFix);
+    if (reading.need_run)
+        doc.object();
+    check_schema_version(doc["schema_version"]);
+    const bool whole = reading.need_run || !is_short_form(document);
+    Report report;
+    report.recommendation = read_recommendation(doc["recommendation"], reading);
+    report.kernel = read_kernel(doc["kernel"]);
+    report.boot_pool = read_boot_pool(doc["boot_pool"]);
+    if (whole)
+        report.run = read_run_part(doc);
+    if (doc["verification"].present())
+        report.verification = read_verification(doc["verification"]);
+    // After the fields it reads (their messages say how to fix them), the schema covers the
+    // rest of a whole report.
+    if (whole)
+        if (const auto problem = report_schema_problem(document))
+            throw InputError(std::nullopt, "does not match the report schema: " + *problem);
+    report.document = std::move(document);
+    return report;
+}
+
+}  // namespace hugetune::model

@@ -1,0 +1,100 @@
+// Reads the measured block of `hugetune-sweep` documents and reports (docs/sweep-format.md).
+#include "model/documents/sweep.hpp"
+
+#include <algorithm>
+#include <limits>
+
+#include "model/input/fit_input.hpp"
+#include "model/input/json_fields.hpp"
+
+namespace hugetune::model {
+namespace {
+
+// `read` counts the samples of the document so far, against kMaxInputSamples.
+std::vector<double> read_samples(const JsonField& point, std::size_t& read) {
+    const JsonField samples = point["samples_seconds"];
+    if (samples.present() && samples.array_size() == 0)
+        samples
+            .with_fix(
+                "a point needs at least one measured time; remove the field to use "
+                "median_seconds")
+            .fail("empty");
+    read += std::max<std::size_t>(samples.hint_size(), 1);
+    if (read > kMaxInputSamples)
+        samples.with_fix(std::string(kFewerSamplesFix))
+            .fail("more than " + std::to_string(kMaxInputSamples) +
+                  " samples in the sweep, the most hugetune reads");
+    return samples.positive_numbers();
+}
+
+MeasuredPoint read_point(const JsonField& point, std::size_t& read) {
+    point.object();
+    MeasuredPoint p;
+    p.phase = point["phase"].string();
+    if (p.phase != kPhaseAlloc && p.phase != kPhaseZero && p.phase != kPhaseGrow)
+        point["phase"].fail("'" + p.phase + "' is not one of alloc, zero, grow");
+    const JsonField threads = point["threads_per_node"];
+    const std::int64_t n = threads.whole_number();
+    if (n > std::numeric_limits<int>::max())
+        threads.fail("must be at most " + std::to_string(std::numeric_limits<int>::max()));
+    p.threads_per_node = static_cast<int>(n);
+    p.pages_per_node = point["pages_per_node"].positive_number();
+    p.samples_seconds = read_samples(point, read);
+    p.median_seconds = p.samples_seconds.empty()
+                           ? point["median_seconds"].positive_number()
+                           : point["median_seconds"].hint<double>().value_or(0);
+    p.page_size_kb = point["page_size_kb"].hint<std::uint64_t>().value_or(0);
+    p.gib_per_second = point["gib_per_second"].hint<double>().value_or(0);
+    p.oversubscribed = point["oversubscribed"].hint<bool>().value_or(false);
+    p.shortfall_pages = point["shortfall_pages"].hint<std::uint64_t>().value_or(0);
+    p.nodes_serialised = point["nodes_serialised"].hint<bool>().value_or(false);
+    return p;
+}
+
+}  // namespace
+
+std::vector<double> MeasuredPoint::seconds() const {
+    return samples_seconds.empty() ? std::vector<double>{median_seconds} : samples_seconds;
+}
+
+MeasuredSweep read_measured_sweep(const JsonField& sweep) {
+    MeasuredSweep m;
+    m.complete = sweep["complete"].hint<bool>().value_or(true);
+    const JsonField parameters = sweep["parameters"];
+    parameters.object();
+    m.page_size_kb = static_cast<std::uint64_t>(parameters["page_size_kb"].whole_number());
+    m.seed = parameters["seed"].hint<std::uint64_t>().value_or(1);
+    for (std::size_t i = 0; i < parameters["nodes"].hint_size(); ++i)
+        if (const auto id = parameters["nodes"][i].hint<int>())
+            m.nodes.push_back(*id);
+    const std::size_t points = sweep["points"].array_size();
+    std::size_t read = 0;
+    for (std::size_t i = 0; i < points; ++i)
+        m.points.push_back(read_point(sweep["points"][i], read));
+    for (std::size_t i = 0; i < sweep["warnings"].hint_size(); ++i)
+        if (auto w = sweep["warnings"][i].hint<std::string>())
+            m.warnings.push_back(std::move(*w));
+    return m;
+}
+
+void check_sweep_format(const nlohmann::json& document) {
+    const JsonField doc(document, "give a file written by 'hugetune sweep --out'");
+    if (!document.is_object())
+        doc.fail("not a JSON object");
+    if (doc["format"].hint<std::string>() != kSweepFormat)
+        doc["format"].fail(std::string("not '") + kSweepFormat + "'");
+    const auto version =
+        doc["format_version"].whole_number({std::numeric_limits<std::int64_t>::min()});
+    if (version != kSweepFormatVersion)
+        doc["format_version"].fail(std::to_string(version) +
+                                   " is not supported (this hugetune reads version " +
+                                   std::to_string(kSweepFormatVersion) + ")");
+}
+
+MeasuredSweep read_sweep_document(const nlohmann::json& document) {
+    check_sweep_format(document);
+    return read_measured_sweep(
+        JsonField(document, "give a file written by 'hugetune sweep --out'"));
+}
+
+}  // namespace hugetune::model

@@ -1,0 +1,59 @@
+// The `hugetune-sweep` document (docs/sweep-format.md): what a sweep measured, as one type.
+// `hugetune sweep` builds it from its run and writes it (tuner/sweep/sweep_output.cpp), `run`
+// hands it to the fit in memory, `fit` reads it back from a file here; the console tables take
+// it too. A report keeps the same measured block under `sweep`.
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace hugetune::model {
+
+inline constexpr int kSweepFormatVersion = 1;
+inline constexpr const char* kSweepFormat = "hugetune-sweep";
+
+// One point: a phase at one thread count per node, every repetition kept.
+struct MeasuredPoint {
+    std::string phase;  // alloc, zero or grow (fit_input.hpp kPhase...)
+    int threads_per_node = 1;
+    double pages_per_node = 0;  // the sample each repetition faulted, per node
+    std::uint64_t page_size_kb = 0;
+    std::vector<double> samples_seconds;  // wall time per repetition; empty: only the median
+    double median_seconds = 0;
+    double gib_per_second = 0;  // the sample over all nodes / median
+    bool oversubscribed = false;
+    std::uint64_t shortfall_pages = 0;  // pages not obtained on the intended node
+    // The grow phase's wall time covers every node one after another (the resize lock).
+    bool nodes_serialised = false;
+
+    // The repetitions' times: the samples, or the median alone when a point gives no samples.
+    std::vector<double> seconds() const;
+};
+
+// The measured block: `parameters` (the part the fit uses), `complete`, `points`, `warnings`.
+struct MeasuredSweep {
+    std::uint64_t page_size_kb = 0;
+    std::uint64_t seed = 1;
+    bool complete = true;
+    std::vector<int> nodes;  // the NUMA nodes measured; empty when the document does not say
+    std::vector<MeasuredPoint> points;
+    std::vector<std::string> warnings;
+};
+
+class JsonField;
+
+// The measured block wherever a document keeps it (a sweep document at its top, a report under
+// `sweep`). Throws InputError naming each field by its path in the whole document; a sweep
+// holding more than kMaxInputSamples samples is refused.
+MeasuredSweep read_measured_sweep(const JsonField& sweep);
+
+// A whole sweep document: `format`, `format_version`, then the measured block. Its `probe` is
+// read by the fit's input (fit_input.hpp parse_sweep_json).
+MeasuredSweep read_sweep_document(const nlohmann::json& document);
+
+// Throws InputError unless `document` is an object of this format and version.
+void check_sweep_format(const nlohmann::json& document);
+
+}  // namespace hugetune::model
