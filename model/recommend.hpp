@@ -1,6 +1,6 @@
 // The whole model pipeline: measured series -> fitted curves -> predicted boot allocation
 // time per thread count -> the recommended hugepage_alloc_threads, with its uncertainty.
-// Shared by `hugetune fit` and `hugetune run`.
+// Shared by `hugetune fit` and `hugetune run`; its stages are in model/recommend/.
 #pragma once
 
 #include <cstdint>

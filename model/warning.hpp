@@ -1,6 +1,6 @@
 // Something that weakens a result, with a stable code that reports and fleet queries key on
 // (model/documents/schema/report.schema.json lists every code). Each code is judged in one place:
-// the machine's facts here, the fit's in model/recommend.cpp and model/cost_basis.cpp, the probe's
+// the machine's facts here, the fit's in model/recommend/ and model/cost_basis.cpp, the probe's
 // and the sweep points' own in reports/report.cpp.
 #pragma once
 

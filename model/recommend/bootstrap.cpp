@@ -1,0 +1,173 @@
+#include "model/recommend/bootstrap.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <span>
+
+#include "model/fit/resampling.hpp"
+
+namespace hugetune::model::recommend {
+
+std::string to_string(BootstrapMethod method) {
+    switch (method) {
+        case BootstrapMethod::none:
+            return {};
+        case BootstrapMethod::hosts_then_repetitions:
+            return "hosts, then repetitions";
+        case BootstrapMethod::repetitions:
+            return "repetitions";
+        case BootstrapMethod::residuals:
+            return "residuals";
+    }
+    return {};
+}
+
+namespace {
+
+std::size_t pooled_hosts(const BasisChoice& b) {
+    const PhaseSeries* series = b.basis == CostBasis::alloc_only_flat ? b.grow : b.main;
+    return std::max<std::size_t>(1, series->host_ends.size());
+}
+
+// The data one resample is drawn from. Arranged once, so that a resample costs what the pools
+// hold, not what the input had.
+struct ResampleSource {
+    const BasisChoice* basis = nullptr;
+    bool repetitions = false;                          // false: the residuals of the chosen fit
+    std::size_t min_thread_counts = kMinThreadCounts;  // a usable resample's, 1 when held flat
+    std::size_t hosts = 1;
+    std::optional<HostRepetitionPool> main, zero, grow;  // grow: when it has repetitions
+    std::optional<ResidualPool> residuals;
+};
+
+ResampleSource resample_source(const CostSeries& cost, const std::optional<ScalingFit>& chosen,
+                               bool repetitions) {
+    const BasisChoice& b = cost.basis;
+    ResampleSource from{&b, repetitions, kMinThreadCounts, pooled_hosts(b), {}, {}, {}, {}};
+    if (b.basis == CostBasis::alloc_only_flat)
+        from.min_thread_counts = 1;
+    if (!repetitions) {
+        from.residuals.emplace(cost.series.points, *chosen);
+        return from;
+    }
+    from.main.emplace(b.main->points, b.main->host_ends);
+    if (b.zero != nullptr)
+        from.zero.emplace(b.zero->points, b.zero->host_ends);
+    if (b.grow != nullptr && (from.hosts > 1 || has_repetitions(b.grow->points)))
+        from.grow.emplace(b.grow->points, b.grow->host_ends);
+    return from;
+}
+
+Series resample(const ResampleSource& from, Resampler& rng) {
+    if (!from.repetitions)
+        return {from.residuals->draw(rng), 0};
+    const BasisChoice& b = *from.basis;
+    const auto drawn = draw_hosts(from.hosts, rng);
+    // Alloc minus zero reads each phase only through its medians per count (boot_work_points),
+    // so a resample of exact pools can be drawn as its medians: the same values, the same draws,
+    // without sorting thousands of pooled samples per count.
+    const bool medians =
+        (b.basis == CostBasis::alloc_only || b.basis == CostBasis::alloc_zeroed_once) &&
+        from.main->exact() && (!from.zero || from.zero->exact()) &&
+        (!from.grow || from.grow->exact());
+    const auto draw = [&](const HostRepetitionPool& pool) {
+        return medians ? pool.draw_medians(drawn, rng) : pool.draw(drawn, rng);
+    };
+    const auto main = draw(*from.main);
+    std::vector<Point> zero, grow;
+    if (from.zero)
+        zero = draw(*from.zero);
+    if (from.grow)
+        grow = draw(*from.grow);
+    const std::span<const Point> grow_points =
+        from.grow ? std::span<const Point>(grow)
+                  : (b.grow != nullptr ? std::span<const Point>(b.grow->points) : grow);
+    return build_series(b, main, zero, grow_points);
+}
+
+ScalingFit refit(const ScalingFit& like, std::span<const Point> points, const FitOptions& o) {
+    return like.model == CurveModel::usl ? fit_usl(points, o, &like) : fit_amdahl(points, o, &like);
+}
+
+// Whether a resample reaches the decision made on the full data.
+bool agrees(const Choice& ours, const std::vector<double>& predicted, const Choice& theirs,
+            double tolerance) {
+    if (theirs.decision != ours.decision)
+        return false;
+    return ours.decision == Decision::keep_default ||
+           predicted[ours.pick] <= predicted[theirs.best] * (1 + tolerance);
+}
+
+double percentile(std::vector<double> v, double q) {
+    std::sort(v.begin(), v.end());
+    const double pos = q * static_cast<double>(v.size() - 1);
+    const auto lo = static_cast<std::size_t>(std::floor(pos));
+    const auto hi = std::min(lo + 1, v.size() - 1);
+    return v[lo] + (pos - static_cast<double>(lo)) * (v[hi] - v[lo]);
+}
+
+}  // namespace
+
+BootstrapMethod bootstrap_method(const CostSeries& cost, const std::optional<ScalingFit>& chosen) {
+    const BasisChoice& b = cost.basis;
+    if (pooled_hosts(b) > 1)
+        return BootstrapMethod::hosts_then_repetitions;
+    if (b.basis == CostBasis::alloc_only_flat)
+        return has_repetitions(b.grow->points) ? BootstrapMethod::repetitions
+                                               : BootstrapMethod::none;
+    if (has_repetitions(b.main->points) && (b.zero == nullptr || has_repetitions(b.zero->points)))
+        return BootstrapMethod::repetitions;
+    if (chosen && static_cast<int>(chosen->residuals.size()) > chosen->parameters)
+        return BootstrapMethod::residuals;
+    return BootstrapMethod::none;
+}
+
+std::optional<double> Bootstrap::confidence() const {
+    if (resamples == 0)
+        return std::nullopt;
+    return static_cast<double>(agreeing_resamples) / resamples;
+}
+
+Bootstrap run_bootstrap(const CostSeries& cost, const std::optional<ScalingFit>& chosen,
+                        const PoolPredictor& predictor, const Choice& ours,
+                        const RecommendOptions& o, std::uint64_t seed) {
+    Bootstrap out{bootstrap_method(cost, chosen), 0, 0, 0, {}};
+    if (out.method == BootstrapMethod::none || o.resamples <= 0)
+        return out;
+    const ResampleSource from =
+        resample_source(cost, chosen, out.method != BootstrapMethod::residuals);
+    Resampler rng(seed);
+    out.resamples = o.resamples;
+    out.seconds.resize(predictor.candidates.size());
+    for (int b = 0; b < o.resamples; ++b) {
+        const Series s = resample(from, rng);
+        if (distinct_thread_counts(s.points) < from.min_thread_counts)
+            continue;
+        std::optional<ScalingFit> fit_b;
+        if (chosen) {
+            fit_b = refit(*chosen, s.points, o.fit);
+            if (!fit_b->ok())
+                continue;
+        }
+        const auto predicted_b = predictor.predict(CostCurve(s.points, std::move(fit_b)));
+        ++out.usable_resamples;
+        for (std::size_t i = 0; i < predicted_b.size(); ++i)
+            out.seconds[i].push_back(predicted_b[i]);
+        if (agrees(ours, predicted_b, decide(predicted_b, predictor.default_index, o), o.tolerance))
+            ++out.agreeing_resamples;
+    }
+    return out;
+}
+
+std::vector<Prediction> with_intervals(std::vector<Prediction> predictions, const Bootstrap& b) {
+    if (b.usable_resamples == 0)
+        return predictions;
+    for (std::size_t i = 0; i < predictions.size(); ++i) {
+        Prediction& p = predictions[i];
+        p.seconds_low = std::min(percentile(b.seconds[i], 0.05), p.seconds);
+        p.seconds_high = std::max(percentile(b.seconds[i], 0.95), p.seconds);
+    }
+    return predictions;
+}
+
+}  // namespace hugetune::model::recommend

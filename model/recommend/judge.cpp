@@ -1,0 +1,97 @@
+#include "model/recommend/judge.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "model/text.hpp"
+
+namespace hugetune::model::recommend {
+
+FitJudgement judge_fit(const FittedModels& fits) {
+    if (fits.fallback)
+        return {};
+    const ScalingFit& f = fits.model.chosen();
+    if (f.residuals.empty())
+        return {};
+    const double rms_log = std::sqrt(f.rss / static_cast<double>(f.residuals.size()));
+    if (f.r2 >= kPoorFitR2 || rms_log <= kPoorFitRmsLog)
+        return {};
+    FitJudgement out{std::clamp(f.r2, 0.0, 1.0), {}};
+    out.remarks.warnings.push_back(
+        {"poor_fit", "poor fit: the " + to_string(f.model) + " curve explains R^2 " +
+                         decimals_text(f.r2, 3) + " of the variation in log time (below " +
+                         decimals_text(kPoorFitR2, 1) + ") and the points lie " +
+                         percent_text(std::expm1(rms_log)) +
+                         " from it on average; its predictions are not to be relied on"});
+    return out;
+}
+
+Remarks judge_pick(const Outcome& outcome, const ThreadLimits& limits, const FittedModels& fits,
+                   CostBasis basis, const RecommendOptions& o) {
+    Remarks out;
+    // A series held flat claims nothing beyond its one count: its own warning says so.
+    const bool from_curve = !fits.fallback && basis != CostBasis::alloc_only_flat;
+    const double threads_per_node = outcome.chosen.threads_per_node;
+    if (from_curve && threads_per_node > limits.max_measured)
+        out.warnings.push_back(
+            {"extrapolated", "the recommended " + significant_text(threads_per_node, 4) +
+                                 " per node lies beyond the largest measured count (" +
+                                 std::to_string(static_cast<int>(limits.max_measured)) +
+                                 "): extrapolated"});
+    if (from_curve && threads_per_node < limits.min_measured)
+        out.notes.push_back(
+            "the recommended count lies below the smallest measured one: "
+            "extrapolated");
+    if (outcome.chosen.seconds < o.small_boot_seconds)
+        out.notes.push_back("predicted boot allocation time is small (" +
+                            seconds_text(outcome.chosen.seconds) + "): little to gain");
+    return out;
+}
+
+namespace {
+
+// Resamples without a usable fit: a note, or a warning when they could move a whole tail.
+Remarks judge_failed_resamples(const Bootstrap& b) {
+    Remarks out;
+    const int failed = b.resamples - b.usable_resamples;
+    if (failed > kFailedResamplesShare * b.resamples)
+        out.warnings.push_back(
+            {"failed_resamples",
+             std::to_string(failed) + " of " + std::to_string(b.resamples) +
+                 " bootstrap resamples gave no usable fit (more than " +
+                 percent_text(kFailedResamplesShare) +
+                 "): the interval rests on the rest, and the confidence counts them as "
+                 "disagreeing"});
+    else if (failed > 0)
+        out.notes.push_back(std::to_string(failed) + " bootstrap resample(s) gave no usable fit");
+    return out;
+}
+
+}  // namespace
+
+// `poor_fit_r2`: the confidence is the share of resamples reaching the same decision, which
+// trusts the curve's shape; a poor curve supports the decision only as far as it explains the
+// data, so the share is multiplied by its R^2.
+Uncertainty judge_uncertainty(const Bootstrap& b, const FitJudgement& fit,
+                              const RecommendOptions& o) {
+    Uncertainty u{b.confidence(), {}};
+    if (!u.confidence) {
+        u.remarks.warnings.push_back(
+            {"no_uncertainty",
+             "no uncertainty estimate: one sample per thread count and no residual degrees of "
+             "freedom (measure repetitions or more thread counts)"});
+        return u;
+    }
+    if (fit.poor_fit_r2)
+        u.confidence = *u.confidence * *fit.poor_fit_r2;
+    u.remarks = judge_failed_resamples(b);
+    if (*u.confidence < o.low_confidence)
+        u.remarks.warnings.push_back(
+            {"low_confidence", "low confidence: only " + percent_text(*u.confidence) +
+                                   " of bootstrap resamples reach the same decision" +
+                                   (fit.poor_fit_r2 ? " (after the poor fit's discount)" : "")});
+    return u;
+}
+
+}  // namespace hugetune::model::recommend

@@ -1,0 +1,46 @@
+// What weakens a recommendation, judged here and nowhere else: a poor fit, a pick outside the
+// measured counts, too little to gain, resamples without a usable fit, low confidence.
+#pragma once
+
+#include <optional>
+
+#include "model/recommend.hpp"
+#include "model/recommend/bootstrap.hpp"
+#include "model/recommend/machine.hpp"
+#include "model/recommend/pick.hpp"
+#include "model/recommend/remarks.hpp"
+#include "model/recommend/series.hpp"
+
+namespace hugetune::model::recommend {
+
+// A fit is poor when it explains little of the variation in log time (R^2) and its points
+// also lie far from it on average (root mean square of the log residuals): a flat curve with
+// little noise has a low R^2 yet predicts well, and a steep one can have a high R^2 while
+// missing by more than the tolerance the decision is made at.
+inline constexpr double kPoorFitR2 = 0.8;
+inline constexpr double kPoorFitRmsLog = 0.05;  // about 5% off the curve, over twice the tolerance
+// The 5%..95% interval leaves 5% of resamples out on each side: when more than that many have
+// no usable fit, the missing ones could move a whole tail.
+inline constexpr double kFailedResamplesShare = 0.05;
+
+struct FitJudgement {
+    std::optional<double> poor_fit_r2;  // the chosen fit's R^2 (in [0, 1]) when it is poor
+    Remarks remarks;
+};
+
+FitJudgement judge_fit(const FittedModels& fits);
+
+// Where the pick lies against the measured counts, and how much there is to gain.
+Remarks judge_pick(const Outcome& outcome, const ThreadLimits& limits, const FittedModels& fits,
+                   CostBasis basis, const RecommendOptions& options);
+
+// The confidence as reported: the bootstrap's share, discounted by a poor fit's R^2.
+struct Uncertainty {
+    std::optional<double> confidence;  // absent: too few points to estimate any uncertainty
+    Remarks remarks;
+};
+
+Uncertainty judge_uncertainty(const Bootstrap& bootstrap, const FitJudgement& fit,
+                              const RecommendOptions& options);
+
+}  // namespace hugetune::model::recommend
