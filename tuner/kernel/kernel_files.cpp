@@ -1,9 +1,13 @@
 #include "tuner/kernel/kernel_files.hpp"
 
+#include <array>
 #include <cstdio>
 #include <filesystem>
 #include <sstream>
+#include <utility>
 
+#include "model/text.hpp"
+#include "tuner/system/errors.hpp"
 #include "tuner/system/process.hpp"
 
 namespace hugetune {
@@ -103,6 +107,50 @@ std::optional<std::string> running_kernel_config(const KernelFs& fs, const std::
     if (!release.empty())
         return fs.read("/boot/config-" + release);
     return std::nullopt;
+}
+
+// security/lockdown/lockdown.c, lockdown_read(): each of lockdown_levels[] by its label,
+// separated by blanks, the one in force in brackets, a newline last.
+std::optional<LockdownMode> parse_lockdown_mode(std::string_view text) {
+    static constexpr std::array<std::pair<std::string_view, LockdownMode>, 3> kModes{{
+        {"none", LockdownMode::none},
+        {"integrity", LockdownMode::integrity},
+        {"confidentiality", LockdownMode::confidentiality},
+    }};
+    std::optional<LockdownMode> found;
+    std::istringstream words{std::string(text)};
+    std::string word;
+    while (words >> word) {
+        if (!word.starts_with('[') && !word.ends_with(']'))
+            continue;
+        if (found || word.size() < 2 || !word.starts_with('[') || !word.ends_with(']'))
+            return std::nullopt;
+        const std::string_view label = std::string_view(word).substr(1, word.size() - 2);
+        for (const auto& [name, mode] : kModes)
+            if (label == name)
+                found = mode;
+        if (!found)
+            return std::nullopt;
+    }
+    return found;
+}
+
+std::optional<LockdownMode> kernel_lockdown_mode(const KernelFs& fs) {
+    constexpr std::string_view file = "/sys/kernel/security/lockdown";
+    auto text = fs.read(file);
+    if (!text)
+        return std::nullopt;
+    if (auto mode = parse_lockdown_mode(*text))
+        return mode;
+    throw RuntimeError(fs.resolve(file).string() + " holds \"" + std::string(trim(*text)) +
+                       "\", not one bracketed mode of none, integrity or confidentiality");
+}
+
+std::optional<bool> kexec_image_loaded(const KernelFs& fs) {
+    auto value = fs.read_u64("/sys/kernel/kexec_loaded");
+    if (!value || *value > 1)
+        return std::nullopt;
+    return *value == 1;
 }
 
 }  // namespace hugetune

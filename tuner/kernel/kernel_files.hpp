@@ -1,10 +1,10 @@
 // One accessor per kernel file that hugetune reads outside the pools' own directories, over a
 // KernelFs root (the machine, or a fixture tree), in the manner of the kernel selftests'
 // hugepage_settings.c: every reader of the running kernel's release, command line, memory
-// counters, boot id, CPU and firmware files asks here, so each file is read and parsed in one
-// place. The pools' own files (/sys/kernel/mm/hugepages and the nodes' hugepages directories)
-// are not here: the sweep reads and changes them through tuner/sweep/pool_state.hpp, and the
-// probe reads the directories it lists.
+// counters, boot id, CPU and firmware files, lockdown or kexec state asks here, so each file is
+// read and parsed in one place. The pools' own files (/sys/kernel/mm/hugepages and the nodes'
+// hugepages directories) are not here: the sweep reads and changes them through
+// tuner/sweep/pool_state.hpp, and the probe reads the directories it lists.
 #pragma once
 
 #include <cstdint>
@@ -65,5 +65,23 @@ std::optional<std::string> dmi_id(const KernelFs& fs, std::string_view name);
 // The running kernel's build configuration: /proc/config.gz through gzip, else
 // /boot/config-<release>; nothing when neither can be read.
 std::optional<std::string> running_kernel_config(const KernelFs& fs, const std::string& release);
+
+// The lockdown LSM's modes (docs/kernel-facts.md "Kernel lockdown").
+enum class LockdownMode { none, integrity, confidentiality };
+
+// The bracketed mode of /sys/kernel/security/lockdown's text, "[none] integrity
+// confidentiality\n"; nothing unless exactly one word is bracketed and it names a mode above.
+std::optional<LockdownMode> parse_lockdown_mode(std::string_view text);
+
+// /sys/kernel/security/lockdown's mode. Nothing when the file is absent or unreadable (no
+// lockdown LSM, or securityfs not mounted): the mode is unknown, which is not
+// LockdownMode::none. Throws RuntimeError naming the file and its text when it holds no mode
+// parse_lockdown_mode knows.
+std::optional<LockdownMode> kernel_lockdown_mode(const KernelFs& fs);
+
+// /sys/kernel/kexec_loaded (docs/kernel-facts.md "Whether a kernel is loaded for kexec"):
+// whether a kernel waits for `kexec -e`; nothing when absent (a kernel without kexec) or
+// neither 0 nor 1.
+std::optional<bool> kexec_image_loaded(const KernelFs& fs);
 
 }  // namespace hugetune

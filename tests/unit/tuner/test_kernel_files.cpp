@@ -10,6 +10,7 @@
 
 #include "tests/unit/support/fixtures.hpp"
 #include "tuner/kernel/kernel_files.hpp"
+#include "tuner/system/errors.hpp"
 
 using namespace hugetune;
 
@@ -35,6 +36,8 @@ class ScratchTree {
   private:
     std::filesystem::path dir_;
 };
+
+constexpr const char* kLockdown = "/sys/kernel/security/lockdown";
 
 }  // namespace
 
@@ -64,6 +67,8 @@ TEST_CASE("a tree without the files gives nothing, never a default") {
     CHECK_FALSE(hugetlb_optimize_vmemmap(fs));
     CHECK_FALSE(dmi_id(fs, "bios_version"));
     CHECK_FALSE(running_kernel_config(fs, "6.15.0-hugetune-fixture"));
+    CHECK_FALSE(kernel_lockdown_mode(fs));
+    CHECK_FALSE(kexec_image_loaded(fs));
 }
 
 TEST_CASE("hostname, CPU, HVO, DMI and configuration files of a fixture tree") {
@@ -100,4 +105,60 @@ TEST_CASE("boot id, HVO, hypervisor and DMI files as written") {
     CHECK(dmi_id(ScratchTree("/sys/class/dmi/id/sys_vendor", "QEMU\n").fs(), "sys_vendor") ==
           "QEMU");
     CHECK_FALSE(dmi_id(ScratchTree("/sys/class/dmi/id/sys_vendor", " \n").fs(), "sys_vendor"));
+}
+
+TEST_CASE("lockdown: the bracketed mode of each kind the kernel writes") {
+    CHECK(parse_lockdown_mode("[none] integrity confidentiality\n") == LockdownMode::none);
+    CHECK(parse_lockdown_mode("none [integrity] confidentiality\n") == LockdownMode::integrity);
+    CHECK(parse_lockdown_mode("none integrity [confidentiality]\n") ==
+          LockdownMode::confidentiality);
+    CHECK(kernel_lockdown_mode(ScratchTree(kLockdown, "none [integrity] confidentiality\n").fs()) ==
+          LockdownMode::integrity);
+    CHECK(kernel_lockdown_mode(ScratchTree(kLockdown, "[none] integrity confidentiality\n").fs()) ==
+          LockdownMode::none);
+    // A mode a later kernel may add, not in force, does not hide the one that is.
+    CHECK(parse_lockdown_mode("none [integrity] confidentiality newmode\n") ==
+          LockdownMode::integrity);
+}
+
+TEST_CASE("lockdown: an absent file is unknown, not none") {
+    const KernelFs fs(test::fixture("skylake-4node"));
+    CHECK(kernel_lockdown_mode(fs) == std::nullopt);
+    CHECK(kernel_lockdown_mode(fs) != LockdownMode::none);
+}
+
+TEST_CASE("lockdown: text without one known bracketed mode") {
+    for (const char* text : {"", "none integrity confidentiality\n", "[none] [integrity]\n",
+                             "[paranoid] none integrity\n", "[none integrity\n",
+                             "none] integrity\n", "[] none\n", "[NONE] integrity\n"}) {
+        CAPTURE(text);
+        CHECK_FALSE(parse_lockdown_mode(text));
+        const ScratchTree tree(kLockdown, text);
+        try {
+            kernel_lockdown_mode(tree.fs());
+            FAIL("no error for malformed lockdown text");
+        } catch (const RuntimeError& e) {
+            const std::string message = e.what();
+            CHECK(message.find("/sys/kernel/security/lockdown holds \"") != std::string::npos);
+            CHECK(message.find("not one bracketed mode of none, integrity or confidentiality") !=
+                  std::string::npos);
+        }
+    }
+}
+
+TEST_CASE("kexec_loaded: 0 or 1, anything else unknown") {
+    const std::string file = "/sys/kernel/kexec_loaded";
+    CHECK(kexec_image_loaded(ScratchTree(file, "1\n").fs()) == true);
+    CHECK(kexec_image_loaded(ScratchTree(file, "0\n").fs()) == false);
+    CHECK_FALSE(kexec_image_loaded(ScratchTree(file, "2\n").fs()));
+    CHECK_FALSE(kexec_image_loaded(ScratchTree(file, "yes\n").fs()));
+    CHECK_FALSE(kexec_image_loaded(ScratchTree(file, "").fs()));
+}
+
+TEST_CASE("meminfo text: system and node lines, a key that is the end of another") {
+    CHECK(meminfo_bytes("MemTotal:  10 kB\nMemFree:  4 kB\n", "MemFree") == 4096);
+    CHECK(meminfo_bytes("Node 0 MemFree:        8 kB\n", "MemFree") == 8192);
+    CHECK(meminfo_bytes("HugePages_Total:  3\n", "Total") == std::nullopt);
+    CHECK(meminfo_bytes("MemFree: lots\n", "MemFree") == std::nullopt);
+    CHECK(meminfo_bytes("", "MemFree") == std::nullopt);
 }
