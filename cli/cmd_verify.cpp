@@ -123,7 +123,7 @@ void gather_boot(const VerifyOptions& o, const KernelFs& fs, Gathered& g) {
         return;
     if (auto release = running_kernel_release(fs))
         in.release = release;
-    g.boot_id = fs.read_line("/proc/sys/kernel/random/boot_id");
+    g.boot_id = running_boot_id(fs);
 }
 
 Gathered gather(const VerifyOptions& o, const KernelFs& fs,

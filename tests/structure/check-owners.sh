@@ -22,6 +22,12 @@ owner tuner/kernel/kernel_files.cpp \
     '\.read(_line)?\("/proc/(cmdline|meminfo|sys/kernel/osrelease)"' \
     "reading the kernel's release, command line or meminfo"
 owner tuner/kernel/kernel_files.cpp 'node[0-9"+ ()a-z._]*/meminfo"' "reading a node's meminfo"
+owner tuner/kernel/kernel_files.cpp \
+    '"/proc/(cpuinfo|config\.gz|sys/kernel/(random/boot_id|hostname)|sys/vm/hugetlb_optimize_vmemmap)"' \
+    "reading the boot id, hostname, cpuinfo, HVO or the kernel's configuration"
+owner tuner/kernel/kernel_files.cpp \
+    '"/sys/(devices/system/cpu/online|hypervisor/type|kernel/security/lockdown|kernel/kexec_loaded)"|"/sys/class/dmi/id/|"/boot/config-' \
+    "reading the online CPUs, the hypervisor, DMI, lockdown or kexec state"
 owner tuner/system/file_lock.cpp '[^a-z_]flock\(' "taking a flock"
 owner model/statistics.cpp '^(double|auto) median\(' "the median"
 owner model/alloc_threads.hpp 'kMax[A-Za-z]*(Threads|Nodes)[A-Za-z]* = [0-9]|\{1, 4096\}' \

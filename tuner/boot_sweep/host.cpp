@@ -74,10 +74,9 @@ LiveHost::LiveHost(const KernelFs& fs, bool systemd, std::filesystem::path binar
 BootFacts LiveHost::this_boot() const {
     BootFacts b;
     // The boot id is what tells the boot that left for a step from the step's own boot.
-    b.boot_id = fs_.read_line("/proc/sys/kernel/random/boot_id").value_or("");
+    b.boot_id = running_boot_id(fs_).value_or("");
     if (b.boot_id.empty())
-        throw RuntimeError("cannot read " +
-                           fs_.resolve("/proc/sys/kernel/random/boot_id").string() +
+        throw RuntimeError("cannot read " + fs_.resolve(kBootIdFile).string() +
                            ", which tells one boot from the next");
     b.kernel_release = running_kernel_release(fs_).value_or("");
     const auto cmdline = running_kernel_cmdline(fs_);

@@ -1,7 +1,14 @@
 #include "tuner/kernel/kernel_files.hpp"
 
+#include <array>
 #include <cstdio>
+#include <filesystem>
 #include <sstream>
+#include <utility>
+
+#include "model/text.hpp"
+#include "tuner/system/errors.hpp"
+#include "tuner/system/process.hpp"
 
 namespace hugetune {
 
@@ -45,6 +52,105 @@ std::optional<std::uint64_t> node_meminfo_bytes(const KernelFs& fs, int node,
                                                 std::string_view key) {
     auto text = fs.read("/sys/devices/system/node/node" + std::to_string(node) + "/meminfo");
     return text ? meminfo_bytes(*text, key) : std::nullopt;
+}
+
+std::optional<std::string> running_boot_id(const KernelFs& fs) {
+    return fs.read_line(kBootIdFile);
+}
+
+std::optional<std::string> kernel_hostname(const KernelFs& fs) {
+    return fs.read_line("/proc/sys/kernel/hostname");
+}
+
+std::optional<std::string> cpuinfo_text(const KernelFs& fs) {
+    return fs.read(kCpuinfoFile);
+}
+
+std::optional<std::string> online_cpu_list(const KernelFs& fs) {
+    return fs.read_line(kOnlineCpusFile);
+}
+
+std::optional<bool> hugetlb_optimize_vmemmap(const KernelFs& fs) {
+    auto value = fs.read_u64("/proc/sys/vm/hugetlb_optimize_vmemmap");
+    if (!value)
+        return std::nullopt;
+    return *value != 0;
+}
+
+namespace {
+
+std::optional<std::string> non_empty_line(const KernelFs& fs, std::string_view abs) {
+    auto line = fs.read_line(abs);
+    if (!line || line->empty())
+        return std::nullopt;
+    return line;
+}
+
+}  // namespace
+
+std::optional<std::string> hypervisor_type(const KernelFs& fs) {
+    return non_empty_line(fs, "/sys/hypervisor/type");
+}
+
+std::optional<std::string> dmi_id(const KernelFs& fs, std::string_view name) {
+    return non_empty_line(fs, "/sys/class/dmi/id/" + std::string(name));
+}
+
+std::optional<std::string> running_kernel_config(const KernelFs& fs, const std::string& release) {
+    auto gz = fs.resolve("/proc/config.gz");
+    std::error_code ec;
+    if (std::filesystem::exists(gz, ec) && program_exists("gzip")) {
+        auto r = run_program({"gzip", "-dc", gz.string()});
+        if (r.exit_code == 0 && !r.out.empty())
+            return r.out;
+    }
+    if (!release.empty())
+        return fs.read("/boot/config-" + release);
+    return std::nullopt;
+}
+
+// security/lockdown/lockdown.c, lockdown_read(): each of lockdown_levels[] by its label,
+// separated by blanks, the one in force in brackets, a newline last.
+std::optional<LockdownMode> parse_lockdown_mode(std::string_view text) {
+    static constexpr std::array<std::pair<std::string_view, LockdownMode>, 3> kModes{{
+        {"none", LockdownMode::none},
+        {"integrity", LockdownMode::integrity},
+        {"confidentiality", LockdownMode::confidentiality},
+    }};
+    std::optional<LockdownMode> found;
+    std::istringstream words{std::string(text)};
+    std::string word;
+    while (words >> word) {
+        if (!word.starts_with('[') && !word.ends_with(']'))
+            continue;
+        if (found || word.size() < 2 || !word.starts_with('[') || !word.ends_with(']'))
+            return std::nullopt;
+        const std::string_view label = std::string_view(word).substr(1, word.size() - 2);
+        for (const auto& [name, mode] : kModes)
+            if (label == name)
+                found = mode;
+        if (!found)
+            return std::nullopt;
+    }
+    return found;
+}
+
+std::optional<LockdownMode> kernel_lockdown_mode(const KernelFs& fs) {
+    constexpr std::string_view file = "/sys/kernel/security/lockdown";
+    auto text = fs.read(file);
+    if (!text)
+        return std::nullopt;
+    if (auto mode = parse_lockdown_mode(*text))
+        return mode;
+    throw RuntimeError(fs.resolve(file).string() + " holds \"" + std::string(trim(*text)) +
+                       "\", not one bracketed mode of none, integrity or confidentiality");
+}
+
+std::optional<bool> kexec_image_loaded(const KernelFs& fs) {
+    auto value = fs.read_u64("/sys/kernel/kexec_loaded");
+    if (!value || *value > 1)
+        return std::nullopt;
+    return *value == 1;
 }
 
 }  // namespace hugetune

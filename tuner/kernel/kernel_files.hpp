@@ -1,7 +1,10 @@
 // One accessor per kernel file that hugetune reads outside the pools' own directories, over a
 // KernelFs root (the machine, or a fixture tree), in the manner of the kernel selftests'
-// hugepage_settings.c: every reader of the running kernel's release, command line or memory
-// counters asks here, so each file is read and parsed in one place.
+// hugepage_settings.c: every reader of the running kernel's release, command line, memory
+// counters, boot id, CPU and firmware files, lockdown or kexec state asks here, so each file is
+// read and parsed in one place. The pools' own files (/sys/kernel/mm/hugepages and the nodes'
+// hugepages directories) are not here: the sweep reads and changes them through
+// tuner/sweep/pool_state.hpp, and the probe reads the directories it lists.
 #pragma once
 
 #include <cstdint>
@@ -12,6 +15,11 @@
 #include "tuner/kernel/kernel_fs.hpp"
 
 namespace hugetune {
+
+// Paths as on the target machine, for the messages that name a file that is missing.
+inline constexpr std::string_view kBootIdFile = "/proc/sys/kernel/random/boot_id";
+inline constexpr std::string_view kCpuinfoFile = "/proc/cpuinfo";
+inline constexpr std::string_view kOnlineCpusFile = "/sys/devices/system/cpu/online";
 
 // /proc/sys/kernel/osrelease: "6.15.0-1-amd64"; nothing when it is absent or empty.
 std::optional<std::string> running_kernel_release(const KernelFs& fs);
@@ -28,5 +36,52 @@ std::optional<std::uint64_t> system_meminfo_bytes(const KernelFs& fs, std::strin
 
 // /sys/devices/system/node/node<N>/meminfo's counter `key` in bytes.
 std::optional<std::uint64_t> node_meminfo_bytes(const KernelFs& fs, int node, std::string_view key);
+
+// /proc/sys/kernel/random/boot_id, new at every boot, kexec included (docs/kernel-facts.md
+// "Booting a kernel with kexec"); nothing when absent. The kernel never leaves it empty, so an
+// empty file is passed on as it is for the caller to refuse.
+std::optional<std::string> running_boot_id(const KernelFs& fs);
+
+// /proc/sys/kernel/hostname; nothing when absent.
+std::optional<std::string> kernel_hostname(const KernelFs& fs);
+
+// /proc/cpuinfo as the kernel gives it; nothing when absent.
+std::optional<std::string> cpuinfo_text(const KernelFs& fs);
+
+// /sys/devices/system/cpu/online, a CPU list such as "0-3,8,10-11"; nothing when absent.
+std::optional<std::string> online_cpu_list(const KernelFs& fs);
+
+// /proc/sys/vm/hugetlb_optimize_vmemmap (docs/kernel-facts.md "HVO"): whether HVO is on;
+// nothing when absent or not a number.
+std::optional<bool> hugetlb_optimize_vmemmap(const KernelFs& fs);
+
+// /sys/hypervisor/type ("xen"); nothing when absent or empty.
+std::optional<std::string> hypervisor_type(const KernelFs& fs);
+
+// /sys/class/dmi/id/<name> ("sys_vendor", "product_name", "bios_version"); nothing when absent
+// or empty.
+std::optional<std::string> dmi_id(const KernelFs& fs, std::string_view name);
+
+// The running kernel's build configuration: /proc/config.gz through gzip, else
+// /boot/config-<release>; nothing when neither can be read.
+std::optional<std::string> running_kernel_config(const KernelFs& fs, const std::string& release);
+
+// The lockdown LSM's modes (docs/kernel-facts.md "Kernel lockdown").
+enum class LockdownMode { none, integrity, confidentiality };
+
+// The bracketed mode of /sys/kernel/security/lockdown's text, "[none] integrity
+// confidentiality\n"; nothing unless exactly one word is bracketed and it names a mode above.
+std::optional<LockdownMode> parse_lockdown_mode(std::string_view text);
+
+// /sys/kernel/security/lockdown's mode. Nothing when the file is absent or unreadable (no
+// lockdown LSM, or securityfs not mounted): the mode is unknown, which is not
+// LockdownMode::none. Throws RuntimeError naming the file and its text when it holds no mode
+// parse_lockdown_mode knows.
+std::optional<LockdownMode> kernel_lockdown_mode(const KernelFs& fs);
+
+// /sys/kernel/kexec_loaded (docs/kernel-facts.md "Whether a kernel is loaded for kexec"):
+// whether a kernel waits for `kexec -e`; nothing when absent (a kernel without kexec) or
+// neither 0 nor 1.
+std::optional<bool> kexec_image_loaded(const KernelFs& fs);
 
 }  // namespace hugetune

@@ -12,7 +12,6 @@
 
 #include "tuner/kernel/kernel_files.hpp"
 #include "tuner/system/errors.hpp"
-#include "tuner/system/process.hpp"
 
 namespace hugetune {
 namespace {
@@ -170,19 +169,6 @@ int count_cpu_list(const std::string& list) {
     return count;
 }
 
-std::optional<std::string> read_kernel_config(const KernelFs& fs, const std::string& release) {
-    auto gz = fs.resolve("/proc/config.gz");
-    std::error_code ec;
-    if (std::filesystem::exists(gz, ec) && program_exists("gzip")) {
-        auto r = run_program({"gzip", "-dc", gz.string()});
-        if (r.exit_code == 0 && !r.out.empty())
-            return r.out;
-    }
-    if (!release.empty())
-        return fs.read("/boot/config-" + release);
-    return std::nullopt;
-}
-
 void read_init_on_alloc(const KernelFs& fs, const std::vector<std::string>& log, KernelFacts& k) {
     if (auto v = k.cmdline.last("init_on_alloc")) {
         if (auto b = parse_kernel_bool(*v)) {
@@ -191,7 +177,7 @@ void read_init_on_alloc(const KernelFs& fs, const std::vector<std::string>& log,
             return;
         }
     }
-    if (auto config = read_kernel_config(fs, k.release)) {
+    if (auto config = running_kernel_config(fs, k.release)) {
         if (config->find("CONFIG_INIT_ON_ALLOC_DEFAULT_ON=y") != std::string::npos) {
             k.init_on_alloc = true;
         } else {
@@ -214,7 +200,7 @@ KernelFacts read_kernel(const KernelFs& fs, const Topology& topo) {
     KernelFacts k;
     k.release = running_kernel_release(fs).value_or("");
     std::sscanf(k.release.c_str(), "%d.%d", &k.version_major, &k.version_minor);
-    auto online = fs.read_line("/sys/devices/system/cpu/online");
+    auto online = online_cpu_list(fs);
     k.online_cpus = online ? count_cpu_list(*online) : 0;
     if (k.online_cpus == 0)
         k.online_cpus = topo.pus;
@@ -266,8 +252,8 @@ KernelFacts read_kernel(const KernelFs& fs, const Topology& topo) {
 
     auto log = fs.kernel_log();
     read_init_on_alloc(fs, log, k);
-    if (auto hvo = fs.read_u64("/proc/sys/vm/hugetlb_optimize_vmemmap")) {
-        k.hvo = *hvo != 0;
+    if (auto hvo = hugetlb_optimize_vmemmap(fs)) {
+        k.hvo = *hvo;
     } else if (auto v = k.cmdline.last("hugetlb_free_vmemmap")) {
         k.hvo = parse_kernel_bool(*v);
     }
@@ -280,7 +266,7 @@ KernelFacts read_kernel(const KernelFs& fs, const Topology& topo) {
 
 Virtualization read_virtualization(const KernelFs& fs) {
     Virtualization v;
-    if (auto cpuinfo = fs.read("/proc/cpuinfo")) {
+    if (auto cpuinfo = cpuinfo_text(fs)) {
         // The CPUID hypervisor bit, which every mainstream hypervisor sets for its guests.
         std::istringstream in(*cpuinfo);
         std::string line;
@@ -295,13 +281,13 @@ Virtualization read_virtualization(const KernelFs& fs) {
             break;
         }
     }
-    if (auto type = fs.read_line("/sys/hypervisor/type"); type && !type->empty()) {
+    if (auto type = hypervisor_type(fs)) {
         v.hypervisor = true;
         v.vendor = *type;
     }
     if (v.hypervisor && v.vendor.empty()) {
-        for (const char* f : {"/sys/class/dmi/id/sys_vendor", "/sys/class/dmi/id/product_name"}) {
-            if (auto s = fs.read_line(f); s && !s->empty()) {
+        for (const char* name : {"sys_vendor", "product_name"}) {
+            if (auto s = dmi_id(fs, name)) {
                 v.vendor = *s;
                 break;
             }
@@ -327,14 +313,13 @@ std::optional<std::string> cpuinfo_field(const std::string& cpuinfo, std::string
 
 Firmware read_firmware(const KernelFs& fs) {
     Firmware f;
-    if (auto bios = fs.read_line("/sys/class/dmi/id/bios_version"); bios && !bios->empty())
-        f.bios_version = *bios;
-    f.microcode = cpuinfo_field(fs.read("/proc/cpuinfo").value_or(""), "microcode");
+    f.bios_version = dmi_id(fs, "bios_version");
+    f.microcode = cpuinfo_field(cpuinfo_text(fs).value_or(""), "microcode");
     return f;
 }
 
 std::string hostname_of(const KernelFs& fs) {
-    return fs.read_line("/proc/sys/kernel/hostname").value_or("");
+    return kernel_hostname(fs).value_or("");
 }
 
 }  // namespace
@@ -359,11 +344,11 @@ void require_gathered_tree(const KernelFs& fs) {
         return;
     // What the CPU, the topology and hwloc's Linux discovery cannot do without; a tree lacking
     // one of them describes no machine, and a probe of it would report this host's threads.
-    for (const char* needed :
-         {"/proc/cpuinfo", "/sys/devices/system/cpu/online", "/sys/devices/system/node"})
+    for (std::string_view needed :
+         {kCpuinfoFile, kOnlineCpusFile, std::string_view("/sys/devices/system/node")})
         if (!fs.exists(needed))
             throw SettingError("root", fs.root().string() + " is not a gathered tree: it lacks " +
-                                           needed +
+                                           std::string(needed) +
                                            "; copy /proc and /sys of the machine to describe");
 }
 
@@ -371,7 +356,7 @@ Probe probe_machine(const KernelFs& fs) {
     require_gathered_tree(fs);
     Probe p;
     p.hostname = hostname_of(fs);
-    p.cpu = parse_cpuinfo(fs.read("/proc/cpuinfo").value_or(""));
+    p.cpu = parse_cpuinfo(cpuinfo_text(fs).value_or(""));
     p.topology = read_topology(fs);
     p.kernel = read_kernel(fs, p.topology);
     p.virtualization = read_virtualization(fs);

@@ -1,13 +1,45 @@
-// The kernel file accessors (tuner/kernel/kernel_files.hpp) on a gathered fixture tree and on
-// a tree that lacks the files.
+// The kernel file accessors (tuner/kernel/kernel_files.hpp) on a gathered fixture tree, on a
+// tree that lacks the files, and on scratch trees holding one file as a kernel may write it.
 #include <doctest/doctest.h>
 
+#include <unistd.h>
+
 #include <filesystem>
+#include <fstream>
+#include <string>
 
 #include "tests/unit/support/fixtures.hpp"
 #include "tuner/kernel/kernel_files.hpp"
+#include "tuner/system/errors.hpp"
 
 using namespace hugetune;
+
+namespace {
+
+// A root holding the one file `abs` with `text`, removed when the test ends.
+class ScratchTree {
+  public:
+    ScratchTree(const std::string& abs, const std::string& text)
+        : dir_(std::filesystem::temp_directory_path() /
+               ("hugetune-kernel-files-" + std::to_string(getpid()))) {
+        std::filesystem::remove_all(dir_);
+        const auto file = dir_ / abs.substr(1);
+        std::filesystem::create_directories(file.parent_path());
+        std::ofstream(file) << text;
+    }
+    ~ScratchTree() {
+        std::error_code ec;
+        std::filesystem::remove_all(dir_, ec);
+    }
+    KernelFs fs() const { return KernelFs(dir_); }
+
+  private:
+    std::filesystem::path dir_;
+};
+
+constexpr const char* kLockdown = "/sys/kernel/security/lockdown";
+
+}  // namespace
 
 TEST_CASE("release, command line and meminfo counters of a fixture tree") {
     const KernelFs fs(test::fixture("skylake-4node"));
@@ -28,6 +60,99 @@ TEST_CASE("a tree without the files gives nothing, never a default") {
     CHECK_FALSE(running_kernel_release(fs));
     CHECK_FALSE(running_kernel_cmdline(fs));
     CHECK_FALSE(system_meminfo_bytes(fs, "MemTotal"));
+    CHECK_FALSE(running_boot_id(fs));
+    CHECK_FALSE(kernel_hostname(fs));
+    CHECK_FALSE(cpuinfo_text(fs));
+    CHECK_FALSE(online_cpu_list(fs));
+    CHECK_FALSE(hugetlb_optimize_vmemmap(fs));
+    CHECK_FALSE(dmi_id(fs, "bios_version"));
+    CHECK_FALSE(running_kernel_config(fs, "6.15.0-hugetune-fixture"));
+    CHECK_FALSE(kernel_lockdown_mode(fs));
+    CHECK_FALSE(kexec_image_loaded(fs));
+}
+
+TEST_CASE("hostname, CPU, HVO, DMI and configuration files of a fixture tree") {
+    const KernelFs fs(test::fixture("skylake-4node"));
+    CHECK(kernel_hostname(fs) == "skylake-4node");
+    CHECK(online_cpu_list(fs) == "0-143");
+    CHECK(hugetlb_optimize_vmemmap(fs) == true);
+    CHECK(dmi_id(fs, "bios_version") == "2.19.1");
+    CHECK_FALSE(dmi_id(fs, "sys_vendor"));
+    CHECK_FALSE(hypervisor_type(fs));
+    auto cpuinfo = cpuinfo_text(fs);
+    REQUIRE(cpuinfo);
+    CHECK(cpuinfo->starts_with("processor"));
+    // No /proc/config.gz in the tree: the configuration comes from /boot/config-<release>.
+    auto config = running_kernel_config(fs, "6.15.0-hugetune-fixture");
+    REQUIRE(config);
+    CHECK(config->find("CONFIG_INIT_ON_ALLOC_DEFAULT_ON is not set") != std::string::npos);
+    CHECK_FALSE(running_kernel_config(fs, "6.1.0-other"));
+    CHECK_FALSE(running_kernel_config(fs, ""));
+}
+
+TEST_CASE("boot id, HVO, hypervisor and DMI files as written") {
+    CHECK(running_boot_id(ScratchTree("/proc/sys/kernel/random/boot_id",
+                                      "6c8e3c5a-0f3e-4c58-9d52-4f1d0f6a4b1e\n")
+                              .fs()) == "6c8e3c5a-0f3e-4c58-9d52-4f1d0f6a4b1e");
+    // An empty boot id is passed on for the caller to refuse, not taken for an absent file.
+    CHECK(running_boot_id(ScratchTree("/proc/sys/kernel/random/boot_id", "").fs()) == "");
+    CHECK(hugetlb_optimize_vmemmap(
+              ScratchTree("/proc/sys/vm/hugetlb_optimize_vmemmap", "0\n").fs()) == false);
+    CHECK_FALSE(hugetlb_optimize_vmemmap(
+        ScratchTree("/proc/sys/vm/hugetlb_optimize_vmemmap", "on\n").fs()));
+    CHECK(hypervisor_type(ScratchTree("/sys/hypervisor/type", "xen\n").fs()) == "xen");
+    CHECK_FALSE(hypervisor_type(ScratchTree("/sys/hypervisor/type", "\n").fs()));
+    CHECK(dmi_id(ScratchTree("/sys/class/dmi/id/sys_vendor", "QEMU\n").fs(), "sys_vendor") ==
+          "QEMU");
+    CHECK_FALSE(dmi_id(ScratchTree("/sys/class/dmi/id/sys_vendor", " \n").fs(), "sys_vendor"));
+}
+
+TEST_CASE("lockdown: the bracketed mode of each kind the kernel writes") {
+    CHECK(parse_lockdown_mode("[none] integrity confidentiality\n") == LockdownMode::none);
+    CHECK(parse_lockdown_mode("none [integrity] confidentiality\n") == LockdownMode::integrity);
+    CHECK(parse_lockdown_mode("none integrity [confidentiality]\n") ==
+          LockdownMode::confidentiality);
+    CHECK(kernel_lockdown_mode(ScratchTree(kLockdown, "none [integrity] confidentiality\n").fs()) ==
+          LockdownMode::integrity);
+    CHECK(kernel_lockdown_mode(ScratchTree(kLockdown, "[none] integrity confidentiality\n").fs()) ==
+          LockdownMode::none);
+    // A mode a later kernel may add, not in force, does not hide the one that is.
+    CHECK(parse_lockdown_mode("none [integrity] confidentiality newmode\n") ==
+          LockdownMode::integrity);
+}
+
+TEST_CASE("lockdown: an absent file is unknown, not none") {
+    const KernelFs fs(test::fixture("skylake-4node"));
+    CHECK(kernel_lockdown_mode(fs) == std::nullopt);
+    CHECK(kernel_lockdown_mode(fs) != LockdownMode::none);
+}
+
+TEST_CASE("lockdown: text without one known bracketed mode") {
+    for (const char* text : {"", "none integrity confidentiality\n", "[none] [integrity]\n",
+                             "[paranoid] none integrity\n", "[none integrity\n",
+                             "none] integrity\n", "[] none\n", "[NONE] integrity\n"}) {
+        CAPTURE(text);
+        CHECK_FALSE(parse_lockdown_mode(text));
+        const ScratchTree tree(kLockdown, text);
+        try {
+            kernel_lockdown_mode(tree.fs());
+            FAIL("no error for malformed lockdown text");
+        } catch (const RuntimeError& e) {
+            const std::string message = e.what();
+            CHECK(message.find("/sys/kernel/security/lockdown holds \"") != std::string::npos);
+            CHECK(message.find("not one bracketed mode of none, integrity or confidentiality") !=
+                  std::string::npos);
+        }
+    }
+}
+
+TEST_CASE("kexec_loaded: 0 or 1, anything else unknown") {
+    const std::string file = "/sys/kernel/kexec_loaded";
+    CHECK(kexec_image_loaded(ScratchTree(file, "1\n").fs()) == true);
+    CHECK(kexec_image_loaded(ScratchTree(file, "0\n").fs()) == false);
+    CHECK_FALSE(kexec_image_loaded(ScratchTree(file, "2\n").fs()));
+    CHECK_FALSE(kexec_image_loaded(ScratchTree(file, "yes\n").fs()));
+    CHECK_FALSE(kexec_image_loaded(ScratchTree(file, "").fs()));
 }
 
 TEST_CASE("meminfo text: system and node lines, a key that is the end of another") {
