@@ -56,11 +56,7 @@ IntakeReport read_intake_report(const std::string& name, std::string_view bytes)
         refuse(name, "does not match the report schema: " + *problem);
     IntakeReport in;
     in.name = name;
-    try {
-        in.facts = model::fleet::read_run(doc);
-    } catch (const model::InputError& e) {
-        refuse(name, e.what());
-    }
+    in.facts = model::fleet::read_run(doc, {name});
     doc.erase("verification");
     in.content_hash = content_hash(doc.dump());
     in.document = std::move(doc);

@@ -77,8 +77,8 @@ std::vector<std::string> read_warning_codes(const JsonField& warnings) {
 
 }  // namespace
 
-RunFacts read_run(const nlohmann::json& report) {
-    const JsonField doc(report, "give a report written by 'hugetune run'");
+RunFacts read_run(const nlohmann::json& report, const InputSource& input) {
+    const JsonField doc(report, "give a report written by 'hugetune run'", input);
     doc.object();
     const auto version = doc["schema_version"].whole_number({0});
     if (version != kReportSchemaVersion)

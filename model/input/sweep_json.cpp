@@ -190,6 +190,7 @@ void group_into_series(const std::vector<Sample>& samples, SweepData& data) {
 
 SweepData read_sweep_fields(const JsonField& sweep, const JsonField& probe) {
     SweepData data;
+    data.input = sweep.input();
     data.source = "sweep";
     data.complete = sweep["complete"].hint<bool>().value_or(true);
     const JsonField parameters = sweep["parameters"];
@@ -213,12 +214,12 @@ SweepData read_sweep_fields(const JsonField& sweep, const JsonField& probe) {
         sweep["points"]
             .with_fix("measure the alloc phase")
             .fail("no alloc points: nothing to base a boot time on");
-    check_enough_thread_counts(*alloc, std::nullopt);
+    check_enough_thread_counts(*alloc, std::nullopt, data.input);
     return data;
 }
 
-SweepData parse_sweep_json(const nlohmann::json& document) {
-    const JsonField doc(document, "give a file written by 'hugetune sweep --out'");
+SweepData parse_sweep_json(const nlohmann::json& document, const InputSource& input) {
+    const JsonField doc(document, "give a file written by 'hugetune sweep --out'", input);
     check_format(document, doc);
     return read_sweep_fields(doc, doc["probe"]);
 }
@@ -230,10 +231,11 @@ const PhaseSeries* SweepData::phase(std::string_view name) const {
     return nullptr;
 }
 
-void check_enough_thread_counts(const PhaseSeries& series, std::optional<int> line) {
+void check_enough_thread_counts(const PhaseSeries& series, std::optional<int> line,
+                                const InputSource& input) {
     const auto distinct = distinct_thread_counts(series.points);
     if (distinct < kMinThreadCounts)
-        throw InputError(line,
+        throw InputError(input, line,
                          "only " + std::to_string(distinct) + " distinct threads_per_node " +
                              "value(s) in the " + series.phase + " series; a fit needs at least " +
                              std::to_string(kMinThreadCounts) + " (measure more thread counts)");

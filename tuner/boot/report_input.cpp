@@ -40,8 +40,9 @@ void check_schema_version(const JsonField& version) {
 
 // The recommendation's fields; throws model::InputError naming the field.
 ReportRecommendation read_recommendation(const nlohmann::json& document, bool need_prediction,
-                                         const std::string& threads_fix) {
-    const JsonField doc(document, "give the report written by 'hugetune run'");
+                                         const std::string& threads_fix,
+                                         const model::InputSource& input) {
+    const JsonField doc(document, "give the report written by 'hugetune run'", input);
     check_schema_version(doc["schema_version"]);
     const JsonField rec = doc["recommendation"];
     rec.with_fix("is this a hugetune report?").object();
@@ -92,14 +93,11 @@ ReportRecommendation read_recommendation(const nlohmann::json& document, bool ne
 ReportRecommendation read_report(const std::filesystem::path& path, bool need_prediction,
                                  const std::string& threads_fix) {
     nlohmann::json document = read_json_file(path);
-    try {
-        ReportRecommendation r = read_recommendation(document, need_prediction, threads_fix);
-        r.document = std::move(document);
-        return r;
-    } catch (const model::InputError& e) {
-        // The command line puts its flag in front: "--report FILE: field: problem; fix".
-        throw SettingError("report", path.string() + ": " + e.what());
-    }
+    // The command line puts its flag in front: "--report FILE: field: problem; fix".
+    ReportRecommendation r =
+        read_recommendation(document, need_prediction, threads_fix, {path.string(), "report"});
+    r.document = std::move(document);
+    return r;
 }
 
 }  // namespace hugetune

@@ -28,9 +28,9 @@ struct ReportRecommendation {
 };
 
 // Throws UsageError ("FILE: problem; fix") for a missing, unreadable or malformed file and
-// SettingError "report" ("FILE: json.path: problem; fix") for a missing, ill-typed or
-// inconsistent field. `need_prediction`: predicted_seconds must be there. `threads_fix`: what
-// to do instead when the recommended thread count is unusable.
+// model::InputError about FILE, setting "report" ("json.path: problem; fix"), for a missing,
+// ill-typed or inconsistent field. `need_prediction`: predicted_seconds must be there.
+// `threads_fix`: what to do instead when the recommended thread count is unusable.
 ReportRecommendation read_report(
     const std::filesystem::path& path, bool need_prediction,
     const std::string& threads_fix = "give the report written by 'hugetune run'");
