@@ -31,4 +31,8 @@ owner model/documents/verification.cpp '"(pool_predicted_ms|ratio_refused|expect
 owner tuner/system/own_binary.cpp '"/proc/self/exe"|[^a-z_]statfs\(' \
     "reading the running binary or the file system type"
 owner model/fit/scaling_fit.cpp 'sigma \* \(n - 1\)' "the scaling curve's formula"
+# A reader names its document when it starts (model/input/input_error.hpp) and throws the whole
+# error; one catch turns it into the error line and exit code (cli current_error), so no caller
+# adds a second prefix or another exit code.
+owner cli/cli.cpp 'catch *\(.*InputError' "catching model::InputError (ask cli's current_error)"
 exit "$bad"
