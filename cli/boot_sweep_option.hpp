@@ -13,12 +13,8 @@ inline constexpr const char* kBootSweepOptionHelp =
     "a result of 'hugetune boot-sweep': add a 'boot_sweep' block, the measured boot times "
     "beside the predicted ones";
 
-// Reads and checks the file; UsageError "--boot-sweep FILE: problem; fix".
+// Reads and checks the file; UsageError or model::InputError "--boot-sweep FILE: problem; fix".
+// The data names the file, so model::compare_with_boots's errors do too.
 model::SweepData read_boot_sweep_option(const std::filesystem::path& file);
-
-// The comparison for `recommendation`, with the option's name on an error.
-model::BootComparison boot_sweep_comparison(const std::filesystem::path& file,
-                                            const model::SweepData& boots,
-                                            const model::Recommendation& recommendation);
 
 }  // namespace hugetune::cli

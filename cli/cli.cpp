@@ -235,15 +235,25 @@ int run_main(int argc, char** argv) {
             throw UsageError("unknown option '" + first + "'; give a command first (" +
                              command_list() + ") or see 'hugetune --help'");
         throw UsageError("unknown command '" + first + "'; commands are: " + command_list());
+    } catch (const std::exception&) {
+        const ErrorReport error = current_error();
+        print_error(error.message);
+        return static_cast<int>(error.code);
+    }
+}
+
+ErrorReport current_error() {
+    try {
+        throw;
     } catch (const SettingError& e) {
-        print_error(setting_error_text(e));
-        return static_cast<int>(e.code());
+        return {setting_error_text(e), e.code(), true};
+    } catch (const model::InputError& e) {
+        // A document the user gave is a usage error; data hugetune stored itself, a failure.
+        return {input_error_text(e), e.source().stored ? ExitCode::failure : ExitCode::usage, true};
     } catch (const Error& e) {
-        print_error(e.what());
-        return static_cast<int>(e.code());
+        return {e.what(), e.code(), true};
     } catch (const std::exception& e) {
-        print_error(e.what());
-        return static_cast<int>(ExitCode::failure);
+        return {e.what(), ExitCode::failure, false};
     }
 }
 

@@ -9,6 +9,8 @@
 #include <string_view>
 #include <vector>
 
+#include "tuner/system/errors.hpp"
+
 namespace hugetune::cli {
 
 using Args = std::vector<std::string>;
@@ -76,5 +78,15 @@ void print_diagnostic(std::string_view kind, std::string_view message);
 
 // For validators: "--name: problem; fix" as a UsageError.
 [[noreturn]] void usage_error(std::string_view option, std::string_view problem);
+
+// What the exception being handled tells the user: the text after "hugetune: error: " and the
+// exit code. `typed`: a user error (Error, model::InputError); any other exception is a failure
+// with its own text. The one place an error becomes a line; call it only inside a catch block.
+struct ErrorReport {
+    std::string message;
+    ExitCode code = ExitCode::failure;
+    bool typed = false;
+};
+ErrorReport current_error();
 
 }  // namespace hugetune::cli

@@ -141,25 +141,21 @@ bool looks_like_json(const std::string& text) {
 
 model::SweepData parse_input(const std::filesystem::path& path, const std::string& text) {
     const std::string name = "--input " + path.string();
-    try {
-        if (looks_like_json(text)) {
-            const nlohmann::json doc = parse_bounded_json(name, text);
-            if (!doc.is_object())
-                throw UsageError(name + ": is JSON but not a sweep document (a JSON " +
-                                 doc.type_name() +
-                                 "); give the file written by 'hugetune sweep --out'");
-            if (doc.contains("format") && doc["format"] == "hugetune-boot-sweep") {
-                model::SweepData boots = model::parse_boot_sweep_json(doc);
-                model::check_enough_thread_counts(boots.phases.front(), std::nullopt);
-                return boots;
-            }
-            return model::parse_sweep_json(doc);
+    const model::InputSource input{path.string(), "input"};
+    if (looks_like_json(text)) {
+        const nlohmann::json doc = parse_bounded_json(name, text);
+        if (!doc.is_object())
+            throw UsageError(name + ": is JSON but not a sweep document (a JSON " +
+                             doc.type_name() +
+                             "); give the file written by 'hugetune sweep --out'");
+        if (doc.contains("format") && doc["format"] == "hugetune-boot-sweep") {
+            model::SweepData boots = model::parse_boot_sweep_json(doc, input);
+            model::check_enough_thread_counts(boots.phases.front(), std::nullopt, input);
+            return boots;
         }
-        return model::parse_csv_table(text);
-    } catch (const model::InputError& e) {
-        throw UsageError(name + (e.line() ? ", line " + std::to_string(*e.line()) : "") + ": " +
-                         e.what());
+        return model::parse_sweep_json(doc, input);
     }
+    return model::parse_csv_table(text, input);
 }
 
 }  // namespace
@@ -173,15 +169,10 @@ int run_fit(const Args& args) {
         boot_data = read_boot_sweep_option(*options->boot_sweep);
     const std::string text = read_input(options->input);
     const model::SweepData data = parse_input(options->input, text);
-    model::Recommendation result;
-    try {
-        result = model::recommend_from_sweep(data, options->recommend);
-    } catch (const model::InputError& e) {
-        throw UsageError("--input " + options->input.string() + ": " + e.what());
-    }
+    const model::Recommendation result = model::recommend_from_sweep(data, options->recommend);
     std::optional<model::BootComparison> boots;
     if (boot_data)
-        boots = boot_sweep_comparison(*options->boot_sweep, *boot_data, result);
+        boots = model::compare_with_boots(result, *boot_data);
     for (const auto& note : result.notes)
         print_diagnostic("note", note);
     if (options->json) {

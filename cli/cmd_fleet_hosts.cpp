@@ -20,22 +20,14 @@ int run_fleet_hosts(const Args& args) {
     if (!parse_options("fleet hosts", "hugetune fleet hosts --sku KEY [--db PATH|URL] [--json]",
                        desc, args, vm))
         return 0;
-    try {
-        model::fleet::parse_sku_key(sku);
-    } catch (const model::InputError& e) {
-        usage_error("--sku", std::string(e.what()) + "; see 'hugetune fleet skus'");
-    }
+    model::fleet::parse_sku_key(sku, {"", "sku"});
     auto db = open_fleet_db(fleet_db_target(db_option), false);
     const auto runs = fleet_db_call([&] { return db.runs_of_sku(sku); });
     if (runs.empty())
         usage_error("--sku",
                     "no runs of SKU '" + sku + "' in the database; see 'hugetune fleet skus'");
-    std::vector<model::fleet::HostCheck> checks;
-    try {
-        checks = model::fleet::check_hosts(runs, fleet_analysis_options());
-    } catch (const model::InputError& e) {
-        throw RuntimeError("SKU " + sku + ": " + e.what());
-    }
+    const std::vector<model::fleet::HostCheck> checks =
+        model::fleet::check_hosts(runs, fleet_analysis_options(), sku_runs_input(sku));
     if (json) {
         nlohmann::json out = {{"sku", sku}, {"hosts", nlohmann::json::array()}};
         for (const auto& c : checks)

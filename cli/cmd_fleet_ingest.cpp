@@ -117,6 +117,13 @@ int run_fleet_ingest(const Args& args) {
             reports.push_back(fleet_db::read_intake_report(name, *bytes));
         } catch (const fleet_db::FleetDbError& e) {
             refused.push_back({name, std::string(e.what()).substr(name.size() + 2)});
+        } catch (const std::exception&) {
+            // A report the fleet model cannot fit (model::InputError about `name`) is refused
+            // like one the checks above refuse.
+            const ErrorReport error = current_error();
+            if (!error.typed || error.code != ExitCode::usage)
+                throw;
+            refused.push_back({name, error.message.substr(name.size() + 2)});
         }
     }
     const auto result = fleet_db_call([&] { return db.ingest(reports); });

@@ -30,13 +30,8 @@ std::optional<RecommendCommand> parse_recommend(const Args& args) {
         return std::nullopt;
     if (o.sku.empty() == o.host.empty())
         usage_error("--sku", "give either --sku KEY or --host NAME");
-    if (!o.sku.empty()) {
-        try {
-            model::fleet::parse_sku_key(o.sku);
-        } catch (const model::InputError& e) {
-            usage_error("--sku", std::string(e.what()) + "; see 'hugetune fleet skus'");
-        }
-    }
+    if (!o.sku.empty())
+        model::fleet::parse_sku_key(o.sku, {"", "sku"});
     return o;
 }
 

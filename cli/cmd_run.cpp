@@ -165,11 +165,15 @@ model::Recommendation recommend(const RunOptions& o, const SweepResult& sweep,
         return model::recommend_from_sweep(
             model::fit_input(measured_sweep(sweep), model::JsonField(sweep.probe)),
             recommend_options(o));
-    } catch (const model::InputError& e) {
-        // Keep the measurements: they can be fitted again later with `hugetune fit`.
+    } catch (const std::exception&) {
+        // Keep the measurements: they can be fitted again later with `hugetune fit`. The sweep is
+        // hugetune's own, so a problem in it is a failure of the run, not of the command line.
         const fs::path kept = kept_sweep_path(o.report);
         write_file_atomically(kept, sweep_json.dump(2) + "\n");
-        throw RuntimeError(std::string("the sweep cannot support a recommendation: ") + e.what() +
+        const ErrorReport error = current_error();
+        if (!error.typed)
+            throw;
+        throw RuntimeError("the sweep cannot support a recommendation: " + error.message +
                            "; the measurements are in " + kept.string());
     }
 }
@@ -241,7 +245,7 @@ int run_run(const Args& args) {
     nlohmann::json report = assemble_report(*options, probe, sweep_json, recommendation);
     std::optional<model::BootComparison> boots;
     if (boot_data) {
-        boots = boot_sweep_comparison(*options->boot_sweep, *boot_data, recommendation);
+        boots = model::compare_with_boots(recommendation, *boot_data);
         report["boot_sweep"] = model::to_json(*boots);
     }
     publish(*options, report, boots);

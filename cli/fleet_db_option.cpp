@@ -57,6 +57,10 @@ std::string answer_inputs(const std::string& runs_digest) {
 
 }  // namespace
 
+model::InputSource sku_runs_input(const std::string& sku_key) {
+    return {"SKU " + sku_key, "", true};
+}
+
 nlohmann::json answer_of_sku(fleet_db::FleetDb& db, const std::string& sku_key) {
     const bool keep = !own_binary_digest().empty();
     const std::string inputs =
@@ -72,12 +76,8 @@ nlohmann::json answer_of_sku(fleet_db::FleetDb& db, const std::string& sku_key) 
     if (runs.empty())
         throw UsageError("--sku: no runs of SKU '" + sku_key +
                          "' in the database; see 'hugetune fleet skus' for the SKUs it holds");
-    nlohmann::json answer;
-    try {
-        answer = model::fleet::to_json(model::fleet::answer_sku(runs, fleet_analysis_options()));
-    } catch (const model::InputError& e) {
-        throw RuntimeError("SKU " + sku_key + ": " + e.what());
-    }
+    const nlohmann::json answer = model::fleet::to_json(
+        model::fleet::answer_sku(runs, fleet_analysis_options(), sku_runs_input(sku_key)));
     if (keep)
         db.keep_answer(sku_key, inputs, answer.dump());
     return answer;
@@ -89,8 +89,12 @@ std::vector<SkuRow> answers_of_all_skus(fleet_db::FleetDb& db) {
         SkuRow row{key, std::nullopt, {}};
         try {
             row.answer = answer_of_sku(db, key);
-        } catch (const RuntimeError& e) {
-            row.error = e.what();
+        } catch (const std::exception&) {
+            // A failure of this SKU's runs is its row's; anything else stops the listing.
+            ErrorReport error = current_error();
+            if (!error.typed || error.code != ExitCode::failure)
+                throw;
+            row.error = std::move(error.message);
         }
         rows.push_back(std::move(row));
     }

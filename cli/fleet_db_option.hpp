@@ -56,4 +56,7 @@ nlohmann::json to_json(const SkuRow& row);
 // Options of the per-SKU analysis that the fleet commands share.
 model::fleet::FleetOptions fleet_analysis_options();
 
+// What the analysis' errors name: "SKU <key>", the database's data, so a failure (exit 1).
+model::InputSource sku_runs_input(const std::string& sku_key);
+
 }  // namespace hugetune::cli

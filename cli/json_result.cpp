@@ -3,8 +3,7 @@
 #include <algorithm>
 #include <iostream>
 
-#include "cli/setting_flags.hpp"
-#include "tuner/system/errors.hpp"
+#include "cli/cli.hpp"
 
 namespace hugetune::cli {
 
@@ -34,18 +33,11 @@ int with_json_result(const bool& json, const std::function<int()>& body,
     int code = 0;
     try {
         code = body();
-    } catch (const SettingError& e) {
-        if (json)
-            print_result(describe(), static_cast<int>(e.code()),
-                         error_object(setting_error_text(e)));
-        throw;
-    } catch (const Error& e) {
-        if (json)
-            print_result(describe(), static_cast<int>(e.code()), error_object(e.what()));
-        throw;
-    } catch (const std::exception& e) {
-        if (json)
-            print_result(describe(), static_cast<int>(ExitCode::failure), error_object(e.what()));
+    } catch (const std::exception&) {
+        if (json) {
+            const ErrorReport error = current_error();
+            print_result(describe(), static_cast<int>(error.code), error_object(error.message));
+        }
         throw;
     }
     if (json)

@@ -23,6 +23,9 @@ const std::vector<SettingFlag>& setting_flags() {
         {"kernel_image", "--kernel"},
         {"initrd", "--initrd"},
         {"state", "--state"},
+        {"input", "--input", true},
+        {"boot_sweep", "--boot-sweep", true},
+        {"sku", "--sku"},
     };
     return all;
 }
@@ -40,6 +43,19 @@ std::string setting_error_text(const SettingError& error) {
         return error.setting + ": " + error.what();
     return std::string(entry->flag) + (entry->message_starts_with_value ? " " : ": ") +
            error.what();
+}
+
+std::string input_error_text(const model::InputError& error) {
+    const model::InputSource& source = error.source();
+    std::string where = source.name;
+    if (!source.setting.empty()) {
+        const auto entry = setting_flag(source.setting);
+        const std::string flag = entry ? std::string(entry->flag) : source.setting;
+        where = where.empty() ? flag : flag + " " + where;
+    }
+    if (error.line())
+        where += (where.empty() ? "line " : ", line ") + std::to_string(*error.line());
+    return where.empty() ? std::string(error.what()) : where + ": " + error.what();
 }
 
 }  // namespace hugetune::cli

@@ -1,5 +1,6 @@
 // Which flag sets each engine setting. Engine code throws SettingError with its own name of the
-// setting and never names a flag; this table is the one place that joins the two.
+// setting, and names the setting that gave a document in model::InputError's source, and never
+// names a flag; this table is the one place that joins the two.
 #pragma once
 
 #include <optional>
@@ -7,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "model/input/input_error.hpp"
 #include "tuner/system/errors.hpp"
 
 namespace hugetune::cli {
@@ -27,5 +29,9 @@ std::optional<SettingFlag> setting_flag(std::string_view setting);
 // for settings whose messages start with the value. A setting without a flag (a test fails for
 // it) keeps its engine name in front rather than losing it.
 std::string setting_error_text(const SettingError& error);
+
+// The same for a problem in a document: "--flag FILE, line N: problem", each part there when
+// the error has it ("--sku: problem", "FILE: json.path: problem; fix").
+std::string input_error_text(const model::InputError& error);
 
 }  // namespace hugetune::cli

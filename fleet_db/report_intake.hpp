@@ -19,7 +19,8 @@ struct IntakeReport {
 };
 
 // Throws FleetDbError (usage) "NAME: reason" for a truncated or malformed document, another
-// schema_version, a schema violation, or a report the fleet model cannot fit.
+// schema_version or a schema violation, and model::InputError about NAME for a report the fleet
+// model cannot fit.
 IntakeReport read_intake_report(const std::string& name, std::string_view bytes);
 
 // 16 hex digits: FNV-1a (64 bits) of `text`. Identifies a document among one host's reports of

@@ -14,7 +14,7 @@ BootComparison compare_with_boots(const Recommendation& r, const SweepData& boot
     c.pages = boots.machine.boot_pool_pages.value_or(0);
     c.kernel_release = boots.machine.kernel_release;
     if (r.key.page_size_kb != 0 && r.key.page_size_kb != boots.page_size_kb)
-        throw InputError(std::nullopt,
+        throw InputError(boots.input, std::nullopt,
                          "the boot sweep booted " + page_size_text(boots.page_size_kb) +
                              " pages, the sweep measured " + page_size_text(r.key.page_size_kb) +
                              "; compare a sweep of the same page size");

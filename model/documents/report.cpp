@@ -242,7 +242,7 @@ bool is_short_form(const nlohmann::json& document) {
 }  // namespace
 
 Report read_report(nlohmann::json document, const ReportReading& reading) {
-    const JsonField doc(document, kReportFix);
+    const JsonField doc(document, kReportFix, reading.input);
     if (reading.need_run)
         doc.object();
     check_schema_version(doc["schema_version"]);
@@ -259,7 +259,8 @@ Report read_report(nlohmann::json document, const ReportReading& reading) {
     // rest of a whole report.
     if (whole)
         if (const auto problem = report_schema_problem(document))
-            throw InputError(std::nullopt, "does not match the report schema: " + *problem);
+            throw InputError(reading.input, std::nullopt,
+                             "does not match the report schema: " + *problem);
     report.document = std::move(document);
     return report;
 }

@@ -125,6 +125,7 @@ struct ReportReading {
     bool need_prediction = false;  // recommendation.predicted_seconds must be there (verify)
     // The way out when the recommended thread count is unusable.
     std::string threads_fix = "give the report written by 'hugetune run'";
+    InputSource input;  // the document, as errors name it
 };
 
 // Checks, in this order: `schema_version` is this hugetune's; each field it reads, its bounds

@@ -59,6 +59,7 @@ std::vector<double> MeasuredPoint::seconds() const {
 
 MeasuredSweep read_measured_sweep(const JsonField& sweep) {
     MeasuredSweep m;
+    m.input = sweep.input();
     m.complete = sweep["complete"].hint<bool>().value_or(true);
     const JsonField parameters = sweep["parameters"];
     parameters.object();
@@ -77,8 +78,8 @@ MeasuredSweep read_measured_sweep(const JsonField& sweep) {
     return m;
 }
 
-void check_sweep_format(const nlohmann::json& document) {
-    const JsonField doc(document, "give a file written by 'hugetune sweep --out'");
+void check_sweep_format(const nlohmann::json& document, const InputSource& input) {
+    const JsonField doc(document, "give a file written by 'hugetune sweep --out'", input);
     if (!document.is_object())
         doc.fail("not a JSON object");
     if (doc["format"].hint<std::string>() != kSweepFormat)

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "model/input/input_error.hpp"
+
 namespace hugetune::model {
 
 inline constexpr int kSweepFormatVersion = 1;
@@ -40,6 +42,7 @@ struct MeasuredSweep {
     std::vector<int> nodes;  // the NUMA nodes measured; empty when the document does not say
     std::vector<MeasuredPoint> points;
     std::vector<std::string> warnings;
+    InputSource input;  // the document it was read from, for errors about its data
 };
 
 class JsonField;
@@ -51,9 +54,9 @@ MeasuredSweep read_measured_sweep(const JsonField& sweep);
 
 // A whole sweep document: `format`, `format_version`, then the measured block. Its `probe` is
 // read by the fit's input (fit_input.hpp parse_sweep_json).
-MeasuredSweep read_sweep_document(const nlohmann::json& document);
+MeasuredSweep read_sweep_document(const nlohmann::json& document, const InputSource& input = {});
 
-// Throws InputError unless `document` is an object of this format and version.
-void check_sweep_format(const nlohmann::json& document);
+// Throws InputError about `input` unless `document` is an object of this format and version.
+void check_sweep_format(const nlohmann::json& document, const InputSource& input = {});
 
 }  // namespace hugetune::model

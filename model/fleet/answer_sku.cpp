@@ -91,14 +91,15 @@ void judge(SkuAnswer& a, const VerifiedBoots& v, const FleetOptions& o) {
 
 }  // namespace
 
-SkuAnswer answer_sku(const std::vector<FleetRun>& runs, const FleetOptions& options) {
-    const std::vector<HostRuns> hosts = read_host_runs(runs);
+SkuAnswer answer_sku(const std::vector<FleetRun>& runs, const FleetOptions& options,
+                     const InputSource& runs_input) {
+    const std::vector<HostRuns> hosts = read_host_runs(runs, runs_input);
     SkuAnswer a;
     a.sku = hosts.front().runs.front().sku;
     a.hosts = static_cast<int>(hosts.size());
     for (const auto& h : hosts)
         a.runs += static_cast<int>(h.runs.size());
-    a.recommendation = recommend_from_sweep(pooled_sweep(hosts), options.recommend);
+    a.recommendation = recommend_from_sweep(pooled_sweep(hosts, runs_input), options.recommend);
     if (a.recommendation.decision == Decision::set)
         a.kernel_cmdline = alloc_threads_setting(
             static_cast<std::uint64_t>(a.recommendation.hugepage_alloc_threads));

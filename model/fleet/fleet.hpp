@@ -24,8 +24,8 @@ using SkuKey = model::SkuKey;
 // "<microarch>/<nodes>n/<threads>t/<gib>g/<page kB>k", e.g. "skylake/4n/28t/192g/2048k": what
 // `fleet recommend --sku` takes and every output prints.
 std::string to_string(const SkuKey& key);
-// The reverse of to_string; throws InputError naming the part that is wrong.
-SkuKey parse_sku_key(std::string_view text);
+// The reverse of to_string; throws InputError about `input` naming the part that is wrong.
+SkuKey parse_sku_key(std::string_view text, const InputSource& input = {});
 
 // A stored verification (`hugetune verify --report`): the kernel's own line against the
 // prediction.
@@ -52,8 +52,8 @@ struct RunFacts {
 RunFacts read_run(const Report& report);
 
 // read_run of a document: read_report, then the above. Throws InputError naming the JSON path
-// of the first problem; a document it accepts can be fitted.
-RunFacts read_run(const nlohmann::json& document);
+// of the first problem in `input`; a document it accepts can be fitted.
+RunFacts read_run(const nlohmann::json& document, const InputSource& input = {});
 
 // One stored run as the database hands it back.
 struct FleetRun {
@@ -104,8 +104,10 @@ struct SkuAnswer {
     std::string status_reason;  // one plain sentence
 };
 
-// All runs must share one SKU key; throws InputError when they do not or none can be fitted.
-SkuAnswer answer_sku(const std::vector<FleetRun>& runs, const FleetOptions& options);
+// All runs must share one SKU key; throws InputError about `runs_input` (what names the runs
+// together) when they do not or none can be fitted.
+SkuAnswer answer_sku(const std::vector<FleetRun>& runs, const FleetOptions& options,
+                     const InputSource& runs_input = {});
 
 // One host against its SKU's other hosts.
 struct HostCheck {
@@ -119,8 +121,9 @@ struct HostCheck {
     std::optional<std::string> firmware;
 };
 
-// Every host among `runs` (one SKU), in host name order.
-std::vector<HostCheck> check_hosts(const std::vector<FleetRun>& runs, const FleetOptions& options);
+// Every host among `runs` (one SKU), in host name order; throws InputError as answer_sku does.
+std::vector<HostCheck> check_hosts(const std::vector<FleetRun>& runs, const FleetOptions& options,
+                                   const InputSource& runs_input = {});
 
 nlohmann::json to_json(const SkuAnswer& answer);
 nlohmann::json to_json(const HostCheck& check);

@@ -124,8 +124,8 @@ std::vector<double> robust_deviations(const std::vector<double>& values, double 
 }
 
 std::vector<HostCheck> check_hosts(const std::vector<FleetRun>& runs,
-                                   const FleetOptions& /*options*/) {
-    const std::vector<HostRuns> hosts = read_host_runs(runs);
+                                   const FleetOptions& /*options*/, const InputSource& runs_input) {
+    const std::vector<HostRuns> hosts = read_host_runs(runs, runs_input);
     std::vector<HostCheck> checks;
     std::vector<std::optional<std::string>> kernels, firmwares;
     for (const auto& host : hosts) {

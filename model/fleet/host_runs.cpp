@@ -6,16 +6,12 @@
 namespace hugetune::model::fleet {
 namespace {
 
-RunFacts read_one(const FleetRun& run) {
-    try {
-        RunFacts facts = read_run(run.report);
-        if (!run.host.empty())
-            facts.host = run.host;
-        return facts;
-    } catch (const InputError& e) {
-        throw InputError(std::nullopt,
-                         "run " + run.run_key + " of host " + run.host + ": " + e.what());
-    }
+RunFacts read_one(const FleetRun& run, const InputSource& input) {
+    RunFacts facts =
+        read_run(run.report, input.part("run " + run.run_key + " of host " + run.host));
+    if (!run.host.empty())
+        facts.host = run.host;
+    return facts;
 }
 
 // Per page, at the series' pages per node, like points of one sweep (sweep_json.cpp).
@@ -39,17 +35,18 @@ std::optional<std::uint64_t> most_common_pool(const std::vector<HostRuns>& hosts
 
 }  // namespace
 
-std::vector<HostRuns> read_host_runs(const std::vector<FleetRun>& runs) {
+std::vector<HostRuns> read_host_runs(const std::vector<FleetRun>& runs, const InputSource& input) {
     if (runs.empty())
-        throw InputError(std::nullopt, "no runs of this SKU; ingest reports first");
+        throw InputError(input, std::nullopt, "no runs of this SKU; ingest reports first");
     std::map<std::string, HostRuns> by_host;
     std::optional<SkuKey> key;
     for (const auto& run : runs) {
-        RunFacts facts = read_one(run);
+        RunFacts facts = read_one(run, input);
         if (key && !(facts.sku == *key))
-            throw InputError(std::nullopt, "run " + run.run_key + " of host " + facts.host +
-                                               " is of SKU " + to_string(facts.sku) + ", not " +
-                                               to_string(*key) + "; give runs of one SKU");
+            throw InputError(input, std::nullopt,
+                             "run " + run.run_key + " of host " + facts.host + " is of SKU " +
+                                 to_string(facts.sku) + ", not " + to_string(*key) +
+                                 "; give runs of one SKU");
         key = facts.sku;
         auto& host = by_host[facts.host];
         host.host = facts.host;
@@ -69,8 +66,9 @@ const RunFacts& newest(const HostRuns& host) {
     return host.runs.back();
 }
 
-SweepData pooled_sweep(const std::vector<HostRuns>& hosts) {
+SweepData pooled_sweep(const std::vector<HostRuns>& hosts, const InputSource& input) {
     SweepData pooled = newest(hosts.front()).sweep;
+    pooled.input = input;
     pooled.machine.boot_pool_pages = most_common_pool(hosts);
     for (auto& series : pooled.phases)
         series.points.clear();

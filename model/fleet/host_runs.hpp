@@ -14,13 +14,14 @@ struct HostRuns {
 };
 
 // Reads every run (an error names the run and the JSON path), checks they share one SKU key
-// and groups them by host, in host name order. Throws InputError when there are none.
-std::vector<HostRuns> read_host_runs(const std::vector<FleetRun>& runs);
+// and groups them by host, in host name order. Throws InputError when there are none. Errors
+// are about `input`, a run's about its part "run <key> of host <host>".
+std::vector<HostRuns> read_host_runs(const std::vector<FleetRun>& runs, const InputSource& input);
 
 // Every host's sweeps as one series per phase, each host's points together (host_ends), per
 // page rescaled to the first host's pages per node; machine facts from the first host, the
-// boot pool the one most hosts ask for.
-SweepData pooled_sweep(const std::vector<HostRuns>& hosts);
+// boot pool the one most hosts ask for; its errors are about `input`.
+SweepData pooled_sweep(const std::vector<HostRuns>& hosts, const InputSource& input);
 
 // A host's newest run: whose kernel and firmware the host has now.
 const RunFacts& newest(const HostRuns& host);

@@ -27,9 +27,10 @@ RunFacts read_run(const Report& report) {
     return run;
 }
 
-RunFacts read_run(const nlohmann::json& document) {
+RunFacts read_run(const nlohmann::json& document, const InputSource& input) {
     ReportReading reading;
     reading.need_run = true;
+    reading.input = input;
     return read_run(read_report(document, reading));
 }
 

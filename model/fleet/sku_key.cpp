@@ -9,11 +9,18 @@ namespace hugetune::model::fleet {
 namespace {
 
 constexpr std::string_view kKeyFix =
-    "give <microarch>/<nodes>n/<threads>t/<gib>g/<page kB>k, e.g. skylake/4n/28t/192g/2048k";
+    "give <microarch>/<nodes>n/<threads>t/<gib>g/<page kB>k, e.g. skylake/4n/28t/192g/2048k; "
+    "see 'hugetune fleet skus'";
 
-[[noreturn]] void refuse(std::string_view text, const std::string& problem) {
-    throw InputError(std::nullopt, printable_text("SKU key '" + std::string(text) +
-                                                  "': " + problem + "; " + std::string(kKeyFix)));
+struct KeyText {
+    std::string_view text;
+    const InputSource& input;
+};
+
+[[noreturn]] void refuse(const KeyText& key, const std::string& problem) {
+    throw InputError(key.input, std::nullopt,
+                     printable_text("SKU key '" + std::string(key.text) + "': " + problem + "; " +
+                                    std::string(kKeyFix)));
 }
 
 std::vector<std::string_view> split(std::string_view text) {
@@ -29,7 +36,7 @@ std::vector<std::string_view> split(std::string_view text) {
 }
 
 // "<number><unit>", the number whole and at least `min`.
-std::uint64_t number_with_unit(std::string_view text, std::string_view part, char unit,
+std::uint64_t number_with_unit(const KeyText& text, std::string_view part, char unit,
                                const char* name, std::uint64_t min) {
     if (part.size() < 2 || part.back() != unit)
         refuse(text, std::string(name) + " '" + std::string(part) + "' must end in '" + unit + "'");
@@ -60,8 +67,9 @@ std::string to_string(const SkuKey& key) {
            std::to_string(key.memory_per_node_gib) + "g/" + std::to_string(key.page_size_kb) + "k";
 }
 
-SkuKey parse_sku_key(std::string_view text) {
-    const auto parts = split(text);
+SkuKey parse_sku_key(std::string_view key_text, const InputSource& input) {
+    const KeyText text{key_text, input};
+    const auto parts = split(key_text);
     if (parts.size() != 5)
         refuse(text, std::to_string(parts.size()) + " part(s) separated by '/', not 5");
     if (!microarch_name(parts[0]))

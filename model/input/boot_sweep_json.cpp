@@ -33,8 +33,8 @@ PhaseSeries read_steps(const JsonField& steps, int nodes) {
 
 }  // namespace
 
-SweepData parse_boot_sweep_json(const nlohmann::json& document) {
-    const JsonField doc(document, "give a result written by 'hugetune boot-sweep'");
+SweepData parse_boot_sweep_json(const nlohmann::json& document, const InputSource& input) {
+    const JsonField doc(document, "give a result written by 'hugetune boot-sweep'", input);
     doc.object();
     if (doc["format"].hint<std::string>() != "hugetune-boot-sweep")
         doc["format"].fail("not 'hugetune-boot-sweep'");
@@ -43,6 +43,7 @@ SweepData parse_boot_sweep_json(const nlohmann::json& document) {
                                    std::to_string(kBootSweepFormatVersion) + ")");
     SweepData data;
     data.source = "boot-sweep";
+    data.input = input;
     data.complete = doc["complete"].hint<bool>().value_or(false);
     const int nodes = static_cast<int>(doc["nodes"].whole_number({1, kMaxNodes}));
     data.page_size_kb = static_cast<std::uint64_t>(doc["page_size_kb"].whole_number());

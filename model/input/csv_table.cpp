@@ -32,7 +32,18 @@ std::string in_quotes(std::string_view s) {
     return "'" + printable_text(s) + "'";
 }
 
-int parse_threads(std::string_view cell, int line) {
+// A line of the table with its 1-based number; blank lines are left out.
+struct TextLine {
+    int number = 0;
+    std::string_view text;  // trimmed
+    const InputSource* input = nullptr;
+};
+
+[[noreturn]] void refuse(const TextLine& line, const std::string& problem) {
+    throw InputError(*line.input, line.number, problem);
+}
+
+int parse_threads(std::string_view cell, const TextLine& line) {
     long value = 0;
     const auto* end = cell.data() + cell.size();
     auto [ptr, ec] = std::from_chars(cell.data(), end, value);
@@ -40,25 +51,25 @@ int parse_threads(std::string_view cell, int line) {
         double as_double = 0;
         auto [p2, ec2] = std::from_chars(cell.data(), end, as_double);
         if (!cell.empty() && ec2 == std::errc() && p2 == end)
-            throw InputError(
-                line, "threads_per_node " + in_quotes(cell) + " is not a whole number of threads");
-        throw InputError(line, "threads_per_node " + in_quotes(cell) + " is not a number");
+            refuse(line,
+                   "threads_per_node " + in_quotes(cell) + " is not a whole number of threads");
+        refuse(line, "threads_per_node " + in_quotes(cell) + " is not a number");
     }
     if (value <= 0)
-        throw InputError(line, "threads_per_node " + in_quotes(cell) + " must be at least 1");
+        refuse(line, "threads_per_node " + in_quotes(cell) + " must be at least 1");
     if (value > 1'000'000)
-        throw InputError(line, "threads_per_node " + in_quotes(cell) + " is implausibly large");
+        refuse(line, "threads_per_node " + in_quotes(cell) + " is implausibly large");
     return static_cast<int>(value);
 }
 
-double parse_seconds(std::string_view cell, int line) {
+double parse_seconds(std::string_view cell, const TextLine& line) {
     double value = 0;
     const auto* end = cell.data() + cell.size();
     auto [ptr, ec] = std::from_chars(cell.data(), end, value);
     if (cell.empty() || ec != std::errc() || ptr != end || !std::isfinite(value))
-        throw InputError(line, "seconds " + in_quotes(cell) + " is not a number");
+        refuse(line, "seconds " + in_quotes(cell) + " is not a number");
     if (value <= 0)
-        throw InputError(line, "seconds " + in_quotes(cell) + " must be above 0");
+        refuse(line, "seconds " + in_quotes(cell) + " must be above 0");
     return value;
 }
 
@@ -70,16 +81,10 @@ static_assert(kCsvPhases[kBootIndex] == kPhaseBoot);
 
 const std::string kExpectedHeader = "expected a header line 'threads_per_node,seconds'";
 
-// A line of the table with its 1-based number; blank lines are left out.
-struct TextLine {
-    int number = 0;
-    std::string_view text;  // trimmed
-};
-
 // The non-blank lines of a text one at a time, without copying it.
 class LineReader {
   public:
-    explicit LineReader(std::string_view text) : text_(text) {}
+    LineReader(std::string_view text, const InputSource& input) : text_(text), input_(&input) {}
 
     std::optional<TextLine> next() {
         while (pos_ <= text_.size()) {
@@ -88,13 +93,14 @@ class LineReader {
             pos_ = nl == std::string_view::npos ? text_.size() + 1 : nl + 1;
             ++number_;
             if (const auto line = trim(raw); !line.empty())
-                return TextLine{number_, line};
+                return TextLine{number_, line, input_};
         }
         return std::nullopt;
     }
 
   private:
     std::string_view text_;
+    const InputSource* input_;
     std::size_t pos_ = 0;
     int number_ = 0;
 };
@@ -118,16 +124,15 @@ CsvHeader read_header(const TextLine& line) {
         if (slot == nullptr)
             continue;
         if (*slot)
-            throw InputError(line.number, "column " + in_quotes(names[i]) + " appears twice");
+            refuse(line, "column " + in_quotes(names[i]) + " appears twice");
         *slot = i;
     }
     if (!threads || !seconds) {
         const bool numeric = std::isdigit(static_cast<unsigned char>(line.text.front())) != 0;
-        throw InputError(line.number, numeric ? "missing header; " + kExpectedHeader
-                                              : "header " + in_quotes(line.text) +
-                                                    " has no threads_per_node or seconds "
-                                                    "column; " +
-                                                    kExpectedHeader);
+        refuse(line, numeric
+                         ? "missing header; " + kExpectedHeader
+                         : "header " + in_quotes(line.text) +
+                               " has no threads_per_node or seconds column; " + kExpectedHeader);
     }
     return {*threads, *seconds, phase, names.size()};
 }
@@ -137,11 +142,10 @@ struct CsvRow {
     Point point;
 };
 
-std::size_t phase_index(std::string_view name, int line) {
+std::size_t phase_index(std::string_view name, const TextLine& line) {
     const auto it = std::find(kCsvPhases.begin(), kCsvPhases.end(), name);
     if (it == kCsvPhases.end())
-        throw InputError(line,
-                         "phase " + in_quotes(name) + " is not one of boot, alloc, zero, grow");
+        refuse(line, "phase " + in_quotes(name) + " is not one of boot, alloc, zero, grow");
     return static_cast<std::size_t>(it - kCsvPhases.begin());
 }
 
@@ -150,12 +154,11 @@ CsvRow read_row(const TextLine& line, const CsvHeader& header,
                 std::vector<std::string_view>& cells) {
     split_fields(line.text, cells);
     if (cells.size() < header.columns)
-        throw InputError(line.number, std::to_string(cells.size()) +
-                                          " field(s) but the header has " +
-                                          std::to_string(header.columns));
-    return {header.phase ? phase_index(cells[*header.phase], line.number) : kBootIndex,
-            {static_cast<double>(parse_threads(cells[header.threads], line.number)),
-             parse_seconds(cells[header.seconds], line.number)}};
+        refuse(line, std::to_string(cells.size()) + " field(s) but the header has " +
+                         std::to_string(header.columns));
+    return {header.phase ? phase_index(cells[*header.phase], line) : kBootIndex,
+            {static_cast<double>(parse_threads(cells[header.threads], line)),
+             parse_seconds(cells[header.seconds], line)}};
 }
 
 // What makes a row the same measurement as another: its thread count and seconds as values
@@ -209,10 +212,10 @@ void check_main_series(SweepData& data, int last_line) {
     if (main == nullptr)
         main = data.phase(kPhaseAlloc);
     if (main == nullptr)
-        throw InputError(std::nullopt,
+        throw InputError(data.input, std::nullopt,
                          "no 'boot' or 'alloc' rows: nothing to base a boot time on; a table of "
                          "boot times needs no phase column");
-    check_enough_thread_counts(*main, last_line);
+    check_enough_thread_counts(*main, last_line, data.input);
     // Per-page costs are unknown in a table; every phase is taken as the same amount of work.
     if (main->phase == kPhaseAlloc)
         data.notes.push_back(
@@ -222,11 +225,11 @@ void check_main_series(SweepData& data, int last_line) {
 
 }  // namespace
 
-SweepData parse_csv_table(std::string_view text) {
-    LineReader lines(text);
+SweepData parse_csv_table(std::string_view text, const InputSource& input) {
+    LineReader lines(text, input);
     const auto first = lines.next();
     if (!first)
-        throw InputError(1, "empty file; " + kExpectedHeader);
+        throw InputError(input, 1, "empty file; " + kExpectedHeader);
     const CsvHeader header = read_header(*first);
     std::array<PhaseSeries, kCsvPhases.size()> by_phase;
     if (!header.phase)  // every row is one point of the boot table: no regrowing it row by row
@@ -240,18 +243,19 @@ SweepData parse_csv_table(std::string_view text) {
     int last_line = first->number;
     while (const auto line = lines.next()) {
         if (++rows > kMaxInputSamples)
-            throw InputError(line->number, "more than " + std::to_string(kMaxInputSamples) +
-                                               " data rows, the most hugetune reads; " +
-                                               std::string(kFewerSamplesFix));
+            refuse(*line, "more than " + std::to_string(kMaxInputSamples) +
+                              " data rows, the most hugetune reads; " +
+                              std::string(kFewerSamplesFix));
         const CsvRow row = read_row(*line, header, cells);
         identities.emplace_back(row_identity(header, row, cells, identity_key), line->number);
         by_phase[row.phase].points.push_back(row.point);
         last_line = line->number;
     }
     if (rows == 0)
-        throw InputError(first->number, "no data rows after the header");
+        refuse(*first, "no data rows after the header");
     SweepData data;
     data.source = "csv";
+    data.input = input;
     if (auto note = repeated_rows_note(identities))
         data.notes.push_back(std::move(*note));
     for (std::size_t i = 0; i < kCsvPhases.size(); ++i)

@@ -6,12 +6,12 @@
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <optional>
-#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "model/fit/scaling_fit.hpp"
+#include "model/input/input_error.hpp"
 
 namespace hugetune::model {
 
@@ -62,19 +62,9 @@ struct SweepData {
     std::uint64_t seed = 1;
     bool complete = true;            // false: an interrupted sweep
     std::vector<std::string> notes;  // what reading the input assumed or left out
+    InputSource input;               // what errors about the data name
 
     const PhaseSeries* phase(std::string_view name) const;
-};
-
-// A problem in the input, with the 1-based line it was found on when there is one.
-class InputError : public std::runtime_error {
-  public:
-    InputError(std::optional<int> line, const std::string& message)
-        : std::runtime_error(message), line_(line) {}
-    std::optional<int> line() const { return line_; }
-
-  private:
-    std::optional<int> line_;
 };
 
 // How much input `fit` reads (README "Input size"). A sweep measures a few repetitions at tens
@@ -89,11 +79,12 @@ inline constexpr std::string_view kFewerSamplesFix =
     "keep fewer repetitions per thread count, or fit one host's sweep at a time";
 
 // Header `threads_per_node,seconds` (any order, extra columns ignored, optional `phase`).
-// Rows without a phase column are a boot table. Throws InputError naming the line.
-SweepData parse_csv_table(std::string_view text);
+// Rows without a phase column are a boot table. Throws InputError naming the line. Each reader
+// names its errors, and the data it returns, by `input`.
+SweepData parse_csv_table(std::string_view text, const InputSource& input = {});
 
 // A `hugetune-sweep` document. Throws InputError naming the JSON path of the problem.
-SweepData parse_sweep_json(const nlohmann::json& doc);
+SweepData parse_sweep_json(const nlohmann::json& doc, const InputSource& input = {});
 
 struct MeasuredSweep;
 class JsonField;
@@ -108,11 +99,12 @@ SweepData fit_input(const MeasuredSweep& sweep, const JsonField& probe,
 // A `hugetune-boot-sweep` result: a measured boot table ("boot" phase, threads per node = the
 // total over the nodes it names). Throws InputError naming the JSON path of the problem. A fit
 // of it needs check_enough_thread_counts too; a comparison with a prediction does not.
-SweepData parse_boot_sweep_json(const nlohmann::json& doc);
+SweepData parse_boot_sweep_json(const nlohmann::json& doc, const InputSource& input = {});
 
 // At least three distinct thread counts in the series the recommendation needs; throws
-// InputError otherwise (shared by both readers).
+// InputError about `input` otherwise (shared by both readers).
 inline constexpr std::size_t kMinThreadCounts = 3;
-void check_enough_thread_counts(const PhaseSeries& series, std::optional<int> line);
+void check_enough_thread_counts(const PhaseSeries& series, std::optional<int> line,
+                                const InputSource& input);
 
 }  // namespace hugetune::model

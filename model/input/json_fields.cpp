@@ -17,32 +17,34 @@ const json* present_or_null(const json* value) {
 
 }  // namespace
 
-JsonField::JsonField(const json& document, std::string fix)
-    : JsonField(present_or_null(&document), {}, std::move(fix)) {}
+JsonField::JsonField(const json& document, std::string fix, InputSource input)
+    : JsonField(present_or_null(&document), {}, std::move(fix),
+                std::make_shared<const InputSource>(std::move(input))) {}
 
 JsonField JsonField::operator[](std::string_view key) const {
     const std::string path = path_.empty() ? std::string(key) : path_ + "." + std::string(key);
     if (value_ == nullptr || !value_->is_object())
-        return {nullptr, path, fix_};
+        return child(nullptr, path);
     const auto it = value_->find(key);
-    return {it == value_->end() ? nullptr : present_or_null(&*it), path, fix_};
+    return child(it == value_->end() ? nullptr : present_or_null(&*it), path);
 }
 
 JsonField JsonField::operator[](std::size_t index) const {
     const std::string path = path_ + "[" + std::to_string(index) + "]";
     if (value_ == nullptr || !value_->is_array() || index >= value_->size())
-        return {nullptr, path, fix_};
-    return {present_or_null(&(*value_)[index]), path, fix_};
+        return child(nullptr, path);
+    return child(present_or_null(&(*value_)[index]), path);
 }
 
 JsonField JsonField::with_fix(std::string fix) const {
-    return {value_, path_, std::move(fix)};
+    return {value_, path_, std::move(fix), input_};
 }
 
 void JsonField::fail(const std::string& problem) const {
     // The path and the problem may quote the document's own keys and strings.
-    throw InputError(std::nullopt, printable_text((path_.empty() ? "document" : path_) + ": " +
-                                                  problem + (fix_.empty() ? "" : "; " + fix_)));
+    throw InputError(*input_, std::nullopt,
+                     printable_text((path_.empty() ? "document" : path_) + ": " + problem +
+                                    (fix_.empty() ? "" : "; " + fix_)));
 }
 
 const json& JsonField::required() const {

@@ -1,16 +1,20 @@
 // Typed fields of a JSON document read by their JSON path, with one error format: InputError
-// "<json path>: problem; fix" (points[2].threads_per_node: must be at least 1; give ...).
-// Shared by every reader of a document a user hands hugetune (a sweep, a report).
+// "<json path>: problem; fix" (points[2].threads_per_node: must be at least 1; give ...) about
+// the document the root was made with. Shared by every reader of a document a user hands
+// hugetune (a sweep, a report).
 #pragma once
 
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
+
+#include "model/input/input_error.hpp"
 
 namespace hugetune::model {
 
@@ -24,14 +28,17 @@ struct WholeRange {
 // as absent, so a child of an absent value is absent too and optional fields need no checks.
 class JsonField {
   public:
-    // The whole document. `fix` ends every error about it unless a reader gives its own.
-    explicit JsonField(const nlohmann::json& document, std::string fix = {});
+    // The whole document. `fix` ends every error about it unless a reader gives its own; every
+    // error names `input`.
+    explicit JsonField(const nlohmann::json& document, std::string fix = {},
+                       InputSource input = {});
 
     JsonField operator[](std::string_view key) const;
     JsonField operator[](std::size_t index) const;
 
     bool present() const { return value_ != nullptr; }
     const std::string& path() const { return path_; }
+    const InputSource& input() const { return *input_; }
 
     // The same value with another fix for its errors (a field with its own way out).
     JsonField with_fix(std::string fix) const;
@@ -75,13 +82,18 @@ class JsonField {
     }
 
   private:
-    JsonField(const nlohmann::json* value, std::string path, std::string fix)
-        : value_(value), path_(std::move(path)), fix_(std::move(fix)) {}
+    JsonField(const nlohmann::json* value, std::string path, std::string fix,
+              std::shared_ptr<const InputSource> input)
+        : value_(value), path_(std::move(path)), fix_(std::move(fix)), input_(std::move(input)) {}
+    JsonField child(const nlohmann::json* value, std::string path) const {
+        return {value, std::move(path), fix_, input_};
+    }
     const nlohmann::json& required() const;
 
     const nlohmann::json* value_;  // null: absent
     std::string path_;             // empty: the document itself
     std::string fix_;
+    std::shared_ptr<const InputSource> input_;  // shared by every field of the document
 };
 
 struct SweepData;

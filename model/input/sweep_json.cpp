@@ -147,6 +147,7 @@ void group_into_series(const std::vector<Sample>& samples, SweepData& data) {
 SweepData fit_input(const MeasuredSweep& sweep, const JsonField& probe,
                     const std::string& points_path) {
     SweepData data;
+    data.input = sweep.input;
     data.source = "sweep";
     data.complete = sweep.complete;
     data.page_size_kb = sweep.page_size_kb;
@@ -163,10 +164,11 @@ SweepData fit_input(const MeasuredSweep& sweep, const JsonField& probe,
         data.notes.push_back("the sweep is incomplete (interrupted); fitting the points it has");
     const PhaseSeries* alloc = data.phase(kPhaseAlloc);
     if (alloc == nullptr)
-        throw InputError(std::nullopt, points_path +
-                                           ": no alloc points: nothing to base a boot time on; "
-                                           "measure the alloc phase");
-    check_enough_thread_counts(*alloc, std::nullopt);
+        throw InputError(data.input, std::nullopt,
+                         points_path +
+                             ": no alloc points: nothing to base a boot time on; measure the "
+                             "alloc phase");
+    check_enough_thread_counts(*alloc, std::nullopt, data.input);
     return data;
 }
 
@@ -174,9 +176,9 @@ SweepData read_sweep_fields(const JsonField& sweep, const JsonField& probe) {
     return fit_input(read_measured_sweep(sweep), probe, sweep["points"].path());
 }
 
-SweepData parse_sweep_json(const nlohmann::json& document) {
-    check_sweep_format(document);
-    const JsonField doc(document, "give a file written by 'hugetune sweep --out'");
+SweepData parse_sweep_json(const nlohmann::json& document, const InputSource& input) {
+    check_sweep_format(document, input);
+    const JsonField doc(document, "give a file written by 'hugetune sweep --out'", input);
     return fit_input(read_measured_sweep(doc), doc["probe"], "points");
 }
 
@@ -187,10 +189,11 @@ const PhaseSeries* SweepData::phase(std::string_view name) const {
     return nullptr;
 }
 
-void check_enough_thread_counts(const PhaseSeries& series, std::optional<int> line) {
+void check_enough_thread_counts(const PhaseSeries& series, std::optional<int> line,
+                                const InputSource& input) {
     const auto distinct = distinct_thread_counts(series.points);
     if (distinct < kMinThreadCounts)
-        throw InputError(line,
+        throw InputError(input, line,
                          "only " + std::to_string(distinct) + " distinct threads_per_node " +
                              "value(s) in the " + series.phase + " series; a fit needs at least " +
                              std::to_string(kMinThreadCounts) + " (measure more thread counts)");

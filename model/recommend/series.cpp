@@ -41,7 +41,8 @@ CostSeries choose_cost_series(const SweepData& data) {
     BasisChoice& basis = c.basis;
     c.remarks = {std::move(basis.notes), std::move(basis.warnings)};
     if (basis.main == nullptr)
-        throw InputError(std::nullopt, "no boot or alloc series: nothing to base a boot time on");
+        throw InputError(data.input, std::nullopt,
+                         "no boot or alloc series: nothing to base a boot time on");
     c.curve = curve_name(basis.basis);
     const std::vector<Point> no_points;
     c.series = build_series(basis, basis.main->points,

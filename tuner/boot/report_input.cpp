@@ -22,13 +22,10 @@ std::optional<std::uint64_t> parse_thread_count(std::string_view text) {
 
 model::Report read_report_file(const std::filesystem::path& path,
                                const model::ReportReading& reading) {
-    nlohmann::json document = read_json_file(path);
-    try {
-        return model::read_report(std::move(document), reading);
-    } catch (const model::InputError& e) {
-        // The command line puts its flag in front: "--report FILE: field: problem; fix".
-        throw SettingError("report", path.string() + ": " + e.what());
-    }
+    // The command line puts its flag in front: "--report FILE: field: problem; fix".
+    model::ReportReading named = reading;
+    named.input = {path.string(), "report"};
+    return model::read_report(read_json_file(path), named);
 }
 
 }  // namespace hugetune

@@ -13,7 +13,7 @@
 namespace hugetune {
 
 // Throws UsageError ("FILE: problem; fix") for a missing, unreadable or malformed file and
-// SettingError "report" ("FILE: json.path: problem; fix") for a document the reader refuses.
+// model::InputError about FILE, setting "report", for a document the reader refuses.
 model::Report read_report_file(const std::filesystem::path& path,
                                const model::ReportReading& reading = {});
 

@@ -173,8 +173,8 @@ json to_json(const State& s) {
             {"steps", steps}};
 }
 
-State state_from_json(const json& document) {
-    const JsonField doc(document, kStateFix);
+State state_from_json(const json& document, const model::InputSource& input) {
+    const JsonField doc(document, kStateFix, input);
     doc.object();
     if (doc["format"].string() != kStateFormat)
         doc["format"].fail(std::string("not '") + kStateFormat + "'");
@@ -207,12 +207,7 @@ std::optional<State> read_state(const std::filesystem::path& path) {
     std::error_code ec;
     if (!std::filesystem::exists(std::filesystem::symlink_status(path, ec)))
         return std::nullopt;
-    const json document = read_json_file(path);
-    try {
-        return state_from_json(document);
-    } catch (const model::InputError& e) {
-        throw UsageError(path.string() + ": " + e.what());
-    }
+    return state_from_json(read_json_file(path), {path.string()});
 }
 
 }  // namespace hugetune::boot_sweep

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "model/input/input_error.hpp"
 #include "tuner/boot_sweep/plan.hpp"
 
 namespace hugetune::boot_sweep {
@@ -65,10 +66,11 @@ struct State {
 };
 
 nlohmann::json to_json(const State& state);
-// Throws model::InputError naming the JSON path of the problem.
-State state_from_json(const nlohmann::json& document);
+// Throws model::InputError about `input` naming the JSON path of the problem.
+State state_from_json(const nlohmann::json& document, const model::InputSource& input = {});
 
-// Written atomically; read with one-line errors (UsageError naming the file and the field).
+// Written atomically; read with one-line errors naming the file (UsageError) and the field
+// (model::InputError).
 void write_state(const std::filesystem::path& path, const State& state);
 std::optional<State> read_state(const std::filesystem::path& path);
 

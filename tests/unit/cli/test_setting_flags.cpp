@@ -86,6 +86,9 @@ TEST_CASE("the engine's setting names map to the flags users type") {
         {"kernel_image", "--kernel"},
         {"initrd", "--initrd"},
         {"state", "--state"},
+        {"input", "--input"},
+        {"boot_sweep", "--boot-sweep"},
+        {"sku", "--sku"},
     };
     for (const auto& [setting, flag] : expected) {
         auto entry = setting_flag(setting);
@@ -114,4 +117,21 @@ TEST_CASE("the error line reads as when the engine named the flag") {
     // A name without a flag is a bug the first test catches; the user still sees which setting.
     CHECK(setting_error_text(SettingError("no_such_setting", "refused")) ==
           "no_such_setting: refused");
+}
+
+TEST_CASE("a problem in a document reads with the flag, the file and the line that hold it") {
+    using hugetune::model::InputError;
+    CHECK(input_error_text(InputError({"/tmp/t.csv", "input"}, 3, "seconds 'x' is not a number")) ==
+          "--input /tmp/t.csv, line 3: seconds 'x' is not a number");
+    CHECK(input_error_text(InputError({"/tmp/r.json", "report"}, std::nullopt,
+                                      "recommendation: missing; fix")) ==
+          "--report /tmp/r.json: recommendation: missing; fix");
+    CHECK(input_error_text(InputError({"", "sku"}, std::nullopt, "SKU key 'x': bad")) ==
+          "--sku: SKU key 'x': bad");
+    CHECK(input_error_text(InputError({"/var/state.json"}, std::nullopt, "phase: missing")) ==
+          "/var/state.json: phase: missing");
+    CHECK(input_error_text(InputError(hugetune::model::InputSource{"SKU k"}.part("run r of host h"),
+                                      std::nullopt, "decision: bad")) ==
+          "SKU k: run r of host h: decision: bad");
+    CHECK(input_error_text(InputError({}, std::nullopt, "document: empty")) == "document: empty");
 }

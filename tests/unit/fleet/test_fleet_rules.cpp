@@ -142,9 +142,14 @@ TEST_CASE("runs of two SKUs or none are refused") {
     CHECK_THROWS_AS(check_hosts({}, options()), model::InputError);
     runs = copies(3);
     runs[1].report["recommendation"]["decision"] = "maybe";
-    CHECK_THROWS_WITH_AS(answer_sku(runs, options()),
-                         doctest::Contains("run host1-run of host host1: recommendation.decision"),
-                         model::InputError);
+    try {
+        answer_sku(runs, options(), {"SKU k", "", true});
+        FAIL("accepted");
+    } catch (const model::InputError& e) {
+        CHECK(e.source().name == "SKU k: run host1-run of host host1");
+        CHECK(e.source().stored);
+        CHECK(std::string(e.what()).starts_with("recommendation.decision: "));
+    }
 }
 
 TEST_CASE("robust deviations use the floor when hosts agree exactly") {

@@ -136,6 +136,10 @@ TEST_CASE("fleet intake: truncated, other version, schema violation: refused wit
         } catch (const FleetDbError& e) {
             CHECK(e.kind() == FleetDbError::Kind::usage);
             return e.what();
+        } catch (const hugetune::model::InputError& e) {
+            // The report's reader names the document as data; the command line prints it.
+            CHECK(!e.source().stored);
+            return e.source().name + ": " + e.what();
         }
         return "accepted";
     };

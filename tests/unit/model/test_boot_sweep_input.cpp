@@ -85,7 +85,7 @@ TEST_CASE("boot sweep result: bad inputs name their field") {
     two_counts["steps"] = json::array(
         {{{"threads", 2}, {"milliseconds", 10}}, {{"threads", 4}, {"milliseconds", 8}}});
     const SweepData two = parse_boot_sweep_json(two_counts);  // enough to compare, not to fit
-    CHECK_THROWS_AS(check_enough_thread_counts(two.phases.front(), std::nullopt), InputError);
+    CHECK_THROWS_AS(check_enough_thread_counts(two.phases.front(), std::nullopt, {}), InputError);
 }
 
 namespace {

@@ -434,10 +434,15 @@ TEST_CASE("the state file: round trip, and one line naming the field for each ba
         std::ofstream(d.state(), std::ios::trunc) << text;
         try {
             bs::read_state(d.state());
-        } catch (const hugetune::UsageError& e) {
+        } catch (const hugetune::UsageError& e) {  // the file itself
             const std::string message = e.what();
             CHECK(message.find('\n') == std::string::npos);
             CHECK(message.find(d.state().string()) != std::string::npos);
+            return message;
+        } catch (const hugetune::model::InputError& e) {  // a field, about the file
+            const std::string message = e.what();
+            CHECK(message.find('\n') == std::string::npos);
+            CHECK(e.source().name == d.state().string());
             return message;
         }
         FAIL("accepted: " << text);
