@@ -1,18 +1,21 @@
-#!/ usr / bin / env bash
-#One fact, one owner : each of these is written in one file, and every other file asks it.A
-#second copy is printed with the owner it should ask; exits 1 if any.
-set - uo pipefail root = ${1 : -$(dirname "$0") /../..} cd "$root" || exit 2
-#owner FILE PATTERN WHAT : PATTERN(extended grep) may match only in FILE and its header.
-                         bad = 0 owner() {
-    local file = $1 pattern = $2 what = $3 hit while IFS = read - r hit;
-    do
-        [[${hit % % : *} == "$file" ||
-            ${hit % % : *} ==
-                "${file%.*}.hpp"]]&& continue echo "$hit: $what belongs to $file" bad =
-            1 done < <
-            (git ls - files-- cached-- others-- exclude -
-                 standard 'model/*.[ch]pp' 'reports/*.[ch]pp' 'fleet_db/*.[ch]pp' 'cli/*.[ch]pp' 'tuner/*.[ch]pp' |
-             xargs grep - nE "$pattern" / dev / null)
+#!/usr/bin/env bash
+# One fact, one owner: each of these is written in one file, and every other file asks it. A
+# second copy is printed with the owner it should ask; exits 1 if any.
+set -uo pipefail
+root=${1:-$(dirname "$0")/../..}
+cd "$root" || exit 2
+
+# owner FILE PATTERN WHAT: PATTERN (extended grep) may match only in FILE and its header.
+bad=0
+owner() {
+    local file=$1 pattern=$2 what=$3 hit
+    while IFS= read -r hit; do
+        [[ ${hit%%:*} == "$file" || ${hit%%:*} == "${file%.*}.hpp" ]] && continue
+        echo "$hit: $what belongs to $file"
+        bad=1
+    done < <(git ls-files --cached --others --exclude-standard 'model/*.[ch]pp' 'reports/*.[ch]pp' \
+        'fleet_db/*.[ch]pp' 'cli/*.[ch]pp' \
+        'tuner/*.[ch]pp' | xargs grep -nE "$pattern" /dev/null)
 }
 
 owner tuner/kernel/kernel_files.cpp \
@@ -34,8 +37,8 @@ owner model/documents/verification.cpp '"(pool_predicted_ms|ratio_refused|expect
 owner tuner/system/own_binary.cpp '"/proc/self/exe"|[^a-z_]statfs\(' \
     "reading the running binary or the file system type"
 owner model/fit/scaling_fit.cpp 'sigma \* \(n - 1\)' "the scaling curve's formula"
-#A reader names its document when it starts(model / input / input_error.hpp) and throws the whole
-#error; one catch turns it into the error line and exit code (cli current_error), so no caller
-#adds a second prefix or another exit code.
+# A reader names its document when it starts (model/input/input_error.hpp) and throws the whole
+# error; one catch turns it into the error line and exit code (cli current_error), so no caller
+# adds a second prefix or another exit code.
 owner cli/cli.cpp 'catch *\(.*InputError' "catching model::InputError (ask cli's current_error)"
 exit "$bad"
