@@ -15,6 +15,7 @@
 #include "model/alloc_threads.hpp"
 #include "model/recommend.hpp"
 #include "model/text.hpp"
+#include "reports/fit_summary.hpp"
 #include "tuner/system/errors.hpp"
 #include "tuner/system/json_file.hpp"
 
@@ -181,9 +182,9 @@ int run_fit(const Args& args) {
             out["boot_sweep"] = model::to_json(*boots);
         std::cout << out.dump(2) << "\n";
     } else {
-        std::cout << printable_lines(model::format_summary(result));
+        std::cout << printable_lines(format_fit_summary(result));
         if (boots)
-            std::cout << "\n" << printable_lines(model::format_boot_comparison(*boots));
+            std::cout << "\n" << printable_lines(format_boot_comparison(*boots));
     }
     return 0;
 }

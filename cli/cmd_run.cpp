@@ -14,6 +14,7 @@
 #include "model/input/json_fields.hpp"
 #include "model/recommend.hpp"
 #include "model/text.hpp"
+#include "reports/fit_summary.hpp"
 #include "reports/report.hpp"
 #include "reports/summary.hpp"
 #include "tuner/probe/probe.hpp"
@@ -207,7 +208,7 @@ void publish(const RunOptions& o, const nlohmann::json& document,
     } else {
         std::cout << printable_lines(format_report_summary(report));
         if (boots)
-            std::cout << "\n" << printable_lines(model::format_boot_comparison(*boots));
+            std::cout << "\n" << printable_lines(format_boot_comparison(*boots));
         std::cout << "\nreport written to " << o.report.string() << "\n";
     }
     if (o.plot) {

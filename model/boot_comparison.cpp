@@ -49,20 +49,4 @@ nlohmann::json to_json(const BootComparison& c) {
             {"rows", rows}};
 }
 
-std::string format_boot_comparison(const BootComparison& c) {
-    std::ostringstream s;
-    s << "Measured boots against the prediction (" << c.pages << " pages of "
-      << page_size_text(c.page_size_kb) << "):\n";
-    s << "  threads  boots  measured  predicted  measured/predicted\n";
-    for (const auto& row : c.rows) {
-        char line[128];
-        std::snprintf(line, sizeof line, "  %7d  %5zu  %8s  %9s  %s\n", row.threads, row.boots,
-                      seconds_text(row.measured_seconds).c_str(),
-                      seconds_text(row.predicted_seconds).c_str(),
-                      decimals_text(row.ratio, 2).c_str());
-        s << line;
-    }
-    return s.str();
-}
-
 }  // namespace hugetune::model

@@ -34,6 +34,5 @@ struct BootComparison {
 BootComparison compare_with_boots(const Recommendation& r, const SweepData& boots);
 
 nlohmann::json to_json(const BootComparison& comparison);
-std::string format_boot_comparison(const BootComparison& comparison);
 
 }  // namespace hugetune::model

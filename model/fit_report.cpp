@@ -1,4 +1,5 @@
-// A recommendation as a JSON value (for `--json`, reports and `run`) and as a short summary.
+// A recommendation as a JSON value (for `--json`, reports and `run`); reports/fit_summary.cpp
+// words it for people.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -23,25 +24,6 @@ json per_node_json(double threads_per_node) {
     return threads_per_node == std::floor(threads_per_node)
                ? json(static_cast<long long>(threads_per_node))
                : json(threads_per_node);
-}
-
-std::string fixed(double v, int digits) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-    return buf;
-}
-
-std::string significant(double v) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.4g", v);
-    return buf;
-}
-
-// The decision, worded the same in every summary.
-std::string decision_text(const Recommendation& r) {
-    const std::string value = "hugepage_alloc_threads=" + std::to_string(r.hugepage_alloc_threads) +
-                              " (" + significant_text(r.threads_per_node, 4) + " per node)";
-    return r.decision == Decision::set ? "set " + value : "keep the kernel default, " + value;
 }
 
 }  // namespace
@@ -156,68 +138,6 @@ nlohmann::json to_json(const Recommendation& r) {
         {"notes", r.notes},
         {"warnings", warnings},
     };
-}
-
-std::string format_summary(const Recommendation& r) {
-    std::ostringstream s;
-    s << r.verdict << "\n\n";
-    s << "curve       " << r.curve << " (" << describe(r.basis) << "), "
-      << printable_text(r.key.microarch) << ", " << r.nodes << " node(s), up to "
-      << r.max_threads_per_node << " thread(s) per node\n";
-    const auto describe = [&](const std::string& label, const ModelSelection& m) {
-        if (!m.any_converged) {
-            s << label << "no fit: " << m.reason << "\n";
-            return;
-        }
-        const ScalingFit& f = m.chosen();
-        s << label << to_string(f.model) << ": sigma " << significant(f.sigma) << ", kappa "
-          << significant(f.kappa) << ", R^2 " << fixed(f.r2, 3);
-        if (auto n = f.n_star())
-            s << ", N* " << fixed(*n, 1);
-        s << " (" << m.reason << ")\n";
-    };
-    describe("model       ", r.model);
-    for (const auto& p : r.phases) {
-        if (p.phase == r.curve)
-            continue;
-        std::string label = "phase " + p.phase;
-        label.resize(std::max<std::size_t>(label.size() + 1, 12), ' ');
-        if (p.selection)
-            describe(label, *p.selection);
-        else
-            s << label << p.message << "\n";
-    }
-    s << "recommend   " << decision_text(r) << "\n";
-    s << "predicted   " << seconds_text(r.predicted_seconds);
-    if (r.predicted_seconds_low && r.predicted_seconds_high)
-        s << " (90% " << seconds_text(*r.predicted_seconds_low) << ".."
-          << seconds_text(*r.predicted_seconds_high) << ")";
-    s << "\n";
-    s << "default     " << r.default_threads << " thread(s) ("
-      << significant_text(r.default_threads_per_node, 4) << " per node), predicted "
-      << seconds_text(r.predicted_default_seconds) << "; saving " << seconds_text(r.saving_seconds)
-      << "\n";
-    if (r.best_hugepage_alloc_threads != r.hugepage_alloc_threads)
-        s << "best        hugepage_alloc_threads=" << r.best_hugepage_alloc_threads
-          << ", predicted " << seconds_text(r.predicted_best_seconds) << "\n";
-    const bool poor_fit = std::any_of(r.warnings.begin(), r.warnings.end(),
-                                      [](const Warning& w) { return w.code == "poor_fit"; });
-    s << "confidence  "
-      << (r.confidence ? percent_text(*r.confidence) + " of " + std::to_string(r.resamples) +
-                             " resamples (" + r.bootstrap_method +
-                             ") reach the same decision at a " + percent_text(r.tolerance, 1) +
-                             " tolerance" + (poor_fit ? ", times the poor fit's R^2" : "")
-                       : std::string("unknown"))
-      << "\n";
-    s << "predictions (hugepage_alloc_threads: boot allocation of the pool)";
-    for (std::size_t i = 0; i < r.predictions.size(); ++i) {
-        const auto& p = r.predictions[i];
-        s << (i % 6 == 0 ? "\n  " : "  ") << p.total_threads << ": " << seconds_text(p.seconds);
-    }
-    s << "\n";
-    for (const auto& w : r.warnings)
-        s << "warning: " << w.message << "\n";
-    return s.str();
 }
 
 }  // namespace hugetune::model

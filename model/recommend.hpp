@@ -123,6 +123,5 @@ Recommendation recommend_from_sweep(const SweepData& data, const RecommendOption
 nlohmann::json to_json(const ScalingFit& fit);
 nlohmann::json to_json(const ModelSelection& selection);
 nlohmann::json to_json(const Recommendation& recommendation);
-std::string format_summary(const Recommendation& recommendation);
 
 }  // namespace hugetune::model

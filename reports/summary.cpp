@@ -1,6 +1,7 @@
 #include "reports/summary.hpp"
 #include "model/fit/scaling_fit.hpp"
 #include "model/text.hpp"
+#include "reports/result_text.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -71,15 +72,6 @@ BootPanel boot_panel_from_report(const model::Report& report) {
     boot.recommended = mark_from(rec.hugepage_alloc_threads, rec.predicted_seconds);
     boot.kernel_default = mark_from(rec.default_threads, rec.predicted_default_seconds);
     return boot;
-}
-
-// The decision as the report states it.
-std::string decision_line(const model::ReportRecommendation& rec) {
-    const std::string value = rec.kernel_cmdline + " (" +
-                              significant_text(rec.threads_per_node.value_or(0), 4) +
-                              " per node x " + std::to_string(rec.nodes.value_or(0)) + " node(s))";
-    return rec.decision == model::Decision::keep_default ? "keep the kernel default, " + value
-                                                         : "set " + value;
 }
 
 }  // namespace
@@ -213,7 +205,9 @@ void model_lines(std::ostringstream& s, const model::ReportModel& model) {
 
 void decision_lines(std::ostringstream& s, const model::Report& report) {
     const model::ReportRecommendation& rec = report.recommendation;
-    s << "decision   " << decision_line(rec);
+    s << "decision   "
+      << decision_text(rec.decision, rec.hugepage_alloc_threads, rec.threads_per_node.value_or(0),
+                       rec.nodes.value_or(0));
     if (rec.confidence)
         s << ", confidence " << percent_text(*rec.confidence);
     s << "\n";
@@ -222,8 +216,7 @@ void decision_lines(std::ostringstream& s, const model::Report& report) {
           << pool->source << ")\n";
     s << "predicted  " << seconds_text(rec.predicted_seconds.value_or(0));
     if (const auto& interval = rec.predicted_seconds_interval)
-        s << " (90% " << seconds_text((*interval)[0]) << ".." << seconds_text((*interval)[1])
-          << ")";
+        s << interval_text((*interval)[0], (*interval)[1]);
     s << " at the decision, " << seconds_text(rec.predicted_default_seconds.value_or(0))
       << " at the kernel default of " << rec.default_threads.value_or(0) << " thread(s); saving "
       << seconds_text(rec.saving_seconds.value_or(0)) << "\n";
