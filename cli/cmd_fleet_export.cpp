@@ -58,9 +58,8 @@ std::string csv_field(const std::string& text) {
 }
 
 bool exportable(const SkuRow& row) {
-    return row.answer &&
-           row.answer->at("status") == model::fleet::to_string(model::fleet::SkuStatus::settled) &&
-           !row.answer->at("kernel_cmdline").get<std::string>().empty();
+    return row.answer && row.answer->status == model::fleet::SkuStatus::settled &&
+           !row.answer->kernel_cmdline.empty();
 }
 
 std::string render(const std::string& format, const std::vector<SkuRow>& rows) {
@@ -79,20 +78,19 @@ std::string render(const std::string& format, const std::vector<SkuRow>& rows) {
                 continue;
             }
             const auto& a = *row.answer;
-            out += csv_field(row.key) + "," + a.at("status").get<std::string>() + "," +
-                   a.at("decision").get<std::string>() + "," +
-                   std::to_string(a.at("hugepage_alloc_threads").get<int>()) + "," +
-                   a.at("kernel_cmdline").get<std::string>() + "\n";
+            out += csv_field(row.key) + "," + model::fleet::to_string(a.status) + "," +
+                   model::to_string(a.decision) + "," + std::to_string(a.hugepage_alloc_threads) +
+                   "," + a.kernel_cmdline + "\n";
         }
         return out;
     }
     if (format == "cmdline") {
         for (const auto& row : rows)
             if (exportable(row))
-                out += row.key + " " + row.answer->at("kernel_cmdline").get<std::string>() + "\n";
+                out += row.key + " " + row.answer->kernel_cmdline + "\n";
         return out;
     }
-    std::vector<nlohmann::json> answers;
+    std::vector<model::fleet::FleetAnswer> answers;
     for (const auto& row : rows)
         if (row.answer)
             answers.push_back(*row.answer);

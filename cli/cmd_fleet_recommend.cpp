@@ -35,33 +35,30 @@ std::optional<RecommendCommand> parse_recommend(const Args& args) {
     return o;
 }
 
-// The answer's JSON fields (model::fleet::to_json).
-std::string seconds_text(const nlohmann::json& value) {
-    return decimals_text(value.get<double>(), 2);
+std::string number_text(double value) {
+    return decimals_text(value, 2);
 }
 
-void print_answer(const nlohmann::json& a) {
-    std::cout << "sku        " << printable_text(a.at("sku").get<std::string>()) << " ("
-              << a.at("hosts").get<int>() << " hosts, " << a.at("runs").get<int>() << " runs)\n";
-    std::cout << "decision   " << (a.at("decision") == "set" ? "set" : "keep the kernel default,")
-              << " hugepage_alloc_threads=" << a.at("hugepage_alloc_threads").get<int>() << "\n";
-    std::cout << "predicted  " << seconds_text(a.at("predicted_seconds")) << " s";
-    const auto& low = a.at("predicted_seconds_low");
-    const auto& high = a.at("predicted_seconds_high");
-    if (low.is_number() && high.is_number())
-        std::cout << " (" << seconds_text(low) << " to " << seconds_text(high) << " s)";
-    const auto& confidence = a.at("confidence");
-    std::cout << ", saving " << seconds_text(a.at("saving_seconds")) << " s, confidence "
-              << (confidence.is_number() ? decimals_text(confidence.get<double>() * 100, 0) + "%"
-                                         : std::string("-"))
+void print_answer(const model::fleet::FleetAnswer& a) {
+    std::cout << "sku        " << printable_text(model::fleet::to_string(a.sku)) << " (" << a.hosts
+              << " hosts, " << a.runs << " runs)\n";
+    std::cout << "decision   "
+              << (a.decision == model::Decision::set ? "set" : "keep the kernel default,")
+              << " hugepage_alloc_threads=" << a.hugepage_alloc_threads << "\n";
+    std::cout << "predicted  " << number_text(a.predicted_seconds) << " s";
+    if (a.predicted_seconds_low && a.predicted_seconds_high)
+        std::cout << " (" << number_text(*a.predicted_seconds_low) << " to "
+                  << number_text(*a.predicted_seconds_high) << " s)";
+    std::cout << ", saving " << number_text(a.saving_seconds) << " s, confidence "
+              << (a.confidence ? decimals_text(*a.confidence * 100, 0) + "%" : std::string("-"))
               << "\n";
-    std::cout << "verified   " << a.at("verified_boots").get<int>() << " boots";
-    if (a.at("verification_ratio").is_number())
-        std::cout << ", measured/predicted " << seconds_text(a.at("verification_ratio"));
-    const std::string cmdline = a.at("kernel_cmdline").get<std::string>();
-    std::cout << "\nstatus     " << a.at("status").get<std::string>() << ": "
-              << printable_text(a.at("status_reason").get<std::string>()) << "\n";
-    std::cout << "cmdline    " << (cmdline.empty() ? std::string("(nothing to add)") : cmdline)
+    std::cout << "verified   " << a.verified_boots << " boots";
+    if (a.verification_ratio)
+        std::cout << ", measured/predicted " << number_text(*a.verification_ratio);
+    std::cout << "\nstatus     " << model::fleet::to_string(a.status) << ": "
+              << printable_text(a.status_reason) << "\n";
+    std::cout << "cmdline    "
+              << (a.kernel_cmdline.empty() ? std::string("(nothing to add)") : a.kernel_cmdline)
               << "\n";
 }
 
@@ -82,7 +79,7 @@ int run_fleet_recommend(const Args& args) {
     }
     const auto answer = answer_of_sku(db, key);
     if (o->json)
-        std::cout << answer.dump(2) << "\n";
+        std::cout << model::fleet::to_json(answer).dump(2) << "\n";
     else
         print_answer(answer);
     return 0;

@@ -8,15 +8,15 @@
 namespace hugetune::cli {
 namespace {
 
-// The answer's JSON fields (model::fleet::to_json): a number, or "-" for null.
-std::string number_text(const nlohmann::json& value, int decimals, double scale = 1) {
-    return value.is_number() ? decimals_text(value.get<double>() * scale, decimals) : "-";
+// A number, or "-" for none.
+std::string number_text(const std::optional<double>& value, int decimals, double scale = 1) {
+    return value ? decimals_text(*value * scale, decimals) : "-";
 }
 
-std::string value_text(const nlohmann::json& a) {
-    const std::string threads = std::to_string(a.at("hugepage_alloc_threads").get<int>());
-    return a.at("decision") == "set" ? "hugepage_alloc_threads=" + threads
-                                     : "keep default (" + threads + ")";
+std::string value_text(const model::fleet::FleetAnswer& a) {
+    const std::string threads = std::to_string(a.hugepage_alloc_threads);
+    return a.decision == model::Decision::set ? "hugepage_alloc_threads=" + threads
+                                              : "keep default (" + threads + ")";
 }
 
 void print_row(const SkuRow& row) {
@@ -26,14 +26,12 @@ void print_row(const SkuRow& row) {
         return;
     }
     const auto& a = *row.answer;
-    const std::string confidence = number_text(a.at("confidence"), 0, 100);
-    std::cout << "  hosts " << a.at("hosts").get<int>() << "  runs " << a.at("runs").get<int>()
-              << "  " << value_text(a) << "  confidence "
-              << (confidence == "-" ? confidence : confidence + "%") << "  saving "
-              << number_text(a.at("saving_seconds"), 2) << " s  verified boots "
-              << a.at("verified_boots").get<int>() << "  measured/predicted "
-              << number_text(a.at("verification_ratio"), 2) << "  "
-              << a.at("status").get<std::string>() << "\n";
+    const std::string confidence = number_text(a.confidence, 0, 100);
+    std::cout << "  hosts " << a.hosts << "  runs " << a.runs << "  " << value_text(a)
+              << "  confidence " << (confidence == "-" ? confidence : confidence + "%")
+              << "  saving " << number_text(a.saving_seconds, 2) << " s  verified boots "
+              << a.verified_boots << "  measured/predicted " << number_text(a.verification_ratio, 2)
+              << "  " << model::fleet::to_string(a.status) << "\n";
 }
 
 }  // namespace

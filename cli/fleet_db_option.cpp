@@ -61,25 +61,25 @@ model::InputSource sku_runs_input(const std::string& sku_key) {
     return {"SKU " + sku_key, "", true};
 }
 
-nlohmann::json answer_of_sku(fleet_db::FleetDb& db, const std::string& sku_key) {
+model::fleet::FleetAnswer answer_of_sku(fleet_db::FleetDb& db, const std::string& sku_key) {
     const bool keep = !own_binary_digest().empty();
     const std::string inputs =
         keep ? answer_inputs(fleet_db_call([&] { return db.runs_digest(sku_key); })) : "";
     if (keep)
         if (const auto kept = fleet_db_call([&] { return db.kept_answer(sku_key, inputs); })) {
             try {
-                return nlohmann::json::parse(*kept);
-            } catch (const nlohmann::json::exception&) {  // damaged: computed again below
+                return model::fleet::read_fleet_answer(nlohmann::json::parse(*kept));
+            } catch (const std::exception&) {  // damaged or of another layout: computed again
             }
         }
     const auto runs = fleet_db_call([&] { return db.runs_of_sku(sku_key); });
     if (runs.empty())
         throw UsageError("--sku: no runs of SKU '" + sku_key +
                          "' in the database; see 'hugetune fleet skus' for the SKUs it holds");
-    const nlohmann::json answer = model::fleet::to_json(
+    const model::fleet::FleetAnswer answer = model::fleet::fleet_answer(
         model::fleet::answer_sku(runs, fleet_analysis_options(), sku_runs_input(sku_key)));
     if (keep)
-        db.keep_answer(sku_key, inputs, answer.dump());
+        db.keep_answer(sku_key, inputs, to_json(answer).dump());
     return answer;
 }
 
@@ -103,7 +103,7 @@ std::vector<SkuRow> answers_of_all_skus(fleet_db::FleetDb& db) {
 
 nlohmann::json to_json(const SkuRow& row) {
     if (row.answer)
-        return *row.answer;
+        return model::fleet::to_json(*row.answer);
     return {{"sku", row.key}, {"error", row.error}};
 }
 

@@ -37,17 +37,17 @@ auto fleet_db_call(F&& f) -> decltype(f()) {
     }
 }
 
-// The answer of one SKU from every stored run, as model::fleet::to_json writes it; UsageError
-// when the SKU has no runs. An answer kept in the database is taken when this binary computed
-// it from the same runs with the same options; else it is computed and kept
-// (docs/fleet.md "Answers kept").
-nlohmann::json answer_of_sku(fleet_db::FleetDb& db, const std::string& sku_key);
+// The answer of one SKU from every stored run; UsageError when the SKU has no runs. An answer
+// kept in the database is taken when this binary computed it from the same runs with the same
+// options and its reader accepts it; else it is computed and kept (docs/fleet.md "Answers
+// kept").
+model::fleet::FleetAnswer answer_of_sku(fleet_db::FleetDb& db, const std::string& sku_key);
 
 // Every SKU in the database with its answer, or why it has none.
 struct SkuRow {
     std::string key;
-    std::optional<nlohmann::json> answer;  // as answer_of_sku gives it
-    std::string error;                     // when there is no answer
+    std::optional<model::fleet::FleetAnswer> answer;  // as answer_of_sku gives it
+    std::string error;                                // when there is no answer
 };
 std::vector<SkuRow> answers_of_all_skus(fleet_db::FleetDb& db);
 // The row as JSON: the answer's fields, or {"sku", "error"}.

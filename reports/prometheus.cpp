@@ -1,5 +1,7 @@
 #include "reports/prometheus.hpp"
 
+#include "model/fleet/fleet.hpp"
+
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -38,15 +40,6 @@ std::string sample_text(double value) {
             break;
     }
     return buf;
-}
-
-void add_if_number(std::vector<PrometheusSample>& out, const nlohmann::json& source,
-                   const char* key, double scale, PrometheusSample sample) {
-    const auto it = source.find(key);
-    if (it == source.end() || !it->is_number())
-        return;
-    sample.value = it->get<double>() * scale;
-    out.push_back(std::move(sample));
 }
 
 }  // namespace
@@ -102,26 +95,24 @@ std::vector<PrometheusSample> verification_samples(const model::Verification& v,
     return out;
 }
 
-std::vector<PrometheusSample> fleet_samples(const std::vector<nlohmann::json>& answers) {
+std::vector<PrometheusSample> fleet_samples(const std::vector<model::fleet::FleetAnswer>& answers) {
     std::vector<PrometheusSample> out;
     for (const auto& a : answers) {
         const std::vector<std::pair<std::string, std::string>> labels = {
-            {"sku", a.value("sku", std::string())}, {"status", a.value("status", std::string())}};
-        add_if_number(out, a, "hugepage_alloc_threads", 1,
-                      {"hugetune_fleet_recommended_threads",
-                       "the SKU's recommended hugepage_alloc_threads", labels, 0});
-        add_if_number(out, a, "predicted_seconds", 1,
-                      {"hugetune_fleet_predicted_seconds",
-                       "predicted boot allocation at the recommended value", labels, 0});
-        add_if_number(out, a, "hosts", 1,
-                      {"hugetune_fleet_hosts", "hosts of the SKU in the database", labels, 0});
-        add_if_number(out, a, "runs", 1,
-                      {"hugetune_fleet_runs", "reports of the SKU in the database", labels, 0});
-        add_if_number(out, a, "verified_boots", 1,
-                      {"hugetune_fleet_verified_boots", "verified boots of the SKU", labels, 0});
-        add_if_number(out, a, "verification_ratio", 1,
-                      {"hugetune_fleet_verification_ratio",
-                       "median measured over predicted of the SKU's verified boots", labels, 0});
+            {"sku", model::fleet::to_string(a.sku)}, {"status", model::fleet::to_string(a.status)}};
+        const auto add = [&](std::optional<double> value, const char* name, const char* help) {
+            if (value)
+                out.push_back({name, help, labels, *value});
+        };
+        add(static_cast<double>(a.hugepage_alloc_threads), "hugetune_fleet_recommended_threads",
+            "the SKU's recommended hugepage_alloc_threads");
+        add(a.predicted_seconds, "hugetune_fleet_predicted_seconds",
+            "predicted boot allocation at the recommended value");
+        add(a.hosts, "hugetune_fleet_hosts", "hosts of the SKU in the database");
+        add(a.runs, "hugetune_fleet_runs", "reports of the SKU in the database");
+        add(a.verified_boots, "hugetune_fleet_verified_boots", "verified boots of the SKU");
+        add(a.verification_ratio, "hugetune_fleet_verification_ratio",
+            "median measured over predicted of the SKU's verified boots");
     }
     return out;
 }

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "model/documents/fleet_answer.hpp"
 #include "model/documents/verification.hpp"
 
 namespace hugetune {
@@ -28,8 +29,8 @@ std::string prometheus_text(const std::vector<PrometheusSample>& samples);
 std::vector<PrometheusSample> verification_samples(const model::Verification& verification,
                                                    const std::optional<std::string>& sku_key);
 
-// Per SKU answer (model::fleet::to_json): the recommended value, predicted seconds, hosts, runs,
-// verified boots and their ratio.
-std::vector<PrometheusSample> fleet_samples(const std::vector<nlohmann::json>& answers);
+// Per SKU answer: the recommended value, predicted seconds, hosts, runs, verified boots and
+// their ratio.
+std::vector<PrometheusSample> fleet_samples(const std::vector<model::fleet::FleetAnswer>& answers);
 
 }  // namespace hugetune

@@ -127,21 +127,6 @@ std::optional<ReportBootPool> read_boot_pool(const JsonField& pool) {
                           pool["source"].hint<std::string>().value_or("")};
 }
 
-SkuKey read_sku(const JsonField& sku) {
-    sku.object();
-    SkuKey key;
-    key.microarch = sku["microarch"].string();
-    if (key.microarch.empty() || key.microarch.find('/') != std::string::npos)
-        sku["microarch"].fail("must be a name without '/'");
-    key.nodes = static_cast<int>(sku["nodes"].whole_number({1, kMaxNodes}));
-    key.hardware_threads_per_node =
-        static_cast<int>(sku["hardware_threads_per_node"].whole_number({1, 1'000'000}));
-    key.memory_per_node_gib =
-        static_cast<std::uint64_t>(sku["memory_per_node_gib"].whole_number({0}));
-    key.page_size_kb = static_cast<std::uint64_t>(sku["page_size_kb"].whole_number({4}));
-    return key;
-}
-
 // "bios <version>, microcode <revision>" from the optional `firmware` block.
 std::optional<std::string> read_firmware(const JsonField& firmware) {
     if (!firmware.present())
@@ -240,6 +225,21 @@ bool is_short_form(const nlohmann::json& document) {
 }
 
 }  // namespace
+
+SkuKey read_sku(const JsonField& sku) {
+    sku.object();
+    SkuKey key;
+    key.microarch = sku["microarch"].string();
+    if (key.microarch.empty() || key.microarch.find('/') != std::string::npos)
+        sku["microarch"].fail("must be a name without '/'");
+    key.nodes = static_cast<int>(sku["nodes"].whole_number({1, kMaxNodes}));
+    key.hardware_threads_per_node =
+        static_cast<int>(sku["hardware_threads_per_node"].whole_number({1, 1'000'000}));
+    key.memory_per_node_gib =
+        static_cast<std::uint64_t>(sku["memory_per_node_gib"].whole_number({0}));
+    key.page_size_kb = static_cast<std::uint64_t>(sku["page_size_kb"].whole_number({4}));
+    return key;
+}
 
 Report read_report(nlohmann::json document, const ReportReading& reading) {
     const JsonField doc(document, kReportFix, reading.input);

@@ -120,6 +120,8 @@ struct Report {
     nlohmann::json document;  // the whole document, as read
 };
 
+class JsonField;
+
 struct ReportReading {
     bool need_run = false;         // refuse the short form (the summary, the fleet)
     bool need_prediction = false;  // recommendation.predicted_seconds must be there (verify)
@@ -127,6 +129,9 @@ struct ReportReading {
     std::string threads_fix = "give the report written by 'hugetune run'";
     InputSource input;  // the document, as errors name it
 };
+
+// A `sku` block wherever a document keeps it (a report's `sku`, a fleet answer's `sku_fields`).
+SkuKey read_sku(const JsonField& sku);
 
 // Checks, in this order: `schema_version` is this hugetune's; each field it reads, its bounds
 // and consistency (InputError naming the field by its JSON path, with the fix); then a whole

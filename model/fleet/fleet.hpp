@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "model/documents/fleet_answer.hpp"
 #include "model/documents/report.hpp"
 #include "model/documents/verification.hpp"
 #include "model/input/fit_input.hpp"
@@ -86,10 +87,6 @@ inline constexpr int kMinHostsToCompare = 3;
 // kMinHostsToCompare values.
 std::vector<double> robust_deviations(const std::vector<double>& values, double floor);
 
-enum class SkuStatus { settled, needs_more_hosts, disagrees_with_verification };
-std::string to_string(
-    SkuStatus status);  // "settled", "needs_more_hosts", "disagrees_with_verification"
-
 struct SkuAnswer {
     SkuKey sku;
     int hosts = 0;
@@ -125,6 +122,8 @@ struct HostCheck {
 std::vector<HostCheck> check_hosts(const std::vector<FleetRun>& runs, const FleetOptions& options,
                                    const InputSource& runs_input = {});
 
+// The answer as its document (model/documents/fleet_answer.hpp).
+FleetAnswer fleet_answer(const SkuAnswer& answer);
 nlohmann::json to_json(const SkuAnswer& answer);
 nlohmann::json to_json(const HostCheck& check);
 

@@ -1,4 +1,4 @@
-// The fleet's answers as JSON values, for `fleet recommend` and `fleet hosts --json`.
+// The fleet's answers as their document, and each host's check as JSON for `fleet hosts --json`.
 #include "model/fleet/fleet.hpp"
 
 namespace hugetune::model::fleet {
@@ -11,37 +11,32 @@ json or_null(const std::optional<T>& value) {
     return value ? json(*value) : json(nullptr);
 }
 
-json sku_fields(const SkuKey& key) {
-    return {{"microarch", key.microarch},
-            {"nodes", key.nodes},
-            {"hardware_threads_per_node", key.hardware_threads_per_node},
-            {"memory_per_node_gib", key.memory_per_node_gib},
-            {"page_size_kb", key.page_size_kb}};
-}
-
 }  // namespace
 
-// The answer's headline fields flat, as `fleet skus --json`, `fleet recommend --json` and the
-// exports read them, and the whole fit under "recommendation".
-json to_json(const SkuAnswer& a) {
+FleetAnswer fleet_answer(const SkuAnswer& a) {
     const Recommendation& r = a.recommendation;
-    return {{"sku", to_string(a.sku)},
-            {"sku_fields", sku_fields(a.sku)},
-            {"hosts", a.hosts},
-            {"runs", a.runs},
-            {"status", to_string(a.status)},
-            {"status_reason", a.status_reason},
-            {"decision", to_string(r.decision)},
-            {"hugepage_alloc_threads", r.hugepage_alloc_threads},
-            {"kernel_cmdline", a.kernel_cmdline},
-            {"predicted_seconds", r.predicted_seconds},
-            {"predicted_seconds_low", or_null(r.predicted_seconds_low)},
-            {"predicted_seconds_high", or_null(r.predicted_seconds_high)},
-            {"saving_seconds", r.saving_seconds},
-            {"confidence", or_null(r.confidence)},
-            {"verified_boots", a.verified_boots},
-            {"verification_ratio", or_null(a.verification_ratio)},
-            {"recommendation", to_json(r)}};
+    FleetAnswer f;
+    f.sku = a.sku;
+    f.hosts = a.hosts;
+    f.runs = a.runs;
+    f.status = a.status;
+    f.status_reason = a.status_reason;
+    f.decision = r.decision;
+    f.hugepage_alloc_threads = static_cast<std::uint64_t>(r.hugepage_alloc_threads);
+    f.kernel_cmdline = a.kernel_cmdline;
+    f.predicted_seconds = r.predicted_seconds;
+    f.predicted_seconds_low = r.predicted_seconds_low;
+    f.predicted_seconds_high = r.predicted_seconds_high;
+    f.saving_seconds = r.saving_seconds;
+    f.confidence = r.confidence;
+    f.verified_boots = a.verified_boots;
+    f.verification_ratio = a.verification_ratio;
+    f.recommendation = to_json(r);
+    return f;
+}
+
+json to_json(const SkuAnswer& a) {
+    return to_json(fleet_answer(a));
 }
 
 json to_json(const HostCheck& c) {

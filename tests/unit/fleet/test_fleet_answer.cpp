@@ -1,0 +1,78 @@
+// A SKU's answer as its document: what the writer writes the reader reads back the same, and a
+// kept answer that was damaged or edited is refused by the field at fault.
+#include <doctest/doctest.h>
+
+#include "model/documents/fleet_answer.hpp"
+#include "model/fleet/fleet.hpp"
+#include "tests/unit/support/report_data.hpp"
+
+using namespace hugetune;
+using namespace hugetune::model::fleet;
+using nlohmann::json;
+
+namespace {
+
+const FleetAnswer& computed_answer() {
+    static const FleetAnswer answer = [] {
+        std::vector<FleetRun> runs;
+        for (int i = 0; i < 3; ++i) {
+            json r = test::fixed_report();
+            r["host"]["hostname"] = "host" + std::to_string(i);
+            runs.push_back({"host" + std::to_string(i), "run" + std::to_string(i), r});
+        }
+        return fleet_answer(answer_sku(runs, FleetOptions{}));
+    }();
+    return answer;
+}
+
+std::string answer_refusal(const json& document) {
+    try {
+        read_fleet_answer(document, {"kept answer"});
+    } catch (const model::InputError& e) {
+        CHECK(e.source().name == "kept answer");
+        return e.what();
+    }
+    return {};
+}
+
+}  // namespace
+
+TEST_CASE("fleet answer: written and read back unchanged") {
+    const FleetAnswer& a = computed_answer();
+    const json written = to_json(a);
+    const FleetAnswer back = read_fleet_answer(written);
+    CHECK(to_json(back) == written);
+    CHECK(back.sku == a.sku);
+    CHECK(back.hosts == 3);
+    CHECK(back.status == a.status);
+    CHECK(back.decision == a.decision);
+    CHECK(back.kernel_cmdline == a.kernel_cmdline);
+    CHECK(written["sku"] == to_string(a.sku));
+}
+
+TEST_CASE("fleet answer: each damaged field is refused by its path") {
+    const json good = to_json(computed_answer());
+    REQUIRE(answer_refusal(good).empty());
+    const auto refused = [&](const char* key, const json& value, const std::string& message) {
+        json doc = good;
+        if (value.is_discarded())
+            doc.erase(key);
+        else
+            doc[key] = value;
+        CAPTURE(key);
+        CHECK(answer_refusal(doc).rfind(message, 0) == 0);
+    };
+    const json gone = json(json::value_t::discarded);
+    refused("hosts", gone, "hosts: missing");
+    refused("hosts", -1, "hosts: must be a whole number from 0");
+    refused("sku", "zen4/9n/1t/1g/2048k", "sku: 'zen4/9n/1t/1g/2048k' is not");
+    refused("status", "fine", "status: 'fine' is not one of settled");
+    refused("decision", "maybe", "decision: 'maybe' is not one of set, keep_default");
+    refused("hugepage_alloc_threads", 5000,
+            "hugepage_alloc_threads: must be a whole number from 1");
+    refused("kernel_cmdline", "hugepage_alloc_threads=7 init=/bin/sh", "kernel_cmdline: '");
+    refused("confidence", 1.5, "confidence: must be from 0 to 1");
+    refused("predicted_seconds", -1, "predicted_seconds: must be a number of at least 0");
+    refused("recommendation", gone, "recommendation: missing");
+    CHECK(answer_refusal(json::array()).rfind("document: must be an object", 0) == 0);
+}
