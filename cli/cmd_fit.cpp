@@ -149,7 +149,7 @@ model::SweepData parse_input(const std::filesystem::path& path, const std::strin
             throw UsageError(name + ": is JSON but not a sweep document (a JSON " +
                              doc.type_name() +
                              "); give the file written by 'hugetune sweep --out'");
-        if (doc.contains("format") && doc["format"] == "hugetune-boot-sweep") {
+        if (doc.contains("format") && doc["format"] == model::kBootSweepFormat) {
             model::SweepData boots = model::parse_boot_sweep_json(doc, input);
             model::check_enough_thread_counts(boots.phases.front(), std::nullopt, input);
             return boots;

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "model/alloc_threads.hpp"
+#include "model/input/json_fields.hpp"
 #include "model/text.hpp"
 #include "reports/json_access.hpp"
 
@@ -66,24 +67,21 @@ std::vector<model::Warning> probe_warnings(const json& probe) {
     return w;
 }
 
-bool noisy(const json& point) {
-    const auto& samples = at_or_null(point, "samples_seconds");
-    const double median = point.value("median_seconds", 0.0);
-    if (!samples.is_array() || samples.size() < 2 || median <= 0)
+bool noisy(const model::MeasuredPoint& point) {
+    const auto& samples = point.samples_seconds;
+    if (samples.size() < 2 || point.median_seconds <= 0)
         return false;
-    auto [lo, hi] = std::minmax_element(
-        samples.begin(), samples.end(),
-        [](const json& a, const json& b) { return a.get<double>() < b.get<double>(); });
-    return (hi->get<double>() - lo->get<double>()) / median > kNoisySpreadRatio;
+    const auto [lo, hi] = std::minmax_element(samples.begin(), samples.end());
+    return (*hi - *lo) / point.median_seconds > kNoisySpreadRatio;
 }
 
-std::vector<model::Warning> point_warnings(const json& sweep) {
+std::vector<model::Warning> point_warnings(const model::MeasuredSweep& sweep) {
     std::set<int> oversubscribed, shortfall, spread;
-    for (const auto& p : at_or_null(sweep, "points")) {
-        const int n = p.value("threads_per_node", 0);
-        if (p.value("oversubscribed", false))
+    for (const auto& p : sweep.points) {
+        const int n = p.threads_per_node;
+        if (p.oversubscribed)
             oversubscribed.insert(n);
-        if (p.value("shortfall_pages", 0) > 0)
+        if (p.shortfall_pages > 0)
             shortfall.insert(n);
         if (noisy(p))
             spread.insert(n);
@@ -125,7 +123,7 @@ std::vector<model::Warning> fit_warnings(const json& fit) {
 
 }  // namespace
 
-std::vector<model::Warning> collect_warnings(const json& probe, const json& sweep,
+std::vector<model::Warning> collect_warnings(const json& probe, const model::MeasuredSweep& sweep,
                                              const json& fit) {
     const auto from_fit = fit_warnings(fit);
     std::vector<model::Warning> w;
@@ -142,7 +140,9 @@ std::vector<model::Warning> collect_warnings(const json& probe, const json& swee
 
 json build_report(const ReportInputs& in) {
     json warnings = json::array();
-    for (const auto& w : collect_warnings(in.probe, in.sweep, in.fit))
+    // The sweep's points as its reader reads them (model/documents/sweep.hpp).
+    const model::MeasuredSweep measured = model::read_measured_sweep(model::JsonField(in.sweep));
+    for (const auto& w : collect_warnings(in.probe, measured, in.fit))
         warnings.push_back({{"code", w.code}, {"message", w.message}});
     json recommendation = at_or_null(in.fit, "recommendation");
     if (recommendation.is_object() && recommendation.contains("hugepage_alloc_threads"))

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "model/documents/sweep.hpp"
 #include "model/report_version.hpp"
 #include "model/warning.hpp"
 
@@ -32,7 +33,7 @@ inline constexpr double kNoisySpreadRatio = 0.25;  // (max - min) / median of a 
 // shortfall, noisy), then the fit's about the result. The model judges the machine's facts and
 // the fit; this judges the rest, so no code comes from two places.
 std::vector<model::Warning> collect_warnings(const nlohmann::json& probe,
-                                             const nlohmann::json& sweep,
+                                             const model::MeasuredSweep& sweep,
                                              const nlohmann::json& fit);
 
 nlohmann::json build_report(const ReportInputs& inputs);

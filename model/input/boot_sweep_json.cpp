@@ -10,7 +10,6 @@
 namespace hugetune::model {
 namespace {
 
-constexpr int kBootSweepFormatVersion = 1;
 constexpr double kMsPerSecond = 1000;
 
 PhaseSeries read_steps(const JsonField& steps, int nodes) {
@@ -36,8 +35,8 @@ PhaseSeries read_steps(const JsonField& steps, int nodes) {
 SweepData parse_boot_sweep_json(const nlohmann::json& document, const InputSource& input) {
     const JsonField doc(document, "give a result written by 'hugetune boot-sweep'", input);
     doc.object();
-    if (doc["format"].hint<std::string>() != "hugetune-boot-sweep")
-        doc["format"].fail("not 'hugetune-boot-sweep'");
+    if (doc["format"].hint<std::string>() != kBootSweepFormat)
+        doc["format"].fail(std::string("not '") + kBootSweepFormat + "'");
     if (const auto v = doc["format_version"].whole_number({0}); v != kBootSweepFormatVersion)
         doc["format_version"].fail(std::to_string(v) + " is not supported (this hugetune reads " +
                                    std::to_string(kBootSweepFormatVersion) + ")");

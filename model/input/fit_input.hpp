@@ -96,6 +96,10 @@ class JsonField;
 SweepData fit_input(const MeasuredSweep& sweep, const JsonField& probe,
                     const std::string& points_path = "points");
 
+// The result `hugetune boot-sweep` writes (tuner/boot_sweep/result.cpp) and this reads.
+inline constexpr const char* kBootSweepFormat = "hugetune-boot-sweep";
+inline constexpr int kBootSweepFormatVersion = 1;
+
 // A `hugetune-boot-sweep` result: a measured boot table ("boot" phase, threads per node = the
 // total over the nodes it names). Throws InputError naming the JSON path of the problem. A fit
 // of it needs check_enough_thread_counts too; a comparison with a prediction does not.

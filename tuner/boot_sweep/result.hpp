@@ -7,12 +7,13 @@
 #include <string>
 #include <vector>
 
+#include "model/input/fit_input.hpp"
 #include "tuner/boot_sweep/state.hpp"
 
 namespace hugetune::boot_sweep {
 
-inline constexpr const char* kResultFormat = "hugetune-boot-sweep";
-inline constexpr int kResultFormatVersion = 1;
+inline constexpr const char* kResultFormat = model::kBootSweepFormat;
+inline constexpr int kResultFormatVersion = model::kBootSweepFormatVersion;
 
 struct ThreadsResult {
     int threads = 1;

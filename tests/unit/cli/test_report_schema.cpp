@@ -12,6 +12,7 @@
 
 #include "cli/commands.hpp"
 #include "model/input/fit_input.hpp"
+#include "model/input/json_fields.hpp"
 #include "model/recommend.hpp"
 #include "reports/report.hpp"
 #include "tests/unit/support/fixtures.hpp"
@@ -77,19 +78,20 @@ std::vector<std::string> codes_of(const std::vector<model::Warning>& warnings) {
 
 TEST_CASE("report: a kernel before 6.15 and node-format hugepages= are warned about") {
     auto probe = to_json(probe_machine(KernelFs(fixture("zen4-2node"))));
-    const auto codes = codes_of(collect_warnings(probe, nlohmann::json::object(), fit_on(probe)));
+    const auto codes = codes_of(collect_warnings(probe, model::MeasuredSweep{}, fit_on(probe)));
     REQUIRE(codes.size() >= 2);
     CHECK(std::vector(codes.begin(), codes.begin() + 2) ==
           std::vector<std::string>{"kernel_too_old", "node_format_hugepages"});
     // The probe alone adds neither: the model judges them, once.
-    CHECK(collect_warnings(probe, nlohmann::json::object(), nlohmann::json::object()).empty());
+    CHECK(collect_warnings(probe, model::MeasuredSweep{}, nlohmann::json::object()).empty());
 }
 
 TEST_CASE("report: warnings from the probe and the sweep, around the fit's") {
     auto probe = to_json(probe_machine(KernelFs(fixture("vm-1node"))));
-    auto sweep = nlohmann::json::parse(R"({"points": [
-        {"phase": "zero", "threads_per_node": 4, "median_seconds": 1.0,
-         "samples_seconds": [0.7, 1.0, 1.1], "oversubscribed": true, "shortfall_pages": 2}]})");
+    const auto sweep = model::read_measured_sweep(model::JsonField(nlohmann::json::parse(R"({
+        "parameters": {"page_size_kb": 2048}, "points": [
+        {"phase": "zero", "threads_per_node": 4, "median_seconds": 1.0, "pages_per_node": 512,
+         "samples_seconds": [0.7, 1.0, 1.1], "oversubscribed": true, "shortfall_pages": 2}]})")));
     // The fit's machine warnings come first, whatever their place in the fit.
     auto fit = nlohmann::json::parse(R"({"recommendation": {"confidence": 0.5},
         "warnings": [{"code": "low_confidence", "message": "only 50% agree"},
@@ -102,14 +104,14 @@ TEST_CASE("report: warnings from the probe and the sweep, around the fit's") {
     probe["kernel"]["boot_pool"] =
         nlohmann::json::parse(R"([{"size_kb": 1048576, "pages": 4, "node_format": false}])");
     probe["kernel"]["supports_hugepage_alloc_threads"] = false;
-    const auto codes = codes_of(collect_warnings(probe, nlohmann::json::object(), fit_on(probe)));
+    const auto codes = codes_of(collect_warnings(probe, model::MeasuredSweep{}, fit_on(probe)));
     REQUIRE(codes.size() >= 4);
     CHECK(
         std::vector(codes.begin(), codes.begin() + 4) ==
         std::vector<std::string>{"vm", "kernel_too_old", "gigantic_only", "init_on_alloc_unknown"});
     // The model assumes init_on_alloc on when it is unknown (boot zeroes every page): the
     // warning says what the model does.
-    for (const auto& w : collect_warnings(probe, nlohmann::json::object(), fit_on(probe)))
+    for (const auto& w : collect_warnings(probe, model::MeasuredSweep{}, fit_on(probe)))
         if (w.code == "init_on_alloc_unknown") {
             CHECK(w.message.find("assumes it is on") != std::string::npos);
             CHECK(w.message.find("assumes it is off") == std::string::npos);
