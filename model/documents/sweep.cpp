@@ -92,10 +92,4 @@ void check_sweep_format(const nlohmann::json& document, const InputSource& input
                                    std::to_string(kSweepFormatVersion) + ")");
 }
 
-MeasuredSweep read_sweep_document(const nlohmann::json& document) {
-    check_sweep_format(document);
-    return read_measured_sweep(
-        JsonField(document, "give a file written by 'hugetune sweep --out'"));
-}
-
 }  // namespace hugetune::model

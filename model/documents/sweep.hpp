@@ -52,11 +52,9 @@ class JsonField;
 // holding more than kMaxInputSamples samples is refused.
 MeasuredSweep read_measured_sweep(const JsonField& sweep);
 
-// A whole sweep document: `format`, `format_version`, then the measured block. Its `probe` is
-// read by the fit's input (fit_input.hpp parse_sweep_json).
-MeasuredSweep read_sweep_document(const nlohmann::json& document, const InputSource& input = {});
-
-// Throws InputError about `input` unless `document` is an object of this format and version.
+// Throws InputError about `input` unless `document` is an object of this format and version. A
+// whole sweep document is this, then the measured block, then its `probe` (the fit's input:
+// fit_input.hpp parse_sweep_json).
 void check_sweep_format(const nlohmann::json& document, const InputSource& input = {});
 
 }  // namespace hugetune::model
