@@ -44,22 +44,6 @@ Decision read_decision(const JsonField& field) {
     return text == "set" ? Decision::set : Decision::keep_default;
 }
 
-// A finite number of at least 0; null reads as absent.
-std::optional<double> optional_non_negative(const JsonField& field) {
-    if (!field.present())
-        return std::nullopt;
-    const auto value = field.hint<double>();
-    if (!value || !std::isfinite(*value) || *value < 0)
-        field.fail("must be a number of at least 0");
-    return value;
-}
-
-double non_negative(const JsonField& field) {
-    if (!field.present())
-        field.fail("missing");
-    return *optional_non_negative(field);
-}
-
 int count(const JsonField& field) {
     return static_cast<int>(field.whole_number({0, 1'000'000'000}));
 }
@@ -75,14 +59,14 @@ void read_value(const JsonField& doc, FleetAnswer& a) {
     if (a.kernel_cmdline != expected)
         doc["kernel_cmdline"].fail("'" + a.kernel_cmdline + "' is not '" + expected +
                                    "', what decision and hugepage_alloc_threads say");
-    a.predicted_seconds = non_negative(doc["predicted_seconds"]);
-    a.predicted_seconds_low = optional_non_negative(doc["predicted_seconds_low"]);
-    a.predicted_seconds_high = optional_non_negative(doc["predicted_seconds_high"]);
+    a.predicted_seconds = doc["predicted_seconds"].non_negative_number();
+    a.predicted_seconds_low = doc["predicted_seconds_low"].optional_non_negative_number();
+    a.predicted_seconds_high = doc["predicted_seconds_high"].optional_non_negative_number();
     const auto saving = doc["saving_seconds"].hint<double>();
     if (!saving || !std::isfinite(*saving))
         doc["saving_seconds"].fail("must be a number");
     a.saving_seconds = *saving;
-    a.confidence = optional_non_negative(doc["confidence"]);
+    a.confidence = doc["confidence"].optional_non_negative_number();
     if (a.confidence && *a.confidence > 1)
         doc["confidence"].fail("must be from 0 to 1");
 }
@@ -122,7 +106,7 @@ FleetAnswer read_fleet_answer(const json& document, const InputSource& input) {
     a.status_reason = doc["status_reason"].string();
     read_value(doc, a);
     a.verified_boots = count(doc["verified_boots"]);
-    a.verification_ratio = optional_non_negative(doc["verification_ratio"]);
+    a.verification_ratio = doc["verification_ratio"].optional_non_negative_number();
     doc["recommendation"].object();
     a.recommendation = document.at("recommendation");
     return a;

@@ -28,24 +28,6 @@ void check_schema_version(const JsonField& version) {
         value.fail(std::to_string(number) + " is not supported");
 }
 
-// Finite and at least 0 (a prediction may be zero, a measured time may not).
-std::optional<double> optional_non_negative(const JsonField& field) {
-    if (!field.present())
-        return std::nullopt;
-    const auto value = field.hint<double>();
-    if (!value)
-        field.fail("must be a number");
-    if (!std::isfinite(*value) || *value < 0)
-        field.fail("must be at least 0");
-    return value;
-}
-
-double non_negative(const JsonField& field) {
-    if (!field.present())
-        field.fail("missing");
-    return *optional_non_negative(field);
-}
-
 Decision read_decision(const JsonField& decision, bool required) {
     if (!decision.present() && !required)
         return Decision::set;
@@ -57,7 +39,8 @@ Decision read_decision(const JsonField& decision, bool required) {
 
 std::optional<double> read_prediction(const JsonField& predicted, const ReportReading& reading) {
     if (!reading.need_prediction)
-        return reading.need_run ? non_negative(predicted) : optional_non_negative(predicted);
+        return reading.need_run ? predicted.non_negative_number()
+                                : predicted.optional_non_negative_number();
     if (!predicted.present())
         predicted
             .with_fix(
@@ -78,7 +61,7 @@ std::optional<std::array<double, 2>> read_interval(const JsonField& interval) {
 }
 
 std::optional<double> read_confidence(const JsonField& field) {
-    const auto confidence = optional_non_negative(field);
+    const auto confidence = field.optional_non_negative_number();
     if (confidence && *confidence > 1)
         field.fail("must be from 0 to 1");
     return confidence;
@@ -107,7 +90,7 @@ ReportRecommendation read_recommendation(const JsonField& rec, const ReportReadi
     r.predicted_seconds_interval = read_interval(rec["predicted_seconds_interval"]);
     r.default_threads = rec["default_threads"].hint<std::uint64_t>();
     r.default_threads_per_node = rec["default_threads_per_node"].hint<double>();
-    r.predicted_default_seconds = optional_non_negative(rec["predicted_default_seconds"]);
+    r.predicted_default_seconds = rec["predicted_default_seconds"].optional_non_negative_number();
     r.saving_seconds = rec["saving_seconds"].hint<double>();
     r.confidence = read_confidence(rec["confidence"]);
     r.verdict = rec["verdict"].hint<std::string>();
@@ -150,7 +133,7 @@ std::vector<Warning> read_warnings(const JsonField& warnings) {
 BootSeconds read_boot_seconds(const JsonField& p) {
     return {p["threads_per_node"].positive_number(),
             static_cast<std::uint64_t>(p["hugepage_alloc_threads"].whole_number()),
-            non_negative(p["seconds"]), p["seconds_low"].hint<double>(),
+            p["seconds"].non_negative_number(), p["seconds_low"].hint<double>(),
             p["seconds_high"].hint<double>()};
 }
 

@@ -84,6 +84,16 @@ double JsonField::positive_number() const {
     return d;
 }
 
+double JsonField::non_negative_number() const {
+    const json& v = required();
+    if (!v.is_number())
+        fail("must be a number");
+    const double d = v.get<double>();
+    if (!std::isfinite(d) || d < 0)
+        fail("must be at least 0");
+    return d;
+}
+
 std::int64_t JsonField::whole_number(WholeRange range) const {
     const json& v = required();
     const bool bounded = range.max != WholeRange{}.max;
@@ -127,6 +137,10 @@ bool JsonField::boolean() const {
 
 std::optional<bool> JsonField::optional_boolean() const {
     return present() ? std::optional(boolean()) : std::nullopt;
+}
+
+std::optional<double> JsonField::optional_non_negative_number() const {
+    return present() ? std::optional(non_negative_number()) : std::nullopt;
 }
 
 std::optional<double> JsonField::optional_positive_number() const {

@@ -50,7 +50,8 @@ class JsonField {
     std::size_t array_size() const;  // elements through operator[](index)
     std::string string() const;
     bool boolean() const;
-    double positive_number() const;  // finite and above 0
+    double positive_number() const;      // finite and above 0
+    double non_negative_number() const;  // finite and at least 0 (a prediction may be zero)
     std::int64_t whole_number(WholeRange range = {}) const;
 
     // The elements of an array, each read as positive_number() (its error names the element);
@@ -61,6 +62,7 @@ class JsonField {
     // Optional fields: absent reads as nullopt; present, as the required reader.
     std::optional<std::string> optional_string() const;
     std::optional<double> optional_positive_number() const;
+    std::optional<double> optional_non_negative_number() const;
     std::optional<bool> optional_boolean() const;
 
     // A machine fact that only informs: the value when present and of type T, otherwise

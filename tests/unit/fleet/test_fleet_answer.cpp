@@ -72,7 +72,7 @@ TEST_CASE("fleet answer: each damaged field is refused by its path") {
             "hugepage_alloc_threads: must be a whole number from 1");
     refused("kernel_cmdline", "hugepage_alloc_threads=7 init=/bin/sh", "kernel_cmdline: '");
     refused("confidence", 1.5, "confidence: must be from 0 to 1");
-    refused("predicted_seconds", -1, "predicted_seconds: must be a number of at least 0");
+    refused("predicted_seconds", -1, "predicted_seconds: must be at least 0");
     refused("recommendation", gone, "recommendation: missing");
     CHECK(answer_refusal(json::array()).rfind("document: must be an object", 0) == 0);
 }
