@@ -70,8 +70,7 @@ nlohmann::json boot_outcome_json(std::string_view command, bool dry_run,
             {"commands_not_run", argv_list(o.not_run)},
             {"next_boot_not_reached",
              o.not_reached ? nlohmann::json(*o.not_reached) : nlohmann::json()},
-            {"ledger",
-             o.ledger ? nlohmann::json::parse(boot::ledger_to_json(*o.ledger)) : nlohmann::json()}};
+            {"ledger", o.ledger ? boot::ledger_to_json(*o.ledger) : nlohmann::json()}};
 }
 
 }  // namespace hugetune::cli

@@ -103,7 +103,7 @@ std::optional<std::string> base64_decode(std::string_view text) {
     return out;
 }
 
-std::string ledger_to_json(const Ledger& ledger) {
+nlohmann::json ledger_to_json(const Ledger& ledger) {
     nlohmann::json j;
     j["schema_version"] = kLedgerSchemaVersion;
     j["applied_at"] = ledger.applied_at;
@@ -124,7 +124,7 @@ std::string ledger_to_json(const Ledger& ledger) {
                                     {"kernel", e.kernel},
                                     {"previous_value", optional_json(e.previous_value)}});
     j["forced"] = ledger.forced;
-    return j.dump(2) + "\n";
+    return j;
 }
 
 Ledger ledger_from_json(const std::string& text, const std::string& where) {
@@ -183,7 +183,7 @@ void write_ledger(const KernelFs& root, const Ledger& ledger) {
     std::filesystem::create_directories(path.parent_path(), ec);
     if (ec)
         throw RuntimeError("cannot create " + path.parent_path().string() + ": " + ec.message());
-    write_file_atomically(path, ledger_to_json(ledger), FileOwnership{0600, {}, {}});
+    write_file_atomically(path, ledger_to_json(ledger).dump(2) + "\n", FileOwnership{0600, {}, {}});
 }
 
 void remove_ledger(const KernelFs& root) {

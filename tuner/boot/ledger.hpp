@@ -2,6 +2,7 @@
 // from which `hugetune rollback` restores the files byte for byte.
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -46,7 +47,8 @@ struct Ledger {
     const LedgerFile* file(std::string_view path) const;
 };
 
-std::string ledger_to_json(const Ledger& ledger);
+// The ledger as the JSON value its file holds (and `--json` results show).
+nlohmann::json ledger_to_json(const Ledger& ledger);
 // Throws RuntimeError naming `where` when the text is not a ledger this version can read.
 Ledger ledger_from_json(const std::string& text, const std::string& where);
 

@@ -30,7 +30,7 @@ TEST_CASE("ledger JSON round trip keeps non-UTF-8 bytes") {
     l.files.push_back(
         {"/etc/kernel/cmdline", FileKind::kernel_cmdline, "b", "x", "y", std::string("16")});
     l.bls_entries.push_back({"/boot/loader/entries/a.conf", "/vmlinuz-a", std::string("8")});
-    auto back = ledger_from_json(ledger_to_json(l), "test");
+    auto back = ledger_from_json(ledger_to_json(l).dump(), "test");
     REQUIRE(back.files.size() == 2);
     CHECK(back.files[0].original == "A=\xe9\n");
     CHECK(back.files[1].kind == FileKind::kernel_cmdline);
@@ -48,7 +48,7 @@ TEST_CASE("ledger version 2: boot entries and forced reasons round trip; version
     l.files.push_back(
         {"/efi/loader/entries/a-6.15.conf", FileKind::boot_entry, "", "o", "a", std::string("4")});
     l.forced = {"the report warns [low_confidence]: only 60% agree"};
-    auto back = ledger_from_json(ledger_to_json(l), "test");
+    auto back = ledger_from_json(ledger_to_json(l).dump(), "test");
     REQUIRE(back.files.size() == 1);
     CHECK(back.files[0].kind == FileKind::boot_entry);
     CHECK(back.forced == l.forced);
@@ -77,7 +77,7 @@ TEST_CASE("a ledger whose applied value is not a thread count is refused") {
     for (const char* bad : {"2 init=/bin/sh", "0", "0x10", "\x1b[2J"}) {
         l.value = bad;
         CAPTURE(l.value);
-        CHECK_THROWS_WITH_AS(ledger_from_json(ledger_to_json(l), "test"),
+        CHECK_THROWS_WITH_AS(ledger_from_json(ledger_to_json(l).dump(), "test"),
                              doctest::Contains("is not a thread count"), hugetune::RuntimeError);
     }
 }
