@@ -66,6 +66,24 @@ step2="$original hugepagesz=2M hugepages=1024 hugepage_alloc_threads=2"
 # --- plan: checks, changes nothing ------------------------------------------------------------
 mkdir -p "$work/nobin"
 expect_error 4 "kexec not found" env PATH="$work/nobin" "${sweep[@]}" plan "${plan_args[@]}"
+# A kernel that refuses the unsigned kexec load every step makes is refused by plan, before any
+# start: lockdown from integrity on, or kexec switched off until the next boot.
+mkdir -p "$root/sys/kernel/security" "$root/proc/sys/kernel"
+for mode in integrity confidentiality; do
+    echo "none integrity confidentiality" | sed "s/$mode/[$mode]/" >"$root/sys/kernel/security/lockdown"
+    expect_error 4 "the kernel is locked down ($mode, /sys/kernel/security/lockdown)" \
+        "${sweep[@]}" plan "${plan_args[@]}"
+    stderr_has "'kexec -s' would load only an image whose signature the kernel verifies"
+done
+echo "[none] integrity confidentiality" >"$root/sys/kernel/security/lockdown"
+expect 0 "${sweep[@]}" plan "${plan_args[@]}"
+echo "none [sideways] confidentiality" >"$root/sys/kernel/security/lockdown"
+expect_error 1 "not one bracketed mode" "${sweep[@]}" plan "${plan_args[@]}"
+rm "$root/sys/kernel/security/lockdown"
+echo 1 >"$root/proc/sys/kernel/kexec_load_disabled"
+expect_error 4 "kexec is switched off on this kernel (/proc/sys/kernel/kexec_load_disabled is 1" \
+    "${sweep[@]}" plan "${plan_args[@]}"
+echo 0 >"$root/proc/sys/kernel/kexec_load_disabled"
 expect 0 "${sweep[@]}" plan "${plan_args[@]}"
 stdout_has "step 1: $step1"
 stdout_has "step 2: $step2"

@@ -23,7 +23,7 @@ owner tuner/kernel/kernel_files.cpp \
     "reading the kernel's release, command line or meminfo"
 owner tuner/kernel/kernel_files.cpp 'node[0-9"+ ()a-z._]*/meminfo"' "reading a node's meminfo"
 owner tuner/kernel/kernel_files.cpp \
-    '"/proc/(cpuinfo|config\.gz|sys/kernel/(random/boot_id|hostname)|sys/vm/hugetlb_optimize_vmemmap)"' \
+    '"/proc/(cpuinfo|config\.gz|sys/kernel/(random/boot_id|hostname|kexec_load_disabled)|sys/vm/hugetlb_optimize_vmemmap)"' \
     "reading the boot id, hostname, cpuinfo, HVO or the kernel's configuration"
 owner tuner/kernel/kernel_files.cpp \
     '"/sys/(devices/system/cpu/online|hypervisor/type|kernel/security/lockdown|kernel/kexec_loaded)"|"/sys/class/dmi/id/|"/boot/config-' \

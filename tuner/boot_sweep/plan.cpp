@@ -21,6 +21,28 @@ bool replaced_by_step(const std::string& name, std::optional<bool> init_on_alloc
            name == "hugepage_alloc_threads" || (init_on_alloc && name == "init_on_alloc");
 }
 
+const char* lockdown_name(LockdownMode mode) {
+    return mode == LockdownMode::confidentiality ? "confidentiality" : "integrity";
+}
+
+// Each step is a kexec_load() of the running kernel's unsigned image (`kexec -l`): a kernel that
+// refuses it would let `plan` pass and `start` fail only at the load.
+void check_kexec_allowed(const MachineFacts& facts) {
+    if (facts.kexec_load_disabled.value_or(false))
+        throw UnsupportedError(
+            "kexec is switched off on this kernel (/proc/sys/kernel/kexec_load_disabled is 1, "
+            "which only a reboot clears): the boot sweep boots each step by kexec; boot without "
+            "the setting, or measure with 'hugetune run'");
+    if (facts.lockdown && *facts.lockdown != LockdownMode::none)
+        throw UnsupportedError(
+            std::string("the kernel is locked down (") + lockdown_name(*facts.lockdown) +
+            ", /sys/kernel/security/lockdown), which refuses the unsigned kexec load ('kexec "
+            "-l') every step makes; 'kexec -s' would load only an image whose signature the "
+            "kernel verifies, which the boot sweep does not use; boot a kernel without lockdown "
+            "(no lockdown= on its command line; with a distribution kernel, Secure Boot off), "
+            "or measure with 'hugetune run'");
+}
+
 void check_kernel(const MachineFacts& facts, const Request& r) {
     const auto honours = release_honours_alloc_threads(facts.kernel_release);
     if (!honours.value_or(false))
@@ -30,6 +52,7 @@ void check_kernel(const MachineFacts& facts, const Request& r) {
     if (!facts.kexec_found)
         throw UnsupportedError(
             "kexec not found on PATH; install it (Debian: apt-get install kexec-tools)");
+    check_kexec_allowed(facts);
     if (!facts.kernel_image)
         throw SettingError("kernel_image",
                            "the running kernel's image was not found (looked for "

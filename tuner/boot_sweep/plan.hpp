@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "tuner/kernel/kernel_files.hpp"
+
 namespace hugetune::boot_sweep {
 
 // The running machine, as the caller read it.
@@ -17,6 +19,10 @@ struct MachineFacts {
     int nodes = 1;  // NUMA nodes with memory and CPUs
     std::uint64_t memory_total_bytes = 0;
     bool kexec_found = false;
+    // kexec's switches (docs/kernel-facts.md "Kernel lockdown", "kexec switched off"); nothing:
+    // the kernel does not say.
+    std::optional<LockdownMode> lockdown;
+    std::optional<bool> kexec_load_disabled;
     std::optional<std::string> kernel_image;  // found on disk: /boot/vmlinuz-RELEASE or given
     std::optional<std::string> initrd;        // found on disk, or given
     std::string initrd_looked_for;            // where, for the refusal when none was found
@@ -78,7 +84,8 @@ std::string step_cmdline(const std::string& original, std::uint64_t page_size_kb
 // plus the kernel's default, ascending, without repeats.
 std::vector<int> default_thread_totals(int nodes, int online_cpus);
 
-// Throws UnsupportedError (kernel before 6.15, no kexec), SettingError (a bad request) or
+// Throws UnsupportedError (kernel before 6.15, no kexec, kexec switched off or locked down),
+// SettingError (a bad request) or
 // RuntimeError (the pool does not fit), each naming the fix.
 Plan make_plan(const MachineFacts& facts, const Request& request);
 

@@ -153,4 +153,11 @@ std::optional<bool> kexec_image_loaded(const KernelFs& fs) {
     return *value == 1;
 }
 
+std::optional<bool> kexec_load_disabled(const KernelFs& fs) {
+    auto value = fs.read_u64("/proc/sys/kernel/kexec_load_disabled");
+    if (!value || *value > 1)
+        return std::nullopt;
+    return *value == 1;
+}
+
 }  // namespace hugetune

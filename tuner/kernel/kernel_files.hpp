@@ -84,4 +84,9 @@ std::optional<LockdownMode> kernel_lockdown_mode(const KernelFs& fs);
 // neither 0 nor 1.
 std::optional<bool> kexec_image_loaded(const KernelFs& fs);
 
+// /proc/sys/kernel/kexec_load_disabled (docs/kernel-facts.md "kexec switched off"): whether
+// kexec_load() and kexec_file_load() are refused until the next boot; nothing when absent or
+// neither 0 nor 1.
+std::optional<bool> kexec_load_disabled(const KernelFs& fs);
+
 }  // namespace hugetune

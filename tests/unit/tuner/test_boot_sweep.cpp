@@ -199,6 +199,20 @@ TEST_CASE("plan refusals: old kernel, no kexec, no image, pool too large, gigant
     auto no_kexec = facts();
     no_kexec.kexec_found = false;
     CHECK(code_of([&] { bs::make_plan(no_kexec, request({1})); }) == int(ExitCode::unsupported));
+    // Each step is an unsigned kexec_load(): lockdown from integrity on, or kexec switched off.
+    for (const auto mode :
+         {hugetune::LockdownMode::integrity, hugetune::LockdownMode::confidentiality}) {
+        auto locked = facts();
+        locked.lockdown = mode;
+        CHECK(code_of([&] { bs::make_plan(locked, request({1})); }) == int(ExitCode::unsupported));
+    }
+    auto open_lock = facts();
+    open_lock.lockdown = hugetune::LockdownMode::none;
+    CHECK_NOTHROW(bs::make_plan(open_lock, request({1})));
+    auto switched_off = facts();
+    switched_off.kexec_load_disabled = true;
+    CHECK(code_of([&] { bs::make_plan(switched_off, request({1})); }) ==
+          int(ExitCode::unsupported));
     auto no_image = facts();
     no_image.kernel_image.reset();
     CHECK_THROWS_AS(bs::make_plan(no_image, request({1})), hugetune::SettingError);

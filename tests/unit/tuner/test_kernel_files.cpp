@@ -155,6 +155,14 @@ TEST_CASE("kexec_loaded: 0 or 1, anything else unknown") {
     CHECK_FALSE(kexec_image_loaded(ScratchTree(file, "").fs()));
 }
 
+TEST_CASE("kexec_load_disabled: 0 or 1, anything else or absent unknown") {
+    const std::string file = "/proc/sys/kernel/kexec_load_disabled";
+    CHECK(kexec_load_disabled(ScratchTree(file, "1\n").fs()) == true);
+    CHECK(kexec_load_disabled(ScratchTree(file, "0\n").fs()) == false);
+    CHECK_FALSE(kexec_load_disabled(ScratchTree(file, "2\n").fs()));
+    CHECK_FALSE(kexec_load_disabled(ScratchTree("/proc/sys/kernel/other", "1\n").fs()));
+}
+
 TEST_CASE("meminfo text: system and node lines, a key that is the end of another") {
     CHECK(meminfo_bytes("MemTotal:  10 kB\nMemFree:  4 kB\n", "MemFree") == 4096);
     CHECK(meminfo_bytes("Node 0 MemFree:        8 kB\n", "MemFree") == 8192);
