@@ -1,6 +1,7 @@
 #include <iostream>
 
 #include "cli/commands.hpp"
+#include "tuner/boot/report_gate.hpp"
 #include "tuner/boot/report_input.hpp"
 #include "tuner/system/errors.hpp"
 
@@ -9,15 +10,18 @@ namespace {
 
 struct CmdlineOptions {
     std::string report;
+    bool strict = false;
 };
 
 std::optional<CmdlineOptions> parse_cmdline_command(const Args& args) {
     CmdlineOptions o;
     po::options_description desc("Options");
     desc.add_options()("report", po::value(&o.report)->value_name("FILE")->required(),
-                       "a report written by 'hugetune run'");
+                       "a report written by 'hugetune run'")(
+        "strict", po::bool_switch(&o.strict),
+        "print nothing and exit 2 for a report whose warnings make 'apply' refuse it");
     po::variables_map vm;
-    if (!parse_options("cmdline", "hugetune cmdline --report FILE", desc, args, vm))
+    if (!parse_options("cmdline", "hugetune cmdline --report FILE [--strict]", desc, args, vm))
         return std::nullopt;
     return o;
 }
@@ -30,7 +34,19 @@ int run_cmdline(const Args& args) {
         return 0;
     // Exactly the text to add to the kernel command line, for scripts: nothing when the
     // report decides to keep the kernel default (a report without a decision set its value).
-    const model::ReportRecommendation rec = read_report_file(options->report).recommendation;
+    const model::Report report = read_report_file(options->report);
+    const model::ReportRecommendation& rec = report.recommendation;
+    // The reasons `apply` refuses the report for, whatever machine this is: its warnings.
+    const auto unfit = boot::unfit_reasons(boot::report_standing(report), std::nullopt);
+    if (!unfit.empty() && options->strict) {
+        std::string why;
+        for (const auto& r : unfit)
+            why += (why.empty() ? "" : "; ") + r;
+        throw UsageError("--report " + options->report + ": not fit to act on: " + why +
+                         "; measure this machine again, or leave out --strict");
+    }
+    for (const auto& r : unfit)
+        print_diagnostic("warning", "apply refuses this report: " + r);
     if (rec.decision == model::Decision::keep_default) {
         std::cerr << "hugetune: note: the report decides to keep the kernel default ("
                   << rec.kernel_cmdline << "): nothing to add to the kernel command line\n";

@@ -90,4 +90,15 @@ print(d["host"]["hostname"], d["cpu"]["microarch"], len(nodes), max(len(n["cpus"
 else
     echo "note: no python3; the same-machine report is not tried" >&2
 fi
+# cmdline prints the value for scripts, says on stderr why apply would refuse the report, and
+# with --strict prints nothing and exits 2 for it.
+report "$work/poor.json" somehost zen4 2 64 "noisy poor_fit" set
+expect 0 "$bin" cmdline --report "$work/poor.json"
+[[ $(cat "$out") == "hugepage_alloc_threads=24" ]] || fail "cmdline stdout: $(cat "$out")"
+stderr_has "hugetune: warning: apply refuses this report: the report warns [poor_fit]"
+expect_error 2 "--report $work/poor.json: not fit to act on: the report warns [poor_fit]" \
+    "$bin" cmdline --report "$work/poor.json" --strict
+[[ ! -s $out ]] || fail "cmdline --strict printed: $(cat "$out")"
+expect 0 "$bin" cmdline --report "$work/noisy.json" --strict
+[[ $(cat "$out") == "hugepage_alloc_threads=24" ]] || fail "cmdline --strict on a fit report"
 echo "apply_report: ok"
