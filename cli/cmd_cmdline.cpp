@@ -1,6 +1,7 @@
 #include <iostream>
 
 #include "cli/commands.hpp"
+#include "model/alloc_threads.hpp"
 #include "tuner/boot/report_gate.hpp"
 #include "tuner/boot/report_input.hpp"
 #include "tuner/system/errors.hpp"
@@ -49,7 +50,8 @@ int run_cmdline(const Args& args) {
         print_diagnostic("warning", "apply refuses this report: " + r);
     if (rec.decision == model::Decision::keep_default) {
         std::cerr << "hugetune: note: the report decides to keep the kernel default ("
-                  << rec.kernel_cmdline << "): nothing to add to the kernel command line\n";
+                  << alloc_threads_setting(rec.hugepage_alloc_threads)
+                  << "): nothing to add to the kernel command line\n";
         return 0;
     }
     std::cout << rec.kernel_cmdline << "\n";

@@ -145,9 +145,13 @@ json build_report(const ReportInputs& in) {
     for (const auto& w : collect_warnings(in.probe, measured, in.fit))
         warnings.push_back({{"code", w.code}, {"message", w.message}});
     json recommendation = at_or_null(in.fit, "recommendation");
+    // One decision, one text: what to add to the command line, nothing when the default is kept.
     if (recommendation.is_object() && recommendation.contains("hugepage_alloc_threads"))
         recommendation["kernel_cmdline"] =
-            alloc_threads_setting(recommendation["hugepage_alloc_threads"].get<std::uint64_t>());
+            recommendation.value("decision", std::string("set")) == "keep_default"
+                ? std::string()
+                : alloc_threads_setting(
+                      recommendation["hugepage_alloc_threads"].get<std::uint64_t>());
     json sweep = {{"parameters", at_or_null(in.sweep, "parameters")},
                   {"complete", in.sweep.value("complete", true)},
                   {"points", at_or_null(in.sweep, "points")}};

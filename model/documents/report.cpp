@@ -69,7 +69,8 @@ std::optional<double> read_confidence(const JsonField& field) {
 
 // Only the validated number leaves here as the kernel_cmdline: one that says anything else
 // (another parameter, init=/bin/sh) would be printed for scripts to paste into the boot
-// configuration.
+// configuration. A kept default adds nothing; reports written before that said so carried the
+// default's setting, which still reads.
 ReportRecommendation read_recommendation(const JsonField& rec, const ReportReading& reading) {
     rec.with_fix("is this a hugetune report?").object();
     ReportRecommendation r;
@@ -77,13 +78,17 @@ ReportRecommendation read_recommendation(const JsonField& rec, const ReportReadi
         rec["hugepage_alloc_threads"]
             .with_fix(reading.threads_fix)
             .whole_number({1, static_cast<std::int64_t>(kMaxAllocThreads)}));
-    r.kernel_cmdline = alloc_threads_setting(r.hugepage_alloc_threads);
-    if (const std::string given = rec["kernel_cmdline"].string(); given != r.kernel_cmdline)
+    r.decision = read_decision(rec["decision"], reading.need_run);
+    const std::string setting = alloc_threads_setting(r.hugepage_alloc_threads);
+    const bool kept = r.decision == Decision::keep_default;
+    if (const std::string given = rec["kernel_cmdline"].string();
+        given != setting && !(kept && given.empty()))
         rec["kernel_cmdline"]
             .with_fix("the report is inconsistent or edited; run 'hugetune run' again")
-            .fail("'" + given + "' is not '" + r.kernel_cmdline +
-                  "', what recommendation.hugepage_alloc_threads says");
-    r.decision = read_decision(rec["decision"], reading.need_run);
+            .fail("'" + given + "' is not '" + (kept ? std::string() : setting) +
+                  "', what recommendation." + (kept ? "decision" : "hugepage_alloc_threads") +
+                  " says");
+    r.kernel_cmdline = kept ? std::string() : setting;
     r.predicted_seconds = read_prediction(rec["predicted_seconds"], reading);
     r.threads_per_node = rec["threads_per_node"].hint<double>();
     r.nodes = rec["nodes"].hint<int>();

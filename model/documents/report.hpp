@@ -37,8 +37,9 @@ struct ReportRecommendation {
     // written before the decision was recorded always set their value.
     Decision decision = Decision::set;
     std::uint64_t hugepage_alloc_threads = 1;
-    // Always alloc_threads_setting(hugepage_alloc_threads): a document that says anything else
-    // is refused, so nothing but the validated number is ever printed or written.
+    // What to add to the kernel command line: alloc_threads_setting(hugepage_alloc_threads)
+    // for Decision::set, empty when the default is kept. A document that says anything else is
+    // refused, so nothing but the validated number is ever printed or written.
     std::string kernel_cmdline;
     std::optional<double> threads_per_node;
     std::optional<int> nodes;

@@ -34,6 +34,18 @@ echo '{"schema_version": 1, "recommendation": {"decision": "keep_default", "huge
 expect 0 "$bin" cmdline --report "$work/keep.json"
 stdout_empty
 stderr_has "keep the kernel default (hugepage_alloc_threads=8): nothing to add"
+# As `run` writes it now: one decision, one text, nothing to add in kernel_cmdline either; a
+# kept default with another value there is refused.
+echo '{"schema_version": 1, "recommendation": {"decision": "keep_default", "hugepage_alloc_threads": 8, "kernel_cmdline": ""}}' >"$work/keep-empty.json"
+expect 0 "$bin" cmdline --report "$work/keep-empty.json"
+stdout_empty
+stderr_has "keep the kernel default (hugepage_alloc_threads=8): nothing to add"
+echo '{"schema_version": 1, "recommendation": {"decision": "keep_default", "hugepage_alloc_threads": 8, "kernel_cmdline": "hugepage_alloc_threads=9"}}' >"$work/keep-odd.json"
+expect_error 2 "recommendation.kernel_cmdline: 'hugepage_alloc_threads=9' is not '', what recommendation.decision says" \
+    "$bin" cmdline --report "$work/keep-odd.json"
+echo '{"schema_version": 1, "recommendation": {"decision": "set", "hugepage_alloc_threads": 8, "kernel_cmdline": ""}}' >"$work/set-empty.json"
+expect_error 2 "recommendation.kernel_cmdline: '' is not 'hugepage_alloc_threads=8'" \
+    "$bin" cmdline --report "$work/set-empty.json"
 echo '{"schema_version": 1, "recommendation": {"decision": "set", "hugepage_alloc_threads": 32, "kernel_cmdline": "hugepage_alloc_threads=32"}}' >"$work/set.json"
 expect 0 "$bin" cmdline --report "$work/set.json"
 stdout_is "hugepage_alloc_threads=32"
