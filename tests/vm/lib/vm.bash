@@ -192,7 +192,8 @@ vmlab_numa_args() {
 #         [--prealloc] [--timeout S] [--input DIR] [--initrd FILE] [--disk IMAGE]
 # Boots one guest running SCENARIO with the given kernel arguments, waits for it to power off
 # (or kills it at the timeout) and leaves $VMLAB_WORK/NAME.console and NAME.results.
-# A guest whose kernel panics before its init started is booted again from the start, at most
+# A guest whose kernel panics before its init started (then stops or times out) is booted again
+# from the start, at most
 # VMLAB_BOOT_RETRIES times (default 2), saying so: under the emulator a kernel now and then dies
 # at boot on its own (an int3 Oops while it patches its code), before hugetune runs. That holds
 # for the first boot and for a boot the guest kexec'd into; vm_panic_before_init tells them apart
@@ -213,7 +214,8 @@ vm_boot() {
     while :; do
         status=0
         vm_boot_once "$@" || status=$?
-        ((status != 0 && status != 124 && attempt <= retries)) || break
+        # A timeout too: a kernel that panicked after a kexec may wait instead of rebooting.
+        ((status != 0 && attempt <= retries)) || break
         local why
         why=$(vm_panic_before_init "$VMLAB_WORK/$name.console") || break
         mv "$VMLAB_WORK/$name.console" "$VMLAB_WORK/$name.console.$attempt"
@@ -227,34 +229,43 @@ vm_boot() {
 }
 
 # vm_panic_before_init CONSOLE: succeeds, printing what happened, when the console shows a kernel
-# panic of a kernel that had not reached init: no init line before the panic, or the last init
-# line names another kernel text address than the panicking kernel's ("Kernel Offset: O from B"
-# puts it at B + O; KASLR places every boot's kernel anew). Fails when there was no panic, when
-# the panicking kernel had reached init, and when it cannot tell (KASLR off).
+# panic of a kernel that had not reached init: no init line before the panic; the panic's
+# timestamp below the last init line's (each boot's log starts again from 0, so a later kernel
+# panicked before its own init line; the console may end before "Kernel Offset"); or the last
+# init line names another kernel text address than the panicking kernel's ("Kernel Offset: O
+# from B" puts it at B + O; KASLR places every boot's kernel anew). Fails when there was no
+# panic, when the panicking kernel had reached init, and when it cannot tell (KASLR off).
 vm_panic_before_init() {
     local facts panicked init_text offset base oops
     facts=$(tr -d '\r' <"$1" | awk '
-        /vmlab: init started, kernel text at / && !panicked { init_text = $NF }
-        /Kernel panic - not syncing/ { panicked = 1 }
+        function stamp(line) { return match(line, /^\[ *[0-9]+\.[0-9]+\]/) ? \
+            substr(line, 2, RLENGTH - 2) + 0 : -1 }
+        /vmlab: init started, kernel text at / && !panicked { init_text = $NF; init_at = stamp($0) }
+        /Kernel panic - not syncing/ && !panicked { panicked = 1; panic_at = stamp($0) }
         panicked && /Kernel Offset: 0x/ && offset == "" {
             sub(/.*Kernel Offset: /, ""); offset = $1; base = $3
         }
-        END { print (panicked ? 1 : 0), (init_text == "" ? "-" : init_text), \
-                    (offset == "" ? "-" : offset), (base == "" ? "-" : base) }')
-    read -r panicked init_text offset base <<<"$facts"
+        END { later = (panicked && init_text != "" && panic_at >= 0 && panic_at < init_at)
+              print (panicked ? 1 : 0), (init_text == "" ? "-" : init_text), \
+                    (offset == "" ? "-" : offset), (base == "" ? "-" : base), later + 0 }')
+    read -r panicked init_text offset base later <<<"$facts"
     ((panicked)) || return 1
     oops=$(tr -d '\r' <"$1" | grep -m1 -E "Oops|BUG|Kernel panic" | sed 's/^\[ *[0-9.]*\] //')
     if [[ $init_text == - ]]; then
         echo "the kernel panicked before init started ($oops)"
         return 0
     fi
-    local hex='^0x[0-9a-f]+$'
-    [[ $offset =~ $hex && $base =~ $hex && $init_text =~ $hex ]] || return 1
-    local panic_text
-    panic_text=$(printf '0x%x' $((base + offset)))
-    [[ $panic_text != "$init_text" ]] || return 1
-    echo "a kernel it booted into panicked before init started (kernel text at $panic_text," \
-        "the last init ran on $init_text; $oops)"
+    local hex='^0x[0-9a-f]+$' panic_text
+    if [[ $offset =~ $hex && $base =~ $hex && $init_text =~ $hex ]]; then
+        panic_text=$(printf '0x%x' $((base + offset)))
+        [[ $panic_text != "$init_text" ]] || return 1
+        echo "a kernel it booted into panicked before init started (kernel text at $panic_text," \
+            "the last init ran on $init_text; $oops)"
+        return 0
+    fi
+    ((later)) || return 1
+    echo "a kernel it booted into panicked before init started (its log restarted after the" \
+        "last init line, on $init_text; $oops)"
 }
 
 # One boot of vm_boot's guest.
