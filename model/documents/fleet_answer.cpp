@@ -37,13 +37,6 @@ SkuStatus read_status(const JsonField& field) {
                "' is not one of settled, needs_more_hosts, disagrees_with_verification");
 }
 
-Decision read_decision(const JsonField& field) {
-    const std::string text = field.string();
-    if (text != "set" && text != "keep_default")
-        field.fail("'" + text + "' is not one of set, keep_default");
-    return text == "set" ? Decision::set : Decision::keep_default;
-}
-
 int count(const JsonField& field) {
     return static_cast<int>(field.whole_number({0, 1'000'000'000}));
 }

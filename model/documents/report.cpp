@@ -28,15 +28,6 @@ void check_schema_version(const JsonField& version) {
         value.fail(std::to_string(number) + " is not supported");
 }
 
-Decision read_decision(const JsonField& decision, bool required) {
-    if (!decision.present() && !required)
-        return Decision::set;
-    const std::string d = decision.string();
-    if (d != "set" && d != "keep_default")
-        decision.with_fix(kReportFix).fail("'" + d + "' is not one of set, keep_default");
-    return d == "keep_default" ? Decision::keep_default : Decision::set;
-}
-
 std::optional<double> read_prediction(const JsonField& predicted, const ReportReading& reading) {
     if (!reading.need_prediction)
         return reading.need_run ? predicted.non_negative_number()
@@ -78,7 +69,9 @@ ReportRecommendation read_recommendation(const JsonField& rec, const ReportReadi
         rec["hugepage_alloc_threads"]
             .with_fix(reading.threads_fix)
             .whole_number({1, static_cast<std::int64_t>(kMaxAllocThreads)}));
-    r.decision = read_decision(rec["decision"], reading.need_run);
+    // Reports written before the decision was recorded always set their value.
+    const JsonField decision = rec["decision"];
+    r.decision = decision.present() || reading.need_run ? read_decision(decision) : Decision::set;
     const std::string setting = alloc_threads_setting(r.hugepage_alloc_threads);
     const bool kept = r.decision == Decision::keep_default;
     if (const std::string given = rec["kernel_cmdline"].string();
@@ -229,6 +222,13 @@ SkuKey read_sku(const JsonField& sku) {
     return key;
 }
 
+Decision read_decision(const JsonField& decision) {
+    const std::string d = decision.string();
+    if (d != "set" && d != "keep_default")
+        decision.fail("'" + d + "' is not one of set, keep_default");
+    return d == "keep_default" ? Decision::keep_default : Decision::set;
+}
+
 Report read_report(nlohmann::json document, const ReportReading& reading) {
     const JsonField doc(document, kReportFix, reading.input);
     if (reading.need_run)
@@ -245,7 +245,7 @@ Report read_report(nlohmann::json document, const ReportReading& reading) {
         report.verification = read_verification(doc["verification"]);
     // After the fields it reads (their messages say how to fix them), the schema covers the
     // rest of a whole report.
-    if (whole)
+    if (whole && !reading.input.stored)
         if (const auto problem = report_schema_problem(document))
             throw InputError(reading.input, std::nullopt,
                              "does not match the report schema: " + *problem);

@@ -128,16 +128,21 @@ struct ReportReading {
     bool need_prediction = false;  // recommendation.predicted_seconds must be there (verify)
     // The way out when the recommended thread count is unusable.
     std::string threads_fix = "give the report written by 'hugetune run'";
-    InputSource input;  // the document, as errors name it
+    InputSource input;  // the document, as errors name it; a stored one (input.stored) was held
+                        // to the schema when it was stored, so it is not checked again
 };
 
 // A `sku` block wherever a document keeps it (a report's `sku`, a fleet answer's `sku_fields`).
 SkuKey read_sku(const JsonField& sku);
 
+// A `decision` field wherever a document keeps one ("set" or "keep_default").
+Decision read_decision(const JsonField& decision);
+
 // Checks, in this order: `schema_version` is this hugetune's; each field it reads, its bounds
 // and consistency (InputError naming the field by its JSON path, with the fix); then a whole
 // report (any document with a member beyond the short form's, or any when `need_run`) against
-// the shipped schema ("does not match the report schema: PATH: what"), which covers the rest.
+// the shipped schema ("does not match the report schema: PATH: what"), which covers the rest;
+// not a stored one, which was checked so on its way in.
 Report read_report(nlohmann::json document, const ReportReading& reading = {});
 
 }  // namespace hugetune::model
