@@ -1,6 +1,7 @@
 // `hugetune boot-sweep plan|start|continue|status|abort`: measures the kernel's own boot
 // allocation at each thread count, one kexec boot per step, never writing the boot
 // configuration (tuner/boot_sweep/steps.hpp has the rules that make a loop impossible).
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -23,6 +24,7 @@
 #include "tuner/probe/probe.hpp"
 #include "tuner/sweep/pool_state.hpp"
 #include "tuner/system/atomic_file.hpp"
+#include "tuner/system/effects.hpp"
 #include "tuner/system/errors.hpp"
 #include "tuner/system/own_binary.hpp"
 #include "tuner/system/process.hpp"
@@ -83,8 +85,10 @@ void add_state_option(po::options_description& d, OptionText& t) {
 
 void add_common_options(po::options_description& d, OptionText& t, bool json) {
     d.add_options()("root", po::value(&t.root)->value_name("DIR"),
-                    "read /proc, /sys, /dev/kmsg and /boot, and write the unit, under DIR")(
-        "dry-run", po::bool_switch(&t.dry_run), "say what would be done; change nothing");
+                    "a tree that is not this machine: read /proc, /sys, /dev/kmsg and /boot, "
+                    "and write the state and unit, under DIR; print kexec and systemctl, never "
+                    "run them")("dry-run", po::bool_switch(&t.dry_run),
+                                "say what would be done; change nothing");
     if (json)
         d.add_options()("json", po::bool_switch(&t.json), "print one JSON object");
 }
@@ -190,8 +194,39 @@ std::optional<BootSweepOptions> parse_sub(const std::string& sub, const Args& ar
     return o;
 }
 
-fs::path state_path(const BootSweepOptions& o, const KernelFs& kfs) {
-    return o.state_given ? o.state : kfs.resolve(bs::kDefaultStatePath.string());
+// The state file as the machine sees it (what the unit names) and where this command reads and
+// writes it: the same file on this machine, inside DIR under --root (nothing outside DIR is
+// written then).
+struct StatePaths {
+    fs::path machine;
+    fs::path here;
+};
+
+StatePaths state_paths(const BootSweepOptions& o, const KernelFs& kfs) {
+    fs::path machine = o.state_given ? o.state : bs::kDefaultStatePath;
+    if (kfs.is_live()) {
+        machine = fs::absolute(machine).lexically_normal();  // the unit names it from "/"
+        return {machine, machine};
+    }
+    if (!machine.is_absolute())
+        usage_error("--state", "under --root give the path the machine sees, from its /");
+    return {machine, kfs.resolve(machine.string())};
+}
+
+// Before any effect: the state must be a file this command can replace, and on this machine one
+// only root could have written, since what the sweep kexecs comes from it.
+void require_usable_state(const fs::path& state, const KernelFs& kfs) {
+    check_writable_path(state, "--state");
+    struct stat st {};
+    if (!kfs.is_live() || lstat(state.c_str(), &st) != 0)
+        return;
+    if (st.st_uid != geteuid() || (st.st_mode & (S_IWGRP | S_IWOTH)) != 0)
+        throw UsageError("--state: " + state.string() +
+                         " is writable by another user than root (owner uid " +
+                         std::to_string(st.st_uid) +
+                         ", or group or other write permission); a boot sweep kexecs what its "
+                         "state says, so give it a file only root can write (chmod 0644, owned "
+                         "by root)");
 }
 
 void require_root(const BootSweepOptions& o, const KernelFs& kfs, const std::string& what) {
@@ -257,40 +292,43 @@ void require_persistent(const fs::path& state) {
                                         "on persistent storage");
 }
 
-// What a transition would do, for --dry-run.
-std::string describe(const bs::Transition& t, const fs::path& state) {
-    std::string s;
-    if (t.kexec_cmdline)
-        s += "would load the kexec image " + t.state.plan.kernel_image +
-             " with: " + *t.kexec_cmdline + "\n";
-    if (t.write_state)
-        s += "would write " + state.string() + " (phase " + bs::to_string(t.state.phase) +
-             (t.marked_step ? ", step " + std::to_string(*t.marked_step + 1) + " attempted" : "") +
-             ")\n";
-    if (t.write_result)
-        s += "would write the result " + bs::result_path(state).string() + "\n";
-    if (t.enable_unit)
-        s += std::string("would enable ") + bs::kUnitName + "\n";
-    if (t.disable_unit)
-        s += std::string("would disable ") + bs::kUnitName + "\n";
-    if (t.kexec_cmdline)
-        s += "would start the loaded kernel\n";
-    if (t.reboot)
-        s += "would reboot\n";
-    return s;
+// Carries the transition out through the host (each effect printed instead under --root and
+// --dry-run, by the host's Effects), saying what happens once the state is written and the image
+// loaded, before the switch starts.
+void carry_and_report(const bs::Transition& t, bs::Host& host, const fs::path& state) {
+    const auto announce = [&t] {
+        if (t.write_state && t.state.phase == bs::Phase::aborted)
+            print_diagnostic("warning", t.message);
+        else
+            std::cout << printable_text(t.message) << "\n";
+        if (t.write_result)
+            std::cout << printable_lines(bs::format_result(bs::summarize(t.state)));
+        std::cout.flush();
+    };
+    bs::carry_out(t, host, state, announce);
 }
 
-void carry_and_report(const bs::Transition& t, bs::Host& host, const fs::path& state,
-                      bool dry_run) {
-    if (dry_run)
-        std::cout << printable_lines(describe(t, state));
-    if (t.write_state && t.state.phase == bs::Phase::aborted)
-        print_diagnostic("warning", t.message);
-    else
-        std::cout << printable_text(t.message) << "\n";
-    const bs::State after = bs::carry_out(t, host, state, dry_run);
-    if (t.write_result)
-        std::cout << printable_lines(bs::format_result(bs::summarize(after)));
+// One sweep per machine: the sweep named at the fixed place must not be in progress, whatever
+// state file this start was given.
+void require_no_other_sweep(const KernelFs& kfs) {
+    const auto text = kfs.read(bs::kActiveSweepPath.string());
+    const std::string named = text ? std::string(trim(*text)) : "";
+    if (named.empty() || !fs::path(named).is_absolute())
+        return;
+    const fs::path marker = kfs.resolve(bs::kActiveSweepPath.string());
+    std::optional<bs::State> other;
+    try {
+        other = bs::read_state(kfs.resolve(named));
+    } catch (const std::exception& e) {
+        throw BusyError("the boot sweep named in " + marker.string() + " (" + named +
+                        ") cannot be read (" + e.what() +
+                        "); see to it, and remove that file once no sweep runs");
+    }
+    if (other && other->in_progress())
+        throw BusyError("a boot sweep is in progress (" + bs::to_string(other->phase) + ", " +
+                        named + ", named in " + marker.string() +
+                        "); one sweep per machine: see 'hugetune boot-sweep status --state " +
+                        named + "', or abort it first");
 }
 
 int plan_command(const BootSweepOptions& o, const KernelFs& kfs) {
@@ -307,46 +345,55 @@ int plan_command(const BootSweepOptions& o, const KernelFs& kfs) {
 int start_command(const BootSweepOptions& o, const KernelFs& kfs) {
     require_root(o, kfs, "start");
     const bs::Plan plan = bs::make_plan(gather_facts(o, kfs), o.request);
-    const fs::path state = state_path(o, kfs);
-    if (const auto existing = bs::read_state(state); existing && existing->in_progress())
-        throw BusyError("a boot sweep is in progress (" + bs::to_string(existing->phase) + ", " +
-                        state.string() + "); see 'hugetune boot-sweep status', or abort it first");
+    const StatePaths state = state_paths(o, kfs);
     const RunLock lock(kfs.is_live() ? kDefaultRuntimeDir
                                      : kfs.resolve(kDefaultRuntimeDir.string()));
-    require_persistent(state);
+    if (const auto existing = bs::read_state(state.here); existing && existing->in_progress())
+        throw BusyError("a boot sweep is in progress (" + bs::to_string(existing->phase) + ", " +
+                        state.here.string() +
+                        "); see 'hugetune boot-sweep status', or abort it first");
+    require_no_other_sweep(kfs);
+    require_persistent(state.here);
     if (!o.dry_run) {
         std::error_code ec;
-        fs::create_directories(state.parent_path(), ec);
-        check_writable_path(state, "--state");
+        fs::create_directories(state.here.parent_path(), ec);
+        fs::create_directories(kfs.resolve(bs::kActiveSweepPath.parent_path().string()), ec);
+        require_usable_state(state.here, kfs);
     }
-    bs::LiveHost host(kfs, o.systemd, own_binary_path(), state);
+    Effects effects(kfs.root(), o.dry_run, std::cout);
+    bs::LiveHost host(kfs, effects, o.systemd, own_binary_path(), state.machine);
     std::cout << printable_lines(bs::format_plan(plan));
-    carry_and_report(bs::plan_start(plan, o.finish, o.systemd, host.this_boot()), host, state,
-                     o.dry_run);
+    effects.write_file(kfs.resolve(bs::kActiveSweepPath.string()), state.machine.string() + "\n");
+    carry_and_report(bs::plan_start(plan, o.finish, o.systemd, host.this_boot()), host, state.here);
     return 0;
 }
 
 // continue and abort: the saved state and this boot decide the transition. Without a state
 // continue has nothing to do (a boot after the sweep ended and removed nothing, or a caller
-// running it at every boot); abort has nothing to stop.
+// running it at every boot); abort has nothing to stop. A state that cannot be written back is
+// refused before anything is done.
 int advance_command(const BootSweepOptions& o, const KernelFs& kfs, const std::string& sub,
                     bs::Transition (*decide)(bs::State, const bs::BootFacts&)) {
     require_root(o, kfs, sub);
-    const fs::path state = state_path(o, kfs);
-    auto saved = bs::read_state(state);
+    const StatePaths state = state_paths(o, kfs);
+    auto saved = bs::read_state(state.here);
     if (!saved && sub == "abort")
-        throw RuntimeError("no boot sweep state at " + state.string() + "; nothing to abort");
+        throw RuntimeError("no boot sweep state at " + state.here.string() + "; nothing to abort");
     if (!saved) {
-        print_diagnostic("note", "no boot sweep state at " + state.string() + ": nothing to do");
+        print_diagnostic("note",
+                         "no boot sweep state at " + state.here.string() + ": nothing to do");
         return 0;
     }
-    bs::LiveHost host(kfs, saved->systemd, own_binary_path(), state);
-    carry_and_report(decide(std::move(*saved), host.this_boot()), host, state, o.dry_run);
+    if (!o.dry_run && saved->in_progress())
+        require_usable_state(state.here, kfs);
+    Effects effects(kfs.root(), o.dry_run, std::cout);
+    bs::LiveHost host(kfs, effects, saved->systemd, own_binary_path(), state.machine);
+    carry_and_report(decide(std::move(*saved), host.this_boot()), host, state.here);
     return 0;
 }
 
 int status_command(const BootSweepOptions& o, const KernelFs& kfs) {
-    const fs::path state = state_path(o, kfs);
+    const fs::path state = state_paths(o, kfs).here;
     const auto saved = bs::read_state(state);
     if (o.json) {
         nlohmann::json out = {

@@ -1,18 +1,12 @@
 #!/usr/bin/env bash
-# `hugetune boot-sweep` on a fixture root: kexec and systemctl are stand-ins on PATH that record
-# their argument vectors, and each "boot" is the test rewriting the tree's /proc/cmdline,
-# boot id and /dev/kmsg to what the kexec'd kernel would show. A whole sweep of two steps,
-# a power cut between a step's mark and its kexec, the refusals, and the state file's checks.
+# `hugetune boot-sweep` on a fixture root: each "boot" is the test rewriting the tree's
+# /proc/cmdline, boot id and /dev/kmsg to what the kexec'd kernel would show. Under --root the
+# state and the unit are written inside the tree and every program (kexec, systemctl) is
+# printed, never run: kexec and systemctl are stand-ins first on PATH that record any call, and
+# none may come. A whole sweep of two steps, a boot a person chose mid-sweep, a power cut
+# between a step's mark and its kexec, one sweep per machine, the refusals, and the state
+# file's checks.
 source "$(dirname "$0")/lib/harness.bash"
-
-release=$(cat "$src/tests/fixtures/vm-1node/proc/sys/kernel/osrelease")
-root=$work/root
-cp -a "$src/tests/fixtures/vm-1node" "$root"
-mkdir -p "$root/boot" "$root/proc/sys/kernel/random"
-echo image >"$root/boot/vmlinuz-$release"
-echo initrd >"$root/boot/initrd.img-$release"
-original=$(cat "$root/proc/cmdline")
-echo boot-0 >"$root/proc/sys/kernel/random/boot_id"
 
 # The state must be on persistent storage; the scratch directory may be in memory.
 persist=$work
@@ -20,8 +14,20 @@ if [[ $(stat -f -c %T "$work") == tmpfs || $(stat -f -c %T "$work") == ramfs ]];
     persist=$(mktemp -d -p "$PWD")
     at_exit "rm -rf '$persist'"
 fi
-state=$persist/state/boot-sweep.json
-result=$persist/state/boot-sweep-result.json
+
+release=$(cat "$src/tests/fixtures/vm-1node/proc/sys/kernel/osrelease")
+root=$persist/root
+cp -a "$src/tests/fixtures/vm-1node" "$root"
+mkdir -p "$root/boot" "$root/proc/sys/kernel/random"
+echo image >"$root/boot/vmlinuz-$release"
+echo initrd >"$root/boot/initrd.img-$release"
+original=$(cat "$root/proc/cmdline")
+echo boot-0 >"$root/proc/sys/kernel/random/boot_id"
+
+# --state names the file as the machine sees it; under --root it lies inside the tree.
+state_arg=/var/lib/hugetune/boot-sweep.json
+state=$root$state_arg
+result=$root/var/lib/hugetune/boot-sweep-result.json
 
 stubs=$work/stubs
 record=$work/argv.log
@@ -38,8 +44,14 @@ STUB
     chmod +x "$stubs/$tool"
 done
 export PATH=$stubs:$PATH
-recorded() { grep -qxF -- "$1" "$record" || { cat "$record" >&2; fail "not run: $1"; }; }
 nothing_recorded() { [[ ! -s $record ]] || { cat "$record" >&2; fail "a command ran"; }; }
+# planned COMMAND: printed as a command it would run, and not run.
+planned() {
+    stdout_has "would run: $1  (not run: --root $root is not this machine)"
+    nothing_recorded
+}
+not_planned() { ! grep -qF "would run: $1" "$out" || { cat "$out" >&2; fail "planned: $1"; }; }
+kexec_load() { echo "kexec -l $root/boot/vmlinuz-$release --initrd=$root/boot/initrd.img-$release '--append=$1'"; }
 field() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$@"; }
 
 # boot CMDLINE [THREADS]: the next boot, with CMDLINE and, when THREADS is given, the kernel's
@@ -109,61 +121,77 @@ mv "$work/osrelease" "$root/proc/sys/kernel/osrelease"
 nothing_recorded
 
 # --- no state: status and continue have nothing to do -----------------------------------------
-expect 0 "${sweep[@]}" status --root "$root" --state "$state"
+expect 0 "${sweep[@]}" status --root "$root" --state "$state_arg"
 stdout_has "no boot sweep"
-expect 0 "${sweep[@]}" continue --root "$root" --state "$state"
+expect 0 "${sweep[@]}" continue --root "$root" --state "$state_arg"
 stderr_has "nothing to do"
 nothing_recorded
-expect_error 1 "nothing to abort" "${sweep[@]}" abort --root "$root" --state "$state"
+expect_error 1 "nothing to abort" "${sweep[@]}" abort --root "$root" --state "$state_arg"
+expect_error 2 "--state: under --root give the path the machine sees" \
+    "${sweep[@]}" status --root "$root" --state relative.json
 
 # --- start: refusals, dry run -------------------------------------------------------------------
 if [[ $(stat -f -c %T /dev/shm 2>/dev/null) == tmpfs ]]; then
-    expect_error 2 "--state: /dev/shm/hugetune-boot-sweep-test.json is on a file system in memory" \
-        "${sweep[@]}" start "${plan_args[@]}" --state /dev/shm/hugetune-boot-sweep-test.json
+    shm_root=$(mktemp -d -p /dev/shm)
+    at_exit "rm -rf '$shm_root'"
+    cp -a "$root/." "$shm_root"
+    expect_error 2 "--state: $shm_root/var/lib/hugetune/boot-sweep.json is on a file system in memory" \
+        "${sweep[@]}" start --root "$shm_root" --pages 1024 --repetitions 1 --threads 1,2
 fi
-expect 0 "${sweep[@]}" start "${plan_args[@]}" --state "$state" --dry-run
-stdout_has "would load the kexec image /boot/vmlinuz-$release with: $step1"
-stdout_has "would enable hugetune-boot-sweep.service"
+expect 0 "${sweep[@]}" start "${plan_args[@]}" --state "$state_arg" --dry-run
+stdout_has "would run: $(kexec_load "$step1")"
+stdout_has "would run: systemctl --root=$root enable hugetune-boot-sweep.service"
+stdout_has "would write $state"
+stdout_has "would write $root/etc/systemd/system/hugetune-boot-sweep.service"
+stdout_has "would run: systemctl --no-block kexec"
 nothing_recorded
 [[ ! -e $state ]] || fail "--dry-run wrote the state"
+[[ ! -e $root/etc/systemd/system/hugetune-boot-sweep.service ]] || fail "--dry-run wrote the unit"
 if can_run_as_nobody "$bin"; then
     expect_error 3 "as root" as_nobody "$(nobody_copy "$bin")" boot-sweep start --pages 1024
 fi
 
-# --- a whole sweep of two steps -----------------------------------------------------------------
-expect 0 "${sweep[@]}" start "${plan_args[@]}" --state "$state"
+# --- a whole sweep of two steps: under --root each program is printed, none run ----------------
+expect 0 "${sweep[@]}" start "${plan_args[@]}" --state "$state_arg"
 stdout_has "kexec into step 1 of 2 (1 threads"
-recorded "systemctl [--root=$root] [enable] [hugetune-boot-sweep.service]"
-recorded "kexec [-l] [$root/boot/vmlinuz-$release] [--initrd=$root/boot/initrd.img-$release] [--append=$step1]"
-recorded "systemctl [--no-block] [kexec]"
+planned "systemctl --root=$root enable hugetune-boot-sweep.service"
+planned "$(kexec_load "$step1")"
+planned "systemctl --no-block kexec"
 unit=$root/etc/systemd/system/hugetune-boot-sweep.service
-grep -qxF "ExecStart=$(readlink -f "$bin") boot-sweep continue --state $state" "$unit" || fail "unit ExecStart"
+grep -qxF "ExecStart=$(readlink -f "$bin") boot-sweep continue --state $state_arg" "$unit" || fail "unit ExecStart"
+grep -qxF "ConditionPathExists=$state_arg" "$unit" || fail "unit condition"
+[[ $(cat "$root/var/lib/hugetune/boot-sweep-active") == "$state_arg" ]] || fail "the active sweep"
 [[ $(field "$state" 'd["steps"][0]["attempted"]["boot_id"]') == boot-0 ]] || fail "step 1 not marked"
-expect_error 5 "a boot sweep is in progress" "${sweep[@]}" start "${plan_args[@]}" --state "$state"
+expect_error 5 "a boot sweep is in progress" "${sweep[@]}" start "${plan_args[@]}" --state "$state_arg"
+# One sweep per machine, whatever state file a second start is given.
+expect_error 5 "one sweep per machine" "${sweep[@]}" start "${plan_args[@]}" --state /var/lib/hugetune/other.json
+[[ ! -e $root/var/lib/hugetune/other.json ]] || fail "a second sweep's state was written"
+grep -qxF "ExecStart=$(readlink -f "$bin") boot-sweep continue --state $state_arg" "$unit" || fail "the unit changed"
+nothing_recorded
 
 boot "$step1" 1
-expect 0 "${sweep[@]}" continue --root "$root" --state "$state"
+expect 0 "${sweep[@]}" continue --root "$root" --state "$state_arg"
 stdout_has "kexec into step 2 of 2"
-recorded "kexec [-l] [$root/boot/vmlinuz-$release] [--initrd=$root/boot/initrd.img-$release] [--append=$step2]"
+planned "$(kexec_load "$step2")"
 [[ $(field "$state" 'd["steps"][0]["recorded"]["milliseconds"]') == 900 ]] || fail "step 1 ms"
-expect 0 "${sweep[@]}" status --root "$root" --state "$state"
+expect 0 "${sweep[@]}" status --root "$root" --state "$state_arg"
 stdout_has "step 1: 1 threads, repetition 1: 900 ms, boot boot-1"
 stdout_has "step 2: 2 threads, repetition 1: attempted at"
 
 boot "$step2" 2
-expect 0 "${sweep[@]}" continue --root "$root" --state "$state"
+expect 0 "${sweep[@]}" continue --root "$root" --state "$state_arg"
 stdout_has "boot sweep finished"
 stdout_has "best: the fewest threads within 2% of the fastest median: hugepage_alloc_threads=2"
-recorded "kexec [-l] [$root/boot/vmlinuz-$release] [--initrd=$root/boot/initrd.img-$release] [--append=$original]"
-recorded "systemctl [--root=$root] [disable] [hugetune-boot-sweep.service]"
+planned "$(kexec_load "$original")"
+planned "systemctl --root=$root disable hugetune-boot-sweep.service"
 [[ ! -e $unit ]] || fail "the unit is still there"
 [[ $(field "$result" 'd["best"]["cmdline"]') == hugepage_alloc_threads=2 ]] || fail "result best"
 
 boot "$original"
-expect 0 "${sweep[@]}" continue --root "$root" --state "$state"
+expect 0 "${sweep[@]}" continue --root "$root" --state "$state_arg"
 stdout_has "boot sweep done: back on the original command line"
 nothing_recorded
-expect 0 "${sweep[@]}" status --root "$root" --state "$state" --json
+expect 0 "${sweep[@]}" status --root "$root" --state "$state_arg" --json
 [[ $(field "$out" 'd["state"]["phase"]') == done ]] || fail "status --json phase"
 
 # fit reads the result as a boot table (two counts are too few to fit a curve to)
@@ -180,31 +208,48 @@ stdout_has "Measured boots against the prediction (1024 pages of 2 MiB)"
 expect_error 2 "--boot-sweep $work/none.json" "$bin" fit --input "$src/tests/data/sweep-zen4-2node.json" --boot-sweep "$work/none.json"
 expect_error 2 "--boot-sweep $work/none.json" "$bin" run --dry-run --boot-sweep "$work/none.json"
 
+# --- a boot a person chose mid-sweep: the sweep ends in it, no kexec, no reboot ------------------
+for chosen in "$original nomodeset" "BOOT_IMAGE=/vmlinuz-6.12.0-old root=/dev/sda1 ro"; do
+    boot "$original"
+    expect 0 "${sweep[@]}" start "${plan_args[@]}" --state "$state_arg"
+    boot "$step1" 1
+    expect 0 "${sweep[@]}" continue --root "$root" --state "$state_arg"
+    boot "$chosen"
+    expect 0 "${sweep[@]}" continue --root "$root" --state "$state_arg"
+    stderr_has "boot sweep aborted: this boot's command line is not step 2 of 2"
+    stderr_has "left as it is (no kexec, no reboot)"
+    planned "systemctl --root=$root disable hugetune-boot-sweep.service"
+    not_planned "kexec"
+    not_planned "systemctl --no-block"
+    [[ $(field "$state" 'd["phase"]') == aborted ]] || fail "not aborted"
+    [[ $(field "$state" 'd["steps"][0]["recorded"]["milliseconds"]') == 900 ]] || fail "step 1 lost"
+done
+
 # --- a power cut between step 1's mark and its kexec ---------------------------------------------
 boot "$original"
-expect 0 "${sweep[@]}" start "${plan_args[@]}" --state "$state"
+expect 0 "${sweep[@]}" start "${plan_args[@]}" --state "$state_arg"
 boot "$original"  # the firmware's normal boot
-expect 0 "${sweep[@]}" continue --root "$root" --state "$state"
+expect 0 "${sweep[@]}" continue --root "$root" --state "$state_arg"
 stderr_has "boot sweep aborted: step 1 of 2 (1 threads, repetition 1) was attempted"
-recorded "systemctl [--root=$root] [disable] [hugetune-boot-sweep.service]"
-grep -q '^kexec' "$record" && fail "kexec after the abort on the original command line"
+planned "systemctl --root=$root disable hugetune-boot-sweep.service"
+not_planned "kexec"
 [[ $(field "$state" 'd["phase"]') == aborted ]] || fail "not aborted"
 [[ $(field "$state" 'd["steps"][1]["attempted"]') == None ]] || fail "step 2 attempted"
 
 # --- without systemd: no unit, `kexec -e`, the caller runs continue ------------------------------
 rm "$state"
 boot "$original"
-expect 0 "${sweep[@]}" start "${plan_args[@]}" --state "$state" --no-systemd
-recorded "kexec [-e]"
-grep -q '^systemctl' "$record" && fail "systemctl ran with --no-systemd"
+expect 0 "${sweep[@]}" start "${plan_args[@]}" --state "$state_arg" --no-systemd
+planned "kexec -e"
+not_planned "systemctl"
 boot "$step1" 1
-expect 0 "${sweep[@]}" abort --root "$root" --state "$state"
+expect 0 "${sweep[@]}" abort --root "$root" --state "$state_arg"
 stdout_has "abort requested: the next continue records its boot"
 nothing_recorded
-expect 0 "${sweep[@]}" continue --root "$root" --state "$state"
-recorded "kexec [-l] [$root/boot/vmlinuz-$release] [--initrd=$root/boot/initrd.img-$release] [--append=$original]"
-recorded "kexec [-e]"
-grep -q '^systemctl' "$record" && fail "systemctl ran with --no-systemd"
+expect 0 "${sweep[@]}" continue --root "$root" --state "$state_arg"
+planned "$(kexec_load "$original")"
+planned "kexec -e"
+not_planned "systemctl"
 [[ $(field "$state" 'd["steps"][0]["recorded"]["milliseconds"]') == 900 ]] || fail "abort lost step 1"
 [[ $(field "$state" 'd["abort_reason"]') == "abort requested" ]] || fail "abort reason"
 
@@ -213,15 +258,41 @@ mkdir -p "$root/run/hugetune"
 exec 9>"$root/run/hugetune/lock"
 flock -n 9
 boot "$original"
-expect_error 5 "is locked" "${sweep[@]}" start "${plan_args[@]}" --state "$state"
+expect_error 5 "is locked" "${sweep[@]}" start "${plan_args[@]}" --state "$state_arg"
 exec 9>&-
+nothing_recorded
+
+# --- a state that cannot be written back: refused before anything is done -----------------------
+rm "$state"
+boot "$original"
+expect 0 "${sweep[@]}" start "${plan_args[@]}" --state "$state_arg"
+boot "$step1" 1
+mv "$state" "$persist/real-state.json"
+ln -s "$persist/real-state.json" "$state"
+expect_error 2 "--state: $state is a symbolic link" "${sweep[@]}" continue --root "$root" --state "$state_arg"
+[[ ! -s $out ]] || fail "continue printed before refusing: $(cat "$out")"
+nothing_recorded
+rm "$state"
+mv "$persist/real-state.json" "$state"
+# A forged step: what is kexec'd is derived from the plan and checked against it.
+python3 - "$state" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for steps in (d["plan"]["steps"], d["steps"]):
+    steps[1]["threads"] = 1000000000
+    steps[1]["cmdline"] = steps[1]["cmdline"].replace("hugepage_alloc_threads=2", "hugepage_alloc_threads=1000000000")
+d["plan"]["threads"][1] = 1000000000
+json.dump(d, open(sys.argv[1], "w"))
+PY
+expect_error 2 "plan.threads[1]: must be" "${sweep[@]}" continue --root "$root" --state "$state_arg"
+[[ ! -s $out ]] || fail "continue printed before refusing: $(cat "$out")"
 nothing_recorded
 
 # --- the state file's own errors -----------------------------------------------------------------
 head -c 200 "$result" >"$state"
-expect_error 2 "$state" "${sweep[@]}" status --root "$root" --state "$state"
+expect_error 2 "$state" "${sweep[@]}" status --root "$root" --state "$state_arg"
 stderr_has "not valid JSON"
 echo '{"format": "hugetune-boot-sweep-state", "format_version": 9}' >"$state"
-expect_error 2 "format_version: 9 is not supported" "${sweep[@]}" continue --root "$root" --state "$state"
+expect_error 2 "format_version: 9 is not supported" "${sweep[@]}" continue --root "$root" --state "$state_arg"
 
 echo "boot_sweep: ok"

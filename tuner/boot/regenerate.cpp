@@ -2,9 +2,9 @@
 
 #include "model/text.hpp"
 #include "tuner/boot/kernel_cmdline_file.hpp"
-#include "tuner/boot/shell_fragment.hpp"
 #include "tuner/boot/token_edit.hpp"
 #include "tuner/kernel/cmdline.hpp"
+#include "tuner/system/effects.hpp"
 #include "tuner/system/errors.hpp"
 #include "tuner/system/process.hpp"
 
@@ -118,20 +118,7 @@ Argv grubby_command(const std::string& kernel, const std::optional<std::string>&
 }
 
 std::string format_command(const Argv& argv) {
-    std::string out;
-    for (const auto& a : argv) {
-        if (!out.empty())
-            out += ' ';
-        if (is_plain_shell_word(a)) {
-            out += a;
-        } else {
-            out += '\'';
-            for (char c : a)
-                out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-            out += '\'';
-        }
-    }
-    return out;
+    return command_text(argv);
 }
 
 void run_regenerate_command(const Argv& argv) {

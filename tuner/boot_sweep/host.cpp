@@ -3,9 +3,7 @@
 #include "model/text.hpp"
 #include "tuner/kernel/boot_log.hpp"
 #include "tuner/kernel/kernel_files.hpp"
-#include "tuner/system/atomic_file.hpp"
 #include "tuner/system/errors.hpp"
-#include "tuner/system/process.hpp"
 
 namespace hugetune::boot_sweep {
 namespace {
@@ -13,20 +11,6 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr const char* kUnitDir = "/etc/systemd/system";
-
-void run_checked(const std::vector<std::string>& argv) {
-    const ProcessResult r = run_program(argv);
-    if (r.exit_code == 0)
-        return;
-    std::string command;
-    for (const auto& a : argv)
-        command += (command.empty() ? "" : " ") + a;
-    const std::string why = std::string(trim(r.err.empty() ? r.out : r.err));
-    throw RuntimeError(
-        "'" + command + "' " +
-        (r.exit_code < 0 ? "could not be started" : "exited " + std::to_string(r.exit_code)) +
-        (why.empty() ? "" : ": " + why));
-}
 
 // One word of a unit file's command line: '%' starts a specifier and blanks or quotes split
 // words, so such a path is escaped and double-quoted (systemd.service(5) "Command lines").
@@ -67,9 +51,13 @@ std::string unit_text(const std::filesystem::path& binary, const std::filesystem
            "WantedBy=multi-user.target\n";
 }
 
-LiveHost::LiveHost(const KernelFs& fs, bool systemd, std::filesystem::path binary,
+LiveHost::LiveHost(const KernelFs& fs, Effects& effects, bool systemd, std::filesystem::path binary,
                    std::filesystem::path state)
-    : fs_(fs), systemd_(systemd), binary_(std::move(binary)), state_(std::move(state)) {}
+    : fs_(fs),
+      effects_(effects),
+      systemd_(systemd),
+      binary_(std::move(binary)),
+      state_(std::move(state)) {}
 
 BootFacts LiveHost::this_boot() const {
     BootFacts b;
@@ -88,25 +76,29 @@ BootFacts LiveHost::this_boot() const {
     return b;
 }
 
+void LiveHost::write_file(const std::filesystem::path& path, const std::string& bytes) {
+    effects_.write_file(path, bytes);
+}
+
 void LiveHost::load_kexec(const KexecImage& image, const std::string& cmdline) {
     std::vector<std::string> argv = {"kexec", "-l", fs_.resolve(image.kernel).string()};
     if (image.initrd)
         argv.push_back("--initrd=" + fs_.resolve(*image.initrd).string());
     argv.push_back("--append=" + cmdline);
-    run_checked(argv);
+    effects_.run(argv);
 }
 
 void LiveHost::exec_kexec() {
     // systemd stops the services and unmounts the file systems first; `kexec -e` does not.
     if (systemd_)
-        run_checked({"systemctl", "--no-block", "kexec"});
+        effects_.run({"systemctl", "--no-block", "kexec"});
     else
-        run_checked({"kexec", "-e"});
+        effects_.run({"kexec", "-e"});
 }
 
 void LiveHost::reboot() {
-    run_checked(systemd_ ? std::vector<std::string>{"systemctl", "--no-block", "reboot"}
-                         : std::vector<std::string>{"reboot"});
+    effects_.run(systemd_ ? std::vector<std::string>{"systemctl", "--no-block", "reboot"}
+                          : std::vector<std::string>{"reboot"});
 }
 
 // Under a tree other than "/", systemctl works on that tree's unit links.
@@ -121,18 +113,19 @@ std::vector<std::string> LiveHost::systemctl_argv(const std::string& verb) const
 
 void LiveHost::enable_unit() {
     const fs::path dir = fs_.resolve(kUnitDir);
-    std::error_code ec;
-    fs::create_directories(dir, ec);
-    write_file_atomically(dir / kUnitName, unit_text(binary_, state_));
+    if (!effects_.dry_run()) {
+        std::error_code ec;
+        fs::create_directories(dir, ec);
+    }
+    effects_.write_file(dir / kUnitName, unit_text(binary_, state_));
     if (fs_.is_live())
-        run_checked({"systemctl", "daemon-reload"});
-    run_checked(systemctl_argv("enable"));
+        effects_.run({"systemctl", "daemon-reload"});
+    effects_.run(systemctl_argv("enable"));
 }
 
 void LiveHost::disable_unit() {
-    run_checked(systemctl_argv("disable"));
-    std::error_code ec;
-    std::filesystem::remove(fs_.resolve(std::string(kUnitDir) + "/" + kUnitName), ec);
+    effects_.run(systemctl_argv("disable"));
+    effects_.remove_file(fs_.resolve(std::string(kUnitDir) + "/" + kUnitName));
 }
 
 }  // namespace hugetune::boot_sweep

@@ -1,6 +1,8 @@
 // The machine a boot sweep runs on, behind one interface: what this boot is (its id, command
-// line, kernel and log) and the few things the sweep does to it (load and start a kexec image,
-// reboot, enable or disable the continue unit). Tests drive the steps with a fake.
+// line, kernel and log) and the few things the sweep does to it (write its state and result,
+// load and start a kexec image, reboot, enable or disable the continue unit). Tests drive the
+// steps with a fake; the live machine does each through its Effects, which --root and
+// --dry-run turn into a printed plan.
 #pragma once
 
 #include <filesystem>
@@ -9,6 +11,7 @@
 #include <vector>
 
 #include "tuner/kernel/kernel_fs.hpp"
+#include "tuner/system/effects.hpp"
 
 namespace hugetune::boot_sweep {
 
@@ -35,6 +38,8 @@ class Host {
   public:
     virtual ~Host() = default;
     virtual BootFacts this_boot() const = 0;
+    // The sweep's own files (state, result), written atomically.
+    virtual void write_file(const std::filesystem::path& path, const std::string& bytes) = 0;
     // Each throws RuntimeError naming the program and its message when it fails.
     virtual void load_kexec(const KexecImage& image, const std::string& cmdline) = 0;
     // Starts the loaded image; returns once the switch is under way (systemd) or never.
@@ -47,15 +52,17 @@ class Host {
 // The unit file that runs `continue` early in each boot while the state file exists.
 std::string unit_text(const std::filesystem::path& binary, const std::filesystem::path& state);
 
-// The running machine: /proc, /sys and /dev/kmsg through `fs` (a fixture tree in tests),
-// kexec and systemctl found on PATH and run from an argument vector, the unit written under
-// fs's root in /etc/systemd/system. Without systemd the loaded image is started with
-// `kexec -e` and no unit is written.
+// The running machine: /proc, /sys and /dev/kmsg through `fs` (a fixture tree in tests);
+// kexec and systemctl run, and the unit is written under fs's root in /etc/systemd/system,
+// through `effects` (printed, not run, under --root and --dry-run). `state` is the state
+// file's path as the machine sees it, which the unit names. Without systemd the loaded image
+// is started with `kexec -e` and no unit is written.
 class LiveHost : public Host {
   public:
-    LiveHost(const KernelFs& fs, bool systemd, std::filesystem::path binary,
+    LiveHost(const KernelFs& fs, Effects& effects, bool systemd, std::filesystem::path binary,
              std::filesystem::path state);
     BootFacts this_boot() const override;
+    void write_file(const std::filesystem::path& path, const std::string& bytes) override;
     void load_kexec(const KexecImage& image, const std::string& cmdline) override;
     void exec_kexec() override;
     void reboot() override;
@@ -65,6 +72,7 @@ class LiveHost : public Host {
   private:
     std::vector<std::string> systemctl_argv(const std::string& verb) const;
     const KernelFs& fs_;
+    Effects& effects_;
     bool systemd_;
     std::filesystem::path binary_;
     std::filesystem::path state_;

@@ -143,6 +143,18 @@ std::string step_cmdline(const std::string& original, std::uint64_t page_size_kb
     return cmdline_text(cmdline);
 }
 
+std::vector<Step> plan_steps(const Plan& plan) {
+    // Repetition by repetition, so that a drift over the hours of the sweep (temperature,
+    // firmware state) spreads over every thread count instead of biasing one.
+    std::vector<Step> steps;
+    for (int rep = 1; rep <= plan.repetitions; ++rep)
+        for (int t : plan.threads)
+            steps.push_back({t, rep,
+                             step_cmdline(plan.original_cmdline, plan.page_size_kb, plan.pages, t,
+                                          plan.init_on_alloc)});
+    return steps;
+}
+
 std::vector<int> default_thread_totals(int nodes, int online_cpus) {
     std::set<int> totals;
     for (int per_node : {1, 2, 4, 8, 16, 32})
@@ -169,13 +181,7 @@ Plan make_plan(const MachineFacts& facts, const Request& request) {
     plan.online_cpus = facts.online_cpus;
     plan.init_on_alloc = request.init_on_alloc;
     plan.repetitions = request.repetitions;
-    // Repetition by repetition, so that a drift over the hours of the sweep (temperature,
-    // firmware state) spreads over every thread count instead of biasing one.
-    for (int rep = 1; rep <= plan.repetitions; ++rep)
-        for (int t : plan.threads)
-            plan.steps.push_back({t, rep,
-                                  step_cmdline(facts.original_cmdline, plan.page_size_kb,
-                                               plan.pages, t, plan.init_on_alloc)});
+    plan.steps = plan_steps(plan);
     plan.estimated_seconds = estimate_seconds(plan);
     return plan;
 }

@@ -80,6 +80,10 @@ struct Plan {
 std::string step_cmdline(const std::string& original, std::uint64_t page_size_kb,
                          std::uint64_t pages, int threads, std::optional<bool> init_on_alloc);
 
+// Every step of `plan`, derived from its fields alone (original command line, pool, thread
+// counts, repetitions): what make_plan lists, and what a saved plan's steps must be.
+std::vector<Step> plan_steps(const Plan& plan);
+
 // The default thread counts: 1, 2, 4, 8, 16, 32 per node times the nodes, capped at the CPUs,
 // plus the kernel's default, ascending, without repeats.
 std::vector<int> default_thread_totals(int nodes, int online_cpus);

@@ -2,8 +2,12 @@
 
 #include <limits>
 
+#include "model/alloc_threads.hpp"
 #include "model/input/fit_input.hpp"
 #include "model/input/json_fields.hpp"
+#include "model/text.hpp"
+#include "tuner/kernel/boot_pool.hpp"
+#include "tuner/kernel/cmdline.hpp"
 #include "tuner/system/atomic_file.hpp"
 #include "tuner/system/errors.hpp"
 #include "tuner/system/json_file.hpp"
@@ -72,9 +76,13 @@ std::optional<bool> optional_boolean(const JsonField& f) {
     return f.present() ? std::optional(boolean(f)) : std::nullopt;
 }
 
-int whole_int(const JsonField& f, std::int64_t min = 1) {
-    return static_cast<int>(f.whole_number({min, std::numeric_limits<int>::max()}));
+int whole_int(const JsonField& f, std::int64_t min = 1,
+              std::int64_t max = std::numeric_limits<int>::max()) {
+    return static_cast<int>(f.whole_number({min, max}));
 }
+
+// A pool the boot sweep would ever measure: 1 PiB in KiB, far above any machine's memory.
+constexpr std::uint64_t kMaxPoolKb = std::uint64_t{1} << 40;
 
 std::uint64_t whole_u64(const JsonField& f, std::int64_t min = 1) {
     return static_cast<std::uint64_t>(f.whole_number({min}));
@@ -82,6 +90,45 @@ std::uint64_t whole_u64(const JsonField& f, std::int64_t min = 1) {
 
 Step read_step(const JsonField& f) {
     return {whole_int(f["threads"]), whole_int(f["repetition"]), f["cmdline"].string()};
+}
+
+// What the sweep kexecs comes from the state file, so a saved plan must be one make_plan could
+// have made: every bound it checks, and steps that are exactly those its fields derive. A state
+// edited by hand or forged cannot choose a thread count, a pool or a command line.
+void check_saved_plan(const JsonField& f, const Plan& p) {
+    if (p.page_size_kb < 4 || (p.page_size_kb & (p.page_size_kb - 1)) != 0 ||
+        p.page_size_kb > kLargestBuddyBlockKb)
+        f["page_size_kb"].fail("must be a power of two of 4 to " +
+                               std::to_string(kLargestBuddyBlockKb) +
+                               " KiB (a page size the boot threads allocate)");
+    if (p.pages > kMaxPoolKb / p.page_size_kb)
+        f["pages"].fail("is a pool above 1 PiB");
+    if (p.nodes > p.online_cpus)
+        f["nodes"].fail("is above online_cpus (" + std::to_string(p.online_cpus) + ")");
+    if (p.threads.empty())
+        f["threads"].fail("must list at least one thread count");
+    for (std::size_t i = 0; i < p.threads.size(); ++i) {
+        if (p.threads[i] > p.online_cpus)
+            f["threads"][i].fail(std::to_string(p.threads[i]) + " is above online_cpus (" +
+                                 std::to_string(p.online_cpus) + ")");
+        if (i > 0 && p.threads[i] <= p.threads[i - 1])
+            f["threads"][i].fail("must be above the count before it (ascending, no repeats)");
+    }
+    if (p.original_cmdline != cmdline_text(parse_kernel_cmdline(p.original_cmdline)))
+        f["original_cmdline"].fail("is not a command line as the plan writes it");
+    const std::vector<Step> derived = plan_steps(p);
+    if (p.steps.size() != derived.size())
+        f["steps"].fail("has " + std::to_string(p.steps.size()) + " steps; the thread counts and " +
+                        "repetitions make " + std::to_string(derived.size()));
+    for (std::size_t i = 0; i < derived.size(); ++i) {
+        const Step& saved = p.steps[i];
+        if (saved.threads != derived[i].threads || saved.repetition != derived[i].repetition ||
+            saved.cmdline != derived[i].cmdline)
+            f["steps"][i].fail("is not the step the plan derives (" +
+                               std::to_string(derived[i].threads) + " threads, repetition " +
+                               std::to_string(derived[i].repetition) + ": " + derived[i].cmdline +
+                               ")");
+    }
 }
 
 Plan read_plan(const JsonField& f) {
@@ -93,15 +140,17 @@ Plan read_plan(const JsonField& f) {
     p.original_cmdline = f["original_cmdline"].string();
     p.page_size_kb = whole_u64(f["page_size_kb"]);
     p.pages = whole_u64(f["pages"]);
-    p.nodes = whole_int(f["nodes"]);
-    p.online_cpus = whole_int(f["online_cpus"]);
+    p.nodes = whole_int(f["nodes"], 1, kMaxNodes);
+    p.online_cpus = whole_int(f["online_cpus"], 1, static_cast<std::int64_t>(kMaxAllocThreads));
     p.init_on_alloc = optional_boolean(f["init_on_alloc"]);
     for (std::size_t i = 0; i < f["threads"].array_size(); ++i)
-        p.threads.push_back(whole_int(f["threads"][i]));
-    p.repetitions = whole_int(f["repetitions"]);
+        p.threads.push_back(
+            whole_int(f["threads"][i], 1, static_cast<std::int64_t>(kMaxAllocThreads)));
+    p.repetitions = whole_int(f["repetitions"], 1, kMaxRepetitions);
     for (std::size_t i = 0; i < f["steps"].array_size(); ++i)
         p.steps.push_back(read_step(f["steps"][i]));
     p.estimated_seconds = f["estimated_seconds"].hint<double>().value_or(0);
+    check_saved_plan(f, p);
     return p;
 }
 
@@ -196,11 +245,33 @@ State state_from_json(const json& document, const model::InputSource& input) {
     if (s.steps.size() != s.plan.steps.size())
         doc["steps"].fail("has " + std::to_string(s.steps.size()) + " steps, the plan " +
                           std::to_string(s.plan.steps.size()));
+    for (std::size_t i = 0; i < s.steps.size(); ++i) {
+        const Step& step = s.steps[i].step;
+        const Step& planned = s.plan.steps[i];
+        if (step.threads != planned.threads || step.repetition != planned.repetition ||
+            step.cmdline != planned.cmdline)
+            doc["steps"][i].fail("is not the plan's step " + std::to_string(i + 1) + " (" +
+                                 std::to_string(planned.threads) + " threads: " + planned.cmdline +
+                                 ")");
+    }
     return s;
 }
 
+std::string state_text(const State& state) {
+    return to_json(state).dump(2) + "\n";
+}
+
+bool is_planned_cmdline(const State& state, const std::string& cmdline) {
+    if (cmdline == state.plan.original_cmdline)
+        return true;
+    for (const Step& step : state.plan.steps)
+        if (cmdline == step.cmdline)
+            return true;
+    return false;
+}
+
 void write_state(const std::filesystem::path& path, const State& state) {
-    write_file_atomically(path, to_json(state).dump(2) + "\n");
+    write_file_atomically(path, state_text(state));
 }
 
 std::optional<State> read_state(const std::filesystem::path& path) {

@@ -18,6 +18,9 @@ namespace hugetune::boot_sweep {
 inline constexpr const char* kStateFormat = "hugetune-boot-sweep-state";
 inline constexpr int kStateFormatVersion = 1;
 inline const std::filesystem::path kDefaultStatePath = "/var/lib/hugetune/boot-sweep.json";
+// One sweep per machine, whatever its state file: `start` writes the path of its state here (as
+// the machine sees it) and refuses while the state named here is in progress.
+inline const std::filesystem::path kActiveSweepPath = "/var/lib/hugetune/boot-sweep-active";
 
 // running: steps left or in flight; finishing: every step recorded, the machine on its way back
 // to the original command line; done: back; aborted: stopped, with the reason.
@@ -66,8 +69,14 @@ struct State {
 };
 
 nlohmann::json to_json(const State& state);
-// Throws model::InputError about `input` naming the JSON path of the problem.
+// Throws model::InputError about `input` naming the JSON path of the problem. A saved plan must
+// be one make_plan could make (bounds, and each step derived from the plan's fields).
 State state_from_json(const nlohmann::json& document, const model::InputSource& input = {});
+
+// The file's text, as written.
+std::string state_text(const State& state);
+// Whether `cmdline` is one the plan boots: a step's or the original command line.
+bool is_planned_cmdline(const State& state, const std::string& cmdline);
 
 // Written atomically; read with one-line errors naming the file (UsageError) and the field
 // (model::InputError).

@@ -3,7 +3,6 @@
 #include "tuner/boot_sweep/result.hpp"
 #include "tuner/kernel/boot_log.hpp"
 #include "tuner/kernel/cmdline.hpp"
-#include "tuner/system/atomic_file.hpp"
 #include "tuner/system/errors.hpp"
 
 namespace hugetune::boot_sweep {
@@ -31,7 +30,12 @@ void return_to_original(Transition& t, const BootFacts& boot) {
         t.kexec_cmdline = t.state.plan.original_cmdline;
 }
 
-Transition end_sweep(State state, const BootFacts& boot, Phase phase, const std::string& reason) {
+// How a sweep leaves the boot it ends in: back to the original command line (a boot the sweep
+// itself made), or as it is (a boot the sweep did not make: a person or the firmware chose it).
+enum class Leave { to_original, as_it_is };
+
+Transition end_sweep(State state, const BootFacts& boot, Phase phase, const std::string& reason,
+                     Leave leave = Leave::to_original) {
     Transition t;
     t.state = std::move(state);
     t.state.phase = phase;
@@ -39,18 +43,28 @@ Transition end_sweep(State state, const BootFacts& boot, Phase phase, const std:
     t.state.ended_at = boot.now;
     t.disable_unit = t.state.systemd;
     t.write_result = true;
-    return_to_original(t, boot);
+    const bool original = same_cmdline(boot.cmdline, t.state.plan.original_cmdline);
+    if (leave == Leave::to_original)
+        return_to_original(t, boot);
     t.message =
         (phase == Phase::aborted ? "boot sweep aborted: " + reason
                                  : std::string("boot sweep finished: every step recorded")) +
         (t.kexec_cmdline ? "; returning to the original command line by kexec"
          : t.reboot      ? "; rebooting normally"
-                         : "; this boot is on the original command line");
+         : original      ? "; this boot is on the original command line"
+                         : "; this boot is not one the sweep made, so it is left as it is (no "
+                           "kexec, no reboot); reboot normally to return to the original "
+                           "command line");
     return t;
 }
 
 Transition abort_sweep(State state, const BootFacts& boot, const std::string& reason) {
     return end_sweep(std::move(state), boot, Phase::aborted, reason);
+}
+
+// A boot that is not the step's: whoever chose it took over, and the sweep stops in it.
+Transition abort_in_place(State state, const BootFacts& boot, const std::string& reason) {
+    return end_sweep(std::move(state), boot, Phase::aborted, reason, Leave::as_it_is);
 }
 
 Transition mark_and_go(State state, const BootFacts& boot, std::size_t index) {
@@ -85,10 +99,10 @@ std::optional<std::string> mismatch(const State& s, const StepState& step, std::
 Transition record_step(State s, const BootFacts& boot) {
     StepState* step = s.in_flight();
     if (step == nullptr)
-        return abort_sweep(std::move(s), boot, "the state has no step in flight");
+        return abort_in_place(std::move(s), boot, "the state has no step in flight");
     const std::size_t index = index_of(s, step);
     if (auto why = mismatch(s, *step, index, boot))
-        return abort_sweep(std::move(s), boot, *why);
+        return abort_in_place(std::move(s), boot, *why);
     const auto line = allocation_line_for_pool(boot.log, s.plan.page_size_kb);
     if (!line)
         return abort_sweep(std::move(s), boot,
@@ -109,10 +123,10 @@ Transition record_step(State s, const BootFacts& boot) {
     return end_sweep(std::move(s), boot, Phase::finishing, "");
 }
 
-void write_outputs(const Transition& t, const std::filesystem::path& state_path) {
-    write_state(state_path, t.state);
+void write_outputs(const Transition& t, Host& host, const std::filesystem::path& state_path) {
+    host.write_file(state_path, state_text(t.state));
     if (t.write_result)
-        write_file_atomically(result_path(state_path), to_json(summarize(t.state)).dump(2) + "\n");
+        host.write_file(result_path(state_path), to_json(summarize(t.state)).dump(2) + "\n");
 }
 
 // A failure once the state may say a step is attempted ends the sweep there: the step is never
@@ -124,13 +138,20 @@ void end_on_failure(Transition& t, Host& host, const std::filesystem::path& stat
         t.state.abort_reason = what;
     }
     t.write_result = true;
-    write_outputs(t, state_path);
+    write_outputs(t, host, state_path);
     if (t.state.systemd) {
         try {
             host.disable_unit();
         } catch (const Error&) {  // the original error is the one to report
         }
     }
+}
+
+// The last check before a load: what is kexec'd is a command line the plan made.
+void require_planned_cmdline(const State& s, const std::string& cmdline) {
+    if (!is_planned_cmdline(s, cmdline))
+        throw RuntimeError("refusing to kexec with a command line the plan does not make: '" +
+                           cmdline + "'");
 }
 
 }  // namespace
@@ -194,11 +215,18 @@ Transition plan_abort(State state, const BootFacts& boot) {
     return t;
 }
 
-State carry_out(Transition t, Host& host, const std::filesystem::path& state_path, bool dry_run) {
-    if (dry_run || !t.write_state)
+State carry_out(Transition t, Host& host, const std::filesystem::path& state_path,
+                const std::function<void()>& before_start) {
+    if (!t.write_state) {
+        if (before_start)
+            before_start();
         return t.state;
+    }
+    // The state first: when it cannot be written nothing has happened yet.
+    write_outputs(t, host, state_path);
     if (t.kexec_cmdline) {
         try {
+            require_planned_cmdline(t.state, *t.kexec_cmdline);
             host.load_kexec({t.state.plan.kernel_image, t.state.plan.initrd}, *t.kexec_cmdline);
         } catch (const Error& e) {
             if (t.marked_step)
@@ -207,12 +235,13 @@ State carry_out(Transition t, Host& host, const std::filesystem::path& state_pat
             throw;
         }
     }
-    write_outputs(t, state_path);
     try {
         if (t.enable_unit)
             host.enable_unit();
         if (t.disable_unit)
             host.disable_unit();
+        if (before_start)
+            before_start();
         if (t.kexec_cmdline)
             host.exec_kexec();
         else if (t.reboot)

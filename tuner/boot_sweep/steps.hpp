@@ -1,12 +1,16 @@
 // The boot sweep as a state machine over boots. Every command computes a Transition from the
-// state and this boot's facts (pure), then carries it out in the one safe order: load the kexec
-// image, write the state (the next step marked attempted), write the result, enable or disable
-// the unit, then start the image. A step is marked attempted before the boot that runs it, and
-// only the boot carrying its exact command line may record it; any other boot finding it in
-// flight ends the sweep, so no step is ever booted twice and no boot can loop.
+// state and this boot's facts (pure), then carries it out in the one safe order: write the state
+// (the next step marked attempted) and the result, load the kexec image, enable or disable the
+// unit, then start the image. Nothing acts on the machine before the state says what is under
+// way, so a state that cannot be written stops the sweep before any kexec. A step is marked
+// attempted before the boot that runs it, and only the boot carrying its exact command line and
+// kernel may record it; any other boot finding it in flight ends the sweep where it is, without
+// a kexec or a reboot (a person or another boot took over), so no step is ever booted twice and
+// no boot can loop.
 #pragma once
 
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -35,10 +39,12 @@ Transition plan_continue(State state, const BootFacts& boot);
 // RuntimeError when the sweep is not in progress.
 Transition plan_abort(State state, const BootFacts& boot);
 
-// Carries `t` out; on a failure after the state says a step was attempted, the state is
-// rewritten as aborted (never retried) and the error passes on. With `dry_run` nothing is
-// changed. Returns the state as it stands.
-State carry_out(Transition t, Host& host, const std::filesystem::path& state_path, bool dry_run);
+// Carries `t` out through `host`; `before_start` runs once the state is written and the image
+// loaded, just before the image or the reboot starts (or at the end when neither does). A
+// failure to write the state changes nothing else; a later failure rewrites the state as
+// aborted (the step never retried) and the error passes on. Returns the state as it stands.
+State carry_out(Transition t, Host& host, const std::filesystem::path& state_path,
+                const std::function<void()>& before_start = {});
 
 // "the result of <state>": the state file's name with "-result" before ".json".
 std::filesystem::path result_path(const std::filesystem::path& state_path);

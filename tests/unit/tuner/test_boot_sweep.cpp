@@ -6,12 +6,14 @@
 #include <filesystem>
 #include <fstream>
 #include <set>
+#include <sstream>
 
 #include "tuner/boot_sweep/host.hpp"
 #include "tuner/boot_sweep/plan.hpp"
 #include "tuner/boot_sweep/result.hpp"
 #include "tuner/boot_sweep/state.hpp"
 #include "tuner/boot_sweep/steps.hpp"
+#include "tuner/system/atomic_file.hpp"
 #include "tuner/system/errors.hpp"
 #include "tuner/system/json_file.hpp"
 
@@ -75,7 +77,14 @@ class FakeHost : public bs::Host {
     int boots = 0;
     fs::path state_file;
 
+    bool fail_write = false;
+
     bs::BootFacts this_boot() const override { return boot; }
+    void write_file(const fs::path& path, const std::string& bytes) override {
+        if (fail_write)
+            throw hugetune::UsageError("--state: " + path.string() + " is a symbolic link");
+        hugetune::write_file_atomically(path, bytes);
+    }
     void load_kexec(const bs::KexecImage& image, const std::string& cmdline) override {
         calls.push_back("load " + cmdline);
         CHECK(image.kernel == "/boot/vmlinuz-6.15.3");
@@ -129,20 +138,24 @@ struct Dir {
     fs::path state() const { return path / "boot-sweep.json"; }
 };
 
-bs::State load(const Dir& d) {
-    auto s = bs::read_state(d.state());
+bs::State load_state(const fs::path& path) {
+    auto s = bs::read_state(path);
     REQUIRE(s);
     return *s;
 }
 
+bs::State load(const Dir& d) {
+    return load_state(d.state());
+}
+
 void run_continue(FakeHost& host, const Dir& d) {
-    bs::carry_out(bs::plan_continue(load(d), host.this_boot()), host, d.state(), false);
+    bs::carry_out(bs::plan_continue(load(d), host.this_boot()), host, d.state());
 }
 
 void start(FakeHost& host, const Dir& d, const bs::Plan& plan,
            bs::Finish finish = bs::Finish::kexec) {
     host.state_file = d.state();
-    bs::carry_out(bs::plan_start(plan, finish, true, host.this_boot()), host, d.state(), false);
+    bs::carry_out(bs::plan_start(plan, finish, true, host.this_boot()), host, d.state());
 }
 
 int code_of(const std::function<void()>& f) {
@@ -305,22 +318,13 @@ TEST_CASE("--finish reboot leaves the last step by a normal reboot") {
     CHECK(host.calls == std::vector<std::string>{"disable", "reboot"});
 }
 
-TEST_CASE("abort paths: each ends the sweep and returns to the original command line") {
+TEST_CASE("the step's own boot that cannot be recorded ends the sweep and returns by kexec") {
     Dir d;
     FakeHost host;
     const bs::Plan plan = bs::make_plan(facts(), request({1, 2, 4}));
     start(host, d, plan);
     std::string reason_part;
 
-    SUBCASE("an unexpected command line") {
-        host.boot_into(plan.steps[1].cmdline);  // a step that is not the one in flight
-        reason_part = "command line is not step 1";
-    }
-    SUBCASE("another kernel booted with the step's command line") {
-        host.boot_into(plan.steps[0].cmdline);
-        host.boot.kernel_release = "6.16.0";
-        reason_part = "this boot runs kernel 6.16.0, the sweep measures 6.15.3";
-    }
     SUBCASE("no allocation line in the log") {
         host.boot_into(plan.steps[0].cmdline, std::optional<std::uint64_t>{});
         reason_part = "no 'HugeTLB: allocation took' line";
@@ -345,13 +349,56 @@ TEST_CASE("abort paths: each ends the sweep and returns to the original command 
     CHECK(load(d).phase == bs::Phase::aborted);
 }
 
+TEST_CASE("a boot that is not the step's ends the sweep where it is: no kexec, no reboot") {
+    Dir d;
+    FakeHost host;
+    const bs::Plan plan = bs::make_plan(facts(), request({1, 2, 4}));
+    start(host, d, plan);
+    std::string reason_part;
+
+    SUBCASE("another step's command line") {
+        host.boot_into(plan.steps[1].cmdline);
+        reason_part = "command line is not step 1";
+    }
+    SUBCASE("the original command line plus a parameter a person added") {
+        host.boot_into(kOriginal + " nomodeset");
+        reason_part = "command line is not step 1";
+    }
+    SUBCASE("another kernel, with its own command line") {
+        host.boot_into("BOOT_IMAGE=/vmlinuz-6.12.0-old root=/dev/sda1 ro");
+        host.boot.kernel_release = "6.12.0-old";
+        reason_part = "command line is not step 1";
+    }
+    SUBCASE("another kernel booted with the step's command line") {
+        host.boot_into(plan.steps[0].cmdline);
+        host.boot.kernel_release = "6.16.0";
+        reason_part = "this boot runs kernel 6.16.0, the sweep measures 6.15.3";
+    }
+    SUBCASE("a human took over at the last step too") {
+        host.boot_loaded();
+        run_continue(host, d);
+        host.boot_loaded();
+        run_continue(host, d);
+        host.boot_into(kOriginal + " single");
+        reason_part = "command line is not step 3";
+    }
+    run_continue(host, d);
+    const bs::State s = load(d);
+    CHECK(s.phase == bs::Phase::aborted);
+    CHECK(s.abort_reason.find(reason_part) != std::string::npos);
+    CHECK(host.calls == std::vector<std::string>{"disable"});
+    CHECK(fs::exists(bs::result_path(d.state())));
+
+    run_continue(host, d);  // and at every later boot, nothing
+    CHECK(host.calls == std::vector<std::string>{"disable"});
+}
+
 TEST_CASE("a power cut between the mark and the kexec: the step is never tried again") {
     Dir d;
     FakeHost host;
     const bs::Plan plan = bs::make_plan(facts(), request({1, 2}));
     // The state says step 1 attempted, then the power goes before the kexec starts it.
-    bs::carry_out(bs::plan_start(plan, bs::Finish::kexec, true, host.this_boot()), host, d.state(),
-                  false);
+    bs::carry_out(bs::plan_start(plan, bs::Finish::kexec, true, host.this_boot()), host, d.state());
     host.boot_into(kOriginal);  // the firmware's normal boot
     run_continue(host, d);
     const bs::State s = load(d);
@@ -376,8 +423,7 @@ TEST_CASE("a step in flight found again by the boot that left for it is not retr
     const bs::State s = load(d);
     CHECK(s.phase == bs::Phase::aborted);
     CHECK(s.abort_reason.find("did not happen") != std::string::npos);
-    CHECK(host.calls ==
-          std::vector<std::string>{"load " + plan.original_cmdline, "disable", "exec"});
+    CHECK(host.calls == std::vector<std::string>{"disable"});  // left as it is
 }
 
 TEST_CASE("abort: requested in a step's boot, it stops after recording that boot") {
@@ -386,7 +432,7 @@ TEST_CASE("abort: requested in a step's boot, it stops after recording that boot
     const bs::Plan plan = bs::make_plan(facts(), request({1, 2, 4}));
     start(host, d, plan);
     host.boot_loaded();
-    bs::carry_out(bs::plan_abort(load(d), host.this_boot()), host, d.state(), false);
+    bs::carry_out(bs::plan_abort(load(d), host.this_boot()), host, d.state());
     CHECK(host.calls.empty());
     CHECK(load(d).abort_requested);
     run_continue(host, d);
@@ -406,7 +452,7 @@ TEST_CASE("abort on the original command line finishes at once") {
     const bs::Plan plan = bs::make_plan(facts(), request({1, 2}));
     start(host, d, plan);
     host.boot_into(kOriginal);
-    bs::carry_out(bs::plan_abort(load(d), host.this_boot()), host, d.state(), false);
+    bs::carry_out(bs::plan_abort(load(d), host.this_boot()), host, d.state());
     CHECK(load(d).phase == bs::Phase::aborted);
     CHECK(host.calls == std::vector<std::string>{"disable"});
 }
@@ -426,14 +472,62 @@ TEST_CASE("a kexec that cannot load ends the sweep without marking the step") {
     CHECK(s.abort_reason.find("bad image") != std::string::npos);
 }
 
-TEST_CASE("dry run changes nothing") {
+TEST_CASE("a state that cannot be written stops the step before any effect") {
     Dir d;
     FakeHost host;
     const bs::Plan plan = bs::make_plan(facts(), request({1, 2}));
-    bs::carry_out(bs::plan_start(plan, bs::Finish::kexec, true, host.this_boot()), host, d.state(),
-                  true);
-    CHECK(host.calls.empty());
-    CHECK_FALSE(fs::exists(d.state()));
+    start(host, d, plan);
+    host.boot_loaded();
+    host.fail_write = true;
+    CHECK_THROWS_AS(run_continue(host, d), hugetune::UsageError);
+    CHECK(host.calls.empty());  // nothing loaded, nothing started
+    host.fail_write = false;
+    CHECK(load(d).steps[0].attempted);
+    CHECK_FALSE(load(d).steps[0].recorded);
+}
+
+TEST_CASE("the live host under --root and --dry-run: every effect printed, none done") {
+    Dir d;
+    const fs::path root = d.path / "root";
+    for (const char* dir : {"proc/sys/kernel/random", "dev", "var/lib/hugetune"})
+        fs::create_directories(root / dir);
+    std::ofstream(root / "proc/sys/kernel/random/boot_id") << "boot-0\n";
+    std::ofstream(root / "proc/cmdline") << kOriginal << "\n";
+    std::ofstream(root / "proc/sys/kernel/osrelease") << "6.15.3\n";
+    std::ofstream(root / "dev/kmsg") << "Linux version 6.15.3\n";
+    const hugetune::KernelFs kfs(root);
+    const bs::Plan plan = bs::make_plan(facts(), request({1, 2}));
+    const fs::path state = root / "var/lib/hugetune/boot-sweep.json";
+
+    SUBCASE("--dry-run: nothing written, nothing run") {
+        std::ostringstream out;
+        hugetune::Effects effects(root, true, out);
+        bs::LiveHost host(kfs, effects, true, "/usr/bin/hugetune", bs::kDefaultStatePath);
+        bs::carry_out(bs::plan_start(plan, bs::Finish::kexec, true, host.this_boot()), host, state);
+        CHECK_FALSE(fs::exists(state));
+        CHECK_FALSE(fs::exists(root / "etc/systemd/system" / bs::kUnitName));
+        const std::string plan_text = out.str();
+        CHECK(plan_text.find("would write " + state.string()) != std::string::npos);
+        CHECK(plan_text.find("would run: kexec -l " + (root / "boot/vmlinuz-6.15.3").string()) !=
+              std::string::npos);
+        CHECK(plan_text.find("would run: systemctl --no-block kexec") != std::string::npos);
+    }
+    SUBCASE("--root: files inside the root written, programs printed") {
+        std::ostringstream out;
+        hugetune::Effects effects(root, false, out);
+        bs::LiveHost host(kfs, effects, true, "/usr/bin/hugetune", bs::kDefaultStatePath);
+        bs::carry_out(bs::plan_start(plan, bs::Finish::kexec, true, host.this_boot()), host, state);
+        CHECK(load_state(state).steps[0].attempted);
+        CHECK(fs::exists(root / "etc/systemd/system" / bs::kUnitName));
+        std::size_t programs = 0;
+        for (const auto& line : effects.planned())
+            programs += line.starts_with("would run: ") ? 1 : 0;
+        CHECK(programs == 3);  // systemctl enable, kexec -l, systemctl kexec
+        CHECK(out.str().find("(not run: --root ") != std::string::npos);
+        // and nothing outside the root
+        CHECK_THROWS_AS(effects.write_file(d.path / "outside.json", "{}"), hugetune::RuntimeError);
+        CHECK_FALSE(fs::exists(d.path / "outside.json"));
+    }
 }
 
 TEST_CASE("the state file: round trip, and one line naming the field for each bad input") {
@@ -479,6 +573,28 @@ TEST_CASE("the state file: round trip, and one line naming the field for each ba
     CHECK(error_of(changed("/abort_requested", 1)).find("abort_requested: must be true or false") !=
           std::string::npos);
     CHECK(error_of(changed("/steps/0/attempted/boot_id", 7)).find("steps[0].attempted.boot_id") !=
+          std::string::npos);
+    // What is kexec'd comes from the plan's fields and is checked against them.
+    const std::string forged_line = plan.steps[1].cmdline + "0000000";
+    CHECK(error_of(changed("/plan/steps/1/cmdline", forged_line))
+              .find("plan.steps[1]: is not the step the plan derives") != std::string::npos);
+    CHECK(error_of(changed("/steps/1/cmdline", forged_line))
+              .find("steps[1]: is not the plan's step 2") != std::string::npos);
+    CHECK(error_of(changed("/plan/threads/1", 1000000000)).find("plan.threads[1]: must be") !=
+          std::string::npos);
+    CHECK(error_of(changed("/plan/threads/1", 9)).find("plan.threads[1]: 9 is above online_cpus") !=
+          std::string::npos);
+    CHECK(error_of(changed("/plan/threads/1", 1)).find("ascending") != std::string::npos);
+    CHECK(error_of(changed("/plan/pages", 1ULL << 40)).find("plan.pages: is a pool above") !=
+          std::string::npos);
+    CHECK(error_of(changed("/plan/page_size_kb", 1048576)).find("plan.page_size_kb: must be") !=
+          std::string::npos);
+    CHECK(error_of(changed("/plan/repetitions", 99)).find("plan.repetitions: must be") !=
+          std::string::npos);
+    // A step whose threads and command line were both rewritten to agree is still not derived.
+    auto both = document;
+    both["plan"]["threads"][1] = 8;
+    CHECK(error_of(both.dump()).find("plan.steps[1]: is not the step the plan derives") !=
           std::string::npos);
     fs::remove(d.state());
     CHECK_FALSE(bs::read_state(d.state()));

@@ -2,8 +2,11 @@
 # `hugetune boot-sweep` on a real kernel: a guest whose init plays systemd's part (runs
 # `continue` at every boot) kexecs into one boot per thread count, records each boot's own
 # "allocation took" line, and ends on its original command line; the state and the kexec image
-# live on a virtio disk. Then the same with a planted failure: the first step's allocation line
-# flooded out of the kernel log, which must end the sweep, aborted, on the original command line.
+# live on a virtio disk. Then the same with planted failures: the first step's allocation line
+# flooded out of the kernel log, which must end the sweep, aborted, on the original command line;
+# a person who kexecs the first step's boot into another command line, whose boot must end the
+# sweep where it is, with no kexec; and a locked-down kernel, which plan and start must refuse
+# before any kexec, as they must once kexec_load_disabled is set.
 source "$(dirname "$0")/../lib/vm.bash"
 vmlab_prepare
 command -v kexec >/dev/null || vmlab_skip "kexec not found; install kexec-tools"
@@ -78,3 +81,45 @@ assert all(s["milliseconds"] is None for s in result["steps"]), result["steps"]
 assert "allocation" in result["abort_reason"], result["abort_reason"]
 PY
 echo "planted: $(vm_section boot-sweep-planted status | python3 -c 'import json,sys; print(json.load(sys.stdin)["result"]["abort_reason"])')"
+
+# A person takes over at the first step's boot (the original command line plus nomodeset): the
+# sweep ends in that boot, which is left as it is.
+make_disk human
+vm_boot boot-sweep-human boot-sweep "$args vmlab.plant=human" --smp 2 --mem 1024 \
+    --initrd "$initrd" --disk "$VMLAB_WORK/human.img" --timeout 600 ||
+    vmlab_fail "the guest taken over by a person did not finish"
+mapfile -t cmdlines < <(boots boot-sweep-human)
+[[ ${#cmdlines[@]} -eq 3 ]] ||
+    vmlab_fail "human: expected 3 boots (start, the first step, the person's), saw ${#cmdlines[@]}: $(printf '%s | ' "${cmdlines[@]}")"
+[[ "${cmdlines[2]}" == "${cmdlines[0]} nomodeset" ]] ||
+    vmlab_fail "human: the last boot is not the person's: ${cmdlines[2]}"
+vm_expect_rc boot-sweep-human continue 0
+vm_section boot-sweep-human continue.stderr | grep -qF "left as it is (no kexec, no reboot)" ||
+    vmlab_fail "human: continue did not say it leaves the boot as it is: $(vm_section boot-sweep-human continue.stderr)"
+vm_check_json boot-sweep-human status <<'PY'
+result = doc["result"]
+assert result["phase"] == "aborted" and result["complete"] is False, result
+assert "command line is not step 1 of 2" in result["abort_reason"], result["abort_reason"]
+PY
+echo "human: $(vm_section boot-sweep-human status | python3 -c 'import json,sys; print(json.load(sys.stdin)["result"]["abort_reason"])')"
+
+# A locked-down kernel refuses the unsigned kexec load every step makes: plan and start say so
+# before anything is done, and so they do with kexec switched off.
+vm_boot boot-sweep-lockdown boot-sweep "$args vmlab.plant=lockdown lockdown=integrity" --smp 2 \
+    --mem 1024 --timeout 300 || vmlab_fail "the locked-down guest did not finish"
+if ! vm_section boot-sweep-lockdown lockdown | grep -qF "[integrity]"; then
+    echo "lockdown: SKIPPED: this kernel did not lock down with lockdown=integrity ($(vm_section boot-sweep-lockdown lockdown))"
+else
+    vm_expect_rc boot-sweep-lockdown plan 4
+    vm_section boot-sweep-lockdown plan.stderr | grep -qF "the kernel is locked down (integrity" ||
+        vmlab_fail "lockdown: plan did not name the lockdown: $(vm_section boot-sweep-lockdown plan.stderr)"
+    vm_expect_rc boot-sweep-lockdown start 4
+    [[ -z $(vm_section boot-sweep-lockdown state) ]] ||
+        vmlab_fail "lockdown: start wrote $(vm_section boot-sweep-lockdown state)"
+    echo "lockdown: $(vm_section boot-sweep-lockdown plan.stderr)"
+fi
+vm_expect_rc boot-sweep-lockdown plan-kexec-off 4
+vm_section boot-sweep-lockdown plan-kexec-off.stderr | grep -qE "kexec is switched off|locked down" ||
+    vmlab_fail "kexec off: plan did not refuse it: $(vm_section boot-sweep-lockdown plan-kexec-off.stderr)"
+mapfile -t cmdlines < <(boots boot-sweep-lockdown)
+[[ ${#cmdlines[@]} -eq 1 ]] || vmlab_fail "lockdown: the guest booted ${#cmdlines[@]} times"

@@ -1,0 +1,149 @@
+#include "tuner/system/effects.hpp"
+
+#include "model/text.hpp"
+#include "tuner/system/atomic_file.hpp"
+#include "tuner/system/errors.hpp"
+#include "tuner/system/process.hpp"
+
+namespace hugetune {
+namespace {
+
+namespace fs = std::filesystem;
+
+// The end of a failed program's message, on one line, for the error that names it.
+std::string message_tail(const ProcessResult& r) {
+    std::string why(trim(r.err.empty() ? r.out : r.err));
+    if (why.size() > 300)
+        why = "..." + why.substr(why.size() - 300);
+    for (char& c : why)
+        if (c == '\n' || c == '\r')
+            c = ' ';
+    return why;
+}
+
+bool plain_word(std::string_view word) {
+    return !word.empty() && word.find_first_not_of(
+                                "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                                "0123456789_=.,:/+@%-") == std::string_view::npos;
+}
+
+// `path` made absolute and free of "." and ".." without following links, for the containment
+// check: a link inside the root is refused later by write_file_atomically itself.
+fs::path lexical(const fs::path& path) {
+    std::error_code ec;
+    const fs::path abs = path.is_absolute() ? path : fs::current_path(ec) / path;
+    return abs.lexically_normal();
+}
+
+}  // namespace
+
+std::string command_text(const std::vector<std::string>& argv) {
+    std::string out;
+    for (const auto& a : argv) {
+        if (!out.empty())
+            out += ' ';
+        if (plain_word(a)) {
+            out += a;
+            continue;
+        }
+        out += '\'';
+        for (char c : a)
+            out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+        out += '\'';
+    }
+    return out;
+}
+
+Effects::Effects(fs::path root, bool dry_run, std::ostream& plan)
+    : root_(std::move(root)), dry_run_(dry_run), plan_(plan) {
+    std::error_code ec;
+    const fs::path canonical = fs::weakly_canonical(root_, ec);
+    live_ = !ec && canonical == fs::path("/");
+    if (!ec)
+        root_ = canonical;
+}
+
+void Effects::plan_line(const std::string& line) {
+    plan_ << printable_text(line) << "\n";
+    planned_.push_back(line);
+}
+
+void Effects::require_inside_root(const fs::path& path) const {
+    if (live_)
+        return;
+    const fs::path p = lexical(path);
+    const auto [root_end, unused] = std::mismatch(root_.begin(), root_.end(), p.begin(), p.end());
+    (void)unused;
+    if (root_end != root_.end())
+        throw RuntimeError(path.string() + " is outside the root " + root_.string() +
+                           ": under --root nothing outside it is written; name a file inside it");
+}
+
+namespace {
+
+// Runs `argv` now; throws RuntimeError naming it when it cannot start or fails.
+void execute(const Effects::Argv& argv) {
+    const ProcessResult r = run_program(argv);
+    if (r.exit_code == 0)
+        return;
+    const std::string why = message_tail(r);
+    if (r.exit_code < 0)
+        throw RuntimeError("cannot run " + argv[0] + (why.empty() ? "" : " (" + why + ")") +
+                           "; install it, or do this step by hand: " + command_text(argv));
+    throw RuntimeError("'" + command_text(argv) + "' exited " + std::to_string(r.exit_code) +
+                       (why.empty() ? "" : ": " + why));
+}
+
+}  // namespace
+
+bool Effects::run(const Argv& argv) {
+    if (argv.empty())
+        throw RuntimeError("no program to run");
+    if (!runs_programs()) {
+        plan_line(
+            "would run: " + command_text(argv) +
+            (dry_run_ ? "" : "  (not run: --root " + root_.string() + " is not this machine)"));
+        return false;
+    }
+    execute(argv);
+    return true;
+}
+
+bool Effects::run_inside_root(const Argv& argv) {
+    if (live_ || argv.empty())
+        return run(argv);
+    Argv chrooted = {"chroot", root_.string()};
+    chrooted.insert(chrooted.end(), argv.begin(), argv.end());
+    if (dry_run_) {
+        plan_line("would run: " + command_text(chrooted));
+        return false;
+    }
+    execute(chrooted);
+    return true;
+}
+
+bool Effects::write_file(const fs::path& path, std::string_view bytes) {
+    require_inside_root(path);
+    if (dry_run_) {
+        plan_line("would write " + path.string());
+        return false;
+    }
+    write_file_atomically(path, bytes);
+    return true;
+}
+
+bool Effects::remove_file(const fs::path& path) {
+    require_inside_root(path);
+    std::error_code ec;
+    if (!fs::exists(fs::symlink_status(path, ec)))
+        return false;
+    if (dry_run_) {
+        plan_line("would remove " + path.string());
+        return false;
+    }
+    if (!fs::remove(path, ec) && ec)
+        throw RuntimeError("cannot remove " + path.string() + ": " + ec.message());
+    return true;
+}
+
+}  // namespace hugetune
