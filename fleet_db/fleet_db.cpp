@@ -171,25 +171,85 @@ bool store_verification(soci::session& sql, long long run_id, const model::Verif
 
 }  // namespace
 
+namespace {
+
+// libpq's connection keywords (PostgreSQL documentation, "Parameter Key Words"): a value that
+// starts with one of them followed by '=' is a keyword/value connection string.
+constexpr std::string_view kLibpqKeywords[] = {"host",
+                                               "hostaddr",
+                                               "port",
+                                               "dbname",
+                                               "user",
+                                               "password",
+                                               "passfile",
+                                               "service",
+                                               "options",
+                                               "sslmode",
+                                               "sslrootcert",
+                                               "application_name",
+                                               "connect_timeout",
+                                               "target_session_attrs",
+                                               "gssencmode"};
+
+bool keyword_form(const std::string& value) {
+    for (const auto keyword : kLibpqKeywords)
+        if (starts_with(value, std::string(keyword) + "="))
+            return true;
+    return false;
+}
+
+// The value of a password in `text` at `at` (just after "password="): up to '&' in a URL, up
+// to a blank in the keyword form or, quoted, to the closing quote.
+std::size_t password_end(const std::string& text, std::size_t at, bool url) {
+    if (url)
+        return std::min(text.find('&', at), text.size());
+    if (at < text.size() && text[at] == '\'') {
+        for (std::size_t i = at + 1; i < text.size(); ++i) {
+            if (text[i] == '\\')
+                ++i;
+            else if (text[i] == '\'')
+                return i + 1;
+        }
+        return text.size();
+    }
+    return std::min(text.find_first_of(" \t", at), text.size());
+}
+
+// The connection string with hugetune's timeouts where the caller set none, so a server that
+// accepts and never answers cannot hang a command (docs/fleet.md "The database").
+std::string with_timeouts(const std::string& location, bool url) {
+    if (location.find("connect_timeout=") != std::string::npos)
+        return location;
+    const std::string setting = "connect_timeout=" + std::to_string(kPostgresConnectSeconds);
+    if (!url)
+        return location + " " + setting;
+    return location + (location.find('?') == std::string::npos ? "?" : "&") + setting;
+}
+
+}  // namespace
+
 DbTarget parse_db_target(const std::string& value) {
     DbTarget t;
     t.location = value;
     t.display = value;
-    if (starts_with(value, "postgresql://") || starts_with(value, "postgres://")) {
-        t.dialect = Dialect::postgresql;
+    const bool url = starts_with(value, "postgresql://") || starts_with(value, "postgres://");
+    if (!url && !keyword_form(value))
+        return t;
+    t.dialect = Dialect::postgresql;
+    if (url) {
         // user:password@host: the password never reaches a message.
         const auto scheme_end = value.find("://") + 3;
         const auto at = value.find('@', scheme_end);
         const auto colon = value.find(':', scheme_end);
         if (at != std::string::npos && colon != std::string::npos && colon < at)
             t.display = value.substr(0, colon) + ":***" + value.substr(at);
-        for (auto p = t.display.find("password="); p != std::string::npos;
-             p = t.display.find("password=", p + 1)) {
-            const auto end = t.display.find('&', p);
-            t.display.replace(p + 9, end == std::string::npos ? std::string::npos : end - p - 9,
-                              "***");
-        }
     }
+    for (auto p = t.display.find("password="); p != std::string::npos;
+         p = t.display.find("password=", p + 1)) {
+        const auto end = password_end(t.display, p + 9, url);
+        t.display.replace(p + 9, end - p - 9, "***");
+    }
+    t.location = with_timeouts(value, url);
     return t;
 }
 
@@ -227,7 +287,13 @@ FleetDb FleetDb::open(const DbTarget& target, bool create) {
         });
     } else {
         sql = guarded(target, "connect", [&] {
-            return std::make_unique<soci::session>(soci::postgresql, target.location);
+            auto session = std::make_unique<soci::session>(soci::postgresql, target.location);
+            // A statement the server takes longer than this on is cancelled by the server; a
+            // caller's own setting (options=-c statement_timeout=...) is kept.
+            if (target.location.find("statement_timeout") == std::string::npos)
+                *session << "SET statement_timeout = " +
+                                std::to_string(kPostgresStatementSeconds * 1000);
+            return session;
         });
     }
     FleetDb db(target, std::move(sql));
@@ -237,21 +303,52 @@ FleetDb FleetDb::open(const DbTarget& target, bool create) {
 
 int FleetDb::schema_version() {
     return guarded(target_, "read the schema version", [&] {
-        int exists = 0;
-        if (target_.dialect == Dialect::sqlite)
+        int exists = 0, others = 0;
+        if (target_.dialect == Dialect::sqlite) {
             *sql_ << "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND"
                      " name = 'schema_info'",
                 soci::into(exists);
-        else
+            *sql_ << "SELECT COUNT(*) FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'",
+                soci::into(others);
+        } else {
             *sql_ << "SELECT COUNT(*) FROM information_schema.tables WHERE"
                      " table_schema = current_schema() AND table_name = 'schema_info'",
                 soci::into(exists);
-        if (exists == 0)
+            *sql_ << "SELECT COUNT(*) FROM information_schema.tables WHERE"
+                     " table_schema = current_schema()",
+                soci::into(others);
+        }
+        if (exists == 0) {
+            // Tables of another application: hugetune's must not be added beside them.
+            if (others > 0)
+                throw FleetDbError(Kind::usage,
+                                   target_.display + ": holds other tables (" +
+                                       std::to_string(others) +
+                                       ") but no hugetune schema (no schema_info table): "
+                                       "another application's database; point --db at a "
+                                       "hugetune fleet database or a new one");
             return 0;
-        int version = 0;
-        soci::indicator ind = soci::i_null;
-        *sql_ << "SELECT MAX(version) FROM schema_info", soci::into(version, ind);
-        return ind == soci::i_ok ? version : 0;
+        }
+        // As text: a damaged row may hold anything (a negative number, one beyond 64 bits,
+        // a word), and no such value may pick a migration.
+        std::vector<std::string> rows(4);
+        std::vector<soci::indicator> inds(4);
+        *sql_ << "SELECT CAST(version AS TEXT) FROM schema_info", soci::into(rows, inds);
+        const std::string fix =
+            "; the database is damaged: restore it from a backup, or point --db at another";
+        if (rows.size() != 1 || inds[0] != soci::i_ok)
+            throw FleetDbError(Kind::usage, target_.display + ": schema_info holds " +
+                                                std::to_string(rows.size()) +
+                                                " rows, not one schema version" + fix);
+        const std::string& text = rows[0];
+        const bool digits = !text.empty() && text.size() <= 9 &&
+                            text.find_first_not_of("0123456789") == std::string::npos;
+        const int version = digits ? std::stoi(text) : 0;
+        if (version < 1)
+            throw FleetDbError(Kind::usage,
+                               target_.display + ": schema_info.version is '" + text.substr(0, 40) +
+                                   "', not a schema version any hugetune writes" + fix);
+        return version;
     });
 }
 

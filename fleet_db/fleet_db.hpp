@@ -18,12 +18,19 @@ class session;
 
 namespace hugetune::fleet_db {
 
-// Where the database is: a `postgresql://` (or `postgres://`) connection string, else the path
-// of a SQLite file.
+// PostgreSQL timeouts hugetune adds when the connection string sets none: connecting (libpq's
+// connect_timeout, which also ends a server that accepts and never answers) and each statement
+// (the server's statement_timeout).
+inline constexpr int kPostgresConnectSeconds = 10;
+inline constexpr int kPostgresStatementSeconds = 300;
+
+// Where the database is: a `postgresql://` (or `postgres://`) URL or a libpq keyword/value
+// string (`host=... dbname=...`), else the path of a SQLite file.
 struct DbTarget {
     Dialect dialect = Dialect::sqlite;
-    std::string location;  // the path, or the connection string
-    std::string display;   // for messages: the path, or the URL without its password
+    std::string location;  // the path, or the connection string with hugetune's timeouts
+    std::string display;   // for messages: the path, or the connection string without its
+                           // password (and without the timeouts hugetune added)
 };
 DbTarget parse_db_target(const std::string& value);
 

@@ -5,6 +5,7 @@
 
 #include "fleet_db/fleet_db_error.hpp"
 #include "model/input/fit_input.hpp"
+#include "model/input/json_text.hpp"
 #include "model/report_version.hpp"
 
 namespace hugetune::fleet_db {
@@ -19,11 +20,13 @@ nlohmann::json parse_document(const std::string& name, std::string_view bytes) {
         refuse(name, "larger than " + std::to_string(model::kMaxInputBytes >> 20) +
                          " MiB; not a hugetune report");
     try {
-        return nlohmann::json::parse(bytes);
-    } catch (const nlohmann::json::parse_error& e) {
-        const bool truncated = e.byte >= bytes.size();
-        refuse(name, std::string(truncated ? "truncated: " : "not JSON: ") +
-                         "the document ends or breaks at byte " + std::to_string(e.byte) +
+        return model::parse_json_document(bytes);
+    } catch (const model::JsonTextError& e) {
+        if (e.byte() == 0)  // read whole, but holds what no reader may take
+            refuse(name, std::string("not a report hugetune writes: ") + e.what() +
+                             "; write the report with hugetune again");
+        refuse(name, std::string(e.truncated() ? "truncated: " : "not JSON: ") +
+                         "the document ends or breaks at byte " + std::to_string(e.byte()) +
                          "; copy the whole report again");
     }
 }

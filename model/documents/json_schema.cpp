@@ -20,6 +20,7 @@ const std::set<std::string> kKnown = {"type",
                                       "exclusiveMinimum",
                                       "minItems",
                                       "minLength",
+                                      "maxLength",
                                       "pattern",
                                       "items",
                                       "oneOf",
@@ -173,6 +174,9 @@ std::optional<std::string> JsonSchema::check_value(const json& schema, const jso
             chars += (c & 0xC0) != 0x80;
         if (const auto it = schema.find("minLength"); it != schema.end() && chars < *it)
             return fail(path, "is shorter than " + it->dump() + " characters");
+        // Before the pattern: no regular expression runs over a string longer than allowed.
+        if (const auto it = schema.find("maxLength"); it != schema.end() && chars > *it)
+            return fail(path, "is longer than " + it->dump() + " characters");
         if (const auto it = schema.find("pattern");
             it != schema.end() && !std::regex_search(s, regex(it->get<std::string>())))
             return fail(path, "does not match " + it->dump());

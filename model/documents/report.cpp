@@ -14,6 +14,22 @@
 namespace hugetune::model {
 namespace {
 
+// A host's name keys its runs in the fleet database: bounded and plain once here, so neither
+// backend sees one it stores differently (a NUL ends a PostgreSQL string, a megabyte breaks its
+// index) and no message prints a control character from it.
+void check_hostname(const JsonField& field, const std::string& name) {
+    if (name.empty())
+        field.fail("must not be empty");
+    if (name.size() > kMaxHostnameBytes)
+        field.fail("is " + std::to_string(name.size()) + " bytes, above " +
+                   std::to_string(kMaxHostnameBytes) + " (a host name has at most 253)");
+    for (const unsigned char c : name)
+        if (c <= ' ' || c >= 0x7f)
+            field.fail(
+                "holds a blank, a control character or a byte outside ASCII; a host "
+                "name is plain ASCII letters, digits and punctuation");
+}
+
 constexpr const char* kReportFix = "give the report written by 'hugetune run'";
 
 void check_schema_version(const JsonField& version) {
@@ -180,8 +196,7 @@ ReportRun read_run_part(const JsonField& doc) {
     run.tool_version = doc["tool"]["version"].string();
     run.generated_at = doc["generated_at"].string();
     run.hostname = doc["host"]["hostname"].string();
-    if (run.hostname.empty())
-        doc["host"]["hostname"].fail("must not be empty");
+    check_hostname(doc["host"]["hostname"], run.hostname);
     run.cpu_microarch = doc["cpu"]["microarch"].hint<std::string>().value_or("unknown");
     run.sku = read_sku(doc["sku"]);
     run.firmware = read_firmware(doc["firmware"]);

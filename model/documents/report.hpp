@@ -21,6 +21,9 @@
 
 namespace hugetune::model {
 
+// The longest host name a report may carry (bytes): DNS names have at most 253.
+inline constexpr std::size_t kMaxHostnameBytes = 253;
+
 // The report's `sku` block: hosts with the same key share one fleet answer.
 struct SkuKey {
     std::string microarch = "unknown";

@@ -47,4 +47,10 @@ refused "--tolerance: 'lots' is not a percentage" --input "$work/x" --tolerance 
 refused "--tolerance: '100' is not a percentage" --input "$work/x" --tolerance 100
 refused "--cpus: fewer CPUs than --nodes" --input "$work/x" --nodes 4 --cpus 2
 refused "unknown option" --input "$work/x" --frobnicate
+# A number no double holds and a key given twice: refused as JSON no two readers read alike.
+sed 's/"format_version": *1/"format_version": 1, "x": 1e999/' "$src/tests/data/sweep-zen4-2node.json" >"$work/overflow.json"
+grep -q 1e999 "$work/overflow.json" || fail "the overflow fixture was not made"
+refused "--input $work/overflow.json: not valid JSON (number overflow parsing '1e999'" --input "$work/overflow.json"
+sed 's/"format_version": *1/"format_version": 1, "format_version": 1/' "$src/tests/data/sweep-zen4-2node.json" >"$work/twice.json"
+refused "--input $work/twice.json: not valid JSON (key 'format_version' appears twice in one object)" --input "$work/twice.json"
 echo "fit_errors: ok"

@@ -45,6 +45,68 @@ HUGETUNE_DB="postgresql:///x?host=$work/no-server&password=hidden" expect 1 "$bi
 grep -q hidden "$err" && fail "the password reached the message: $(cat "$err")"
 one_error_line
 
+# A libpq keyword/value string is a PostgreSQL connection, not a SQLite path, and its password
+# (plain or quoted) never reaches a message.
+for password in secretpw "'sec ret pw'"; do
+    expect_error 1 "check the server is running and the connection string" "$bin" fleet skus \
+        --db "host=$work/no-server dbname=x user=u password=$password"
+    stderr_has "password=***"
+    grep -qE 'secretpw|sec ret' "$err" && fail "the password reached the message: $(cat "$err")"
+done
+[[ ! -e "host=$work/no-server dbname=x user=u password=secretpw" ]] || fail "taken for a SQLite path"
+
+# A server that accepts the connection and never answers: the default connect timeout ends the
+# wait (10 s), and a connection string's own connect_timeout is kept (1 s).
+port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+python3 - "$port" <<'PY' &
+import socket, sys, time
+s = socket.socket()
+s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(("127.0.0.1", int(sys.argv[1])))
+s.listen(8)
+held = []
+while True:
+    held.append(s.accept()[0])  # accepted, never answered
+PY
+listener=$!
+at_exit "kill $listener 2>/dev/null; wait $listener 2>/dev/null"
+for _ in $(seq 50); do
+    python3 -c 'import socket, sys; socket.create_connection(("127.0.0.1", int(sys.argv[1])), 1)' "$port" 2>/dev/null && break
+    sleep 0.1
+done
+started=$SECONDS
+expect_error 1 "127.0.0.1" timeout 60 "$bin" fleet skus --db "postgresql://u@127.0.0.1:$port/x?connect_timeout=1"
+((SECONDS - started < 30)) || fail "connect_timeout=1 waited $((SECONDS - started)) s"
+started=$SECONDS
+expect_error 1 "check the server is running" timeout 60 "$bin" fleet skus --db "postgresql://u@127.0.0.1:$port/x"
+((SECONDS - started < 45)) || fail "the default connect timeout waited $((SECONDS - started)) s"
+kill "$listener"
+
+# A damaged schema_info: one line naming the value (exit 2), the file untouched, whatever the
+# value (none may pick a migration or crash the reader).
+expect 0 "$bin" fleet ingest --db "$work/schema.db" "$work/a.json"
+for value in -1 -5 0 2147483648 4294967298 9223372036854775807 "'abc'"; do
+    cp "$work/schema.db" "$work/bad-schema.db"
+    python3 -c 'import sqlite3, sys
+c = sqlite3.connect(sys.argv[1]); c.execute("UPDATE schema_info SET version = " + sys.argv[2]); c.commit()' \
+        "$work/bad-schema.db" "$value"
+    cp "$work/bad-schema.db" "$work/bad-schema.orig"
+    expect_error 2 "schema_info.version is '${value//\'/}', not a schema version" "$bin" fleet skus --db "$work/bad-schema.db"
+    expect_error 2 "the database is damaged" "$bin" fleet ingest --db "$work/bad-schema.db" "$work/a.json"
+    cmp -s "$work/bad-schema.db" "$work/bad-schema.orig" || fail "schema_info $value: the file was changed"
+done
+cp "$work/schema.db" "$work/two-rows.db"
+python3 -c 'import sqlite3, sys
+c = sqlite3.connect(sys.argv[1]); c.execute("INSERT INTO schema_info VALUES (1)"); c.commit()' "$work/two-rows.db"
+expect_error 2 "schema_info holds 2 rows, not one schema version" "$bin" fleet skus --db "$work/two-rows.db"
+
+# Another application's SQLite file: hugetune's tables are not added beside its own.
+python3 -c 'import sqlite3, sys
+c = sqlite3.connect(sys.argv[1]); c.execute("CREATE TABLE foo (x)"); c.commit()' "$work/other-app.db"
+cp "$work/other-app.db" "$work/other-app.orig"
+expect_error 2 "holds other tables (1) but no hugetune schema" "$bin" fleet ingest --db "$work/other-app.db" "$work/a.json"
+cmp -s "$work/other-app.db" "$work/other-app.orig" || fail "another application's database was changed"
+
 # A read-only database: read commands work, ingest fails with one line and stores nothing.
 if is_root && as_nobody true 2>/dev/null; then
     nobody_bin=$(nobody_copy "$bin")

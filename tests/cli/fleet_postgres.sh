@@ -8,4 +8,24 @@ source "$(dirname "$0")/lib/fleet.bash"
 require_command python3 "the suite edits reports with it"
 start_postgres
 fleet_suite "$pg_url"
+
+# Another application's database, and a damaged schema_info: refused with one line (exit 2),
+# nothing added or changed.
+make_report "$fleet_fixture" "$work/one.json" host-one
+db_sql "$pg_url" "CREATE DATABASE otherapp"
+other_url=${pg_url/\/postgres\?/\/otherapp?}
+db_sql "$other_url" "CREATE TABLE foo (x integer)"
+expect_error 2 "holds other tables (1) but no hugetune schema" "$bin" fleet ingest --db "$other_url" "$work/one.json"
+[[ $(db_sql "$other_url" "SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = current_schema()") == 1 ]] ||
+    fail "tables were added to another application's database"
+db_sql "$pg_url" "CREATE DATABASE damaged"
+damaged_url=${pg_url/\/postgres\?/\/damaged?}
+expect 0 "$bin" fleet ingest --db "$damaged_url" "$work/one.json"
+for value in -1 0 2147483647; do
+    db_sql "$damaged_url" "UPDATE schema_info SET version = $value"
+    expect_error 2 "schema_info.version is '$value', not a schema version" "$bin" fleet skus --db "$damaged_url"
+done
+db_sql "$damaged_url" "UPDATE schema_info SET version = 2147483647"
+expect_error 2 "not a schema version" "$bin" fleet ingest --db "$damaged_url" "$work/one.json"
+[[ $(run_count "$damaged_url") == 1 ]] || fail "a damaged database gained a run"
 echo "fleet on PostgreSQL: all passed"

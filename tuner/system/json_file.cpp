@@ -3,6 +3,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "model/input/json_text.hpp"
 #include "model/text.hpp"
 #include "tuner/system/errors.hpp"
 
@@ -12,24 +13,23 @@ namespace fs = std::filesystem;
 nlohmann::json parse_json_text(const std::string& name, const std::string& text,
                                const nlohmann::json::parser_callback_t& callback) {
     try {
-        return nlohmann::json::parse(text, callback);
-    } catch (const nlohmann::json::parse_error& e) {
-        std::size_t offset = std::min<std::size_t>(e.byte > 0 ? e.byte - 1 : 0, text.size());
-        std::size_t line = 1, column = 1;
-        for (std::size_t i = 0; i < offset; ++i) {
-            if (text[i] == '\n') {
-                ++line;
-                column = 1;
-            } else {
-                ++column;
+        return model::parse_json_document(text, callback);
+    } catch (const model::JsonTextError& e) {
+        std::string where;
+        if (e.byte() > 0) {
+            std::size_t offset = std::min<std::size_t>(e.byte() - 1, text.size());
+            std::size_t line = 1, column = 1;
+            for (std::size_t i = 0; i < offset; ++i) {
+                if (text[i] == '\n') {
+                    ++line;
+                    column = 1;
+                } else {
+                    ++column;
+                }
             }
+            where = ":" + std::to_string(line) + ":" + std::to_string(column);
         }
-        // The parser's own words after its "[json.exception...] parse error at ...: " prefix.
-        const std::string what = e.what();
-        const auto detail = what.find("syntax error");
-        throw UsageError(name + ":" + std::to_string(line) + ":" + std::to_string(column) +
-                         ": not valid JSON (" +
-                         printable_text(detail == std::string::npos ? what : what.substr(detail)) +
+        throw UsageError(name + where + ": not valid JSON (" + printable_text(e.what()) +
                          "); give a file written by hugetune");
     }
 }
