@@ -13,8 +13,8 @@ void add_boot_target_options(po::options_description& desc, BootTargetFlags& f) 
         "no-regenerate", po::bool_switch(&f.no_regenerate),
         "edit the configuration but only print the command that rebuilds the boot entries")(
         "regenerate", po::bool_switch(&f.regenerate),
-        "with --root other than /: run the rebuild command anyway (the tools act on the "
-        "machine they run on)");
+        "with --root other than /: run the root's own rebuild command inside it by chroot "
+        "(never this machine's; needs root)");
 }
 
 boot::TargetOptions boot_target_options(const BootTargetFlags& f) {

@@ -1,15 +1,19 @@
 #!/usr/bin/env bash
 # apply and rollback on copies of the fixture roots (Debian, Ubuntu cloud image, RHEL 9 with
 # BLS and grubby, systemd-boot): golden files, one token after two applies, rollback byte for
-# byte, and the regenerate commands as recorded by stand-ins on PATH.
+# byte, and the regenerate commands as recorded by the root's own stand-ins, run inside it by
+# chroot with --regenerate; this machine's tools, first on PATH, must never run for a --root.
 source "$(dirname "$0")/lib/harness.bash"
 source "$(dirname "$0")/lib/boot-standins.bash"
+require_root "apply --root DIR --regenerate runs the root's own tools in it by chroot"
+[[ -x /bin/busybox ]] || skip "/bin/busybox is missing (Debian package busybox-static): the roots' stand-ins need a shell"
 
 # check_golden NAME ROOT: every fixture file equals its golden file if there is one, else
-# the original.
+# the original (the root's tools aside: root_tools replaces them with recording stand-ins).
 check_golden() {
     local name=$1 root=$2 rel
     while IFS= read -r rel; do
+        [[ $rel == usr/sbin/* ]] && continue
         local want=$fixtures/$name/$rel
         [[ -f $fixtures/golden/$name/$rel ]] && want=$fixtures/golden/$name/$rel
         cmp -s "$want" "$root/$rel" || { diff -u "$want" "$root/$rel" >&2 || true; fail "$name: $rel"; }
@@ -19,6 +23,7 @@ check_golden() {
 check_original() {
     local name=$1 root=$2 rel
     while IFS= read -r rel; do
+        [[ $rel == usr/sbin/* ]] && continue
         cmp -s "$fixtures/$name/$rel" "$root/$rel" || fail "$name: $rel not restored byte for byte"
     done < <(cd "$fixtures/$name" && find . -type f | sed 's|^\./||')
 }
@@ -33,6 +38,14 @@ declare -A regen=(
     [systemd-boot]=""
     [systemd-boot-esp]=""
 )
+declare -A tools=(
+    [debian]="update-grub"
+    [ubuntu-cloud]="update-grub"
+    [ubuntu-dropin]="update-grub"
+    [rhel9]="grubby"
+    [systemd-boot]=""
+    [systemd-boot-esp]=""
+)
 declare -A regen_back=(
     [debian]="update-grub"
     [ubuntu-cloud]="update-grub"
@@ -44,6 +57,8 @@ declare -A regen_back=(
 
 for name in debian ubuntu-cloud ubuntu-dropin rhel9 systemd-boot systemd-boot-esp; do
     root=$(copy_fixture "$name")
+    # shellcheck disable=SC2086 # a list of tool names
+    [[ -z ${tools[$name]} ]] || root_tools "$root" ${tools[$name]}
     : >"$record"
 
     # --dry-run: the diff and the command, nothing written.
@@ -53,6 +68,9 @@ for name in debian ubuntu-cloud ubuntu-dropin rhel9 systemd-boot systemd-boot-es
     nothing_recorded "$name: --dry-run"
     stdout_has "+++ b/etc/"
     [[ -z ${regen[$name]} ]] || stdout_has "would run: "
+    expect 0 "$bin" apply --value 32 --root "$root" --dry-run --regenerate
+    nothing_recorded "$name: --dry-run --regenerate"
+    [[ -z ${regen[$name]} ]] || stdout_has "would run: chroot $root "
 
     # --root without --regenerate: the tools would act on this machine, so they are not run.
     expect 0 "$bin" apply --value 32 --root "$root"
@@ -132,17 +150,20 @@ stderr_has "GRUB_CMDLINE_LINUX_DEFAULT is set last by /etc/default/grub.d/50-clo
 # RHEL 9 through grub2-mkconfig: the existing grub.cfg, --update-bls-cmdline when offered.
 root=$work/rhel-mkconfig
 cp -a "$fixtures/rhel9" "$root"
+root_tools "$root" grub2-mkconfig
 : >"$record"
 expect 0 "$bin" apply --value 32 --root "$root" --bootloader grub --regenerate
 recorded "grub2-mkconfig [-o] [/boot/grub2/grub.cfg] [--update-bls-cmdline]"
 : >"$record"
-STANDIN_OLD_MKCONFIG=1 expect 0 "$bin" rollback --root "$root" --regenerate
+root_tools "$root" --old-mkconfig grub2-mkconfig  # the root's tool is older now
+expect 0 "$bin" rollback --root "$root" --regenerate
 recorded "grub2-mkconfig [-o] [/boot/grub2/grub.cfg]"
 check_original rhel9 "$root"
 
 # RHEL 9: entries that had different values are each put back with their own.
 root=$work/rhel-mixed
 cp -a "$fixtures/rhel9" "$root"
+root_tools "$root" grubby
 entry=$(ls "$root"/boot/loader/entries/*el9_4*.conf)
 sed -i 's/ hugepage_alloc_threads=16//' "$entry"
 expect 0 "$bin" apply --value 32 --root "$root" --no-regenerate
@@ -166,8 +187,20 @@ sed 's/^GRUB_TIMEOUT=5/GRUB_TIMEOUT=7/' "$fixtures/debian/etc/default/grub" | cm
 # allows a rollback.
 root=$work/debian-fail
 cp -a "$fixtures/debian" "$root"
+root_tools "$root" update-grub
 STANDIN_EXIT=3 expect 1 "$bin" apply --value 32 --root "$root" --regenerate
-stderr_has "hugetune: error: update-grub failed with exit code 3: stand-in failure"
+stderr_has "hugetune: error: chroot $root update-grub failed with exit code 3: stand-in failure"
+expect 0 "$bin" rollback --root "$root" --no-regenerate
+check_original debian "$root"
+
+# --regenerate on a root without its own tool: refused, naming what is missing; this machine's
+# update-grub never runs for it. The configuration is written and the ledger allows a rollback.
+root=$work/debian-notool
+cp -a "$fixtures/debian" "$root"
+: >"$record"
+expect 1 "$bin" apply --value 32 --root "$root" --regenerate
+stderr_has "--regenerate: $root has no update-grub of its own"
+nothing_recorded "debian-notool: this machine's update-grub ran for a --root"
 expect 0 "$bin" rollback --root "$root" --no-regenerate
 check_original debian "$root"
 

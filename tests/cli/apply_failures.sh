@@ -97,6 +97,11 @@ fi
 stdout_has "hugepage_alloc_threads=8 is written to the configuration; the boot entries are not rebuilt yet: run update-grub"
 expect 0 "$bin" rollback --root "$root" --no-regenerate
 stdout_has "the boot entries are not rebuilt yet: run update-grub"
-expect 0 "$bin" apply --value 8 --root "$root" --regenerate
-stdout_has "hugepage_alloc_threads=8 is configured for the next boot"
+if is_root && [[ -x /bin/busybox ]]; then
+    root_tools "$root" update-grub
+    expect 0 "$bin" apply --value 8 --root "$root" --regenerate
+    stdout_has "hugepage_alloc_threads=8 is configured for the next boot"
+else
+    echo "note: --regenerate runs the root's update-grub by chroot, which needs root and busybox-static; left out"
+fi
 echo "apply_failures: ok"

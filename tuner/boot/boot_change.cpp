@@ -4,6 +4,7 @@
 
 #include "model/text.hpp"
 #include "tuner/boot/unified_diff.hpp"
+#include "tuner/system/effects.hpp"
 #include "tuner/system/errors.hpp"
 
 namespace hugetune::boot {
@@ -34,24 +35,43 @@ void preview_change(const BootChange& change, const KernelFs& root, const Target
 std::vector<Argv> rebuild_boot_entries(const KernelFs& root, const TargetOptions& target,
                                        const std::vector<Argv>& commands, std::ostream& out,
                                        std::ostream& err) {
+    // Every command goes through the one place that runs programs: printed under --dry-run,
+    // and under --root never this machine's tool (which would rebuild this machine's boot
+    // menu), only the root's own by chroot when --regenerate asks for it.
+    Effects effects(root.root(), target.dry_run, out);
     std::vector<Argv> not_run;
     for (const auto& argv : commands) {
-        std::string cmd = format_command(argv);
+        const std::string cmd = format_command(argv);
         if (target.dry_run) {
-            out << "would run: " << cmd << "\n";
+            if (root.is_live() || !target.force_regenerate)
+                out << "would run: " << cmd << "\n";
+            else
+                effects.run_inside_root(argv);
             not_run.push_back(argv);
         } else if (!target.regenerate) {
             out << "not run (--no-regenerate); to update the boot entries run: " << cmd << "\n";
             not_run.push_back(argv);
         } else if (!root.is_live() && !target.force_regenerate) {
-            // The tools act on the machine they run on, not on the tree under the root.
             out << "not run (--root " << root.root().string()
-                << " is not this machine; run it inside the target, or pass --regenerate): " << cmd
-                << "\n";
+                << " is not this machine; run it inside the target, or pass --regenerate to run "
+                   "the root's own "
+                << argv.front() << " there by chroot): " << cmd << "\n";
             not_run.push_back(argv);
+        } else if (!root.is_live()) {
+            if (!program_in_root(root, argv.front()))
+                throw RuntimeError("--regenerate: " + root.root().string() + " has no " +
+                                   argv.front() +
+                                   " of its own (looked in its /usr/local/sbin, /usr/local/bin, "
+                                   "/usr/sbin, /usr/bin, /sbin and /bin); install it there, or "
+                                   "use --no-regenerate and rebuild the boot entries inside the "
+                                   "target");
+            const std::string chrooted = "chroot " + root.root().string() + " " + cmd;
+            err << "hugetune: running " << chrooted << "\n";
+            effects.run_inside_root(argv);
+            out << "ran: " << chrooted << "\n";
         } else {
             err << "hugetune: running " << cmd << "\n";
-            run_regenerate_command(argv);
+            effects.run(argv);
             out << "ran: " << cmd << "\n";
         }
     }

@@ -21,7 +21,7 @@ struct TargetOptions {
     std::optional<Bootloader> bootloader;  // nothing: decide from what exists under root
     bool dry_run = false;
     bool regenerate = true;         // false: print the rebuild commands instead of running them
-    bool force_regenerate = false;  // run the rebuild commands even when root is not "/"
+    bool force_regenerate = false;  // root not "/": run the root's own commands by chroot
 };
 
 struct PlannedFile {

@@ -1,12 +1,13 @@
 #include "tuner/boot/regenerate.hpp"
 
+#include <unistd.h>
+
 #include "model/text.hpp"
 #include "tuner/boot/kernel_cmdline_file.hpp"
 #include "tuner/boot/token_edit.hpp"
 #include "tuner/kernel/cmdline.hpp"
 #include "tuner/system/effects.hpp"
 #include "tuner/system/errors.hpp"
-#include "tuner/system/process.hpp"
 
 namespace hugetune::boot {
 namespace {
@@ -96,11 +97,14 @@ Argv grub_regenerate_command(const KernelFs& root) {
         if (!root.exists(cfg))
             continue;
         Argv argv{"grub2-mkconfig", "-o", cfg};
-        if (program_exists("grub2-mkconfig")) {
-            auto help = run_program({"grub2-mkconfig", "--help"});
-            if ((help.out + help.err).find("--update-bls-cmdline") != std::string::npos)
-                argv.push_back("--update-bls-cmdline");
-        }
+        // The root's own grub2-mkconfig (a shell script) names the option in its usage text
+        // when it has it; no program of this machine is run to learn about the root.
+        for (const char* tool : {"/usr/sbin/grub2-mkconfig", "/usr/bin/grub2-mkconfig"})
+            if (const auto text = root.read(tool)) {
+                if (text->find("--update-bls-cmdline") != std::string::npos)
+                    argv.push_back("--update-bls-cmdline");
+                break;
+            }
         return argv;
     }
     throw RuntimeError("no grub.cfg under " + root.resolve("/boot").string() +
@@ -121,22 +125,14 @@ std::string format_command(const Argv& argv) {
     return command_text(argv);
 }
 
-void run_regenerate_command(const Argv& argv) {
-    auto r = run_program(argv);
-    if (r.exit_code == 0)
-        return;
-    std::string detail(trim(r.err));
-    if (detail.size() > 300)
-        detail = "..." + detail.substr(detail.size() - 300);
-    for (char& c : detail)
-        if (c == '\n')
-            c = ' ';
-    if (r.exit_code < 0)
-        throw RuntimeError(
-            "cannot run " + argv[0] + " (" + detail +
-            "); install it or use --no-regenerate and rebuild the boot menu by hand");
-    throw RuntimeError(format_command(argv) + " failed with exit code " +
-                       std::to_string(r.exit_code) + (detail.empty() ? "" : ": " + detail));
+std::optional<std::string> program_in_root(const KernelFs& root, const std::string& name) {
+    for (const char* dir :
+         {"/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin", "/sbin", "/bin"}) {
+        const std::string path = std::string(dir) + "/" + name;
+        if (access(root.resolve(path).c_str(), X_OK) == 0)
+            return path;
+    }
+    return std::nullopt;
 }
 
 }  // namespace hugetune::boot

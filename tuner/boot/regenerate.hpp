@@ -34,8 +34,8 @@ Detection detect_bootloader(const KernelFs& root, const std::vector<GrubSource>&
 using Argv = std::vector<std::string>;
 
 // The command that rebuilds grub.cfg: update-grub on Debian and Ubuntu, else grub2-mkconfig
-// -o on the grub.cfg that exists, with --update-bls-cmdline when the installed grub2-mkconfig
-// offers it (RHEL 9.3 and later rewrite BLS entries only with it).
+// -o on the grub.cfg that exists, with --update-bls-cmdline when the root's grub2-mkconfig
+// offers it (RHEL 9.3 and later rewrite BLS entries only with it). Reads files only.
 Argv grub_regenerate_command(const KernelFs& root);
 
 // grubby setting hugepage_alloc_threads=`value` on `kernel` ("ALL", or an entry's `linux`
@@ -53,7 +53,8 @@ std::vector<BlsEntry> read_bls_entries(const KernelFs& root);
 // Shell-quoted for display; the commands themselves run from an argument vector.
 std::string format_command(const Argv& argv);
 
-// Runs `argv` (run_program); throws RuntimeError with the end of its stderr on failure.
-void run_regenerate_command(const Argv& argv);
+// Where the root has the program `name` (its path inside the root), found in the usual
+// directories of a root's PATH; nothing when it has none.
+std::optional<std::string> program_in_root(const KernelFs& root, const std::string& name);
 
 }  // namespace hugetune::boot

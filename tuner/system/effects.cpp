@@ -90,8 +90,8 @@ void execute(const Effects::Argv& argv) {
     if (r.exit_code < 0)
         throw RuntimeError("cannot run " + argv[0] + (why.empty() ? "" : " (" + why + ")") +
                            "; install it, or do this step by hand: " + command_text(argv));
-    throw RuntimeError("'" + command_text(argv) + "' exited " + std::to_string(r.exit_code) +
-                       (why.empty() ? "" : ": " + why));
+    throw RuntimeError(command_text(argv) + " failed with exit code " +
+                       std::to_string(r.exit_code) + (why.empty() ? "" : ": " + why));
 }
 
 }  // namespace

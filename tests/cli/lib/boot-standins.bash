@@ -1,32 +1,60 @@
 # For the apply, rollback and verify tests, after harness.bash: the boot fixture roots, and
-# stand-ins for the external boot loader tools that record their argument vectors.
+# stand-ins for the external boot loader tools that record their argument vectors: this
+# machine's (which must never run for a --root) and a root's own, run inside it by chroot.
 # shellcheck shell=bash
 fixtures=$src/tests/fixtures/boot
 record=$work/argv.log
 : >"$record"
 
-# Stand-ins only for the external boot loader tools; each appends "tool [arg] [arg]..." to
-# $record. STANDIN_EXIT makes them fail; grub2-mkconfig --help advertises
-# --update-bls-cmdline unless STANDIN_OLD_MKCONFIG is set.
-stubs=$work/stubs
-mkdir -p "$stubs"
-for tool in update-grub grub2-mkconfig grubby; do
-    cat >"$stubs/$tool" <<STUB
+# Stand-ins only for the external boot loader tools. write_standin TOOL LOG [old]: a stand-in
+# that appends "tool [arg] [arg]..." to LOG; STANDIN_EXIT makes it fail; grub2-mkconfig's usage
+# text names --update-bls-cmdline unless "old" is given.
+write_standin() {
+    local tool=$1 log=$2 old=${3:-}
+    cat <<STUB
 #!/bin/sh
 if [ "$tool" = grub2-mkconfig ] && [ "\$1" = --help ]; then
     echo "Usage: grub2-mkconfig [OPTION]"
-    [ -n "\$STANDIN_OLD_MKCONFIG" ] || echo "      --update-bls-cmdline  update BLS entries"
+STUB
+    [[ -n $old ]] || echo '    echo "      --update-bls-cmdline  update BLS entries"'
+    cat <<STUB
     exit 0
 fi
 line="$tool"
 for a in "\$@"; do line="\$line [\$a]"; done
-echo "\$line" >>"$record"
+echo "\$line" >>"$log"
 [ -n "\$STANDIN_EXIT" ] && { echo "stand-in failure" >&2; exit "\$STANDIN_EXIT"; }
 exit 0
 STUB
+}
+
+# This machine's tools, first on PATH: under --root none may ever run, so each records itself
+# as "host <tool> ..." and no `recorded` line matches it.
+stubs=$work/stubs
+mkdir -p "$stubs"
+for tool in update-grub grub2-mkconfig grubby; do
+    write_standin "host $tool" "$record" >"$stubs/$tool"
     chmod +x "$stubs/$tool"
 done
 export PATH=$stubs:$PATH
+
+# root_tools ROOT [--old-mkconfig] TOOL...: the root's own stand-ins, which `apply --root ROOT
+# --regenerate` runs there by chroot: a static busybox as the root's /bin/sh, each TOOL in its
+# /usr/sbin, recording into the root's /.standin-argv.log, which is $record itself (a hard
+# link). Needs root (chroot) and busybox-static.
+root_tools() {
+    local root=$1 old="" tool
+    shift
+    [[ ${1:-} == --old-mkconfig ]] && { old=old; shift; }
+    mkdir -p "$root/bin" "$root/usr/sbin"
+    cp /bin/busybox "$root/bin/busybox"
+    ln -sf busybox "$root/bin/sh"
+    ln -f "$record" "$root/.standin-argv.log"
+    for tool in "$@"; do
+        write_standin "$tool" /.standin-argv.log "$old" >"$root/usr/sbin/$tool"
+        chmod +x "$root/usr/sbin/$tool"
+    done
+}
 
 # copy_fixture NAME: a writable copy of tests/fixtures/boot/NAME; prints its path.
 copy_fixture() {
