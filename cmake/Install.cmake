@@ -16,7 +16,7 @@ file(CREATE_LINK ../hugetune-verify.service
      ${CMAKE_BINARY_DIR}/systemd/multi-user.target.wants/hugetune-verify.service SYMBOLIC)
 
 install(TARGETS hugetune RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
-install(FILES ${HUGETUNE_MAN_PAGES} DESTINATION ${CMAKE_INSTALL_MANDIR}/man8)
+install(FILES ${HUGETUNE_MAN_PAGES_GZ} DESTINATION ${CMAKE_INSTALL_MANDIR}/man8)
 install(FILES ${HUGETUNE_COMPLETION}
         DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions)
 install(FILES ${CMAKE_BINARY_DIR}/systemd/hugetune-verify.service

@@ -52,7 +52,9 @@ for f in "${files[@]}"; do [[ -d $f && ! -L $f ]] || echo "  $f"; done
 hugetune --version | grep -Eq "^hugetune $version \\(([0-9a-f]{7,40}|unknown)\\)$" ||
     fail "hugetune --version: $(hugetune --version)"
 [[ $(command -v hugetune) == /usr/bin/hugetune ]] || fail "hugetune is $(command -v hugetune)"
-man -w hugetune >/dev/null || fail "man -w hugetune finds no page"
+page=$(man -w hugetune) || fail "man -w hugetune finds no page"
+[[ $page == /usr/share/man/man8/hugetune.8.gz ]] || fail "man -w hugetune finds $page, not the compressed page"
+MANWIDTH=200 man hugetune 2>/dev/null | grep -q 'hugepage_alloc_threads' || fail "man hugetune does not render"
 for c in $(hugetune --help | sed -n '/^Commands:/,/^$/p' | sed -n 's/^  \([a-z][a-z-]*\)  .*/\1/p'); do
     man -w "hugetune-$c" >/dev/null || fail "man -w hugetune-$c finds no page"
 done
