@@ -16,6 +16,18 @@ file(CREATE_LINK ../hugetune-verify.service
      ${CMAKE_BINARY_DIR}/systemd/multi-user.target.wants/hugetune-verify.service SYMBOLIC)
 
 install(TARGETS hugetune RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+# A stripped install (`cmake --install --strip`, and the package: CPACK_STRIP_FILES) also drops
+# what strip keeps by default and no program reads: the compilers' version strings (.comment)
+# and .note, as Debian's dh_strip does (lintian's binary-has-unneeded-section).
+set(installed_binary "\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_BINDIR}/hugetune")
+install(CODE "
+  if(CMAKE_INSTALL_DO_STRIP)
+    execute_process(COMMAND \"${CMAKE_STRIP}\" --remove-section=.comment --remove-section=.note
+                            \"${installed_binary}\" RESULT_VARIABLE rc)
+    if(NOT rc EQUAL 0)
+      message(FATAL_ERROR \"${CMAKE_STRIP} --remove-section=.comment ${installed_binary}: \${rc}\")
+    endif()
+  endif()")
 install(FILES ${HUGETUNE_MAN_PAGES_GZ} DESTINATION ${CMAKE_INSTALL_MANDIR}/man8)
 install(FILES ${HUGETUNE_COMPLETION}
         DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions)

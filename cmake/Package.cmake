@@ -13,7 +13,7 @@ string(CONCAT CPACK_PACKAGE_DESCRIPTION
 set(CPACK_PACKAGING_INSTALL_PREFIX ${CMAKE_INSTALL_PREFIX})
 set(CPACK_OUTPUT_FILE_PREFIX ${CMAKE_BINARY_DIR}/package)
 # No debug info in the package: the Release build has none of its own, and stripping removes
-# the symbol table as well.
+# the symbol table as well (and .comment, cmake/Install.cmake).
 set(CPACK_STRIP_FILES ON)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_MAINTAINER "hugetune developers <hugetune@localhost>")

@@ -71,8 +71,8 @@ fi
 [[ -x /usr/libexec/hugetune/verify-boot ]] || fail "no wrapper"
 [[ -f /usr/share/hugetune/schema/report.schema.json && -f /usr/share/hugetune/schema/sweep.schema.json ]] ||
     fail "no schemas under /usr/share/hugetune/schema"
-if readelf -S /usr/bin/hugetune | grep -Eq '\.(debug_[a-z]+|symtab)\b'; then
-    fail "/usr/bin/hugetune keeps debug info or a symbol table"
+if readelf -S /usr/bin/hugetune | grep -Eq '\.(debug_[a-z]+|symtab|comment)\b'; then
+    fail "/usr/bin/hugetune keeps debug info, a symbol table or the compilers' .comment"
 fi
 echo "binary: $(stat -c %s /usr/bin/hugetune) bytes, stripped"
 
