@@ -16,7 +16,7 @@ set(CPACK_OUTPUT_FILE_PREFIX ${CMAKE_BINARY_DIR}/package)
 # the symbol table as well (and .comment, cmake/Install.cmake).
 set(CPACK_STRIP_FILES ON)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
-set(CPACK_DEBIAN_PACKAGE_MAINTAINER "hugetune developers <hugetune@localhost>")
+set(CPACK_DEBIAN_PACKAGE_MAINTAINER "${HUGETUNE_PACKAGE_MAINTAINER}")
 set(CPACK_DEBIAN_PACKAGE_SECTION admin)
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 # Dependencies from the shared libraries the binary links (dpkg-shlibdeps, from dpkg-dev).

@@ -75,6 +75,12 @@ if readelf -S /usr/bin/hugetune | grep -Eq '\.(debug_[a-z]+|symtab|comment)\b'; 
     fail "/usr/bin/hugetune keeps debug info, a symbol table or the compilers' .comment"
 fi
 echo "binary: $(stat -c %s /usr/bin/hugetune) bytes, stripped"
+doc=/usr/share/doc/hugetune
+grep -qx 'Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/' "$doc/copyright" ||
+    fail "no machine-readable copyright file at $doc/copyright"
+zcat "$doc/changelog.gz" >"$work/changelog" || fail "no changelog at $doc/changelog.gz"
+logged=$(dpkg-parsechangelog -l "$work/changelog" -S Version) || fail "$doc/changelog.gz is not a Debian changelog"
+[[ $logged == "$version" ]] || fail "the changelog's latest version is $logged, the package's $version"
 
 dpkg -r hugetune
 dpkg -L hugetune >/dev/null 2>&1 && fail "dpkg -L hugetune still lists files after dpkg -r"
