@@ -68,3 +68,6 @@ install(FILES model/documents/schema/report.schema.json model/documents/schema/s
 install(FILES README.md CHANGELOG.md docs/kernel-facts.md docs/sweep-format.md docs/fleet.md
               ${CMAKE_BINARY_DIR}/debian/copyright ${HUGETUNE_DEBIAN_CHANGELOG}
         DESTINATION ${CMAKE_INSTALL_DOCDIR})
+# The tags lintian gets wrong for this package, each with the reason.
+install(FILES packaging/lintian-overrides DESTINATION ${CMAKE_INSTALL_DATADIR}/lintian/overrides
+        RENAME hugetune)
