@@ -31,8 +31,9 @@ BUILD_PKGS = cmake make g++ pkg-config libboost-program-options-dev libeigen3-de
 TEST_PKGS  = python3 python3-jsonschema gnuplot-nox util-linux procps clang-format man-db \
              groff-base systemd postgresql postgresql-client ccache json-schema-test-suite
 # make package: CPack's dependencies from the shared libraries come from dpkg-shlibdeps;
-# make test-package: lintian checks the package.
-PACKAGE_PKGS = dpkg-dev binutils lintian
+# make test-package: lintian checks the package, and bash-completion, which the package
+# recommends, loads its completion.
+PACKAGE_PKGS = dpkg-dev binutils lintian bash-completion
 FUZZ_PKGS  = clang libclang-rt-14-dev
 VM_PKGS    = qemu-system-x86 busybox-static cpio apt binutils python3 kexec-tools e2fsprogs xz-utils
 

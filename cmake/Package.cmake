@@ -23,6 +23,8 @@ set(CPACK_DEBIAN_PACKAGE_SECTION admin)
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 # Dependencies from the shared libraries the binary links (dpkg-shlibdeps, from dpkg-dev).
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+# The completion is loaded by bash-completion, which an interactive bash lacks without it.
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "bash-completion")
 # Used when present: plots (gnuplot), the boot sweep (kexec), the manual pages (man-db).
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS "gnuplot-nox, kexec-tools, man-db")
 include(CPack)

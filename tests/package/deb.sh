@@ -40,6 +40,10 @@ for lib in libboost-program-options libhwloc libstdc++6 libc6; do
     grep -q "$lib" <<<"$depends" || fail "Depends lacks $lib (CPACK_DEBIAN_PACKAGE_SHLIBDEPS)"
 done
 dpkg-deb -f "$deb" Description | grep -q '^ *;' && fail "the Description has list separators: $(dpkg-deb -f "$deb" Description)"
+recommends=$(dpkg-deb -f "$deb" Recommends)
+echo "Recommends: $recommends"
+grep -Eq '(^|, )bash-completion(,|$)' <<<"$recommends" ||
+    fail "Recommends lacks bash-completion, without which an interactive bash does not load the completion"
 dpkg-deb -e "$deb" "$work/control"
 scripts=$(cd "$work/control" && ls | grep -Ev '^(control|md5sums)$' || true)
 [[ -z $scripts ]] || fail "the package has maintainer scripts or conffiles: $scripts"
@@ -62,6 +66,12 @@ MANWIDTH=200 man hugetune-run 2>/dev/null | grep -q -- '--boot-sweep' || fail "m
 completion=/usr/share/bash-completion/completions/hugetune
 [[ -f $completion ]] && bash -n "$completion" || fail "no valid completion at $completion"
 bash -c "source $completion && complete -p hugetune" >/dev/null || fail "the completion registers nothing"
+# What an interactive bash does at the first TAB after hugetune: bash-completion looks the
+# command's completion up by its name.
+loader=/usr/share/bash-completion/bash_completion
+[[ -f $loader ]] || fail "no $loader: make test-deps installs bash-completion (PACKAGE_PKGS)"
+bash -c ". $loader && __load_completion hugetune && complete -p hugetune" >/dev/null ||
+    fail "bash-completion does not find the completion at $completion"
 unit=/usr/lib/systemd/system/hugetune-verify.service
 [[ -f $unit ]] || fail "no unit at $unit"
 [[ -L /usr/lib/systemd/system/multi-user.target.wants/hugetune-verify.service ]] || fail "the unit is not wanted"
