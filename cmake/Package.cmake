@@ -27,4 +27,8 @@ set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "bash-completion")
 # Used when present: plots (gnuplot), the boot sweep (kexec), the manual pages (man-db).
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS "gnuplot-nox, kexec-tools, man-db")
+# One maintainer script: prerm says, at removal, what an apply left in the boot configuration
+# and how to undo it (packaging/prerm). Installed 0755 whatever the checkout's mode.
+set(CPACK_DEBIAN_PACKAGE_CONTROL_EXTRA ${PROJECT_SOURCE_DIR}/packaging/prerm)
+set(CPACK_DEBIAN_PACKAGE_CONTROL_STRICT_PERMISSION ON)
 include(CPack)
