@@ -31,8 +31,10 @@ BUILD_PKGS = cmake make g++ pkg-config libboost-program-options-dev libeigen3-de
 TEST_PKGS  = python3 python3-jsonschema gnuplot-nox util-linux procps clang-format man-db \
              groff-base systemd postgresql postgresql-client ccache json-schema-test-suite \
              busybox-static
-# make package: CPack's dependencies from the shared libraries come from dpkg-shlibdeps.
-PACKAGE_PKGS = dpkg-dev binutils
+# make package: CPack's dependencies from the shared libraries come from dpkg-shlibdeps;
+# make test-package: lintian checks the package, and bash-completion, which the package
+# recommends, loads its completion.
+PACKAGE_PKGS = dpkg-dev binutils lintian bash-completion
 FUZZ_PKGS  = clang libclang-rt-14-dev
 VM_PKGS    = qemu-system-x86 busybox-static cpio apt binutils python3 kexec-tools e2fsprogs xz-utils
 
@@ -77,9 +79,12 @@ package: test-build
 	cd $(TEST_BUILD) && cpack -G DEB
 	@ls -l $(TEST_BUILD)/package/*.deb
 
-# Installs the package into this machine with dpkg -i, checks it and removes it with dpkg -r
-# (tests/package/deb.sh). Only as root: otherwise it says SKIPPED and why.
+# lintian on the package, failing on any error, warning or information tag
+# (tests/package/lintian.sh); then installs the package into this machine with dpkg -i, checks
+# it and removes it with dpkg -r (tests/package/deb.sh). The install only as root: otherwise it
+# says SKIPPED and why.
 test-package: package
+	tests/package/lintian.sh $(TEST_BUILD)/package/hugetune_*.deb
 	@status=0; HUGETUNE_PACKAGE_TEST=1 tests/package/deb.sh $(TEST_BUILD)/package/hugetune_*.deb || status=$$?; \
 	if [ $$status -eq 77 ]; then echo "test-package: SKIPPED (the reason is above)"; else exit $$status; fi
 

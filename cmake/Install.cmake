@@ -15,8 +15,46 @@ file(MAKE_DIRECTORY ${CMAKE_BINARY_DIR}/systemd/multi-user.target.wants)
 file(CREATE_LINK ../hugetune-verify.service
      ${CMAKE_BINARY_DIR}/systemd/multi-user.target.wants/hugetune-verify.service SYMBOLIC)
 
+# Who answers for the package: its Maintainer field, the changelog's signature and the
+# copyright file's contact. The project has no mail address of its own yet; this placeholder
+# is in a domain reserved for examples (RFC 2606), which lintian accepts (its bogus-mail-host
+# refuses a host that is not a domain name, such as localhost). A packager sets their own.
+set(HUGETUNE_PACKAGE_MAINTAINER "hugetune developers <hugetune@lists.example.org>" CACHE STRING
+    "Maintainer of the Debian package, as 'name <address>'")
+
+# The two files Debian policy asks of every package (12.5, 12.7), in usr/share/doc/hugetune:
+# the copyright file in the machine-readable format, and the changelog made from CHANGELOG.md
+# (cmake/DebianChangelog.cmake). The stamp holds what the changelog takes from the
+# configuration, and is written only when that changes, so a new commit remakes it.
+configure_file(packaging/copyright.in ${CMAKE_BINARY_DIR}/debian/copyright @ONLY)
+file(CONFIGURE OUTPUT ${CMAKE_BINARY_DIR}/debian/changelog.inputs
+     CONTENT "@HUGETUNE_PACKAGE_MAINTAINER@\n@HUGETUNE_COMMIT_EPOCH@\n" @ONLY)
+set(HUGETUNE_DEBIAN_CHANGELOG ${CMAKE_BINARY_DIR}/debian/changelog.gz)
+add_custom_command(
+  OUTPUT ${HUGETUNE_DEBIAN_CHANGELOG}
+  COMMAND ${CMAKE_COMMAND} -DINPUT=${PROJECT_SOURCE_DIR}/CHANGELOG.md
+          -DOUTPUT=${HUGETUNE_DEBIAN_CHANGELOG} -DPACKAGE=${PROJECT_NAME}
+          -DMAINTAINER=${HUGETUNE_PACKAGE_MAINTAINER} -DUNRELEASED_EPOCH=${HUGETUNE_COMMIT_EPOCH}
+          -DGZIP=${HUGETUNE_GZIP} -P ${PROJECT_SOURCE_DIR}/cmake/DebianChangelog.cmake
+  DEPENDS ${PROJECT_SOURCE_DIR}/CHANGELOG.md ${PROJECT_SOURCE_DIR}/cmake/DebianChangelog.cmake
+          ${CMAKE_BINARY_DIR}/debian/changelog.inputs
+  COMMENT "Debian changelog" VERBATIM)
+add_custom_target(debian_changelog ALL DEPENDS ${HUGETUNE_DEBIAN_CHANGELOG})
+
 install(TARGETS hugetune RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
-install(FILES ${HUGETUNE_MAN_PAGES} DESTINATION ${CMAKE_INSTALL_MANDIR}/man8)
+# A stripped install (`cmake --install --strip`, and the package: CPACK_STRIP_FILES) also drops
+# what strip keeps by default and no program reads: the compilers' version strings (.comment)
+# and .note, as Debian's dh_strip does (lintian's binary-has-unneeded-section).
+set(installed_binary "\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_BINDIR}/hugetune")
+install(CODE "
+  if(CMAKE_INSTALL_DO_STRIP)
+    execute_process(COMMAND \"${CMAKE_STRIP}\" --remove-section=.comment --remove-section=.note
+                            \"${installed_binary}\" RESULT_VARIABLE rc)
+    if(NOT rc EQUAL 0)
+      message(FATAL_ERROR \"${CMAKE_STRIP} --remove-section=.comment ${installed_binary}: \${rc}\")
+    endif()
+  endif()")
+install(FILES ${HUGETUNE_MAN_PAGES_GZ} DESTINATION ${CMAKE_INSTALL_MANDIR}/man8)
 install(FILES ${HUGETUNE_COMPLETION}
         DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions)
 install(FILES ${CMAKE_BINARY_DIR}/systemd/hugetune-verify.service
@@ -28,4 +66,8 @@ install(PROGRAMS ${CMAKE_BINARY_DIR}/systemd/verify-boot
 install(FILES model/documents/schema/report.schema.json model/documents/schema/sweep.schema.json
         DESTINATION ${CMAKE_INSTALL_DATADIR}/hugetune/schema)
 install(FILES README.md CHANGELOG.md docs/kernel-facts.md docs/sweep-format.md docs/fleet.md
+              ${CMAKE_BINARY_DIR}/debian/copyright ${HUGETUNE_DEBIAN_CHANGELOG}
         DESTINATION ${CMAKE_INSTALL_DOCDIR})
+# The tags lintian gets wrong for this package, each with the reason.
+install(FILES packaging/lintian-overrides DESTINATION ${CMAKE_INSTALL_DATADIR}/lintian/overrides
+        RENAME hugetune)

@@ -4,23 +4,31 @@ set(CPACK_PACKAGE_NAME hugetune)
 set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY
     "measures huge page allocation and recommends hugepage_alloc_threads=")
-# One string: set() with several would join them with ';'.
+# One string: set() with several would join them with ';'. Each line goes into the control
+# file after a space and must fit 80 columns (lintian's extended-description-line-too-long).
 string(CONCAT CPACK_PACKAGE_DESCRIPTION
-       "hugetune measures how fast the running kernel allocates and zeroes huge pages at\n"
-       "several thread counts per NUMA node, predicts the boot allocation time of the huge\n"
-       "page pool and recommends the boot parameter hugepage_alloc_threads=; it applies the\n"
-       "value to the boot loader configuration with rollback and verifies it after the reboot.")
+       "hugetune measures how fast the running kernel allocates and zeroes huge pages\n"
+       "at several thread counts per NUMA node, predicts the boot allocation time of\n"
+       "the huge page pool and recommends the boot parameter hugepage_alloc_threads=;\n"
+       "it applies the value to the boot loader configuration with rollback and\n"
+       "verifies it after the reboot.")
 set(CPACK_PACKAGING_INSTALL_PREFIX ${CMAKE_INSTALL_PREFIX})
 set(CPACK_OUTPUT_FILE_PREFIX ${CMAKE_BINARY_DIR}/package)
 # No debug info in the package: the Release build has none of its own, and stripping removes
-# the symbol table as well.
+# the symbol table as well (and .comment, cmake/Install.cmake).
 set(CPACK_STRIP_FILES ON)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
-set(CPACK_DEBIAN_PACKAGE_MAINTAINER "hugetune developers <hugetune@localhost>")
+set(CPACK_DEBIAN_PACKAGE_MAINTAINER "${HUGETUNE_PACKAGE_MAINTAINER}")
 set(CPACK_DEBIAN_PACKAGE_SECTION admin)
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 # Dependencies from the shared libraries the binary links (dpkg-shlibdeps, from dpkg-dev).
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+# The completion is loaded by bash-completion, which an interactive bash lacks without it.
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "bash-completion")
 # Used when present: plots (gnuplot), the boot sweep (kexec), the manual pages (man-db).
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS "gnuplot-nox, kexec-tools, man-db")
+# One maintainer script: prerm says, at removal, what an apply left in the boot configuration
+# and how to undo it (packaging/prerm). Installed 0755 whatever the checkout's mode.
+set(CPACK_DEBIAN_PACKAGE_CONTROL_EXTRA ${PROJECT_SOURCE_DIR}/packaging/prerm)
+set(CPACK_DEBIAN_PACKAGE_CONTROL_STRICT_PERMISSION ON)
 include(CPack)
