@@ -140,6 +140,8 @@ Gathered gather(const VerifyOptions& o, const KernelFs& fs,
     }
     if (report && !in.online_cpus)
         in.online_cpus = report->kernel.online_cpus;
+    if (report && report->run)
+        in.online_nodes = report->run->sku.nodes;
     if (report && report->recommendation.predicted_seconds) {
         const auto& rec = report->recommendation;
         const auto& pool = report->boot_pool;
@@ -183,8 +185,9 @@ void print_prediction(const boot::VerifyInput& in, const boot::VerifyResult& r) 
         std::cout << " for " << *p.pool_pages << " pages of " << *p.page_size_kb << " kB";
     if (r.pool_predicted_ms)
         std::cout << ", " << decimals_text(*r.pool_predicted_ms, 0) << " ms for the "
-                  << r.pool->pages
-                  << " pages booted; measured/predicted: " << decimals_text(r.ratio.value_or(0), 2);
+                  << r.pool->pages << " pages booted";
+    if (r.ratio)
+        std::cout << "; measured/predicted: " << significant_text(*r.ratio, 3);
     std::cout << "\n";
     if (r.ratio_refused)
         std::cout << "not compared with the prediction: " << r.ratio_refused->message << " ("

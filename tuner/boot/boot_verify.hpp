@@ -30,6 +30,7 @@ struct VerifyInput {
     std::string cmdline;                   // the kernel command line given for that boot
     std::optional<std::string> release;    // the booted kernel, where the log does not say
     std::optional<int> online_cpus;        // the booted machine's, where the log does not say
+    std::optional<int> online_nodes;       // the booted machine's, where the log does not say
     std::optional<std::uint64_t> applied;  // the value hugetune applied (ledger or report)
     std::optional<ReportPrediction> prediction;
 };
