@@ -1,3 +1,5 @@
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -14,6 +16,7 @@
 #include "tuner/kernel/boot_log.hpp"
 #include "tuner/kernel/kernel_files.hpp"
 #include "tuner/kernel/kernel_fs.hpp"
+#include "tuner/kernel/kernel_log.hpp"
 #include "tuner/system/atomic_file.hpp"
 #include "tuner/system/errors.hpp"
 
@@ -89,6 +92,17 @@ std::optional<std::string> read_text(const std::filesystem::path& path) {
     return s.str();
 }
 
+// A saved log, read as a stream (tuner/kernel/kernel_log.hpp): only its last boot is kept.
+KernelLog read_log_file(const std::filesystem::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        usage_error("--log", path.string() + " is not a readable file");
+    auto log = read_kernel_log(in);
+    if (in.bad())
+        throw RuntimeError("cannot read " + path.string() + " (--log): " + std::strerror(errno));
+    return log;
+}
+
 // What verify compares: one boot's log and command line, and the value it expects.
 struct Gathered {
     boot::VerifyInput input;
@@ -100,7 +114,13 @@ struct Gathered {
 // with this machine's; the live log with /proc/cmdline and this machine's release and boot id.
 void gather_boot(const VerifyOptions& o, const KernelFs& fs, Gathered& g) {
     auto& in = g.input;
-    in.log = o.log ? kernel_log_messages(read_text(*o.log).value_or("")) : fs.kernel_log();
+    KernelLog log = o.log ? read_log_file(*o.log) : fs.kernel_log();
+    if (const auto note = kernel_log_bounds_note(log); !note.empty())
+        std::cerr << "hugetune: note: "
+                  << (o.log ? "--log " + printable_text(o.log->string()) : "the kernel log") << ": "
+                  << note << "\n";
+    in.log = std::move(log.messages);
+    in.log_left_out = log.left_out;
     std::optional<std::string> cmdline;
     if (o.cmdline) {
         cmdline = read_text(*o.cmdline);
