@@ -1,6 +1,7 @@
 #include "model/boot_plausibility.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "model/text.hpp"
 
@@ -16,7 +17,7 @@ double least_zeroing_ms(std::uint64_t pages, std::uint64_t page_size_kb, std::ui
 std::optional<std::string> faster_than_zeroing(std::uint64_t measured_ms, std::uint64_t pages,
                                                std::uint64_t page_size_kb, std::uint64_t writers) {
     const double least_ms = least_zeroing_ms(pages, page_size_kb, writers);
-    if (static_cast<double>(measured_ms + kCoarsestJiffyMs) >= least_ms)
+    if (static_cast<double>(measured_ms) + static_cast<double>(kCoarsestJiffyMs) >= least_ms)
         return std::nullopt;
     const double gib =
         static_cast<double>(pages) * static_cast<double>(page_size_kb) / (1024.0 * 1024.0);
@@ -24,8 +25,10 @@ std::optional<std::string> faster_than_zeroing(std::uint64_t measured_ms, std::u
            " pages of " + page_size_text(page_size_kb) + " (" +
            decimals_text(gib, gib < 10 ? 1 : 0) +
            " GiB) zeroed as they were allocated (init_on_alloc), " + "which takes at least " +
-           seconds_text(least_ms / 1000.0) + " at 4 TiB/s for each of " +
-           std::to_string(std::max<std::uint64_t>(writers, 1)) + " writing nodes or threads";
+           seconds_text(least_ms / 1000.0) + " at " +
+           decimals_text(kZeroingCeilingBytesPerSecondPerNode / std::pow(1024.0, 4), 0) +
+           " TiB/s for each of " + std::to_string(std::max<std::uint64_t>(writers, 1)) +
+           " writing nodes or threads";
 }
 
 std::optional<std::string> implausible_ratio(double ratio) {

@@ -152,8 +152,8 @@ BootedPool booted_pool(const Boot& boot, const BootRequest& request) {
     return pool;
 }
 
-// The kernel's own word that it allocated fewer pages than asked (docs/kernel-facts.md "The boot
-// allocation log line"): the time is then of another pool than the one applied for.
+// The kernel's own word that it allocated fewer pages than asked (docs/kernel-facts.md "A pool
+// short of its request"): the time is then of another pool than the one applied for.
 std::optional<Problem> shortfall_problem(const Boot& boot, const BootRequest& request) {
     for (const auto& s : find_pool_shortfalls(boot.messages))
         if (s.size_kb == request.size_kb)

@@ -2,6 +2,9 @@
 // takes at the generous ceiling, with the jiffy's slack, and the ratio's range at both ends.
 #include <doctest/doctest.h>
 
+#include <cstdint>
+#include <string>
+
 #include "model/boot_plausibility.hpp"
 
 using namespace hugetune::model;
@@ -29,4 +32,10 @@ TEST_CASE("boot plausibility: the ratio's range is 1/128 to 128, ends included")
     CHECK(*implausible_ratio(0) ==
           "measured/predicted is 0, outside the 0.00781 to 128 any "
           "boot of the predicted pool can give");
+}
+
+TEST_CASE("boot plausibility: a time past any boot's is never below the bound") {
+    CHECK_FALSE(faster_than_zeroing(UINT64_MAX, 524288, 2048, 1));
+    CHECK(faster_than_zeroing(0, 524288, 2048, 1)->find("at 4 TiB/s for each of 1") !=
+          std::string::npos);
 }
