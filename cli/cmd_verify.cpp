@@ -1,3 +1,5 @@
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -14,6 +16,7 @@
 #include "tuner/kernel/boot_log.hpp"
 #include "tuner/kernel/kernel_files.hpp"
 #include "tuner/kernel/kernel_fs.hpp"
+#include "tuner/kernel/kernel_log.hpp"
 #include "tuner/system/atomic_file.hpp"
 #include "tuner/system/errors.hpp"
 
@@ -89,6 +92,17 @@ std::optional<std::string> read_text(const std::filesystem::path& path) {
     return s.str();
 }
 
+// A saved log, read as a stream (tuner/kernel/kernel_log.hpp): only its last boot is kept.
+KernelLog read_log_file(const std::filesystem::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        usage_error("--log", path.string() + " is not a readable file");
+    auto log = read_kernel_log(in);
+    if (in.bad())
+        throw RuntimeError("cannot read " + path.string() + " (--log): " + std::strerror(errno));
+    return log;
+}
+
 // What verify compares: one boot's log and command line, and the value it expects.
 struct Gathered {
     boot::VerifyInput input;
@@ -100,7 +114,13 @@ struct Gathered {
 // with this machine's; the live log with /proc/cmdline and this machine's release and boot id.
 void gather_boot(const VerifyOptions& o, const KernelFs& fs, Gathered& g) {
     auto& in = g.input;
-    in.log = o.log ? kernel_log_messages(read_text(*o.log).value_or("")) : fs.kernel_log();
+    KernelLog log = o.log ? read_log_file(*o.log) : fs.kernel_log();
+    if (const auto note = kernel_log_bounds_note(log); !note.empty())
+        std::cerr << "hugetune: note: "
+                  << (o.log ? "--log " + printable_text(o.log->string()) : "the kernel log") << ": "
+                  << note << "\n";
+    in.log = std::move(log.messages);
+    in.log_left_out = log.left_out;
     std::optional<std::string> cmdline;
     if (o.cmdline) {
         cmdline = read_text(*o.cmdline);
@@ -140,6 +160,8 @@ Gathered gather(const VerifyOptions& o, const KernelFs& fs,
     }
     if (report && !in.online_cpus)
         in.online_cpus = report->kernel.online_cpus;
+    if (report && report->run)
+        in.online_nodes = report->run->sku.nodes;
     if (report && report->recommendation.predicted_seconds) {
         const auto& rec = report->recommendation;
         const auto& pool = report->boot_pool;
@@ -183,8 +205,9 @@ void print_prediction(const boot::VerifyInput& in, const boot::VerifyResult& r) 
         std::cout << " for " << *p.pool_pages << " pages of " << *p.page_size_kb << " kB";
     if (r.pool_predicted_ms)
         std::cout << ", " << decimals_text(*r.pool_predicted_ms, 0) << " ms for the "
-                  << r.pool->pages
-                  << " pages booted; measured/predicted: " << decimals_text(r.ratio.value_or(0), 2);
+                  << r.pool->pages << " pages booted";
+    if (r.ratio)
+        std::cout << "; measured/predicted: " << significant_text(*r.ratio, 3);
     std::cout << "\n";
     if (r.ratio_refused)
         std::cout << "not compared with the prediction: " << r.ratio_refused->message << " ("

@@ -92,6 +92,15 @@ std::vector<PrometheusSample> verification_samples(const model::Verification& v,
     add(v.pool_predicted_ms, 1e-3, "hugetune_boot_allocation_predicted_seconds",
         "the report's prediction rescaled to the booted pool");
     add(v.ratio, 1, "hugetune_boot_allocation_ratio", "measured over predicted boot allocation");
+    // Why a boot is not verified, one sample per problem code, so that a dashboard tells a
+    // shortfall or an implausible time from a value not applied.
+    for (const auto& p : v.problems) {
+        auto with_code = labels;
+        with_code.emplace_back("code", p.code);
+        out.push_back({"hugetune_boot_verify_problem",
+                       "1 for each reason the boot is not verified, by its problem code", with_code,
+                       1.0});
+    }
     return out;
 }
 

@@ -25,7 +25,8 @@ struct PrometheusSample {
 std::string prometheus_text(const std::vector<PrometheusSample>& samples);
 
 // A `verification` block (hugetune verify) as metrics, labelled with the SKU key (when a
-// report gave one) and the booted kernel's release. Null values give no sample.
+// report gave one) and the booted kernel's release. Null values give no sample; each problem
+// gives hugetune_boot_verify_problem{code=...} 1.
 std::vector<PrometheusSample> verification_samples(const model::Verification& verification,
                                                    const std::optional<std::string>& sku_key);
 

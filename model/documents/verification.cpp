@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "model/alloc_threads.hpp"
+#include "model/boot_plausibility.hpp"
 #include "model/input/fit_input.hpp"
 #include "model/input/json_fields.hpp"
 #include "model/text.hpp"
@@ -37,8 +38,8 @@ std::optional<std::uint64_t> optional_whole(const JsonField& field, WholeRange r
     return static_cast<std::uint64_t>(field.whole_number(range));
 }
 
-std::optional<double> optional_bounded(const JsonField& field, double low, double high) {
-    const auto value = field.optional_positive_number();
+std::optional<double> within(const JsonField& field, std::optional<double> value, double low,
+                             double high) {
     if (value && (*value < low || *value > high))
         field.fail(significant_text(*value, 6) + " lies outside " + significant_text(low, 6) +
                    " to " + significant_text(high, 6));
@@ -54,6 +55,23 @@ std::optional<VerifiedPool> read_pool(const JsonField& field) {
     pool.page_size_kb = static_cast<std::uint64_t>(field["page_size_kb"].whole_number({4}));
     pool.init_on_alloc = field["init_on_alloc"].optional_boolean();
     return pool;
+}
+
+// What verify requires of a boot it calls verified (tuner/boot/boot_verify.cpp), so that a
+// stored block cannot claim more than its own numbers allow.
+void check_verified(const JsonField& block, const Verification& v) {
+    if (!v.problems.empty())
+        block["problems"].fail("must be empty when verified is true");
+    if (!v.measured_ms || !v.threads)
+        block[v.measured_ms ? "threads" : "measured_ms"].fail(
+            "missing, but verified is true: a verified boot has the kernel's allocation line");
+    if (v.ratio)
+        if (auto why = implausible_ratio(*v.ratio))
+            block["ratio"].fail(*why + ", so verified must be false");
+    if (v.pool && v.pool->init_on_alloc.value_or(false))
+        if (auto why = faster_than_zeroing(*v.measured_ms, v.pool->pages, v.pool->page_size_kb,
+                                           *v.threads))
+            block["measured_ms"].fail(*why + ", so verified must be false");
 }
 
 }  // namespace
@@ -93,9 +111,13 @@ Verification read_verification(const JsonField& block) {
         optional_whole(block["measured_ms"], {0, static_cast<std::int64_t>(kMaxBootAllocationMs)});
     v.threads = optional_whole(block["threads"], threads);
     v.expected_threads = optional_whole(block["expected_threads"], threads);
-    v.predicted_ms = optional_bounded(block["predicted_ms"], 0, kMaxPredictedMs);
-    v.pool_predicted_ms = optional_bounded(block["pool_predicted_ms"], 0, kMaxPredictedMs);
-    v.ratio = optional_bounded(block["ratio"], kMinVerificationRatio, kMaxVerificationRatio);
+    v.predicted_ms = within(block["predicted_ms"], block["predicted_ms"].optional_positive_number(),
+                            0, kMaxPredictedMs);
+    v.pool_predicted_ms =
+        within(block["pool_predicted_ms"], block["pool_predicted_ms"].optional_positive_number(), 0,
+               kMaxPredictedMs);
+    v.ratio = within(block["ratio"], block["ratio"].optional_non_negative_number(), 0,
+                     kMaxVerificationRatio);
     if (v.ratio && v.measured_ms && v.pool_predicted_ms) {
         const double made_of = static_cast<double>(*v.measured_ms) / *v.pool_predicted_ms;
         if (std::abs(*v.ratio - made_of) > kRatioTolerance * made_of)
@@ -112,8 +134,8 @@ Verification read_verification(const JsonField& block) {
     const JsonField problems = block["problems"];
     for (std::size_t i = 0; i < problems.array_size(); ++i)
         v.problems.push_back(read_warning(problems[i]));
-    if (v.verified && !v.problems.empty())
-        block["problems"].fail("must be empty when verified is true");
+    if (v.verified)
+        check_verified(block, v);
     return v;
 }
 

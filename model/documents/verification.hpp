@@ -39,11 +39,11 @@ struct Verification {
 };
 
 // What a reader accepts beyond the schema's types: a boot allocation of more than a day, or a
-// measurement more than a million times off its prediction, is no measurement of a boot but a
-// broken or forged block.
+// measurement more than a million times its prediction, is no measurement of a boot but a
+// broken or forged block. A ratio of 0 is a boot logged as 0 ms, which is kept but never
+// verified (model/boot_plausibility.hpp).
 inline constexpr std::uint64_t kMaxBootAllocationMs = 24ULL * 3600 * 1000;
 inline constexpr double kMaxPredictedMs = 1e12;
-inline constexpr double kMinVerificationRatio = 1e-6;
 inline constexpr double kMaxVerificationRatio = 1e6;
 // How far a stated ratio may lie from measured_ms / pool_predicted_ms (relative).
 inline constexpr double kRatioTolerance = 1e-6;
@@ -54,8 +54,10 @@ nlohmann::json to_json(const Verification& v);
 class JsonField;
 
 // Reads and checks a block: the schema's types, the bounds above, a ratio that agrees with the
-// two times it is made of. Throws InputError naming the field by its path in the document
-// ("verification.ratio: ...").
+// two times it is made of, and for `verified: true` no problems, a measurement, a ratio a boot
+// can give and a time the kernel can take to zero the pool (model/boot_plausibility.hpp, with
+// the line's threads as the writers). Throws InputError naming the field by its path in the
+// document ("verification.ratio: ...").
 Verification read_verification(const JsonField& block);
 
 }  // namespace hugetune::model

@@ -46,6 +46,7 @@ chmod +x "$work/hugetune"
 export HUGETUNE=$work/hugetune HUGETUNE_STATE_DIR=$work/state STANDIN_LOG=$work/calls
 export HUGETUNE_TEXTFILE=$work/hugetune.prom HUGETUNE_REPORT=$work/report.json
 mkdir -p "$work/state"
+echo '{"schema_version": 1}' >"$HUGETUNE_REPORT"
 : >"$STANDIN_LOG"
 
 expect 0 "$wrapper"
@@ -75,4 +76,16 @@ grep -qx 'hugetune_verify_exit_code 1' "$HUGETUNE_TEXTFILE" || fail "textfile la
 : >"$STANDIN_LOG"
 expect 0 "$wrapper"
 [[ -s $STANDIN_LOG ]] || fail "a failed verify was not tried again"
+# A report the unit cannot reach (README's example was under /root, which ProtectHome=yes
+# hides): the boot is verified without it, a line says so, and the unit succeeds.
+echo '{"value": "8"}' >"$work/state/applied.json"
+: >"$STANDIN_LOG"
+HUGETUNE_REPORT=$work/absent/report.json expect 0 "$wrapper"
+stdout_has "HUGETUNE_REPORT=$work/absent/report.json is not a file this unit can read and write"
+stdout_has "verifying the boot without it"
+[[ $(cat "$STANDIN_LOG") == "verify --json" ]] || fail "ran: $(cat "$STANDIN_LOG")"
+[[ -f $work/state/verified ]] || fail "no stamp after a boot verified without its report"
+# The README's setting names a path the unit can reach.
+grep -q '^    HUGETUNE_REPORT=/var/lib/hugetune/' "$src/README.md" ||
+    fail "README's HUGETUNE_REPORT example is not under /var/lib/hugetune/"
 echo "systemd: the unit verifies and the wrapper runs verify once per apply"

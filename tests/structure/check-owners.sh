@@ -37,6 +37,11 @@ owner model/documents/verification.cpp '"(pool_predicted_ms|ratio_refused|expect
 owner tuner/system/own_binary.cpp '"/proc/self/exe"|[^a-z_]statfs\(' \
     "reading the running binary or the file system type"
 owner model/fit/scaling_fit.cpp 'sigma \* \(n - 1\)' "the scaling curve's formula"
+owner model/boot_plausibility.cpp \
+    '(kZeroingCeilingBytesPerSecondPerNode|kCoarsestJiffyMs|kMaxPlausibleRatio|kMinPlausibleRatio) = ' \
+    "what a boot allocation can be (the zeroing ceiling, the jiffy, the ratio's range)"
+owner tuner/kernel/kernel_log.cpp '(kMaxBootLogMessages|kMaxBootLogBytes|kMaxLogLineBytes) = ' \
+    "the bounds on what is kept of a kernel log"
 # A reader names its document when it starts (model/input/input_error.hpp) and throws the whole
 # error; one catch turns it into the error line and exit code (cli current_error), so no caller
 # adds a second prefix or another exit code.

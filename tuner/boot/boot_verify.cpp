@@ -1,6 +1,10 @@
 #include "tuner/boot/boot_verify.hpp"
 
+#include <algorithm>
+
 #include "model/alloc_threads.hpp"
+#include "model/boot_plausibility.hpp"
+#include "model/text.hpp"
 #include "tuner/kernel/boot_pool.hpp"
 #include "tuner/kernel/cmdline.hpp"
 
@@ -14,6 +18,7 @@ struct Boot {
     KernelCmdline cmdline;
     std::optional<std::string> release;
     std::optional<int> online_cpus;
+    std::optional<int> online_nodes;
 };
 
 Boot read_boot(const VerifyInput& in) {
@@ -23,6 +28,7 @@ Boot read_boot(const VerifyInput& in) {
     b.cmdline = parse_kernel_cmdline(in.cmdline);
     b.release = b.context.release ? b.context.release : in.release;
     b.online_cpus = b.context.online_cpus ? b.context.online_cpus : in.online_cpus;
+    b.online_nodes = b.context.online_nodes ? b.context.online_nodes : in.online_nodes;
     return b;
 }
 
@@ -75,7 +81,8 @@ std::optional<std::uint64_t> check_cmdline(const VerifyInput& in, const Boot& bo
 }
 
 // Why the allocation line is missing, the most specific reason first.
-std::vector<Problem> missing_line_reasons(const Boot& boot, bool pool_requested) {
+std::vector<Problem> missing_line_reasons(const Boot& boot, bool pool_requested,
+                                          std::uint64_t left_out) {
     auto reasons = alloc_threads_problems(boot_pool_facts(boot.cmdline), boot.release);
     if (!reasons.empty())
         return reasons;
@@ -94,6 +101,12 @@ std::vector<Problem> missing_line_reasons(const Boot& boot, bool pool_requested)
                  "the log no longer reaches back to the start of the boot (ring buffer "
                  "overwritten or journal rotated), so the line is lost; keep a "
                  "persistent journal or save dmesg right after boot and pass --log"}};
+    if (left_out > 0)
+        return {{"no_allocation_line",
+                 "the first " + std::to_string(boot.messages.size()) +
+                     " messages of the boot, all that is read of it, hold no allocation line "
+                     "for the pool (the kernel logs it within the boot's first seconds); " +
+                     std::to_string(left_out) + " later messages were left out"}};
     if (pool_requested && !find_boot_allocation_lines(boot.messages).empty())
         return {{"no_allocation_line",
                  "the log's allocation lines are for other page sizes or for an empty pool, "
@@ -123,8 +136,13 @@ std::string threads_mismatch_reason(std::uint64_t shown, std::uint64_t asked,
            "changes the value";
 }
 
+// The pages the kernel's lines say it allocated: its registered count, else a shortfall's,
+// else the request's.
 BootedPool booted_pool(const Boot& boot, const BootRequest& request) {
     BootedPool pool{request.pages, request.size_kb, boot.context.init_on_alloc};
+    for (const auto& shortfall : find_pool_shortfalls(boot.messages))
+        if (shortfall.size_kb == request.size_kb)
+            pool.pages = shortfall.allocated_pages;
     for (const auto& registered : find_registered_pools(boot.messages))
         if (registered.size_kb == request.size_kb)
             pool.pages = registered.pages;
@@ -132,6 +150,42 @@ BootedPool booted_pool(const Boot& boot, const BootRequest& request) {
         if (auto v = boot.cmdline.last("init_on_alloc"))
             pool.init_on_alloc = parse_kernel_bool(*v);
     return pool;
+}
+
+// The kernel's own word that it allocated fewer pages than asked (docs/kernel-facts.md "A pool
+// short of its request"): the time is then of another pool than the one applied for.
+std::optional<Problem> shortfall_problem(const Boot& boot, const BootRequest& request) {
+    for (const auto& s : find_pool_shortfalls(boot.messages))
+        if (s.size_kb == request.size_kb)
+            return Problem{"pool_shortfall",
+                           "the kernel allocated only " + std::to_string(s.allocated_pages) +
+                               " of the " + std::to_string(s.asked_pages) + " pages of " +
+                               page_size_text(s.size_kb) + " asked for ('" + s.text +
+                               "'): the boot had too little free memory for the pool; ask "
+                               "for at most " +
+                               std::to_string(s.allocated_pages) +
+                               " with hugepages=, or free the memory other reservations take"};
+    return std::nullopt;
+}
+
+// A zeroed pool takes the kernel a least time (docs/kernel-facts.md "The least time a zeroed
+// boot pool takes"); a line below it is not of this pool's allocation.
+std::optional<Problem> time_problem(const Boot& boot, const VerifyResult& r) {
+    if (!r.pool->init_on_alloc.value_or(false))
+        return std::nullopt;
+    std::uint64_t writers = r.line->threads;
+    for (const auto& bound : {boot.online_nodes, boot.online_cpus})
+        if (bound && *bound > 0)
+            writers = std::min(writers, static_cast<std::uint64_t>(*bound));
+    auto why = model::faster_than_zeroing(r.line->milliseconds, r.pool->pages, r.pool->page_size_kb,
+                                          writers);
+    if (!why)
+        return std::nullopt;
+    return Problem{"implausible_time",
+                   *why +
+                       ": the line is not of this pool's allocation (an edited or mixed-up "
+                       "log, or a kernel that times something else); verify the boot's own "
+                       "log"};
 }
 
 // The prediction scales with the pages (docs/kernel-facts.md "What a boot allocation costs");
@@ -164,6 +218,13 @@ void compare_with_prediction(const ReportPrediction& p, VerifyResult& r) {
         p.predicted_ms * static_cast<double>(pool.pages) / static_cast<double>(*p.pool_pages);
     if (*r.pool_predicted_ms > 0)
         r.ratio = static_cast<double>(r.line->milliseconds) / *r.pool_predicted_ms;
+    if (r.ratio)
+        if (auto why = model::implausible_ratio(*r.ratio))
+            r.problems.push_back(
+                {"implausible_ratio",
+                 *why + " (docs/kernel-facts.md \"How far a boot can lie from its "
+                        "prediction\"): the log is not of the boot predicted for, or the "
+                        "report's prediction is broken; check both, or run hugetune run again"});
 }
 
 }  // namespace
@@ -179,7 +240,7 @@ VerifyResult verify_boot(const VerifyInput& in) {
     if (request)
         r.line = allocation_line_for_pool(boot.messages, request->size_kb);
     if (!r.line) {
-        auto reasons = missing_line_reasons(boot, request.has_value());
+        auto reasons = missing_line_reasons(boot, request.has_value(), in.log_left_out);
         r.problems.insert(r.problems.end(), reasons.begin(), reasons.end());
         return r;
     }
@@ -188,6 +249,9 @@ VerifyResult verify_boot(const VerifyInput& in) {
             {"threads_mismatch",
              threads_mismatch_reason(r.line->threads, *in_force, boot.online_cpus)});
     r.pool = booted_pool(boot, *request);
+    for (auto problem : {shortfall_problem(boot, *request), time_problem(boot, r)})
+        if (problem)
+            r.problems.push_back(std::move(*problem));
     if (in.prediction)
         compare_with_prediction(*in.prediction, r);
     r.verified = r.problems.empty();

@@ -27,9 +27,11 @@ struct ReportPrediction {
 
 struct VerifyInput {
     std::vector<std::string> log;          // kernel messages; of several boots the last counts
+    std::uint64_t log_left_out = 0;        // messages of that boot past the reader's bounds
     std::string cmdline;                   // the kernel command line given for that boot
     std::optional<std::string> release;    // the booted kernel, where the log does not say
     std::optional<int> online_cpus;        // the booted machine's, where the log does not say
+    std::optional<int> online_nodes;       // the booted machine's, where the log does not say
     std::optional<std::uint64_t> applied;  // the value hugetune applied (ledger or report)
     std::optional<ReportPrediction> prediction;
 };

@@ -71,7 +71,7 @@ BootFacts LiveHost::this_boot() const {
     if (!cmdline)
         throw RuntimeError("cannot read " + fs_.resolve("/proc/cmdline").string());
     b.cmdline = std::string(trim(*cmdline));
-    b.log = last_boot_messages(fs_.kernel_log());
+    b.log = fs_.kernel_log().messages;
     b.now = utc_now();
     return b;
 }

@@ -11,6 +11,8 @@ namespace hugetune {
 namespace {
 
 std::optional<BootAllocationLine> read_allocation_line(const std::string& message) {
+    if (message.find("HugeTLB: allocation took ") == std::string::npos)
+        return std::nullopt;
     static const std::regex re(
         R"(HugeTLB: allocation took (\d+)ms with hugepage_(?:allocation|alloc)_threads=(\d+))");
     std::smatch m;
@@ -28,16 +30,38 @@ std::optional<BootAllocationLine> read_allocation_line(const std::string& messag
 }
 
 // The kernel prints sizes with string_get_size() in binary units: "64.0 KiB", "2.00 MiB".
+std::uint64_t size_kb_of(const std::string& number, char unit) {
+    const std::string units = "KMGT";
+    return static_cast<std::uint64_t>(
+        std::llround(std::stod(number) * std::pow(1024.0, units.find(unit))));
+}
+
 std::optional<RegisteredPool> read_registered_pool(const std::string& message) {
+    if (message.find(" page size, pre-allocated ") == std::string::npos)
+        return std::nullopt;
     static const std::regex re(
         R"(HugeTLB:? registered ([0-9.]+) ([KMGT])iB page size, pre-allocated (\d+) pages)");
     std::smatch m;
     if (!std::regex_search(message, m, re))
         return std::nullopt;
-    const std::string units = "KMGT";
     try {
-        const double size = std::stod(m[1]) * std::pow(1024.0, units.find(m[2].str()[0]));
-        return RegisteredPool{static_cast<std::uint64_t>(std::llround(size)), std::stoull(m[3])};
+        return RegisteredPool{size_kb_of(m[1], m[2].str()[0]), std::stoull(m[3])};
+    } catch (const std::exception&) {
+        return std::nullopt;
+    }
+}
+
+std::optional<PoolShortfall> read_pool_shortfall(const std::string& message) {
+    if (message.find("HugeTLB: allocating ") == std::string::npos)
+        return std::nullopt;
+    static const std::regex re(
+        R"(HugeTLB: allocating (\d+) of page size ([0-9.]+) ([KMGT])iB failed\. +Only allocated (\d+) hugepages)");
+    std::smatch m;
+    if (!std::regex_search(message, m, re))
+        return std::nullopt;
+    try {
+        return PoolShortfall{size_kb_of(m[2], m[3].str()[0]), std::stoull(m[1]), std::stoull(m[4]),
+                             message};
     } catch (const std::exception&) {
         return std::nullopt;
     }
@@ -74,6 +98,14 @@ std::vector<RegisteredPool> find_registered_pools(const std::vector<std::string>
     return pools;
 }
 
+std::vector<PoolShortfall> find_pool_shortfalls(const std::vector<std::string>& log) {
+    std::vector<PoolShortfall> shortfalls;
+    for (const auto& message : log)
+        if (auto shortfall = read_pool_shortfall(message))
+            shortfalls.push_back(std::move(*shortfall));
+    return shortfalls;
+}
+
 std::vector<std::string> last_boot_messages(const std::vector<std::string>& log) {
     auto start = std::find_if(log.rbegin(), log.rend(), starts_boot);
     if (start == log.rend())
@@ -82,7 +114,7 @@ std::vector<std::string> last_boot_messages(const std::vector<std::string>& log)
 }
 
 BootLogContext read_boot_log_context(const std::vector<std::string>& boot) {
-    static const std::regex smp(R"(smp: Brought up \d+ nodes?, (\d+) CPUs?)");
+    static const std::regex smp(R"(smp: Brought up (\d+) nodes?, (\d+) CPUs?)");
     BootLogContext c;
     for (const auto& message : boot) {
         std::smatch m;
@@ -98,8 +130,16 @@ BootLogContext read_boot_log_context(const std::vector<std::string>& boot) {
                 c.init_on_alloc = true;
             else if (message.find("heap alloc:off") != std::string::npos)
                 c.init_on_alloc = false;
-        } else if (std::regex_search(message, m, smp)) {
-            c.online_cpus = std::stoi(m[1]);
+        } else if (message.find("smp: Brought up ") != std::string::npos &&
+                   std::regex_search(message, m, smp)) {
+            // A count past int is no boot's; the line then says nothing.
+            try {
+                c.online_nodes = std::stoi(m[1]);
+                c.online_cpus = std::stoi(m[2]);
+            } catch (const std::out_of_range&) {
+                c.online_nodes.reset();
+                c.online_cpus.reset();
+            }
         }
     }
     return c;

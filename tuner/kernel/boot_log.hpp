@@ -29,6 +29,18 @@ struct RegisteredPool {
 };
 std::vector<RegisteredPool> find_registered_pools(const std::vector<std::string>& log);
 
+// "HugeTLB: allocating 385920 of page size 2.00 MiB failed.  Only allocated 385296 hugepages.":
+// the boot got fewer pages of a size than the command line asked for (mm/hugetlb.c,
+// hugetlb_hstate_alloc_pages_errcheck(), after the allocation line of that size). The per-node
+// form ("failed node1.") is not of a threaded pool and is not listed.
+struct PoolShortfall {
+    std::uint64_t size_kb = 0;
+    std::uint64_t asked_pages = 0;
+    std::uint64_t allocated_pages = 0;
+    std::string text;
+};
+std::vector<PoolShortfall> find_pool_shortfalls(const std::vector<std::string>& log);
+
 // The messages of the last boot in `log` (a journal or a saved file may hold several): from its
 // last "Linux version" line on; the whole log when it has none.
 std::vector<std::string> last_boot_messages(const std::vector<std::string>& log);
@@ -38,6 +50,7 @@ struct BootLogContext {
     std::optional<std::string> release;  // "Linux version <release> ..."
     std::optional<std::string> cmdline;  // "Command line: <cmdline>"
     std::optional<bool> init_on_alloc;   // "mem auto-init: ..., heap alloc:on|off, ..."
+    std::optional<int> online_nodes;     // "smp: Brought up <nodes> nodes, <n> CPUs"
     std::optional<int> online_cpus;      // "smp: Brought up <n> nodes, <cpus> CPUs"
 };
 BootLogContext read_boot_log_context(const std::vector<std::string>& boot);

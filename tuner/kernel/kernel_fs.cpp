@@ -8,7 +8,6 @@
 #include <charconv>
 #include <cstring>
 #include <fstream>
-#include <regex>
 #include <sstream>
 
 #include "model/text.hpp"
@@ -20,25 +19,13 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::vector<std::string> split_lines(const std::string& text) {
-    std::vector<std::string> lines;
-    std::istringstream in(text);
-    std::string line;
-    while (std::getline(in, line)) {
-        if (!line.empty() && line.back() == '\r')
-            line.pop_back();
-        lines.push_back(line);
-    }
-    return lines;
-}
-
 // /dev/kmsg hands out one record per read() and returns EAGAIN at the end when opened
 // non-blocking; each record is "prio,seq,usec,flags;text\n" followed by continuation lines.
-std::vector<std::string> read_live_kmsg() {
-    std::vector<std::string> out;
+KernelLog read_live_kmsg() {
+    KernelLogReader reader;
     int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0)
-        return out;
+        return reader.finish();
     std::vector<char> buf(16384);
     for (;;) {
         ssize_t n = read(fd, buf.data(), buf.size());
@@ -51,47 +38,14 @@ std::vector<std::string> read_live_kmsg() {
         }
         if (n == 0)
             break;
-        std::string record(buf.data(), static_cast<std::size_t>(n));
-        auto nl = record.find('\n');
-        out.push_back(strip_kernel_log_prefix(record.substr(0, nl)));
+        const std::string_view record(buf.data(), static_cast<std::size_t>(n));
+        reader.add_line(record.substr(0, record.find('\n')));
     }
     close(fd);
-    return out;
+    return reader.finish();
 }
 
 }  // namespace
-
-std::string strip_kernel_log_prefix(std::string_view line) {
-    // kmsg record: digits ',' digits ',' digits ',' flags ';' text
-    auto semi = line.find(';');
-    if (semi != std::string_view::npos && semi > 0 &&
-        std::isdigit(static_cast<unsigned char>(line[0]))) {
-        auto head = line.substr(0, semi);
-        if (std::count(head.begin(), head.end(), ',') >= 3)
-            return std::string(line.substr(semi + 1));
-    }
-    // journalctl -k, short or short-iso: "Dec 01 03:00:00 host kernel: text"
-    static const std::regex journal(
-        R"(^(?:[A-Z][a-z]{2} +\d+ \d\d:\d\d:\d\d|\d{4}-\d\d-\d\dT\S+) \S+ kernel: )");
-    std::match_results<std::string_view::const_iterator> m;
-    if (std::regex_search(line.begin(), line.end(), m, journal))
-        return std::string(line.substr(static_cast<std::size_t>(m.length(0))));
-    // dmesg / journalctl -o short-monotonic: "[    4.350400] text"
-    auto t = trim(line);
-    if (!t.empty() && t.front() == '[') {
-        auto close_br = t.find(']');
-        if (close_br != std::string_view::npos)
-            return std::string(trim(t.substr(close_br + 1)));
-    }
-    return std::string(line);
-}
-
-std::vector<std::string> kernel_log_messages(const std::string& text) {
-    std::vector<std::string> out;
-    for (const auto& line : split_lines(text))
-        out.push_back(strip_kernel_log_prefix(line));
-    return out;
-}
 
 KernelFs::KernelFs(fs::path root) : root_(std::move(root)) {
     std::error_code ec;
@@ -168,23 +122,20 @@ void KernelFs::write_u64(std::string_view abs, std::uint64_t value) const {
                            ": " + std::strerror(saved));
 }
 
-std::vector<std::string> KernelFs::kernel_log() const {
+KernelLog KernelFs::kernel_log() const {
     if (!live_) {
-        auto text = read("/dev/kmsg");
-        return text ? kernel_log_messages(*text) : std::vector<std::string>{};
+        std::ifstream in(resolve("/dev/kmsg"), std::ios::binary);
+        return in ? read_kernel_log(in) : KernelLog{};
     }
     auto live = read_live_kmsg();
-    if (!live.empty())
+    if (!live.messages.empty())
         return live;
     if (program_exists("journalctl")) {
-        auto r = run_program({"journalctl", "-k", "-b", "--no-pager", "-o", "cat"});
-        if (r.exit_code == 0) {
-            std::vector<std::string> out;
-            for (const auto& line : split_lines(r.out))
-                if (!line.starts_with("-- "))
-                    out.push_back(line);
-            return out;
-        }
+        KernelLogReader reader;
+        auto r = run_program({"journalctl", "-k", "-b", "--no-pager", "-o", "cat"},
+                             [&reader](std::string_view piece) { reader.add_text(piece); });
+        if (r.exit_code == 0)
+            return reader.finish();
     }
     return {};
 }

@@ -9,6 +9,8 @@
 #include <string_view>
 #include <vector>
 
+#include "tuner/kernel/kernel_log.hpp"
+
 namespace hugetune {
 
 class KernelFs {
@@ -35,21 +37,15 @@ class KernelFs {
     // errno on failure (sysfs reports a refused value through write()).
     void write_u64(std::string_view abs, std::uint64_t value) const;
 
-    // Kernel log messages of this boot, oldest first, without timestamps or prefixes. On the
-    // live machine from /dev/kmsg, else `journalctl -k -b`; under a fixture root from the file
-    // dev/kmsg (kmsg records or dmesg lines). Empty when nothing could be read.
-    std::vector<std::string> kernel_log() const;
+    // Kernel log messages of this boot, oldest first, without timestamps or prefixes, read as
+    // a stream within kernel_log.hpp's bounds. On the live machine from /dev/kmsg, else
+    // `journalctl -k -b`; under a fixture root from the file dev/kmsg (kmsg records or dmesg
+    // lines). No messages when nothing could be read.
+    KernelLog kernel_log() const;
 
   private:
     std::filesystem::path root_;
     bool live_;
 };
-
-// Parses one kernel log line in kmsg ("6,123,456,-;text") or dmesg ("[  1.23] text") form and
-// returns the text; other lines come back unchanged.
-std::string strip_kernel_log_prefix(std::string_view line);
-
-// A saved kernel log (kmsg records, dmesg or journalctl -k output) as messages, one per line.
-std::vector<std::string> kernel_log_messages(const std::string& text);
 
 }  // namespace hugetune

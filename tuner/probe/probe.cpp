@@ -250,7 +250,7 @@ KernelFacts read_kernel(const KernelFs& fs, const Topology& topo) {
             k.cmdline_alloc_threads = n;
     }
 
-    auto log = fs.kernel_log();
+    const auto log = fs.kernel_log().messages;
     read_init_on_alloc(fs, log, k);
     if (auto hvo = hugetlb_optimize_vmemmap(fs)) {
         k.hvo = *hvo;

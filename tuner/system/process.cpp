@@ -38,6 +38,14 @@ struct Pipe {
 }  // namespace
 
 ProcessResult run_program(const std::vector<std::string>& argv) {
+    std::string out;
+    auto result = run_program(argv, [&out](std::string_view piece) { out.append(piece); });
+    result.out = std::move(out);
+    return result;
+}
+
+ProcessResult run_program(const std::vector<std::string>& argv,
+                          const std::function<void(std::string_view)>& on_output) {
     ProcessResult result;
     if (argv.empty())
         return result;
@@ -67,7 +75,6 @@ ProcessResult run_program(const std::vector<std::string>& argv) {
     }
 
     std::array<pollfd, 2> fds{{{out.fds[0], POLLIN, 0}, {err.fds[0], POLLIN, 0}}};
-    std::array<std::string*, 2> sinks{&result.out, &result.err};
     int open_fds = 2;
     char buf[4096];
     while (open_fds > 0) {
@@ -81,7 +88,11 @@ ProcessResult run_program(const std::vector<std::string>& argv) {
                 continue;
             ssize_t n = read(fds[i].fd, buf, sizeof buf);
             if (n > 0) {
-                sinks[i]->append(buf, static_cast<std::size_t>(n));
+                const std::string_view piece(buf, static_cast<std::size_t>(n));
+                if (i == 0)
+                    on_output(piece);
+                else
+                    result.err.append(piece);
             } else if (n == 0 || errno != EINTR) {
                 fds[i].fd = -1;
                 --open_fds;

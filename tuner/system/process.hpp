@@ -1,7 +1,9 @@
 // Runs an external program from an argument vector (never through a shell).
 #pragma once
 
+#include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace hugetune {
@@ -14,6 +16,11 @@ struct ProcessResult {
 
 // argv[0] is looked up on PATH. Standard input is /dev/null.
 ProcessResult run_program(const std::vector<std::string>& argv);
+
+// The same, with standard output handed to `on_output` piece by piece as it comes, not kept in
+// the result: for output of any size.
+ProcessResult run_program(const std::vector<std::string>& argv,
+                          const std::function<void(std::string_view)>& on_output);
 
 // Whether argv0 would be found on PATH (or is an executable path).
 bool program_exists(const std::string& argv0);

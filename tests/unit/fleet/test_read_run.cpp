@@ -116,8 +116,15 @@ TEST_CASE("each bad field is refused by its JSON path") {
     refused("/firmware"_json_pointer, "x", "firmware: must be an object");
     refused("/verification"_json_pointer, json{{"verified", "yes"}},
             "verification.verified: must be true or false");
-    refused("/verification"_json_pointer, json{{"verified", true}, {"ratio", 0}},
-            "verification.ratio: must be above 0");
+    refused("/verification"_json_pointer, json{{"verified", true}, {"ratio", -1}},
+            "verification.ratio: must be at least 0");
+    refused("/verification"_json_pointer,
+            json{{"verified", true},
+                 {"measured_ms", 0},
+                 {"threads", 8},
+                 {"ratio", 0},
+                 {"problems", json::array()}},
+            "verification.ratio: measured/predicted is 0, outside the 0.00781 to 128");
     refused("/verification"_json_pointer, json{{"verified", true}, {"threads", 0}},
             "verification.threads: must be a whole number from 1 to 4096");
     CHECK(refusal(json::array()).rfind("document: must be an object", 0) == 0);

@@ -89,3 +89,38 @@ TEST_CASE("verification: values no boot measures are refused, naming the field")
     CHECK(refusal(block).starts_with("verification.verified: missing"));
     CHECK(refusal(to_json(measured())).empty());
 }
+
+TEST_CASE("verification: a block that says verified against its own numbers is refused") {
+    // measured() is a boot of 1 TiB zeroed by 32 threads in 1.5 s, 1.2 times its prediction.
+    json block = to_json(measured());
+    block["ratio"] = 200.0;
+    block["pool_predicted_ms"] = 7.5;
+    CHECK(refusal(block).starts_with(
+        "verification.ratio: measured/predicted is 200, outside the 0.00781 to 128"));
+    block["verified"] = false;
+    CHECK(refusal(block).empty());
+    // 0 ms is what the kernel logs for less than a jiffy: kept, never verified.
+    block = to_json(measured());
+    block["measured_ms"] = 0;
+    block["ratio"] = 0.0;
+    CHECK(refusal(block).starts_with("verification.ratio: measured/predicted is 0,"));
+    block["verified"] = false;
+    block["problems"] = json::array({{{"code", "implausible_time"}, {"message", "x"}}});
+    CHECK(refusal(block).empty());
+    // Faster than any memory is zeroed: 1 TiB by 2 writers (the line's threads) takes at least
+    // 125 ms.
+    block = to_json(measured());
+    block["ratio"] = nullptr;
+    block["measured_ms"] = 0;
+    block["threads"] = 2;
+    block["pool"]["init_on_alloc"] = true;
+    CHECK(
+        refusal(block).starts_with("verification.measured_ms: the kernel logged 0 ms for "
+                                   "524288 pages of 2 MiB (1024 GiB)"));
+    block["pool"]["init_on_alloc"] = false;
+    CHECK(refusal(block).empty());
+    block = to_json(measured());
+    block["measured_ms"] = nullptr;
+    block["ratio"] = nullptr;
+    CHECK(refusal(block).starts_with("verification.measured_ms: missing, but verified is true"));
+}

@@ -32,3 +32,18 @@ TEST_CASE("prometheus: a verification block, its nulls left out") {
     CHECK(text.find("predicted") == std::string::npos);
     CHECK(text.find("ratio") == std::string::npos);
 }
+
+TEST_CASE("prometheus: each problem of an unverified boot is a sample with its code") {
+    hugetune::model::Verification v;
+    v.measured_ms = 5210;
+    v.threads = 32;
+    v.kernel_release = "6.15.0";
+    v.problems = {{"pool_shortfall", "allocated 385296 of 385920"},
+                  {"implausible_ratio", "outside"}};
+    const std::string text = prometheus_text(verification_samples(v, std::nullopt));
+    CHECK(text.find("hugetune_boot_verified{kernel=\"6.15.0\"} 0\n") != std::string::npos);
+    CHECK(text.find("# TYPE hugetune_boot_verify_problem gauge\n"
+                    "hugetune_boot_verify_problem{kernel=\"6.15.0\",code=\"pool_shortfall\"} 1\n"
+                    "hugetune_boot_verify_problem{kernel=\"6.15.0\",code=\"implausible_ratio\"} "
+                    "1\n") != std::string::npos);
+}

@@ -255,3 +255,67 @@ TEST_CASE("boot pool requests: sizes, node format, bad counts and repeats") {
     REQUIRE(r.size() == 1);
     CHECK(r[0].size_kb == 1048576);
 }
+
+TEST_CASE("a pool short of the request is not verified, naming the pages asked and got") {
+    const auto log = log_fixture("dmesg-6.15-shortfall.log");
+    const auto shortfalls = find_pool_shortfalls(log);
+    REQUIRE(shortfalls.size() == 1);
+    CHECK(shortfalls[0].size_kb == 2048);
+    CHECK(shortfalls[0].asked_pages == 385920);
+    CHECK(shortfalls[0].allocated_pages == 385296);
+    // The per-node form is not a threaded pool's.
+    CHECK(find_pool_shortfalls({"HugeTLB: allocating 512 of page size 2.00 MiB failed node1.  "
+                                "Only allocated 100 hugepages."})
+              .empty());
+    VerifyInput in;
+    in.log = log;
+    in.cmdline = "root=/dev/sda1 hugepagesz=2M hugepages=385920 hugepage_alloc_threads=32";
+    in.prediction = ReportPrediction{5200, 32, 385920, 2048, true};
+    auto r = verify_boot(in);
+    CHECK_FALSE(r.verified);
+    CHECK(codes(r.problems) == std::vector<std::string>{"pool_shortfall"});
+    CHECK(mentions(r.problems, "only 385296 of the 385920 pages of 2 MiB"));
+    // The ratio is of the pages the kernel allocated; without the registered line, of the
+    // shortfall's count.
+    REQUIRE(r.pool);
+    CHECK(r.pool->pages == 385296);
+    CHECK(*r.ratio == doctest::Approx(5210.0 / (5200.0 * 385296 / 385920)));
+    in.log.erase(std::remove_if(in.log.begin(), in.log.end(),
+                                [](const std::string& l) {
+                                    return l.find("registered") != std::string::npos;
+                                }),
+                 in.log.end());
+    r = verify_boot(in);
+    CHECK(r.pool->pages == 385296);
+    CHECK(codes(r.problems) == std::vector<std::string>{"pool_shortfall"});
+}
+
+TEST_CASE("a time below what zeroing the pool takes, or a ratio no boot gives, is not verified") {
+    VerifyInput in;
+    in.log = log_fixture("dmesg-6.15-zero-ms.log");
+    in.cmdline = "root=/dev/sda1 hugepagesz=2M hugepages=385920 hugepage_alloc_threads=32";
+    auto r = verify_boot(in);
+    CHECK_FALSE(r.verified);
+    CHECK(codes(r.problems) == std::vector<std::string>{"implausible_time"});
+    CHECK(mentions(r.problems, "for each of 2 writing nodes"));
+    in.prediction = ReportPrediction{5200, 32, 385920, 2048, true};
+    r = verify_boot(in);
+    CHECK(codes(r.problems) == std::vector<std::string>{"implausible_time", "implausible_ratio"});
+    CHECK(*r.ratio == 0);
+    // Without init_on_alloc nothing is zeroed at boot: the time alone rules nothing out.
+    for (auto& l : in.log)
+        if (l.starts_with("mem auto-init:"))
+            l = "mem auto-init: stack:all(zero), heap alloc:off, heap free:off";
+    in.prediction = std::nullopt;
+    CHECK(verify_boot(in).verified);
+    // The ratio's range, both ends: 706 ms against 5.5 ms is past 128.
+    in.log = log_fixture("dmesg-6.15-threads32.log");
+    in.cmdline = kCmdline32;
+    in.prediction = ReportPrediction{5.5, 32, 524288, 2048, true};
+    r = verify_boot(in);
+    CHECK(codes(r.problems) == std::vector<std::string>{"implausible_ratio"});
+    in.prediction = ReportPrediction{6.0, 32, 524288, 2048, true};
+    CHECK(verify_boot(in).verified);
+    in.prediction = ReportPrediction{706 * 129.0, 32, 524288, 2048, true};
+    CHECK(codes(verify_boot(in).problems) == std::vector<std::string>{"implausible_ratio"});
+}

@@ -1,0 +1,166 @@
+#include "tuner/kernel/kernel_log.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+
+#include "model/text.hpp"
+
+namespace hugetune {
+namespace {
+
+constexpr std::string_view kBootStart = "Linux version ";
+
+bool digits(std::string_view s) {
+    return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) {
+        return std::isdigit(static_cast<unsigned char>(c)) != 0;
+    });
+}
+
+// "Dec 01 03:00:00" or "Dec  1 03:00:00" (journalctl -o short).
+bool short_timestamp(std::string_view t) {
+    if (t.size() < 14 || !std::isupper(static_cast<unsigned char>(t[0])) ||
+        !std::islower(static_cast<unsigned char>(t[1])) ||
+        !std::islower(static_cast<unsigned char>(t[2])) || t[3] != ' ')
+        return false;
+    t.remove_prefix(3);
+    while (!t.empty() && t.front() == ' ')
+        t.remove_prefix(1);
+    const auto space = t.find(' ');
+    if (space == std::string_view::npos || !digits(t.substr(0, space)))
+        return false;
+    const auto time = t.substr(space + 1);
+    return time.size() == 8 && time[2] == ':' && time[5] == ':' && digits(time.substr(0, 2)) &&
+           digits(time.substr(3, 2)) && digits(time.substr(6, 2));
+}
+
+// "2026-12-01T03:00:04+00:00" (journalctl -o short-iso): a date, 'T', then anything unblank.
+bool iso_timestamp(std::string_view t) {
+    return t.size() > 11 && digits(t.substr(0, 4)) && t[4] == '-' && digits(t.substr(5, 2)) &&
+           t[7] == '-' && digits(t.substr(8, 2)) && t[10] == 'T' &&
+           t.find(' ') == std::string_view::npos;
+}
+
+// The length of a journalctl -k prefix "<timestamp> <host> kernel: ", or 0.
+std::size_t journal_prefix_length(std::string_view line) {
+    constexpr std::string_view marker = " kernel: ";
+    const auto at = line.find(marker);
+    if (at == std::string_view::npos)
+        return 0;
+    const auto head = line.substr(0, at);
+    const auto host = head.rfind(' ');
+    if (host == std::string_view::npos || host + 1 == head.size())
+        return 0;
+    const auto stamp = head.substr(0, host);
+    return short_timestamp(stamp) || iso_timestamp(stamp) ? at + marker.size() : 0;
+}
+
+bool starts_boot(std::string_view line) {
+    return line.find(kBootStart) != std::string_view::npos &&
+           strip_kernel_log_prefix(line).starts_with(kBootStart);
+}
+
+}  // namespace
+
+std::string strip_kernel_log_prefix(std::string_view line) {
+    // kmsg record: digits ',' digits ',' digits ',' flags ';' text
+    auto semi = line.find(';');
+    if (semi != std::string_view::npos && semi > 0 &&
+        std::isdigit(static_cast<unsigned char>(line[0]))) {
+        auto head = line.substr(0, semi);
+        if (std::count(head.begin(), head.end(), ',') >= 3)
+            return std::string(line.substr(semi + 1));
+    }
+    if (const auto journal = journal_prefix_length(line))
+        return std::string(line.substr(journal));
+    // dmesg / journalctl -o short-monotonic: "[    4.350400] text"
+    auto t = trim(line);
+    if (!t.empty() && t.front() == '[') {
+        auto close_br = t.find(']');
+        if (close_br != std::string_view::npos)
+            return std::string(trim(t.substr(close_br + 1)));
+    }
+    return std::string(line);
+}
+
+void KernelLogReader::add_line(std::string_view line) {
+    if (!line.empty() && line.back() == '\r')
+        line.remove_suffix(1);
+    if (line.starts_with("-- "))
+        return;
+    if (starts_boot(line)) {
+        kept_.clear();
+        kept_bytes_ = 0;
+        log_.left_out = 0;
+    }
+    if (kept_.size() < kMaxBootLogMessages && kept_bytes_ + line.size() <= kMaxBootLogBytes) {
+        kept_.emplace_back(line);
+        kept_bytes_ += line.size();
+    } else {
+        ++log_.left_out;
+    }
+}
+
+void KernelLogReader::add_text(std::string_view text) {
+    while (!text.empty()) {
+        const auto nl = text.find('\n');
+        const auto piece = text.substr(0, nl);
+        const auto room = kMaxLogLineBytes - std::min(kMaxLogLineBytes, open_line_.size());
+        open_line_.append(piece.substr(0, room));
+        open_line_cut_ = open_line_cut_ || piece.size() > room;
+        if (nl == std::string_view::npos)
+            return;
+        add_line(open_line_);
+        log_.cut_lines += open_line_cut_ ? 1 : 0;
+        open_line_.clear();
+        open_line_cut_ = false;
+        text.remove_prefix(nl + 1);
+    }
+}
+
+KernelLog KernelLogReader::finish() {
+    if (!open_line_.empty()) {
+        add_line(open_line_);
+        log_.cut_lines += open_line_cut_ ? 1 : 0;
+        open_line_.clear();
+        open_line_cut_ = false;
+    }
+    KernelLog out = log_;
+    out.messages.reserve(kept_.size());
+    for (const auto& line : kept_)
+        out.messages.push_back(strip_kernel_log_prefix(line));
+    return out;
+}
+
+KernelLog read_kernel_log(std::istream& in) {
+    KernelLogReader reader;
+    std::array<char, 1 << 16> buffer;
+    while (in.read(buffer.data(), buffer.size()) || in.gcount() > 0)
+        reader.add_text({buffer.data(), static_cast<std::size_t>(in.gcount())});
+    return reader.finish();
+}
+
+KernelLog read_kernel_log(std::string_view text) {
+    KernelLogReader reader;
+    reader.add_text(text);
+    return reader.finish();
+}
+
+std::string kernel_log_bounds_note(const KernelLog& log) {
+    std::string note;
+    if (log.left_out > 0)
+        note = "only the first " + std::to_string(log.messages.size()) +
+               " messages of its last boot were read (at most " +
+               std::to_string(kMaxBootLogMessages) + " messages or " +
+               std::to_string(kMaxBootLogBytes / (1024 * 1024)) + " MiB of a boot are kept); the " +
+               std::to_string(log.left_out) +
+               " after them were left out, as the kernel logs the boot allocation within a "
+               "boot's first seconds";
+    if (log.cut_lines > 0)
+        note += std::string(note.empty() ? "" : "; ") + std::to_string(log.cut_lines) +
+                " lines longer than " + std::to_string(kMaxLogLineBytes / 1024) +
+                " KiB, which no kernel message is, were cut there";
+    return note;
+}
+
+}  // namespace hugetune
