@@ -10,7 +10,7 @@ record=$work/argv.log
 # --update-bls-cmdline unless STANDIN_OLD_MKCONFIG is set.
 stubs=$work/stubs
 mkdir -p "$stubs"
-for tool in update-grub grub2-mkconfig grubby; do
+for tool in update-grub grub2-mkconfig grubby rpm-ostree; do
     cat >"$stubs/$tool" <<STUB
 #!/bin/sh
 if [ "$tool" = grub2-mkconfig ] && [ "\$1" = --help ]; then
