@@ -10,6 +10,8 @@ namespace hugetune::boot {
 namespace {
 
 constexpr std::size_t kMaxExpandedBytes = 64 * 1024;
+// Over all assignments: many variables each near the bound above would still exhaust memory.
+constexpr std::size_t kMaxTotalExpandedBytes = 1024 * 1024;
 constexpr std::size_t kMaxConstructChars = 60;
 
 bool is_shell_name_char(char c) {
@@ -94,6 +96,7 @@ class Evaluator {
   private:
     const std::vector<GrubSource>& sources_;
     Variables vars_;
+    std::size_t total_chars_ = 0;
 
     std::string source_text(const AssignmentAt& at, const WordPiece& p) const {
         return sources_[at.source].text.substr(p.begin, p.end - p.begin);
@@ -169,6 +172,11 @@ class Evaluator {
                                  " expands to more than 64 KiB; hugetune will not guess at "
                                  "such a file: simplify it by hand");
         }
+        total_chars_ += v.chars.size();
+        if (total_chars_ > kMaxTotalExpandedBytes)
+            throw UsageError(where_of(sources_, at) +
+                             ": the assignments up to here expand to more than 1 MiB in all; "
+                             "hugetune will not guess at such a file: simplify it by hand");
         vars_[a.name] = std::move(v);
     }
 };

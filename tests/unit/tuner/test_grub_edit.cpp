@@ -179,4 +179,10 @@ TEST_CASE("self-references that double a value are refused before they exhaust m
     for (int i = 0; i < 40; ++i)
         text += "GRUB_CMDLINE_LINUX=\"$GRUB_CMDLINE_LINUX$GRUB_CMDLINE_LINUX\"\n";
     CHECK_THROWS_AS(edit_grub_text(text, k32), UsageError);
+    // Many variables each below the bound of one are bounded in all.
+    std::string many = "A=\"" + std::string(60 * 1024, 'x') + "\"\n";
+    for (int i = 0; i < 40; ++i)
+        many += "B" + std::to_string(i) + "=\"$A\"\n";
+    CHECK_THROWS_WITH_AS(edit_grub_text(many, k32), doctest::Contains("more than 1 MiB in all"),
+                         UsageError);
 }
