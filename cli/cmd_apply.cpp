@@ -103,7 +103,9 @@ std::optional<ApplyCommand> parse_apply(const Args& args, bool& json) {
     r.target = boot_target_options(flags);
     if (loader != "auto") {
         r.target.bootloader = boot::parse_bootloader_name(loader);
-        if (!r.target.bootloader)
+        // ostree is detected (/run/ostree-booted), never chosen: it ignores the files the
+        // other choices edit.
+        if (!r.target.bootloader || *r.target.bootloader == boot::Bootloader::ostree)
             usage_error("--bootloader",
                         "'" + loader + "' is not one of auto, grub, grubby, kernel-cmdline");
     }

@@ -3,9 +3,13 @@
 #include "tuner/boot/boot_entries.hpp"
 #include "tuner/boot/boot_lock.hpp"
 #include "tuner/boot/file_changes.hpp"
+#include "tuner/boot/grub_evaluation.hpp"
 #include "tuner/boot/grub_files.hpp"
+#include "tuner/boot/grub_variables.hpp"
 #include "tuner/boot/kernel_cmdline_file.hpp"
+#include "tuner/boot/ostree.hpp"
 #include "tuner/boot/token_edit.hpp"
+#include "tuner/boot/tuned.hpp"
 #include "tuner/kernel/boot_pool.hpp"
 #include "tuner/kernel/cmdline.hpp"
 #include "tuner/kernel/kernel_files.hpp"
@@ -26,7 +30,16 @@ Detection choose_bootloader(const TargetOptions& target, const KernelFs& root,
     return det;
 }
 
-void plan_grub_files(const GrubFiles& grub, const std::string& value, ApplyPlan& plan) {
+// Every grub variable left in `text` (a command line from `where`) checked against what grub
+// would put there at boot.
+void check_variables_in(const std::string& text, const std::string& where,
+                        const BootVariables& vars, const std::string& value, ApplyPlan& plan) {
+    for (const auto& ref : grub_variable_refs(text))
+        check_grub_variable(ref, where, vars, value, plan.change.warnings);
+}
+
+void plan_grub_files(const GrubFiles& grub, const std::string& value, const BootVariables& vars,
+                     ApplyPlan& plan) {
     GrubEdit edit = plan_grub_edit(grub.sources, value);
     auto previous = effective_alloc_threads(grub.sources);
     plan.change.notes.insert(plan.change.notes.end(), edit.notes.begin(), edit.notes.end());
@@ -45,7 +58,18 @@ void plan_grub_files(const GrubFiles& grub, const std::string& value, ApplyPlan&
                 "of a value. Convert it with dos2unix");
         plan.change.files.push_back({file, FileKind::grub, edit.new_texts[i], previous});
     }
-    plan.next_cmdline = evaluated_cmdline(parse_grub_texts(grub, edit.new_texts));
+    auto after = parse_grub_texts(grub, edit.new_texts);
+    EvaluatedCmdline evaluated = evaluate_cmdline(after);
+    plan.next_cmdline = evaluated.text();
+    // What the shell leaves of a `$` goes into grub.cfg's linux lines, which grub expands.
+    for (const auto& ref : grub_variable_refs(plan.next_cmdline)) {
+        const auto& from = evaluated.chars[ref.offset].written_by;
+        std::string where =
+            from ? after[from->source].path + ":" +
+                       std::to_string(after[from->source].parsed.assignments[from->assignment].line)
+                 : after[0].path;
+        check_grub_variable(ref, where, vars, value, plan.change.warnings);
+    }
 }
 
 void plan_kernel_cmdline_file(const ConfigFile& file, const std::string& value, ApplyPlan& plan) {
@@ -143,16 +167,44 @@ void write_apply(const ApplyRequest& request, const ApplyPlan& plan, const Kerne
         out);
 }
 
-void say_if_unchanged(const BootChange& change, const std::string& setting, std::ostream& out) {
-    if (change.files.empty())
+// On ostree the command is the change; elsewhere the files are, and the commands rebuild from them.
+void say_if_unchanged(const ApplyPlan& plan, const std::string& setting, std::ostream& out) {
+    bool ostree = plan.bootloader.kind == Bootloader::ostree;
+    if (plan.change.files.empty() && (!ostree || plan.change.commands.empty()))
         out << "no change: " << setting << " is already configured\n";
 }
 
-}  // namespace
+// rpm-ostree kargs is the whole change on ostree: when it fails nothing changed, so the ledger
+// goes back to what it was before.
+std::vector<Argv> run_ostree_change(const ApplyPlan& plan, const std::optional<Ledger>& before,
+                                    const KernelFs& root, const TargetOptions& target,
+                                    std::ostream& out, std::ostream& err, BootOutcome& done) {
+    try {
+        return rebuild_boot_entries(root, target, plan.change.commands, out, err);
+    } catch (const Error& e) {
+        done.written = false;
+        done.ledger = before;
+        std::string ledger = root.resolve(kLedgerPath).string();
+        std::string after = "; nothing was changed";
+        try {
+            if (before)
+                write_ledger(root, *before);
+            else
+                remove_ledger(root);
+        } catch (const Error& undo) {
+            after = "; " + ledger + " now names a change that did not happen (" + undo.what() +
+                    "): remove it by hand";
+        }
+        throw Error(e.code(), e.what() + after);
+    }
+}
 
-ApplyPlan plan_apply(const ApplyRequest& request, const KernelFs& root) {
+// grub, grubby or kernel-install: the configuration files and the commands that rebuild the
+// boot entries from them.
+ApplyPlan plan_config_files(const ApplyRequest& request, const KernelFs& root,
+                            const BootVariables& vars) {
     GrubFiles grub = load_grub(root);
-    ApplyPlan plan{choose_bootloader(request.target, root, grub), {}, {}, {}};
+    ApplyPlan plan{choose_bootloader(request.target, root, grub), {}, {}, {}, {}};
     Bootloader kind = plan.bootloader.kind;
     auto kcmd = read_config_file(std::string(kKernelCmdlineFile), root.resolve(kKernelCmdlineFile));
     if (kind == Bootloader::kernel_cmdline && !kcmd)
@@ -163,17 +215,63 @@ ApplyPlan plan_apply(const ApplyRequest& request, const KernelFs& root) {
     plan.change.notes.push_back("boot loader: " + bootloader_name(kind) + " (" +
                                 plan.bootloader.reason + ")");
     if (kind != Bootloader::kernel_cmdline)
-        plan_grub_files(grub, request.value, plan);
+        plan_grub_files(grub, request.value, vars, plan);
     if (kcmd)
         plan_kernel_cmdline_file(*kcmd, request.value, plan);
     if (kind == Bootloader::kernel_cmdline)
         plan_boot_entries(root, request.value, plan);
+    // grub boots the BLS entries, and the entries kernel-install makes from /etc/kernel/cmdline,
+    // through blscfg, which expands their variables; systemd-boot expands none.
+    if (kind != Bootloader::kernel_cmdline) {
+        if (kcmd)
+            check_variables_in(kcmd->text, kcmd->target_path, vars, request.value, plan);
+        for (const auto& e : read_bls_entries(root))
+            check_variables_in(e.options, e.path, vars, request.value, plan);
+    }
     plan.change.commands = apply_commands(kind, root, request.value);
     if (kcmd && kind != Bootloader::kernel_cmdline)
         plan.change.notes.push_back("kernels installed from now on take " +
                                     std::string(kKernelCmdlineFile) +
                                     "; entries installed before keep their options until "
                                     "kernel-install adds them again");
+    return plan;
+}
+
+// ostree: one rpm-ostree kargs command, and no file of this tree edited.
+ApplyPlan plan_ostree(const ApplyRequest& request, const KernelFs& root) {
+    if (request.target.bootloader)
+        throw SettingError(
+            "bootloader",
+            bootloader_name(*request.target.bootloader) + ": " +
+                root.resolve(kOstreeBooted).string() +
+                " exists: an ostree system boots with its deployment's kernel arguments, which "
+                "only rpm-ostree kargs changes, and ignores /etc/default/grub and "
+                "/etc/kernel/cmdline; leave the boot loader to be detected");
+    ApplyPlan plan{{Bootloader::ostree, std::string(kOstreeBooted)}, {}, {}, {}, {}};
+    OstreeDeployment d = read_default_deployment(root);
+    plan.change.notes.push_back("boot loader: ostree (" + plan.bootloader.reason + ")");
+    plan.change.notes.push_back(
+        "the default deployment boots with the kernel arguments of " + d.entry +
+        "; rpm-ostree kargs stages a new deployment with the change, and /etc/default/grub and "
+        "/etc/kernel/cmdline are left alone");
+    if (auto command = ostree_kargs_command(d.values, request.value)) {
+        plan.change.commands.push_back(*command);
+        plan.ostree_deployment = LedgerBlsEntry{
+            d.entry, d.kernel,
+            d.values.empty() ? std::nullopt : std::optional<std::string>(d.values.back())};
+    }
+    plan.next_cmdline = edit_kernel_cmdline_text(d.entry, d.options, request.value);
+    return plan;
+}
+
+}  // namespace
+
+ApplyPlan plan_apply(const ApplyRequest& request, const KernelFs& root) {
+    BootVariables vars{read_grubenv(root), read_tuned(root)};
+    TunedVerdict tuned = check_tuned(vars.tuned, request.value);
+    ApplyPlan plan = is_ostree_system(root) ? plan_ostree(request, root)
+                                            : plan_config_files(request, root, vars);
+    plan.change.notes.insert(plan.change.notes.end(), tuned.notes.begin(), tuned.notes.end());
     auto caveats = next_boot_caveats(root, request.kernel_release, plan.next_cmdline);
     plan.change.warnings.insert(plan.change.warnings.end(), caveats.begin(), caveats.end());
     return plan;
@@ -205,6 +303,9 @@ Ledger ledger_after_apply(const ApplyRequest& request, const ApplyPlan& plan,
     if (plan.bootloader.kind == Bootloader::grubby && ledger.bls_entries.empty())
         for (const auto& e : read_bls_entries(root))
             ledger.bls_entries.push_back({e.path, e.kernel, e.alloc_threads});
+    if (plan.bootloader.kind == Bootloader::ostree && ledger.bls_entries.empty() &&
+        plan.ostree_deployment)
+        ledger.bls_entries.push_back(*plan.ostree_deployment);
     return ledger;
 }
 
@@ -235,19 +336,22 @@ int apply_boot_parameter(const ApplyRequest& request, std::ostream& out, std::os
     record_plan(plan.change, done);
     print_messages(plan.change, err);
     if (target.dry_run) {
-        say_if_unchanged(plan.change, setting, out);
+        say_if_unchanged(plan, setting, out);
         preview_change(plan.change, root, target, out, err);
         done.not_run = plan.change.commands;
         if (plan.not_reached)
             err << "hugetune: warning: " << *plan.not_reached << "\n";
         return 0;
     }
+    auto before = read_ledger(root);
     write_apply(request, plan, root, out);
     done.written = true;
     done.ledger = read_ledger(root);
-    say_if_unchanged(plan.change, setting, out);
+    say_if_unchanged(plan, setting, out);
     done.not_run = done.commands;  // until the rebuild returns, none counts as run
-    done.not_run = rebuild_boot_entries(root, target, plan.change.commands, out, err);
+    bool ostree = plan.bootloader.kind == Bootloader::ostree;
+    done.not_run = ostree ? run_ostree_change(plan, before, root, target, out, err, done)
+                          : rebuild_boot_entries(root, target, plan.change.commands, out, err);
     if (plan.not_reached)
         throw RuntimeError(setting +
                            " is written to the configuration, but not for the next "
@@ -256,6 +360,9 @@ int apply_boot_parameter(const ApplyRequest& request, std::ostream& out, std::os
     if (done.not_run.empty())
         out << setting << " is configured for the next boot; after rebooting, run 'hugetune "
             << "verify'\n";
+    else if (ostree)
+        out << setting << " is recorded in the ledger, but not configured yet: run "
+            << format_command(done.not_run.front()) << " before rebooting\n";
     else
         out << setting << " is written to the configuration" << pending_rebuild_clause(done.not_run)
             << "\n";

@@ -27,11 +27,16 @@ struct ApplyPlan {
     // Why the next boot will not get the value though every planned file is written (no boot
     // entry of this installation to edit); nothing when it will.
     std::optional<std::string> not_reached;
+    // ostree: the default deployment's entry and the value it had, when rpm-ostree changes it.
+    std::optional<LedgerBlsEntry> ostree_deployment;
 };
 
-// Reads the configuration under `root` and plans the edits; writes nothing. Throws
-// SettingError("bootloader", ...) when the chosen boot loader's file does not exist, and the
-// typed errors of the readers and parsers.
+// Reads the configuration under `root` and plans the edits; writes nothing. Before planning any,
+// refuses (UsageError) what could still give the kernel another value: tuned's command line,
+// a part of the grub files it cannot evaluate, a grub variable in a command line that holds
+// the parameter or whose value it cannot read. Throws SettingError("bootloader", ...) when the
+// chosen boot loader's file does not exist or the system is ostree, and the typed errors of
+// the readers and parsers.
 ApplyPlan plan_apply(const ApplyRequest& request, const KernelFs& root);
 
 // The ledger after applying `plan`: an entry per planned file (with its backup, one per file

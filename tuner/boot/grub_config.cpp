@@ -1,19 +1,12 @@
 #include "tuner/boot/grub_config.hpp"
 
-#include <map>
-
+#include "tuner/boot/grub_evaluation.hpp"
 #include "tuner/boot/token_edit.hpp"
 #include "tuner/kernel/cmdline.hpp"
 #include "tuner/system/errors.hpp"
 
 namespace hugetune::boot {
 namespace {
-
-constexpr std::size_t kMaxExpandedBytes = 64 * 1024;
-
-bool is_cmdline_var(std::string_view name) {
-    return name == kCmdlineVar || name == kCmdlineDefaultVar;
-}
 
 std::string where(const GrubSource& s, const Assignment& a) {
     return s.path + ":" + std::to_string(a.line);
@@ -63,33 +56,7 @@ std::optional<AssignmentRef> effective_assignment(const std::vector<GrubSource>&
 }
 
 std::string evaluated_cmdline(const std::vector<GrubSource>& sources) {
-    std::map<std::string, std::string, std::less<>> vars;
-    for (const auto& s : sources) {
-        for (const auto& a : s.parsed.assignments) {
-            std::string value;
-            for (const auto& p : a.value) {
-                if (p.kind == WordPiece::Kind::literal) {
-                    value.push_back(p.ch);
-                } else if (p.kind == WordPiece::Kind::reference && !p.ref_name.empty()) {
-                    auto it = vars.find(p.ref_name);
-                    if (it != vars.end())
-                        value += it->second;
-                }
-                // Self-references can double a value per line; x86-64 kernels take at most
-                // 2 KiB of command line, so anything this long is not a real configuration.
-                if (value.size() > kMaxExpandedBytes)
-                    throw UsageError(s.path + ":" + std::to_string(a.line) + ": " + a.name +
-                                     " expands to more than 64 KiB; hugetune will not guess at "
-                                     "such a file: simplify it by hand");
-            }
-            vars[a.name] = std::move(value);
-        }
-    }
-    auto get = [&](std::string_view n) {
-        auto it = vars.find(n);
-        return it == vars.end() ? std::string() : it->second;
-    };
-    return get(kCmdlineVar) + " " + get(kCmdlineDefaultVar);
+    return evaluate_cmdline(sources).text();
 }
 
 std::optional<std::string> effective_alloc_threads(const std::vector<GrubSource>& sources) {
@@ -107,12 +74,11 @@ void check_editable(const std::vector<GrubSource>& sources,
     if (value && !is_safe_param_value(*value))
         throw UsageError("refusing to write hugepage_alloc_threads=" + *value +
                          ": only letters and digits are written");
-    for (const auto& s : sources)
-        for (const auto& a : s.parsed.assignments)
-            if (is_cmdline_var(a.name) && a.has_substitution())
-                throw UsageError(where(s, a) + ": " + a.name +
-                                 " uses command substitution, so its value cannot be known; "
-                                 "replace it with literal text, then run hugetune again");
+    // The edit below sees only literal tokens; anything that could still put the parameter on
+    // the command line without being one is refused before any of it is planned.
+    auto evaluated = evaluate_cmdline(sources);
+    if (evaluated.unknown)
+        throw UsageError(unknown_part_message(sources, *evaluated.unknown));
 }
 
 // Removes the parameter from every cmdline assignment and keeps or puts it in `target`.
@@ -123,7 +89,7 @@ SourceChanges token_changes(const std::vector<GrubSource>& sources,
     for (std::size_t s = 0; s < sources.size(); ++s) {
         const auto& assignments = sources[s].parsed.assignments;
         for (std::size_t a = 0; a < assignments.size(); ++a) {
-            if (!is_cmdline_var(assignments[a].name))
+            if (!is_cmdline_variable(assignments[a].name))
                 continue;
             bool is_target = target && target->source == s && target->assignment == a;
             std::optional<std::string> keep = is_target ? value : std::nullopt;
@@ -189,13 +155,22 @@ void apply_changes(const std::vector<GrubSource>& sources, const SourceChanges& 
     }
     // The kernel must end up with exactly the requested value. A parameter that reaches the
     // command line through another variable ($X) is out of reach of the edit above.
-    auto result = effective_alloc_threads(after);
-    if (result != value)
-        throw UsageError(sources[0].path + ": after the edit a normal boot entry would still get " +
-                         (result ? "hugepage_alloc_threads=" + *result
-                                 : std::string("no hugepage_alloc_threads=")) +
-                         " (it comes through a variable other than GRUB_CMDLINE_LINUX*, or an "
-                         "unbalanced '\"'); edit the files by hand");
+    auto evaluated = evaluate_cmdline(after);
+    auto result = parse_kernel_cmdline(evaluated.text()).last(kAllocThreadsParam);
+    if (result == value)
+        return;
+    std::string got = result ? std::string(kAllocThreadsParam) + "=" + *result
+                             : "no " + std::string(kAllocThreadsParam) + "=";
+    if (auto from = last_param_origin(evaluated, kAllocThreadsParam)) {
+        const auto& src = after[from->source];
+        const auto& a = src.parsed.assignments[from->assignment];
+        throw UsageError(src.path + ":" + std::to_string(a.line) + ": " + a.name + " holds " + got +
+                         ", which reaches the kernel command line through a variable, "
+                         "after the value hugetune writes (the last one wins); remove it from " +
+                         a.name + " by hand, then run hugetune again");
+    }
+    throw UsageError(sources[0].path + ": after the edit a normal boot entry would still get " +
+                     got + " (an unbalanced '\"' in the command line); edit the files by hand");
 }
 
 }  // namespace

@@ -16,6 +16,10 @@ namespace hugetune::boot {
 inline constexpr std::string_view kCmdlineVar = "GRUB_CMDLINE_LINUX";
 inline constexpr std::string_view kCmdlineDefaultVar = "GRUB_CMDLINE_LINUX_DEFAULT";
 
+inline bool is_cmdline_variable(std::string_view name) {
+    return name == kCmdlineVar || name == kCmdlineDefaultVar;
+}
+
 struct GrubSource {
     std::string path;  // as on the target machine, e.g. "/etc/default/grub"
     std::string text;
@@ -51,8 +55,9 @@ struct GrubEdit {
 // Removes every hugepage_alloc_threads= token from every GRUB_CMDLINE_LINUX and
 // GRUB_CMDLINE_LINUX_DEFAULT assignment, then (value set) puts one into the effective
 // GRUB_CMDLINE_LINUX, or appends that variable to the main file when no file sets it.
-// `value` must pass is_safe_param_value. Throws UsageError when a cmdline variable uses
-// command substitution (its value cannot be known).
+// `value` must pass is_safe_param_value. Throws UsageError (unknown_part_message) when the
+// command line holds a part only the shell could evaluate (grub_evaluation.hpp), and when a
+// parameter reaching it through another variable would still win.
 GrubEdit plan_grub_edit(const std::vector<GrubSource>& sources,
                         const std::optional<std::string>& value);
 

@@ -12,8 +12,10 @@
 namespace hugetune::boot {
 
 inline constexpr std::string_view kLedgerPath = "/var/lib/hugetune/applied.json";
-// 2 added boot-entry files and `forced`; a version 1 ledger is read as one without them.
-inline constexpr int kLedgerSchemaVersion = 2;
+// 2 added boot-entry files and `forced`; a version 1 ledger is read as one without them. 3 added
+// the bootloader "ostree" (its default deployment's previous value in bls_entries), which an
+// older hugetune must not read as grub.
+inline constexpr int kLedgerSchemaVersion = 3;
 
 // boot_entry: a type #1 entry of systemd-boot (tuner/boot/boot_entries.hpp).
 enum class FileKind { grub, kernel_cmdline, boot_entry };
@@ -28,7 +30,8 @@ struct LedgerFile {
     std::optional<std::string> previous_value;
 };
 
-// The value each boot loader entry had before `grubby --update-kernel=ALL` changed it.
+// The value each boot loader entry had before `grubby --update-kernel=ALL` changed it; on
+// ostree, the one entry of the default deployment before `rpm-ostree kargs` staged a new one.
 struct LedgerBlsEntry {
     std::string entry;   // /boot/loader/entries/<id>.conf
     std::string kernel;  // its `linux` path, which grubby --update-kernel= accepts
@@ -38,7 +41,7 @@ struct LedgerBlsEntry {
 struct Ledger {
     std::string applied_at;  // ISO 8601 UTC
     std::string value;
-    std::string bootloader;  // "grub", "grubby" or "kernel-cmdline"
+    std::string bootloader;  // "grub", "grubby", "kernel-cmdline" or "ostree"
     std::vector<LedgerFile> files;
     std::vector<LedgerBlsEntry> bls_entries;
     // Why the report was not fit to apply, when the user applied it anyway.

@@ -32,6 +32,8 @@ std::string bootloader_name(Bootloader b) {
             return "grubby";
         case Bootloader::kernel_cmdline:
             return "kernel-cmdline";
+        case Bootloader::ostree:
+            return "ostree";
     }
     return "?";
 }
@@ -43,6 +45,8 @@ std::optional<Bootloader> parse_bootloader_name(std::string_view name) {
         return Bootloader::grubby;
     if (name == "kernel-cmdline")
         return Bootloader::kernel_cmdline;
+    if (name == "ostree")
+        return Bootloader::ostree;
     return std::nullopt;
 }
 
@@ -66,8 +70,9 @@ std::vector<BlsEntry> read_bls_entries(const KernelFs& root) {
             if (line.starts_with("linux ") || line.starts_with("linux\t"))
                 e.kernel = trim(std::string_view(line).substr(5));
             if (line.starts_with("options ") || line.starts_with("options\t"))
-                e.alloc_threads = parse_kernel_cmdline(line.substr(8)).last(kAllocThreadsParam);
+                e.options += (e.options.empty() ? "" : " ") + line.substr(8);
         }
+        e.alloc_threads = parse_kernel_cmdline(e.options).last(kAllocThreadsParam);
         entries.push_back(std::move(e));
     }
     return entries;

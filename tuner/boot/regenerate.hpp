@@ -16,10 +16,11 @@ enum class Bootloader {
     grub,            // /etc/default/grub, then update-grub or grub2-mkconfig
     grubby,          // BLS entries rewritten by grubby (RHEL, Fedora); /etc/default/grub kept too
     kernel_cmdline,  // /etc/kernel/cmdline only (kernel-install, systemd-boot)
+    ostree,          // rpm-ostree kargs (ostree.hpp); detected, never chosen with --bootloader
 };
 
 std::string bootloader_name(Bootloader b);
-// "grub", "grubby", "kernel-cmdline"; nothing for anything else.
+// "grub", "grubby", "kernel-cmdline", "ostree"; nothing for anything else.
 std::optional<Bootloader> parse_bootloader_name(std::string_view name);
 
 struct Detection {
@@ -43,8 +44,9 @@ Argv grub_regenerate_command(const KernelFs& root);
 Argv grubby_command(const std::string& kernel, const std::optional<std::string>& value);
 
 struct BlsEntry {
-    std::string path;    // target path of the .conf file
-    std::string kernel;  // its `linux` line
+    std::string path;     // target path of the .conf file
+    std::string kernel;   // its `linux` line
+    std::string options;  // its `options` lines, joined with a blank
     std::optional<std::string> alloc_threads;
 };
 // /boot/loader/entries/*.conf, sorted by name.

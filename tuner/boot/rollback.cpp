@@ -8,6 +8,7 @@
 #include "tuner/boot/file_changes.hpp"
 #include "tuner/boot/grub_files.hpp"
 #include "tuner/boot/kernel_cmdline_file.hpp"
+#include "tuner/boot/ostree.hpp"
 #include "tuner/boot/token_edit.hpp"
 #include "tuner/system/errors.hpp"
 
@@ -94,6 +95,15 @@ std::vector<Argv> rollback_commands(const RollbackPlan& plan, const Ledger& ledg
         return {grub_regenerate_command(root)};
     if (plan.bootloader == Bootloader::grubby)
         return grubby_rollback_commands(ledger, plan.grub_previous_value);
+    if (plan.bootloader == Bootloader::ostree) {
+        // The staged deployment holds the value apply set; its entry is written only at the
+        // next shutdown, so the ledger says what it holds.
+        std::optional<std::string> previous;
+        if (!ledger.bls_entries.empty())
+            previous = ledger.bls_entries.front().previous_value;
+        auto command = ostree_kargs_command({ledger.value}, previous);
+        return command ? std::vector<Argv>{*command} : std::vector<Argv>{};
+    }
     return {};
 }
 
@@ -175,7 +185,18 @@ int rollback_boot_parameter(const TargetOptions& target, std::ostream& out, std:
         plan.change.files, [&](const std::vector<std::string>&) { remove_ledger(root); }, out);
     done.written = true;
     done.not_run = done.commands;  // until the rebuild returns, none counts as run
-    done.not_run = rebuild_boot_entries(root, target, plan.change.commands, out, err);
+    try {
+        done.not_run = rebuild_boot_entries(root, target, plan.change.commands, out, err);
+    } catch (const Error& e) {
+        // On ostree the command is the whole undo: the ledger stays for another rollback.
+        if (plan.bootloader != Bootloader::ostree)
+            throw;
+        write_ledger(root, ledger);
+        done.written = false;
+        throw Error(e.code(), e.what() + std::string("; nothing was changed, and ") +
+                                  root.resolve(kLedgerPath).string() +
+                                  " is kept for another rollback");
+    }
     out << "rolled back " << kAllocThreadsParam << "=" << ledger.value << " (applied "
         << ledger.applied_at << ")" << pending_rebuild_clause(done.not_run) << "\n";
     return 0;

@@ -15,6 +15,11 @@ namespace hugetune::boot {
 
 inline constexpr std::string_view kAllocThreadsParam = "hugepage_alloc_threads";
 
+// "hugepage_alloc_threads=VALUE", as it stands on a command line.
+inline std::string alloc_threads_param(std::string_view value) {
+    return std::string(kAllocThreadsParam) + "=" + std::string(value);
+}
+
 struct Replacement {
     std::size_t begin = 0, end = 0;  // source bytes replaced
     std::string text;

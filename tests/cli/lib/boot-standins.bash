@@ -32,7 +32,7 @@ STUB
 # as "host <tool> ..." and no `recorded` line matches it.
 stubs=$work/stubs
 mkdir -p "$stubs"
-for tool in update-grub grub2-mkconfig grubby; do
+for tool in update-grub grub2-mkconfig grubby rpm-ostree; do
     write_standin "host $tool" "$record" >"$stubs/$tool"
     chmod +x "$stubs/$tool"
 done
@@ -66,8 +66,8 @@ copy_fixture() {
 recorded() { grep -qxF -- "$1" "$record" || { cat "$record" >&2; fail "not run: $1"; }; }
 nothing_recorded() { [[ ! -s $record ]] || { cat "$record" >&2; fail "a command ran: $1"; }; }
 
-# tree_sum DIR: one checksum over every file's path and bytes.
-tree_sum() { (cd "$1" && find . -type f -print0 | sort -z | xargs -0 sha256sum | sha256sum); }
+# tree_sum DIR: one checksum over every file's path and bytes (the stand-ins' record aside).
+tree_sum() { (cd "$1" && find . -type f ! -name .standin-argv.log -print0 | sort -z | xargs -0 sha256sum | sha256sum); }
 
 # error_line TEXT: stderr has exactly one error line, and it contains TEXT (notes and warnings
 # may come before it).

@@ -276,3 +276,16 @@ TEST_CASE("words sh leaves alone") {
     CHECK(format_command({"grub2-mkconfig", "-o", "/boot/my grub.cfg", "it's"}) ==
           "grub2-mkconfig -o '/boot/my grub.cfg' 'it'\\''s'");
 }
+
+TEST_CASE("tuned with another value on its boot command line is refused before any plan") {
+    CHECK_THROWS_WITH_AS(plan_apply(request_value("2"), boot_root("rhel9-tuned")),
+                         doctest::Contains("tuned-adm profile throughput-performance hugetune"),
+                         UsageError);
+}
+
+TEST_CASE("plan_apply on ostree: no file of the tree, one rpm-ostree kargs command") {
+    ApplyPlan plan = plan_apply(request_value("32"), boot_root("fedora-coreos"));
+    CHECK(plan.change.files.empty());
+    CHECK(plan.change.commands ==
+          std::vector<Argv>{{"rpm-ostree", "kargs", "--append=hugepage_alloc_threads=32"}});
+}

@@ -46,8 +46,8 @@ TEST_CASE("golden edits of GRUB_CMDLINE_LINUX") {
          "GRUB_CMDLINE_LINUX=\"quiet hugepage_alloc_threads=32\"\n"},
         {"unquoted with an escape", "GRUB_CMDLINE_LINUX=a\\ b\n",
          "GRUB_CMDLINE_LINUX=a\\ b\" hugepage_alloc_threads=32\"\n"},
-        {"reference kept", "GRUB_CMDLINE_LINUX=\"$GRUB_CMDLINE_LINUX ${X}\"\n",
-         "GRUB_CMDLINE_LINUX=\"$GRUB_CMDLINE_LINUX ${X} hugepage_alloc_threads=32\"\n"},
+        {"reference kept", "X=a\nGRUB_CMDLINE_LINUX=\"$GRUB_CMDLINE_LINUX ${X}\"\n",
+         "X=a\nGRUB_CMDLINE_LINUX=\"$GRUB_CMDLINE_LINUX ${X} hugepage_alloc_threads=32\"\n"},
         {"trailing comment and blanks", "GRUB_CMDLINE_LINUX=\"a\"   # keep 'this'\n",
          "GRUB_CMDLINE_LINUX=\"a hugepage_alloc_threads=32\"   # keep 'this'\n"},
         {"value replaced in place", "GRUB_CMDLINE_LINUX=\"a hugepage_alloc_threads=8 b\"\n",
@@ -160,6 +160,17 @@ TEST_CASE("a parameter the edit cannot reach is refused, not left behind") {
                     UsageError);
     // Inside an unbalanced kernel quote, where an added token would not be a parameter.
     CHECK_THROWS_AS(edit_grub_text("GRUB_CMDLINE_LINUX='a=\"b'\n", k32), UsageError);
+    // Through an expansion only the shell could evaluate, anywhere on the command line.
+    for (const char* text : {
+             "X=$(echo hugepage_alloc_threads=8)\nGRUB_CMDLINE_LINUX_DEFAULT=\"quiet $X\"\n",
+             "GRUB_CMDLINE_LINUX_DEFAULT=\"quiet ${EXTRA:-hugepage_alloc_threads=8}\"\n",
+             "X=`echo hugepage_alloc_threads=8`\nGRUB_CMDLINE_LINUX=\"$X\"\n",
+             "GRUB_CMDLINE_LINUX_DEFAULT=\"quiet $EXTRA\"\n",
+         }) {
+        CAPTURE(text);
+        CHECK_THROWS_AS(edit_grub_text(text, k32), UsageError);
+        CHECK_THROWS_AS(edit_grub_text(text, std::nullopt), UsageError);
+    }
 }
 
 TEST_CASE("self-references that double a value are refused before they exhaust memory") {
@@ -168,4 +179,10 @@ TEST_CASE("self-references that double a value are refused before they exhaust m
     for (int i = 0; i < 40; ++i)
         text += "GRUB_CMDLINE_LINUX=\"$GRUB_CMDLINE_LINUX$GRUB_CMDLINE_LINUX\"\n";
     CHECK_THROWS_AS(edit_grub_text(text, k32), UsageError);
+    // Many variables each below the bound of one are bounded in all.
+    std::string many = "A=\"" + std::string(60 * 1024, 'x') + "\"\n";
+    for (int i = 0; i < 40; ++i)
+        many += "B" + std::to_string(i) + "=\"$A\"\n";
+    CHECK_THROWS_WITH_AS(edit_grub_text(many, k32), doctest::Contains("more than 1 MiB in all"),
+                         UsageError);
 }

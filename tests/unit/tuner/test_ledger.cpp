@@ -66,7 +66,7 @@ TEST_CASE("ledger version 2: boot entries and forced reasons round trip; version
     unknown_kind.replace(unknown_kind.find(R"("kind": "grub")"), 14, R"("kind": "lilo")");
     CHECK_THROWS_AS(ledger_from_json(unknown_kind, "test"), hugetune::RuntimeError);
     std::string future = v1;
-    future.replace(future.find("\"schema_version\": 1"), 19, "\"schema_version\": 3");
+    future.replace(future.find("\"schema_version\": 1"), 19, "\"schema_version\": 4");
     CHECK_THROWS_AS(ledger_from_json(future, "test"), hugetune::RuntimeError);
 }
 
