@@ -9,21 +9,6 @@
 source "$(dirname "$0")/lib/harness.bash"
 source "$(dirname "$0")/lib/boot-standins.bash"
 
-# refused_apply TEXT ROOT ARGS...: apply, with --dry-run and without, exits 2 with one error
-# line containing TEXT, and the tree under ROOT is untouched (no backup, no ledger, no command).
-refused_apply() {
-    local text=$1 root=$2 mode before
-    shift 2
-    before=$(tree_sum "$root")
-    for mode in --dry-run --regenerate; do
-        : >"$record"
-        expect_error 2 "$text" "$bin" apply --root "$root" "$mode" "$@"
-        [[ $(tree_sum "$root") == "$before" ]] || fail "files changed ($mode): $text"
-        nothing_recorded "$mode: $text"
-        if grep -q "configured\|written" "$out"; then fail "claims success ($mode): $text"; fi
-    done
-}
-
 # grub_root NAME LINE...: a copy of the Debian fixture with each LINE appended to
 # /etc/default/grub (which has 18 lines, so the first added one is line 19).
 grub_root() {

@@ -11,18 +11,6 @@ source "$(dirname "$0")/lib/boot-standins.bash"
 require_root "apply --root DIR --regenerate runs the root's own tools in it by chroot"
 [[ -x /bin/busybox ]] || skip "/bin/busybox is missing (Debian package busybox-static): the roots' stand-ins need a shell"
 
-refused_apply() {
-    local text=$1 root=$2 mode before
-    shift 2
-    before=$(tree_sum "$root")
-    for mode in --dry-run --regenerate; do
-        : >"$record"
-        expect_error 2 "$text" "$bin" apply --root "$root" "$mode" "$@"
-        [[ $(tree_sum "$root") == "$before" ]] || fail "files changed ($mode): $text"
-        nothing_recorded "$mode: $text"
-    done
-}
-
 # --- tuned ---------------------------------------------------------------------------------
 
 # Its profile puts hugepage_alloc_threads=8 after the value (the BLS options end in

@@ -83,3 +83,18 @@ refused_with() {
     expect "$code" "$@"
     error_line "$text"
 }
+
+# refused_apply TEXT ROOT ARGS...: apply, with --dry-run and without, exits 2 with one error
+# line containing TEXT, and the tree under ROOT is untouched (no backup, no ledger, no command).
+refused_apply() {
+    local text=$1 root=$2 mode before
+    shift 2
+    before=$(tree_sum "$root")
+    for mode in --dry-run --regenerate; do
+        : >"$record"
+        expect_error 2 "$text" "$bin" apply --root "$root" "$mode" "$@"
+        [[ $(tree_sum "$root") == "$before" ]] || fail "files changed ($mode): $text"
+        nothing_recorded "$mode: $text"
+        if grep -q "configured\|written" "$out"; then fail "claims success ($mode): $text"; fi
+    done
+}
