@@ -7,6 +7,7 @@
 #include <set>
 
 #include "model/alloc_threads.hpp"
+#include "model/documents/report.hpp"
 #include "model/input/json_fields.hpp"
 #include "model/text.hpp"
 #include "reports/json_access.hpp"
@@ -23,11 +24,16 @@ std::string threads_list(const std::set<int>& ns) {
     return out;
 }
 
+// The memory per node is the smallest node's MemTotal as memory is installed
+// (model::nominal_memory_gib): one machine keeps one key whatever its pools hold. A probe
+// without MemTotal (a tree gathered before it was recorded) falls back to hwloc's local memory,
+// which excludes the huge pages held, rounded to the GiB.
 json sku_of(const json& probe, const json& sweep) {
     const auto& nodes = probe["topology"]["nodes"];
     int memory_nodes = 0;
     std::size_t max_threads = 0;
-    std::uint64_t min_memory = 0;
+    std::uint64_t min_memory = 0, min_total = 0;
+    bool every_total = true;
     for (const auto& n : nodes) {
         auto bytes = n.value("memory_bytes", std::uint64_t{0});
         if (bytes == 0)
@@ -35,12 +41,18 @@ json sku_of(const json& probe, const json& sweep) {
         ++memory_nodes;
         max_threads = std::max(max_threads, n["cpus"].size());
         min_memory = min_memory == 0 ? bytes : std::min(min_memory, bytes);
+        const auto total = n.value("memory_total_bytes", std::uint64_t{0});
+        every_total = every_total && total > 0;
+        min_total = min_total == 0 ? total : std::min(min_total, total);
     }
-    double gib = static_cast<double>(min_memory) / (1024.0 * 1024 * 1024);
+    const double gib = static_cast<double>(min_memory) / (1024.0 * 1024 * 1024);
+    const auto memory_gib = every_total && min_total > 0
+                                ? static_cast<std::int64_t>(model::nominal_memory_gib(min_total))
+                                : static_cast<std::int64_t>(std::llround(gib));
     return {{"microarch", probe["cpu"].value("microarch", "unknown")},
             {"nodes", memory_nodes},
             {"hardware_threads_per_node", max_threads},
-            {"memory_per_node_gib", static_cast<std::int64_t>(std::llround(gib))},
+            {"memory_per_node_gib", memory_gib},
             {"page_size_kb", sweep["parameters"].value("page_size_kb", 2048)}};
 }
 

@@ -222,6 +222,19 @@ bool is_short_form(const nlohmann::json& document) {
 
 }  // namespace
 
+std::uint64_t nominal_memory_gib(std::uint64_t memory_total_bytes) {
+    const double gib = static_cast<double>(memory_total_bytes) / (1024.0 * 1024 * 1024);
+    if (!(gib > 0))
+        return 0;
+    for (std::uint64_t power = 1; power <= (std::uint64_t{1} << 40); power *= 2) {
+        if (gib <= static_cast<double>(power))
+            return power;
+        if (power >= 2 && gib <= 1.5 * static_cast<double>(power))
+            return power * 3 / 2;
+    }
+    return std::uint64_t{1} << 40;
+}
+
 SkuKey read_sku(const JsonField& sku) {
     sku.object();
     SkuKey key;

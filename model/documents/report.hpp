@@ -24,6 +24,12 @@ namespace hugetune::model {
 // The longest host name a report may carry (bytes): DNS names have at most 253.
 inline constexpr std::size_t kMaxHostnameBytes = 253;
 
+// The memory per node a SKU key names: the node's MemTotal (huge pages included, so the same at
+// every run of one machine) rounded up to the next size memory is installed in, 2^n or 3 x 2^n
+// GiB (8, 12, 16, 24, 32, 48 ...): MemTotal lies a little below the installed size (firmware
+// and kernel reservations differ from host to host), and the nominal size hides that.
+std::uint64_t nominal_memory_gib(std::uint64_t memory_total_bytes);
+
 // The report's `sku` block: hosts with the same key share one fleet answer.
 struct SkuKey {
     std::string microarch = "unknown";

@@ -51,6 +51,20 @@ line=$(cat "$out")
 # The fit's basis is a code a machine can key on, on every machine whatever it measured.
 python3 -c 'import json,sys; f=json.load(open(sys.argv[1]))["fit"]; assert f["cost_basis"] in ("alloc_and_zero", "alloc_zeroed_once", "alloc_only", "alloc_only_flat"), f["cost_basis"]; assert f["cost_basis_text"], f' "$work/report.json" ||
     fail "the report's fit.cost_basis is not a code"
+# The SKU's memory per node is the smallest memory node's MemTotal (huge pages included) as
+# memory is installed, 2^n or 3 x 2^n GiB: the same at every run, whatever the pools hold.
+python3 - "$work/report.json" <<'PY' || fail "sku.memory_per_node_gib is not the nodes' MemTotal as installed"
+import glob, json, re, sys
+sku = json.load(open(sys.argv[1]))["sku"]
+totals = []
+for f in glob.glob("/sys/devices/system/node/node*/meminfo"):
+    kb = int(re.search(r"MemTotal:\s+(\d+) kB", open(f).read()).group(1))
+    if kb > 0 and "MemTotal" in open(f).read():
+        totals.append(kb * 1024)
+gib = min(totals) / 2**30
+nominal = next(s for p in (2**i for i in range(41)) for s in (p, p * 3 // 2) if (s == p or p >= 2) and gib <= s)
+assert sku["memory_per_node_gib"] == nominal, (sku, gib, nominal)
+PY
 field() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["recommendation"][sys.argv[2]])' "$work/report.json" "$1"; }
 want=$(field kernel_cmdline)
 if [[ $(field decision) == keep_default ]]; then

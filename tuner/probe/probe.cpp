@@ -135,6 +135,7 @@ Topology read_topology(const KernelFs& fs) {
         NumaNode n;
         n.id = static_cast<int>(node->os_index);
         n.memory_bytes = node->attr ? node->attr->numanode.local_memory : 0;
+        n.memory_total_bytes = node_meminfo_bytes(fs, n.id, "MemTotal").value_or(0);
         int id;
         hwloc_bitmap_foreach_begin(id, node->cpuset) {
             n.cpus.push_back(id);

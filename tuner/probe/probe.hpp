@@ -19,10 +19,13 @@
 namespace hugetune {
 
 struct NumaNode {
-    int id = 0;                   // OS index (nodeN)
-    std::vector<int> cpus;        // OS indexes of its hardware threads
-    std::vector<int> core_order;  // the same PUs, one per core first, then SMT siblings
-    std::uint64_t memory_bytes = 0;
+    int id = 0;                      // OS index (nodeN)
+    std::vector<int> cpus;           // OS indexes of its hardware threads
+    std::vector<int> core_order;     // the same PUs, one per core first, then SMT siblings
+    std::uint64_t memory_bytes = 0;  // hwloc's local memory: without the huge pages held now
+    // The node's MemTotal (its meminfo), huge pages included: the same at every run of one
+    // machine, whatever its pools hold; 0 when the kernel does not say.
+    std::uint64_t memory_total_bytes = 0;
 };
 
 struct Topology {

@@ -27,7 +27,10 @@ std::string gib_text(std::uint64_t bytes) {
 nlohmann::json to_json(const Probe& p) {
     json nodes = json::array();
     for (const auto& n : p.topology.nodes)
-        nodes.push_back({{"id", n.id}, {"cpus", n.cpus}, {"memory_bytes", n.memory_bytes}});
+        nodes.push_back({{"id", n.id},
+                         {"cpus", n.cpus},
+                         {"memory_bytes", n.memory_bytes},
+                         {"memory_total_bytes", n.memory_total_bytes}});
 
     json pools = json::array();
     for (const auto& pool : p.kernel.pools) {
