@@ -47,11 +47,15 @@ std::optional<ExportCommand> parse_export(const Args& args) {
     return o;
 }
 
-// RFC 4180: a field with a comma, quote or line break is quoted, its quotes doubled.
+// RFC 4180: a field with a comma, quote or line break is quoted, its quotes doubled. A field
+// a spreadsheet would take for a formula (starting with = + - @, a tab or a carriage return)
+// is quoted too, after a single quote that keeps it text.
 std::string csv_field(const std::string& text) {
-    if (text.find_first_of(",\"\r\n") == std::string::npos)
+    const bool formula =
+        !text.empty() && std::string_view("=+-@\t\r").find(text.front()) != std::string_view::npos;
+    if (!formula && text.find_first_of(",\"\r\n") == std::string::npos)
         return text;
-    std::string out = "\"";
+    std::string out = formula ? "\"'" : "\"";
     for (const char c : text)
         out += c == '"' ? std::string("\"\"") : std::string(1, c);
     return out + "\"";

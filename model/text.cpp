@@ -131,6 +131,27 @@ std::string printable_lines(std::string_view text) {
     return out;
 }
 
+bool is_iso8601_utc(std::string_view t) {
+    static constexpr std::string_view shape = "dddd-dd-ddTdd:dd:ddZ";
+    if (t.size() != shape.size())
+        return false;
+    for (std::size_t i = 0; i < shape.size(); ++i)
+        if (shape[i] == 'd' ? (t[i] < '0' || t[i] > '9') : t[i] != shape[i])
+            return false;
+    const auto number = [&](std::size_t at, std::size_t len) {
+        int v = 0;
+        for (std::size_t i = at; i < at + len; ++i)
+            v = v * 10 + (t[i] - '0');
+        return v;
+    };
+    const int year = number(0, 4), month = number(5, 2), day = number(8, 2);
+    const bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+    static constexpr int days[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    if (month < 1 || month > 12 || day < 1 || day > days[month - 1] + (month == 2 && leap ? 1 : 0))
+        return false;
+    return number(11, 2) <= 23 && number(14, 2) <= 59 && number(17, 2) <= 60;
+}
+
 std::string iso8601_utc(std::chrono::system_clock::time_point t) {
     std::time_t secs = std::chrono::system_clock::to_time_t(t);
     std::tm tm{};

@@ -38,6 +38,10 @@ std::string printable_lines(std::string_view text);
 
 // ISO 8601 in UTC to the second: "2026-11-30T16:40:00Z".
 std::string iso8601_utc(std::chrono::system_clock::time_point t);
+// Whether `text` is a time iso8601_utc writes ("2026-12-01T10:00:00Z") that the calendar has:
+// month 1 to 12, a day the month has (leap years included), 00:00:00 to 23:59:60.
+bool is_iso8601_utc(std::string_view text);
+
 inline std::string utc_now() {
     return iso8601_utc(std::chrono::system_clock::now());
 }

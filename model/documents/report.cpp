@@ -1,6 +1,7 @@
 // Reads `hugetune run` reports: the one place a report's fields are named on the way in.
 #include "model/documents/report.hpp"
 
+#include <cctype>
 #include <cmath>
 #include <limits>
 #include <set>
@@ -8,6 +9,7 @@
 #include "model/alloc_threads.hpp"
 #include "model/documents/report_schema.hpp"
 #include "model/input/fit_input.hpp"
+#include "model/text.hpp"
 #include "model/input/json_fields.hpp"
 #include "model/report_version.hpp"
 
@@ -195,6 +197,10 @@ ReportRun read_run_part(const JsonField& doc) {
     ReportRun run;
     run.tool_version = doc["tool"]["version"].string();
     run.generated_at = doc["generated_at"].string();
+    if (!is_iso8601_utc(run.generated_at))
+        doc["generated_at"].fail("'" + run.generated_at.substr(0, 40) +
+                                 "' is not a UTC time the calendar has, written like "
+                                 "2026-12-01T10:00:00Z");
     run.hostname = doc["host"]["hostname"].string();
     check_hostname(doc["host"]["hostname"], run.hostname);
     run.cpu_microarch = doc["cpu"]["microarch"].hint<std::string>().value_or("unknown");
@@ -239,8 +245,16 @@ SkuKey read_sku(const JsonField& sku) {
     sku.object();
     SkuKey key;
     key.microarch = sku["microarch"].string();
-    if (key.microarch.empty() || key.microarch.find('/') != std::string::npos)
-        sku["microarch"].fail("must be a name without '/'");
+    // A name as the probe writes it: it starts a SKU key, a CSV cell and a Prometheus label.
+    const bool plain = !key.microarch.empty() && key.microarch.size() <= 64 &&
+                       std::isalnum(static_cast<unsigned char>(key.microarch.front())) &&
+                       key.microarch.find_first_not_of(
+                           "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                           "0123456789._+-") == std::string::npos;
+    if (!plain)
+        sku["microarch"].fail(
+            "must be a name of up to 64 letters, digits and . _ + -, starting "
+            "with a letter or digit");
     key.nodes = static_cast<int>(sku["nodes"].whole_number({1, kMaxNodes}));
     key.hardware_threads_per_node =
         static_cast<int>(sku["hardware_threads_per_node"].whole_number({1, 1'000'000}));

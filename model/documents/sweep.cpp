@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "model/alloc_threads.hpp"
 #include "model/input/fit_input.hpp"
 #include "model/input/json_fields.hpp"
 
@@ -24,7 +25,11 @@ std::vector<double> read_samples(const JsonField& point, std::size_t& read) {
         samples.with_fix(std::string(kFewerSamplesFix))
             .fail("more than " + std::to_string(kMaxInputSamples) +
                   " samples in the sweep, the most hugetune reads");
-    return samples.positive_numbers();
+    std::vector<double> seconds = samples.positive_numbers();
+    for (std::size_t i = 0; i < seconds.size(); ++i)
+        if (seconds[i] > kMaxSampleSeconds)
+            samples[i].fail("is above a day, longer than any step of a sweep takes");
+    return seconds;
 }
 
 MeasuredPoint read_point(const JsonField& point, std::size_t& read) {
@@ -33,17 +38,20 @@ MeasuredPoint read_point(const JsonField& point, std::size_t& read) {
     p.phase = point["phase"].string();
     if (p.phase != kPhaseAlloc && p.phase != kPhaseZero && p.phase != kPhaseGrow)
         point["phase"].fail("'" + p.phase + "' is not one of alloc, zero, grow");
-    const JsonField threads = point["threads_per_node"];
-    const std::int64_t n = threads.whole_number();
-    if (n > std::numeric_limits<int>::max())
-        threads.fail("must be at most " + std::to_string(std::numeric_limits<int>::max()));
-    p.threads_per_node = static_cast<int>(n);
-    p.pages_per_node = point["pages_per_node"].positive_number();
-    p.samples_seconds = read_samples(point, read);
-    p.median_seconds = p.samples_seconds.empty()
-                           ? point["median_seconds"].positive_number()
-                           : point["median_seconds"].hint<double>().value_or(0);
+    p.threads_per_node = static_cast<int>(
+        point["threads_per_node"].whole_number({1, static_cast<std::int64_t>(kMaxAllocThreads)}));
     p.page_size_kb = point["page_size_kb"].hint<std::uint64_t>().value_or(0);
+    const JsonField pages = point["pages_per_node"];
+    p.pages_per_node = pages.positive_number();
+    const std::uint64_t page_kb = p.page_size_kb > 0 ? p.page_size_kb : kSmallestHugePageKb;
+    if (p.pages_per_node > static_cast<double>(kMaxPoolKbPerNode / page_kb))
+        pages.fail("is a pool above 1 PiB per node, more than any machine holds");
+    p.samples_seconds = read_samples(point, read);
+    const JsonField median = point["median_seconds"];
+    p.median_seconds =
+        p.samples_seconds.empty() ? median.positive_number() : median.hint<double>().value_or(0);
+    if (p.samples_seconds.empty() && p.median_seconds > kMaxSampleSeconds)
+        median.fail("is above a day, longer than any step of a sweep takes");
     p.gib_per_second = point["gib_per_second"].hint<double>().value_or(0);
     p.oversubscribed = point["oversubscribed"].hint<bool>().value_or(false);
     p.shortfall_pages = point["shortfall_pages"].hint<std::uint64_t>().value_or(0);

@@ -75,6 +75,14 @@ struct SweepData {
 inline constexpr std::size_t kMaxInputSamples = 1'000'000;  // CSV data rows, sweep samples
 inline constexpr std::uintmax_t kMaxInputBytes = 64ULL * 1024 * 1024;
 inline constexpr std::size_t kMaxJsonValues = 4'000'000;
+// What a real machine could measure, for each number of a sweep: one timed step takes at most a
+// day, and a pool per node holds at most 1 PiB (2^40 KiB) of pages. A larger value is a broken
+// or forged document, refused with its path rather than fitted into an absurd prediction.
+inline constexpr double kMaxSampleSeconds = 86'400;
+inline constexpr std::uint64_t kMaxPoolKbPerNode = std::uint64_t{1} << 40;
+// The smallest huge page (64 KiB, arm64's contiguous pages) bounds a point's pages when the
+// point does not name its page size.
+inline constexpr std::uint64_t kSmallestHugePageKb = 64;
 inline constexpr std::string_view kFewerSamplesFix =
     "keep fewer repetitions per thread count, or fit one host's sweep at a time";
 

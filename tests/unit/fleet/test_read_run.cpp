@@ -100,7 +100,17 @@ TEST_CASE("each bad field is refused by its JSON path") {
     refused("/tool/version"_json_pointer, gone, "tool.version: missing");
     refused("/sweep/points"_json_pointer, gone, "sweep.points: missing");
     refused("/sweep/points/0/threads_per_node"_json_pointer, 0,
-            "sweep.points[0].threads_per_node: must be at least 1");
+            "sweep.points[0].threads_per_node: must be a whole number from 1 to 4096");
+    refused("/sweep/points/0/threads_per_node"_json_pointer, 1000000000,
+            "sweep.points[0].threads_per_node: must be a whole number from 1 to 4096");
+    refused("/sweep/points/0/pages_per_node"_json_pointer, 1.2e29,
+            "sweep.points[0].pages_per_node: is a pool above 1 PiB per node");
+    refused("/generated_at"_json_pointer, "9999-99-99T99:99:99Z",
+            "generated_at: '9999-99-99T99:99:99Z' is not a UTC time the calendar has");
+    refused("/generated_at"_json_pointer, "2026-02-29T10:00:00Z",
+            "generated_at: '2026-02-29T10:00:00Z' is not a UTC time the calendar has");
+    refused("/sku/microarch"_json_pointer, "-2-3", "sku.microarch: must be a name");
+    refused("/sku/microarch"_json_pointer, "=cmd|x", "sku.microarch: must be a name");
     refused("/sweep/points/0/samples_seconds/1"_json_pointer, -1.0,
             "sweep.points[0].samples_seconds[1]: must be above 0");
     refused("/sweep/parameters"_json_pointer, gone, "sweep.parameters: missing");
