@@ -9,9 +9,9 @@
 #include "model/alloc_threads.hpp"
 #include "model/documents/report_schema.hpp"
 #include "model/input/fit_input.hpp"
-#include "model/text.hpp"
 #include "model/input/json_fields.hpp"
 #include "model/report_version.hpp"
+#include "model/text.hpp"
 
 namespace hugetune::model {
 namespace {
