@@ -43,10 +43,10 @@ std::vector<Argv> rebuild_boot_entries(const KernelFs& root, const TargetOptions
     for (const auto& argv : commands) {
         const std::string cmd = format_command(argv);
         if (target.dry_run) {
-            if (root.is_live() || !target.force_regenerate)
-                out << "would run: " << cmd << "\n";
-            else
+            if (!root.is_live() && target.force_regenerate)
                 effects.run_inside_root(argv);
+            else
+                effects.run(argv);
             not_run.push_back(argv);
         } else if (!target.regenerate) {
             out << "not run (--no-regenerate); to update the boot entries run: " << cmd << "\n";

@@ -8,8 +8,6 @@
 namespace hugetune::boot_sweep {
 namespace {
 
-namespace fs = std::filesystem;
-
 constexpr const char* kUnitDir = "/etc/systemd/system";
 
 // One word of a unit file's command line: '%' starts a specifier and blanks or quotes split
@@ -112,12 +110,7 @@ std::vector<std::string> LiveHost::systemctl_argv(const std::string& verb) const
 }
 
 void LiveHost::enable_unit() {
-    const fs::path dir = fs_.resolve(kUnitDir);
-    if (!effects_.dry_run()) {
-        std::error_code ec;
-        fs::create_directories(dir, ec);
-    }
-    effects_.write_file(dir / kUnitName, unit_text(binary_, state_));
+    effects_.write_file(fs_.resolve(kUnitDir) / kUnitName, unit_text(binary_, state_));
     if (fs_.is_live())
         effects_.run({"systemctl", "daemon-reload"});
     effects_.run(systemctl_argv("enable"));

@@ -1,5 +1,7 @@
 #include "tuner/system/effects.hpp"
 
+#include <algorithm>
+
 #include "model/text.hpp"
 #include "tuner/system/atomic_file.hpp"
 #include "tuner/system/errors.hpp"
@@ -72,9 +74,7 @@ void Effects::require_inside_root(const fs::path& path) const {
     if (live_)
         return;
     const fs::path p = lexical(path);
-    const auto [root_end, unused] = std::mismatch(root_.begin(), root_.end(), p.begin(), p.end());
-    (void)unused;
-    if (root_end != root_.end())
+    if (std::mismatch(root_.begin(), root_.end(), p.begin(), p.end()).first != root_.end())
         throw RuntimeError(path.string() + " is outside the root " + root_.string() +
                            ": under --root nothing outside it is written; name a file inside it");
 }
@@ -128,6 +128,8 @@ bool Effects::write_file(const fs::path& path, std::string_view bytes) {
         plan_line("would write " + path.string());
         return false;
     }
+    std::error_code ec;
+    fs::create_directories(path.parent_path(), ec);  // a failure is the write's to report
     write_file_atomically(path, bytes);
     return true;
 }

@@ -25,7 +25,6 @@ class Effects {
     Effects(std::filesystem::path root, bool dry_run, std::ostream& plan);
 
     bool dry_run() const { return dry_run_; }
-    bool on_this_machine() const { return live_; }
     const std::filesystem::path& root() const { return root_; }
     // Whether a program would really run: this machine and no --dry-run.
     bool runs_programs() const { return live_ && !dry_run_; }
@@ -40,7 +39,8 @@ class Effects {
     bool run_inside_root(const Argv& argv);
 
     // Writes `bytes` to `path` (a path on this machine, inside the root) with
-    // write_file_atomically. Under --dry-run prints "would write PATH" and returns false. Throws
+    // write_file_atomically, creating its missing directories. Under --dry-run prints "would
+    // write PATH" and returns false. Throws
     // RuntimeError for a path outside the root: under --root nothing outside DIR is written.
     bool write_file(const std::filesystem::path& path, std::string_view bytes);
     // Removes `path` (inside the root) when it exists; printed under --dry-run.
