@@ -16,6 +16,7 @@ namespace {
 
 struct ExportCommand {
     std::string db, format = "json", out;
+    model::fleet::FleetOptions options;
 };
 
 std::optional<ExportCommand> parse_export(const Args& args) {
@@ -29,11 +30,15 @@ std::optional<ExportCommand> parse_export(const Args& args) {
                                      "write to FILE (atomically) instead of stdout; with "
                                      "prometheus a .prom file");
     add_db_option(desc, o.db);
+    AnalysisFlags flags;
+    add_analysis_options(desc, flags);
     po::variables_map vm;
     if (!parse_options("fleet export",
-                       "hugetune fleet export [--format FORMAT] [--out FILE] [--db PATH|URL]", desc,
-                       args, vm))
+                       "hugetune fleet export [--format FORMAT] [--out FILE] [--db PATH|URL]\n"
+                       "                             [analysis options]",
+                       desc, args, vm))
         return std::nullopt;
+    o.options = fleet_analysis_options(flags);
     if (o.format != "json" && o.format != "csv" && o.format != "cmdline" &&
         o.format != "prometheus")
         usage_error("--format", "'" + o.format + "' is not one of json, csv, cmdline, prometheus");
@@ -108,7 +113,7 @@ int run_fleet_export(const Args& args) {
     if (!o)
         return 0;
     auto db = open_fleet_db(fleet_db_target(o->db), false);
-    const auto rows = answers_of_all_skus(db);
+    const auto rows = answers_of_all_skus(db, o->options);
     const std::string text = render(o->format, rows);
     if (o->format == "cmdline") {
         const auto left =

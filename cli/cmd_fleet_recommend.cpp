@@ -12,6 +12,7 @@ namespace {
 struct RecommendCommand {
     std::string db, sku, host;
     bool json = false;
+    model::fleet::FleetOptions options;
 };
 
 std::optional<RecommendCommand> parse_recommend(const Args& args) {
@@ -22,12 +23,16 @@ std::optional<RecommendCommand> parse_recommend(const Args& args) {
         "host", po::value(&o.host)->value_name("NAME"), "the SKU of this host's latest report");
     add_db_option(desc, o.db);
     desc.add_options()("json", po::bool_switch(&o.json), "print the answer as one JSON object");
+    AnalysisFlags flags;
+    add_analysis_options(desc, flags);
     po::variables_map vm;
-    if (!parse_options(
-            "fleet recommend",
-            "hugetune fleet recommend (--sku KEY | --host NAME) [--db PATH|URL] [--json]", desc,
-            args, vm))
+    if (!parse_options("fleet recommend",
+                       "hugetune fleet recommend (--sku KEY | --host NAME) [--db PATH|URL] "
+                       "[--json]\n"
+                       "                                [analysis options]",
+                       desc, args, vm))
         return std::nullopt;
+    o.options = fleet_analysis_options(flags);
     if (o.sku.empty() == o.host.empty())
         usage_error("--sku", "give either --sku KEY or --host NAME");
     if (!o.sku.empty())
@@ -52,11 +57,29 @@ void print_answer(const model::fleet::FleetAnswer& a) {
     std::cout << ", saving " << number_text(a.saving_seconds) << " s, confidence "
               << (a.confidence ? decimals_text(*a.confidence * 100, 0) + "%" : std::string("-"))
               << "\n";
+    std::cout << "pool       " << a.pool.pages << " pages of " << a.pool.page_size_kb
+              << " kB, from " << printable_text(a.pool.source);
+    if (a.pool.other_hosts > 0)
+        std::cout << " (" << a.pool.hosts << " hosts; " << a.pool.other_hosts
+                  << " hosts' reports were made for another pool)";
+    std::cout << "\n";
+    for (const auto& e : a.excluded) {
+        std::cout << "left out  " << printable_text(e.host) << " (outlier";
+        for (const auto& r : e.reasons)
+            std::cout << ": " << printable_text(r);
+        std::cout << "); --include-outliers keeps it\n";
+    }
     std::cout << "verified   " << a.verified_boots << " boots";
     if (a.verification_ratio)
         std::cout << ", measured/predicted " << number_text(*a.verification_ratio);
-    std::cout << "\nstatus     " << model::fleet::to_string(a.status) << ": "
-              << printable_text(a.status_reason) << "\n";
+    std::cout << "\nstatus     " << model::fleet::to_string(a.status);
+    if (a.status_reasons.empty())
+        std::cout << ": " << printable_text(a.status_reason) << "\n";
+    else
+        std::cout << "\n";
+    for (const auto& r : a.status_reasons)
+        std::cout << "  " << model::fleet::to_string(r.code) << ": " << printable_text(r.reason)
+                  << "\n";
     std::cout << "cmdline    "
               << (a.kernel_cmdline.empty() ? std::string("(nothing to add)") : a.kernel_cmdline)
               << "\n";
@@ -77,7 +100,7 @@ int run_fleet_recommend(const Args& args) {
                                       "' in the database; ingest its report first");
         key = *found;
     }
-    const auto answer = answer_of_sku(db, key);
+    const auto answer = answer_of_sku(db, key, o->options);
     if (o->json)
         std::cout << model::fleet::to_json(answer).dump(2) << "\n";
     else

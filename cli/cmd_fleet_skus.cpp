@@ -31,7 +31,14 @@ void print_row(const SkuRow& row) {
               << "  confidence " << (confidence == "-" ? confidence : confidence + "%")
               << "  saving " << number_text(a.saving_seconds, 2) << " s  verified boots "
               << a.verified_boots << "  measured/predicted " << number_text(a.verification_ratio, 2)
-              << "  " << model::fleet::to_string(a.status) << "\n";
+              << "  pool " << a.pool.pages << "  ";
+    if (a.status_reasons.empty())
+        std::cout << model::fleet::to_string(a.status);
+    for (std::size_t i = 0; i < a.status_reasons.size(); ++i)
+        std::cout << (i ? "," : "") << model::fleet::to_string(a.status_reasons[i].code);
+    if (!a.excluded.empty())
+        std::cout << "  outliers left out " << a.excluded.size();
+    std::cout << "\n";
 }
 
 }  // namespace
@@ -39,15 +46,19 @@ void print_row(const SkuRow& row) {
 int run_fleet_skus(const Args& args) {
     std::string db_option;
     bool json = false;
+    AnalysisFlags flags;
     po::options_description desc("Options");
     add_db_option(desc, db_option);
     desc.add_options()("json", po::bool_switch(&json), "print the SKUs as one JSON array");
+    add_analysis_options(desc, flags);
     po::variables_map vm;
-    if (!parse_options("fleet skus", "hugetune fleet skus [--db PATH|URL] [--json]", desc, args,
-                       vm))
+    if (!parse_options("fleet skus",
+                       "hugetune fleet skus [--db PATH|URL] [--json] [analysis options]", desc,
+                       args, vm))
         return 0;
+    const auto options = fleet_analysis_options(flags);
     auto db = open_fleet_db(fleet_db_target(db_option), false);
-    const auto rows = answers_of_all_skus(db);
+    const auto rows = answers_of_all_skus(db, options);
     if (json) {
         nlohmann::json out = nlohmann::json::array();
         for (const auto& row : rows)

@@ -1,5 +1,6 @@
 #include "cli/fleet_db_option.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <vector>
 
@@ -37,22 +38,101 @@ fleet_db::FleetDb open_fleet_db(const fleet_db::DbTarget& target, bool create) {
     return fleet_db_call([&] { return fleet_db::FleetDb::open(target, create); });
 }
 
-model::fleet::FleetOptions fleet_analysis_options() {
+void add_analysis_options(po::options_description& desc, AnalysisFlags& flags) {
+    const model::fleet::FleetOptions defaults;
+    std::string codes;
+    for (const auto code : model::kUnfitCodes)
+        codes += (codes.empty() ? "" : ", ") + std::string(code);
+    desc.add_options()("min-hosts", po::value(&flags.min_hosts)->value_name("N"),
+                       option_help("hosts a SKU's fit needs before its answer is settled",
+                                   std::to_string(defaults.min_hosts), "1 to 100000")
+                           .c_str())(
+        "min-confidence", po::value(&flags.min_confidence)->value_name("P"),
+        option_help("the least confidence, in percent, of a settled answer",
+                    cli::number_text(defaults.min_confidence * 100), "0 to 100")
+            .c_str())("include-outliers", po::bool_switch(&flags.include_outliers),
+                      "keep the hosts 'fleet hosts' calls outliers in the fit (default: left "
+                      "out, and named)")(
+        "accept-warning", po::value(&flags.accept_warnings)->value_name("CODE"),
+        ("settle although hosts' reports or the fit carry this warning, which 'apply --report' "
+         "refuses (" +
+         codes + "); repeat or list them with commas")
+            .c_str())("boot-pages", po::value(&flags.boot_pages)->value_name("N"),
+                      "predict for a boot pool of N pages of the SKU's size (default: the pool "
+                      "the hosts' reports were made for)");
+}
+
+model::fleet::FleetOptions fleet_analysis_options(const AnalysisFlags& flags) {
     model::fleet::FleetOptions options;
     options.recommend.seed = 1;  // the same database gives the same answer every time
+    if (!flags.min_hosts.empty()) {
+        const auto n = parse_unsigned("--min-hosts", flags.min_hosts);
+        if (n < 1 || n > 100000)
+            usage_error("--min-hosts", "give a whole number from 1 to 100000");
+        options.min_hosts = static_cast<int>(n);
+    }
+    if (!flags.min_confidence.empty()) {
+        std::string text = flags.min_confidence;
+        if (!text.empty() && text.back() == '%')
+            text.pop_back();
+        double value = -1;
+        std::size_t used = 0;
+        try {
+            value = std::stod(text, &used);
+        } catch (const std::exception&) {
+            used = 0;
+        }
+        if (text.empty() || used != text.size() || !(value >= 0 && value <= 100))
+            usage_error("--min-confidence",
+                        "'" + flags.min_confidence + "' is no percentage from 0 to 100, e.g. 80");
+        options.min_confidence = value / 100;
+    }
+    options.include_outliers = flags.include_outliers;
+    for (const auto& list : flags.accept_warnings) {
+        std::size_t begin = 0;
+        while (begin <= list.size()) {
+            const std::size_t comma = std::min(list.find(',', begin), list.size());
+            const std::string code = list.substr(begin, comma - begin);
+            if (!model::is_unfit_code(code)) {
+                std::string codes;
+                for (const auto c : model::kUnfitCodes)
+                    codes += (codes.empty() ? "" : ", ") + std::string(c);
+                usage_error("--accept-warning", "'" + code +
+                                                    "' is not a warning that keeps an answer "
+                                                    "from settling; give one of " +
+                                                    codes);
+            }
+            if (std::find(options.accepted_warnings.begin(), options.accepted_warnings.end(),
+                          code) == options.accepted_warnings.end())
+                options.accepted_warnings.push_back(code);
+            begin = comma + 1;
+        }
+    }
+    std::sort(options.accepted_warnings.begin(), options.accepted_warnings.end());
+    if (!flags.boot_pages.empty()) {
+        const auto pages = parse_unsigned("--boot-pages", flags.boot_pages);
+        if (pages < 1 || pages > (1ULL << 40))
+            usage_error("--boot-pages", "give a number of pages from 1 to 2^40");
+        options.boot_pages = pages;
+    }
     return options;
 }
 
 namespace {
 
 // What an answer is computed from besides the runs: the binary and the analysis' options.
-std::string answer_inputs(const std::string& runs_digest) {
-    const auto o = fleet_analysis_options();
+std::string answer_inputs(const std::string& runs_digest, const model::fleet::FleetOptions& o) {
+    std::string accepted;
+    for (const auto& code : o.accepted_warnings)
+        accepted += (accepted.empty() ? "" : ",") + code;
     return "tool " + own_binary_digest() + "; seed " +
            std::to_string(o.recommend.seed.value_or(0)) + ", resamples " +
            std::to_string(o.recommend.resamples) + ", tolerance " +
            std::to_string(o.recommend.tolerance) + ", min hosts " + std::to_string(o.min_hosts) +
-           "; runs " + runs_digest;
+           ", min confidence " + std::to_string(o.min_confidence) + ", outliers " +
+           (o.include_outliers ? "in" : "out") + ", accepted [" + accepted + "], boot pages " +
+           (o.boot_pages ? std::to_string(*o.boot_pages) : std::string("reports")) + "; runs " +
+           runs_digest;
 }
 
 }  // namespace
@@ -61,10 +141,11 @@ model::InputSource sku_runs_input(const std::string& sku_key) {
     return {"SKU " + sku_key, "", true};
 }
 
-model::fleet::FleetAnswer answer_of_sku(fleet_db::FleetDb& db, const std::string& sku_key) {
+model::fleet::FleetAnswer answer_of_sku(fleet_db::FleetDb& db, const std::string& sku_key,
+                                        const model::fleet::FleetOptions& options) {
     const bool keep = !own_binary_digest().empty();
     const std::string inputs =
-        keep ? answer_inputs(fleet_db_call([&] { return db.runs_digest(sku_key); })) : "";
+        keep ? answer_inputs(fleet_db_call([&] { return db.runs_digest(sku_key); }), options) : "";
     if (keep)
         if (const auto kept = fleet_db_call([&] { return db.kept_answer(sku_key, inputs); })) {
             try {
@@ -77,18 +158,19 @@ model::fleet::FleetAnswer answer_of_sku(fleet_db::FleetDb& db, const std::string
         throw UsageError("--sku: no runs of SKU '" + sku_key +
                          "' in the database; see 'hugetune fleet skus' for the SKUs it holds");
     const model::fleet::FleetAnswer answer = model::fleet::fleet_answer(
-        model::fleet::answer_sku(runs, fleet_analysis_options(), sku_runs_input(sku_key)));
+        model::fleet::answer_sku(runs, options, sku_runs_input(sku_key)));
     if (keep)
         db.keep_answer(sku_key, inputs, to_json(answer).dump());
     return answer;
 }
 
-std::vector<SkuRow> answers_of_all_skus(fleet_db::FleetDb& db) {
+std::vector<SkuRow> answers_of_all_skus(fleet_db::FleetDb& db,
+                                        const model::fleet::FleetOptions& options) {
     std::vector<SkuRow> rows;
     for (const auto& key : fleet_db_call([&] { return db.sku_keys(); })) {
         SkuRow row{key, std::nullopt, {}};
         try {
-            row.answer = answer_of_sku(db, key);
+            row.answer = answer_of_sku(db, key, options);
         } catch (const std::exception&) {
             // A failure of this SKU's runs is its row's; anything else stops the listing.
             ErrorReport error = current_error();

@@ -37,11 +37,24 @@ auto fleet_db_call(F&& f) -> decltype(f()) {
     }
 }
 
+// The options of a SKU's answer that `fleet skus`, `recommend`, `export` and `hosts` share, as
+// given on the command line; their defaults are model::fleet::FleetOptions'.
+struct AnalysisFlags {
+    std::string min_hosts, min_confidence, boot_pages;  // empty: the default
+    std::vector<std::string> accept_warnings;           // each one code or a comma-separated list
+    bool include_outliers = false;
+};
+void add_analysis_options(po::options_description& desc, AnalysisFlags& flags);
+
+// The analysis' options from the flags (UsageError naming the flag when one is wrong).
+model::fleet::FleetOptions fleet_analysis_options(const AnalysisFlags& flags = {});
+
 // The answer of one SKU from every stored run; UsageError when the SKU has no runs. An answer
 // kept in the database is taken when this binary computed it from the same runs with the same
 // options and its reader accepts it; else it is computed and kept (docs/fleet.md "Answers
 // kept").
-model::fleet::FleetAnswer answer_of_sku(fleet_db::FleetDb& db, const std::string& sku_key);
+model::fleet::FleetAnswer answer_of_sku(fleet_db::FleetDb& db, const std::string& sku_key,
+                                        const model::fleet::FleetOptions& options);
 
 // Every SKU in the database with its answer, or why it has none.
 struct SkuRow {
@@ -49,12 +62,10 @@ struct SkuRow {
     std::optional<model::fleet::FleetAnswer> answer;  // as answer_of_sku gives it
     std::string error;                                // when there is no answer
 };
-std::vector<SkuRow> answers_of_all_skus(fleet_db::FleetDb& db);
+std::vector<SkuRow> answers_of_all_skus(fleet_db::FleetDb& db,
+                                        const model::fleet::FleetOptions& options);
 // The row as JSON: the answer's fields, or {"sku", "error"}.
 nlohmann::json to_json(const SkuRow& row);
-
-// Options of the per-SKU analysis that the fleet commands share.
-model::fleet::FleetOptions fleet_analysis_options();
 
 // What the analysis' errors name: "SKU <key>", the database's data, so a failure (exit 1).
 model::InputSource sku_runs_input(const std::string& sku_key);

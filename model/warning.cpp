@@ -57,6 +57,10 @@ std::vector<Warning> machine_warnings(const MachineFacts& m, std::uint64_t page_
     return w;
 }
 
+bool is_unfit_code(std::string_view code) {
+    return std::find(kUnfitCodes.begin(), kUnfitCodes.end(), code) != kUnfitCodes.end();
+}
+
 bool is_machine_warning(std::string_view code) {
     return std::find(kMachineCodes.begin(), kMachineCodes.end(), code) != kMachineCodes.end();
 }

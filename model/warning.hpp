@@ -4,6 +4,7 @@
 // and the sweep points' own in reports/report.cpp.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -12,6 +13,14 @@
 namespace hugetune::model {
 
 struct MachineFacts;
+
+// Warning codes that make a result unfit to act on: a measurement on a virtual machine, too few
+// agreeing resamples, a curve that does not fit the points, or resamples that failed. `apply
+// --report` refuses a report with one (unless --force); a fleet answer is not settled while a
+// host's report or the SKU's own fit has one (unless the operator accepts the code).
+inline constexpr std::array<std::string_view, 4> kUnfitCodes = {"vm", "low_confidence", "poor_fit",
+                                                                "failed_resamples"};
+bool is_unfit_code(std::string_view code);
 
 struct Warning {
     std::string code;     // "vm", "low_confidence", ...

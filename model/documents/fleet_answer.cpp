@@ -2,6 +2,7 @@
 #include "model/documents/fleet_answer.hpp"
 
 #include <cmath>
+#include <limits>
 
 #include "model/alloc_threads.hpp"
 #include "model/fleet/fleet.hpp"
@@ -29,12 +30,13 @@ json sku_fields(const SkuKey& key) {
 
 SkuStatus read_status(const JsonField& field) {
     const std::string text = field.string();
-    for (const SkuStatus s :
-         {SkuStatus::settled, SkuStatus::needs_more_hosts, SkuStatus::disagrees_with_verification})
+    std::string names;
+    for (const SkuStatus s : kSkuStatuses) {
         if (to_string(s) == text)
             return s;
-    field.fail("'" + text +
-               "' is not one of settled, needs_more_hosts, disagrees_with_verification");
+        names += (names.empty() ? "" : ", ") + to_string(s);
+    }
+    field.fail("'" + text + "' is not one of " + names);
 }
 
 int count(const JsonField& field) {
@@ -64,6 +66,68 @@ void read_value(const JsonField& doc, FleetAnswer& a) {
         doc["confidence"].fail("must be from 0 to 1");
 }
 
+json reasons_json(const std::vector<StatusReason>& reasons) {
+    json out = json::array();
+    for (const auto& r : reasons)
+        out.push_back({{"code", to_string(r.code)}, {"reason", r.reason}});
+    return out;
+}
+
+json excluded_json(const std::vector<ExcludedHost>& excluded) {
+    json out = json::array();
+    for (const auto& e : excluded)
+        out.push_back({{"host", e.host}, {"reasons", e.reasons}});
+    return out;
+}
+
+json pool_json(const FleetPool& p) {
+    return {{"pages", p.pages},
+            {"page_size_kb", p.page_size_kb},
+            {"source", p.source},
+            {"hosts", p.hosts},
+            {"other_hosts", p.other_hosts}};
+}
+
+std::vector<StatusReason> read_reasons(const JsonField& field) {
+    std::vector<StatusReason> out;
+    const std::size_t n = field.array_size();
+    for (std::size_t i = 0; i < n; ++i) {
+        const JsonField r = field[i];
+        r.object();
+        out.push_back({read_status(r["code"]), r["reason"].string()});
+        if (out.back().code == SkuStatus::settled)
+            r["code"].fail("'settled' is no reason against settling");
+    }
+    return out;
+}
+
+std::vector<ExcludedHost> read_excluded(const JsonField& field) {
+    std::vector<ExcludedHost> out;
+    const std::size_t n = field.array_size();
+    for (std::size_t i = 0; i < n; ++i) {
+        const JsonField e = field[i];
+        e.object();
+        ExcludedHost host{e["host"].string(), {}};
+        const std::size_t reasons = e["reasons"].array_size();
+        for (std::size_t k = 0; k < reasons; ++k)
+            host.reasons.push_back(e["reasons"][k].string());
+        out.push_back(std::move(host));
+    }
+    return out;
+}
+
+FleetPool read_pool(const JsonField& field) {
+    field.object();
+    FleetPool p;
+    p.pages = static_cast<std::uint64_t>(
+        field["pages"].whole_number({0, std::numeric_limits<std::int64_t>::max()}));
+    p.page_size_kb = static_cast<std::uint64_t>(field["page_size_kb"].whole_number({0, 1LL << 40}));
+    p.source = field["source"].string();
+    p.hosts = count(field["hosts"]);
+    p.other_hosts = count(field["other_hosts"]);
+    return p;
+}
+
 }  // namespace
 
 json to_json(const FleetAnswer& a) {
@@ -72,7 +136,10 @@ json to_json(const FleetAnswer& a) {
             {"hosts", a.hosts},
             {"runs", a.runs},
             {"status", to_string(a.status)},
+            {"status_reasons", reasons_json(a.status_reasons)},
             {"status_reason", a.status_reason},
+            {"excluded_hosts", excluded_json(a.excluded)},
+            {"pool", pool_json(a.pool)},
             {"decision", to_string(a.decision)},
             {"hugepage_alloc_threads", a.hugepage_alloc_threads},
             {"kernel_cmdline", a.kernel_cmdline},
@@ -96,7 +163,15 @@ FleetAnswer read_fleet_answer(const json& document, const InputSource& input) {
     a.hosts = count(doc["hosts"]);
     a.runs = count(doc["runs"]);
     a.status = read_status(doc["status"]);
+    a.status_reasons = read_reasons(doc["status_reasons"]);
+    if ((a.status == SkuStatus::settled) != a.status_reasons.empty() ||
+        (!a.status_reasons.empty() && a.status_reasons.front().code != a.status))
+        doc["status"].fail("'" + to_string(a.status) +
+                           "' is not what status_reasons say (settled when none, else the "
+                           "first reason's code)");
     a.status_reason = doc["status_reason"].string();
+    a.excluded = read_excluded(doc["excluded_hosts"]);
+    a.pool = read_pool(doc["pool"]);
     read_value(doc, a);
     a.verified_boots = count(doc["verified_boots"]);
     a.verification_ratio = doc["verification_ratio"].optional_non_negative_number();

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "model/documents/report.hpp"
 #include "model/input/input_error.hpp"
@@ -15,16 +16,58 @@
 
 namespace hugetune::model::fleet {
 
-enum class SkuStatus { settled, needs_more_hosts, disagrees_with_verification };
-std::string to_string(
-    SkuStatus status);  // "settled", "needs_more_hosts", "disagrees_with_verification"
+// Whether a SKU's answer may be rolled out: settled, or the first condition it fails
+// (docs/fleet.md "Status"), in the order the rules check them.
+enum class SkuStatus {
+    settled,
+    needs_more_hosts,
+    host_warnings,
+    fit_warnings,
+    low_confidence,
+    hosts_disagree,
+    disagrees_with_verification,
+};
+inline constexpr SkuStatus kSkuStatuses[] = {SkuStatus::settled,
+                                             SkuStatus::needs_more_hosts,
+                                             SkuStatus::host_warnings,
+                                             SkuStatus::fit_warnings,
+                                             SkuStatus::low_confidence,
+                                             SkuStatus::hosts_disagree,
+                                             SkuStatus::disagrees_with_verification};
+std::string to_string(SkuStatus status);  // the enumerator's name: "settled", ...
+
+// One condition a SKU's answer fails.
+struct StatusReason {
+    SkuStatus code = SkuStatus::needs_more_hosts;
+    std::string reason;  // one plain sentence
+};
+
+// One host left out of the SKU's fit, and why (check_hosts' reasons).
+struct ExcludedHost {
+    std::string host;
+    std::vector<std::string> reasons;
+};
+
+// The boot pool a SKU's prediction is for.
+struct FleetPool {
+    std::uint64_t pages = 0;  // 0: none known (a boot table)
+    std::uint64_t page_size_kb = 0;
+    // "--boot-pages", "hosts' reports" or, when no report says, the fit's own
+    // (Recommendation::pool_source: "cmdline", "current pool", "1 TiB reference").
+    std::string source;
+    int hosts = 0;        // fitted hosts whose newest report is for this pool
+    int other_hosts = 0;  // fitted hosts whose newest report is for another pool
+};
 
 struct FleetAnswer {
     SkuKey sku;
     int hosts = 0;
     int runs = 0;
     SkuStatus status = SkuStatus::needs_more_hosts;
-    std::string status_reason;  // one plain sentence
+    std::vector<StatusReason> status_reasons;  // empty when settled
+    std::string status_reason;                 // one plain sentence or several
+    std::vector<ExcludedHost> excluded;        // hosts left out of the fit (outliers)
+    FleetPool pool;
     Decision decision = Decision::set;
     std::uint64_t hugepage_alloc_threads = 1;
     std::string kernel_cmdline;  // "hugepage_alloc_threads=N"; empty when the default is kept

@@ -162,8 +162,12 @@ HostRepetitionPool::HostRepetitionPool(std::span<const Point> points,
             begin = end;
         }
     }
-    exact_ = std::all_of(hosts_.begin(), hosts_.end(),
-                         [](const RepetitionPool& h) { return h.exact(); });
+    // The ranks count samples, so a weighted sample (a host's runs weighed down to one host's
+    // say, model/fleet) takes the resamples' own medians instead.
+    exact_ =
+        std::all_of(hosts_.begin(), hosts_.end(),
+                    [](const RepetitionPool& h) { return h.exact(); }) &&
+        std::all_of(points.begin(), points.end(), [](const Point& p) { return p.weight == 1.0; });
     if (!exact_)
         return;
     // Every sample of every host, by count, as (seconds, host, group, position), then ranked.

@@ -93,7 +93,8 @@ class HostRepetitionPool {
     // One resample from the hosts `drawn` (indexes, repeats allowed), in that order.
     std::vector<Point> draw(std::span<const std::size_t> drawn, Resampler& rng) const;
 
-    // True when every host keeps its samples as measured (no blocks): draw_medians applies.
+    // True when every host keeps its samples as measured (no blocks) and each weighs 1:
+    // draw_medians applies.
     bool exact() const { return exact_; }
     // medians_per_count(draw(drawn, rng)), value for value and with the same draws from rng,
     // without the resample: each count's samples over all hosts are ranked once, and a

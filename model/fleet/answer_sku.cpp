@@ -1,7 +1,8 @@
-// One SKU's answer: every host's sweeps fitted together, the uncertainty from a bootstrap over
-// hosts and their repetitions, judged against the boots `verify` has seen
-// (docs/fleet.md "How a SKU's answer is made").
+// One SKU's answer: every host's sweeps fitted together, each host with the same say, outliers
+// left out, the uncertainty from a bootstrap over hosts and their repetitions, and judged by
+// every condition a roll-out needs (docs/fleet.md "How a SKU's answer is made" and "Status").
 #include <algorithm>
+#include <cmath>
 #include <map>
 
 #include "model/alloc_threads.hpp"
@@ -58,33 +59,201 @@ std::optional<int> faster_booted_count(const VerifiedBoots& v, int recommended, 
     return fastest;
 }
 
-void judge(SkuAnswer& a, const VerifiedBoots& v, const FleetOptions& o) {
-    if (a.hosts < o.min_hosts) {
-        a.status = SkuStatus::needs_more_hosts;
-        a.status_reason = std::to_string(a.hosts) + " host(s) measured; the answer needs " +
-                          std::to_string(o.min_hosts) + " before it stands for the SKU.";
-        return;
+std::string joined(const std::vector<std::string>& parts, const char* separator = ", ") {
+    std::string out;
+    for (const auto& p : parts)
+        out += (out.empty() ? "" : separator) + p;
+    return out;
+}
+
+bool accepted(const FleetOptions& o, const std::string& code) {
+    return std::find(o.accepted_warnings.begin(), o.accepted_warnings.end(), code) !=
+           o.accepted_warnings.end();
+}
+
+// The fitted hosts and the ones left out: check_hosts' outliers, unless the options keep them.
+// A SKU whose every host stands out (which the median makes impossible for curves) keeps all.
+void split_outliers(const std::vector<HostRuns>& hosts, const FleetOptions& o,
+                    std::vector<HostRuns>& fitted, std::vector<ExcludedHost>& excluded) {
+    const auto checks = check_host_runs(hosts);
+    for (std::size_t h = 0; h < hosts.size(); ++h) {
+        if (checks[h].outlier && !o.include_outliers)
+            excluded.push_back({checks[h].host, checks[h].reasons});
+        else
+            fitted.push_back(hosts[h]);
     }
+    if (fitted.empty()) {
+        fitted = hosts;
+        excluded.clear();
+    }
+}
+
+// The pool the answer is for: the option's, else the one the most fitted hosts' newest reports
+// were made for (the larger on a tie), else nothing (the fit's own rule then).
+FleetPool choose_pool(const std::vector<HostRuns>& fitted, const FleetOptions& o,
+                      std::uint64_t page_size_kb) {
+    FleetPool pool;
+    pool.page_size_kb = page_size_kb;
+    std::map<std::uint64_t, int> counts;
+    std::map<std::uint64_t, std::string> source_of;  // the first such report's own source
+    int with_pool = 0;
+    for (const auto& h : fitted)
+        if (const auto& p = newest(h).boot_pool; p && p->pages > 0) {
+            ++counts[p->pages];
+            source_of.emplace(p->pages, p->source);
+            ++with_pool;
+        }
+    if (o.boot_pages) {
+        pool.pages = *o.boot_pages;
+        pool.source = "--boot-pages";
+    } else if (!counts.empty()) {
+        const auto most =
+            std::max_element(counts.begin(), counts.end(), [](const auto& a, const auto& b) {
+                return a.second != b.second ? a.second < b.second : a.first < b.first;
+            });
+        pool.pages = most->first;
+        pool.source = "hosts' reports" +
+                      (source_of[most->first].empty() ? "" : " (" + source_of[most->first] + ")");
+    }
+    const auto same = counts.find(pool.pages);
+    pool.hosts = same == counts.end() ? 0 : same->second;
+    pool.other_hosts = with_pool - pool.hosts;
+    return pool;
+}
+
+// The measured thread count per node nearest `per_node` (in ratio) that every fitted host has.
+std::optional<double> common_count(const std::vector<std::map<double, double>>& curves,
+                                   double per_node) {
+    std::optional<double> best;
+    for (const auto& [n, value] : curves.front()) {
+        const bool everyone = std::all_of(curves.begin(), curves.end(),
+                                          [n = n](const auto& c) { return c.count(n) > 0; });
+        if (everyone &&
+            (!best || std::abs(std::log(n / per_node)) < std::abs(std::log(*best / per_node))))
+            best = n;
+    }
+    return best;
+}
+
+// Hosts whose time per page at the counts the answer compares lies outside
+// kHostAgreementFactor of the hosts' median there, with the worst factor.
+std::optional<std::string> disagreeing_hosts(const std::vector<HostRuns>& fitted,
+                                             const Recommendation& r) {
+    if (fitted.size() < 2)
+        return std::nullopt;
+    std::vector<std::map<double, double>> curves;
+    for (const auto& h : fitted)
+        curves.push_back(host_curve(h));
+    std::vector<double> counts;
+    for (const double per_node : {r.threads_per_node, r.default_threads_per_node})
+        if (const auto n = common_count(curves, std::max(per_node, 1.0));
+            n && std::find(counts.begin(), counts.end(), *n) == counts.end())
+            counts.push_back(*n);
+    std::vector<std::string> out;
+    double worst = 1;
+    for (std::size_t h = 0; h < fitted.size(); ++h) {
+        double factor = 1;
+        for (const double n : counts) {
+            std::vector<double> logs;
+            for (const auto& c : curves)
+                logs.push_back(c.at(n));
+            factor = std::max(factor, std::exp(std::abs(curves[h].at(n) - median(logs))));
+        }
+        if (factor > kHostAgreementFactor) {
+            out.push_back(fitted[h].host);
+            worst = std::max(worst, factor);
+        }
+    }
+    if (out.empty())
+        return std::nullopt;
+    return std::to_string(out.size()) + " of " + std::to_string(fitted.size()) + " hosts (" +
+           joined(out) + ") lie up to " + decimals_text(worst, 2) +
+           " times from the hosts' median time per page at the thread counts compared, beyond " +
+           decimals_text(kHostAgreementFactor, 2) + "; the hosts do not agree on one curve.";
+}
+
+// Fitted hosts whose newest report carries a warning `apply --report` refuses.
+std::optional<std::string> host_warnings(const std::vector<HostRuns>& fitted,
+                                         const FleetOptions& o) {
+    std::map<std::string, std::vector<std::string>> hosts_of;
+    for (const auto& h : fitted)
+        for (const auto& code : newest(h).warning_codes)
+            if (is_unfit_code(code) && !accepted(o, code))
+                if (auto& list = hosts_of[code]; list.empty() || list.back() != h.host)
+                    list.push_back(h.host);
+    if (hosts_of.empty())
+        return std::nullopt;
+    std::vector<std::string> parts, codes;
+    for (const auto& [code, hosts] : hosts_of) {
+        parts.push_back(code + " (" + joined(hosts) + ")");
+        codes.push_back(code);
+    }
+    return "hosts' reports carry warnings 'hugetune apply --report' refuses: " + joined(parts) +
+           "; measure them again, or accept with --accept-warning " + joined(codes, ",") + ".";
+}
+
+// The SKU's own fit's warnings that make it unfit, but for low_confidence, which min_confidence
+// judges, and the machine's, which the hosts' reports carry.
+std::optional<std::string> fit_warnings(const Recommendation& r, const FleetOptions& o) {
+    std::vector<std::string> parts, codes;
+    for (const auto& w : r.warnings)
+        if (is_unfit_code(w.code) && w.code != "low_confidence" && !is_machine_warning(w.code) &&
+            !accepted(o, w.code)) {
+            parts.push_back(w.code + ": " + w.message);
+            codes.push_back(w.code);
+        }
+    if (parts.empty())
+        return std::nullopt;
+    return "the SKU's fit warns " + joined(parts, "; ") + "; accept with --accept-warning " +
+           joined(codes, ",") + ".";
+}
+
+void judge(SkuAnswer& a, const std::vector<HostRuns>& fitted, const VerifiedBoots& v,
+           const FleetOptions& o) {
+    const auto fail = [&a](SkuStatus code, std::string reason) {
+        a.reasons.push_back({code, std::move(reason)});
+    };
+    const int in_fit = static_cast<int>(fitted.size());
+    if (in_fit < o.min_hosts)
+        fail(SkuStatus::needs_more_hosts,
+             std::to_string(in_fit) + " host(s) in the fit; the answer needs " +
+                 std::to_string(o.min_hosts) + " (--min-hosts) before it stands for the SKU.");
+    if (const auto w = host_warnings(fitted, o))
+        fail(SkuStatus::host_warnings, *w);
+    if (const auto w = fit_warnings(a.recommendation, o))
+        fail(SkuStatus::fit_warnings, *w);
+    if (const auto c = a.recommendation.confidence; !c || *c < o.min_confidence)
+        fail(SkuStatus::low_confidence,
+             (c ? "confidence " + percent_text(*c) : std::string("no confidence estimated")) +
+                 ", below the " + percent_text(o.min_confidence) + " needed (--min-confidence).");
+    if (const auto d = disagreeing_hosts(fitted, a.recommendation))
+        fail(SkuStatus::hosts_disagree, *d);
     const int recommended = a.recommendation.hugepage_alloc_threads;
     if (a.verification_ratio && (*a.verification_ratio < kVerificationRatioLow ||
-                                 *a.verification_ratio > kVerificationRatioHigh)) {
-        a.status = SkuStatus::disagrees_with_verification;
-        a.status_reason = "verified boots took " + decimals_text(*a.verification_ratio, 2) +
-                          " times the predicted time (median), outside " +
-                          decimals_text(kVerificationRatioLow, 2) + " to " +
-                          decimals_text(kVerificationRatioHigh, 2) + ".";
-        return;
-    }
-    if (const auto faster = faster_booted_count(v, recommended, o.recommend.tolerance)) {
-        a.status = SkuStatus::disagrees_with_verification;
-        a.status_reason = "verified boots at hugepage_alloc_threads=" + std::to_string(*faster) +
-                          " were faster per page than at the recommended " +
-                          std::to_string(recommended) + ".";
+                                 *a.verification_ratio > kVerificationRatioHigh))
+        fail(SkuStatus::disagrees_with_verification,
+             "verified boots took " + decimals_text(*a.verification_ratio, 2) +
+                 " times the predicted time (median), outside " +
+                 decimals_text(kVerificationRatioLow, 2) + " to " +
+                 decimals_text(kVerificationRatioHigh, 2) + ".");
+    if (const auto faster = faster_booted_count(v, recommended, o.recommend.tolerance))
+        fail(SkuStatus::disagrees_with_verification,
+             "verified boots at hugepage_alloc_threads=" + std::to_string(*faster) +
+                 " were faster per page than at the recommended " + std::to_string(recommended) +
+                 ".");
+    std::vector<std::string> sentences;
+    for (const auto& r : a.reasons)
+        sentences.push_back(r.reason);
+    if (!a.reasons.empty()) {
+        a.status = a.reasons.front().code;
+        a.status_reason = joined(sentences, " ");
         return;
     }
     a.status = SkuStatus::settled;
     a.status_reason =
-        std::to_string(a.hosts) + " hosts fitted together" +
+        std::to_string(in_fit) + " hosts fitted together" +
+        (a.excluded.empty() ? std::string()
+                            : " (" + std::to_string(a.excluded.size()) + " outlier(s) left out)") +
         (a.verified_boots > 0 ? "; " + std::to_string(a.verified_boots) + " verified boot(s) agree."
                               : std::string("; no verified boot yet."));
 }
@@ -97,17 +266,29 @@ SkuAnswer answer_sku(const std::vector<FleetRun>& runs, const FleetOptions& opti
     SkuAnswer a;
     a.sku = hosts.front().runs.front().sku;
     a.hosts = static_cast<int>(hosts.size());
+    std::vector<HostRuns> fitted;
+    split_outliers(hosts, options, fitted, a.excluded);
     for (const auto& h : hosts)
         a.runs += static_cast<int>(h.runs.size());
-    a.recommendation = recommend_from_sweep(pooled_sweep(hosts, runs_input), options.recommend);
+    a.pool = choose_pool(fitted, options, a.sku.page_size_kb);
+    RecommendOptions recommend = options.recommend;
+    if (a.pool.pages > 0) {
+        recommend.pool_pages = a.pool.pages;
+        recommend.pool_source = a.pool.source;
+    }
+    a.recommendation = recommend_from_sweep(pooled_sweep(fitted, runs_input), recommend);
+    if (a.pool.pages == 0) {  // no report said: the fit's own rule chose
+        a.pool.pages = static_cast<std::uint64_t>(std::llround(a.recommendation.pool_pages));
+        a.pool.source = a.recommendation.pool_source;
+    }
     if (a.recommendation.decision == Decision::set)
         a.kernel_cmdline = alloc_threads_setting(
             static_cast<std::uint64_t>(a.recommendation.hugepage_alloc_threads));
-    const VerifiedBoots v = verified_boots(hosts);
+    const VerifiedBoots v = verified_boots(fitted);
     a.verified_boots = v.boots;
     if (!v.ratios.empty())
         a.verification_ratio = median(v.ratios);
-    judge(a, v, options);
+    judge(a, fitted, v, options);
     return a;
 }
 

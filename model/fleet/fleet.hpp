@@ -46,6 +46,9 @@ struct RunFacts {
     std::optional<double> confidence;
     std::vector<std::string> warning_codes;
     std::optional<Verification> verification;
+    // The boot pool the report's prediction is for (`run --boot-pages`, the command line, ...);
+    // absent in a report that does not say.
+    std::optional<ReportBootPool> boot_pool;
 };
 
 // What the fleet keeps of a whole report (read_report with need_run); throws InputError when the
@@ -63,12 +66,31 @@ struct FleetRun {
     nlohmann::json report;  // the whole document, its `verification` block included when it has one
 };
 
+// The defaults of the options below, which `fleet skus`, `recommend`, `export` and `hosts` take
+// (docs/fleet.md "Status").
+inline constexpr int kDefaultMinHosts = 3;
+inline constexpr double kDefaultMinConfidence = 0.8;
+
 struct FleetOptions {
-    RecommendOptions recommend;  // tolerance, seed, resamples, boot pool
-    int min_hosts = 3;           // fewer hosts: the answer "needs more hosts"
+    RecommendOptions recommend;  // tolerance, seed, resamples
+    // Fewer hosts in the fit: the answer "needs more hosts".
+    int min_hosts = kDefaultMinHosts;
+    // A confidence below this (or none estimated): not settled.
+    double min_confidence = kDefaultMinConfidence;
+    // Hosts check_hosts calls outliers are left out of the fit unless this is set.
+    bool include_outliers = false;
+    // Warning codes of kUnfitCodes that do not keep the answer from being settled.
+    std::vector<std::string> accepted_warnings;
+    // The boot pool the answer is for, in pages of the SKU's size; absent: the pool the hosts'
+    // reports were made for (the most hosts' when they differ).
+    std::optional<std::uint64_t> boot_pages;
 };
 
 // The rules' thresholds (docs/fleet.md "How a SKU's answer is made" and "Outliers").
+// Hosts agree when each fitted host's median time per page, at the measured thread counts
+// nearest the recommended value and the kernel default, lies within this factor of the hosts'
+// median there.
+inline constexpr double kHostAgreementFactor = 1.25;
 // Verified boots agree with the SKU's prediction while their median measured/predicted ratio
 // lies within [low, high].
 inline constexpr double kVerificationRatioLow = 2.0 / 3.0;
@@ -89,16 +111,20 @@ std::vector<double> robust_deviations(const std::vector<double>& values, double 
 
 struct SkuAnswer {
     SkuKey sku;
-    int hosts = 0;
-    int runs = 0;
+    int hosts = 0;  // every host of the SKU, excluded ones too
+    int runs = 0;   // of every host
+    std::vector<ExcludedHost> excluded;
     // From every host's sweep fitted together; its uncertainty from a bootstrap that resamples
     // hosts, then each host's repetitions.
     Recommendation recommendation;
     std::string kernel_cmdline;  // "hugepage_alloc_threads=N"; empty when the default is kept
     int verified_boots = 0;
     std::optional<double> verification_ratio;  // median measured/predicted over verified boots
+    FleetPool pool;                            // the boot pool the prediction is for
+    // settled when `reasons` is empty, else the first reason's code.
     SkuStatus status = SkuStatus::needs_more_hosts;
-    std::string status_reason;  // one plain sentence
+    std::vector<StatusReason> reasons;  // every condition the answer fails, in the rules' order
+    std::string status_reason;          // the sentences of `reasons`, or why it is settled
 };
 
 // All runs must share one SKU key; throws InputError about `runs_input` (what names the runs

@@ -12,20 +12,6 @@
 namespace hugetune::model::fleet {
 namespace {
 
-// The host's median log seconds per page of the alloc phase, per thread count, over all its
-// runs: the one series every sweep has.
-std::map<double, double> host_curve(const HostRuns& host) {
-    std::map<double, std::vector<double>> logs;
-    for (const auto& run : host.runs)
-        if (const auto* alloc = run.sweep.phase(kPhaseAlloc))
-            for (const auto& p : alloc->points)
-                logs[p.threads_per_node].push_back(std::log(p.seconds / alloc->pages_per_node));
-    std::map<double, double> curve;
-    for (const auto& [threads, values] : logs)
-        curve[threads] = median(values);
-    return curve;
-}
-
 // Per host, the deviation of largest size over the thread counts at least kMinHostsToCompare
 // hosts measured.
 std::vector<std::optional<double>> curve_deviations(const std::vector<HostRuns>& hosts) {
@@ -109,6 +95,18 @@ void judge_same(HostCheck& c, const std::optional<std::string>& own,
 
 }  // namespace
 
+std::map<double, double> host_curve(const HostRuns& host) {
+    std::map<double, std::vector<double>> logs;
+    for (const auto& run : host.runs)
+        if (const auto* alloc = run.sweep.phase(kPhaseAlloc))
+            for (const auto& p : alloc->points)
+                logs[p.threads_per_node].push_back(std::log(p.seconds / alloc->pages_per_node));
+    std::map<double, double> curve;
+    for (const auto& [threads, values] : logs)
+        curve[threads] = median(values);
+    return curve;
+}
+
 std::vector<double> robust_deviations(const std::vector<double>& values, double floor) {
     std::vector<double> z(values.size(), 0.0);
     if (values.size() < static_cast<std::size_t>(kMinHostsToCompare))
@@ -125,7 +123,10 @@ std::vector<double> robust_deviations(const std::vector<double>& values, double 
 
 std::vector<HostCheck> check_hosts(const std::vector<FleetRun>& runs,
                                    const FleetOptions& /*options*/, const InputSource& runs_input) {
-    const std::vector<HostRuns> hosts = read_host_runs(runs, runs_input);
+    return check_host_runs(read_host_runs(runs, runs_input));
+}
+
+std::vector<HostCheck> check_host_runs(const std::vector<HostRuns>& hosts) {
     std::vector<HostCheck> checks;
     std::vector<std::optional<std::string>> kernels, firmwares;
     for (const auto& host : hosts) {

@@ -14,11 +14,12 @@ RunFacts read_one(const FleetRun& run, const InputSource& input) {
     return facts;
 }
 
-// Per page, at the series' pages per node, like points of one sweep (sweep_json.cpp).
-void append_points(PhaseSeries& to, const PhaseSeries& from) {
+// Per page, at the series' pages per node, like points of one sweep (sweep_json.cpp), each
+// point's weight times `weight`.
+void append_points(PhaseSeries& to, const PhaseSeries& from, double weight) {
     const double scale = from.pages_per_node > 0 ? to.pages_per_node / from.pages_per_node : 1.0;
     for (const auto& p : from.points)
-        to.points.push_back({p.threads_per_node, p.seconds * scale, p.weight});
+        to.points.push_back({p.threads_per_node, p.seconds * scale, p.weight * weight});
 }
 
 std::optional<std::uint64_t> most_common_pool(const std::vector<HostRuns>& hosts) {
@@ -74,11 +75,12 @@ SweepData pooled_sweep(const std::vector<HostRuns>& hosts, const InputSource& in
         series.points.clear();
     pooled.notes.clear();
     for (const auto& host : hosts) {
+        const double weight = 1.0 / static_cast<double>(host.runs.size());
         for (const auto& run : host.runs)
             for (const auto& from : run.sweep.phases)
                 for (auto& to : pooled.phases)
                     if (to.phase == from.phase)
-                        append_points(to, from);
+                        append_points(to, from, weight);
         for (auto& series : pooled.phases)
             series.host_ends.push_back(series.points.size());
     }

@@ -1,6 +1,7 @@
 // The runs of one SKU read and grouped by host: what answer_sku and check_hosts both start from.
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -19,9 +20,17 @@ struct HostRuns {
 std::vector<HostRuns> read_host_runs(const std::vector<FleetRun>& runs, const InputSource& input);
 
 // Every host's sweeps as one series per phase, each host's points together (host_ends), per
-// page rescaled to the first host's pages per node; machine facts from the first host, the
-// boot pool the one most hosts ask for; its errors are about `input`.
+// page rescaled to the first host's pages per node, each point weighing 1 / the host's runs so
+// that every host has the same say however often it was measured; machine facts from the first
+// host, the boot pool the one most hosts' command lines ask for; its errors are about `input`.
 SweepData pooled_sweep(const std::vector<HostRuns>& hosts, const InputSource& input);
+
+// Each of `hosts` against the others (docs/fleet.md "Outliers"), in the same order.
+std::vector<HostCheck> check_host_runs(const std::vector<HostRuns>& hosts);
+
+// The host's median log seconds per page of the alloc phase, per thread count per node, over
+// all its runs: the one series every sweep has.
+std::map<double, double> host_curve(const HostRuns& host);
 
 // A host's newest run: whose kernel and firmware the host has now.
 const RunFacts& newest(const HostRuns& host);

@@ -24,6 +24,7 @@ RunFacts read_run(const Report& report) {
     for (const auto& w : r.warnings)
         run.warning_codes.push_back(w.code);
     run.verification = report.verification;
+    run.boot_pool = report.boot_pool;
     return run;
 }
 

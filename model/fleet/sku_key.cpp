@@ -91,6 +91,14 @@ std::string to_string(SkuStatus status) {
             return "settled";
         case SkuStatus::needs_more_hosts:
             return "needs_more_hosts";
+        case SkuStatus::host_warnings:
+            return "host_warnings";
+        case SkuStatus::fit_warnings:
+            return "fit_warnings";
+        case SkuStatus::low_confidence:
+            return "low_confidence";
+        case SkuStatus::hosts_disagree:
+            return "hosts_disagree";
         case SkuStatus::disagrees_with_verification:
             return "disagrees_with_verification";
     }

@@ -20,7 +20,10 @@ FleetAnswer fleet_answer(const SkuAnswer& a) {
     f.hosts = a.hosts;
     f.runs = a.runs;
     f.status = a.status;
+    f.status_reasons = a.reasons;
     f.status_reason = a.status_reason;
+    f.excluded = a.excluded;
+    f.pool = a.pool;
     f.decision = r.decision;
     f.hugepage_alloc_threads = static_cast<std::uint64_t>(r.hugepage_alloc_threads);
     f.kernel_cmdline = a.kernel_cmdline;

@@ -74,7 +74,7 @@ std::vector<std::string> unfit_reasons(const ReportStanding& s,
                                        const std::optional<MachineIdentity>& machine) {
     std::vector<std::string> reasons;
     for (const auto& w : s.warnings)
-        if (std::find(kUnfitCodes.begin(), kUnfitCodes.end(), w.code) != kUnfitCodes.end())
+        if (model::is_unfit_code(w.code))
             reasons.push_back("the report warns [" + w.code + "]");
     if (!machine)
         return reasons;

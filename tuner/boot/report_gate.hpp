@@ -13,10 +13,8 @@
 
 namespace hugetune::boot {
 
-// Warning codes that make a report unfit to act on: a measurement on a virtual machine, too few
-// agreeing resamples, a curve that does not fit the points, or resamples that failed.
-inline constexpr std::array<std::string_view, 4> kUnfitCodes = {"vm", "low_confidence", "poor_fit",
-                                                                "failed_resamples"};
+// The codes that make a report unfit to act on (model/warning.hpp).
+using model::kUnfitCodes;
 
 struct ReportStanding {
     std::vector<model::Warning> warnings;
