@@ -188,6 +188,41 @@ fleet_suite() {
     json_field "$out" '[(h["outlier"], h["reasons"], h["runs"]) for h in d["hosts"]]' >/dev/null
     [[ $(json_field "$out" '[h["runs"] for h in d["hosts"]]') == "[2, 1, 1, 1, 1]" ]] || fail "runs per host: $(cat "$out")"
 
+    # 4b. What keeps an answer from being settled, each reason named; the options that change
+    # it, each a part of what a kept answer was computed from. The fixture reports were measured
+    # in a VM (warning vm), and host-a and host-d stand out by their curves.
+    expect 0 "$bin" fleet recommend --db "$db" --sku "$sku_a" --json
+    [[ $(json_field "$out" 'd["status"] != "settled" and "host_warnings" in [r["code"] for r in d["status_reasons"]]') == True ]] ||
+        fail "vm reports settled: $(cat "$out")"
+    [[ $(json_field "$out" 'd["status"] == d["status_reasons"][0]["code"]') == True ]] || fail "status is not the first reason: $(cat "$out")"
+    [[ $(json_field "$out" 'sorted(h["host"] for h in d["excluded_hosts"])') == "['host-a', 'host-d']" ]] ||
+        fail "outliers not left out: $(cat "$out")"
+    [[ $(json_field "$out" 'd["pool"]["pages"], d["pool"]["source"]') == "(524288, \"hosts' reports (1 TiB reference)\")" ]] ||
+        fail "pool: $(cat "$out")"
+    expect 0 "$bin" fleet recommend --db "$db" --sku "$sku_a"
+    stdout_matches '^left out  host-d \(outlier: its curve is slower'
+    stdout_matches '^  host_warnings: .*vm \(host-'
+    stdout_matches '^pool       524288 pages of 2048 kB, from hosts'"'"' reports'
+    expect 0 "$bin" fleet recommend --db "$db" --sku "$sku_a" --json --accept-warning vm
+    [[ $(json_field "$out" '"host_warnings" in [r["code"] for r in d["status_reasons"]]') == False ]] ||
+        fail "--accept-warning vm: $(cat "$out")"
+    expect 0 "$bin" fleet recommend --db "$db" --sku "$sku_a" --json
+    [[ $(json_field "$out" '"host_warnings" in [r["code"] for r in d["status_reasons"]]') == True ]] ||
+        fail "the answer kept for --accept-warning vm was taken without it: $(cat "$out")"
+    expect 0 "$bin" fleet recommend --db "$db" --sku "$sku_a" --json --include-outliers --boot-pages 4096
+    [[ $(json_field "$out" 'd["excluded_hosts"], d["pool"]["pages"], d["pool"]["source"]') == "([], 4096, '--boot-pages')" ]] ||
+        fail "--include-outliers --boot-pages 4096: $(cat "$out")"
+    expect 0 "$bin" fleet skus --db "$db"
+    stdout_matches "^$sku_a  hosts 5  runs 6  .* host_warnings"
+    stdout_matches "outliers left out 2$"
+    expect 0 "$bin" fleet export --db "$db" --format cmdline
+    stdout_empty
+    stderr_matches "2 SKUs left out"
+    expect_error 2 "--min-confidence: '101' is no percentage" "$bin" fleet skus --db "$db" --min-confidence 101
+    expect_error 2 "--min-hosts: give a whole number from 1" "$bin" fleet skus --db "$db" --min-hosts 0
+    expect_error 2 "--accept-warning: 'oversubscribed' is not a warning" "$bin" fleet export --db "$db" --accept-warning vm,oversubscribed
+    expect_error 2 "--boot-pages: give a number of pages" "$bin" fleet recommend --db "$db" --sku "$sku_a" --boot-pages 0
+
     # 5. export in each format.
     expect 0 "$bin" fleet export --db "$db" --format csv
     [[ $(head -1 "$out") == "sku,status,decision,hugepage_alloc_threads,kernel_cmdline" ]] || fail "csv header: $(cat "$out")"
