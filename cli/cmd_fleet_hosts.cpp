@@ -1,4 +1,5 @@
 // `hugetune fleet hosts --sku KEY`: each host of a SKU against its siblings.
+#include <algorithm>
 #include <iostream>
 
 #include "cli/fleet_commands.hpp"
@@ -7,6 +8,31 @@
 #include "tuner/system/errors.hpp"
 
 namespace hugetune::cli {
+namespace {
+
+// The SKU of the same hardware with init_on_alloc the other way, when the database has it.
+struct OtherSetting {
+    std::string key;
+    bool on = false;
+    std::vector<std::string> hosts;
+};
+
+std::optional<OtherSetting> other_init_on_alloc(fleet_db::FleetDb& db, const std::string& sku) {
+    model::fleet::SkuKey key = model::fleet::parse_sku_key(sku, {"", "sku"});
+    if (!key.init_on_alloc)
+        return std::nullopt;
+    key.init_on_alloc = !*key.init_on_alloc;
+    OtherSetting other{model::fleet::to_string(key), *key.init_on_alloc, {}};
+    const auto keys = fleet_db_call([&] { return db.sku_keys(); });
+    if (std::find(keys.begin(), keys.end(), other.key) == keys.end())
+        return std::nullopt;
+    for (const auto& run : fleet_db_call([&] { return db.runs_of_sku(other.key); }))
+        if (std::find(other.hosts.begin(), other.hosts.end(), run.host) == other.hosts.end())
+            other.hosts.push_back(run.host);
+    return other;
+}
+
+}  // namespace
 
 int run_fleet_hosts(const Args& args) {
     std::string db_option, sku;
@@ -28,10 +54,18 @@ int run_fleet_hosts(const Args& args) {
                     "no runs of SKU '" + sku + "' in the database; see 'hugetune fleet skus'");
     const std::vector<model::fleet::HostCheck> checks =
         model::fleet::check_hosts(runs, fleet_analysis_options(), sku_runs_input(sku));
+    const auto other = other_init_on_alloc(db, sku);
     if (json) {
         nlohmann::json out = {{"sku", sku}, {"hosts", nlohmann::json::array()}};
-        for (const auto& c : checks)
-            out["hosts"].push_back(model::fleet::to_json(c));
+        for (const auto& c : checks) {
+            auto host = model::fleet::to_json(c);
+            host["also_in_other_init_on_alloc"] =
+                other && std::count(other->hosts.begin(), other->hosts.end(), c.host) > 0;
+            out["hosts"].push_back(std::move(host));
+        }
+        out["other_init_on_alloc"] =
+            other ? nlohmann::json{{"sku", other->key}, {"hosts", other->hosts}}
+                  : nlohmann::json(nullptr);
         std::cout << out.dump(2) << "\n";
         return 0;
     }
@@ -43,8 +77,16 @@ int run_fleet_hosts(const Args& args) {
                   << "  " << (c.outlier ? "OUTLIER" : "ok");
         for (const auto& reason : c.reasons)
             std::cout << "; " << printable_text(reason);
+        if (other && std::count(other->hosts.begin(), other->hosts.end(), c.host) > 0)
+            std::cout << "; also measured with init_on_alloc " << (other->on ? "on" : "off")
+                      << " (SKU " << printable_text(other->key) << ")";
         std::cout << "\n";
     }
+    if (other)
+        print_diagnostic("note", std::to_string(other->hosts.size()) +
+                                     " host(s) of the same hardware run with init_on_alloc " +
+                                     (other->on ? "on" : "off") + ", which changes the boot's " +
+                                     "work: their answer is SKU " + other->key);
     return 0;
 }
 

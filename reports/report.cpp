@@ -28,6 +28,11 @@ std::string threads_list(const std::set<int>& ns) {
 // (model::nominal_memory_gib): one machine keeps one key whatever its pools hold. A probe
 // without MemTotal (a tree gathered before it was recorded) falls back to hwloc's local memory,
 // which excludes the huge pages held, rounded to the GiB.
+json init_on_alloc_of(const json& probe) {
+    const json& value = at_or_null(at_or_null(probe, "kernel"), "init_on_alloc");
+    return value.is_boolean() ? value : json(nullptr);
+}
+
 json sku_of(const json& probe, const json& sweep) {
     const auto& nodes = probe["topology"]["nodes"];
     int memory_nodes = 0;
@@ -53,7 +58,8 @@ json sku_of(const json& probe, const json& sweep) {
             {"nodes", memory_nodes},
             {"hardware_threads_per_node", max_threads},
             {"memory_per_node_gib", memory_gib},
-            {"page_size_kb", sweep["parameters"].value("page_size_kb", 2048)}};
+            {"page_size_kb", sweep["parameters"].value("page_size_kb", 2048)},
+            {"init_on_alloc", init_on_alloc_of(probe)}};
 }
 
 json models_by_phase(const json& fit) {

@@ -25,7 +25,8 @@ json sku_fields(const SkuKey& key) {
             {"nodes", key.nodes},
             {"hardware_threads_per_node", key.hardware_threads_per_node},
             {"memory_per_node_gib", key.memory_per_node_gib},
-            {"page_size_kb", key.page_size_kb}};
+            {"page_size_kb", key.page_size_kb},
+            {"init_on_alloc", key.init_on_alloc ? json(*key.init_on_alloc) : json(nullptr)}};
 }
 
 SkuStatus read_status(const JsonField& field) {

@@ -205,6 +205,9 @@ ReportRun read_run_part(const JsonField& doc) {
     check_hostname(doc["host"]["hostname"], run.hostname);
     run.cpu_microarch = doc["cpu"]["microarch"].hint<std::string>().value_or("unknown");
     run.sku = read_sku(doc["sku"]);
+    // Reports made before the key held init_on_alloc say it in their kernel block.
+    if (!run.sku.init_on_alloc)
+        run.sku.init_on_alloc = doc["kernel"]["init_on_alloc"].hint<bool>();
     run.firmware = read_firmware(doc["firmware"]);
     doc["sweep"].object();
     run.sweep = read_measured_sweep(doc["sweep"]);
@@ -261,6 +264,7 @@ SkuKey read_sku(const JsonField& sku) {
     key.memory_per_node_gib =
         static_cast<std::uint64_t>(sku["memory_per_node_gib"].whole_number({0}));
     key.page_size_kb = static_cast<std::uint64_t>(sku["page_size_kb"].whole_number({4}));
+    key.init_on_alloc = sku["init_on_alloc"].optional_boolean();
     return key;
 }
 

@@ -37,6 +37,9 @@ struct SkuKey {
     int hardware_threads_per_node = 1;
     std::uint64_t memory_per_node_gib = 0;
     std::uint64_t page_size_kb = 2048;
+    // Whether the kernel zeroes every page it allocates (init_on_alloc), which changes the boot's
+    // work by orders of magnitude and so separates answers; nothing: unknown (older reports).
+    std::optional<bool> init_on_alloc;
 
     bool operator==(const SkuKey&) const = default;
 };

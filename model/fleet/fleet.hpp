@@ -22,8 +22,9 @@ namespace hugetune::model::fleet {
 // answer.
 using SkuKey = model::SkuKey;
 
-// "<microarch>/<nodes>n/<threads>t/<gib>g/<page kB>k", e.g. "skylake/4n/28t/192g/2048k": what
-// `fleet recommend --sku` takes and every output prints.
+// "<microarch>/<nodes>n/<threads>t/<gib>g/<page kB>k/ioa<0|1>", e.g.
+// "skylake/4n/28t/192g/2048k/ioa1": what `fleet recommend --sku` takes and every output prints.
+// The last part is init_on_alloc off or on, absent when the report does not say.
 std::string to_string(const SkuKey& key);
 // The reverse of to_string; throws InputError about `input` naming the part that is wrong.
 SkuKey parse_sku_key(std::string_view text, const InputSource& input = {});

@@ -9,7 +9,8 @@ namespace hugetune::model::fleet {
 namespace {
 
 constexpr std::string_view kKeyFix =
-    "give <microarch>/<nodes>n/<threads>t/<gib>g/<page kB>k, e.g. skylake/4n/28t/192g/2048k; "
+    "give <microarch>/<nodes>n/<threads>t/<gib>g/<page kB>k[/ioa0|/ioa1], e.g. "
+    "skylake/4n/28t/192g/2048k/ioa1; "
     "see 'hugetune fleet skus'";
 
 struct KeyText {
@@ -64,14 +65,15 @@ bool microarch_name(std::string_view name) {
 std::string to_string(const SkuKey& key) {
     return key.microarch + "/" + std::to_string(key.nodes) + "n/" +
            std::to_string(key.hardware_threads_per_node) + "t/" +
-           std::to_string(key.memory_per_node_gib) + "g/" + std::to_string(key.page_size_kb) + "k";
+           std::to_string(key.memory_per_node_gib) + "g/" + std::to_string(key.page_size_kb) + "k" +
+           (key.init_on_alloc ? (*key.init_on_alloc ? "/ioa1" : "/ioa0") : "");
 }
 
 SkuKey parse_sku_key(std::string_view key_text, const InputSource& input) {
     const KeyText text{key_text, input};
     const auto parts = split(key_text);
-    if (parts.size() != 5)
-        refuse(text, std::to_string(parts.size()) + " part(s) separated by '/', not 5");
+    if (parts.size() != 5 && parts.size() != 6)
+        refuse(text, std::to_string(parts.size()) + " part(s) separated by '/', not 5 or 6");
     if (!microarch_name(parts[0]))
         refuse(text, "microarch '" + std::string(parts[0]) +
                          "' must be lower-case letters, digits and '-'");
@@ -82,6 +84,11 @@ SkuKey parse_sku_key(std::string_view key_text, const InputSource& input) {
         static_cast<int>(number_with_unit(text, parts[2], 't', "threads per node", 1));
     key.memory_per_node_gib = number_with_unit(text, parts[3], 'g', "memory per node", 0);
     key.page_size_kb = number_with_unit(text, parts[4], 'k', "page size", 4);
+    if (parts.size() == 6) {
+        if (parts[5] != "ioa0" && parts[5] != "ioa1")
+            refuse(text, "init_on_alloc '" + std::string(parts[5]) + "' must be ioa0 or ioa1");
+        key.init_on_alloc = parts[5] == "ioa1";
+    }
     return key;
 }
 

@@ -25,8 +25,7 @@ seconds() {  # seconds COMMAND...: wall seconds of COMMAND, which must succeed
 "$gen" --seed 1 --out "$work/fleet" --skus 10 --hosts-per-sku 1000 >/dev/null
 mv "$work/fleet/truth.json" "$work/truth.json"  # the generator's answers, not a report
 reports=$(find "$work/fleet" -name '*.json' ! -name truth.json | wc -l)
-sku=$(json_field "$(find "$work/fleet" -name '*.json' ! -name truth.json | head -1)" \
-    '"%s/%dn/%dt/%dg/%dk" % tuple(d["sku"][k] for k in ("microarch", "nodes", "hardware_threads_per_node", "memory_per_node_gib", "page_size_kb"))')
+sku=$(sku_key_of "$(find "$work/fleet" -name '*.json' ! -name truth.json | head -1)")
 
 measure() {  # measure NAME DB
     local t

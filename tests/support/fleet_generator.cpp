@@ -54,7 +54,7 @@ std::vector<int> thread_counts(int hw) {
 SkuTruth make_truth(const FleetSpec& spec, int k, model::Resampler& rng) {
     const SkuTemplate& t = kTemplates[static_cast<std::size_t>(k) % std::size(kTemplates)];
     SkuTruth s;
-    s.key = {t.microarch, t.nodes, t.threads_per_node, t.gib_per_node, 2048};
+    s.key = {t.microarch, t.nodes, t.threads_per_node, t.gib_per_node, 2048, true};
     if (k >= static_cast<int>(std::size(kTemplates)))
         s.key.microarch += "-" + std::to_string(k);
     s.sigma = t.sigma * std::exp(0.1 * rng.normal());

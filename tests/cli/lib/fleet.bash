@@ -47,6 +47,16 @@ c.commit()' "$1" "$2"
 }
 run_count() { db_sql "$1" "SELECT COUNT(*) FROM runs"; }
 
+# sku_key_of REPORT: the report's SKU key as hugetune prints it (docs/fleet.md); init_on_alloc
+# from the sku block, else, for reports made before it was there, from the kernel block.
+sku_key_of() {
+    python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+s = d["sku"]
+ioa = s.get("init_on_alloc", d.get("kernel", {}).get("init_on_alloc"))
+print("%s/%dn/%dt/%dg/%dk" % tuple(s[k] for k in ("microarch", "nodes", "hardware_threads_per_node", "memory_per_node_gib", "page_size_kb")) + ("" if ioa is None else "/ioa%d" % ioa))' "$1"
+}
+
 # json_field FILE PYTHON_EXPRESSION_OF_d
 json_field() { python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"; }
 
@@ -91,7 +101,7 @@ fleet_suite() {
     for h in host-a host-b host-c; do make_report "$fleet_fixture" "$d/$h.json" "$h"; done
     make_report "$fleet_fixture2" "$d/host-d.json" host-d "" "" 9.9.9-other
     make_report "$fleet_fixture" "$d/other-1.json" other-1 "" testarch
-    sku_a=$(json_field "$fleet_fixture" '"%s/%dn/%dt/%dg/%dk" % tuple(d["sku"][k] for k in ("microarch", "nodes", "hardware_threads_per_node", "memory_per_node_gib", "page_size_kb"))')
+    sku_a=$(sku_key_of "$fleet_fixture")
     sku_b=testarch/${sku_a#*/}
 
     # 1. A directory, once: every report added; again: every one already stored.
@@ -288,6 +298,34 @@ fleet_suite() {
     [[ $(db_sql "$db" "SELECT version FROM schema_info") == 99 && $(run_count "$db") == 238 ]] ||
         fail "the newer database was altered"
     db_sql "$db" "UPDATE schema_info SET version = $latest" >/dev/null
+
+    # 11. init_on_alloc separates answers: host-b measured again with it on is in another SKU
+    # of the same hardware, and `fleet hosts` says so on both.
+    python3 - "$fleet_fixture" "$work/ioa-on.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["host"]["hostname"] = "host-b"
+d["generated_at"] = "2026-12-02T00:00:00Z"
+d["kernel"]["init_on_alloc"] = True
+json.dump(d, open(sys.argv[2], "w"))
+PY
+    [[ $sku_a == */ioa0 ]] || fail "the fixture's key does not say init_on_alloc off: $sku_a"
+    local sku_on=${sku_a%/ioa0}/ioa1
+    expect 0 "$bin" fleet ingest --db "$db" "$work/ioa-on.json"
+    expect 0 "$bin" fleet skus --db "$db" --json
+    [[ $(json_field "$out" '[x["sku_fields"]["init_on_alloc"] for x in d if x["sku"] == "'"$sku_on"'"]') == "[True]" ]] ||
+        fail "no SKU $sku_on: $(cat "$out")"
+    expect 0 "$bin" fleet hosts --db "$db" --sku "$sku_a" --json
+    [[ $(json_field "$out" 'd["other_init_on_alloc"]["sku"], d["other_init_on_alloc"]["hosts"]') == "('$sku_on', ['host-b'])" ]] ||
+        fail "hosts of the other init_on_alloc: $(cat "$out")"
+    [[ $(json_field "$out" '[h["host"] for h in d["hosts"] if h["also_in_other_init_on_alloc"]]') == "['host-b']" ]] ||
+        fail "host-b not flagged: $(cat "$out")"
+    expect 0 "$bin" fleet hosts --db "$db" --sku "$sku_on"
+    stdout_matches '^host-b .*also measured with init_on_alloc off'
+    stderr_matches "host\\(s\\) of the same hardware run with init_on_alloc off"
+    expect 0 "$bin" fleet recommend --db "$db" --host host-b --json
+    [[ $(json_field "$out" 'd["sku"]') == "$sku_on" ]] || fail "host-b's latest SKU: $(cat "$out")"
+    expect_error 2 "init_on_alloc 'ioa2' must be ioa0 or ioa1" "$bin" fleet recommend --db "$db" --sku "${sku_a%/ioa0}/ioa2"
 }
 
 # answers_kept_suite DB SKU: a SKU's answer is kept in the database and taken while the binary,

@@ -137,7 +137,7 @@ TEST_CASE("runs of two SKUs or none are refused") {
     auto runs = copies(3);
     runs[2].report["sku"]["nodes"] = 4;
     CHECK_THROWS_WITH_AS(answer_sku(runs, options()),
-                         doctest::Contains("is of SKU zen4/4n/16t/64g/2048k, not"),
+                         doctest::Contains("is of SKU zen4/4n/16t/64g/2048k/ioa1, not"),
                          model::InputError);
     CHECK_THROWS_AS(check_hosts({}, options()), model::InputError);
     runs = copies(3);

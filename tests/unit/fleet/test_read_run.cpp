@@ -31,7 +31,7 @@ TEST_CASE("a report reads into the facts the fleet needs") {
     const json report = fixed_report();
     const RunFacts run = read_run(report);
     CHECK(run.host == "fixture");
-    CHECK(run.sku == SkuKey{"zen4", 2, 16, 64, 2048});
+    CHECK(run.sku == SkuKey{"zen4", 2, 16, 64, 2048, true});
     CHECK(run.generated_at == report["generated_at"].get<std::string>());
     CHECK(run.tool_version == "0.1.0");
     CHECK(run.kernel_release == "6.15.0");
@@ -138,4 +138,29 @@ TEST_CASE("each bad field is refused by its JSON path") {
     refused("/verification"_json_pointer, json{{"verified", true}, {"threads", 0}},
             "verification.threads: must be a whole number from 1 to 4096");
     CHECK(refusal(json::array()).rfind("document: must be an object", 0) == 0);
+}
+
+TEST_CASE("init_on_alloc is part of the SKU key, from the sku block or an older report's kernel") {
+    json report = fixed_report();
+    report["sku"].erase("init_on_alloc");
+    report["kernel"]["init_on_alloc"] = true;
+    CHECK(read_run(report).sku.init_on_alloc == true);
+    report["sku"]["init_on_alloc"] = false;  // the sku block says, and is what counts
+    CHECK(read_run(report).sku.init_on_alloc == false);
+    CHECK(to_string(read_run(report).sku).ends_with("/ioa0"));
+    report["sku"]["init_on_alloc"] = "yes";
+    CHECK(refusal(report).find("sku.init_on_alloc") != std::string::npos);
+    // Hosts with it on and off are never one SKU's: their boots do different work.
+    json on = fixed_report(), off = fixed_report();
+    on["sku"]["init_on_alloc"] = true;
+    off["sku"]["init_on_alloc"] = false;
+    off["host"]["hostname"] = "other";
+    const std::vector<FleetRun> runs = {{"fixture", "a", on}, {"other", "b", off}};
+    try {
+        answer_sku(runs, FleetOptions{});
+        FAIL("a SKU of both settings was answered");
+    } catch (const model::InputError& e) {
+        CHECK(std::string(e.what()).find("/ioa0") != std::string::npos);
+        CHECK(std::string(e.what()).find("/ioa1") != std::string::npos);
+    }
 }
