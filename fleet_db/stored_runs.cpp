@@ -1,6 +1,7 @@
 // The stored runs as people list and forget them (`fleet runs`, `fleet forget`): selected by
 // the table's columns, never by reading the reports (docs/fleet.md "Listing and forgetting").
 #include <algorithm>
+#include <cassert>
 #include <map>
 #include <optional>
 #include <set>
@@ -145,10 +146,15 @@ void take_write_turn(soci::session& sql, Dialect dialect) {
     sql << "SELECT 1 FROM (SELECT pg_advisory_xact_lock(4712)) AS l", soci::into(one);
 }
 
+// `statement` (one id bound) prepared once, run for each id.
 void delete_each(soci::session& sql, const std::string& statement,
                  const std::vector<long long>& ids) {
-    for (long long id : ids)
-        sql << statement, soci::use(id);
+    long long id = 0;
+    soci::statement st = (sql.prepare << statement, soci::use(id));
+    for (const long long each : ids) {
+        id = each;
+        st.execute(true);
+    }
 }
 
 }  // namespace
@@ -167,6 +173,8 @@ std::vector<StoredRun> FleetDb::list_runs(const RunSelection& selection) {
 }
 
 ForgetResult FleetDb::forget_runs(const RunSelection& selection, bool dry_run) {
+    assert(selection.host || selection.sku || selection.before || selection.kernel_release ||
+           selection.tool_version);
     return guarded(target_, dry_run ? "read the runs" : "forget", [&] {
         std::optional<Transaction> t;
         if (!dry_run) {
