@@ -140,10 +140,11 @@ bool store_verifications(soci::session& sql, long long run_id,
 // Migration 3's rows of version 2 by their block's hash (migrations.hpp).
 void hash_carried_verifications(soci::session& sql) {
     std::vector<std::pair<std::string, std::string>> carried;  // id as text, block
+    const std::string placeholder = std::string(kCarriedVerificationPrefix) + "%";
     soci::rowset<soci::row> rows =
         (sql.prepare << "SELECT CAST(id AS TEXT), block FROM verifications WHERE block_hash"
                         " LIKE :p ORDER BY id",
-         soci::use(std::string(kCarriedVerificationPrefix) + "%"));
+         soci::use(placeholder));
     for (const auto& row : rows)
         carried.emplace_back(row.get<std::string>(0), row.get<std::string>(1));
     for (const auto& [id, block] : carried) {

@@ -388,9 +388,25 @@ forget_suite() {
     # A kernel: fg-1's last run goes, and with it the host.
     expect 0 "$bin" fleet forget --db "$db" --kernel 9.9.9-forget
     stdout_has "hosts: fg-1"
-    # A tool version: the SKU's last run, host and the SKU itself.
+    # A tool version: the SKU's last run, host and the SKU itself. First with the SKU's removal
+    # refused by a trigger: the whole forget is rolled back, its runs and host deleted before
+    # included.
     local tool
     tool=$(json_field "$f/fg-3.json" 'd["tool"]["version"]')
+    if [[ $db == postgresql://* ]]; then
+        db_sql "$db" "CREATE FUNCTION keep_skus() RETURNS trigger LANGUAGE plpgsql AS \$\$BEGIN RAISE EXCEPTION 'kept by the test'; END\$\$" >/dev/null
+        db_sql "$db" "CREATE TRIGGER keep_skus BEFORE DELETE ON skus FOR EACH ROW EXECUTE FUNCTION keep_skus()" >/dev/null
+    else
+        db_sql "$db" "CREATE TRIGGER keep_skus BEFORE DELETE ON skus BEGIN SELECT RAISE(ABORT, 'kept by the test'); END" >/dev/null
+    fi
+    expect_error 1 "kept by the test" "$bin" fleet forget --db "$db" --host fg-3 --tool-version "$tool"
+    [[ $(run_count "$db") == $((runs - 3)) && $(db_sql "$db" "SELECT COUNT(*) FROM hosts WHERE hostname = 'fg-3'") == 1 ]] ||
+        fail "a failed forget removed part of its selection"
+    if [[ $db == postgresql://* ]]; then
+        db_sql "$db" "DROP TRIGGER keep_skus ON skus" >/dev/null
+    else
+        db_sql "$db" "DROP TRIGGER keep_skus" >/dev/null
+    fi
     expect 0 "$bin" fleet forget --db "$db" --host fg-3 --tool-version "$tool" --json
     [[ $(json_field "$out" 'd["hosts"], d["skus"]') == "(['fg-3'], ['$sku'])" ]] || fail "--tool-version: $(cat "$out")"
     [[ $(db_sql "$db" "SELECT COUNT(*) FROM skus WHERE sku_key = '$sku'") == 0 && $(run_count "$db") == $((runs - 4)) ]] ||
