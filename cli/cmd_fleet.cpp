@@ -1,4 +1,5 @@
-// `hugetune fleet ingest|skus|recommend|hosts|export`: the fleet database (docs/fleet.md).
+// `hugetune fleet ingest|skus|recommend|hosts|export|runs|forget`: the fleet database
+// (docs/fleet.md).
 #include <iostream>
 #include <vector>
 
@@ -26,6 +27,10 @@ const std::vector<Sub>& subcommands() {
         {{"hosts", "each host of a SKU against its siblings, outliers with the reason"},
          run_fleet_hosts},
         {{"export", "per SKU, hugepage_alloc_threads=N for configuration tools"}, run_fleet_export},
+        {{"runs", "every stored run with its key, host, SKU, kernel and verifications"},
+         run_fleet_runs},
+        {{"forget", "remove a host's runs, old runs, a kernel's or a version's, or a verification"},
+         run_fleet_forget},
     };
     return subs;
 }
@@ -33,7 +38,7 @@ const std::vector<Sub>& subcommands() {
 }  // namespace
 
 int run_fleet(const Args& args) {
-    const std::string names = "ingest, skus, recommend, hosts, export";
+    const std::string names = "ingest, skus, recommend, hosts, export, runs, forget";
     if (args.empty() || args.front() == "--help" || args.front() == "-h") {
         std::vector<Subcommand> help;
         for (const auto& s : subcommands())

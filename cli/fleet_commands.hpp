@@ -11,5 +11,7 @@ int run_fleet_skus(const Args& args);
 int run_fleet_recommend(const Args& args);
 int run_fleet_hosts(const Args& args);
 int run_fleet_export(const Args& args);
+int run_fleet_runs(const Args& args);
+int run_fleet_forget(const Args& args);
 
 }  // namespace hugetune::cli

@@ -189,4 +189,26 @@ nlohmann::json to_json(const SkuRow& row) {
     return {{"sku", row.key}, {"error", row.error}};
 }
 
+nlohmann::json to_json(const fleet_db::StoredVerification& v) {
+    return {{"key", v.key},
+            {"boot_id", v.boot_id ? nlohmann::json(*v.boot_id) : nlohmann::json(nullptr)},
+            {"verified", v.verified},
+            {"ratio", v.ratio ? nlohmann::json(*v.ratio) : nlohmann::json(nullptr)}};
+}
+
+nlohmann::json to_json(const fleet_db::StoredRun& r) {
+    nlohmann::json j = {{"run_key", r.run_key},
+                        {"host", r.host},
+                        {"sku", r.sku},
+                        {"generated_at", r.generated_at},
+                        {"tool_version", r.tool_version},
+                        {"kernel_release", r.kernel_release ? nlohmann::json(*r.kernel_release)
+                                                            : nlohmann::json(nullptr)},
+                        {"warnings", r.warning_codes},
+                        {"verifications", nlohmann::json::array()}};
+    for (const auto& v : r.verifications)
+        j["verifications"].push_back(to_json(v));
+    return j;
+}
+
 }  // namespace hugetune::cli

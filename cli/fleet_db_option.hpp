@@ -67,6 +67,11 @@ std::vector<SkuRow> answers_of_all_skus(fleet_db::FleetDb& db,
 // The row as JSON: the answer's fields, or {"sku", "error"}.
 nlohmann::json to_json(const SkuRow& row);
 
+// A stored run and a stored verification as `fleet runs --json` and `fleet forget --json` print
+// them.
+nlohmann::json to_json(const fleet_db::StoredRun& run);
+nlohmann::json to_json(const fleet_db::StoredVerification& verification);
+
 // What the analysis' errors name: "SKU <key>", the database's data, so a failure (exit 1).
 model::InputSource sku_runs_input(const std::string& sku_key);
 

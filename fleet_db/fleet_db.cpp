@@ -5,9 +5,11 @@
 #include <soci/sqlite3/soci-sqlite3.h>
 
 #include <filesystem>
+#include <map>
 #include <utility>
 
 #include "fleet_db/fleet_db_error.hpp"
+#include "fleet_db/session_guard.hpp"
 
 namespace hugetune::fleet_db {
 namespace {
@@ -20,64 +22,6 @@ constexpr int kSqliteBusySeconds = 60;
 bool starts_with(const std::string& text, std::string_view prefix) {
     return text.compare(0, prefix.size(), prefix) == 0;
 }
-
-// The database's own words for a failure, and what the user can do about it.
-[[noreturn]] void rethrow(const DbTarget& target, std::string_view action,
-                          const soci::soci_error& e) {
-    std::string what = e.get_error_message();
-    // SOCI puts its own function in front ("sqlite3_statement_backend::loadOne: ..."): ours
-    // says where instead.
-    if (const auto colon = what.find(": ");
-        colon != std::string::npos && what.substr(0, colon).find("::") != std::string::npos)
-        what.erase(0, colon + 2);
-    if (what.find("file is not a database") != std::string::npos ||
-        what.find("database disk image is malformed") != std::string::npos)
-        throw FleetDbError(Kind::usage, target.display + ": not a usable SQLite database (" + what +
-                                            "); point --db at a hugetune fleet database or a new "
-                                            "file");
-    std::string fix;
-    if (what.find("readonly") != std::string::npos || what.find("read-only") != std::string::npos)
-        fix = "; the database cannot be written: check its and its directory's permissions";
-    else if (target.dialect == Dialect::postgresql && action == "connect")
-        fix = "; check the server is running and the connection string (--db or HUGETUNE_DB)";
-    throw FleetDbError(Kind::failure,
-                       target.display + ": " + std::string(action) + ": " + what + fix);
-}
-
-template <class F>
-auto guarded(const DbTarget& target, std::string_view action, F&& f) {
-    try {
-        return f();
-    } catch (const soci::soci_error& e) {
-        rethrow(target, action, e);
-    }
-}
-
-// SQLite: take the write lock at the start, so two ingests queue instead of deadlocking on
-// the upgrade from a read lock. PostgreSQL: see ingest().
-class Transaction {
-  public:
-    Transaction(soci::session& sql, Dialect dialect) : sql_(sql) {
-        sql_ << (dialect == Dialect::sqlite ? "BEGIN IMMEDIATE" : "BEGIN");
-    }
-    Transaction(const Transaction&) = delete;
-    Transaction& operator=(const Transaction&) = delete;
-    void commit() {
-        sql_ << "COMMIT";
-        open_ = false;
-    }
-    ~Transaction() {
-        if (open_)
-            try {
-                sql_ << "ROLLBACK";
-            } catch (const soci::soci_error&) {  // the connection is gone: so is the transaction
-            }
-    }
-
-  private:
-    soci::session& sql_;
-    bool open_ = true;
-};
 
 std::string joined_codes(const std::vector<std::string>& codes) {
     std::string out;
@@ -145,8 +89,21 @@ std::pair<std::string, soci::indicator> column(const std::optional<std::string>&
     return {value.value_or(""), value ? soci::i_ok : soci::i_null};
 }
 
-// True when the run had no verification before; a stored one is kept (the first boot after
-// the apply is the one that was predicted). The block is stored as its one writer writes it.
+// A document the database holds, parsed; one that is not JSON is damage, named by its run.
+nlohmann::json stored_json(const std::string& text, const std::string& what,
+                           const std::string& key) {
+    auto parsed = nlohmann::json::parse(text, nullptr, false);
+    if (parsed.is_discarded())
+        throw FleetDbError(Kind::failure,
+                           "the stored " + what + " " + key +
+                               " is not JSON; the database is damaged: forget it (hugetune "
+                               "fleet forget) or restore the database from a backup");
+    return parsed;
+}
+
+// True when the block is new to the run: a run keeps every distinct block (the same report
+// verified at another boot), an identical one again is already stored. The block is stored as
+// its one writer writes it, and known by the hash of that text.
 bool store_verification(soci::session& sql, long long run_id, const model::Verification& v) {
     const int verified = v.verified ? 1 : 0;
     auto [measured, measured_ind] = column(v.measured_ms);
@@ -157,16 +114,45 @@ bool store_verification(soci::session& sql, long long run_id, const model::Verif
     auto [kernel, kernel_ind] = column(v.kernel_release);
     auto [boot_id, boot_ind] = column(v.boot_id);
     const std::string text = model::to_json(v).dump();
+    const std::string hash = content_hash(text);
     soci::statement st =
-        (sql.prepare << "INSERT INTO verifications (run_id, verified, measured_ms, threads,"
-                        " predicted_ms, ratio, kernel_release, boot_id, block) VALUES (:r, :v,"
-                        " :m, :t, :p, :ratio, :k, :b, :block) ON CONFLICT (run_id) DO NOTHING",
-         soci::use(run_id), soci::use(verified), soci::use(measured, measured_ind),
+        (sql.prepare << "INSERT INTO verifications (run_id, block_hash, verified, measured_ms,"
+                        " threads, predicted_ms, ratio, kernel_release, boot_id, block) VALUES"
+                        " (:r, :hash, :v, :m, :t, :p, :ratio, :k, :b, :block)"
+                        " ON CONFLICT (run_id, block_hash) DO NOTHING",
+         soci::use(run_id), soci::use(hash), soci::use(verified), soci::use(measured, measured_ind),
          soci::use(threads, threads_ind), soci::use(predicted, predicted_ind),
          soci::use(ratio, ratio_ind), soci::use(kernel, kernel_ind), soci::use(boot_id, boot_ind),
          soci::use(text));
     st.execute(true);
     return st.get_affected_rows() > 0;
+}
+
+// True when any of them is new to the run.
+bool store_verifications(soci::session& sql, long long run_id,
+                         const std::vector<model::Verification>& verifications) {
+    bool added = false;
+    for (const auto& v : verifications)
+        added = store_verification(sql, run_id, v) || added;
+    return added;
+}
+
+// Migration 3's rows of version 2 by their block's hash (migrations.hpp).
+void hash_carried_verifications(soci::session& sql) {
+    std::vector<std::pair<std::string, std::string>> carried;  // id as text, block
+    const std::string placeholder = std::string(kCarriedVerificationPrefix) + "%";
+    soci::rowset<soci::row> rows =
+        (sql.prepare << "SELECT CAST(id AS TEXT), block FROM verifications WHERE block_hash"
+                        " LIKE :p ORDER BY id",
+         soci::use(placeholder));
+    for (const auto& row : rows)
+        carried.emplace_back(row.get<std::string>(0), row.get<std::string>(1));
+    for (const auto& [id, block] : carried) {
+        const long long row_id = std::stoll(id);
+        const std::string hash = content_hash(block);
+        sql << "UPDATE verifications SET block_hash = :h WHERE id = :id", soci::use(hash),
+            soci::use(row_id);
+    }
 }
 
 }  // namespace
@@ -375,9 +361,12 @@ void FleetDb::migrate() {
     refuse_newer(version);
     if (version == 0)
         *sql_ << "CREATE TABLE schema_info (version INTEGER NOT NULL)";
-    for (int v = version + 1; v <= latest; ++v)
+    for (int v = version + 1; v <= latest; ++v) {
         for (const auto& statement : migration_statements(v, target_.dialect))
             *sql_ << statement;
+        if (v == kVerificationsByBlockVersion)
+            hash_carried_verifications(*sql_);
+    }
     *sql_ << "DELETE FROM schema_info";
     *sql_ << "INSERT INTO schema_info (version) VALUES (:v)", soci::use(latest);
     t.commit();
@@ -406,8 +395,7 @@ IngestResult FleetDb::ingest(const std::vector<IntakeReport>& reports) {
                      " content_hash = :hash",
                 soci::use(host_id), soci::use(r.facts.generated_at), soci::use(r.content_hash),
                 soci::into(run_id);
-            const bool verified =
-                r.facts.verification && store_verification(*sql_, run_id, *r.facts.verification);
+            const bool verified = store_verifications(*sql_, run_id, r.facts.verifications);
             if (added)
                 result.added.push_back(r.name);
             else if (verified)
@@ -434,18 +422,34 @@ std::vector<std::string> FleetDb::sku_keys() {
 std::vector<model::fleet::FleetRun> FleetDb::runs_of_sku(const std::string& sku_key) {
     return guarded(target_, "read the runs", [&] {
         std::vector<model::fleet::FleetRun> runs;
+        std::map<std::string, std::size_t> index_of;  // the run's id as text
         soci::rowset<soci::row> rows =
-            (sql_->prepare << "SELECT h.hostname, r.content_hash, r.report, v.block FROM runs r"
-                              " JOIN hosts h ON h.id = r.host_id JOIN skus s ON s.id = r.sku_id"
-                              " LEFT JOIN verifications v ON v.run_id = r.id"
-                              " WHERE s.sku_key = :k ORDER BY h.hostname, r.generated_at, r.id",
+            (sql_->prepare << "SELECT CAST(r.id AS TEXT), h.hostname, r.content_hash, r.report"
+                              " FROM runs r JOIN hosts h ON h.id = r.host_id"
+                              " JOIN skus s ON s.id = r.sku_id WHERE s.sku_key = :k"
+                              " ORDER BY h.hostname, r.generated_at, r.id",
              soci::use(sku_key));
         for (const auto& row : rows) {
-            model::fleet::FleetRun run{row.get<std::string>(0), row.get<std::string>(1),
-                                       nlohmann::json::parse(row.get<std::string>(2))};
-            if (row.get_indicator(3) == soci::i_ok)
-                run.report["verification"] = nlohmann::json::parse(row.get<std::string>(3));
+            model::fleet::FleetRun run{
+                row.get<std::string>(1),
+                row.get<std::string>(2),
+                stored_json(row.get<std::string>(3), "report of run", row.get<std::string>(2)),
+                {}};
+            index_of[row.get<std::string>(0)] = runs.size();
             runs.push_back(std::move(run));
+        }
+        soci::rowset<soci::row> blocks =
+            (sql_->prepare << "SELECT CAST(v.run_id AS TEXT), r.content_hash, v.block_hash,"
+                              " v.block FROM verifications v JOIN runs r ON r.id = v.run_id"
+                              " JOIN skus s ON s.id = r.sku_id WHERE s.sku_key = :k"
+                              " ORDER BY v.id",
+             soci::use(sku_key));
+        for (const auto& row : blocks) {
+            const std::string key =
+                verification_key(row.get<std::string>(1), row.get<std::string>(2));
+            runs.at(index_of.at(row.get<std::string>(0)))
+                .verifications.push_back(
+                    {key, stored_json(row.get<std::string>(3), "verification", key)});
         }
         return runs;
     });
@@ -468,16 +472,23 @@ std::string FleetDb::runs_digest(const std::string& sku_key) {
     return guarded(target_, "read the runs", [&] {
         std::string text;
         soci::rowset<soci::row> rows =
-            (sql_->prepare << "SELECT CAST(r.id AS TEXT), r.content_hash, v.run_id FROM runs r"
-                              " JOIN skus s ON s.id = r.sku_id"
-                              " LEFT JOIN verifications v ON v.run_id = r.id"
-                              " WHERE s.sku_key = :k ORDER BY r.id",
+            (sql_->prepare << "SELECT CAST(r.id AS TEXT), r.content_hash FROM runs r"
+                              " JOIN skus s ON s.id = r.sku_id WHERE s.sku_key = :k"
+                              " ORDER BY r.id",
              soci::use(sku_key));
         // The id as text: an INTEGER in SQLite and a BIGINT in PostgreSQL come back as
         // different C++ types.
         for (const auto& row : rows)
-            text += row.get<std::string>(0) + ":" + row.get<std::string>(1) +
-                    (row.get_indicator(2) == soci::i_ok ? ":v;" : ";");
+            text += row.get<std::string>(0) + ":" + row.get<std::string>(1) + ";";
+        soci::rowset<soci::row> verifications =
+            (sql_->prepare << "SELECT CAST(v.id AS TEXT), CAST(v.run_id AS TEXT), v.block_hash"
+                              " FROM verifications v JOIN runs r ON r.id = v.run_id"
+                              " JOIN skus s ON s.id = r.sku_id WHERE s.sku_key = :k"
+                              " ORDER BY v.id",
+             soci::use(sku_key));
+        for (const auto& row : verifications)
+            text += "v" + row.get<std::string>(0) + ":" + row.get<std::string>(1) + ":" +
+                    row.get<std::string>(2) + ";";
         return content_hash(text);
     });
 }

@@ -40,6 +40,45 @@ struct IngestResult {
     std::vector<std::string> verification_added;  // stored before, their verification now
 };
 
+// A verification's key, as `fleet runs` prints it and `fleet forget --verification` takes it:
+// its run's key (the report's content hash), ':', the hash of the block.
+std::string verification_key(const std::string& run_key, const std::string& block_hash);
+
+// One stored verification as `fleet runs` lists it, from the table's columns.
+struct StoredVerification {
+    std::string key;
+    std::optional<std::string> boot_id;
+    bool verified = false;
+    std::optional<double> ratio;
+};
+
+// One stored run as `fleet runs` lists it, from the table's columns.
+struct StoredRun {
+    std::string run_key;  // the report's content hash
+    std::string host, sku, generated_at, tool_version;
+    std::optional<std::string> kernel_release;
+    std::vector<std::string> warning_codes;
+    std::vector<StoredVerification> verifications;  // oldest first
+};
+
+// Which runs: those that match every selector given (none given: every run).
+struct RunSelection {
+    std::optional<std::string> host;
+    std::optional<std::string> sku;
+    std::optional<std::string> before;  // generated before this ISO 8601 time or date
+    std::optional<std::string> kernel_release;
+    std::optional<std::string> tool_version;
+};
+
+// What `fleet forget` removes (or, in a dry run, would remove).
+struct ForgetResult {
+    std::vector<StoredRun> runs;                    // with their verifications
+    std::vector<StoredVerification> verifications;  // every one removed, the runs' included
+    std::vector<std::string> hosts;                 // left without runs
+    std::vector<std::string> skus;                  // left without runs
+    std::vector<std::string> answers_dropped;       // SKUs whose kept answer goes
+};
+
 class FleetDb {
   public:
     // Connects and applies the migrations the database lacks. `create`: a SQLite file that does
@@ -53,15 +92,26 @@ class FleetDb {
     IngestResult ingest(const std::vector<IntakeReport>& reports);
 
     std::vector<std::string> sku_keys();
-    // Every run of the SKU, by host then time, each report with its verification block.
+    // Every run of the SKU, by host then time, each report with every verification block stored
+    // for it. A stored document that is not JSON throws FleetDbError (failure).
     std::vector<model::fleet::FleetRun> runs_of_sku(const std::string& sku_key);
     // The SKU of the host's latest run.
     std::optional<std::string> sku_of_host(const std::string& host);
 
     // What a SKU's answer is computed from, as 16 hex digits: a digest of its runs (id and
-    // content hash, in id order) and of which of them carry a verification. Runs and
-    // verifications are only ever added, so another digest means other data.
+    // content hash, in id order) and of their verifications (id, run and block hash, in id
+    // order): a run or a verification added or forgotten gives another digest.
     std::string runs_digest(const std::string& sku_key);
+    // Every run the selection matches, by host then time, with its verifications.
+    std::vector<StoredRun> list_runs(const RunSelection& selection);
+    // Removes the runs the selection matches with their verifications, the hosts and SKUs left
+    // without runs, and the kept answers of every SKU touched, in one transaction; `dry_run`:
+    // only says what would go. The selection must name at least one selector.
+    ForgetResult forget_runs(const RunSelection& selection, bool dry_run);
+    // Removes one verification, by its key or "<run key>:<boot id>", and its SKU's kept answer.
+    // Throws FleetDbError (usage) when no verification or more than one has that key.
+    ForgetResult forget_verification(const std::string& key, bool dry_run);
+
     // The answer kept for the SKU when it was computed from `inputs`, else nothing.
     std::optional<std::string> kept_answer(const std::string& sku_key, const std::string& inputs);
     // Keeps the answer for the SKU, replacing the one before. False when the database does not

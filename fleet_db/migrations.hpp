@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace hugetune::fleet_db {
@@ -14,5 +15,10 @@ enum class Dialect { sqlite, postgresql };
 std::vector<std::string> migration_statements(int version, Dialect dialect);
 // The newest schema this hugetune knows.
 int latest_schema_version();
+
+// Migration 3 carries each verification of version 2 over with this prefix and its run's id as
+// its block_hash; whoever applies it then writes each such row's real hash.
+inline constexpr int kVerificationsByBlockVersion = 3;
+inline constexpr std::string_view kCarriedVerificationPrefix = "carried ";
 
 }  // namespace hugetune::fleet_db

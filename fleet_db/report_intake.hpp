@@ -14,7 +14,7 @@ namespace hugetune::fleet_db {
 struct IntakeReport {
     std::string name;              // the file name, for messages
     nlohmann::json document;       // the report without its verification block
-    model::fleet::RunFacts facts;  // its verification, read and checked, in facts.verification
+    model::fleet::RunFacts facts;  // its verification, read and checked, in facts.verifications
     std::string content_hash;      // of `document`: a later verification block keeps the run's key
 };
 

@@ -24,10 +24,7 @@ struct VerifiedBoots {
 VerifiedBoots verified_boots(const std::vector<HostRuns>& hosts) {
     VerifiedBoots v;
     for (const auto& host : hosts)
-        for (const auto& run : host.runs) {
-            if (!run.verification || !run.verification->verified)
-                continue;
-            const Verification& f = *run.verification;
+        for (const Verification& f : verified_boots_of(host.runs)) {
             ++v.boots;
             if (f.ratio)
                 v.ratios.push_back(*f.ratio);

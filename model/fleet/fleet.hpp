@@ -29,8 +29,6 @@ std::string to_string(const SkuKey& key);
 // The reverse of to_string; throws InputError about `input` naming the part that is wrong.
 SkuKey parse_sku_key(std::string_view text, const InputSource& input = {});
 
-// A stored verification (`hugetune verify --report`): the kernel's own line against the
-// prediction.
 // What one report holds that the fleet needs, read and checked.
 struct RunFacts {
     std::string host;
@@ -46,7 +44,9 @@ struct RunFacts {
     double saving_seconds = 0;
     std::optional<double> confidence;
     std::vector<std::string> warning_codes;
-    std::optional<Verification> verification;
+    // Every verification of the run (`hugetune verify --report`: the kernel's own line against
+    // the prediction), the report's own block first, then those the database stored.
+    std::vector<Verification> verifications;
     // The boot pool the report's prediction is for (`run --boot-pages`, the command line, ...);
     // absent in a report that does not say.
     std::optional<ReportBootPool> boot_pool;
@@ -60,12 +60,29 @@ RunFacts read_run(const Report& report);
 // of the first problem in `input`; a document it accepts can be fitted.
 RunFacts read_run(const nlohmann::json& document, const InputSource& input = {});
 
+// The verified boots among one host's runs (oldest first), each boot once: a boot verified
+// again, against another run or by another block, is its last verification. A block without a
+// boot_id (a saved log) is told apart from the others by its content.
+std::vector<Verification> verified_boots_of(const std::vector<RunFacts>& host_runs);
+
+// One verification block as the database stored it.
+struct FleetVerification {
+    std::string key;       // the database's key of it, as `fleet runs` prints it
+    nlohmann::json block;  // the `verification` block, read by read_verification
+};
+
 // One stored run as the database hands it back.
 struct FleetRun {
     std::string host;
     std::string run_key;    // the database's key of the run (the report's content hash)
-    nlohmann::json report;  // the whole document, its `verification` block included when it has one
+    nlohmann::json report;  // the whole document; the database stores it without a `verification`
+    std::vector<FleetVerification> verifications = {};  // every one stored, oldest first
 };
+
+// read_run of the run's report, its stored verifications after the report's own block, the host
+// the database names. Errors are about `input`'s part "run <key> of host <host>", a stored
+// block's about "verification <key> of host <host>" with the fix that forgets it.
+RunFacts read_stored_run(const FleetRun& run, const InputSource& input);
 
 // The defaults of the options below, which `fleet skus`, `recommend`, `export` and `hosts` take
 // (docs/fleet.md "Status").

@@ -40,9 +40,9 @@ std::vector<std::optional<double>> curve_deviations(const std::vector<HostRuns>&
 // The median measured/predicted ratio of the host's verified boots.
 std::optional<double> host_ratio(const HostRuns& host) {
     std::vector<double> ratios;
-    for (const auto& run : host.runs)
-        if (run.verification && run.verification->verified && run.verification->ratio)
-            ratios.push_back(*run.verification->ratio);
+    for (const Verification& v : verified_boots_of(host.runs))
+        if (v.ratio)
+            ratios.push_back(*v.ratio);
     return ratios.empty() ? std::nullopt : std::optional(median(ratios));
 }
 

@@ -6,14 +6,6 @@
 namespace hugetune::model::fleet {
 namespace {
 
-RunFacts read_one(const FleetRun& run, const InputSource& input) {
-    RunFacts facts =
-        read_run(run.report, input.part("run " + run.run_key + " of host " + run.host));
-    if (!run.host.empty())
-        facts.host = run.host;
-    return facts;
-}
-
 // Per page, at the series' pages per node, like points of one sweep (sweep_json.cpp), each
 // point's weight times `weight`.
 void append_points(PhaseSeries& to, const PhaseSeries& from, double weight) {
@@ -42,7 +34,7 @@ std::vector<HostRuns> read_host_runs(const std::vector<FleetRun>& runs, const In
     std::map<std::string, HostRuns> by_host;
     std::optional<SkuKey> key;
     for (const auto& run : runs) {
-        RunFacts facts = read_one(run, input);
+        RunFacts facts = read_stored_run(run, input);
         if (key && !(facts.sku == *key))
             throw InputError(input, std::nullopt,
                              "run " + run.run_key + " of host " + facts.host + " is of SKU " +

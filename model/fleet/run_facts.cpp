@@ -1,4 +1,6 @@
 // One `hugetune-report` -> the facts the fleet needs. The report's reader checked every field.
+#include <map>
+
 #include "model/fleet/fleet.hpp"
 #include "model/input/json_fields.hpp"
 
@@ -23,7 +25,8 @@ RunFacts read_run(const Report& report) {
     run.confidence = rec.confidence;
     for (const auto& w : r.warnings)
         run.warning_codes.push_back(w.code);
-    run.verification = report.verification;
+    if (report.verification)
+        run.verifications.push_back(*report.verification);
     run.boot_pool = report.boot_pool;
     return run;
 }
@@ -33,6 +36,42 @@ RunFacts read_run(const nlohmann::json& document, const InputSource& input) {
     reading.need_run = true;
     reading.input = input;
     return read_run(read_report(document, reading));
+}
+
+RunFacts read_stored_run(const FleetRun& run, const InputSource& input) {
+    RunFacts facts =
+        read_run(run.report, input.part("run " + run.run_key + " of host " + run.host));
+    for (const auto& stored : run.verifications) {
+        // Under its key, so a message names it as the report's block is named.
+        const nlohmann::json holder = {{"verification", stored.block}};
+        const JsonField block(holder,
+                              "the database holds a block this hugetune refuses: forget it with "
+                              "'hugetune fleet forget --verification " +
+                                  stored.key + "'",
+                              input.part("verification " + stored.key + " of host " + run.host));
+        facts.verifications.push_back(read_verification(block["verification"]));
+    }
+    if (!run.host.empty())
+        facts.host = run.host;
+    return facts;
+}
+
+std::vector<Verification> verified_boots_of(const std::vector<RunFacts>& host_runs) {
+    std::vector<std::string> order;
+    std::map<std::string, Verification> by_boot;
+    for (const auto& run : host_runs)
+        for (const auto& v : run.verifications) {
+            if (!v.verified)
+                continue;
+            const std::string boot = v.boot_id ? "boot " + *v.boot_id : to_json(v).dump();
+            if (by_boot.find(boot) == by_boot.end())
+                order.push_back(boot);
+            by_boot.insert_or_assign(boot, v);
+        }
+    std::vector<Verification> boots;
+    for (const auto& boot : order)
+        boots.push_back(by_boot.at(boot));
+    return boots;
 }
 
 }  // namespace hugetune::model::fleet

@@ -120,6 +120,13 @@ if is_root && as_nobody true 2>/dev/null; then
         fail "a read-only database kept an answer"
     expect_error 1 "the database cannot be written" as_nobody "$nobody_bin" fleet ingest --db "$work/nobody/ro.db" "$work/nobody/b.json"
     [[ $(run_count "$work/nobody/ro.db") == 1 ]] || fail "a read-only database gained a run"
+    # Listing and a dry run only read; forgetting fails with one line and removes nothing.
+    expect 0 as_nobody "$nobody_bin" fleet runs --db "$work/nobody/ro.db"
+    stdout_matches "^host-a  [0-9a-f]{16}  "
+    expect 0 as_nobody "$nobody_bin" fleet forget --db "$work/nobody/ro.db" --host host-a --dry-run
+    stdout_has "would forget 1 runs"
+    expect_error 1 "the database cannot be written" as_nobody "$nobody_bin" fleet forget --db "$work/nobody/ro.db" --host host-a
+    [[ $(run_count "$work/nobody/ro.db") == 1 ]] || fail "a read-only database lost a run"
 else
     echo "note: the read-only case needs root and setpriv to run as nobody; left out here"
 fi
@@ -127,7 +134,7 @@ fi
 # Bad usage of the commands themselves.
 expect_error 2 "fleet: unknown subcommand 'bogus'" "$bin" fleet bogus
 expect 2 "$bin" fleet  # the subcommands on stderr, as boot-sweep does, then the error
-[[ $(tail -1 "$err") == "hugetune: error: fleet: give a subcommand (ingest, skus, recommend, hosts, export)" ]] || fail "$(cat "$err")"
+[[ $(tail -1 "$err") == "hugetune: error: fleet: give a subcommand (ingest, skus, recommend, hosts, export, runs, forget)" ]] || fail "$(cat "$err")"
 expect_error 2 "fleet ingest: give report files" "$bin" fleet ingest --db "$work/x.db"
 expect_error 2 "unknown option '--nope'" "$bin" fleet skus --nope
 expect_error 2 "--prometheus: node_exporter's textfile collector reads only *.prom" "$bin" verify --prometheus "$work/x.txt"

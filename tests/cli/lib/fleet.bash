@@ -133,6 +133,23 @@ fleet_suite() {
     expect 0 "$bin" fleet ingest --db "$db" --json "$work/verified.json"
     [[ $(json_field "$out" 'len(d["skipped"])') == 1 ]] || fail "verification stored twice: $(cat "$out")"
     [[ $(run_count "$db") == 6 ]] || fail "a verified report became another run"
+    # The same report verified at another boot is a second verification of the run, kept beside
+    # the first; each again, even in one batch, is already stored.
+    cp "$d/host-b.json" "$work/verified2.json"
+    echo "BOOT_IMAGE=/vmlinuz root=/dev/sda1 hugepagesz=2M hugepages=524288 hugepage_alloc_threads=16" >"$work/cmdline16"
+    "$bin" verify --log "$logs/kmsg-6.15-threads16.log" --cmdline "$work/cmdline16" \
+        --report "$work/verified2.json" >/dev/null 2>&1 || true
+    [[ $(json_field "$work/verified2.json" 'd["verification"]["measured_ms"]') != 706 ]] ||
+        fail "the second boot's verification is the first one's"
+    expect 0 "$bin" fleet ingest --db "$db" --json "$work/verified2.json"
+    [[ $(json_field "$out" 'd["verification_added"]') == "['$work/verified2.json']" ]] || fail "second verification: $(cat "$out")"
+    [[ $(db_sql "$db" "SELECT COUNT(*) FROM verifications") == 2 ]] || fail "the second verification was not stored"
+    expect 0 "$bin" fleet ingest --db "$db" --json "$work/verified.json" "$work/verified2.json" "$work/verified2.json"
+    [[ $(json_field "$out" 'len(d["skipped"]), len(d["verification_added"])') == "(3, 0)" ]] || fail "verifications again: $(cat "$out")"
+    [[ $(db_sql "$db" "SELECT COUNT(*) FROM verifications") == 2 && $(run_count "$db") == 6 ]] ||
+        fail "a verification stored twice or a run added"
+    expect 0 "$bin" fleet runs --db "$db" --host host-b --json
+    [[ $(json_field "$out" '[len(r["verifications"]) for r in d]') == "[2]" ]] || fail "runs --host host-b: $(cat "$out")"
     # A forged block: a ratio no boot measures, or one its own times do not make, is refused
     # by the block's one reader, naming the field; nothing of it is stored.
     for forged in 'v["ratio"]=1e308' 'v["pool_predicted_ms"]=v["measured_ms"]; v["ratio"]=2.0'; do
@@ -252,14 +269,26 @@ fleet_suite() {
     expect_error 2 "--out: node_exporter's textfile collector reads only *.prom" "$bin" fleet export --db "$db" --format prometheus --out "$work/fleet.txt"
     expect_error 2 "--format: 'xml' is not one of" "$bin" fleet export --db "$db" --format xml
 
-    # 6. A database of schema 1 (before answers were kept) is brought to the latest on open.
+    # 6. A database of schema 1 (before answers were kept, one verification per run) is brought
+    # to the latest on open, its verifications carried over under their blocks' hashes.
     local latest
     latest=$(db_sql "$db" "SELECT version FROM schema_info")
+    db_sql "$db" "CREATE TABLE verifications_1 (run_id BIGINT PRIMARY KEY REFERENCES runs(id), verified INTEGER NOT NULL, measured_ms DOUBLE PRECISION, threads INTEGER, predicted_ms DOUBLE PRECISION, ratio DOUBLE PRECISION, kernel_release TEXT, boot_id TEXT, block TEXT NOT NULL)" >/dev/null
+    db_sql "$db" "INSERT INTO verifications_1 SELECT run_id, verified, measured_ms, threads, predicted_ms, ratio, kernel_release, boot_id, block FROM verifications v WHERE v.id = (SELECT MIN(w.id) FROM verifications w WHERE w.run_id = v.run_id)" >/dev/null
+    db_sql "$db" "DROP TABLE verifications" >/dev/null
+    db_sql "$db" "ALTER TABLE verifications_1 RENAME TO verifications" >/dev/null
     db_sql "$db" "DROP TABLE sku_answers" >/dev/null
     db_sql "$db" "UPDATE schema_info SET version = 1" >/dev/null
     expect 0 "$bin" fleet skus --db "$db"
     [[ $(db_sql "$db" "SELECT version FROM schema_info") == "$latest" ]] || fail "schema 1 was not migrated"
     [[ $(db_sql "$db" "SELECT COUNT(*) FROM sku_answers") == 2 ]] || fail "the migrated database keeps no answers"
+    [[ $(db_sql "$db" "SELECT COUNT(*) FROM verifications") == 1 ]] || fail "verifications lost or gained in the migration"
+    [[ $(db_sql "$db" "SELECT COUNT(*) FROM verifications WHERE block_hash LIKE 'carried%'") == 0 ]] ||
+        fail "a carried verification kept its placeholder key"
+    # The carried block has the key its ingest gives it; the other boot is added beside it.
+    expect 0 "$bin" fleet ingest --db "$db" --json "$work/verified.json" "$work/verified2.json"
+    [[ $(json_field "$out" 'd["skipped"], d["verification_added"]') == "(['$work/verified.json'], ['$work/verified2.json'])" ]] ||
+        fail "after the migration: $(cat "$out")"
 
     # 7. Answers kept (while the SKUs are small: every answer computed anew is a whole fit).
     answers_kept_suite "$db" "$sku_a"
@@ -299,7 +328,11 @@ fleet_suite() {
         fail "the newer database was altered"
     db_sql "$db" "UPDATE schema_info SET version = $latest" >/dev/null
 
-    # 11. init_on_alloc separates answers: host-b measured again with it on is in another SKU
+    # 11. Runs listed, stored blocks the reader refuses, data forgotten.
+    runs_suite "$db" "$sku_b"
+    forget_suite "$db"
+
+    # 12. init_on_alloc separates answers: host-b measured again with it on is in another SKU
     # of the same hardware, and `fleet hosts` says so on both.
     python3 - "$fleet_fixture" "$work/ioa-on.json" <<'PY'
 import json, sys
@@ -328,6 +361,154 @@ PY
     expect_error 2 "init_on_alloc 'ioa2' must be ioa0 or ioa1" "$bin" fleet recommend --db "$db" --sku "${sku_a%/ioa0}/ioa2"
 }
 
+# runs_suite DB SKU: `fleet runs` lists every run in host then time order; a stored verification
+# the reader refuses makes its SKU's row an error until it is forgotten.
+runs_suite() {
+    local db=$1 sku=$2
+    expect 0 "$bin" fleet runs --db "$db" --json
+    [[ $(json_field "$out" 'len(d)') == "$(run_count "$db")" ]] || fail "runs lists $(json_field "$out" 'len(d)') of $(run_count "$db")"
+    json_field "$out" '[[r[k] for k in ("run_key", "host", "sku", "generated_at", "tool_version", "kernel_release", "warnings", "verifications")] for r in d]' >/dev/null ||
+        fail "runs --json lacks a field"
+    [[ $(json_field "$out" '[(r["host"], r["generated_at"]) for r in d] == sorted((r["host"], r["generated_at"]) for r in d)') == True ]] ||
+        fail "runs are not in host then time order"
+    [[ $(json_field "$out" '[[v[k] for k in ("key", "boot_id", "verified", "ratio")] for r in d if r["host"] == "host-b" for v in r["verifications"]][0][2]') == False ]] ||
+        fail "host-b's verification: $(cat "$out")"
+    expect 0 "$bin" fleet runs --db "$db" --host host-a
+    [[ $(wc -l <"$out") == 2 ]] || fail "runs --host host-a: $(cat "$out")"
+    stdout_matches "^host-a  [0-9a-f]{16}  [^ ]+  [0-9T:Z-]+  tool [^ ]+  kernel [^ ]+  warnings "
+    expect 0 "$bin" fleet runs --db "$db" --host host-b
+    stdout_matches "^  verification [0-9a-f]{16}:[0-9a-f]{16}  boot -  not verified  measured/predicted -$"
+    expect 0 "$bin" fleet runs --db "$db" --sku "$sku" --json
+    [[ $(json_field "$out" '[r["host"] for r in d]') == "['other-1']" ]] || fail "runs --sku: $(cat "$out")"
+    expect_error 2 "--host: no runs of host 'nobody-here'" "$bin" fleet runs --db "$db" --host nobody-here
+    expect_error 2 "--sku: no runs of SKU 'x/1n/1t/1g/2048k'" "$bin" fleet runs --db "$db" --sku x/1n/1t/1g/2048k
+    expect_error 2 "give --host NAME or --sku KEY, not both" "$bin" fleet runs --db "$db" --host a --sku "$sku"
+
+    # A block stored before this hugetune's reader grew stricter (written here with SQL): the
+    # SKU's row says why it has no answer, the others stand, recommend fails (exit 1).
+    local run_id
+    run_id=$(db_sql "$db" "SELECT r.id FROM runs r JOIN hosts h ON h.id = r.host_id WHERE h.hostname = 'other-1'")
+    db_sql "$db" "INSERT INTO verifications (run_id, block_hash, verified, ratio, block) VALUES ($run_id, '00000000000000aa', 1, 1e300, '{\"verified\": true, \"ratio\": 1e300, \"problems\": []}')" >/dev/null
+    expect 0 "$bin" fleet skus --db "$db" --json
+    [[ $(json_field "$out" '[x.get("error", "")[:0] + str("error" in x) for x in d if x["sku"] == "'"$sku"'"][0]') == True ]] ||
+        fail "the SKU of a refused block has an answer: $(cat "$out")"
+    json_field "$out" '[x["error"] for x in d if x["sku"] == "'"$sku"'"][0]' >"$work/refused-block.txt"
+    grep -qF "verification.ratio: " "$work/refused-block.txt" && grep -qF "fleet forget --verification " "$work/refused-block.txt" ||
+        fail "the error does not name the field and the fix: $(cat "$work/refused-block.txt")"
+    [[ $(json_field "$out" 'len([x for x in d if "error" not in x])') == 1 ]] || fail "the other SKU lost its answer: $(cat "$out")"
+    expect 0 "$bin" fleet skus --db "$db"
+    stdout_matches "^$sku  no answer: SKU $sku: verification [0-9a-f]{16}:00000000000000aa of host other-1: verification.ratio: "
+    expect_error 1 "verification.ratio: " "$bin" fleet recommend --db "$db" --sku "$sku"
+    # One that is not JSON: the same, named as damage.
+    db_sql "$db" "UPDATE verifications SET block = 'not json' WHERE block_hash = '00000000000000aa'" >/dev/null
+    expect_error 1 "is not JSON; the database is damaged" "$bin" fleet recommend --db "$db" --sku "$sku"
+    # Forgotten by the key `fleet runs` prints: the SKU has its answer again.
+    expect 0 "$bin" fleet runs --db "$db" --host other-1 --json
+    local key
+    key=$(json_field "$out" 'd[0]["verifications"][0]["key"]')
+    [[ $key == *:00000000000000aa ]] || fail "runs lists the stored block as $key"
+    expect 0 "$bin" fleet forget --db "$db" --verification "$key"
+    stdout_has "forgot 0 runs, 1 verifications, 0 hosts, 0 SKUs"
+    expect 0 "$bin" fleet recommend --db "$db" --sku "$sku"
+}
+
+# forget_suite DB: `fleet forget` by host, date, kernel, tool version and verification; a dry
+# run changes nothing; hosts and SKUs left without runs and the touched SKUs' answers go.
+forget_suite() {
+    local db=$1 f=$work/forget
+    mkdir -p "$f"
+    make_report "$fleet_fixture" "$f/fg-1-old.json" fg-1 2026-01-15T08:00:00Z forgetarch 9.9.9-forget
+    make_report "$fleet_fixture" "$f/fg-1-new.json" fg-1 2026-06-15T08:00:00Z forgetarch 9.9.9-forget
+    make_report "$fleet_fixture" "$f/fg-2.json" fg-2 2026-06-15T08:00:00Z forgetarch 9.9.9-forget
+    make_report "$fleet_fixture" "$f/fg-3.json" fg-3 2026-06-15T08:00:00Z forgetarch 9.9.9-other
+    expect 0 "$bin" fleet ingest --db "$db" "$f"
+    local sku runs
+    sku=$(db_sql "$db" "SELECT sku_key FROM skus WHERE microarch = 'forgetarch'")
+    runs=$(run_count "$db")
+    expect 0 "$bin" fleet recommend --db "$db" --sku "$sku"
+    local answers="SELECT COUNT(*) FROM sku_answers a JOIN skus s ON s.id = a.sku_id WHERE s.sku_key = '$sku'"
+    [[ $(db_sql "$db" "$answers") == 1 ]] || fail "no answer kept for $sku"
+
+    # Usage: a selector is required, --verification stands alone, values are checked.
+    expect_error 2 "fleet forget: give what to forget" "$bin" fleet forget --db "$db"
+    expect_error 2 "fleet forget: give what to forget" "$bin" fleet forget --db "$db" --dry-run
+    expect_error 2 "--verification: forgets one verification alone" "$bin" fleet forget --db "$db" --host fg-1 --verification 0123456789abcdef:x
+    expect_error 2 "--before: '2026-13-01' is not a date or UTC time" "$bin" fleet forget --db "$db" --before 2026-13-01
+    expect_error 2 "--verification: 'nokey' is not a verification key" "$bin" fleet forget --db "$db" --verification nokey
+    expect_error 2 "--verification: no verification '0123456789abcdef:x'" "$bin" fleet forget --db "$db" --verification 0123456789abcdef:x
+    expect_error 2 "--host: no host 'nobody-here'" "$bin" fleet forget --db "$db" --host nobody-here
+    [[ $(run_count "$db") == "$runs" ]] || fail "a refused forget changed the runs"
+
+    # A dry run names what would go and changes nothing.
+    expect 0 "$bin" fleet forget --db "$db" --before 2026-03-01 --dry-run --json
+    [[ $(json_field "$out" 'd["dry_run"], [r["host"] for r in d["runs"]], d["hosts"], d["skus"], d["answers_dropped"]') == "(True, ['fg-1'], [], [], ['$sku'])" ]] ||
+        fail "dry run --before: $(cat "$out")"
+    expect 0 "$bin" fleet forget --db "$db" --before 2026-03-01 --dry-run
+    stdout_has "would forget 1 runs, 0 verifications, 0 hosts, 0 SKUs; kept answers dropped 1 (dry run: nothing changed)"
+    stdout_matches "^run [0-9a-f]{16}  fg-1  $sku  2026-01-15T08:00:00Z$"
+    [[ $(run_count "$db") == "$runs" && $(db_sql "$db" "$answers") == 1 ]] || fail "a dry run changed the database"
+    # Runs before a date: the host keeps its newer run, the SKU's kept answer goes.
+    expect 0 "$bin" fleet forget --db "$db" --before 2026-03-01
+    stdout_has "forgot 1 runs, 0 verifications, 0 hosts, 0 SKUs; kept answers dropped 1"
+    [[ $(run_count "$db") == $((runs - 1)) && $(db_sql "$db" "$answers") == 0 ]] || fail "--before: runs $(run_count "$db"), answers $(db_sql "$db" "$answers")"
+    # Selectors together: runs that match all of them.
+    expect 0 "$bin" fleet forget --db "$db" --kernel 9.9.9-forget --tool-version no-such-version --json
+    [[ $(json_field "$out" 'len(d["runs"])') == 0 && $(run_count "$db") == $((runs - 1)) ]] || fail "selectors are not combined: $(cat "$out")"
+    # A host and all its runs.
+    expect 0 "$bin" fleet forget --db "$db" --host fg-2 --json
+    [[ $(json_field "$out" 'd["dry_run"], len(d["runs"]), d["hosts"], d["skus"]') == "(False, 1, ['fg-2'], [])" ]] || fail "--host: $(cat "$out")"
+    [[ $(db_sql "$db" "SELECT COUNT(*) FROM hosts WHERE hostname = 'fg-2'") == 0 ]] || fail "the forgotten host stayed"
+    # A kernel: fg-1's last run goes, and with it the host.
+    expect 0 "$bin" fleet forget --db "$db" --kernel 9.9.9-forget
+    stdout_has "hosts: fg-1"
+    # A tool version: the SKU's last run, host and the SKU itself. First with the SKU's removal
+    # refused by a trigger: the whole forget is rolled back, its runs and host deleted before
+    # included.
+    local tool
+    tool=$(json_field "$f/fg-3.json" 'd["tool"]["version"]')
+    if [[ $db == postgresql://* ]]; then
+        db_sql "$db" "CREATE FUNCTION keep_skus() RETURNS trigger LANGUAGE plpgsql AS \$\$BEGIN RAISE EXCEPTION 'kept by the test'; END\$\$" >/dev/null
+        db_sql "$db" "CREATE TRIGGER keep_skus BEFORE DELETE ON skus FOR EACH ROW EXECUTE FUNCTION keep_skus()" >/dev/null
+    else
+        db_sql "$db" "CREATE TRIGGER keep_skus BEFORE DELETE ON skus BEGIN SELECT RAISE(ABORT, 'kept by the test'); END" >/dev/null
+    fi
+    expect_error 1 "kept by the test" "$bin" fleet forget --db "$db" --host fg-3 --tool-version "$tool"
+    [[ $(run_count "$db") == $((runs - 3)) && $(db_sql "$db" "SELECT COUNT(*) FROM hosts WHERE hostname = 'fg-3'") == 1 ]] ||
+        fail "a failed forget removed part of its selection"
+    if [[ $db == postgresql://* ]]; then
+        db_sql "$db" "DROP TRIGGER keep_skus ON skus" >/dev/null
+    else
+        db_sql "$db" "DROP TRIGGER keep_skus" >/dev/null
+    fi
+    expect 0 "$bin" fleet forget --db "$db" --host fg-3 --tool-version "$tool" --json
+    [[ $(json_field "$out" 'd["hosts"], d["skus"]') == "(['fg-3'], ['$sku'])" ]] || fail "--tool-version: $(cat "$out")"
+    [[ $(db_sql "$db" "SELECT COUNT(*) FROM skus WHERE sku_key = '$sku'") == 0 && $(run_count "$db") == $((runs - 4)) ]] ||
+        fail "the SKU left without runs stayed"
+    expect_error 2 "no runs of SKU '$sku'" "$bin" fleet recommend --db "$db" --sku "$sku"
+
+    # One verification: by run key and boot id when that names one block.
+    make_report "$fleet_fixture" "$f/fg-4.json" fg-4 2026-06-15T08:00:00Z
+    python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+v = {"verified": False, "measured_ms": 900, "threads": 2, "boot_id": "boot-one", "problems": [{"code": "not_applied", "message": "a test"}]}
+d["verification"] = v; json.dump(d, open(sys.argv[2], "w"))
+v["boot_id"] = "boot-two"; json.dump(d, open(sys.argv[3], "w"))' "$f/fg-4.json" "$f/fg-4-v1.json" "$f/fg-4-v2.json"
+    expect 0 "$bin" fleet ingest --db "$db" "$f/fg-4-v1.json" "$f/fg-4-v2.json"
+    expect 0 "$bin" fleet runs --db "$db" --host fg-4 --json
+    local run_key
+    run_key=$(json_field "$out" 'd[0]["run_key"]')
+    [[ $(json_field "$out" '[v["boot_id"] for v in d[0]["verifications"]]') == "['boot-one', 'boot-two']" ]] || fail "fg-4: $(cat "$out")"
+    expect 0 "$bin" fleet forget --db "$db" --verification "$run_key:boot-one" --dry-run
+    stdout_has "would forget 0 runs, 1 verifications"
+    expect 0 "$bin" fleet forget --db "$db" --verification "$run_key:boot-one" --json
+    [[ $(json_field "$out" '[v["boot_id"] for v in d["verifications"]]') == "['boot-one']" ]] || fail "forget --verification: $(cat "$out")"
+    expect 0 "$bin" fleet runs --db "$db" --host fg-4 --json
+    [[ $(json_field "$out" '[v["boot_id"] for v in d[0]["verifications"]]') == "['boot-two']" ]] || fail "after forget --verification: $(cat "$out")"
+    expect 0 "$bin" fleet forget --db "$db" --host fg-4
+    [[ $(db_sql "$db" "SELECT COUNT(*) FROM verifications v JOIN runs r ON r.id = v.run_id JOIN hosts h ON h.id = r.host_id WHERE h.hostname = 'fg-4'") == 0 &&
+        $(run_count "$db") == $((runs - 4)) ]] || fail "the host's verifications stayed"
+}
+
 # answers_kept_suite DB SKU: a SKU's answer is kept in the database and taken while the binary,
 # its options and the SKU's runs are the same; a new run or a damaged answer computes it anew.
 answers_kept_suite() {
@@ -348,6 +529,15 @@ answers_kept_suite() {
     expect 0 "$bin" fleet export --db "$db" --format json
     [[ $(json_field "$out" '[x["status_reason"][:4] for x in d if x["sku"] == "'"$sku"'"][0]') == KEPT ]] ||
         fail "export did not take the kept answer: $(cat "$out")"
+    # A new verification of a run verified before: computed anew.
+    cp "$work/verified.json" "$work/verified3.json"
+    "$bin" verify --log "$src/tests/fixtures/boot/logs/dmesg-6.15-default-threads.log" \
+        --cmdline "$work/cmdline" --report "$work/verified3.json" >/dev/null 2>&1 || true
+    expect 0 "$bin" fleet ingest --db "$db" --json "$work/verified3.json"
+    [[ $(json_field "$out" 'len(d["verification_added"])') == 1 ]] || fail "third verification: $(cat "$out")"
+    expect 0 "$bin" fleet recommend --db "$db" --sku "$sku" --json
+    [[ $(json_field "$out" 'd["status_reason"][:4]') != KEPT ]] || fail "a new verification did not compute the answer anew"
+    db_sql "$db" "UPDATE sku_answers SET answer = REPLACE(answer, '\"status_reason\":\"', '\"status_reason\":\"KEPT ') WHERE sku_id = $sku_id" >/dev/null
     # A new run of the SKU: computed anew, with one more host, and kept again.
     make_report "$fleet_fixture" "$work/kept-new.json" kept-new-host
     expect 0 "$bin" fleet ingest --db "$db" "$work/kept-new.json"

@@ -40,7 +40,7 @@ TEST_CASE("a report reads into the facts the fleet needs") {
           report["recommendation"]["decision"].get<std::string>());
     CHECK(run.hugepage_alloc_threads ==
           report["recommendation"]["hugepage_alloc_threads"].get<int>());
-    CHECK_FALSE(run.verification);
+    CHECK(run.verifications.empty());
     // The same samples and machine as the sweep the report was made from.
     const auto sweep = model::parse_sweep_json(test::fixed_sweep());
     REQUIRE(run.sweep.phases.size() == sweep.phases.size());
@@ -65,14 +65,15 @@ TEST_CASE("a report's firmware and verification blocks are read when present") {
         {"problems", json::array()}};
     const RunFacts run = read_run(report);
     CHECK(run.firmware == "bios 1.2, microcode 0xa");
-    REQUIRE(run.verification);
-    CHECK(run.verification->verified);
-    CHECK(run.verification->measured_ms == 9000);
-    CHECK(run.verification->threads == 8);
-    CHECK(run.verification->ratio == 0.9);
-    REQUIRE(run.verification->pool);
-    CHECK(run.verification->pool->pages == 100000);
-    CHECK(run.verification->kernel_release == "6.15.0");
+    REQUIRE(run.verifications.size() == 1);
+    const auto& v = run.verifications[0];
+    CHECK(v.verified);
+    CHECK(v.measured_ms == 9000);
+    CHECK(v.threads == 8);
+    CHECK(v.ratio == 0.9);
+    REQUIRE(v.pool);
+    CHECK(v.pool->pages == 100000);
+    CHECK(v.kernel_release == "6.15.0");
 }
 
 TEST_CASE("each bad field is refused by its JSON path") {

@@ -73,7 +73,107 @@ TEST_CASE("fleet db: a verification block is added to its run on re-ingest, once
     CHECK(db.ingest({with}).skipped == std::vector<std::string>{"a.json"});
     const auto runs = db.runs_of_sku(db.sku_keys().at(0));
     REQUIRE(runs.size() == 1);
-    CHECK(runs[0].report.at("verification").at("measured_ms") == 900);
+    CHECK_FALSE(runs[0].report.contains("verification"));
+    REQUIRE(runs[0].verifications.size() == 1);
+    CHECK(runs[0].verifications[0].block.at("measured_ms") == 900);
+    CHECK(runs[0].verifications[0].key.rfind(with.content_hash + ":", 0) == 0);
+}
+
+namespace {
+
+nlohmann::json verified_at(const std::string& boot_id, int measured_ms) {
+    return {{"verified", true},
+            {"measured_ms", measured_ms},
+            {"threads", 2},
+            {"pool_predicted_ms", 1000.0},
+            {"ratio", measured_ms / 1000.0},
+            {"boot_id", boot_id},
+            {"problems", nlohmann::json::array()}};
+}
+
+}  // namespace
+
+TEST_CASE("fleet db: each distinct verification of a run is kept, an identical one once") {
+    TempDb t;
+    auto db = FleetDb::open(t.target(), true);
+    db.ingest({report_of("a")});
+    const std::string sku = db.sku_keys().at(0);
+    const auto first = verified_at("boot-1", 900), second = verified_at("boot-2", 1100);
+    CHECK(db.ingest({report_of("a", &first)}).verification_added.size() == 1);
+    const std::string one = db.runs_digest(sku);
+    // The same report verified at another boot: a second verification, not "already stored".
+    CHECK(db.ingest({report_of("a", &second)}).verification_added ==
+          std::vector<std::string>{"a.json"});
+    CHECK(db.runs_digest(sku) != one);
+    const std::string two = db.runs_digest(sku);
+    CHECK(db.ingest({report_of("a", &first), report_of("a", &second)}).skipped.size() == 2);
+    CHECK(db.runs_digest(sku) == two);
+    const auto runs = db.runs_of_sku(sku);
+    REQUIRE(runs.size() == 1);
+    REQUIRE(runs[0].verifications.size() == 2);
+    CHECK(runs[0].verifications[0].block.at("boot_id") == "boot-1");
+    CHECK(runs[0].verifications[1].block.at("boot_id") == "boot-2");
+    CHECK(runs[0].verifications[0].key != runs[0].verifications[1].key);
+    // Listed from the columns, by host then time.
+    const auto listed = db.list_runs({});
+    REQUIRE(listed.size() == 1);
+    REQUIRE(listed[0].verifications.size() == 2);
+    CHECK(listed[0].verifications[1].key == runs[0].verifications[1].key);
+    CHECK(listed[0].verifications[1].boot_id == "boot-2");
+    CHECK(listed[0].verifications[1].verified);
+    CHECK(listed[0].verifications[1].ratio == doctest::Approx(1.1));
+}
+
+TEST_CASE("fleet db: forget removes the selected runs, their hosts and SKUs left empty") {
+    TempDb t;
+    auto db = FleetDb::open(t.target(), true);
+    const auto v = verified_at("boot-1", 900);
+    db.ingest({report_of("a", &v), report_of("b")});
+    const std::string sku = db.sku_keys().at(0);
+    CHECK(db.keep_answer(sku, "in", "{}"));
+    RunSelection host_a;
+    host_a.host = "a";
+    const auto dry = db.forget_runs(host_a, true);
+    CHECK(dry.runs.size() == 1);
+    CHECK(dry.verifications.size() == 1);
+    CHECK(dry.hosts == std::vector<std::string>{"a"});
+    CHECK(dry.skus.empty());  // host b keeps it
+    CHECK(dry.answers_dropped == std::vector<std::string>{sku});
+    CHECK(db.list_runs({}).size() == 2);  // a dry run changes nothing
+    CHECK(db.kept_answer(sku, "in").has_value());
+    const auto done = db.forget_runs(host_a, false);
+    CHECK(done.hosts == dry.hosts);
+    CHECK(db.list_runs({}).size() == 1);
+    CHECK_FALSE(db.sku_of_host("a").has_value());
+    CHECK_FALSE(db.kept_answer(sku, "in").has_value());
+    RunSelection old;
+    old.before = "2999-01-01";
+    CHECK(db.forget_runs(old, false).skus == std::vector<std::string>{sku});
+    CHECK(db.sku_keys().empty());
+}
+
+TEST_CASE("fleet db: one verification is forgotten by its key or by run key and boot id") {
+    TempDb t;
+    auto db = FleetDb::open(t.target(), true);
+    const auto first = verified_at("boot-1", 900), second = verified_at("boot-2", 1100);
+    db.ingest({report_of("a", &first), report_of("a", &second)});
+    const auto run = db.list_runs({}).at(0);
+    REQUIRE(run.verifications.size() == 2);
+    CHECK_THROWS_AS(db.forget_verification(run.run_key + ":nothing", false), FleetDbError);
+    CHECK(db.forget_verification(run.run_key + ":boot-2", true).verifications.size() == 1);
+    CHECK(db.list_runs({}).at(0).verifications.size() == 2);
+    CHECK(db.forget_verification(run.run_key + ":boot-2", false).verifications.at(0).key ==
+          run.verifications[1].key);
+    CHECK(db.forget_verification(run.verifications[0].key, false).verifications.size() == 1);
+    CHECK(db.list_runs({}).at(0).verifications.empty());
+    CHECK(db.list_runs({}).size() == 1);  // the run stays
+    // As many verifications as before, other ones: another digest.
+    const std::string sku = db.sku_keys().at(0);
+    db.ingest({report_of("a", &first)});
+    const std::string before = db.runs_digest(sku);
+    db.forget_verification(run.run_key + ":boot-1", false);
+    db.ingest({report_of("a", &second)});
+    CHECK(db.runs_digest(sku) != before);
 }
 
 TEST_CASE("fleet db: a SKU's runs digest changes with a new run and a new verification only") {
