@@ -41,11 +41,13 @@ long long stored_sku(soci::session& sql, const model::fleet::SkuKey& sku) {
     const long long nodes = sku.nodes, threads = sku.hardware_threads_per_node;
     const long long gib = static_cast<long long>(sku.memory_per_node_gib);
     const long long page = static_cast<long long>(sku.page_size_kb);
+    int init_on_alloc = sku.init_on_alloc ? (*sku.init_on_alloc ? 1 : 0) : 0;
+    soci::indicator known = sku.init_on_alloc ? soci::i_ok : soci::i_null;
     sql << "INSERT INTO skus (sku_key, microarch, nodes, hardware_threads_per_node,"
-           " memory_per_node_gib, page_size_kb) VALUES (:k, :m, :n, :t, :g, :p)"
-           " ON CONFLICT (sku_key) DO NOTHING",
+           " memory_per_node_gib, page_size_kb, init_on_alloc) VALUES (:k, :m, :n, :t, :g, :p,"
+           " :i) ON CONFLICT (sku_key) DO NOTHING",
         soci::use(key), soci::use(sku.microarch), soci::use(nodes), soci::use(threads),
-        soci::use(gib), soci::use(page);
+        soci::use(gib), soci::use(page), soci::use(init_on_alloc, known);
     return id_of(sql, "SELECT id FROM skus WHERE sku_key = :k", key);
 }
 
@@ -153,6 +155,52 @@ void hash_carried_verifications(soci::session& sql) {
         sql << "UPDATE verifications SET block_hash = :h WHERE id = :id", soci::use(hash),
             soci::use(row_id);
     }
+}
+
+// The runs stored under a SKU key without init_on_alloc move to the key their report gives
+// (read as read_report reads it: the sku block's, else the kernel block's); the SKUs left
+// without runs go, and every kept answer (their keys changed, and the tool that kept them).
+void rekey_by_init_on_alloc(soci::session& sql) {
+    struct Move {
+        long long run_id;
+        model::fleet::SkuKey key;
+    };
+    std::vector<Move> moves;
+    {
+        soci::rowset<soci::row> rows =
+            (sql.prepare << "SELECT CAST(r.id AS TEXT), s.sku_key, r.report FROM runs r"
+                            " JOIN skus s ON s.id = r.sku_id WHERE s.init_on_alloc IS NULL"
+                            " ORDER BY r.id");
+        for (const auto& row : rows) {
+            const long long id = std::stoll(row.get<std::string>(0));
+            const auto stored = row.get<std::string>(1);
+            const auto report = nlohmann::json::parse(row.get<std::string>(2), nullptr, false);
+            if (report.is_discarded() || !report.is_object())
+                continue;  // damaged: left where it is, for its reader to name
+            std::optional<bool> on;
+            for (const char* block : {"sku", "kernel"})
+                if (!on && report.contains(block) && report[block].is_object())
+                    if (const auto it = report[block].find("init_on_alloc");
+                        it != report[block].end() && it->is_boolean())
+                        on = it->get<bool>();
+            if (!on)
+                continue;
+            try {
+                model::fleet::SkuKey key = model::fleet::parse_sku_key(stored);
+                if (key.init_on_alloc)
+                    continue;
+                key.init_on_alloc = on;
+                moves.push_back({id, std::move(key)});
+            } catch (const std::exception&) {  // a key this hugetune would not write: left
+            }
+        }
+    }
+    for (const auto& m : moves) {
+        const long long sku_id = stored_sku(sql, m.key);
+        sql << "UPDATE runs SET sku_id = :s WHERE id = :r", soci::use(sku_id), soci::use(m.run_id);
+    }
+    sql << "DELETE FROM sku_answers";
+    sql << "DELETE FROM skus WHERE NOT EXISTS (SELECT 1 FROM runs r WHERE r.sku_id = skus.id)";
 }
 
 }  // namespace
@@ -366,6 +414,8 @@ void FleetDb::migrate() {
             *sql_ << statement;
         if (v == kVerificationsByBlockVersion)
             hash_carried_verifications(*sql_);
+        if (v == kInitOnAllocKeyVersion)
+            rekey_by_init_on_alloc(*sql_);
     }
     *sql_ << "DELETE FROM schema_info";
     *sql_ << "INSERT INTO schema_info (version) VALUES (:v)", soci::use(latest);

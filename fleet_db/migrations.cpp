@@ -53,6 +53,12 @@ const std::vector<std::vector<std::string>> kMigrations = {
         "DROP TABLE verifications",
         "ALTER TABLE verifications_3 RENAME TO verifications",
     },
+    {
+        // init_on_alloc joins the SKU key (docs/fleet.md): each SKU row says it (null: the
+        // reports do not), and the runs stored under a key without it move to the key their
+        // report gives, in the same transaction (fleet_db.cpp: SQL cannot read the reports).
+        "ALTER TABLE skus ADD COLUMN init_on_alloc INTEGER",
+    },
 };
 
 std::string with_dialect(std::string sql, Dialect dialect) {

@@ -21,4 +21,9 @@ int latest_schema_version();
 inline constexpr int kVerificationsByBlockVersion = 3;
 inline constexpr std::string_view kCarriedVerificationPrefix = "carried ";
 
+// Migration 4 adds init_on_alloc to the SKU key; whoever applies it then moves each run stored
+// under a key without it to the key its report gives, and drops the SKUs left without runs and
+// every kept answer.
+inline constexpr int kInitOnAllocKeyVersion = 4;
+
 }  // namespace hugetune::fleet_db

@@ -278,9 +278,17 @@ fleet_suite() {
     db_sql "$db" "DROP TABLE verifications" >/dev/null
     db_sql "$db" "ALTER TABLE verifications_1 RENAME TO verifications" >/dev/null
     db_sql "$db" "DROP TABLE sku_answers" >/dev/null
+    # Its SKU keys lack init_on_alloc, which the reports say (off).
+    db_sql "$db" "UPDATE skus SET sku_key = REPLACE(REPLACE(sku_key, '/ioa0', ''), '/ioa1', '')" >/dev/null
+    db_sql "$db" "ALTER TABLE skus DROP COLUMN init_on_alloc" >/dev/null
     db_sql "$db" "UPDATE schema_info SET version = 1" >/dev/null
     expect 0 "$bin" fleet skus --db "$db"
     [[ $(db_sql "$db" "SELECT version FROM schema_info") == "$latest" ]] || fail "schema 1 was not migrated"
+    [[ $(db_sql "$db" "SELECT sku_key FROM skus ORDER BY sku_key" | tr '\n' ' ') == "$(printf '%s\n' "$sku_a" "$sku_b" | sort | tr '\n' ' ')" ]] ||
+        fail "the runs were not moved to the keys with init_on_alloc: $(db_sql "$db" "SELECT sku_key FROM skus")"
+    [[ $(db_sql "$db" "SELECT COUNT(*) FROM skus WHERE init_on_alloc = 0") == 2 ]] || fail "skus.init_on_alloc not filled"
+    expect 0 "$bin" fleet recommend --db "$db" --sku "$sku_a" --json
+    [[ $(json_field "$out" 'd["hosts"]') == 5 ]] || fail "SKU A after the migration: $(cat "$out")"
     [[ $(db_sql "$db" "SELECT COUNT(*) FROM sku_answers") == 2 ]] || fail "the migrated database keeps no answers"
     [[ $(db_sql "$db" "SELECT COUNT(*) FROM verifications") == 1 ]] || fail "verifications lost or gained in the migration"
     [[ $(db_sql "$db" "SELECT COUNT(*) FROM verifications WHERE block_hash LIKE 'carried%'") == 0 ]] ||
