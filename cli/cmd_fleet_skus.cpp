@@ -47,7 +47,7 @@ int run_fleet_skus(const Args& args) {
                        vm))
         return 0;
     auto db = open_fleet_db(fleet_db_target(db_option), false);
-    const auto rows = answers_of_all_skus(db);
+    const auto rows = answers_of_all_skus(db, json ? Fit::read : Fit::left_out);
     if (json) {
         nlohmann::json out = nlohmann::json::array();
         for (const auto& row : rows)

@@ -40,8 +40,11 @@ auto fleet_db_call(F&& f) -> decltype(f()) {
 // The answer of one SKU from every stored run; UsageError when the SKU has no runs. An answer
 // kept in the database is taken when this binary computed it from the same runs with the same
 // options and its reader accepts it; else it is computed and kept (docs/fleet.md "Answers
-// kept").
-model::fleet::FleetAnswer answer_of_sku(fleet_db::FleetDb& db, const std::string& sku_key);
+// kept"). Fit::left_out: a kept answer is read without its fit (FleetAnswer::recommendation is
+// then {}), for commands that print only the headline fields; a computed one keeps it.
+enum class Fit { read, left_out };
+model::fleet::FleetAnswer answer_of_sku(fleet_db::FleetDb& db, const std::string& sku_key,
+                                        Fit fit = Fit::read);
 
 // Every SKU in the database with its answer, or why it has none.
 struct SkuRow {
@@ -49,7 +52,7 @@ struct SkuRow {
     std::optional<model::fleet::FleetAnswer> answer;  // as answer_of_sku gives it
     std::string error;                                // when there is no answer
 };
-std::vector<SkuRow> answers_of_all_skus(fleet_db::FleetDb& db);
+std::vector<SkuRow> answers_of_all_skus(fleet_db::FleetDb& db, Fit fit = Fit::read);
 // The row as JSON: the answer's fields, or {"sku", "error"}.
 nlohmann::json to_json(const SkuRow& row);
 
