@@ -52,11 +52,13 @@ struct Refusal {
     std::string name, reason;
 };
 
-// At most one byte more than a report may hold: a larger file is refused by its size without
-// being held whole.
-std::optional<std::string> read_bytes(std::istream& in) {
+// At most 64 kB more than a report may hold: a larger file is refused by its size without
+// being held whole. `size_hint`, a file's size, spares the copies of a growing string.
+std::optional<std::string> read_bytes(std::istream& in, std::uintmax_t size_hint = 0) {
     std::string bytes;
     char buffer[1 << 16];
+    bytes.reserve(static_cast<std::size_t>(std::min(size_hint, model::kMaxInputBytes + 1)) +
+                  sizeof buffer);
     while (bytes.size() <= model::kMaxInputBytes && in.read(buffer, sizeof buffer))
         bytes.append(buffer, sizeof buffer);
     if (in.bad())
@@ -98,7 +100,9 @@ std::optional<std::string> read_input(const Input& input) {
     if (input.from_stdin)
         return read_bytes(std::cin);
     std::ifstream in(input.name, std::ios::binary);
-    return in ? read_bytes(in) : std::nullopt;
+    std::error_code ec;
+    const auto size = fs::file_size(input.name, ec);
+    return in ? read_bytes(in, ec ? 0 : size) : std::nullopt;
 }
 
 // The report checked, or its refusal's reason.

@@ -3,7 +3,8 @@
 # the largest report, not by how many the batch holds. A batch of 4 reports of a few MB each
 # and one of 16 such reports are ingested into new SQLite files; the larger batch may take no
 # more than one report's file size beyond the smaller one's peak, where holding the batch
-# would take 12 more reports, each several times its file size once parsed.
+# would take 12 more reports, each several times its file size once parsed. A file larger than
+# any report is refused without being read whole.
 source "$(dirname "$0")/lib/harness.bash"
 source "$(dirname "$0")/lib/fleet.bash"
 require_command python3 "the test writes the reports and reads the kernel's memory count with it"
@@ -29,3 +30,13 @@ grep -q "added 16," "$work/ingest16.out" || fail "not all 16 stored: $(cat "$wor
 echo "peak resident memory: 4 reports of $report_kb kB: $peak4 kB; 16 of them: $peak16 kB"
 ((peak16 <= peak4 + report_kb)) ||
     fail "16 reports took $peak16 kB, 4 took $peak4 kB: memory grows with the batch"
+
+# A file larger than any report is refused by its size after reading a little past the bound,
+# never held whole (200 MB of zeros would take 200 MB and more).
+truncate -s 200M "$work/huge.json"
+peak_huge=$(peak_rss_kb "$work/huge.out" "$bin" fleet ingest --db "$work/huge.db" "$work/huge.json") &&
+    fail "a 200 MB file was accepted: $(cat "$work/huge.out")"
+grep -q "refused $work/huge.json: larger than 64 MiB" "$work/huge.out" ||
+    fail "the 200 MB file was not refused by its size: $(cat "$work/huge.out")"
+echo "peak resident memory refusing a 200 MB file: $peak_huge kB"
+((peak_huge < 120 * 1024)) || fail "refusing a 200 MB file took $peak_huge kB"
