@@ -113,7 +113,8 @@ int run_fleet_export(const Args& args) {
     if (!o)
         return 0;
     auto db = open_fleet_db(fleet_db_target(o->db), false);
-    const auto rows = answers_of_all_skus(db, o->options);
+    const auto rows =
+        answers_of_all_skus(db, o->options, o->format == "json" ? Fit::read : Fit::left_out);
     const std::string text = render(o->format, rows);
     if (o->format == "cmdline") {
         const auto left =

@@ -6,11 +6,12 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <sstream>
+#include <variant>
 
 #include "cli/fleet_commands.hpp"
 #include "cli/fleet_db_option.hpp"
 #include "fleet_db/fleet_db_error.hpp"
+#include "model/input/fit_input.hpp"
 #include "model/text.hpp"
 #include "tuner/system/errors.hpp"
 
@@ -51,39 +52,74 @@ struct Refusal {
     std::string name, reason;
 };
 
-std::optional<std::string> read_bytes(std::istream& in) {
-    std::ostringstream s;
-    s << in.rdbuf();
+// At most 64 kB more than a report may hold: a larger file is refused by its size without
+// being held whole. `size_hint`, a file's size, spares the copies of a growing string.
+std::optional<std::string> read_bytes(std::istream& in, std::uintmax_t size_hint = 0) {
+    std::string bytes;
+    char buffer[1 << 16];
+    bytes.reserve(static_cast<std::size_t>(std::min(size_hint, model::kMaxInputBytes + 1)) +
+                  sizeof buffer);
+    while (bytes.size() <= model::kMaxInputBytes && in.read(buffer, sizeof buffer))
+        bytes.append(buffer, sizeof buffer);
     if (in.bad())
         return std::nullopt;
-    return s.str();
+    if (bytes.size() <= model::kMaxInputBytes)
+        bytes.append(buffer, static_cast<std::size_t>(in.gcount()));
+    return bytes;
 }
 
-// Files as given, a directory's *.json files in name order, `-` as "<stdin>".
-std::vector<std::pair<std::string, std::optional<std::string>>> gather_inputs(
-    const std::vector<std::string>& inputs) {
-    std::vector<std::pair<std::string, std::optional<std::string>>> out;
-    auto add_file = [&](const std::string& name) {
-        std::ifstream in(name, std::ios::binary);
-        out.emplace_back(name, in ? read_bytes(in) : std::nullopt);
-    };
+struct Input {
+    std::string name;  // as given; "<stdin>" for `-`
+    bool from_stdin = false;
+};
+
+// Files as given, a directory's *.json files in name order, `-` as "<stdin>". Names only: each
+// is read when its turn comes.
+std::vector<Input> gather_inputs(const std::vector<std::string>& inputs) {
+    std::vector<Input> out;
     for (const auto& input : inputs) {
         std::error_code ec;
         if (input == "-") {
-            out.emplace_back("<stdin>", read_bytes(std::cin));
+            out.push_back({"<stdin>", true});
         } else if (fs::is_directory(input, ec)) {
             std::vector<std::string> files;
             for (const auto& entry : fs::directory_iterator(input, ec))
                 if (entry.path().extension() == ".json" && entry.is_regular_file(ec))
                     files.push_back(entry.path().string());
             std::sort(files.begin(), files.end());
-            for (const auto& f : files)
-                add_file(f);
+            for (auto& f : files)
+                out.push_back({std::move(f), false});
         } else {
-            add_file(input);
+            out.push_back({input, false});
         }
     }
     return out;
+}
+
+std::optional<std::string> read_input(const Input& input) {
+    if (input.from_stdin)
+        return read_bytes(std::cin);
+    std::ifstream in(input.name, std::ios::binary);
+    std::error_code ec;
+    const auto size = fs::file_size(input.name, ec);
+    return in ? read_bytes(in, ec ? 0 : size) : std::nullopt;
+}
+
+// The report checked, or its refusal's reason.
+std::variant<fleet_db::IntakeReport, std::string> intake(const std::string& name,
+                                                         std::string bytes) {
+    try {
+        return fleet_db::read_intake_report(name, std::move(bytes));
+    } catch (const fleet_db::FleetDbError& e) {
+        return std::string(e.what()).substr(name.size() + 2);
+    } catch (const std::exception&) {
+        // A report the fleet model cannot fit (model::InputError about `name`) is refused
+        // like one the checks above refuse.
+        const ErrorReport error = current_error();
+        if (!error.typed || error.code != ExitCode::usage)
+            throw;
+        return error.message.substr(name.size() + 2);
+    }
 }
 
 nlohmann::json summary_json(const std::string& db, const fleet_db::IngestResult& r,
@@ -106,27 +142,26 @@ int run_fleet_ingest(const Args& args) {
         return 0;
     const auto target = fleet_db_target(o->db);
     auto db = open_fleet_db(target, true);
-    std::vector<fleet_db::IntakeReport> reports;
+    // One report in memory at a time: read, checked, stored, let go. The batch's transaction
+    // stores all of them or none.
+    auto batch = fleet_db_call([&] { return db.begin_ingest(); });
     std::vector<Refusal> refused;
-    for (const auto& [name, bytes] : gather_inputs(o->inputs)) {
+    std::size_t accepted = 0;
+    for (const auto& input : gather_inputs(o->inputs)) {
+        auto bytes = read_input(input);
         if (!bytes) {
-            refused.push_back({name, "cannot be read"});
+            refused.push_back({input.name, "cannot be read"});
             continue;
         }
-        try {
-            reports.push_back(fleet_db::read_intake_report(name, *bytes));
-        } catch (const fleet_db::FleetDbError& e) {
-            refused.push_back({name, std::string(e.what()).substr(name.size() + 2)});
-        } catch (const std::exception&) {
-            // A report the fleet model cannot fit (model::InputError about `name`) is refused
-            // like one the checks above refuse.
-            const ErrorReport error = current_error();
-            if (!error.typed || error.code != ExitCode::usage)
-                throw;
-            refused.push_back({name, error.message.substr(name.size() + 2)});
+        auto checked = intake(input.name, std::move(*bytes));
+        if (auto* reason = std::get_if<std::string>(&checked)) {
+            refused.push_back({input.name, std::move(*reason)});
+            continue;
         }
+        fleet_db_call([&] { batch.store(std::move(std::get<fleet_db::IntakeReport>(checked))); });
+        ++accepted;
     }
-    const auto result = fleet_db_call([&] { return db.ingest(reports); });
+    const auto result = fleet_db_call([&] { return batch.commit(); });
     if (o->json) {
         std::cout << summary_json(target.display, result, refused).dump(2) << "\n";
     } else {
@@ -139,7 +174,7 @@ int run_fleet_ingest(const Args& args) {
         print_diagnostic("warning", "refused " + x.name + ": " + x.reason);
     if (!refused.empty())
         throw UsageError("fleet ingest: refused " + std::to_string(refused.size()) + " of " +
-                         std::to_string(refused.size() + reports.size()) +
+                         std::to_string(refused.size() + accepted) +
                          " reports (listed above), nothing of them stored; the others are "
                          "stored");
     return 0;

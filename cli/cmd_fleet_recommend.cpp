@@ -100,7 +100,7 @@ int run_fleet_recommend(const Args& args) {
                                       "' in the database; ingest its report first");
         key = *found;
     }
-    const auto answer = answer_of_sku(db, key, o->options);
+    const auto answer = answer_of_sku(db, key, o->options, o->json ? Fit::read : Fit::left_out);
     if (o->json)
         std::cout << model::fleet::to_json(answer).dump(2) << "\n";
     else

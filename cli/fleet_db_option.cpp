@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <string_view>
 #include <vector>
 
 #include "fleet_db/fleet_db_error.hpp"
@@ -135,6 +136,59 @@ std::string answer_inputs(const std::string& runs_digest, const model::fleet::Fl
            runs_digest;
 }
 
+// Where the JSON value that starts at `at` ends (one past it), passing over strings and what
+// nests; text.size() when it does not end. Checks no more than that: the text is parsed after.
+std::size_t value_end(std::string_view text, std::size_t at) {
+    int depth = 0;
+    for (std::size_t i = at; i < text.size(); ++i) {
+        const char c = text[i];
+        if (c == '"') {
+            for (++i; i < text.size() && text[i] != '"'; ++i)
+                if (text[i] == '\\')
+                    ++i;
+            if (depth == 0)
+                return i + 1;
+        } else if (c == '{' || c == '[') {
+            ++depth;
+        } else if (c == '}' || c == ']') {
+            if (depth == 0)
+                return i;  // a scalar ended by its container
+            if (--depth == 0)
+                return i + 1;
+        } else if (c == ',' && depth == 0) {
+            return i;
+        }
+    }
+    return text.size();
+}
+
+// The kept answer's text with its fit (the top-level "recommendation") as {}: the fit is nearly
+// all of the text (the residuals of every curve over every host's points, MB per SKU), and a
+// command that prints only the headline fields does not read it. Nothing when the text does not
+// hold the member as to_json(FleetAnswer).dump() writes it; the text is then read whole.
+std::optional<std::string> without_fit(const std::string& text) {
+    static constexpr std::string_view key = "\"recommendation\":";
+    std::size_t at = 0;
+    for (std::size_t i = 1; i < text.size() && text[0] == '{';) {
+        if (text.compare(i, key.size(), key) == 0) {
+            at = i + key.size();
+            break;
+        }
+        const std::size_t end = value_end(text, i);
+        if (end == i)  // the object's '}'
+            break;
+        i = end;
+        while (i < text.size() && (text[i] == ',' || text[i] == ':'))
+            ++i;
+    }
+    if (at == 0)
+        return std::nullopt;
+    const std::size_t end = value_end(text, at);
+    if (end >= text.size())
+        return std::nullopt;
+    return text.substr(0, at) + "{}" + text.substr(end);
+}
+
 }  // namespace
 
 model::InputSource sku_runs_input(const std::string& sku_key) {
@@ -142,14 +196,16 @@ model::InputSource sku_runs_input(const std::string& sku_key) {
 }
 
 model::fleet::FleetAnswer answer_of_sku(fleet_db::FleetDb& db, const std::string& sku_key,
-                                        const model::fleet::FleetOptions& options) {
+                                        const model::fleet::FleetOptions& options, Fit fit) {
     const bool keep = !own_binary_digest().empty();
     const std::string inputs =
         keep ? answer_inputs(fleet_db_call([&] { return db.runs_digest(sku_key); }), options) : "";
     if (keep)
         if (const auto kept = fleet_db_call([&] { return db.kept_answer(sku_key, inputs); })) {
             try {
-                return model::fleet::read_fleet_answer(nlohmann::json::parse(*kept));
+                const auto headline = fit == Fit::left_out ? without_fit(*kept) : std::nullopt;
+                return model::fleet::read_fleet_answer(
+                    nlohmann::json::parse(headline ? *headline : *kept));
             } catch (const std::exception&) {  // damaged or of another layout: computed again
             }
         }
@@ -165,12 +221,12 @@ model::fleet::FleetAnswer answer_of_sku(fleet_db::FleetDb& db, const std::string
 }
 
 std::vector<SkuRow> answers_of_all_skus(fleet_db::FleetDb& db,
-                                        const model::fleet::FleetOptions& options) {
+                                        const model::fleet::FleetOptions& options, Fit fit) {
     std::vector<SkuRow> rows;
     for (const auto& key : fleet_db_call([&] { return db.sku_keys(); })) {
         SkuRow row{key, std::nullopt, {}};
         try {
-            row.answer = answer_of_sku(db, key, options);
+            row.answer = answer_of_sku(db, key, options, fit);
         } catch (const std::exception&) {
             // A failure of this SKU's runs is its row's; anything else stops the listing.
             ErrorReport error = current_error();

@@ -52,9 +52,12 @@ model::fleet::FleetOptions fleet_analysis_options(const AnalysisFlags& flags = {
 // The answer of one SKU from every stored run; UsageError when the SKU has no runs. An answer
 // kept in the database is taken when this binary computed it from the same runs with the same
 // options and its reader accepts it; else it is computed and kept (docs/fleet.md "Answers
-// kept").
+// kept"). Fit::left_out: a kept answer is read without its fit (FleetAnswer::recommendation is
+// then {}), for commands that print only the headline fields; a computed one keeps it.
+enum class Fit { read, left_out };
 model::fleet::FleetAnswer answer_of_sku(fleet_db::FleetDb& db, const std::string& sku_key,
-                                        const model::fleet::FleetOptions& options);
+                                        const model::fleet::FleetOptions& options,
+                                        Fit fit = Fit::read);
 
 // Every SKU in the database with its answer, or why it has none.
 struct SkuRow {
@@ -63,7 +66,8 @@ struct SkuRow {
     std::string error;                                // when there is no answer
 };
 std::vector<SkuRow> answers_of_all_skus(fleet_db::FleetDb& db,
-                                        const model::fleet::FleetOptions& options);
+                                        const model::fleet::FleetOptions& options,
+                                        Fit fit = Fit::read);
 // The row as JSON: the answer's fields, or {"sku", "error"}.
 nlohmann::json to_json(const SkuRow& row);
 

@@ -23,6 +23,15 @@ bool starts_with(const std::string& text, std::string_view prefix) {
     return text.compare(0, prefix.size(), prefix) == 0;
 }
 
+}  // namespace
+
+// The batch's transaction (session_guard.hpp), as IngestBatch::State holds it.
+namespace storage {
+using fleet_db::Transaction;
+}  // namespace storage
+
+namespace {
+
 std::string joined_codes(const std::vector<std::string>& codes) {
     std::string out;
     for (const auto& c : codes)
@@ -51,36 +60,93 @@ long long stored_sku(soci::session& sql, const model::fleet::SkuKey& sku) {
     return id_of(sql, "SELECT id FROM skus WHERE sku_key = :k", key);
 }
 
-long long stored_host(soci::session& sql, const std::string& host) {
-    sql << "INSERT INTO hosts (hostname) VALUES (:h) ON CONFLICT (hostname) DO NOTHING",
-        soci::use(host);
-    return id_of(sql, "SELECT id FROM hosts WHERE hostname = :h", host);
-}
+}  // namespace
 
-// True when the run is new.
-bool store_run(soci::session& sql, const IntakeReport& r, long long host_id, long long sku_id) {
-    const auto& f = r.facts;
-    const std::string report = r.document.dump(), warnings = joined_codes(f.warning_codes);
-    const std::string kernel = f.kernel_release.value_or("");
-    soci::indicator kernel_ind = f.kernel_release ? soci::i_ok : soci::i_null;
-    const double confidence = f.confidence.value_or(0);
-    soci::indicator confidence_ind = f.confidence ? soci::i_ok : soci::i_null;
-    const int threads = f.hugepage_alloc_threads;
-    const std::string decision = model::to_string(f.decision);
-    soci::statement st =
-        (sql.prepare << "INSERT INTO runs (host_id, sku_id, generated_at, content_hash,"
-                        " tool_version, kernel_release, decision, hugepage_alloc_threads,"
-                        " predicted_seconds, confidence, warnings, report) VALUES (:h, :s, :at,"
-                        " :hash, :tool, :kernel, :decision, :threads, :predicted, :confidence,"
-                        " :warnings, :report)"
-                        " ON CONFLICT (host_id, generated_at, content_hash) DO NOTHING",
-         soci::use(host_id), soci::use(sku_id), soci::use(f.generated_at),
-         soci::use(r.content_hash), soci::use(f.tool_version), soci::use(kernel, kernel_ind),
-         soci::use(decision), soci::use(threads), soci::use(f.predicted_seconds),
-         soci::use(confidence, confidence_ind), soci::use(warnings), soci::use(report));
-    st.execute(true);
-    return st.get_affected_rows() > 0;
-}
+namespace storage {
+
+// The statements an ingest runs for every report, prepared once per batch (SQLite and
+// PostgreSQL parse and plan a statement's text once, not once per report), and the ids of the
+// SKUs and hosts met so far: the batch's transaction holds the ingest lock, so they stay true.
+class RunStore {
+  public:
+    explicit RunStore(soci::session& sql)
+        : sql_(sql),
+          insert_host_((sql.prepare << "INSERT INTO hosts (hostname) VALUES (:h)"
+                                       " ON CONFLICT (hostname) DO NOTHING",
+                        soci::use(host_))),
+          select_host_((sql.prepare << "SELECT id FROM hosts WHERE hostname = :h", soci::use(host_),
+                        soci::into(id_))),
+          insert_run_(
+              (sql.prepare << "INSERT INTO runs (host_id, sku_id, generated_at, content_hash,"
+                              " tool_version, kernel_release, decision, hugepage_alloc_threads,"
+                              " predicted_seconds, confidence, warnings, report) VALUES (:h, :s,"
+                              " :at, :hash, :tool, :kernel, :decision, :threads, :predicted,"
+                              " :confidence, :warnings, :report)"
+                              " ON CONFLICT (host_id, generated_at, content_hash) DO NOTHING",
+               soci::use(host_id_), soci::use(sku_id_), soci::use(generated_at_), soci::use(hash_),
+               soci::use(tool_), soci::use(kernel_, kernel_ind_), soci::use(decision_),
+               soci::use(threads_), soci::use(predicted_), soci::use(confidence_, confidence_ind_),
+               soci::use(warnings_), soci::use(report_))),
+          select_run_((sql.prepare << "SELECT id FROM runs WHERE host_id = :h AND"
+                                      " generated_at = :at AND content_hash = :hash",
+                       soci::use(host_id_), soci::use(generated_at_), soci::use(hash_),
+                       soci::into(id_))) {}
+
+    long long sku_id(const model::fleet::SkuKey& sku) {
+        const std::string key = model::fleet::to_string(sku);
+        if (const auto it = skus_.find(key); it != skus_.end())
+            return it->second;
+        return skus_[key] = stored_sku(sql_, sku);
+    }
+
+    long long host_id(const std::string& host) {
+        if (const auto it = hosts_.find(host); it != hosts_.end())
+            return it->second;
+        host_ = host;
+        insert_host_.execute(true);
+        select_host_.execute(true);
+        return hosts_[host] = id_;
+    }
+
+    // The run's id, and whether it is new.
+    std::pair<long long, bool> store_run(IntakeReport& r, long long host_id, long long sku_id) {
+        const auto& f = r.facts;
+        host_id_ = host_id;
+        sku_id_ = sku_id;
+        generated_at_ = f.generated_at;
+        hash_ = r.content_hash;
+        tool_ = f.tool_version;
+        kernel_ = f.kernel_release.value_or("");
+        kernel_ind_ = f.kernel_release ? soci::i_ok : soci::i_null;
+        decision_ = model::to_string(f.decision);
+        threads_ = f.hugepage_alloc_threads;
+        predicted_ = f.predicted_seconds;
+        confidence_ = f.confidence.value_or(0);
+        confidence_ind_ = f.confidence ? soci::i_ok : soci::i_null;
+        warnings_ = joined_codes(f.warning_codes);
+        report_.swap(r.document);  // a report may be tens of MB: bound, not copied
+        insert_run_.execute(true);
+        const bool added = insert_run_.get_affected_rows() > 0;
+        report_.swap(r.document);
+        select_run_.execute(true);
+        return {id_, added};
+    }
+
+  private:
+    soci::session& sql_;
+    std::map<std::string, long long> skus_, hosts_;
+    // The statements' values, bound by reference: declared before the statements.
+    std::string host_, generated_at_, hash_, tool_, kernel_, decision_, warnings_, report_;
+    long long host_id_ = 0, sku_id_ = 0, id_ = 0;
+    int threads_ = 0;
+    double predicted_ = 0, confidence_ = 0;
+    soci::indicator kernel_ind_ = soci::i_ok, confidence_ind_ = soci::i_ok;
+    soci::statement insert_host_, select_host_, insert_run_, select_run_;
+};
+
+}  // namespace storage
+
+namespace {
 
 template <typename T>
 std::pair<double, soci::indicator> column(const std::optional<T>& value) {
@@ -400,7 +466,7 @@ void FleetDb::migrate() {
     refuse_newer(version);
     if (version == latest)
         return;  // nothing to write: a read-only database stays readable
-    Transaction t(*sql_, target_.dialect);
+    storage::Transaction t(*sql_, target_.dialect);
     if (target_.dialect == Dialect::postgresql) {
         int one = 0;  // two first opens at once: the second waits, then finds the schema made
         *sql_ << "SELECT 1 FROM (SELECT pg_advisory_xact_lock(4711)) AS l", soci::into(one);
@@ -426,36 +492,68 @@ void FleetDb::migrate() {
 
 namespace hugetune::fleet_db {
 
-IngestResult FleetDb::ingest(const std::vector<IntakeReport>& reports) {
-    return guarded(target_, "ingest", [&] {
-        IngestResult result;
-        Transaction t(*sql_, target_.dialect);
-        if (target_.dialect == Dialect::postgresql) {
+struct IngestBatch::State {
+    State(soci::session& session, DbTarget where)
+        : target(std::move(where)), transaction(session, target.dialect), sql(session) {
+        if (target.dialect == Dialect::postgresql) {
             // Ingests take turns, as SQLite's write lock makes them: two batches that hold the
             // same hosts in another order would otherwise each wait for the other's rows.
             int one = 0;
-            *sql_ << "SELECT 1 FROM (SELECT pg_advisory_xact_lock(4712)) AS l", soci::into(one);
+            sql << "SELECT 1 FROM (SELECT pg_advisory_xact_lock(4712)) AS l", soci::into(one);
         }
-        for (const auto& r : reports) {
-            const long long sku_id = stored_sku(*sql_, r.facts.sku);
-            const long long host_id = stored_host(*sql_, r.facts.host);
-            const bool added = store_run(*sql_, r, host_id, sku_id);
-            long long run_id = 0;
-            *sql_ << "SELECT id FROM runs WHERE host_id = :h AND generated_at = :at AND"
-                     " content_hash = :hash",
-                soci::use(host_id), soci::use(r.facts.generated_at), soci::use(r.content_hash),
-                soci::into(run_id);
-            const bool verified = store_verifications(*sql_, run_id, r.facts.verifications);
-            if (added)
-                result.added.push_back(r.name);
-            else if (verified)
-                result.verification_added.push_back(r.name);
-            else
-                result.skipped.push_back(r.name);
-        }
-        t.commit();
-        return result;
+        runs.emplace(sql);
+    }
+    DbTarget target;
+    storage::Transaction transaction;
+    soci::session& sql;
+    std::optional<storage::RunStore> runs;  // after the lock: preparing reads the schema
+    IngestResult result;
+};
+
+IngestBatch::IngestBatch(std::unique_ptr<State> state) : state_(std::move(state)) {}
+IngestBatch::IngestBatch(IngestBatch&&) noexcept = default;
+IngestBatch& IngestBatch::operator=(IngestBatch&&) noexcept = default;
+IngestBatch::~IngestBatch() {
+    if (state_)
+        state_->runs.reset();  // the statements end before the transaction rolls back
+}
+
+void IngestBatch::store(IntakeReport r) {
+    guarded(state_->target, "ingest", [&] {
+        storage::RunStore& runs = *state_->runs;
+        const long long sku_id = runs.sku_id(r.facts.sku);
+        const long long host_id = runs.host_id(r.facts.host);
+        const auto [run_id, added] = runs.store_run(r, host_id, sku_id);
+        const bool verified = store_verifications(state_->sql, run_id, r.facts.verifications);
+        auto& result = state_->result;
+        if (added)
+            result.added.push_back(r.name);
+        else if (verified)
+            result.verification_added.push_back(r.name);
+        else
+            result.skipped.push_back(r.name);
     });
+}
+
+IngestResult IngestBatch::commit() {
+    return guarded(state_->target, "ingest", [&] {
+        state_->runs.reset();
+        state_->transaction.commit();
+        return std::move(state_->result);
+    });
+}
+
+IngestBatch FleetDb::begin_ingest() {
+    return guarded(target_, "ingest", [&] {
+        return IngestBatch(std::make_unique<IngestBatch::State>(*sql_, target_));
+    });
+}
+
+IngestResult FleetDb::ingest(const std::vector<IntakeReport>& reports) {
+    IngestBatch batch = begin_ingest();
+    for (const auto& r : reports)
+        batch.store(r);  // a copy: this form is for small batches
+    return batch.commit();
 }
 
 std::vector<std::string> FleetDb::sku_keys() {

@@ -79,6 +79,8 @@ struct ForgetResult {
     std::vector<std::string> answers_dropped;       // SKUs whose kept answer goes
 };
 
+class IngestBatch;
+
 class FleetDb {
   public:
     // Connects and applies the migrations the database lacks. `create`: a SQLite file that does
@@ -90,6 +92,10 @@ class FleetDb {
 
     // Every report in one transaction: all of them are stored, or none.
     IngestResult ingest(const std::vector<IntakeReport>& reports);
+    // The same one report at a time, so a batch is never held whole: the transaction (and
+    // SQLite's write lock, PostgreSQL's ingest lock) is taken here and held until the batch is
+    // committed or dropped. The batch uses this FleetDb's connection and must not outlive it.
+    IngestBatch begin_ingest();
 
     std::vector<std::string> sku_keys();
     // Every run of the SKU, by host then time, each report with every verification block stored
@@ -122,10 +128,31 @@ class FleetDb {
     int schema_version();
 
   private:
+    friend class IngestBatch;
     FleetDb(DbTarget target, std::unique_ptr<soci::session> session);
     void migrate();
     DbTarget target_;
     std::unique_ptr<soci::session> sql_;
+};
+
+// An ingest in progress: one transaction, its statements prepared once and run for each
+// report. Dropped without commit(), nothing of it is stored.
+class IngestBatch {
+  public:
+    IngestBatch(IngestBatch&&) noexcept;
+    IngestBatch& operator=(IngestBatch&&) noexcept;
+    ~IngestBatch();
+    // Stores one report (a new run, a verification added, or nothing when stored before) and
+    // files its name in the result. Throws FleetDbError; the batch is then to be dropped.
+    void store(IntakeReport report);
+    // Throws FleetDbError; nothing is stored then.
+    IngestResult commit();
+
+  private:
+    friend class FleetDb;
+    struct State;
+    explicit IngestBatch(std::unique_ptr<State> state);
+    std::unique_ptr<State> state_;
 };
 
 }  // namespace hugetune::fleet_db

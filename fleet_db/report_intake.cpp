@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "fleet_db/fleet_db_error.hpp"
+#include "model/documents/report.hpp"
 #include "model/input/fit_input.hpp"
 #include "model/input/json_text.hpp"
 #include "model/report_version.hpp"
@@ -44,8 +45,9 @@ std::string content_hash(std::string_view text) {
     return hex;
 }
 
-IntakeReport read_intake_report(const std::string& name, std::string_view bytes) {
+IntakeReport read_intake_report(const std::string& name, std::string bytes) {
     nlohmann::json doc = parse_document(name, bytes);
+    std::string().swap(bytes);
     if (!doc.is_object())
         refuse(name, "not a hugetune report (a JSON object)");
     if (!doc.contains("schema_version") || doc["schema_version"] != kReportSchemaVersion)
@@ -56,11 +58,16 @@ IntakeReport read_intake_report(const std::string& name, std::string_view bytes)
                          "; write the report with a matching hugetune");
     IntakeReport in;
     in.name = name;
-    // The report's one reader: each field's bounds, then the shipped schema.
-    in.facts = model::fleet::read_run(doc, {name});
-    doc.erase("verification");
-    in.content_hash = content_hash(doc.dump());
-    in.document = std::move(doc);
+    // The report's one reader: each field's bounds, then the shipped schema. The document is
+    // handed over, not copied, and taken back to be stored.
+    model::ReportReading reading;
+    reading.need_run = true;
+    reading.input = {name};
+    model::Report report = model::read_report(std::move(doc), reading);
+    in.facts = model::fleet::read_run(report);
+    report.document.erase("verification");
+    in.document = report.document.dump();
+    in.content_hash = content_hash(in.document);
     return in;
 }
 

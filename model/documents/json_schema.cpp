@@ -3,6 +3,7 @@
 #include <cmath>
 #include <set>
 #include <stdexcept>
+#include <vector>
 
 namespace hugetune::model {
 namespace {
@@ -32,31 +33,56 @@ const std::set<std::string> kKnown = {"type",
                                       "$id",
                                       "$schema"};
 
-bool has_type(const json& doc, const std::string& type) {
+enum : unsigned {
+    kTypeObject = 1,
+    kTypeArray = 2,
+    kTypeString = 4,
+    kTypeBoolean = 8,
+    kTypeNull = 16,
+    kTypeNumber = 32,
+    kTypeInteger = 64,
+};
+
+unsigned type_bit(const std::string& type) {
     if (type == "object")
-        return doc.is_object();
+        return kTypeObject;
     if (type == "array")
-        return doc.is_array();
+        return kTypeArray;
     if (type == "string")
-        return doc.is_string();
+        return kTypeString;
     if (type == "boolean")
-        return doc.is_boolean();
+        return kTypeBoolean;
     if (type == "null")
-        return doc.is_null();
+        return kTypeNull;
     if (type == "number")
-        return doc.is_number();
-    if (type == "integer")  // 2.0 is an integer to JSON Schema
-        return doc.is_number_integer() ||
-               (doc.is_number_float() && std::trunc(doc.get<double>()) == doc.get<double>());
+        return kTypeNumber;
+    if (type == "integer")
+        return kTypeInteger;
     throw std::logic_error("JSON Schema type '" + type + "' is not supported");
 }
 
-std::string child(const std::string& path, const std::string& key) {
-    return (path == "/" ? "" : path) + "/" + key;
+// The types `doc` is of: a number is also an integer when whole (2.0 is an integer to JSON
+// Schema).
+unsigned types_of(const json& doc) {
+    if (doc.is_object())
+        return kTypeObject;
+    if (doc.is_array())
+        return kTypeArray;
+    if (doc.is_string())
+        return kTypeString;
+    if (doc.is_boolean())
+        return kTypeBoolean;
+    if (doc.is_null())
+        return kTypeNull;
+    if (doc.is_number_integer() ||
+        (doc.is_number_float() && std::trunc(doc.get<double>()) == doc.get<double>()))
+        return kTypeNumber | kTypeInteger;
+    return kTypeNumber;
 }
 
-std::optional<std::string> fail(const std::string& path, const std::string& what) {
-    return path + ": " + what;
+const json* member(const json& schema, const char* keyword) {
+    const auto it = schema.find(keyword);
+    return it == schema.end() ? nullptr : &*it;
 }
 
 }  // namespace
@@ -67,8 +93,31 @@ const std::set<std::string>& JsonSchema::keywords() {
     return kKnown;
 }
 
+namespace {
+
+// The JSON pointer of `path`, "/" for the root.
+template <class Path>
+std::string pointer(const Path& path) {
+    std::vector<const Path*> links;
+    for (const Path* p = &path; p->up; p = p->up)
+        links.push_back(p);
+    if (links.empty())
+        return "/";
+    std::string out;
+    for (auto it = links.rbegin(); it != links.rend(); ++it)
+        out += "/" + ((*it)->key ? *(*it)->key : std::to_string((*it)->index));
+    return out;
+}
+
+template <class Path>
+std::optional<std::string> fail(const Path& path, const std::string& what) {
+    return pointer(path) + ": " + what;
+}
+
+}  // namespace
+
 std::optional<std::string> JsonSchema::problem(const json& doc) const {
-    return check(schema_, doc, "/");
+    return check(schema_, doc, Path{});
 }
 
 const std::regex& JsonSchema::regex(const std::string& pattern) const {
@@ -78,32 +127,59 @@ const std::regex& JsonSchema::regex(const std::string& pattern) const {
     return it->second;
 }
 
-std::optional<std::string> JsonSchema::check(const json& schema, const json& doc,
-                                             const std::string& path) const {
-    if (schema.is_boolean())
-        return schema.get<bool>() ? std::nullopt : fail(path, "not allowed here");
+const JsonSchema::Node& JsonSchema::node(const json& schema) const {
+    if (const auto it = nodes_.find(&schema); it != nodes_.end())
+        return it->second;
+    Node n;
+    if (schema.is_boolean()) {
+        n.boolean = schema.get<bool>();
+        return nodes_.emplace(&schema, n).first->second;
+    }
     for (const auto& [keyword, value] : schema.items())
         if (!kKnown.count(keyword))
             throw std::logic_error("JSON Schema keyword '" + keyword + "' is not supported");
-    if (const auto it = schema.find("$ref"); it != schema.end()) {
-        const std::string ref = it->get<std::string>();
-        if (ref.rfind("#/$defs/", 0) != 0)
-            throw std::logic_error("JSON Schema $ref '" + ref + "' is not into #/$defs/");
-        if (auto p = check(schema_.at("$defs").at(ref.substr(8)), doc, path))
+    if (const json* ref = member(schema, "$ref")) {
+        const std::string text = ref->get<std::string>();
+        if (text.rfind("#/$defs/", 0) != 0)
+            throw std::logic_error("JSON Schema $ref '" + text + "' is not into #/$defs/");
+        n.ref = &schema_.at("$defs").at(text.substr(8));
+    }
+    if ((n.type = member(schema, "type")))
+        for (const auto& t : n.type->is_array() ? *n.type : json::array({*n.type}))
+            n.types |= type_bit(t.get<std::string>());
+    n.one_of = member(schema, "oneOf");
+    n.required = member(schema, "required");
+    n.properties = member(schema, "properties");
+    n.additional = member(schema, "additionalProperties");
+    n.min_items = member(schema, "minItems");
+    n.items = member(schema, "items");
+    n.constant = member(schema, "const");
+    n.enumeration = member(schema, "enum");
+    n.minimum = member(schema, "minimum");
+    n.maximum = member(schema, "maximum");
+    n.exclusive_minimum = member(schema, "exclusiveMinimum");
+    n.min_length = member(schema, "minLength");
+    n.max_length = member(schema, "maxLength");
+    if ((n.pattern = member(schema, "pattern")))
+        n.pattern_regex = &regex(n.pattern->get<std::string>());
+    return nodes_.emplace(&schema, n).first->second;
+}
+
+std::optional<std::string> JsonSchema::check(const json& schema, const json& doc,
+                                             const Path& path) const {
+    const Node& n = node(schema);
+    if (n.boolean)
+        return *n.boolean ? std::nullopt : fail(path, "not allowed here");
+    if (n.ref)
+        if (auto p = check(*n.ref, doc, path))
             return p;
-    }
-    if (const auto it = schema.find("type"); it != schema.end()) {
-        bool ok = false;
-        for (const auto& t : it->is_array() ? *it : json::array({*it}))
-            ok = ok || has_type(doc, t.get<std::string>());
-        if (!ok)
-            return fail(path, "is " + std::string(doc.type_name()) + ", the schema wants " +
-                                  (it->is_array() ? it->dump() : it->get<std::string>()));
-    }
-    if (const auto it = schema.find("oneOf"); it != schema.end()) {
+    if (n.type && !(n.types & types_of(doc)))
+        return fail(path, "is " + std::string(doc.type_name()) + ", the schema wants " +
+                              (n.type->is_array() ? n.type->dump() : n.type->get<std::string>()));
+    if (n.one_of) {
         int matches = 0;
         std::optional<std::string> last;
-        for (const auto& option : *it)
+        for (const auto& option : *n.one_of)
             if (auto p = check(option, doc, path))
                 last = p;
             else
@@ -112,59 +188,58 @@ std::optional<std::string> JsonSchema::check(const json& schema, const json& doc
             return matches == 0 ? last : fail(path, "matches more than one of oneOf");
     }
     if (doc.is_object())
-        if (auto p = check_object(schema, doc, path))
+        if (auto p = check_object(n, doc, path))
             return p;
     if (doc.is_array()) {
-        if (const auto it = schema.find("minItems"); it != schema.end() && doc.size() < *it)
-            return fail(path, "has fewer than " + it->dump() + " items");
-        if (const auto it = schema.find("items"); it != schema.end())
+        if (n.min_items && doc.size() < *n.min_items)
+            return fail(path, "has fewer than " + n.min_items->dump() + " items");
+        if (n.items)
             for (std::size_t i = 0; i < doc.size(); ++i)
-                if (auto p = check(*it, doc[i], child(path, std::to_string(i))))
+                if (auto p = check(*n.items, doc[i], Path{&path, nullptr, i}))
                     return p;
     }
-    return check_value(schema, doc, path);
+    return check_value(n, doc, path);
 }
 
-std::optional<std::string> JsonSchema::check_object(const json& schema, const json& doc,
-                                                    const std::string& path) const {
-    if (const auto it = schema.find("required"); it != schema.end())
-        for (const auto& key : *it)
-            if (!doc.contains(key.get<std::string>()))
-                return fail(child(path, key.get<std::string>()), "missing");
-    const auto props = schema.find("properties");
-    const auto extra = schema.find("additionalProperties");
+std::optional<std::string> JsonSchema::check_object(const Node& n, const json& doc,
+                                                    const Path& path) const {
+    if (n.required)
+        for (const auto& key : *n.required)
+            if (!doc.contains(key.get_ref<const std::string&>()))
+                return fail(Path{&path, &key.get_ref<const std::string&>(), 0}, "missing");
     for (const auto& [key, value] : doc.items()) {
-        if (props != schema.end() && props->contains(key)) {
-            if (auto p = check(props->at(key), value, child(path, key)))
+        const json* sub = nullptr;
+        if (n.properties)
+            if (const auto it = n.properties->find(key); it != n.properties->end())
+                sub = &*it;
+        if (!sub)
+            sub = n.additional;
+        if (sub)
+            if (auto p = check(*sub, value, Path{&path, &key, 0}))
                 return p;
-        } else if (extra != schema.end()) {
-            if (auto p = check(*extra, value, child(path, key)))
-                return p;
-        }
     }
     return std::nullopt;
 }
 
-std::optional<std::string> JsonSchema::check_value(const json& schema, const json& doc,
-                                                   const std::string& path) const {
-    if (const auto it = schema.find("const"); it != schema.end() && doc != *it)
-        return fail(path, "is not " + it->dump());
-    if (const auto it = schema.find("enum"); it != schema.end()) {
+std::optional<std::string> JsonSchema::check_value(const Node& n, const json& doc,
+                                                   const Path& path) const {
+    if (n.constant && doc != *n.constant)
+        return fail(path, "is not " + n.constant->dump());
+    if (n.enumeration) {
         bool found = false;
-        for (const auto& v : *it)
+        for (const auto& v : *n.enumeration)
             found = found || v == doc;
         if (!found)
-            return fail(path, doc.dump() + " is not one of " + it->dump());
+            return fail(path, doc.dump() + " is not one of " + n.enumeration->dump());
     }
     if (doc.is_number()) {
         const double x = doc.get<double>();
-        if (const auto it = schema.find("minimum"); it != schema.end() && x < it->get<double>())
-            return fail(path, "is below " + it->dump());
-        if (const auto it = schema.find("maximum"); it != schema.end() && x > it->get<double>())
-            return fail(path, "is above " + it->dump());
-        if (const auto it = schema.find("exclusiveMinimum");
-            it != schema.end() && x <= it->get<double>())
-            return fail(path, "is not above " + it->dump());
+        if (n.minimum && x < n.minimum->get<double>())
+            return fail(path, "is below " + n.minimum->dump());
+        if (n.maximum && x > n.maximum->get<double>())
+            return fail(path, "is above " + n.maximum->dump());
+        if (n.exclusive_minimum && x <= n.exclusive_minimum->get<double>())
+            return fail(path, "is not above " + n.exclusive_minimum->dump());
     }
     if (doc.is_string()) {
         const auto& s = doc.get_ref<const std::string&>();
@@ -172,14 +247,13 @@ std::optional<std::string> JsonSchema::check_value(const json& schema, const jso
         std::size_t chars = 0;
         for (const unsigned char c : s)
             chars += (c & 0xC0) != 0x80;
-        if (const auto it = schema.find("minLength"); it != schema.end() && chars < *it)
-            return fail(path, "is shorter than " + it->dump() + " characters");
+        if (n.min_length && chars < *n.min_length)
+            return fail(path, "is shorter than " + n.min_length->dump() + " characters");
         // Before the pattern: no regular expression runs over a string longer than allowed.
-        if (const auto it = schema.find("maxLength"); it != schema.end() && chars > *it)
-            return fail(path, "is longer than " + it->dump() + " characters");
-        if (const auto it = schema.find("pattern");
-            it != schema.end() && !std::regex_search(s, regex(it->get<std::string>())))
-            return fail(path, "does not match " + it->dump());
+        if (n.max_length && chars > *n.max_length)
+            return fail(path, "is longer than " + n.max_length->dump() + " characters");
+        if (n.pattern && !std::regex_search(s, *n.pattern_regex))
+            return fail(path, "does not match " + n.pattern->dump());
     }
     return std::nullopt;
 }

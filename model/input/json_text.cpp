@@ -17,10 +17,98 @@ std::string parser_words(const std::string& what) {
     return bracket == std::string::npos ? what : what.substr(bracket + 2);
 }
 
+[[noreturn]] void key_twice(std::string key) {
+    if (key.size() > 60)
+        key = key.substr(0, 60) + "...";
+    throw JsonTextError("key '" + key + "' appears twice in one object", 0, false);
+}
+
+// The parser's errors as JsonTextError.
+template <class Parse>
+nlohmann::json parse_text(std::string_view text, Parse&& parse) {
+    try {
+        return parse();
+    } catch (const nlohmann::json::parse_error& e) {
+        throw JsonTextError(parser_words(e.what()), e.byte, e.byte >= text.size());
+    } catch (const nlohmann::json::out_of_range& e) {  // 406: a number beyond a double
+        throw JsonTextError(parser_words(e.what()) + " (a number no double holds)", 0, false);
+    }
+}
+
+// nlohmann/json's own document builder (its json_sax_dom_parser) but for a key given twice in
+// one object, refused as it comes where the builder keeps the last. A SAX handler, not the
+// parser's callback, which copies every key and calls through std::function at every value.
+class DocumentBuilder {
+  public:
+    using json = nlohmann::json;
+    explicit DocumentBuilder(json& root) : root_(root) {}
+    bool null() { return place(nullptr); }
+    bool boolean(bool value) { return place(value); }
+    bool number_integer(json::number_integer_t value) { return place(value); }
+    bool number_unsigned(json::number_unsigned_t value) { return place(value); }
+    bool number_float(json::number_float_t value, const json::string_t&) { return place(value); }
+    bool string(json::string_t& value) { return place(value); }
+    bool binary(json::binary_t& value) { return place(std::move(value)); }
+    bool start_object(std::size_t) { return place(json::value_t::object, true); }
+    bool start_array(std::size_t) { return place(json::value_t::array, true); }
+    bool key(json::string_t& key) {
+        auto& object = open_.back()->get_ref<json::object_t&>();
+        const auto [at, added] = object.emplace(key, nullptr);
+        if (!added)
+            key_twice(key);
+        member_ = &at->second;
+        return true;
+    }
+    bool end_object() {
+        open_.pop_back();
+        return true;
+    }
+    bool end_array() {
+        open_.pop_back();
+        return true;
+    }
+    template <class Exception>
+    bool parse_error(std::size_t, const std::string&, const Exception& e) {
+        throw e;
+    }
+
+  private:
+    // The value at its place: the root, the array being read, or the member just keyed.
+    template <class Value>
+    bool place(Value&& value, bool opens = false) {
+        json* at = nullptr;
+        if (open_.empty()) {
+            root_ = json(std::forward<Value>(value));
+            at = &root_;
+        } else if (open_.back()->is_array()) {
+            auto& array = open_.back()->get_ref<json::array_t&>();
+            array.emplace_back(std::forward<Value>(value));
+            at = &array.back();
+        } else {
+            *member_ = json(std::forward<Value>(value));
+            at = member_;
+        }
+        if (opens)
+            open_.push_back(at);
+        return true;
+    }
+
+    json& root_;
+    std::vector<json*> open_;  // the objects and arrays being read, innermost last
+    json* member_ = nullptr;   // the member of open_.back() whose key came last
+};
+
 }  // namespace
 
 nlohmann::json parse_json_document(std::string_view text,
                                    const nlohmann::json::parser_callback_t& callback) {
+    if (!callback)
+        return parse_text(text, [&] {
+            nlohmann::json document;
+            DocumentBuilder builder(document);
+            nlohmann::json::sax_parse(text, &builder);
+            return document;
+        });
     using Event = nlohmann::json::parse_event_t;
     std::vector<std::set<std::string>> keys;  // one set per object being read
     const auto checked = [&](int depth, Event event, nlohmann::json& parsed) {
@@ -31,20 +119,11 @@ nlohmann::json parse_json_document(std::string_view text,
                 keys.pop_back();
         } else if (event == Event::key && !keys.empty() &&
                    !keys.back().insert(parsed.get<std::string>()).second) {
-            std::string key = parsed.get<std::string>();
-            if (key.size() > 60)
-                key = key.substr(0, 60) + "...";
-            throw JsonTextError("key '" + key + "' appears twice in one object", 0, false);
+            key_twice(parsed.get<std::string>());
         }
-        return callback ? callback(depth, event, parsed) : true;
+        return callback(depth, event, parsed);
     };
-    try {
-        return nlohmann::json::parse(text, checked);
-    } catch (const nlohmann::json::parse_error& e) {
-        throw JsonTextError(parser_words(e.what()), e.byte, e.byte >= text.size());
-    } catch (const nlohmann::json::out_of_range& e) {  // 406: a number beyond a double
-        throw JsonTextError(parser_words(e.what()) + " (a number no double holds)", 0, false);
-    }
+    return parse_text(text, [&] { return nlohmann::json::parse(text, checked); });
 }
 
 }  // namespace hugetune::model

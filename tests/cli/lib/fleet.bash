@@ -34,6 +34,36 @@ for i in range(1, n + 1):
 PY
 }
 
+# make_large_report SRC OUT SAMPLES [INDENT]: SRC with each sweep point's samples repeated until
+# the report holds about SAMPLES of them (the medians and spreads stay true), written with
+# INDENT (default 1): a report of many MB that every check accepts.
+make_large_report() {
+    python3 - "$@" <<'PY'
+import json, sys
+src, out, want = sys.argv[1], sys.argv[2], int(sys.argv[3])
+indent = int(sys.argv[4]) if len(sys.argv) > 4 else 1
+doc = json.load(open(src))
+points = doc["sweep"]["points"]
+held = sum(len(p["samples_seconds"]) for p in points)
+times = max(1, want // held)
+for p in points:
+    p["samples_seconds"] = p["samples_seconds"] * times
+json.dump(doc, open(out, "w"), indent=indent)
+PY
+}
+
+# peak_rss_kb OUT COMMAND...: runs COMMAND with stdout and stderr in OUT, prints its peak
+# resident memory in kB (the kernel's own count, getrusage of the child); its exit code is kept.
+peak_rss_kb() {
+    python3 - "$@" <<'PY'
+import resource, subprocess, sys
+with open(sys.argv[1], "w") as out:
+    rc = subprocess.run(sys.argv[2:], stdout=out, stderr=subprocess.STDOUT).returncode
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+sys.exit(rc)
+PY
+}
+
 # db_sql DB SQL: one statement straight on the database, its first column printed.
 db_sql() {
     if [[ $1 == postgresql://* ]]; then
@@ -367,6 +397,23 @@ PY
     expect 0 "$bin" fleet recommend --db "$db" --host host-b --json
     [[ $(json_field "$out" 'd["sku"]') == "$sku_on" ]] || fail "host-b's latest SKU: $(cat "$out")"
     expect_error 2 "init_on_alloc 'ioa2' must be ioa0 or ioa1" "$bin" fleet recommend --db "$db" --sku "${sku_a%/ioa0}/ioa2"
+
+    # 13. A bad report in the middle of a batch refuses only itself: those before and after it are
+    # stored, each read, checked and stored in turn.
+    mkdir "$work/middle"
+    make_reports "$fleet_fixture" "$work/middle" middle- 5
+    head -c 3000 "$work/middle/middle-3.json" >"$work/middle/middle-3.cut" &&
+        mv "$work/middle/middle-3.cut" "$work/middle/middle-3.json"
+    local before
+    before=$(run_count "$db")
+    expect 2 "$bin" fleet ingest --db "$db" --json "$work/middle"
+    [[ $(json_field "$out" '[f.rsplit("/", 1)[1] for f in d["added"]], [(r["file"].rsplit("/", 1)[1], r["reason"][:9]) for r in d["refused"]]') == \
+        "(['middle-1.json', 'middle-2.json', 'middle-4.json', 'middle-5.json'], [('middle-3.json', 'truncated')])" ]] ||
+        fail "a bad report mid-batch: $(cat "$out")"
+    stderr_has "refused 1 of 5 reports"
+    [[ $(run_count "$db") == $((before + 4)) ]] || fail "mid-batch refusal: $(run_count "$db") runs, expected $((before + 4))"
+    db_sql "$db" "SELECT COUNT(*) FROM hosts WHERE hostname = 'middle-3'" | grep -qx 0 ||
+        fail "the refused report's host was stored"
 }
 
 # runs_suite DB SKU: `fleet runs` lists every run in host then time order; a stored verification
@@ -537,6 +584,12 @@ answers_kept_suite() {
     expect 0 "$bin" fleet export --db "$db" --format json
     [[ $(json_field "$out" '[x["status_reason"][:4] for x in d if x["sku"] == "'"$sku"'"][0]') == KEPT ]] ||
         fail "export did not take the kept answer: $(cat "$out")"
+    # The commands that print only the headline fields do not read the kept fit (nearly all of
+    # the kept text): with the fit made unreadable they still take the kept answer.
+    db_sql "$db" "UPDATE sku_answers SET answer = REPLACE(answer, '\"reason\":\"', '\"reason\":\"KEPT ') WHERE sku_id = $sku_id" >/dev/null
+    db_sql "$db" "UPDATE sku_answers SET answer = REPLACE(answer, '\"recommendation\":{', '\"recommendation\":{\"unread\":x,') WHERE sku_id = $sku_id" >/dev/null
+    expect 0 "$bin" fleet recommend --db "$db" --sku "$sku"
+    stdout_has "KEPT"
     # A new verification of a run verified before: computed anew.
     cp "$work/verified.json" "$work/verified3.json"
     "$bin" verify --log "$src/tests/fixtures/boot/logs/dmesg-6.15-default-threads.log" \

@@ -228,6 +228,41 @@ TEST_CASE("fleet db: a missing file is not created by a reader; passwords stay o
     CHECK(parse_db_target("/var/lib/x.db").dialect == Dialect::sqlite);
 }
 
+TEST_CASE("fleet db: a batch stores one report at a time; dropped uncommitted, nothing of it") {
+    TempDb t;
+    auto db = FleetDb::open(t.target(), true);
+    {
+        auto batch = db.begin_ingest();
+        batch.store(report_of("a"));
+        batch.store(report_of("b"));
+    }
+    CHECK(db.sku_keys().empty());
+    auto batch = db.begin_ingest();
+    batch.store(report_of("a"));
+    batch.store(report_of("a"));  // the host and the run as this batch stored them
+    batch.store(report_of("b"));
+    const auto result = batch.commit();
+    CHECK(result.added == std::vector<std::string>{"a.json", "b.json"});
+    CHECK(result.skipped == std::vector<std::string>{"a.json"});
+    REQUIRE(db.sku_keys().size() == 1);
+    CHECK(db.runs_of_sku(db.sku_keys()[0]).size() == 2);
+}
+
+TEST_CASE("fleet intake: the stored text is the document without its verification, hashed") {
+    const nlohmann::json v = {{"verified", true},
+                              {"measured_ms", 900},
+                              {"threads", 2},
+                              {"ratio", 1.1},
+                              {"problems", nlohmann::json::array()}};
+    const auto r = report_of("a", &v);
+    auto doc = nlohmann::json::parse(fixture_text());
+    doc["host"]["hostname"] = "a";
+    CHECK(r.document == doc.dump());
+    CHECK(r.content_hash == content_hash(r.document));
+    REQUIRE(r.facts.verifications.size() == 1);
+    CHECK(r.facts.verifications.front().measured_ms == std::uint64_t{900});
+}
+
 TEST_CASE("fleet intake: truncated, other version, schema violation: refused with the name") {
     const std::string text = fixture_text();
     auto refusal = [](const std::string& name, const std::string& bytes) -> std::string {
