@@ -63,6 +63,17 @@ std::string joined(const std::vector<std::string>& parts, const char* separator 
     return out;
 }
 
+// At most kNamedHosts host names, then how many more: a reason stays one readable sentence on
+// a SKU of thousands of hosts.
+constexpr std::size_t kNamedHosts = 5;
+std::string host_list(const std::vector<std::string>& hosts) {
+    if (hosts.size() <= kNamedHosts)
+        return joined(hosts);
+    const std::vector<std::string> first(hosts.begin(),
+                                         hosts.begin() + static_cast<std::ptrdiff_t>(kNamedHosts));
+    return joined(first) + " and " + std::to_string(hosts.size() - kNamedHosts) + " more";
+}
+
 bool accepted(const FleetOptions& o, const std::string& code) {
     return std::find(o.accepted_warnings.begin(), o.accepted_warnings.end(), code) !=
            o.accepted_warnings.end();
@@ -164,7 +175,7 @@ std::optional<std::string> disagreeing_hosts(const std::vector<HostRuns>& fitted
     if (out.empty())
         return std::nullopt;
     return std::to_string(out.size()) + " of " + std::to_string(fitted.size()) + " hosts (" +
-           joined(out) + ") lie up to " + decimals_text(worst, 2) +
+           host_list(out) + ") lie up to " + decimals_text(worst, 2) +
            " times from the hosts' median time per page at the thread counts compared, beyond " +
            decimals_text(kHostAgreementFactor, 2) + "; the hosts do not agree on one curve.";
 }
@@ -182,7 +193,7 @@ std::optional<std::string> host_warnings(const std::vector<HostRuns>& fitted,
         return std::nullopt;
     std::vector<std::string> parts, codes;
     for (const auto& [code, hosts] : hosts_of) {
-        parts.push_back(code + " (" + joined(hosts) + ")");
+        parts.push_back(code + " (" + host_list(hosts) + ")");
         codes.push_back(code);
     }
     return "hosts' reports carry warnings 'hugetune apply --report' refuses: " + joined(parts) +

@@ -186,6 +186,13 @@ TEST_CASE("a warning apply refuses keeps the answer unsettled unless it is accep
     CHECK(answer_sku(runs, o).status == SkuStatus::host_warnings);
     o.accepted_warnings = {"vm", "poor_fit"};
     CHECK(answer_sku(runs, o).status == SkuStatus::settled);
+    // On many hosts the reason names five and counts the rest.
+    auto many = unwarned_runs(9);
+    for (auto& r : many)
+        r.report["warnings"] = json::array({{{"code", "vm"}, {"message", "In a VM."}}});
+    const SkuAnswer b = answer_sku(many, settle_options());
+    CHECK(b.status_reason.find("vm (host0, host1, host2, host3, host4 and 4 more)") !=
+          std::string::npos);
     // A warning apply does not refuse does not count.
     runs[1].report["warnings"] =
         json::array({{{"code", "oversubscribed"}, {"message", "Points time-share CPUs."}}});
