@@ -122,9 +122,8 @@ int run_fleet_recommend(const Args& args) {
     if (!o->plot.empty()) {
         const auto runs = fleet_db_call([&] { return db.runs_of_sku(key); });
         const auto input = sku_runs_input(key);
-        const auto data =
-            fleet_plot_data(answer, model::fleet::read_host_runs(runs, input),
-                            model::fleet::check_hosts(runs, o->options, input));
+        const auto data = fleet_plot_data(answer, model::fleet::read_host_runs(runs, input),
+                                          model::fleet::check_hosts(runs, o->options, input));
         std::cerr << "hugetune: " << render_plot(data, o->plot).message << "\n";
     }
     return 0;

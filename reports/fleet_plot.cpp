@@ -1,8 +1,8 @@
 #include "reports/fleet_plot.hpp"
 
+#include <cmath>
 #include <map>
 
-#include "model/statistics.hpp"
 #include "model/text.hpp"
 
 namespace hugetune {
@@ -50,24 +50,16 @@ BootPanel boot_of(const model::fleet::FleetAnswer& a) {
     return boot;
 }
 
-// The host's alloc phase over all its runs: per thread count the median of every repetition,
-// in seconds per GiB per node, so that runs of other sample sizes agree.
-std::vector<std::pair<double, double>> host_points(const model::fleet::HostRuns& host, int nodes) {
-    std::map<double, std::vector<double>> by_count;
-    for (const auto& run : host.runs) {
-        const auto* alloc = run.sweep.phase(model::kPhaseAlloc);
-        const double gib_per_node = alloc ? alloc->pages_per_node *
-                                                static_cast<double>(run.sweep.page_size_kb) /
-                                                (1024.0 * 1024.0)
-                                          : 0;
-        if (!alloc || gib_per_node <= 0)
-            continue;
-        for (const auto& p : alloc->points)
-            by_count[p.threads_per_node * nodes].push_back(p.seconds / gib_per_node);
-    }
+// The host's curve as check_hosts judges it (model::fleet::host_curve: median log seconds per
+// page of the alloc phase per thread count per node), in seconds per GiB per node and by the
+// total thread count, the boot panel's axis.
+std::vector<std::pair<double, double>> host_points(const model::fleet::HostRuns& host,
+                                                   const model::SkuKey& sku) {
+    const double pages_per_gib = 1024.0 * 1024.0 / static_cast<double>(sku.page_size_kb);
     std::vector<std::pair<double, double>> out;
-    for (auto& [threads, values] : by_count)
-        out.emplace_back(threads, model::median(std::move(values)));
+    for (const auto& [threads_per_node, log_seconds_per_page] : model::fleet::host_curve(host))
+        out.emplace_back(threads_per_node * sku.nodes,
+                         std::exp(log_seconds_per_page) * pages_per_gib);
     return out;
 }
 
@@ -92,7 +84,7 @@ FleetPlotData fleet_plot_data(const model::fleet::FleetAnswer& answer,
     for (const auto& c : checks)
         check_of[c.host] = &c;
     for (const auto& h : hosts) {
-        HostLine line{h.host, host_points(h, answer.sku.nodes), false, ""};
+        HostLine line{h.host, host_points(h, answer.sku), false, ""};
         if (const auto it = check_of.find(h.host); it != check_of.end() && it->second->outlier) {
             line.outlier = true;
             line.reasons = joined(it->second->reasons);
