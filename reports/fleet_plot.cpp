@@ -8,45 +8,23 @@
 namespace hugetune {
 namespace {
 
-using nlohmann::json;
-
-std::optional<double> number_at(const json& j, const char* key) {
-    const auto it = j.find(key);
-    if (it == j.end() || !it->is_number())
-        return std::nullopt;
-    return it->get<double>();
-}
-
-// The answer's predictions per value (model::to_json(Recommendation)'s "predictions"), its
-// pooled medians, and the recommended and default values.
+// The answer's fit, read by the report's reader of a fit block: its predictions per value
+// with their band, its pooled medians scaled to the pool, the recommended and default values.
 BootPanel boot_of(const model::fleet::FleetAnswer& a) {
+    const model::ReportFit fit = model::read_fit_document(
+        a.recommendation, {"the kept answer of SKU " + model::fleet::to_string(a.sku), "", true});
     BootPanel boot;
-    const json& r = a.recommendation;
-    const auto series = [&](const char* key, bool band) {
-        std::vector<BootPoint> out;
-        const auto it = r.find(key);
-        if (it == r.end() || !it->is_array())
-            return out;
-        for (const auto& p : *it) {
-            const auto threads = number_at(p, "hugepage_alloc_threads");
-            const auto seconds = number_at(p, "seconds");
-            if (!threads || !seconds)
-                continue;
-            out.push_back({*threads, *seconds, band ? number_at(p, "seconds_low") : std::nullopt,
-                           band ? number_at(p, "seconds_high") : std::nullopt});
-        }
-        return out;
-    };
-    boot.predicted = series("predictions", true);
-    boot.measured = series("measured_boot_seconds", false);
+    for (const auto& p : fit.predictions)
+        boot.predicted.push_back(
+            {static_cast<double>(p.hugepage_alloc_threads), p.seconds, p.low, p.high});
+    for (const auto& p : fit.measured_boot_seconds)
+        boot.measured.push_back(
+            {static_cast<double>(p.hugepage_alloc_threads), p.seconds, std::nullopt, std::nullopt});
     boot.recommended = BootPoint{static_cast<double>(a.hugepage_alloc_threads), a.predicted_seconds,
                                  a.predicted_seconds_low, a.predicted_seconds_high};
-    if (const auto rec = r.find("recommendation"); rec != r.end() && rec->is_object()) {
-        const auto threads = number_at(*rec, "default_threads");
-        const auto seconds = number_at(*rec, "predicted_default_seconds");
-        if (threads && seconds)
-            boot.kernel_default = BootPoint{*threads, *seconds, std::nullopt, std::nullopt};
-    }
+    if (fit.default_threads && fit.predicted_default_seconds)
+        boot.kernel_default = BootPoint{static_cast<double>(*fit.default_threads),
+                                        *fit.predicted_default_seconds, std::nullopt, std::nullopt};
     return boot;
 }
 
@@ -88,6 +66,9 @@ FleetPlotData fleet_plot_data(const model::fleet::FleetAnswer& answer,
         if (const auto it = check_of.find(h.host); it != check_of.end() && it->second->outlier) {
             line.outlier = true;
             line.reasons = joined(it->second->reasons);
+            for (const auto& e : answer.excluded)
+                if (e.host == h.host)
+                    line.reasons += "; left out of the fit";
         }
         d.hosts.push_back(std::move(line));
     }
