@@ -106,8 +106,8 @@ now = time.time()
 for f, _, v in series.get("hugetune_verify_timestamp_seconds", []):
     if not now - 600 < v <= now + 1:
         errors.append(f"{f}: verify's time {v} is not now")
-if [l["sku"] for f, l, _ in series.get("hugetune_boot_verified", []) if f == "shortfall.prom"] != [
-        "skylake/4n/28t/192g/2048k"]:
+if [l["sku"].startswith("skylake/4n/28t/192g/2048k") for f, l, _ in
+        series.get("hugetune_boot_verified", []) if f == "shortfall.prom"] != [True]:
     errors.append("the shortfall's samples lack the report's SKU")
 
 # fleet: one status sample per status value, one of them 1; confidence; the newest report's time.
@@ -120,7 +120,8 @@ newest = {}
 for path in glob.glob(os.path.join(reports_dir, "*.json")):
     d = json.load(open(path))
     s = d["sku"]
-    key = f'{s["microarch"]}/{s["nodes"]}n/{s["hardware_threads_per_node"]}t/{s["memory_per_node_gib"]}g/{s["page_size_kb"]}k'
+    ioa = s.get("init_on_alloc", d.get("kernel", {}).get("init_on_alloc"))
+    key = f'{s["microarch"]}/{s["nodes"]}n/{s["hardware_threads_per_node"]}t/{s["memory_per_node_gib"]}g/{s["page_size_kb"]}k' + {True: "/ioa1", False: "/ioa0"}.get(ioa, "")
     t = calendar.timegm(time.strptime(d["generated_at"], "%Y-%m-%dT%H:%M:%SZ"))
     newest[key] = max(newest.get(key, 0), t)
 for key, a in answers.items():

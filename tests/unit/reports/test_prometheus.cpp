@@ -82,7 +82,7 @@ TEST_CASE("prometheus: without a report the sku label is empty, so every sample 
 
 TEST_CASE("prometheus: a SKU's status is one sample per status value") {
     FleetMetricInput sku;
-    sku.answer.sku = {"zen4", 2, 32, 64, 2048};
+    sku.answer.sku = {"zen4", 2, 32, 64, 2048, std::nullopt};
     sku.answer.status = model::fleet::SkuStatus::needs_more_hosts;
     sku.answer.confidence = 0.69;
     sku.latest_report_unix_seconds = 1796120631;
