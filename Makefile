@@ -30,7 +30,7 @@ BUILD_PKGS = cmake make g++ pkg-config libboost-program-options-dev libeigen3-de
              nlohmann-json3-dev libhwloc-dev doctest-dev libsoci-dev libsqlite3-dev libpq-dev
 TEST_PKGS  = python3 python3-jsonschema gnuplot-nox util-linux procps clang-format man-db \
              groff-base systemd postgresql postgresql-client ccache json-schema-test-suite \
-             busybox-static
+             busybox-static python3-yaml ansible-core prometheus
 # make package: CPack's dependencies from the shared libraries come from dpkg-shlibdeps;
 # make test-package: lintian checks the package, and bash-completion, which the package
 # recommends, loads its completion.

@@ -1,11 +1,14 @@
-// `hugetune fleet export --format json|csv|cmdline|prometheus`: per SKU what a configuration
-// tool (Ansible, Salt, Puppet) needs, or metrics for node_exporter's textfile collector.
+// `hugetune fleet export --format FORMAT`: per SKU what a configuration tool (Ansible, tuned,
+// OpenShift, or anything reading JSON, CSV or plain lines) needs, or metrics for
+// node_exporter's textfile collector.
 #include <algorithm>
 #include <filesystem>
 #include <iostream>
+#include <map>
 
 #include "cli/fleet_commands.hpp"
 #include "cli/fleet_db_option.hpp"
+#include "cli/fleet_exports.hpp"
 #include "model/text.hpp"
 #include "reports/prometheus.hpp"
 #include "tuner/system/atomic_file.hpp"
@@ -19,36 +22,62 @@ struct ExportCommand {
     model::fleet::FleetOptions options;
 };
 
+constexpr std::string_view kFormats[] = {"json",    "csv",   "cmdline",      "prometheus",
+                                         "ansible", "tuned", "machineconfig"};
+
+// The formats --out names a directory for: several files.
+bool writes_directory(const std::string& format) {
+    return format == "ansible" || format == "tuned";
+}
+
 std::optional<ExportCommand> parse_export(const Args& args) {
     ExportCommand o;
     po::options_description desc("Options");
-    desc.add_options()("format", po::value(&o.format)->value_name("FORMAT"),
-                       option_help("json, csv, cmdline (one 'SKU hugepage_alloc_threads=N' line "
-                                   "per settled SKU that sets a value) or prometheus",
-                                   "json")
-                           .c_str())("out", po::value(&o.out)->value_name("FILE"),
-                                     "write to FILE (atomically) instead of stdout; with "
-                                     "prometheus a .prom file");
+    desc.add_options()(
+        "format", po::value(&o.format)->value_name("FORMAT"),
+        option_help("json, csv, cmdline (one 'SKU hugepage_alloc_threads=N' line per settled SKU "
+                    "that sets a value), prometheus, or for those SKUs: ansible (an inventory "
+                    "whose groups are the SKUs, with their variables), tuned (a profile per SKU) "
+                    "or machineconfig (an OpenShift MachineConfig per SKU)",
+                    "json")
+            .c_str())("out", po::value(&o.out)->value_name("FILE|DIR"),
+                      "write to FILE (atomically) instead of stdout; with prometheus a .prom "
+                      "file; with ansible or tuned a directory, each file in it written "
+                      "atomically");
     add_db_option(desc, o.db);
     AnalysisFlags flags;
     add_analysis_options(desc, flags);
     po::variables_map vm;
     if (!parse_options("fleet export",
-                       "hugetune fleet export [--format FORMAT] [--out FILE] [--db PATH|URL]\n"
+                       "hugetune fleet export [--format FORMAT] [--out FILE|DIR] [--db PATH|URL]\n"
                        "                             [analysis options]",
                        desc, args, vm))
         return std::nullopt;
     o.options = fleet_analysis_options(flags);
-    if (o.format != "json" && o.format != "csv" && o.format != "cmdline" &&
-        o.format != "prometheus")
-        usage_error("--format", "'" + o.format + "' is not one of json, csv, cmdline, prometheus");
+    if (std::find(std::begin(kFormats), std::end(kFormats), o.format) == std::end(kFormats)) {
+        std::string list;
+        for (const auto f : kFormats)
+            list += (list.empty() ? "" : ", ") + std::string(f);
+        usage_error("--format", "'" + o.format + "' is not one of " + list);
+    }
     if (o.format == "prometheus" && !o.out.empty() &&
         std::filesystem::path(o.out).extension() != ".prom")
         usage_error("--out",
                     "node_exporter's textfile collector reads only *.prom files; name "
                     "it FILE.prom");
-    if (!o.out.empty())
+    if (!o.out.empty() && writes_directory(o.format)) {
+        std::error_code ec;
+        const std::filesystem::path dir(o.out);
+        if (std::filesystem::exists(std::filesystem::symlink_status(dir, ec)) &&
+            !std::filesystem::is_directory(std::filesystem::symlink_status(dir, ec)))
+            usage_error("--out", o.out + " is not a directory; with --format " + o.format +
+                                     " --out names the directory to write the files into");
+        const auto parent = dir.has_parent_path() ? dir.parent_path() : ".";
+        if (!std::filesystem::is_directory(parent, ec))
+            usage_error("--out", parent.string() + " does not exist; create it first");
+    } else if (!o.out.empty()) {
         check_writable_path(o.out, "--out");
+    }
     return o;
 }
 
@@ -71,7 +100,39 @@ bool exportable(const SkuRow& row) {
            !row.answer->kernel_cmdline.empty();
 }
 
-std::string render(const std::string& format, const std::vector<SkuRow>& rows) {
+// Of each host the SKU of its latest report; of each SKU the time of its newest report.
+struct HostsOfSkus {
+    std::map<std::string, std::vector<std::string>> hosts;  // by host name
+    std::map<std::string, std::string> latest_report;       // ISO 8601
+};
+
+HostsOfSkus hosts_of_skus(fleet_db::FleetDb& db) {
+    HostsOfSkus out;
+    std::map<std::string, std::string> sku_of_host;
+    for (const auto& row : fleet_db_call([&] { return db.host_sku_latest(); })) {
+        sku_of_host[row.host] = row.sku_key;  // a host's last row is its latest report's
+        auto& latest = out.latest_report[row.sku_key];
+        latest = std::max(latest, row.generated_at);
+    }
+    for (const auto& [host, key] : sku_of_host)
+        out.hosts[key].push_back(host);
+    return out;
+}
+
+std::vector<ExportSku> export_skus(const std::vector<SkuRow>& rows, const HostsOfSkus& hosts) {
+    std::vector<ExportSku> out;
+    for (const auto& row : rows)
+        if (exportable(row)) {
+            const auto found = hosts.hosts.find(row.key);
+            out.push_back(
+                {row.key, row.answer->hugepage_alloc_threads,
+                 found == hosts.hosts.end() ? std::vector<std::string>{} : found->second});
+        }
+    return out;
+}
+
+std::string render(const std::string& format, const std::vector<SkuRow>& rows,
+                   fleet_db::FleetDb& db) {
     std::string out;
     if (format == "json") {
         nlohmann::json j = nlohmann::json::array();
@@ -99,11 +160,34 @@ std::string render(const std::string& format, const std::vector<SkuRow>& rows) {
                 out += row.key + " " + row.answer->kernel_cmdline + "\n";
         return out;
     }
-    std::vector<model::fleet::FleetAnswer> answers;
+    const HostsOfSkus hosts = hosts_of_skus(db);
+    if (format == "ansible")
+        return ansible_document(export_skus(rows, hosts));
+    if (format == "tuned")
+        return tuned_text(export_skus(rows, hosts));
+    if (format == "machineconfig")
+        return machineconfig_text(export_skus(rows, hosts));
+    std::vector<FleetMetricInput> skus;
     for (const auto& row : rows)
-        if (row.answer)
-            answers.push_back(*row.answer);
-    return prometheus_text(fleet_samples(answers));
+        if (row.answer) {
+            const auto latest = hosts.latest_report.find(row.key);
+            skus.push_back({*row.answer, latest == hosts.latest_report.end()
+                                             ? std::nullopt
+                                             : unix_seconds_of_iso8601_utc(latest->second)});
+        }
+    return prometheus_text(fleet_samples(skus, unix_now_seconds()));
+}
+
+void write_files(const std::filesystem::path& dir, const std::vector<ExportFile>& files) {
+    for (const auto& f : files) {
+        const auto path = dir / f.path;
+        std::error_code ec;
+        std::filesystem::create_directories(path.parent_path(), ec);
+        if (ec)
+            throw RuntimeError("cannot create " + path.parent_path().string() +
+                               " (--out): " + ec.message());
+        write_file_atomically(path, f.text);
+    }
 }
 
 }  // namespace
@@ -113,10 +197,10 @@ int run_fleet_export(const Args& args) {
     if (!o)
         return 0;
     auto db = open_fleet_db(fleet_db_target(o->db), false);
+    // The formats that print only the headline fields read a kept answer without its fit.
     const auto rows =
         answers_of_all_skus(db, o->options, o->format == "json" ? Fit::read : Fit::left_out);
-    const std::string text = render(o->format, rows);
-    if (o->format == "cmdline") {
+    if (o->format != "json" && o->format != "csv" && o->format != "prometheus") {
         const auto left =
             std::count_if(rows.begin(), rows.end(), [](const SkuRow& r) { return !exportable(r); });
         if (left > 0)
@@ -124,6 +208,12 @@ int run_fleet_export(const Args& args) {
                                          " SKUs left out: not settled, or the kernel default "
                                          "is kept (see 'hugetune fleet skus')");
     }
+    if (!o->out.empty() && writes_directory(o->format)) {
+        const auto skus = export_skus(rows, hosts_of_skus(db));
+        write_files(o->out, o->format == "ansible" ? ansible_files(skus) : tuned_files(skus));
+        return 0;
+    }
+    const std::string text = render(o->format, rows, db);
     if (o->out.empty())
         std::cout << text;
     else

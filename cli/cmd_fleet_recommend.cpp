@@ -3,14 +3,18 @@
 
 #include "cli/fleet_commands.hpp"
 #include "cli/fleet_db_option.hpp"
+#include "cli/plot_output.hpp"
+#include "model/fleet/host_runs.hpp"
 #include "model/text.hpp"
+#include "reports/fleet_plot.hpp"
+#include "tuner/system/atomic_file.hpp"
 #include "tuner/system/errors.hpp"
 
 namespace hugetune::cli {
 namespace {
 
 struct RecommendCommand {
-    std::string db, sku, host;
+    std::string db, sku, host, plot;
     bool json = false;
     model::fleet::FleetOptions options;
 };
@@ -22,17 +26,27 @@ std::optional<RecommendCommand> parse_recommend(const Args& args) {
                        "the SKU, as 'fleet skus' prints it (e.g. zen4/2n/32t/64g/2048k)")(
         "host", po::value(&o.host)->value_name("NAME"), "the SKU of this host's latest report");
     add_db_option(desc, o.db);
-    desc.add_options()("json", po::bool_switch(&o.json), "print the answer as one JSON object");
+    desc.add_options()("json", po::bool_switch(&o.json), "print the answer as one JSON object")(
+        "plot", po::value(&o.plot)->value_name("FILE"),
+        "also draw the SKU with gnuplot into FILE (.svg or .png): the predicted boot allocation "
+        "with its band and the recommended value, and each host's measured alloc phase, the "
+        "outliers marked");
     AnalysisFlags flags;
     add_analysis_options(desc, flags);
     po::variables_map vm;
     if (!parse_options("fleet recommend",
                        "hugetune fleet recommend (--sku KEY | --host NAME) [--db PATH|URL] "
-                       "[--json]\n"
+                       "[--json] [--plot FILE]\n"
                        "                                [analysis options]",
                        desc, args, vm))
         return std::nullopt;
     o.options = fleet_analysis_options(flags);
+    if (!o.plot.empty()) {
+        if (!plot_format_for(o.plot))
+            usage_error("--plot", "'" + o.plot + "' needs the extension .svg or .png");
+        check_writable_path(o.plot, "--plot");
+        check_writable_path(gnuplot_script_path(o.plot), "--plot");
+    }
     if (o.sku.empty() == o.host.empty())
         usage_error("--sku", "give either --sku KEY or --host NAME");
     if (!o.sku.empty())
@@ -100,11 +114,20 @@ int run_fleet_recommend(const Args& args) {
                                       "' in the database; ingest its report first");
         key = *found;
     }
-    const auto answer = answer_of_sku(db, key, o->options, o->json ? Fit::read : Fit::left_out);
+    // The picture draws the fit's curve and band: it reads the kept answer whole, as --json.
+    const bool whole = o->json || !o->plot.empty();
+    const auto answer = answer_of_sku(db, key, o->options, whole ? Fit::read : Fit::left_out);
     if (o->json)
         std::cout << model::fleet::to_json(answer).dump(2) << "\n";
     else
         print_answer(answer);
+    if (!o->plot.empty()) {
+        const auto runs = fleet_db_call([&] { return db.runs_of_sku(key); });
+        const auto input = sku_runs_input(key);
+        const auto data = fleet_plot_data(answer, model::fleet::read_host_runs(runs, input),
+                                          model::fleet::check_hosts(runs, o->options, input));
+        std::cerr << "hugetune: " << render_plot(data, o->plot).message << "\n";
+    }
     return 0;
 }
 

@@ -248,6 +248,49 @@ std::optional<std::string> sku_key_of(const std::optional<model::Report>& report
     return model::fleet::to_string(report->run->sku);
 }
 
+// The verdict and its output; throws RuntimeError when the boot is not verified. `metrics_written`
+// is set once the textfile holds this verdict.
+int verify_and_report(const VerifyOptions& o, bool& metrics_written) {
+    KernelFs fs(o.root);
+    std::optional<model::Report> report;
+    if (o.report) {
+        model::ReportReading reading;
+        reading.need_prediction = true;
+        report = read_report_file(*o.report, reading);
+        // The verification block is written into the report: refuse now a report that could
+        // not be rewritten, rather than after the verdict.
+        check_writable_path(*o.report, "--report");
+    }
+    const auto gathered = gather(o, fs, report);
+    const auto r = boot::verify_boot(gathered.input);
+    const model::Verification v = verification_of(gathered, r);
+    if (o.json)
+        std::cout << model::to_json(v).dump(2) << "\n";
+    else
+        print_verification(gathered, r);
+    if (report && r.line) {
+        add_to_report(*o.report, report->document, model::to_json(v));
+        if (!o.json)
+            std::cout << "added a verification block to " << o.report->string() << "\n";
+    }
+    // Written whatever the verdict: a boot that was not verified is what a dashboard must show.
+    if (o.prometheus) {
+        const int code = static_cast<int>(r.verified ? ExitCode::ok : ExitCode::failure);
+        write_file_atomically(*o.prometheus, prometheus_text(verification_samples(
+                                                 v, sku_key_of(report), code, unix_now_seconds())));
+        metrics_written = true;
+    }
+    if (!r.verified) {
+        std::string why;
+        for (const auto& p : r.problems)
+            why += (why.empty() ? "" : "; ") + p.message + " (" + p.code + ")";
+        throw RuntimeError("not verified: " + why);
+    }
+    if (!o.json)
+        std::cout << "verified\n";
+    return 0;
+}
+
 }  // namespace
 
 // Exit codes: 0 verified; 1 not verified (each problem with its code), with the reasons on
@@ -256,41 +299,22 @@ int run_verify(const Args& args) {
     auto o = parse_verify(args);
     if (!o)
         return 0;
-    KernelFs fs(o->root);
-    std::optional<model::Report> report;
-    if (o->report) {
-        model::ReportReading reading;
-        reading.need_prediction = true;
-        report = read_report_file(*o->report, reading);
-        // The verification block is written into the report: refuse now a report that could
-        // not be rewritten, rather than after the verdict.
-        check_writable_path(*o->report, "--report");
+    bool metrics_written = false;
+    try {
+        return verify_and_report(*o, metrics_written);
+    } catch (const std::exception&) {
+        // A verify that could not judge the boot replaces the textfile too, so that the last
+        // boot's verdict does not stand for this one: its exit code and time, nothing else.
+        if (o->prometheus && !metrics_written) {
+            const int code = static_cast<int>(current_error().code);
+            try {
+                write_file_atomically(*o->prometheus, prometheus_text(verify_failure_samples(
+                                                          code, unix_now_seconds())));
+            } catch (const std::exception&) {  // the error that stopped verify is the one to report
+            }
+        }
+        throw;
     }
-    const auto gathered = gather(*o, fs, report);
-    const auto r = boot::verify_boot(gathered.input);
-    const model::Verification v = verification_of(gathered, r);
-    if (o->json)
-        std::cout << model::to_json(v).dump(2) << "\n";
-    else
-        print_verification(gathered, r);
-    if (report && r.line) {
-        add_to_report(*o->report, report->document, model::to_json(v));
-        if (!o->json)
-            std::cout << "added a verification block to " << o->report->string() << "\n";
-    }
-    // Written whatever the verdict: a boot that was not verified is what a dashboard must show.
-    if (o->prometheus)
-        write_file_atomically(*o->prometheus,
-                              prometheus_text(verification_samples(v, sku_key_of(report))));
-    if (!r.verified) {
-        std::string why;
-        for (const auto& p : r.problems)
-            why += (why.empty() ? "" : "; ") + p.message + " (" + p.code + ")";
-        throw RuntimeError("not verified: " + why);
-    }
-    if (!o->json)
-        std::cout << "verified\n";
-    return 0;
 }
 
 }  // namespace hugetune::cli

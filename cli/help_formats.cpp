@@ -47,6 +47,8 @@ std::string completion_kind(const po::option_description& option) {
     }
     if (value == "DIR")
         return "dir";
+    if (value == "FILE|DIR")  // fleet export --out: a file, or a directory for some formats
+        return "file";
     if (value.find('|') != std::string::npos) {
         std::string words = value;
         std::replace(words.begin(), words.end(), '|', ' ');

@@ -10,5 +10,6 @@ namespace hugetune::cli {
 
 // The format follows FILE's extension (.svg or .png; anything else draws SVG).
 GnuplotResult render_plot(const PlotData& data, const std::filesystem::path& output);
+GnuplotResult render_plot(const FleetPlotData& data, const std::filesystem::path& output);
 
 }  // namespace hugetune::cli

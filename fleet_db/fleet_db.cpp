@@ -679,4 +679,18 @@ bool FleetDb::keep_answer(const std::string& sku_key, const std::string& inputs,
     }
 }
 
+std::vector<HostSkuLatest> FleetDb::host_sku_latest() {
+    return guarded(target_, "read the hosts", [&] {
+        std::vector<HostSkuLatest> out;
+        soci::rowset<soci::row> rows =
+            (sql_->prepare << "SELECT h.hostname, s.sku_key, MAX(r.generated_at) FROM runs r"
+                              " JOIN hosts h ON h.id = r.host_id JOIN skus s ON s.id = r.sku_id"
+                              " GROUP BY h.hostname, s.sku_key ORDER BY 1, 3, 2");
+        for (const auto& row : rows)
+            out.push_back(
+                {row.get<std::string>(0), row.get<std::string>(1), row.get<std::string>(2)});
+        return out;
+    });
+}
+
 }  // namespace hugetune::fleet_db

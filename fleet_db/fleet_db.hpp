@@ -34,6 +34,13 @@ struct DbTarget {
 };
 DbTarget parse_db_target(const std::string& value);
 
+// A host's newest report of one SKU (a host whose hardware changed has one row per SKU).
+struct HostSkuLatest {
+    std::string host;
+    std::string sku_key;
+    std::string generated_at;  // ISO 8601 UTC, as the report has it
+};
+
 struct IngestResult {
     std::vector<std::string> added;               // names of reports stored as new runs
     std::vector<std::string> skipped;             // already stored, nothing new
@@ -103,6 +110,9 @@ class FleetDb {
     std::vector<model::fleet::FleetRun> runs_of_sku(const std::string& sku_key);
     // The SKU of the host's latest run.
     std::optional<std::string> sku_of_host(const std::string& host);
+    // Each host's newest report per SKU, by host name, then time, then SKU key: a host's last
+    // row is the SKU of its latest run (of two SKUs at one time, the larger key).
+    std::vector<HostSkuLatest> host_sku_latest();
 
     // What a SKU's answer is computed from, as 16 hex digits: a digest of its runs (id and
     // content hash, in id order) and of their verifications (id, run and block hash, in id

@@ -152,6 +152,27 @@ bool is_iso8601_utc(std::string_view t) {
     return number(11, 2) <= 23 && number(14, 2) <= 59 && number(17, 2) <= 60;
 }
 
+std::optional<std::int64_t> unix_seconds_of_iso8601_utc(std::string_view t) {
+    if (!is_iso8601_utc(t))
+        return std::nullopt;
+    const auto number = [&](std::size_t at, std::size_t len) {
+        std::int64_t v = 0;
+        for (std::size_t i = at; i < at + len; ++i)
+            v = v * 10 + (t[i] - '0');
+        return v;
+    };
+    // Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's days_from_civil).
+    std::int64_t y = number(0, 4);
+    const std::int64_t m = number(5, 2), d = number(8, 2);
+    y -= m <= 2 ? 1 : 0;
+    const std::int64_t era = y / 400;
+    const std::int64_t yoe = y - era * 400;
+    const std::int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+    const std::int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    const std::int64_t days = era * 146097 + doe - 719468;
+    return days * 86400 + number(11, 2) * 3600 + number(14, 2) * 60 + number(17, 2);
+}
+
 std::string iso8601_utc(std::chrono::system_clock::time_point t) {
     std::time_t secs = std::chrono::system_clock::to_time_t(t);
     std::tm tm{};

@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -41,9 +42,18 @@ std::string iso8601_utc(std::chrono::system_clock::time_point t);
 // Whether `text` is a time iso8601_utc writes ("2026-12-01T10:00:00Z") that the calendar has:
 // month 1 to 12, a day the month has (leap years included), 00:00:00 to 23:59:60.
 bool is_iso8601_utc(std::string_view text);
+// The unix time of such a text (a leap second reads as the second after it); nothing for a
+// text is_iso8601_utc refuses.
+std::optional<std::int64_t> unix_seconds_of_iso8601_utc(std::string_view text);
 
 inline std::string utc_now() {
     return iso8601_utc(std::chrono::system_clock::now());
+}
+
+inline std::int64_t unix_now_seconds() {
+    return std::chrono::duration_cast<std::chrono::seconds>(
+               std::chrono::system_clock::now().time_since_epoch())
+        .count();
 }
 
 }  // namespace hugetune

@@ -174,19 +174,108 @@ void phase_panel(std::ostringstream& s, const PlotData& data) {
 
 }  // namespace
 
+namespace {
+
+void terminal(std::ostringstream& s, PlotFormat format, const fs::path& output, int panels,
+              int key_rows = 0) {
+    s << "# Drawn by hugetune; render with: gnuplot <this file>\n";
+    if (format == PlotFormat::svg)
+        s << "set terminal svg size 960," << 120 + 480 * panels + 36 * key_rows
+          << " dynamic enhanced font 'sans,12' background '#ffffff'\n";
+    else
+        s << "set terminal pngcairo size 1200," << 150 + 600 * panels + 45 * key_rows
+          << " enhanced font 'sans,12' background '#ffffff'\n";
+    s << "set output " << quoted(output.string()) << "\n";
+}
+
+constexpr const char* kOutlierColour = "#c0392b";
+// Up to this many hosts each is named in the key; a larger SKU's hosts that are not outliers
+// share one grey entry, so that the key stays readable.
+constexpr std::size_t kNamedHosts = 12;
+
+bool hosts_named(const FleetPlotData& data) {
+    return data.hosts.size() <= kNamedHosts;
+}
+
+int hosts_key_rows(const FleetPlotData& data) {
+    if (hosts_named(data))
+        return static_cast<int>(data.hosts.size());
+    return 1 + static_cast<int>(std::count_if(data.hosts.begin(), data.hosts.end(),
+                                              [](const HostLine& h) { return h.outlier; }));
+}
+
+void hosts_panel(std::ostringstream& s, const FleetPlotData& data) {
+    s << "set title 'measured alloc phase, each host: median over its runs'\n";
+    s << "set xlabel 'hugepage_alloc_threads (total)' noenhanced\n";
+    s << "set ylabel 'seconds per GiB per node'\n";
+    s << "set logscale x 2\nset grid\nset key below vertical maxcols 1 left Left reverse box\n"
+         "set yrange [0:*]\n";
+    double xmax = 1;
+    for (const auto& h : data.hosts)
+        for (const auto& p : h.points)
+            xmax = std::max(xmax, p.first);
+    s << "set xrange [" << number(kBootXmin) << ":" << number(xmax * 1.25) << "]\n";
+    for (std::size_t i = 0; i < data.hosts.size(); ++i) {
+        s << "$host" << i << " << EOD\n";
+        for (const auto& [x, y] : data.hosts[i].points)
+            s << number(x) << ' ' << number(y) << "\n";
+        s << "EOD\n";
+    }
+    if (data.boot.recommended) {
+        const double x = data.boot.recommended->threads;
+        s << "set arrow from " << number(x) << ", graph 0 to " << number(x)
+          << ", graph 1 nohead lw 2 lc rgb '" << kRecommendedColour << "'\n";
+    }
+    s << "plot ";
+    if (data.hosts.empty())
+        s << "NaN notitle";
+    const bool named = hosts_named(data);
+    bool grey_titled = false;
+    for (std::size_t i = 0; i < data.hosts.size(); ++i) {
+        const auto& h = data.hosts[i];
+        if (i)
+            s << ", \\\n     ";
+        s << "$host" << i << " using 1:2 with linespoints ";
+        if (h.outlier) {
+            s << "dt 2 lw 2 pt 9 ps 1.5 lc rgb '" << kOutlierColour << "' title "
+              << quoted(h.host + " (outlier: " + h.reasons + ")");
+        } else if (named) {
+            s << "lw 1 pt 7 ps 0.6 lc " << (i % 8) + 1 << " title " << quoted(h.host);
+        } else {
+            s << "lw 1 pt 7 ps 0.4 lc rgb '#999999' ";
+            const std::size_t outliers = static_cast<std::size_t>(hosts_key_rows(data) - 1);
+            s << (grey_titled ? std::string("notitle")
+                              : "title " + quoted(std::to_string(data.hosts.size() - outliers) +
+                                                  " hosts that are not outliers"));
+            grey_titled = true;
+        }
+        s << " noenhanced";
+    }
+    s << "\nunset arrow\nunset label\n";
+}
+
+}  // namespace
+
+std::string fleet_gnuplot_script(const FleetPlotData& data, PlotFormat format,
+                                 const fs::path& output) {
+    std::ostringstream s;
+    terminal(s, format, output, 2, hosts_key_rows(data));
+    s << "set multiplot layout 2,1 title " << quoted(data.title) << " noenhanced\n";
+    if (data.boot.predicted.empty())
+        s << "set title 'predicted boot allocation of the pool'\nplot NaN notitle\n";
+    else
+        boot_panel(s, data.boot);
+    hosts_panel(s, data);
+    s << "unset multiplot\n";
+    return s.str();
+}
+
 std::string gnuplot_script(const PlotData& data, PlotFormat format, const fs::path& output) {
     const bool boot = !data.boot.predicted.empty();
     const bool phases = !data.series.empty();
     const int panels = std::max(1, (boot ? 1 : 0) + (phases ? 1 : 0));
     std::ostringstream s;
-    s << "# Drawn by hugetune; render with: gnuplot <this file>\n";
-    if (format == PlotFormat::svg)
-        s << "set terminal svg size 960," << 120 + 480 * panels
-          << " dynamic enhanced font 'sans,12' background '#ffffff'\n";
-    else
-        s << "set terminal pngcairo size 1200," << 150 + 600 * panels
-          << " enhanced font 'sans,12' background '#ffffff'\n";
-    s << "set output " << quoted(output.string()) << "\n";
+    terminal(s, format, output, panels);
     s << "set multiplot layout " << panels << ",1 title " << quoted(data.title) << " noenhanced\n";
     if (boot)
         boot_panel(s, data.boot);

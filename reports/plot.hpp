@@ -47,6 +47,23 @@ struct PlotData {
     std::optional<double> default_threads_per_node;  // the kernel's default, per node
 };
 
+// One host of a SKU: its median alloc time per thread count over all its runs.
+struct HostLine {
+    std::string host;
+    std::vector<std::pair<double, double>> points;  // (hugepage_alloc_threads, seconds per GiB
+                                                    // per node), ascending
+    bool outlier = false;
+    std::string reasons;  // why it is an outlier, in words; empty when it is not
+};
+
+// A SKU of the fleet: its answer's predicted boot allocation with the band and the marks
+// (BootPanel), above every host's measured alloc phase.
+struct FleetPlotData {
+    std::string title;
+    BootPanel boot;
+    std::vector<HostLine> hosts;  // by host name
+};
+
 enum class PlotFormat { svg, png };
 
 // The format from the file name's extension; nothing for anything but .svg and .png.
@@ -56,6 +73,11 @@ std::optional<PlotFormat> plot_format_for(const std::filesystem::path& file);
 // panel, either left out when it has nothing to draw.
 std::string gnuplot_script(const PlotData& data, PlotFormat format,
                            const std::filesystem::path& output);
+
+// The fleet's picture of one SKU: the boot panel, then a panel with one line per host, the
+// outliers drawn red, dashed and named with their reasons in the key.
+std::string fleet_gnuplot_script(const FleetPlotData& data, PlotFormat format,
+                                 const std::filesystem::path& output);
 
 // The boot panel as text, `width` x `height` characters of plot area: '-' the predicted time,
 // '.' its bootstrap band, '*' measured points, 'R' the recommended and 'D' the default value

@@ -189,8 +189,13 @@ std::map<std::string, PhaseCurve> read_phase_curves(const JsonField& phases) {
 }
 
 ReportFit read_fit(const JsonField& fit) {
-    return {read_model(fit["model"]), read_phase_curves(fit["phases"]),
-            read_boot_series(fit["predictions"]), read_boot_series(fit["measured_boot_seconds"])};
+    const JsonField rec = fit["recommendation"];
+    return {read_model(fit["model"]),
+            read_phase_curves(fit["phases"]),
+            read_boot_series(fit["predictions"]),
+            read_boot_series(fit["measured_boot_seconds"]),
+            rec["default_threads"].hint<std::uint64_t>(),
+            rec["predicted_default_seconds"].optional_non_negative_number()};
 }
 
 ReportRun read_run_part(const JsonField& doc) {
@@ -273,6 +278,10 @@ Decision read_decision(const JsonField& decision) {
     if (d != "set" && d != "keep_default")
         decision.fail("'" + d + "' is not one of set, keep_default");
     return d == "keep_default" ? Decision::keep_default : Decision::set;
+}
+
+ReportFit read_fit_document(const nlohmann::json& fit, const InputSource& input) {
+    return read_fit(JsonField(fit, {}, input));
 }
 
 Report read_report(nlohmann::json document, const ReportReading& reading) {

@@ -107,6 +107,9 @@ struct ReportFit {
     std::map<std::string, PhaseCurve> phases;
     std::vector<BootSeconds> predictions;  // ascending threads
     std::vector<BootSeconds> measured_boot_seconds;
+    // The fit's own recommendation block: the kernel default it compared with.
+    std::optional<std::uint64_t> default_threads;
+    std::optional<double> predicted_default_seconds;
 };
 
 // What a `hugetune run` report holds beyond the recommendation.
@@ -143,6 +146,11 @@ struct ReportReading {
     InputSource input;  // the document, as errors name it; a stored one (input.stored) was held
                         // to the schema when it was stored, so it is not checked again
 };
+
+// A fit document (model::to_json(Recommendation)) read as a report's `fit` block is: the fit a
+// fleet answer keeps under "recommendation". Its values are hints, as in a report; errors name
+// `input`.
+ReportFit read_fit_document(const nlohmann::json& fit, const InputSource& input = {});
 
 // A `sku` block wherever a document keeps it (a report's `sku`, a fleet answer's `sku_fields`).
 SkuKey read_sku(const JsonField& sku);

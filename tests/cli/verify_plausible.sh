@@ -68,9 +68,9 @@ block_validates
 write_report 32 5.2 385920
 expect 1 "$bin" verify --json --root "$root" --log "$logs/dmesg-6.15-shortfall.log" --prometheus "$work/boot.prom"
 json_check 'v["verified"] is False and codes == ["pool_shortfall"] and "385296" in text and "385920" in text'
-grep -q '^hugetune_boot_verified{kernel="6.15.0-hugetune"} 0$' "$work/boot.prom" ||
+grep -q '^hugetune_boot_verified{sku="",kernel="6.15.0-hugetune"} 0$' "$work/boot.prom" ||
     fail "textfile: $(cat "$work/boot.prom")"
-grep -q '^hugetune_boot_verify_problem{kernel="6.15.0-hugetune",code="pool_shortfall"} 1$' "$work/boot.prom" ||
+grep -q '^hugetune_boot_verify_problem{sku="",kernel="6.15.0-hugetune",code="pool_shortfall"} 1$' "$work/boot.prom" ||
     fail "textfile lacks the problem: $(cat "$work/boot.prom")"
 
 # 0 ms for 754 GiB zeroed as allocated: below what any memory can be zeroed at, and a ratio of

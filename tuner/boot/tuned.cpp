@@ -12,7 +12,6 @@ namespace hugetune::boot {
 namespace {
 
 constexpr std::string_view kTunedCmdlineVar = "TUNED_BOOT_CMDLINE";
-constexpr std::string_view kHugetuneProfile = "hugetune";
 
 // tuned writes the file as NAME="value" lines (tuned/utils/commands.py,
 // add_modify_option_in_file) and 00_tuned sources it, so it is read as the shell would.
@@ -44,6 +43,11 @@ std::optional<std::string> tuned_boot_cmdline(const std::string& text) {
 
 }  // namespace
 
+std::string tuned_profile_line(const std::string& value) {
+    // tuned merges every option whose name starts with "cmdline"; "+" appends to the others.
+    return "cmdline_hugetune=+" + alloc_threads_param(value);
+}
+
 std::string TunedState::profiles_text() const {
     std::string out;
     for (const auto& p : active_profiles)
@@ -72,9 +76,9 @@ Argv tuned_reapply_command(const TunedState& tuned) {
 Argv tuned_profile_command(const TunedState& tuned) {
     Argv argv{"tuned-adm", "profile"};
     for (const auto& p : tuned.active_profiles)
-        if (p != kHugetuneProfile)
+        if (p != kTunedHugetuneProfile)
             argv.push_back(p);
-    argv.push_back(std::string(kHugetuneProfile));
+    argv.push_back(std::string(kTunedHugetuneProfile));
     return argv;
 }
 
@@ -103,11 +107,9 @@ TunedVerdict check_tuned(const TunedState& tuned, const std::string& value) {
     throw UsageError(
         from + ", and puts it there again whenever it applies its profile (" +
         tuned.profiles_text() + "); hugetune does not edit tuned profiles: create /etc/tuned/" +
-        std::string(kHugetuneProfile) +
-        "/tuned.conf holding the two lines '[bootloader]' and "
-        "'cmdline_hugetune=+" +
-        alloc_threads_param(value) + "', run: " + format_command(tuned_profile_command(tuned)) +
-        ", then run hugetune again");
+        std::string(kTunedHugetuneProfile) + "/tuned.conf holding the two lines '" +
+        std::string(kTunedBootloaderSection) + "' and '" + tuned_profile_line(value) +
+        "', run: " + format_command(tuned_profile_command(tuned)) + ", then run hugetune again");
 }
 
 std::string tuned_follows_warning(const TunedState& tuned, const std::string& value) {

@@ -22,6 +22,12 @@ inline constexpr std::string_view kTunedActiveProfile = "/etc/tuned/active_profi
 inline constexpr std::string_view kTunedBootCmdline = "/etc/tuned/bootcmdline";
 // The grub variable through which tuned's command line reaches the kernel.
 inline constexpr std::string_view kTunedParamsVar = "tuned_params";
+// The profile apply's refusal asks for (/etc/tuned/hugetune/tuned.conf) and `fleet export
+// --format tuned` writes: its [bootloader] section holds one line, tuned_profile_line(value).
+inline constexpr std::string_view kTunedHugetuneProfile = "hugetune";
+inline constexpr std::string_view kTunedBootloaderSection = "[bootloader]";
+// "cmdline_hugetune=+hugepage_alloc_threads=N": tuned appends it to the command line.
+std::string tuned_profile_line(const std::string& value);
 
 struct TunedState {
     std::vector<std::string> active_profiles;  // empty: tuned is off or not installed

@@ -296,6 +296,12 @@ fleet_suite() {
     stdout_empty
     grep -q "^# TYPE hugetune_fleet_recommended_threads gauge$" "$work/fleet.prom" || fail "prom: $(cat "$work/fleet.prom")"
     grep -q "^hugetune_fleet_hosts{sku=\"$sku_a\",status=\"[a-z_]*\"} 5$" "$work/fleet.prom" || fail "prom hosts: $(cat "$work/fleet.prom")"
+    # The newest report's time, from the database's newest report per host and SKU.
+    local newest
+    newest=$(python3 -c 'import calendar, json, sys, time
+print(max(calendar.timegm(time.strptime(json.load(open(f))["generated_at"], "%Y-%m-%dT%H:%M:%SZ")) for f in sys.argv[1:]))' "$fleet_fixture" "$fleet_fixture2")
+    grep -q "^hugetune_fleet_latest_report_timestamp_seconds{sku=\"$sku_a\",status=\"[a-z_]*\"} $newest$" "$work/fleet.prom" ||
+        fail "prom newest report, expected $newest: $(cat "$work/fleet.prom")"
     expect_error 2 "--out: node_exporter's textfile collector reads only *.prom" "$bin" fleet export --db "$db" --format prometheus --out "$work/fleet.txt"
     expect_error 2 "--format: 'xml' is not one of" "$bin" fleet export --db "$db" --format xml
 

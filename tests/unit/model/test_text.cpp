@@ -1,6 +1,7 @@
 // How numbers read: one format per kind of value, across the range each one takes.
 #include <doctest/doctest.h>
 
+#include <ctime>
 #include <limits>
 
 #include "model/text.hpp"
@@ -89,4 +90,22 @@ TEST_CASE("printable text: control characters are escaped, everything else is ke
     // printed reads the same.
     const std::string once = printable_text("x\x1b[1m\r\n");
     CHECK(printable_text(once) == once);
+}
+
+TEST_CASE("text: an ISO 8601 UTC time as unix seconds, as the C library reads it") {
+    CHECK(unix_seconds_of_iso8601_utc("1970-01-01T00:00:00Z") == 0);
+    CHECK(unix_seconds_of_iso8601_utc("2000-02-29T12:34:56Z") == 951827696);
+    CHECK(unix_seconds_of_iso8601_utc("2026-12-02T05:23:36Z") == 1796189016);
+    CHECK(unix_seconds_of_iso8601_utc("9999-12-31T23:59:59Z") == 253402300799);
+    CHECK(!unix_seconds_of_iso8601_utc("2026-02-29T00:00:00Z"));
+    CHECK(!unix_seconds_of_iso8601_utc("2026-12-02 05:23:36"));
+    // Every day of four centuries against timegm, at one time of day.
+    for (std::int64_t day = 0; day < 146097; day += 1) {
+        const std::time_t t = static_cast<std::time_t>(day * 86400 + 3723);
+        std::tm tm{};
+        gmtime_r(&t, &tm);
+        char text[32];
+        std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &tm);
+        REQUIRE(unix_seconds_of_iso8601_utc(text) == static_cast<std::int64_t>(t));
+    }
 }

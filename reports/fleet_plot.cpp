@@ -1,0 +1,78 @@
+#include "reports/fleet_plot.hpp"
+
+#include <cmath>
+#include <map>
+
+#include "model/text.hpp"
+
+namespace hugetune {
+namespace {
+
+// The answer's fit, read by the report's reader of a fit block: its predictions per value
+// with their band, its pooled medians scaled to the pool, the recommended and default values.
+BootPanel boot_of(const model::fleet::FleetAnswer& a) {
+    const model::ReportFit fit = model::read_fit_document(
+        a.recommendation, {"the kept answer of SKU " + model::fleet::to_string(a.sku), "", true});
+    BootPanel boot;
+    for (const auto& p : fit.predictions)
+        boot.predicted.push_back(
+            {static_cast<double>(p.hugepage_alloc_threads), p.seconds, p.low, p.high});
+    for (const auto& p : fit.measured_boot_seconds)
+        boot.measured.push_back(
+            {static_cast<double>(p.hugepage_alloc_threads), p.seconds, std::nullopt, std::nullopt});
+    boot.recommended = BootPoint{static_cast<double>(a.hugepage_alloc_threads), a.predicted_seconds,
+                                 a.predicted_seconds_low, a.predicted_seconds_high};
+    if (fit.default_threads && fit.predicted_default_seconds)
+        boot.kernel_default = BootPoint{static_cast<double>(*fit.default_threads),
+                                        *fit.predicted_default_seconds, std::nullopt, std::nullopt};
+    return boot;
+}
+
+// The host's curve as check_hosts judges it (model::fleet::host_curve: median log seconds per
+// page of the alloc phase per thread count per node), in seconds per GiB per node and by the
+// total thread count, the boot panel's axis.
+std::vector<std::pair<double, double>> host_points(const model::fleet::HostRuns& host,
+                                                   const model::SkuKey& sku) {
+    const double pages_per_gib = 1024.0 * 1024.0 / static_cast<double>(sku.page_size_kb);
+    std::vector<std::pair<double, double>> out;
+    for (const auto& [threads_per_node, log_seconds_per_page] : model::fleet::host_curve(host))
+        out.emplace_back(threads_per_node * sku.nodes,
+                         std::exp(log_seconds_per_page) * pages_per_gib);
+    return out;
+}
+
+std::string joined(const std::vector<std::string>& clauses) {
+    std::string out;
+    for (const auto& c : clauses)
+        out += (out.empty() ? "" : "; ") + c;
+    return out;
+}
+
+}  // namespace
+
+FleetPlotData fleet_plot_data(const model::fleet::FleetAnswer& answer,
+                              const std::vector<model::fleet::HostRuns>& hosts,
+                              const std::vector<model::fleet::HostCheck>& checks) {
+    FleetPlotData d;
+    d.title = model::fleet::to_string(answer.sku) + ": " + std::to_string(answer.hosts) +
+              " hosts, " + std::to_string(answer.runs) + " runs, " +
+              model::fleet::to_string(answer.status);
+    d.boot = boot_of(answer);
+    std::map<std::string, const model::fleet::HostCheck*> check_of;
+    for (const auto& c : checks)
+        check_of[c.host] = &c;
+    for (const auto& h : hosts) {
+        HostLine line{h.host, host_points(h, answer.sku), false, ""};
+        if (const auto it = check_of.find(h.host); it != check_of.end() && it->second->outlier) {
+            line.outlier = true;
+            line.reasons = joined(it->second->reasons);
+            for (const auto& e : answer.excluded)
+                if (e.host == h.host)
+                    line.reasons += "; left out of the fit";
+        }
+        d.hosts.push_back(std::move(line));
+    }
+    return d;
+}
+
+}  // namespace hugetune
