@@ -255,7 +255,7 @@ void breakdown_lines(std::ostringstream& s, const model::BootBreakdown& b) {
     if (b.init_on_alloc)
         s << "           zeroing: the zero phase's rate for the pool"
           << (b.init_on_alloc_assumed ? " (init_on_alloc unknown, taken as on)" : "")
-          << "; allocation: the rest (alloc minus twice zero, grow at 1 thread)\n";
+          << "; allocation: the rest (grow minus zero at 1 thread, alloc minus twice zero above)\n";
     else
         s << "           init_on_alloc is off: the boot zeroes nothing, allocation is all of "
              "it\n";
