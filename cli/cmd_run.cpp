@@ -9,6 +9,8 @@
 #include "cli/commands.hpp"
 #include "cli/plot_output.hpp"
 #include "cli/sweep_options.hpp"
+#include "model/boot_breakdown.hpp"
+#include "model/documents/breakdown.hpp"
 #include "model/documents/report.hpp"
 #include "model/input/fit_input.hpp"
 #include "model/input/json_fields.hpp"
@@ -38,6 +40,7 @@ struct RunOptions {
     std::optional<fs::path> boot_sweep;
     std::optional<std::uint64_t> boot_pages;
     std::optional<double> boot_gib;
+    std::optional<double> first_touch_gib;
     double tolerance = model::RecommendOptions{}.tolerance;
     bool json = false;
     bool dry_run = false;
@@ -48,7 +51,7 @@ std::optional<RunOptions> parse_run(const Args& args) {
     SweepOptionValues values;
     std::string report, plot, tolerance, boot_sweep;
     long long boot_pages = 0;
-    double boot_gib = 0;
+    double boot_gib = 0, first_touch_gib = 0;
     po::options_description desc("Options");
     desc.add_options()(
         "report", po::value(&report)->value_name("FILE"),
@@ -61,7 +64,10 @@ std::optional<RunOptions> parse_run(const Args& args) {
         "predict boot time for N huge pages (default: the cmdline's hugepages=, else the "
         "current pool, else 1 TiB)")("boot-gib", po::value(&boot_gib)->value_name("G"),
                                      "predict boot time for G GiB of huge pages")(
-        "boot-sweep", po::value(&boot_sweep)->value_name("FILE"), kBootSweepOptionHelp);
+        "boot-sweep", po::value(&boot_sweep)->value_name("FILE"), kBootSweepOptionHelp)(
+        "first-touch-gib", po::value(&first_touch_gib)->value_name("G"),
+        "also predict what an application pays to fault in G GiB of the pool (the zero phase "
+        "at each thread count)");
     add_tolerance_option(desc, tolerance);
     desc.add_options()("json", po::bool_switch(&o.json), "print the report instead of the summary")(
         "dry-run", po::bool_switch(&o.dry_run),
@@ -71,8 +77,9 @@ std::optional<RunOptions> parse_run(const Args& args) {
     if (!parse_options(
             "run",
             "hugetune run [--report FILE] [--plot FILE] [--boot-pages N | --boot-gib G]\n"
-            "                    [--boot-sweep FILE] [--tolerance P] [--json] [--dry-run] "
-            "[sweep options]",
+            "                    [--boot-sweep FILE] [--first-touch-gib G] [--tolerance P] "
+            "[--json]\n"
+            "                    [--dry-run] [sweep options]",
             desc, args, vm))
         return std::nullopt;
     o.sweep = sweep_options_from(values, vm);
@@ -104,6 +111,15 @@ std::optional<RunOptions> parse_run(const Args& args) {
         if (!(boot_gib > 0) || !std::isfinite(boot_gib))
             usage_error("--boot-gib", "give a positive size in GiB, e.g. 1024");
         o.boot_gib = boot_gib;
+    }
+    if (vm.count("first-touch-gib")) {
+        if (!(first_touch_gib > 0) || !std::isfinite(first_touch_gib))
+            usage_error("--first-touch-gib", "give a positive size in GiB, e.g. 64");
+        if (std::find(o.sweep.phases.begin(), o.sweep.phases.end(), Phase::zero) ==
+            o.sweep.phases.end())
+            usage_error("--first-touch-gib",
+                        "the first touch is the zero phase's work; include zero in --phases");
+        o.first_touch_gib = first_touch_gib;
     }
     if (vm.count("tolerance"))
         o.tolerance = parse_percent("--tolerance", tolerance);
@@ -159,13 +175,19 @@ model::RecommendOptions recommend_options(const RunOptions& o) {
     return recommend;
 }
 
+struct Fitted {
+    model::SweepData data;
+    model::Recommendation recommendation;
+};
+
 // The sweep goes to the fit as measured, in memory; its file is written only to keep it.
-model::Recommendation recommend(const RunOptions& o, const SweepResult& sweep,
-                                const nlohmann::json& sweep_json) {
+Fitted recommend(const RunOptions& o, const SweepResult& sweep, const nlohmann::json& sweep_json) {
     try {
-        return model::recommend_from_sweep(
-            model::fit_input(measured_sweep(sweep), model::JsonField(sweep.probe)),
-            recommend_options(o));
+        model::SweepData data =
+            model::fit_input(measured_sweep(sweep), model::JsonField(sweep.probe));
+        model::Recommendation recommendation =
+            model::recommend_from_sweep(data, recommend_options(o));
+        return {std::move(data), std::move(recommendation)};
     } catch (const std::exception&) {
         // Keep the measurements: they can be fitted again later with `hugetune fit`. The sweep is
         // hugetune's own, so a problem in it is a failure of the run, not of the command line.
@@ -179,9 +201,36 @@ model::Recommendation recommend(const RunOptions& o, const SweepResult& sweep,
     }
 }
 
+// The kernel's facts the what-if rows and the first touch need, for the sweep's page size.
+model::KernelOptions kernel_options(const Probe& probe, std::uint64_t page_size_kb) {
+    model::KernelOptions k;
+    k.hvo = probe.kernel.hvo;
+    k.hvo_sysctl = probe.kernel.hvo_sysctl;
+    for (const auto& f : probe.kernel.vmemmap_freeable)
+        if (f.size_kb == page_size_kb)
+            k.vmemmap_freeable_kib_per_page = static_cast<double>(f.kib_per_page);
+    if (const HugePool* pool = probe.kernel.pool(page_size_kb))
+        for (const auto& node : pool->nodes)
+            k.zeroable_hugepages = k.zeroable_hugepages || node.zeroable.has_value();
+    return k;
+}
+
+void add_breakdown(const RunOptions& o, const Probe& probe, const Fitted& fitted,
+                   ReportInputs& inputs) {
+    const model::KernelOptions kernel = kernel_options(probe, o.sweep.page_size_kb);
+    if (const auto breakdown = model::boot_breakdown(fitted.recommendation, fitted.data, kernel)) {
+        inputs.breakdown = model::to_json(*breakdown);
+        inputs.what_if =
+            model::to_json(model::what_if_rows(fitted.recommendation, *breakdown, kernel));
+    }
+    if (o.first_touch_gib)
+        if (const auto touch = model::first_touch(fitted.data, *o.first_touch_gib, kernel))
+            inputs.first_touch = model::to_json(*touch);
+}
+
 nlohmann::json assemble_report(const RunOptions& o, const Probe& probe,
-                               const nlohmann::json& sweep_json,
-                               const model::Recommendation& recommendation) {
+                               const nlohmann::json& sweep_json, const Fitted& fitted) {
+    const model::Recommendation& recommendation = fitted.recommendation;
     ReportInputs inputs;
     inputs.probe = to_json(probe);
     inputs.sweep = sweep_json;
@@ -192,6 +241,7 @@ nlohmann::json assemble_report(const RunOptions& o, const Probe& probe,
     inputs.tool_version = tool_version();
     inputs.tool_commit = tool_commit();
     inputs.generated_at = std::chrono::system_clock::now();
+    add_breakdown(o, probe, fitted, inputs);
     return build_report(inputs);
 }
 
@@ -240,13 +290,13 @@ int run_run(const Args& args) {
         sweep = run_sweep(fs, probe, options->sweep, &progress);
     }
     const nlohmann::json sweep_json = to_json(sweep);
-    const auto recommendation = recommend(*options, sweep, sweep_json);
-    for (const auto& note : recommendation.notes)
+    const Fitted fitted = recommend(*options, sweep, sweep_json);
+    for (const auto& note : fitted.recommendation.notes)
         print_diagnostic("note", note);
-    nlohmann::json report = assemble_report(*options, probe, sweep_json, recommendation);
+    nlohmann::json report = assemble_report(*options, probe, sweep_json, fitted);
     std::optional<model::BootComparison> boots;
     if (boot_data) {
-        boots = model::compare_with_boots(recommendation, *boot_data);
+        boots = model::compare_with_boots(fitted.recommendation, *boot_data);
         report["boot_sweep"] = model::to_json(*boots);
     }
     publish(*options, report, boots);

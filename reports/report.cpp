@@ -191,6 +191,12 @@ json build_report(const ReportInputs& in) {
         {"warnings", warnings}};
     if (const json& firmware = at_or_null(in.probe, "firmware"); !firmware.is_null())
         report["firmware"] = firmware;
+    for (const auto& [key, block] :
+         {std::pair<const char*, const json*>{"breakdown", &in.breakdown},
+          {"what_if", &in.what_if},
+          {"first_touch", &in.first_touch}})
+        if (!block->is_null())
+            report[key] = *block;
     return report;
 }
 

@@ -20,6 +20,8 @@ struct ReportInputs {
     nlohmann::json sweep;  // the sweep document (see `hugetune sweep --out`)
     nlohmann::json fit;    // the fit result (`hugetune fit --json`): model, phases, recommendation
     nlohmann::json boot_pool;  // {pages, page_size_kb, source}: what the predictions are for
+    // The additive blocks (model/documents/breakdown.hpp's writers); null: left out.
+    nlohmann::json breakdown, what_if, first_touch;
     std::string tool_version;
     std::string tool_commit = "unknown";  // the short commit hash; "unknown" outside a git tree
     std::chrono::system_clock::time_point generated_at;

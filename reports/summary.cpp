@@ -224,6 +224,76 @@ void decision_lines(std::ostringstream& s, const model::Report& report) {
         s << "verdict    " << *rec.verdict << "\n";
 }
 
+// The prediction's own interval is its 90% bootstrap; one with the zero phase in it spans that
+// and the zero phase's fastest to slowest repetition.
+std::string estimate_text(const model::Estimate& e, bool bootstrap = false) {
+    std::string s = seconds_text(e.seconds);
+    if (e.low && e.high)
+        s += bootstrap ? interval_text(*e.low, *e.high)
+                       : " (" + seconds_text(*e.low) + ".." + seconds_text(*e.high) + ")";
+    return s;
+}
+
+std::string at_text(const model::BreakdownAt& b) {
+    return (b.at == "recommended" ? "at the decision, " : "at the kernel default, ") +
+           std::to_string(b.hugepage_alloc_threads) + " thread(s)";
+}
+
+// Which measured phase holds which part: docs/kernel-facts.md "What each phase does under
+// init_on_alloc".
+void breakdown_lines(std::ostringstream& s, const model::BootBreakdown& b) {
+    for (const auto& at : b.at) {
+        s << (&at == &b.at.front() ? "breakdown  " : "           ") << at_text(at) << ": "
+          << estimate_text(at.total, true) << " = allocation " << estimate_text(at.allocation);
+        if (at.zeroing)
+            s << " + zeroing (init_on_alloc) " << estimate_text(*at.zeroing);
+        s << "\n";
+        if (!at.separable)
+            s << "           (not split: the zero phase alone takes longer than the predicted "
+                 "boot, so alloc holds less than two zeroings here)\n";
+    }
+    if (b.init_on_alloc)
+        s << "           zeroing: the zero phase's rate for the pool"
+          << (b.init_on_alloc_assumed ? " (init_on_alloc unknown, taken as on)" : "")
+          << "; allocation: the rest (grow minus zero at 1 thread, alloc minus twice zero above)\n";
+    else
+        s << "           init_on_alloc is off: the boot zeroes nothing, allocation is all of "
+             "it\n";
+    s << "           vmemmap (HVO): " << b.hvo_note << "\n"
+      << "           ranges beside the parts: the 90% interval with the zero phase's fastest to "
+         "slowest repetition\n";
+}
+
+void what_if_lines(std::ostringstream& s, const std::vector<model::WhatIf>& rows) {
+    for (const auto& w : rows) {
+        s << (&w == &rows.front() ? "what if    " : "           ") << w.parameter << "=" << w.value
+          << " at " << w.hugepage_alloc_threads << " thread(s): "
+          << (w.predicted ? estimate_text(*w.predicted) : std::string("not predicted")) << "\n"
+          << "             trade-off: " << w.trade_off << "\n"
+          << "             " << w.note << "\n";
+    }
+    if (!rows.empty())
+        s << "           (hugetune never changes these; each is the operator's choice)\n";
+}
+
+void first_touch_lines(std::ostringstream& s, const model::FirstTouch& t) {
+    s << "\nfirst touch of " << significant_text(t.gib, 4)
+      << " GiB of the pool (the zero phase: each page zeroed by the thread that faults it)\n"
+      << "  threads/node  threads        time  fastest..slowest repetition\n";
+    for (const auto& r : t.rows) {
+        char line[160];
+        std::snprintf(line, sizeof line, "  %12d  %7d  %10s  %s\n", r.threads_per_node, r.threads,
+                      seconds_text(r.time.seconds).c_str(),
+                      r.time.low && r.time.high
+                          ? (seconds_text(*r.time.low) + ".." + seconds_text(*r.time.high)).c_str()
+                          : "-");
+        s << line;
+    }
+    if (t.zeroable_hugepages)
+        s << "  this kernel has per-node zeroable_hugepages: zeroing the pool's free pages ahead "
+             "(write a count to it) could make the first touch free\n";
+}
+
 }  // namespace
 
 std::string format_report_summary(const model::Report& report) {
@@ -237,6 +307,11 @@ std::string format_report_summary(const model::Report& report) {
     if (run.fit.model)
         model_lines(s, *run.fit.model);
     decision_lines(s, report);
+    if (run.breakdown)
+        breakdown_lines(s, *run.breakdown);
+    what_if_lines(s, run.what_if);
+    if (run.first_touch)
+        first_touch_lines(s, *run.first_touch);
     if (!run.warnings.empty()) {
         s << "\nwarnings\n";
         for (const auto& w : run.warnings)

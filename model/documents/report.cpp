@@ -7,6 +7,7 @@
 #include <set>
 
 #include "model/alloc_threads.hpp"
+#include "model/documents/breakdown.hpp"
 #include "model/documents/report_schema.hpp"
 #include "model/input/fit_input.hpp"
 #include "model/input/json_fields.hpp"
@@ -218,6 +219,9 @@ ReportRun read_run_part(const JsonField& doc) {
     run.sweep = read_measured_sweep(doc["sweep"]);
     run.fit = read_fit(doc["fit"]);
     run.warnings = read_warnings(doc["warnings"]);
+    run.breakdown = read_breakdown(doc["breakdown"]);
+    run.what_if = read_what_if(doc["what_if"]);
+    run.first_touch = read_first_touch(doc["first_touch"]);
     return run;
 }
 

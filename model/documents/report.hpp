@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "model/boot_breakdown.hpp"
 #include "model/documents/sweep.hpp"
 #include "model/documents/verification.hpp"
 #include "model/fit/scaling_fit.hpp"
@@ -123,6 +124,11 @@ struct ReportRun {
     MeasuredSweep sweep;
     ReportFit fit;
     std::vector<Warning> warnings;
+    // Where the boot's time goes, the settings the other way, and the first touch (additive
+    // blocks; nothing in reports written before them or where the sweep cannot say).
+    std::optional<BootBreakdown> breakdown;
+    std::vector<WhatIf> what_if;
+    std::optional<FirstTouch> first_touch;
 };
 
 struct Report {

@@ -58,4 +58,7 @@ expect_error 2 "recommendation: missing; is this a hugetune report?" "$bin" cmdl
 echo '{"recommendation": ' >"$work/bad.json"
 expect_error 2 "bad.json:2:1: not valid JSON" "$bin" cmdline --report "$work/bad.json"
 expect_error 2 "'--report' is required" "$bin" cmdline
+# run --first-touch-gib: a positive size, and the zero phase it is read from.
+expect_error 2 "--first-touch-gib: give a positive size in GiB, e.g. 64" "$bin" run --first-touch-gib 0
+expect_error 2 "--first-touch-gib: the first touch is the zero phase's work; include zero in --phases" "$bin" run --first-touch-gib 8 --phases alloc
 echo "errors: ok"

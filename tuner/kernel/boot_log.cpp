@@ -51,6 +51,21 @@ std::optional<RegisteredPool> read_registered_pool(const std::string& message) {
     }
 }
 
+std::optional<VmemmapFreeable> read_vmemmap_freeable(const std::string& message) {
+    if (message.find(" vmemmap can be freed for a ") == std::string::npos)
+        return std::nullopt;
+    static const std::regex re(
+        R"(HugeTLB:? (\d+) KiB vmemmap can be freed for a ([0-9.]+) ([KMGT])iB page)");
+    std::smatch m;
+    if (!std::regex_search(message, m, re))
+        return std::nullopt;
+    try {
+        return VmemmapFreeable{size_kb_of(m[2], m[3].str()[0]), std::stoull(m[1])};
+    } catch (const std::exception&) {
+        return std::nullopt;
+    }
+}
+
 std::optional<PoolShortfall> read_pool_shortfall(const std::string& message) {
     if (message.find("HugeTLB: allocating ") == std::string::npos)
         return std::nullopt;
@@ -96,6 +111,14 @@ std::vector<RegisteredPool> find_registered_pools(const std::vector<std::string>
         if (auto pool = read_registered_pool(message))
             pools.push_back(*pool);
     return pools;
+}
+
+std::vector<VmemmapFreeable> find_vmemmap_freeable(const std::vector<std::string>& log) {
+    std::vector<VmemmapFreeable> out;
+    for (const auto& message : log)
+        if (auto line = read_vmemmap_freeable(message))
+            out.push_back(*line);
+    return out;
 }
 
 std::vector<PoolShortfall> find_pool_shortfalls(const std::vector<std::string>& log) {

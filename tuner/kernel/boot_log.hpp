@@ -41,6 +41,15 @@ struct PoolShortfall {
 };
 std::vector<PoolShortfall> find_pool_shortfalls(const std::vector<std::string>& log);
 
+// "HugeTLB: 28 KiB vmemmap can be freed for a 2.00 MiB page": what HVO frees per page of a size
+// when it is on (mm/hugetlb.c report_hugepages(), logged whether HVO is on or off; 0 where the
+// kernel cannot optimise that size).
+struct VmemmapFreeable {
+    std::uint64_t size_kb = 0;
+    std::uint64_t kib_per_page = 0;
+};
+std::vector<VmemmapFreeable> find_vmemmap_freeable(const std::vector<std::string>& log);
+
 // The messages of the last boot in `log` (a journal or a saved file may hold several): from its
 // last "Linux version" line on; the whole log when it has none.
 std::vector<std::string> last_boot_messages(const std::vector<std::string>& log);

@@ -228,6 +228,7 @@ KernelFacts read_kernel(const KernelFs& fs, const Topology& topo) {
             np.nr = fs.read_u64(nd + "nr_hugepages").value_or(0);
             np.free = fs.read_u64(nd + "free_hugepages").value_or(0);
             np.surplus = fs.read_u64(nd + "surplus_hugepages").value_or(0);
+            np.zeroable = fs.read_u64(nd + "zeroable_hugepages");
             pool.nodes.push_back(np);
         }
         k.hugepage_sizes_kb.push_back(kb);
@@ -255,9 +256,11 @@ KernelFacts read_kernel(const KernelFs& fs, const Topology& topo) {
     read_init_on_alloc(fs, log, k);
     if (auto hvo = hugetlb_optimize_vmemmap(fs)) {
         k.hvo = *hvo;
+        k.hvo_sysctl = true;
     } else if (auto v = k.cmdline.last("hugetlb_free_vmemmap")) {
         k.hvo = parse_kernel_bool(*v);
     }
+    k.vmemmap_freeable = find_vmemmap_freeable(last_boot_messages(log));
     k.boot_requests = read_boot_requests(k.cmdline, k.default_hugepage_size_kb.value_or(2048));
     if (auto request = threaded_request(k.boot_requests))
         k.last_boot_allocation =

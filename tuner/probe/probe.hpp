@@ -41,6 +41,9 @@ struct Topology {
 struct NodePool {
     int node = 0;
     std::uint64_t nr = 0, free = 0, surplus = 0;
+    // Free pages not yet zeroed, where the kernel has per-node zeroable_hugepages (a proposed
+    // pre-zeroing interface, docs/kernel-facts.md "Pre-zeroing"); nothing on other kernels.
+    std::optional<std::uint64_t> zeroable;
 };
 
 // One huge page size: /sys/kernel/mm/hugepages/hugepages-<size>kB and its per-node view.
@@ -64,6 +67,8 @@ struct KernelFacts {
     std::optional<bool> init_on_alloc;
     std::string init_on_alloc_source;  // "cmdline", "kernel config", "boot log" or "unknown"
     std::optional<bool> hvo;           // hugetlb vmemmap optimisation in force
+    bool hvo_sysctl = false;           // /proc/sys/vm/hugetlb_optimize_vmemmap exists
+    std::vector<VmemmapFreeable> vmemmap_freeable;  // the boot log's lines, one per size
     std::vector<BootRequest> boot_requests;
     std::optional<BootAllocationLine> last_boot_allocation;
 

@@ -35,9 +35,13 @@ nlohmann::json to_json(const Probe& p) {
     json pools = json::array();
     for (const auto& pool : p.kernel.pools) {
         json per_node = json::array();
-        for (const auto& np : pool.nodes)
-            per_node.push_back(
-                {{"node", np.node}, {"nr", np.nr}, {"free", np.free}, {"surplus", np.surplus}});
+        for (const auto& np : pool.nodes) {
+            json node = {
+                {"node", np.node}, {"nr", np.nr}, {"free", np.free}, {"surplus", np.surplus}};
+            if (np.zeroable)
+                node["zeroable_hugepages"] = *np.zeroable;
+            per_node.push_back(std::move(node));
+        }
         pools.push_back({{"size_kb", pool.size_kb},
                          {"nr", pool.nr},
                          {"free", pool.free},
@@ -57,6 +61,9 @@ nlohmann::json to_json(const Probe& p) {
     for (const auto& r : p.kernel.boot_requests)
         boot.push_back(
             {{"size_kb", r.size_kb}, {"pages", r.pages}, {"node_format", r.node_format}});
+    json freeable = json::array();
+    for (const auto& f : p.kernel.vmemmap_freeable)
+        freeable.push_back({{"size_kb", f.size_kb}, {"kib_per_page", f.kib_per_page}});
     json last_line = nullptr;
     if (const auto& l = p.kernel.last_boot_allocation)
         last_line = {{"milliseconds", l->milliseconds}, {"threads", l->threads}, {"text", l->text}};
@@ -89,6 +96,8 @@ nlohmann::json to_json(const Probe& p) {
           {"init_on_alloc", optional_json(p.kernel.init_on_alloc)},
           {"init_on_alloc_source", p.kernel.init_on_alloc_source},
           {"hvo", optional_json(p.kernel.hvo)},
+          {"hvo_sysctl", p.kernel.hvo_sysctl},
+          {"vmemmap_freeable", freeable},
           {"boot_pool", boot},
           {"last_boot_allocation", last_line}}},
         {"virtualization",
@@ -135,12 +144,21 @@ std::string format_summary(const Probe& p) {
     s << "          init_on_alloc "
       << (k.init_on_alloc ? (*k.init_on_alloc ? "on" : "off") : "unknown") << " ("
       << k.init_on_alloc_source << "), HVO " << (k.hvo ? (*k.hvo ? "on" : "off") : "unknown")
-      << "\n";
+      << (k.hvo_sysctl ? "" : " (no /proc/sys/vm/hugetlb_optimize_vmemmap)") << "\n";
     for (const auto& pool : k.pools) {
         s << "pool      " << page_size_text(pool.size_kb) << ": " << pool.nr << " pages ("
           << pool.free << " free, " << pool.surplus << " surplus), overcommit " << pool.overcommit;
         if (k.default_hugepage_size_kb && *k.default_hugepage_size_kb == pool.size_kb)
             s << " [default size]";
+        std::uint64_t zeroable = 0;
+        bool has_zeroable = false;
+        for (const auto& np : pool.nodes)
+            if (np.zeroable) {
+                has_zeroable = true;
+                zeroable += *np.zeroable;
+            }
+        if (has_zeroable)
+            s << ", " << zeroable << " free not yet zeroed (zeroable_hugepages)";
         s << "\n";
     }
     if (k.boot_requests.empty())

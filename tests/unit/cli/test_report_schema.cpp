@@ -11,6 +11,8 @@
 #include <vector>
 
 #include "cli/commands.hpp"
+#include "model/documents/report.hpp"
+#include "model/documents/report_schema.hpp"
 #include "model/input/fit_input.hpp"
 #include "model/input/json_fields.hpp"
 #include "model/recommend.hpp"
@@ -25,6 +27,29 @@ using namespace hugetune;
 using hugetune::test::fixed_report;
 using hugetune::test::fixture;
 using hugetune::test::validate_json;
+
+TEST_CASE("report: the breakdown, what-if and first-touch blocks validate and read back") {
+    const auto report = fixed_report(true);
+    REQUIRE(report.contains("breakdown"));
+    REQUIRE(report["what_if"].size() == 2);
+    REQUIRE(report["first_touch"]["rows"].size() == 5);
+    auto r = validate_json("report.schema.json", report);
+    REQUIRE_MESSAGE(r.exit_code != -1, "python3 with jsonschema is a test dependency");
+    CHECK_MESSAGE(r.exit_code == 0, r.out << r.err);
+    model::ReportReading whole;
+    whole.need_run = true;
+    const model::Report read = model::read_report(report, whole);
+    REQUIRE(read.run->breakdown);
+    CHECK(read.run->what_if.size() == 2);
+    CHECK(read.run->first_touch->gib == 64);
+    // The built-in validator refuses what the schema forbids.
+    auto applied = report;
+    applied["what_if"][0]["applied"] = true;
+    CHECK(model::report_schema_problem(applied).has_value());
+    auto unknown = report;
+    unknown["breakdown"]["at"][0]["at"] = "somewhere";
+    CHECK(model::report_schema_problem(unknown).has_value());
+}
 
 TEST_CASE("report: fixed data validate against the shipped schema") {
     auto report = fixed_report();

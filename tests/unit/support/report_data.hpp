@@ -6,6 +6,8 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "model/boot_breakdown.hpp"
+#include "model/documents/breakdown.hpp"
 #include "model/input/fit_input.hpp"
 #include "model/recommend.hpp"
 #include "reports/report.hpp"
@@ -18,10 +20,18 @@ inline nlohmann::json fixed_sweep() {
     return nlohmann::json::parse(in);
 }
 
-inline nlohmann::json fixed_report() {
+// The kernel facts beside the fixed sweep for its breakdown: HVO on and switchable, 28 KiB of
+// vmemmap freeable per 2 MiB page (the kernel's line for 64-byte struct pages), and per-node
+// zeroable_hugepages.
+inline model::KernelOptions fixed_kernel_options() {
+    return {true, true, 28.0, true};
+}
+
+// With `breakdown`, the breakdown, what-if and first-touch (64 GiB) blocks too.
+inline nlohmann::json fixed_report(bool breakdown = false) {
     auto sweep = fixed_sweep();
-    auto recommendation =
-        model::recommend_from_sweep(model::parse_sweep_json(sweep), model::RecommendOptions{});
+    const model::SweepData data = model::parse_sweep_json(sweep);
+    auto recommendation = model::recommend_from_sweep(data, model::RecommendOptions{});
     ReportInputs in;
     in.probe = sweep["probe"];
     in.sweep = sweep;
@@ -32,6 +42,13 @@ inline nlohmann::json fixed_report() {
     in.tool_version = "0.1.0";
     in.tool_commit = "abc1234";
     in.generated_at = std::chrono::system_clock::from_time_t(1'780'000'000);
+    if (breakdown) {
+        const auto kernel = fixed_kernel_options();
+        const auto parts = model::boot_breakdown(recommendation, data, kernel).value();
+        in.breakdown = model::to_json(parts);
+        in.what_if = model::to_json(model::what_if_rows(recommendation, parts, kernel));
+        in.first_touch = model::to_json(model::first_touch(data, 64, kernel).value());
+    }
     return build_report(in);
 }
 

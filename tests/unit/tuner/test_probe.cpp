@@ -157,6 +157,37 @@ TEST_CASE("probe: the boot allocation is the requested pool's line, not an empty
     std::filesystem::remove_all(dir);
 }
 
+TEST_CASE("probe: the HVO sysctl, what HVO frees and per-node zeroable_hugepages") {
+    const Probe skylake = probe_machine(KernelFs(fixture("skylake-4node")));
+    CHECK(skylake.kernel.hvo_sysctl);
+    REQUIRE(skylake.kernel.vmemmap_freeable.size() == 1);
+    CHECK(skylake.kernel.vmemmap_freeable[0].size_kb == 2048);
+    CHECK(skylake.kernel.vmemmap_freeable[0].kib_per_page == 28);
+    for (const auto& pool : skylake.kernel.pools)
+        for (const auto& node : pool.nodes)
+            CHECK_FALSE(node.zeroable);
+    // A kernel without the sysctl: HVO cannot be switched at run time, and is unknown here.
+    const Probe vm = probe_machine(KernelFs(fixture("vm-1node")));
+    CHECK_FALSE(vm.kernel.hvo_sysctl);
+    CHECK_FALSE(vm.kernel.hvo);
+    CHECK(format_summary(vm).find("no /proc/sys/vm/hugetlb_optimize_vmemmap") != std::string::npos);
+    // A kernel with the proposed pre-zeroing interface.
+    const Probe zen = probe_machine(KernelFs(fixture("zen4-2node")));
+    const HugePool* pool = zen.kernel.pool(2048);
+    REQUIRE(pool);
+    REQUIRE(pool->nodes.size() == 2);
+    for (const auto& node : pool->nodes)
+        CHECK(node.zeroable == 1024u);
+    CHECK_FALSE(zen.kernel.pool(1048576)->nodes[0].zeroable);
+    const auto j = to_json(zen);
+    CHECK(j["kernel"]["hvo_sysctl"] == true);
+    for (const auto& p : j["kernel"]["pools"])
+        CHECK(p["nodes"][0].contains("zeroable_hugepages") == (p["size_kb"] == 2048));
+    CHECK(format_summary(zen).find("2048 free not yet zeroed (zeroable_hugepages)") !=
+          std::string::npos);
+    CHECK(to_json(vm)["kernel"]["hvo_sysctl"] == false);
+}
+
 TEST_CASE("kernel log lines: kmsg records and dmesg lines lose their prefix") {
     CHECK(strip_kernel_log_prefix("6,1234,4350400,-;HugeTLB: allocation took 706ms") ==
           "HugeTLB: allocation took 706ms");

@@ -1,0 +1,206 @@
+// The boot's breakdown, the what-if rows and the first touch on sweeps built from known
+// per-page costs: zeroing 0.2 ms / N per page, allocation alone 0.05 ms at every N.
+#include <doctest/doctest.h>
+
+#include "model/boot_breakdown.hpp"
+#include "model/documents/breakdown.hpp"
+#include "model/input/fit_input.hpp"
+#include "model/input/json_fields.hpp"
+#include "model/recommend.hpp"
+
+using namespace hugetune::model;
+
+namespace breakdown_test {
+
+constexpr double kZeroPerPage = 0.2e-3, kAllocOnlyPerPage = 0.05e-3;
+constexpr double kPages = 128;  // per node, every point
+constexpr double kPoolPages = 200'000;
+const std::vector<double> kSpread = {0.98, 1.0, 1.02};  // the zero phase's repetitions
+
+double zero_per_page(double n) {
+    return kZeroPerPage / n;
+}
+
+// Each phase does what the kernel does (docs/kernel-facts.md "What each phase does under
+// init_on_alloc"): alloc zeroes twice with init_on_alloc, once without; grow zeroes once with it.
+SweepData exact_sweep(bool init_on_alloc, double zero_scale = 1) {
+    SweepData d;
+    d.source = "sweep";
+    d.page_size_kb = 2048;
+    d.machine.nodes = 2;
+    d.machine.online_cpus = 32;
+    d.machine.hw_threads_per_node = 16;
+    d.machine.init_on_alloc = init_on_alloc;
+    d.machine.boot_pool_pages = static_cast<std::uint64_t>(kPoolPages);
+    std::vector<Point> alloc, zero;
+    for (double n : {1.0, 2.0, 4.0, 8.0, 16.0})
+        for (double f : kSpread) {
+            zero.push_back({n, zero_scale * f * zero_per_page(n) * kPages});
+            alloc.push_back(
+                {n, ((init_on_alloc ? 2 : 1) * zero_per_page(n) + kAllocOnlyPerPage) * kPages});
+        }
+    const double grow = (kAllocOnlyPerPage + (init_on_alloc ? zero_per_page(1) : 0)) * kPages;
+    d.phases.push_back({"alloc", kPages, alloc, {}});
+    d.phases.push_back({"zero", kPages, zero, {}});
+    d.phases.push_back({"grow", kPages, {{1, grow}, {1, grow}, {1, grow}}, {}});
+    return d;
+}
+
+KernelOptions kernel(bool hvo_sysctl = true) {
+    return {true, hvo_sysctl, 28.0, false};
+}
+
+// The pool's pages on each of the two nodes.
+constexpr double kPagesPerNode = kPoolPages / 2;
+
+}  // namespace breakdown_test
+
+using namespace breakdown_test;
+
+TEST_CASE("breakdown: init_on_alloc on splits the prediction into allocation and zeroing") {
+    const SweepData data = exact_sweep(true);
+    const Recommendation r = recommend_from_sweep(data, {});
+    REQUIRE(r.basis == CostBasis::alloc_zeroed_once);
+    const auto b = boot_breakdown(r, data, kernel());
+    REQUIRE(b);
+    CHECK(b->init_on_alloc);
+    CHECK_FALSE(b->init_on_alloc_assumed);
+    REQUIRE(!b->at.empty());
+    const BreakdownAt& at = b->at.front();
+    CHECK(at.at == "recommended");
+    CHECK(at.hugepage_alloc_threads == r.hugepage_alloc_threads);
+    CHECK(at.total.seconds == doctest::Approx(r.predicted_seconds));
+    const double tpn = r.hugepage_alloc_threads / 2.0;
+    REQUIRE(at.zeroing);
+    // The zero phase's median at that count, for the pool's pages on a node.
+    CHECK(at.zeroing->seconds == doctest::Approx(zero_per_page(tpn) * kPagesPerNode));
+    CHECK(*at.zeroing->low == doctest::Approx(0.98 * zero_per_page(tpn) * kPagesPerNode));
+    CHECK(*at.zeroing->high == doctest::Approx(1.02 * zero_per_page(tpn) * kPagesPerNode));
+    CHECK(at.separable);
+    CHECK(at.allocation.seconds + at.zeroing->seconds == doctest::Approx(at.total.seconds));
+    // What comes back is the allocation the sweep was built from, to the fit's accuracy.
+    CHECK(at.allocation.seconds == doctest::Approx(kAllocOnlyPerPage * kPagesPerNode).epsilon(0.1));
+    CHECK(*at.allocation.low <= at.allocation.seconds);
+    CHECK(*at.allocation.high >= at.allocation.seconds);
+    if (r.default_threads != r.hugepage_alloc_threads) {
+        REQUIRE(b->at.size() == 2);
+        CHECK(b->at[1].at == "kernel_default");
+        CHECK(b->at[1].total.seconds == doctest::Approx(r.predicted_default_seconds));
+    }
+    CHECK(b->hvo_note.find("not separable") == 0);
+}
+
+TEST_CASE("what if: init_on_alloc off is the allocation alone, with the first fault said") {
+    const SweepData data = exact_sweep(true);
+    const Recommendation r = recommend_from_sweep(data, {});
+    const auto b = boot_breakdown(r, data, kernel()).value();
+    const auto rows = what_if_rows(r, b, kernel());
+    REQUIRE(rows.size() == 2);
+    CHECK(rows[0].parameter == "init_on_alloc");
+    CHECK(rows[0].value == "0");
+    REQUIRE(rows[0].predicted);
+    CHECK(rows[0].predicted->seconds == doctest::Approx(b.at.front().allocation.seconds));
+    CHECK(rows[0].trade_off.find("hardening") != std::string::npos);
+    CHECK(rows[0].note.find("zeroes every pool page again at its first fault") !=
+          std::string::npos);
+    KernelOptions zeroable = kernel();
+    zeroable.zeroable_hugepages = true;
+    CHECK(what_if_rows(r, b, zeroable)[0].note.find("zeroable_hugepages") != std::string::npos);
+}
+
+TEST_CASE("what if: init_on_alloc on adds the zero phase's time for the pool") {
+    const SweepData data = exact_sweep(false);
+    const Recommendation r = recommend_from_sweep(data, {});
+    REQUIRE((r.basis == CostBasis::alloc_only || r.basis == CostBasis::alloc_only_flat));
+    const auto b = boot_breakdown(r, data, kernel()).value();
+    CHECK_FALSE(b.init_on_alloc);
+    CHECK_FALSE(b.at.front().zeroing);
+    CHECK(b.at.front().allocation.seconds == doctest::Approx(b.at.front().total.seconds));
+    const auto rows = what_if_rows(r, b, kernel());
+    CHECK(rows[0].value == "1");
+    const double tpn = r.hugepage_alloc_threads / 2.0;
+    REQUIRE(rows[0].predicted);
+    CHECK(rows[0].predicted->seconds ==
+          doctest::Approx(r.predicted_seconds + zero_per_page(tpn) * kPagesPerNode));
+}
+
+TEST_CASE("what if: HVO the other way is not predicted, and says why and what it frees") {
+    const SweepData data = exact_sweep(true);
+    const Recommendation r = recommend_from_sweep(data, {});
+    const auto b = boot_breakdown(r, data, kernel()).value();
+    const auto with_sysctl = what_if_rows(r, b, kernel(true))[1];
+    CHECK(with_sysctl.parameter == "hugetlb_free_vmemmap");
+    CHECK(with_sysctl.value == "off");
+    CHECK_FALSE(with_sysctl.predicted);
+    REQUIRE(with_sysctl.memory_saved_bytes);
+    CHECK(*with_sysctl.memory_saved_bytes == doctest::Approx(28.0 * 1024 * kPoolPages));
+    CHECK(with_sysctl.note.find("hugetlb_optimize_vmemmap exists") != std::string::npos);
+    const auto without = what_if_rows(r, b, kernel(false))[1];
+    CHECK(without.note.find("has no /proc/sys/vm/hugetlb_optimize_vmemmap") != std::string::npos);
+}
+
+TEST_CASE("breakdown: a zero phase slower than the boot does not split it") {
+    // Zeroing three times as slow as the alloc phase says: the phases contradict each other.
+    const SweepData data = exact_sweep(true, 3);
+    const Recommendation r = recommend_from_sweep(data, {});
+    REQUIRE(r.basis == CostBasis::alloc_zeroed_once);
+    const auto b = boot_breakdown(r, data, kernel()).value();
+    CHECK_FALSE(b.at.front().separable);
+    const auto rows = what_if_rows(r, b, kernel());
+    CHECK_FALSE(rows[0].predicted);
+    CHECK(rows[0].note.find("not predicted") == 0);
+}
+
+TEST_CASE("breakdown: none for a boot table or a sweep without a zero phase") {
+    SweepData table;
+    table.source = "csv";
+    table.phases.push_back({"boot", 0, {{1, 10}, {2, 6}, {4, 4}, {8, 3.5}}, {}});
+    const Recommendation from_table = recommend_from_sweep(table, {});
+    CHECK_FALSE(boot_breakdown(from_table, table, kernel()));
+    SweepData no_zero = exact_sweep(true);
+    no_zero.phases.erase(no_zero.phases.begin() + 1);
+    CHECK_FALSE(boot_breakdown(recommend_from_sweep(no_zero, {}), no_zero, kernel()));
+    CHECK_FALSE(first_touch(no_zero, 64, kernel()));
+}
+
+TEST_CASE("first touch: the zero phase per thread count, for G GiB over the nodes") {
+    const SweepData data = exact_sweep(true);
+    const auto t = first_touch(data, 1, kernel());
+    REQUIRE(t);
+    CHECK(t->gib == 1);
+    REQUIRE(t->rows.size() == 5);
+    // 1 GiB of 2 MiB pages is 512 pages, 256 on each of the two nodes.
+    for (const auto& row : t->rows) {
+        CHECK(row.threads == 2 * row.threads_per_node);
+        CHECK(row.time.seconds == doctest::Approx(zero_per_page(row.threads_per_node) * 256));
+        CHECK(*row.time.low == doctest::Approx(0.98 * zero_per_page(row.threads_per_node) * 256));
+        CHECK(*row.time.high == doctest::Approx(1.02 * zero_per_page(row.threads_per_node) * 256));
+    }
+    CHECK_FALSE(t->zeroable_hugepages);
+}
+
+TEST_CASE("breakdown blocks: what the writer writes, the reader reads back") {
+    const SweepData data = exact_sweep(true);
+    const Recommendation r = recommend_from_sweep(data, {});
+    const auto b = boot_breakdown(r, data, kernel()).value();
+    const auto rows = what_if_rows(r, b, kernel());
+    const auto t = first_touch(data, 64, kernel()).value();
+    const nlohmann::json doc = {
+        {"breakdown", to_json(b)}, {"what_if", to_json(rows)}, {"first_touch", to_json(t)}};
+    const JsonField f(doc);
+    const auto b2 = read_breakdown(f["breakdown"]).value();
+    CHECK(b2.at.size() == b.at.size());
+    CHECK(b2.at.front().allocation.seconds == doctest::Approx(b.at.front().allocation.seconds));
+    CHECK(b2.at.front().zeroing->high == b.at.front().zeroing->high);
+    CHECK(b2.hvo_note == b.hvo_note);
+    const auto rows2 = read_what_if(f["what_if"]);
+    REQUIRE(rows2.size() == 2);
+    CHECK(rows2[1].memory_saved_bytes == rows[1].memory_saved_bytes);
+    CHECK_FALSE(rows2[1].predicted);
+    CHECK(read_first_touch(f["first_touch"])->rows.size() == t.rows.size());
+    CHECK_FALSE(read_breakdown(f["absent"]));
+    nlohmann::json applied = doc;
+    applied["what_if"][0]["applied"] = true;
+    CHECK_THROWS_WITH_AS(read_what_if(JsonField(applied)["what_if"]),
+                         doctest::Contains("never applies"), InputError);
+}
