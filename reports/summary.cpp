@@ -244,13 +244,17 @@ std::string at_text(const model::BreakdownAt& b) {
 void breakdown_lines(std::ostringstream& s, const model::BootBreakdown& b) {
     for (const auto& at : b.at) {
         s << (&at == &b.at.front() ? "breakdown  " : "           ") << at_text(at) << ": "
-          << estimate_text(at.total, true) << " = allocation " << estimate_text(at.allocation);
+          << estimate_text(at.total, true);
+        // Parts that do not add up to the whole are not shown as its parts.
+        if (!at.separable) {
+            s << ", not split: the zero phase alone takes longer than the predicted boot, so "
+                 "alloc holds less than two zeroings here\n";
+            continue;
+        }
+        s << " = allocation " << estimate_text(at.allocation);
         if (at.zeroing)
             s << " + zeroing (init_on_alloc) " << estimate_text(*at.zeroing);
         s << "\n";
-        if (!at.separable)
-            s << "           (not split: the zero phase alone takes longer than the predicted "
-                 "boot, so alloc holds less than two zeroings here)\n";
     }
     if (b.init_on_alloc)
         s << "           zeroing: the zero phase's rate for the pool"
