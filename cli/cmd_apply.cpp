@@ -32,10 +32,6 @@ std::string joined(const std::vector<std::string>& parts, std::string_view separ
     return out;
 }
 
-std::string unfit_codes_text() {
-    return joined({boot::kUnfitCodes.begin(), boot::kUnfitCodes.end()}, ", ");
-}
-
 // A report from another machine says nothing about this one; a tree under --root is not this
 // machine, so there is nothing to compare it with.
 std::optional<boot::MachineIdentity> target_machine(const boot::TargetOptions& target) {
@@ -83,13 +79,14 @@ std::optional<ApplyCommand> parse_apply(const Args& args, bool& json) {
         "value", po::value(&value)->value_name("N"),
         ("apply this thread count instead (1 to " + std::to_string(kMaxAllocThreads) +
          "); the report is then optional")
-            .c_str())(
-        "bootloader", po::value(&loader)->value_name("auto|grub|grubby|kernel-cmdline"),
-        "auto (default: decided from the files under the root), grub, grubby or "
-        "kernel-cmdline")("force", po::bool_switch(&force),
-                          ("apply the report's value although its warnings (" + unfit_codes_text() +
-                           ") or another host or SKU make it unfit; the ledger records why")
-                              .c_str());
+            .c_str())("bootloader",
+                      po::value(&loader)->value_name("auto|grub|grubby|kernel-cmdline"),
+                      "auto (default: decided from the files under the root), grub, grubby or "
+                      "kernel-cmdline")(
+        "force", po::bool_switch(&force),
+        ("apply the report's value although its warnings (" + model::unfit_codes_text() +
+         ") or another host or SKU make it unfit; the ledger records why")
+            .c_str());
     add_boot_target_options(desc, flags);
     add_json_result_option(desc, json);
     po::variables_map vm;

@@ -41,9 +41,7 @@ fleet_db::FleetDb open_fleet_db(const fleet_db::DbTarget& target, bool create) {
 
 void add_analysis_options(po::options_description& desc, AnalysisFlags& flags) {
     const model::fleet::FleetOptions defaults;
-    std::string codes;
-    for (const auto code : model::kUnfitCodes)
-        codes += (codes.empty() ? "" : ", ") + std::string(code);
+    const std::string codes = model::unfit_codes_text();
     desc.add_options()("min-hosts", po::value(&flags.min_hosts)->value_name("N"),
                        option_help("hosts a SKU's fit needs before its answer is settled",
                                    std::to_string(defaults.min_hosts), "1 to 100000")
@@ -95,13 +93,10 @@ model::fleet::FleetOptions fleet_analysis_options(const AnalysisFlags& flags) {
             const std::size_t comma = std::min(list.find(',', begin), list.size());
             const std::string code = list.substr(begin, comma - begin);
             if (!model::is_unfit_code(code)) {
-                std::string codes;
-                for (const auto c : model::kUnfitCodes)
-                    codes += (codes.empty() ? "" : ", ") + std::string(c);
                 usage_error("--accept-warning", "'" + code +
                                                     "' is not a warning that keeps an answer "
                                                     "from settling; give one of " +
-                                                    codes);
+                                                    model::unfit_codes_text());
             }
             if (std::find(options.accepted_warnings.begin(), options.accepted_warnings.end(),
                           code) == options.accepted_warnings.end())

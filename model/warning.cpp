@@ -61,6 +61,13 @@ bool is_unfit_code(std::string_view code) {
     return std::find(kUnfitCodes.begin(), kUnfitCodes.end(), code) != kUnfitCodes.end();
 }
 
+std::string unfit_codes_text() {
+    std::string out;
+    for (const auto code : kUnfitCodes)
+        out += (out.empty() ? "" : ", ") + std::string(code);
+    return out;
+}
+
 bool is_machine_warning(std::string_view code) {
     return std::find(kMachineCodes.begin(), kMachineCodes.end(), code) != kMachineCodes.end();
 }

@@ -21,6 +21,8 @@ struct MachineFacts;
 inline constexpr std::array<std::string_view, 4> kUnfitCodes = {"vm", "low_confidence", "poor_fit",
                                                                 "failed_resamples"};
 bool is_unfit_code(std::string_view code);
+// The codes as help and messages list them: "vm, low_confidence, poor_fit, failed_resamples".
+std::string unfit_codes_text();
 
 struct Warning {
     std::string code;     // "vm", "low_confidence", ...
