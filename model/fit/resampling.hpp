@@ -1,15 +1,16 @@
-// Seeded bootstrap resampling of measured series. The generator is std::mt19937_64, whose
-// output sequence the C++ standard fixes, and indexes are drawn without distribution objects
-// (whose algorithms are left to each library), so a seed gives the same resamples everywhere.
+// Seeded bootstrap resampling of measured series. The generator is std::mt19937_64's sequence
+// (model/fit/random_engine.hpp), which the C++ standard fixes, and indexes are drawn without
+// distribution objects (whose algorithms are left to each library), so a seed gives the same
+// resamples everywhere.
 #pragma once
 
 #include <cstdint>
 #include <optional>
-#include <random>
 #include <span>
 #include <utility>
 #include <vector>
 
+#include "model/fit/random_engine.hpp"
 #include "model/fit/scaling_fit.hpp"
 #include "model/statistics.hpp"
 
@@ -20,6 +21,8 @@ class Resampler {
     explicit Resampler(std::uint64_t seed) : rng_(seed) {}
     // Uniform in [0, n); the modulo bias is below 2^-50 for any n we see.
     std::size_t index(std::size_t n) { return static_cast<std::size_t>(rng_() % n); }
+    // The same, for a size arranged in advance.
+    std::size_t index(const FastModulo& n) { return static_cast<std::size_t>(n(rng_())); }
     // Uniform in (0, 1], from the top 53 bits of one output.
     double unit() { return (static_cast<double>(rng_() >> 11) + 1) * 0x1.0p-53; }
     // Standard normal by Box-Muller, which yields two per pair of uniforms; the second is kept
@@ -27,7 +30,7 @@ class Resampler {
     double normal();
 
   private:
-    std::mt19937_64 rng_;
+    Mt19937_64 rng_;
     std::optional<double> spare_normal_;
 };
 
@@ -112,6 +115,7 @@ class HostRepetitionPool {
     struct RankedGroup {
         std::size_t count = 0;
         std::vector<std::uint32_t> ranks;
+        FastModulo size{1};  // ranks.size()
     };
     std::vector<std::vector<RankedGroup>> host_groups_;
 };

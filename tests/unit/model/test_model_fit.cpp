@@ -2,6 +2,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <random>
 
 #include "model/cost_curve.hpp"
 #include "model/fit/model_selection.hpp"
@@ -135,6 +136,35 @@ TEST_CASE("residuals are log(measured / fitted), one per point") {
         CHECK(fit.residuals[i] ==
               doctest::Approx(std::log(points[i].seconds / fit.seconds(points[i].threads_per_node)))
                   .epsilon(1e-9));
+}
+
+TEST_CASE("the resampler's engine is std::mt19937_64 output for output") {
+    for (const std::uint64_t seed : {0ULL, 1ULL, 42ULL, 5489ULL, ~0ULL}) {
+        std::mt19937_64 reference(seed);
+        Mt19937_64 ours(seed);
+        bool same = true;
+        for (int i = 0; i < 5000; ++i)  // across 16 regenerations of the state
+            same = same && ours() == reference();
+        CHECK(same);
+    }
+}
+
+TEST_CASE("a fixed modulus gives x % n exactly") {
+    std::mt19937_64 rng(3);
+    for (const std::uint64_t n :
+         {1ULL, 2ULL, 3ULL, 5ULL, 7ULL, 180ULL, 4096ULL, 4097ULL, (1ULL << 32) + 1, 1ULL << 63,
+          (1ULL << 63) + 12345, ~0ULL - 1, ~0ULL}) {
+        const FastModulo mod(n);
+        bool same = true;
+        for (const std::uint64_t x :
+             {std::uint64_t{0}, std::uint64_t{1}, n - 1, n, n + 1, ~n, ~std::uint64_t{0}})
+            same = same && mod(x) == x % n;
+        for (int i = 0; i < 20000; ++i) {
+            const std::uint64_t x = rng();
+            same = same && mod(x) == x % n;
+        }
+        CHECK_MESSAGE(same, "n = " << n);
+    }
 }
 
 TEST_CASE("resampling is deterministic for a seed and keeps samples per count") {
