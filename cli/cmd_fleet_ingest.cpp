@@ -3,9 +3,12 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <deque>
 #include <filesystem>
 #include <fstream>
+#include <future>
 #include <iostream>
+#include <thread>
 #include <variant>
 
 #include "cli/fleet_commands.hpp"
@@ -122,6 +125,99 @@ std::variant<fleet_db::IntakeReport, std::string> intake(const std::string& name
     }
 }
 
+// One input read and checked: the report to store, or why it is refused.
+struct Prepared {
+    std::variant<fleet_db::IntakeReport, std::string> checked;
+};
+
+Prepared prepare(const Input& input) {
+    auto bytes = read_input(input);
+    if (!bytes)
+        return {std::string("cannot be read")};
+    return {intake(input.name, std::move(*bytes))};
+}
+
+// Reading and checking a report (parsing, the reader's bounds, the schema, the canonical text
+// and its hash) is most of an ingest's time and needs nothing of the others, so a few threads
+// prepare the reports ahead of the one being stored, which are stored in the order given. At
+// most `window` reports are held at once: memory stays bounded by a few reports, not by the
+// batch. An error that is not a refusal is handed to the storing thread at its report's turn.
+class Preparers {
+  public:
+    explicit Preparers(const std::vector<Input>& inputs)
+        : inputs_(inputs),
+          window_(2 * std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, 8)),
+          slots_(window_) {
+        const std::size_t threads = std::min(window_ / 2, inputs.size());
+        for (std::size_t t = 0; t < threads; ++t)
+            threads_.emplace_back([this] { work(); });
+    }
+    Preparers(const Preparers&) = delete;
+    Preparers& operator=(const Preparers&) = delete;
+    ~Preparers() {
+        {
+            std::lock_guard lock(mutex_);
+            stop_ = true;
+        }
+        changed_.notify_all();
+        for (auto& t : threads_)
+            t.join();
+    }
+
+    // The report at `i`, which must be the one after the last taken.
+    Prepared take(std::size_t i) {
+        std::unique_lock lock(mutex_);
+        auto& slot = slots_[i % window_];
+        changed_.wait(lock, [&] { return slot.has_value(); });
+        Slot done = std::move(*slot);
+        slot.reset();
+        taken_ = i + 1;
+        lock.unlock();
+        changed_.notify_all();
+        if (done.error)
+            std::rethrow_exception(done.error);
+        return std::move(done.prepared);
+    }
+
+  private:
+    struct Slot {
+        Prepared prepared;
+        std::exception_ptr error;
+    };
+
+    void work() {
+        for (;;) {
+            std::unique_lock lock(mutex_);
+            changed_.wait(lock, [&] {
+                return stop_ || (claimed_ < inputs_.size() && claimed_ < taken_ + window_);
+            });
+            if (stop_)
+                return;
+            const std::size_t i = claimed_++;
+            lock.unlock();
+            Slot done;
+            try {
+                done.prepared = prepare(inputs_[i]);
+            } catch (...) {
+                done.error = std::current_exception();
+            }
+            lock.lock();
+            slots_[i % window_] = std::move(done);
+            lock.unlock();
+            changed_.notify_all();
+        }
+    }
+
+    const std::vector<Input>& inputs_;
+    const std::size_t window_;
+    std::vector<std::optional<Slot>> slots_;
+    std::mutex mutex_;
+    std::condition_variable changed_;
+    std::size_t claimed_ = 0, taken_ = 0;
+    bool stop_ = false;
+    std::vector<std::thread> threads_;
+};
+
 nlohmann::json summary_json(const std::string& db, const fleet_db::IngestResult& r,
                             const std::vector<Refusal>& refused) {
     nlohmann::json j = {{"database", db},
@@ -142,23 +238,21 @@ int run_fleet_ingest(const Args& args) {
         return 0;
     const auto target = fleet_db_target(o->db);
     auto db = open_fleet_db(target, true);
-    // One report in memory at a time: read, checked, stored, let go. The batch's transaction
-    // stores all of them or none.
+    // A few reports in memory at a time (Preparers): read, checked, stored in turn, let go.
+    // The batch's transaction stores all of them or none.
     auto batch = fleet_db_call([&] { return db.begin_ingest(); });
     std::vector<Refusal> refused;
     std::size_t accepted = 0;
-    for (const auto& input : gather_inputs(o->inputs)) {
-        auto bytes = read_input(input);
-        if (!bytes) {
-            refused.push_back({input.name, "cannot be read"});
+    const auto inputs = gather_inputs(o->inputs);
+    Preparers preparers(inputs);
+    for (std::size_t at = 0; at < inputs.size(); ++at) {
+        Prepared prepared = preparers.take(at);
+        if (auto* reason = std::get_if<std::string>(&prepared.checked)) {
+            refused.push_back({inputs[at].name, std::move(*reason)});
             continue;
         }
-        auto checked = intake(input.name, std::move(*bytes));
-        if (auto* reason = std::get_if<std::string>(&checked)) {
-            refused.push_back({input.name, std::move(*reason)});
-            continue;
-        }
-        fleet_db_call([&] { batch.store(std::move(std::get<fleet_db::IntakeReport>(checked))); });
+        fleet_db_call(
+            [&] { batch.store(std::move(std::get<fleet_db::IntakeReport>(prepared.checked))); });
         ++accepted;
     }
     const auto result = fleet_db_call([&] { return batch.commit(); });

@@ -99,7 +99,7 @@ class FleetDb {
 
     // Every report in one transaction: all of them are stored, or none.
     IngestResult ingest(const std::vector<IntakeReport>& reports);
-    // The same one report at a time, so a batch is never held whole: the transaction (and
+    // The same, a report at a time, so a batch is never held whole: the transaction (and
     // SQLite's write lock, PostgreSQL's ingest lock) is taken here and held until the batch is
     // committed or dropped. The batch uses this FleetDb's connection and must not outlive it.
     IngestBatch begin_ingest();

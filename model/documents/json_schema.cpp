@@ -87,7 +87,32 @@ const json* member(const json& schema, const char* keyword) {
 
 }  // namespace
 
-JsonSchema::JsonSchema(json schema) : schema_(std::move(schema)) {}
+JsonSchema::JsonSchema(json schema) : schema_(std::move(schema)) {
+    if (const json* defs = member(schema_, "$defs"))
+        for (const auto& def : *defs)
+            add_nodes(def);
+    add_nodes(schema_);
+}
+
+// Every subschema's node, made once here: afterwards the validator only reads, so threads may
+// share it (fleet ingest checks reports side by side).
+void JsonSchema::add_nodes(const json& schema) {
+    if (nodes_.count(&schema))
+        return;
+    const Node& n = add_node(schema);
+    if (n.boolean)
+        return;
+    if (n.properties)
+        for (const auto& sub : *n.properties)
+            add_nodes(sub);
+    if (n.additional && (n.additional->is_object() || n.additional->is_boolean()))
+        add_nodes(*n.additional);
+    if (n.items)
+        add_nodes(*n.items);
+    if (n.one_of)
+        for (const auto& sub : *n.one_of)
+            add_nodes(sub);
+}
 
 const std::set<std::string>& JsonSchema::keywords() {
     return kKnown;
@@ -120,7 +145,7 @@ std::optional<std::string> JsonSchema::problem(const json& doc) const {
     return check(schema_, doc, Path{});
 }
 
-const std::regex& JsonSchema::regex(const std::string& pattern) const {
+const std::regex& JsonSchema::regex(const std::string& pattern) {
     auto it = regexes_.find(pattern);
     if (it == regexes_.end())
         it = regexes_.emplace(pattern, std::regex(pattern, std::regex::ECMAScript)).first;
@@ -130,6 +155,10 @@ const std::regex& JsonSchema::regex(const std::string& pattern) const {
 const JsonSchema::Node& JsonSchema::node(const json& schema) const {
     if (const auto it = nodes_.find(&schema); it != nodes_.end())
         return it->second;
+    throw std::logic_error("JSON Schema: a subschema the validator did not gather");
+}
+
+const JsonSchema::Node& JsonSchema::add_node(const json& schema) {
     Node n;
     if (schema.is_boolean()) {
         n.boolean = schema.get<bool>();

@@ -36,8 +36,9 @@ class JsonSchema {
         const std::string* key = nullptr;  // a member's name, else `index`
         std::size_t index = 0;
     };
-    // One subschema's keywords, looked up once and kept (the schema is never changed): a
-    // report has thousands of values, each checked against a few subschemas.
+    // One subschema's keywords, looked up once, when the validator is made, and kept (the
+    // schema is never changed): a report has thousands of values, each checked against a few
+    // subschemas. Made whole in the constructor, it is only read afterwards.
     struct Node {
         std::optional<bool> boolean;          // `true` / `false` as a whole schema
         const nlohmann::json* ref = nullptr;  // the $defs entry $ref names
@@ -51,17 +52,19 @@ class JsonSchema {
         const std::regex* pattern_regex = nullptr;
     };
     const Node& node(const nlohmann::json& schema) const;
+    const Node& add_node(const nlohmann::json& schema);
+    void add_nodes(const nlohmann::json& schema);
     std::optional<std::string> check(const nlohmann::json& schema, const nlohmann::json& doc,
                                      const Path& path) const;
     std::optional<std::string> check_object(const Node& n, const nlohmann::json& doc,
                                             const Path& path) const;
     std::optional<std::string> check_value(const Node& n, const nlohmann::json& doc,
                                            const Path& path) const;
-    const std::regex& regex(const std::string& pattern) const;
+    const std::regex& regex(const std::string& pattern);
 
     nlohmann::json schema_;
-    mutable std::map<std::string, std::regex> regexes_;
-    mutable std::unordered_map<const nlohmann::json*, Node> nodes_;
+    std::map<std::string, std::regex> regexes_;
+    std::unordered_map<const nlohmann::json*, Node> nodes_;
 };
 
 }  // namespace hugetune::model
