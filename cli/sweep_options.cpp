@@ -101,6 +101,9 @@ void add_sweep_options(po::options_description& desc, SweepOptionValues& v) {
             .c_str());
     add("seed", po::value(&v.seed)->value_name("S"),
         option_help("seed of the shuffled order", std::to_string(kDefaultSeed)).c_str());
+    add("no-hvo-pass", po::bool_switch(&v.no_hvo_pass),
+        "leave out the HVO pass, which times alloc and grow again with "
+        "/proc/sys/vm/hugetlb_optimize_vmemmap the other way where it exists (default off)");
     desc.add(sweep);
 }
 
@@ -128,6 +131,7 @@ SweepOptions sweep_options_from(const SweepOptionValues& v, const po::variables_
         o.max_memory_fraction = v.max_memory_fraction;
     if (vm.count("seed"))
         o.seed = parse_unsigned("--seed", v.seed);
+    o.hvo_pass = !v.no_hvo_pass;
     validate_sweep_options(o);
     return o;
 }

@@ -22,6 +22,7 @@ struct SweepOptionValues {
     long long sample_mib = 0;
     double max_memory_fraction = 0;
     std::string seed;
+    bool no_hvo_pass = false;
 };
 
 // Adds the "Sweep options" group, its help stating the defaults and ranges of settings.hpp.

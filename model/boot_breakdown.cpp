@@ -86,6 +86,69 @@ BreakdownAt part_at(const Recommendation& r, const PerPageCurves& zero, bool zer
     return b;
 }
 
+// The alloc phase's time per page with HVO the other way minus as it was, at each count of the
+// HVO pass: the median's difference and the widest one each way (fastest against slowest).
+struct HvoDelta {
+    double threads_per_node = 1;
+    double median = 0, low = 0, high = 0;  // seconds per page, may be negative
+};
+
+std::vector<HvoDelta> hvo_deltas(const SweepData& data) {
+    std::vector<HvoDelta> out;
+    const PhaseSeries* as_is = data.phase(kPhaseAlloc);
+    const PhaseSeries* other = data.hvo_pass ? data.hvo_pass->phase(kPhaseAlloc) : nullptr;
+    if (as_is == nullptr || other == nullptr || !(as_is->pages_per_node > 0) ||
+        !(other->pages_per_node > 0))
+        return out;
+    const PerPageCurves a = per_page_curves(*as_is);
+    const PerPageCurves o = per_page_curves(*other);
+    for (const auto& m : o.median.medians()) {
+        const double n = m.threads_per_node;
+        bool measured = false;
+        for (const auto& am : a.median.medians())
+            measured = measured || am.threads_per_node == n;
+        if (!measured)
+            continue;
+        out.push_back({n, o.median.seconds(n) - a.median.seconds(n),
+                       o.fastest.seconds(n) - a.slowest.seconds(n),
+                       o.slowest.seconds(n) - a.fastest.seconds(n)});
+    }
+    return out;
+}
+
+// Linear in log(threads per node) between the pass's counts, held flat beyond them.
+HvoDelta delta_at(const std::vector<HvoDelta>& deltas, double threads_per_node) {
+    if (threads_per_node <= deltas.front().threads_per_node)
+        return deltas.front();
+    if (threads_per_node >= deltas.back().threads_per_node)
+        return deltas.back();
+    for (std::size_t i = 1; i < deltas.size(); ++i) {
+        const HvoDelta& lo = deltas[i - 1];
+        const HvoDelta& hi = deltas[i];
+        if (threads_per_node > hi.threads_per_node)
+            continue;
+        const double t = (std::log(threads_per_node) - std::log(lo.threads_per_node)) /
+                         (std::log(hi.threads_per_node) - std::log(lo.threads_per_node));
+        return {threads_per_node, lo.median + t * (hi.median - lo.median),
+                lo.low + t * (hi.low - lo.low), lo.high + t * (hi.high - lo.high)};
+    }
+    return deltas.back();
+}
+
+void add_hvo_parts(BreakdownAt& b, const std::vector<HvoDelta>& deltas, double pages_per_node,
+                   bool hvo_on) {
+    const HvoDelta d = delta_at(deltas, b.threads_per_node);
+    Estimate other{std::max(0.0, b.total.seconds + d.median * pages_per_node), std::nullopt,
+                   std::nullopt};
+    other.low = std::max(0.0, b.total.low.value_or(b.total.seconds) + d.low * pages_per_node);
+    other.high = std::max(0.0, b.total.high.value_or(b.total.seconds) + d.high * pages_per_node);
+    b.hvo_other_way = other;
+    if (hvo_on)  // HVO's part: what the boot would lose without it, never below zero
+        b.vmemmap = Estimate{std::max(0.0, -d.median * pages_per_node),
+                             std::max(0.0, -d.high * pages_per_node),
+                             std::max(0.0, -d.low * pages_per_node)};
+}
+
 std::string hvo_state(const std::optional<bool>& hvo) {
     return hvo ? (*hvo ? "on" : "off") : "as the kernel had it (unknown)";
 }
@@ -141,8 +204,9 @@ WhatIf init_on_alloc_row(const BootBreakdown& b) {
 WhatIf hvo_row(const Recommendation& r, const BootBreakdown& b, const KernelOptions& kernel) {
     WhatIf w;
     w.parameter = "hugetlb_free_vmemmap";
-    w.value = kernel.hvo.value_or(false) ? "off" : "on";
+    w.value = b.hvo.value_or(false) ? "off" : "on";
     w.hugepage_alloc_threads = b.at.front().hugepage_alloc_threads;
+    const BreakdownAt& at = b.at.front();
     if (kernel.vmemmap_freeable_kib_per_page && *kernel.vmemmap_freeable_kib_per_page > 0) {
         w.memory_saved_bytes = *kernel.vmemmap_freeable_kib_per_page * 1024 * r.pool_pages;
         w.trade_off = "on frees " + significant_text(*w.memory_saved_bytes / kGiB, 3) +
@@ -155,6 +219,17 @@ WhatIf hvo_row(const Recommendation& r, const BootBreakdown& b, const KernelOpti
             "on frees most of each page's struct pages and adds remapping work to every "
             "allocation and free of a pool page; off keeps that memory in use and skips the "
             "work (the boot log gives no freeable size for this page size)";
+    }
+    if (b.hvo_measured && at.hvo_other_way) {
+        w.predicted = at.hvo_other_way;
+        w.note =
+            "the prediction plus the alloc phase's time per page with "
+            "/proc/sys/vm/hugetlb_optimize_vmemmap " +
+            std::string(w.value == "on" ? "1" : "0") +
+            " minus as measured, for the pool at the same threads per node (the sweep's HVO "
+            "pass; between its thread counts interpolated in log threads); the range pairs the "
+            "fastest and slowest repetitions";
+        return w;
     }
     w.note = kernel.hvo_sysctl
                  ? "not measured: every phase that allocates (alloc, grow) ran with HVO " +
@@ -184,11 +259,24 @@ std::optional<BootBreakdown> boot_breakdown(const Recommendation& r, const Sweep
     b.init_on_alloc = zeroed_once;
     b.init_on_alloc_assumed = zeroed_once && !data.machine.init_on_alloc;
     b.hvo = kernel.hvo;
+    const std::vector<HvoDelta> deltas = hvo_deltas(data);
     b.at.push_back(part_at(r, curves, zeroed_once, "recommended", r.hugepage_alloc_threads,
                            r.predicted_seconds));
     if (r.default_threads != r.hugepage_alloc_threads)
         b.at.push_back(part_at(r, curves, zeroed_once, "kernel_default", r.default_threads,
                                r.predicted_default_seconds));
+    if (!deltas.empty()) {
+        const bool on = data.hvo_pass->as_is;
+        b.hvo = on;
+        b.hvo_measured = true;
+        for (auto& at : b.at)
+            add_hvo_parts(at, deltas, r.pool_pages / r.nodes, on);
+        b.hvo_note = on ? "measured by the sweep's HVO pass: the alloc phase with "
+                          "hugetlb_optimize_vmemmap 0 against 1, for the pool; part of allocation"
+                        : "HVO is off, so the boot does no vmemmap work; the sweep's HVO pass "
+                          "measured what turning it on would add (the what-if row)";
+        return b;
+    }
     // mm/hugetlb.c: the boot, a pool grown through nr_hugepages and a surplus fault all optimise
     // each new page's vmemmap when HVO is on; the zero phase allocates nothing.
     b.hvo_note =

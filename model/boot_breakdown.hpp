@@ -36,6 +36,12 @@ struct BreakdownAt {
     // boot: the alloc phase then holds less than two zeroings and the phases do not split the
     // boot (allocation is then shown as 0 and no what-if is predicted from it).
     bool separable = true;
+    // From the sweep's HVO pass (docs/sweep-format.md "HVO pass"): the prediction with HVO the
+    // other way, the total plus the pass's alloc phase minus the sweep's, per page, at these
+    // threads per node, for the pool. Nothing without a pass.
+    std::optional<Estimate> hvo_other_way;
+    // HVO's own part of `allocation` when it was on: the total minus hvo_other_way.
+    std::optional<Estimate> vmemmap;
 };
 
 struct BootBreakdown {
@@ -43,7 +49,8 @@ struct BootBreakdown {
     bool init_on_alloc_assumed = false;  // unknown: taken as on, as the prediction does
     std::optional<bool> hvo;             // in force while the sweep ran; nothing: unknown
     std::vector<BreakdownAt> at;         // the recommended value, then the default if it differs
-    // Why the vmemmap optimisation has no part of its own: no measured phase runs without it.
+    bool hvo_measured = false;           // the sweep's HVO pass timed alloc with HVO the other way
+    // How the vmemmap optimisation's part was measured, or why it has none.
     std::string hvo_note;
 };
 

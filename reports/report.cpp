@@ -173,6 +173,8 @@ json build_report(const ReportInputs& in) {
     json sweep = {{"parameters", at_or_null(in.sweep, "parameters")},
                   {"complete", in.sweep.value("complete", true)},
                   {"points", at_or_null(in.sweep, "points")}};
+    if (in.sweep.contains("hvo_pass"))
+        sweep["hvo_pass"] = in.sweep["hvo_pass"];
     json report = {
         {"schema_version", kReportSchemaVersion},
         {"tool", {{"name", "hugetune"}, {"version", in.tool_version}, {"commit", in.tool_commit}}},

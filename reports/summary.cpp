@@ -254,6 +254,8 @@ void breakdown_lines(std::ostringstream& s, const model::BootBreakdown& b) {
         s << " = allocation " << estimate_text(at.allocation);
         if (at.zeroing)
             s << " + zeroing (init_on_alloc) " << estimate_text(*at.zeroing);
+        if (at.vmemmap)
+            s << "; allocation includes vmemmap (HVO) " << estimate_text(*at.vmemmap);
         s << "\n";
     }
     if (b.init_on_alloc)

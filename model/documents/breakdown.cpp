@@ -31,7 +31,9 @@ json at_json(const BreakdownAt& b) {
             {"allocation", estimate_json(b.allocation)},
             {"zeroing", b.zeroing ? estimate_json(*b.zeroing) : json(nullptr)},
             {"zero_phase", estimate_json(b.zero_phase)},
-            {"separable", b.separable}};
+            {"separable", b.separable},
+            {"vmemmap", b.vmemmap ? estimate_json(*b.vmemmap) : json(nullptr)},
+            {"hvo_other_way", b.hvo_other_way ? estimate_json(*b.hvo_other_way) : json(nullptr)}};
 }
 
 BreakdownAt read_at(const JsonField& f) {
@@ -48,6 +50,10 @@ BreakdownAt read_at(const JsonField& f) {
         b.zeroing = read_estimate(f["zeroing"]);
     b.zero_phase = read_estimate(f["zero_phase"]);
     b.separable = f["separable"].boolean();
+    if (f["vmemmap"].present())
+        b.vmemmap = read_estimate(f["vmemmap"]);
+    if (f["hvo_other_way"].present())
+        b.hvo_other_way = read_estimate(f["hvo_other_way"]);
     return b;
 }
 
@@ -61,7 +67,7 @@ json to_json(const BootBreakdown& b) {
             {"init_on_alloc_assumed", b.init_on_alloc_assumed},
             {"hvo", b.hvo ? json(*b.hvo) : json(nullptr)},
             {"at", at},
-            {"vmemmap", {{"separable", false}, {"note", b.hvo_note}}}};
+            {"vmemmap", {{"separable", b.hvo_measured}, {"note", b.hvo_note}}}};
 }
 
 json to_json(const std::vector<WhatIf>& rows) {
@@ -103,6 +109,7 @@ std::optional<BootBreakdown> read_breakdown(const JsonField& f) {
     for (std::size_t i = 0; i < n; ++i)
         b.at.push_back(read_at(f["at"][i]));
     b.hvo_note = f["vmemmap"]["note"].string();
+    b.hvo_measured = f["vmemmap"]["separable"].hint<bool>().value_or(false);
     return b;
 }
 

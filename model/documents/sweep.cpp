@@ -80,6 +80,24 @@ MeasuredSweep read_measured_sweep(const JsonField& sweep) {
     std::size_t read = 0;
     for (std::size_t i = 0; i < points; ++i)
         m.points.push_back(read_point(sweep["points"][i], read));
+    const JsonField hvo = sweep["hvo_pass"];
+    if (hvo.present() && hvo["points"].present()) {
+        hvo.object();
+        HvoPass pass;
+        pass.as_is = hvo["hugetlb_optimize_vmemmap_as_is"].whole_number({0, 1}) == 1;
+        pass.flipped = hvo["hugetlb_optimize_vmemmap"].whole_number({0, 1}) == 1;
+        if (pass.flipped == pass.as_is)
+            hvo["hugetlb_optimize_vmemmap"].fail("is the value the other points ran with");
+        const std::size_t count = hvo["points"].array_size();
+        for (std::size_t i = 0; i < count; ++i) {
+            MeasuredPoint p = read_point(hvo["points"][i], read);
+            if (p.phase == kPhaseZero)
+                hvo["points"][i]["phase"].fail(
+                    "is zero, which allocates nothing for HVO to change");
+            pass.points.push_back(std::move(p));
+        }
+        m.hvo_pass = std::move(pass);
+    }
     for (std::size_t i = 0; i < sweep["warnings"].hint_size(); ++i)
         if (auto w = sweep["warnings"][i].hint<std::string>())
             m.warnings.push_back(std::move(*w));

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -34,6 +35,14 @@ struct MeasuredPoint {
     std::vector<double> seconds() const;
 };
 
+// The points timed with /proc/sys/vm/hugetlb_optimize_vmemmap the other way
+// (docs/sweep-format.md "HVO pass"): alloc and grow only, read as `points` are.
+struct HvoPass {
+    bool as_is = false;   // the sysctl's value for `points` of the sweep
+    bool flipped = true;  // its value for these points
+    std::vector<MeasuredPoint> points;
+};
+
 // The measured block: `parameters` (the part the fit uses), `complete`, `points`, `warnings`.
 struct MeasuredSweep {
     std::uint64_t page_size_kb = 0;
@@ -41,6 +50,7 @@ struct MeasuredSweep {
     bool complete = true;
     std::vector<int> nodes;  // the NUMA nodes measured; empty when the document does not say
     std::vector<MeasuredPoint> points;
+    std::optional<HvoPass> hvo_pass;  // nothing: the sweep had none
     std::vector<std::string> warnings;
     InputSource input;  // the document it was read from, for errors about its data
 };

@@ -54,9 +54,20 @@ struct MachineFacts {
     std::optional<bool> supports_alloc_threads;  // hugepage_alloc_threads= (Linux 6.15 on)
 };
 
+// The sweep's HVO pass (docs/sweep-format.md "HVO pass"): alloc and grow series timed with
+// /proc/sys/vm/hugetlb_optimize_vmemmap the other way.
+struct HvoPassData {
+    bool as_is = false;   // the sysctl's value for `SweepData::phases`
+    bool flipped = true;  // its value for `phases` here
+    std::vector<PhaseSeries> phases;
+
+    const PhaseSeries* phase(std::string_view name) const;
+};
+
 struct SweepData {
     std::string source;  // "csv" or "sweep"
     std::vector<PhaseSeries> phases;
+    std::optional<HvoPassData> hvo_pass;
     std::uint64_t page_size_kb = 0;  // 0 when the input does not say (CSV)
     MachineFacts machine;
     std::uint64_t seed = 1;

@@ -160,6 +160,15 @@ SweepData fit_input(const MeasuredSweep& sweep, const JsonField& probe,
     for (const auto& point : sweep.points)
         samples.push_back(sample_of(point, data.machine.nodes));
     group_into_series(samples, data);
+    if (sweep.hvo_pass) {
+        SweepData pass;
+        std::vector<Sample> pass_samples;
+        for (const auto& point : sweep.hvo_pass->points)
+            pass_samples.push_back(sample_of(point, data.machine.nodes));
+        group_into_series(pass_samples, pass);
+        data.hvo_pass =
+            HvoPassData{sweep.hvo_pass->as_is, sweep.hvo_pass->flipped, std::move(pass.phases)};
+    }
     if (!data.complete)
         data.notes.push_back("the sweep is incomplete (interrupted); fitting the points it has");
     const PhaseSeries* alloc = data.phase(kPhaseAlloc);
@@ -183,6 +192,13 @@ SweepData parse_sweep_json(const nlohmann::json& document, const InputSource& in
 }
 
 const PhaseSeries* SweepData::phase(std::string_view name) const {
+    for (const auto& p : phases)
+        if (p.phase == name)
+            return &p;
+    return nullptr;
+}
+
+const PhaseSeries* HvoPassData::phase(std::string_view name) const {
     for (const auto& p : phases)
         if (p.phase == name)
             return &p;

@@ -60,4 +60,22 @@ forge "$state_file" "$dead" "$current"
 expect 0 "$bin" restore
 [[ ! -e $state_file ]] || fail "a good state file was kept"
 expect_pools "$before" "restore of a good state file"
+# What a sweep killed during its HVO pass leaves: the sysctl the other way and its saved value.
+# restore puts it back (this machine's value) and removes the file.
+hvo_sysctl=/proc/sys/vm/hugetlb_optimize_vmemmap
+if [[ -w $hvo_sysctl ]]; then
+    hvo=$(cat "$hvo_sysctl")
+    forge "$state_file" "$dead" "$current"
+    python3 - "$state_file" "$hvo" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["hugetlb_optimize_vmemmap"] = int(sys.argv[2])
+json.dump(d, open(sys.argv[1], "w"))
+PY
+    echo $((1 - hvo)) >"$hvo_sysctl"
+    expect 0 "$bin" restore
+    stdout_has "hugetlb_optimize_vmemmap $((1 - hvo)) -> $hvo"
+    [[ $(cat "$hvo_sysctl") == "$hvo" ]] || { echo "$hvo" >"$hvo_sysctl"; fail "restore left hugetlb_optimize_vmemmap changed"; }
+    [[ ! -e $state_file ]] || fail "the state file with the HVO sysctl was kept"
+fi
 echo "forged state files: ok"

@@ -6,15 +6,29 @@ source "$(dirname "$0")/lib/harness.bash"
 use_pools
 
 check_sweep() {
-    local label=$1 before
+    local label=$1 before hvo_before=absent hvo_after=absent
     before=$(pool_snapshot)
+    [[ -e $hvo_sysctl ]] && hvo_before=$(cat "$hvo_sysctl")
     expect 0 "$bin" sweep --threads 1,2 --sample-mib 8 --repetitions 2 --out "$work/s.json" --json
     expect_pools "$before" "$label"
+    [[ -e $hvo_sysctl ]] && hvo_after=$(cat "$hvo_sysctl")
+    [[ $hvo_after == "$hvo_before" ]] ||
+        fail "$label: hugetlb_optimize_vmemmap was $hvo_before, is $hvo_after after the sweep"
     [[ ! -e $state_file ]] || fail "$label: state file left behind"
     validate_schema sweep.schema.json "$work/s.json"
-    python3 - "$work/s.json" "$out" <<'PY' || fail "$label: sweep output is wrong"
+    python3 - "$work/s.json" "$out" "$hvo_before" <<'PY' || fail "$label: sweep output is wrong"
 import json, sys
 d = json.load(open(sys.argv[1]))
+hvo = sys.argv[3]
+if hvo == "absent":
+    assert "points" not in d["hvo_pass"] and "no /proc/sys/vm" in d["hvo_pass"]["note"], d["hvo_pass"]
+else:
+    h = d["hvo_pass"]
+    assert h["hugetlb_optimize_vmemmap_as_is"] == int(hvo), h
+    assert h["hugetlb_optimize_vmemmap"] == 1 - int(hvo), h
+    got = {(q["phase"], q["threads_per_node"]) for q in h["points"]}
+    assert got == {("alloc", 1), ("alloc", 2), ("grow", 1)}, got
+    assert all(len(q["samples_seconds"]) == 2 for q in h["points"]), h
 assert json.load(open(sys.argv[2]))["points"] == d["points"], "stdout and --out differ"
 assert d["format"] == "hugetune-sweep" and d["format_version"] == 1
 assert d["complete"] is True
@@ -36,6 +50,7 @@ for q in d["points"]:
 PY
 }
 
+hvo_sysctl=/proc/sys/vm/hugetlb_optimize_vmemmap
 check_sweep "empty pools"
 
 # Someone else's pool: 6 persistent pages (3 of them in use would need a helper process; free

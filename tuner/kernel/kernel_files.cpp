@@ -70,8 +70,16 @@ std::optional<std::string> online_cpu_list(const KernelFs& fs) {
     return fs.read_line(kOnlineCpusFile);
 }
 
+std::string_view hugetlb_optimize_vmemmap_file() {
+    return "/proc/sys/vm/hugetlb_optimize_vmemmap";
+}
+
+void set_hugetlb_optimize_vmemmap(const KernelFs& fs, bool on) {
+    fs.write_u64(hugetlb_optimize_vmemmap_file(), on ? 1 : 0);
+}
+
 std::optional<bool> hugetlb_optimize_vmemmap(const KernelFs& fs) {
-    auto value = fs.read_u64("/proc/sys/vm/hugetlb_optimize_vmemmap");
+    auto value = fs.read_u64(hugetlb_optimize_vmemmap_file());
     if (!value)
         return std::nullopt;
     return *value != 0;

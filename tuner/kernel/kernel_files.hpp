@@ -54,6 +54,11 @@ std::optional<std::string> online_cpu_list(const KernelFs& fs);
 // /proc/sys/vm/hugetlb_optimize_vmemmap (docs/kernel-facts.md "HVO"): whether HVO is on;
 // nothing when absent or not a number.
 std::optional<bool> hugetlb_optimize_vmemmap(const KernelFs& fs);
+// The same file's path, for what the sweep saves and restores, and a write of 0 or 1 to it
+// (root only; the kernel applies it to pages allocated after the write). Throws what
+// KernelFs::write_u64 throws.
+std::string_view hugetlb_optimize_vmemmap_file();
+void set_hugetlb_optimize_vmemmap(const KernelFs& fs, bool on);
 
 // /sys/hypervisor/type ("xen"); nothing when absent or empty.
 std::optional<std::string> hypervisor_type(const KernelFs& fs);

@@ -286,6 +286,38 @@ std::vector<PointPlan> plan_points(const std::vector<Phase>& phases, const std::
     return points;
 }
 
+// The pass needs the sysctl and a phase that allocates; its counts bracket the range the alloc
+// phase measures without oversubscribing, so the what-if can interpolate between them.
+void plan_hvo_pass(const Probe& probe, SweepPlan& plan) {
+    const auto& phases = plan.options.phases;
+    if (!plan.options.hvo_pass) {
+        plan.hvo_pass_note = "HVO pass left out (--no-hvo-pass)";
+        return;
+    }
+    if (!probe.kernel.hvo_sysctl || !probe.kernel.hvo) {
+        plan.hvo_pass_note =
+            "no HVO pass: this kernel has no /proc/sys/vm/hugetlb_optimize_vmemmap, so HVO "
+            "cannot be switched at run time";
+        return;
+    }
+    if (!has_phase(phases, Phase::alloc) && !has_phase(phases, Phase::grow)) {
+        plan.hvo_pass_note = "no HVO pass: neither alloc nor grow is measured";
+        return;
+    }
+    plan.hvo_pass = HvoPassPlan{*probe.kernel.hvo, !*probe.kernel.hvo};
+    const int node_count = static_cast<int>(plan.nodes.size());
+    const int fewest = plan.fewest_hardware_threads();
+    int warm = 1;
+    for (int n : plan.options.threads_per_node)
+        if (n <= fewest)
+            warm = std::max(warm, n);
+    if (has_phase(phases, Phase::alloc))
+        for (int n : distinct_counts({1, warm}))
+            plan.points.push_back({Phase::alloc, n, n * node_count, false, true});
+    if (has_phase(phases, Phase::grow))
+        plan.points.push_back({Phase::grow, 1, node_count, false, true});
+}
+
 double estimate_seconds(const SweepPlan& plan) {
     const double sample_gib =
         static_cast<double>(plan.pages_per_node * plan.page_bytes) / kGibBytes;
@@ -369,6 +401,7 @@ SweepPlan plan_sweep(const Probe& probe, const MemoryView& memory, const SweepOp
     plan.skipped_nodes = std::move(layout.skipped);
     plan.points = plan_points(plan.options.phases, counts, static_cast<int>(plan.nodes.size()),
                               plan.fewest_hardware_threads());
+    plan_hvo_pass(probe, plan);
     plan.timed_repetitions = static_cast<int>(plan.points.size()) * options.repetitions;
     plan.estimated_seconds = estimate_seconds(plan);
     for (auto& note : machine_notes(probe, plan, counts.back()))
@@ -393,7 +426,12 @@ nlohmann::json to_json(const SweepPlan& plan) {
         points.push_back({{"phase", phase_name(p.phase)},
                           {"threads_per_node", p.threads_per_node},
                           {"total_threads", p.total_threads},
-                          {"oversubscribed", p.oversubscribed}});
+                          {"oversubscribed", p.oversubscribed},
+                          {"hvo_flipped", p.hvo_flipped}});
+    json hvo = plan.hvo_pass
+                   ? json{{"hugetlb_optimize_vmemmap_as_is", plan.hvo_pass->as_is ? 1 : 0},
+                          {"hugetlb_optimize_vmemmap_pass", plan.hvo_pass->flipped ? 1 : 0}}
+                   : json{{"note", plan.hvo_pass_note}};
     return {{"threads_per_node", plan.options.threads_per_node},
             {"repetitions", plan.options.repetitions},
             {"phases", phases},
@@ -405,6 +443,7 @@ nlohmann::json to_json(const SweepPlan& plan) {
             {"nodes", nodes},
             {"skipped_nodes", plan.skipped_nodes},
             {"points", points},
+            {"hvo_pass", hvo},
             {"timed_repetitions", plan.timed_repetitions},
             {"estimated_seconds", plan.estimated_seconds},
             {"warnings", plan.warnings}};
@@ -425,9 +464,16 @@ std::string format_plan(const SweepPlan& plan) {
     }
     out << "  points:";
     for (const auto& p : plan.points)
-        out << ' ' << phase_name(p.phase) << '@' << p.threads_per_node
+        out << ' ' << (p.hvo_flipped ? "~" : "") << phase_name(p.phase) << '@' << p.threads_per_node
             << (p.oversubscribed ? "*" : "");
-    out << "   (* oversubscribed)\n";
+    out << "   (* oversubscribed, ~ with HVO the other way)\n";
+    if (plan.hvo_pass)
+        out << "  HVO pass: writes " << (plan.hvo_pass->flipped ? 1 : 0)
+            << " to /proc/sys/vm/hugetlb_optimize_vmemmap before each ~ repetition and "
+            << (plan.hvo_pass->as_is ? 1 : 0)
+            << " before each other one; the saved value is put back at the end\n";
+    else
+        out << "  " << plan.hvo_pass_note << "\n";
     char est[64];
     std::snprintf(est, sizeof est, "%.0f", plan.estimated_seconds);
     out << "  " << plan.timed_repetitions << " timed repetitions, about " << est

@@ -33,6 +33,9 @@ struct SweepOptions {
     std::optional<std::uint64_t> sample_mib_per_node;
     double max_memory_fraction = kDefaultMaxMemoryFraction;
     std::uint64_t seed = kDefaultSeed;
+    // Where /proc/sys/vm/hugetlb_optimize_vmemmap exists: also time alloc and grow with HVO the
+    // other way (docs/sweep-format.md "HVO pass").
+    bool hvo_pass = true;
 };
 
 // Free memory the sweep may draw from, per node. See node_available_bytes() for the rule.
@@ -64,6 +67,15 @@ struct PointPlan {
     int threads_per_node = 1;
     int total_threads = 1;
     bool oversubscribed = false;  // threads_per_node > hardware threads of some measured node
+    bool hvo_flipped = false;     // an HVO pass point: run with the sysctl the other way
+};
+
+// The HVO pass: alloc at 1 and at the warm-up count (the largest that oversubscribes no node),
+// grow at 1, timed with /proc/sys/vm/hugetlb_optimize_vmemmap the other way, their repetitions
+// shuffled among the others'.
+struct HvoPassPlan {
+    bool as_is = false;   // the sysctl's value for every other point
+    bool flipped = true;  // its value for the pass's points
 };
 
 struct SweepPlan {
@@ -72,10 +84,12 @@ struct SweepPlan {
     std::uint64_t page_bytes = 0;
     std::uint64_t sample_mib_per_node = 0;
     std::uint64_t pages_per_node = 0;
-    std::vector<NodePlan> nodes;     // measured: nodes with memory and CPUs
-    std::vector<int> skipped_nodes;  // memory without CPUs: no local thread to pin
-    std::vector<PointPlan> points;   // in the order of the output, not of execution
-    int timed_repetitions = 0;       // points x repetitions
+    std::vector<NodePlan> nodes;          // measured: nodes with memory and CPUs
+    std::vector<int> skipped_nodes;       // memory without CPUs: no local thread to pin
+    std::vector<PointPlan> points;        // in the order of the output, not of execution
+    std::optional<HvoPassPlan> hvo_pass;  // nothing: no pass (hvo_pass_note says why)
+    std::string hvo_pass_note;
+    int timed_repetitions = 0;  // points x repetitions
     double estimated_seconds = 0;
     std::vector<std::string> warnings;
 

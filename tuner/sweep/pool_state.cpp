@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "model/text.hpp"
+#include "tuner/kernel/kernel_files.hpp"
 #include "tuner/system/atomic_file.hpp"
 #include "tuner/system/errors.hpp"
 
@@ -111,8 +112,11 @@ json to_json(const SavedState& state) {
                          {"nr_overcommit_hugepages", p.nr_overcommit_hugepages},
                          {"nodes", nodes}});
     }
-    return {{"format", "hugetune-state"},     {"format_version", 1},      {"pid", state.pid},
-            {"started_at", state.started_at}, {"command", state.command}, {"pools", pools}};
+    json j = {{"format", "hugetune-state"},     {"format_version", 1},      {"pid", state.pid},
+              {"started_at", state.started_at}, {"command", state.command}, {"pools", pools}};
+    if (state.hugetlb_optimize_vmemmap)
+        j["hugetlb_optimize_vmemmap"] = *state.hugetlb_optimize_vmemmap;
+    return j;
 }
 
 SavedState saved_state_from_json(const json& j) {
@@ -134,6 +138,8 @@ SavedState saved_state_from_json(const json& j) {
                     {n.at("node").get<int>(), n.at("nr_hugepages").get<std::uint64_t>()});
             s.pools.push_back(std::move(v));
         }
+        if (j.contains("hugetlb_optimize_vmemmap"))
+            s.hugetlb_optimize_vmemmap = j.at("hugetlb_optimize_vmemmap").get<std::uint64_t>();
         return s;
     } catch (const json::exception& e) {
         throw RuntimeError(std::string("malformed hugetune state: ") + e.what());
@@ -190,6 +196,20 @@ RestoreReport restore_pools(const KernelFs& fs, const std::vector<PoolValues>& s
     return report;
 }
 
+RestoreReport restore_saved(const KernelFs& fs, const SavedState& state) {
+    RestoreReport report = restore_pools(fs, state.pools);
+    if (state.hugetlb_optimize_vmemmap) {
+        const std::string file(hugetlb_optimize_vmemmap_file());
+        put_back(fs, file, "hugetlb_optimize_vmemmap", *state.hugetlb_optimize_vmemmap, report);
+        auto now = fs.read_u64(file);
+        if (!now || *now != *state.hugetlb_optimize_vmemmap)
+            report.problems.push_back("hugetlb_optimize_vmemmap is " +
+                                      (now ? std::to_string(*now) : std::string("unreadable")) +
+                                      ", was " + std::to_string(*state.hugetlb_optimize_vmemmap));
+    }
+    return report;
+}
+
 namespace {
 
 FileLock held_run_lock(const fs::path& dir) {
@@ -242,13 +262,16 @@ std::optional<SavedState> read_state_file(const fs::path& dir) {
 }
 
 PoolGuard::PoolGuard(const KernelFs& fs, const RunLock& lock,
-                     const std::vector<std::uint64_t>& sizes_kb, std::string command)
+                     const std::vector<std::uint64_t>& sizes_kb, std::string command,
+                     bool save_hvo_sysctl)
     : fs_(fs), dir_(lock.dir()) {
     saved_.pid = static_cast<long>(getpid());
     saved_.started_at = utc_now();
     saved_.command = std::move(command);
     for (auto kb : sizes_kb)
         saved_.pools.push_back(read_pool_values(fs, kb));
+    if (save_hvo_sysctl)
+        saved_.hugetlb_optimize_vmemmap = fs.read_u64(hugetlb_optimize_vmemmap_file());
     write_file_atomically(state_file_path(dir_), to_json(saved_).dump(2) + "\n");
 }
 
@@ -262,7 +285,7 @@ const PoolValues& PoolGuard::saved_pool(std::uint64_t size_kb) const {
 RestoreReport PoolGuard::restore() {
     if (restored_)
         return {};
-    RestoreReport report = restore_pools(fs_, saved_.pools);
+    RestoreReport report = restore_saved(fs_, saved_);
     if (!report.writes_failed) {
         std::error_code ec;
         fs::remove(state_file_path(dir_), ec);
@@ -341,6 +364,13 @@ void check_saved_state(const KernelFs& fs, const SavedState& state,
         else
             problem = value_problem(fs, pool);
     }
+    if (!problem && state.hugetlb_optimize_vmemmap) {
+        if (*state.hugetlb_optimize_vmemmap > 1)
+            problem = "hugetlb_optimize_vmemmap " +
+                      std::to_string(*state.hugetlb_optimize_vmemmap) + " is not 0 or 1";
+        else if (!fs.exists(hugetlb_optimize_vmemmap_file()))
+            problem = "this kernel has no " + std::string(hugetlb_optimize_vmemmap_file());
+    }
     if (problem)
         throw RuntimeError("refusing to restore from " + file.string() + ": " +
                            printable_text(*problem) +
@@ -355,7 +385,7 @@ std::optional<Recovery> recover_from_state_file(const KernelFs& fs, const RunLoc
     if (!state)
         return std::nullopt;
     check_saved_state(fs, *state, state_file_path(lock.dir()));
-    Recovery r{*state, restore_pools(fs, state->pools)};
+    Recovery r{*state, restore_saved(fs, *state)};
     if (!r.report.writes_failed) {
         std::error_code ec;
         fs::remove(state_file_path(lock.dir()), ec);

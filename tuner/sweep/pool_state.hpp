@@ -39,6 +39,9 @@ struct SavedState {
     std::string started_at;  // UTC, ISO 8601
     std::string command;
     std::vector<PoolValues> pools;
+    // /proc/sys/vm/hugetlb_optimize_vmemmap before the sweep's HVO pass changed it (0 or 1);
+    // nothing when the sweep does not change it.
+    std::optional<std::uint64_t> hugetlb_optimize_vmemmap;
 };
 
 // sysfs paths of one page size: global and per node.
@@ -67,6 +70,10 @@ struct RestoreReport {
 // frees a page that is in use or reserved (set_max_huge_pages keeps the pool at or above
 // resv + in use), so a pool that others still use stays larger and is reported, not forced.
 RestoreReport restore_pools(const KernelFs& fs, const std::vector<PoolValues>& saved);
+// Everything `state` saved: the pools (restore_pools), then the HVO sysctl when it was saved.
+// The sysctl applies only to pages allocated after it is written (docs/kernel-facts.md "HVO"),
+// so its order against the pools changes nothing for the pages being freed.
+RestoreReport restore_saved(const KernelFs& fs, const SavedState& state);
 
 // An exclusive flock on <dir>/lock for as long as the object lives (one sweep or restore at a
 // time; the kernel drops it when the process dies, so a crash never leaves a stale lock).
@@ -93,11 +100,14 @@ std::optional<SavedState> read_state_file(const std::filesystem::path& dir = kDe
 
 // Saves the current values of `sizes_kb` to the state file (atomically) on construction, before
 // the caller changes anything, and restores them and removes the file on destruction. Needs the
-// run lock, so no other hugetune reads the file while it describes a live sweep.
+// run lock, so no other hugetune reads the file while it describes a live sweep. The HVO sysctl
+// is saved and restored the same way when asked.
 class PoolGuard {
   public:
+    // `save_hvo_sysctl`: the caller may also change /proc/sys/vm/hugetlb_optimize_vmemmap (saved
+    // only where the file exists).
     PoolGuard(const KernelFs& fs, const RunLock& lock, const std::vector<std::uint64_t>& sizes_kb,
-              std::string command);
+              std::string command, bool save_hvo_sysctl = false);
     ~PoolGuard();
     PoolGuard(const PoolGuard&) = delete;
     PoolGuard& operator=(const PoolGuard&) = delete;
@@ -124,7 +134,8 @@ struct Recovery {
 // sweep is running. Throws RuntimeError, writing nothing and keeping the file, when the file is
 // unreadable or not what an interrupted sweep leaves: a writer that is still running, a page
 // size or node this kernel lacks, or a value above the current one (a sweep only grows pools,
-// so restoring such a value would allocate pages rather than give them back).
+// so restoring such a value would allocate pages rather than give them back), or a saved HVO
+// sysctl that is not 0 or 1 or whose file this kernel lacks.
 std::optional<Recovery> recover_from_state_file(const KernelFs& fs, const RunLock& lock);
 
 }  // namespace hugetune

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "model/statistics.hpp"
+#include "tuner/kernel/kernel_files.hpp"
 #include "tuner/sweep/phases.hpp"
 #include "tuner/sweep/signal_guard.hpp"
 #include "tuner/sweep/sweep_loop.hpp"
@@ -65,12 +66,16 @@ class LiveMachine final : public SweepMachine {
                 const SignalGuard& signals)
         : signals_(signals),
           state_file_(state_file_path(lock.dir())),
-          guard_(std::in_place, fs, lock, std::vector<std::uint64_t>{plan.page_size_kb}, "sweep"),
+          fs_(fs),
+          hvo_pass_(plan.hvo_pass),
+          guard_(std::in_place, fs, lock, std::vector<std::uint64_t>{plan.page_size_kb}, "sweep",
+                 plan.hvo_pass.has_value()),
           phases_(fs, plan, binder_,
                   guard_->saved_pool(plan.page_size_kb).nr_overcommit_hugepages) {}
 
     std::vector<std::string> grow_zero_pool() override { return phases_.grow_zero_pool(); }
-    PhaseRepetition run(Phase phase, int threads_per_node) override {
+    PhaseRepetition run(Phase phase, int threads_per_node, bool hvo_flipped) override {
+        set_hvo(hvo_flipped);
         return phases_.run(phase, threads_per_node);
     }
     int stop_signal() const override { return signals_.received(); }
@@ -87,8 +92,31 @@ class LiveMachine final : public SweepMachine {
     void restore_after_error() noexcept override { guard_.reset(); }
 
   private:
+    // The sysctl applies to pages allocated after the write (docs/kernel-facts.md "Switching HVO
+    // for a sweep"), so it is set before each repetition that allocates; the guard saved it.
+    void set_hvo(bool flipped) {
+        if (!hvo_pass_) {
+            if (flipped)
+                throw RuntimeError("internal: an HVO pass point without an HVO pass");
+            return;
+        }
+        const bool want = flipped ? hvo_pass_->flipped : hvo_pass_->as_is;
+        if (hvo_now_ == want)
+            return;
+        try {
+            set_hugetlb_optimize_vmemmap(fs_, want);
+        } catch (const Error& e) {
+            throw RuntimeError(std::string("the HVO pass could not switch HVO: ") + e.what() +
+                               "; run the sweep with --no-hvo-pass");
+        }
+        hvo_now_ = want;
+    }
+
     const SignalGuard& signals_;
     std::filesystem::path state_file_;
+    const KernelFs& fs_;
+    std::optional<HvoPassPlan> hvo_pass_;
+    std::optional<bool> hvo_now_;
     std::optional<PoolGuard> guard_;
     Binder binder_;
     PhaseRunner phases_;

@@ -26,6 +26,7 @@ struct PointResult {
     std::vector<double> samples_seconds;              // wall time per repetition
     std::vector<std::vector<double>> thread_seconds;  // per repetition, per thread
     std::uint64_t shortfall_pages = 0;                // worst repetition
+    bool hvo_flipped = false;                         // the plan's HVO pass
 
     double median_seconds() const;
 };

@@ -31,7 +31,7 @@ void warm_up(SweepMachine& machine, const SweepPlan& plan, std::vector<std::stri
     for (Phase phase : {Phase::zero, Phase::alloc, Phase::grow}) {
         if (!has_phase(phases, phase))
             continue;
-        machine.run(phase, phase == Phase::grow ? 1 : threads_per_node);
+        machine.run(phase, phase == Phase::grow ? 1 : threads_per_node, false);
         stop_if_signalled(machine);
     }
 }
@@ -67,7 +67,8 @@ void time_repetitions(SweepMachine& machine, SweepResult& result, ProgressSink* 
     for (std::size_t index : order) {
         stop_if_signalled(machine);
         PointResult& point = result.points[index];
-        record_repetition(point, machine.run(point.phase, point.threads_per_node));
+        record_repetition(point,
+                          machine.run(point.phase, point.threads_per_node, point.hvo_flipped));
         ++done;
         const auto now = Clock::now();
         result.elapsed_seconds = seconds_between(started, now);
@@ -81,7 +82,8 @@ void time_repetitions(SweepMachine& machine, SweepResult& result, ProgressSink* 
 void note_shortfalls(SweepResult& result) {
     for (const auto& p : result.points)
         if (p.shortfall_pages > 0)
-            result.warnings.push_back(std::string(phase_name(p.phase)) + " at " +
+            result.warnings.push_back(std::string(p.hvo_flipped ? "HVO pass " : "") +
+                                      std::string(phase_name(p.phase)) + " at " +
                                       std::to_string(p.threads_per_node) +
                                       " thread(s) per node: " + std::to_string(p.shortfall_pages) +
                                       " page(s) not obtained on the intended node");
@@ -96,8 +98,14 @@ SweepResult start_result(const SweepPlan& plan, nlohmann::json probe) {
     result.started_at = utc_now();
     result.warnings = plan.warnings;
     for (const auto& p : plan.points)
-        result.points.push_back(
-            {p.phase, p.threads_per_node, p.total_threads, p.oversubscribed, {}, {}, 0});
+        result.points.push_back({p.phase,
+                                 p.threads_per_node,
+                                 p.total_threads,
+                                 p.oversubscribed,
+                                 {},
+                                 {},
+                                 0,
+                                 p.hvo_flipped});
     return result;
 }
 

@@ -24,8 +24,9 @@ class SweepMachine {
     // Grows every node's persistent pool by the sample for the zero phase; returns warnings for
     // nodes that could not grow fully (their zero points then show the shortfall).
     virtual std::vector<std::string> grow_zero_pool() = 0;
-    // One repetition of `phase` with `threads_per_node` pinned threads on every measured node.
-    virtual PhaseRepetition run(Phase phase, int threads_per_node) = 0;
+    // One repetition of `phase` with `threads_per_node` pinned threads on every measured node;
+    // `hvo_flipped`: with the HVO sysctl the other way (the plan's HVO pass), else as it was.
+    virtual PhaseRepetition run(Phase phase, int threads_per_node, bool hvo_flipped) = 0;
     // The signal that asked the sweep to stop (SIGINT, SIGTERM or SIGHUP), or 0.
     virtual int stop_signal() const = 0;
     // The sweep is done: puts every saved pool value back and says what changed and what

@@ -59,9 +59,11 @@ model::MeasuredSweep measured_sweep(const SweepResult& r) {
     m.seed = r.plan.options.seed;
     m.complete = r.complete;
     m.nodes = r.plan.node_ids();
+    if (r.plan.hvo_pass)
+        m.hvo_pass = model::HvoPass{r.plan.hvo_pass->as_is, r.plan.hvo_pass->flipped, {}};
     for (const auto& p : r.points)
         if (!p.samples_seconds.empty())  // not reached before an interruption
-            m.points.push_back(measured_point(r, p));
+            (p.hvo_flipped ? m.hvo_pass->points : m.points).push_back(measured_point(r, p));
     m.warnings = r.warnings;
     return m;
 }
@@ -71,29 +73,38 @@ nlohmann::json to_json(const SweepResult& r) {
     for (Phase p : r.plan.options.phases)
         phases.push_back(phase_name(p));
     json points = json::array();
+    json hvo_points = json::array();
     for (const auto& p : r.points)
         if (!p.samples_seconds.empty())
-            points.push_back(point_json(measured_point(r, p), p));
-    return {{"format", model::kSweepFormat},
-            {"format_version", model::kSweepFormatVersion},
-            {"tool",
-             {{"version", std::string(tool_version())}, {"commit", std::string(tool_commit())}}},
-            {"generated_at", utc_now()},
-            {"started_at", r.started_at},
-            {"complete", r.complete},
-            {"elapsed_seconds", r.elapsed_seconds},
-            {"probe", r.probe},
-            {"parameters",
-             {{"threads_per_node", r.plan.options.threads_per_node},
-              {"repetitions", r.plan.options.repetitions},
-              {"phases", phases},
-              {"page_size_kb", r.plan.page_size_kb},
-              {"sample_mib_per_node", r.plan.sample_mib_per_node},
-              {"nodes", r.plan.node_ids()},
-              {"seed", r.plan.options.seed},
-              {"max_memory_fraction", r.plan.options.max_memory_fraction}}},
-            {"points", points},
-            {"warnings", r.warnings}};
+            (p.hvo_flipped ? hvo_points : points).push_back(point_json(measured_point(r, p), p));
+    json doc = {
+        {"format", model::kSweepFormat},
+        {"format_version", model::kSweepFormatVersion},
+        {"tool",
+         {{"version", std::string(tool_version())}, {"commit", std::string(tool_commit())}}},
+        {"generated_at", utc_now()},
+        {"started_at", r.started_at},
+        {"complete", r.complete},
+        {"elapsed_seconds", r.elapsed_seconds},
+        {"probe", r.probe},
+        {"parameters",
+         {{"threads_per_node", r.plan.options.threads_per_node},
+          {"repetitions", r.plan.options.repetitions},
+          {"phases", phases},
+          {"page_size_kb", r.plan.page_size_kb},
+          {"sample_mib_per_node", r.plan.sample_mib_per_node},
+          {"nodes", r.plan.node_ids()},
+          {"seed", r.plan.options.seed},
+          {"max_memory_fraction", r.plan.options.max_memory_fraction}}},
+        {"points", points},
+        {"warnings", r.warnings}};
+    if (r.plan.hvo_pass)
+        doc["hvo_pass"] = {{"hugetlb_optimize_vmemmap_as_is", r.plan.hvo_pass->as_is ? 1 : 0},
+                           {"hugetlb_optimize_vmemmap", r.plan.hvo_pass->flipped ? 1 : 0},
+                           {"points", hvo_points}};
+    else
+        doc["hvo_pass"] = {{"note", r.plan.hvo_pass_note}};
+    return doc;
 }
 
 }  // namespace hugetune

@@ -204,3 +204,47 @@ TEST_CASE("breakdown blocks: what the writer writes, the reader reads back") {
     CHECK_THROWS_WITH_AS(read_what_if(JsonField(applied)["what_if"]),
                          doctest::Contains("never applies"), InputError);
 }
+
+TEST_CASE("what if: HVO measured by the sweep's HVO pass is predicted, and its part shown") {
+    // HVO on as it ran; the pass timed alloc at 1 and 16 with it off, 0.01 ms a page faster.
+    constexpr double kHvoPerPage = 0.01e-3;
+    SweepData data = exact_sweep(true);
+    std::vector<Point> off;
+    for (double n : {1.0, 16.0})
+        for (double f : kSpread)
+            off.push_back(
+                {n, f * (2 * zero_per_page(n) + kAllocOnlyPerPage - kHvoPerPage) * kPages});
+    data.hvo_pass = HvoPassData{true, false, {{"alloc", kPages, off, {}}}};
+    const Recommendation r = recommend_from_sweep(data, {});
+    const auto b = boot_breakdown(r, data, kernel()).value();
+    CHECK(b.hvo_measured);
+    CHECK(b.hvo == true);
+    const BreakdownAt& at = b.at.front();
+    REQUIRE(at.vmemmap);
+    CHECK(at.vmemmap->seconds == doctest::Approx(kHvoPerPage * kPagesPerNode).epsilon(0.05));
+    REQUIRE(at.hvo_other_way);
+    CHECK(at.hvo_other_way->seconds ==
+          doctest::Approx(at.total.seconds - kHvoPerPage * kPagesPerNode).epsilon(0.05));
+    REQUIRE(at.hvo_other_way->low);
+    REQUIRE(at.hvo_other_way->high);
+    CHECK(*at.hvo_other_way->low <= at.hvo_other_way->seconds);
+    CHECK(*at.hvo_other_way->high >= at.hvo_other_way->seconds);
+    const auto row = what_if_rows(r, b, kernel())[1];
+    CHECK(row.value == "off");
+    REQUIRE(row.predicted);
+    CHECK(row.predicted->seconds == doctest::Approx(at.hvo_other_way->seconds));
+    CHECK(row.note.find("HVO pass") != std::string::npos);
+    CHECK(b.hvo_note.find("measured by the sweep's HVO pass") == 0);
+
+    const nlohmann::json doc = {{"breakdown", to_json(b)}};
+    const auto b2 = read_breakdown(JsonField(doc)["breakdown"]).value();
+    CHECK(b2.hvo_measured);
+    REQUIRE(b2.at.front().vmemmap);
+    CHECK(b2.at.front().vmemmap->seconds == doctest::Approx(at.vmemmap->seconds));
+
+    // Without a pass (the kernel has no sysctl) nothing is measured and the note says why.
+    const SweepData plain = exact_sweep(true);
+    const auto b3 = boot_breakdown(recommend_from_sweep(plain, {}), plain, kernel(false)).value();
+    CHECK_FALSE(b3.hvo_measured);
+    CHECK_FALSE(b3.at.front().vmemmap);
+}

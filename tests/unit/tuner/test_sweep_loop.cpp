@@ -41,8 +41,8 @@ class FakeMachine : public SweepMachine {
             throw RuntimeError("fake: cannot write nr_hugepages");
         return {"node 0: the pool grew by only 1 of 4 pages"};
     }
-    PhaseRepetition run(Phase phase, int threads_per_node) override {
-        calls.push_back(call_name(phase, threads_per_node));
+    PhaseRepetition run(Phase phase, int threads_per_node, bool hvo_flipped) override {
+        calls.push_back((hvo_flipped ? "~" : "") + call_name(phase, threads_per_node));
         ++runs;
         if (fail_on_run == runs)
             throw RuntimeError("fake: the kernel refused");
@@ -302,4 +302,28 @@ TEST_CASE("an error in a phase, the warm-up or the restore propagates after a re
     restoring.restore_writes_fail = true;
     CHECK_THROWS_WITH_AS(sweep(restoring, vm_plan()), "fake: could not restore", RuntimeError);
     CHECK(restoring.calls.back() == "restore_after_error");
+}
+
+TEST_CASE("the HVO pass's points run flipped, shuffled among the others, and file apart") {
+    KernelFs fs(test::fixture("skylake-4node"));  // has hugetlb_optimize_vmemmap
+    Probe probe = probe_machine(fs);
+    SweepOptions o;
+    o.threads_per_node = {1, 2, 4};
+    o.repetitions = 2;
+    SweepPlan plan = plan_sweep(probe, read_memory_view(fs, probe), o);
+    REQUIRE(plan.hvo_pass.has_value());
+    FakeMachine machine;
+    SweepResult result = sweep(machine, plan);
+    CHECK(machine.count("~alloc@1") == 2);
+    CHECK(machine.count("~alloc@4") == 2);
+    CHECK(machine.count("~grow@1") == 2);
+    CHECK(machine.count("~zero@1") == 0);
+    const auto m = measured_sweep(result);
+    REQUIRE(m.hvo_pass.has_value());
+    CHECK(m.hvo_pass->points.size() == 3);
+    CHECK(m.points.size() == 7);
+    const auto j = to_json(result);
+    CHECK(j["hvo_pass"]["points"].size() == 3);
+    CHECK(j["hvo_pass"]["hugetlb_optimize_vmemmap"] == 0);
+    CHECK(j["points"].size() == 7);
 }

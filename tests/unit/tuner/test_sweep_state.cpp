@@ -35,6 +35,7 @@ struct Scratch {
 const std::string kNode1 = "/sys/devices/system/node/node1/hugepages/hugepages-2048kB/nr_hugepages";
 const std::string kGlobal = "/sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages";
 const std::string kOver = "/sys/kernel/mm/hugepages/hugepages-2048kB/nr_overcommit_hugepages";
+const std::string kHvo = "/proc/sys/vm/hugetlb_optimize_vmemmap";
 
 // The id of a process that has exited: what a state file left by a killed sweep names.
 long dead_pid() {
@@ -206,6 +207,8 @@ TEST_CASE("a state file that asks for more than a sweep could have changed is re
          "node0 appears twice"},
         {[](SavedState& st) { st.command = "rm -rf /"; }, "not written by a sweep"},
         {[](SavedState& st) { st.pools.clear(); }, "saves no pool"},
+        {[](SavedState& st) { st.hugetlb_optimize_vmemmap = 2; },
+         "hugetlb_optimize_vmemmap 2 is not 0 or 1"},
     };
     for (const auto& c : cases) {
         SavedState forged = good;
@@ -226,4 +229,62 @@ TEST_CASE("a state file that asks for more than a sweep could have changed is re
         CHECK(read_pool_values(k, 2048) == now);  // nothing of it was acted on
         CHECK(fs::exists(state_file_path(s.runtime())));
     }
+}
+
+TEST_CASE("the HVO sysctl is saved with the pools and put back by the guard and by recovery") {
+    Scratch s("skylake-4node");
+    KernelFs k = s.kfs();
+    REQUIRE(k.read_u64(kHvo) == 1u);
+    {
+        RunLock lock(s.runtime());
+        PoolGuard guard(k, lock, {2048}, "sweep", true);
+        auto on_disk = read_state_file(s.runtime());
+        REQUIRE(on_disk.has_value());
+        CHECK(on_disk->hugetlb_optimize_vmemmap == 1u);
+        k.write_u64(kHvo, 0);
+    }
+    CHECK(k.read_u64(kHvo) == 1u);
+    CHECK_FALSE(fs::exists(state_file_path(s.runtime())));
+
+    // A sweep killed during its HVO pass: `restore` puts the sysctl back as well.
+    SavedState dead;
+    dead.pid = dead_pid();
+    dead.command = "sweep";
+    dead.pools.push_back(read_pool_values(k, 2048));
+    dead.hugetlb_optimize_vmemmap = 1;
+    leave_state_file(s, dead);
+    k.write_u64(kHvo, 0);
+    RunLock lock(s.runtime());
+    auto r = recover_from_state_file(k, lock);
+    REQUIRE(r.has_value());
+    CHECK(r->report.summary() == "hugetlb_optimize_vmemmap 0 -> 1");
+    CHECK(k.read_u64(kHvo) == 1u);
+    CHECK_FALSE(fs::exists(state_file_path(s.runtime())));
+}
+
+TEST_CASE("a state file without the HVO sysctl leaves it alone; one naming it needs the file") {
+    Scratch s("vm-1node");
+    KernelFs k = s.kfs();
+    {
+        RunLock lock(s.runtime());
+        PoolGuard guard(k, lock, {2048}, "sweep", true);  // no sysctl here: nothing saved
+        CHECK_FALSE(read_state_file(s.runtime())->hugetlb_optimize_vmemmap.has_value());
+        CHECK(to_json(guard.saved()).count("hugetlb_optimize_vmemmap") == 0);
+    }
+    SavedState dead;
+    dead.pid = dead_pid();
+    dead.command = "sweep";
+    dead.pools.push_back(read_pool_values(k, 2048));
+    dead.hugetlb_optimize_vmemmap = 0;
+    leave_state_file(s, dead);
+    RunLock lock(s.runtime());
+    std::string message;
+    try {
+        recover_from_state_file(k, lock);
+    } catch (const RuntimeError& e) {
+        message = e.what();
+    }
+    CHECK(message.find("this kernel has no /proc/sys/vm/hugetlb_optimize_vmemmap") !=
+          std::string::npos);
+    CHECK(fs::exists(state_file_path(s.runtime())));
 }
