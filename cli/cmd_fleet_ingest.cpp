@@ -3,11 +3,13 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <deque>
+#include <condition_variable>
+#include <exception>
 #include <filesystem>
 #include <fstream>
-#include <future>
 #include <iostream>
+#include <mutex>
+#include <optional>
 #include <thread>
 #include <variant>
 

@@ -304,7 +304,7 @@ void plan_hvo_pass(const Probe& probe, SweepPlan& plan) {
         plan.hvo_pass_note = "no HVO pass: neither alloc nor grow is measured";
         return;
     }
-    plan.hvo_pass = HvoPassPlan{*probe.kernel.hvo, !*probe.kernel.hvo};
+    plan.hvo_pass = HvoPassPlan{*probe.kernel.hvo};
     const int node_count = static_cast<int>(plan.nodes.size());
     const int fewest = plan.fewest_hardware_threads();
     int warm = 1;
@@ -430,7 +430,7 @@ nlohmann::json to_json(const SweepPlan& plan) {
                           {"hvo_flipped", p.hvo_flipped}});
     json hvo = plan.hvo_pass
                    ? json{{"hugetlb_optimize_vmemmap_as_is", plan.hvo_pass->as_is ? 1 : 0},
-                          {"hugetlb_optimize_vmemmap_pass", plan.hvo_pass->flipped ? 1 : 0}}
+                          {"hugetlb_optimize_vmemmap_pass", plan.hvo_pass->flipped() ? 1 : 0}}
                    : json{{"note", plan.hvo_pass_note}};
     return {{"threads_per_node", plan.options.threads_per_node},
             {"repetitions", plan.options.repetitions},
@@ -468,7 +468,7 @@ std::string format_plan(const SweepPlan& plan) {
             << (p.oversubscribed ? "*" : "");
     out << "   (* oversubscribed, ~ with HVO the other way)\n";
     if (plan.hvo_pass)
-        out << "  HVO pass: writes " << (plan.hvo_pass->flipped ? 1 : 0)
+        out << "  HVO pass: writes " << (plan.hvo_pass->flipped() ? 1 : 0)
             << " to /proc/sys/vm/hugetlb_optimize_vmemmap before each ~ repetition and "
             << (plan.hvo_pass->as_is ? 1 : 0)
             << " before each other one; the saved value is put back at the end\n";

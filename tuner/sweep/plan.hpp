@@ -74,8 +74,8 @@ struct PointPlan {
 // grow at 1, timed with /proc/sys/vm/hugetlb_optimize_vmemmap the other way, their repetitions
 // shuffled among the others'.
 struct HvoPassPlan {
-    bool as_is = false;   // the sysctl's value for every other point
-    bool flipped = true;  // its value for the pass's points
+    bool as_is = false;                      // the sysctl's value for every other point
+    bool flipped() const { return !as_is; }  // its value for the pass's points
 };
 
 struct SweepPlan {

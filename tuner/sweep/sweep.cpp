@@ -100,7 +100,7 @@ class LiveMachine final : public SweepMachine {
                 throw RuntimeError("internal: an HVO pass point without an HVO pass");
             return;
         }
-        const bool want = flipped ? hvo_pass_->flipped : hvo_pass_->as_is;
+        const bool want = flipped ? hvo_pass_->flipped() : hvo_pass_->as_is;
         if (hvo_now_ == want)
             return;
         try {

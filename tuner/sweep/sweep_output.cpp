@@ -60,7 +60,7 @@ model::MeasuredSweep measured_sweep(const SweepResult& r) {
     m.complete = r.complete;
     m.nodes = r.plan.node_ids();
     if (r.plan.hvo_pass)
-        m.hvo_pass = model::HvoPass{r.plan.hvo_pass->as_is, r.plan.hvo_pass->flipped, {}};
+        m.hvo_pass = model::HvoPass{r.plan.hvo_pass->as_is, r.plan.hvo_pass->flipped(), {}};
     for (const auto& p : r.points)
         if (!p.samples_seconds.empty())  // not reached before an interruption
             (p.hvo_flipped ? m.hvo_pass->points : m.points).push_back(measured_point(r, p));
@@ -100,7 +100,7 @@ nlohmann::json to_json(const SweepResult& r) {
         {"warnings", r.warnings}};
     if (r.plan.hvo_pass)
         doc["hvo_pass"] = {{"hugetlb_optimize_vmemmap_as_is", r.plan.hvo_pass->as_is ? 1 : 0},
-                           {"hugetlb_optimize_vmemmap", r.plan.hvo_pass->flipped ? 1 : 0},
+                           {"hugetlb_optimize_vmemmap", r.plan.hvo_pass->flipped() ? 1 : 0},
                            {"points", hvo_points}};
     else
         doc["hvo_pass"] = {{"note", r.plan.hvo_pass_note}};

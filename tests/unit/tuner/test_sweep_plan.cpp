@@ -271,7 +271,7 @@ TEST_CASE(
     SweepPlan sky = Fixture("skylake-4node").plan();  // hugetlb_optimize_vmemmap 1
     REQUIRE(sky.hvo_pass.has_value());
     CHECK(sky.hvo_pass->as_is);
-    CHECK_FALSE(sky.hvo_pass->flipped);
+    CHECK_FALSE(sky.hvo_pass->flipped());
     std::vector<std::string> pass;
     for (const auto& p : sky.points)
         if (p.hvo_flipped)
