@@ -18,11 +18,15 @@ const json* present_or_null(const json* value) {
 }  // namespace
 
 JsonField::JsonField(const json& document, std::string fix, InputSource input)
-    : JsonField(present_or_null(&document), {}, std::move(fix),
-                std::make_shared<const InputSource>(std::move(input))) {}
+    : JsonField(present_or_null(&document), {},
+                std::make_shared<const Context>(Context{std::move(fix), std::move(input)})) {}
 
 JsonField JsonField::operator[](std::string_view key) const {
-    const std::string path = path_.empty() ? std::string(key) : path_ + "." + std::string(key);
+    std::string path;
+    path.reserve(path_.size() + 1 + key.size());
+    if (!path_.empty())
+        path.append(path_).push_back('.');
+    path.append(key);
     if (value_ == nullptr || !value_->is_object())
         return child(nullptr, path);
     const auto it = value_->find(key);
@@ -37,14 +41,16 @@ JsonField JsonField::operator[](std::size_t index) const {
 }
 
 JsonField JsonField::with_fix(std::string fix) const {
-    return {value_, path_, std::move(fix), input_};
+    return {value_, path_,
+            std::make_shared<const Context>(Context{std::move(fix), context_->input})};
 }
 
 void JsonField::fail(const std::string& problem) const {
     // The path and the problem may quote the document's own keys and strings.
-    throw InputError(*input_, std::nullopt,
+    const std::string& fix = context_->fix;
+    throw InputError(context_->input, std::nullopt,
                      printable_text((path_.empty() ? "document" : path_) + ": " + problem +
-                                    (fix_.empty() ? "" : "; " + fix_)));
+                                    (fix.empty() ? "" : "; " + fix)));
 }
 
 const json& JsonField::required() const {

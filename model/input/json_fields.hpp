@@ -38,7 +38,7 @@ class JsonField {
 
     bool present() const { return value_ != nullptr; }
     const std::string& path() const { return path_; }
-    const InputSource& input() const { return *input_; }
+    const InputSource& input() const { return context_->input; }
 
     // The same value with another fix for its errors (a field with its own way out).
     JsonField with_fix(std::string fix) const;
@@ -84,18 +84,22 @@ class JsonField {
     }
 
   private:
-    JsonField(const nlohmann::json* value, std::string path, std::string fix,
-              std::shared_ptr<const InputSource> input)
-        : value_(value), path_(std::move(path)), fix_(std::move(fix)), input_(std::move(input)) {}
+    // What every error about a field says beside its path: shared by a document's fields, so
+    // reading one (a report has thousands) copies no text.
+    struct Context {
+        std::string fix;
+        InputSource input;
+    };
+    JsonField(const nlohmann::json* value, std::string path, std::shared_ptr<const Context> context)
+        : value_(value), path_(std::move(path)), context_(std::move(context)) {}
     JsonField child(const nlohmann::json* value, std::string path) const {
-        return {value, std::move(path), fix_, input_};
+        return {value, std::move(path), context_};
     }
     const nlohmann::json& required() const;
 
     const nlohmann::json* value_;  // null: absent
     std::string path_;             // empty: the document itself
-    std::string fix_;
-    std::shared_ptr<const InputSource> input_;  // shared by every field of the document
+    std::shared_ptr<const Context> context_;
 };
 
 struct SweepData;

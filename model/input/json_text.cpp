@@ -1,5 +1,7 @@
 #include "model/input/json_text.hpp"
 
+#include "model/input/json_plain.hpp"
+
 #include <set>
 #include <vector>
 
@@ -102,13 +104,17 @@ class DocumentBuilder {
 
 nlohmann::json parse_json_document(std::string_view text,
                                    const nlohmann::json::parser_callback_t& callback) {
-    if (!callback)
+    if (!callback) {
+        // The plain part hugetune writes is read fast; all else, bad texts among it, as always.
+        if (auto plain = read_plain_json(text))
+            return std::move(*plain);
         return parse_text(text, [&] {
             nlohmann::json document;
             DocumentBuilder builder(document);
             nlohmann::json::sax_parse(text, &builder);
             return document;
         });
+    }
     using Event = nlohmann::json::parse_event_t;
     std::vector<std::set<std::string>> keys;  // one set per object being read
     const auto checked = [&](int depth, Event event, nlohmann::json& parsed) {
