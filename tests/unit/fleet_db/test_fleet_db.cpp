@@ -293,3 +293,49 @@ TEST_CASE("fleet intake: truncated, other version, schema violation: refused wit
           "s.json: does not match the report schema: /topology: missing");
     CHECK(content_hash("") == "cbf29ce484222325");  // FNV-1a 64's offset basis
 }
+
+TEST_CASE("fleet intake: the stored text is the report's dump(), whichever way it was written") {
+    const auto doc = nlohmann::json::parse(fixture_text());
+    const std::string expected = doc.dump();
+    // As hugetune writes it (indented), compact, another indent, tabs: one stored text and hash,
+    // so a report copied through another tool is still the run already stored.
+    for (const std::string& text : {fixture_text(), doc.dump(), doc.dump(4), doc.dump(1, '\t'),
+                                    " \n" + doc.dump(2) + "\n\n"}) {
+        const auto r = read_intake_report("r.json", text);
+        CHECK(r.document == expected);
+        CHECK(r.content_hash == content_hash(expected));
+    }
+    // Not as dump() writes it: a number with a trailing zero, an escape, a verification block
+    // (left out of the stored text), keys out of order. The same stored text all the same.
+    std::string trailing_zero = doc.dump(2);
+    const auto number_at = trailing_zero.find("\": 0.");
+    REQUIRE(number_at != std::string::npos);
+    const auto number_end = trailing_zero.find_first_not_of("0123456789.", number_at + 3);
+    trailing_zero.insert(number_end, "0");
+    REQUIRE(nlohmann::json::parse(trailing_zero) == doc);
+    CHECK(read_intake_report("z.json", trailing_zero).document == expected);
+    std::string escaped = doc.dump();
+    const auto name_at = escaped.find("\"hostname\":\"");
+    REQUIRE(name_at != std::string::npos);
+    escaped.insert(name_at + 12, "\\u0061");  // the host name now begins with an 'a'
+    auto with_a = doc;
+    with_a["host"]["hostname"] = "a" + doc["host"]["hostname"].get<std::string>();
+    CHECK(read_intake_report("e.json", escaped).document == with_a.dump());
+    nlohmann::json verified = doc;
+    verified["verification"] = {{"verified", true},
+                                {"measured_ms", 900},
+                                {"threads", 2},
+                                {"ratio", 1.1},
+                                {"problems", nlohmann::json::array()}};
+    CHECK(read_intake_report("v.json", verified.dump(2)).document == expected);
+    // Keys out of dump()'s order: stored in its order.
+    auto out_of_order = doc.dump();
+    const auto cpu_at = out_of_order.find(",\"cpu\":");
+    REQUIRE(cpu_at != std::string::npos);
+    const auto cpu_end = out_of_order.find('}', cpu_at) + 1;
+    const std::string cpu = out_of_order.substr(cpu_at + 1, cpu_end - cpu_at - 1);
+    out_of_order.erase(cpu_at, cpu_end - cpu_at);
+    out_of_order.insert(out_of_order.size() - 1, "," + cpu);
+    REQUIRE(nlohmann::json::parse(out_of_order) == doc);
+    CHECK(read_intake_report("o.json", out_of_order).document == expected);
+}
