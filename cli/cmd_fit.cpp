@@ -12,10 +12,14 @@
 
 #include "cli/boot_sweep_option.hpp"
 #include "cli/commands.hpp"
+#include "cli/first_touch_option.hpp"
 #include "model/alloc_threads.hpp"
+#include "model/boot_breakdown.hpp"
+#include "model/documents/breakdown.hpp"
 #include "model/recommend.hpp"
 #include "model/text.hpp"
 #include "reports/fit_summary.hpp"
+#include "reports/summary.hpp"
 #include "tuner/system/errors.hpp"
 #include "tuner/system/json_file.hpp"
 
@@ -26,6 +30,7 @@ struct FitCommandOptions {
     std::filesystem::path input;
     std::optional<std::filesystem::path> boot_sweep;
     model::RecommendOptions recommend;
+    std::optional<double> first_touch_gib;
     bool json = false;
 };
 
@@ -33,6 +38,7 @@ std::optional<FitCommandOptions> parse_fit(const Args& args) {
     FitCommandOptions o;
     std::string input, tolerance, boot_sweep;
     int nodes = 0, cpus = 0;
+    double first_touch_gib = 0;
     std::string seed;
     po::options_description desc("Options");
     desc.add_options()("input", po::value(&input)->value_name("FILE"),
@@ -51,10 +57,12 @@ std::optional<FitCommandOptions> parse_fit(const Args& args) {
                            .c_str())("json", po::bool_switch(&o.json),
                                      "print one JSON object instead of the summary")(
         "boot-sweep", po::value(&boot_sweep)->value_name("FILE"), kBootSweepOptionHelp);
+    add_first_touch_option(desc, first_touch_gib);
     po::variables_map vm;
     if (!parse_options("fit",
                        "hugetune fit --input FILE [--nodes K] [--cpus C] [--tolerance P] "
-                       "[--seed S] [--boot-sweep FILE] [--json]",
+                       "[--seed S] [--boot-sweep FILE]\n"
+                       "                    [--first-touch-gib G] [--json]",
                        desc, args, vm))
         return std::nullopt;
     if (input.empty())
@@ -79,6 +87,7 @@ std::optional<FitCommandOptions> parse_fit(const Args& args) {
         o.recommend.tolerance = parse_percent("--tolerance", tolerance);
     if (vm.count("seed"))
         o.recommend.seed = parse_unsigned("--seed", seed);
+    o.first_touch_gib = first_touch_gib_from(vm, first_touch_gib);
     return o;
 }
 
@@ -170,19 +179,36 @@ int run_fit(const Args& args) {
         boot_data = read_boot_sweep_option(*options->boot_sweep);
     const std::string text = read_input(options->input);
     const model::SweepData data = parse_input(options->input, text);
+    std::optional<model::FirstTouch> touch;
+    if (options->first_touch_gib)
+        touch = first_touch_of(data, *options->first_touch_gib);
     const model::Recommendation result = model::recommend_from_sweep(data, options->recommend);
     std::optional<model::BootComparison> boots;
     if (boot_data)
         boots = model::compare_with_boots(result, *boot_data);
+    // The kernel's facts are the sweep's probe's, as `run` takes them for its report.
+    const model::KernelOptions& kernel = data.machine.kernel;
+    const auto breakdown = model::boot_breakdown(result, data, kernel);
+    std::vector<model::WhatIf> what_if;
+    if (breakdown)
+        what_if = model::what_if_rows(result, *breakdown, kernel);
     for (const auto& note : result.notes)
         print_diagnostic("note", note);
     if (options->json) {
         nlohmann::json out = model::to_json(result);
         if (boots)
             out["boot_sweep"] = model::to_json(*boots);
+        if (breakdown) {
+            out["breakdown"] = model::to_json(*breakdown);
+            out["what_if"] = model::to_json(what_if);
+        }
+        if (touch)
+            out["first_touch"] = model::to_json(*touch);
         std::cout << out.dump(2) << "\n";
     } else {
         std::cout << printable_lines(format_fit_summary(result));
+        if (const auto parts = format_breakdown(breakdown, what_if, touch); !parts.empty())
+            std::cout << "\n" << printable_lines(parts);
         if (boots)
             std::cout << "\n" << printable_lines(format_boot_comparison(*boots));
     }
