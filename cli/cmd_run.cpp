@@ -57,10 +57,7 @@ std::optional<RunOptions> parse_run(const Args& args) {
     desc.add_options()(
         "report", po::value(&report)->value_name("FILE"),
         option_help("write the JSON report to FILE", "./" + std::string(kDefaultReportPath))
-            .c_str())(
-        "plot", po::value(&plot)->value_name("FILE"),
-        "draw the predicted boot time, its band and the measured phases into FILE (.svg "
-        "or .png) with gnuplot")(
+            .c_str())("plot", po::value(&plot)->value_name("FILE"), kPlotOptionHelp)(
         "boot-pages", po::value(&boot_pages)->value_name("N"),
         "predict boot time for N huge pages (default: the cmdline's hugepages=, else the "
         "current pool, else 1 TiB)")("boot-gib", po::value(&boot_gib)->value_name("G"),
@@ -94,11 +91,8 @@ std::optional<RunOptions> parse_run(const Args& args) {
         o.report = report;
     if (!boot_sweep.empty())
         o.boot_sweep = boot_sweep;
-    if (!plot.empty()) {
-        if (!plot_format_for(plot))
-            usage_error("--plot", "'" + plot + "' needs the extension .svg or .png");
-        o.plot = plot;
-    }
+    if (!plot.empty())
+        o.plot = plot_option(plot);
     if (vm.count("boot-pages") && vm.count("boot-gib"))
         usage_error("--boot-pages", "give either --boot-pages or --boot-gib, not both");
     if (vm.count("boot-pages")) {

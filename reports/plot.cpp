@@ -219,14 +219,31 @@ std::string bar_part_title(BarPart part, const BreakdownPanel& panel) {
 }
 
 constexpr double kBarHalfWidth = 0.3;
+// The y range is this many times the tallest bar or interval: the key sits in the space above
+// them, leaving the panel's width and the two-line labels under the bars to the bars.
+constexpr double kBarHeadroom = 1.8;
+
+double bar_top(const BreakdownBar& bar) {
+    double top = 0;
+    for (const auto& segment : bar.segments)
+        top += segment.seconds;
+    return top;
+}
 
 // Stacked bars: each part a box from the parts below it to its own top, the whole's interval an
 // error bar over the stack, a note above a bar (or on the axis for a bar without a prediction).
 void breakdown_panel(std::ostringstream& s, const BreakdownPanel& panel) {
     s << "set title 'where the predicted boot allocation goes, and what each setting would make "
          "of it'\n";
+    double ymax = 0;
+    for (const auto& bar : panel.bars)
+        ymax = std::max({ymax, bar_top(bar), bar.high.value_or(0)});
     s << "unset logscale x\nunset xlabel\nset ylabel 'seconds'\nset grid ytics\nset grid "
-         "noxtics\nset key outside right top vertical box\nset yrange [0:*]\n";
+         "noxtics\nset key inside right top vertical box opaque\n";
+    if (ymax > 0)
+        s << "set yrange [0:" << number(ymax * kBarHeadroom) << "]\n";
+    else
+        s << "set yrange [0:*]\n";
     s << "set xrange [0.4:" << number(static_cast<double>(panel.bars.size()) + 0.6) << "]\n";
     s << "set xtics (";
     for (std::size_t i = 0; i < panel.bars.size(); ++i)
@@ -256,15 +273,16 @@ void breakdown_panel(std::ostringstream& s, const BreakdownPanel& panel) {
     std::ostringstream intervals;
     for (std::size_t i = 0; i < panel.bars.size(); ++i) {
         const BreakdownBar& bar = panel.bars[i];
-        double top = 0;
-        for (const auto& segment : bar.segments)
-            top += segment.seconds;
+        const double top = bar_top(bar);
         if (!bar.segments.empty() && bar.low && bar.high)
             intervals << i + 1 << ' ' << number(top) << ' ' << number(*bar.low) << ' '
                       << number(*bar.high) << "\n";
+        // Above the bar and its interval, or on the axis where there is no bar.
         if (!bar.note.empty())
             s << "set label " << double_quoted(bar.note) << " at " << i + 1
-              << (bar.segments.empty() ? ", graph 0.06" : ", graph 0.92")
+              << (bar.segments.empty()
+                      ? std::string(", graph 0.06")
+                      : ", first " + number(std::max(top, bar.high.value_or(0))) + " offset 0,1.6")
               << " center font ',10' noenhanced\n";
     }
     if (!intervals.str().empty()) {

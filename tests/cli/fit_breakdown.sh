@@ -66,6 +66,23 @@ assert row["value"] == "on" and row["predicted"] is None, row
 assert "no /proc/sys/vm/hugetlb_optimize_vmemmap" in row["note"], row
 PY
 
+# --plot draws what run --plot draws for the same sweep, the breakdown panel included; it needs a
+# sweep document with its probe, and the extension of run's --plot.
+if command -v gnuplot >/dev/null; then
+    expect 0 "$bin" fit --input "$pass" --plot "$work/fit.svg"
+    stderr_has "plot written to $work/fit.svg"
+    for want in "predicted boot allocation of the pool" "where the predicted boot allocation goes" \
+        "vmemmap optimisation (HVO), measured by the HVO pass" "hugetlb_free_vmemmap=off" \
+        "measured phases"; do
+        grep -qF "$want" "$work/fit.svg" || fail "fit --plot: no '$want' in the SVG"
+    done
+else
+    expect 0 "$bin" fit --input "$pass" --plot "$work/fit.svg"
+    [[ -s $work/fit.svg.gp ]] || fail "no gnuplot script without gnuplot: $(cat "$err")"
+    grep -qF "where the predicted boot allocation goes" "$work/fit.svg.gp" || fail "fit --plot: no breakdown panel"
+fi
+expect_error 2 "--plot: '$work/fit.pdf' needs the extension .svg or .png" "$bin" fit --input "$pass" --plot "$work/fit.pdf"
+
 # One option, one check, in run and fit alike.
 expect_error 2 "--first-touch-gib: give a positive size in GiB, e.g. 64" "$bin" fit --input "$pass" --first-touch-gib 0
 expect_error 2 "--first-touch-gib: give a positive size in GiB, e.g. 64" "$bin" fit --input "$pass" --first-touch-gib nan
@@ -78,4 +95,6 @@ PY
 expect_error 2 "--first-touch-gib: the first touch is the zero phase's work; fit a sweep that measured the zero phase" "$bin" fit --input "$work/no-zero.json" --first-touch-gib 64
 printf 'phase,threads_per_node,seconds\nalloc,1,2\nalloc,2,1.2\nalloc,4,0.8\nzero,1,1\nzero,2,0.6\nzero,4,0.4\n' >"$work/table.csv"
 expect_error 2 "--first-touch-gib: the input does not give its page size (a CSV table); fit the sweep JSON" "$bin" fit --input "$work/table.csv" --first-touch-gib 64
+expect_error 2 "--plot: draws a sweep's fit with its probe; give the sweep JSON that 'hugetune sweep --out' wrote" "$bin" fit --input "$work/table.csv" --plot "$work/table.svg"
+[[ ! -e $work/table.svg ]] || fail "a refused --plot drew a file"
 echo "fit_breakdown: ok"
