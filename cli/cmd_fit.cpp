@@ -1,8 +1,10 @@
 // `hugetune fit`: reads a sweep JSON or a CSV table, fits the scaling curves and prints the
-// recommended hugepage_alloc_threads. Reads one file; changes nothing.
+// recommended hugepage_alloc_threads (for a sweep with the breakdown and what-if rows `run`
+// prints). Reads one file and writes only the --plot it is given; changes nothing on the machine.
 #include <algorithm>
 #include <array>
 #include <cerrno>
+#include <chrono>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
