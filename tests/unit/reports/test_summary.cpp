@@ -331,3 +331,14 @@ TEST_CASE("summary: golden console output with the HVO pass, and without the sys
                  format_report_summary(
                      read_whole(fixed_report(true, "sweep-zen4-2node-no-hvo-sysctl.json", true))));
 }
+
+TEST_CASE("plot: a vmemmap part larger than the allocation it is part of is not drawn") {
+    auto report = fixed_report(true, "sweep-zen4-2node-hvo-pass.json", true);
+    auto& at = report["breakdown"]["at"][0];
+    const double allocation = seconds_of(at["allocation"]);
+    at["vmemmap"]["seconds"] = 2 * allocation;
+    const std::string script = plot_script(report);
+    CHECK(has(data_block(script, "$bar_allocation"), "1 0 " + g6(allocation) + "\n"));
+    CHECK_FALSE(has(data_block(script, "$bar_vmemmap"), "1 "));
+    CHECK(has(script, "set label \"vmemmap part larger\\nthan allocation: not drawn\" at 1"));
+}
