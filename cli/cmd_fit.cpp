@@ -1,8 +1,10 @@
 // `hugetune fit`: reads a sweep JSON or a CSV table, fits the scaling curves and prints the
-// recommended hugepage_alloc_threads. Reads one file; changes nothing.
+// recommended hugepage_alloc_threads (for a sweep with the breakdown and what-if rows `run`
+// prints). Reads one file and writes only the --plot it is given; changes nothing on the machine.
 #include <algorithm>
 #include <array>
 #include <cerrno>
+#include <chrono>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
@@ -12,10 +14,19 @@
 
 #include "cli/boot_sweep_option.hpp"
 #include "cli/commands.hpp"
+#include "cli/first_touch_option.hpp"
+#include "cli/plot_output.hpp"
 #include "model/alloc_threads.hpp"
+#include "model/boot_breakdown.hpp"
+#include "model/documents/breakdown.hpp"
+#include "model/documents/report.hpp"
 #include "model/recommend.hpp"
 #include "model/text.hpp"
 #include "reports/fit_summary.hpp"
+#include "reports/report.hpp"
+#include "reports/summary.hpp"
+#include "tuner/system/atomic_file.hpp"
+#include "tuner/system/build_info.hpp"
 #include "tuner/system/errors.hpp"
 #include "tuner/system/json_file.hpp"
 
@@ -25,14 +36,17 @@ namespace {
 struct FitCommandOptions {
     std::filesystem::path input;
     std::optional<std::filesystem::path> boot_sweep;
+    std::optional<std::filesystem::path> plot;
     model::RecommendOptions recommend;
+    std::optional<double> first_touch_gib;
     bool json = false;
 };
 
 std::optional<FitCommandOptions> parse_fit(const Args& args) {
     FitCommandOptions o;
-    std::string input, tolerance, boot_sweep;
+    std::string input, tolerance, boot_sweep, plot;
     int nodes = 0, cpus = 0;
+    double first_touch_gib = 0;
     std::string seed;
     po::options_description desc("Options");
     desc.add_options()("input", po::value(&input)->value_name("FILE"),
@@ -50,11 +64,14 @@ std::optional<FitCommandOptions> parse_fit(const Args& args) {
                         std::to_string(model::SweepData{}.seed) + ")")
                            .c_str())("json", po::bool_switch(&o.json),
                                      "print one JSON object instead of the summary")(
-        "boot-sweep", po::value(&boot_sweep)->value_name("FILE"), kBootSweepOptionHelp);
+        "boot-sweep", po::value(&boot_sweep)->value_name("FILE"), kBootSweepOptionHelp)(
+        "plot", po::value(&plot)->value_name("FILE"), kPlotOptionHelp);
+    add_first_touch_option(desc, first_touch_gib);
     po::variables_map vm;
     if (!parse_options("fit",
                        "hugetune fit --input FILE [--nodes K] [--cpus C] [--tolerance P] "
-                       "[--seed S] [--boot-sweep FILE] [--json]",
+                       "[--seed S] [--boot-sweep FILE]\n"
+                       "                    [--first-touch-gib G] [--plot FILE] [--json]",
                        desc, args, vm))
         return std::nullopt;
     if (input.empty())
@@ -62,6 +79,8 @@ std::optional<FitCommandOptions> parse_fit(const Args& args) {
     o.input = input;
     if (!boot_sweep.empty())
         o.boot_sweep = boot_sweep;
+    if (!plot.empty())
+        o.plot = plot_option(plot);
     if (vm.count("nodes")) {
         if (nodes < 1 || nodes > kMaxNodes)
             usage_error("--nodes", "must be between 1 and " + std::to_string(kMaxNodes));
@@ -79,6 +98,7 @@ std::optional<FitCommandOptions> parse_fit(const Args& args) {
         o.recommend.tolerance = parse_percent("--tolerance", tolerance);
     if (vm.count("seed"))
         o.recommend.seed = parse_unsigned("--seed", seed);
+    o.first_touch_gib = first_touch_gib_from(vm, first_touch_gib);
     return o;
 }
 
@@ -140,11 +160,16 @@ bool looks_like_json(const std::string& text) {
     return !nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false).is_discarded();
 }
 
-model::SweepData parse_input(const std::filesystem::path& path, const std::string& text) {
+struct Input {
+    model::SweepData data;
+    nlohmann::json sweep;  // the sweep document; null for a CSV table or a boot sweep's result
+};
+
+Input parse_input(const std::filesystem::path& path, const std::string& text) {
     const std::string name = "--input " + path.string();
     const model::InputSource input{path.string(), "input"};
     if (looks_like_json(text)) {
-        const nlohmann::json doc = parse_bounded_json(name, text);
+        nlohmann::json doc = parse_bounded_json(name, text);
         if (!doc.is_object())
             throw UsageError(name + ": is JSON but not a sweep document (a JSON " +
                              doc.type_name() +
@@ -152,11 +177,34 @@ model::SweepData parse_input(const std::filesystem::path& path, const std::strin
         if (doc.contains("format") && doc["format"] == model::kBootSweepFormat) {
             model::SweepData boots = model::parse_boot_sweep_json(doc, input);
             model::check_enough_thread_counts(boots.phases.front(), std::nullopt, input);
-            return boots;
+            return {std::move(boots), nullptr};
         }
-        return model::parse_sweep_json(doc, input);
+        model::SweepData data = model::parse_sweep_json(doc, input);
+        return {std::move(data), std::move(doc)};
     }
-    return model::parse_csv_table(text, input);
+    return {model::parse_csv_table(text, input), nullptr};
+}
+
+// --plot draws what `run --plot` draws for the same sweep: the report `run` would have written
+// is assembled in memory (never written) and read back by its one reader, so the picture comes
+// from the same place for both commands.
+void draw_plot(const std::filesystem::path& plot, const Input& input,
+               const model::Recommendation& result, const ReportInputs& blocks) {
+    ReportInputs in = blocks;
+    in.probe = input.sweep["probe"];
+    in.sweep = input.sweep;
+    in.fit = model::to_json(result);
+    in.boot_pool = {{"pages", static_cast<std::uint64_t>(result.pool_pages)},
+                    {"page_size_kb", input.data.page_size_kb},
+                    {"source", result.pool_source}};
+    in.tool_version = tool_version();
+    in.tool_commit = tool_commit();
+    in.generated_at = std::chrono::system_clock::now();
+    model::ReportReading whole;
+    whole.need_run = true;
+    const model::Report report = model::read_report(build_report(in), whole);
+    const auto plotted = render_plot(plot_data_from_report(report), plot);
+    std::cerr << "hugetune: " << plotted.message << "\n";
 }
 
 }  // namespace
@@ -168,24 +216,59 @@ int run_fit(const Args& args) {
     std::optional<model::SweepData> boot_data;
     if (options->boot_sweep)
         boot_data = read_boot_sweep_option(*options->boot_sweep);
+    if (options->plot) {
+        check_writable_path(*options->plot, "--plot");
+        check_writable_path(gnuplot_script_path(*options->plot), "--plot");
+    }
     const std::string text = read_input(options->input);
-    const model::SweepData data = parse_input(options->input, text);
+    const Input input = parse_input(options->input, text);
+    const model::SweepData& data = input.data;
+    if (options->plot && (input.sweep.is_null() || !input.sweep.contains("probe")))
+        usage_error("--plot",
+                    "draws a sweep's fit with its probe; give the sweep JSON that "
+                    "'hugetune sweep --out' wrote");
+    std::optional<model::FirstTouch> touch;
+    if (options->first_touch_gib)
+        touch = first_touch_of(data, *options->first_touch_gib);
     const model::Recommendation result = model::recommend_from_sweep(data, options->recommend);
     std::optional<model::BootComparison> boots;
     if (boot_data)
         boots = model::compare_with_boots(result, *boot_data);
+    // The kernel's facts are the sweep's probe's, as `run` takes them for its report.
+    const model::KernelOptions& kernel = data.machine.kernel;
+    const auto breakdown = model::boot_breakdown(result, data, kernel);
+    std::vector<model::WhatIf> what_if;
+    if (breakdown)
+        what_if = model::what_if_rows(result, *breakdown, kernel);
     for (const auto& note : result.notes)
         print_diagnostic("note", note);
+    ReportInputs blocks;
+    if (breakdown) {
+        blocks.breakdown = model::to_json(*breakdown);
+        blocks.what_if = model::to_json(what_if);
+    }
+    if (touch)
+        blocks.first_touch = model::to_json(*touch);
     if (options->json) {
         nlohmann::json out = model::to_json(result);
         if (boots)
             out["boot_sweep"] = model::to_json(*boots);
+        for (const auto& [key, block] :
+             {std::pair<const char*, const nlohmann::json*>{"breakdown", &blocks.breakdown},
+              {"what_if", &blocks.what_if},
+              {"first_touch", &blocks.first_touch}})
+            if (!block->is_null())
+                out[key] = *block;
         std::cout << out.dump(2) << "\n";
     } else {
         std::cout << printable_lines(format_fit_summary(result));
+        if (const auto parts = format_breakdown(breakdown, what_if, touch); !parts.empty())
+            std::cout << "\n" << printable_lines(parts);
         if (boots)
             std::cout << "\n" << printable_lines(format_boot_comparison(*boots));
     }
+    if (options->plot)
+        draw_plot(*options->plot, input, result, blocks);
     return 0;
 }
 

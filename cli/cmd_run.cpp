@@ -7,6 +7,7 @@
 
 #include "cli/boot_sweep_option.hpp"
 #include "cli/commands.hpp"
+#include "cli/first_touch_option.hpp"
 #include "cli/plot_output.hpp"
 #include "cli/sweep_options.hpp"
 #include "model/boot_breakdown.hpp"
@@ -56,18 +57,13 @@ std::optional<RunOptions> parse_run(const Args& args) {
     desc.add_options()(
         "report", po::value(&report)->value_name("FILE"),
         option_help("write the JSON report to FILE", "./" + std::string(kDefaultReportPath))
-            .c_str())(
-        "plot", po::value(&plot)->value_name("FILE"),
-        "draw the predicted boot time, its band and the measured phases into FILE (.svg "
-        "or .png) with gnuplot")(
+            .c_str())("plot", po::value(&plot)->value_name("FILE"), kPlotOptionHelp)(
         "boot-pages", po::value(&boot_pages)->value_name("N"),
         "predict boot time for N huge pages (default: the cmdline's hugepages=, else the "
         "current pool, else 1 TiB)")("boot-gib", po::value(&boot_gib)->value_name("G"),
                                      "predict boot time for G GiB of huge pages")(
-        "boot-sweep", po::value(&boot_sweep)->value_name("FILE"), kBootSweepOptionHelp)(
-        "first-touch-gib", po::value(&first_touch_gib)->value_name("G"),
-        "also predict what an application pays to fault in G GiB of the pool (the zero phase "
-        "at each thread count)");
+        "boot-sweep", po::value(&boot_sweep)->value_name("FILE"), kBootSweepOptionHelp);
+    add_first_touch_option(desc, first_touch_gib);
     add_tolerance_option(desc, tolerance);
     desc.add_options()("json", po::bool_switch(&o.json), "print the report instead of the summary")(
         "dry-run", po::bool_switch(&o.dry_run),
@@ -95,11 +91,8 @@ std::optional<RunOptions> parse_run(const Args& args) {
         o.report = report;
     if (!boot_sweep.empty())
         o.boot_sweep = boot_sweep;
-    if (!plot.empty()) {
-        if (!plot_format_for(plot))
-            usage_error("--plot", "'" + plot + "' needs the extension .svg or .png");
-        o.plot = plot;
-    }
+    if (!plot.empty())
+        o.plot = plot_option(plot);
     if (vm.count("boot-pages") && vm.count("boot-gib"))
         usage_error("--boot-pages", "give either --boot-pages or --boot-gib, not both");
     if (vm.count("boot-pages")) {
@@ -112,15 +105,11 @@ std::optional<RunOptions> parse_run(const Args& args) {
             usage_error("--boot-gib", "give a positive size in GiB, e.g. 1024");
         o.boot_gib = boot_gib;
     }
-    if (vm.count("first-touch-gib")) {
-        if (!(first_touch_gib > 0) || !std::isfinite(first_touch_gib))
-            usage_error("--first-touch-gib", "give a positive size in GiB, e.g. 64");
-        if (std::find(o.sweep.phases.begin(), o.sweep.phases.end(), Phase::zero) ==
-            o.sweep.phases.end())
-            usage_error("--first-touch-gib",
-                        "the first touch is the zero phase's work; include zero in --phases");
-        o.first_touch_gib = first_touch_gib;
-    }
+    o.first_touch_gib = first_touch_gib_from(vm, first_touch_gib);
+    if (o.first_touch_gib)
+        require_zero_phase_for_first_touch(std::find(o.sweep.phases.begin(), o.sweep.phases.end(),
+                                                     Phase::zero) != o.sweep.phases.end(),
+                                           "include zero in --phases");
     if (vm.count("tolerance"))
         o.tolerance = parse_percent("--tolerance", tolerance);
     return o;
@@ -201,23 +190,10 @@ Fitted recommend(const RunOptions& o, const SweepResult& sweep, const nlohmann::
     }
 }
 
-// The kernel's facts the what-if rows and the first touch need, for the sweep's page size.
-model::KernelOptions kernel_options(const Probe& probe, std::uint64_t page_size_kb) {
-    model::KernelOptions k;
-    k.hvo = probe.kernel.hvo;
-    k.hvo_sysctl = probe.kernel.hvo_sysctl;
-    for (const auto& f : probe.kernel.vmemmap_freeable)
-        if (f.size_kb == page_size_kb)
-            k.vmemmap_freeable_kib_per_page = static_cast<double>(f.kib_per_page);
-    if (const HugePool* pool = probe.kernel.pool(page_size_kb))
-        for (const auto& node : pool->nodes)
-            k.zeroable_hugepages = k.zeroable_hugepages || node.zeroable.has_value();
-    return k;
-}
-
-void add_breakdown(const RunOptions& o, const Probe& probe, const Fitted& fitted,
-                   ReportInputs& inputs) {
-    const model::KernelOptions kernel = kernel_options(probe, o.sweep.page_size_kb);
+// The kernel's facts the what-if rows and the first touch need are the probe's, as the fit
+// input read them (model/input/sweep_json.cpp), so `fit` of the kept sweep finds the same.
+void add_breakdown(const RunOptions& o, const Fitted& fitted, ReportInputs& inputs) {
+    const model::KernelOptions& kernel = fitted.data.machine.kernel;
     if (const auto breakdown = model::boot_breakdown(fitted.recommendation, fitted.data, kernel)) {
         inputs.breakdown = model::to_json(*breakdown);
         inputs.what_if =
@@ -241,7 +217,7 @@ nlohmann::json assemble_report(const RunOptions& o, const Probe& probe,
     inputs.tool_version = tool_version();
     inputs.tool_commit = tool_commit();
     inputs.generated_at = std::chrono::system_clock::now();
-    add_breakdown(o, probe, fitted, inputs);
+    add_breakdown(o, fitted, inputs);
     return build_report(inputs);
 }
 

@@ -277,6 +277,14 @@ std::optional<BootBreakdown> boot_breakdown(const Recommendation& r, const Sweep
                           "measured what turning it on would add (the what-if row)";
         return b;
     }
+    // mm/hugetlb_vmemmap.c, vmemmap_should_optimize_folio(): with HVO off no new page is
+    // optimised, so allocation holds no vmemmap work to separate.
+    if (kernel.hvo == false) {
+        b.hvo_note =
+            "HVO is off, so the boot does no vmemmap work; turning it on would add some, "
+            "which no sweep of this kernel measured (the what-if row)";
+        return b;
+    }
     // mm/hugetlb.c: the boot, a pool grown through nr_hugepages and a surplus fault all optimise
     // each new page's vmemmap when HVO is on; the zero phase allocates nothing.
     b.hvo_note =

@@ -81,14 +81,6 @@ struct FirstTouch {
     bool zeroable_hugepages = false;
 };
 
-// The facts beyond the sweep that the what-if rows need (the probe's kernel block).
-struct KernelOptions {
-    std::optional<bool> hvo;
-    bool hvo_sysctl = false;  // /proc/sys/vm/hugetlb_optimize_vmemmap exists
-    std::optional<double> vmemmap_freeable_kib_per_page;  // the boot log's line for this size
-    bool zeroable_hugepages = false;
-};
-
 // Nothing when the recommendation is not of a sweep's allocation (a boot table, or the alloc
 // phase as measured, whose zeroing is counted twice) or the sweep has no zero phase.
 std::optional<BootBreakdown> boot_breakdown(const Recommendation& r, const SweepData& data,

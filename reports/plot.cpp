@@ -27,6 +27,20 @@ std::string quoted(const std::string& s) {
     return out + "'";
 }
 
+// gnuplot strings in double quotes, where "\n" breaks a line: a label of several lines.
+std::string double_quoted(const std::string& s) {
+    std::string out = "\"";
+    for (char c : s) {
+        if (c == '"' || c == '\\')
+            out += '\\';
+        if (c == '\n')
+            out += "\\n";
+        else
+            out += c;
+    }
+    return out + "\"";
+}
+
 std::string number(double v) {
     char buf[32];
     std::snprintf(buf, sizeof buf, "%.6g", v);
@@ -172,6 +186,119 @@ void phase_panel(std::ostringstream& s, const PlotData& data) {
     s << "\nunset arrow\nunset label\n";
 }
 
+struct BarStyle {
+    BarPart part;
+    const char* colour;
+    const char* data;  // the inline data block's name
+};
+
+constexpr BarStyle kBarStyles[] = {
+    {BarPart::allocation, "#4c72b0", "$bar_allocation"},
+    {BarPart::vmemmap, "#8172b2", "$bar_vmemmap"},
+    {BarPart::zeroing, "#dd8452", "$bar_zeroing"},
+    {BarPart::unsplit, "#999999", "$bar_unsplit"},
+    {BarPart::what_if, "#55a868", "$bar_what_if"},
+};
+
+std::string bar_part_title(BarPart part, const BreakdownPanel& panel) {
+    switch (part) {
+        case BarPart::allocation:
+            return panel.allocation_includes_vmemmap
+                       ? "allocation (with HVO's vmemmap work if on, not measured apart)"
+                       : "allocation proper";
+        case BarPart::vmemmap:
+            return "vmemmap optimisation (HVO), measured by the HVO pass";
+        case BarPart::zeroing:
+            return "zeroing (init_on_alloc)";
+        case BarPart::unsplit:
+            return "predicted, not split";
+        case BarPart::what_if:
+            return "what-if prediction";
+    }
+    return "";
+}
+
+constexpr double kBarHalfWidth = 0.3;
+// The y range is this many times the tallest bar or interval: the key sits in the space above
+// them, leaving the panel's width and the two-line labels under the bars to the bars.
+constexpr double kBarHeadroom = 1.8;
+
+double bar_top(const BreakdownBar& bar) {
+    double top = 0;
+    for (const auto& segment : bar.segments)
+        top += segment.seconds;
+    return top;
+}
+
+// Stacked bars: each part a box from the parts below it to its own top, the whole's interval an
+// error bar over the stack, a note above a bar (or on the axis for a bar without a prediction).
+void breakdown_panel(std::ostringstream& s, const BreakdownPanel& panel) {
+    s << "set title 'where the predicted boot allocation goes, and what each setting would make "
+         "of it'\n";
+    double ymax = 0;
+    for (const auto& bar : panel.bars)
+        ymax = std::max({ymax, bar_top(bar), bar.high.value_or(0)});
+    s << "unset logscale x\nunset xlabel\nset ylabel 'seconds'\nset grid ytics\nset grid "
+         "noxtics\nset key inside right top vertical box opaque\n";
+    if (ymax > 0)
+        s << "set yrange [0:" << number(ymax * kBarHeadroom) << "]\n";
+    else
+        s << "set yrange [0:*]\n";
+    s << "set xrange [0.4:" << number(static_cast<double>(panel.bars.size()) + 0.6) << "]\n";
+    s << "set xtics (";
+    for (std::size_t i = 0; i < panel.bars.size(); ++i)
+        s << (i ? ", " : "") << double_quoted(panel.bars[i].label) << " " << i + 1;
+    s << ") noenhanced\n";
+    std::vector<std::string> plots;
+    for (const BarStyle& style : kBarStyles) {
+        std::ostringstream rows;
+        for (std::size_t i = 0; i < panel.bars.size(); ++i) {
+            double bottom = 0;
+            for (const auto& segment : panel.bars[i].segments) {
+                if (segment.part == style.part && segment.seconds > 0)
+                    rows << i + 1 << ' ' << number(bottom) << ' '
+                         << number(bottom + segment.seconds) << "\n";
+                bottom += segment.seconds;
+            }
+        }
+        if (rows.str().empty())
+            continue;
+        s << style.data << " << EOD\n" << rows.str() << "EOD\n";
+        plots.push_back(std::string(style.data) + " using 1:(($2+$3)/2):($1-" +
+                        number(kBarHalfWidth) + "):($1+" + number(kBarHalfWidth) +
+                        "):2:3 with boxxyerror fs solid 0.85 border lc rgb '#333333' fc rgb '" +
+                        style.colour + "' title " + quoted(bar_part_title(style.part, panel)) +
+                        " noenhanced");
+    }
+    std::ostringstream intervals;
+    for (std::size_t i = 0; i < panel.bars.size(); ++i) {
+        const BreakdownBar& bar = panel.bars[i];
+        const double top = bar_top(bar);
+        if (!bar.segments.empty() && bar.low && bar.high)
+            intervals << i + 1 << ' ' << number(top) << ' ' << number(*bar.low) << ' '
+                      << number(*bar.high) << "\n";
+        // Above the bar and its interval, or on the axis where there is no bar.
+        if (!bar.note.empty())
+            s << "set label " << double_quoted(bar.note) << " at " << i + 1
+              << (bar.segments.empty()
+                      ? std::string(", graph 0.06")
+                      : ", first " + number(std::max(top, bar.high.value_or(0))) + " offset 0,1.6")
+              << " center font ',10' noenhanced\n";
+    }
+    if (!intervals.str().empty()) {
+        s << "$bar_intervals << EOD\n" << intervals.str() << "EOD\n";
+        plots.push_back(
+            "$bar_intervals using 1:2:3:4 with yerrorbars pt 0 lw 1.5 lc rgb '#000000' "
+            "title 'interval'");
+    }
+    if (plots.empty())
+        plots.push_back("NaN notitle");
+    s << "plot ";
+    for (std::size_t i = 0; i < plots.size(); ++i)
+        s << (i ? ", \\\n     " : "") << plots[i];
+    s << "\nunset label\nset xtics autofreq\nset grid xtics\n";
+}
+
 }  // namespace
 
 namespace {
@@ -272,16 +399,19 @@ std::string fleet_gnuplot_script(const FleetPlotData& data, PlotFormat format,
 
 std::string gnuplot_script(const PlotData& data, PlotFormat format, const fs::path& output) {
     const bool boot = !data.boot.predicted.empty();
+    const bool breakdown = !data.breakdown.bars.empty();
     const bool phases = !data.series.empty();
-    const int panels = std::max(1, (boot ? 1 : 0) + (phases ? 1 : 0));
+    const int panels = std::max(1, (boot ? 1 : 0) + (breakdown ? 1 : 0) + (phases ? 1 : 0));
     std::ostringstream s;
     terminal(s, format, output, panels);
     s << "set multiplot layout " << panels << ",1 title " << quoted(data.title) << " noenhanced\n";
     if (boot)
         boot_panel(s, data.boot);
+    if (breakdown)
+        breakdown_panel(s, data.breakdown);
     if (phases)
         phase_panel(s, data);
-    if (!boot && !phases)
+    if (!boot && !breakdown && !phases)
         s << "plot NaN notitle\n";
     s << "unset multiplot\n";
     return s.str();

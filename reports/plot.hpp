@@ -38,9 +38,42 @@ struct BootPanel {
     std::optional<BootPoint> kernel_default;
 };
 
+// What a part of a breakdown bar stands for (docs/kernel-facts.md "Which phase holds which part
+// of the boot"): each has its own colour and key entry.
+enum class BarPart {
+    allocation,  // allocation proper (HVO's vmemmap work included where it was not measured)
+    vmemmap,     // HVO's vmemmap work, measured by the sweep's HVO pass
+    zeroing,     // the allocator's zeroing under init_on_alloc
+    unsplit,     // the whole prediction, where the measured phases do not split it
+    what_if,     // a what-if row's prediction
+};
+
+struct BarSegment {
+    BarPart part = BarPart::allocation;
+    double seconds = 0;
+};
+
+// One bar: a predicted boot stacked from 0 in its parts, or a what-if row's prediction, with the
+// whole's interval. No segments: not predicted (the note says so on the chart).
+struct BreakdownBar {
+    std::string label;  // under the bar; '\n' breaks the line
+    std::vector<BarSegment> segments;
+    std::optional<double> low, high;
+    std::string note;  // written above the bar; empty: none
+};
+
+struct BreakdownPanel {
+    std::vector<BreakdownBar> bars;  // the decision, the default, then the what-if rows
+    // The allocation part holds HVO's vmemmap work that no measurement separated.
+    bool allocation_includes_vmemmap = false;
+};
+
 struct PlotData {
     std::string title;
     BootPanel boot;
+    // Where the predicted boot allocation goes and what each lever would make of it; no bars:
+    // no panel (a report without a breakdown).
+    BreakdownPanel breakdown;
     std::string y_label;  // of the phase panel, e.g. "GiB/s per node"
     std::vector<PlotSeries> series;
     std::optional<double> recommended_threads_per_node;
@@ -69,8 +102,8 @@ enum class PlotFormat { svg, png };
 // The format from the file name's extension; nothing for anything but .svg and .png.
 std::optional<PlotFormat> plot_format_for(const std::filesystem::path& file);
 
-// gnuplot's inline-data script drawing `data` into `output`: the boot panel above the phase
-// panel, either left out when it has nothing to draw.
+// gnuplot's inline-data script drawing `data` into `output`: the boot panel, the breakdown
+// panel and the phase panel, each left out when it has nothing to draw.
 std::string gnuplot_script(const PlotData& data, PlotFormat format,
                            const std::filesystem::path& output);
 

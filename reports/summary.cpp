@@ -163,6 +163,64 @@ PlotSeries phase_series(const model::ReportRun& run, const std::string& phase,
     return series;
 }
 
+std::string threads_text(int threads) {
+    return std::to_string(threads) + (threads == 1 ? " thread" : " threads");
+}
+
+// The predicted boot at one value in the parts the summary names (breakdown_lines below), with
+// the same rule: parts that do not add up to the whole are not drawn as its parts.
+BreakdownBar breakdown_bar(const model::BreakdownAt& at) {
+    BreakdownBar bar;
+    bar.label = (at.at == "recommended" ? "decision\n" : "kernel default\n") +
+                threads_text(at.hugepage_alloc_threads);
+    bar.low = at.total.low;
+    bar.high = at.total.high;
+    if (!at.separable) {
+        bar.segments.push_back({BarPart::unsplit, at.total.seconds});
+        bar.note = "not split:\nzero phase > boot";
+        return bar;
+    }
+    double allocation = at.allocation.seconds;
+    if (at.vmemmap && at.vmemmap->seconds <= allocation) {
+        allocation -= at.vmemmap->seconds;
+        bar.segments.push_back({BarPart::allocation, allocation});
+        bar.segments.push_back({BarPart::vmemmap, at.vmemmap->seconds});
+    } else {
+        bar.segments.push_back({BarPart::allocation, allocation});
+        if (at.vmemmap)
+            bar.note = "vmemmap part larger\nthan allocation: not drawn";
+    }
+    if (at.zeroing)
+        bar.segments.push_back({BarPart::zeroing, at.zeroing->seconds});
+    return bar;
+}
+
+BreakdownBar what_if_bar(const model::WhatIf& w) {
+    BreakdownBar bar;
+    bar.label = w.parameter + "=" + w.value + "\n" + threads_text(w.hugepage_alloc_threads);
+    if (!w.predicted) {
+        bar.note = "not predicted\n(see the summary)";
+        return bar;
+    }
+    bar.segments.push_back({BarPart::what_if, w.predicted->seconds});
+    bar.low = w.predicted->low;
+    bar.high = w.predicted->high;
+    return bar;
+}
+
+BreakdownPanel breakdown_panel_from_report(const model::ReportRun& run) {
+    BreakdownPanel panel;
+    if (!run.breakdown)
+        return panel;
+    const model::BootBreakdown& b = *run.breakdown;
+    for (const auto& at : b.at)
+        panel.bars.push_back(breakdown_bar(at));
+    for (const auto& w : run.what_if)
+        panel.bars.push_back(what_if_bar(w));
+    panel.allocation_includes_vmemmap = !b.hvo_measured && b.hvo.value_or(true);
+    return panel;
+}
+
 }  // namespace
 
 PlotData plot_data_from_report(const model::Report& report) {
@@ -185,6 +243,7 @@ PlotData plot_data_from_report(const model::Report& report) {
             d.series.push_back(std::move(series));
     }
     d.boot = boot_panel_from_report(report);
+    d.breakdown = breakdown_panel_from_report(run);
     d.recommended_threads_per_node = report.recommendation.threads_per_node;
     d.default_threads_per_node = report.recommendation.default_threads_per_node;
     return d;
@@ -302,6 +361,18 @@ void first_touch_lines(std::ostringstream& s, const model::FirstTouch& t) {
 
 }  // namespace
 
+std::string format_breakdown(const std::optional<model::BootBreakdown>& breakdown,
+                             const std::vector<model::WhatIf>& what_if,
+                             const std::optional<model::FirstTouch>& first_touch) {
+    std::ostringstream s;
+    if (breakdown)
+        breakdown_lines(s, *breakdown);
+    what_if_lines(s, what_if);
+    if (first_touch)
+        first_touch_lines(s, *first_touch);
+    return s.str();
+}
+
 std::string format_report_summary(const model::Report& report) {
     const model::ReportRun& run = report.run.value();
     std::ostringstream s;
@@ -313,11 +384,7 @@ std::string format_report_summary(const model::Report& report) {
     if (run.fit.model)
         model_lines(s, *run.fit.model);
     decision_lines(s, report);
-    if (run.breakdown)
-        breakdown_lines(s, *run.breakdown);
-    what_if_lines(s, run.what_if);
-    if (run.first_touch)
-        first_touch_lines(s, *run.first_touch);
+    s << format_breakdown(run.breakdown, run.what_if, run.first_touch);
     if (!run.warnings.empty()) {
         s << "\nwarnings\n";
         for (const auto& w : run.warnings)

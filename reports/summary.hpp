@@ -21,8 +21,16 @@ std::string format_phase_tables(const std::vector<model::MeasuredPoint>& points)
 std::string format_sweep_summary(const model::MeasuredSweep& sweep);
 
 // The measured medians (with their spread) and fitted throughput per phase, in GiB/s over all
-// nodes, with the recommended and default thread counts marked. A whole report (report.run).
+// nodes, with the recommended and default thread counts marked, and the report's breakdown and
+// what-if rows as bars. A whole report (report.run).
 PlotData plot_data_from_report(const model::Report& report);
+
+// The breakdown of the predicted boot, the what-if rows and the first touch (the report's
+// `breakdown`, `what_if` and `first_touch`), as the report's summary and `hugetune fit` print
+// them; empty when there is none of them.
+std::string format_breakdown(const std::optional<model::BootBreakdown>& breakdown,
+                             const std::vector<model::WhatIf>& what_if,
+                             const std::optional<model::FirstTouch>& first_touch);
 
 std::string format_report_summary(const model::Report& report);
 

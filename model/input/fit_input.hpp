@@ -40,6 +40,15 @@ struct BootPoolRequest {
     bool node_format = false;  // hugepages=0:N,1:M: the serial per-node path
 };
 
+// The facts beyond the sweep that the breakdown's what-if rows and the first touch need (the
+// probe's kernel block, for the sweep's page size; model/boot_breakdown.hpp).
+struct KernelOptions {
+    std::optional<bool> hvo;
+    bool hvo_sysctl = false;  // /proc/sys/vm/hugetlb_optimize_vmemmap exists
+    std::optional<double> vmemmap_freeable_kib_per_page;  // the boot log's line for this size
+    bool zeroable_hugepages = false;  // a node's pool of this size has zeroable_hugepages
+};
+
 struct MachineFacts {
     std::string microarch = "unknown";
     std::optional<int> nodes;  // NUMA nodes with memory
@@ -52,6 +61,7 @@ struct MachineFacts {
     bool hypervisor = false;
     std::optional<std::string> kernel_release;
     std::optional<bool> supports_alloc_threads;  // hugepage_alloc_threads= (Linux 6.15 on)
+    KernelOptions kernel;
 };
 
 // The sweep's HVO pass (docs/sweep-format.md "HVO pass"): alloc and grow series timed with

@@ -13,6 +13,27 @@ namespace {
 
 using nlohmann::json;
 
+// HVO and pre-zeroing as the probe found them (tuner/probe/probe_output.cpp writes them); a
+// probe written before them reads as HVO unknown, no sysctl, nothing freeable, no file.
+void read_kernel_options(const JsonField& kernel, std::uint64_t page_size_kb, KernelOptions& k) {
+    k.hvo = kernel["hvo"].hint<bool>();
+    k.hvo_sysctl = kernel["hvo_sysctl"].hint<bool>().value_or(false);
+    for (std::size_t i = 0; i < kernel["vmemmap_freeable"].hint_size(); ++i) {
+        const JsonField f = kernel["vmemmap_freeable"][i];
+        if (f["size_kb"].hint<std::uint64_t>() == page_size_kb)
+            if (const auto kib = f["kib_per_page"].hint<std::uint64_t>())
+                k.vmemmap_freeable_kib_per_page = static_cast<double>(*kib);
+    }
+    for (std::size_t i = 0; i < kernel["pools"].hint_size(); ++i) {
+        const JsonField pool = kernel["pools"][i];
+        if (pool["size_kb"].hint<std::uint64_t>() != page_size_kb)
+            continue;
+        for (std::size_t n = 0; n < pool["nodes"].hint_size(); ++n)
+            k.zeroable_hugepages = k.zeroable_hugepages ||
+                                   pool["nodes"][n]["zeroable_hugepages"].hint<std::uint64_t>();
+    }
+}
+
 void read_kernel(const JsonField& kernel, std::uint64_t page_size_kb, MachineFacts& m) {
     if (auto cpus = kernel["online_cpus"].hint<int>(); cpus && *cpus > 0)
         m.online_cpus = cpus;
@@ -31,6 +52,7 @@ void read_kernel(const JsonField& kernel, std::uint64_t page_size_kb, MachineFac
     for (std::size_t i = 0; i < kernel["pools"].hint_size(); ++i)
         if (kernel["pools"][i]["size_kb"].hint<std::uint64_t>() == page_size_kb)
             m.current_pool_pages = kernel["pools"][i]["nr"].hint<std::uint64_t>();
+    read_kernel_options(kernel, page_size_kb, m.kernel);
 }
 
 // Nodes with memory: the sweep measured exactly those (parameters.nodes); the probe's topology

@@ -28,6 +28,13 @@ expect_error 2 "--out: $work/link.json is a symbolic link" "${sweep_dry[@]}" --o
 # The files written next to an output are checked with it.
 ln -s "$work/theirs.json" "$work/curve.svg.gp"
 expect_error 2 "--plot: $work/curve.svg.gp is a symbolic link" "${run_dry[@]}" --plot "$work/curve.svg"
+# fit's --plot: checked before the input is read or fitted.
+fit_plot=("$bin" fit --input "$src/tests/data/sweep-zen4-2node.json")
+expect_error 2 "--plot: cannot create a file in /proc" "${fit_plot[@]}" --plot /proc/curve.svg
+expect_error 2 "--plot: $work/dangling.svg is a symbolic link" "${fit_plot[@]}" --plot "$work/dangling.svg"
+expect_error 2 "--plot: $work/curve.svg.gp is a symbolic link" "${fit_plot[@]}" --plot "$work/curve.svg"
+expect_error 2 "--plot: $work/dangling.svg is a symbolic link" "$bin" fit --input "$work/missing.json" --plot "$work/dangling.svg"
+[[ $(cat "$work/theirs.json") == theirs ]] || fail "fit --plot wrote through a link"
 mkfifo "$work/fifo.json"
 expect_error 2 "--report: $work/fifo.json is not a regular file" "${run_dry[@]}" --report "$work/fifo.json"
 

@@ -29,7 +29,7 @@ expect_pools "$original_pools" "after a dry run"
 
 # 3. A small real run.
 expect 0 "$bin" run --report "$work/report.json" --plot "$work/chart.svg" --sample-mib 8 \
-    --repetitions 2 --threads 1,2,4
+    --repetitions 2 --threads 1,2,4 --first-touch-gib 8
 expect_pools "$original_pools" "after a run"
 [[ ! -e $state_file ]] || fail "the state file was left behind"
 validate_schema report.schema.json "$work/report.json"
@@ -38,8 +38,19 @@ for want in '^phase alloc' '^phase zero' '^phase grow' '^decision   (set|keep th
     stdout_matches "$want"
 done
 if grep -qw hypervisor /proc/cpuinfo; then stdout_has '[vm]'; fi
+# The first touch from this machine's zero phase, in the report and the summary.
+python3 -c 'import json,sys; t=json.load(open(sys.argv[1]))["first_touch"]; assert t["gib"] == 8 and [r["threads_per_node"] for r in t["rows"]] == [1, 2, 4], t' "$work/report.json" ||
+    fail "the report's first_touch block"
+stdout_has 'first touch of 8 GiB of the pool'
+has_breakdown=$(python3 -c 'import json,sys; print("yes" if json.load(open(sys.argv[1])).get("breakdown") else "no")' "$work/report.json")
 if command -v gnuplot >/dev/null; then
     grep -q '<svg' "$work/chart.svg" || fail "no SVG plot: $(cat "$err")"
+    # A report with a breakdown draws it, with the what-if rows beside it.
+    if [[ $has_breakdown == yes ]]; then
+        grep -q 'where the predicted boot allocation goes' "$work/chart.svg" || fail "no breakdown panel in the plot"
+        grep -q 'init_on_alloc=' "$work/chart.svg" || fail "no what-if bar in the plot"
+        echo "run_e2e: the plot has the breakdown panel"
+    fi
 else
     [[ -s $work/chart.svg.gp ]] || fail "no gnuplot script without gnuplot: $(cat "$err")"
 fi

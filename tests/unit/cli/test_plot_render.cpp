@@ -51,6 +51,22 @@ TEST_CASE("plot: gnuplot renders an SVG atomically") {
     CHECK(files == 1);
 }
 
+TEST_CASE("plot: gnuplot draws the breakdown panel's bars, key and notes") {
+    REQUIRE_MESSAGE(program_exists("gnuplot"),
+                    "gnuplot-nox is a test dependency: run make test-deps");
+    TempDir dir;
+    auto out = dir.path / "breakdown.svg";
+    auto r = render_plot(hugetune::test::sample_data_with_breakdown(), out);
+    REQUIRE_MESSAGE(r.rendered, r.message);
+    auto svg = hugetune::test::read_text(out);
+    for (const char* text :
+         {"where the predicted boot allocation goes", "allocation proper",
+          "vmemmap optimisation (HVO), measured by the HVO pass", "zeroing (init_on_alloc)",
+          "predicted, not split", "what-if prediction", "interval", "not predicted",
+          "init_on_alloc=0", "hugetlb_free_vmemmap=on", "recommended N=8"})
+        CHECK_MESSAGE(svg.find(text) != std::string::npos, std::string(text));
+}
+
 TEST_CASE("plot: without gnuplot the script is written next to the file") {
     TempDir dir;
     const char* old = std::getenv("PATH");

@@ -88,6 +88,14 @@ TEST_CASE("breakdown: init_on_alloc on splits the prediction into allocation and
         CHECK(b->at[1].total.seconds == doctest::Approx(r.predicted_default_seconds));
     }
     CHECK(b->hvo_note.find("not separable") == 0);
+    // HVO known off: no vmemmap work in the boot, and the note says so rather than "not
+    // separable".
+    KernelOptions off = kernel();
+    off.hvo = false;
+    const auto without = boot_breakdown(r, data, off);
+    REQUIRE(without);
+    CHECK(without->hvo_note.find("HVO is off, so the boot does no vmemmap work") == 0);
+    CHECK_FALSE(without->at.front().vmemmap);
 }
 
 TEST_CASE("what if: init_on_alloc off is the allocation alone, with the first fault said") {

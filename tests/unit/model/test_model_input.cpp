@@ -268,3 +268,37 @@ TEST_CASE("csv: repetitions that differ in any column are kept; an identical row
         "phase,threads_per_node,seconds\nalloc,2,4\nzero,2,4\nalloc,4,2\nalloc,8,1\n");
     CHECK(p.phases.size() == 2);
 }
+
+TEST_CASE("sweep: the probe's HVO and pre-zeroing facts, for the sweep's page size only") {
+    auto doc = sweep_fixture();
+    auto& kernel = doc["probe"]["kernel"];
+    // A probe written before these facts: HVO as the probe found it, nothing else.
+    kernel.erase("hvo_sysctl");
+    kernel.erase("vmemmap_freeable");
+    const KernelOptions before = parse_sweep_json(doc).machine.kernel;
+    CHECK(before.hvo == std::optional<bool>(true));
+    CHECK_FALSE(before.hvo_sysctl);
+    CHECK_FALSE(before.vmemmap_freeable_kib_per_page);
+    CHECK_FALSE(before.zeroable_hugepages);
+
+    kernel["hvo"] = nullptr;
+    kernel["hvo_sysctl"] = true;
+    // The 1 GiB line and a 1 GiB pool's zeroable_hugepages do not speak for 2 MiB pages.
+    kernel["vmemmap_freeable"] = {{{"size_kb", 1048576}, {"kib_per_page", 16380}}};
+    kernel["pools"] = {{{"size_kb", 1048576},
+                        {"nr", 0},
+                        {"nodes", {{{"node", 0}, {"nr", 0}, {"zeroable_hugepages", 0}}}}},
+                       {{"size_kb", 2048}, {"nr", 0}, {"nodes", {{{"node", 0}, {"nr", 0}}}}}};
+    const KernelOptions other_size = parse_sweep_json(doc).machine.kernel;
+    CHECK_FALSE(other_size.hvo);
+    CHECK(other_size.hvo_sysctl);
+    CHECK_FALSE(other_size.vmemmap_freeable_kib_per_page);
+    CHECK_FALSE(other_size.zeroable_hugepages);
+
+    kernel["vmemmap_freeable"].push_back({{"size_kb", 2048}, {"kib_per_page", 28}});
+    kernel["pools"][1]["nodes"].push_back({{"node", 1}, {"nr", 0}, {"zeroable_hugepages", 0}});
+    const KernelOptions same_size = parse_sweep_json(doc).machine.kernel;
+    CHECK(same_size.vmemmap_freeable_kib_per_page == std::optional<double>(28));
+    // Present, even at 0 free pages not yet zeroed: the kernel has the file.
+    CHECK(same_size.zeroable_hugepages);
+}

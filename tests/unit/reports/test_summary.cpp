@@ -2,6 +2,7 @@
 // sweep of a 2-node Zen 4 machine and the model's fit with its seed.
 #include <doctest/doctest.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -183,4 +184,161 @@ TEST_CASE("plot: coinciding recommended and default values are both labelled") {
     CHECK(has(script, "recommended hugepage_alloc_threads="));
     CHECK(has(script, "kernel default hugepage_alloc_threads="));
     CHECK(has(script, "(the same value)"));
+}
+
+namespace {
+
+std::string plot_script(const nlohmann::json& report) {
+    return gnuplot_script(plot_data_from_report(read_whole(report)), PlotFormat::svg, "/tmp/x.svg");
+}
+
+// A number as the script writes it.
+std::string g6(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.6g", v);
+    return buf;
+}
+
+// The inline data block NAME of a script, its rows only; empty when the script has none.
+std::string data_block(const std::string& script, const std::string& name) {
+    const auto begin = script.find(name + " << EOD\n");
+    if (begin == std::string::npos)
+        return "";
+    const auto rows = begin + name.size() + 8;
+    return script.substr(rows, script.find("EOD\n", rows) - rows);
+}
+
+double seconds_of(const nlohmann::json& estimate) {
+    return estimate["seconds"].get<double>();
+}
+
+}  // namespace
+
+TEST_CASE("plot: the breakdown panel stacks the parts at the decision and the default") {
+    // HVO off, known: allocation is allocation proper, with no vmemmap part to draw.
+    const auto report = fixed_report(true, "sweep-zen4-2node-no-hvo-sysctl.json", true);
+    const auto& at = report["breakdown"]["at"];
+    REQUIRE(at.size() == 2);
+    const std::string script = plot_script(report);
+    CHECK(has(script, "set multiplot layout 3,1"));
+    CHECK(has(script, "where the predicted boot allocation goes"));
+    // Bar 1 the decision, bar 2 the default: allocation from 0, zeroing on top of it, the
+    // whole's interval over the stack.
+    std::string allocation, zeroing, intervals;
+    for (std::size_t i = 0; i < at.size(); ++i) {
+        REQUIRE(at[i]["separable"].get<bool>());
+        const double a = seconds_of(at[i]["allocation"]);
+        const double z = seconds_of(at[i]["zeroing"]);
+        const std::string x = std::to_string(i + 1);
+        allocation += x + " 0 " + g6(a) + "\n";
+        zeroing += x + " " + g6(a) + " " + g6(a + z) + "\n";
+        intervals += x + " " + g6(a + z) + " " + g6(at[i]["total"]["seconds_low"].get<double>()) +
+                     " " + g6(at[i]["total"]["seconds_high"].get<double>()) + "\n";
+    }
+    CHECK(data_block(script, "$bar_allocation") == allocation);
+    CHECK(data_block(script, "$bar_zeroing") == zeroing);
+    CHECK(has(data_block(script, "$bar_intervals"), intervals));
+    CHECK(data_block(script, "$bar_vmemmap").empty());
+    CHECK(has(script, "title 'allocation proper'"));
+    CHECK(has(script, "title 'zeroing (init_on_alloc)'"));
+    CHECK(has(script, "\"decision\\n" + std::to_string(at[0]["hugepage_alloc_threads"].get<int>()) +
+                          " threads\" 1"));
+    CHECK(has(script, "\"kernel default\\n" +
+                          std::to_string(at[1]["hugepage_alloc_threads"].get<int>()) +
+                          " threads\" 2"));
+}
+
+TEST_CASE("plot: the what-if rows are bars with their intervals, or say they are not predicted") {
+    const auto report = fixed_report(true, "sweep-zen4-2node-no-hvo-sysctl.json", true);
+    const auto& rows = report["what_if"];
+    REQUIRE(rows.size() == 2);
+    REQUIRE(rows[0]["parameter"] == "init_on_alloc");
+    REQUIRE(rows[1]["predicted"].is_null());  // HVO: no sysctl, no pass
+    const std::string script = plot_script(report);
+    const auto& p = rows[0]["predicted"];
+    CHECK(data_block(script, "$bar_what_if") == "3 0 " + g6(seconds_of(p)) + "\n");
+    CHECK(has(data_block(script, "$bar_intervals"),
+              "3 " + g6(seconds_of(p)) + " " + g6(p["seconds_low"].get<double>()) + " " +
+                  g6(p["seconds_high"].get<double>()) + "\n"));
+    const std::string threads = std::to_string(rows[0]["hugepage_alloc_threads"].get<int>());
+    CHECK(has(script, "\"init_on_alloc=0\\n" + threads + " threads\" 3"));
+    CHECK(has(script, "\"hugetlb_free_vmemmap=on\\n" + threads + " threads\" 4"));
+    CHECK(has(script, "set label \"not predicted\\n(see the summary)\" at 4, graph 0.06"));
+}
+
+TEST_CASE("plot: HVO on without a pass keeps its work inside allocation, and says so") {
+    auto sweep = hugetune::test::fixed_sweep("sweep-zen4-2node-hvo-pass.json");
+    sweep.erase("hvo_pass");
+    const auto report = hugetune::test::report_of_sweep(sweep, true, true);
+    REQUIRE(report["breakdown"]["at"][0]["separable"].get<bool>());
+    const std::string script = plot_script(report);
+    CHECK(data_block(script, "$bar_vmemmap").empty());
+    CHECK(has(script, "title 'allocation (with HVO''s vmemmap work if on, not measured apart)'"));
+}
+
+TEST_CASE("plot: with the HVO pass the vmemmap part is drawn and the HVO what-if predicted") {
+    const auto report = fixed_report(true, "sweep-zen4-2node-hvo-pass.json", true);
+    const auto& at = report["breakdown"]["at"];
+    REQUIRE(at.size() == 2);
+    REQUIRE(!at[0]["vmemmap"].is_null());
+    const std::string script = plot_script(report);
+    std::string allocation, vmemmap;
+    for (std::size_t i = 0; i < at.size(); ++i) {
+        const double a = seconds_of(at[i]["allocation"]);
+        const double v = seconds_of(at[i]["vmemmap"]);
+        REQUIRE(v > 0);
+        REQUIRE(v < a);
+        const std::string x = std::to_string(i + 1);
+        allocation += x + " 0 " + g6(a - v) + "\n";
+        vmemmap += x + " " + g6(a - v) + " " + g6(a) + "\n";
+    }
+    CHECK(data_block(script, "$bar_allocation") == allocation);
+    CHECK(data_block(script, "$bar_vmemmap") == vmemmap);
+    CHECK(has(script, "title 'allocation proper'"));
+    CHECK(has(script, "title 'vmemmap optimisation (HVO), measured by the HVO pass'"));
+    const auto& hvo = report["what_if"][1];
+    REQUIRE(hvo["parameter"] == "hugetlb_free_vmemmap");
+    REQUIRE(!hvo["predicted"].is_null());
+    CHECK(
+        has(data_block(script, "$bar_what_if"), "4 0 " + g6(seconds_of(hvo["predicted"])) + "\n"));
+    CHECK_FALSE(has(script, "not predicted"));
+}
+
+TEST_CASE("plot: a breakdown the phases do not split is one bar, never its parts") {
+    // The fixed sweep's zero phase alone takes longer than its predicted boot.
+    const auto report = fixed_report(true);
+    REQUIRE_FALSE(report["breakdown"]["at"][0]["separable"].get<bool>());
+    const std::string script = plot_script(report);
+    const double total = seconds_of(report["breakdown"]["at"][0]["total"]);
+    CHECK(data_block(script, "$bar_unsplit") == "1 0 " + g6(total) + "\n");
+    CHECK_FALSE(has(data_block(script, "$bar_allocation"), "1 0 "));
+    CHECK_FALSE(has(data_block(script, "$bar_zeroing"), "1 "));
+    CHECK(has(script, "set label \"not split:\\nzero phase > boot\" at 1"));
+}
+
+TEST_CASE("plot: a report without a breakdown draws no breakdown panel") {
+    const std::string script = plot_script(fixed_report());
+    CHECK(has(script, "set multiplot layout 2,1"));
+    CHECK_FALSE(has(script, "where the predicted boot allocation goes"));
+    CHECK_FALSE(has(script, "$bar_"));
+}
+
+TEST_CASE("summary: golden console output with the HVO pass, and without the sysctl") {
+    check_golden("summary-zen4-2node-hvo-pass.txt",
+                 format_report_summary(
+                     read_whole(fixed_report(true, "sweep-zen4-2node-hvo-pass.json", true))));
+    check_golden("summary-zen4-2node-no-hvo-sysctl.txt",
+                 format_report_summary(
+                     read_whole(fixed_report(true, "sweep-zen4-2node-no-hvo-sysctl.json", true))));
+}
+
+TEST_CASE("plot: a vmemmap part larger than the allocation it is part of is not drawn") {
+    auto report = fixed_report(true, "sweep-zen4-2node-hvo-pass.json", true);
+    auto& at = report["breakdown"]["at"][0];
+    const double allocation = seconds_of(at["allocation"]);
+    at["vmemmap"]["seconds"] = 2 * allocation;
+    const std::string script = plot_script(report);
+    CHECK(has(data_block(script, "$bar_allocation"), "1 0 " + g6(allocation) + "\n"));
+    CHECK_FALSE(has(data_block(script, "$bar_vmemmap"), "1 "));
+    CHECK(has(script, "set label \"vmemmap part larger\\nthan allocation: not drawn\" at 1"));
 }

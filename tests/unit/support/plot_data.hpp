@@ -24,4 +24,23 @@ inline PlotData sample_data() {
     return d;
 }
 
+// The same with a breakdown panel: the decision and the default in their parts (the default's
+// not split), a predicted what-if row with its interval and one not predicted.
+inline PlotData sample_data_with_breakdown() {
+    PlotData d = sample_data();
+    d.breakdown.bars.push_back(
+        {"decision\n16 threads",
+         {{BarPart::allocation, 0.4}, {BarPart::vmemmap, 0.1}, {BarPart::zeroing, 2.5}},
+         2.8,
+         3.3,
+         ""});
+    d.breakdown.bars.push_back(
+        {"kernel default\n18 threads", {{BarPart::unsplit, 2.9}}, 2.7, 3.1, "not split"});
+    d.breakdown.bars.push_back(
+        {"init_on_alloc=0\n16 threads", {{BarPart::what_if, 0.5}}, 0.2, 0.9, ""});
+    d.breakdown.bars.push_back(
+        {"hugetlb_free_vmemmap=on\n16 threads", {}, std::nullopt, std::nullopt, "not predicted"});
+    return d;
+}
+
 }  // namespace hugetune::test

@@ -86,9 +86,13 @@ TEST_CASE("the sweep file from made-up samples validates against the shipped sch
     check_validates(validate_json("sweep.schema.json", to_json(made_up_with_grow())));
 }
 
-TEST_CASE("the committed example sweep validates against the shipped schema") {
-    check_validates(
-        validate_file("sweep.schema.json", source_dir() / "tests/data/sweep-zen4-2node.json"));
+TEST_CASE("the committed example sweeps validate against the shipped schema") {
+    // The plain one, one with an HVO pass, one whose kernel had no hugetlb_optimize_vmemmap.
+    for (const char* file : {"sweep-zen4-2node.json", "sweep-zen4-2node-hvo-pass.json",
+                             "sweep-zen4-2node-no-hvo-sysctl.json"}) {
+        CAPTURE(file);
+        check_validates(validate_file("sweep.schema.json", source_dir() / "tests/data" / file));
+    }
 }
 
 TEST_CASE("the schema describes exactly the members the writer writes") {
