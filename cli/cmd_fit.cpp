@@ -13,6 +13,7 @@
 #include "cli/boot_sweep_option.hpp"
 #include "cli/commands.hpp"
 #include "model/alloc_threads.hpp"
+#include "model/input/kernel_options.hpp"
 #include "model/recommend.hpp"
 #include "model/text.hpp"
 #include "reports/fit_summary.hpp"
@@ -140,7 +141,13 @@ bool looks_like_json(const std::string& text) {
     return !nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false).is_discarded();
 }
 
-model::SweepData parse_input(const std::filesystem::path& path, const std::string& text) {
+// A sweep document's probe gives the kernel facts the what-if rows need; other inputs have none.
+struct ParsedInput {
+    model::SweepData data;
+    model::KernelOptions kernel;
+};
+
+ParsedInput parse_input(const std::filesystem::path& path, const std::string& text) {
     const std::string name = "--input " + path.string();
     const model::InputSource input{path.string(), "input"};
     if (looks_like_json(text)) {
@@ -152,11 +159,15 @@ model::SweepData parse_input(const std::filesystem::path& path, const std::strin
         if (doc.contains("format") && doc["format"] == model::kBootSweepFormat) {
             model::SweepData boots = model::parse_boot_sweep_json(doc, input);
             model::check_enough_thread_counts(boots.phases.front(), std::nullopt, input);
-            return boots;
+            return {std::move(boots), {}};
         }
-        return model::parse_sweep_json(doc, input);
+        model::SweepData sweep = model::parse_sweep_json(doc, input);
+        model::KernelOptions kernel;
+        if (doc.contains("probe"))
+            kernel = model::kernel_options_from_probe(doc["probe"], sweep.page_size_kb, input);
+        return {std::move(sweep), kernel};
     }
-    return model::parse_csv_table(text, input);
+    return {model::parse_csv_table(text, input), {}};
 }
 
 }  // namespace
@@ -169,11 +180,12 @@ int run_fit(const Args& args) {
     if (options->boot_sweep)
         boot_data = read_boot_sweep_option(*options->boot_sweep);
     const std::string text = read_input(options->input);
-    const model::SweepData data = parse_input(options->input, text);
-    const model::Recommendation result = model::recommend_from_sweep(data, options->recommend);
+    const ParsedInput parsed = parse_input(options->input, text);
+    const model::Recommendation result =
+        model::recommend_from_sweep(parsed.data, options->recommend);
     std::optional<model::BootComparison> boots;
     if (boot_data)
-        boots = model::compare_with_boots(result, *boot_data);
+        boots = model::compare_with_boots(result, *boot_data, {&parsed.data, parsed.kernel});
     for (const auto& note : result.notes)
         print_diagnostic("note", note);
     if (options->json) {

@@ -296,7 +296,9 @@ int run_run(const Args& args) {
     nlohmann::json report = assemble_report(*options, probe, sweep_json, fitted);
     std::optional<model::BootComparison> boots;
     if (boot_data) {
-        boots = model::compare_with_boots(fitted.recommendation, *boot_data);
+        boots = model::compare_with_boots(
+            fitted.recommendation, *boot_data,
+            {&fitted.data, kernel_options(probe, options->sweep.page_size_kb)});
         report["boot_sweep"] = model::to_json(*boots);
     }
     publish(*options, report, boots);
