@@ -72,7 +72,8 @@ void add_plan_options(po::options_description& d, OptionText& t) {
             .c_str())("init-on-alloc", po::value(&t.init_on_alloc)->value_name("keep|0|1|0,1"),
                       "init_on_alloc= on every step, or each of two values on every thread count "
                       "(default keep: as the command line has it)")(
-        "hugetlb-free-vmemmap", po::value(&t.hugetlb_free_vmemmap)->value_name("keep|on|off|on,off"),
+        "hugetlb-free-vmemmap",
+        po::value(&t.hugetlb_free_vmemmap)->value_name("keep|on|off|on,off"),
         "hugetlb_free_vmemmap= (HVO) on every step, or each of two values on every thread count "
         "and init_on_alloc value (default keep: as the command line has it)")(
         "kernel", po::value(&t.kernel)->value_name("FILE"),

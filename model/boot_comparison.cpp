@@ -64,8 +64,9 @@ void add_what_if(BootComparison& c, const Recommendation& r, const WhatIfBasis& 
         row.boots = m.boots;
         row.measured_seconds = m.seconds;
         if (parameter.empty()) {
-            row.note = "init_on_alloc and HVO both differ from the sweep's; each what-if row "
-                       "changes one";
+            row.note =
+                "init_on_alloc and HVO both differ from the sweep's; each what-if row "
+                "changes one";
             c.what_if.push_back(row);
             continue;
         }
@@ -81,8 +82,9 @@ void add_what_if(BootComparison& c, const Recommendation& r, const WhatIfBasis& 
                 row.ratio = m.seconds / w.predicted->seconds;
         }
         if (row.value.empty())
-            row.value = parameter == "init_on_alloc" ? (set.init_on_alloc.value_or(false) ? "1" : "0")
-                                                     : (set.hvo.value_or(false) ? "on" : "off");
+            row.value = parameter == "init_on_alloc"
+                            ? (set.init_on_alloc.value_or(false) ? "1" : "0")
+                            : (set.hvo.value_or(false) ? "on" : "off");
         c.what_if.push_back(row);
     }
 }
@@ -129,8 +131,7 @@ BootComparison compare_with_boots(const Recommendation& r, const SweepData& boot
                                                                      : "hugetlb_free_vmemmap";
             add_what_if(c, r, basis, set, parameter, nodes);
         } else {
-            c.unmatched.push_back(setting_words(set) +
-                                  ": not compared (" +
+            c.unmatched.push_back(setting_words(set) + ": not compared (" +
                                   (compared ? "the boots at the prediction's settings are those of "
                                               "an earlier setting"
                                             : "no sweep to predict the setting from") +

@@ -44,9 +44,9 @@ struct BootComparison {
     std::optional<std::string> kernel_release;
     // The prediction's settings, which the boots in `rows` share; nothing: unknown.
     std::optional<bool> init_on_alloc, hvo;
-    std::vector<BootComparisonRow> rows;    // ascending threads
-    std::vector<BootWhatIfRow> what_if;     // by setting in boot order, then ascending threads
-    std::vector<std::string> unmatched;     // settings no prediction covers, one line each
+    std::vector<BootComparisonRow> rows;  // ascending threads
+    std::vector<BootWhatIfRow> what_if;   // by setting in boot order, then ascending threads
+    std::vector<std::string> unmatched;   // settings no prediction covers, one line each
 };
 
 // What the what-if rows need beyond the recommendation: the sweep it was fitted from and the

@@ -90,7 +90,7 @@ std::string format_boot_comparison(const model::BootComparison& c) {
     }
     if (!c.what_if.empty()) {
         s << "Boots with a setting the other way against the what-if prediction:\n";
-        s << "  setting                   threads  boots  measured  predicted (range)      "
+        s << "  setting                   threads  boots  measured  predicted (range)         "
              "measured/predicted\n";
         for (const auto& w : c.what_if) {
             const std::string setting =
@@ -103,7 +103,7 @@ std::string format_boot_comparison(const model::BootComparison& c) {
                                  seconds_text(*w.predicted->high) + ")";
             }
             char line[256];
-            std::snprintf(line, sizeof line, "  %-24s  %7d%s  %5zu  %8s  %-21s  %s\n",
+            std::snprintf(line, sizeof line, "  %-24s  %7d%s  %5zu  %8s  %-24s  %s\n",
                           setting.c_str(), w.threads, w.recommended ? "*" : " ", w.boots,
                           seconds_text(w.measured_seconds).c_str(), predicted.c_str(),
                           w.ratio ? decimals_text(*w.ratio, 2).c_str() : "-");

@@ -30,8 +30,9 @@ std::optional<bool> first_known(std::initializer_list<JsonField> fields) {
 // steps named their settings).
 std::pair<std::optional<bool>, std::optional<bool>> step_setting(const JsonField& step,
                                                                  const JsonField& doc) {
-    return {first_known({step["init_on_alloc"], step["logged_init_on_alloc"], doc["init_on_alloc"]}),
-            first_known({step["hugetlb_free_vmemmap"], step["hvo"]})};
+    return {
+        first_known({step["init_on_alloc"], step["logged_init_on_alloc"], doc["init_on_alloc"]}),
+        first_known({step["hugetlb_free_vmemmap"], step["hvo"]})};
 }
 
 BootSettingSeries& series_for(std::vector<BootSettingSeries>& all, std::optional<bool> ioa,
@@ -69,8 +70,7 @@ std::string setting_text(const BootSettingSeries& s) {
     const auto text = [](const std::optional<bool>& v, const char* on, const char* off) {
         return v ? std::string(*v ? on : off) : std::string("unknown");
     };
-    return "init_on_alloc " + text(s.init_on_alloc, "1", "0") + ", HVO " +
-           text(s.hvo, "on", "off");
+    return "init_on_alloc " + text(s.init_on_alloc, "1", "0") + ", HVO " + text(s.hvo, "on", "off");
 }
 
 }  // namespace
@@ -102,8 +102,7 @@ SweepData parse_boot_sweep_json(const nlohmann::json& document, const InputSourc
     if (!data.complete)
         data.notes.push_back("the boot sweep did not record every step: fitting the ones it did");
     if (data.boot_settings.size() > 1)
-        data.notes.push_back("the boot sweep booted " +
-                             std::to_string(data.boot_settings.size()) +
+        data.notes.push_back("the boot sweep booted " + std::to_string(data.boot_settings.size()) +
                              " settings: a fit of its boots takes the first (" +
                              setting_text(data.boot_settings.front()) + ")");
     return data;

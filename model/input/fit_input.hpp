@@ -131,8 +131,9 @@ inline constexpr const char* kBootSweepFormat = "hugetune-boot-sweep";
 inline constexpr int kBootSweepFormatVersion = 1;
 
 // A `hugetune-boot-sweep` result: a measured boot table ("boot" phase, threads per node = the
-// total over the nodes it names) of its first setting, and every setting's in boot_settings. Throws InputError naming the JSON path of the problem. A fit
-// of it needs check_enough_thread_counts too; a comparison with a prediction does not.
+// total over the nodes it names) of its first setting, and every setting's in boot_settings. Throws
+// InputError naming the JSON path of the problem. A fit of it needs check_enough_thread_counts too;
+// a comparison with a prediction does not.
 SweepData parse_boot_sweep_json(const nlohmann::json& doc, const InputSource& input = {});
 
 // At least three distinct thread counts in the series the recommendation needs; throws

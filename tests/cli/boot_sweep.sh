@@ -311,7 +311,7 @@ stdout_has "setting 1: init_on_alloc=0, hugetlb_free_vmemmap=on"
 stdout_has "step 1: $set1"
 stdout_has "step 2: $set2"
 expect 0 "${sweep[@]}" plan "${set_args[@]}" --json
-[[ $(field "$out" 'd["init_on_alloc_values"], d["init_on_alloc"], d["hugetlb_free_vmemmap_values"]') == "[False, True] None [True]" ]] ||
+[[ $(field "$out" 'd["init_on_alloc_values"], d["init_on_alloc"], d["hugetlb_free_vmemmap_values"]') == "([False, True], None, [True])" ]] ||
     fail "plan --json values: $(cat "$out")"
 [[ $(field "$out" 'd["steps"][1]["init_on_alloc"], d["steps"][1]["hugetlb_free_vmemmap"]') == "(True, True)" ]] ||
     fail "plan --json step 2 settings"

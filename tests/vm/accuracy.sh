@@ -11,6 +11,17 @@
 # without zeroing the boot is about 100 times faster, and the kernel logs whole milliseconds in
 # 4 ms steps, so it needs a larger pool to be measured at all. BOOTS (default 3) boots per T;
 # SETTINGS lists the init_on_alloc values (default "1 0").
+#
+# Then the what-if rows against real boots (PARTS, default "main whatif": leave one out to run
+# the other alone): with the memory backed, one pool of WHATIF_PAGES (default 2048) pages for
+# everything, a guest per init_on_alloc value in WHATIF_SETTINGS (default "1 0") runs the same
+# `hugetune run` (its report's what_if rows), and guests booted with every combination of
+# init_on_alloc in WHATIF_SETTINGS and hugetlb_free_vmemmap in WHATIF_HVO (default "off on") at
+# T = 1, 2 (WHATIF_BOOTS, default 2, boots each) give the kernel's figure, each with what the boot
+# says it ran with. The boots become one boot-sweep result (whatif-boots.json, format
+# hugetune-boot-sweep), and `hugetune fit --input <the guest's sweep> --boot-sweep` sets each
+# measured setting beside its prediction: the guest's own setting beside the prediction, the
+# other init_on_alloc or HVO beside that what-if row at the same T and pool.
 set -uo pipefail
 binary=$(realpath "${1:?usage: $0 <hugetune binary>}")
 here=$(cd "$(dirname "$0")" && pwd)
@@ -28,8 +39,11 @@ export VMLAB_INITRD=$VMLAB_WORK/initramfs.cpio.gz
 vmlab_prepare
 echo "accuracy: $(date -u +%F), kernel $vmlab_kernel_release, $vmlab_accel_name, -smp 2, $boots boots per T"
 
+read -r -a parts <<<"${PARTS:-main whatif}"
+part() { [[ " ${parts[*]} " == *" $1 "* ]]; }
 table=$VMLAB_WORK/measurements.tsv
 : >"$table"
+part main || settings=()
 for init_on_alloc in "${settings[@]}"; do
     pages=$(pool_pages "$init_on_alloc")
     sample_mib=$(sample_mib_for "$pages")
@@ -57,7 +71,7 @@ for init_on_alloc in "${settings[@]}"; do
     done
 done
 
-python3 - "$VMLAB_WORK" "$table" "${settings[@]}" <<'PY'
+part main && python3 - "$VMLAB_WORK" "$table" "${settings[@]}" <<'PY'
 import json, statistics, sys
 work, table, settings = sys.argv[1], sys.argv[2], sys.argv[3:]
 measured = {}
@@ -82,4 +96,120 @@ for ioa in settings:
             runs = ", ".join(str(x) for x in measured[(ioa, backing, t)])
             shown = f"{p:.0f}" if p is not None else "-"
             print(f"| {ioa} | {backing} | {curve} | {t} | {shown} | {medians[t]:.0f} ({runs}) | {ratio} | {recommended} | {predicted_best} | {best} |")
+PY
+
+part whatif || exit 0
+
+# --- the what-if rows against real boots ---------------------------------------------------------
+whatif_pages=${WHATIF_PAGES:-2048}
+whatif_boots=${WHATIF_BOOTS:-2}
+read -r -a whatif_settings <<<"${WHATIF_SETTINGS:-1 0}"
+read -r -a whatif_hvo <<<"${WHATIF_HVO:-off on}"
+whatif_sample_mib=$(sample_mib_for "$whatif_pages")
+whatif_predict_mib=$((whatif_sample_mib * 4 + 768))
+whatif_boot_mib=$((whatif_pages * 2 + 768))
+echo "what-if: pool $whatif_pages x 2 MiB, host memory preallocated, samples of $whatif_sample_mib MiB; init_on_alloc ${whatif_settings[*]}, hugetlb_free_vmemmap ${whatif_hvo[*]}, T = 1, 2, $whatif_boots boots each"
+boots_tsv=$VMLAB_WORK/whatif-boots.tsv
+: >"$boots_tsv"
+for init_on_alloc in "${whatif_settings[@]}"; do
+    name=whatif-predict-$init_on_alloc
+    vm_boot "$name" run-predict "init_on_alloc=$init_on_alloc vmlab.pages=$whatif_pages vmlab.sample_mib=$whatif_sample_mib" \
+        --smp 2 --mem "$whatif_predict_mib" --prealloc --timeout 900 || vmlab_fail "$name did not finish"
+    vm_expect_rc "$name" run 0
+    vm_section "$name" report >"$VMLAB_WORK/$name.json"
+done
+for ((boot = 1; boot <= whatif_boots; boot++)); do
+    for init_on_alloc in "${whatif_settings[@]}"; do
+        for hvo in "${whatif_hvo[@]}"; do
+            for threads in 1 2; do
+                name=whatif-boot-$init_on_alloc-$hvo-$threads-$boot
+                vm_boot "$name" boot-line "init_on_alloc=$init_on_alloc hugetlb_free_vmemmap=$hvo hugepages=$whatif_pages hugepage_alloc_threads=$threads" \
+                    --smp 2 --mem "$whatif_boot_mib" --prealloc || vmlab_fail "$name did not finish"
+                log=$(vm_section "$name" kernel-log)
+                ms=$(sed -n 's/.*allocation took \([0-9]*\)ms with hugepage_allocation_threads=.*/\1/p' <<<"$log")
+                [[ -n "$ms" ]] || vmlab_fail "$name: no allocation line"
+                logged=$(sed -n 's/.*mem auto-init:.*heap alloc:\(on\|off\).*/\1/p' <<<"$log")
+                printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$init_on_alloc" "$hvo" "$threads" "$boot" "$ms" \
+                    "${logged:-none}" "$(vm_section "$name" hvo | head -1)" >>"$boots_tsv"
+            done
+        done
+    done
+done
+
+python3 - "$boots_tsv" "$VMLAB_WORK/whatif-boots.json" "$whatif_pages" "$vmlab_kernel_release" <<'PY' || vmlab_fail "the boots do not make a result"
+import json, sys
+tsv, out, pages, release = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+steps = []
+for line in open(tsv):
+    ioa, hvo, threads, rep, ms, logged, sysctl = line.split()
+    steps.append({"threads": int(threads), "repetition": int(rep),
+                  "init_on_alloc": ioa == "1", "hugetlb_free_vmemmap": hvo == "on",
+                  "milliseconds": int(ms), "logged_threads": int(threads),
+                  "logged_init_on_alloc": None if logged == "none" else logged == "on",
+                  "hvo": None if sysctl == "none" else sysctl == "1"})
+    if int(ms) == 0:
+        sys.exit(f"a boot at {line.strip()} logged 0 ms: give a larger WHATIF_PAGES")
+    if steps[-1]["logged_init_on_alloc"] not in (None, steps[-1]["init_on_alloc"]):
+        sys.exit(f"a boot did not run with the init_on_alloc it was given: {line.strip()}")
+json.dump({"format": "hugetune-boot-sweep", "format_version": 1, "phase": "done", "complete": True,
+           "abort_reason": "", "kernel": {"release": release, "online_cpus": 2}, "nodes": 1,
+           "page_size_kb": 2048, "pages": pages, "init_on_alloc": None, "steps": steps},
+          open(out, "w"), indent=2)
+PY
+for init_on_alloc in "${whatif_settings[@]}"; do
+    name=whatif-predict-$init_on_alloc
+    python3 -c 'import json, sys; json.dump(json.load(open(sys.argv[1]))["sweep"], open(sys.argv[2], "w"))' \
+        "$VMLAB_WORK/$name.json" "$VMLAB_WORK/$name-sweep.json" || vmlab_fail "$name: no sweep in its report"
+    "$binary" fit --input "$VMLAB_WORK/$name-sweep.json" --boot-sweep "$VMLAB_WORK/whatif-boots.json" --json \
+        >"$VMLAB_WORK/$name-fit.json" 2>"$VMLAB_WORK/$name-fit.err" || vmlab_fail "fit of $name: $(cat "$VMLAB_WORK/$name-fit.err")"
+done
+python3 - "$VMLAB_WORK" "$boots_tsv" "${whatif_settings[@]}" <<'PY'
+import json, statistics, sys
+work, tsv, settings = sys.argv[1], sys.argv[2], sys.argv[3:]
+boots = {}
+for line in open(tsv):
+    ioa, hvo, threads, rep, ms, logged, sysctl = line.split()
+    boots.setdefault((ioa, hvo, int(threads)), []).append(int(ms))
+print("| prediction guest | booted | T | compared with | predicted ms (range) | measured ms (median; all) | predicted/measured | 0.85-1.15 |")
+print("| --- | --- | --- | --- | --- | --- | --- | --- |")
+for ioa in settings:
+    fit = json.load(open(f"{work}/whatif-predict-{ioa}-fit.json"))
+    report = json.load(open(f"{work}/whatif-predict-{ioa}.json"))
+    b = fit["boot_sweep"]
+    hvo_as_is = "on" if b["hvo"] else "off"
+    guest = f"init_on_alloc={ioa}, HVO {hvo_as_is if b['hvo'] is not None else 'unknown'}"
+    rec = fit["recommendation"]["hugepage_alloc_threads"]
+    def verdict(p, m):
+        if p is None or not m:
+            return "-", "not predicted"
+        r = p / m
+        return f"{r:.2f}", "yes" if 0.85 <= r <= 1.15 else "**no**"
+    for row in b["rows"]:
+        t = row["threads"]
+        runs = boots.get((ioa, hvo_as_is, t), [])
+        ratio, ok = verdict(row["predicted_ms"], row["measured_ms"])
+        print(f"| {guest} | init_on_alloc={ioa} hugetlb_free_vmemmap={hvo_as_is} | {t} | the prediction | {row['predicted_ms']:.0f} | "
+              f"{row['measured_ms']:.0f} ({', '.join(map(str, runs))}) | {ratio} | {ok} |")
+    for w in b["what_if"]:
+        t = w["threads"]
+        setting = f"{w['parameter']}={w['value']}" + (" (report's row)" if w["recommended"] else "") if w["parameter"] else "both the other way"
+        p = w["predicted_ms"]
+        shown = "-" if p is None else f"{p:.0f}" + (f" ({w['predicted_low_ms']:.0f}-{w['predicted_high_ms']:.0f})" if w["predicted_low_ms"] is not None else "")
+        ratio, ok = verdict(p, w["measured_ms"])
+        note = "" if p is not None else f" ({w['note']})"
+        if w["parameter"] == "init_on_alloc":
+            key = (w["value"], hvo_as_is, t)
+        elif w["parameter"]:
+            key = (ioa, w["value"], t)
+        else:
+            key = ("0" if ioa == "1" else "1", "off" if hvo_as_is == "on" else "on", t)
+        booted = f"init_on_alloc={key[0]} hugetlb_free_vmemmap={key[1]}"
+        runs = ", ".join(map(str, boots.get(key, [])))
+        print(f"| {guest} | {booted} | {t} | {setting} | {shown} | {w['measured_ms']:.0f} ({runs}) | {ratio} | {ok}{note} |")
+    for u in b["unmatched"]:
+        print(f"| {guest} | {u} | | | | | | |")
+    for w in report.get("what_if", []):
+        p = w.get("predicted")
+        print(f"<!-- report's what_if row: {w['parameter']}={w['value']} at T={w['hugepage_alloc_threads']}: "
+              f"{'not predicted' if not p else '%.0f ms' % (p['seconds'] * 1000)} -->")
 PY

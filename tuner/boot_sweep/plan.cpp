@@ -200,10 +200,10 @@ std::vector<Step> plan_steps(const Plan& plan) {
     for (int rep = 1; rep <= plan.repetitions; ++rep)
         for (const BootSettings& set : settings)
             for (int t : plan.threads)
-                steps.push_back({t, rep,
-                                 step_cmdline(plan.original_cmdline, plan.page_size_kb,
-                                              plan.pages, t, set),
-                                 set});
+                steps.push_back(
+                    {t, rep,
+                     step_cmdline(plan.original_cmdline, plan.page_size_kb, plan.pages, t, set),
+                     set});
     return steps;
 }
 

@@ -124,25 +124,25 @@ json to_json(const Result& r) {
              {"by_threads", threads_json(set.by_threads)},
              {"best", best_json(set.best_threads)}});
     const std::vector<bool>& ioa = p.init_on_alloc;
-    json out = {{"format", kResultFormat},
-                {"format_version", kResultFormatVersion},
-                {"phase", to_string(r.state.phase)},
-                {"complete", r.complete},
-                {"abort_reason", r.state.abort_reason},
-                {"kernel", {{"release", p.kernel_release}, {"online_cpus", p.online_cpus}}},
-                {"nodes", p.nodes},
-                {"page_size_kb", p.page_size_kb},
-                {"pages", p.pages},
-                {"init_on_alloc",
-                 ioa.size() == 1 ? json(static_cast<bool>(ioa.front())) : json(nullptr)},
-                {"init_on_alloc_values", p.init_on_alloc},
-                {"hugetlb_free_vmemmap_values", p.hugetlb_free_vmemmap},
-                {"tolerance", r.tolerance},
-                {"steps", steps},
-                {"by_threads", threads_json(r.by_threads)},
-                {"best", best_json(r.best_threads)},
-                {"by_setting", by_setting},
-                {"summary", format_result(r)}};
+    json out = {
+        {"format", kResultFormat},
+        {"format_version", kResultFormatVersion},
+        {"phase", to_string(r.state.phase)},
+        {"complete", r.complete},
+        {"abort_reason", r.state.abort_reason},
+        {"kernel", {{"release", p.kernel_release}, {"online_cpus", p.online_cpus}}},
+        {"nodes", p.nodes},
+        {"page_size_kb", p.page_size_kb},
+        {"pages", p.pages},
+        {"init_on_alloc", ioa.size() == 1 ? json(static_cast<bool>(ioa.front())) : json(nullptr)},
+        {"init_on_alloc_values", p.init_on_alloc},
+        {"hugetlb_free_vmemmap_values", p.hugetlb_free_vmemmap},
+        {"tolerance", r.tolerance},
+        {"steps", steps},
+        {"by_threads", threads_json(r.by_threads)},
+        {"best", best_json(r.best_threads)},
+        {"by_setting", by_setting},
+        {"summary", format_result(r)}};
     return out;
 }
 
@@ -161,9 +161,8 @@ std::string format_result(const Result& r) {
         threads_table(s, set);
         if (set.best_threads)
             s << "best: the fewest threads within " << percent_text(r.tolerance)
-              << " of the fastest median" << (r.complete ? "" : " (of the steps recorded)")
-              << ": " << alloc_threads_setting(static_cast<std::uint64_t>(*set.best_threads))
-              << "\n";
+              << " of the fastest median" << (r.complete ? "" : " (of the steps recorded)") << ": "
+              << alloc_threads_setting(static_cast<std::uint64_t>(*set.best_threads)) << "\n";
         else
             s << "no step was recorded\n";
     }

@@ -145,9 +145,9 @@ Transition record_step(State s, const BootFacts& boot) {
         read_boot_log_context(last_boot_messages(boot.log)).init_on_alloc;
     if (auto why = settings_mismatch(step->step.settings, logged_init_on_alloc, boot.hvo))
         return abort_sweep(std::move(s), boot, *why + " (" + step_name(s, index) + ")");
-    step->recorded = Record{boot.now,          line->milliseconds,  line->threads,
-                            boot.boot_id,      boot.kernel_release, boot.cmdline,
-                            logged_init_on_alloc, boot.hvo};
+    step->recorded =
+        Record{boot.now,     line->milliseconds,   line->threads, boot.boot_id, boot.kernel_release,
+               boot.cmdline, logged_init_on_alloc, boot.hvo};
     if (s.abort_requested)
         return abort_sweep(std::move(s), boot, "abort requested");
     for (std::size_t next = index + 1; next < s.steps.size(); ++next)

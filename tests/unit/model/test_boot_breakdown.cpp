@@ -291,7 +291,8 @@ TEST_CASE("what if at a count: the row at the recommended count and pool is the 
     REQUIRE(at[0].predicted);
     CHECK(at[0].value == "0");
     CHECK(at[0].predicted->seconds == doctest::Approx(rows[0].predicted->seconds));
-    CHECK(at[0].predicted->low.value_or(-1) == doctest::Approx(rows[0].predicted->low.value_or(-1)));
+    CHECK(at[0].predicted->low.value_or(-1) ==
+          doctest::Approx(rows[0].predicted->low.value_or(-1)));
     // Another count and twice the pool: the prediction there less the zero phase there.
     const auto other = what_if_rows_at(r, data, kernel(), 8, 2 * kPoolPages);
     REQUIRE(other.size() == 2);

@@ -130,9 +130,9 @@ class FakeHost : public bs::Host {
             init_on_alloc = false;
         if (honour_settings && cmdline.find("init_on_alloc=1") != std::string::npos)
             init_on_alloc = true;
-        boot.log.insert(boot.log.begin() + 1, std::string("mem auto-init: stack:all(zero), heap alloc:") +
-                                                  (init_on_alloc ? "on" : "off") +
-                                                  ", heap free:off");
+        boot.log.insert(boot.log.begin() + 1,
+                        std::string("mem auto-init: stack:all(zero), heap alloc:") +
+                            (init_on_alloc ? "on" : "off") + ", heap free:off");
         boot.hvo = default_hvo;
         if (default_hvo && honour_settings &&
             cmdline.find("hugetlb_free_vmemmap=on") != std::string::npos)
@@ -672,7 +672,8 @@ TEST_CASE("a step's command line sets init_on_alloc and hugetlb_free_vmemmap whe
           "init_on_alloc=0 hugetlb_free_vmemmap=on");
 }
 
-TEST_CASE("settings as a second dimension: every setting on every count, repetition by repetition") {
+TEST_CASE(
+    "settings as a second dimension: every setting on every count, repetition by repetition") {
     auto f = facts();
     f.hvo_sysctl = true;
     bs::Request r = request({1, 2}, 2);
@@ -692,8 +693,9 @@ TEST_CASE("settings as a second dimension: every setting on every count, repetit
     CHECK(plan.steps[4].repetition == 2);
     CHECK(plan.steps[4].settings == settings[0]);
     CHECK(plan.steps[3].cmdline ==
-          kOriginal + " hugepagesz=2M hugepages=1024 hugepage_alloc_threads=2 init_on_alloc=1 "
-                      "hugetlb_free_vmemmap=on");
+          kOriginal +
+              " hugepagesz=2M hugepages=1024 hugepage_alloc_threads=2 init_on_alloc=1 "
+              "hugetlb_free_vmemmap=on");
     const std::string text = bs::format_plan(plan);
     CHECK(text.find("8 boots by kexec (2 thread counts x 2 settings x 2 repetitions)") !=
           std::string::npos);
@@ -793,8 +795,8 @@ TEST_CASE("the state keeps the settings: round trip, a state of one value, forge
     state.plan = bs::make_plan(f, r);
     for (const auto& step : state.plan.steps)
         state.steps.push_back({step, {}, {}});
-    state.steps[0].recorded = bs::Record{"t1", 900, 1, "boot-1", "6.15.3",
-                                         state.plan.steps[0].cmdline, true, true};
+    state.steps[0].recorded =
+        bs::Record{"t1", 900, 1, "boot-1", "6.15.3", state.plan.steps[0].cmdline, true, true};
     const auto doc = bs::to_json(state);
     const bs::State back = bs::state_from_json(doc);
     CHECK(back.plan.init_on_alloc == std::vector<bool>{true, false});
