@@ -37,7 +37,7 @@ mkdir -p "$VMLAB_WORK"
 export VMLAB_INITRD=$VMLAB_WORK/initramfs.cpio.gz
 "$here/make-initramfs.sh" "$binary" "$VMLAB_INITRD" || exit 1
 vmlab_prepare
-echo "accuracy: $(date -u +%F), kernel $vmlab_kernel_release, $vmlab_accel_name, -smp 2, $boots boots per T"
+echo "accuracy: $(date -u +%F), kernel $vmlab_kernel_release, $vmlab_accel_name, -smp 2"
 
 read -r -a parts <<<"${PARTS:-main whatif}"
 part() { [[ " ${parts[*]} " == *" $1 "* ]]; }
@@ -49,7 +49,7 @@ for init_on_alloc in "${settings[@]}"; do
     sample_mib=$(sample_mib_for "$pages")
     predict_mib=$((sample_mib * 4 + 768))
     boot_mib=$((pages * 2 + 768))
-    echo "init_on_alloc=$init_on_alloc: pool $pages x 2 MiB, samples of $sample_mib MiB; guests of $predict_mib MiB (prediction) and $boot_mib MiB (boots)"
+    echo "init_on_alloc=$init_on_alloc: pool $pages x 2 MiB, samples of $sample_mib MiB; guests of $predict_mib MiB (prediction) and $boot_mib MiB (boots), $boots boots per T"
     for backing in prealloc lazy; do
         flag=()
         [[ $backing == prealloc ]] && flag=(--prealloc)
@@ -136,80 +136,5 @@ for ((boot = 1; boot <= whatif_boots; boot++)); do
     done
 done
 
-python3 - "$boots_tsv" "$VMLAB_WORK/whatif-boots.json" "$whatif_pages" "$vmlab_kernel_release" <<'PY' || vmlab_fail "the boots do not make a result"
-import json, sys
-tsv, out, pages, release = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
-steps = []
-for line in open(tsv):
-    ioa, hvo, threads, rep, ms, logged, sysctl = line.split()
-    steps.append({"threads": int(threads), "repetition": int(rep),
-                  "init_on_alloc": ioa == "1", "hugetlb_free_vmemmap": hvo == "on",
-                  "milliseconds": int(ms), "logged_threads": int(threads),
-                  "logged_init_on_alloc": None if logged == "none" else logged == "on",
-                  "hvo": None if sysctl == "none" else sysctl == "1"})
-    if int(ms) == 0:
-        sys.exit(f"a boot at {line.strip()} logged 0 ms: give a larger WHATIF_PAGES")
-    if steps[-1]["logged_init_on_alloc"] not in (None, steps[-1]["init_on_alloc"]):
-        sys.exit(f"a boot did not run with the init_on_alloc it was given: {line.strip()}")
-json.dump({"format": "hugetune-boot-sweep", "format_version": 1, "phase": "done", "complete": True,
-           "abort_reason": "", "kernel": {"release": release, "online_cpus": 2}, "nodes": 1,
-           "page_size_kb": 2048, "pages": pages, "init_on_alloc": None, "steps": steps},
-          open(out, "w"), indent=2)
-PY
-for init_on_alloc in "${whatif_settings[@]}"; do
-    name=whatif-predict-$init_on_alloc
-    python3 -c 'import json, sys; json.dump(json.load(open(sys.argv[1]))["sweep"], open(sys.argv[2], "w"))' \
-        "$VMLAB_WORK/$name.json" "$VMLAB_WORK/$name-sweep.json" || vmlab_fail "$name: no sweep in its report"
-    "$binary" fit --input "$VMLAB_WORK/$name-sweep.json" --boot-sweep "$VMLAB_WORK/whatif-boots.json" --json \
-        >"$VMLAB_WORK/$name-fit.json" 2>"$VMLAB_WORK/$name-fit.err" || vmlab_fail "fit of $name: $(cat "$VMLAB_WORK/$name-fit.err")"
-done
-python3 - "$VMLAB_WORK" "$boots_tsv" "${whatif_settings[@]}" <<'PY'
-import json, statistics, sys
-work, tsv, settings = sys.argv[1], sys.argv[2], sys.argv[3:]
-boots = {}
-for line in open(tsv):
-    ioa, hvo, threads, rep, ms, logged, sysctl = line.split()
-    boots.setdefault((ioa, hvo, int(threads)), []).append(int(ms))
-print("| prediction guest | booted | T | compared with | predicted ms (range) | measured ms (median; all) | predicted/measured | 0.85-1.15 |")
-print("| --- | --- | --- | --- | --- | --- | --- | --- |")
-for ioa in settings:
-    fit = json.load(open(f"{work}/whatif-predict-{ioa}-fit.json"))
-    report = json.load(open(f"{work}/whatif-predict-{ioa}.json"))
-    b = fit["boot_sweep"]
-    hvo_as_is = "on" if b["hvo"] else "off"
-    guest = f"init_on_alloc={ioa}, HVO {hvo_as_is if b['hvo'] is not None else 'unknown'}"
-    rec = fit["recommendation"]["hugepage_alloc_threads"]
-    def verdict(p, m):
-        if p is None or not m:
-            return "-", "not predicted"
-        r = p / m
-        return f"{r:.2f}", "yes" if 0.85 <= r <= 1.15 else "**no**"
-    for row in b["rows"]:
-        t = row["threads"]
-        runs = boots.get((ioa, hvo_as_is, t), [])
-        ratio, ok = verdict(row["predicted_ms"], row["measured_ms"])
-        print(f"| {guest} | init_on_alloc={ioa} hugetlb_free_vmemmap={hvo_as_is} | {t} | the prediction | {row['predicted_ms']:.0f} | "
-              f"{row['measured_ms']:.0f} ({', '.join(map(str, runs))}) | {ratio} | {ok} |")
-    for w in b["what_if"]:
-        t = w["threads"]
-        setting = f"{w['parameter']}={w['value']}" + (" (report's row)" if w["recommended"] else "") if w["parameter"] else "both the other way"
-        p = w["predicted_ms"]
-        shown = "-" if p is None else f"{p:.0f}" + (f" ({w['predicted_low_ms']:.0f}-{w['predicted_high_ms']:.0f})" if w["predicted_low_ms"] is not None else "")
-        ratio, ok = verdict(p, w["measured_ms"])
-        note = "" if p is not None else f" ({w['note']})"
-        if w["parameter"] == "init_on_alloc":
-            key = (w["value"], hvo_as_is, t)
-        elif w["parameter"]:
-            key = (ioa, w["value"], t)
-        else:
-            key = ("0" if ioa == "1" else "1", "off" if hvo_as_is == "on" else "on", t)
-        booted = f"init_on_alloc={key[0]} hugetlb_free_vmemmap={key[1]}"
-        runs = ", ".join(map(str, boots.get(key, [])))
-        print(f"| {guest} | {booted} | {t} | {setting} | {shown} | {w['measured_ms']:.0f} ({runs}) | {ratio} | {ok}{note} |")
-    for u in b["unmatched"]:
-        print(f"| {guest} | {u} | | | | | | |")
-    for w in report.get("what_if", []):
-        p = w.get("predicted")
-        print(f"<!-- report's what_if row: {w['parameter']}={w['value']} at T={w['hugepage_alloc_threads']}: "
-              f"{'not predicted' if not p else '%.0f ms' % (p['seconds'] * 1000)} -->")
-PY
+"$here/whatif-table.sh" "$binary" "$VMLAB_WORK" "$whatif_pages" "$vmlab_kernel_release" "${whatif_settings[@]}" ||
+    vmlab_fail "the what-if table could not be made"
