@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
 #include <optional>
@@ -49,7 +50,8 @@ struct BootSweepOptions {
 
 // The raw text of every option; each subcommand adds the ones it takes.
 struct OptionText {
-    std::string threads, pages, gib, page_size, repetitions, init_on_alloc = "keep";
+    std::string threads, pages, gib, page_size, repetitions, init_on_alloc = "keep",
+                                                             hugetlb_free_vmemmap = "keep";
     std::string kernel, initrd, state, finish = "kexec", root;
     bool no_systemd = false, dry_run = false, json = false;
 };
@@ -67,8 +69,13 @@ void add_plan_options(po::options_description& d, OptionText& t) {
         "repetitions", po::value(&t.repetitions)->value_name("R"),
         option_help("boots per thread count", std::to_string(bs::Request::kDefaultRepetitions),
                     "1 to " + std::to_string(bs::kMaxRepetitions))
-            .c_str())("init-on-alloc", po::value(&t.init_on_alloc)->value_name("keep|0|1"),
-                      "init_on_alloc= on every step (default keep: as the command line has it)")(
+            .c_str())("init-on-alloc", po::value(&t.init_on_alloc)->value_name("keep|0|1|0,1"),
+                      "init_on_alloc= on every step, or each of two values on every thread count "
+                      "(default keep: as the command line has it)")(
+        "hugetlb-free-vmemmap",
+        po::value(&t.hugetlb_free_vmemmap)->value_name("keep|on|off|on,off"),
+        "hugetlb_free_vmemmap= (HVO) on every step, or each of two values on every thread count "
+        "and init_on_alloc value (default keep: as the command line has it)")(
         "kernel", po::value(&t.kernel)->value_name("FILE"),
         "kernel image to kexec (default /boot/vmlinuz-RELEASE of the running kernel)")(
         "initrd", po::value(&t.initrd)->value_name("FILE"),
@@ -93,12 +100,28 @@ void add_common_options(po::options_description& d, OptionText& t, bool json) {
         d.add_options()("json", po::bool_switch(&t.json), "print one JSON object");
 }
 
-std::optional<bool> init_on_alloc_value(const std::string& text) {
+// "keep" alone, or one or two distinct values from `names` (false's name, true's name),
+// comma-separated, in the order the steps boot them.
+std::vector<bool> setting_values(const std::string& flag, const std::string& text,
+                                 const std::pair<std::string, std::string>& names) {
+    const std::string allowed = "keep, " + names.first + ", " + names.second + ", or both (" +
+                                names.first + "," + names.second + ")";
     if (text == "keep")
-        return std::nullopt;
-    if (text == "0" || text == "1")
-        return text == "1";
-    usage_error("--init-on-alloc", "must be keep, 0 or 1");
+        return {};
+    std::vector<bool> values;
+    std::stringstream in(text);
+    std::string item;
+    while (std::getline(in, item, ',')) {
+        if (item != names.first && item != names.second)
+            usage_error(flag, "'" + item + "' is not one of " + allowed);
+        const bool value = item == names.second;
+        if (std::find(values.begin(), values.end(), value) != values.end())
+            usage_error(flag, "gives " + item + " twice; give each value once");
+        values.push_back(value);
+    }
+    if (values.empty() || text.back() == ',')
+        usage_error(flag, "must be " + allowed);
+    return values;
 }
 
 std::vector<int> thread_totals(const std::string& text) {
@@ -142,7 +165,9 @@ void read_plan_options(const OptionText& t, const po::variables_map& vm, BootSwe
         const auto r = parse_unsigned("--repetitions", t.repetitions);
         o.request.repetitions = static_cast<int>(std::min<std::uint64_t>(r, 1u << 20));
     }
-    o.request.init_on_alloc = init_on_alloc_value(t.init_on_alloc);
+    o.request.init_on_alloc = setting_values("--init-on-alloc", t.init_on_alloc, {"0", "1"});
+    o.request.hugetlb_free_vmemmap =
+        setting_values("--hugetlb-free-vmemmap", t.hugetlb_free_vmemmap, {"off", "on"});
     if (!t.kernel.empty())
         o.kernel = t.kernel;
     if (t.initrd == "none")
@@ -170,7 +195,8 @@ std::optional<BootSweepOptions> parse_sub(const std::string& sub, const Args& ar
     const std::string usage =
         "hugetune boot-sweep " + sub +
         (planning ? " [--threads LIST] [--pages P | --gib G] [--page-size 2M] [--repetitions R] "
-                    "[--init-on-alloc keep|0|1] [--kernel FILE] [--initrd FILE|none]"
+                    "[--init-on-alloc keep|0|1|0,1] [--hugetlb-free-vmemmap keep|on|off|on,off] "
+                    "[--kernel FILE] [--initrd FILE|none]"
                   : "") +
         (sub != "plan" ? " [--state FILE]" : "") +
         (sub == "start" ? " [--finish kexec|reboot] [--no-systemd]" : "") +
@@ -279,6 +305,7 @@ bs::MachineFacts gather_facts(const BootSweepOptions& o, const KernelFs& kfs) {
     f.initrd = o.initrd ? given_file(kfs, o.initrd, "--initrd") : first_existing(kfs, initrds);
     f.initrd_looked_for = initrds[0] + " and " + initrds[1];
     f.original_cmdline = std::string(trim(running_kernel_cmdline(kfs).value_or("")));
+    f.hvo_sysctl = hugetlb_optimize_vmemmap(kfs).has_value();
     return f;
 }
 

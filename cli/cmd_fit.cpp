@@ -231,11 +231,11 @@ int run_fit(const Args& args) {
     if (options->first_touch_gib)
         touch = first_touch_of(data, *options->first_touch_gib);
     const model::Recommendation result = model::recommend_from_sweep(data, options->recommend);
-    std::optional<model::BootComparison> boots;
-    if (boot_data)
-        boots = model::compare_with_boots(result, *boot_data);
     // The kernel's facts are the sweep's probe's, as `run` takes them for its report.
     const model::KernelOptions& kernel = data.machine.kernel;
+    std::optional<model::BootComparison> boots;
+    if (boot_data)
+        boots = model::compare_with_boots(result, *boot_data, {&data, kernel});
     const auto breakdown = model::boot_breakdown(result, data, kernel);
     std::vector<model::WhatIf> what_if;
     if (breakdown)

@@ -272,7 +272,8 @@ int run_run(const Args& args) {
     nlohmann::json report = assemble_report(*options, probe, sweep_json, fitted);
     std::optional<model::BootComparison> boots;
     if (boot_data) {
-        boots = model::compare_with_boots(fitted.recommendation, *boot_data);
+        boots = model::compare_with_boots(fitted.recommendation, *boot_data,
+                                          {&fitted.data, fitted.data.machine.kernel});
         report["boot_sweep"] = model::to_json(*boots);
     }
     publish(*options, report, boots);

@@ -23,6 +23,8 @@ const std::vector<SettingFlag>& setting_flags() {
         {"kernel_image", "--kernel"},
         {"initrd", "--initrd"},
         {"state", "--state"},
+        {"init_on_alloc", "--init-on-alloc"},
+        {"hugetlb_free_vmemmap", "--hugetlb-free-vmemmap"},
         {"input", "--input", true},
         {"boot_sweep", "--boot-sweep", true},
         {"sku", "--sku"},

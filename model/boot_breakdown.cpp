@@ -307,6 +307,32 @@ std::vector<WhatIf> what_if_rows(const Recommendation& r, const BootBreakdown& b
     return rows;
 }
 
+std::vector<WhatIf> what_if_rows_at(const Recommendation& r, const SweepData& data,
+                                    const KernelOptions& kernel, int total_threads,
+                                    double pool_pages) {
+    if (!(r.pool_pages > 0) || !(pool_pages > 0))
+        return {};
+    // The recommendation as if it had recommended `total_threads` for this pool: the rows are
+    // then at that count. Its predictions are per page times the pool, so they scale with it.
+    const double scale = pool_pages / r.pool_pages;
+    Recommendation at = r;
+    at.pool_pages = pool_pages;
+    at.hugepage_alloc_threads = total_threads;
+    at.default_threads = total_threads;
+    at.predicted_seconds = predict_boot_seconds(r, total_threads, pool_pages);
+    for (auto& p : at.predictions) {
+        p.seconds *= scale;
+        if (p.seconds_low)
+            *p.seconds_low *= scale;
+        if (p.seconds_high)
+            *p.seconds_high *= scale;
+    }
+    const auto breakdown = boot_breakdown(at, data, kernel);
+    if (!breakdown)
+        return {};
+    return what_if_rows(at, *breakdown, kernel);
+}
+
 std::optional<FirstTouch> first_touch(const SweepData& data, double gib,
                                       const KernelOptions& kernel) {
     const PhaseSeries* zero = data.phase(kPhaseZero);

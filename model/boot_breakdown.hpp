@@ -90,6 +90,13 @@ std::optional<BootBreakdown> boot_breakdown(const Recommendation& r, const Sweep
 std::vector<WhatIf> what_if_rows(const Recommendation& r, const BootBreakdown& breakdown,
                                  const KernelOptions& kernel);
 
+// The same rows at `total_threads` for a pool of `pool_pages`: what a boot at that count with
+// the setting the other way is predicted to take, by the same arithmetic, the interval scaled
+// to the pool (a sweep's prediction is per page). Empty where boot_breakdown gives nothing.
+std::vector<WhatIf> what_if_rows_at(const Recommendation& r, const SweepData& data,
+                                    const KernelOptions& kernel, int total_threads,
+                                    double pool_pages);
+
 // Nothing without a zero phase. `gib` > 0.
 std::optional<FirstTouch> first_touch(const SweepData& data, double gib,
                                       const KernelOptions& kernel);

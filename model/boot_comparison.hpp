@@ -1,6 +1,8 @@
 // The proxy against the truth: the model's predicted boot allocation time beside the kernel's
 // own measured time at each thread count a boot sweep booted, for the pool the sweep booted.
-// A fleet keeps the ratio per SKU as the proxy's error there.
+// A fleet keeps the ratio per SKU as the proxy's error there. Boots at the other setting of
+// init_on_alloc or HVO than the sweep's are set beside the what-if prediction for that setting
+// (model/boot_breakdown.hpp), the ground truth for the what-if rows.
 #pragma once
 
 #include <cstdint>
@@ -9,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "model/boot_breakdown.hpp"
 #include "model/input/fit_input.hpp"
 #include "model/recommend.hpp"
 
@@ -22,16 +25,43 @@ struct BootComparisonRow {
     double ratio = 0;  // measured / predicted
 };
 
+// Boots at one setting the other way, beside the what-if row's prediction at their count.
+struct BootWhatIfRow {
+    std::string parameter;  // as WhatIf has it: "init_on_alloc", "hugetlb_free_vmemmap"
+    std::string value;      // "0", "1", "on", "off"; "" when both differ from the sweep's
+    int threads = 1;
+    bool recommended = false;  // the count the report's what-if row is at
+    std::size_t boots = 0;
+    double measured_seconds = 0;        // median of the boots
+    std::optional<Estimate> predicted;  // nothing: not predicted, see `note`
+    std::optional<double> ratio;        // measured / predicted
+    std::string note;                   // how it was predicted, or why not
+};
+
 struct BootComparison {
     std::uint64_t pages = 0;
     std::uint64_t page_size_kb = 0;
     std::optional<std::string> kernel_release;
+    // The prediction's settings, which the boots in `rows` share; nothing: unknown.
+    std::optional<bool> init_on_alloc, hvo;
     std::vector<BootComparisonRow> rows;  // ascending threads
+    std::vector<BootWhatIfRow> what_if;   // by setting in boot order, then ascending threads
+    std::vector<std::string> unmatched;   // settings no prediction covers, one line each
 };
 
-// `boots` is a boot sweep's result (parse_boot_sweep_json). Throws InputError when it measured
-// another page size than the recommendation's sweep.
-BootComparison compare_with_boots(const Recommendation& r, const SweepData& boots);
+// What the what-if rows need beyond the recommendation: the sweep it was fitted from and the
+// kernel's options (model/boot_breakdown.hpp).
+struct WhatIfBasis {
+    const SweepData* sweep = nullptr;
+    KernelOptions kernel;
+};
+
+// `boots` is a boot sweep's result (parse_boot_sweep_json). Its boots at the prediction's
+// settings (or whose settings are unknown) go in `rows`; with `basis`, those at init_on_alloc or
+// HVO the other way go in `what_if`. Throws InputError when it measured another page size than
+// the recommendation's sweep.
+BootComparison compare_with_boots(const Recommendation& r, const SweepData& boots,
+                                  const WhatIfBasis& basis = {});
 
 nlohmann::json to_json(const BootComparison& comparison);
 

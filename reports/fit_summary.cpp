@@ -88,6 +88,33 @@ std::string format_boot_comparison(const model::BootComparison& c) {
                       decimals_text(row.ratio, 2).c_str());
         s << line;
     }
+    if (!c.what_if.empty()) {
+        s << "Boots with a setting the other way against the what-if prediction:\n";
+        s << "  setting                   threads  boots  measured  predicted (range)         "
+             "measured/predicted\n";
+        for (const auto& w : c.what_if) {
+            const std::string setting =
+                w.parameter.empty() ? "both other" : w.parameter + "=" + w.value;
+            std::string predicted = "-";
+            if (w.predicted) {
+                predicted = seconds_text(w.predicted->seconds);
+                if (w.predicted->low && w.predicted->high)
+                    predicted += " (" + seconds_text(*w.predicted->low) + "-" +
+                                 seconds_text(*w.predicted->high) + ")";
+            }
+            char line[256];
+            std::snprintf(line, sizeof line, "  %-24s  %7d%s  %5zu  %8s  %-24s  %s\n",
+                          setting.c_str(), w.threads, w.recommended ? "*" : " ", w.boots,
+                          seconds_text(w.measured_seconds).c_str(), predicted.c_str(),
+                          w.ratio ? decimals_text(*w.ratio, 2).c_str() : "-");
+            s << line;
+            if (!w.predicted)
+                s << "    " << w.note << "\n";
+        }
+        s << "  (* the count the what-if row is at)\n";
+    }
+    for (const auto& u : c.unmatched)
+        s << "  " << u << "\n";
     return s.str();
 }
 

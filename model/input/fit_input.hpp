@@ -74,9 +74,20 @@ struct HvoPassData {
     const PhaseSeries* phase(std::string_view name) const;
 };
 
+// A boot sweep's boots at one setting of init_on_alloc and HVO (docs/boot-sweep-format.md): what
+// the steps set, else what the boots said they ran with; nothing where neither says.
+struct BootSettingSeries {
+    std::optional<bool> init_on_alloc;
+    std::optional<bool> hvo;
+    PhaseSeries boots;  // phase "boot"
+};
+
 struct SweepData {
-    std::string source;  // "csv" or "sweep"
+    std::string source;  // "csv", "sweep" or "boot-sweep"
     std::vector<PhaseSeries> phases;
+    // A boot sweep's boots by setting, in the order the sweep booted them; `phases` holds the
+    // first setting's. Empty for other inputs.
+    std::vector<BootSettingSeries> boot_settings;
     std::optional<HvoPassData> hvo_pass;
     std::uint64_t page_size_kb = 0;  // 0 when the input does not say (CSV)
     MachineFacts machine;
@@ -130,8 +141,9 @@ inline constexpr const char* kBootSweepFormat = "hugetune-boot-sweep";
 inline constexpr int kBootSweepFormatVersion = 1;
 
 // A `hugetune-boot-sweep` result: a measured boot table ("boot" phase, threads per node = the
-// total over the nodes it names). Throws InputError naming the JSON path of the problem. A fit
-// of it needs check_enough_thread_counts too; a comparison with a prediction does not.
+// total over the nodes it names) of its first setting, and every setting's in boot_settings. Throws
+// InputError naming the JSON path of the problem. A fit of it needs check_enough_thread_counts too;
+// a comparison with a prediction does not.
 SweepData parse_boot_sweep_json(const nlohmann::json& doc, const InputSource& input = {});
 
 // At least three distinct thread counts in the series the recommendation needs; throws

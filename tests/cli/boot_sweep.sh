@@ -288,6 +288,76 @@ expect_error 2 "plan.threads[1]: must be" "${sweep[@]}" continue --root "$root" 
 [[ ! -s $out ]] || fail "continue printed before refusing: $(cat "$out")"
 nothing_recorded
 
+# --- init_on_alloc and HVO as a second dimension ------------------------------------------------
+# boot_set CMDLINE THREADS IOA HVO: a boot whose log says "heap alloc:IOA" and whose HVO sysctl
+# reads HVO (0 or 1), whatever the command line asks.
+boot_set() {
+    boot "$1" "$2"
+    sed -i "1a [    0.100000] mem auto-init: stack:all(zero), heap alloc:$3, heap free:off" "$root/dev/kmsg"
+    echo "$4" >"$root/proc/sys/vm/hugetlb_optimize_vmemmap"
+}
+rm -f "$state"
+boot "$original"
+set_args=("${base_args[@]}" --threads 1 --init-on-alloc 0,1 --hugetlb-free-vmemmap on)
+rm -f "$root/proc/sys/vm/hugetlb_optimize_vmemmap"
+expect_error 4 "has no HVO (no /proc/sys/vm/hugetlb_optimize_vmemmap" "${sweep[@]}" plan "${set_args[@]}"
+mkdir -p "$root/proc/sys/vm"
+echo 0 >"$root/proc/sys/vm/hugetlb_optimize_vmemmap"
+set1="$original hugepagesz=2M hugepages=1024 hugepage_alloc_threads=1 init_on_alloc=0 hugetlb_free_vmemmap=on"
+set2="$original hugepagesz=2M hugepages=1024 hugepage_alloc_threads=1 init_on_alloc=1 hugetlb_free_vmemmap=on"
+expect 0 "${sweep[@]}" plan "${set_args[@]}"
+stdout_has "2 boots by kexec (1 thread counts x 2 settings x 1 repetitions)"
+stdout_has "setting 1: init_on_alloc=0, hugetlb_free_vmemmap=on"
+stdout_has "step 1: $set1"
+stdout_has "step 2: $set2"
+expect 0 "${sweep[@]}" plan "${set_args[@]}" --json
+[[ $(field "$out" 'd["init_on_alloc_values"], d["init_on_alloc"], d["hugetlb_free_vmemmap_values"]') == "([False, True], None, [True])" ]] ||
+    fail "plan --json values: $(cat "$out")"
+[[ $(field "$out" 'd["steps"][1]["init_on_alloc"], d["steps"][1]["hugetlb_free_vmemmap"]') == "(True, True)" ]] ||
+    fail "plan --json step 2 settings"
+expect 0 "${sweep[@]}" plan "${base_args[@]}" --threads 1 --init-on-alloc 1
+[[ $(grep -c "^step " "$out") == 1 ]] || fail "one value is one setting"
+stdout_has "init_on_alloc=1"
+expect_error 2 "--init-on-alloc: gives 0 twice; give each value once" "${sweep[@]}" plan "${base_args[@]}" --init-on-alloc 0,0
+expect_error 2 "--init-on-alloc: 'keep' is not one of keep, 0, 1, or both (0,1)" "${sweep[@]}" plan "${base_args[@]}" --init-on-alloc 1,keep
+expect_error 2 "--hugetlb-free-vmemmap: 'yes' is not one of keep, off, on, or both (off,on)" "${sweep[@]}" plan "${base_args[@]}" --hugetlb-free-vmemmap yes
+expect_error 2 "--hugetlb-free-vmemmap: must be keep, off, on" "${sweep[@]}" plan "${base_args[@]}" --hugetlb-free-vmemmap on,
+expect 0 "${sweep[@]}" start "${set_args[@]}" --state "$state_arg" --dry-run
+stdout_has "would run: $(kexec_load "$set1")"
+nothing_recorded
+[[ ! -e $state ]] || fail "--dry-run wrote the state"
+
+expect 0 "${sweep[@]}" start "${set_args[@]}" --state "$state_arg"
+planned "$(kexec_load "$set1")"
+boot_set "$set1" 1 off 1
+expect 0 "${sweep[@]}" continue --root "$root" --state "$state_arg"
+stdout_has "kexec into step 2 of 2 (1 threads, init_on_alloc=1, hugetlb_free_vmemmap=on, repetition 1)"
+planned "$(kexec_load "$set2")"
+[[ $(field "$state" 'd["steps"][0]["recorded"]["init_on_alloc"], d["steps"][0]["recorded"]["hvo"]') == "(False, True)" ]] ||
+    fail "step 1 recorded without its settings"
+boot_set "$set2" 1 on 1
+expect 0 "${sweep[@]}" continue --root "$root" --state "$state_arg"
+stdout_has "boot sweep finished"
+stdout_has "init_on_alloc=0, hugetlb_free_vmemmap=on:"
+stdout_has "init_on_alloc=1, hugetlb_free_vmemmap=on:"
+[[ $(field "$result" '[(s["init_on_alloc"], s["best"]["threads"]) for s in d["by_setting"]]') == "[(False, 1), (True, 1)]" ]] ||
+    fail "result by_setting"
+[[ $(field "$result" 'd["steps"][1]["logged_init_on_alloc"], d["steps"][1]["hvo"]') == "(True, True)" ]] ||
+    fail "result step 2's own settings"
+boot "$original"
+expect 0 "${sweep[@]}" continue --root "$root" --state "$state_arg"
+stdout_has "boot sweep done"
+
+# A boot that did not take the step's HVO setting is not recorded: the sweep ends there.
+expect 0 "${sweep[@]}" start "${set_args[@]}" --state "$state_arg"
+boot_set "$set1" 1 off 0
+expect 0 "${sweep[@]}" continue --root "$root" --state "$state_arg"
+stderr_has "the kernel runs with HVO off (/proc/sys/vm/hugetlb_optimize_vmemmap), the step booted hugetlb_free_vmemmap=on"
+planned "$(kexec_load "$original")"
+[[ $(field "$state" 'd["phase"], d["steps"][0]["recorded"]') == "('aborted', None)" ]] || fail "the step was recorded"
+boot "$original"
+rm -f "$root/proc/sys/vm/hugetlb_optimize_vmemmap"
+
 # --- the state file's own errors -----------------------------------------------------------------
 head -c 200 "$result" >"$state"
 expect_error 2 "$state" "${sweep[@]}" status --root "$root" --state "$state_arg"

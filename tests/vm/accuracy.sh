@@ -11,6 +11,17 @@
 # without zeroing the boot is about 100 times faster, and the kernel logs whole milliseconds in
 # 4 ms steps, so it needs a larger pool to be measured at all. BOOTS (default 3) boots per T;
 # SETTINGS lists the init_on_alloc values (default "1 0").
+#
+# Then the what-if rows against real boots (PARTS, default "main whatif": leave one out to run
+# the other alone): with the memory backed, one pool of WHATIF_PAGES (default 2048) pages for
+# everything, a guest per init_on_alloc value in WHATIF_SETTINGS (default "1 0") runs the same
+# `hugetune run` (its report's what_if rows), and guests booted with every combination of
+# init_on_alloc in WHATIF_SETTINGS and hugetlb_free_vmemmap in WHATIF_HVO (default "off on") at
+# T = 1, 2 (WHATIF_BOOTS, default 2, boots each) give the kernel's figure, each with what the boot
+# says it ran with. The boots become one boot-sweep result (whatif-boots.json, format
+# hugetune-boot-sweep), and `hugetune fit --input <the guest's sweep> --boot-sweep` sets each
+# measured setting beside its prediction: the guest's own setting beside the prediction, the
+# other init_on_alloc or HVO beside that what-if row at the same T and pool.
 set -uo pipefail
 binary=$(realpath "${1:?usage: $0 <hugetune binary>}")
 here=$(cd "$(dirname "$0")" && pwd)
@@ -26,16 +37,19 @@ mkdir -p "$VMLAB_WORK"
 export VMLAB_INITRD=$VMLAB_WORK/initramfs.cpio.gz
 "$here/make-initramfs.sh" "$binary" "$VMLAB_INITRD" || exit 1
 vmlab_prepare
-echo "accuracy: $(date -u +%F), kernel $vmlab_kernel_release, $vmlab_accel_name, -smp 2, $boots boots per T"
+echo "accuracy: $(date -u +%F), kernel $vmlab_kernel_release, $vmlab_accel_name, -smp 2"
 
+read -r -a parts <<<"${PARTS:-main whatif}"
+part() { [[ " ${parts[*]} " == *" $1 "* ]]; }
 table=$VMLAB_WORK/measurements.tsv
 : >"$table"
+part main || settings=()
 for init_on_alloc in "${settings[@]}"; do
     pages=$(pool_pages "$init_on_alloc")
     sample_mib=$(sample_mib_for "$pages")
     predict_mib=$((sample_mib * 4 + 768))
     boot_mib=$((pages * 2 + 768))
-    echo "init_on_alloc=$init_on_alloc: pool $pages x 2 MiB, samples of $sample_mib MiB; guests of $predict_mib MiB (prediction) and $boot_mib MiB (boots)"
+    echo "init_on_alloc=$init_on_alloc: pool $pages x 2 MiB, samples of $sample_mib MiB; guests of $predict_mib MiB (prediction) and $boot_mib MiB (boots), $boots boots per T"
     for backing in prealloc lazy; do
         flag=()
         [[ $backing == prealloc ]] && flag=(--prealloc)
@@ -57,7 +71,7 @@ for init_on_alloc in "${settings[@]}"; do
     done
 done
 
-python3 - "$VMLAB_WORK" "$table" "${settings[@]}" <<'PY'
+part main && python3 - "$VMLAB_WORK" "$table" "${settings[@]}" <<'PY'
 import json, statistics, sys
 work, table, settings = sys.argv[1], sys.argv[2], sys.argv[3:]
 measured = {}
@@ -83,3 +97,44 @@ for ioa in settings:
             shown = f"{p:.0f}" if p is not None else "-"
             print(f"| {ioa} | {backing} | {curve} | {t} | {shown} | {medians[t]:.0f} ({runs}) | {ratio} | {recommended} | {predicted_best} | {best} |")
 PY
+
+part whatif || exit 0
+
+# --- the what-if rows against real boots ---------------------------------------------------------
+whatif_pages=${WHATIF_PAGES:-2048}
+whatif_boots=${WHATIF_BOOTS:-2}
+read -r -a whatif_settings <<<"${WHATIF_SETTINGS:-1 0}"
+read -r -a whatif_hvo <<<"${WHATIF_HVO:-off on}"
+whatif_sample_mib=$(sample_mib_for "$whatif_pages")
+whatif_predict_mib=$((whatif_sample_mib * 4 + 768))
+whatif_boot_mib=$((whatif_pages * 2 + 768))
+echo "what-if: pool $whatif_pages x 2 MiB, host memory preallocated, samples of $whatif_sample_mib MiB; init_on_alloc ${whatif_settings[*]}, hugetlb_free_vmemmap ${whatif_hvo[*]}, T = 1, 2, $whatif_boots boots each"
+boots_tsv=$VMLAB_WORK/whatif-boots.tsv
+: >"$boots_tsv"
+for init_on_alloc in "${whatif_settings[@]}"; do
+    name=whatif-predict-$init_on_alloc
+    vm_boot "$name" run-predict "init_on_alloc=$init_on_alloc vmlab.pages=$whatif_pages vmlab.sample_mib=$whatif_sample_mib" \
+        --smp 2 --mem "$whatif_predict_mib" --prealloc --timeout 900 || vmlab_fail "$name did not finish"
+    vm_expect_rc "$name" run 0
+    vm_section "$name" report >"$VMLAB_WORK/$name.json"
+done
+for ((boot = 1; boot <= whatif_boots; boot++)); do
+    for init_on_alloc in "${whatif_settings[@]}"; do
+        for hvo in "${whatif_hvo[@]}"; do
+            for threads in 1 2; do
+                name=whatif-boot-$init_on_alloc-$hvo-$threads-$boot
+                vm_boot "$name" boot-line "init_on_alloc=$init_on_alloc hugetlb_free_vmemmap=$hvo hugepages=$whatif_pages hugepage_alloc_threads=$threads" \
+                    --smp 2 --mem "$whatif_boot_mib" --prealloc || vmlab_fail "$name did not finish"
+                log=$(vm_section "$name" kernel-log)
+                ms=$(sed -n 's/.*allocation took \([0-9]*\)ms with hugepage_allocation_threads=.*/\1/p' <<<"$log")
+                [[ -n "$ms" ]] || vmlab_fail "$name: no allocation line"
+                logged=$(sed -n 's/.*mem auto-init:.*heap alloc:\(on\|off\).*/\1/p' <<<"$log")
+                printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$init_on_alloc" "$hvo" "$threads" "$boot" "$ms" \
+                    "${logged:-none}" "$(vm_section "$name" hvo | head -1)" >>"$boots_tsv"
+            done
+        done
+    done
+done
+
+"$here/whatif-table.sh" "$binary" "$VMLAB_WORK" "$whatif_pages" "$vmlab_kernel_release" "${whatif_settings[@]}" ||
+    vmlab_fail "the what-if table could not be made"

@@ -71,6 +71,7 @@ BootFacts LiveHost::this_boot() const {
     b.cmdline = std::string(trim(*cmdline));
     b.log = fs_.kernel_log().messages;
     b.now = utc_now();
+    b.hvo = hugetlb_optimize_vmemmap(fs_);
     return b;
 }
 

@@ -32,6 +32,7 @@ struct BootFacts {
     std::string kernel_release;
     std::vector<std::string> log;  // this boot's kernel messages
     std::string now;               // UTC, ISO 8601
+    std::optional<bool> hvo;       // /proc/sys/vm/hugetlb_optimize_vmemmap; nothing: no such file
 };
 
 class Host {

@@ -16,9 +16,32 @@ namespace {
 
 constexpr std::uint64_t kKbPerGib = 1024 * 1024;
 
-bool replaced_by_step(const std::string& name, std::optional<bool> init_on_alloc) {
+bool replaced_by_step(const std::string& name, const BootSettings& settings) {
     return name == "hugepages" || name == "hugepagesz" || name == "default_hugepagesz" ||
-           name == "hugepage_alloc_threads" || (init_on_alloc && name == "init_on_alloc");
+           name == "hugepage_alloc_threads" ||
+           (settings.init_on_alloc && name == "init_on_alloc") ||
+           (settings.hugetlb_free_vmemmap && name == "hugetlb_free_vmemmap");
+}
+
+// Each value at most once: a value twice would boot the same setting twice as often as the
+// other, which --repetitions does evenly.
+void check_values(const std::vector<bool>& values, const std::string& setting) {
+    if (values.size() > 2 || (values.size() == 2 && values[0] == values[1]))
+        throw SettingError(setting, "gives a value twice; give each at most once");
+}
+
+void check_settings(const MachineFacts& facts, const Request& r) {
+    check_values(r.init_on_alloc, "init_on_alloc");
+    check_values(r.hugetlb_free_vmemmap, "hugetlb_free_vmemmap");
+    // Without CONFIG_HUGETLB_PAGE_OPTIMIZE_VMEMMAP (or a page size it can optimise) the kernel
+    // has no HVO and no sysctl; hugetlb_free_vmemmap= would change nothing (docs/kernel-facts.md
+    // "HVO"), so its boots would measure the same thing twice.
+    if (!r.hugetlb_free_vmemmap.empty() && !facts.hvo_sysctl)
+        throw UnsupportedError(
+            "kernel " + facts.kernel_release +
+            " has no HVO (no /proc/sys/vm/hugetlb_optimize_vmemmap: built without "
+            "CONFIG_HUGETLB_PAGE_OPTIMIZE_VMEMMAP), so hugetlb_free_vmemmap= changes nothing; "
+            "leave --hugetlb-free-vmemmap out (keep)");
 }
 
 const char* lockdown_name(LockdownMode mode) {
@@ -126,18 +149,44 @@ double estimate_seconds(const Plan& plan) {
     return seconds + kBootOverheadSeconds;  // the boot back to the original command line
 }
 
+// Nothing in `values`: one entry of nothing (kept as the command line has it).
+std::vector<std::optional<bool>> or_kept(const std::vector<bool>& values) {
+    if (values.empty())
+        return {std::nullopt};
+    return {values.begin(), values.end()};
+}
+
 }  // namespace
 
+std::string settings_text(const BootSettings& settings) {
+    return std::string("init_on_alloc") +
+           (settings.init_on_alloc ? (*settings.init_on_alloc ? "=1" : "=0") : " as booted") +
+           ", hugetlb_free_vmemmap" +
+           (settings.hugetlb_free_vmemmap ? (*settings.hugetlb_free_vmemmap ? "=on" : "=off")
+                                          : " as booted");
+}
+
+std::vector<BootSettings> plan_settings(const Plan& plan) {
+    std::vector<BootSettings> all;
+    for (const auto ioa : or_kept(plan.init_on_alloc))
+        for (const auto hvo : or_kept(plan.hugetlb_free_vmemmap))
+            all.push_back({ioa, hvo});
+    return all;
+}
+
 std::string step_cmdline(const std::string& original, std::uint64_t page_size_kb,
-                         std::uint64_t pages, int threads, std::optional<bool> init_on_alloc) {
+                         std::uint64_t pages, int threads, const BootSettings& settings) {
     KernelCmdline cmdline = parse_kernel_cmdline(original);
     std::erase_if(cmdline.params,
-                  [&](const CmdlineParam& p) { return replaced_by_step(p.name, init_on_alloc); });
+                  [&](const CmdlineParam& p) { return replaced_by_step(p.name, settings); });
     std::vector<std::string> added = {"hugepagesz=" + memsize_text(page_size_kb),
                                       "hugepages=" + std::to_string(pages),
                                       alloc_threads_setting(static_cast<std::uint64_t>(threads))};
-    if (init_on_alloc)
-        added.push_back(std::string("init_on_alloc=") + (*init_on_alloc ? "1" : "0"));
+    if (settings.init_on_alloc)
+        added.push_back(std::string("init_on_alloc=") + (*settings.init_on_alloc ? "1" : "0"));
+    if (settings.hugetlb_free_vmemmap)
+        added.push_back(std::string("hugetlb_free_vmemmap=") +
+                        (*settings.hugetlb_free_vmemmap ? "on" : "off"));
     for (auto& token : added)
         cmdline.params.push_back(parse_kernel_cmdline(token).params.front());
     return cmdline_text(cmdline);
@@ -145,13 +194,16 @@ std::string step_cmdline(const std::string& original, std::uint64_t page_size_kb
 
 std::vector<Step> plan_steps(const Plan& plan) {
     // Repetition by repetition, so that a drift over the hours of the sweep (temperature,
-    // firmware state) spreads over every thread count instead of biasing one.
+    // firmware state) spreads over every setting and thread count instead of biasing one.
     std::vector<Step> steps;
+    const std::vector<BootSettings> settings = plan_settings(plan);
     for (int rep = 1; rep <= plan.repetitions; ++rep)
-        for (int t : plan.threads)
-            steps.push_back({t, rep,
-                             step_cmdline(plan.original_cmdline, plan.page_size_kb, plan.pages, t,
-                                          plan.init_on_alloc)});
+        for (const BootSettings& set : settings)
+            for (int t : plan.threads)
+                steps.push_back(
+                    {t, rep,
+                     step_cmdline(plan.original_cmdline, plan.page_size_kb, plan.pages, t, set),
+                     set});
     return steps;
 }
 
@@ -168,6 +220,7 @@ Plan make_plan(const MachineFacts& facts, const Request& request) {
         throw SettingError("repetitions",
                            "must be between 1 and " + std::to_string(kMaxRepetitions));
     check_kernel(facts, request);
+    check_settings(facts, request);
     Plan plan;
     plan.pages = requested_pages(facts, request);
     check_pool_fits(facts, plan.pages, request.page_size_kb);
@@ -180,6 +233,7 @@ Plan make_plan(const MachineFacts& facts, const Request& request) {
     plan.nodes = facts.nodes;
     plan.online_cpus = facts.online_cpus;
     plan.init_on_alloc = request.init_on_alloc;
+    plan.hugetlb_free_vmemmap = request.hugetlb_free_vmemmap;
     plan.repetitions = request.repetitions;
     plan.steps = plan_steps(plan);
     plan.estimated_seconds = estimate_seconds(plan);
@@ -188,9 +242,16 @@ Plan make_plan(const MachineFacts& facts, const Request& request) {
 
 std::string format_plan(const Plan& plan) {
     std::ostringstream s;
+    const std::vector<BootSettings> settings = plan_settings(plan);
     s << "boot sweep of kernel " << plan.kernel_release << ": " << plan.pages << " pages of "
       << memsize_text(plan.page_size_kb) << ", " << plan.steps.size() << " boots by kexec ("
-      << plan.threads.size() << " thread counts x " << plan.repetitions << " repetitions)\n";
+      << plan.threads.size() << " thread counts x ";
+    if (settings.size() > 1)
+        s << settings.size() << " settings x ";
+    s << plan.repetitions << " repetitions)\n";
+    if (settings.size() > 1)
+        for (std::size_t i = 0; i < settings.size(); ++i)
+            s << "setting " << i + 1 << ": " << settings_text(settings[i]) << "\n";
     s << "kernel " << plan.kernel_image << ", initrd " << plan.initrd.value_or("(none)") << "\n";
     s << "original command line: " << plan.original_cmdline << "\n";
     for (std::size_t i = 0; i < plan.steps.size(); ++i)

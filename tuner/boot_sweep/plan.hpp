@@ -27,7 +27,23 @@ struct MachineFacts {
     std::optional<std::string> initrd;        // found on disk, or given
     std::string initrd_looked_for;            // where, for the refusal when none was found
     std::string original_cmdline;             // /proc/cmdline
+    // /proc/sys/vm/hugetlb_optimize_vmemmap exists: the kernel can do HVO, so
+    // hugetlb_free_vmemmap= on its command line means something (docs/kernel-facts.md "HVO").
+    bool hvo_sysctl = false;
 };
+
+// The kernel settings one boot of the sweep sets besides the pool; nothing: as the original
+// command line has it.
+struct BootSettings {
+    std::optional<bool> init_on_alloc;         // init_on_alloc=0|1
+    std::optional<bool> hugetlb_free_vmemmap;  // hugetlb_free_vmemmap=off|on
+
+    bool operator==(const BootSettings&) const = default;
+};
+
+// "init_on_alloc=1 hugetlb_free_vmemmap=off", what a setting left as it is shows as
+// ("init_on_alloc as booted"), for people.
+std::string settings_text(const BootSettings& settings);
 
 // What the caller asks for; unset fields take the defaults below.
 struct Request {
@@ -36,8 +52,11 @@ struct Request {
     std::optional<double> gib;
     std::uint64_t page_size_kb = 2048;
     int repetitions = kDefaultRepetitions;
-    std::optional<bool> init_on_alloc;  // nullopt: keep what the original command line says
-    bool no_initrd = false;             // the kernel boots without one
+    // The values to boot with, each on every thread count; empty: keep what the original
+    // command line says. Two values make a second dimension of the sweep.
+    std::vector<bool> init_on_alloc;
+    std::vector<bool> hugetlb_free_vmemmap;
+    bool no_initrd = false;  // the kernel boots without one
 
     static constexpr int kDefaultRepetitions = 3;
 };
@@ -55,6 +74,7 @@ struct Step {
     int threads = 1;     // hugepage_alloc_threads=, a total
     int repetition = 1;  // 1-based
     std::string cmdline;
+    BootSettings settings;  // derived with the command line, never read from a saved step
 };
 
 struct Plan {
@@ -66,19 +86,27 @@ struct Plan {
     std::uint64_t pages = 0;
     int nodes = 1;
     int online_cpus = 1;
-    std::optional<bool> init_on_alloc;
+    // As Request has them, in the order given; empty: kept as the original command line has it.
+    std::vector<bool> init_on_alloc;
+    std::vector<bool> hugetlb_free_vmemmap;
     std::vector<int> threads;  // ascending
     int repetitions = 1;
-    std::vector<Step> steps;  // repetition by repetition, each over every thread count
+    // Repetition by repetition, each over every setting (init_on_alloc outer, then
+    // hugetlb_free_vmemmap) and within it every thread count.
+    std::vector<Step> steps;
     double estimated_seconds = 0;
 };
 
+// Every combination of the plan's settings, in step order; one of nothing set when it sets none.
+std::vector<BootSettings> plan_settings(const Plan& plan);
+
 // The command line of one step: `original` without any hugepages=, hugepagesz=,
-// default_hugepagesz=, hugepage_alloc_threads= (and init_on_alloc= when `init_on_alloc` is
-// set) tokens, then "hugepagesz=SIZE hugepages=PAGES hugepage_alloc_threads=T" and
-// "init_on_alloc=0|1" when set; init arguments after "--" stay last.
+// default_hugepagesz=, hugepage_alloc_threads= tokens (and init_on_alloc=,
+// hugetlb_free_vmemmap= where `settings` sets them), then "hugepagesz=SIZE hugepages=PAGES
+// hugepage_alloc_threads=T", "init_on_alloc=0|1" and "hugetlb_free_vmemmap=on|off" where set;
+// init arguments after "--" stay last.
 std::string step_cmdline(const std::string& original, std::uint64_t page_size_kb,
-                         std::uint64_t pages, int threads, std::optional<bool> init_on_alloc);
+                         std::uint64_t pages, int threads, const BootSettings& settings = {});
 
 // Every step of `plan`, derived from its fields alone (original command line, pool, thread
 // counts, repetitions): what make_plan lists, and what a saved plan's steps must be.
@@ -88,8 +116,8 @@ std::vector<Step> plan_steps(const Plan& plan);
 // plus the kernel's default, ascending, without repeats.
 std::vector<int> default_thread_totals(int nodes, int online_cpus);
 
-// Throws UnsupportedError (kernel before 6.15, no kexec, kexec switched off or locked down),
-// SettingError (a bad request) or
+// Throws UnsupportedError (kernel before 6.15, no kexec, kexec switched off or locked down,
+// hugetlb_free_vmemmap values on a kernel without HVO), SettingError (a bad request) or
 // RuntimeError (the pool does not fit), each naming the fix.
 Plan make_plan(const MachineFacts& facts, const Request& request);
 

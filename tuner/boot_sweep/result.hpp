@@ -22,11 +22,21 @@ struct ThreadsResult {
     double spread = 0;  // (slowest - fastest) / median
 };
 
-struct Result {
-    State state;
-    bool complete = false;                  // every step recorded
+// The boots of one setting of init_on_alloc and hugetlb_free_vmemmap.
+struct SettingResult {
+    BootSettings settings;
     std::vector<ThreadsResult> by_threads;  // ascending, only counts with a recording
     std::optional<int> best_threads;        // nothing without any recording
+};
+
+struct Result {
+    State state;
+    bool complete = false;  // every step recorded
+    // One per setting of the plan, in its order (one when the plan sets nothing).
+    std::vector<SettingResult> by_setting;
+    // The first setting's, which is the whole sweep's when the plan has one setting.
+    std::vector<ThreadsResult> by_threads;
+    std::optional<int> best_threads;
     double tolerance = 0;
 };
 

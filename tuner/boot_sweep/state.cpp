@@ -25,11 +25,30 @@ json optional_json(const std::optional<std::string>& v) {
     return v ? json(*v) : json(nullptr);
 }
 
+json bool_json(const std::optional<bool>& v) {
+    return v ? json(*v) : json(nullptr);
+}
+
+// What a step sets, beside its command line for readers; a saved step's settings are derived
+// again from the plan, never read back.
+void add_settings(json& out, const BootSettings& s) {
+    out["init_on_alloc"] = bool_json(s.init_on_alloc);
+    out["hugetlb_free_vmemmap"] = bool_json(s.hugetlb_free_vmemmap);
+}
+
+// The one value every step sets, for readers of format 1 before the value lists: null when the
+// plan keeps the command line's or sets several.
+std::optional<bool> single_value(const std::vector<bool>& values) {
+    return values.size() == 1 ? std::optional(values.front()) : std::nullopt;
+}
+
 json to_json(const Plan& p) {
     json steps = json::array();
-    for (const Step& s : p.steps)
-        steps.push_back(
-            {{"threads", s.threads}, {"repetition", s.repetition}, {"cmdline", s.cmdline}});
+    for (const Step& s : p.steps) {
+        json step = {{"threads", s.threads}, {"repetition", s.repetition}, {"cmdline", s.cmdline}};
+        add_settings(step, s.settings);
+        steps.push_back(step);
+    }
     return {{"kernel_release", p.kernel_release},
             {"kernel_image", p.kernel_image},
             {"initrd", optional_json(p.initrd)},
@@ -38,7 +57,9 @@ json to_json(const Plan& p) {
             {"pages", p.pages},
             {"nodes", p.nodes},
             {"online_cpus", p.online_cpus},
-            {"init_on_alloc", p.init_on_alloc ? json(*p.init_on_alloc) : json(nullptr)},
+            {"init_on_alloc", bool_json(single_value(p.init_on_alloc))},
+            {"init_on_alloc_values", p.init_on_alloc},
+            {"hugetlb_free_vmemmap_values", p.hugetlb_free_vmemmap},
             {"threads", p.threads},
             {"repetitions", p.repetitions},
             {"steps", steps},
@@ -51,6 +72,7 @@ json to_json(const StepState& s) {
                 {"cmdline", s.step.cmdline},
                 {"attempted", nullptr},
                 {"recorded", nullptr}};
+    add_settings(out, s.step.settings);
     if (s.attempted)
         out["attempted"] = {{"at", s.attempted->at}, {"boot_id", s.attempted->boot_id}};
     if (const auto& r = s.recorded)
@@ -59,7 +81,9 @@ json to_json(const StepState& s) {
                            {"logged_threads", r->logged_threads},
                            {"boot_id", r->boot_id},
                            {"kernel_release", r->kernel_release},
-                           {"cmdline", r->cmdline}};
+                           {"cmdline", r->cmdline},
+                           {"init_on_alloc", bool_json(r->init_on_alloc)},
+                           {"hvo", bool_json(r->hvo)}};
     return out;
 }
 
@@ -89,7 +113,7 @@ std::uint64_t whole_u64(const JsonField& f, std::int64_t min = 1) {
 }
 
 Step read_step(const JsonField& f) {
-    return {whole_int(f["threads"]), whole_int(f["repetition"]), f["cmdline"].string()};
+    return {whole_int(f["threads"]), whole_int(f["repetition"]), f["cmdline"].string(), {}};
 }
 
 // What the sweep kexecs comes from the state file, so a saved plan must be one make_plan could
@@ -114,6 +138,11 @@ void check_saved_plan(const JsonField& f, const Plan& p) {
         if (i > 0 && p.threads[i] <= p.threads[i - 1])
             f["threads"][i].fail("must be above the count before it (ascending, no repeats)");
     }
+    for (const auto& [values, name] :
+         {std::pair{&p.init_on_alloc, "init_on_alloc_values"},
+          std::pair{&p.hugetlb_free_vmemmap, "hugetlb_free_vmemmap_values"}})
+        if (values->size() > 2 || (values->size() == 2 && (*values)[0] == (*values)[1]))
+            f[name].fail("must list each of true and false at most once");
     if (p.original_cmdline != cmdline_text(parse_kernel_cmdline(p.original_cmdline)))
         f["original_cmdline"].fail("is not a command line as the plan writes it");
     const std::vector<Step> derived = plan_steps(p);
@@ -131,6 +160,25 @@ void check_saved_plan(const JsonField& f, const Plan& p) {
     }
 }
 
+std::vector<bool> boolean_list(const JsonField& f) {
+    std::vector<bool> values;
+    for (std::size_t i = 0; i < f.array_size(); ++i)
+        values.push_back(boolean(f[i]));
+    return values;
+}
+
+// init_on_alloc_values, or in a state written before it, the one value of init_on_alloc; a
+// plan with both must have them agree.
+std::vector<bool> init_on_alloc_values(const JsonField& f) {
+    const std::optional<bool> single = optional_boolean(f["init_on_alloc"]);
+    if (!f["init_on_alloc_values"].present())
+        return single ? std::vector<bool>{*single} : std::vector<bool>{};
+    std::vector<bool> values = boolean_list(f["init_on_alloc_values"]);
+    if (single != single_value(values))
+        f["init_on_alloc"].fail("disagrees with init_on_alloc_values");
+    return values;
+}
+
 Plan read_plan(const JsonField& f) {
     f.object();
     Plan p;
@@ -142,7 +190,9 @@ Plan read_plan(const JsonField& f) {
     p.pages = whole_u64(f["pages"]);
     p.nodes = whole_int(f["nodes"], 1, kMaxNodes);
     p.online_cpus = whole_int(f["online_cpus"], 1, static_cast<std::int64_t>(kMaxAllocThreads));
-    p.init_on_alloc = optional_boolean(f["init_on_alloc"]);
+    p.init_on_alloc = init_on_alloc_values(f);
+    if (f["hugetlb_free_vmemmap_values"].present())
+        p.hugetlb_free_vmemmap = boolean_list(f["hugetlb_free_vmemmap_values"]);
     for (std::size_t i = 0; i < f["threads"].array_size(); ++i)
         p.threads.push_back(
             whole_int(f["threads"][i], 1, static_cast<std::int64_t>(kMaxAllocThreads)));
@@ -151,6 +201,9 @@ Plan read_plan(const JsonField& f) {
         p.steps.push_back(read_step(f["steps"][i]));
     p.estimated_seconds = f["estimated_seconds"].hint<double>().value_or(0);
     check_saved_plan(f, p);
+    const std::vector<Step> derived = plan_steps(p);
+    for (std::size_t i = 0; i < p.steps.size(); ++i)
+        p.steps[i].settings = derived[i].settings;
     return p;
 }
 
@@ -160,9 +213,14 @@ StepState read_step_state(const JsonField& f) {
     if (const JsonField a = f["attempted"]; a.present())
         s.attempted = Attempt{a["at"].string(), a["boot_id"].string()};
     if (const JsonField r = f["recorded"]; r.present())
-        s.recorded = Record{
-            r["at"].string(),      whole_u64(r["milliseconds"], 0), whole_u64(r["logged_threads"]),
-            r["boot_id"].string(), r["kernel_release"].string(),    r["cmdline"].string()};
+        s.recorded = Record{r["at"].string(),
+                            whole_u64(r["milliseconds"], 0),
+                            whole_u64(r["logged_threads"]),
+                            r["boot_id"].string(),
+                            r["kernel_release"].string(),
+                            r["cmdline"].string(),
+                            optional_boolean(r["init_on_alloc"]),
+                            optional_boolean(r["hvo"])};
     return s;
 }
 
@@ -253,6 +311,7 @@ State state_from_json(const json& document, const model::InputSource& input) {
             doc["steps"][i].fail("is not the plan's step " + std::to_string(i + 1) + " (" +
                                  std::to_string(planned.threads) + " threads: " + planned.cmdline +
                                  ")");
+        s.steps[i].step.settings = planned.settings;
     }
     return s;
 }

@@ -44,6 +44,10 @@ struct Record {
     std::string boot_id;
     std::string kernel_release;
     std::string cmdline;  // the command line the boot carried
+    // What the boot itself says it ran with: its log's "mem auto-init: ... heap alloc:on|off"
+    // and its /proc/sys/vm/hugetlb_optimize_vmemmap; nothing where it does not say.
+    std::optional<bool> init_on_alloc;
+    std::optional<bool> hvo;
 };
 
 struct StepState {

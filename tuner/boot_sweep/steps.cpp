@@ -10,8 +10,10 @@ namespace {
 
 std::string step_name(const State& s, std::size_t index) {
     const Step& step = s.steps[index].step;
+    const bool several = plan_settings(s.plan).size() > 1;
     return "step " + std::to_string(index + 1) + " of " + std::to_string(s.steps.size()) + " (" +
-           std::to_string(step.threads) + " threads, repetition " +
+           std::to_string(step.threads) + " threads, " +
+           (several ? settings_text(step.settings) + ", " : std::string()) + "repetition " +
            std::to_string(step.repetition) + ")";
 }
 
@@ -96,6 +98,31 @@ std::optional<std::string> mismatch(const State& s, const StepState& step, std::
     return std::nullopt;
 }
 
+std::string on_off(bool value) {
+    return value ? "on" : "off";
+}
+
+// Why this boot did not run with the step's settings, as the boot itself says (its log's
+// "mem auto-init" line, its HVO sysctl); nothing when it did or does not say otherwise.
+std::optional<std::string> settings_mismatch(const BootSettings& set,
+                                             std::optional<bool> logged_init_on_alloc,
+                                             std::optional<bool> hvo) {
+    if (set.init_on_alloc && logged_init_on_alloc && *logged_init_on_alloc != *set.init_on_alloc)
+        return "the kernel logged init_on_alloc " + on_off(*logged_init_on_alloc) +
+               " ('mem auto-init: ... heap alloc:" + on_off(*logged_init_on_alloc) +
+               "'), the step booted init_on_alloc=" + (*set.init_on_alloc ? "1" : "0");
+    if (set.hugetlb_free_vmemmap && !hvo)
+        return "this boot has no /proc/sys/vm/hugetlb_optimize_vmemmap, so whether "
+               "hugetlb_free_vmemmap=" +
+               on_off(*set.hugetlb_free_vmemmap) + " took effect cannot be told";
+    if (set.hugetlb_free_vmemmap && *hvo != *set.hugetlb_free_vmemmap)
+        return "the kernel runs with HVO " + on_off(*hvo) +
+               " (/proc/sys/vm/hugetlb_optimize_vmemmap), the step booted "
+               "hugetlb_free_vmemmap=" +
+               on_off(*set.hugetlb_free_vmemmap);
+    return std::nullopt;
+}
+
 Transition record_step(State s, const BootFacts& boot) {
     StepState* step = s.in_flight();
     if (step == nullptr)
@@ -113,8 +140,14 @@ Transition record_step(State s, const BootFacts& boot) {
                            "the kernel used " + std::to_string(line->threads) + " threads, not " +
                                std::to_string(step->step.threads) + " (" + step_name(s, index) +
                                ")");
-    step->recorded = Record{boot.now,     line->milliseconds,  line->threads,
-                            boot.boot_id, boot.kernel_release, boot.cmdline};
+    // docs/kernel-facts.md "init_on_alloc and boot zeroing", "HVO".
+    const auto logged_init_on_alloc =
+        read_boot_log_context(last_boot_messages(boot.log)).init_on_alloc;
+    if (auto why = settings_mismatch(step->step.settings, logged_init_on_alloc, boot.hvo))
+        return abort_sweep(std::move(s), boot, *why + " (" + step_name(s, index) + ")");
+    step->recorded =
+        Record{boot.now,     line->milliseconds,   line->threads, boot.boot_id, boot.kernel_release,
+               boot.cmdline, logged_init_on_alloc, boot.hvo};
     if (s.abort_requested)
         return abort_sweep(std::move(s), boot, "abort requested");
     for (std::size_t next = index + 1; next < s.steps.size(); ++next)

@@ -86,6 +86,8 @@ TEST_CASE("the engine's setting names map to the flags users type") {
         {"kernel_image", "--kernel"},
         {"initrd", "--initrd"},
         {"state", "--state"},
+        {"init_on_alloc", "--init-on-alloc"},
+        {"hugetlb_free_vmemmap", "--hugetlb-free-vmemmap"},
         {"input", "--input"},
         {"boot_sweep", "--boot-sweep"},
         {"sku", "--sku"},

@@ -1,8 +1,10 @@
 // The boot's breakdown, the what-if rows and the first touch on sweeps built from known
-// per-page costs: zeroing 0.2 ms / N per page, allocation alone 0.05 ms at every N.
+// per-page costs: zeroing 0.2 ms / N per page, allocation alone 0.05 ms at every N; and boots at
+// the other setting set beside the what-if prediction at their count.
 #include <doctest/doctest.h>
 
 #include "model/boot_breakdown.hpp"
+#include "model/boot_comparison.hpp"
 #include "model/documents/breakdown.hpp"
 #include "model/input/fit_input.hpp"
 #include "model/input/json_fields.hpp"
@@ -255,4 +257,121 @@ TEST_CASE("what if: HVO measured by the sweep's HVO pass is predicted, and its p
     const auto b3 = boot_breakdown(recommend_from_sweep(plain, {}), plain, kernel(false)).value();
     CHECK_FALSE(b3.hvo_measured);
     CHECK_FALSE(b3.at.front().vmemmap);
+}
+
+namespace breakdown_test {
+
+// A boot sweep's result of the pool at 2 and 4 threads, three boots each, at init_on_alloc
+// `first` then `second` (nothing: the steps do not say), HVO `hvo` on every step.
+nlohmann::json boot_sweep_result(std::optional<bool> first, std::optional<bool> second,
+                                 std::optional<bool> hvo = std::nullopt) {
+    nlohmann::json steps = nlohmann::json::array();
+    for (const auto& ioa : {first, second})
+        for (int threads : {2, 4})
+            for (int ms : {900, 1000, 1100})
+                steps.push_back({{"threads", threads},
+                                 {"repetition", 1},
+                                 {"init_on_alloc", ioa ? nlohmann::json(*ioa) : nullptr},
+                                 {"hugetlb_free_vmemmap", hvo ? nlohmann::json(*hvo) : nullptr},
+                                 {"milliseconds", ms * (ioa.value_or(true) ? 10 : 1) / threads}});
+    return {{"format", kBootSweepFormat},
+            {"format_version", kBootSweepFormatVersion},
+            {"complete", true},
+            {"nodes", 2},
+            {"page_size_kb", 2048},
+            {"kernel", {{"release", "7.2.0"}, {"online_cpus", 32}}},
+            {"pages", static_cast<std::uint64_t>(kPoolPages)},
+            {"init_on_alloc", nullptr},
+            {"steps", steps}};
+}
+
+}  // namespace breakdown_test
+
+TEST_CASE("what if at a count: the row at the recommended count and pool is the report's") {
+    const SweepData data = exact_sweep(true);
+    const Recommendation r = recommend_from_sweep(data, {});
+    const auto b = boot_breakdown(r, data, kernel());
+    REQUIRE(b);
+    const auto rows = what_if_rows(r, *b, kernel());
+    const auto at = what_if_rows_at(r, data, kernel(), r.hugepage_alloc_threads, r.pool_pages);
+    REQUIRE(rows.size() == at.size());
+    REQUIRE(rows[0].predicted);
+    REQUIRE(at[0].predicted);
+    CHECK(at[0].value == "0");
+    CHECK(at[0].predicted->seconds == doctest::Approx(rows[0].predicted->seconds));
+    CHECK(at[0].predicted->low.value_or(-1) ==
+          doctest::Approx(rows[0].predicted->low.value_or(-1)));
+    // Another count and twice the pool: the prediction there less the zero phase there.
+    const auto other = what_if_rows_at(r, data, kernel(), 8, 2 * kPoolPages);
+    REQUIRE(other.size() == 2);
+    REQUIRE(other[0].predicted);
+    CHECK(other[0].hugepage_alloc_threads == 8);
+    CHECK(other[0].predicted->seconds ==
+          doctest::Approx(predict_boot_seconds(r, 8, 2 * kPoolPages) -
+                          zero_per_page(4) * 2 * kPagesPerNode));
+}
+
+TEST_CASE("boots at the other init_on_alloc are set beside the what-if prediction") {
+    const SweepData data = exact_sweep(true);
+    const Recommendation r = recommend_from_sweep(data, {});
+    const SweepData boots = parse_boot_sweep_json(boot_sweep_result(true, false));
+    REQUIRE(boots.boot_settings.size() == 2);
+    CHECK(boots.phases.front().points.size() == 6);  // a fit takes the first setting's boots
+    const BootComparison c = compare_with_boots(r, boots, {&data, kernel()});
+    CHECK(c.init_on_alloc == true);
+    REQUIRE(c.rows.size() == 2);
+    CHECK(c.rows[0].threads == 2);
+    CHECK(c.rows[0].measured_seconds == doctest::Approx(5.0));
+    REQUIRE(c.what_if.size() == 2);
+    for (const BootWhatIfRow& w : c.what_if) {
+        CHECK(w.parameter == "init_on_alloc");
+        CHECK(w.value == "0");
+        CHECK(w.boots == 3);
+        CHECK(w.recommended == (w.threads == r.hugepage_alloc_threads));
+        const auto expected = what_if_rows_at(r, data, kernel(), w.threads, kPoolPages);
+        REQUIRE(w.predicted);
+        CHECK(w.predicted->seconds == doctest::Approx(expected[0].predicted->seconds));
+        REQUIRE(w.ratio);
+        CHECK(*w.ratio == doctest::Approx(w.measured_seconds / w.predicted->seconds));
+    }
+    CHECK(c.what_if[0].measured_seconds == doctest::Approx(0.5));
+    CHECK(c.unmatched.empty());
+    const auto doc = to_json(c);
+    CHECK(doc["what_if"][0]["parameter"] == "init_on_alloc");
+    CHECK(doc["what_if"][0]["measured_ms"] == doctest::Approx(500));
+    CHECK(doc["what_if"][0]["predicted_ms"].is_number());
+
+    SUBCASE("without the sweep no what-if is predicted, and the other setting is named") {
+        const BootComparison plain = compare_with_boots(r, boots);
+        CHECK(plain.rows.size() == 2);
+        CHECK(plain.what_if.empty());
+        REQUIRE(plain.unmatched.size() == 1);
+        CHECK(plain.unmatched[0].find("init_on_alloc 0") != std::string::npos);
+    }
+    SUBCASE("boots that change HVO too are not predicted by either row") {
+        KernelOptions off = kernel();
+        off.hvo = false;
+        const SweepData both = parse_boot_sweep_json(boot_sweep_result(false, std::nullopt, true));
+        const BootComparison b = compare_with_boots(r, both, {&data, off});
+        // The first setting: init_on_alloc 0 and HVO on, both the other way.
+        REQUIRE(!b.what_if.empty());
+        CHECK(b.what_if[0].parameter.empty());
+        CHECK_FALSE(b.what_if[0].predicted);
+        CHECK(b.what_if[0].note.find("both differ") != std::string::npos);
+    }
+}
+
+TEST_CASE("a boot sweep result written before the steps named their settings reads as one") {
+    auto doc = boot_sweep_result(std::nullopt, std::nullopt);
+    doc["init_on_alloc"] = true;
+    for (auto& step : doc["steps"]) {
+        step.erase("init_on_alloc");
+        step.erase("hugetlb_free_vmemmap");
+    }
+    const SweepData boots = parse_boot_sweep_json(doc);
+    REQUIRE(boots.boot_settings.size() == 1);
+    CHECK(boots.boot_settings[0].init_on_alloc == true);
+    CHECK(boots.machine.init_on_alloc == true);
+    CHECK(boots.phases.front().points.size() == 12);
+    CHECK(boots.notes.empty());
 }

@@ -70,7 +70,7 @@ std::optional<std::uint64_t> threads_on(const std::string& cmdline) {
 
 class FakeHost : public bs::Host {
   public:
-    bs::BootFacts boot{"boot-0", kOriginal, "6.15.3", boot_log(std::nullopt, 0), "t0"};
+    bs::BootFacts boot{"boot-0", kOriginal, "6.15.3", boot_log(std::nullopt, 0), "t0", false};
     std::vector<std::string> calls;
     std::optional<std::string> loaded;
     bool fail_load = false;
@@ -78,6 +78,10 @@ class FakeHost : public bs::Host {
     fs::path state_file;
 
     bool fail_write = false;
+    // The kernel's settings without a parameter for them; nothing for HVO: no sysctl.
+    bool default_init_on_alloc = true;
+    std::optional<bool> default_hvo = false;
+    bool honour_settings = true;
 
     bs::BootFacts this_boot() const override { return boot; }
     void write_file(const fs::path& path, const std::string& bytes) override {
@@ -119,6 +123,23 @@ class FakeHost : public bs::Host {
         boot.now = "t" + std::to_string(boots);
         const auto threads = logged_threads ? *logged_threads : threads_on(cmdline);
         boot.log = boot_log(threads, threads ? 1024 : 0);
+        // What a kernel logs and shows of init_on_alloc= and hugetlb_free_vmemmap=, unless it
+        // is one that ignores them.
+        bool init_on_alloc = default_init_on_alloc;
+        if (honour_settings && cmdline.find("init_on_alloc=0") != std::string::npos)
+            init_on_alloc = false;
+        if (honour_settings && cmdline.find("init_on_alloc=1") != std::string::npos)
+            init_on_alloc = true;
+        boot.log.insert(boot.log.begin() + 1,
+                        std::string("mem auto-init: stack:all(zero), heap alloc:") +
+                            (init_on_alloc ? "on" : "off") + ", heap free:off");
+        boot.hvo = default_hvo;
+        if (default_hvo && honour_settings &&
+            cmdline.find("hugetlb_free_vmemmap=on") != std::string::npos)
+            boot.hvo = true;
+        if (default_hvo && honour_settings &&
+            cmdline.find("hugetlb_free_vmemmap=off") != std::string::npos)
+            boot.hvo = false;
         calls.clear();
     }
     void boot_loaded() { boot_into(*loaded); }
@@ -173,10 +194,10 @@ TEST_CASE("a step's command line replaces the pool parameters and keeps everythi
     const std::string original =
         "root=/dev/sda1 hugepages=512 quiet foo=\"a b\" hugepagesz=1G hugepages=4 "
         "default_hugepagesz=1G hugepage_alloc_threads=3 init_on_alloc=1 -- single";
-    CHECK(bs::step_cmdline(original, 2048, 1024, 8, std::nullopt) ==
+    CHECK(bs::step_cmdline(original, 2048, 1024, 8) ==
           "root=/dev/sda1 quiet foo=\"a b\" init_on_alloc=1 hugepagesz=2M hugepages=1024 "
           "hugepage_alloc_threads=8 -- single");
-    CHECK(bs::step_cmdline(original, 2048, 1024, 8, false) ==
+    CHECK(bs::step_cmdline(original, 2048, 1024, 8, {false, std::nullopt}) ==
           "root=/dev/sda1 quiet foo=\"a b\" hugepagesz=2M hugepages=1024 "
           "hugepage_alloc_threads=8 init_on_alloc=0 -- single");
 }
@@ -611,7 +632,9 @@ TEST_CASE("the result: medians, spread, and the fewest threads within the tolera
                                    static_cast<std::uint64_t>(step.step.threads),
                                    "b" + std::to_string(i),
                                    "6.15.3",
-                                   step.step.cmdline};
+                                   step.step.cmdline,
+                                   true,
+                                   false};
         s.steps.push_back(step);
     }
     const bs::Result r = bs::summarize(s, 0.02);
@@ -637,4 +660,189 @@ TEST_CASE("the unit runs continue on the state file, once per boot, with a timeo
     const std::string odd = bs::unit_text("/opt/my tools/hugetune", "/var/lib/100%/s.json");
     CHECK(odd.find("ExecStart=\"/opt/my tools/hugetune\" boot-sweep continue --state "
                    "/var/lib/100%%/s.json\n") != std::string::npos);
+}
+
+TEST_CASE("a step's command line sets init_on_alloc and hugetlb_free_vmemmap where asked") {
+    const std::string original = "root=/dev/sda1 hugetlb_free_vmemmap=on init_on_alloc=1 quiet";
+    CHECK(bs::step_cmdline(original, 2048, 64, 2, {std::nullopt, false}) ==
+          "root=/dev/sda1 init_on_alloc=1 quiet hugepagesz=2M hugepages=64 "
+          "hugepage_alloc_threads=2 hugetlb_free_vmemmap=off");
+    CHECK(bs::step_cmdline(original, 2048, 64, 2, {false, true}) ==
+          "root=/dev/sda1 quiet hugepagesz=2M hugepages=64 hugepage_alloc_threads=2 "
+          "init_on_alloc=0 hugetlb_free_vmemmap=on");
+}
+
+TEST_CASE(
+    "settings as a second dimension: every setting on every count, repetition by repetition") {
+    auto f = facts();
+    f.hvo_sysctl = true;
+    bs::Request r = request({1, 2}, 2);
+    r.init_on_alloc = {false, true};
+    r.hugetlb_free_vmemmap = {true};
+    const bs::Plan plan = bs::make_plan(f, r);
+    REQUIRE(plan.steps.size() == 8);
+    const std::vector<bs::BootSettings> settings = bs::plan_settings(plan);
+    REQUIRE(settings.size() == 2);
+    CHECK(settings[0] == bs::BootSettings{false, true});
+    CHECK(settings[1] == bs::BootSettings{true, true});
+    // Repetition 1: init_on_alloc 0 at 1 and 2 threads, then 1 at 1 and 2; then repetition 2.
+    CHECK(plan.steps[0].settings == settings[0]);
+    CHECK(plan.steps[1].threads == 2);
+    CHECK(plan.steps[2].settings == settings[1]);
+    CHECK(plan.steps[2].threads == 1);
+    CHECK(plan.steps[4].repetition == 2);
+    CHECK(plan.steps[4].settings == settings[0]);
+    CHECK(plan.steps[3].cmdline ==
+          kOriginal +
+              " hugepagesz=2M hugepages=1024 hugepage_alloc_threads=2 init_on_alloc=1 "
+              "hugetlb_free_vmemmap=on");
+    const std::string text = bs::format_plan(plan);
+    CHECK(text.find("8 boots by kexec (2 thread counts x 2 settings x 2 repetitions)") !=
+          std::string::npos);
+    CHECK(text.find("setting 2: init_on_alloc=1, hugetlb_free_vmemmap=on") != std::string::npos);
+
+    SUBCASE("HVO values on a kernel without HVO are refused before anything") {
+        f.hvo_sysctl = false;
+        CHECK(code_of([&] { bs::make_plan(f, r); }) == static_cast<int>(ExitCode::unsupported));
+    }
+    SUBCASE("a value twice is refused") {
+        r.init_on_alloc = {true, true};
+        CHECK(code_of([&] { bs::make_plan(f, r); }) == static_cast<int>(ExitCode::usage));
+    }
+}
+
+TEST_CASE("a sweep over two settings records each boot with what the kernel says it ran") {
+    Dir d;
+    FakeHost host;
+    auto f = facts();
+    f.hvo_sysctl = true;
+    bs::Request r = request({1, 2});
+    r.init_on_alloc = {false, true};
+    r.hugetlb_free_vmemmap = {false, true};
+    const bs::Plan plan = bs::make_plan(f, r);
+    REQUIRE(plan.steps.size() == 8);
+    start(host, d, plan);
+    for (std::size_t i = 0; i < plan.steps.size(); ++i) {
+        host.boot_loaded();
+        run_continue(host, d);
+    }
+    const bs::State s = load(d);
+    CHECK(s.phase == bs::Phase::finishing);
+    for (const auto& step : s.steps) {
+        REQUIRE(step.recorded);
+        CHECK(step.recorded->init_on_alloc == step.step.settings.init_on_alloc);
+        CHECK(step.recorded->hvo == step.step.settings.hugetlb_free_vmemmap);
+    }
+    const bs::Result result = bs::summarize(s);
+    REQUIRE(result.by_setting.size() == 4);
+    CHECK(result.by_setting[3].settings == bs::BootSettings{true, true});
+    CHECK(result.by_setting[3].by_threads.size() == 2);
+    CHECK(result.by_threads.size() == 2);  // the first setting's
+    const auto doc = bs::to_json(result);
+    CHECK(doc["init_on_alloc"].is_null());
+    CHECK(doc["init_on_alloc_values"] == nlohmann::json::array({false, true}));
+    CHECK(doc["hugetlb_free_vmemmap_values"] == nlohmann::json::array({false, true}));
+    CHECK(doc["steps"][2]["init_on_alloc"] == false);
+    CHECK(doc["steps"][2]["hugetlb_free_vmemmap"] == true);
+    CHECK(doc["steps"][2]["logged_init_on_alloc"] == false);
+    CHECK(doc["steps"][2]["hvo"] == true);
+    CHECK(doc["by_setting"].size() == 4);
+    CHECK(doc["by_setting"][1]["best"]["threads"] == 2);
+    CHECK(bs::format_result(result).find("init_on_alloc=1, hugetlb_free_vmemmap=on:\n") !=
+          std::string::npos);
+}
+
+TEST_CASE("a boot that did not take the step's setting ends the sweep, unrecorded") {
+    Dir d;
+    FakeHost host;
+    auto f = facts();
+    f.hvo_sysctl = true;
+    bs::Request r = request({1});
+    std::string reason;
+    SUBCASE("init_on_alloc") {
+        r.init_on_alloc = {false};
+        reason = "the kernel logged init_on_alloc on";
+    }
+    SUBCASE("HVO") {
+        r.hugetlb_free_vmemmap = {true};
+        reason = "the kernel runs with HVO off (/proc/sys/vm/hugetlb_optimize_vmemmap)";
+    }
+    SUBCASE("HVO on a boot without the sysctl") {
+        r.hugetlb_free_vmemmap = {true};
+        host.default_hvo = std::nullopt;
+        reason = "this boot has no /proc/sys/vm/hugetlb_optimize_vmemmap";
+    }
+    const bs::Plan plan = bs::make_plan(f, r);
+    start(host, d, plan);
+    host.honour_settings = false;
+    host.boot_loaded();
+    run_continue(host, d);
+    const bs::State s = load(d);
+    CHECK(s.phase == bs::Phase::aborted);
+    CHECK_MESSAGE(s.abort_reason.find(reason) != std::string::npos, s.abort_reason);
+    CHECK_FALSE(s.steps[0].recorded);
+    CHECK(host.calls ==
+          std::vector<std::string>{"load " + plan.original_cmdline, "disable", "exec"});
+}
+
+TEST_CASE("the state keeps the settings: round trip, a state of one value, forged values") {
+    auto f = facts();
+    f.hvo_sysctl = true;
+    bs::Request r = request({1, 2});
+    r.init_on_alloc = {true, false};
+    r.hugetlb_free_vmemmap = {true};
+    bs::State state;
+    state.plan = bs::make_plan(f, r);
+    for (const auto& step : state.plan.steps)
+        state.steps.push_back({step, {}, {}});
+    state.steps[0].recorded =
+        bs::Record{"t1", 900, 1, "boot-1", "6.15.3", state.plan.steps[0].cmdline, true, true};
+    const auto doc = bs::to_json(state);
+    const bs::State back = bs::state_from_json(doc);
+    CHECK(back.plan.init_on_alloc == std::vector<bool>{true, false});
+    CHECK(back.plan.hugetlb_free_vmemmap == std::vector<bool>{true});
+    CHECK(back.steps[2].step.settings == bs::BootSettings{false, true});
+    CHECK(back.steps[0].recorded->init_on_alloc == true);
+    CHECK(back.steps[0].recorded->hvo == true);
+
+    const auto refused = [](nlohmann::json d, const std::string& part) {
+        try {
+            bs::state_from_json(d);
+            FAIL("accepted");
+        } catch (const hugetune::model::InputError& e) {
+            CHECK_MESSAGE(std::string(e.what()).find(part) != std::string::npos, e.what());
+        }
+    };
+    auto twice = doc;
+    twice["plan"]["init_on_alloc_values"] = {true, true};
+    refused(twice, "must list each of true and false at most once");
+    auto disagree = doc;
+    disagree["plan"]["init_on_alloc"] = true;
+    refused(disagree, "disagrees with init_on_alloc_values");
+    auto other = doc;
+    other["plan"]["hugetlb_free_vmemmap_values"] = {false};
+    refused(other, "is not the step the plan derives");
+    // A step's own setting fields are for readers: the plan's derive them.
+    auto step_field = doc;
+    step_field["plan"]["steps"][0]["init_on_alloc"] = false;
+    CHECK(bs::state_from_json(step_field).plan.steps[0].settings.init_on_alloc == true);
+
+    SUBCASE("a state written before the value lists: one init_on_alloc for every step") {
+        bs::Request one = request({1, 2});
+        one.init_on_alloc = {false};
+        bs::State old;
+        old.plan = bs::make_plan(facts(), one);
+        for (const auto& step : old.plan.steps)
+            old.steps.push_back({step, {}, {}});
+        auto older = bs::to_json(old);
+        older["plan"].erase("init_on_alloc_values");
+        older["plan"].erase("hugetlb_free_vmemmap_values");
+        for (auto& step : older["plan"]["steps"]) {
+            step.erase("init_on_alloc");
+            step.erase("hugetlb_free_vmemmap");
+        }
+        const bs::State read = bs::state_from_json(older);
+        CHECK(read.plan.init_on_alloc == std::vector<bool>{false});
+        CHECK(read.steps[1].step.settings == bs::BootSettings{false, std::nullopt});
+    }
 }

@@ -39,7 +39,9 @@ boots() { vm_section "$1" cmdline; }
 
 args="init_on_alloc=0 printk.devkmsg=on vmlab.threads=1,2 vmlab.pages=128"
 make_disk sweep
-vm_boot boot-sweep boot-sweep "$args" --smp 2 --mem 1024 --initrd "$initrd" \
+# Every step boots init_on_alloc=1 (the original line has 0) with HVO on: each boot must say it
+# ran with them, in its log and its sysctl.
+vm_boot boot-sweep boot-sweep "$args vmlab.ioa=1 vmlab.hvo=on" --smp 2 --mem 1024 --initrd "$initrd" \
     --disk "$VMLAB_WORK/sweep.img" --timeout 600 || vmlab_fail "the guest did not finish"
 vm_expect_rc boot-sweep plan 0
 mapfile -t cmdlines < <(boots boot-sweep)
@@ -47,7 +49,8 @@ mapfile -t cmdlines < <(boots boot-sweep)
     vmlab_fail "boot-sweep: expected 4 boots (start, 2 steps, back), saw ${#cmdlines[@]}: $(printf '%s | ' "${cmdlines[@]}")"
 [[ "${cmdlines[3]}" == "${cmdlines[0]}" ]] ||
     vmlab_fail "boot-sweep: the last boot is not on the original command line: ${cmdlines[3]}"
-[[ "${cmdlines[1]}" == *"hugepage_alloc_threads=1"* && "${cmdlines[1]}" == *"hugepages=128"* ]] ||
+[[ "${cmdlines[1]}" == *"hugepage_alloc_threads=1"* && "${cmdlines[1]}" == *"hugepages=128"* &&
+    "${cmdlines[1]}" == *"init_on_alloc=1 hugetlb_free_vmemmap=on" && "${cmdlines[1]}" != *"init_on_alloc=0"* ]] ||
     vmlab_fail "boot-sweep: the first step booted ${cmdlines[1]}"
 [[ "${cmdlines[2]}" == *"hugepage_alloc_threads=2"* ]] ||
     vmlab_fail "boot-sweep: the second step booted ${cmdlines[2]}"
@@ -58,6 +61,8 @@ assert result["phase"] == "done" and result["complete"] is True, result
 steps = result["steps"]
 assert [s["threads"] for s in steps] == [1, 2], steps
 assert all(s["logged_threads"] == s["threads"] and s["milliseconds"] >= 0 for s in steps), steps
+assert all(s["init_on_alloc"] is True and s["logged_init_on_alloc"] is True for s in steps), steps
+assert all(s["hugetlb_free_vmemmap"] is True and s["hvo"] is True for s in steps), steps
 assert len({s["boot_id"] for s in steps}) == 2, steps
 assert result["best"]["threads"] in (1, 2), result["best"]
 assert result["best"]["cmdline"] == "hugepage_alloc_threads=%d" % result["best"]["threads"], result["best"]

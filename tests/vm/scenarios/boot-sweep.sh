@@ -1,7 +1,8 @@
 # Guest side of a boot-sweep: init plays systemd's part and runs this at every boot. The state
 # lives on the virtio disk (ext4), mounted at /var/lib/hugetune, with the kernel and initrd to
 # kexec in its boot/ directory. The first boot (no state) plans and starts the sweep with
-# vmlab.threads=<LIST>, vmlab.pages=<P> and vmlab.reps=<R> (default 1); every later boot runs
+# vmlab.threads=<LIST>, vmlab.pages=<P>, vmlab.reps=<R> (default 1) and, when given,
+# vmlab.ioa=<--init-on-alloc> and vmlab.hvo=<--hugetlb-free-vmemmap>; every later boot runs
 # `continue`, which kexecs into the next step or, after the last one, back to the first boot's
 # command line; the boot that finds the sweep ended prints its status and result.
 # vmlab.plant=no-line floods the kernel log on the first step's boot, so that its allocation
@@ -48,11 +49,14 @@ if [ ! -e "$state" ]; then
     threads=$(cmdline_value vmlab.threads)
     pages=$(cmdline_value vmlab.pages)
     reps=$(cmdline_value vmlab.reps)
-    # shellcheck disable=SC2086 # $image is two options and their values
-    run_section plan hugetune boot-sweep plan --threads "$threads" --pages "$pages" --repetitions "${reps:-1}" $image --json
+    ioa=$(cmdline_value vmlab.ioa)
+    hvo=$(cmdline_value vmlab.hvo)
+    settings="--init-on-alloc ${ioa:-keep} --hugetlb-free-vmemmap ${hvo:-keep}"
+    # shellcheck disable=SC2086 # $image and $settings are options and their values
+    run_section plan hugetune boot-sweep plan --threads "$threads" --pages "$pages" --repetitions "${reps:-1}" $image $settings --json
     # Returns only when it did not kexec.
     # shellcheck disable=SC2086
-    run_section start hugetune boot-sweep start --threads "$threads" --pages "$pages" --repetitions "${reps:-1}" $image --no-systemd
+    run_section start hugetune boot-sweep start --threads "$threads" --pages "$pages" --repetitions "${reps:-1}" $image $settings --no-systemd
     exit 1
 fi
 
