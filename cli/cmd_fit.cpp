@@ -15,6 +15,7 @@
 #include "cli/boot_sweep_option.hpp"
 #include "cli/commands.hpp"
 #include "cli/first_touch_option.hpp"
+#include "cli/fitted_report.hpp"
 #include "cli/plot_output.hpp"
 #include "model/alloc_threads.hpp"
 #include "model/boot_breakdown.hpp"
@@ -190,16 +191,11 @@ Input parse_input(const std::filesystem::path& path, const std::string& text) {
 // from the same place for both commands.
 void draw_plot(const std::filesystem::path& plot, const Input& input,
                const model::Recommendation& result, const ReportInputs& blocks) {
-    ReportInputs in = blocks;
-    in.probe = input.sweep["probe"];
-    in.sweep = input.sweep;
-    in.fit = model::to_json(result);
-    in.boot_pool = {{"pages", static_cast<std::uint64_t>(result.pool_pages)},
-                    {"page_size_kb", input.data.page_size_kb},
-                    {"source", result.pool_source}};
-    in.tool_version = tool_version();
-    in.tool_commit = tool_commit();
-    in.generated_at = std::chrono::system_clock::now();
+    ReportInputs in =
+        fitted_report_inputs(input.sweep["probe"], input.sweep, result, input.data.page_size_kb);
+    in.breakdown = blocks.breakdown;
+    in.what_if = blocks.what_if;
+    in.first_touch = blocks.first_touch;
     model::ReportReading whole;
     whole.need_run = true;
     const model::Report report = model::read_report(build_report(in), whole);

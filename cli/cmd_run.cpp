@@ -8,6 +8,7 @@
 #include "cli/boot_sweep_option.hpp"
 #include "cli/commands.hpp"
 #include "cli/first_touch_option.hpp"
+#include "cli/fitted_report.hpp"
 #include "cli/plot_output.hpp"
 #include "cli/sweep_options.hpp"
 #include "model/boot_breakdown.hpp"
@@ -207,16 +208,8 @@ void add_breakdown(const RunOptions& o, const Fitted& fitted, ReportInputs& inpu
 nlohmann::json assemble_report(const RunOptions& o, const Probe& probe,
                                const nlohmann::json& sweep_json, const Fitted& fitted) {
     const model::Recommendation& recommendation = fitted.recommendation;
-    ReportInputs inputs;
-    inputs.probe = to_json(probe);
-    inputs.sweep = sweep_json;
-    inputs.fit = model::to_json(recommendation);
-    inputs.boot_pool = {{"pages", static_cast<std::uint64_t>(recommendation.pool_pages)},
-                        {"page_size_kb", o.sweep.page_size_kb},
-                        {"source", recommendation.pool_source}};
-    inputs.tool_version = tool_version();
-    inputs.tool_commit = tool_commit();
-    inputs.generated_at = std::chrono::system_clock::now();
+    ReportInputs inputs =
+        fitted_report_inputs(to_json(probe), sweep_json, recommendation, o.sweep.page_size_kb);
     add_breakdown(o, fitted, inputs);
     return build_report(inputs);
 }
