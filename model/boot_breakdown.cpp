@@ -5,7 +5,9 @@
 #include <map>
 
 #include "model/cost_curve.hpp"
+#include "model/fit/rank_test.hpp"
 #include "model/fit/resampling.hpp"
+#include "model/statistics.hpp"
 #include "model/text.hpp"
 
 namespace hugetune::model {
@@ -86,67 +88,69 @@ BreakdownAt part_at(const Recommendation& r, const PerPageCurves& zero, bool zer
     return b;
 }
 
-// The alloc phase's time per page with HVO the other way minus as it was, at each count of the
-// HVO pass: the median's difference and the widest one each way (fastest against slowest).
-struct HvoDelta {
-    double threads_per_node = 1;
-    double median = 0, low = 0, high = 0;  // seconds per page, may be negative
+// HVO's cost from the grow phase at 1 thread per node, timed both ways (docs/kernel-facts.md
+// "Which phase holds which part of the boot", "HVO's cost from the grow phase"): grow takes the
+// boot's path, a batch of pages whose vmemmap is optimised together, and zeroes a page at most
+// once, as the boot does; the alloc phase zeroes each page once more at its fault, which at a
+// small pool's size is all its time and buries HVO's part in that zeroing's noise.
+struct HvoFromGrow {
+    // The grow phase's time with HVO the other way over as it is: the medians', the fastest
+    // against the slowest repetition and the slowest against the fastest.
+    double ratio = 1, low = 1, high = 1;
 };
 
-std::vector<HvoDelta> hvo_deltas(const SweepData& data) {
-    std::vector<HvoDelta> out;
-    const PhaseSeries* as_is = data.phase(kPhaseAlloc);
-    const PhaseSeries* other = data.hvo_pass ? data.hvo_pass->phase(kPhaseAlloc) : nullptr;
-    if (as_is == nullptr || other == nullptr || !(as_is->pages_per_node > 0) ||
-        !(other->pages_per_node > 0))
+// The per-page times of a grow series at 1 thread per node.
+std::vector<double> grow_per_page(const PhaseSeries* grow) {
+    std::vector<double> out;
+    if (grow == nullptr || !(grow->pages_per_node > 0))
         return out;
-    const PerPageCurves a = per_page_curves(*as_is);
-    const PerPageCurves o = per_page_curves(*other);
-    for (const auto& m : o.median.medians()) {
-        const double n = m.threads_per_node;
-        bool measured = false;
-        for (const auto& am : a.median.medians())
-            measured = measured || am.threads_per_node == n;
-        if (!measured)
-            continue;
-        out.push_back({n, o.median.seconds(n) - a.median.seconds(n),
-                       o.fastest.seconds(n) - a.slowest.seconds(n),
-                       o.slowest.seconds(n) - a.fastest.seconds(n)});
-    }
+    for (const auto& p : grow->points)
+        if (p.threads_per_node == 1 && p.seconds > 0)
+            out.push_back(p.seconds / grow->pages_per_node);
     return out;
 }
 
-// Linear in log(threads per node) between the pass's counts, held flat beyond them.
-HvoDelta delta_at(const std::vector<HvoDelta>& deltas, double threads_per_node) {
-    if (threads_per_node <= deltas.front().threads_per_node)
-        return deltas.front();
-    if (threads_per_node >= deltas.back().threads_per_node)
-        return deltas.back();
-    for (std::size_t i = 1; i < deltas.size(); ++i) {
-        const HvoDelta& lo = deltas[i - 1];
-        const HvoDelta& hi = deltas[i];
-        if (threads_per_node > hi.threads_per_node)
-            continue;
-        const double t = (std::log(threads_per_node) - std::log(lo.threads_per_node)) /
-                         (std::log(hi.threads_per_node) - std::log(lo.threads_per_node));
-        return {threads_per_node, lo.median + t * (hi.median - lo.median),
-                lo.low + t * (hi.low - lo.low), lo.high + t * (hi.high - lo.high)};
+// Nothing, with the reason in `why`, where the pass cannot give HVO's cost: no grow both ways,
+// or HVO on's repetitions do not stand above HVO off's (the rank test fit uses for alloc against
+// zero, docs/kernel-facts.md "What each phase does under init_on_alloc"). HVO only adds work
+// (mm/hugetlb_vmemmap.c), so the test is one-sided, on above off.
+std::optional<HvoFromGrow> hvo_from_grow(const SweepData& data, std::string& why) {
+    const std::vector<double> as_is = grow_per_page(data.phase(kPhaseGrow));
+    const std::vector<double> other = grow_per_page(data.hvo_pass->phase(kPhaseGrow));
+    if (as_is.empty() || other.empty()) {
+        why =
+            "the sweep's HVO pass has no grow phase at 1 thread per node both ways, the phase "
+            "that carries HVO's cost at the boot's size";
+        return std::nullopt;
     }
-    return deltas.back();
+    const bool on_as_is = data.hvo_pass->as_is;
+    const std::vector<double>& on = on_as_is ? as_is : other;
+    const std::vector<double>& off = on_as_is ? other : as_is;
+    if (!stands_above(on, off)) {
+        why = "HVO's difference is within the repetitions' spread: the grow phase with HVO on (" +
+              std::to_string(on.size()) + " repetitions) does not stand above it with HVO off (" +
+              std::to_string(off.size()) + ") in a rank test at " +
+              significant_text(kRankTestLevel * 100, 2) + "%";
+        return std::nullopt;
+    }
+    const auto [as_is_fastest, as_is_slowest] = std::minmax_element(as_is.begin(), as_is.end());
+    const auto [other_fastest, other_slowest] = std::minmax_element(other.begin(), other.end());
+    return HvoFromGrow{median(other) / median(as_is), *other_fastest / *as_is_slowest,
+                       *other_slowest / *as_is_fastest};
 }
 
-void add_hvo_parts(BreakdownAt& b, const std::vector<HvoDelta>& deltas, double pages_per_node,
-                   bool hvo_on) {
-    const HvoDelta d = delta_at(deltas, b.threads_per_node);
-    Estimate other{std::max(0.0, b.total.seconds + d.median * pages_per_node), std::nullopt,
-                   std::nullopt};
-    other.low = std::max(0.0, b.total.low.value_or(b.total.seconds) + d.low * pages_per_node);
-    other.high = std::max(0.0, b.total.high.value_or(b.total.seconds) + d.high * pages_per_node);
+// The boot with HVO the other way: the prediction times grow's ratio, taking HVO's part to
+// scale with threads as the rest of the boot's work does (each boot worker optimises the pages
+// it allocated, prep_and_add_allocated_folios()).
+void add_hvo_parts(BreakdownAt& b, const HvoFromGrow& g, bool hvo_on) {
+    Estimate other{b.total.seconds * g.ratio, std::nullopt, std::nullopt};
+    other.low = b.total.low.value_or(b.total.seconds) * g.low;
+    other.high = b.total.high.value_or(b.total.seconds) * g.high;
     b.hvo_other_way = other;
     if (hvo_on)  // HVO's part: what the boot would lose without it, never below zero
-        b.vmemmap = Estimate{std::max(0.0, -d.median * pages_per_node),
-                             std::max(0.0, -d.high * pages_per_node),
-                             std::max(0.0, -d.low * pages_per_node)};
+        b.vmemmap = Estimate{std::max(0.0, b.total.seconds * (1 - g.ratio)),
+                             std::max(0.0, b.total.seconds * (1 - g.high)),
+                             std::max(0.0, b.total.seconds * (1 - g.low))};
 }
 
 std::string hvo_state(const std::optional<bool>& hvo) {
@@ -223,12 +227,16 @@ WhatIf hvo_row(const Recommendation& r, const BootBreakdown& b, const KernelOpti
     if (b.hvo_measured && at.hvo_other_way) {
         w.predicted = at.hvo_other_way;
         w.note =
-            "the prediction plus the alloc phase's time per page with "
+            "the prediction times the grow phase's time at 1 thread per node with "
             "/proc/sys/vm/hugetlb_optimize_vmemmap " +
             std::string(w.value == "on" ? "1" : "0") +
-            " minus as measured, for the pool at the same threads per node (the sweep's HVO "
-            "pass; between its thread counts interpolated in log threads); the range pairs the "
-            "fastest and slowest repetitions";
+            " over as measured (the sweep's HVO pass), HVO's part taken to scale with "
+            "threads as the rest of the boot's work; the range pairs the fastest and "
+            "slowest repetitions";
+        return w;
+    }
+    if (!b.hvo_not_predicted.empty()) {
+        w.note = "not predicted: " + b.hvo_not_predicted;
         return w;
     }
     w.note = kernel.hvo_sysctl
@@ -259,22 +267,32 @@ std::optional<BootBreakdown> boot_breakdown(const Recommendation& r, const Sweep
     b.init_on_alloc = zeroed_once;
     b.init_on_alloc_assumed = zeroed_once && !data.machine.init_on_alloc;
     b.hvo = kernel.hvo;
-    const std::vector<HvoDelta> deltas = hvo_deltas(data);
     b.at.push_back(part_at(r, curves, zeroed_once, "recommended", r.hugepage_alloc_threads,
                            r.predicted_seconds));
     if (r.default_threads != r.hugepage_alloc_threads)
         b.at.push_back(part_at(r, curves, zeroed_once, "kernel_default", r.default_threads,
                                r.predicted_default_seconds));
-    if (!deltas.empty()) {
+    if (data.hvo_pass) {
         const bool on = data.hvo_pass->as_is;
         b.hvo = on;
-        b.hvo_measured = true;
-        for (auto& at : b.at)
-            add_hvo_parts(at, deltas, r.pool_pages / r.nodes, on);
-        b.hvo_note = on ? "measured by the sweep's HVO pass: the alloc phase with "
-                          "hugetlb_optimize_vmemmap 0 against 1, for the pool; part of allocation"
-                        : "HVO is off, so the boot does no vmemmap work; the sweep's HVO pass "
-                          "measured what turning it on would add (the what-if row)";
+        std::string why;
+        if (const auto grow = hvo_from_grow(data, why)) {
+            b.hvo_measured = true;
+            for (auto& at : b.at)
+                add_hvo_parts(at, *grow, on);
+            b.hvo_note = on ? "measured by the sweep's HVO pass: the grow phase at 1 thread per "
+                              "node with hugetlb_optimize_vmemmap 0 against 1, as a share of "
+                              "the prediction; part of allocation"
+                            : "HVO is off, so the boot does no vmemmap work; the sweep's HVO "
+                              "pass measured what turning it on would add (the what-if row)";
+            return b;
+        }
+        b.hvo_not_predicted = why;
+        b.hvo_note = (on ? "not separable: the allocation part includes the vmemmap "
+                           "optimisation, and the sweep's HVO pass could not size it: "
+                         : "HVO is off, so the boot does no vmemmap work; the sweep's HVO pass "
+                           "could not size what turning it on would add: ") +
+                     why;
         return b;
     }
     // mm/hugetlb_vmemmap.c, vmemmap_should_optimize_folio(): with HVO off no new page is

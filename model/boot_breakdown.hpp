@@ -37,8 +37,8 @@ struct BreakdownAt {
     // boot (allocation is then shown as 0 and no what-if is predicted from it).
     bool separable = true;
     // From the sweep's HVO pass (docs/sweep-format.md "HVO pass"): the prediction with HVO the
-    // other way, the total plus the pass's alloc phase minus the sweep's, per page, at these
-    // threads per node, for the pool. Nothing without a pass.
+    // other way, the total times the pass's grow phase over the sweep's (1 thread per node).
+    // Nothing without a pass, or where HVO on does not stand above off in grow.
     std::optional<Estimate> hvo_other_way;
     // HVO's own part of `allocation` when it was on: the total minus hvo_other_way.
     std::optional<Estimate> vmemmap;
@@ -49,7 +49,10 @@ struct BootBreakdown {
     bool init_on_alloc_assumed = false;  // unknown: taken as on, as the prediction does
     std::optional<bool> hvo;             // in force while the sweep ran; nothing: unknown
     std::vector<BreakdownAt> at;         // the recommended value, then the default if it differs
-    bool hvo_measured = false;           // the sweep's HVO pass timed alloc with HVO the other way
+    // The sweep's HVO pass sized HVO's cost: its grow phase with HVO on stands above HVO off.
+    bool hvo_measured = false;
+    // With a pass that could not size it: why (the row says "not predicted: " and this).
+    std::string hvo_not_predicted;
     // How the vmemmap optimisation's part was measured, or why it has none.
     std::string hvo_note;
 };
