@@ -27,6 +27,7 @@ struct MachineFacts {
     std::optional<std::string> initrd;        // found on disk, or given
     std::string initrd_looked_for;            // where, for the refusal when none was found
     std::string original_cmdline;             // /proc/cmdline
+    model::PageSizeFacts page_sizes;          // the default size and which sizes are gigantic
 };
 
 // What the caller asks for; unset fields take the defaults below.
@@ -34,7 +35,7 @@ struct Request {
     std::vector<int> threads;  // totals, as the kernel takes them; empty: the default list
     std::optional<std::uint64_t> pages;
     std::optional<double> gib;
-    std::uint64_t page_size_kb = 2048;
+    std::uint64_t page_size_kb = 0;  // 0: the kernel's default huge page size
     int repetitions = kDefaultRepetitions;
     std::optional<bool> init_on_alloc;  // nullopt: keep what the original command line says
     bool no_initrd = false;             // the kernel boots without one

@@ -103,7 +103,8 @@ Transition record_step(State s, const BootFacts& boot) {
     const std::size_t index = index_of(s, step);
     if (auto why = mismatch(s, *step, index, boot))
         return abort_in_place(std::move(s), boot, *why);
-    const auto line = allocation_line_for_pool(boot.log, s.plan.page_size_kb);
+    const auto line =
+        allocation_line_for_pool(boot.log, s.plan.page_size_kb, boot.largest_buddy_block_kb);
     if (!line)
         return abort_sweep(std::move(s), boot,
                            "this boot's kernel log has no 'HugeTLB: allocation took' line for " +
