@@ -64,8 +64,9 @@ void add_plan_options(po::options_description& d, OptionText& t) {
         "pages", po::value(&t.pages)->value_name("P"),
         "boot pool in pages (default: the command line's hugepages=)")(
         "gib", po::value(&t.gib)->value_name("G"), "boot pool in GiB, instead of --pages")(
-        "page-size", po::value(&t.page_size)->value_name("2M"),
-        "huge page size (default 2M; gigantic pages are not allocated by the threads)")(
+        "page-size", po::value(&t.page_size)->value_name("SIZE"),
+        "huge page size, one the kernel lists (default: the kernel's default huge page size; "
+        "gigantic pages are not allocated by the threads)")(
         "repetitions", po::value(&t.repetitions)->value_name("R"),
         option_help("boots per thread count", std::to_string(bs::Request::kDefaultRepetitions),
                     "1 to " + std::to_string(bs::kMaxRepetitions))
@@ -158,7 +159,9 @@ void read_plan_options(const OptionText& t, const po::variables_map& vm, BootSwe
     if (vm.count("page-size")) {
         const auto kb = parse_memsize_kb(t.page_size);
         if (!kb || *kb == 0)
-            usage_error("--page-size", "'" + t.page_size + "' is not a size like 2M");
+            usage_error("--page-size", "'" + t.page_size +
+                                           "' is not a size; give one the kernel "
+                                           "lists, e.g. 2M");
         o.request.page_size_kb = *kb;
     }
     if (vm.count("repetitions")) {
@@ -194,7 +197,7 @@ std::optional<BootSweepOptions> parse_sub(const std::string& sub, const Args& ar
     po::variables_map vm;
     const std::string usage =
         "hugetune boot-sweep " + sub +
-        (planning ? " [--threads LIST] [--pages P | --gib G] [--page-size 2M] [--repetitions R] "
+        (planning ? " [--threads LIST] [--pages P | --gib G] [--page-size SIZE] [--repetitions R] "
                     "[--init-on-alloc keep|0|1|0,1] [--hugetlb-free-vmemmap keep|on|off|on,off] "
                     "[--kernel FILE] [--initrd FILE|none]"
                   : "") +
@@ -306,6 +309,7 @@ bs::MachineFacts gather_facts(const BootSweepOptions& o, const KernelFs& kfs) {
     f.initrd_looked_for = initrds[0] + " and " + initrds[1];
     f.original_cmdline = std::string(trim(running_kernel_cmdline(kfs).value_or("")));
     f.hvo_sysctl = hugetlb_optimize_vmemmap(kfs).has_value();
+    f.page_sizes = probe.kernel.page_sizes();
     return f;
 }
 

@@ -248,6 +248,7 @@ int run_run(const Args& args) {
         boot_data = read_boot_sweep_option(*options->boot_sweep);
     KernelFs fs("/");
     Probe probe = probe_machine(fs);
+    options->sweep.page_size_kb = page_size_of(options->sweep, probe);
     if (options->dry_run) {
         show_dry_run(*options, fs, probe);
         return 0;

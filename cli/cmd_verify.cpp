@@ -139,6 +139,7 @@ void gather_boot(const VerifyOptions& o, const KernelFs& fs, Gathered& g) {
                                "; give the kernel command line with --cmdline FILE");
     }
     in.cmdline = *cmdline;
+    in.page_sizes = running_page_size_facts(fs);
     if (o.log)
         return;
     if (auto release = running_kernel_release(fs))

@@ -36,7 +36,8 @@ void print_roff_options(std::ostream& out, const po::options_description& desc) 
     }
 }
 
-// "file json csv", "dir", "choice 2M 1G", "value" (anything; nothing to offer) or "flag".
+// "file json csv", "dir", "choice a b", "hugepagesize" (the sizes the kernel lists), "value"
+// (anything; nothing to offer) or "flag".
 std::string completion_kind(const po::option_description& option) {
     const std::string value = option.format_parameter();
     if (value.empty())
@@ -49,6 +50,8 @@ std::string completion_kind(const po::option_description& option) {
         return "dir";
     if (value == "FILE|DIR")  // fleet export --out: a file, or a directory for some formats
         return "file";
+    if (value == "SIZE")  // a huge page size: those the running kernel lists
+        return "hugepagesize";
     if (value.find('|') != std::string::npos) {
         std::string words = value;
         std::replace(words.begin(), words.end(), '|', ' ');
@@ -252,6 +255,22 @@ _hugetune() {
         return 0 ;;
     choice)
         COMPREPLY=($(compgen -W "${kind[*]:1}" -- "$cur"))
+        return 0 ;;
+    hugepagesize)
+        local dir kb sizes=""
+        for dir in /sys/kernel/mm/hugepages/hugepages-*kB; do
+            [[ -d $dir ]] || continue
+            kb=${dir##*/hugepages-}
+            kb=${kb%kB}
+            if ((kb % 1048576 == 0)); then
+                sizes+=" $((kb / 1048576))G"
+            elif ((kb % 1024 == 0)); then
+                sizes+=" $((kb / 1024))M"
+            else
+                sizes+=" ${kb}K"
+            fi
+        done
+        COMPREPLY=($(compgen -W "$sizes" -- "$cur"))
         return 0 ;;
     value)
         return 0 ;;

@@ -14,8 +14,11 @@
 namespace hugetune::cli {
 namespace {
 
-// The page sizes x86-64 offers; the kernel's own list is checked by plan_sweep.
-constexpr std::string_view kPageSizes = "2M or 1G";
+// Any size the kernel lists under /sys/kernel/mm/hugepages (checked by plan_sweep), written as
+// the kernel's hugepagesz= takes it.
+constexpr std::string_view kPageSizes =
+    "the huge page size: one the kernel lists under /sys/kernel/mm/hugepages, written as 2M, 1G "
+    "or, on arm64, 64K, 32M, 512M, 16G";
 
 std::vector<std::string> split_list(const std::string& text) {
     std::vector<std::string> items;
@@ -87,8 +90,8 @@ void add_sweep_options(po::options_description& desc, SweepOptionValues& v) {
             .c_str());
     add("phases", po::value(&v.phases)->value_name("LIST"),
         option_help("the phases to measure", join(kDefaultPhases, phase_name)).c_str());
-    add("page-size", po::value(&v.page_size)->value_name("2M|1G"),
-        option_help(kPageSizes, memsize_text(kDefaultPageSizeKb)).c_str());
+    add("page-size", po::value(&v.page_size)->value_name("SIZE"),
+        option_help(kPageSizes, std::string(kKernelDefaultPageSizeText)).c_str());
     add("sample-mib", po::value(&v.sample_mib)->value_name("MIB"),
         option_help("huge page memory per node, the same at every N",
                     std::to_string(kDefaultSampleMib) + ", halved until it fits when not given",
@@ -119,7 +122,7 @@ SweepOptions sweep_options_from(const SweepOptionValues& v, const po::variables_
         auto kb = parse_memsize_kb(v.page_size);
         if (!kb || *kb == 0)
             usage_error("--page-size",
-                        "'" + v.page_size + "' is not a size; use " + std::string(kPageSizes));
+                        "'" + v.page_size + "' is not a size; give one the kernel lists, e.g. 2M");
         o.page_size_kb = *kb;
     }
     if (vm.count("sample-mib")) {

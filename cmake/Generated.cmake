@@ -5,6 +5,8 @@
 # uncompressed-manual-page): gzip -9n leaves the name and time out of the header, so the same
 # sources give the same bytes. The tests read the plain pages.
 find_program(HUGETUNE_GZIP gzip REQUIRED)
+# A cross build runs the binary under its emulator (cmake/toolchain-aarch64-linux-gnu.cmake).
+string(REPLACE ";" "," HUGETUNE_RUNNER "${CMAKE_CROSSCOMPILING_EMULATOR}")
 file(GLOB HUGETUNE_MAN_TEMPLATES CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/docs/man/*.8.in)
 set(HUGETUNE_MAN_PAGES "")
 set(HUGETUNE_MAN_PAGES_GZ "")
@@ -16,6 +18,7 @@ foreach(template ${HUGETUNE_MAN_TEMPLATES})
     OUTPUT ${output} ${output}.gz
     COMMAND ${CMAKE_COMMAND} -DHUGETUNE=$<TARGET_FILE:hugetune> -DCOMMAND=${command}
             -DTEMPLATE=${template} -DOUTPUT=${output} -DVERSION=${PROJECT_VERSION}
+            -DRUNNER=${HUGETUNE_RUNNER}
             -P ${PROJECT_SOURCE_DIR}/cmake/ManPage.cmake
     COMMAND ${HUGETUNE_GZIP} -9nkf ${output}
     DEPENDS hugetune ${template} ${PROJECT_SOURCE_DIR}/cmake/ManPage.cmake
@@ -29,7 +32,8 @@ add_custom_command(
   OUTPUT ${HUGETUNE_COMPLETION}
   COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_BINARY_DIR}/completion
   COMMAND ${CMAKE_COMMAND} -DPROGRAM=$<TARGET_FILE:hugetune> -DARGUMENT=--bash-completion
-          -DOUTPUT=${HUGETUNE_COMPLETION} -P ${PROJECT_SOURCE_DIR}/cmake/RunToFile.cmake
+          -DOUTPUT=${HUGETUNE_COMPLETION} -DRUNNER=${HUGETUNE_RUNNER}
+          -P ${PROJECT_SOURCE_DIR}/cmake/RunToFile.cmake
   DEPENDS hugetune ${PROJECT_SOURCE_DIR}/cmake/RunToFile.cmake
   COMMENT "bash completion" VERBATIM)
 

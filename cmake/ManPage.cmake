@@ -1,13 +1,16 @@
 # One man page: runs `hugetune --help-roff [COMMAND]` (cli/help_formats.hpp), splits its
 # output at the lines `.\" @@ NAME` into variables NAME (SUMMARY, SYNOPSIS, OPTIONS,
 # EXIT_STATUS; COMMANDS for hugetune(8)) and fills the template's @NAME@ with them.
-#   cmake -DHUGETUNE=BIN -DCOMMAND=run -DTEMPLATE=IN -DOUTPUT=OUT -DVERSION=V -P ManPage.cmake
+#   cmake -DHUGETUNE=BIN -DCOMMAND=run -DTEMPLATE=IN -DOUTPUT=OUT -DVERSION=V [-DRUNNER=a,b]
+#         -P ManPage.cmake
+# RUNNER: what runs a cross-built BIN (its emulator and arguments, comma-separated).
+string(REPLACE "," ";" runner "${RUNNER}")
 if(COMMAND)
   set(arguments --help-roff ${COMMAND})
 else()
   set(arguments --help-roff)
 endif()
-execute_process(COMMAND ${HUGETUNE} ${arguments} OUTPUT_VARIABLE text RESULT_VARIABLE rc)
+execute_process(COMMAND ${runner} ${HUGETUNE} ${arguments} OUTPUT_VARIABLE text RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "${HUGETUNE} ${arguments} failed (${rc})")
 endif()

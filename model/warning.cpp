@@ -9,24 +9,31 @@
 namespace hugetune::model {
 namespace {
 
-constexpr std::uint64_t kGiganticPageKb = 1024 * 1024;
-
 constexpr std::array<std::string_view, 4> kMachineCodes = {
     "vm", "kernel_too_old", "node_format_hugepages", "gigantic_only"};
 
 // Gigantic pages come from memblock early in boot, one after another; the threaded path is the
-// buddy allocator's (docs/kernel-facts.md "Which boot pools are threaded").
+// buddy allocator's (docs/kernel-facts.md "Which boot pools are threaded", "Gigantic pages").
 std::optional<Warning> gigantic_warning(const MachineFacts& m, std::uint64_t page_size_kb) {
+    const auto gigantic = [&m](std::uint64_t kb) {
+        return is_gigantic(kb, m.largest_buddy_block_kb);
+    };
     const bool only_gigantic_requested =
         !m.boot_requests.empty() &&
         std::all_of(m.boot_requests.begin(), m.boot_requests.end(),
-                    [](const BootPoolRequest& r) { return r.size_kb >= kGiganticPageKb; });
-    if (only_gigantic_requested)
+                    [&](const BootPoolRequest& r) { return gigantic(r.size_kb); });
+    if (only_gigantic_requested) {
+        std::string sizes;
+        for (const auto& r : m.boot_requests)
+            if (sizes.find(page_size_text(r.size_kb)) == std::string::npos)
+                sizes += (sizes.empty() ? "" : ", ") + page_size_text(r.size_kb);
         return Warning{"gigantic_only",
-                       "only gigantic (1 GiB) pages are requested at boot; they are allocated "
-                       "serially early in boot and hugepage_alloc_threads= does not apply to "
-                       "them."};
-    if (page_size_kb >= kGiganticPageKb)
+                       "only gigantic (" + sizes +
+                           ") pages are requested at boot; they are allocated "
+                           "serially early in boot and hugepage_alloc_threads= does not apply to "
+                           "them."};
+    }
+    if (page_size_kb != 0 && gigantic(page_size_kb))
         return Warning{"gigantic_only",
                        "gigantic pages are allocated serially at boot: hugepage_alloc_threads "
                        "applies only to smaller pages"};

@@ -12,6 +12,7 @@
 
 #include "model/fit/scaling_fit.hpp"
 #include "model/input/input_error.hpp"
+#include "model/page_sizes.hpp"
 
 namespace hugetune::model {
 
@@ -62,6 +63,9 @@ struct MachineFacts {
     std::optional<std::string> kernel_release;
     std::optional<bool> supports_alloc_threads;  // hugepage_alloc_threads= (Linux 6.15 on)
     KernelOptions kernel;
+    // Which sizes are gigantic there (docs/kernel-facts.md "Gigantic pages"); a report that does
+    // not say was measured on x86-64.
+    std::uint64_t largest_buddy_block_kb = kX86_64BuddyAllocator.largest_block_kb();
 };
 
 // The sweep's HVO pass (docs/sweep-format.md "HVO pass"): alloc and grow series timed with

@@ -40,6 +40,8 @@ void read_kernel(const JsonField& kernel, std::uint64_t page_size_kb, MachineFac
     m.init_on_alloc = kernel["init_on_alloc"].hint<bool>();
     m.kernel_release = kernel["release"].hint<std::string>();
     m.supports_alloc_threads = kernel["supports_hugepage_alloc_threads"].hint<bool>();
+    if (auto block = kernel["largest_buddy_block_kb"].hint<std::uint64_t>(); block && *block >= 4)
+        m.largest_buddy_block_kb = *block;
     for (std::size_t i = 0; i < kernel["boot_pool"].hint_size(); ++i) {
         const JsonField request = kernel["boot_pool"][i];
         const BootPoolRequest r{request["size_kb"].hint<std::uint64_t>().value_or(0),

@@ -49,8 +49,20 @@ done
 # Values: choices from the option's definition, files by extension, directories, nothing to
 # offer for a number.
 check "apply --bootloader" "$(offered apply --bootloader "")" "auto grub grubby kernel-cmdline "
-check "sweep --page-size" "$(offered sweep --page-size "")" "1G 2M "
-check "run --page-size 1" "$(offered run --page-size 1)" "1G "
+# Page sizes: those this kernel lists, written as the kernel writes them.
+sizes=()
+for dir in /sys/kernel/mm/hugepages/hugepages-*kB; do
+    [[ -d $dir ]] || continue
+    kb=${dir##*/hugepages-}
+    kb=${kb%kB}
+    if ((kb % 1048576 == 0)); then sizes+=("$((kb / 1048576))G")
+    elif ((kb % 1024 == 0)); then sizes+=("$((kb / 1024))M")
+    else sizes+=("${kb}K"); fi
+done
+if ((${#sizes[@]} > 0)); then
+    check "sweep --page-size" "$(offered sweep --page-size "")" "$(sorted "${sizes[@]}")"
+    check "boot-sweep plan --page-size" "$(offered boot-sweep plan --page-size "")" "$(sorted "${sizes[@]}")"
+fi
 check "boot-sweep start --finish" "$(offered boot-sweep start --finish "")" "kexec reboot "
 check "run --threads" "$(offered run --threads "")" ""
 mkdir -p "$work/files/dir"

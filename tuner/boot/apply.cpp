@@ -134,7 +134,9 @@ std::vector<std::string> next_boot_caveats(const KernelFs& root, std::optional<s
                                            const std::string& next_cmdline) {
     if (!release)
         release = running_kernel_release(root);
-    return alloc_threads_caveats(boot_pool_facts(parse_kernel_cmdline(next_cmdline)), release);
+    return alloc_threads_caveats(
+        boot_pool_facts(parse_kernel_cmdline(next_cmdline), running_page_size_facts(root)),
+        release);
 }
 
 LedgerFile ledger_entry(const PlannedFile& planned, const std::string& backup,

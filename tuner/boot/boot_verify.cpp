@@ -19,6 +19,7 @@ struct Boot {
     std::optional<std::string> release;
     std::optional<int> online_cpus;
     std::optional<int> online_nodes;
+    model::PageSizeFacts page_sizes;  // the machine's: a log does not say them
 };
 
 Boot read_boot(const VerifyInput& in) {
@@ -26,6 +27,7 @@ Boot read_boot(const VerifyInput& in) {
     b.messages = last_boot_messages(in.log);
     b.context = read_boot_log_context(b.messages);
     b.cmdline = parse_kernel_cmdline(in.cmdline);
+    b.page_sizes = in.page_sizes;
     b.release = b.context.release ? b.context.release : in.release;
     b.online_cpus = b.context.online_cpus ? b.context.online_cpus : in.online_cpus;
     b.online_nodes = b.context.online_nodes ? b.context.online_nodes : in.online_nodes;
@@ -33,13 +35,13 @@ Boot read_boot(const VerifyInput& in) {
 }
 
 // The boot-pool parameters of a command line, to tell whether two describe the same boot.
-bool same_boot_request(const KernelCmdline& a, const KernelCmdline& b) {
+bool same_boot_request(const KernelCmdline& a, const KernelCmdline& b, std::uint64_t default_kb) {
     for (const char* name : {"hugepage_alloc_threads", "init_on_alloc", "default_hugepagesz"})
         if (a.last(name) != b.last(name))
             return false;
-    auto requests = [](const KernelCmdline& c) {
+    auto requests = [default_kb](const KernelCmdline& c) {
         std::vector<std::pair<std::uint64_t, std::uint64_t>> out;
-        for (const auto& r : read_boot_requests(c, kDefaultHugePageKb))
+        for (const auto& r : read_boot_requests(c, default_kb))
             out.emplace_back(r.size_kb, r.pages);
         return out;
     };
@@ -71,8 +73,8 @@ std::optional<std::uint64_t> check_cmdline(const VerifyInput& in, const Boot& bo
                                   : std::string("no hugepage_alloc_threads=")) +
                  ", not the applied " + std::to_string(*in.applied) +
                  "; the boot entries were not regenerated, or another entry was booted"});
-    if (boot.context.cmdline &&
-        !same_boot_request(parse_kernel_cmdline(*boot.context.cmdline), boot.cmdline))
+    if (boot.context.cmdline && !same_boot_request(parse_kernel_cmdline(*boot.context.cmdline),
+                                                   boot.cmdline, in.page_sizes.default_size_kb))
         r.problems.push_back(
             {"cmdline_mismatch", "the log's boot had the command line '" + *boot.context.cmdline +
                                      "', which asks for another boot pool or thread count than "
@@ -83,7 +85,8 @@ std::optional<std::uint64_t> check_cmdline(const VerifyInput& in, const Boot& bo
 // Why the allocation line is missing, the most specific reason first.
 std::vector<Problem> missing_line_reasons(const Boot& boot, bool pool_requested,
                                           std::uint64_t left_out) {
-    auto reasons = alloc_threads_problems(boot_pool_facts(boot.cmdline), boot.release);
+    auto reasons =
+        alloc_threads_problems(boot_pool_facts(boot.cmdline, boot.page_sizes), boot.release);
     if (!reasons.empty())
         return reasons;
     if (boot.messages.empty())
@@ -235,10 +238,11 @@ VerifyResult verify_boot(const VerifyInput& in) {
     r.release = boot.release;
     const auto in_force = check_cmdline(in, boot, r);
     const auto request =
-        threaded_request(read_boot_requests(boot.cmdline, kDefaultHugePageKb),
-                         in.prediction ? in.prediction->page_size_kb : std::nullopt);
+        threaded_request(read_boot_requests(boot.cmdline, in.page_sizes.default_size_kb),
+                         in.page_sizes, in.prediction ? in.prediction->page_size_kb : std::nullopt);
     if (request)
-        r.line = allocation_line_for_pool(boot.messages, request->size_kb);
+        r.line = allocation_line_for_pool(boot.messages, request->size_kb,
+                                          in.page_sizes.largest_buddy_block_kb);
     if (!r.line) {
         auto reasons = missing_line_reasons(boot, request.has_value(), in.log_left_out);
         r.problems.insert(r.problems.end(), reasons.begin(), reasons.end());

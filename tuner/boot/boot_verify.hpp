@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "model/page_sizes.hpp"
 #include "model/warning.hpp"
 #include "tuner/kernel/boot_log.hpp"
 
@@ -34,6 +35,9 @@ struct VerifyInput {
     std::optional<int> online_nodes;       // the booted machine's, where the log does not say
     std::optional<std::uint64_t> applied;  // the value hugetune applied (ledger or report)
     std::optional<ReportPrediction> prediction;
+    // The booted kernel's default huge page size and largest buddy block (the machine's: a log
+    // does not say them).
+    model::PageSizeFacts page_sizes;
 };
 
 // The pool the kernel allocated with the threads.

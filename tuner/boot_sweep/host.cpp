@@ -70,6 +70,7 @@ BootFacts LiveHost::this_boot() const {
         throw RuntimeError("cannot read " + fs_.resolve("/proc/cmdline").string());
     b.cmdline = std::string(trim(*cmdline));
     b.log = fs_.kernel_log().messages;
+    b.largest_buddy_block_kb = running_buddy_allocator(fs_).largest_block_kb();
     b.now = utc_now();
     b.hvo = hugetlb_optimize_vmemmap(fs_);
     return b;

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "model/page_sizes.hpp"
 #include "tuner/kernel/kernel_fs.hpp"
 #include "tuner/system/effects.hpp"
 
@@ -33,6 +34,8 @@ struct BootFacts {
     std::vector<std::string> log;  // this boot's kernel messages
     std::string now;               // UTC, ISO 8601
     std::optional<bool> hvo;       // /proc/sys/vm/hugetlb_optimize_vmemmap; nothing: no such file
+    // This kernel's buddy allocator's largest block: which sizes its log's lines stand for.
+    std::uint64_t largest_buddy_block_kb = model::kX86_64BuddyAllocator.largest_block_kb();
 };
 
 class Host {

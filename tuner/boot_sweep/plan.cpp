@@ -89,10 +89,16 @@ void check_kernel(const MachineFacts& facts, const Request& r) {
 }
 
 std::uint64_t requested_pages(const MachineFacts& facts, const Request& r) {
-    if (r.page_size_kb > kLargestBuddyBlockKb)
-        throw SettingError("page_size", memsize_text(r.page_size_kb) +
-                                            " pages are gigantic: the kernel allocates them in a "
-                                            "serial loop and logs no allocation line; use 2M");
+    if (facts.page_sizes.gigantic(r.page_size_kb))
+        throw SettingError("page_size",
+                           memsize_text(r.page_size_kb) +
+                               " pages are gigantic on this kernel (above its buddy allocator's "
+                               "largest block, " +
+                               memsize_text(facts.page_sizes.largest_buddy_block_kb) +
+                               "): it allocates them in a serial loop and logs no allocation "
+                               "line; use " +
+                               memsize_text(facts.page_sizes.default_size_kb) +
+                               " or another size up to the largest block");
     if (r.pages && r.gib)
         throw SettingError("pages", "give the pool in pages or in GiB, not both");
     if (r.pages) {
@@ -108,7 +114,8 @@ std::uint64_t requested_pages(const MachineFacts& facts, const Request& r) {
     }
     const auto cmdline = parse_kernel_cmdline(facts.original_cmdline);
     if (const auto pool =
-            threaded_request(read_boot_requests(cmdline, kDefaultHugePageKb), r.page_size_kb);
+            threaded_request(read_boot_requests(cmdline, facts.page_sizes.default_size_kb),
+                             facts.page_sizes, r.page_size_kb);
         pool && pool->size_kb == r.page_size_kb && pool->pages > 0)
         return pool->pages;
     throw SettingError("pages", "the command line requests no " + memsize_text(r.page_size_kb) +
@@ -215,7 +222,10 @@ std::vector<int> default_thread_totals(int nodes, int online_cpus) {
     return {totals.begin(), totals.end()};
 }
 
-Plan make_plan(const MachineFacts& facts, const Request& request) {
+Plan make_plan(const MachineFacts& facts, const Request& asked) {
+    Request request = asked;
+    if (request.page_size_kb == 0)
+        request.page_size_kb = facts.page_sizes.default_size_kb;
     if (request.repetitions < 1 || request.repetitions > kMaxRepetitions)
         throw SettingError("repetitions",
                            "must be between 1 and " + std::to_string(kMaxRepetitions));

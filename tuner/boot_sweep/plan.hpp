@@ -30,6 +30,7 @@ struct MachineFacts {
     // /proc/sys/vm/hugetlb_optimize_vmemmap exists: the kernel can do HVO, so
     // hugetlb_free_vmemmap= on its command line means something (docs/kernel-facts.md "HVO").
     bool hvo_sysctl = false;
+    model::PageSizeFacts page_sizes;          // the default size and which sizes are gigantic
 };
 
 // The kernel settings one boot of the sweep sets besides the pool; nothing: as the original
@@ -50,7 +51,7 @@ struct Request {
     std::vector<int> threads;  // totals, as the kernel takes them; empty: the default list
     std::optional<std::uint64_t> pages;
     std::optional<double> gib;
-    std::uint64_t page_size_kb = 2048;
+    std::uint64_t page_size_kb = 0;  // 0: the kernel's default huge page size
     int repetitions = kDefaultRepetitions;
     // The values to boot with, each on every thread count; empty: keep what the original
     // command line says. Two values make a second dimension of the sweep.

@@ -121,9 +121,9 @@ Step read_step(const JsonField& f) {
 // edited by hand or forged cannot choose a thread count, a pool or a command line.
 void check_saved_plan(const JsonField& f, const Plan& p) {
     if (p.page_size_kb < 4 || (p.page_size_kb & (p.page_size_kb - 1)) != 0 ||
-        p.page_size_kb > kLargestBuddyBlockKb)
+        p.page_size_kb > model::kLargestKnownBuddyBlockKb)
         f["page_size_kb"].fail("must be a power of two of 4 to " +
-                               std::to_string(kLargestBuddyBlockKb) +
+                               std::to_string(model::kLargestKnownBuddyBlockKb) +
                                " KiB (a page size the boot threads allocate)");
     if (p.pages > kMaxPoolKb / p.page_size_kb)
         f["pages"].fail("is a pool above 1 PiB");

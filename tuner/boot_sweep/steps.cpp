@@ -130,21 +130,29 @@ Transition record_step(State s, const BootFacts& boot) {
     const std::size_t index = index_of(s, step);
     if (auto why = mismatch(s, *step, index, boot))
         return abort_in_place(std::move(s), boot, *why);
-    const auto line = allocation_line_for_pool(boot.log, s.plan.page_size_kb);
-    if (!line)
-        return abort_sweep(std::move(s), boot,
-                           "this boot's kernel log has no 'HugeTLB: allocation took' line for " +
-                               step_name(s, index));
-    if (line->threads != static_cast<std::uint64_t>(step->step.threads))
-        return abort_sweep(std::move(s), boot,
-                           "the kernel used " + std::to_string(line->threads) + " threads, not " +
-                               std::to_string(step->step.threads) + " (" + step_name(s, index) +
-                               ")");
+    const auto line =
+        allocation_line_for_pool(boot.log, s.plan.page_size_kb, boot.largest_buddy_block_kb);
+    // Each reason is made before the state moves into abort_sweep: the order in which a call's
+    // arguments are evaluated is unspecified, and the arm64 build moves the state first.
+    if (!line) {
+        const std::string reason =
+            "this boot's kernel log has no 'HugeTLB: allocation took' line for " +
+            step_name(s, index);
+        return abort_sweep(std::move(s), boot, reason);
+    }
+    if (line->threads != static_cast<std::uint64_t>(step->step.threads)) {
+        const std::string reason = "the kernel used " + std::to_string(line->threads) +
+                                   " threads, not " + std::to_string(step->step.threads) + " (" +
+                                   step_name(s, index) + ")";
+        return abort_sweep(std::move(s), boot, reason);
+    }
     // docs/kernel-facts.md "init_on_alloc and boot zeroing", "HVO".
     const auto logged_init_on_alloc =
         read_boot_log_context(last_boot_messages(boot.log)).init_on_alloc;
-    if (auto why = settings_mismatch(step->step.settings, logged_init_on_alloc, boot.hvo))
-        return abort_sweep(std::move(s), boot, *why + " (" + step_name(s, index) + ")");
+    if (auto why = settings_mismatch(step->step.settings, logged_init_on_alloc, boot.hvo)) {
+        const std::string reason = *why + " (" + step_name(s, index) + ")";
+        return abort_sweep(std::move(s), boot, reason);
+    }
     step->recorded =
         Record{boot.now,     line->milliseconds,   line->threads, boot.boot_id, boot.kernel_release,
                boot.cmdline, logged_init_on_alloc, boot.hvo};

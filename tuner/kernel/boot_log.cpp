@@ -5,6 +5,7 @@
 #include <regex>
 #include <stdexcept>
 
+#include "model/page_sizes.hpp"
 #include "tuner/kernel/boot_pool.hpp"
 
 namespace hugetune {
@@ -172,10 +173,11 @@ namespace {
 
 // The registered sizes the allocation lines stand for, in order; empty when no pairing fits.
 std::vector<RegisteredPool> pools_of_lines(const std::vector<RegisteredPool>& registered,
-                                           std::size_t lines) {
+                                           std::size_t lines,
+                                           std::uint64_t largest_buddy_block_kb) {
     std::vector<RegisteredPool> threaded, non_empty;
     for (const auto& p : registered) {
-        if (p.size_kb > kLargestBuddyBlockKb)
+        if (model::is_gigantic(p.size_kb, largest_buddy_block_kb))
             continue;
         threaded.push_back(p);
         if (p.pages > 0)
@@ -191,11 +193,13 @@ std::vector<RegisteredPool> pools_of_lines(const std::vector<RegisteredPool>& re
 }  // namespace
 
 std::optional<BootAllocationLine> allocation_line_for_pool(const std::vector<std::string>& boot,
-                                                           std::uint64_t size_kb) {
+                                                           std::uint64_t size_kb,
+                                                           std::uint64_t largest_buddy_block_kb) {
     const auto lines = find_boot_allocation_lines(boot);
     if (lines.empty())
         return std::nullopt;
-    const auto pools = pools_of_lines(find_registered_pools(boot), lines.size());
+    const auto pools =
+        pools_of_lines(find_registered_pools(boot), lines.size(), largest_buddy_block_kb);
     for (std::size_t i = 0; i < pools.size(); ++i)
         if (pools[i].size_kb == size_kb)
             return pools[i].pages > 0 ? std::optional(lines[i]) : std::nullopt;

@@ -69,7 +69,9 @@ BootLogContext read_boot_log_context(const std::vector<std::string>& boot);
 // non-empty ones). Nothing when the pool's line is missing or the pool is empty (its 0 ms line
 // measures nothing). Without registered lines to pair with: the only line, else the only one
 // above 0 ms, else the last.
+// `largest_buddy_block_kb`: the booted kernel's, which says which sizes are gigantic.
 std::optional<BootAllocationLine> allocation_line_for_pool(const std::vector<std::string>& boot,
-                                                           std::uint64_t size_kb);
+                                                           std::uint64_t size_kb,
+                                                           std::uint64_t largest_buddy_block_kb);
 
 }  // namespace hugetune

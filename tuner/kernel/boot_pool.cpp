@@ -90,10 +90,11 @@ std::vector<BootRequest> read_boot_requests(const KernelCmdline& cmdline,
 }
 
 std::optional<BootRequest> threaded_request(const std::vector<BootRequest>& requests,
+                                            const model::PageSizeFacts& sizes,
                                             std::optional<std::uint64_t> preferred_kb) {
     std::optional<BootRequest> chosen;
     for (const auto& r : requests) {
-        if (r.pages == 0 || r.node_format || r.size_kb > kLargestBuddyBlockKb)
+        if (r.pages == 0 || r.node_format || sizes.gigantic(r.size_kb))
             continue;
         if (!chosen || preferred_kb == r.size_kb)
             chosen = r;
@@ -101,14 +102,14 @@ std::optional<BootRequest> threaded_request(const std::vector<BootRequest>& requ
     return chosen;
 }
 
-BootPoolFacts boot_pool_facts(const KernelCmdline& cmdline) {
+BootPoolFacts boot_pool_facts(const KernelCmdline& cmdline, const model::PageSizeFacts& sizes) {
     BootPoolFacts facts;
     bool any_small = false;
-    for (const auto& r : read_boot_requests(cmdline, kDefaultHugePageKb)) {
+    for (const auto& r : read_boot_requests(cmdline, sizes.default_size_kb)) {
         if (r.pages == 0)
             continue;
         facts.pool_requested = true;
-        if (r.size_kb > kLargestBuddyBlockKb)
+        if (sizes.gigantic(r.size_kb))
             continue;
         any_small = true;
         if (r.node_format)

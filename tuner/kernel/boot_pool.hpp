@@ -8,16 +8,11 @@
 #include <string>
 #include <vector>
 
+#include "model/page_sizes.hpp"
 #include "model/warning.hpp"
 #include "tuner/kernel/cmdline.hpp"
 
 namespace hugetune {
-
-// Pages larger than the buddy allocator's largest block are gigantic and come from memblock
-// in a serial loop (1 GiB on x86-64; the largest buddy block there is 4 MiB).
-inline constexpr std::uint64_t kLargestBuddyBlockKb = 4096;
-// The architecture's default huge page size where default_hugepagesz= does not say (x86-64).
-inline constexpr std::uint64_t kDefaultHugePageKb = 2048;
 
 // The boot pool requested on the command line for one page size.
 struct BootRequest {
@@ -31,10 +26,11 @@ struct BootRequest {
 // with a count that does not parse is left out; a later one for a size replaces an earlier one.
 std::vector<BootRequest> read_boot_requests(const KernelCmdline& cmdline, std::uint64_t default_kb);
 
-// The pool the boot threads allocate: a plain hugepages=N of a non-gigantic size
-// (docs/kernel-facts.md "Which boot pools are threaded"); of several (arm64 has more than one
-// non-gigantic size), the one of `preferred_kb`, else the first.
+// The pool the boot threads allocate: a plain hugepages=N of a size `sizes` does not call
+// gigantic (docs/kernel-facts.md "Which boot pools are threaded", "Gigantic pages"); of several
+// (arm64 has more than one non-gigantic size), the one of `preferred_kb`, else the first.
 std::optional<BootRequest> threaded_request(const std::vector<BootRequest>& requests,
+                                            const model::PageSizeFacts& sizes,
                                             std::optional<std::uint64_t> preferred_kb = {});
 
 struct BootPoolFacts {
@@ -44,7 +40,8 @@ struct BootPoolFacts {
     bool threaded_pool = false;   // a non-gigantic pool in the plain format: the threaded path
 };
 
-BootPoolFacts boot_pool_facts(const KernelCmdline& cmdline);
+// The command line's boot pools on a kernel with `sizes`.
+BootPoolFacts boot_pool_facts(const KernelCmdline& cmdline, const model::PageSizeFacts& sizes);
 
 // Why the parameter would have no effect with this command line and kernel release, each with
 // its code: "kernel_too_old", "no_boot_pool", "gigantic_only", "node_format_hugepages".

@@ -38,7 +38,8 @@ bool is_hugetlb_param(std::string_view name);
 
 // Size strings as the kernel's memparse: "2M", "1G", "2048k", "1073741824". Returns KiB.
 std::optional<std::uint64_t> parse_memsize_kb(std::string_view text);
-// The inverse, in the largest unit that divides: 2048 -> "2M", 1048576 -> "1G", 64 -> "64k".
+// The inverse, in the largest unit that divides: 2048 -> "2M", 1048576 -> "1G", 64 -> "64K" (as the
+// kernel writes sizes: hugepagesz=64K).
 std::string memsize_text(std::uint64_t kb);
 
 // kstrtoul(s, 0, ...): decimal, 0x-hex or 0-octal.

@@ -1,10 +1,14 @@
 #include "tuner/kernel/kernel_files.hpp"
 
+#include <unistd.h>
+#include <algorithm>
 #include <array>
+#include <charconv>
 #include <cstdio>
 #include <filesystem>
 #include <sstream>
 #include <utility>
+#include <vector>
 
 #include "model/text.hpp"
 #include "tuner/system/errors.hpp"
@@ -98,6 +102,105 @@ std::optional<std::string> non_empty_line(const KernelFs& fs, std::string_view a
 
 std::optional<std::string> hypervisor_type(const KernelFs& fs) {
     return non_empty_line(fs, "/sys/hypervisor/type");
+}
+
+std::optional<std::string> cpu_midr_text(const KernelFs& fs) {
+    std::vector<int> cpus;
+    for (const auto& name : fs.list("/sys/devices/system/cpu")) {
+        int n = -1;
+        const std::string_view digits =
+            std::string_view(name).substr(std::min<std::size_t>(3, name.size()));
+        if (!name.starts_with("cpu") || digits.empty() ||
+            std::from_chars(digits.data(), digits.data() + digits.size(), n).ptr !=
+                digits.data() + digits.size())
+            continue;
+        cpus.push_back(n);
+    }
+    std::sort(cpus.begin(), cpus.end());
+    for (int n : cpus)
+        if (auto midr = non_empty_line(fs, "/sys/devices/system/cpu/cpu" + std::to_string(n) +
+                                               "/regs/identification/midr_el1"))
+            return midr;
+    return std::nullopt;
+}
+
+std::optional<int> buddyinfo_max_page_order(std::string_view text) {
+    std::istringstream in{std::string(text)};
+    std::string line;
+    while (std::getline(in, line)) {
+        const auto zone = line.find(" zone ");
+        if (zone == std::string::npos)
+            continue;
+        std::istringstream fields(line.substr(zone + 6));
+        std::string name, count;
+        fields >> name;
+        int orders = 0;
+        while (fields >> count) {
+            if (count.find_first_not_of("0123456789") != std::string::npos)
+                return std::nullopt;
+            ++orders;
+        }
+        if (orders > 0)
+            return orders - 1;
+    }
+    return std::nullopt;
+}
+
+namespace {
+
+// A CONFIG_NAME=number line of a kernel config.
+std::optional<int> config_number(const std::string& config, std::string_view name) {
+    const std::string key = "\n" + std::string(name) + "=";
+    const auto at = ("\n" + config).find(key);
+    if (at == std::string::npos)
+        return std::nullopt;
+    int value = 0;
+    const char* begin = config.data() + at + key.size() - 1;
+    const auto [end, ec] = std::from_chars(begin, config.data() + config.size(), value);
+    return ec == std::errc() && end != begin ? std::optional(value) : std::nullopt;
+}
+
+}  // namespace
+
+model::BuddyAllocator running_buddy_allocator(const KernelFs& fs) {
+    model::BuddyAllocator buddy;
+    std::optional<std::string> config;
+    bool config_read = false;
+    auto config_value = [&](std::string_view name) -> std::optional<int> {
+        if (!config_read) {
+            config = running_kernel_config(fs, running_kernel_release(fs).value_or(""));
+            config_read = true;
+        }
+        return config ? config_number(*config, name) : std::nullopt;
+    };
+    auto order = buddyinfo_max_page_order(fs.read("/proc/buddyinfo").value_or(""));
+    if (!order)
+        order = config_value("CONFIG_ARCH_FORCE_MAX_ORDER");
+    if (order && *order >= 0 && *order <= 20)
+        buddy.max_page_order = *order;
+    if (fs.is_live()) {
+        if (const long bytes = sysconf(_SC_PAGESIZE); bytes >= 4096)
+            buddy.base_page_kb = static_cast<std::uint64_t>(bytes) / 1024;
+    } else {
+        auto shift = config_value("CONFIG_PAGE_SHIFT");
+        if (!shift)
+            shift = config_value("CONFIG_ARM64_PAGE_SHIFT");
+        if (shift && *shift >= 12 && *shift <= 16)  // 4 KiB to 64 KiB, what kernels build
+            buddy.base_page_kb = std::uint64_t{1} << (*shift - 10);
+    }
+    return buddy;
+}
+
+model::PageSizeFacts running_page_size_facts(const KernelFs& fs) {
+    model::PageSizeFacts facts;
+    if (auto bytes = system_meminfo_bytes(fs, "Hugepagesize"); bytes && *bytes >= 1024)
+        facts.default_size_kb = *bytes / 1024;
+    facts.largest_buddy_block_kb = running_buddy_allocator(fs).largest_block_kb();
+    return facts;
+}
+
+std::optional<std::string> soc0_attribute(const KernelFs& fs, std::string_view name) {
+    return non_empty_line(fs, "/sys/devices/soc0/" + std::string(name));
 }
 
 std::optional<std::string> dmi_id(const KernelFs& fs, std::string_view name) {

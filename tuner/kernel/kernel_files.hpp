@@ -12,6 +12,7 @@
 #include <string>
 #include <string_view>
 
+#include "model/page_sizes.hpp"
 #include "tuner/kernel/kernel_fs.hpp"
 
 namespace hugetune {
@@ -59,6 +60,30 @@ std::optional<bool> hugetlb_optimize_vmemmap(const KernelFs& fs);
 // KernelFs::write_u64 throws.
 std::string_view hugetlb_optimize_vmemmap_file();
 void set_hugetlb_optimize_vmemmap(const KernelFs& fs, bool on);
+
+// arm64: the MIDR_EL1 value of the lowest-numbered CPU that shows one under
+// /sys/devices/system/cpu/cpuN/regs/identification/midr_el1 ("0x00000000410fd0c1");
+// nothing where no CPU does (x86, kernels before 4.11).
+std::optional<std::string> cpu_midr_text(const KernelFs& fs);
+
+// /sys/devices/soc0/<name> ("machine", "family", "soc_id", "revision"); nothing when absent or
+// empty.
+std::optional<std::string> soc0_attribute(const KernelFs& fs, std::string_view name);
+
+// The buddy allocator's largest order (MAX_PAGE_ORDER) as /proc/buddyinfo's text shows it: one
+// column per order from 0 (docs/kernel-facts.md "Gigantic pages"); nothing when no line has
+// counts.
+std::optional<int> buddyinfo_max_page_order(std::string_view text);
+
+// The running kernel's buddy allocator (docs/kernel-facts.md "Gigantic pages"). MAX_PAGE_ORDER
+// from /proc/buddyinfo, else the kernel config's CONFIG_ARCH_FORCE_MAX_ORDER, else 10 (the
+// kernel's own default); the base page of this process on the machine itself, in a tree the
+// config's CONFIG_PAGE_SHIFT or CONFIG_ARM64_PAGE_SHIFT, else 4 KiB.
+model::BuddyAllocator running_buddy_allocator(const KernelFs& fs);
+
+// The running kernel's default huge page size (/proc/meminfo Hugepagesize, else x86-64's 2 MiB)
+// and its buddy allocator's largest block.
+model::PageSizeFacts running_page_size_facts(const KernelFs& fs);
 
 // /sys/hypervisor/type ("xen"); nothing when absent or empty.
 std::optional<std::string> hypervisor_type(const KernelFs& fs);

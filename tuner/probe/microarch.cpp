@@ -1,7 +1,10 @@
 #include "tuner/probe/microarch.hpp"
 
+#include <algorithm>
 #include <array>
 #include <charconv>
+#include <cstdint>
+#include <cstdio>
 #include <sstream>
 
 #include "model/text.hpp"
@@ -82,6 +85,78 @@ int to_int(std::string_view s) {
     return (ec == std::errc() && p == s.data() + s.size()) ? v : -1;
 }
 
+// "0x41" or "0xd0c" as arm64's /proc/cpuinfo writes its MIDR fields; "8" for the architecture.
+int to_int_auto(std::string_view s) {
+    if (s.starts_with("0x") || s.starts_with("0X")) {
+        s.remove_prefix(2);
+        int v = -1;
+        auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v, 16);
+        return (ec == std::errc() && p == s.data() + s.size() && !s.empty()) ? v : -1;
+    }
+    return to_int(s);
+}
+
+struct ArmImplementer {
+    int code;
+    std::string_view name;
+};
+
+// MIDR implementer codes, as arch/arm64/include/asm/cputype.h names them (ARM_CPU_IMP_*).
+constexpr std::array<ArmImplementer, 11> kArmImplementers = {{
+    {0x41, "ARM"},
+    {0x42, "Broadcom"},
+    {0x43, "Cavium"},
+    {0x46, "Fujitsu"},
+    {0x48, "HiSilicon"},
+    {0x4e, "NVIDIA"},
+    {0x50, "APM"},
+    {0x51, "Qualcomm"},
+    {0x61, "Apple"},
+    {0x6d, "Microsoft"},
+    {0xc0, "Ampere"},
+}};
+
+struct ArmPart {
+    int implementer;
+    int part;
+    std::string_view microarch;
+    std::string_view core;
+};
+
+// Server cores by implementer and part number, from arch/arm64/include/asm/cputype.h
+// (ARM_CPU_PART_*, AMPERE_CPU_PART_*, HISI_CPU_PART_*, FUJITSU_CPU_PART_A64FX,
+// MICROSOFT_CPU_PART_AZURE_COBALT_100, CAVIUM/BRCM ThunderX2) and the vendors' technical
+// reference manuals (the MIDR_EL1 reset value of each core). Parts licensed from Arm report
+// Arm's implementer code whoever built the SoC: AWS Graviton2 and Ampere Altra are Neoverse N1,
+// Graviton3 Neoverse V1, Graviton4, NVIDIA Grace and Google Axion Neoverse V2. Microsoft's
+// Cobalt 100 reports its own implementer with Neoverse N2's part number ("based on r0p0 of
+// Neoverse N2", cputype.h).
+constexpr std::array<ArmPart, 16> kArmParts = {{
+    {0x41, 0xd08, "cortex-a72", "Cortex-A72"},
+    {0x41, 0xd0c, "neoverse-n1", "Neoverse N1"},
+    {0x41, 0xd40, "neoverse-v1", "Neoverse V1"},
+    {0x41, 0xd49, "neoverse-n2", "Neoverse N2"},
+    {0x41, 0xd4f, "neoverse-v2", "Neoverse V2"},
+    {0x41, 0xd83, "neoverse-v3ae", "Neoverse V3AE"},
+    {0x41, 0xd84, "neoverse-v3", "Neoverse V3"},
+    {0x41, 0xd8e, "neoverse-n3", "Neoverse N3"},
+    {0x6d, 0xd49, "neoverse-n2", "Azure Cobalt 100 (Neoverse N2)"},
+    {0xc0, 0xac3, "ampere1", "AmpereOne (Ampere-1)"},
+    {0xc0, 0xac4, "ampere1a", "AmpereOne (Ampere-1A)"},
+    {0x48, 0xd01, "tsv110", "Kunpeng 920 (TaiShan v110)"},
+    {0x48, 0xd02, "hip09", "HiSilicon HIP09"},
+    {0x46, 0x001, "a64fx", "A64FX"},
+    {0x43, 0x0af, "thunderx2", "ThunderX2"},
+    {0x42, 0x516, "thunderx2", "ThunderX2 (Vulcan)"},
+}};
+
+const ArmPart* arm_part(int implementer, int part) {
+    for (const auto& row : kArmParts)
+        if (row.implementer == implementer && row.part == part)
+            return &row;
+    return nullptr;
+}
+
 }  // namespace
 
 std::string classify_microarch(std::string_view vendor, int family, int model, int stepping) {
@@ -101,14 +176,60 @@ std::string classify_microarch(std::string_view vendor, int family, int model, i
     return "unknown";
 }
 
+std::string classify_arm64_microarch(int implementer, int part) {
+    const ArmPart* row = arm_part(implementer, part);
+    return row ? std::string(row->microarch) : "unknown";
+}
+
+std::string arm64_implementer_name(int implementer) {
+    for (const auto& row : kArmImplementers)
+        if (row.code == implementer)
+            return std::string(row.name);
+    char code[8];
+    std::snprintf(code, sizeof code, "0x%02x", static_cast<unsigned>(implementer) & 0xffU);
+    return code;
+}
+
+std::string arm64_core_name(int implementer, int part) {
+    const ArmPart* row = arm_part(implementer, part);
+    return row ? std::string(row->core) : std::string();
+}
+
+std::optional<Midr> parse_midr(std::string_view text) {
+    text = trim(text);
+    if (text.starts_with("0x") || text.starts_with("0X"))
+        text.remove_prefix(2);
+    std::uint64_t value = 0;
+    auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), value, 16);
+    if (text.empty() || ec != std::errc() || p != text.data() + text.size() ||
+        value > 0xffffffffULL)
+        return std::nullopt;
+    Midr m;
+    m.implementer = static_cast<int>((value >> 24) & 0xff);
+    m.variant = static_cast<int>((value >> 20) & 0xf);
+    m.architecture = static_cast<int>((value >> 16) & 0xf);
+    m.part = static_cast<int>((value >> 4) & 0xfff);
+    m.revision = static_cast<int>(value & 0xf);
+    return m;
+}
+
+void set_midr(CpuIdentity& id, const Midr& midr) {
+    id.midr = midr;
+    id.vendor = arm64_implementer_name(midr.implementer);
+    id.model_name = arm64_core_name(midr.implementer, midr.part);
+    id.microarch = classify_arm64_microarch(midr.implementer, midr.part);
+}
+
 CpuIdentity parse_cpuinfo(std::string_view cpuinfo) {
     CpuIdentity id;
+    Midr midr;
+    int arm_fields = 0;  // implementer and part: enough to name an arm64 core
     std::istringstream in{std::string(cpuinfo)};
     std::string line;
     while (std::getline(in, line)) {
         std::string_view l = line;
         if (trim(l).empty()) {
-            if (!id.vendor.empty())
+            if (!id.vendor.empty() || arm_fields > 0)
                 break;  // end of the first processor block
             continue;
         }
@@ -127,6 +248,20 @@ CpuIdentity parse_cpuinfo(std::string_view cpuinfo) {
             id.stepping = to_int(value);
         else if (key == "model name")
             id.model_name = value;
+        else if (key == "CPU implementer" && (midr.implementer = to_int_auto(value)) >= 0)
+            ++arm_fields;
+        else if (key == "CPU part" && (midr.part = to_int_auto(value)) >= 0)
+            ++arm_fields;
+        else if (key == "CPU variant")
+            midr.variant = std::max(0, to_int_auto(value));
+        else if (key == "CPU architecture")
+            midr.architecture = std::max(0, to_int_auto(value));
+        else if (key == "CPU revision")
+            midr.revision = std::max(0, to_int_auto(value));
+    }
+    if (arm_fields == 2 && id.vendor.empty()) {
+        set_midr(id, midr);
+        return id;
     }
     id.microarch = classify_microarch(id.vendor, id.family, id.model, id.stepping);
     return id;

@@ -1,22 +1,69 @@
-// CPU identity and the microarchitecture table (vendor, family, model, stepping -> name).
+// CPU identity and the microarchitecture tables: x86 by vendor, family, model and stepping;
+// arm64 by the MIDR_EL1 register's implementer and part number.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 
 namespace hugetune {
 
+// The fields of arm64's MIDR_EL1 (Arm Architecture Reference Manual, "MIDR_EL1, Main ID
+// Register"): implementer [31:24], variant [23:20], architecture [19:16], part number [15:4],
+// revision [3:0]. The kernel shows them in /proc/cpuinfo and, whole, in
+// /sys/devices/system/cpu/cpuN/regs/identification/midr_el1 (docs/kernel-facts.md "The CPU's
+// identity on arm64").
+struct Midr {
+    int implementer = 0;
+    int variant = 0;
+    int architecture = 0;
+    int part = 0;
+    int revision = 0;
+};
+
+// "0x00000000410fd0c1" as the kernel writes midr_el1 (hexadecimal, the 0x prefix optional);
+// nothing for anything else or a value above 32 bits.
+std::optional<Midr> parse_midr(std::string_view text);
+
+// Where /sys/devices/soc0 names the SoC (the SMCCC SOC_ID driver on Arm servers: family
+// "jep106:043b", soc_id "jep106:043b:0001", and on newer kernels the machine's name).
+struct SocIdentity {
+    std::optional<std::string> machine, family, soc_id, revision;
+
+    bool empty() const { return !machine && !family && !soc_id && !revision; }
+};
+
 struct CpuIdentity {
-    std::string vendor;  // "GenuineIntel", "AuthenticAMD", ...
-    int family = -1, model = -1, stepping = -1;
+    // x86: vendor_id ("GenuineIntel", "AuthenticAMD"); arm64: the MIDR implementer's name
+    // ("ARM", "Ampere", "HiSilicon"), or its code as "0x41" when the table does not know it.
+    std::string vendor;
+    int family = -1, model = -1, stepping = -1;  // x86 only
+    // x86: the CPU's own "model name"; arm64, where the kernel gives none: the core's name
+    // from the table ("Neoverse N1"), empty when unknown.
     std::string model_name;
-    std::string microarch = "unknown";  // lower-case stable id: "skylake-sp", "zen4", ...
+    std::string microarch = "unknown";  // lower-case stable id: "skylake-sp", "neoverse-n1", ...
+    std::optional<Midr> midr;           // arm64 only
+    SocIdentity soc;                    // where the kernel names it
 };
 
 // Lower-case stable identifier, or "unknown".
 std::string classify_microarch(std::string_view vendor, int family, int model, int stepping);
 
-// First processor block of /proc/cpuinfo; microarch filled in from the table.
+// arm64: by implementer and part number (the kernel's arch/arm64/include/asm/cputype.h);
+// "unknown" for parts the table does not list.
+std::string classify_arm64_microarch(int implementer, int part);
+
+// The implementer's name ("ARM", "Ampere"), or its code "0x41" when the table does not know it.
+std::string arm64_implementer_name(int implementer);
+
+// The core's name ("Neoverse N1"); empty when the table does not list the part.
+std::string arm64_core_name(int implementer, int part);
+
+// First processor block of /proc/cpuinfo (x86's vendor_id/family/model/stepping or arm64's
+// CPU implementer/variant/architecture/part/revision); microarch filled in from the table.
 CpuIdentity parse_cpuinfo(std::string_view cpuinfo);
+
+// The identity with the MIDR read from sysfs in place of /proc/cpuinfo's fields.
+void set_midr(CpuIdentity& id, const Midr& midr);
 
 }  // namespace hugetune

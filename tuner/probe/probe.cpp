@@ -240,6 +240,7 @@ KernelFacts read_kernel(const KernelFs& fs, const Topology& topo) {
 
     if (auto bytes = system_meminfo_bytes(fs, "Hugepagesize"))
         k.default_hugepage_size_kb = *bytes / 1024;
+    k.buddy = running_buddy_allocator(fs);
 
     k.cmdline = parse_kernel_cmdline(running_kernel_cmdline(fs).value_or(""));
     k.supports_hugepage_alloc_threads =
@@ -261,10 +262,11 @@ KernelFacts read_kernel(const KernelFs& fs, const Topology& topo) {
         k.hvo = parse_kernel_bool(*v);
     }
     k.vmemmap_freeable = find_vmemmap_freeable(last_boot_messages(log));
-    k.boot_requests = read_boot_requests(k.cmdline, k.default_hugepage_size_kb.value_or(2048));
-    if (auto request = threaded_request(k.boot_requests))
-        k.last_boot_allocation =
-            allocation_line_for_pool(last_boot_messages(log), request->size_kb);
+    const auto sizes = k.page_sizes();
+    k.boot_requests = read_boot_requests(k.cmdline, sizes.default_size_kb);
+    if (auto request = threaded_request(k.boot_requests, sizes, k.default_hugepage_size_kb))
+        k.last_boot_allocation = allocation_line_for_pool(last_boot_messages(log), request->size_kb,
+                                                          sizes.largest_buddy_block_kb);
     return k;
 }
 
@@ -343,6 +345,14 @@ const HugePool* KernelFacts::pool(std::uint64_t size_kb) const {
     return nullptr;
 }
 
+model::PageSizeFacts KernelFacts::page_sizes() const {
+    model::PageSizeFacts sizes;
+    if (default_hugepage_size_kb)
+        sizes.default_size_kb = *default_hugepage_size_kb;
+    sizes.largest_buddy_block_kb = buddy.largest_block_kb();
+    return sizes;
+}
+
 void require_gathered_tree(const KernelFs& fs) {
     if (fs.is_live())
         return;
@@ -361,6 +371,13 @@ Probe probe_machine(const KernelFs& fs) {
     Probe p;
     p.hostname = hostname_of(fs);
     p.cpu = parse_cpuinfo(cpuinfo_text(fs).value_or(""));
+    // arm64: the register itself where sysfs shows it, /proc/cpuinfo's fields otherwise
+    // (docs/kernel-facts.md "The CPU's identity on arm64").
+    if (auto text = cpu_midr_text(fs))
+        if (auto midr = parse_midr(*text))
+            set_midr(p.cpu, *midr);
+    p.cpu.soc = {soc0_attribute(fs, "machine"), soc0_attribute(fs, "family"),
+                 soc0_attribute(fs, "soc_id"), soc0_attribute(fs, "revision")};
     p.topology = read_topology(fs);
     p.kernel = read_kernel(fs, p.topology);
     p.virtualization = read_virtualization(fs);

@@ -59,6 +59,9 @@ struct KernelFacts {
     int online_cpus = 0;
     std::vector<std::uint64_t> hugepage_sizes_kb;  // ascending
     std::optional<std::uint64_t> default_hugepage_size_kb;
+    // Its base page and MAX_PAGE_ORDER: which of the sizes are gigantic (docs/kernel-facts.md
+    // "Gigantic pages").
+    model::BuddyAllocator buddy;
     std::vector<HugePool> pools;
     KernelCmdline cmdline;
     bool supports_hugepage_alloc_threads = false;  // release >= 6.15
@@ -73,6 +76,8 @@ struct KernelFacts {
     std::optional<BootAllocationLine> last_boot_allocation;
 
     const HugePool* pool(std::uint64_t size_kb) const;
+    // The default size (else x86-64's) and the largest buddy block, for the boot pool's rules.
+    model::PageSizeFacts page_sizes() const;
 };
 
 struct Virtualization {

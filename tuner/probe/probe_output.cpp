@@ -1,5 +1,7 @@
 // The probe as JSON (for reports and `probe --json`) and as a short human summary.
+#include <cstdio>
 #include <sstream>
+#include <utility>
 
 #include "model/text.hpp"
 #include "tuner/probe/probe.hpp"
@@ -20,6 +22,13 @@ std::string gib_text(std::uint64_t bytes) {
     s.precision(1);
     s << static_cast<double>(bytes) / (1024.0 * 1024 * 1024) << " GiB";
     return s.str();
+}
+
+// "0xd0c": a MIDR field as the kernel's /proc/cpuinfo writes it.
+std::string hex_text(int value, int digits) {
+    char text[16];
+    std::snprintf(text, sizeof text, "0x%0*x", digits, static_cast<unsigned>(value));
+    return text;
 }
 
 }  // namespace
@@ -87,6 +96,9 @@ nlohmann::json to_json(const Probe& p) {
           {"online_cpus", p.kernel.online_cpus},
           {"hugepage_sizes_kb", p.kernel.hugepage_sizes_kb},
           {"default_hugepage_size_kb", optional_json(p.kernel.default_hugepage_size_kb)},
+          {"base_page_kb", p.kernel.buddy.base_page_kb},
+          {"max_page_order", p.kernel.buddy.max_page_order},
+          {"largest_buddy_block_kb", p.kernel.buddy.largest_block_kb()},
           {"pools", pools},
           {"cmdline", params},
           {"hugetlb_cmdline", hugetlb_params},
@@ -103,6 +115,22 @@ nlohmann::json to_json(const Probe& p) {
         {"virtualization",
          {{"hypervisor", p.virtualization.hypervisor}, {"vendor", p.virtualization.vendor}}},
     };
+    // arm64's identity, only where the machine has one (x86 keeps family, model and stepping).
+    if (const auto& m = p.cpu.midr)
+        out["cpu"]["midr"] = {{"implementer", m->implementer},
+                              {"variant", m->variant},
+                              {"architecture", m->architecture},
+                              {"part", m->part},
+                              {"revision", m->revision}};
+    if (!p.cpu.soc.empty()) {
+        json soc = json::object();
+        for (const auto& [name, value] :
+             {std::pair{"machine", &p.cpu.soc.machine}, std::pair{"family", &p.cpu.soc.family},
+              std::pair{"soc_id", &p.cpu.soc.soc_id}, std::pair{"revision", &p.cpu.soc.revision}})
+            if (*value)
+                soc[name] = **value;
+        out["cpu"]["soc"] = soc;
+    }
     // Only what was read: the block is optional in the report (old reports have none).
     nlohmann::json firmware = nlohmann::json::object();
     if (p.firmware.bios_version)
@@ -118,9 +146,16 @@ std::string format_summary(const Probe& p) {
     std::ostringstream s;
     const auto& k = p.kernel;
     s << "host      " << (p.hostname.empty() ? "(unknown)" : p.hostname) << "\n";
-    s << "cpu       " << p.cpu.model_name << "\n"
-      << "          " << p.cpu.vendor << " family " << p.cpu.family << " model " << p.cpu.model
-      << " stepping " << p.cpu.stepping << " -> " << p.cpu.microarch << "\n";
+    s << "cpu       " << p.cpu.model_name << "\n";
+    if (const auto& m = p.cpu.midr)
+        s << "          " << p.cpu.vendor << " part " << hex_text(m->part, 3) << " r" << m->variant
+          << "p" << m->revision << " -> " << p.cpu.microarch << "\n";
+    else
+        s << "          " << p.cpu.vendor << " family " << p.cpu.family << " model " << p.cpu.model
+          << " stepping " << p.cpu.stepping << " -> " << p.cpu.microarch << "\n";
+    if (const auto& soc = p.cpu.soc; !soc.empty())
+        s << "soc       " << soc.machine.value_or(soc.soc_id.value_or(soc.family.value_or("")))
+          << (soc.revision ? " revision " + *soc.revision : std::string()) << "\n";
     s << "topology  " << p.topology.packages << " package(s), " << p.topology.nodes.size()
       << " NUMA node(s), " << p.topology.cores << " cores, " << p.topology.pus
       << " hardware threads\n";
@@ -150,6 +185,8 @@ std::string format_summary(const Probe& p) {
           << pool.free << " free, " << pool.surplus << " surplus), overcommit " << pool.overcommit;
         if (k.default_hugepage_size_kb && *k.default_hugepage_size_kb == pool.size_kb)
             s << " [default size]";
+        if (k.page_sizes().gigantic(pool.size_kb))
+            s << " [gigantic: not allocated by the boot threads]";
         std::uint64_t zeroable = 0;
         bool has_zeroable = false;
         for (const auto& np : pool.nodes)

@@ -12,7 +12,6 @@ namespace hugetune {
 namespace {
 
 constexpr std::uint64_t kMib = 1024 * 1024;
-constexpr std::uint64_t kGiganticPageKb = 1024 * 1024;
 
 // Deliberately low rates (GiB/s per node) for the duration estimate: a small VM zeroes a few
 // GiB/s per thread; a bigger machine only finishes sooner than estimated.
@@ -32,7 +31,7 @@ std::string size_text(std::uint64_t kb) {
         return std::to_string(kb / 1024 / 1024) + "G";
     if (kb % 1024 == 0)
         return std::to_string(kb / 1024) + "M";
-    return std::to_string(kb) + "k";
+    return std::to_string(kb) + "K";
 }
 
 double assumed_rate(Phase phase) {
@@ -120,16 +119,16 @@ int SweepPlan::fewest_hardware_threads() const {
 
 namespace {
 
-// The kernel refuses nr_overcommit_hugepages for gigantic pages (1 GiB on x86-64 is above the
-// buddy allocator's largest order), so no surplus page, and no alloc phase, exists.
-std::vector<Phase> phases_for_page_size(std::vector<Phase> phases, std::uint64_t page_size_kb,
+// The kernel refuses nr_overcommit_hugepages for gigantic pages (docs/kernel-facts.md "Gigantic
+// pages"), so no surplus page, and no alloc phase, exists.
+std::vector<Phase> phases_for_page_size(std::vector<Phase> phases, bool gigantic,
                                         std::vector<std::string>& warnings) {
-    if (page_size_kb < kGiganticPageKb || std::erase(phases, Phase::alloc) == 0)
+    if (!gigantic || std::erase(phases, Phase::alloc) == 0)
         return phases;
     if (phases.empty())
         throw SettingError("phases",
                            "the alloc phase needs surplus pages, which the kernel does not allow "
-                           "for gigantic pages; measure zero,grow, or use 2M pages");
+                           "for gigantic pages; measure zero,grow, or use a smaller page size");
     warnings.push_back(
         "alloc phase left out: the kernel allows no surplus gigantic pages; the grow phase "
         "measures their allocation");
@@ -350,7 +349,7 @@ std::vector<std::string> machine_notes(const Probe& probe, const SweepPlan& plan
         notes.push_back(
             "virtual machine: first touches of guest memory include host faults; the sweep "
             "warms up, but results are flagged as measured in a VM");
-    if (plan.page_size_kb >= kGiganticPageKb)
+    if (probe.kernel.page_sizes().gigantic(plan.page_size_kb))
         notes.push_back(
             "gigantic pages: hugepage_alloc_threads= does not apply to them at boot; their "
             "zeroing curve is still measured");
@@ -370,7 +369,16 @@ std::vector<std::string> machine_notes(const Probe& probe, const SweepPlan& plan
 
 }  // namespace
 
-SweepPlan plan_sweep(const Probe& probe, const MemoryView& memory, const SweepOptions& options) {
+std::uint64_t page_size_of(const SweepOptions& options, const Probe& probe) {
+    if (options.page_size_kb != kKernelDefaultPageSize)
+        return options.page_size_kb;
+    return probe.kernel.page_sizes().default_size_kb;
+}
+
+SweepPlan plan_sweep(const Probe& probe, const MemoryView& memory,
+                     const SweepOptions& asked_options) {
+    SweepOptions options = asked_options;
+    options.page_size_kb = page_size_of(asked_options, probe);
     if (probe.kernel.hugepage_sizes_kb.empty())
         throw UnsupportedError(
             "this kernel has no hugetlb support (/sys/kernel/mm/hugepages is missing); boot a "
@@ -386,7 +394,8 @@ SweepPlan plan_sweep(const Probe& probe, const MemoryView& memory, const SweepOp
 
     SweepPlan plan;
     plan.options = options;
-    plan.options.phases = phases_for_page_size(options.phases, options.page_size_kb, plan.warnings);
+    plan.options.phases = phases_for_page_size(
+        options.phases, probe.kernel.page_sizes().gigantic(options.page_size_kb), plan.warnings);
     plan.page_size_kb = options.page_size_kb;
     plan.page_bytes = options.page_size_kb * 1024;
     const std::uint64_t page_mib = std::max<std::uint64_t>(1, plan.page_bytes / kMib);

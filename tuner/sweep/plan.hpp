@@ -27,7 +27,7 @@ struct SweepOptions {
     std::vector<int> threads_per_node{kDefaultThreadsPerNode.begin(), kDefaultThreadsPerNode.end()};
     int repetitions = kDefaultRepetitions;
     std::vector<Phase> phases{kDefaultPhases.begin(), kDefaultPhases.end()};
-    std::uint64_t page_size_kb = kDefaultPageSizeKb;
+    std::uint64_t page_size_kb = kKernelDefaultPageSize;  // KiB, a size the kernel lists
     // Unset: kDefaultSampleMib (halved until it fits in free memory), raised to one page when
     // pages are larger.
     std::optional<std::uint64_t> sample_mib_per_node;
@@ -102,6 +102,10 @@ struct SweepPlan {
 // fix when the sweep cannot run as asked (page size absent, sample too large), UsageError for
 // bad values, or UnsupportedError when the kernel has no hugetlb at all.
 SweepPlan plan_sweep(const Probe& probe, const MemoryView& memory, const SweepOptions& options);
+
+// The page size the options ask for: the one given, else the kernel's default huge page size
+// (else x86-64's 2 MiB, where the kernel does not say).
+std::uint64_t page_size_of(const SweepOptions& options, const Probe& probe);
 
 // Pages of `pages_per_node` given to thread `index` of `threads`: as even as possible.
 std::uint64_t pages_for_thread(std::uint64_t pages_per_node, int threads, int index);

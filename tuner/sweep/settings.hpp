@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdint>
+#include <string_view>
 
 #include "model/alloc_threads.hpp"
 
@@ -25,7 +26,11 @@ inline constexpr int kMaxRepetitions = 1000;
 
 inline constexpr std::array<Phase, 3> kDefaultPhases = {Phase::alloc, Phase::zero, Phase::grow};
 
-inline constexpr std::uint64_t kDefaultPageSizeKb = 2048;
+// --page-size not given: the kernel's default huge page size (Hugepagesize in /proc/meminfo),
+// which the plan reads from the probe.
+inline constexpr std::uint64_t kKernelDefaultPageSize = 0;
+inline constexpr std::string_view kKernelDefaultPageSizeText =
+    "the kernel's default huge page size, Hugepagesize in /proc/meminfo";
 
 // 1 GiB per node: at 32 threads per node every thread still faults 16 pages of 2 MiB, so the
 // release skew of the start barrier (tens of microseconds) stays small against each thread's

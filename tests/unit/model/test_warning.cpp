@@ -54,3 +54,22 @@ TEST_CASE("machine warnings: gigantic pages, requested at boot or measured") {
     CHECK(w[0].message.starts_with("gigantic pages are allocated serially at boot"));
     CHECK_FALSE(is_machine_warning("low_confidence"));
 }
+
+TEST_CASE("machine warnings: gigantic is the measured kernel's rule, not a fixed size") {
+    // arm64 with 64 KiB pages: the largest buddy block is 512 MiB, so 512M pools are threaded
+    // and only 16G pages are gigantic.
+    MachineFacts m;
+    m.largest_buddy_block_kb = 512 * 1024;
+    m.boot_requests = {{512 * 1024, 64, false}};
+    CHECK(machine_warnings(m, 512 * 1024).empty());
+    m.boot_requests = {{16 * 1024 * 1024, 2, false}};
+    auto w = machine_warnings(m, 2048);
+    REQUIRE(codes(w) == std::vector<std::string>{"gigantic_only"});
+    CHECK(w[0].message.starts_with("only gigantic (16 GiB) pages are requested at boot"));
+    // arm64 with 4 KiB pages: 32M is above the 4 MiB block.
+    MachineFacts small;
+    small.boot_requests = {{32 * 1024, 8, false}};
+    CHECK(codes(machine_warnings(small, 64)) == std::vector<std::string>{"gigantic_only"});
+    CHECK(codes(machine_warnings(MachineFacts{}, 32 * 1024)) ==
+          std::vector<std::string>{"gigantic_only"});
+}

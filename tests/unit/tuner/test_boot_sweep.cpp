@@ -70,7 +70,7 @@ std::optional<std::uint64_t> threads_on(const std::string& cmdline) {
 
 class FakeHost : public bs::Host {
   public:
-    bs::BootFacts boot{"boot-0", kOriginal, "6.15.3", boot_log(std::nullopt, 0), "t0", false};
+    bs::BootFacts boot{"boot-0", kOriginal, "6.15.3", boot_log(std::nullopt, 0), "t0", false, 4096};
     std::vector<std::string> calls;
     std::optional<std::string> loaded;
     bool fail_load = false;
@@ -271,6 +271,16 @@ TEST_CASE("plan refusals: old kernel, no kexec, no image, pool too large, gigant
     } catch (const hugetune::SettingError& e) {
         CHECK(e.setting == "page_size");
     }
+    // arm64 with 64 KiB pages: 512M is the default size and below the largest buddy block.
+    auto arm64 = facts();
+    arm64.memory_total_bytes = 256ULL << 30;
+    arm64.page_sizes = {512 * 1024, 512 * 1024};
+    auto pool_512m = request({1});
+    pool_512m.pages = 16;
+    CHECK(bs::make_plan(arm64, pool_512m).page_size_kb == 512 * 1024);
+    CHECK(bs::make_plan(facts(), pool_512m).page_size_kb == 2048);  // x86-64's default
+    pool_512m.page_size_kb = 16 * 1024 * 1024;
+    CHECK_THROWS_AS(bs::make_plan(arm64, pool_512m), hugetune::SettingError);
     auto setting_of = [](const bs::Request& r, const bs::MachineFacts& f = facts()) {
         try {
             bs::make_plan(f, r);

@@ -13,6 +13,9 @@ using namespace hugetune::boot;
 
 namespace {
 
+// The buddy allocator's largest block with 4 KiB pages (x86-64, and arm64's usual kernels).
+constexpr std::uint64_t kFourKiBBlockKb = model::BuddyAllocator{4, 10}.largest_block_kb();
+
 std::vector<std::string> log_fixture(const std::string& name) {
     std::ifstream in(std::string(HUGETUNE_SOURCE_DIR) + "/tests/fixtures/boot/logs/" + name);
     REQUIRE(in);
@@ -132,23 +135,23 @@ TEST_CASE("the prediction rescaled to the booted pool, or no ratio and why") {
 
 TEST_CASE("the line of the requested pool, of the last boot in the log") {
     auto arm = log_fixture("dmesg-arm64-6.15-two-sizes.log");
-    auto line = allocation_line_for_pool(arm, 2048);
+    auto line = allocation_line_for_pool(arm, 2048, kFourKiBBlockKb);
     REQUIRE(line);
     CHECK(line->milliseconds == 96);
     // The 64 KiB pool is empty: its 0 ms line measures nothing.
-    CHECK_FALSE(allocation_line_for_pool(arm, 64));
+    CHECK_FALSE(allocation_line_for_pool(arm, 64, kFourKiBBlockKb));
     // A kernel that logs only non-empty pools pairs its one line with the one non-empty size.
     std::vector<std::string> only_filled;
     for (const auto& l : arm)
         if (l.find("took 0ms") == std::string::npos)
             only_filled.push_back(l);
-    REQUIRE(allocation_line_for_pool(only_filled, 2048));
-    CHECK(allocation_line_for_pool(only_filled, 2048)->milliseconds == 96);
+    REQUIRE(allocation_line_for_pool(only_filled, 2048, kFourKiBBlockKb));
+    CHECK(allocation_line_for_pool(only_filled, 2048, kFourKiBBlockKb)->milliseconds == 96);
     // Without registered lines: the one line above 0 ms.
     std::vector<std::string> bare = {
         "HugeTLB: allocation took 96ms with hugepage_allocation_threads=8",
         "HugeTLB: allocation took 0ms with hugepage_allocation_threads=8"};
-    CHECK(allocation_line_for_pool(bare, 2048)->milliseconds == 96);
+    CHECK(allocation_line_for_pool(bare, 2048, kFourKiBBlockKb)->milliseconds == 96);
 
     auto pools = find_registered_pools(arm);
     REQUIRE(pools.size() == 4);
@@ -199,17 +202,19 @@ TEST_CASE("no line: the reason that applies") {
 
 TEST_CASE("boot pool facts") {
     auto f = boot_pool_facts(
-        parse_kernel_cmdline("hugepagesz=1G hugepages=4 hugepagesz=2M hugepages=0:8"));
+        parse_kernel_cmdline("hugepagesz=1G hugepages=4 hugepagesz=2M hugepages=0:8"),
+        model::PageSizeFacts{});
     CHECK(f.pool_requested);
     CHECK(f.node_format);
     CHECK(!f.threaded_pool);
     CHECK(!f.only_gigantic);
-    f = boot_pool_facts(parse_kernel_cmdline("default_hugepagesz=1G hugepages=4"));
+    f = boot_pool_facts(parse_kernel_cmdline("default_hugepagesz=1G hugepages=4"),
+                        model::PageSizeFacts{});
     CHECK(f.only_gigantic);
     // The first hugepages= of a size counts; the kernel ignores the repeat.
-    f = boot_pool_facts(parse_kernel_cmdline("hugepages=0 hugepages=8"));
+    f = boot_pool_facts(parse_kernel_cmdline("hugepages=0 hugepages=8"), model::PageSizeFacts{});
     CHECK(!f.pool_requested);
-    f = boot_pool_facts(parse_kernel_cmdline("hugepages=8 hugepages=0"));
+    f = boot_pool_facts(parse_kernel_cmdline("hugepages=8 hugepages=0"), model::PageSizeFacts{});
     CHECK(f.pool_requested);
 }
 
@@ -318,4 +323,35 @@ TEST_CASE("a time below what zeroing the pool takes, or a ratio no boot gives, i
     CHECK(verify_boot(in).verified);
     in.prediction = ReportPrediction{706 * 129.0, 32, 524288, 2048, true};
     CHECK(codes(verify_boot(in).problems) == std::vector<std::string>{"implausible_ratio"});
+}
+
+TEST_CASE("arm64 with 64 KiB pages: 512M is threaded, so its pool has the first line") {
+    const auto log = log_fixture("dmesg-arm64-64k-6.15-two-sizes.log");
+    const std::uint64_t block_64k = model::BuddyAllocator{64, 13}.largest_block_kb();
+    REQUIRE(allocation_line_for_pool(log, 512 * 1024, block_64k));
+    CHECK(allocation_line_for_pool(log, 512 * 1024, block_64k)->milliseconds == 2380);
+    CHECK(allocation_line_for_pool(log, 2048, block_64k)->milliseconds == 150);
+    // Read with 4 MiB blocks, two lines meet one non-gigantic size: the pairing fails and the
+    // fallback, the last line, is the 2M pool's, not the 512M pool's.
+    CHECK(allocation_line_for_pool(log, 512 * 1024, kFourKiBBlockKb)->milliseconds == 150);
+
+    VerifyInput in;
+    in.log = log;
+    in.cmdline =
+        "BOOT_IMAGE=/vmlinuz-6.15.0-64k root=/dev/sda2 ro hugepages=64 hugepagesz=2M "
+        "hugepages=4096\n";
+    in.page_sizes = {512 * 1024, block_64k};
+    // hugepages=64 before any hugepagesz= is of the default size, 512M: the threaded pool.
+    in.prediction = ReportPrediction{2000, 24, 64, 512 * 1024, false};
+    const auto r = verify_boot(in);
+    REQUIRE(r.line);
+    CHECK(r.line->milliseconds == 2380);
+    REQUIRE(r.pool);
+    CHECK(r.pool->page_size_kb == 512 * 1024);
+    CHECK(r.pool->pages == 64);
+    // hugepages=64 of 512M pages: threaded with 64 KiB pages, gigantic with 4 KiB ones.
+    auto facts = boot_pool_facts(parse_kernel_cmdline("hugepages=64"), {512 * 1024, block_64k});
+    CHECK(facts.threaded_pool);
+    facts = boot_pool_facts(parse_kernel_cmdline("hugepages=64"), {512 * 1024, kFourKiBBlockKb});
+    CHECK(facts.only_gigantic);
 }

@@ -170,3 +170,45 @@ TEST_CASE("meminfo text: system and node lines, a key that is the end of another
     CHECK(meminfo_bytes("MemFree: lots\n", "MemFree") == std::nullopt);
     CHECK(meminfo_bytes("", "MemFree") == std::nullopt);
 }
+
+TEST_CASE("buddyinfo: one column per order, 0 to MAX_PAGE_ORDER") {
+    CHECK(buddyinfo_max_page_order("Node 0, zone      DMA      1      0      1      0      2      "
+                                   "1      1      0      1      1      3\n") == 10);
+    CHECK(buddyinfo_max_page_order("Node 0, zone   Normal 1 2 3 4 5 6 7 8 9 10 11 12 13 14\n"
+                                   "Node 1, zone   Normal 1 2 3 4 5 6 7 8 9 10 11 12 13 14\n") ==
+          13);
+    CHECK_FALSE(buddyinfo_max_page_order(""));
+    CHECK_FALSE(buddyinfo_max_page_order("Node 0, zone   Normal\n"));
+    CHECK_FALSE(buddyinfo_max_page_order("Node 0, zone   Normal 1 x 3\n"));
+}
+
+TEST_CASE("the buddy allocator and page size facts of gathered trees") {
+    // x86-64 and arm64 with 4 KiB pages: 4 MiB blocks; arm64 with 64 KiB pages: 512 MiB.
+    for (const char* name : {"skylake-4node", "neoverse-n1-1node"}) {
+        const auto buddy = running_buddy_allocator(KernelFs(test::fixture(name)));
+        CHECK(buddy.base_page_kb == 4);
+        CHECK(buddy.max_page_order == 10);
+        CHECK(buddy.largest_block_kb() == 4096);
+    }
+    const KernelFs kunpeng(test::fixture("kunpeng920-64k"));
+    const auto buddy = running_buddy_allocator(kunpeng);
+    CHECK(buddy.base_page_kb == 64);
+    CHECK(buddy.max_page_order == 13);
+    const auto sizes = running_page_size_facts(kunpeng);
+    CHECK(sizes.default_size_kb == 512 * 1024);
+    CHECK(sizes.largest_buddy_block_kb == 512 * 1024);
+    CHECK_FALSE(sizes.gigantic(2048));
+    CHECK_FALSE(sizes.gigantic(512 * 1024));
+    CHECK(sizes.gigantic(16 * 1024 * 1024));
+
+    // Without buddyinfo the kernel config's forced order counts; without either, 10.
+    ScratchTree config("/boot/config-6.15.0-t",
+                       "CONFIG_ARCH_FORCE_MAX_ORDER=13\nCONFIG_PAGE_SHIFT=16\n");
+    const auto release = config.fs().resolve("/proc/sys/kernel/osrelease");
+    std::filesystem::create_directories(release.parent_path());
+    std::ofstream(release) << "6.15.0-t\n";
+    CHECK(running_buddy_allocator(config.fs()).largest_block_kb() == 512 * 1024);
+    ScratchTree bare("/proc/cmdline", "ro\n");
+    CHECK(running_buddy_allocator(bare.fs()).largest_block_kb() == 4096);
+    CHECK(running_page_size_facts(bare.fs()).default_size_kb == 2048);
+}

@@ -61,3 +61,72 @@ TEST_CASE("cpuinfo: the first processor block is read") {
     CHECK(id.microarch == "cascadelake-sp");
     CHECK(parse_cpuinfo("").microarch == "unknown");
 }
+
+TEST_CASE("microarch: arm64 server cores by MIDR implementer and part") {
+    CHECK(classify_arm64_microarch(0x41, 0xd0c) == "neoverse-n1");
+    CHECK(classify_arm64_microarch(0x41, 0xd40) == "neoverse-v1");
+    CHECK(classify_arm64_microarch(0x41, 0xd49) == "neoverse-n2");
+    CHECK(classify_arm64_microarch(0x41, 0xd4f) == "neoverse-v2");
+    CHECK(classify_arm64_microarch(0x41, 0xd84) == "neoverse-v3");
+    CHECK(classify_arm64_microarch(0xc0, 0xac3) == "ampere1");
+    CHECK(classify_arm64_microarch(0xc0, 0xac4) == "ampere1a");
+    CHECK(classify_arm64_microarch(0x48, 0xd01) == "tsv110");
+    CHECK(classify_arm64_microarch(0x46, 0x001) == "a64fx");
+    // Cobalt 100 names its own implementer with Neoverse N2's part number.
+    CHECK(classify_arm64_microarch(0x6d, 0xd49) == "neoverse-n2");
+    // A part number means nothing without its implementer.
+    CHECK(classify_arm64_microarch(0xc0, 0xd0c) == "unknown");
+    CHECK(classify_arm64_microarch(0x41, 0xfff) == "unknown");
+    CHECK(arm64_implementer_name(0x41) == "ARM");
+    CHECK(arm64_implementer_name(0xc0) == "Ampere");
+    CHECK(arm64_implementer_name(0x99) == "0x99");
+    CHECK(arm64_core_name(0x41, 0xd0c) == "Neoverse N1");
+    CHECK(arm64_core_name(0x41, 0xfff).empty());
+}
+
+TEST_CASE("midr_el1: the register's fields as sysfs writes it") {
+    auto m = parse_midr("0x00000000413fd0c1\n");
+    REQUIRE(m);
+    CHECK(m->implementer == 0x41);
+    CHECK(m->variant == 3);
+    CHECK(m->architecture == 0xf);
+    CHECK(m->part == 0xd0c);
+    CHECK(m->revision == 1);
+    m = parse_midr("481fd010");
+    REQUIRE(m);
+    CHECK(m->implementer == 0x48);
+    CHECK(m->part == 0xd01);
+    CHECK(!parse_midr(""));
+    CHECK(!parse_midr("0x"));
+    CHECK(!parse_midr("0x1ffffffff"));  // MIDR_EL1's upper 32 bits are RES0
+    CHECK(!parse_midr("0x41zz"));
+}
+
+TEST_CASE("cpuinfo: arm64's MIDR fields name the core") {
+    auto id = parse_cpuinfo(
+        "processor\t: 0\nBogoMIPS\t: 50.00\nFeatures\t: fp asimd evtstrm\n"
+        "CPU implementer\t: 0x41\nCPU architecture: 8\nCPU variant\t: 0x0\n"
+        "CPU part\t: 0xd4f\nCPU revision\t: 1\n\n"
+        "processor\t: 1\nCPU implementer\t: 0xc0\nCPU part\t: 0xac3\n\n");
+    REQUIRE(id.midr);
+    CHECK(id.midr->implementer == 0x41);
+    CHECK(id.midr->part == 0xd4f);
+    CHECK(id.midr->architecture == 8);
+    CHECK(id.midr->revision == 1);
+    CHECK(id.vendor == "ARM");
+    CHECK(id.model_name == "Neoverse V2");
+    CHECK(id.microarch == "neoverse-v2");
+    CHECK(id.family == -1);
+
+    // A part the table does not know: the raw codes stay, the name is unknown.
+    auto unknown = parse_cpuinfo("CPU implementer\t: 0x99\nCPU part\t: 0x123\n");
+    REQUIRE(unknown.midr);
+    CHECK(unknown.vendor == "0x99");
+    CHECK(unknown.microarch == "unknown");
+    CHECK(unknown.model_name.empty());
+
+    // Without the part number there is no arm64 identity.
+    auto partial = parse_cpuinfo("CPU implementer\t: 0x41\n");
+    CHECK(!partial.midr);
+    CHECK(partial.microarch == "unknown");
+}

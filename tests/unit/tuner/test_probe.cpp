@@ -110,6 +110,62 @@ TEST_CASE("probe: 1-node VM") {
     CHECK(p.kernel.boot_requests.empty());
 }
 
+TEST_CASE("probe: arm64 Neoverse N1, 1 node, MIDR from sysfs, SoC from soc0") {
+    Probe p = probe_machine(KernelFs(fixture("neoverse-n1-1node")));
+    REQUIRE(p.cpu.midr);
+    CHECK(p.cpu.midr->implementer == 0x41);
+    CHECK(p.cpu.midr->part == 0xd0c);
+    CHECK(p.cpu.midr->variant == 3);
+    CHECK(p.cpu.midr->revision == 1);
+    CHECK(p.cpu.vendor == "ARM");
+    CHECK(p.cpu.model_name == "Neoverse N1");
+    CHECK(p.cpu.microarch == "neoverse-n1");
+    CHECK(p.cpu.soc.family == "jep106:0a16");
+    CHECK(p.cpu.soc.soc_id == "jep106:0a16:0001");
+    CHECK_FALSE(p.cpu.soc.machine.has_value());
+    CHECK(p.topology.pus == 80);
+    REQUIRE(p.topology.nodes.size() == 1);
+    CHECK(p.kernel.hugepage_sizes_kb == std::vector<std::uint64_t>{64, 2048, 32768, 1048576});
+    CHECK(p.kernel.default_alloc_threads == 20);
+
+    const auto j = to_json(p);
+    CHECK(j["cpu"]["microarch"] == "neoverse-n1");
+    CHECK(j["cpu"]["midr"]["part"] == 0xd0c);
+    CHECK(j["cpu"]["soc"]["soc_id"] == "jep106:0a16:0001");
+    CHECK_FALSE(j["cpu"]["soc"].contains("machine"));
+    const auto text = format_summary(p);
+    CHECK(text.find("ARM part 0xd0c r3p1 -> neoverse-n1") != std::string::npos);
+    // x86 has no MIDR and no soc block.
+    const auto x86 = to_json(probe_machine(KernelFs(fixture("skylake-4node"))));
+    CHECK_FALSE(x86["cpu"].contains("midr"));
+    CHECK_FALSE(x86["cpu"].contains("soc"));
+}
+
+TEST_CASE("probe: arm64 Neoverse V2, 2 nodes, MIDR from /proc/cpuinfo alone") {
+    Probe p = probe_machine(KernelFs(fixture("neoverse-v2-2node")));
+    REQUIRE(p.cpu.midr);
+    CHECK(p.cpu.midr->part == 0xd4f);
+    CHECK(p.cpu.microarch == "neoverse-v2");
+    CHECK(p.cpu.soc.empty());
+    CHECK(p.topology.pus == 144);
+    REQUIRE(p.topology.nodes.size() == 2);
+    CHECK(p.topology.nodes[1].cpus.size() == 72);
+    CHECK(p.kernel.supports_hugepage_alloc_threads);
+}
+
+TEST_CASE("probe: arm64 Kunpeng 920 with 64 KiB base pages") {
+    Probe p = probe_machine(KernelFs(fixture("kunpeng920-64k")));
+    CHECK(p.cpu.vendor == "HiSilicon");
+    CHECK(p.cpu.microarch == "tsv110");
+    CHECK(p.kernel.hugepage_sizes_kb == std::vector<std::uint64_t>{2048, 524288, 16777216});
+    CHECK(p.kernel.default_hugepage_size_kb == 524288);
+    REQUIRE(p.kernel.boot_requests.size() == 2);
+    // hugepages= before any hugepagesz= is for the default size, 512M here.
+    CHECK(p.kernel.boot_requests[0].size_kb == 524288);
+    CHECK(p.kernel.boot_requests[0].pages == 64);
+    CHECK(p.kernel.boot_requests[1].size_kb == 2048);
+}
+
 TEST_CASE("probe: JSON carries the documented fields") {
     auto j = to_json(probe_machine(KernelFs(fixture("skylake-4node"))));
     CHECK(j["host"]["hostname"] == "skylake-4node");
@@ -207,4 +263,26 @@ TEST_CASE("kernel fs: reads under the root, absent files are nothing") {
     CHECK(fs.list("/sys/kernel/mm/hugepages").size() == 2);
     CHECK(fs.list("/no/such/dir").empty());
     CHECK(KernelFs("/").is_live());
+}
+
+TEST_CASE("probe: arm64 boot pools of several non-gigantic sizes, each with its own line") {
+    // 4 KiB pages: 64K and 2M are threaded; the default size's (2M) line is the second.
+    Probe n1 = probe_machine(KernelFs(fixture("neoverse-n1-1node")));
+    CHECK(n1.kernel.buddy.largest_block_kb() == 4096);
+    REQUIRE(n1.kernel.last_boot_allocation);
+    CHECK(n1.kernel.last_boot_allocation->milliseconds == 1210);
+    // 64 KiB pages: 512M is not gigantic there, so its pool has the first of two lines; with
+    // x86-64's 4 MiB rule the 512M pool would have had none.
+    Probe k = probe_machine(KernelFs(fixture("kunpeng920-64k")));
+    CHECK(k.kernel.buddy.base_page_kb == 64);
+    CHECK(k.kernel.buddy.max_page_order == 13);
+    REQUIRE(k.kernel.last_boot_allocation);
+    CHECK(k.kernel.last_boot_allocation->milliseconds == 2380);
+    CHECK(k.kernel.last_boot_allocation->threads == 24);
+    const auto j = to_json(k);
+    CHECK(j["kernel"]["largest_buddy_block_kb"] == 512 * 1024);
+    CHECK(j["kernel"]["base_page_kb"] == 64);
+    CHECK(format_summary(k).find("16 GiB: 0 pages") != std::string::npos);
+    CHECK(format_summary(k).find("[gigantic: not allocated by the boot threads]") !=
+          std::string::npos);
 }

@@ -302,3 +302,33 @@ TEST_CASE(
     o.phases = {Phase::zero};
     CHECK(f.plan(o).hvo_pass_note == "no HVO pass: neither alloc nor grow is measured");
 }
+
+TEST_CASE("arm64: the page size defaults to the kernel's, and gigantic is the kernel's rule") {
+    // 64 KiB base pages: 512M is the kernel's default size and not gigantic, so the surplus
+    // (alloc) phase is planned; 16G is above the 512 MiB largest block.
+    Fixture k("kunpeng920-64k");
+    SweepOptions o;
+    o.sample_mib_per_node = 1024;
+    const SweepPlan plan = k.plan(o);
+    CHECK(plan.page_size_kb == 512 * 1024);
+    CHECK(plan.pages_per_node == 2);
+    CHECK(plan.options.phases.front() == Phase::alloc);
+    o.page_size_kb = 16 * 1024 * 1024;
+    o.sample_mib_per_node = 16 * 1024;
+    o.max_memory_fraction = 0.9;
+    CHECK(k.plan(o).options.phases == std::vector<Phase>{Phase::zero, Phase::grow});
+
+    // 4 KiB base pages: 64K is a size of its own, 32M is gigantic.
+    Fixture n1("neoverse-n1-1node");
+    SweepOptions small;
+    CHECK(n1.plan(small).page_size_kb == 2048);
+    small.page_size_kb = 64;
+    small.sample_mib_per_node = 64;
+    CHECK(n1.plan(small).options.phases.front() == Phase::alloc);
+    small.page_size_kb = 32 * 1024;
+    CHECK(n1.plan(small).options.phases == std::vector<Phase>{Phase::zero, Phase::grow});
+    // A size the kernel does not list is refused with the list.
+    small.page_size_kb = 16 * 1024;
+    CHECK(refusal(n1, small).message ==
+          "this kernel has no 16M huge pages; available: 64K, 2M, 32M, 1G");
+}

@@ -31,8 +31,8 @@ TEST_CASE("SweepOptions starts from the settings' defaults, which are valid") {
           std::vector<int>(kDefaultThreadsPerNode.begin(), kDefaultThreadsPerNode.end()));
     CHECK(o.repetitions == kDefaultRepetitions);
     CHECK(o.phases == std::vector<Phase>(kDefaultPhases.begin(), kDefaultPhases.end()));
-    CHECK(o.page_size_kb == kDefaultPageSizeKb);
-    CHECK_FALSE(o.sample_mib_per_node.has_value());  // kDefaultSampleMib, fitted by the plan
+    CHECK(o.page_size_kb == kKernelDefaultPageSize);  // the plan asks the kernel
+    CHECK_FALSE(o.sample_mib_per_node.has_value());   // kDefaultSampleMib, fitted by the plan
     CHECK(o.max_memory_fraction == kDefaultMaxMemoryFraction);
     CHECK(o.seed == kDefaultSeed);
     CHECK(refusal(o) == "(accepted)");
