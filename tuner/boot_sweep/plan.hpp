@@ -30,7 +30,7 @@ struct MachineFacts {
     // /proc/sys/vm/hugetlb_optimize_vmemmap exists: the kernel can do HVO, so
     // hugetlb_free_vmemmap= on its command line means something (docs/kernel-facts.md "HVO").
     bool hvo_sysctl = false;
-    model::PageSizeFacts page_sizes;          // the default size and which sizes are gigantic
+    model::PageSizeFacts page_sizes;  // the default size and which sizes are gigantic
 };
 
 // The kernel settings one boot of the sweep sets besides the pool; nothing: as the original
