@@ -20,7 +20,7 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 [[ ${HUGETUNE_PACKAGE_TEST:-} == 1 ]] ||
     skip "installs into this machine; runs only when HUGETUNE_PACKAGE_TEST=1 (make test-package)"
 [[ -f $deb ]] || fail "no package $deb: run make package"
-if dpkg-query -W -f='${Status}' hugetune 2>/dev/null | grep -q 'installed'; then
+if dpkg-query -W -f='${Status}' hugetune 2>/dev/null | grep 'installed' >/dev/null; then
     fail "a hugetune package is installed already; this test would remove it: dpkg -r hugetune first"
 fi
 # dpkg -L before: the package is unknown.
@@ -45,7 +45,7 @@ echo "Depends: $depends"
 for lib in libboost-program-options libhwloc libstdc++6 libc6; do
     grep -q "$lib" <<<"$depends" || fail "Depends lacks $lib (CPACK_DEBIAN_PACKAGE_SHLIBDEPS)"
 done
-dpkg-deb -f "$deb" Description | grep -q '^ *;' && fail "the Description has list separators: $(dpkg-deb -f "$deb" Description)"
+dpkg-deb -f "$deb" Description | grep '^ *;' >/dev/null && fail "the Description has list separators: $(dpkg-deb -f "$deb" Description)"
 recommends=$(dpkg-deb -f "$deb" Recommends)
 echo "Recommends: $recommends"
 grep -Eq '(^|, )bash-completion(,|$)' <<<"$recommends" ||
@@ -69,11 +69,11 @@ hugetune --version | grep -Eq "^hugetune $version \\(([0-9a-f]{7,40}|unknown)\\)
 [[ $(command -v hugetune) == /usr/bin/hugetune ]] || fail "hugetune is $(command -v hugetune)"
 page=$(man -w hugetune) || fail "man -w hugetune finds no page"
 [[ $page == /usr/share/man/man8/hugetune.8.gz ]] || fail "man -w hugetune finds $page, not the compressed page"
-MANWIDTH=200 man hugetune 2>/dev/null | grep -q 'hugepage_alloc_threads' || fail "man hugetune does not render"
+MANWIDTH=200 man hugetune 2>/dev/null | grep 'hugepage_alloc_threads' >/dev/null || fail "man hugetune does not render"
 for c in $(hugetune --help | sed -n '/^Commands:/,/^$/p' | sed -n 's/^  \([a-z][a-z-]*\)  .*/\1/p'); do
     man -w "hugetune-$c" >/dev/null || fail "man -w hugetune-$c finds no page"
 done
-MANWIDTH=200 man hugetune-run 2>/dev/null | grep -q -- '--boot-sweep' || fail "man hugetune-run lacks --boot-sweep"
+MANWIDTH=200 man hugetune-run 2>/dev/null | grep -- '--boot-sweep' >/dev/null || fail "man hugetune-run lacks --boot-sweep"
 completion=/usr/share/bash-completion/completions/hugetune
 [[ -f $completion ]] && bash -n "$completion" || fail "no valid completion at $completion"
 bash -c "source $completion && complete -p hugetune" >/dev/null || fail "the completion registers nothing"

@@ -18,7 +18,7 @@ busybox=/bin/busybox
 hwloc_plugins=/usr/lib/x86_64-linux-gnu/hwloc
 
 [[ -x "$binary" ]] || { echo "vmlab: error: no executable hugetune at $binary" >&2; exit 2; }
-file -L "$busybox" 2>/dev/null | grep -q 'statically linked' || {
+file -L "$busybox" 2>/dev/null | grep 'statically linked' >/dev/null || {
     echo "vmlab: error: $busybox is not static; install busybox-static" >&2
     exit 2
 }

@@ -73,7 +73,7 @@ tree_sum() { (cd "$1" && find . -type f ! -name .standin-argv.log -print0 | sort
 # may come before it).
 error_line() {
     [[ $(grep -c '^hugetune: error: ' "$err") -eq 1 ]] || { cat "$err" >&2; fail "not one error line"; }
-    grep '^hugetune: error: ' "$err" | grep -qF -- "$1" || { cat "$err" >&2; fail "error lacks: $1"; }
+    grep '^hugetune: error: ' "$err" | grep -F -- "$1" >/dev/null || { cat "$err" >&2; fail "error lacks: $1"; }
 }
 
 # refused_with CODE TEXT COMMAND...: COMMAND exits CODE with one error line containing TEXT.

@@ -5,6 +5,9 @@
 # removed on exit, and the functions below. The first failed check ends the script with exit 1,
 # and so does any command that fails unchecked (errexit).
 # shellcheck shell=bash
+# Under pipefail a pipeline that ends in `grep -q` fails when grep, done at its first match,
+# closes the pipe before the command before it has written all (SIGPIPE): a check that passes
+# or fails by timing. Checks read the whole output instead (`| grep PATTERN >/dev/null`).
 set -euo pipefail
 
 bin=${1:?usage: bash SCRIPT HUGETUNE_BINARY SOURCE_DIR}

@@ -135,7 +135,7 @@ vmlab_probe_kvm() {
 # MARKER on the console (the first serial port) and powers off.
 vmlab_probe_initrd() {
     local stage=$1/stage
-    file -L /bin/busybox 2>/dev/null | grep -q 'statically linked' || return 1
+    file -L /bin/busybox 2>/dev/null | grep 'statically linked' >/dev/null || return 1
     command -v cpio >/dev/null || return 1
     mkdir -p "$stage/bin" "$stage/dev"
     cp /bin/busybox "$stage/bin/busybox"
