@@ -1,17 +1,14 @@
 // Reading the JSON documents hugetune writes: the fast reader of the plain part
 // (model/input/json_plain.hpp) against nlohmann/json's parser, the full reader it falls back
-// to, on the same texts in one run. Prints the medians and their ratio; asserts no time.
-#include <algorithm>
-#include <chrono>
+// to, on the same texts in one run, in alternate rounds so both see the same machine. Prints
+// the medians and their ratio; asserts no time.
 #include <cstdio>
 #include <fstream>
 #include <sstream>
 #include <string>
-#include <vector>
 
 #include "model/input/json_plain.hpp"
-
-using Clock = std::chrono::steady_clock;
+#include "tests/bench/median_time.hpp"
 
 namespace {
 
@@ -22,34 +19,29 @@ std::string file_text(const std::string& relative) {
     return s.str();
 }
 
-template <typename F>
-double median_us(int runs, F&& work) {
-    std::vector<double> us;
-    for (int i = 0; i < runs; ++i) {
-        const auto t0 = Clock::now();
-        work();
-        us.push_back(std::chrono::duration<double, std::micro>(Clock::now() - t0).count());
-    }
-    std::sort(us.begin(), us.end());
-    return us[us.size() / 2];
-}
-
 }  // namespace
 
 int main() {
+    using hugetune::bench::median_seconds;
     for (const char* name :
          {"tests/fixtures/fleet/report-1.json", "tests/data/sweep-zen4-2node.json"}) {
         const std::string text = file_text(name);
-        std::size_t sink = 0;
-        // Warm-up, then alternate so both see the same machine.
-        for (int i = 0; i < 20; ++i)
-            sink +=
-                nlohmann::json::parse(text).size() + hugetune::model::read_plain_json(text)->size();
-        const double full = median_us(201, [&] { sink += nlohmann::json::parse(text).size(); });
-        const double plain =
-            median_us(201, [&] { sink += hugetune::model::read_plain_json(text)->size(); });
-        std::printf("%s (%zu kB): nlohmann/json %8.1f us, plain reader %8.1f us, ratio %.2f%s\n",
-                    name, text.size() / 1024, full, plain, full / plain, sink == 0 ? " " : "");
+        volatile std::size_t sink = 0;
+        double full = 0, plain = 0;
+        // After a warm-up round, 11 rounds of the median of 21 reads by each reader in turn;
+        // the figures are the rounds' mean.
+        for (int round = 0; round <= 11; ++round) {
+            const double f =
+                median_seconds(21, [&] { sink = sink + nlohmann::json::parse(text).size(); });
+            const double p = median_seconds(
+                21, [&] { sink = sink + hugetune::model::read_plain_json(text)->size(); });
+            if (round == 0)
+                continue;
+            full += f / 11;
+            plain += p / 11;
+        }
+        std::printf("%s (%zu kB): nlohmann/json %8.1f us, plain reader %8.1f us, ratio %.2f\n",
+                    name, text.size() / 1024, full * 1e6, plain * 1e6, full / plain);
     }
     return 0;
 }

@@ -2,7 +2,6 @@
 // sweep of 6 thread counts x 5 repetitions), against a single fit measured in the same run.
 // The target is under 50 ms for the whole; the printed ratio shows what one fit costs in it.
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <random>
@@ -10,9 +9,9 @@
 
 #include "model/fit/model_selection.hpp"
 #include "model/recommend.hpp"
+#include "tests/bench/median_time.hpp"
 
 using namespace hugetune::model;
-using Clock = std::chrono::steady_clock;
 
 namespace {
 
@@ -29,14 +28,7 @@ std::vector<Point> noisy_usl_phase() {
 
 template <typename F>
 double median_ms(int runs, F&& work) {
-    std::vector<double> ms;
-    for (int i = 0; i < runs; ++i) {
-        const auto t0 = Clock::now();
-        work();
-        ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
-    }
-    std::sort(ms.begin(), ms.end());
-    return ms[ms.size() / 2];
+    return 1000 * hugetune::bench::median_seconds(runs, work);
 }
 
 }  // namespace
