@@ -1,6 +1,6 @@
 #include "fleet_db/fleet_db.hpp"
 
-#include "model/input/json_plain.hpp"
+#include "model/input/json_text.hpp"
 
 #include <soci/postgresql/soci-postgresql.h>
 #include <soci/soci.h>
@@ -162,17 +162,16 @@ std::pair<std::string, soci::indicator> column(const std::optional<std::string>&
 // A document the database holds, parsed; one that is not JSON is damage, named by its run.
 nlohmann::json stored_json(const std::string& text, const std::string& what,
                            const std::string& key) {
-    // A stored text is a report's dump(): the plain reader takes it, in half the parser's time
-    // (a SKU's answer reads a thousand of them).
-    if (auto plain = model::read_plain_json(text))
-        return std::move(*plain);
-    auto parsed = nlohmann::json::parse(text, nullptr, false);
-    if (parsed.is_discarded())
+    // The one reader of every document (model/input/json_text.hpp): a stored text, a report's
+    // dump(), goes its fast way.
+    try {
+        return model::parse_json_document(text);
+    } catch (const model::JsonTextError&) {
         throw FleetDbError(Kind::failure,
                            "the stored " + what + " " + key +
                                " is not JSON; the database is damaged: forget it (hugetune "
                                "fleet forget) or restore the database from a backup");
-    return parsed;
+    }
 }
 
 // True when the block is new to the run: a run keeps every distinct block (the same report
