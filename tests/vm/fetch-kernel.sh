@@ -1,15 +1,43 @@
 #!/usr/bin/env bash
-# Fetches Debian unstable's current cloud kernel (image and config) into the lab's cache without
-# touching the system's apt setup: a private apt configuration whose only source is the archive
-# the system already uses, suite sid. Prints the cached kernel directory on stdout.
+# Fetches Debian unstable's current cloud kernel (image and config) for one architecture into the
+# lab's cache without touching the system's apt setup: a private apt configuration whose only
+# source is the archive the system already uses, suite sid. Prints the cached kernel directory on
+# stdout.
 #
-#   tests/vm/fetch-kernel.sh            resolve the current version, fetch it unless cached
-#   HUGETUNE_VM_CACHE=<dir>             cache directory (default /var/cache/hugetune-vm)
+#   tests/vm/fetch-kernel.sh [amd64|arm64]   resolve the current version, fetch it unless cached
+#   HUGETUNE_VM_CACHE=<dir>                  cache directory (default /var/cache/hugetune-vm)
 #
-# Exit 0: stdout is <cache>/kernel/<version> holding vmlinuz, config and version.
+# Exit 0: stdout is the kernel directory holding vmlinuz, config and version; for amd64
+# <cache>/kernel/<version> with virtio_blk.ko (the kexec case's disk driver, a module there), for
+# arm64 <cache>/kernel-arm64/<version> with busybox, Debian's static busybox for arm64 (sid's
+# busybox-static:arm64): the guest's shell, which the host's busybox-static cannot be (it has no
+# Multi-Arch field, so its arm64 build would replace the host's, which the amd64 lab boots).
 # Exit 77: the kernel cannot be fetched (no network, no archive, no cached copy); one line says why.
+# Exit 2: an architecture other than amd64 or arm64.
 set -euo pipefail
 
+arch=${1:-amd64}
+case $arch in
+amd64)
+    kernel_cache=kernel
+    apt_state=apt
+    # The virtio disk driver is a module in Debian's amd64 cloud kernel; the kexec case loads it
+    # to keep its state on a disk. busybox's insmod takes it uncompressed.
+    modules=(virtio_blk)
+    userland=()
+    ;;
+arm64)
+    kernel_cache=kernel-arm64
+    apt_state=apt-arm64
+    # The arm64 cases need no disk; the results port (virtio console) and PCI are built in.
+    modules=()
+    userland=(busybox-static)
+    ;;
+*)
+    echo "vmlab: error: no kernel for the architecture '$arch'; give amd64 or arm64" >&2
+    exit 2
+    ;;
+esac
 cache_dir=${HUGETUNE_VM_CACHE:-/var/cache/hugetune-vm}
 keyring=/usr/share/keyrings/debian-archive-keyring.gpg
 system_sources=/etc/apt/sources.list.d/debian.sources
@@ -19,11 +47,20 @@ skip() {
     exit 77
 }
 
+# Whether a kernel directory holds everything this architecture's lab takes from it.
+complete_kernel() {
+    local dir=$1 module
+    [[ -s "$dir/vmlinuz" ]] || return 1
+    for module in "${modules[@]}"; do [[ -s "$dir/$module.ko" ]] || return 1; done
+    ((${#userland[@]} == 0)) || [[ -s "$dir/busybox" ]]
+}
+
 # The newest kernel already in the cache, for runs without a network.
 cached_kernel() {
     local dir
-    dir=$(find "$cache_dir/kernel" -mindepth 1 -maxdepth 1 -type d 2>/dev/null | sort -V | tail -n 1)
-    [[ -n "$dir" && -s "$dir/vmlinuz" && -s "$dir/virtio_blk.ko" ]] && echo "$dir"
+    dir=$(find "$cache_dir/$kernel_cache" -mindepth 1 -maxdepth 1 -type d ! -name '*.partial' \
+        2>/dev/null | sort -V | tail -n 1)
+    [[ -n "$dir" ]] && complete_kernel "$dir" && echo "$dir"
 }
 
 # The first plain Debian archive URI of the system's deb822 sources (not the security archive).
@@ -35,11 +72,11 @@ archive_uri() {
 apt_private() {
     local tool=$1
     shift
-    "$tool" -o Dir::Etc::SourceList="$cache_dir/apt/sources.list" \
+    "$tool" -o Dir::Etc::SourceList="$cache_dir/$apt_state/sources.list" \
         -o Dir::Etc::SourceParts=/dev/null \
-        -o Dir::State::Lists="$cache_dir/apt/lists" \
-        -o Dir::Cache="$cache_dir/apt/cache" \
-        -o APT::Architecture=amd64 -o APT::Sandbox::User=root \
+        -o Dir::State::Lists="$cache_dir/$apt_state/lists" \
+        -o Dir::Cache="$cache_dir/$apt_state/cache" \
+        -o APT::Architecture="$arch" -o APT::Architectures="$arch" -o APT::Sandbox::User=root \
         -o Acquire::Retries=2 -o Acquire::http::Timeout=30 "$@"
 }
 
@@ -48,15 +85,15 @@ prepare_apt() {
     uri=$(archive_uri)
     [[ -n "$uri" ]] || return 1
     [[ -r "$keyring" ]] || return 1
-    mkdir -p "$cache_dir/apt/lists/partial" "$cache_dir/apt/cache/archives/partial"
-    echo "deb [signed-by=$keyring] $uri sid main" >"$cache_dir/apt/sources.list"
+    mkdir -p "$cache_dir/$apt_state/lists/partial" "$cache_dir/$apt_state/cache/archives/partial"
+    echo "deb [signed-by=$keyring] $uri sid main" >"$cache_dir/$apt_state/sources.list"
 }
 
-# linux-image-cloud-amd64 depends on linux-image-<version>-cloud-amd64; the version is read from
-# that dependency so the lab follows the archive instead of a pinned number.
+# linux-image-cloud-<arch> depends on linux-image-<version>-cloud-<arch>; the version is read
+# from that dependency so the lab follows the archive instead of a pinned number.
 resolve_version() {
-    apt_private apt-cache depends linux-image-cloud-amd64 2>/dev/null |
-        sed -n 's/^ *Depends: linux-image-\(.*\)-cloud-amd64$/\1/p' | head -n 1
+    apt_private apt-cache depends "linux-image-cloud-$arch" 2>/dev/null |
+        sed -n "s/^ *Depends: linux-image-\\(.*\\)-cloud-$arch\$/\\1/p" | head -n 1
 }
 
 fetch_version() {
@@ -67,16 +104,17 @@ fetch_version() {
     return "$status"
 }
 
-# In sid linux-image-<version>-cloud-amd64 is a meta package: the image is in linux-binary-*,
+# In sid linux-image-<version>-cloud-<arch> is a meta package: the image is in linux-binary-*,
 # the configuration in linux-base-*, the modules in linux-modules-*.
 extract_version() {
-    local version=$1 work=$2 target=$cache_dir/kernel/$1
-    (cd "$work" && apt_private apt-get download -qq \
-        "linux-binary-$version-cloud-amd64" "linux-base-$version-cloud-amd64" \
-        "linux-modules-$version-cloud-amd64") >&2 || return 1
+    local version=$1 work=$2 target=$cache_dir/$kernel_cache/$1
+    local -a packages=("linux-binary-$version-cloud-$arch" "linux-base-$version-cloud-$arch")
+    ((${#modules[@]} == 0)) || packages+=("linux-modules-$version-cloud-$arch")
+    packages+=("${userland[@]}")
+    (cd "$work" && apt_private apt-get download -qq "${packages[@]}") >&2 || return 1
     local deb
     for deb in "$work"/*.deb; do dpkg-deb -x "$deb" "$work/root"; done
-    local release=$version-cloud-amd64 image config
+    local release=$version-cloud-$arch image config
     image=$(find "$work/root" \( -path "*/modules/$release/vmlinuz" -o -name "vmlinuz-$release" \) \
         -type f | head -n 1)
     config=$(find "$work/root" \( -path "*/modules/$release/config" -o -name "config-$release" \) \
@@ -85,24 +123,36 @@ extract_version() {
         echo "vmlab: the packages of $version hold no vmlinuz or config" >&2
         return 1
     }
-    # The virtio disk driver is a module in Debian's cloud kernel; the kexec case loads it to keep
-    # its state on a disk. busybox's insmod takes it uncompressed.
-    local module
-    module=$(find "$work/root" -path "*/modules/$release/*/virtio_blk.ko*" -type f | head -n 1)
-    [[ -n "$module" ]] || {
-        echo "vmlab: the packages of $version hold no virtio_blk module" >&2
-        return 1
-    }
     mkdir -p "$target.partial"
     cp "$image" "$target.partial/vmlinuz"
     cp "$config" "$target.partial/config"
-    case $module in
-    *.xz) xz -dc "$module" >"$target.partial/virtio_blk.ko" ;;
-    *.zst) zstd -dqc "$module" >"$target.partial/virtio_blk.ko" ;;
-    *.gz) gzip -dc "$module" >"$target.partial/virtio_blk.ko" ;;
-    *) cp "$module" "$target.partial/virtio_blk.ko" ;;
-    esac
-    echo "$version-cloud-amd64" >"$target.partial/version"
+    local name module
+    for name in "${modules[@]}"; do
+        module=$(find "$work/root" -path "*/modules/$release/*/$name.ko*" -type f | head -n 1)
+        [[ -n "$module" ]] || {
+            echo "vmlab: the packages of $version hold no $name module" >&2
+            return 1
+        }
+        case $module in
+        *.xz) xz -dc "$module" >"$target.partial/$name.ko" ;;
+        *.zst) zstd -dqc "$module" >"$target.partial/$name.ko" ;;
+        *.gz) gzip -dc "$module" >"$target.partial/$name.ko" ;;
+        *) cp "$module" "$target.partial/$name.ko" ;;
+        esac
+    done
+    if ((${#userland[@]} > 0)); then
+        # bin/busybox in Debian 12's package, usr/bin/busybox in sid's (merged /usr).
+        local busybox
+        busybox=$(find "$work/root/bin" "$work/root/usr/bin" -maxdepth 1 -name busybox -type f \
+            2>/dev/null | head -n 1)
+        [[ -n "$busybox" ]] || {
+            echo "vmlab: busybox-static for $arch holds no busybox" >&2
+            return 1
+        }
+        cp "$busybox" "$target.partial/busybox"
+        dpkg-deb -f "$work"/busybox-static_*.deb Version >"$target.partial/busybox.version"
+    fi
+    echo "$release" >"$target.partial/version"
     rm -rf "$target" && mv "$target.partial" "$target"
 }
 
@@ -121,11 +171,11 @@ main() {
         echo "$cached"
         return 0
     fi
-    if [[ ! -s "$cache_dir/kernel/$version/vmlinuz" || ! -s "$cache_dir/kernel/$version/virtio_blk.ko" ]]; then
-        echo "vmlab: fetching Debian sid kernel $version-cloud-amd64" >&2
-        fetch_version "$version" || skip "downloading linux-binary-$version-cloud-amd64 failed"
+    if ! complete_kernel "$cache_dir/$kernel_cache/$version"; then
+        echo "vmlab: fetching Debian sid kernel $version-cloud-$arch" >&2
+        fetch_version "$version" || skip "downloading linux-binary-$version-cloud-$arch failed"
     fi
-    echo "$cache_dir/kernel/$version"
+    echo "$cache_dir/$kernel_cache/$version"
 }
 
 main "$@"

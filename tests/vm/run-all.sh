@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# Runs every boot lab case (tests/vm/cases/*.sh) against one hugetune binary: fetches the kernel
-# once, builds the initramfs, prints each case's result and wall time and the total.
+# Runs every boot lab case (tests/vm/cases/*.sh) of the binary's architecture against one
+# hugetune binary: fetches the kernel once, builds the initramfs, prints each case's result and
+# wall time and the total.
 #
 #   tests/vm/run-all.sh <hugetune binary> [case name...]
+# The guests have the binary's architecture (amd64 or arm64, from its ELF header); without case
+# names it runs the cases whose "# vmlab-arch:" line names it (amd64 when a case has none).
 # Exit 0 when every case passed, 1 when one failed, 77 when the lab cannot run here (no kernel,
 # no QEMU): then it says why, and never reports a pass.
 set -uo pipefail
@@ -15,18 +18,26 @@ binary=$(realpath "$1")
 shift
 here=$(cd "$(dirname "$0")" && pwd)
 started=$SECONDS
+# shellcheck source=lib/arch.bash
+source "$here/lib/arch.bash"
+VMLAB_ARCH=$(vmlab_elf_arch "$binary") || {
+    echo "vmlab: error: $binary is no amd64 or arm64 ELF binary" >&2
+    exit 2
+}
+export VMLAB_ARCH
 # vmlab_choose_accel, and the EXIT trap that stops the accelerator's probe guest.
 # shellcheck source=lib/vm.bash
 source "$here/lib/vm.bash"
 
-command -v qemu-system-x86_64 >/dev/null || {
-    echo "vmlab: skip: qemu-system-x86_64 not found; install qemu-system-x86" >&2
+command -v "$vmlab_qemu" >/dev/null || {
+    echo "vmlab: skip: $vmlab_qemu not found; install $vmlab_qemu_package" >&2
     exit 77
 }
-kernel_dir=$("$here/fetch-kernel.sh")
+kernel_dir=$("$here/fetch-kernel.sh" "$vmlab_arch")
 status=$?
 ((status == 0)) || exit "$status"
 export VMLAB_KERNEL_DIR=$kernel_dir
+vmlab_set_busybox "$kernel_dir"
 # Decided once for the run, before any case: the cases take the exported choice.
 vmlab_kernel=$kernel_dir/vmlinuz
 vmlab_choose_accel
@@ -34,15 +45,17 @@ echo "vmlab: accelerator $vmlab_accel_name: $vmlab_accel_why"
 export VMLAB_WORK=${VMLAB_WORK:-$(mktemp -d /tmp/vmlab.XXXXXX)}
 mkdir -p "$VMLAB_WORK"
 export VMLAB_INITRD=$VMLAB_WORK/initramfs.cpio.gz VMLAB_HUGETUNE=$binary
-"$here/make-initramfs.sh" "$binary" "$VMLAB_INITRD" || exit 1
+VMLAB_BUSYBOX=$vmlab_busybox "$here/make-initramfs.sh" "$binary" "$VMLAB_INITRD" || exit 1
 
+cases=()
 if [[ $# -gt 0 ]]; then
-    cases=()
     for name in "$@"; do cases+=("$here/cases/$name.sh"); done
 else
-    cases=("$here"/cases/*.sh)
+    for case_script in "$here"/cases/*.sh; do
+        [[ " $(vmlab_case_arches "$case_script") " == *" $vmlab_arch "* ]] && cases+=("$case_script")
+    done
 fi
-echo "vmlab: kernel $(cat "$kernel_dir/version"), accelerator $vmlab_accel_name, results in $VMLAB_WORK"
+echo "vmlab: kernel $(cat "$kernel_dir/version"), $vmlab_arch guests, accelerator $vmlab_accel_name, results in $VMLAB_WORK"
 
 failed=0 passed=0
 for case_script in "${cases[@]}"; do

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# vmlab-arch: amd64 arm64
 # A sweep on a real 2-node guest: it measures every phase on both nodes with the pages it asked
 # for, leaves every global and per-node pool value as it found it, and after SIGKILL in the grow
 # phase, held where the pools are raised, `restore` puts them back.
