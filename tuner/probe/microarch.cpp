@@ -213,10 +213,19 @@ std::optional<Midr> parse_midr(std::string_view text) {
     return m;
 }
 
+std::string arm64_unknown_core_name(int implementer, int part) {
+    char name[64];
+    std::snprintf(name, sizeof name, "unknown Arm core (implementer 0x%02x, part 0x%03x)",
+                  static_cast<unsigned>(implementer) & 0xffU, static_cast<unsigned>(part) & 0xfffU);
+    return name;
+}
+
 void set_midr(CpuIdentity& id, const Midr& midr) {
     id.midr = midr;
     id.vendor = arm64_implementer_name(midr.implementer);
     id.model_name = arm64_core_name(midr.implementer, midr.part);
+    if (id.model_name.empty())
+        id.model_name = arm64_unknown_core_name(midr.implementer, midr.part);
     id.microarch = classify_arm64_microarch(midr.implementer, midr.part);
 }
 

@@ -39,7 +39,7 @@ struct CpuIdentity {
     std::string vendor;
     int family = -1, model = -1, stepping = -1;  // x86 only
     // x86: the CPU's own "model name"; arm64, where the kernel gives none: the core's name
-    // from the table ("Neoverse N1"), empty when unknown.
+    // from the table ("Neoverse N1"), else arm64_unknown_core_name's.
     std::string model_name;
     std::string microarch = "unknown";  // lower-case stable id: "skylake-sp", "neoverse-n1", ...
     std::optional<Midr> midr;           // arm64 only
@@ -58,6 +58,12 @@ std::string arm64_implementer_name(int implementer);
 
 // The core's name ("Neoverse N1"); empty when the table does not list the part.
 std::string arm64_core_name(int implementer, int part);
+
+// What the probe calls a core the table does not list, with its codes:
+// "unknown Arm core (implementer 0x00, part 0x051)" (QEMU's emulated max CPU reports
+// implementer 0x00, which the architecture reserves for software: docs/kernel-facts.md
+// "The CPU's identity on arm64").
+std::string arm64_unknown_core_name(int implementer, int part);
 
 // First processor block of /proc/cpuinfo (x86's vendor_id/family/model/stepping or arm64's
 // CPU implementer/variant/architecture/part/revision); microarch filled in from the table.

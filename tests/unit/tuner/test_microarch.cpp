@@ -102,6 +102,20 @@ TEST_CASE("midr_el1: the register's fields as sysfs writes it") {
     CHECK(!parse_midr("0x41zz"));
 }
 
+TEST_CASE("midr_el1: QEMU's emulated max CPU is an unknown core, named with its codes") {
+    // As the boot lab's arm64 guest (qemu-system-aarch64 -cpu max, QEMU 7.2) shows it in sysfs:
+    // implementer 0x00 (reserved for software), architecture 0xf, part 0x051.
+    auto m = parse_midr("0x00000000000f0510\n");
+    REQUIRE(m);
+    CpuIdentity id;
+    set_midr(id, *m);
+    CHECK(id.vendor == "0x00");
+    CHECK(id.microarch == "unknown");
+    CHECK(id.model_name == "unknown Arm core (implementer 0x00, part 0x051)");
+    CHECK(arm64_unknown_core_name(0x1ff, 0x1051) ==
+          "unknown Arm core (implementer 0xff, part 0x051)");
+}
+
 TEST_CASE("cpuinfo: arm64's MIDR fields name the core") {
     auto id = parse_cpuinfo(
         "processor\t: 0\nBogoMIPS\t: 50.00\nFeatures\t: fp asimd evtstrm\n"
@@ -118,12 +132,13 @@ TEST_CASE("cpuinfo: arm64's MIDR fields name the core") {
     CHECK(id.microarch == "neoverse-v2");
     CHECK(id.family == -1);
 
-    // A part the table does not know: the raw codes stay, the name is unknown.
+    // A part the table does not know: the raw codes stay, the name says it is unknown and
+    // gives them.
     auto unknown = parse_cpuinfo("CPU implementer\t: 0x99\nCPU part\t: 0x123\n");
     REQUIRE(unknown.midr);
     CHECK(unknown.vendor == "0x99");
     CHECK(unknown.microarch == "unknown");
-    CHECK(unknown.model_name.empty());
+    CHECK(unknown.model_name == "unknown Arm core (implementer 0x99, part 0x123)");
 
     // Without the part number there is no arm64 identity.
     auto partial = parse_cpuinfo("CPU implementer\t: 0x41\n");
