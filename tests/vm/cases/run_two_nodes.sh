@@ -23,8 +23,13 @@ import sys
 peaks = {int(n): (int(nr), int(surplus)) for n, nr, surplus in (line.split() for line in sys.argv[1].splitlines())}
 assert sorted(peaks) == [0, 1], peaks
 # The zero phase's pool (8 pages) stays while the alloc phase faults 8 surplus pages beside it.
+# The sampler is a shell loop sharing the 2 CPUs with the run's workers: it may miss a node's
+# short alloc phase (seen: node 1 read at most 8 pages, none surplus) or read its pool only
+# before or after it (seen: at most 8 pages, 8 of them surplus). So no node may pass its bound,
+# and one node's surplus must have been seen.
 for nr, surplus in peaks.values():
-    assert 0 < surplus <= 8 and surplus < nr <= 16, peaks
+    assert surplus <= 8 and surplus <= nr <= 16, peaks
+assert any(surplus > 0 for _, surplus in peaks.values()), peaks
 PY
 
 vm_check_json run-two-nodes report <<'PY'
