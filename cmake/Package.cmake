@@ -23,6 +23,23 @@ set(CPACK_DEBIAN_PACKAGE_SECTION admin)
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 # Dependencies from the shared libraries the binary links (dpkg-shlibdeps, from dpkg-dev).
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+# A cross build (`make package-arm64`) packages for its target, not for the machine that builds:
+# the architecture field, and dpkg-shlibdeps told the target's Debian architecture
+# (DEB_HOST_ARCH), so it reads the binary with the cross objdump and takes the dependencies
+# from the target's multiarch libraries and their packages' shlibs and symbols files
+# (libc6:arm64 ...). cpack reads the project config file when it runs, so a plain `cpack` in
+# the cross build directory does the same.
+if(CMAKE_CROSSCOMPILING)
+  if(CMAKE_SYSTEM_PROCESSOR STREQUAL "aarch64")
+    set(HUGETUNE_DEBIAN_ARCH arm64)
+  else()
+    message(FATAL_ERROR "no Debian architecture known for ${CMAKE_SYSTEM_PROCESSOR}")
+  endif()
+  set(CPACK_DEBIAN_PACKAGE_ARCHITECTURE ${HUGETUNE_DEBIAN_ARCH})
+  file(CONFIGURE OUTPUT ${CMAKE_BINARY_DIR}/CPackProjectConfig.cmake
+       CONTENT "set(ENV{DEB_HOST_ARCH} @HUGETUNE_DEBIAN_ARCH@)\n" @ONLY)
+  set(CPACK_PROJECT_CONFIG_FILE ${CMAKE_BINARY_DIR}/CPackProjectConfig.cmake)
+endif()
 # The completion is loaded by bash-completion, which an interactive bash lacks without it.
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "bash-completion")
 # Used when present: plots (gnuplot), the boot sweep (kexec), the manual pages (man-db).

@@ -348,7 +348,7 @@ vm_boot_once() {
     append+=" vmlab.scenario=$scenario $kernel_args"
     local -a results_args
     mapfile -t results_args < <(vmlab_results_args "$results")
-    echo "vmlab: boot $name ($vmlab_arch, $vmlab_accel_name, -smp $smp, ${memory_mib} MiB, nodes ${nodes:-0}$( ((prealloc)) && echo ", prealloc")): $kernel_args" >&2
+    echo "vmlab: boot $name ($vmlab_accel_name, -smp $smp, ${memory_mib} MiB, nodes ${nodes:-0}$( ((prealloc)) && echo ", prealloc"), $vmlab_arch): $kernel_args" >&2
     local started_ns
     started_ns=$(date +%s%N)
     # The parent-death signal stops the guest even when this shell is killed by SIGKILL, which no
