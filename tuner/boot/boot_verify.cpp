@@ -237,9 +237,15 @@ VerifyResult verify_boot(const VerifyInput& in) {
     const Boot boot = read_boot(in);
     r.release = boot.release;
     const auto in_force = check_cmdline(in, boot, r);
+    // Of several threaded pools (arm64), the report's size, else the kernel's default size, as
+    // probe and the sweep's --page-size take it; the first on the command line when neither has
+    // a pool.
+    const auto preferred_kb = in.prediction && in.prediction->page_size_kb
+                                  ? *in.prediction->page_size_kb
+                                  : in.page_sizes.default_size_kb;
     const auto request =
         threaded_request(read_boot_requests(boot.cmdline, in.page_sizes.default_size_kb),
-                         in.page_sizes, in.prediction ? in.prediction->page_size_kb : std::nullopt);
+                         in.page_sizes, preferred_kb);
     if (request)
         r.line = allocation_line_for_pool(boot.messages, request->size_kb,
                                           in.page_sizes.largest_buddy_block_kb);

@@ -325,6 +325,44 @@ TEST_CASE("a time below what zeroing the pool takes, or a ratio no boot gives, i
     CHECK(codes(verify_boot(in).problems) == std::vector<std::string>{"implausible_ratio"});
 }
 
+TEST_CASE("arm64 pools of 64K and 2M in one boot: each size takes its own line") {
+    // A real boot: Debian's 7.2.13 cloud-arm64 kernel in the boot lab's emulated guest (its
+    // dmesg, the lines hugetune reads). The 64K pool is logged first, as on the command line.
+    VerifyInput in;
+    in.log = log_fixture("dmesg-arm64-7.2-64k-2m-guest.log");
+    in.cmdline =
+        "console=ttyAMA0 hugepagesz=64K hugepages=512 hugepagesz=2M hugepages=192 "
+        "hugepage_alloc_threads=2\n";
+    in.page_sizes = {2048, kFourKiBBlockKb};
+    CHECK(allocation_line_for_pool(in.log, 64, kFourKiBBlockKb)->milliseconds == 48);
+    CHECK(allocation_line_for_pool(in.log, 2048, kFourKiBBlockKb)->milliseconds == 476);
+
+    // Without a report: the kernel's default size, 2M, as probe takes it, though 64K comes
+    // first on the command line.
+    auto r = verify_boot(in);
+    CHECK(r.verified);
+    REQUIRE(r.line);
+    CHECK(r.line->milliseconds == 476);
+    REQUIRE(r.pool);
+    CHECK(r.pool->page_size_kb == 2048);
+    CHECK(r.pool->pages == 192);
+
+    // A report's pool names the size.
+    in.prediction = ReportPrediction{40, 2, 512, 64, true};
+    r = verify_boot(in);
+    REQUIRE(r.line);
+    CHECK(r.line->milliseconds == 48);
+    REQUIRE(r.pool);
+    CHECK(r.pool->page_size_kb == 64);
+    CHECK(r.pool->pages == 512);
+    // A report without a pool: the default size again.
+    in.prediction = ReportPrediction{400, 2, std::nullopt, std::nullopt, true};
+    r = verify_boot(in);
+    REQUIRE(r.pool);
+    CHECK(r.pool->page_size_kb == 2048);
+    CHECK(r.line->milliseconds == 476);
+}
+
 TEST_CASE("arm64 with 64 KiB pages: 512M is threaded, so its pool has the first line") {
     const auto log = log_fixture("dmesg-arm64-64k-6.15-two-sizes.log");
     const std::uint64_t block_64k = model::BuddyAllocator{64, 13}.largest_block_kb();
