@@ -25,6 +25,9 @@ struct RecommendOptions {
     std::string pool_source = "option";       // where pool_pages came from, for the report
     std::optional<std::uint64_t> seed;        // default: the sweep's seed
     int resamples = 2000;
+    // Threads the bootstrap runs on; 0: one per CPU. The result does not depend on it: each
+    // resample has its own seeded generator (model/recommend/bootstrap.cpp).
+    int threads = 0;
     FitOptions fit;
     // Below this predicted time at the kernel default no setting can save enough to be worth
     // a boot parameter: the decision keeps the default.

@@ -1,8 +1,11 @@
 #include "model/recommend/bootstrap.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
+#include <exception>
 #include <span>
+#include <thread>
 
 #include "model/fit/resampling.hpp"
 
@@ -128,6 +131,57 @@ std::optional<double> Bootstrap::confidence() const {
     return static_cast<double>(agreeing_resamples) / resamples;
 }
 
+namespace {
+
+// Each resample draws from a generator of its own, seeded from the run's seed and the
+// resample's index by the splitmix64 finaliser (Steele, Lea and Flood, "Fast splittable
+// pseudorandom number generators", 2014), so a resample is the same whichever thread draws it
+// and in whatever order: the bootstrap spreads over the CPUs and gives what it gives on one.
+std::uint64_t resample_seed(std::uint64_t seed, std::uint64_t index) {
+    std::uint64_t z = seed + (index + 1) * 0x9E3779B97F4A7C15ULL;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+// What one resample gave: nothing when unusable (too few thread counts, or no fit).
+struct ResampleOutcome {
+    bool usable = false;
+    bool agrees = false;
+    std::vector<double> predicted;
+};
+
+ResampleOutcome one_resample(const ResampleSource& from, const std::optional<ScalingFit>& chosen,
+                             const PoolPredictor& predictor, const Choice& ours,
+                             const RecommendOptions& o, std::uint64_t seed) {
+    Resampler rng(seed);
+    const Series s = resample(from, rng);
+    if (distinct_thread_counts(s.points) < from.min_thread_counts)
+        return {};
+    std::optional<ScalingFit> fit_b;
+    if (chosen) {
+        fit_b = refit(*chosen, s.points, o.fit);
+        if (!fit_b->ok())
+            return {};
+    }
+    ResampleOutcome out{true, false, predictor.predict(CostCurve(s.points, std::move(fit_b)))};
+    out.agrees =
+        agrees(ours, out.predicted, decide(out.predicted, predictor.default_index, o), o.tolerance);
+    return out;
+}
+
+// Below this many resamples per thread a thread costs more than it saves.
+constexpr int kResamplesPerThread = 64;
+
+int bootstrap_threads(const RecommendOptions& o) {
+    const int wanted = o.threads > 0
+                           ? o.threads
+                           : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    return std::clamp(o.resamples / kResamplesPerThread, 1, wanted);
+}
+
+}  // namespace
+
 Bootstrap run_bootstrap(const CostSeries& cost, const std::optional<ScalingFit>& chosen,
                         const PoolPredictor& predictor, const Choice& ours,
                         const RecommendOptions& o, std::uint64_t seed) {
@@ -136,24 +190,39 @@ Bootstrap run_bootstrap(const CostSeries& cost, const std::optional<ScalingFit>&
         return out;
     const ResampleSource from =
         resample_source(cost, chosen, out.method != BootstrapMethod::residuals);
-    Resampler rng(seed);
+    std::vector<ResampleOutcome> outcomes(static_cast<std::size_t>(o.resamples));
+    std::atomic<int> next{0};
+    std::exception_ptr failure;
+    std::atomic<bool> failed{false};
+    const auto work = [&] {
+        try {
+            for (int b = next++; b < o.resamples && !failed; b = next++)
+                outcomes[static_cast<std::size_t>(b)] =
+                    one_resample(from, chosen, predictor, ours, o,
+                                 resample_seed(seed, static_cast<std::uint64_t>(b)));
+        } catch (...) {
+            if (!failed.exchange(true))
+                failure = std::current_exception();
+        }
+    };
+    std::vector<std::thread> helpers;
+    for (int t = 1; t < bootstrap_threads(o); ++t)
+        helpers.emplace_back(work);
+    work();
+    for (auto& h : helpers)
+        h.join();
+    if (failure)
+        std::rethrow_exception(failure);
+    // In resample order, so the figures do not depend on which thread drew what.
     out.resamples = o.resamples;
     out.seconds.resize(predictor.candidates.size());
-    for (int b = 0; b < o.resamples; ++b) {
-        const Series s = resample(from, rng);
-        if (distinct_thread_counts(s.points) < from.min_thread_counts)
+    for (auto& r : outcomes) {
+        if (!r.usable)
             continue;
-        std::optional<ScalingFit> fit_b;
-        if (chosen) {
-            fit_b = refit(*chosen, s.points, o.fit);
-            if (!fit_b->ok())
-                continue;
-        }
-        const auto predicted_b = predictor.predict(CostCurve(s.points, std::move(fit_b)));
         ++out.usable_resamples;
-        for (std::size_t i = 0; i < predicted_b.size(); ++i)
-            out.seconds[i].push_back(predicted_b[i]);
-        if (agrees(ours, predicted_b, decide(predicted_b, predictor.default_index, o), o.tolerance))
+        for (std::size_t i = 0; i < r.predicted.size(); ++i)
+            out.seconds[i].push_back(r.predicted[i]);
+        if (r.agrees)
             ++out.agreeing_resamples;
     }
     return out;

@@ -275,3 +275,42 @@ TEST_CASE("a large series with one lone sample resamples residuals per thread co
     REQUIRE(pooled.size() == small.size());
     CHECK(pooled[2].seconds == resample_residuals(small, small_fit, b)[2].seconds);
 }
+
+TEST_CASE("the bootstrap gives the same figures on one thread as on several") {
+    // Each resample draws from a generator seeded with its own index, so which thread draws it
+    // changes nothing; 3 repetitions per count, noisy enough that the
+    // resamples' predictions scatter.
+    const auto points = usl_points(kCounts, 0.08, 0.0015, 3, 0.2, 5, 0.5);
+    SweepData data;
+    data.source = "csv";
+    data.phases.push_back({std::string(kPhaseBoot), 0, points, {}});
+    RecommendOptions options;
+    options.resamples = 500;
+    options.threads = 1;
+    const auto one = recommend_from_sweep(data, options);
+    REQUIRE(one.confidence);
+    CHECK(*one.confidence > 0);
+    // The resamples scatter: an interval that were one value would compare nothing.
+    CHECK(std::any_of(one.predictions.begin(), one.predictions.end(), [](const Prediction& p) {
+        return p.seconds_low && *p.seconds_high > *p.seconds_low * 1.01;
+    }));
+    for (const int threads : {2, 5, 0}) {
+        CAPTURE(threads);
+        options.threads = threads;
+        const auto many = recommend_from_sweep(data, options);
+        CHECK(many.confidence == one.confidence);
+        CHECK(many.usable_resamples == one.usable_resamples);
+        REQUIRE(many.predictions.size() == one.predictions.size());
+        for (std::size_t i = 0; i < one.predictions.size(); ++i) {
+            CHECK(many.predictions[i].seconds_low == one.predictions[i].seconds_low);
+            CHECK(many.predictions[i].seconds_high == one.predictions[i].seconds_high);
+        }
+    }
+    // Another seed draws other resamples: the figures above are not fixed by the data alone.
+    options.seed = 2;
+    const auto other = recommend_from_sweep(data, options);
+    bool differs = other.confidence != one.confidence;
+    for (std::size_t i = 0; i < one.predictions.size(); ++i)
+        differs = differs || other.predictions[i].seconds_low != one.predictions[i].seconds_low;
+    CHECK(differs);
+}
