@@ -54,24 +54,4 @@ class Mt19937_64 {
     std::size_t next_ = kN;
 };
 
-// x % n for a divisor fixed in advance, exactly, by multiplications instead of a division
-// (Lemire, Kaser and Kurz, "Faster remainder by direct computation", 2019: with a 128-bit
-// reciprocal the remainder of every 64-bit x is exact). A resample draws millions of indexes
-// into a few fixed sizes, and the division was most of the cost of drawing one.
-class FastModulo {
-  public:
-    explicit FastModulo(std::uint64_t n) : n_(n), reciprocal_(~Wide{0} / n + 1) {}
-    std::uint64_t n() const { return n_; }
-    std::uint64_t operator()(std::uint64_t x) const {
-        const Wide low = reciprocal_ * x;  // the fractional part of x / n, in 128 bits
-        const Wide bottom = ((low & ~std::uint64_t{0}) * n_) >> 64;
-        return static_cast<std::uint64_t>((bottom + (low >> 64) * n_) >> 64);
-    }
-
-  private:
-    __extension__ typedef unsigned __int128 Wide;
-    std::uint64_t n_;
-    Wide reciprocal_;
-};
-
 }  // namespace hugetune::model

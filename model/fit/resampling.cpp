@@ -190,8 +190,7 @@ HostRepetitionPool::HostRepetitionPool(std::span<const Point> points,
             }
             for (std::size_t i = 0; i < values.size(); ++i)
                 by_count[c].push_back({values[i].seconds, h, g, i});
-            host_groups_[h].push_back(
-                {0, std::vector<std::uint32_t>(values.size()), FastModulo(values.size())});
+            host_groups_[h].push_back({0, std::vector<std::uint32_t>(values.size())});
         }
     }
     ranked_seconds_.resize(count_values_.size());
@@ -221,7 +220,7 @@ std::vector<Point> HostRepetitionPool::draw_medians(std::span<const std::size_t>
             const std::size_t size = group.ranks.size();
             auto& count_hits = hits[group.count];
             for (std::size_t i = 0; i < size; ++i)
-                ++count_hits[group.ranks[rng.index(group.size)]];
+                ++count_hits[group.ranks[rng.index(size)]];
             drawn_per_count[group.count] += size;
         }
     // Each count's middle sample (or the mean of the two middle ones), as weighted_median

@@ -149,24 +149,6 @@ TEST_CASE("the resampler's engine is std::mt19937_64 output for output") {
     }
 }
 
-TEST_CASE("a fixed modulus gives x % n exactly") {
-    std::mt19937_64 rng(3);
-    for (const std::uint64_t n :
-         {1ULL, 2ULL, 3ULL, 5ULL, 7ULL, 180ULL, 4096ULL, 4097ULL, (1ULL << 32) + 1, 1ULL << 63,
-          (1ULL << 63) + 12345, ~0ULL - 1, ~0ULL}) {
-        const FastModulo mod(n);
-        bool same = true;
-        for (const std::uint64_t x :
-             {std::uint64_t{0}, std::uint64_t{1}, n - 1, n, n + 1, ~n, ~std::uint64_t{0}})
-            same = same && mod(x) == x % n;
-        for (int i = 0; i < 20000; ++i) {
-            const std::uint64_t x = rng();
-            same = same && mod(x) == x % n;
-        }
-        CHECK_MESSAGE(same, "n = " << n);
-    }
-}
-
 TEST_CASE("resampling is deterministic for a seed and keeps samples per count") {
     const auto points = usl_points(kSweepCounts, 0.05, 0.002, 5, 0.05, 5);
     Resampler a(42), b(42), c(43);
