@@ -25,4 +25,9 @@ set(ENV{PKG_CONFIG_PATH} "")
 set(PostgreSQL_LIBRARY /usr/lib/aarch64-linux-gnu/libpq.so.5 CACHE FILEPATH "arm64 libpq")
 set(PostgreSQL_INCLUDE_DIR /usr/include/postgresql CACHE PATH "libpq headers")
 
-set(CMAKE_CROSSCOMPILING_EMULATOR qemu-aarch64 -L /usr/aarch64-linux-gnu)
+# The emulator loads arm64 programs as an arm64 Debian system would: its loader
+# /lib/ld-linux-aarch64.so.1 and every library from the multiarch tree (`-L /`). The cross
+# toolchain's own runtime in /usr/aarch64-linux-gnu must not be mixed in: its loader is another
+# glibc build than libc6:arm64's, and that pair hangs in pthread_create and fork (the two share
+# private structures such as the thread stack cache), so every threaded test hung there.
+set(CMAKE_CROSSCOMPILING_EMULATOR qemu-aarch64 -L /)
