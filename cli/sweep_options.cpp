@@ -105,7 +105,7 @@ void add_sweep_options(po::options_description& desc, SweepOptionValues& v) {
     add("seed", po::value(&v.seed)->value_name("S"),
         option_help("seed of the shuffled order", std::to_string(kDefaultSeed)).c_str());
     add("no-hvo-pass", po::bool_switch(&v.no_hvo_pass),
-        "leave out the HVO pass, which times alloc and grow again with "
+        "leave out the HVO pass, which times grow again with "
         "/proc/sys/vm/hugetlb_optimize_vmemmap the other way where it exists (default off)");
     desc.add(sweep);
 }

@@ -285,10 +285,11 @@ std::vector<PointPlan> plan_points(const std::vector<Phase>& phases, const std::
     return points;
 }
 
-// The pass needs the sysctl and a phase that allocates; its counts bracket the range the alloc
-// phase measures without oversubscribing, so the what-if can interpolate between them.
+// The pass needs the sysctl and the grow phase: grow at 1 thread per node, timed the other way,
+// is what the HVO what-if row and the breakdown read (model/boot_breakdown.cpp). The alloc
+// phase is not timed the other way: a fault's zeroing dominates it and hides HVO's part, and
+// with HVO on every page also pays the vmemmap remap, the slowest repetitions of a sweep.
 void plan_hvo_pass(const Probe& probe, SweepPlan& plan) {
-    const auto& phases = plan.options.phases;
     if (!plan.options.hvo_pass) {
         plan.hvo_pass_note = "HVO pass left out (--no-hvo-pass)";
         return;
@@ -299,22 +300,13 @@ void plan_hvo_pass(const Probe& probe, SweepPlan& plan) {
             "cannot be switched at run time";
         return;
     }
-    if (!has_phase(phases, Phase::alloc) && !has_phase(phases, Phase::grow)) {
-        plan.hvo_pass_note = "no HVO pass: neither alloc nor grow is measured";
+    if (!has_phase(plan.options.phases, Phase::grow)) {
+        plan.hvo_pass_note = "no HVO pass: it times the grow phase, which --phases leaves out";
         return;
     }
     plan.hvo_pass = HvoPassPlan{*probe.kernel.hvo};
     const int node_count = static_cast<int>(plan.nodes.size());
-    const int fewest = plan.fewest_hardware_threads();
-    int warm = 1;
-    for (int n : plan.options.threads_per_node)
-        if (n <= fewest)
-            warm = std::max(warm, n);
-    if (has_phase(phases, Phase::alloc))
-        for (int n : distinct_counts({1, warm}))
-            plan.points.push_back({Phase::alloc, n, n * node_count, false, true});
-    if (has_phase(phases, Phase::grow))
-        plan.points.push_back({Phase::grow, 1, node_count, false, true});
+    plan.points.push_back({Phase::grow, 1, node_count, false, true});
 }
 
 double estimate_seconds(const SweepPlan& plan) {

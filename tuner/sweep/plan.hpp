@@ -70,9 +70,8 @@ struct PointPlan {
     bool hvo_flipped = false;     // an HVO pass point: run with the sysctl the other way
 };
 
-// The HVO pass: alloc at 1 and at the warm-up count (the largest that oversubscribes no node),
-// grow at 1, timed with /proc/sys/vm/hugetlb_optimize_vmemmap the other way, their repetitions
-// shuffled among the others'.
+// The HVO pass: grow at 1 thread per node timed with /proc/sys/vm/hugetlb_optimize_vmemmap the
+// other way, its repetitions shuffled among the others'.
 struct HvoPassPlan {
     bool as_is = false;                      // the sysctl's value for every other point
     bool flipped() const { return !as_is; }  // its value for the pass's points

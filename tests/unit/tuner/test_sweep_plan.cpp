@@ -60,10 +60,9 @@ TEST_CASE("skylake-4node: four nodes, threads on distinct cores before SMT sibli
     CHECK(n1.cpus[31] == 103);
     CHECK(plan.pages_per_node == kDefaultSampleMib * kMib / (2 * kMib));
     CHECK(plan.sample_mib_per_node == kDefaultSampleMib);
-    // 13 points: alloc and zero at six counts, grow at N = 1 only; the HVO pass adds alloc at
-    // 1 and 32 (the largest count within 36 hardware threads) and grow at 1.
-    CHECK(plan.points.size() == 16);
-    CHECK(plan.timed_repetitions == 80);
+    // 13 points: alloc and zero at six counts, grow at N = 1 only; the HVO pass adds grow at 1.
+    CHECK(plan.points.size() == 14);
+    CHECK(plan.timed_repetitions == 70);
     for (const auto& p : plan.points) {
         CHECK_FALSE(p.oversubscribed);  // 32 <= 36 hardware threads per node
         CHECK(p.total_threads == 4 * p.threads_per_node);
@@ -179,7 +178,7 @@ TEST_CASE("the default sample does not grow with the machine's memory") {
     SweepPlan small = Fixture("vm-1node").plan();
     SweepPlan big = Fixture("skylake-4node").plan();
     CHECK(small.pages_per_node == big.pages_per_node);
-    CHECK(small.points.size() + 3 == big.points.size());  // the HVO pass: skylake has the sysctl
+    CHECK(small.points.size() + 1 == big.points.size());  // the HVO pass: skylake has the sysctl
     // 12 TiB host: a hypothetical MemoryView with 3 TiB free per node changes nothing.
     Fixture sky("skylake-4node");
     MemoryView huge;
@@ -260,7 +259,7 @@ TEST_CASE("the plan as JSON carries what run --dry-run prints") {
     CHECK(j["pages_per_node"] == kDefaultSampleMib / 2);
     CHECK(j["nodes"].size() == 4);
     CHECK(j["nodes"][2]["cpus"][0] == 36);
-    CHECK(j["points"].size() == 16);
+    CHECK(j["points"].size() == 14);
     CHECK(j["phases"] == nlohmann::json::array({"alloc", "zero", "grow"}));
     CHECK(format_plan(Fixture("skylake-4node").plan()).find("node 3: 36 hardware threads") !=
           std::string::npos);
@@ -277,9 +276,11 @@ TEST_CASE(
         if (p.hvo_flipped)
             pass.push_back(std::string(phase_name(p.phase)) + "@" +
                            std::to_string(p.threads_per_node));
-    CHECK(pass == std::vector<std::string>{"alloc@1", "alloc@32", "grow@1"});
+    // Only grow at 1: the HVO what-if and the breakdown read nothing else of the pass.
+    CHECK(pass == std::vector<std::string>{"grow@1"});
     const std::string text = format_plan(sky);
-    CHECK(text.find("~alloc@32") != std::string::npos);
+    CHECK(text.find("~grow@1") != std::string::npos);
+    CHECK(text.find("~alloc") == std::string::npos);
     CHECK(text.find("HVO pass: writes 0 to /proc/sys/vm/hugetlb_optimize_vmemmap") !=
           std::string::npos);
     CHECK(to_json(sky)["hvo_pass"]["hugetlb_optimize_vmemmap_pass"] == 0);
@@ -299,8 +300,13 @@ TEST_CASE(
     CHECK_FALSE(off.hvo_pass.has_value());
     CHECK(off.points.size() == 13);
     o.hvo_pass = true;
-    o.phases = {Phase::zero};
-    CHECK(f.plan(o).hvo_pass_note == "no HVO pass: neither alloc nor grow is measured");
+    o.phases = {Phase::alloc, Phase::zero};
+    const SweepPlan no_grow = f.plan(o);
+    CHECK_FALSE(no_grow.hvo_pass.has_value());
+    CHECK(no_grow.hvo_pass_note ==
+          "no HVO pass: it times the grow phase, which --phases leaves out");
+    for (const auto& p : no_grow.points)
+        CHECK_FALSE(p.hvo_flipped);
 }
 
 TEST_CASE("arm64: the page size defaults to the kernel's, and gigantic is the kernel's rule") {
