@@ -15,13 +15,14 @@
 # Then the what-if rows against real boots (PARTS, default "main whatif": leave one out to run
 # the other alone): with the memory backed, one pool of WHATIF_PAGES (default 2048) pages for
 # everything, a guest per init_on_alloc value in WHATIF_SETTINGS (default "1 0") runs the same
-# `hugetune run` (its report's what_if rows), and guests booted with every combination of
-# init_on_alloc in WHATIF_SETTINGS and hugetlb_free_vmemmap in WHATIF_HVO (default "off on") at
-# T = 1, 2 (WHATIF_BOOTS, default 2, boots each) give the kernel's figure, each with what the boot
-# says it ran with. The boots become one boot-sweep result (whatif-boots.json, format
-# hugetune-boot-sweep), and `hugetune fit --input <the guest's sweep> --boot-sweep` sets each
-# measured setting beside its prediction: the guest's own setting beside the prediction, the
-# other init_on_alloc or HVO beside that what-if row at the same T and pool.
+# `hugetune run` (its report's what_if rows; WHATIF_REPETITIONS, default 3, repetitions per
+# point), and guests booted with every combination of init_on_alloc in WHATIF_SETTINGS and
+# hugetlb_free_vmemmap in WHATIF_HVO (default "off on") at T = 1, 2 (WHATIF_BOOTS, default 2,
+# boots each) give the kernel's figure, each with what the boot says it ran with. The boots
+# become one boot-sweep result (whatif-boots.json, format hugetune-boot-sweep), and `hugetune
+# fit --input <the guest's sweep> --boot-sweep` sets each measured setting beside its
+# prediction: the guest's own setting beside the prediction, the other init_on_alloc or HVO
+# beside that what-if row at the same T and pool.
 set -uo pipefail
 binary=$(realpath "${1:?usage: $0 <hugetune binary>}")
 here=$(cd "$(dirname "$0")" && pwd)
@@ -103,17 +104,20 @@ part whatif || exit 0
 # --- the what-if rows against real boots ---------------------------------------------------------
 whatif_pages=${WHATIF_PAGES:-2048}
 whatif_boots=${WHATIF_BOOTS:-2}
+# Repetitions of the predicting guest's sweep: the HVO row needs its pass's grow repetitions to
+# stand above the sweep's in a rank test at 5%, which 3 against 3 reach only with no overlap.
+whatif_repetitions=${WHATIF_REPETITIONS:-3}
 read -r -a whatif_settings <<<"${WHATIF_SETTINGS:-1 0}"
 read -r -a whatif_hvo <<<"${WHATIF_HVO:-off on}"
 whatif_sample_mib=$(sample_mib_for "$whatif_pages")
 whatif_predict_mib=$((whatif_sample_mib * 4 + 768))
 whatif_boot_mib=$((whatif_pages * 2 + 768))
-echo "what-if: pool $whatif_pages x 2 MiB, host memory preallocated, samples of $whatif_sample_mib MiB; init_on_alloc ${whatif_settings[*]}, hugetlb_free_vmemmap ${whatif_hvo[*]}, T = 1, 2, $whatif_boots boots each"
+echo "what-if: pool $whatif_pages x 2 MiB, host memory preallocated, samples of $whatif_sample_mib MiB, $whatif_repetitions repetitions; init_on_alloc ${whatif_settings[*]}, hugetlb_free_vmemmap ${whatif_hvo[*]}, T = 1, 2, $whatif_boots boots each"
 boots_tsv=$VMLAB_WORK/whatif-boots.tsv
 : >"$boots_tsv"
 for init_on_alloc in "${whatif_settings[@]}"; do
     name=whatif-predict-$init_on_alloc
-    vm_boot "$name" run-predict "init_on_alloc=$init_on_alloc vmlab.pages=$whatif_pages vmlab.sample_mib=$whatif_sample_mib" \
+    vm_boot "$name" run-predict "init_on_alloc=$init_on_alloc vmlab.pages=$whatif_pages vmlab.sample_mib=$whatif_sample_mib vmlab.repetitions=$whatif_repetitions" \
         --smp 2 --mem "$whatif_predict_mib" --prealloc --timeout 900 || vmlab_fail "$name did not finish"
     vm_expect_rc "$name" run 0
     vm_section "$name" report >"$VMLAB_WORK/$name.json"

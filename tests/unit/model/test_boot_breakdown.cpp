@@ -371,6 +371,38 @@ TEST_CASE("what if: the boot lab's init_on_alloc=0 sweep no longer predicts HVO 
     }
 }
 
+TEST_CASE("what if: the boot lab's sweep with 9 repetitions predicts HVO's boots from grow") {
+    // tests/vm/README.md "The HVO row against boots": the HVO pass timing grow alone, 9
+    // repetitions, in an emulated guest with init_on_alloc=0 and HVO off. Booted with
+    // hugetlb_free_vmemmap=on and 2048 pages, the kernel's own lines gave medians of 156 ms at
+    // T = 1 and 136 ms at T = 2 (three boots each; findings/whatif-2026-12-03/whatif-boots.tsv).
+    std::ifstream in(std::string(HUGETUNE_SOURCE_DIR) +
+                     "/tests/vm/findings/whatif-2026-12-03/sweep-init_on_alloc0.json");
+    REQUIRE(in);
+    const SweepData data = parse_sweep_json(nlohmann::json::parse(in));
+    REQUIRE(data.hvo_pass);
+    const PhaseSeries* pass_grow = data.hvo_pass->phase(kPhaseGrow);
+    REQUIRE(pass_grow != nullptr);
+    CHECK(data.hvo_pass->phases.size() == 1);  // grow alone: the pass times nothing else
+    const KernelOptions& k = data.machine.kernel;
+    const Recommendation r = recommend_from_sweep(data, {});
+    const std::vector<std::pair<int, double>> booted_ms{{1, 156}, {2, 136}};
+    for (const auto& [threads, measured_ms] : booted_ms) {
+        const auto at = what_if_rows_at(r, data, k, threads, 2048);
+        REQUIRE(at.size() == 2);
+        CHECK(at[1].parameter == "hugetlb_free_vmemmap");
+        REQUIRE(at[1].predicted);
+        const double ratio = at[1].predicted->seconds * 1000 / measured_ms;
+        INFO("T = " << threads << ": predicted/measured " << ratio);
+        CHECK(ratio >= 0.85);
+        CHECK(ratio <= 1.15);
+        REQUIRE(at[1].predicted->low);
+        REQUIRE(at[1].predicted->high);
+        CHECK(*at[1].predicted->low * 1000 <= measured_ms);
+        CHECK(*at[1].predicted->high * 1000 >= measured_ms);
+    }
+}
+
 namespace breakdown_test {
 
 // A boot sweep's result of the pool at 2 and 4 threads, three boots each, at init_on_alloc
