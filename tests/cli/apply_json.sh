@@ -9,7 +9,7 @@ require_command flock "it holds the boot configuration lock (util-linux)"
 
 # json_check EXPRESSION: a Python expression over `j`, the object on stdout, must hold.
 json_check() {
-    python3 - "$out" "$1" <<'PY' || fail "stdout JSON: $1: $(cat "$out")"
+    python3 -S - "$out" "$1" <<'PY' || fail "stdout JSON: $1: $(cat "$out")"
 import json, sys
 j = json.load(open(sys.argv[1]))
 sys.exit(0 if eval(sys.argv[2]) else 1)

@@ -9,7 +9,7 @@ source "$(dirname "$0")/lib/boot-standins.bash"
 # report FILE HOST MICROARCH NODES THREADS WARNING_CODES DECISION: a whole report (the fleet
 # fixture's, which `run` wrote) with these fields.
 report() {
-    python3 - "$src/tests/fixtures/fleet/report-1.json" "$@" <<'PY'
+    python3 -S - "$src/tests/fixtures/fleet/report-1.json" "$@" <<'PY'
 import json, sys
 src, out, host, arch, nodes, threads, codes, decision = sys.argv[1:9]
 doc = json.load(open(src))
@@ -71,7 +71,7 @@ report "$work/other-host.json" not-this-host-xyz zen4 2 64 "" set
 refused_with 2 "the report measured host not-this-host-xyz, not this one" \
     "$bin" apply --report "$work/other-host.json" --dry-run
 if command -v python3 >/dev/null; then
-    read -r host arch nodes threads < <("$bin" probe --json | python3 -c '
+    read -r host arch nodes threads < <("$bin" probe --json | python3 -S -c '
 import json, sys
 d = json.load(sys.stdin)
 nodes = [n for n in d["topology"]["nodes"] if n["memory_bytes"] > 0]

@@ -52,7 +52,7 @@ planned() {
 }
 not_planned() { ! grep -qF "would run: $1" "$out" || { cat "$out" >&2; fail "planned: $1"; }; }
 kexec_load() { echo "kexec -l $root/boot/vmlinuz-$release --initrd=$root/boot/initrd.img-$release '--append=$1'"; }
-field() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$@"; }
+field() { python3 -S -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$@"; }
 
 # boot CMDLINE [THREADS]: the next boot, with CMDLINE and, when THREADS is given, the kernel's
 # allocation line for 1024 pages of 2 MiB at that thread count.
@@ -275,7 +275,7 @@ nothing_recorded
 rm "$state"
 mv "$persist/real-state.json" "$state"
 # A forged step: what is kexec'd is derived from the plan and checked against it.
-python3 - "$state" <<'PY'
+python3 -S - "$state" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 for steps in (d["plan"]["steps"], d["steps"]):

@@ -15,7 +15,7 @@ for setting in 1 0; do
         >"$work/fit-$setting.json" 2>"$work/fit-$setting.err" ||
         fail "fit on the init_on_alloc=$setting guest sweep failed: $(cat "$work/fit-$setting.err")"
 done
-python3 - "$work" "$findings/measurements.tsv" <<'PY'
+python3 -S - "$work" "$findings/measurements.tsv" <<'PY'
 import json, statistics, sys
 work, table = sys.argv[1], sys.argv[2]
 boots = {}

@@ -16,7 +16,7 @@ boots=$src/tests/data/boot-sweep-lab-settings.json
 # The sweep with init_on_alloc off: the boots with it on are predicted as the prediction plus the
 # zero phase's time for the pool; those that also turn HVO on change both, which no row predicts.
 expect 0 "$bin" fit --input "$findings/sweep-init_on_alloc0-prealloc.json" --boot-sweep "$boots" --json
-python3 - "$out" <<'PY' || fail "fit --boot-sweep on the init_on_alloc=0 sweep"
+python3 -S - "$out" <<'PY' || fail "fit --boot-sweep on the init_on_alloc=0 sweep"
 import json, sys
 fit = json.load(open(sys.argv[1]))
 b = fit["boot_sweep"]
@@ -40,7 +40,7 @@ PY
 # The sweep with init_on_alloc on: its phases do not split this boot (the zero phase alone is
 # longer than the prediction), and the kernel it ran on has no HVO sysctl; each row says so.
 expect 0 "$bin" fit --input "$findings/sweep-init_on_alloc1-prealloc.json" --boot-sweep "$boots" --json
-python3 - "$out" <<'PY' || fail "fit --boot-sweep on the init_on_alloc=1 sweep"
+python3 -S - "$out" <<'PY' || fail "fit --boot-sweep on the init_on_alloc=1 sweep"
 import json, sys
 b = json.load(open(sys.argv[1]))["boot_sweep"]
 assert b["init_on_alloc"] is True, b

@@ -32,7 +32,7 @@ stdout_has "this kernel has per-node zeroable_hugepages"
 
 # The pass's grow repetitions among the sweep's: HVO's difference is within their spread, so the
 # row is not predicted, says why and still gives the memory HVO frees.
-python3 - "$pass" "$work/noise.json" <<'PY'
+python3 -S - "$pass" "$work/noise.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 for p in d["hvo_pass"]["points"]:
@@ -57,7 +57,7 @@ if grep -q "zeroable_hugepages" "$out"; then fail "zeroable_hugepages on a kerne
 # The same blocks as run's report, in --json; without --first-touch-gib no first_touch.
 "$bin" fit --input "$pass" --first-touch-gib 64 --json >"$work/pass.json"
 "$bin" fit --input "$plain" --json >"$work/plain.json"
-python3 - "$work/pass.json" "$work/plain.json" <<'PY'
+python3 -S - "$work/pass.json" "$work/plain.json" <<'PY'
 import json, sys
 j = json.load(open(sys.argv[1]))
 b = j["breakdown"]
@@ -103,7 +103,7 @@ expect_error 2 "--plot: '$work/fit.pdf' needs the extension .svg or .png" "$bin"
 # One option, one check, in run and fit alike.
 expect_error 2 "--first-touch-gib: give a positive size in GiB, e.g. 64" "$bin" fit --input "$pass" --first-touch-gib 0
 expect_error 2 "--first-touch-gib: give a positive size in GiB, e.g. 64" "$bin" fit --input "$pass" --first-touch-gib nan
-python3 - "$pass" "$work/no-zero.json" <<'PY'
+python3 -S - "$pass" "$work/no-zero.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 d["points"] = [p for p in d["points"] if p["phase"] != "zero"]

@@ -29,7 +29,7 @@ refused "only 2 distinct threads_per_node" \
 # Past the input bounds (README "Input size"): refused before any parsing, naming the bound.
 truncate -s $((64 * 1024 * 1024 + 1)) "$work/huge.csv"
 refused "$work/huge.csv: larger than 64 MiB, the most hugetune reads" --input "$work/huge.csv"
-python3 -c 'print("{\"format\": \"hugetune-sweep\", \"x\": [" + ",".join(["0"] * 4000001) + "]}")' \
+python3 -S -c 'print("{\"format\": \"hugetune-sweep\", \"x\": [" + ",".join(["0"] * 4000001) + "]}")' \
     >"$work/values.json"
 refused "$work/values.json: more than 4000000 JSON values" --input "$work/values.json"
 refused "is a directory" --input "$work"

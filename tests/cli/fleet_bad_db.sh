@@ -17,7 +17,7 @@ cmp -s "$work/corrupt.db" "$work/corrupt.orig" || fail "the corrupted file was c
 
 # A damaged page inside a real database: refused when read, never half-used.
 expect 0 "$bin" fleet ingest --db "$work/damaged.db" "$work/a.json"
-python3 - "$work/damaged.db" <<'PY'
+python3 -S - "$work/damaged.db" <<'PY'
 import sys
 f = open(sys.argv[1], "r+b")
 f.seek(4096)              # the second page onwards: the tables, not the header
@@ -57,8 +57,8 @@ done
 
 # A server that accepts the connection and never answers: the default connect timeout ends the
 # wait (10 s), and a connection string's own connect_timeout is kept (1 s).
-port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-python3 - "$port" <<'PY' &
+port=$(python3 -S -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+python3 -S - "$port" <<'PY' &
 import socket, sys, time
 s = socket.socket()
 s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -71,7 +71,7 @@ PY
 listener=$!
 at_exit "kill $listener 2>/dev/null; wait $listener 2>/dev/null"
 for _ in $(seq 50); do
-    python3 -c 'import socket, sys; socket.create_connection(("127.0.0.1", int(sys.argv[1])), 1)' "$port" 2>/dev/null && break
+    python3 -S -c 'import socket, sys; socket.create_connection(("127.0.0.1", int(sys.argv[1])), 1)' "$port" 2>/dev/null && break
     sleep 0.1
 done
 started=$SECONDS
@@ -87,7 +87,7 @@ kill "$listener"
 expect 0 "$bin" fleet ingest --db "$work/schema.db" "$work/a.json"
 for value in -1 -5 0 2147483648 4294967298 9223372036854775807 "'abc'"; do
     cp "$work/schema.db" "$work/bad-schema.db"
-    python3 -c 'import sqlite3, sys
+    python3 -S -c 'import sqlite3, sys
 c = sqlite3.connect(sys.argv[1]); c.execute("UPDATE schema_info SET version = " + sys.argv[2]); c.commit()' \
         "$work/bad-schema.db" "$value"
     cp "$work/bad-schema.db" "$work/bad-schema.orig"
@@ -96,12 +96,12 @@ c = sqlite3.connect(sys.argv[1]); c.execute("UPDATE schema_info SET version = " 
     cmp -s "$work/bad-schema.db" "$work/bad-schema.orig" || fail "schema_info $value: the file was changed"
 done
 cp "$work/schema.db" "$work/two-rows.db"
-python3 -c 'import sqlite3, sys
+python3 -S -c 'import sqlite3, sys
 c = sqlite3.connect(sys.argv[1]); c.execute("INSERT INTO schema_info VALUES (1)"); c.commit()' "$work/two-rows.db"
 expect_error 2 "schema_info holds 2 rows, not one schema version" "$bin" fleet skus --db "$work/two-rows.db"
 
 # Another application's SQLite file: hugetune's tables are not added beside its own.
-python3 -c 'import sqlite3, sys
+python3 -S -c 'import sqlite3, sys
 c = sqlite3.connect(sys.argv[1]); c.execute("CREATE TABLE foo (x)"); c.commit()' "$work/other-app.db"
 cp "$work/other-app.db" "$work/other-app.orig"
 expect_error 2 "holds other tables (1) but no hugetune schema" "$bin" fleet ingest --db "$work/other-app.db" "$work/a.json"

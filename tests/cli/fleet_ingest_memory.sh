@@ -14,7 +14,7 @@ require_command python3 "the test writes the reports and reads the kernel's memo
 make_large_report "$fleet_fixture" "$work/large.json" 150000
 report_kb=$(($(stat -c %s "$work/large.json") / 1024))
 ((report_kb > 2048)) || fail "the generated report is only $report_kb kB"
-python3 - "$work/large.json" "$work" <<'PY'
+python3 -S - "$work/large.json" "$work" <<'PY'
 import json, os, sys
 doc = json.load(open(sys.argv[1]))
 for n in (18, 36):

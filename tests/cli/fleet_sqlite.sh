@@ -17,7 +17,7 @@ make_report "$fleet_fixture" "$work/lock-1.json" lock-1
 expect 0 "$bin" fleet ingest --db "$work/lock.db" "$work/lock-1.json"
 expect 0 "$bin" fleet skus --db "$work/lock.db"
 db_sql "$work/lock.db" "UPDATE sku_answers SET inputs = 'stale'" >/dev/null
-python3 -c 'import sqlite3, sys, time
+python3 -S -c 'import sqlite3, sys, time
 c = sqlite3.connect(sys.argv[1], isolation_level=None)
 c.execute("BEGIN IMMEDIATE")
 open(sys.argv[2], "w").close()

@@ -9,7 +9,7 @@ require_command man "it renders the pages (man-db)"
 require_command groff "it checks the pages for roff warnings (groff-base)"
 man_dir=$(dirname "$bin")/man
 [[ -d $man_dir ]] || fail "no man pages in $man_dir: the build generates them (target generated_docs)"
-python3 - "$bin" "$man_dir" <<'PY' || fail "the man pages and --help differ (above)"
+python3 -S - "$bin" "$man_dir" <<'PY' || fail "the man pages and --help differ (above)"
 import os, re, subprocess, sys
 
 binary, man_dir = sys.argv[1], sys.argv[2]

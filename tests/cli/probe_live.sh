@@ -4,7 +4,7 @@ source "$(dirname "$0")/lib/harness.bash"
 
 expect 0 "$bin" probe --json
 cp "$out" "$work/probe.json"
-field() { python3 -c "import json,sys; d=json.load(open(sys.argv[2])); print(eval('d' + sys.argv[1]))" "$1" "$work/probe.json"; }
+field() { python3 -S -c "import json,sys; d=json.load(open(sys.argv[2])); print(eval('d' + sys.argv[1]))" "$1" "$work/probe.json"; }
 check() {  # check WHAT GOT WANT
     [[ "$2" == "$3" ]] || fail "$1: probe says '$2', the machine says '$3'"
     echo "ok: $1 = $2"

@@ -46,7 +46,7 @@ expect 0 "$bin" fleet export --db "$work/fleet.db" --format prometheus --out "$w
 expect 0 "$bin" fleet export --db "$work/fleet.db" --format json
 cp "$out" "$work/answers.json"
 
-python3 - "$work/prom" "$work/fleet" "$work/answers.json" <<'PY' || fail "the metrics above disagree"
+python3 -S - "$work/prom" "$work/fleet" "$work/answers.json" <<'PY' || fail "the metrics above disagree"
 import glob, json, os, re, sys, calendar, time
 prom_dir, reports_dir, answers_file = sys.argv[1:4]
 name = r"[a-zA-Z_:][a-zA-Z0-9_:]*"

@@ -6,7 +6,7 @@
 # outside are refused while the options are read, before the machine is looked at.
 source "$(dirname "$0")/lib/harness.bash"
 require_command python3 "it reads README.md and the help text"
-python3 - "$bin" "$src" <<'EOF'
+python3 -S - "$bin" "$src" <<'EOF'
 import re
 import subprocess
 import sys

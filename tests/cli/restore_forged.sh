@@ -13,7 +13,7 @@ before=$(pool_snapshot)
 
 # forge FILE PID NR: a state file of this machine's first page size asking for NR pages.
 forge() {
-    python3 - "$size_kb" "$2" "$3" >"$1" <<'PY'
+    python3 -S - "$size_kb" "$2" "$3" >"$1" <<'PY'
 import glob, json, sys
 size_kb, pid, nr = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
 base = f"/sys/kernel/mm/hugepages/hugepages-{size_kb}kB"
@@ -66,7 +66,7 @@ hvo_sysctl=/proc/sys/vm/hugetlb_optimize_vmemmap
 if [[ -w $hvo_sysctl ]]; then
     hvo=$(cat "$hvo_sysctl")
     forge "$state_file" "$dead" "$current"
-    python3 - "$state_file" "$hvo" <<'PY'
+    python3 -S - "$state_file" "$hvo" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 d["hugetlb_optimize_vmemmap"] = int(sys.argv[2])

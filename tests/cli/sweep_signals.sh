@@ -29,7 +29,7 @@ for sig in INT TERM HUP; do
         fail "SIG$sig: no interruption message: $(cat "$work/stderr")"
     [[ ! -e $state_file ]] || fail "SIG$sig: state file left behind"
     expect_pools "$before" "SIG$sig"
-    python3 - "$work/s.json" <<'PY' || fail "SIG$sig: --out does not hold the partial sweep"
+    python3 -S - "$work/s.json" <<'PY' || fail "SIG$sig: --out does not hold the partial sweep"
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert d['complete'] is False
@@ -46,7 +46,7 @@ wait "$sweep" 2>/dev/null || true
 [[ -e $state_file ]] || fail "SIGKILL: the state file is gone"
 # The zero phase's pool is held for the whole sweep: the kill left the machine changed.
 [[ $(pool_snapshot) != "$before" ]] || fail "SIGKILL: nothing was changed, the test proves nothing"
-python3 -c "import json, sys; d=json.load(open(sys.argv[1])); assert d['format']=='hugetune-state'" \
+python3 -S -c "import json, sys; d=json.load(open(sys.argv[1])); assert d['format']=='hugetune-state'" \
     "$state_file" || fail "SIGKILL: state file unreadable"
 # Commands that do not use the pools leave the state for restore, and so does any --help,
 # --dry-run or --root (they must not change the machine).

@@ -16,7 +16,7 @@ check_sweep() {
         fail "$label: hugetlb_optimize_vmemmap was $hvo_before, is $hvo_after after the sweep"
     [[ ! -e $state_file ]] || fail "$label: state file left behind"
     validate_schema sweep.schema.json "$work/s.json"
-    python3 - "$work/s.json" "$out" "$hvo_before" <<'PY' || fail "$label: sweep output is wrong"
+    python3 -S - "$work/s.json" "$out" "$hvo_before" <<'PY' || fail "$label: sweep output is wrong"
 import json, sys
 d = json.load(open(sys.argv[1]))
 hvo = sys.argv[3]

@@ -19,7 +19,7 @@ stderr_has "; use 73728 or less"
 expect_error 2 "--root" "$bin" sweep --root "$sky"
 expect_error 2 "unknown option" "$bin" sweep --frobnicate
 expect 0 "${dry[@]}" --threads 1,64 --json
-python3 - "$out" <<'PY' || fail "dry-run JSON"
+python3 -S - "$out" <<'PY' || fail "dry-run JSON"
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert [p['oversubscribed'] for p in d['points'] if p['phase'] == 'zero'] == [False, True], d['points']

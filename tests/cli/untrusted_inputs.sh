@@ -62,7 +62,7 @@ printf 'threads_per_node,seconds\n2,44\n4,22\n\033]0;pwned\a\r\033[2J,5\n' >"$cs
 expect_error 2 'threads_per_node' "$bin" fit --input "$csv"
 no_raw_controls "a CSV cell in an error"
 stderr_has '\x1b]0;pwned\x07\r\x1b[2J'
-python3 - "$src/tests/data/sweep-zen4-2node.json" "$work/esc.json" <<'PY'
+python3 -S - "$src/tests/data/sweep-zen4-2node.json" "$work/esc.json" <<'PY'
 import json, sys
 doc = json.load(open(sys.argv[1]))
 doc["probe"]["cpu"]["microarch"] = "zen\x1b]0;pwned\x07\r\n\x1b[2J"
@@ -71,7 +71,7 @@ PY
 expect 0 "$bin" fit --input "$work/esc.json"
 no_raw_controls "a sweep's microarch in the fit summary"
 stdout_has 'zen\x1b]0;pwned\x07\r\n\x1b[2J'
-python3 - "$src/tests/data/sweep-zen4-2node.json" "$work/esc-phase.json" <<'PY'
+python3 -S - "$src/tests/data/sweep-zen4-2node.json" "$work/esc-phase.json" <<'PY'
 import json, sys
 doc = json.load(open(sys.argv[1]))
 doc["points"][0]["phase"] = "alloc\x1b[2J\x07\r\n"
@@ -119,7 +119,7 @@ expect 0 "$bin" fit --input "$work/dup.csv"
 stderr_has "1 row(s) repeat an earlier row exactly (the first: line 4 repeats line 3)"
 printf 'threads_per_node,seconds,phase\n2,4,alloc\n2,4,zero\n4,2,alloc\n8,1,alloc\n' >"$work/phases.csv"
 expect 0 "$bin" fit --input "$work/phases.csv"
-python3 - "$src/tests/data/sweep-zen4-2node.json" "$work/empty-samples.json" <<'PY'
+python3 -S - "$src/tests/data/sweep-zen4-2node.json" "$work/empty-samples.json" <<'PY'
 import json, sys
 doc = json.load(open(sys.argv[1]))
 doc["points"][3]["samples_seconds"] = []

@@ -29,7 +29,7 @@ stdout_has "boot allocation: 706 ms with 32 threads"
 stdout_has "predicted: 650 ms for 524288 pages of 2048 kB, 650 ms for the 524288 pages booted; measured/predicted: 1.09"
 stdout_has "expected 32, recommended by the report"
 stdout_has "verified"
-python3 - "$report" <<'PY'
+python3 -S - "$report" <<'PY'
 import json, sys
 doc = json.load(open(sys.argv[1]))
 v = doc["verification"]
@@ -73,7 +73,7 @@ stderr_has "no boot-time huge page pool"
 # --json: one object on stdout, verified or not; the exit code still tells.
 echo "root=/dev/sda1 hugepagesz=2M hugepages=262144 hugepage_alloc_threads=16" >"$cmdline"
 expect 0 "$bin" verify --json --root "$root" --log "$logs/kmsg-6.15-threads16.log" --cmdline "$cmdline"
-python3 - "$work/out" <<'PY'
+python3 -S - "$work/out" <<'PY'
 import json, sys
 v = json.load(open(sys.argv[1]))
 assert v["verified"] is True and v["measured_ms"] == 1210 and v["threads"] == 16, v
@@ -81,7 +81,7 @@ assert v["cmdline_value"] == "16" and v["problems"] == [], v
 PY
 echo "root=/dev/sda1 hugepage_alloc_threads=32" >"$cmdline"
 expect 1 "$bin" verify --json --root "$root" --log "$logs/dmesg-rotated.log" --cmdline "$cmdline"
-python3 - "$work/out" <<'PY'
+python3 -S - "$work/out" <<'PY'
 import json, sys
 v = json.load(open(sys.argv[1]))
 assert v["verified"] is False and v["measured_ms"] is None, v
@@ -94,7 +94,7 @@ mkdir -p "$root/dev"
 cp "$logs/dmesg-6.15-threads32.log" "$root/dev/kmsg"
 echo "root=/dev/sda1 hugepages=524288 hugepage_alloc_threads=32" >"$root/proc/cmdline"
 expect 0 "$bin" verify --json --root "$root"
-python3 - "$work/out" <<'PY'
+python3 -S - "$work/out" <<'PY'
 import json, sys
 v = json.load(open(sys.argv[1]))
 assert v["measured_ms"] == 706 and v["threads"] == 32, v

@@ -27,7 +27,7 @@ JSON
 
 # json_check PYTHON_EXPRESSION: holds for v, the JSON object on stdout.
 json_check() {
-    python3 - "$out" "$1" <<'PY' || fail "stdout JSON does not satisfy: $1"
+    python3 -S - "$out" "$1" <<'PY' || fail "stdout JSON does not satisfy: $1"
 import json, sys
 v = json.load(open(sys.argv[1]))
 codes = [p["code"] for p in v["problems"]]
@@ -78,7 +78,7 @@ write_report 32 0.65 524288 2048 true
 expect 0 "$bin" verify --root "$root" --log "$logs/dmesg-6.15-65536-pages.log" --report "$report"
 stdout_has "predicted: 650 ms for 524288 pages of 2048 kB, 81 ms for the 65536 pages booted"
 stdout_has "measured/predicted: 1.11"
-python3 - "$report" <<'PY'
+python3 -S - "$report" <<'PY'
 import json, sys
 v = json.load(open(sys.argv[1]))["verification"]
 assert abs(v["predicted_ms"] - 650) < 1e-9 and abs(v["pool_predicted_ms"] - 81.25) < 1e-9, v

@@ -24,7 +24,7 @@ fi
 log=$work/big.log
 gen_log "$log" 48
 limited expect 0 "$bin" verify --json --log "$log"
-python3 - "$out" <<'PY'
+python3 -S - "$out" <<'PY'
 import json, sys
 v = json.load(open(sys.argv[1]))
 assert v["verified"] is True and v["measured_ms"] == 706, v

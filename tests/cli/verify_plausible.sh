@@ -26,7 +26,7 @@ JSON
 
 # json_check PYTHON_EXPRESSION: holds for v, the JSON object in FILE (default: stdout).
 json_check() {
-    python3 - "${2:-$out}" "$1" <<'PY' || fail "JSON does not satisfy: $1"
+    python3 -S - "${2:-$out}" "$1" <<'PY' || fail "JSON does not satisfy: $1"
 import json, sys
 v = json.load(open(sys.argv[1]))
 v = v.get("verification", v)
@@ -41,7 +41,7 @@ PY
 # block_validates: the report's verification block, put into a whole report (a fleet fixture),
 # validates against the shipped schema, its problem codes included.
 block_validates() {
-    python3 - "$report" "$src/tests/fixtures/fleet/report-1.json" "$work/whole.json" <<'PY'
+    python3 -S - "$report" "$src/tests/fixtures/fleet/report-1.json" "$work/whole.json" <<'PY'
 import json, sys
 whole = json.load(open(sys.argv[2]))
 whole["verification"] = json.load(open(sys.argv[1]))["verification"]
@@ -102,7 +102,7 @@ json_check 'v["verified"] is True and codes == [] and 10 < v["ratio"] < 11'
 # A stored block that says verified against its own numbers is refused, one line, exit 2.
 # forge FIELD=VALUE...: the report's verification block with those fields set.
 forge() {
-    python3 - "$report" "$@" <<'PY'
+    python3 -S - "$report" "$@" <<'PY'
 import json, sys
 doc = json.load(open(sys.argv[1]))
 for kv in sys.argv[2:]:
@@ -124,7 +124,7 @@ expect_error 2 "verification.measured_ms: missing, but verified is true" \
     "$bin" cmdline --report "$report"
 
 # The fleet reads blocks with the same reader: a forged one is refused at ingest.
-python3 - "$src/tests/fixtures/fleet/report-1.json" "$work/fleet-report.json" <<'PY'
+python3 -S - "$src/tests/fixtures/fleet/report-1.json" "$work/fleet-report.json" <<'PY'
 import json, sys
 doc = json.load(open(sys.argv[1]))
 threads = doc["recommendation"]["hugepage_alloc_threads"]

@@ -9,7 +9,7 @@ fleet_fixture2=$src/tests/fixtures/fleet/report-2.json
 
 # make_report SRC OUT HOST [TIME] [MICROARCH] [KERNEL]: SRC with those fields changed.
 make_report() {
-    python3 - "$@" <<'PY'
+    python3 -S - "$@" <<'PY'
 import json, sys
 src, out, host = sys.argv[1:4]
 extra = sys.argv[4:] + [""] * 3
@@ -24,7 +24,7 @@ PY
 
 # make_reports SRC DIR PREFIX N: DIR/PREFIXi.json for i in 1..N, host PREFIXi, in one python.
 make_reports() {
-    python3 - "$@" <<'PY'
+    python3 -S - "$@" <<'PY'
 import json, sys
 src, out, prefix, n = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
 doc = json.load(open(src))
@@ -38,7 +38,7 @@ PY
 # the report holds about SAMPLES of them (the medians and spreads stay true), written with
 # INDENT (default 1): a report of many MB that every check accepts.
 make_large_report() {
-    python3 - "$@" <<'PY'
+    python3 -S - "$@" <<'PY'
 import json, sys
 src, out, want = sys.argv[1], sys.argv[2], int(sys.argv[3])
 indent = int(sys.argv[4]) if len(sys.argv) > 4 else 1
@@ -55,7 +55,7 @@ PY
 # peak_rss_kb OUT COMMAND...: runs COMMAND with stdout and stderr in OUT, prints its peak
 # resident memory in kB (the kernel's own count, getrusage of the child); its exit code is kept.
 peak_rss_kb() {
-    python3 - "$@" <<'PY'
+    python3 -S - "$@" <<'PY'
 import resource, subprocess, sys
 with open(sys.argv[1], "w") as out:
     rc = subprocess.run(sys.argv[2:], stdout=out, stderr=subprocess.STDOUT).returncode
@@ -69,7 +69,7 @@ db_sql() {
     if [[ $1 == postgresql://* ]]; then
         psql -X -q -t -A -v ON_ERROR_STOP=1 "$1" -c "$2"
     else
-        python3 -c 'import sqlite3, sys
+        python3 -S -c 'import sqlite3, sys
 c = sqlite3.connect(sys.argv[1])
 for row in c.execute(sys.argv[2]): print(row[0])
 c.commit()' "$1" "$2"
@@ -80,7 +80,7 @@ run_count() { db_sql "$1" "SELECT COUNT(*) FROM runs"; }
 # sku_key_of REPORT: the report's SKU key as hugetune prints it (docs/fleet.md); init_on_alloc
 # from the sku block, else, for reports made before it was there, from the kernel block.
 sku_key_of() {
-    python3 -c 'import json, sys
+    python3 -S -c 'import json, sys
 d = json.load(open(sys.argv[1]))
 s = d["sku"]
 ioa = s.get("init_on_alloc", d.get("kernel", {}).get("init_on_alloc"))
@@ -88,7 +88,7 @@ print("%s/%dn/%dt/%dg/%dk" % tuple(s[k] for k in ("microarch", "nodes", "hardwar
 }
 
 # json_field FILE PYTHON_EXPRESSION_OF_d
-json_field() { python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"; }
+json_field() { python3 -S -c 'import json, sys; d = json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"; }
 
 # start_postgres: a throwaway server as `nobody` in $work, on a unix socket there only; stopped
 # by its PID when the script ends, however it ends. Sets $pg_url, or skips with the reason.
@@ -183,7 +183,7 @@ fleet_suite() {
     # A forged block: a ratio no boot measures, or one its own times do not make, is refused
     # by the block's one reader, naming the field; nothing of it is stored.
     for forged in 'v["ratio"]=1e308' 'v["pool_predicted_ms"]=v["measured_ms"]; v["ratio"]=2.0'; do
-        python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); v=d["verification"]; exec(sys.argv[3]); d["host"]["hostname"]="forged-1"; json.dump(d,open(sys.argv[2],"w"))' \
+        python3 -S -c 'import json,sys; d=json.load(open(sys.argv[1])); v=d["verification"]; exec(sys.argv[3]); d["host"]["hostname"]="forged-1"; json.dump(d,open(sys.argv[2],"w"))' \
             "$work/verified.json" "$work/forged.json" "$forged"
         expect 2 "$bin" fleet ingest --db "$db" "$work/forged.json"
         stderr_has "refused $work/forged.json: verification.ratio: "
@@ -194,14 +194,14 @@ fleet_suite() {
     # 3. Refusals: truncated, another schema_version, a schema violation, not JSON. Each is named
     # with its reason, nothing of it is stored, and the good report beside them is.
     head -c 3000 "$d/host-c.json" >"$work/truncated.json"
-    python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); d["schema_version"]=2; json.dump(d,open(sys.argv[2],"w"))' "$d/host-c.json" "$work/v2.json"
-    python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); d["host"]["hostname"]="bad-1"; d["sku"]["nodes"]="two"; json.dump(d,open(sys.argv[2],"w"))' "$d/host-c.json" "$work/badschema.json"
+    python3 -S -c 'import json,sys; d=json.load(open(sys.argv[1])); d["schema_version"]=2; json.dump(d,open(sys.argv[2],"w"))' "$d/host-c.json" "$work/v2.json"
+    python3 -S -c 'import json,sys; d=json.load(open(sys.argv[1])); d["host"]["hostname"]="bad-1"; d["sku"]["nodes"]="two"; json.dump(d,open(sys.argv[2],"w"))' "$d/host-c.json" "$work/badschema.json"
     echo "not json" >"$work/garbage.json"
     # A number no double holds, a key twice, host names neither backend may store differently.
     sed 's/"schema_version": *1/"schema_version": 1, "overflow": 1e999/' "$d/host-c.json" >"$work/overflow.json"
     sed 's/"schema_version": *1/"schema_version": 1, "schema_version": 1/' "$d/host-c.json" >"$work/twice.json"
-    python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); d["host"]["hostname"]="x" * 1000000; json.dump(d,open(sys.argv[2],"w"))' "$d/host-c.json" "$work/longhost.json"
-    python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); d["host"]["hostname"]="host-c\u0000evil"; json.dump(d,open(sys.argv[2],"w"))' "$d/host-c.json" "$work/nulhost.json"
+    python3 -S -c 'import json,sys; d=json.load(open(sys.argv[1])); d["host"]["hostname"]="x" * 1000000; json.dump(d,open(sys.argv[2],"w"))' "$d/host-c.json" "$work/longhost.json"
+    python3 -S -c 'import json,sys; d=json.load(open(sys.argv[1])); d["host"]["hostname"]="host-c\u0000evil"; json.dump(d,open(sys.argv[2],"w"))' "$d/host-c.json" "$work/nulhost.json"
     make_report "$fleet_fixture" "$work/good.json" host-e
     expect 2 "$bin" fleet ingest --db "$db" --json "$work/truncated.json" "$work/v2.json" \
         "$work/badschema.json" "$work/garbage.json" "$work/overflow.json" "$work/twice.json" \
@@ -222,7 +222,7 @@ fleet_suite() {
     # 4. skus, recommend, hosts: their fields, on both SKUs.
     expect 0 "$bin" fleet skus --db "$db" --json
     [[ $(json_field "$out" 'sorted(x["sku"] for x in d)') == "['$sku_b', '$sku_a']" ||
-        $(json_field "$out" 'sorted(x["sku"] for x in d)') == "$(python3 -c "print(sorted(['$sku_a', '$sku_b']))")" ]] || fail "skus: $(cat "$out")"
+        $(json_field "$out" 'sorted(x["sku"] for x in d)') == "$(python3 -S -c "print(sorted(['$sku_a', '$sku_b']))")" ]] || fail "skus: $(cat "$out")"
     json_field "$out" '[[x[k] for k in ("hosts", "runs", "hugepage_alloc_threads", "confidence", "saving_seconds", "verified_boots", "verification_ratio", "status")] for x in d]' >/dev/null ||
         fail "skus --json lacks a field: $(cat "$out")"
     [[ $(json_field "$out" '[(x["hosts"], x["runs"]) for x in d if x["sku"] == "'"$sku_a"'"][0]') == "(5, 6)" ]] || fail "SKU A hosts/runs: $(cat "$out")"
@@ -298,7 +298,7 @@ fleet_suite() {
     grep -q "^hugetune_fleet_hosts{sku=\"$sku_a\",status=\"[a-z_]*\"} 5$" "$work/fleet.prom" || fail "prom hosts: $(cat "$work/fleet.prom")"
     # The newest report's time, from the database's newest report per host and SKU.
     local newest
-    newest=$(python3 -c 'import calendar, json, sys, time
+    newest=$(python3 -S -c 'import calendar, json, sys, time
 print(max(calendar.timegm(time.strptime(json.load(open(f))["generated_at"], "%Y-%m-%dT%H:%M:%SZ")) for f in sys.argv[1:]))' "$fleet_fixture" "$fleet_fixture2")
     grep -q "^hugetune_fleet_latest_report_timestamp_seconds{sku=\"$sku_a\",status=\"[a-z_]*\"} $newest$" "$work/fleet.prom" ||
         fail "prom newest report, expected $newest: $(cat "$work/fleet.prom")"
@@ -378,7 +378,7 @@ print(max(calendar.timegm(time.strptime(json.load(open(f))["generated_at"], "%Y-
 
     # 12. init_on_alloc separates answers: host-b measured again with it on is in another SKU
     # of the same hardware, and `fleet hosts` says so on both.
-    python3 - "$fleet_fixture" "$work/ioa-on.json" <<'PY'
+    python3 -S - "$fleet_fixture" "$work/ioa-on.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 d["host"]["hostname"] = "host-b"
@@ -549,7 +549,7 @@ forget_suite() {
 
     # One verification: by run key and boot id when that names one block.
     make_report "$fleet_fixture" "$f/fg-4.json" fg-4 2026-06-15T08:00:00Z
-    python3 -c 'import json, sys
+    python3 -S -c 'import json, sys
 d = json.load(open(sys.argv[1]))
 v = {"verified": False, "measured_ms": 900, "threads": 2, "boot_id": "boot-one", "problems": [{"code": "not_applied", "message": "a test"}]}
 d["verification"] = v; json.dump(d, open(sys.argv[2], "w"))
