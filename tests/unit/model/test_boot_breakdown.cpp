@@ -346,15 +346,25 @@ TEST_CASE("what if: HVO within the repetitions' spread is not predicted, and say
     }
 }
 
+namespace breakdown_test {
+
+// A sweep the boot lab's what-if run kept (tests/vm/findings/whatif-DATE/), with its HVO pass.
+SweepData lab_sweep(const std::string& date) {
+    std::ifstream in(std::string(HUGETUNE_SOURCE_DIR) + "/tests/vm/findings/whatif-" + date +
+                     "/sweep-init_on_alloc0.json");
+    REQUIRE(in);
+    SweepData data = parse_sweep_json(nlohmann::json::parse(in));
+    REQUIRE(data.hvo_pass);
+    return data;
+}
+
+}  // namespace breakdown_test
+
 TEST_CASE("what if: the boot lab's init_on_alloc=0 sweep no longer predicts HVO from alloc noise") {
     // tests/vm/README.md, "Defects the lab found in hugetune": this sweep's HVO row predicted 0 ms
     // at T = 1 and 6.6 s at T = 2 for 2048-page boots of 104 and 82 ms (128 and 140 ms with HVO
     // on). Its grow phase, 3 repetitions each way, does not separate HVO from the spread.
-    std::ifstream in(std::string(HUGETUNE_SOURCE_DIR) +
-                     "/tests/vm/findings/whatif-2026-12-02/sweep-init_on_alloc0.json");
-    REQUIRE(in);
-    const SweepData data = parse_sweep_json(nlohmann::json::parse(in));
-    REQUIRE(data.hvo_pass);
+    const SweepData data = lab_sweep("2026-12-02");
     const KernelOptions& k = data.machine.kernel;
     const Recommendation r = recommend_from_sweep(data, {});
     const auto b = boot_breakdown(r, data, k);
@@ -376,14 +386,9 @@ TEST_CASE("what if: the boot lab's sweep with 9 repetitions predicts HVO's boots
     // repetitions, in an emulated guest with init_on_alloc=0 and HVO off. Booted with
     // hugetlb_free_vmemmap=on and 2048 pages, the kernel's own lines gave medians of 156 ms at
     // T = 1 and 136 ms at T = 2 (three boots each; findings/whatif-2026-12-03/whatif-boots.tsv).
-    std::ifstream in(std::string(HUGETUNE_SOURCE_DIR) +
-                     "/tests/vm/findings/whatif-2026-12-03/sweep-init_on_alloc0.json");
-    REQUIRE(in);
-    const SweepData data = parse_sweep_json(nlohmann::json::parse(in));
-    REQUIRE(data.hvo_pass);
-    const PhaseSeries* pass_grow = data.hvo_pass->phase(kPhaseGrow);
-    REQUIRE(pass_grow != nullptr);
-    CHECK(data.hvo_pass->phases.size() == 1);  // grow alone: the pass times nothing else
+    const SweepData data = lab_sweep("2026-12-03");
+    REQUIRE(data.hvo_pass->phases.size() == 1);  // grow alone: the pass times nothing else
+    CHECK(data.hvo_pass->phase(kPhaseGrow) != nullptr);
     const KernelOptions& k = data.machine.kernel;
     const Recommendation r = recommend_from_sweep(data, {});
     const std::vector<std::pair<int, double>> booted_ms{{1, 156}, {2, 136}};
