@@ -107,6 +107,13 @@ void add_sweep_options(po::options_description& desc, SweepOptionValues& v) {
     add("no-hvo-pass", po::bool_switch(&v.no_hvo_pass),
         "leave out the HVO pass, which times grow again with "
         "/proc/sys/vm/hugetlb_optimize_vmemmap the other way where it exists (default off)");
+    add("placement", po::value(&v.placement)->value_name("WHERE"),
+        option_help("where the threads run and their pages come from: boot (as the kernel's boot "
+                    "workers: the boot CPU's node first, then round-robin over the nodes with "
+                    "CPUs, each chunk's pages from every memory node in turn) or node-local "
+                    "(each node's threads and pages on that node, for diagnosis)",
+                    std::string(placement_name(kDefaultPlacement)))
+            .c_str());
     desc.add(sweep);
 }
 
@@ -135,6 +142,13 @@ SweepOptions sweep_options_from(const SweepOptionValues& v, const po::variables_
     if (vm.count("seed"))
         o.seed = parse_unsigned("--seed", v.seed);
     o.hvo_pass = !v.no_hvo_pass;
+    if (vm.count("placement")) {
+        auto placement = parse_placement(v.placement);
+        if (!placement)
+            usage_error("--placement",
+                        "unknown placement '" + v.placement + "'; use boot or node-local");
+        o.placement = *placement;
+    }
     validate_sweep_options(o);
     return o;
 }

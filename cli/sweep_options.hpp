@@ -23,6 +23,7 @@ struct SweepOptionValues {
     double max_memory_fraction = 0;
     std::string seed;
     bool no_hvo_pass = false;
+    std::string placement;
 };
 
 // Adds the "Sweep options" group, its help stating the defaults and ranges of settings.hpp.

@@ -76,6 +76,11 @@ MeasuredSweep read_measured_sweep(const JsonField& sweep) {
     for (std::size_t i = 0; i < parameters["nodes"].hint_size(); ++i)
         if (const auto id = parameters["nodes"][i].hint<int>())
             m.nodes.push_back(*id);
+    if (const JsonField placement = parameters["placement"]; placement.present()) {
+        m.placement = placement.string();
+        if (m.placement != kPlacementBoot && m.placement != kPlacementNodeLocal)
+            placement.fail("'" + m.placement + "' is not one of boot, node-local");
+    }
     const std::size_t points = sweep["points"].array_size();
     std::size_t read = 0;
     for (std::size_t i = 0; i < points; ++i)

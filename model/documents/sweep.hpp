@@ -16,6 +16,8 @@ namespace hugetune::model {
 
 inline constexpr int kSweepFormatVersion = 1;
 inline constexpr const char* kSweepFormat = "hugetune-sweep";
+inline constexpr const char* kPlacementBoot = "boot";
+inline constexpr const char* kPlacementNodeLocal = "node-local";
 
 // One point: a phase at one thread count per node, every repetition kept.
 struct MeasuredPoint {
@@ -49,6 +51,9 @@ struct MeasuredSweep {
     std::uint64_t seed = 1;
     bool complete = true;
     std::vector<int> nodes;  // the NUMA nodes measured; empty when the document does not say
+    // Where the threads ran and their pages came from: "boot" (as the kernel's boot workers) or
+    // "node-local"; a sweep written before the field existed was node-local.
+    std::string placement = kPlacementNodeLocal;
     std::vector<MeasuredPoint> points;
     std::optional<HvoPass> hvo_pass;  // nothing: the sweep had none
     std::vector<std::string> warnings;

@@ -1,6 +1,7 @@
 #include "tuner/sweep/phases.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <map>
 
 #include "tuner/sweep/pool_state.hpp"
@@ -29,22 +30,41 @@ std::uint64_t pool_counter(const KernelFs& fs, std::uint64_t size_kb, const char
 
 }  // namespace
 
+struct ChunkQueue {
+    std::vector<HugeMapping> chunks;
+    std::atomic<std::size_t> next{0};
+    std::vector<std::vector<std::size_t>> taken;  // per worker, the chunks it faulted
+};
+
 PhaseRunner::PhaseRunner(const KernelFs& fs, const SweepPlan& plan, const Binder& binder,
                          std::uint64_t saved_overcommit)
     : fs_(fs), plan_(plan), binder_(binder), saved_overcommit_(saved_overcommit) {}
 
+bool PhaseRunner::boot_placement() const {
+    return plan_.options.placement == Placement::boot;
+}
+
+// The nodes whose counters a repetition reads: those its pages come from.
+std::vector<int> PhaseRunner::counter_nodes() const {
+    return boot_placement() ? plan_.memory_node_ids() : plan_.node_ids();
+}
+
+// Boot placement grows each memory node by the most any planned count takes from it.
 std::vector<std::string> PhaseRunner::grow_zero_pool() {
     std::vector<std::string> warnings;
-    for (const auto& n : plan_.nodes) {
-        auto file = node_pool_dir(n.node, plan_.page_size_kb) + "/nr_hugepages";
-        std::uint64_t base = node_counter(fs_, n.node, plan_.page_size_kb, "nr_hugepages");
-        fs_.write_u64(file, base + plan_.pages_per_node);
-        std::uint64_t now = node_counter(fs_, n.node, plan_.page_size_kb, "nr_hugepages");
-        if (now < base + plan_.pages_per_node)
-            warnings.push_back("node " + std::to_string(n.node) + ": the pool grew by only " +
+    const auto nodes = counter_nodes();
+    for (std::size_t i = 0; i < nodes.size(); ++i) {
+        const int node = nodes[i];
+        const std::uint64_t pages =
+            boot_placement() ? plan_.memory_nodes[i].zero_pool_pages : plan_.pages_per_node;
+        auto file = node_pool_dir(node, plan_.page_size_kb) + "/nr_hugepages";
+        std::uint64_t base = node_counter(fs_, node, plan_.page_size_kb, "nr_hugepages");
+        fs_.write_u64(file, base + pages);
+        std::uint64_t now = node_counter(fs_, node, plan_.page_size_kb, "nr_hugepages");
+        if (now < base + pages)
+            warnings.push_back("node " + std::to_string(node) + ": the pool grew by only " +
                                std::to_string(now - std::min(now, base)) + " of " +
-                               std::to_string(plan_.pages_per_node) +
-                               " pages (memory fragmented or in use)");
+                               std::to_string(pages) + " pages (memory fragmented or in use)");
     }
     return warnings;
 }
@@ -56,7 +76,7 @@ PhaseRepetition PhaseRunner::run(Phase phase, int threads_per_node) {
         case Phase::alloc:
             return run_faults(threads_per_node, /*fresh_pages=*/true);
         case Phase::grow:
-            return run_grow();
+            return boot_placement() ? run_boot_grow() : run_grow();
     }
     throw RuntimeError("internal: unknown phase");
 }
@@ -83,7 +103,83 @@ std::uint64_t fault_shortfall(const SweepPlan& plan, const TimedRun& run, int th
     return shortfall;
 }
 
+// Boot placement: pages not obtained at all, or, if more, pages a memory node gave fewer of than
+// the boot's split takes from it (the kernel fell back to another node).
+std::uint64_t boot_shortfall(const TimedRun& run, std::uint64_t sample_pages,
+                             const std::vector<std::uint64_t>& expected,
+                             const std::vector<std::uint64_t>& got) {
+    std::uint64_t by_threads = 0;
+    for (const auto& t : run.threads)
+        by_threads += t.pages;
+    std::uint64_t missing = sample_pages > by_threads ? sample_pages - by_threads : 0;
+    std::uint64_t misplaced = 0;
+    for (std::size_t i = 0; i < expected.size(); ++i)
+        misplaced += expected[i] > got[i] ? expected[i] - got[i] : 0;
+    return std::max(missing, misplaced);
+}
+
+// How far each node's counter moved: up for surplus (alloc), down for free (zero), up for
+// nr_hugepages (grow).
+std::vector<std::uint64_t> counter_moves(const std::vector<int>& nodes, const NodeCounts& before,
+                                         const NodeCounts& after, bool rises) {
+    std::vector<std::uint64_t> moved;
+    for (int n : nodes) {
+        std::uint64_t was = before.at(n), now = after.at(n);
+        moved.push_back(rises ? (now > was ? now - was : 0) : (was > now ? was - now : 0));
+    }
+    return moved;
+}
+
 }  // namespace
+
+// Boot placement (docs/kernel-facts.md "The sweep against the boot"): the kernel's split of the
+// sample at this count. Each chunk is a mapping of its own, interleaved over the memory nodes from
+// the first, as each call of the boot's worker function starts again at the first node; worker w
+// runs on a CPU of worker_nodes[w] and takes chunks from one shared counter until none is left,
+// as padata's helpers do. Mappings are made and bound before the clock starts.
+std::vector<ThreadTask> PhaseRunner::boot_fault_tasks(int threads_per_node, bool fresh_pages,
+                                                      ChunkQueue& queue) const {
+    const BootWorkers split = plan_.boot_split(threads_per_node);
+    const std::uint64_t page_bytes = plan_.page_bytes;
+    const std::vector<int> memory = plan_.memory_node_ids();
+    for (std::uint64_t pages : split.chunk_pages) {
+        HugeMapping chunk;
+        try {
+            chunk = HugeMapping(pages, page_bytes, /*reserve=*/!fresh_pages);
+        } catch (const RuntimeError&) {
+            // no pages to reserve: the chunk stays empty, a shortfall
+        }
+        binder_.interleave_area(chunk.data(), chunk.bytes(), memory);
+        queue.chunks.push_back(std::move(chunk));
+    }
+    queue.taken.assign(split.worker_nodes.size(), {});
+    std::map<int, std::size_t> on_node;  // workers placed on each node so far
+    std::vector<ThreadTask> tasks(split.worker_nodes.size());
+    for (std::size_t w = 0; w < tasks.size(); ++w) {
+        const int node = split.worker_nodes[w];
+        const auto plan_node = std::find_if(plan_.nodes.begin(), plan_.nodes.end(),
+                                            [&](const NodePlan& n) { return n.node == node; });
+        if (plan_node == plan_.nodes.end())
+            throw RuntimeError("internal: a boot worker on node " + std::to_string(node) +
+                               ", which has no CPUs in the plan");
+        tasks[w].cpu = plan_node->cpus[on_node[node]++ % plan_node->cpus.size()];
+        tasks[w].prepare = [&queue, w] { queue.taken[w].reserve(queue.chunks.size()); };
+        tasks[w].work = [&queue, w, page_bytes] {
+            std::uint64_t pages = 0;
+            for (std::size_t i = queue.next.fetch_add(1); i < queue.chunks.size();
+                 i = queue.next.fetch_add(1)) {
+                queue.taken[w].push_back(i);
+                pages += fault_pages(queue.chunks[i], page_bytes);
+            }
+            return pages;
+        };
+        tasks[w].finish = [&queue, w] {
+            for (std::size_t i : queue.taken[w])
+                queue.chunks[i].reset();
+        };
+    }
+    return tasks;
+}
 
 // Thread t of node ni is task ni * threads_per_node + t and faults mappings[that index].
 std::vector<ThreadTask> PhaseRunner::fault_tasks(int threads_per_node, bool fresh_pages,
@@ -115,8 +211,8 @@ std::vector<ThreadTask> PhaseRunner::fault_tasks(int threads_per_node, bool fres
 
 NodeCounts PhaseRunner::read_node_counters(const char* name) const {
     NodeCounts counts;
-    for (const auto& n : plan_.nodes)
-        counts[n.node] = node_counter(fs_, n.node, plan_.page_size_kb, name);
+    for (int n : counter_nodes())
+        counts[n] = node_counter(fs_, n, plan_.page_size_kb, name);
     return counts;
 }
 
@@ -126,9 +222,30 @@ NodeCounts PhaseRunner::read_node_counters(const char* name) const {
 // faulting thread (in parallel, without the resize lock) and zeroes it (docs/kernel-facts.md
 // "Surplus pages on fault").
 PhaseRepetition PhaseRunner::run_faults(int threads_per_node, bool fresh_pages) {
+    NodeCounts before, after;
+    PhaseRepetition rep;
+    if (boot_placement()) {
+        ChunkQueue queue;
+        std::vector<ThreadTask> tasks = boot_fault_tasks(threads_per_node, fresh_pages, queue);
+        rep.run = time_faults(tasks, fresh_pages, before, after);
+        const auto memory = plan_.memory_node_ids();
+        rep.node_pages = counter_moves(memory, before, after, fresh_pages);
+        rep.shortfall_pages =
+            boot_shortfall(rep.run, plan_.pages_per_node * plan_.nodes.size(),
+                           plan_.boot_node_pages(threads_per_node), rep.node_pages);
+        return rep;
+    }
     std::vector<HugeMapping> mappings(plan_.nodes.size() *
                                       static_cast<std::size_t>(threads_per_node));
     std::vector<ThreadTask> tasks = fault_tasks(threads_per_node, fresh_pages, mappings);
+    rep.run = time_faults(tasks, fresh_pages, before, after);
+    rep.shortfall_pages =
+        fault_shortfall(plan_, rep.run, threads_per_node, before, after, fresh_pages);
+    return rep;
+}
+
+TimedRun PhaseRunner::time_faults(std::vector<ThreadTask>& tasks, bool fresh_pages,
+                                  NodeCounts& before, NodeCounts& after) {
     // alloc: a mapping that reserves every free, unreserved pool page (ours and other
     // people's) makes the kernel skip the pool (available = free - reserved = 0), so faults
     // take surplus pages and never a page someone else's pool holds.
@@ -139,12 +256,14 @@ PhaseRepetition PhaseRunner::run_faults(int threads_per_node, bool fresh_pages) 
                       saved_overcommit_ + plan_.pages_per_node * plan_.nodes.size());
     }
     const char* counter = fresh_pages ? "surplus_hugepages" : "free_hugepages";
-    NodeCounts before, after;
-    PhaseRepetition rep;
+    TimedRun run;
     try {
-        rep.run = run_timed(
+        run = run_timed(
             binder_, tasks, [&] { before = read_node_counters(counter); },
-            [&] { after = read_node_counters(counter); });
+            [&] {
+                after = read_node_counters(counter);
+                test_hold_point(fresh_pages ? kHoldAllocFaulted : kHoldZeroFaulted);
+            });
     } catch (...) {
         if (fresh_pages)
             lower_overcommit();
@@ -152,9 +271,7 @@ PhaseRepetition PhaseRunner::run_faults(int threads_per_node, bool fresh_pages) 
     }
     if (fresh_pages)
         lower_overcommit();
-    rep.shortfall_pages =
-        fault_shortfall(plan_, rep.run, threads_per_node, before, after, fresh_pages);
-    return rep;
+    return run;
 }
 
 // One thread per node writes its node's nr_hugepages: the kernel allocates the pages in the
@@ -194,6 +311,48 @@ PhaseRepetition PhaseRunner::run_grow() {
         if (got < plan_.pages_per_node)
             rep.shortfall_pages += plan_.pages_per_node - got;
     }
+    return rep;
+}
+
+// Boot placement: one thread on the boot CPU grows the page size's global pool by the sample,
+// which the kernel takes from the memory nodes in turn in that thread, as the boot's one
+// global request is spread; each node is then shrunk back to its own count, so the pool of
+// every node ends as it was.
+PhaseRepetition PhaseRunner::run_boot_grow() {
+    const auto memory = plan_.memory_node_ids();
+    const std::uint64_t sample_pages = plan_.pages_per_node * plan_.nodes.size();
+    const std::string global = pool_dir(plan_.page_size_kb) + "/nr_hugepages";
+    NodeCounts base = read_node_counters("nr_hugepages"), after;
+    const std::uint64_t target =
+        pool_counter(fs_, plan_.page_size_kb, "nr_hugepages") + sample_pages;
+    const auto boot = std::find_if(plan_.nodes.begin(), plan_.nodes.end(),
+                                   [&](const NodePlan& n) { return n.node == plan_.boot_node; });
+    std::vector<ThreadTask> tasks(1);
+    tasks[0].cpu = (boot == plan_.nodes.end() ? plan_.nodes.front() : *boot).cpus.front();
+    tasks[0].work = [this, &global, target, sample_pages] {
+        fs_.write_u64(global, target);
+        return sample_pages;
+    };
+    auto shrink_back = [&] {
+        for (int n : memory)
+            fs_.write_u64(node_pool_dir(n, plan_.page_size_kb) + "/nr_hugepages", base[n]);
+    };
+    PhaseRepetition rep;
+    try {
+        rep.run = run_timed(binder_, tasks, nullptr, [&] {
+            after = read_node_counters("nr_hugepages");
+            test_hold_point(kHoldGrowRaised);
+        });
+    } catch (...) {
+        shrink_back();
+        throw;
+    }
+    shrink_back();
+    rep.node_pages = counter_moves(memory, base, after, /*rises=*/true);
+    std::uint64_t got = 0;
+    for (auto pages : rep.node_pages)
+        got += pages;
+    rep.shortfall_pages = sample_pages > got ? sample_pages - got : 0;
     return rep;
 }
 

@@ -14,12 +14,18 @@
 
 namespace hugetune {
 
+// Boot placement's chunks, each a mapping of its own, and the counter the workers take them by.
+struct ChunkQueue;
+
 // A per-node huge page counter, by node id.
 using NodeCounts = std::map<int, std::uint64_t>;
 
 struct PhaseRepetition {
     TimedRun run;
     std::uint64_t shortfall_pages = 0;  // summed over nodes: pages not obtained where intended
+    // Boot placement: the pages each memory node gave (its counter's move), in the plan's
+    // memory_nodes order; empty for node-local placement.
+    std::vector<std::uint64_t> node_pages;
 };
 
 class PhaseRunner {
@@ -37,8 +43,15 @@ class PhaseRunner {
     PhaseRepetition run_faults(int threads_per_node, bool fresh_pages);
     std::vector<ThreadTask> fault_tasks(int threads_per_node, bool fresh_pages,
                                         std::vector<HugeMapping>& mappings) const;
+    std::vector<ThreadTask> boot_fault_tasks(int threads_per_node, bool fresh_pages,
+                                             ChunkQueue& queue) const;
+    TimedRun time_faults(std::vector<ThreadTask>& tasks, bool fresh_pages, NodeCounts& before,
+                         NodeCounts& after);
     NodeCounts read_node_counters(const char* name) const;
+    std::vector<int> counter_nodes() const;
+    bool boot_placement() const;
     PhaseRepetition run_grow();
+    PhaseRepetition run_boot_grow();
     HugeMapping reserve_free_pool();
     void lower_overcommit();
 

@@ -74,6 +74,18 @@ std::optional<Phase> parse_phase(std::string_view name) {
     return std::nullopt;
 }
 
+std::string_view placement_name(Placement placement) {
+    return placement == Placement::boot ? "boot" : "node-local";
+}
+
+std::optional<Placement> parse_placement(std::string_view name) {
+    if (name == "boot")
+        return Placement::boot;
+    if (name == "node-local")
+        return Placement::node_local;
+    return std::nullopt;
+}
+
 MemoryView read_memory_view(const KernelFs& fs, const Probe& probe) {
     MemoryView view;
     for (const auto& node : probe.topology.nodes) {
@@ -110,6 +122,24 @@ std::vector<int> SweepPlan::node_ids() const {
     return ids;
 }
 
+std::vector<int> SweepPlan::memory_node_ids() const {
+    std::vector<int> ids;
+    for (const auto& n : memory_nodes)
+        ids.push_back(n.node);
+    return ids;
+}
+
+BootWorkers SweepPlan::boot_split(int threads_per_node) const {
+    const auto count = static_cast<std::uint64_t>(nodes.size());
+    return boot_workers(pages_per_node * count,
+                        static_cast<std::uint64_t>(threads_per_node) * count, node_ids(),
+                        boot_node);
+}
+
+std::vector<std::uint64_t> SweepPlan::boot_node_pages(int threads_per_node) const {
+    return hugetune::boot_node_pages(boot_split(threads_per_node), memory_nodes.size());
+}
+
 int SweepPlan::fewest_hardware_threads() const {
     int fewest = nodes.empty() ? 0 : nodes.front().hardware_threads;
     for (const auto& n : nodes)
@@ -142,11 +172,13 @@ struct MemoryRule {
     // sample on top of it.
     std::uint64_t samples_held = 0;
 
-    MemoryRule(double fraction, const std::vector<Phase>& phases)
+    bool memory_only_nodes_hold = false;  // boot placement: every memory node gives pages
+
+    MemoryRule(double fraction, const std::vector<Phase>& phases, Placement placement)
         : max_memory_fraction(fraction),
-          samples_held(
-              (has_phase(phases, Phase::zero) ? 1 : 0) +
-              (has_phase(phases, Phase::alloc) || has_phase(phases, Phase::grow) ? 1 : 0)) {}
+          samples_held((has_phase(phases, Phase::zero) ? 1 : 0) +
+                       (has_phase(phases, Phase::alloc) || has_phase(phases, Phase::grow) ? 1 : 0)),
+          memory_only_nodes_hold(placement == Placement::boot) {}
 
     std::uint64_t allowed_bytes(std::uint64_t available_bytes) const {
         return static_cast<std::uint64_t>(max_memory_fraction *
@@ -181,7 +213,8 @@ std::uint64_t choose_sample_mib(std::optional<std::uint64_t> given_mib,
         return *given_mib;
     std::uint64_t mib = std::max(kDefaultSampleMib, page_mib);
     for (const auto& [node, available] : nodes) {
-        if (node->cpus.empty() || !available)
+        // Node-local threads never take a memory-only node's pages; boot workers do.
+        if ((node->cpus.empty() && !rule.memory_only_nodes_hold) || !available)
             continue;
         while (mib / 2 >= page_mib &&
                rule.samples_held * mib * kMib > rule.allowed_bytes(*available))
@@ -204,10 +237,10 @@ std::uint64_t pages_in_sample(std::uint64_t sample_mib, std::uint64_t page_bytes
 }
 
 // The samples the sweep holds on a node at once, against the share of it the sweep may take.
-void check_node_fits(const NodePlan& node, const MemoryRule& rule, std::uint64_t sample_mib,
-                     std::uint64_t page_bytes) {
-    auto allowed = rule.allowed_bytes(node.available_bytes);
-    if (node.peak_bytes <= allowed)
+void check_node_fits(int node_id, std::uint64_t available_bytes, std::uint64_t peak_bytes,
+                     const MemoryRule& rule, std::uint64_t sample_mib, std::uint64_t page_bytes) {
+    auto allowed = rule.allowed_bytes(available_bytes);
+    if (peak_bytes <= allowed)
         return;
     std::uint64_t fit_pages = allowed / rule.samples_held / page_bytes;
     std::string fix =
@@ -217,10 +250,10 @@ void check_node_fits(const NodePlan& node, const MemoryRule& rule, std::uint64_t
     std::ostringstream fraction;
     fraction << rule.max_memory_fraction;
     throw SettingError("sample_mib_per_node",
-                       std::to_string(sample_mib) + " MiB per node needs " +
-                           mib_text(node.peak_bytes) + " on node " + std::to_string(node.node) +
+                       std::to_string(sample_mib) + " MiB per node needs " + mib_text(peak_bytes) +
+                           " on node " + std::to_string(node_id) +
                            " at once, more than the allowed fraction " + fraction.str() +
-                           " of its " + mib_text(node.available_bytes) + " available; " + fix);
+                           " of its " + mib_text(available_bytes) + " available; " + fix);
 }
 
 NodePlan plan_node(const MemoryNode& memory_node, int max_threads, std::uint64_t peak_bytes) {
@@ -255,12 +288,71 @@ NodeLayout plan_nodes(const std::vector<MemoryNode>& memory_nodes, const MemoryR
             continue;
         }
         NodePlan node = plan_node(m, max_threads, peak_bytes);
-        check_node_fits(node, rule, sample.sample_mib_per_node, sample.page_bytes);
+        check_node_fits(node.node, node.available_bytes, node.peak_bytes, rule,
+                        sample.sample_mib_per_node, sample.page_bytes);
         layout.measured.push_back(std::move(node));
     }
     if (layout.measured.empty())
         throw UnsupportedError("no NUMA node has both memory and CPUs; nothing to measure");
     return layout;
+}
+
+std::uint64_t available_or_fail(const MemoryNode& m) {
+    if (!m.available_bytes)
+        throw RuntimeError("cannot tell how much memory node " + std::to_string(m.node->id) +
+                           " has free (no nodeN/meminfo MemFree, no MemAvailable in "
+                           "/proc/meminfo)");
+    return *m.available_bytes;
+}
+
+// The boot CPU is CPU 0: its node runs the share padata keeps on the calling thread
+// (docs/kernel-facts.md "Where the boot's workers run and where their pages come from").
+int boot_cpu_node(const std::vector<NodePlan>& cpu_nodes, const Topology& topology) {
+    for (const auto& n : topology.nodes)
+        if (std::find(n.cpus.begin(), n.cpus.end(), 0) != n.cpus.end())
+            return n.id;
+    return cpu_nodes.front().node;
+}
+
+// Boot placement: threads on every node with CPUs, pages from every node with memory. Each
+// memory node holds at once the zero pool (the most any planned count takes from it) and one
+// alloc or grow sample (the same at most).
+void plan_boot_nodes(const Topology& topology, const std::vector<MemoryNode>& memory_nodes,
+                     const MemoryRule& rule, const std::vector<int>& counts, SweepPlan& plan) {
+    const int max_threads = counts.back();
+    for (const NumaNode& n : topology.nodes) {
+        if (n.cpus.empty())
+            continue;
+        NodePlan node;
+        node.node = n.id;
+        node.hardware_threads = static_cast<int>(n.cpus.size());
+        const auto& order = n.core_order.empty() ? n.cpus : n.core_order;
+        for (int i = 0; i < max_threads; ++i)
+            node.cpus.push_back(order[static_cast<std::size_t>(i) % order.size()]);
+        plan.nodes.push_back(std::move(node));
+    }
+    if (plan.nodes.empty())
+        throw UnsupportedError("no NUMA node has CPUs; nothing to measure");
+    if (memory_nodes.empty())
+        throw UnsupportedError("no NUMA node has memory; nothing to measure");
+    plan.boot_node = boot_cpu_node(plan.nodes, topology);
+    for (const MemoryNode& m : memory_nodes)
+        plan.memory_nodes.push_back({m.node->id, available_or_fail(m), 0, 0});
+    const std::size_t count = plan.memory_nodes.size();
+    const std::uint64_t sample_pages = plan.pages_per_node * plan.nodes.size();
+    std::vector<std::uint64_t> most(count, sample_pages / count + (sample_pages % count ? 1 : 0));
+    for (int n : counts) {
+        const auto pages = plan.boot_node_pages(n);
+        for (std::size_t i = 0; i < count; ++i)
+            most[i] = std::max(most[i], pages[i]);
+    }
+    for (std::size_t i = 0; i < count; ++i) {
+        MemoryNodePlan& m = plan.memory_nodes[i];
+        m.zero_pool_pages = most[i];
+        m.peak_bytes = rule.samples_held * most[i] * plan.page_bytes;
+        check_node_fits(m.node, m.available_bytes, m.peak_bytes, rule, plan.sample_mib_per_node,
+                        plan.page_bytes);
+    }
 }
 
 std::vector<int> distinct_counts(std::vector<int> counts) {
@@ -273,14 +365,18 @@ constexpr Phase kOutputOrder[] = {Phase::alloc, Phase::zero, Phase::grow};
 
 // Writing nr_hugepages runs in one thread under the kernel's resize lock (docs/kernel-facts.md
 // "Growing a pool through nr_hugepages"): only N = 1 means anything for the grow phase.
+// Boot placement grows the pool with one writer, as the boot's global pool is one request.
 std::vector<PointPlan> plan_points(const std::vector<Phase>& phases, const std::vector<int>& counts,
-                                   int node_count, int fewest_hardware_threads) {
+                                   int node_count, int fewest_hardware_threads,
+                                   Placement placement) {
     std::vector<PointPlan> points;
     for (Phase phase : kOutputOrder) {
         if (!has_phase(phases, phase))
             continue;
-        for (int n : phase == Phase::grow ? std::vector<int>{1} : counts)
-            points.push_back({phase, n, n * node_count, n > fewest_hardware_threads});
+        for (int n : phase == Phase::grow ? std::vector<int>{1} : counts) {
+            int total = phase == Phase::grow && placement == Placement::boot ? 1 : n * node_count;
+            points.push_back({phase, n, total, n > fewest_hardware_threads});
+        }
     }
     return points;
 }
@@ -305,8 +401,9 @@ void plan_hvo_pass(const Probe& probe, SweepPlan& plan) {
         return;
     }
     plan.hvo_pass = HvoPassPlan{*probe.kernel.hvo};
-    const int node_count = static_cast<int>(plan.nodes.size());
-    plan.points.push_back({Phase::grow, 1, node_count, false, true});
+    const int writers =
+        plan.options.placement == Placement::boot ? 1 : static_cast<int>(plan.nodes.size());
+    plan.points.push_back({Phase::grow, 1, writers, false, true});
 }
 
 double estimate_seconds(const SweepPlan& plan) {
@@ -351,6 +448,20 @@ std::vector<std::string> machine_notes(const Probe& probe, const SweepPlan& plan
                         " threads: some threads get no page");
     for (int id : plan.skipped_nodes)
         notes.push_back("node " + std::to_string(id) + " has memory but no CPUs: not measured");
+    const std::vector<int> cpu_ids = plan.node_ids(), memory_ids = plan.memory_node_ids();
+    auto holds = [](const std::vector<int>& ids, int id) {
+        return std::find(ids.begin(), ids.end(), id) != ids.end();
+    };
+    for (int id : memory_ids)
+        if (!holds(cpu_ids, id))
+            notes.push_back("node " + std::to_string(id) +
+                            " has memory but no CPUs: its pages are taken by the other nodes' "
+                            "threads, as at boot");
+    for (int id : plan.options.placement == Placement::boot ? cpu_ids : std::vector<int>{})
+        if (!holds(memory_ids, id))
+            notes.push_back("node " + std::to_string(id) +
+                            " has CPUs but no memory: its threads take pages from the memory "
+                            "nodes, as at boot");
     int fewest = plan.fewest_hardware_threads();
     if (largest_count > fewest)
         notes.push_back("counts above " + std::to_string(fewest) +
@@ -391,17 +502,21 @@ SweepPlan plan_sweep(const Probe& probe, const MemoryView& memory,
     plan.page_size_kb = options.page_size_kb;
     plan.page_bytes = options.page_size_kb * 1024;
     const std::uint64_t page_mib = std::max<std::uint64_t>(1, plan.page_bytes / kMib);
-    const MemoryRule rule(options.max_memory_fraction, plan.options.phases);
+    const MemoryRule rule(options.max_memory_fraction, plan.options.phases, options.placement);
     const auto memory_nodes = memory_nodes_of(probe.topology, memory);
     plan.sample_mib_per_node =
         choose_sample_mib(options.sample_mib_per_node, memory_nodes, rule, page_mib, plan.warnings);
     plan.pages_per_node = pages_in_sample(plan.sample_mib_per_node, plan.page_bytes, page_mib);
     const std::vector<int> counts = distinct_counts(options.threads_per_node);
-    auto layout = plan_nodes(memory_nodes, rule, plan, counts.back());
-    plan.nodes = std::move(layout.measured);
-    plan.skipped_nodes = std::move(layout.skipped);
+    if (options.placement == Placement::boot) {
+        plan_boot_nodes(probe.topology, memory_nodes, rule, counts, plan);
+    } else {
+        auto layout = plan_nodes(memory_nodes, rule, plan, counts.back());
+        plan.nodes = std::move(layout.measured);
+        plan.skipped_nodes = std::move(layout.skipped);
+    }
     plan.points = plan_points(plan.options.phases, counts, static_cast<int>(plan.nodes.size()),
-                              plan.fewest_hardware_threads());
+                              plan.fewest_hardware_threads(), options.placement);
     plan_hvo_pass(probe, plan);
     plan.timed_repetitions = static_cast<int>(plan.points.size()) * options.repetitions;
     plan.estimated_seconds = estimate_seconds(plan);
@@ -423,12 +538,26 @@ nlohmann::json to_json(const SweepPlan& plan) {
                          {"available_bytes", n.available_bytes},
                          {"peak_bytes", n.peak_bytes}});
     json points = json::array();
-    for (const auto& p : plan.points)
-        points.push_back({{"phase", phase_name(p.phase)},
-                          {"threads_per_node", p.threads_per_node},
-                          {"total_threads", p.total_threads},
-                          {"oversubscribed", p.oversubscribed},
-                          {"hvo_flipped", p.hvo_flipped}});
+    for (const auto& p : plan.points) {
+        json point = {{"phase", phase_name(p.phase)},
+                      {"threads_per_node", p.threads_per_node},
+                      {"total_threads", p.total_threads},
+                      {"oversubscribed", p.oversubscribed},
+                      {"hvo_flipped", p.hvo_flipped}};
+        if (plan.options.placement == Placement::boot && p.phase != Phase::grow) {
+            const BootWorkers split = plan.boot_split(p.threads_per_node);
+            point["worker_nodes"] = split.worker_nodes;
+            point["chunk_pages"] = split.chunk_pages;
+            point["node_pages"] = boot_node_pages(split, plan.memory_nodes.size());
+        }
+        points.push_back(std::move(point));
+    }
+    json memory_nodes = json::array();
+    for (const auto& m : plan.memory_nodes)
+        memory_nodes.push_back({{"node", m.node},
+                                {"available_bytes", m.available_bytes},
+                                {"peak_bytes", m.peak_bytes},
+                                {"zero_pool_pages", m.zero_pool_pages}});
     json hvo = plan.hvo_pass
                    ? json{{"hugetlb_optimize_vmemmap_as_is", plan.hvo_pass->as_is ? 1 : 0},
                           {"hugetlb_optimize_vmemmap_pass", plan.hvo_pass->flipped() ? 1 : 0}}
@@ -441,8 +570,11 @@ nlohmann::json to_json(const SweepPlan& plan) {
             {"pages_per_node", plan.pages_per_node},
             {"max_memory_fraction", plan.options.max_memory_fraction},
             {"seed", plan.options.seed},
+            {"placement", placement_name(plan.options.placement)},
             {"nodes", nodes},
             {"skipped_nodes", plan.skipped_nodes},
+            {"memory_nodes", memory_nodes},
+            {"boot_node", plan.boot_node},
             {"points", points},
             {"hvo_pass", hvo},
             {"timed_repetitions", plan.timed_repetitions},
@@ -455,14 +587,26 @@ std::string format_plan(const SweepPlan& plan) {
     out << "sweep plan: " << plan.pages_per_node << " x " << size_text(plan.page_size_kb)
         << " pages (" << plan.sample_mib_per_node << " MiB) per node, " << plan.options.repetitions
         << " repetitions, seed " << plan.options.seed << "\n";
+    const bool boot = plan.options.placement == Placement::boot;
+    out << "  placement: "
+        << (boot ? "boot: threads placed as the kernel's boot workers (the boot CPU's node "
+                   "first, then round-robin over the nodes with CPUs), each chunk's pages "
+                   "from every memory node in turn"
+                 : "node-local: each node's threads and pages on that node (diagnosis)")
+        << "\n";
     for (const auto& n : plan.nodes) {
-        out << "  node " << n.node << ": " << n.hardware_threads << " hardware threads, "
-            << mib_text(n.available_bytes) << " available, holds up to " << mib_text(n.peak_bytes)
-            << "; CPUs by thread:";
+        out << "  node " << n.node << ": " << n.hardware_threads << " hardware threads";
+        if (!boot)
+            out << ", " << mib_text(n.available_bytes) << " available, holds up to "
+                << mib_text(n.peak_bytes);
+        out << "; CPUs by thread:";
         for (int c : n.cpus)
             out << ' ' << c;
         out << "\n";
     }
+    for (const auto& m : plan.memory_nodes)
+        out << "  memory node " << m.node << ": " << mib_text(m.available_bytes)
+            << " available, holds up to " << mib_text(m.peak_bytes) << "\n";
     out << "  points:";
     for (const auto& p : plan.points)
         out << ' ' << (p.hvo_flipped ? "~" : "") << phase_name(p.phase) << '@' << p.threads_per_node

@@ -11,6 +11,7 @@
 
 #include "tuner/kernel/kernel_fs.hpp"
 #include "tuner/probe/probe.hpp"
+#include "tuner/sweep/boot_layout.hpp"
 #include "tuner/sweep/settings.hpp"
 
 namespace hugetune {
@@ -21,6 +22,9 @@ inline constexpr double kGibBytes = 1024.0 * 1024 * 1024;
 std::string_view phase_name(Phase phase);
 std::optional<Phase> parse_phase(std::string_view name);
 bool has_phase(const std::vector<Phase>& phases, Phase phase);
+// "boot" or "node-local", as the sweep file and --placement write it.
+std::string_view placement_name(Placement placement);
+std::optional<Placement> parse_placement(std::string_view name);
 
 // Defaults and ranges: tuner/sweep/settings.hpp.
 struct SweepOptions {
@@ -36,6 +40,7 @@ struct SweepOptions {
     // Where /proc/sys/vm/hugetlb_optimize_vmemmap exists: also time alloc and grow with HVO the
     // other way (docs/sweep-format.md "HVO pass").
     bool hvo_pass = true;
+    Placement placement = kDefaultPlacement;
 };
 
 // Free memory the sweep may draw from, per node. See node_available_bytes() for the rule.
@@ -77,22 +82,43 @@ struct HvoPassPlan {
     bool flipped() const { return !as_is; }  // its value for the pass's points
 };
 
+// Boot placement: a node the pages come from (every node with memory) and what the sweep holds
+// there at most.
+struct MemoryNodePlan {
+    int node = 0;
+    std::uint64_t available_bytes = 0;
+    std::uint64_t peak_bytes = 0;
+    // The zero phase's pool on this node: the most pages any planned count takes from it.
+    std::uint64_t zero_pool_pages = 0;
+};
+
 struct SweepPlan {
     SweepOptions options;
     std::uint64_t page_size_kb = 0;
     std::uint64_t page_bytes = 0;
     std::uint64_t sample_mib_per_node = 0;
     std::uint64_t pages_per_node = 0;
-    std::vector<NodePlan> nodes;          // measured: nodes with memory and CPUs
-    std::vector<int> skipped_nodes;       // memory without CPUs: no local thread to pin
-    std::vector<PointPlan> points;        // in the order of the output, not of execution
-    std::optional<HvoPassPlan> hvo_pass;  // nothing: no pass (hvo_pass_note says why)
+    // The nodes the threads run on. node_local: nodes with memory and CPUs; boot: every node
+    // with CPUs, as padata queues the boot's workers (available and peak bytes then 0, the
+    // memory is in memory_nodes).
+    std::vector<NodePlan> nodes;
+    std::vector<int> skipped_nodes;  // node_local: memory without CPUs, no local thread to pin
+    std::vector<MemoryNodePlan> memory_nodes;  // boot: every node with memory, by id
+    int boot_node = 0;                         // boot: the node of the boot CPU (CPU 0)
+    std::vector<PointPlan> points;             // in the order of the output, not of execution
+    std::optional<HvoPassPlan> hvo_pass;       // nothing: no pass (hvo_pass_note says why)
     std::string hvo_pass_note;
     int timed_repetitions = 0;  // points x repetitions
     double estimated_seconds = 0;
     std::vector<std::string> warnings;
 
     std::vector<int> node_ids() const;
+    std::vector<int> memory_node_ids() const;
+    // Boot placement at `threads_per_node` on every node of `nodes`: the kernel's split of the
+    // sample (pages_per_node times the nodes) among that total of threads.
+    BootWorkers boot_split(int threads_per_node) const;
+    // The pages the boot's split takes from each memory node, in the order of memory_nodes.
+    std::vector<std::uint64_t> boot_node_pages(int threads_per_node) const;
     // Over the measured nodes: a count above it is oversubscribed somewhere.
     int fewest_hardware_threads() const;
 };

@@ -13,6 +13,14 @@ namespace hugetune {
 
 enum class Phase { alloc, zero, grow };
 
+// Where the sweep's threads run and where their pages come from (docs/kernel-facts.md "The
+// sweep against the boot"). boot: as the kernel's boot workers, placed by padata round-robin
+// over the nodes with CPUs, each chunk's pages taken from every memory node in turn.
+// node_local: each thread pinned to a CPU of one node and its pages bound to that node, for
+// diagnosis (it leaves out remote zeroing and the zone locks every worker shares at boot).
+enum class Placement { boot, node_local };
+inline constexpr Placement kDefaultPlacement = Placement::boot;
+
 struct SweepOptions;
 
 // Doubling steps up to 32 per node: few points that span a wide range of counts.

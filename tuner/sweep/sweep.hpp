@@ -27,6 +27,8 @@ struct PointResult {
     std::vector<std::vector<double>> thread_seconds;  // per repetition, per thread
     std::uint64_t shortfall_pages = 0;                // worst repetition
     bool hvo_flipped = false;                         // the plan's HVO pass
+    // Boot placement: the pages each memory node gave in the last repetition.
+    std::vector<std::uint64_t> node_pages;
 
     double median_seconds() const;
 };

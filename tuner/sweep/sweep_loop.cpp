@@ -43,6 +43,7 @@ void record_repetition(PointResult& point, const PhaseRepetition& rep) {
         per_thread.push_back(t.seconds);
     point.thread_seconds.push_back(std::move(per_thread));
     point.shortfall_pages = std::max(point.shortfall_pages, rep.shortfall_pages);
+    point.node_pages = rep.node_pages;
 }
 
 SweepProgress progress_after(const PointResult& point, int done, int total, double elapsed_seconds,
@@ -105,7 +106,8 @@ SweepResult start_result(const SweepPlan& plan, nlohmann::json probe) {
                                  {},
                                  {},
                                  0,
-                                 p.hvo_flipped});
+                                 p.hvo_flipped,
+                                 {}});
     return result;
 }
 

@@ -32,7 +32,7 @@ model::MeasuredPoint measured_point(const SweepResult& r, const PointResult& p) 
     return m;
 }
 
-json point_json(const model::MeasuredPoint& m, const PointResult& p) {
+json point_json(const SweepResult& r, const model::MeasuredPoint& m, const PointResult& p) {
     auto [lo, hi] = std::minmax_element(p.samples_seconds.begin(), p.samples_seconds.end());
     json point = {{"phase", m.phase},
                   {"threads_per_node", m.threads_per_node},
@@ -48,6 +48,11 @@ json point_json(const model::MeasuredPoint& m, const PointResult& p) {
                   {"thread_seconds", p.thread_seconds}};
     if (m.nodes_serialised)
         point["nodes_serialised"] = true;
+    if (r.plan.options.placement == Placement::boot) {
+        point["node_pages"] = p.node_pages;
+        if (p.phase != Phase::grow)
+            point["expected_node_pages"] = r.plan.boot_node_pages(p.threads_per_node);
+    }
     return point;
 }
 
@@ -59,6 +64,7 @@ model::MeasuredSweep measured_sweep(const SweepResult& r) {
     m.seed = r.plan.options.seed;
     m.complete = r.complete;
     m.nodes = r.plan.node_ids();
+    m.placement = std::string(placement_name(r.plan.options.placement));
     if (r.plan.hvo_pass)
         m.hvo_pass = model::HvoPass{r.plan.hvo_pass->as_is, r.plan.hvo_pass->flipped(), {}};
     for (const auto& p : r.points)
@@ -76,7 +82,7 @@ nlohmann::json to_json(const SweepResult& r) {
     json hvo_points = json::array();
     for (const auto& p : r.points)
         if (!p.samples_seconds.empty())
-            (p.hvo_flipped ? hvo_points : points).push_back(point_json(measured_point(r, p), p));
+            (p.hvo_flipped ? hvo_points : points).push_back(point_json(r, measured_point(r, p), p));
     json doc = {
         {"format", model::kSweepFormat},
         {"format_version", model::kSweepFormatVersion},
@@ -94,10 +100,15 @@ nlohmann::json to_json(const SweepResult& r) {
           {"page_size_kb", r.plan.page_size_kb},
           {"sample_mib_per_node", r.plan.sample_mib_per_node},
           {"nodes", r.plan.node_ids()},
+          {"placement", placement_name(r.plan.options.placement)},
           {"seed", r.plan.options.seed},
           {"max_memory_fraction", r.plan.options.max_memory_fraction}}},
         {"points", points},
         {"warnings", r.warnings}};
+    if (r.plan.options.placement == Placement::boot) {
+        doc["parameters"]["memory_nodes"] = r.plan.memory_node_ids();
+        doc["parameters"]["boot_node"] = r.plan.boot_node;
+    }
     if (r.plan.hvo_pass)
         doc["hvo_pass"] = {{"hugetlb_optimize_vmemmap_as_is", r.plan.hvo_pass->as_is ? 1 : 0},
                            {"hugetlb_optimize_vmemmap", r.plan.hvo_pass->flipped() ? 1 : 0},

@@ -42,6 +42,11 @@ namespace {
 struct Bitmap {
     hwloc_bitmap_t set = hwloc_bitmap_alloc();
     explicit Bitmap(int index) { hwloc_bitmap_only(set, static_cast<unsigned>(index)); }
+    explicit Bitmap(const std::vector<int>& indexes) {
+        hwloc_bitmap_zero(set);
+        for (int i : indexes)
+            hwloc_bitmap_set(set, static_cast<unsigned>(i));
+    }
     ~Bitmap() { hwloc_bitmap_free(set); }
     Bitmap(const Bitmap&) = delete;
     Bitmap& operator=(const Bitmap&) = delete;
@@ -64,6 +69,16 @@ void Binder::bind_area(void* addr, std::size_t bytes, int node) const {
                                HWLOC_MEMBIND_BYNODESET) != 0)
         throw RuntimeError("cannot bind memory to NUMA node " + std::to_string(node) + ": " +
                            std::strerror(errno));
+}
+
+void Binder::interleave_area(void* addr, std::size_t bytes, const std::vector<int>& nodes) const {
+    if (bytes == 0)
+        return;
+    Bitmap set(nodes);
+    if (hwloc_set_area_membind(impl_->topo, addr, bytes, set.set, HWLOC_MEMBIND_INTERLEAVE,
+                               HWLOC_MEMBIND_BYNODESET) != 0)
+        throw RuntimeError("cannot interleave memory over the NUMA nodes with memory: " +
+                           std::string(std::strerror(errno)));
 }
 
 HugeMapping::HugeMapping(std::size_t pages, std::uint64_t page_bytes, bool reserve) {

@@ -26,6 +26,11 @@ class Binder {
     // Binds the pages of [addr, addr+bytes) to NUMA node `node` (OS index), as mbind(MPOL_BIND)
     // does: faults there allocate on that node or fail. Throws RuntimeError.
     void bind_area(void* addr, std::size_t bytes, int node) const;
+    // Interleaves the pages of [addr, addr+bytes) over `nodes` (OS indexes), as
+    // mbind(MPOL_INTERLEAVE) does: the mapping's i-th huge page comes from the (i mod n)-th node
+    // of the set, the first node first (docs/kernel-facts.md "The sweep against the boot").
+    // Throws RuntimeError.
+    void interleave_area(void* addr, std::size_t bytes, const std::vector<int>& nodes) const;
 
   private:
     struct Impl;

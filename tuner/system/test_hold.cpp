@@ -34,13 +34,28 @@ bool asks_for(const char* path, std::string_view point) {
     return asked;
 }
 
+// The test wrote "release" over our "held" line.
+bool released(const char* path) {
+    int fd = ::open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0)
+        return false;
+    char buffer[16] = {};
+    ssize_t got = ::pread(fd, buffer, sizeof buffer - 1, 0);
+    ::close(fd);
+    std::string_view first(buffer, got > 0 ? static_cast<std::size_t>(got) : 0);
+    return first.substr(0, first.find('\n')) == "release";
+}
+
 }  // namespace
 
 void test_hold_point(std::string_view point) {
     const char* path = std::getenv(kTestHoldVariable);
     if (path == nullptr || *path == '\0' || !asks_for(path, point))
         return;
-    std::this_thread::sleep_for(std::chrono::seconds(kHoldSeconds));
+    using namespace std::chrono;
+    const auto until = steady_clock::now() + seconds(kHoldSeconds);
+    while (steady_clock::now() < until && !released(path))
+        std::this_thread::sleep_for(milliseconds(20));
 }
 
 }  // namespace hugetune

@@ -6,7 +6,8 @@
 // user, writable by no one else, whose first line is the point's name: a variable alone, or a
 // file someone else could write, never stops the binary. At the point the binary replaces the
 // file's content with "held <point> <pid>" and sleeps (at most kHoldSeconds, then goes on as if
-// never held) for the test to kill it.
+// never held) for the test to kill it, or to look at it and write "release" into the file, which
+// lets it go on at once.
 #pragma once
 
 #include <string_view>
@@ -18,6 +19,10 @@ inline constexpr int kHoldSeconds = 600;
 
 // The grow phase has raised every node's pool and not yet lowered it.
 inline constexpr std::string_view kHoldGrowRaised = "grow-raised";
+// Every thread of an alloc (zero) repetition has faulted its pages; none is unmapped yet, so
+// /proc/PID/numa_maps shows where each thread's pages came from.
+inline constexpr std::string_view kHoldAllocFaulted = "alloc-faulted";
+inline constexpr std::string_view kHoldZeroFaulted = "zero-faulted";
 
 // Holds here when the test asked for `point` (see above); returns at once otherwise.
 void test_hold_point(std::string_view point);

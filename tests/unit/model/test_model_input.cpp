@@ -5,7 +5,9 @@
 #include <functional>
 #include <sstream>
 
+#include "model/documents/sweep.hpp"
 #include "model/input/fit_input.hpp"
+#include "model/input/json_fields.hpp"
 
 using namespace hugetune::model;
 
@@ -178,6 +180,8 @@ TEST_CASE("sweep: every bad document names the JSON path and problem") {
         {[](nlohmann::json& d) { d.erase("parameters"); }, "parameters: missing"},
         {[](nlohmann::json& d) { d["parameters"]["page_size_kb"] = 0; },
          "page_size_kb: must be at least 1"},
+        {[](nlohmann::json& d) { d["parameters"]["placement"] = "local"; },
+         "parameters.placement: 'local' is not one of boot, node-local"},
         {[](nlohmann::json& d) { d["points"] = 3; }, "points: must be an array"},
         {[](nlohmann::json& d) { d["points"][2]["phase"] = "heat"; },
          "points[2].phase: 'heat' is not one"},
@@ -301,4 +305,14 @@ TEST_CASE("sweep: the probe's HVO and pre-zeroing facts, for the sweep's page si
     CHECK(same_size.vmemmap_freeable_kib_per_page == std::optional<double>(28));
     // Present, even at 0 free pages not yet zeroed: the kernel has the file.
     CHECK(same_size.zeroable_hugepages);
+}
+
+TEST_CASE("sweep: the placement is read, and a sweep without one was node-local") {
+    nlohmann::json doc = sweep_fixture();
+    doc["parameters"].erase("placement");
+    CHECK(read_measured_sweep(JsonField(doc)).placement == kPlacementNodeLocal);
+    doc["parameters"]["placement"] = "boot";
+    CHECK(read_measured_sweep(JsonField(doc)).placement == kPlacementBoot);
+    doc["parameters"]["placement"] = "node-local";
+    CHECK(read_measured_sweep(JsonField(doc)).placement == kPlacementNodeLocal);
 }

@@ -20,7 +20,7 @@ inline SweepResult made_up_sweep() {
     r.probe = to_json(probe);
     for (const auto& p : r.plan.points)
         r.points.push_back(
-            {p.phase, p.threads_per_node, p.total_threads, p.oversubscribed, {}, {}, 0});
+            {p.phase, p.threads_per_node, p.total_threads, p.oversubscribed, {}, {}, 0, false, {}});
     r.points[0].samples_seconds = {0.4, 0.1, 0.2};  // alloc @1: median 0.2 s, 4 GiB -> 20 GiB/s
     r.points[0].thread_seconds = {{0.1}, {0.1}, {0.1}};
     r.points[1].samples_seconds = {0.5};  // alloc @64 (oversubscribed), one sample so far

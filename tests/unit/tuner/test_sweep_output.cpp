@@ -64,7 +64,13 @@ TEST_CASE("the sweep file has the agreed fields; unmeasured points are left out"
     CHECK(params["nodes"] == nlohmann::json::array({0, 1, 2, 3}));
     CHECK(params["seed"] == 1);
     CHECK(params["max_memory_fraction"] == 0.5);
+    // Boot placement, the default: the pages come from all four memory nodes.
+    CHECK(params["placement"] == "boot");
+    CHECK(params["memory_nodes"] == nlohmann::json::array({0, 1, 2, 3}));
+    CHECK(params["boot_node"] == 0);
     REQUIRE(j["points"].size() == 2);
+    // 2048 pages by 4 threads: 4 chunks of 512, each 128 from every node.
+    CHECK(j["points"][0]["expected_node_pages"] == nlohmann::json::array({512, 512, 512, 512}));
     auto p0 = j["points"][0];
     CHECK(p0["phase"] == "alloc");
     CHECK(p0["threads_per_node"] == 1);

@@ -65,7 +65,8 @@ TEST_CASE("skylake-4node: four nodes, threads on distinct cores before SMT sibli
     CHECK(plan.timed_repetitions == 70);
     for (const auto& p : plan.points) {
         CHECK_FALSE(p.oversubscribed);  // 32 <= 36 hardware threads per node
-        CHECK(p.total_threads == 4 * p.threads_per_node);
+        // Boot placement grows the global pool with one writer, as the boot makes one request.
+        CHECK(p.total_threads == (p.phase == Phase::grow ? 1 : 4 * p.threads_per_node));
         if (p.phase == Phase::grow)
             CHECK(p.threads_per_node == 1);
     }
@@ -74,21 +75,41 @@ TEST_CASE("skylake-4node: four nodes, threads on distinct cores before SMT sibli
 
 TEST_CASE("skylake-4node: a node may give min(its MemFree, MemAvailable) x fraction") {
     Fixture f("skylake-4node");
-    SweepPlan plan = f.plan();
+    SweepOptions local;
+    local.placement = Placement::node_local;
+    SweepPlan plan = f.plan(local);
     // Node MemFree 301989888 kB (288 GiB) is below MemAvailable (1152 GiB).
     for (const auto& n : plan.nodes)
         CHECK(n.available_bytes == 301989888ull * 1024);
+    CHECK(plan.memory_nodes.empty());
     // alloc/grow take a second sample while the zero phase's pool is held.
     CHECK(plan.nodes[0].peak_bytes == 2 * kDefaultSampleMib * kMib);
-    SweepOptions zero_only;
+    SweepOptions zero_only = local;
     zero_only.phases = {Phase::zero};
     CHECK(f.plan(zero_only).nodes[0].peak_bytes == kDefaultSampleMib * kMib);
+
+    // Boot placement: the same rule on every memory node, which the boot's split fills evenly
+    // here (every chunk of 512 x 4 / (4 N) pages is a multiple of the 4 nodes).
+    SweepPlan boot = f.plan();
+    REQUIRE(boot.memory_nodes.size() == 4);
+    for (const auto& m : boot.memory_nodes) {
+        CHECK(m.available_bytes == 301989888ull * 1024);
+        CHECK(m.peak_bytes == 2 * kDefaultSampleMib * kMib);
+        CHECK(m.zero_pool_pages == 512);
+    }
+    SweepOptions boot_zero;
+    boot_zero.phases = {Phase::zero};
+    CHECK(f.plan(boot_zero).memory_nodes[3].peak_bytes == kDefaultSampleMib * kMib);
 }
 
 TEST_CASE("a sample that does not fit is refused with the largest one that does") {
     Fixture f("skylake-4node");
     SweepOptions o;
     o.sample_mib_per_node = 200000;
+    // Boot placement: 400,000 pages in 128 chunks of 3,125 at 32 per node, each chunk one page
+    // more on node 0 than on node 3, so node 0 holds 100,096 pages per sample.
+    CHECK(refusal(f, o).message.find("200000 MiB per node needs 400384 MiB on node 0") == 0);
+    o.placement = Placement::node_local;
     Refusal r = refusal(f, o);
     CHECK(r.setting == "sample_mib_per_node");
     CHECK(r.message.find("200000 MiB per node needs 400000 MiB on node 0") == 0);
@@ -217,14 +238,67 @@ TEST_CASE("no hugetlb in the kernel is UnsupportedError") {
     CHECK_THROWS_AS(plan_sweep(p, f.memory, {}), UnsupportedError);
 }
 
-TEST_CASE("a node with memory but no CPUs is skipped and noted") {
+namespace {
+
+bool has_note(const SweepPlan& plan, const std::string& text) {
+    for (const auto& w : plan.warnings)
+        if (w.find(text) != std::string::npos)
+            return true;
+    return false;
+}
+
+}  // namespace
+
+TEST_CASE("node-local: a node with memory but no CPUs is skipped and noted") {
     Fixture f("zen4-2node");
     Probe p = f.probe;
     p.topology.nodes[1].cpus.clear();
     p.topology.nodes[1].core_order.clear();
-    SweepPlan plan = plan_sweep(p, f.memory, {});
+    SweepOptions o;
+    o.placement = Placement::node_local;
+    SweepPlan plan = plan_sweep(p, f.memory, o);
     CHECK(plan.node_ids() == std::vector<int>{0});
     CHECK(plan.skipped_nodes == std::vector<int>{1});
+    CHECK(has_note(plan, "node 1 has memory but no CPUs: not measured"));
+}
+
+TEST_CASE("boot: a memory-only node gives pages to the other nodes' threads, as at boot") {
+    Fixture f("zen4-2node");
+    Probe p = f.probe;
+    p.topology.nodes[1].cpus.clear();
+    p.topology.nodes[1].core_order.clear();
+    SweepOptions o;
+    o.threads_per_node = {1, 2};
+    o.sample_mib_per_node = 14;  // 7 pages: node 0's threads take them from both nodes
+    SweepPlan plan = plan_sweep(p, f.memory, o);
+    CHECK(plan.node_ids() == std::vector<int>{0});
+    CHECK(plan.memory_node_ids() == std::vector<int>{0, 1});
+    CHECK(plan.skipped_nodes.empty());
+    CHECK(has_note(plan, "node 1 has memory but no CPUs: its pages are taken by the other"));
+    // 7 pages by 1 thread: one chunk, pages 0, 2, 4, 6 from node 0 and 1, 3, 5 from node 1.
+    CHECK(plan.boot_node_pages(1) == std::vector<std::uint64_t>{4, 3});
+    // By 2 threads: chunks of 3, 3 and 1, each starting again at node 0.
+    CHECK(plan.boot_split(2).chunk_pages == std::vector<std::uint64_t>{3, 3, 1});
+    CHECK(plan.boot_node_pages(2) == std::vector<std::uint64_t>{5, 2});
+    CHECK(plan.memory_nodes[0].zero_pool_pages == 5);
+    CHECK(plan.memory_nodes[1].zero_pool_pages == 4);  // ceil(7 / 2) at least
+}
+
+TEST_CASE("boot: a node with CPUs and no memory gets threads and gives no pages") {
+    Fixture f("zen4-2node");
+    Probe p = f.probe;
+    p.topology.nodes[1].memory_bytes = 0;
+    SweepOptions o;
+    o.threads_per_node = {1, 2};
+    SweepPlan plan = plan_sweep(p, f.memory, o);
+    CHECK(plan.node_ids() == std::vector<int>{0, 1});
+    CHECK(plan.memory_node_ids() == std::vector<int>{0});
+    CHECK(plan.boot_split(2).worker_nodes == std::vector<int>{0, 1, 0, 1});
+    CHECK(plan.boot_node_pages(2) == std::vector<std::uint64_t>{1024});
+    CHECK(has_note(plan, "node 1 has CPUs but no memory: its threads take pages"));
+    // Node-local placement measures only nodes with both.
+    o.placement = Placement::node_local;
+    CHECK(plan_sweep(p, f.memory, o).node_ids() == std::vector<int>{0});
 }
 
 TEST_CASE("node_available_bytes: node MemFree capped by MemAvailable, else an even share") {
