@@ -47,7 +47,9 @@ std::vector<Warning> machine_warnings(const MachineFacts& m, std::uint64_t page_
     if (m.hypervisor)
         w.push_back({"vm",
                      "measured in a virtual machine: the times include the host's work (first "
-                     "touch of guest memory, the host's own page sizes); confirm on bare metal."});
+                     "touch of guest memory, the host's own page sizes); confirm on bare metal. "
+                     "What no run-time measurement reproduces of the boot: docs/kernel-facts.md "
+                     "\"The sweep against the boot\"."});
     if (m.supports_alloc_threads == false)
         w.push_back({"kernel_too_old", "kernel " + m.kernel_release.value_or("?") +
                                            " ignores hugepage_alloc_threads= (it needs Linux "

@@ -20,7 +20,8 @@ std::string phase_meaning(const std::string& phase) {
     if (phase == "zero")
         return "pool pages faulted: zeroing alone";
     if (phase == "grow")
-        return "one thread per node grows the pool: what the boot does per page";
+        return "the pool grown by writing nr_hugepages, one writer at a time: what the boot does "
+               "per page";
     return "";
 }
 
@@ -114,13 +115,35 @@ std::string format_phase_tables(const std::vector<MeasuredPoint>& points) {
     return s.str();
 }
 
+namespace {
+
+// Which placement the measurements, and so the prediction, came from (docs/kernel-facts.md "The
+// sweep against the boot"): node-local on several nodes leaves out what limits the boot's scaling.
+std::string placement_line(const model::MeasuredSweep& sweep) {
+    if (sweep.placement == model::kPlacementBoot)
+        return "placement: boot (threads and pages placed as the kernel's boot workers; "
+               "docs/kernel-facts.md \"The sweep against the boot\")\n";
+    std::string line =
+        "placement: node-local (each node's threads and pages on that node; "
+        "docs/kernel-facts.md \"The sweep against the boot\")\n";
+    if (sweep.nodes.size() > 1)
+        line += "  on " + std::to_string(sweep.nodes.size()) +
+                " nodes this leaves out the remote zeroing and the shared zone locks of the boot's "
+                "workers: the prediction is likely optimistic; measure again with --placement "
+                "boot\n";
+    return line;
+}
+
+}  // namespace
+
 std::string format_sweep_summary(const model::MeasuredSweep& sweep) {
     std::ostringstream s;
     if (!sweep.points.empty())
         s << "sample " << static_cast<std::uint64_t>(sweep.points[0].pages_per_node) << " x "
           << page_size_text(sweep.points[0].page_size_kb > 0 ? sweep.points[0].page_size_kb
                                                              : sweep.page_size_kb)
-          << " pages per node, " << sweep.nodes.size() << " node(s)\n\n";
+          << " pages per node, " << sweep.nodes.size() << " node(s)\n"
+          << placement_line(sweep) << "\n";
     if (auto tables = format_phase_tables(sweep.points); !tables.empty())
         s << tables << "\nspread: (slowest - fastest) / median over the repetitions\n";
     for (const auto& w : sweep.warnings)
@@ -380,7 +403,7 @@ std::string format_report_summary(const model::Report& report) {
       << ", " << run.sku.nodes << " node(s) x " << run.sku.hardware_threads_per_node
       << " hardware threads, " << page_size_text(run.sku.page_size_kb) << " pages, kernel "
       << report.kernel.release.value_or("?") << "\n\n";
-    s << format_phase_tables(run.sweep.points) << "\n";
+    s << format_phase_tables(run.sweep.points) << placement_line(run.sweep) << "\n";
     if (run.fit.model)
         model_lines(s, *run.fit.model);
     decision_lines(s, report);

@@ -12,11 +12,21 @@ TEST_CASE("sweep summary of a sweep document: sample, medians, spread, throughpu
     SweepResult r = made_up_sweep();
     r.warnings = {"a note for the reader"};
     const std::string text = format_sweep_summary(measured_sweep(r));
-    CHECK(text.starts_with("sample 512 x 2 MiB pages per node, 4 node(s)\n\n"));
+    CHECK(text.starts_with("sample 512 x 2 MiB pages per node, 4 node(s)\nplacement: boot ("));
     CHECK(text.find("phase alloc") != std::string::npos);
     CHECK(text.find("phase zero") == std::string::npos);  // nothing measured yet
     CHECK(text.find("             1    200.0 ms    150.0%     20.00\n") != std::string::npos);
     CHECK(text.find("            64    500.0 ms      0.0%      8.00  oversubscribed  shortfall 3 "
                     "pages\n") != std::string::npos);
     CHECK(text.ends_with("note: a note for the reader\n"));
+}
+
+TEST_CASE("sweep summary: a node-local sweep of several nodes says what it leaves out") {
+    SweepResult r = made_up_sweep();
+    r.plan.options.placement = Placement::node_local;
+    const std::string text = format_sweep_summary(measured_sweep(r));
+    CHECK(text.find("placement: node-local (each node's threads and pages on that node; "
+                    "docs/kernel-facts.md \"The sweep against the boot\")\n  on 4 nodes this "
+                    "leaves out the remote zeroing") != std::string::npos);
+    CHECK(text.find("measure again with --placement boot") != std::string::npos);
 }

@@ -89,7 +89,9 @@ TEST_CASE("sweep summary: the sample, one table per measured phase, the legend a
     const model::MeasuredSweep measured = model::read_measured_sweep(model::JsonField(sweep));
     const std::string text = format_sweep_summary(measured);
     check_golden("sweep-summary.txt", text);
-    CHECK(text.starts_with("sample 512 x 2 MiB pages per node, 4 node(s)\n\n"));
+    // A document without a placement was node-local, and on 4 nodes that is said.
+    CHECK(text.starts_with("sample 512 x 2 MiB pages per node, 4 node(s)\nplacement: node-local"));
+    CHECK(text.find("the prediction is likely optimistic") != std::string::npos);
     CHECK(text.find(format_phase_tables(measured.points)) != std::string::npos);
     CHECK(text.find("phase zero") == std::string::npos);  // nothing measured
     CHECK(text.find("             1    200.0 ms    150.0%     20.00\n") != std::string::npos);

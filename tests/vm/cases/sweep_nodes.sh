@@ -14,10 +14,14 @@ assert doc["complete"] is True, doc
 params = doc["parameters"]
 assert params["nodes"] == [0, 1] and params["threads_per_node"] == [1, 2], params
 assert {p["phase"] for p in doc["points"]} == set(params["phases"]), doc["points"]
+assert params["placement"] == "boot" and params["memory_nodes"] == [0, 1], params
 for point in doc["points"]:
     assert point["pages_per_node"] == 16 and point["shortfall_pages"] == 0, point
-    # One time per worker: threads per node on each of the 2 nodes.
-    assert all(len(ts) == 2 * point["threads_per_node"] for ts in point["thread_seconds"]), point
+    # Boot placement: 32 pages in chunks of 16 or 8, half from each node in every repetition.
+    assert point["node_pages"] == [16, 16], point
+    # One time per worker: threads per node on each of the 2 nodes; grow has one writer.
+    workers = 1 if point["phase"] == "grow" else 2 * point["threads_per_node"]
+    assert all(len(ts) == workers for ts in point["thread_seconds"]), point
 PY
 before=$(vm_section sweep-nodes pools-before)
 [[ "$(vm_section sweep-nodes pools-after)" == "$before" ]] ||
