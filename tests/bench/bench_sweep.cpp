@@ -3,7 +3,11 @@
 //  2. harness overhead: the zero phase at its best N against the simplest fault-in loop (mmap
 //     MAP_HUGETLB, touch one byte per page, munmap) over the same pool pages, interleaved and
 //     repeated in one run; the ratio of bandwidths must be within 5%;
-//  3. the sample does not grow with the machine's memory (plans of gathered trees).
+//  3. the sample does not grow with the machine's memory (plans of gathered trees);
+//  4. the two placements side by side: the alloc phase with boot placement against node-local at
+//     each count up to the hardware threads, interleaved in one run. On one node both take every
+//     page from that node, so the ratio should be about 1.00: boot placement costs nothing there.
+//     Printed, not judged (docs/kernel-facts.md "The sweep against the boot").
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -96,6 +100,111 @@ bool sample_is_flat() {
     return same;
 }
 
+// 2. The zero phase at N against the simplest fault-in loop over the same pool pages; true when
+// within the target or skipped.
+bool harness_against_simple(const KernelFs& fs, const Probe& probe, int best_n, double sample_gib,
+                            const SignalGuard& signals) {
+    std::printf("== 2. harness vs simplest fault-in loop, zero phase at N = %d, %d rounds\n",
+                best_n, kRounds);
+    SweepOptions zero_only;
+    zero_only.phases = {Phase::zero};
+    zero_only.threads_per_node = {best_n};
+    zero_only.placement = Placement::node_local;  // the simple loop binds nothing either
+    SweepPlan plan = plan_sweep(probe, read_memory_view(fs, probe), zero_only);
+    if (plan.nodes.size() != 1) {
+        std::printf(
+            "  skipped: the simple loop does not bind memory, so only a one-node "
+            "machine compares like for like\n");
+        return true;
+    }
+    RunLock lock;
+    PoolGuard guard(fs, lock, {plan.page_size_kb}, "bench");
+    Binder binder;
+    PhaseRunner runner(fs, plan, binder,
+                       guard.saved_pool(plan.page_size_kb).nr_overcommit_hugepages);
+    runner.grow_zero_pool();
+    runner.run(Phase::zero, best_n);  // warm-up, both methods use these pool pages
+    simple_loop_seconds(best_n, plan.pages_per_node, plan.page_bytes);
+    std::vector<double> harness, simple;
+    for (int r = 0; r < kRounds && !signals.received(); ++r) {
+        // Alternate which goes first so drift in the machine hits both alike.
+        if (r % 2)
+            simple.push_back(simple_loop_seconds(best_n, plan.pages_per_node, plan.page_bytes));
+        auto rep = runner.run(Phase::zero, best_n);
+        if (rep.shortfall_pages)
+            throw RuntimeError("shortfall during the benchmark");
+        harness.push_back(rep.run.wall_seconds);
+        if (!(r % 2))
+            simple.push_back(simple_loop_seconds(best_n, plan.pages_per_node, plan.page_bytes));
+    }
+    RestoreReport report = guard.restore();
+    if (report.writes_failed)
+        throw RuntimeError("restore failed: " + report.summary());
+    double mh = model::median(harness), ms = model::median(simple);
+    double gib = sample_gib;
+    double ratio = (gib / mh) / (gib / ms);
+    std::printf(
+        "  harness median %.3f ms (%.2f GiB/s), simple loop median %.3f ms (%.2f "
+        "GiB/s)\n",
+        mh * 1e3, gib / mh, ms * 1e3, gib / ms);
+    bool within = ratio >= 0.95;
+    std::printf("  bandwidth ratio harness/simple = %.3f (target >= 0.95): %s\n", ratio,
+                within ? "ok" : "MISSED");
+    return within;
+}
+
+// Alloc repetitions of both placements in turn, the first of each pair alternating, so drift in
+// the machine hits both alike.
+void placements_side_by_side(const KernelFs& fs, const Probe& probe, const SignalGuard& signals) {
+    SweepOptions boot;
+    boot.phases = {Phase::alloc};
+    boot.sample_mib_per_node = 256;
+    SweepOptions local = boot;
+    local.placement = Placement::node_local;
+    const MemoryView memory = read_memory_view(fs, probe);
+    const SweepPlan boot_plan = plan_sweep(probe, memory, boot);
+    const SweepPlan local_plan = plan_sweep(probe, memory, local);
+    std::printf(
+        "== 4. boot placement against node-local, alloc phase, %llu MiB per node, %zu "
+        "node(s), %d rounds\n",
+        static_cast<unsigned long long>(boot_plan.sample_mib_per_node), boot_plan.nodes.size(),
+        kRounds);
+    RunLock lock;
+    PoolGuard guard(fs, lock, {boot_plan.page_size_kb}, "bench");
+    Binder binder;
+    const auto overcommit = guard.saved_pool(boot_plan.page_size_kb).nr_overcommit_hugepages;
+    PhaseRunner boot_runner(fs, boot_plan, binder, overcommit);
+    PhaseRunner local_runner(fs, local_plan, binder, overcommit);
+    for (int n = 1; n <= boot_plan.fewest_hardware_threads(); n *= 2) {
+        boot_runner.run(Phase::alloc, n);  // warm-up of both
+        local_runner.run(Phase::alloc, n);
+        std::vector<double> boot_s, local_s, ratios;
+        for (int r = 0; r < kRounds && !signals.received(); ++r) {
+            double b = 0, l = 0;
+            if (r % 2) {
+                l = local_runner.run(Phase::alloc, n).run.wall_seconds;
+                b = boot_runner.run(Phase::alloc, n).run.wall_seconds;
+            } else {
+                b = boot_runner.run(Phase::alloc, n).run.wall_seconds;
+                l = local_runner.run(Phase::alloc, n).run.wall_seconds;
+            }
+            boot_s.push_back(b);
+            local_s.push_back(l);
+            ratios.push_back(b / l);
+        }
+        std::sort(ratios.begin(), ratios.end());
+        std::printf(
+            "  N = %d: boot median %.2f ms, node-local median %.2f ms; time ratio "
+            "boot/node-local %.3f (median of the pairs %.3f, pairs from %.3f to %.3f)\n",
+            n, model::median(boot_s) * 1e3, model::median(local_s) * 1e3,
+            model::median(boot_s) / model::median(local_s), model::median(ratios), ratios.front(),
+            ratios.back());
+    }
+    RestoreReport report = guard.restore();
+    if (report.writes_failed)
+        throw RuntimeError("restore failed: " + report.summary());
+}
+
 }  // namespace
 
 int main() {
@@ -131,53 +240,9 @@ int main() {
                 best_gib = gib, best_n = p.threads_per_node;
         }
 
-        std::printf("== 2. harness vs simplest fault-in loop, zero phase at N = %d, %d rounds\n",
-                    best_n, kRounds);
-        SweepOptions zero_only;
-        zero_only.phases = {Phase::zero};
-        zero_only.threads_per_node = {best_n};
-        SweepPlan plan = plan_sweep(probe, read_memory_view(fs, probe), zero_only);
-        if (plan.nodes.size() != 1) {
-            std::printf(
-                "  skipped: the simple loop does not bind memory, so only a one-node "
-                "machine compares like for like\n");
-            return ok ? 0 : 1;
-        }
         SignalGuard signals;
-        RunLock lock;
-        PoolGuard guard(fs, lock, {plan.page_size_kb}, "bench");
-        Binder binder;
-        PhaseRunner runner(fs, plan, binder,
-                           guard.saved_pool(plan.page_size_kb).nr_overcommit_hugepages);
-        runner.grow_zero_pool();
-        runner.run(Phase::zero, best_n);  // warm-up, both methods use these pool pages
-        simple_loop_seconds(best_n, plan.pages_per_node, plan.page_bytes);
-        std::vector<double> harness, simple;
-        for (int r = 0; r < kRounds && !signals.received(); ++r) {
-            // Alternate which goes first so drift in the machine hits both alike.
-            if (r % 2)
-                simple.push_back(simple_loop_seconds(best_n, plan.pages_per_node, plan.page_bytes));
-            auto rep = runner.run(Phase::zero, best_n);
-            if (rep.shortfall_pages)
-                throw RuntimeError("shortfall during the benchmark");
-            harness.push_back(rep.run.wall_seconds);
-            if (!(r % 2))
-                simple.push_back(simple_loop_seconds(best_n, plan.pages_per_node, plan.page_bytes));
-        }
-        RestoreReport report = guard.restore();
-        if (report.writes_failed)
-            throw RuntimeError("restore failed: " + report.summary());
-        double mh = model::median(harness), ms = model::median(simple);
-        double gib = sample_gib;
-        double ratio = (gib / mh) / (gib / ms);
-        std::printf(
-            "  harness median %.3f ms (%.2f GiB/s), simple loop median %.3f ms (%.2f "
-            "GiB/s)\n",
-            mh * 1e3, gib / mh, ms * 1e3, gib / ms);
-        bool within = ratio >= 0.95;
-        std::printf("  bandwidth ratio harness/simple = %.3f (target >= 0.95): %s\n", ratio,
-                    within ? "ok" : "MISSED");
-        ok = ok && within;
+        ok = harness_against_simple(fs, probe, best_n, sample_gib, signals) && ok;
+        placements_side_by_side(fs, probe, signals);
     } catch (const Error& e) {
         std::fprintf(stderr, "bench_sweep: %s\n", e.what());
         return 1;
