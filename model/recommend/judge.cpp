@@ -23,7 +23,9 @@ FitJudgement judge_fit(const FittedModels& fits) {
                          decimals_text(f.r2, 3) + " of the variation in log time (below " +
                          decimals_text(kPoorFitR2, 1) + ") and the points lie " +
                          percent_text(std::expm1(rms_log)) +
-                         " from it on average; its predictions are not to be relied on"});
+                         " from it on average; its predictions are not to be relied on (what "
+                         "the sweep cannot reproduce of the boot: docs/kernel-facts.md \"The "
+                         "sweep against the boot\")"});
     return out;
 }
 

@@ -274,6 +274,28 @@ TimedRun PhaseRunner::time_faults(std::vector<ThreadTask>& tasks, bool fresh_pag
     return run;
 }
 
+// Times the pool writes of `tasks`, reads the nodes' counts while the pools are raised, and puts
+// every node of `base` back to its count on every way out.
+TimedRun PhaseRunner::time_grow(std::vector<ThreadTask>& tasks, const NodeCounts& base,
+                                NodeCounts& after) {
+    auto shrink_back = [&] {
+        for (const auto& [node, count] : base)
+            fs_.write_u64(node_pool_dir(node, plan_.page_size_kb) + "/nr_hugepages", count);
+    };
+    TimedRun run;
+    try {
+        run = run_timed(binder_, tasks, nullptr, [&] {
+            after = read_node_counters("nr_hugepages");
+            test_hold_point(kHoldGrowRaised);
+        });
+    } catch (...) {
+        shrink_back();
+        throw;
+    }
+    shrink_back();
+    return run;
+}
+
 // One thread per node writes its node's nr_hugepages: the kernel allocates the pages in the
 // writing thread without zeroing them, serialised by the page size's resize lock.
 PhaseRepetition PhaseRunner::run_grow() {
@@ -291,21 +313,7 @@ PhaseRepetition PhaseRunner::run_grow() {
         };
     }
     PhaseRepetition rep;
-    auto shrink_back = [&] {
-        for (const auto& n : plan_.nodes)
-            fs_.write_u64(node_pool_dir(n.node, plan_.page_size_kb) + "/nr_hugepages",
-                          base[n.node]);
-    };
-    try {
-        rep.run = run_timed(binder_, tasks, nullptr, [&] {
-            after = read_node_counters("nr_hugepages");
-            test_hold_point(kHoldGrowRaised);
-        });
-    } catch (...) {
-        shrink_back();
-        throw;
-    }
-    shrink_back();
+    rep.run = time_grow(tasks, base, after);
     for (const auto& n : plan_.nodes) {
         std::uint64_t got = after[n.node] > base[n.node] ? after[n.node] - base[n.node] : 0;
         if (got < plan_.pages_per_node)
@@ -333,21 +341,8 @@ PhaseRepetition PhaseRunner::run_boot_grow() {
         fs_.write_u64(global, target);
         return sample_pages;
     };
-    auto shrink_back = [&] {
-        for (int n : memory)
-            fs_.write_u64(node_pool_dir(n, plan_.page_size_kb) + "/nr_hugepages", base[n]);
-    };
     PhaseRepetition rep;
-    try {
-        rep.run = run_timed(binder_, tasks, nullptr, [&] {
-            after = read_node_counters("nr_hugepages");
-            test_hold_point(kHoldGrowRaised);
-        });
-    } catch (...) {
-        shrink_back();
-        throw;
-    }
-    shrink_back();
+    rep.run = time_grow(tasks, base, after);
     rep.node_pages = counter_moves(memory, base, after, /*rises=*/true);
     std::uint64_t got = 0;
     for (auto pages : rep.node_pages)

@@ -50,6 +50,7 @@ class PhaseRunner {
     NodeCounts read_node_counters(const char* name) const;
     std::vector<int> counter_nodes() const;
     bool boot_placement() const;
+    TimedRun time_grow(std::vector<ThreadTask>& tasks, const NodeCounts& base, NodeCounts& after);
     PhaseRepetition run_grow();
     PhaseRepetition run_boot_grow();
     HugeMapping reserve_free_pool();

@@ -256,19 +256,28 @@ void check_node_fits(int node_id, std::uint64_t available_bytes, std::uint64_t p
                            " of its " + mib_text(available_bytes) + " available; " + fix);
 }
 
-NodePlan plan_node(const MemoryNode& memory_node, int max_threads, std::uint64_t peak_bytes) {
-    const NumaNode& node = *memory_node.node;
-    if (!memory_node.available_bytes)
-        throw RuntimeError("cannot tell how much memory node " + std::to_string(node.id) +
+std::uint64_t available_or_fail(const MemoryNode& m) {
+    if (!m.available_bytes)
+        throw RuntimeError("cannot tell how much memory node " + std::to_string(m.node->id) +
                            " has free (no nodeN/meminfo MemFree, no MemAvailable in "
                            "/proc/meminfo)");
+    return *m.available_bytes;
+}
+
+// A node's threads: thread i at the largest count on core_order[i % PUs], cores before siblings.
+NodePlan thread_node(const NumaNode& node, int max_threads) {
     NodePlan plan;
     plan.node = node.id;
     plan.hardware_threads = static_cast<int>(node.cpus.size());
     const auto& order = node.core_order.empty() ? node.cpus : node.core_order;
     for (int i = 0; i < max_threads; ++i)
         plan.cpus.push_back(order[static_cast<std::size_t>(i) % order.size()]);
-    plan.available_bytes = *memory_node.available_bytes;
+    return plan;
+}
+
+NodePlan plan_node(const MemoryNode& memory_node, int max_threads, std::uint64_t peak_bytes) {
+    NodePlan plan = thread_node(*memory_node.node, max_threads);
+    plan.available_bytes = available_or_fail(memory_node);
     plan.peak_bytes = peak_bytes;
     return plan;
 }
@@ -297,14 +306,6 @@ NodeLayout plan_nodes(const std::vector<MemoryNode>& memory_nodes, const MemoryR
     return layout;
 }
 
-std::uint64_t available_or_fail(const MemoryNode& m) {
-    if (!m.available_bytes)
-        throw RuntimeError("cannot tell how much memory node " + std::to_string(m.node->id) +
-                           " has free (no nodeN/meminfo MemFree, no MemAvailable in "
-                           "/proc/meminfo)");
-    return *m.available_bytes;
-}
-
 // The boot CPU is CPU 0: its node runs the share padata keeps on the calling thread
 // (docs/kernel-facts.md "Where the boot's workers run and where their pages come from").
 int boot_cpu_node(const std::vector<NodePlan>& cpu_nodes, const Topology& topology) {
@@ -320,17 +321,9 @@ int boot_cpu_node(const std::vector<NodePlan>& cpu_nodes, const Topology& topolo
 void plan_boot_nodes(const Topology& topology, const std::vector<MemoryNode>& memory_nodes,
                      const MemoryRule& rule, const std::vector<int>& counts, SweepPlan& plan) {
     const int max_threads = counts.back();
-    for (const NumaNode& n : topology.nodes) {
-        if (n.cpus.empty())
-            continue;
-        NodePlan node;
-        node.node = n.id;
-        node.hardware_threads = static_cast<int>(n.cpus.size());
-        const auto& order = n.core_order.empty() ? n.cpus : n.core_order;
-        for (int i = 0; i < max_threads; ++i)
-            node.cpus.push_back(order[static_cast<std::size_t>(i) % order.size()]);
-        plan.nodes.push_back(std::move(node));
-    }
+    for (const NumaNode& n : topology.nodes)
+        if (!n.cpus.empty())
+            plan.nodes.push_back(thread_node(n, max_threads));
     if (plan.nodes.empty())
         throw UnsupportedError("no NUMA node has CPUs; nothing to measure");
     if (memory_nodes.empty())

@@ -36,12 +36,7 @@ held_sweep() {
     HUGETUNE_TEST_HOLD=/root/hold hugetune sweep --threads "$per_node" --phases alloc \
         --repetitions 1 --sample-mib "$sample_mib" --out /root/held.json >/dev/null 2>/root/held.err &
     pid=$!
-    waited=0
-    until grep -q "^held alloc-faulted $pid\$" /root/hold || [ $waited -ge 6000 ]; do
-        sleep 0.01
-        waited=$((waited + 1))
-    done
-    echo "hold: $(cut -d' ' -f1,2 /root/hold)"
+    wait_held alloc-faulted "$pid"
     grep interleave "/proc/$pid/numa_maps" | sed 's/^/map /'
     for task in /proc/$pid/task/*; do
         echo "task $(grep Cpus_allowed_list "$task/status" | cut -f2)"

@@ -22,3 +22,15 @@ cmdline_value() {
         esac
     done
 }
+
+# wait_held POINT PID: waits, at most 60 s, until /root/hold (the file HUGETUNE_TEST_HOLD names;
+# tuner/system/test_hold.hpp) says the binary PID is held at POINT, and prints the hold's first
+# two words.
+wait_held() {
+    waited=0
+    until grep -q "^held $1 $2\$" /root/hold || [ $waited -ge 6000 ]; do
+        sleep 0.01
+        waited=$((waited + 1))
+    done
+    echo "hold: $(cut -d' ' -f1,2 /root/hold)"
+}

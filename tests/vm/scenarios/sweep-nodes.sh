@@ -26,12 +26,7 @@ killed_sweep() {
     HUGETUNE_TEST_HOLD=/root/hold hugetune sweep --threads 1 --repetitions 1 --sample-mib 64 \
         --phases grow --out /root/killed.json >/dev/null 2>&1 &
     pid=$!
-    waited=0
-    until grep -q "^held grow-raised $pid\$" /root/hold || [ $waited -ge 6000 ]; do
-        sleep 0.01
-        waited=$((waited + 1))
-    done
-    echo "hold: $(cut -d' ' -f1,2 /root/hold)"
+    wait_held grow-raised "$pid"
     echo "pool when killed: $(cat /proc/sys/vm/nr_hugepages)" >&2
     kill -KILL "$pid"
     wait "$pid"
