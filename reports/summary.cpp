@@ -403,7 +403,7 @@ std::string format_report_summary(const model::Report& report) {
       << ", " << run.sku.nodes << " node(s) x " << run.sku.hardware_threads_per_node
       << " hardware threads, " << page_size_text(run.sku.page_size_kb) << " pages, kernel "
       << report.kernel.release.value_or("?") << "\n\n";
-    s << format_phase_tables(run.sweep.points) << placement_line(run.sweep) << "\n";
+    s << format_phase_tables(run.sweep.points) << "\n" << placement_line(run.sweep) << "\n";
     if (run.fit.model)
         model_lines(s, *run.fit.model);
     decision_lines(s, report);
