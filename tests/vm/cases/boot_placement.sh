@@ -8,7 +8,8 @@
 #  - during a sweep held after its alloc faults, every chunk mapping's pages per node
 #    (/proc/PID/numa_maps) are one chunk's share, and the pinned threads run one per node with
 #    CPUs, the first on the boot CPU's node;
-#  - the sweep file records the placement and every memory node's pages, with no shortfall.
+#  - the sweep file records the placement and every memory node's pages, with no shortfall, and
+#    every pool is back at 0 after it.
 # Emulated NUMA nodes share one host memory: this checks where pages land, never how long they
 # take. One attempt per guest, no retry.
 source "$(dirname "$0")/../lib/vm.bash"
@@ -22,6 +23,8 @@ check_guest() {
     plan=$(vm_section "$name" plan)
     held=$(vm_section "$name" held)
     vm_expect_rc "$name" held 0
+    [[ "$(vm_section "$name" pools-after | sort -u)" == 0 ]] ||
+        vmlab_fail "$name: the held sweep left a pool: $(vm_section "$name" pools-after | tr '\n' ';')"
     python3 - "$expected" "$booted" "$plan" "$held" "$(vm_section "$name" node-cpus)" \
         "$(vm_section "$name" held-file)" "$label" <<'PY' || vmlab_fail "$name: boot placement: $(tr '\n' ';' <<<"$booted") | $(tr '\n' ';' <<<"$held")"
 import json

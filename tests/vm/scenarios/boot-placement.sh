@@ -46,5 +46,6 @@ held_sweep() {
     echo "sweep $?"
 }
 run_section held held_sweep
+run_section pools-after sh -c 'cat /proc/sys/vm/nr_hugepages /proc/sys/vm/nr_overcommit_hugepages; cat /sys/devices/system/node/node*/hugepages/hugepages-2048kB/nr_hugepages'
 run_section held-file cat /root/held.json
 run_section held-err cat /root/held.err
