@@ -164,6 +164,33 @@ std::filesystem::path root_option(const std::string& value, std::string_view wha
     return value;
 }
 
+namespace {
+
+// A path option given as "" (as `--root "$UNSET"` gives it) is refused before anything runs: an
+// empty --root would otherwise mean this machine's own boot configuration, an empty file name
+// the current directory. Path options are those whose value is named DIR or FILE in --help.
+void refuse_empty_paths(const po::options_description& desc, const po::variables_map& vm) {
+    for (const auto& option : desc.options()) {
+        const std::string name = option->long_name();
+        const std::string kind = option->semantic()->name();
+        const bool dir = kind.starts_with("DIR"), file = kind.starts_with("FILE");
+        if ((!dir && !file) || !vm.count(name) || vm[name].defaulted())
+            continue;
+        const boost::any& value = vm[name].value();
+        bool empty = false;
+        if (const auto* text = boost::any_cast<std::string>(&value))
+            empty = text->empty();
+        else if (const auto* texts = boost::any_cast<std::vector<std::string>>(&value))
+            empty = std::any_of(texts->begin(), texts->end(),
+                                [](const std::string& t) { return t.empty(); });
+        if (empty)
+            usage_error("--" + name, std::string("is empty; give a ") +
+                                         (dir ? "directory" : "file") + " or leave the option out");
+    }
+}
+
+}  // namespace
+
 bool parse_options(std::string_view command, std::string_view usage,
                    const po::options_description& desc, const Args& args, po::variables_map& vm,
                    const po::positional_options_description* positional,
@@ -189,6 +216,7 @@ bool parse_options(std::string_view command, std::string_view usage,
             return false;
         }
         po::notify(vm);
+        refuse_empty_paths(parsed, vm);
     } catch (const po::unknown_option& e) {
         throw UsageError("unknown option '" + e.get_option_name() + "' for '" +
                          std::string(command) + "'" + hint);

@@ -23,6 +23,19 @@ expect_error 2 "unknown option '--bogus' for 'probe'; see 'hugetune probe --help
 expect_error 2 "'--root' is missing" "$bin" probe --root
 expect_error 2 "--root: /no/such/dir is not a directory" "$bin" probe --root /no/such/dir
 expect_error 2 "unexpected argument for 'probe'" "$bin" probe extra
+# An empty path option (`--root "$UNSET"`) is refused before anything runs: it never means this
+# machine's own files. Every command with --root, read-only or with --dry-run, so that a binary
+# that took "" as / changes nothing here.
+for command in "probe" "verify" "sweep --dry-run" "apply --value 8 --dry-run" \
+    "rollback --dry-run" "boot-sweep plan" "boot-sweep status"; do
+    # shellcheck disable=SC2086 # the command's words
+    expect_error 2 "--root: is empty; give a directory or leave the option out" \
+        "$bin" $command --root ""
+done
+expect_error 2 "--report: is empty; give a file or leave the option out" \
+    "$bin" cmdline --report ""
+expect_error 2 "--out: is empty; give a file" "$bin" sweep --dry-run --out ""
+expect_error 2 "--input: is empty; give a file" "$bin" fit --input ""
 expect_error 2 "--json" "$bin" probe --json=maybe
 
 # cmdline: exactly one line from a good report, one error line otherwise.
