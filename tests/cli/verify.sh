@@ -70,6 +70,18 @@ stderr_has "node-format hugepages="
 echo "root=/dev/sda1 hugepage_alloc_threads=32" >"$cmdline"
 expect 1 "$bin" verify --root "$root" --log "$logs/dmesg-rotated.log" --cmdline "$cmdline"
 stderr_has "no boot-time huge page pool"
+# The kernel's own rules for the parameter: '-' and '_' alike in its name (parameqn()), a leading
+# '+' in its value (kstrtoull()). Each of these boots took 16 threads and verifies as such.
+for spelled in "hugepage-alloc-threads=16" "hugepage_alloc_threads=+16" \
+    "hugepage_alloc_threads=4 hugepage-alloc-threads=16"; do
+    echo "root=/dev/sda1 hugepagesz=2M hugepages=262144 $spelled" >"$cmdline"
+    expect 0 "$bin" verify --json --root "$root" --log "$logs/kmsg-6.15-threads16.log" --cmdline "$cmdline"
+    python3 -S - "$work/out" "$spelled" <<'PY'
+import json, sys
+v = json.load(open(sys.argv[1]))
+assert v["verified"] is True and v["threads"] == 16 and v["problems"] == [], (sys.argv[2], v)
+PY
+done
 # --json: one object on stdout, verified or not; the exit code still tells.
 echo "root=/dev/sda1 hugepagesz=2M hugepages=262144 hugepage_alloc_threads=16" >"$cmdline"
 expect 0 "$bin" verify --json --root "$root" --log "$logs/kmsg-6.15-threads16.log" --cmdline "$cmdline"

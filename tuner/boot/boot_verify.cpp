@@ -1,6 +1,7 @@
 #include "tuner/boot/boot_verify.hpp"
 
 #include <algorithm>
+#include <tuple>
 
 #include "model/alloc_threads.hpp"
 #include "model/boot_plausibility.hpp"
@@ -34,11 +35,22 @@ Boot read_boot(const VerifyInput& in) {
     return b;
 }
 
-// The boot-pool parameters of a command line, to tell whether two describe the same boot.
+// The boot-pool parameters of a command line as the kernel takes them (the thread count by
+// kstrtoul, 0 or unparsable being none; init_on_alloc by kstrtobool; default_hugepagesz by
+// memparse), to tell whether two describe the same boot however each is spelled.
 bool same_boot_request(const KernelCmdline& a, const KernelCmdline& b, std::uint64_t default_kb) {
-    for (const char* name : {"hugepage_alloc_threads", "init_on_alloc", "default_hugepagesz"})
-        if (a.last(name) != b.last(name))
-            return false;
+    auto taken = [](const KernelCmdline& c) {
+        std::optional<std::uint64_t> threads;
+        if (auto v = c.last("hugepage_alloc_threads"))
+            if (auto n = parse_kernel_ulong(*v); n && *n > 0)
+                threads = n;
+        auto ioa = c.last("init_on_alloc");
+        auto size = c.last("default_hugepagesz");
+        return std::tuple(threads, ioa ? parse_kernel_bool(*ioa) : std::nullopt,
+                          size ? parse_memsize_kb(*size) : std::nullopt);
+    };
+    if (taken(a) != taken(b))
+        return false;
     auto requests = [default_kb](const KernelCmdline& c) {
         std::vector<std::pair<std::uint64_t, std::uint64_t>> out;
         for (const auto& r : read_boot_requests(c, default_kb))

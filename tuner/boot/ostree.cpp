@@ -54,7 +54,7 @@ OstreeDeployment read_default_deployment(const KernelFs& root) {
             "them with it by hand");
     OstreeDeployment d{best->path, best->kernel, best->options, {}};
     for (const auto& p : parse_kernel_cmdline(d.options).params)
-        if (p.name == kAllocThreadsParam)
+        if (same_param_name(p.name, kAllocThreadsParam))
             d.values.push_back(p.value.value_or(""));
     return d;
 }

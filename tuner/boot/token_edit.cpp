@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cassert>
 
+#include "tuner/kernel/cmdline.hpp"
+
 namespace hugetune::boot {
 
 std::string apply_replacements(std::string_view text, std::vector<Replacement> replacements) {
@@ -51,18 +53,20 @@ std::vector<Token> split_tokens(const std::vector<WordPiece>& pieces) {
     return tokens;
 }
 
-// Whether the token is `name=...` spelled with literal characters.
+// Whether the token is `name=...` spelled with literal characters, the name as the kernel
+// matches it ('-' and '_' alike: same_param_name).
 bool token_is_param(const std::vector<WordPiece>& pieces, const Token& token,
                     std::string_view name) {
     if (token.last - token.first + 1 < name.size() + 1)
         return false;
+    std::string spelled;
     for (std::size_t k = 0; k <= name.size(); ++k) {
         const auto& p = pieces[token.first + k];
-        char want = k < name.size() ? name[k] : '=';
-        if (p.kind != WordPiece::Kind::literal || p.ch != want)
+        if (p.kind != WordPiece::Kind::literal)
             return false;
+        spelled.push_back(p.ch);
     }
-    return true;
+    return spelled.back() == '=' && same_param_name(spelled.substr(0, name.size()), name);
 }
 
 }  // namespace

@@ -17,10 +17,10 @@ namespace {
 constexpr std::uint64_t kKbPerGib = 1024 * 1024;
 
 bool replaced_by_step(const std::string& name, const BootSettings& settings) {
-    return name == "hugepages" || name == "hugepagesz" || name == "default_hugepagesz" ||
-           name == "hugepage_alloc_threads" ||
-           (settings.init_on_alloc && name == "init_on_alloc") ||
-           (settings.hugetlb_free_vmemmap && name == "hugetlb_free_vmemmap");
+    auto is = [&](std::string_view known) { return same_param_name(name, known); };
+    return is("hugepages") || is("hugepagesz") || is("default_hugepagesz") ||
+           is("hugepage_alloc_threads") || (settings.init_on_alloc && is("init_on_alloc")) ||
+           (settings.hugetlb_free_vmemmap && is("hugetlb_free_vmemmap"));
 }
 
 // Each value at most once: a value twice would boot the same setting twice as often as the

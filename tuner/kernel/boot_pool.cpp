@@ -70,10 +70,10 @@ std::vector<BootRequest> read_boot_requests(const KernelCmdline& cmdline,
             default_kb = *kb;
     std::uint64_t current = default_kb;
     for (const auto& p : cmdline.params) {
-        if (p.name == "hugepagesz" && p.value) {
+        if (same_param_name(p.name, "hugepagesz") && p.value) {
             if (auto kb = parse_memsize_kb(*p.value))
                 current = *kb;
-        } else if (p.name == "hugepages" && p.value) {
+        } else if (same_param_name(p.name, "hugepages") && p.value) {
             auto request = read_request(*p.value, current);
             if (!request)
                 continue;

@@ -67,9 +67,15 @@ std::string cmdline_text(const KernelCmdline& cmdline) {
     return text;
 }
 
+bool same_param_name(std::string_view a, std::string_view b) {
+    auto fold = [](char c) { return c == '-' ? '_' : c; };
+    return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(),
+                                              [&](char x, char y) { return fold(x) == fold(y); });
+}
+
 std::optional<std::string> KernelCmdline::last(std::string_view name) const {
     for (auto it = params.rbegin(); it != params.rend(); ++it)
-        if (it->name == name)
+        if (same_param_name(it->name, name))
             return it->value.value_or("");
     return std::nullopt;
 }
@@ -78,10 +84,14 @@ bool is_hugetlb_param(std::string_view name) {
     static constexpr std::array<std::string_view, 7> names = {
         "hugepages",     "hugepagesz",           "default_hugepagesz", "hugepage_alloc_threads",
         "init_on_alloc", "hugetlb_free_vmemmap", "hugetlb_cma"};
-    return std::find(names.begin(), names.end(), name) != names.end();
+    return std::any_of(names.begin(), names.end(),
+                       [&](std::string_view known) { return same_param_name(known, name); });
 }
 
 std::optional<std::uint64_t> parse_kernel_ulong(std::string_view text) {
+    // _kstrtoull() skips one leading '+' before the radix prefix.
+    if (!text.empty() && text.front() == '+')
+        text.remove_prefix(1);
     int base = 10;
     if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
         base = 16;
@@ -131,6 +141,9 @@ std::optional<std::uint64_t> parse_memsize_kb(std::string_view text) {
     }
     if (shift)
         text.remove_suffix(1);
+    // memparse() reads with simple_strtoull(), which takes no sign.
+    if (!text.empty() && text.front() == '+')
+        return std::nullopt;
     auto number = parse_kernel_ulong(text);
     if (!number)
         return std::nullopt;

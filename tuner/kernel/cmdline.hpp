@@ -20,7 +20,8 @@ struct KernelCmdline {
     std::vector<CmdlineParam> params;      // in order, repeats kept
     std::optional<std::string> init_args;  // what follows a bare "--", as written
 
-    // The value of the last occurrence of `name` (the kernel's rule for most parameters).
+    // The value of the last occurrence of `name` (the kernel's rule for most parameters), its
+    // name matched as the kernel matches it (same_param_name).
     std::optional<std::string> last(std::string_view name) const;
 };
 
@@ -33,6 +34,11 @@ KernelCmdline parse_kernel_cmdline(std::string_view text);
 // same text.
 std::string cmdline_text(const KernelCmdline& cmdline);
 
+// Whether two parameter names are one parameter to the kernel: parameqn() (kernel/params.c)
+// treats '-' and '_' alike, so hugepage-alloc-threads= sets hugepage_alloc_threads
+// (docs/kernel-facts.md "Parsing the value"). Every reader of a parameter name asks this.
+bool same_param_name(std::string_view a, std::string_view b);
+
 // The parameters hugetune cares about, for reports.
 bool is_hugetlb_param(std::string_view name);
 
@@ -42,7 +48,7 @@ std::optional<std::uint64_t> parse_memsize_kb(std::string_view text);
 // kernel writes sizes: hugepagesz=64K).
 std::string memsize_text(std::uint64_t kb);
 
-// kstrtoul(s, 0, ...): decimal, 0x-hex or 0-octal.
+// kstrtoul(s, 0, ...): an optional leading '+', then decimal, 0x-hex or 0-octal.
 std::optional<std::uint64_t> parse_kernel_ulong(std::string_view text);
 
 // kstrtobool as the kernel uses for init_on_alloc=: 1/y/Y/on -> true, 0/n/N/off -> false.

@@ -60,6 +60,14 @@ TEST_CASE("kernel numbers: kstrtoul base 0 and memparse suffixes") {
     CHECK_FALSE(parse_kernel_ulong("abc").has_value());
     CHECK_FALSE(parse_kernel_ulong("12abc").has_value());
     CHECK_FALSE(parse_kernel_ulong("").has_value());
+    // _kstrtoull() skips one leading '+' before the radix: the kernel takes +8 as 8.
+    CHECK(parse_kernel_ulong("+8") == 8u);
+    CHECK(parse_kernel_ulong("+0x10") == 16u);
+    CHECK_FALSE(parse_kernel_ulong("++8").has_value());
+    CHECK_FALSE(parse_kernel_ulong("-8").has_value());
+    CHECK_FALSE(parse_kernel_ulong("+").has_value());
+    // memparse() takes no sign.
+    CHECK_FALSE(parse_memsize_kb("+2M").has_value());
     CHECK(parse_memsize_kb("2M") == 2048u);
     CHECK(parse_memsize_kb("1G") == 1048576u);
     CHECK(parse_memsize_kb("2048k") == 2048u);
@@ -69,4 +77,18 @@ TEST_CASE("kernel numbers: kstrtoul base 0 and memparse suffixes") {
     CHECK(memsize_text(2048) == "2M");
     CHECK(memsize_text(1048576) == "1G");
     CHECK_FALSE(parse_memsize_kb("G").has_value());
+}
+
+TEST_CASE("cmdline: '-' and '_' name one parameter, as the kernel's parameqn() matches them") {
+    CHECK(same_param_name("hugepage-alloc-threads", "hugepage_alloc_threads"));
+    CHECK(same_param_name("hugepage_alloc-threads", "hugepage-alloc_threads"));
+    CHECK_FALSE(same_param_name("hugepage_alloc_thread", "hugepage_alloc_threads"));
+    CHECK_FALSE(same_param_name("hugepages", "hugepagesz"));
+    // The later occurrence wins whichever way it is spelled.
+    auto c = parse_kernel_cmdline("hugepage_alloc_threads=4 hugepage-alloc-threads=8");
+    CHECK(c.last("hugepage_alloc_threads") == "8");
+    CHECK(c.last("hugepage-alloc-threads") == "8");
+    CHECK(parse_kernel_cmdline("init-on-alloc=0").last("init_on_alloc") == "0");
+    CHECK(is_hugetlb_param("hugepage-alloc-threads"));
+    CHECK(is_hugetlb_param("init-on-alloc"));
 }

@@ -78,6 +78,13 @@ TEST_CASE("golden edits of GRUB_CMDLINE_LINUX") {
          "GRUB_CMDLINE_LINUX=\"a\nhugepage_alloc_threads=32\nb\"\n"},
         {"export form", "export GRUB_CMDLINE_LINUX=\"a\"\n",
          "export GRUB_CMDLINE_LINUX=\"a hugepage_alloc_threads=32\"\n"},
+        // The kernel matches names with '-' and '_' alike: the dashed token is the parameter,
+        // its value replaced in place, and no second token is added before it.
+        {"dashed name replaced in place", "GRUB_CMDLINE_LINUX=\"a hugepage-alloc-threads=16\"\n",
+         "GRUB_CMDLINE_LINUX=\"a hugepage-alloc-threads=32\"\n"},
+        {"both spellings: the first kept, the other removed",
+         "GRUB_CMDLINE_LINUX=\"hugepage_alloc_threads=4 b hugepage-alloc-threads=16\"\n",
+         "GRUB_CMDLINE_LINUX=\"hugepage_alloc_threads=32 b\"\n"},
     };
     for (const auto& c : cases) {
         CAPTURE(c.name);
