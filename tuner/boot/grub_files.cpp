@@ -42,8 +42,9 @@ GrubFiles load_grub(const KernelFs& root) {
     g.sources.push_back(parse_grub_source(main->target_path, main->text));
     g.files.push_back(std::move(*main));
     g.editable.push_back(true);
+    // grub-mkconfig sources grub.d/*.cfg: the shell's * matches no name that starts with a dot.
     for (const auto& name : root.list(kGrubDropins)) {
-        if (!name.ends_with(".cfg"))
+        if (!name.ends_with(".cfg") || name.starts_with("."))
             continue;
         bool editable = true;
         auto file = read_dropin(root, std::string(kGrubDropins) + "/" + name, editable);

@@ -9,6 +9,7 @@
 #include "tests/unit/support/fixtures.hpp"
 #include "tuner/boot/apply.hpp"
 #include "tuner/boot/boot_entries.hpp"
+#include "tuner/boot/grub_config.hpp"
 #include "tuner/boot/grub_files.hpp"
 #include "tuner/boot/rollback.hpp"
 #include "tuner/boot/shell_fragment.hpp"
@@ -252,7 +253,7 @@ TEST_CASE("plan_rollback with grubby: one command when the entries agree, else o
               {"grubby", "--update-kernel=/vmlinuz-b", "--args=hugepage_alloc_threads=16"}});
 }
 
-TEST_CASE("load_grub: the main file, then the drop-ins by name") {
+TEST_CASE("load_grub: the main file, then the drop-ins by name, none hidden") {
     GrubFiles grub = load_grub(boot_root("ubuntu-dropin"));
     std::vector<std::string> paths;
     for (const auto& f : grub.files)
@@ -260,6 +261,8 @@ TEST_CASE("load_grub: the main file, then the drop-ins by name") {
     CHECK(paths == std::vector<std::string>{kGrub, "/etc/default/grub.d/40-force-partuuid.cfg",
                                             "/etc/default/grub.d/50-cloudimg-settings.cfg",
                                             "/etc/default/grub.d/60-hugepages.cfg"});
+    // .hidden.cfg sets the value to 99, but grub-mkconfig's grub.d/*.cfg never sources it.
+    CHECK(effective_alloc_threads(grub.sources) != std::optional<std::string>("99"));
     CHECK(grub.editable == std::vector<bool>{true, true, true, true});
     REQUIRE(grub.sources.size() == paths.size());
     CHECK(grub.sources[3].path == paths[3]);

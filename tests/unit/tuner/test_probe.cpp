@@ -1,4 +1,5 @@
 #include <doctest/doctest.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <fstream>
@@ -185,9 +186,19 @@ TEST_CASE("probe: JSON carries the documented fields") {
     CHECK(zen["kernel"]["init_on_alloc"] == true);
 }
 
+namespace {
+
+// A folder of this process's own: two suites run at once (the plain and the sanitizer build on
+// one machine) must not share one.
+std::filesystem::path own_temp_dir(const std::string& name) {
+    return std::filesystem::temp_directory_path() / (name + "-" + std::to_string(::getpid()));
+}
+
+}  // namespace
+
 TEST_CASE("probe: an unknown init_on_alloc is null, not false") {
     // A tree with no cmdline setting, no kernel config and no auto-init line in the log.
-    auto dir = std::filesystem::temp_directory_path() / "hugetune-probe-unknown";
+    auto dir = own_temp_dir("hugetune-probe-unknown");
     std::filesystem::remove_all(dir);
     std::filesystem::copy(fixture("vm-1node"), dir, std::filesystem::copy_options::recursive);
     std::filesystem::remove(dir / "dev" / "kmsg");
@@ -199,7 +210,7 @@ TEST_CASE("probe: an unknown init_on_alloc is null, not false") {
 }
 
 TEST_CASE("probe: the boot allocation is the requested pool's line, not an empty size's") {
-    auto dir = std::filesystem::temp_directory_path() / "hugetune-probe-two-sizes";
+    auto dir = own_temp_dir("hugetune-probe-two-sizes");
     std::filesystem::remove_all(dir);
     std::filesystem::copy(fixture("skylake-4node"), dir, std::filesystem::copy_options::recursive);
     std::filesystem::copy_file(
