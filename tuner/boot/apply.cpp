@@ -256,6 +256,14 @@ ApplyPlan plan_ostree(const ApplyRequest& request, const KernelFs& root) {
         "the default deployment boots with the kernel arguments of " + d.entry +
         "; rpm-ostree kargs stages a new deployment with the change, and /etc/default/grub and "
         "/etc/kernel/cmdline are left alone");
+    // rpm-ostree kargs --append adds at the end: after a bare "--" the kernel would hand the
+    // value to init (docs/kernel-facts.md "Kernel command line syntax").
+    if (d.values.empty() && init_args_offset(d.options) != std::string::npos)
+        throw UsageError("the default deployment's kernel arguments (" + d.entry +
+                         ") hold a bare '--', and rpm-ostree kargs --append would put " +
+                         alloc_threads_param(request.value) +
+                         " after it, where the kernel hands it to init; move the '--' part "
+                         "with 'rpm-ostree kargs --editor', then run hugetune again");
     if (auto command = ostree_kargs_command(d.values, request.value)) {
         plan.change.commands.push_back(*command);
         plan.ostree_deployment = LedgerBlsEntry{

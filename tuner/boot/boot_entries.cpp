@@ -78,7 +78,18 @@ std::string edit_boot_entry_text(const std::string& path, const std::string& tex
         std::string sep = text.empty() || text.ends_with('\n') ? "" : "\n";
         return text + sep + "options " + std::string(kAllocThreadsParam) + "=" + *value + "\n";
     }
-    // The value goes where it was, else on the last options line; the others lose theirs.
+    // systemd-boot joins the options lines with blanks: after a line with a bare "--" every
+    // later line is init's too, and stays as it is.
+    std::size_t kernel_lines = lines.size();
+    for (std::size_t i = 0; i < lines.size(); ++i)
+        if (init_args_offset(
+                text.substr(lines[i].value_begin, lines[i].value_end - lines[i].value_begin)) !=
+            std::string::npos) {
+            kernel_lines = i + 1;
+            break;
+        }
+    lines.resize(kernel_lines);
+    // The value goes where it was, else on the last of those lines; the others lose theirs.
     std::size_t keep = lines.size() - 1;
     for (std::size_t i = 0; i < lines.size(); ++i) {
         std::string v =

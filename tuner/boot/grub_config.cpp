@@ -161,6 +161,16 @@ void apply_changes(const std::vector<GrubSource>& sources, const SourceChanges& 
         return;
     std::string got = result ? std::string(kAllocThreadsParam) + "=" + *result
                              : "no " + std::string(kAllocThreadsParam) + "=";
+    // Everything after a bare "--" goes to init (docs/kernel-facts.md "Kernel command line
+    // syntax"): the value hugetune adds at the end of GRUB_CMDLINE_LINUX would land there.
+    if (value && parse_kernel_cmdline(evaluated.text()).init_args)
+        throw UsageError(sources[0].path + ": the command line GRUB builds holds a bare '--', " +
+                         "and the kernel hands everything after it to init, where " +
+                         std::string(kAllocThreadsParam) + "=" + *value +
+                         " would land; move the '--' and what follows it to the end of " +
+                         std::string(kCmdlineDefaultVar) + ", or add " +
+                         std::string(kAllocThreadsParam) + "=" + *value +
+                         " before it by hand, then run hugetune again");
     if (auto from = last_param_origin(evaluated, kAllocThreadsParam)) {
         const auto& src = after[from->source];
         const auto& a = src.parsed.assignments[from->assignment];

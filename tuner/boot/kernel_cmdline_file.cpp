@@ -22,12 +22,20 @@ std::string edit_kernel_cmdline_text(const std::string& path, const std::string&
     }
     if (value && !is_safe_param_value(*value))
         throw UsageError("refusing to write hugepage_alloc_threads=" + *value);
+    // What follows a bare "--" goes to init, never to the kernel's parameters
+    // (docs/kernel-facts.md "Kernel command line syntax"): nothing there is edited, and a new
+    // parameter goes before it.
+    const std::size_t init_at = init_args_offset(text);
+    if (init_at != std::string::npos)
+        pieces.resize(init_at);
     std::vector<Replacement> changes;
     bool kept = edit_param_tokens(pieces, kAllocThreadsParam, value, changes);
     if (value && !kept) {
         std::string param = std::string(kAllocThreadsParam) + "=" + *value;
         std::size_t end = text.find_last_not_of(" \t\r\n");
-        if (end == std::string::npos)
+        if (init_at != std::string::npos)
+            changes.push_back({init_at, init_at, param + " "});
+        else if (end == std::string::npos)
             changes.push_back({0, 0, param + (text.empty() ? "\n" : "")});
         else
             changes.push_back({end + 1, end + 1, " " + param});

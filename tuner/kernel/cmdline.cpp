@@ -38,6 +38,7 @@ KernelCmdline parse_kernel_cmdline(std::string_view text) {
             token.push_back(c);
         }
         if (token == "--") {  // the rest belongs to init
+            result.init_at = start;
             const auto rest = text.find_first_not_of(" \t\n", i);
             if (rest != std::string_view::npos) {
                 const auto end = text.find_last_not_of(" \t\n");
@@ -56,6 +57,10 @@ KernelCmdline parse_kernel_cmdline(std::string_view text) {
         result.params.push_back(std::move(p));
     }
     return result;
+}
+
+std::size_t init_args_offset(std::string_view text) {
+    return parse_kernel_cmdline(text).init_at;
 }
 
 std::string cmdline_text(const KernelCmdline& cmdline) {

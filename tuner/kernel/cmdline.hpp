@@ -17,8 +17,9 @@ struct CmdlineParam {
 };
 
 struct KernelCmdline {
-    std::vector<CmdlineParam> params;      // in order, repeats kept
-    std::optional<std::string> init_args;  // what follows a bare "--", as written
+    std::vector<CmdlineParam> params;         // in order, repeats kept
+    std::optional<std::string> init_args;     // what follows a bare "--", as written
+    std::size_t init_at = std::string::npos;  // the byte offset of that "--", if there is one
 
     // The value of the last occurrence of `name` (the kernel's rule for most parameters), its
     // name matched as the kernel matches it (same_param_name).
@@ -28,6 +29,10 @@ struct KernelCmdline {
 // Tokenises a kernel command line. Everything after a bare "--" goes to init: it is kept apart
 // in `init_args`, never read as parameters.
 KernelCmdline parse_kernel_cmdline(std::string_view text);
+
+// The byte offset of the first bare "--" token of `text` (outside double quotes), where the
+// init arguments begin, or npos when there is none.
+std::size_t init_args_offset(std::string_view text);
 
 // The command line as text again: the raw tokens joined by one blank, then " -- " and the init
 // arguments when there are any. Two lines that differ only in blanks between tokens give the

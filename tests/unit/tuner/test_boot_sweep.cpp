@@ -200,6 +200,9 @@ TEST_CASE("a step's command line replaces the pool parameters and keeps everythi
     CHECK(bs::step_cmdline(original, 2048, 1024, 8, {false, std::nullopt}) ==
           "root=/dev/sda1 quiet foo=\"a b\" hugepagesz=2M hugepages=1024 "
           "hugepage_alloc_threads=8 init_on_alloc=0 -- single");
+    // The kernel reads '-' as '_' in a name: a dashed spelling is the same parameter, replaced.
+    CHECK(bs::step_cmdline("root=/dev/sda1 hugepage-alloc-threads=3 -- hugepages=1", 2048, 64, 2) ==
+          "root=/dev/sda1 hugepagesz=2M hugepages=64 hugepage_alloc_threads=2 -- hugepages=1");
 }
 
 TEST_CASE("default thread counts are totals: per node times the nodes, capped, plus default") {

@@ -193,3 +193,21 @@ TEST_CASE("self-references that double a value are refused before they exhaust m
     CHECK_THROWS_WITH_AS(edit_grub_text(many, k32), doctest::Contains("more than 1 MiB in all"),
                          UsageError);
 }
+
+TEST_CASE("a bare -- in the command line GRUB builds is refused by name, never written after") {
+    CHECK_THROWS_WITH_AS(edit_grub_text("GRUB_CMDLINE_LINUX=\"console=ttyS0 -- single\"\n", k32),
+                         doctest::Contains("holds a bare '--', and the kernel hands everything "
+                                           "after it to init"),
+                         UsageError);
+    // After GRUB_CMDLINE_LINUX comes GRUB_CMDLINE_LINUX_DEFAULT: a -- there leaves the value
+    // hugetune adds to GRUB_CMDLINE_LINUX before it.
+    const std::string dflt =
+        "GRUB_CMDLINE_LINUX_DEFAULT=\"quiet -- single\"\nGRUB_CMDLINE_LINUX=\"a\"\n";
+    CHECK(edit_grub_text(dflt, k32) ==
+          "GRUB_CMDLINE_LINUX_DEFAULT=\"quiet -- single\"\n"
+          "GRUB_CMDLINE_LINUX=\"a hugepage_alloc_threads=32\"\n");
+    // Already before the --: kept in place.
+    const std::string before = "GRUB_CMDLINE_LINUX=\"hugepage_alloc_threads=4 -- single\"\n";
+    CHECK(edit_grub_text(before, k32) ==
+          "GRUB_CMDLINE_LINUX=\"hugepage_alloc_threads=32 -- single\"\n");
+}

@@ -1,5 +1,6 @@
 #include <doctest/doctest.h>
 
+#include "tuner/boot/boot_entries.hpp"
 #include "tuner/boot/kernel_cmdline_file.hpp"
 #include "tuner/system/errors.hpp"
 
@@ -19,4 +20,35 @@ TEST_CASE("/etc/kernel/cmdline edits") {
     CHECK(edit_kernel_cmdline_text(p, "a=\"x hugepage_alloc_threads=4\"\n", std::nullopt) ==
           "a=\"x hugepage_alloc_threads=4\"\n");
     CHECK_THROWS_AS(edit_kernel_cmdline_text(p, std::string("rw\0x", 4), v), hugetune::UsageError);
+}
+
+TEST_CASE("/etc/kernel/cmdline: nothing after a bare -- is the kernel's; the value goes before") {
+    using hugetune::boot::boot_entry_alloc_threads;
+    using hugetune::boot::edit_boot_entry_text;
+    const std::optional<std::string> v = std::string("8");
+    const std::string p = "/etc/kernel/cmdline";
+    CHECK(edit_kernel_cmdline_text(p, "root=/dev/sda1 rw -- single\n", v) ==
+          "root=/dev/sda1 rw hugepage_alloc_threads=8 -- single\n");
+    // A token after -- is init's: left alone, and the kernel's value added before the --.
+    CHECK(edit_kernel_cmdline_text(p, "rw -- hugepage_alloc_threads=4\n", v) ==
+          "rw hugepage_alloc_threads=8 -- hugepage_alloc_threads=4\n");
+    CHECK(edit_kernel_cmdline_text(p, "rw hugepage_alloc_threads=4 -- x\n", v) ==
+          "rw hugepage_alloc_threads=8 -- x\n");
+    CHECK(edit_kernel_cmdline_text(p, "rw hugepage_alloc_threads=4 -- hugepage_alloc_threads=2\n",
+                                   std::nullopt) == "rw -- hugepage_alloc_threads=2\n");
+    CHECK(edit_kernel_cmdline_text(p, "-- single\n", v) == "hugepage_alloc_threads=8 -- single\n");
+    // A quoted "--" inside a value is no separator.
+    CHECK(edit_kernel_cmdline_text(p, "a=\"x -- y\"\n", v) ==
+          "a=\"x -- y\" hugepage_alloc_threads=8\n");
+
+    // systemd-boot entries: the options lines are joined, so after the line with -- every later
+    // line is init's as well.
+    const std::string e = "/boot/loader/entries/x.conf";
+    const std::string entry = "title x\noptions root=/dev/sda1 -- single\noptions quiet\n";
+    const std::string edited = edit_boot_entry_text(e, entry, v);
+    CHECK(edited ==
+          "title x\noptions root=/dev/sda1 hugepage_alloc_threads=8 -- single\n"
+          "options quiet\n");
+    CHECK(boot_entry_alloc_threads(edited) == std::optional<std::string>("8"));
+    CHECK(boot_entry_alloc_threads(entry + "options hugepage_alloc_threads=4\n") == std::nullopt);
 }
