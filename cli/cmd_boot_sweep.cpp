@@ -299,7 +299,8 @@ bs::MachineFacts gather_facts(const BootSweepOptions& o, const KernelFs& kfs) {
     f.memory_total_bytes = memory_total_bytes(kfs);
     f.kexec_found = program_exists("kexec");
     f.lockdown = kernel_lockdown_mode(kfs);
-    f.kexec_load_disabled = kexec_load_disabled(kfs);
+    f.kexec_load_disabled = kexec_sysctl(kfs, "kexec_load_disabled");
+    f.kexec_load_limit_reboot = kexec_sysctl(kfs, "kexec_load_limit_reboot");
     const std::string rel = f.kernel_release;
     f.kernel_image = o.kernel ? given_file(kfs, o.kernel, "--kernel")
                               : first_existing(kfs, {"/boot/vmlinuz-" + rel});

@@ -45,6 +45,17 @@ rm "$root/etc/default/grub"
 mkdir "$root/etc/default/grub"
 refused 2 "/etc/default/grub is not a regular file" "$root" --value 8
 
+# A file far larger than any real one is refused before it is parsed, with --dry-run too.
+root=$(grub_root huge)
+{
+    printf 'GRUB_CMDLINE_LINUX="'
+    head -c 2000000 /dev/zero | tr '\0' 'a'
+    printf '"\n'
+} >"$root/etc/default/grub"
+refused 2 "/etc/default/grub is 2000022 bytes, more than the 1024 KiB hugetune reads" "$root" \
+    --value 8
+refused 2 "/etc/default/grub is 2000022 bytes" "$root" --value 8 --dry-run
+
 root=$(grub_root command)
 printf 'GRUB_DEFAULT=0\n. /etc/default/grub.local\nGRUB_CMDLINE_LINUX=""\n' >"$root/etc/default/grub"
 refused 2 "/etc/default/grub:2:" "$root" --value 8

@@ -95,7 +95,16 @@ rm "$root/sys/kernel/security/lockdown"
 echo 1 >"$root/proc/sys/kernel/kexec_load_disabled"
 expect_error 4 "kexec is switched off on this kernel (/proc/sys/kernel/kexec_load_disabled is 1" \
     "${sweep[@]}" plan "${plan_args[@]}"
+echo maybe >"$root/proc/sys/kernel/kexec_load_disabled"
+expect_error 4 "/proc/sys/kernel/kexec_load_disabled holds 'maybe', not 0 or 1" \
+    "${sweep[@]}" plan "${plan_args[@]}"
 echo 0 >"$root/proc/sys/kernel/kexec_load_disabled"
+echo 0 >"$root/proc/sys/kernel/kexec_load_limit_reboot"
+expect_error 4 "/proc/sys/kernel/kexec_load_limit_reboot allows 0 more kexec load(s)" \
+    "${sweep[@]}" plan "${plan_args[@]}"
+echo -1 >"$root/proc/sys/kernel/kexec_load_limit_reboot"
+expect 0 "${sweep[@]}" plan "${plan_args[@]}"
+rm "$root/proc/sys/kernel/kexec_load_limit_reboot"
 expect 0 "${sweep[@]}" plan "${plan_args[@]}"
 stdout_has "step 1: $step1"
 stdout_has "step 2: $step2"

@@ -17,14 +17,25 @@ namespace fs = std::filesystem;
 
 namespace {
 
+std::string too_large(const std::string& target_path, std::uintmax_t bytes) {
+    return target_path + " is " + std::to_string(bytes) + " bytes, more than the " +
+           std::to_string(kMaxConfigBytes / 1024) +
+           " KiB hugetune reads of a boot configuration file (a real one is a few KiB); "
+           "check what wrote it, and restore it from its package or backup";
+}
+
+// At most kMaxConfigBytes: a file that grew past them since its stat is refused too.
 std::string read_all(const fs::path& path, const std::string& target_path) {
     std::ifstream in(path, std::ios::binary);
-    std::ostringstream text;
+    std::string text(kMaxConfigBytes + 1, '\0');
     if (in)
-        text << in.rdbuf();
-    if (!in || in.bad())
+        in.read(text.data(), static_cast<std::streamsize>(text.size()));
+    if (in.bad() || (!in && !in.eof()))
         throw RuntimeError("cannot read " + target_path);
-    return text.str();
+    text.resize(static_cast<std::size_t>(in.gcount()));
+    if (text.size() > kMaxConfigBytes)
+        throw UsageError(too_large(target_path, text.size()));
+    return text;
 }
 
 }  // namespace
@@ -43,6 +54,8 @@ std::optional<ConfigFile> read_config_file(const std::string& target_path,
                          "files: edit the file it points to by hand");
     if (!S_ISREG(st.st_mode))
         throw UsageError(target_path + " is not a regular file; hugetune will not edit it");
+    if (static_cast<std::uintmax_t>(st.st_size) > kMaxConfigBytes)
+        throw UsageError(too_large(target_path, static_cast<std::uintmax_t>(st.st_size)));
     ConfigFile f;
     f.target_path = target_path;
     f.host_path = host_path;

@@ -5,6 +5,7 @@
 
 #include <sys/types.h>
 
+#include <cstddef>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -20,8 +21,13 @@ struct ConfigFile {
     gid_t gid = 0;
 };
 
-// Nothing when the path does not exist; throws UsageError for a symlink or anything but a
-// regular file, RuntimeError when it cannot be read.
+// The most hugetune reads of one boot configuration file (/etc/default/grub, a drop-in, a boot
+// entry, /etc/kernel/cmdline): real ones are a few KiB, and a bound taken before parsing keeps a
+// huge file from costing memory, also with --dry-run.
+inline constexpr std::size_t kMaxConfigBytes = 1024 * 1024;
+
+// Nothing when the path does not exist; throws UsageError for a symlink, anything but a regular
+// file or one above kMaxConfigBytes, RuntimeError when it cannot be read.
 std::optional<ConfigFile> read_config_file(const std::string& target_path,
                                            const std::filesystem::path& host_path);
 

@@ -50,8 +50,19 @@ const char* lockdown_name(LockdownMode mode) {
 
 // Each step is a kexec_load() of the running kernel's unsigned image (`kexec -l`): a kernel that
 // refuses it would let `plan` pass and `start` fail only at the load.
+[[noreturn]] void unreadable_sysctl(std::string_view name, const KexecSysctl& sysctl,
+                                    std::string_view expected) {
+    throw UnsupportedError("/proc/sys/kernel/" + std::string(name) + " holds '" +
+                           printable_text(sysctl.text) + "', not " + std::string(expected) +
+                           ", so whether kexec may load every step's kernel is unknown; read it "
+                           "on the machine itself, or measure with 'hugetune run'");
+}
+
 void check_kexec_allowed(const MachineFacts& facts) {
-    if (facts.kexec_load_disabled.value_or(false))
+    const auto& disabled = facts.kexec_load_disabled;
+    if (disabled && (!disabled->value || (*disabled->value != 0 && *disabled->value != 1)))
+        unreadable_sysctl("kexec_load_disabled", *disabled, "0 or 1");
+    if (disabled && *disabled->value == 1)
         throw UnsupportedError(
             "kexec is switched off on this kernel (/proc/sys/kernel/kexec_load_disabled is 1, "
             "which only a reboot clears): the boot sweep boots each step by kexec; boot without "
@@ -64,6 +75,25 @@ void check_kexec_allowed(const MachineFacts& facts) {
             "kernel verifies, which the boot sweep does not use; boot a kernel without lockdown "
             "(no lockdown= on its command line; with a distribution kernel, Secure Boot off), "
             "or measure with 'hugetune run'");
+}
+
+// kexec_load_limit_reboot (docs/kernel-facts.md "kexec switched off"): -1 lets any number of
+// loads through; N lets N more, each load taking one, and it never rises again until a reboot.
+// Every step loads a kernel once, so N below the steps would stop the sweep halfway.
+void check_kexec_loads(const MachineFacts& facts, std::size_t steps) {
+    const auto& limit = facts.kexec_load_limit_reboot;
+    if (!limit)
+        return;
+    if (!limit->value || *limit->value < -1)
+        unreadable_sysctl("kexec_load_limit_reboot", *limit, "-1 or a count of loads");
+    if (*limit->value == -1 || static_cast<std::uint64_t>(*limit->value) >= steps)
+        return;
+    throw UnsupportedError(
+        "/proc/sys/kernel/kexec_load_limit_reboot allows " + std::to_string(*limit->value) +
+        " more kexec load(s) until the next boot, and the boot sweep needs " +
+        std::to_string(steps) +
+        " (one per step); only a reboot raises it: boot without the "
+        "limit, sweep fewer steps (--threads, --repetitions), or measure with 'hugetune run'");
 }
 
 void check_kernel(const MachineFacts& facts, const Request& r) {
@@ -246,6 +276,7 @@ Plan make_plan(const MachineFacts& facts, const Request& asked) {
     plan.hugetlb_free_vmemmap = request.hugetlb_free_vmemmap;
     plan.repetitions = request.repetitions;
     plan.steps = plan_steps(plan);
+    check_kexec_loads(facts, plan.steps.size());
     plan.estimated_seconds = estimate_seconds(plan);
     return plan;
 }

@@ -22,7 +22,8 @@ struct MachineFacts {
     // kexec's switches (docs/kernel-facts.md "Kernel lockdown", "kexec switched off"); nothing:
     // the kernel does not say.
     std::optional<LockdownMode> lockdown;
-    std::optional<bool> kexec_load_disabled;
+    std::optional<KexecSysctl> kexec_load_disabled;
+    std::optional<KexecSysctl> kexec_load_limit_reboot;  // Linux 6.6+; -1: no limit
     std::optional<std::string> kernel_image;  // found on disk: /boot/vmlinuz-RELEASE or given
     std::optional<std::string> initrd;        // found on disk, or given
     std::string initrd_looked_for;            // where, for the refusal when none was found

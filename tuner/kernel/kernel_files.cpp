@@ -264,11 +264,18 @@ std::optional<bool> kexec_image_loaded(const KernelFs& fs) {
     return *value == 1;
 }
 
-std::optional<bool> kexec_load_disabled(const KernelFs& fs) {
-    auto value = fs.read_u64("/proc/sys/kernel/kexec_load_disabled");
-    if (!value || *value > 1)
+std::optional<KexecSysctl> kexec_sysctl(const KernelFs& fs, std::string_view name) {
+    const std::string path = "/proc/sys/kernel/" + std::string(name);
+    if (!fs.exists(path))
         return std::nullopt;
-    return *value == 1;
+    KexecSysctl out;
+    out.text = fs.read_line(path).value_or("");
+    std::int64_t number = 0;
+    const char* end = out.text.data() + out.text.size();
+    auto [ptr, ec] = std::from_chars(out.text.data(), end, number);
+    if (ec == std::errc() && ptr == end && !out.text.empty())
+        out.value = number;
+    return out;
 }
 
 }  // namespace hugetune

@@ -114,9 +114,13 @@ std::optional<LockdownMode> kernel_lockdown_mode(const KernelFs& fs);
 // neither 0 nor 1.
 std::optional<bool> kexec_image_loaded(const KernelFs& fs);
 
-// /proc/sys/kernel/kexec_load_disabled (docs/kernel-facts.md "kexec switched off"): whether
-// kexec_load() and kexec_file_load() are refused until the next boot; nothing when absent or
-// neither 0 nor 1.
-std::optional<bool> kexec_load_disabled(const KernelFs& fs);
+// A sysctl of kexec's under /proc/sys/kernel (docs/kernel-facts.md "kexec switched off"):
+// nothing when the kernel has no such file; else its first line and, when that is a whole
+// number, the number. The caller refuses what it cannot read rather than take it as allowed.
+struct KexecSysctl {
+    std::string text;
+    std::optional<std::int64_t> value;
+};
+std::optional<KexecSysctl> kexec_sysctl(const KernelFs& fs, std::string_view name);
 
 }  // namespace hugetune

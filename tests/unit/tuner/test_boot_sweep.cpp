@@ -247,9 +247,28 @@ TEST_CASE("plan refusals: old kernel, no kexec, no image, pool too large, gigant
     open_lock.lockdown = hugetune::LockdownMode::none;
     CHECK_NOTHROW(bs::make_plan(open_lock, request({1})));
     auto switched_off = facts();
-    switched_off.kexec_load_disabled = true;
+    switched_off.kexec_load_disabled = hugetune::KexecSysctl{"1", 1};
     CHECK(code_of([&] { bs::make_plan(switched_off, request({1})); }) ==
           int(ExitCode::unsupported));
+    // A switch hugetune cannot read is not taken as allowed.
+    auto unreadable = facts();
+    unreadable.kexec_load_disabled = hugetune::KexecSysctl{"maybe", std::nullopt};
+    CHECK(code_of([&] { bs::make_plan(unreadable, request({1})); }) == int(ExitCode::unsupported));
+    auto allowed = facts();
+    allowed.kexec_load_disabled = hugetune::KexecSysctl{"0", 0};
+    allowed.kexec_load_limit_reboot = hugetune::KexecSysctl{"-1", -1};
+    CHECK_NOTHROW(bs::make_plan(allowed, request({1})));
+    // kexec_load_limit_reboot: 0 loads left, or fewer than the steps, refuses; enough passes.
+    const std::size_t steps = bs::make_plan(allowed, request({1})).steps.size();
+    for (std::int64_t left : {std::int64_t{0}, static_cast<std::int64_t>(steps) - 1}) {
+        auto limited = allowed;
+        limited.kexec_load_limit_reboot = hugetune::KexecSysctl{std::to_string(left), left};
+        CHECK(code_of([&] { bs::make_plan(limited, request({1})); }) == int(ExitCode::unsupported));
+    }
+    auto enough = allowed;
+    enough.kexec_load_limit_reboot =
+        hugetune::KexecSysctl{std::to_string(steps), static_cast<std::int64_t>(steps)};
+    CHECK_NOTHROW(bs::make_plan(enough, request({1})));
     auto no_image = facts();
     no_image.kernel_image.reset();
     CHECK_THROWS_AS(bs::make_plan(no_image, request({1})), hugetune::SettingError);

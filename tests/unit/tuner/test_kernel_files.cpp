@@ -155,12 +155,18 @@ TEST_CASE("kexec_loaded: 0 or 1, anything else unknown") {
     CHECK_FALSE(kexec_image_loaded(ScratchTree(file, "").fs()));
 }
 
-TEST_CASE("kexec_load_disabled: 0 or 1, anything else or absent unknown") {
+TEST_CASE("kexec sysctls: a number, text that is none, or no file at all") {
     const std::string file = "/proc/sys/kernel/kexec_load_disabled";
-    CHECK(kexec_load_disabled(ScratchTree(file, "1\n").fs()) == true);
-    CHECK(kexec_load_disabled(ScratchTree(file, "0\n").fs()) == false);
-    CHECK_FALSE(kexec_load_disabled(ScratchTree(file, "2\n").fs()));
-    CHECK_FALSE(kexec_load_disabled(ScratchTree("/proc/sys/kernel/other", "1\n").fs()));
+    CHECK(kexec_sysctl(ScratchTree(file, "1\n").fs(), "kexec_load_disabled")->value == 1);
+    CHECK(kexec_sysctl(ScratchTree(file, "0\n").fs(), "kexec_load_disabled")->value == 0);
+    const auto odd = kexec_sysctl(ScratchTree(file, "yes\n").fs(), "kexec_load_disabled");
+    REQUIRE(odd.has_value());
+    CHECK_FALSE(odd->value.has_value());
+    CHECK(odd->text == "yes");
+    const std::string limit = "/proc/sys/kernel/kexec_load_limit_reboot";
+    CHECK(kexec_sysctl(ScratchTree(limit, "-1\n").fs(), "kexec_load_limit_reboot")->value == -1);
+    CHECK_FALSE(
+        kexec_sysctl(ScratchTree("/proc/sys/kernel/other", "1\n").fs(), "kexec_load_disabled"));
 }
 
 TEST_CASE("meminfo text: system and node lines, a key that is the end of another") {
