@@ -83,20 +83,30 @@ PhaseRepetition PhaseRunner::run(Phase phase, int threads_per_node) {
 
 namespace {
 
+// How far each node's counter moved: up for surplus (alloc), down for free (zero), up for
+// nr_hugepages (grow).
+std::vector<std::uint64_t> counter_moves(const std::vector<int>& nodes, const NodeCounts& before,
+                                         const NodeCounts& after, bool rises) {
+    std::vector<std::uint64_t> moved;
+    for (int n : nodes) {
+        std::uint64_t was = before.at(n), now = after.at(n);
+        moved.push_back(rises ? (now > was ? now - was : 0) : (was > now ? was - now : 0));
+    }
+    return moved;
+}
+
 // Pages each node lacks after a fault repetition: the fewer of what its threads faulted and what
 // its counter moved by (surplus rises, free falls, on the node the pages really came from).
 std::uint64_t fault_shortfall(const SweepPlan& plan, const TimedRun& run, int threads_per_node,
                               const NodeCounts& before, const NodeCounts& after, bool fresh_pages) {
     const auto per_node = static_cast<std::size_t>(threads_per_node);
+    const auto by_counter = counter_moves(plan.node_ids(), before, after, fresh_pages);
     std::uint64_t shortfall = 0;
     for (std::size_t ni = 0; ni < plan.nodes.size(); ++ni) {
         std::uint64_t by_threads = 0;
         for (std::size_t t = 0; t < per_node; ++t)
             by_threads += run.threads[ni * per_node + t].pages;
-        std::uint64_t was = before.at(plan.nodes[ni].node), now = after.at(plan.nodes[ni].node);
-        std::uint64_t by_counter =
-            fresh_pages ? (now > was ? now - was : 0) : (was > now ? was - now : 0);
-        std::uint64_t got = std::min(by_threads, by_counter);
+        std::uint64_t got = std::min(by_threads, by_counter[ni]);
         if (got < plan.pages_per_node)
             shortfall += plan.pages_per_node - got;
     }
@@ -116,18 +126,6 @@ std::uint64_t boot_shortfall(const TimedRun& run, std::uint64_t sample_pages,
     for (std::size_t i = 0; i < expected.size(); ++i)
         misplaced += expected[i] > got[i] ? expected[i] - got[i] : 0;
     return std::max(missing, misplaced);
-}
-
-// How far each node's counter moved: up for surplus (alloc), down for free (zero), up for
-// nr_hugepages (grow).
-std::vector<std::uint64_t> counter_moves(const std::vector<int>& nodes, const NodeCounts& before,
-                                         const NodeCounts& after, bool rises) {
-    std::vector<std::uint64_t> moved;
-    for (int n : nodes) {
-        std::uint64_t was = before.at(n), now = after.at(n);
-        moved.push_back(rises ? (now > was ? now - was : 0) : (was > now ? was - now : 0));
-    }
-    return moved;
 }
 
 }  // namespace
@@ -156,13 +154,8 @@ std::vector<ThreadTask> PhaseRunner::boot_fault_tasks(int threads_per_node, bool
     std::map<int, std::size_t> on_node;  // workers placed on each node so far
     std::vector<ThreadTask> tasks(split.worker_nodes.size());
     for (std::size_t w = 0; w < tasks.size(); ++w) {
-        const int node = split.worker_nodes[w];
-        const auto plan_node = std::find_if(plan_.nodes.begin(), plan_.nodes.end(),
-                                            [&](const NodePlan& n) { return n.node == node; });
-        if (plan_node == plan_.nodes.end())
-            throw RuntimeError("internal: a boot worker on node " + std::to_string(node) +
-                               ", which has no CPUs in the plan");
-        tasks[w].cpu = plan_node->cpus[on_node[node]++ % plan_node->cpus.size()];
+        const NodePlan& node = plan_.node(split.worker_nodes[w]);
+        tasks[w].cpu = node.cpus[on_node[node.node]++ % node.cpus.size()];
         tasks[w].prepare = [&queue, w] { queue.taken[w].reserve(queue.chunks.size()); };
         tasks[w].work = [&queue, w, page_bytes] {
             std::uint64_t pages = 0;
@@ -230,9 +223,8 @@ PhaseRepetition PhaseRunner::run_faults(int threads_per_node, bool fresh_pages) 
         rep.run = time_faults(tasks, fresh_pages, before, after);
         const auto memory = plan_.memory_node_ids();
         rep.node_pages = counter_moves(memory, before, after, fresh_pages);
-        rep.shortfall_pages =
-            boot_shortfall(rep.run, plan_.pages_per_node * plan_.nodes.size(),
-                           plan_.boot_node_pages(threads_per_node), rep.node_pages);
+        rep.shortfall_pages = boot_shortfall(
+            rep.run, plan_.sample_pages(), plan_.boot_node_pages(threads_per_node), rep.node_pages);
         return rep;
     }
     std::vector<HugeMapping> mappings(plan_.nodes.size() *
@@ -253,7 +245,7 @@ TimedRun PhaseRunner::time_faults(std::vector<ThreadTask>& tasks, bool fresh_pag
     if (fresh_pages) {
         placeholder = reserve_free_pool();
         fs_.write_u64(pool_dir(plan_.page_size_kb) + "/nr_overcommit_hugepages",
-                      saved_overcommit_ + plan_.pages_per_node * plan_.nodes.size());
+                      saved_overcommit_ + plan_.sample_pages());
     }
     const char* counter = fresh_pages ? "surplus_hugepages" : "free_hugepages";
     TimedRun run;
@@ -328,15 +320,13 @@ PhaseRepetition PhaseRunner::run_grow() {
 // every node ends as it was.
 PhaseRepetition PhaseRunner::run_boot_grow() {
     const auto memory = plan_.memory_node_ids();
-    const std::uint64_t sample_pages = plan_.pages_per_node * plan_.nodes.size();
+    const std::uint64_t sample_pages = plan_.sample_pages();
     const std::string global = pool_dir(plan_.page_size_kb) + "/nr_hugepages";
     NodeCounts base = read_node_counters("nr_hugepages"), after;
     const std::uint64_t target =
         pool_counter(fs_, plan_.page_size_kb, "nr_hugepages") + sample_pages;
-    const auto boot = std::find_if(plan_.nodes.begin(), plan_.nodes.end(),
-                                   [&](const NodePlan& n) { return n.node == plan_.boot_node; });
     std::vector<ThreadTask> tasks(1);
-    tasks[0].cpu = (boot == plan_.nodes.end() ? plan_.nodes.front() : *boot).cpus.front();
+    tasks[0].cpu = plan_.node(plan_.boot_node).cpus.front();
     tasks[0].work = [this, &global, target, sample_pages] {
         fs_.write_u64(global, target);
         return sample_pages;

@@ -129,11 +129,20 @@ std::vector<int> SweepPlan::memory_node_ids() const {
     return ids;
 }
 
+const NodePlan& SweepPlan::node(int id) const {
+    for (const auto& n : nodes)
+        if (n.node == id)
+            return n;
+    throw RuntimeError("internal: node " + std::to_string(id) + " has no CPUs in the plan");
+}
+
+int SweepPlan::grow_writers() const {
+    return options.placement == Placement::boot ? 1 : static_cast<int>(nodes.size());
+}
+
 BootWorkers SweepPlan::boot_split(int threads_per_node) const {
-    const auto count = static_cast<std::uint64_t>(nodes.size());
-    return boot_workers(pages_per_node * count,
-                        static_cast<std::uint64_t>(threads_per_node) * count, node_ids(),
-                        boot_node);
+    return boot_workers(sample_pages(), static_cast<std::uint64_t>(threads_per_node) * nodes.size(),
+                        node_ids(), boot_node);
 }
 
 std::vector<std::uint64_t> SweepPlan::boot_node_pages(int threads_per_node) const {
@@ -332,7 +341,7 @@ void plan_boot_nodes(const Topology& topology, const std::vector<MemoryNode>& me
     for (const MemoryNode& m : memory_nodes)
         plan.memory_nodes.push_back({m.node->id, available_or_fail(m), 0, 0});
     const std::size_t count = plan.memory_nodes.size();
-    const std::uint64_t sample_pages = plan.pages_per_node * plan.nodes.size();
+    const std::uint64_t sample_pages = plan.sample_pages();
     std::vector<std::uint64_t> most(count, sample_pages / count + (sample_pages % count ? 1 : 0));
     for (int n : counts) {
         const auto pages = plan.boot_node_pages(n);
@@ -357,19 +366,20 @@ std::vector<int> distinct_counts(std::vector<int> counts) {
 constexpr Phase kOutputOrder[] = {Phase::alloc, Phase::zero, Phase::grow};
 
 // Writing nr_hugepages runs in one thread under the kernel's resize lock (docs/kernel-facts.md
-// "Growing a pool through nr_hugepages"): only N = 1 means anything for the grow phase.
-// Boot placement grows the pool with one writer, as the boot's global pool is one request.
-std::vector<PointPlan> plan_points(const std::vector<Phase>& phases, const std::vector<int>& counts,
-                                   int node_count, int fewest_hardware_threads,
-                                   Placement placement) {
+// "Growing a pool through nr_hugepages"): only N = 1 means anything for the grow phase, and its
+// threads are the plan's grow writers.
+std::vector<PointPlan> plan_points(const SweepPlan& plan, const std::vector<int>& counts) {
+    const int node_count = static_cast<int>(plan.nodes.size());
+    const int fewest = plan.fewest_hardware_threads();
     std::vector<PointPlan> points;
     for (Phase phase : kOutputOrder) {
-        if (!has_phase(phases, phase))
+        if (!has_phase(plan.options.phases, phase))
             continue;
-        for (int n : phase == Phase::grow ? std::vector<int>{1} : counts) {
-            int total = phase == Phase::grow && placement == Placement::boot ? 1 : n * node_count;
-            points.push_back({phase, n, total, n > fewest_hardware_threads});
-        }
+        if (phase == Phase::grow)
+            points.push_back({phase, 1, plan.grow_writers(), 1 > fewest});
+        else
+            for (int n : counts)
+                points.push_back({phase, n, n * node_count, n > fewest});
     }
     return points;
 }
@@ -394,9 +404,7 @@ void plan_hvo_pass(const Probe& probe, SweepPlan& plan) {
         return;
     }
     plan.hvo_pass = HvoPassPlan{*probe.kernel.hvo};
-    const int writers =
-        plan.options.placement == Placement::boot ? 1 : static_cast<int>(plan.nodes.size());
-    plan.points.push_back({Phase::grow, 1, writers, false, true});
+    plan.points.push_back({Phase::grow, 1, plan.grow_writers(), false, true});
 }
 
 double estimate_seconds(const SweepPlan& plan) {
@@ -508,8 +516,7 @@ SweepPlan plan_sweep(const Probe& probe, const MemoryView& memory,
         plan.nodes = std::move(layout.measured);
         plan.skipped_nodes = std::move(layout.skipped);
     }
-    plan.points = plan_points(plan.options.phases, counts, static_cast<int>(plan.nodes.size()),
-                              plan.fewest_hardware_threads(), options.placement);
+    plan.points = plan_points(plan, counts);
     plan_hvo_pass(probe, plan);
     plan.timed_repetitions = static_cast<int>(plan.points.size()) * options.repetitions;
     plan.estimated_seconds = estimate_seconds(plan);

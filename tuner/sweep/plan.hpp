@@ -114,6 +114,13 @@ struct SweepPlan {
 
     std::vector<int> node_ids() const;
     std::vector<int> memory_node_ids() const;
+    // The pages one repetition of alloc or zero takes in all: pages_per_node times the nodes.
+    std::uint64_t sample_pages() const { return pages_per_node * nodes.size(); }
+    // The node `id` of `nodes`; an id the plan has no threads on is an internal error.
+    const NodePlan& node(int id) const;
+    // Threads that write nr_hugepages in the grow phase: one for the boot's one global request,
+    // one per node for node-local placement.
+    int grow_writers() const;
     // Boot placement at `threads_per_node` on every node of `nodes`: the kernel's split of the
     // sample (pages_per_node times the nodes) among that total of threads.
     BootWorkers boot_split(int threads_per_node) const;

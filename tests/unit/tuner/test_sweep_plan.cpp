@@ -247,13 +247,19 @@ bool has_note(const SweepPlan& plan, const std::string& text) {
     return false;
 }
 
+// The 2-node Zen 4 fixture with node 1's CPUs taken away: a node with memory and no CPUs.
+Probe memory_only_node1(const Fixture& f) {
+    Probe p = f.probe;
+    p.topology.nodes[1].cpus.clear();
+    p.topology.nodes[1].core_order.clear();
+    return p;
+}
+
 }  // namespace
 
 TEST_CASE("node-local: a node with memory but no CPUs is skipped and noted") {
     Fixture f("zen4-2node");
-    Probe p = f.probe;
-    p.topology.nodes[1].cpus.clear();
-    p.topology.nodes[1].core_order.clear();
+    Probe p = memory_only_node1(f);
     SweepOptions o;
     o.placement = Placement::node_local;
     SweepPlan plan = plan_sweep(p, f.memory, o);
@@ -264,9 +270,7 @@ TEST_CASE("node-local: a node with memory but no CPUs is skipped and noted") {
 
 TEST_CASE("boot: a memory-only node gives pages to the other nodes' threads, as at boot") {
     Fixture f("zen4-2node");
-    Probe p = f.probe;
-    p.topology.nodes[1].cpus.clear();
-    p.topology.nodes[1].core_order.clear();
+    Probe p = memory_only_node1(f);
     SweepOptions o;
     o.threads_per_node = {1, 2};
     o.sample_mib_per_node = 14;  // 7 pages: node 0's threads take them from both nodes
