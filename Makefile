@@ -28,7 +28,7 @@ LAUNCHER    = -DCMAKE_CXX_COMPILER_LAUNCHER=$(if $(filter 1,$(CCACHE)),$(if $(sh
 
 BUILD_PKGS = cmake make g++ pkg-config libboost-program-options-dev libeigen3-dev \
              nlohmann-json3-dev libhwloc-dev doctest-dev libsoci-dev libsqlite3-dev libpq-dev
-TEST_PKGS  = python3 python3-jsonschema gnuplot-nox util-linux procps clang-format man-db \
+TEST_PKGS  = python3 python3-jsonschema gnuplot-nox util-linux procps clang-format man-db strace \
              groff-base systemd postgresql postgresql-client ccache json-schema-test-suite \
              busybox-static python3-yaml ansible-core prometheus
 # make package: CPack's dependencies from the shared libraries come from dpkg-shlibdeps;

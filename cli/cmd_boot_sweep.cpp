@@ -14,6 +14,7 @@
 #include "cli/help_formats.hpp"
 #include "model/alloc_threads.hpp"
 #include "model/text.hpp"
+#include "tuner/boot/regenerate.hpp"
 #include "tuner/boot_sweep/host.hpp"
 #include "tuner/boot_sweep/plan.hpp"
 #include "tuner/boot_sweep/result.hpp"
@@ -27,6 +28,7 @@
 #include "tuner/system/atomic_file.hpp"
 #include "tuner/system/effects.hpp"
 #include "tuner/system/errors.hpp"
+#include "tuner/system/file_lock.hpp"
 #include "tuner/system/own_binary.hpp"
 #include "tuner/system/process.hpp"
 
@@ -233,13 +235,18 @@ struct StatePaths {
 
 StatePaths state_paths(const BootSweepOptions& o, const KernelFs& kfs) {
     fs::path machine = o.state_given ? o.state : bs::kDefaultStatePath;
+    const std::string last = machine.lexically_normal().filename().string();
+    if (last.empty() || last == "." || last == "..")
+        usage_error("--state", "'" + machine.string() +
+                                   "' names a directory, not a file; give a file path such as " +
+                                   bs::kDefaultStatePath.string());
     if (kfs.is_live()) {
         machine = fs::absolute(machine).lexically_normal();  // the unit names it from "/"
         return {machine, machine};
     }
     if (!machine.is_absolute())
         usage_error("--state", "under --root give the path the machine sees, from its /");
-    return {machine, kfs.resolve(machine.string())};
+    return {machine, kfs.resolve(machine.string(), LastLink::keep)};
 }
 
 // Before any effect: the state must be a file this command can replace, and on this machine one
@@ -275,8 +282,19 @@ std::optional<std::string> first_existing(const KernelFs& kfs,
 
 std::optional<std::string> given_file(const KernelFs& kfs, const std::optional<std::string>& path,
                                       const char* flag) {
-    if (path && !kfs.exists(*path))
+    if (!path)
+        return path;
+    if (!is_plain_absolute_path(*path))
+        usage_error(flag, "'" + *path +
+                              "' is not an absolute path without '.' or '..' parts; name the "
+                              "file as the machine sees it, e.g. /boot/vmlinuz-6.15.0");
+    if (!kfs.exists(*path))
         usage_error(flag, kfs.resolve(*path).string() + " does not exist; name an existing file");
+    std::error_code ec;
+    if (!fs::is_regular_file(kfs.resolve(*path), ec))
+        usage_error(flag, kfs.resolve(*path).string() + " is not a regular file; name the " +
+                              (std::string(flag) == "--kernel" ? "kernel image" : "initrd") +
+                              " itself");
     return path;
 }
 
@@ -297,7 +315,9 @@ bs::MachineFacts gather_facts(const BootSweepOptions& o, const KernelFs& kfs) {
         nodes += node->cpus.empty() ? 0 : 1;
     f.nodes = std::max(1, nodes);
     f.memory_total_bytes = memory_total_bytes(kfs);
-    f.kexec_found = program_exists("kexec");
+    // The sweep's kexec runs on the machine the tree is: under --root, the tree's own.
+    f.kexec_found =
+        kfs.is_live() ? program_exists("kexec") : boot::program_in_root(kfs, "kexec").has_value();
     f.lockdown = kernel_lockdown_mode(kfs);
     f.kexec_load_disabled = kexec_sysctl(kfs, "kexec_load_disabled");
     f.kexec_load_limit_reboot = kexec_sysctl(kfs, "kexec_load_limit_reboot");
@@ -363,6 +383,19 @@ void require_no_other_sweep(const KernelFs& kfs) {
                         named + "', or abort it first");
 }
 
+// The program the continue unit runs at each boot: this one on this machine; under --root the
+// tree's own installed hugetune, since this machine's path means nothing to the tree's boots.
+std::string unit_binary(const KernelFs& kfs, bool systemd) {
+    if (kfs.is_live() || !systemd)
+        return own_binary_path();
+    if (auto installed = boot::program_in_root(kfs, "hugetune"))
+        return *installed;
+    throw UsageError("--root: " + kfs.root().string() +
+                     " has no hugetune in /usr/local/sbin, /usr/local/bin, /usr/sbin, /usr/bin, "
+                     "/sbin or /bin, and the boot sweep's unit would run it at each boot of that "
+                     "system; install hugetune into the tree first, or give --no-systemd");
+}
+
 int plan_command(const BootSweepOptions& o, const KernelFs& kfs) {
     const bs::Plan plan = bs::make_plan(gather_facts(o, kfs), o.request);
     bs::State preview;
@@ -378,8 +411,17 @@ int start_command(const BootSweepOptions& o, const KernelFs& kfs) {
     require_root(o, kfs, "start");
     const bs::Plan plan = bs::make_plan(gather_facts(o, kfs), o.request);
     const StatePaths state = state_paths(o, kfs);
-    const RunLock lock(kfs.is_live() ? kDefaultRuntimeDir
-                                     : kfs.resolve(kDefaultRuntimeDir.string()));
+    const std::string binary = unit_binary(kfs, o.systemd);
+    // The sweep's lock on this machine; a tree under --root gets no file of ours, so its own
+    // directory is locked, and there a --dry-run takes none.
+    std::optional<RunLock> run_lock;
+    if (kfs.is_live())
+        run_lock.emplace(kDefaultRuntimeDir);
+    const std::optional<FileLock> tree_lock =
+        kfs.is_live() || o.dry_run ? std::nullopt : FileLock::try_lock_directory(kfs.root());
+    if (!kfs.is_live() && !o.dry_run && !tree_lock)
+        throw BusyError("another hugetune command is working on " + kfs.root().string() +
+                        "; wait for it to finish and run again");
     if (const auto existing = bs::read_state(state.here); existing && existing->in_progress())
         throw BusyError("a boot sweep is in progress (" + bs::to_string(existing->phase) + ", " +
                         state.here.string() +
@@ -393,9 +435,10 @@ int start_command(const BootSweepOptions& o, const KernelFs& kfs) {
         require_usable_state(state.here, kfs);
     }
     Effects effects(kfs.root(), o.dry_run, std::cout);
-    bs::LiveHost host(kfs, effects, o.systemd, own_binary_path(), state.machine);
+    bs::LiveHost host(kfs, effects, o.systemd, binary, state.machine);
     std::cout << printable_lines(bs::format_plan(plan));
-    effects.write_file(kfs.resolve(bs::kActiveSweepPath.string()), state.machine.string() + "\n");
+    effects.write_file(kfs.resolve(bs::kActiveSweepPath.string(), LastLink::keep),
+                       state.machine.string() + "\n");
     carry_and_report(bs::plan_start(plan, o.finish, o.systemd, host.this_boot()), host, state.here);
     return 0;
 }
@@ -419,7 +462,8 @@ int advance_command(const BootSweepOptions& o, const KernelFs& kfs, const std::s
     if (!o.dry_run && saved->in_progress())
         require_usable_state(state.here, kfs);
     Effects effects(kfs.root(), o.dry_run, std::cout);
-    bs::LiveHost host(kfs, effects, saved->systemd, own_binary_path(), state.machine);
+    bs::LiveHost host(kfs, effects, saved->systemd, unit_binary(kfs, saved->systemd),
+                      state.machine);
     carry_and_report(decide(std::move(*saved), host.this_boot()), host, state.here);
     return 0;
 }

@@ -23,6 +23,11 @@ echo image >"$root/boot/vmlinuz-$release"
 echo initrd >"$root/boot/initrd.img-$release"
 original=$(cat "$root/proc/cmdline")
 echo boot-0 >"$root/proc/sys/kernel/random/boot_id"
+# The tree's own kexec: under --root the sweep looks for it there, never on this machine's PATH.
+mkdir -p "$root/usr/sbin"
+printf '#!/bin/sh\nexit 1\n' >"$root/usr/sbin/kexec"
+cp "$root/usr/sbin/kexec" "$root/usr/sbin/hugetune"
+chmod +x "$root/usr/sbin/kexec" "$root/usr/sbin/hugetune"
 
 # --state names the file as the machine sees it; under --root it lies inside the tree.
 state_arg=/var/lib/hugetune/boot-sweep.json
@@ -77,7 +82,9 @@ step2="$original hugepagesz=2M hugepages=1024 hugepage_alloc_threads=2"
 
 # --- plan: checks, changes nothing ------------------------------------------------------------
 mkdir -p "$work/nobin"
-expect_error 4 "kexec not found" env PATH="$work/nobin" "${sweep[@]}" plan "${plan_args[@]}"
+mv "$root/usr/sbin/kexec" "$work/kexec"
+expect_error 4 "kexec not found (on PATH, or under --root in the tree's" "${sweep[@]}" plan "${plan_args[@]}"
+mv "$work/kexec" "$root/usr/sbin/kexec"
 # A kernel that refuses the unsigned kexec load every step makes is refused by plan, before any
 # start: lockdown from integrity on, or kexec switched off until the next boot.
 mkdir -p "$root/sys/kernel/security" "$root/proc/sys/kernel"
@@ -167,7 +174,8 @@ planned "systemctl --root=$root enable hugetune-boot-sweep.service"
 planned "$(kexec_load "$step1")"
 planned "systemctl --no-block kexec"
 unit=$root/etc/systemd/system/hugetune-boot-sweep.service
-grep -qxF "ExecStart=$(readlink -f "$bin") boot-sweep continue --state $state_arg" "$unit" || fail "unit ExecStart"
+# The unit runs the tree's own hugetune at the tree's boots, never this machine's binary path.
+grep -qxF "ExecStart=/usr/sbin/hugetune boot-sweep continue --state $state_arg" "$unit" || fail "unit ExecStart"
 grep -qxF "ConditionPathExists=$state_arg" "$unit" || fail "unit condition"
 [[ $(cat "$root/var/lib/hugetune/boot-sweep-active") == "$state_arg" ]] || fail "the active sweep"
 [[ $(field "$state" 'd["steps"][0]["attempted"]["boot_id"]') == boot-0 ]] || fail "step 1 not marked"
@@ -175,7 +183,7 @@ expect_error 5 "a boot sweep is in progress" "${sweep[@]}" start "${plan_args[@]
 # One sweep per machine, whatever state file a second start is given.
 expect_error 5 "one sweep per machine" "${sweep[@]}" start "${plan_args[@]}" --state /var/lib/hugetune/other.json
 [[ ! -e $root/var/lib/hugetune/other.json ]] || fail "a second sweep's state was written"
-grep -qxF "ExecStart=$(readlink -f "$bin") boot-sweep continue --state $state_arg" "$unit" || fail "the unit changed"
+grep -qxF "ExecStart=/usr/sbin/hugetune boot-sweep continue --state $state_arg" "$unit" || fail "the unit changed"
 nothing_recorded
 
 boot "$step1" 1
@@ -262,14 +270,15 @@ not_planned "systemctl"
 [[ $(field "$state" 'd["steps"][0]["recorded"]["milliseconds"]') == 900 ]] || fail "abort lost step 1"
 [[ $(field "$state" 'd["abort_reason"]') == "abort requested" ]] || fail "abort reason"
 
-# --- a user-space sweep holds the lock -----------------------------------------------------------
-mkdir -p "$root/run/hugetune"
-exec 9>"$root/run/hugetune/lock"
+# --- another command holds the tree: under --root the lock is the root directory itself, and
+# no lock file is made in the tree (--dry-run takes none) ------------------------------------------
+exec 9<"$root"
 flock -n 9
 boot "$original"
-expect_error 5 "is locked" "${sweep[@]}" start "${plan_args[@]}" --state "$state_arg"
-exec 9>&-
+expect_error 5 "another hugetune command is working on $root" "${sweep[@]}" start "${plan_args[@]}" --state "$state_arg"
+exec 9<&-
 nothing_recorded
+[[ ! -e $root/run/hugetune/lock ]] || fail "a lock file was made in the tree"
 
 # --- a state that cannot be written back: refused before anything is done -----------------------
 rm "$state"
@@ -296,6 +305,59 @@ PY
 expect_error 2 "plan.threads[1]: must be" "${sweep[@]}" continue --root "$root" --state "$state_arg"
 [[ ! -s $out ]] || fail "continue printed before refusing: $(cat "$out")"
 nothing_recorded
+# A forged image path: what is kexec'd must be a plain absolute path, never one that climbs.
+cp "$state" "$persist/forged-step.json"
+rm "$state"
+boot "$original"
+expect 0 "${sweep[@]}" start "${plan_args[@]}" --state "$state_arg"
+boot "$step1" 1
+for forged in '"../../../../etc/shadow"' '"/boot/../../etc/shadow"' '"boot/initrd"'; do
+    cp "$state" "$persist/good-state.json"
+    python3 -S - "$state" "$forged" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["plan"]["initrd"] = json.loads(sys.argv[2])
+json.dump(d, open(sys.argv[1], "w"))
+PY
+    expect_error 2 "plan.initrd: must be an absolute path without '.' or '..' parts" \
+        "${sweep[@]}" continue --root "$root" --state "$state_arg"
+    nothing_recorded
+    mv "$persist/good-state.json" "$state"
+done
+expect 0 "${sweep[@]}" abort --root "$root" --state "$state_arg"
+boot "$original"
+expect 0 "${sweep[@]}" continue --root "$root" --state "$state_arg"
+rm "$state" "$persist/forged-step.json"
+
+# --- under --root the unit runs the tree's own hugetune: a tree without one is refused ----------
+mv "$root/usr/sbin/hugetune" "$work/tree-hugetune"
+before=$(find "$root" | sort)
+expect_error 2 "--root: $root has no hugetune in /usr/local/sbin" "${sweep[@]}" start "${plan_args[@]}"
+[[ $(find "$root" | sort) == "$before" ]] || fail "a refused start wrote into the tree"
+expect 0 "${sweep[@]}" start "${plan_args[@]}" --no-systemd --dry-run
+mv "$work/tree-hugetune" "$root/usr/sbin/hugetune"
+
+# --- paths that name no file, or climb: refused before anything is written -----------------------
+tree_sum() { (cd "$1" && find . -print0 | sort -z | xargs -0 ls -ld --time-style=+ | sha256sum); }
+before=$(tree_sum "$root")
+for bad in /../.. / /var/lib/hugetune/.. /var/lib/hugetune/.; do
+    for mode in "" --dry-run; do
+        expect_error 2 "--state: '$bad' names a directory, not a file" \
+            "${sweep[@]}" start "${plan_args[@]}" --state "$bad" $mode
+    done
+done
+[[ $(tree_sum "$root") == "$before" ]] || fail "a refused --state wrote into the tree"
+for flag in --kernel --initrd; do
+    expect_error 2 "$flag: '/../..' is not an absolute path without '.' or '..' parts" \
+        "${sweep[@]}" plan "${plan_args[@]}" $flag /../..
+    expect_error 2 "$flag: 'boot/vmlinuz' is not an absolute path" \
+        "${sweep[@]}" plan "${plan_args[@]}" $flag boot/vmlinuz
+    expect_error 2 "$flag: $root/boot is not a regular file" "${sweep[@]}" plan "${plan_args[@]}" $flag /boot
+done
+# A link in the tree to the image is followed inside the tree, as the machine would.
+ln -s "/boot/vmlinuz-$release" "$root/boot/vmlinuz"
+expect 0 "${sweep[@]}" plan "${plan_args[@]}" --kernel /boot/vmlinuz
+rm "$root/boot/vmlinuz"
 
 # --- init_on_alloc and HVO as a second dimension ------------------------------------------------
 # boot_set CMDLINE THREADS IOA HVO: a boot whose log says "heap alloc:IOA" and whose HVO sysctl

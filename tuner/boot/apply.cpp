@@ -208,7 +208,7 @@ ApplyPlan plan_config_files(const ApplyRequest& request, const KernelFs& root,
     GrubFiles grub = load_grub(root);
     ApplyPlan plan{choose_bootloader(request.target, root, grub), {}, {}, {}, {}};
     Bootloader kind = plan.bootloader.kind;
-    auto kcmd = read_config_file(std::string(kKernelCmdlineFile), root.resolve(kKernelCmdlineFile));
+    auto kcmd = read_config_file(root, std::string(kKernelCmdlineFile));
     if (kind == Bootloader::kernel_cmdline && !kcmd)
         throw SettingError("bootloader", bootloader_name(kind) + ": " +
                                              root.resolve(kKernelCmdlineFile).string() +

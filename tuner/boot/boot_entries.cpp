@@ -62,7 +62,7 @@ BootEntries read_boot_entries(const KernelFs& root) {
                 entries.others.push_back(path);
                 continue;
             }
-            if (auto file = read_config_file(path, root.resolve(path)))
+            if (auto file = read_config_file(root, path))
                 entries.own.push_back(std::move(*file));
         }
     }

@@ -38,10 +38,7 @@ std::string read_all(const fs::path& path, const std::string& target_path) {
     return text;
 }
 
-}  // namespace
-
-std::optional<ConfigFile> read_config_file(const std::string& target_path,
-                                           const fs::path& host_path) {
+std::optional<ConfigFile> read_at(const std::string& target_path, const fs::path& host_path) {
     struct stat st {};
     if (lstat(host_path.c_str(), &st) != 0) {
         if (errno == ENOENT)
@@ -64,6 +61,12 @@ std::optional<ConfigFile> read_config_file(const std::string& target_path,
     f.gid = st.st_gid;
     f.text = read_all(host_path, target_path);
     return f;
+}
+
+}  // namespace
+
+std::optional<ConfigFile> read_config_file(const KernelFs& root, const std::string& target_path) {
+    return read_at(target_path, root.resolve(target_path, LastLink::keep));
 }
 
 std::string utc_timestamp(const char* format) {
@@ -92,7 +95,7 @@ std::string back_up(const ConfigFile& file, const std::string& timestamp) {
 }
 
 void replace_config_file(const ConfigFile& file, const std::string& text) {
-    auto now = read_config_file(file.target_path, file.host_path);
+    auto now = read_at(file.target_path, file.host_path);
     if (!now || now->text != file.text)
         throw RuntimeError(file.target_path +
                            " changed while hugetune was editing it; nothing was written to it. "

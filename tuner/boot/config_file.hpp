@@ -10,6 +10,8 @@
 #include <optional>
 #include <string>
 
+#include "tuner/kernel/kernel_fs.hpp"
+
 namespace hugetune::boot {
 
 struct ConfigFile {
@@ -26,10 +28,10 @@ struct ConfigFile {
 // huge file from costing memory, also with --dry-run.
 inline constexpr std::size_t kMaxConfigBytes = 1024 * 1024;
 
-// Nothing when the path does not exist; throws UsageError for a symlink, anything but a regular
-// file or one above kMaxConfigBytes, RuntimeError when it cannot be read.
-std::optional<ConfigFile> read_config_file(const std::string& target_path,
-                                           const std::filesystem::path& host_path);
+// `target_path` in `root`, its directories resolved inside the root (KernelFs::resolve). Nothing
+// when the path does not exist; throws UsageError for a symlink, anything but a regular file or
+// one above kMaxConfigBytes, RuntimeError when it cannot be read.
+std::optional<ConfigFile> read_config_file(const KernelFs& root, const std::string& target_path);
 
 // The current UTC time as strftime writes it with `format`.
 std::string utc_timestamp(const char* format);

@@ -13,13 +13,13 @@ namespace {
 // A drop-in reached through a symlink is read (grub-mkconfig sources it) but never edited.
 std::optional<ConfigFile> read_dropin(const KernelFs& root, const std::string& target,
                                       bool& editable) {
-    fs::path host = root.resolve(target);
+    fs::path host = root.resolve(target, LastLink::keep);
     std::error_code ec;
-    if (fs::is_directory(host, ec))
+    if (fs::is_directory(root.resolve(target), ec))
         return std::nullopt;
     editable = !fs::is_symlink(host, ec);
     if (editable)
-        return read_config_file(target, host);
+        return read_config_file(root, target);
     auto text = root.read(target);
     if (!text)
         return std::nullopt;
@@ -31,7 +31,7 @@ std::optional<ConfigFile> read_dropin(const KernelFs& root, const std::string& t
 // Sorted by name, as the shell's glob is; hugetune sorts bytewise, as the C locale does.
 GrubFiles load_grub(const KernelFs& root) {
     GrubFiles g;
-    auto main = read_config_file(std::string(kGrubMain), root.resolve(kGrubMain));
+    auto main = read_config_file(root, std::string(kGrubMain));
     if (!main)
         return g;
     if (main->text.find_first_not_of(" \t\r\n") == std::string::npos)

@@ -178,7 +178,7 @@ std::optional<Ledger> read_ledger(const KernelFs& root) {
 }
 
 void write_ledger(const KernelFs& root, const Ledger& ledger) {
-    auto path = root.resolve(kLedgerPath);
+    auto path = root.resolve(kLedgerPath, LastLink::keep);
     std::error_code ec;
     std::filesystem::create_directories(path.parent_path(), ec);
     if (ec)
@@ -188,7 +188,7 @@ void write_ledger(const KernelFs& root, const Ledger& ledger) {
 
 void remove_ledger(const KernelFs& root) {
     std::error_code ec;
-    std::filesystem::remove(root.resolve(kLedgerPath), ec);
+    std::filesystem::remove(root.resolve(kLedgerPath, LastLink::keep), ec);
     if (ec)
         throw RuntimeError("cannot remove " + root.resolve(kLedgerPath).string());
 }

@@ -21,7 +21,7 @@ namespace {
 // with ours; its grub form is filled in later, over all grub files at once.
 std::optional<PlannedFile> plan_restore(const LedgerFile& lf, const KernelFs& root,
                                         std::vector<std::string>& warnings) {
-    auto cur = read_config_file(lf.path, root.resolve(lf.path));
+    auto cur = read_config_file(root, lf.path);
     if (!cur) {
         warnings.push_back(lf.path + " no longer exists; not restored");
         return std::nullopt;

@@ -120,7 +120,7 @@ void LiveHost::enable_unit() {
 
 void LiveHost::disable_unit() {
     effects_.run(systemctl_argv("disable"));
-    effects_.remove_file(fs_.resolve(std::string(kUnitDir) + "/" + kUnitName));
+    effects_.remove_file(fs_.resolve(std::string(kUnitDir) + "/" + kUnitName, LastLink::keep));
 }
 
 }  // namespace hugetune::boot_sweep

@@ -104,7 +104,8 @@ void check_kernel(const MachineFacts& facts, const Request& r) {
                                "do); boot a 6.15 or later kernel first");
     if (!facts.kexec_found)
         throw UnsupportedError(
-            "kexec not found on PATH; install it (Debian: apt-get install kexec-tools)");
+            "kexec not found (on PATH, or under --root in the tree's /usr/sbin, /usr/bin, /sbin "
+            "or /bin); install it (Debian: apt-get install kexec-tools)");
     check_kexec_allowed(facts);
     if (!facts.kernel_image)
         throw SettingError("kernel_image",

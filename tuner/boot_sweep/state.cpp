@@ -11,6 +11,7 @@
 #include "tuner/system/atomic_file.hpp"
 #include "tuner/system/errors.hpp"
 #include "tuner/system/json_file.hpp"
+#include "tuner/system/root_path.hpp"
 
 namespace hugetune::boot_sweep {
 namespace {
@@ -143,6 +144,11 @@ void check_saved_plan(const JsonField& f, const Plan& p) {
           std::pair{&p.hugetlb_free_vmemmap, "hugetlb_free_vmemmap_values"}})
         if (values->size() > 2 || (values->size() == 2 && (*values)[0] == (*values)[1]))
             f[name].fail("must list each of true and false at most once");
+    // The sweep kexecs these: a path that climbs with ".." or is relative could name any file.
+    if (!is_plain_absolute_path(p.kernel_image))
+        f["kernel_image"].fail("must be an absolute path without '.' or '..' parts");
+    if (p.initrd && !is_plain_absolute_path(*p.initrd))
+        f["initrd"].fail("must be an absolute path without '.' or '..' parts, or null");
     if (p.original_cmdline != cmdline_text(parse_kernel_cmdline(p.original_cmdline)))
         f["original_cmdline"].fail("is not a command line as the plan writes it");
     const std::vector<Step> derived = plan_steps(p);

@@ -53,11 +53,15 @@ KernelFs::KernelFs(fs::path root) : root_(std::move(root)) {
     live_ = !ec && canonical == fs::path("/");
 }
 
-fs::path KernelFs::resolve(std::string_view abs) const {
-    std::string_view rel = abs;
-    while (!rel.empty() && rel.front() == '/')
-        rel.remove_prefix(1);
-    return root_ / fs::path(rel);
+fs::path KernelFs::resolve(std::string_view abs, LastLink last) const {
+    if (live_) {
+        // The running system's own lookup from "/" is the walk resolve_in_root would do.
+        std::string_view rel = abs;
+        while (!rel.empty() && rel.front() == '/')
+            rel.remove_prefix(1);
+        return root_ / fs::path(rel);
+    }
+    return resolve_in_root(root_, abs, last);
 }
 
 bool KernelFs::exists(std::string_view abs) const {

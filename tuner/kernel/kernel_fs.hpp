@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "tuner/kernel/kernel_log.hpp"
+#include "tuner/system/root_path.hpp"
 
 namespace hugetune {
 
@@ -20,8 +21,10 @@ class KernelFs {
     const std::filesystem::path& root() const { return root_; }
     bool is_live() const { return live_; }  // root is "/": the running machine
 
-    // `abs` is an absolute path on the target machine, e.g. "/proc/cmdline".
-    std::filesystem::path resolve(std::string_view abs) const;
+    // `abs` is an absolute path on the target machine, e.g. "/proc/cmdline"; its host path, every
+    // link on the way followed inside the root as a chroot would (tuner/system/root_path.hpp), so
+    // that no link in a --root tree leads out of it. Every reader below goes through it.
+    std::filesystem::path resolve(std::string_view abs, LastLink last = LastLink::follow) const;
     bool exists(std::string_view abs) const;
 
     // Whole file, or nothing when it is absent or unreadable.

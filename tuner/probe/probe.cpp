@@ -12,6 +12,7 @@
 
 #include "tuner/kernel/kernel_files.hpp"
 #include "tuner/system/errors.hpp"
+#include "tuner/system/root_path.hpp"
 
 namespace hugetune {
 namespace {
@@ -54,6 +55,17 @@ class HwlocTopology {
         const char* old = std::getenv("HWLOC_FSROOT");
         std::string saved = old ? old : "";
         if (!fs.is_live()) {
+            // hwloc opens the tree's files through this machine's lookup, which follows a link
+            // out of the tree: such a tree is refused instead (docs/kernel-facts.md "Resolving
+            // paths under a root").
+            for (const char* dir : {"/sys", "/proc"})
+                if (const auto link = link_out_of_root(fs.root(), dir)) {
+                    hwloc_topology_destroy(topo_);
+                    throw UsageError(link->string() + " is a link that leads out of the tree " +
+                                     fs.root().string() +
+                                     "; hwloc would read this machine's files through it: "
+                                     "make it a link inside the tree, or copy what it names");
+                }
             setenv("HWLOC_FSROOT", fs.root().c_str(), 1);
             // cpuid would describe this machine's caches, not the fixture's.
             hwloc_topology_set_components(topo_, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST, "x86");

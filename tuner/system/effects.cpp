@@ -6,6 +6,7 @@
 #include "tuner/system/atomic_file.hpp"
 #include "tuner/system/errors.hpp"
 #include "tuner/system/process.hpp"
+#include "tuner/system/root_path.hpp"
 
 namespace hugetune {
 namespace {
@@ -27,14 +28,6 @@ bool plain_word(std::string_view word) {
     return !word.empty() && word.find_first_not_of(
                                 "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
                                 "0123456789_=.,:/+@%-") == std::string_view::npos;
-}
-
-// `path` made absolute and free of "." and ".." without following links, for the containment
-// check: a link inside the root is refused later by write_file_atomically itself.
-fs::path lexical(const fs::path& path) {
-    std::error_code ec;
-    const fs::path abs = path.is_absolute() ? path : fs::current_path(ec) / path;
-    return abs.lexically_normal();
 }
 
 }  // namespace
@@ -70,13 +63,18 @@ void Effects::plan_line(const std::string& line) {
     planned_.push_back(line);
 }
 
-void Effects::require_inside_root(const fs::path& path) const {
+fs::path Effects::inside_root(const fs::path& path) const {
     if (live_)
-        return;
-    const fs::path p = lexical(path);
-    if (std::mismatch(root_.begin(), root_.end(), p.begin(), p.end()).first != root_.end())
+        return path;
+    std::error_code ec;
+    const fs::path abs = path.is_absolute() ? path : fs::current_path(ec) / path;
+    const auto target = target_path_of(root_, abs);
+    if (!target)
         throw RuntimeError(path.string() + " is outside the root " + root_.string() +
                            ": under --root nothing outside it is written; name a file inside it");
+    // Its directories again as a chroot into the root finds them: a link on the way that leads
+    // out of the root is followed inside it instead.
+    return resolve_in_root(root_, *target, LastLink::keep);
 }
 
 namespace {
@@ -122,8 +120,8 @@ bool Effects::run_inside_root(const Argv& argv) {
     return true;
 }
 
-bool Effects::write_file(const fs::path& path, std::string_view bytes) {
-    require_inside_root(path);
+bool Effects::write_file(const fs::path& named, std::string_view bytes) {
+    const fs::path path = inside_root(named);
     if (dry_run_) {
         plan_line("would write " + path.string());
         return false;
@@ -134,8 +132,8 @@ bool Effects::write_file(const fs::path& path, std::string_view bytes) {
     return true;
 }
 
-bool Effects::remove_file(const fs::path& path) {
-    require_inside_root(path);
+bool Effects::remove_file(const fs::path& named) {
+    const fs::path path = inside_root(named);
     std::error_code ec;
     if (!fs::exists(fs::symlink_status(path, ec)))
         return false;

@@ -41,7 +41,8 @@ class Effects {
     // Writes `bytes` to `path` (a path on this machine, inside the root) with
     // write_file_atomically, creating its missing directories. Under --dry-run prints "would
     // write PATH" and returns false. Throws
-    // RuntimeError for a path outside the root: under --root nothing outside DIR is written.
+    // RuntimeError for a path outside the root: under --root nothing outside DIR is written, and
+    // a link inside DIR on the way is followed inside it (tuner/system/root_path.hpp).
     bool write_file(const std::filesystem::path& path, std::string_view bytes);
     // Removes `path` (inside the root) when it exists; printed under --dry-run.
     bool remove_file(const std::filesystem::path& path);
@@ -51,7 +52,8 @@ class Effects {
 
   private:
     void plan_line(const std::string& line);
-    void require_inside_root(const std::filesystem::path& path) const;
+    // `path` (inside the root) as it is written: its directories resolved inside the root.
+    std::filesystem::path inside_root(const std::filesystem::path& path) const;
 
     std::filesystem::path root_;
     bool live_;

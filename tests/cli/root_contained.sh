@@ -1,0 +1,138 @@
+#!/usr/bin/env bash
+# Under --root every path is resolved as a process chrooted into the tree would resolve it
+# (tuner/system/root_path.hpp): links inside the tree that point out of it, absolute or climbing,
+# lead to the tree's own files, never to this machine's or another tree's. Each command (apply,
+# rollback, verify, every boot-sweep subcommand) runs under strace on trees full of such links,
+# and no path it names lies outside the tree; the tree the links point to is unchanged.
+source "$(dirname "$0")/lib/harness.bash"
+source "$(dirname "$0")/lib/boot-standins.bash"
+require_command strace "the containment test traces every path a command opens"
+if ! strace -f -qq -o /dev/null true 2>/dev/null; then
+    skip "strace cannot trace here (ptrace is not permitted)"
+fi
+
+# The tree the links point to, with values a leak would show.
+elsewhere=$work/elsewhere
+mkdir -p "$elsewhere/var/lib/hugetune" "$elsewhere/etc/default/grub.d" "$elsewhere/boot/loader/entries" \
+    "$elsewhere/etc/systemd/system" "$elsewhere/proc"
+echo 'GRUB_CMDLINE_LINUX_DEFAULT="hugepage_alloc_threads=16"' >"$elsewhere/etc/default/grub"
+echo 'options root=/dev/elsewhere hugepage_alloc_threads=16' >"$elsewhere/boot/loader/entries/x.conf"
+echo 'BOOT_IMAGE=/elsewhere hugepage_alloc_threads=16' >"$elsewhere/proc/cmdline"
+outside_sum() { (cd "$elsewhere" && find . -print0 | sort -z | xargs -0 ls -ld --time-style=+ && find . -type f -print0 | sort -z | xargs -0 cat) | sha256sum; }
+elsewhere_before=$(outside_sum)
+
+# traced ROOT CODE ARGS...: hugetune ARGS exits CODE, and every path it named lies inside ROOT.
+trace=$work/strace.log
+traced() {
+    local root=$1 code=$2
+    shift 2
+    expect "$code" strace -f -qq -s 4096 -e trace=%file -o "$trace" "$bin" "$@"
+    python3 "$src/tests/cli/lib/contained.py" "$trace" "$root" "$bin" >"$work/outside.txt" ||
+        { cat "$work/outside.txt" >&2; fail "hugetune $1 named paths outside $root"; }
+    [[ $(outside_sum) == "$elsewhere_before" ]] || fail "hugetune $* changed $elsewhere"
+}
+
+# --- GRUB: /var and a drop-in lead out of the tree ------------------------------------------------
+root=$(copy_fixture debian)
+original=$(cat "$root/etc/default/grub")
+ln -s "$elsewhere/var" "$root/var"
+mkdir -p "$root/etc/default/grub.d" "$root/usr/share/grub"
+ln -s /usr/share/grub/vendor.cfg "$root/etc/default/grub.d/50-vendor.cfg"
+echo 'GRUB_CMDLINE_LINUX_DEFAULT="$GRUB_CMDLINE_LINUX_DEFAULT hugepage_alloc_threads=4"' \
+    >"$root/usr/share/grub/vendor.cfg"
+# The drop-in's link is resolved in the tree: its value 4 is read, so apply sees what the image
+# boots with (on this machine /usr/share/grub/vendor.cfg does not hold it).
+# It sets the value after /etc/default/grub and, as a link, cannot be edited: refused.
+for mode in --dry-run --no-regenerate; do
+    traced "$root" 2 apply --root "$root" --value 8 $mode
+    stderr_has "/etc/default/grub.d/50-vendor.cfg is a symbolic link and would need this change"
+done
+rm "$root/etc/default/grub.d/50-vendor.cfg"
+traced "$root" 0 apply --root "$root" --value 8 --no-regenerate
+# /var -> elsewhere/var is, inside the tree, the tree's own $elsewhere/var.
+[[ -f $root$elsewhere/var/lib/hugetune/applied.json ]] || fail "the ledger is not in the tree"
+[[ ! -e $elsewhere/var/lib/hugetune/applied.json ]] || fail "the ledger went out of the tree"
+grep -q "hugepage_alloc_threads=8" "$root/etc/default/grub" || fail "apply did not write"
+traced "$root" 0 rollback --root "$root" --no-regenerate
+[[ $(cat "$root/etc/default/grub") == "$original" ]] || fail "rollback is not byte-exact"
+
+# /etc itself leads out: the tree has no /etc/default/grub of its own, and says so.
+root=$(copy_fixture ubuntu-cloud)
+rm -rf "$root/etc"
+ln -s "$elsewhere/etc" "$root/etc"
+traced "$root" 1 apply --root "$root" --value 8 --no-regenerate
+stderr_has "no boot loader configuration under $root"
+traced "$root" 1 rollback --root "$root" --no-regenerate
+stderr_has "nothing to roll back"
+
+# A relative link that climbs above the tree stops at its root, as ".." at / does.
+root=$(copy_fixture debian)
+rm -rf "$root/var"
+ln -s "../../../../../../../../..$elsewhere/var" "$root/var"
+traced "$root" 0 apply --root "$root" --value 8 --no-regenerate
+[[ -f $root$elsewhere/var/lib/hugetune/applied.json ]] || fail "the climbing link left the tree"
+traced "$root" 0 rollback --root "$root" --no-regenerate
+
+# --- systemd-boot: the entries folder leads out ---------------------------------------------------
+root=$(copy_fixture systemd-boot)
+rm -rf "$root/boot/loader/entries"
+ln -s "$elsewhere/boot/loader/entries" "$root/boot/loader/entries"
+# The tree has no entries of its own: /etc/kernel/cmdline is written, and apply says no entry
+# takes it; the entry elsewhere is never edited.
+traced "$root" 1 apply --root "$root" --value 8 --no-regenerate
+stderr_has "no boot entry of this system"
+traced "$root" 0 rollback --root "$root" --no-regenerate
+cmp "$root/etc/kernel/cmdline" "$fixtures/systemd-boot/etc/kernel/cmdline" || fail "rollback of /etc/kernel/cmdline"
+
+# --- verify: /proc/cmdline and the log lead to this machine's -------------------------------------
+root=$work/verify-root
+mkdir -p "$root/proc/sys/kernel/random" "$root/dev"
+echo "6.15.0-hugetune" >"$root/proc/sys/kernel/osrelease"
+echo "3f1e6c2a-8d4b-4c5e-9a7f-1b2c3d4e5f60" >"$root/proc/sys/kernel/random/boot_id"
+ln -s /proc/cmdline "$root/proc/cmdline"
+ln -s /dev/kmsg "$root/dev/kmsg"
+traced "$root" 1 verify --root "$root"
+stderr_has "more than 40 symbolic links"
+rm "$root/proc/cmdline"
+ln -s "$elsewhere/proc/cmdline" "$root/proc/cmdline"
+traced "$root" 1 verify --root "$root"
+if grep -q elsewhere "$out" "$err"; then fail "verify read the cmdline outside the tree"; fi
+
+# --- boot-sweep: the state, the marker and the unit stay in the tree ------------------------------
+root=$work/sweep-root
+cp -a "$src/tests/fixtures/vm-1node" "$root"
+release=$(cat "$root/proc/sys/kernel/osrelease")
+mkdir -p "$root/boot" "$root/proc/sys/kernel/random" "$root/etc"
+echo image >"$root/boot/vmlinuz-$release"
+echo initrd >"$root/boot/initrd.img-$release"
+echo boot-0 >"$root/proc/sys/kernel/random/boot_id"
+mkdir -p "$root/usr/sbin"
+printf '#!/bin/sh\nexit 1\n' >"$root/usr/sbin/kexec"
+cp "$root/usr/sbin/kexec" "$root/usr/sbin/hugetune"
+chmod +x "$root/usr/sbin/kexec" "$root/usr/sbin/hugetune"
+ln -s "$elsewhere/var" "$root/var"
+ln -s "$elsewhere/etc/systemd" "$root/etc/systemd"
+args=(--root "$root" --pages 1024 --repetitions 1 --threads 1,2)
+traced "$root" 0 boot-sweep plan "${args[@]}"
+traced "$root" 0 boot-sweep start "${args[@]}" --dry-run
+traced "$root" 0 boot-sweep start "${args[@]}"
+[[ -f $root$elsewhere/var/lib/hugetune/boot-sweep.json ]] || fail "the state is not in the tree"
+[[ -f $root$elsewhere/etc/systemd/system/hugetune-boot-sweep.service ]] || fail "the unit is not in the tree"
+traced "$root" 0 boot-sweep status --root "$root"
+traced "$root" 0 boot-sweep abort --root "$root"
+traced "$root" 0 boot-sweep continue --root "$root"
+nothing_recorded
+
+# hwloc reads the topology through this machine's own lookup: a tree whose /sys has a link out
+# of it is refused before hwloc opens anything.
+mkdir -p "$elsewhere-sys"
+cp -a "$root/sys/devices/system/node/node0" "$elsewhere-sys/node0"
+rm -rf "$root/sys/devices/system/node/node0"
+ln -s "$elsewhere-sys/node0" "$root/sys/devices/system/node/node0"
+traced "$root" 2 boot-sweep plan "${args[@]}"
+stderr_has "$root/sys/devices/system/node/node0 is a link that leads out of the tree"
+ln -sfn "../../../../..$elsewhere-sys/node0" "$root/sys/devices/system/node/node0"
+traced "$root" 2 boot-sweep plan "${args[@]}"
+stderr_has "is a link that leads out of the tree"
+
+echo "root_contained: ok"
