@@ -11,6 +11,12 @@ if ! strace -f -qq -o /dev/null true 2>/dev/null; then
     skip "strace cannot trace here (ptrace is not permitted)"
 fi
 
+# fresh NAME TAG: a writable copy of the boot fixture NAME of its own; prints its path.
+fresh() {
+    cp -a "$fixtures/$1" "$work/$2"
+    echo "$work/$2"
+}
+
 # The tree the links point to, with values a leak would show.
 elsewhere=$work/elsewhere
 mkdir -p "$elsewhere/var/lib/hugetune" "$elsewhere/etc/default/grub.d" "$elsewhere/boot/loader/entries" \
@@ -33,7 +39,7 @@ traced() {
 }
 
 # --- GRUB: /var and a drop-in lead out of the tree ------------------------------------------------
-root=$(copy_fixture debian)
+root=$(fresh debian grub-links)
 original=$(cat "$root/etc/default/grub")
 ln -s "$elsewhere/var" "$root/var"
 mkdir -p "$root/etc/default/grub.d" "$root/usr/share/grub"
@@ -57,7 +63,7 @@ traced "$root" 0 rollback --root "$root" --no-regenerate
 [[ $(cat "$root/etc/default/grub") == "$original" ]] || fail "rollback is not byte-exact"
 
 # /etc itself leads out: the tree has no /etc/default/grub of its own, and says so.
-root=$(copy_fixture ubuntu-cloud)
+root=$(fresh ubuntu-cloud etc-link)
 rm -rf "$root/etc"
 ln -s "$elsewhere/etc" "$root/etc"
 traced "$root" 1 apply --root "$root" --value 8 --no-regenerate
@@ -66,15 +72,50 @@ traced "$root" 1 rollback --root "$root" --no-regenerate
 stderr_has "nothing to roll back"
 
 # A relative link that climbs above the tree stops at its root, as ".." at / does.
-root=$(copy_fixture debian)
+root=$(fresh debian climbing)
 rm -rf "$root/var"
 ln -s "../../../../../../../../..$elsewhere/var" "$root/var"
 traced "$root" 0 apply --root "$root" --value 8 --no-regenerate
 [[ -f $root$elsewhere/var/lib/hugetune/applied.json ]] || fail "the climbing link left the tree"
 traced "$root" 0 rollback --root "$root" --no-regenerate
 
+# --- a forged ledger chooses no place to write: its paths must be files hugetune manages --------
+root=$(fresh debian forged-ledger)
+traced "$root" 0 apply --root "$root" --value 8 --no-regenerate
+ledger=$root/var/lib/hugetune/applied.json
+cp "$ledger" "$work/good-ledger.json"
+mkdir -p "$work/victim"
+for forged in "/../../../..$work/victim/file" /etc/shadow /etc/default/grub.d/.hidden.cfg \
+    /boot/loader/entries/../../../etc/shadow.conf; do
+    python3 -S - "$ledger" "$forged" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["files"][0]["path"] = sys.argv[2]
+json.dump(d, open(sys.argv[1], "w"))
+PY
+    before=$(tree_sum "$root")
+    for mode in --dry-run --no-regenerate; do
+        traced "$root" 1 rollback --root "$root" $mode
+        error_line "files names '$forged', not a boot configuration file hugetune edits"
+    done
+    [[ $(tree_sum "$root") == "$before" ]] || fail "a forged ledger changed the tree: $forged"
+    [[ -z $(ls -A "$work/victim") ]] || fail "a forged ledger wrote outside the tree: $forged"
+    cp "$work/good-ledger.json" "$ledger"
+done
+python3 -S - "$ledger" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["files"][0]["backup"] = "/tmp/grub.hugetune-x.bak"
+json.dump(d, open(sys.argv[1], "w"))
+PY
+traced "$root" 1 rollback --root "$root" --no-regenerate
+error_line "the backup of /etc/default/grub is '/tmp/grub.hugetune-x.bak'"
+cp "$work/good-ledger.json" "$ledger"
+traced "$root" 0 rollback --root "$root" --no-regenerate
+cmp "$root/etc/default/grub" "$fixtures/debian/etc/default/grub" || fail "rollback after the forged ledgers"
+
 # --- systemd-boot: the entries folder leads out ---------------------------------------------------
-root=$(copy_fixture systemd-boot)
+root=$(fresh systemd-boot entries-link)
 rm -rf "$root/boot/loader/entries"
 ln -s "$elsewhere/boot/loader/entries" "$root/boot/loader/entries"
 # The tree has no entries of its own: /etc/kernel/cmdline is written, and apply says no entry

@@ -7,9 +7,6 @@
 namespace hugetune::boot {
 namespace {
 
-// kernel-install looks for $BOOT in this order (kernel-install(8), "The $BOOT partition").
-constexpr std::string_view kBootDirs[] = {"/efi", "/boot", "/boot/efi"};
-
 struct OptionsLine {
     std::size_t value_begin = 0, value_end = 0;  // bytes of the value in the entry's text
 };

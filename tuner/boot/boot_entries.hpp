@@ -13,6 +13,9 @@
 
 namespace hugetune::boot {
 
+// kernel-install looks for $BOOT in this order (kernel-install(8), "The $BOOT partition").
+inline constexpr std::string_view kBootDirs[] = {"/efi", "/boot", "/boot/efi"};
+
 struct BootEntries {
     std::optional<std::string> entry_token;  // nothing: neither token file exists
     std::string token_source;                // "/etc/kernel/entry-token" or "/etc/machine-id"

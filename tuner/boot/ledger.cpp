@@ -4,9 +4,13 @@
 #include <nlohmann/json.hpp>
 
 #include "model/text.hpp"
+#include "tuner/boot/boot_entries.hpp"
+#include "tuner/boot/grub_files.hpp"
+#include "tuner/boot/kernel_cmdline_file.hpp"
 #include "tuner/boot/report_input.hpp"
 #include "tuner/system/atomic_file.hpp"
 #include "tuner/system/errors.hpp"
+#include "tuner/system/root_path.hpp"
 
 namespace hugetune::boot {
 namespace {
@@ -43,7 +47,59 @@ FileKind parse_kind(const std::string& name, const std::string& where) {
     throw RuntimeError(where + ": unknown file kind '" + name + "'");
 }
 
+// The one name in `dir` (a directory path ending in '/') that `path` has, when it has one.
+std::optional<std::string_view> name_in(std::string_view path, std::string_view dir) {
+    if (!path.starts_with(dir))
+        return std::nullopt;
+    std::string_view name = path.substr(dir.size());
+    if (name.empty() || name.find('/') != std::string_view::npos)
+        return std::nullopt;
+    return name;
+}
+
+// A file's entry: a path hugetune manages, of the kind it records there, and a backup (when
+// there is one) beside it, named as back_up names it.
+void check_ledger_file(const LedgerFile& lf, const std::string& where) {
+    const auto kind = managed_file_kind(lf.path);
+    const std::string fix =
+        "; this ledger was not written by hugetune: restore the files from their "
+        ".hugetune-*.bak backups by hand and remove it";
+    if (!kind)
+        throw RuntimeError(where + ": files names '" + printable_text(lf.path) +
+                           "', not a boot configuration file hugetune edits" + fix);
+    if (*kind != lf.kind)
+        throw RuntimeError(where + ": " + lf.path + " is recorded as a " + kind_name(lf.kind) +
+                           " file, and is a " + kind_name(*kind) + " file" + fix);
+    if (lf.backup.empty())
+        return;
+    const std::size_t slash = lf.path.rfind('/');
+    const auto name = name_in(lf.backup, std::string_view(lf.path).substr(0, slash + 1));
+    const std::string stem = lf.path.substr(slash + 1) + ".hugetune-";
+    if (!is_plain_absolute_path(lf.backup) || !name || !name->starts_with(stem) ||
+        !name->ends_with(".bak"))
+        throw RuntimeError(where + ": the backup of " + lf.path + " is '" +
+                           printable_text(lf.backup) + "', not a " + stem + "*.bak beside it" +
+                           fix);
+}
+
 }  // namespace
+
+std::optional<FileKind> managed_file_kind(std::string_view path) {
+    if (!is_plain_absolute_path(path))
+        return std::nullopt;
+    if (path == kGrubMain)
+        return FileKind::grub;
+    if (auto name = name_in(path, std::string(kGrubDropins) + "/");
+        name && name->ends_with(".cfg") && !name->starts_with("."))
+        return FileKind::grub;
+    if (path == kKernelCmdlineFile)
+        return FileKind::kernel_cmdline;
+    for (std::string_view boot : kBootDirs)
+        if (auto name = name_in(path, std::string(boot) + "/loader/entries/");
+            name && name->ends_with(".conf"))
+            return FileKind::boot_entry;
+    return std::nullopt;
+}
 
 const LedgerFile* Ledger::file(std::string_view path) const {
     for (const auto& f : files)
@@ -155,12 +211,19 @@ Ledger ledger_from_json(const std::string& text, const std::string& where) {
             lf.original = *original;
             lf.applied = *applied;
             lf.previous_value = optional_string(f, "previous_value");
+            check_ledger_file(lf, where);
             l.files.push_back(std::move(lf));
         }
-        for (const auto& e : j.at("bls_entries"))
+        for (const auto& e : j.at("bls_entries")) {
             l.bls_entries.push_back({e.at("entry").get<std::string>(),
                                      e.at("kernel").get<std::string>(),
                                      optional_string(e, "previous_value")});
+            if (managed_file_kind(l.bls_entries.back().entry) != FileKind::boot_entry)
+                throw RuntimeError(where + ": bls_entries names '" +
+                                   printable_text(l.bls_entries.back().entry) +
+                                   "', not a boot entry under loader/entries; restore the files "
+                                   "from their .hugetune-*.bak backups by hand");
+        }
         if (j.contains("forced"))
             l.forced = j.at("forced").get<std::vector<std::string>>();
         return l;

@@ -50,9 +50,16 @@ struct Ledger {
     const LedgerFile* file(std::string_view path) const;
 };
 
+// The kind of boot configuration file hugetune edits at `path`, nothing for any other path:
+// /etc/default/grub and grub.d/*.cfg (no dot file), /etc/kernel/cmdline, and a boot entry
+// loader/entries/*.conf under /efi, /boot or /boot/efi. A ledger may name no other file.
+std::optional<FileKind> managed_file_kind(std::string_view path);
+
 // The ledger as the JSON value its file holds (and `--json` results show).
 nlohmann::json ledger_to_json(const Ledger& ledger);
-// Throws RuntimeError naming `where` when the text is not a ledger this version can read.
+// Throws RuntimeError naming `where` when the text is not a ledger this version can read, or
+// names a file hugetune does not manage (managed_file_kind) or a backup beside another file:
+// rollback writes where a ledger says, so a forged one must not choose the place.
 Ledger ledger_from_json(const std::string& text, const std::string& where);
 
 std::optional<Ledger> read_ledger(const KernelFs& root);

@@ -28,7 +28,7 @@ TEST_CASE("ledger JSON round trip keeps non-UTF-8 bytes") {
     l.files.push_back({"/etc/default/grub", FileKind::grub, "/etc/default/grub.hugetune-x.bak",
                        "A=\xe9\n", "B\n", std::nullopt});
     l.files.push_back(
-        {"/etc/kernel/cmdline", FileKind::kernel_cmdline, "b", "x", "y", std::string("16")});
+        {"/etc/kernel/cmdline", FileKind::kernel_cmdline, "", "x", "y", std::string("16")});
     l.bls_entries.push_back({"/boot/loader/entries/a.conf", "/vmlinuz-a", std::string("8")});
     auto back = ledger_from_json(ledger_to_json(l).dump(), "test");
     REQUIRE(back.files.size() == 2);
@@ -55,7 +55,7 @@ TEST_CASE("ledger version 2: boot entries and forced reasons round trip; version
 
     const std::string v1 = R"({"schema_version": 1, "applied_at": "2025-01-01T00:00:00Z",
         "hugepage_alloc_threads": "16", "bootloader": "grub", "bls_entries": [],
-        "files": [{"path": "/etc/default/grub", "kind": "grub", "backup": "/b",
+        "files": [{"path": "/etc/default/grub", "kind": "grub", "backup": "/etc/default/grub.hugetune-20250101T000000Z.bak",
                    "original_base64": "QQ==", "applied_base64": "Qg==", "previous_value": null}]})";
     auto old = ledger_from_json(v1, "test");
     CHECK(old.files.at(0).kind == FileKind::grub);
@@ -88,4 +88,41 @@ TEST_CASE("thread counts: 1 to 4096, decimal only") {
     CHECK(parse_thread_count("4096") == std::optional<std::uint64_t>(4096));
     for (const char* bad : {"0", "4097", "-1", "", "12a", "0x10", " 3", "99999999999999999999"})
         CHECK(!parse_thread_count(bad));
+}
+
+TEST_CASE("a ledger names only the files hugetune edits, each with its own kind and backup") {
+    CHECK(managed_file_kind("/etc/default/grub") == FileKind::grub);
+    CHECK(managed_file_kind("/etc/default/grub.d/50-cloud.cfg") == FileKind::grub);
+    CHECK_FALSE(managed_file_kind("/etc/default/grub.d/.hidden.cfg"));
+    CHECK_FALSE(managed_file_kind("/etc/default/grub.d/50-cloud.txt"));
+    CHECK(managed_file_kind("/etc/kernel/cmdline") == FileKind::kernel_cmdline);
+    CHECK(managed_file_kind("/boot/efi/loader/entries/a-6.15.conf") == FileKind::boot_entry);
+    CHECK_FALSE(managed_file_kind("/boot/loader/entries/../../../etc/shadow.conf"));
+    CHECK_FALSE(managed_file_kind("/../../../../tmp/x/victim"));
+    CHECK_FALSE(managed_file_kind("/etc/default/grub/../../shadow"));
+    CHECK_FALSE(managed_file_kind("etc/default/grub"));
+
+    Ledger l;
+    l.applied_at = "2026-01-02T03:04:05Z";
+    l.value = "8";
+    l.bootloader = "grub";
+    l.files.push_back({"/etc/default/grub", FileKind::grub,
+                       "/etc/default/grub.hugetune-20260102T030405Z.bak", "a", "b", std::nullopt});
+    CHECK_NOTHROW(ledger_from_json(ledger_to_json(l).dump(), "ledger"));
+    const auto refused = [&](const std::string& needle) {
+        CHECK_THROWS_WITH_AS(ledger_from_json(ledger_to_json(l).dump(), "ledger"),
+                             doctest::Contains(needle.c_str()), hugetune::RuntimeError);
+    };
+    l.files[0].path = "/../../../../tmp/x/victim";
+    refused("files names '/../../../../tmp/x/victim', not a boot configuration file");
+    l.files[0].path = "/etc/kernel/cmdline";
+    refused("/etc/kernel/cmdline is recorded as a grub file, and is a kernel-cmdline file");
+    l.files[0].path = "/etc/default/grub";
+    l.files[0].backup = "/tmp/grub.hugetune-x.bak";
+    refused("the backup of /etc/default/grub is '/tmp/grub.hugetune-x.bak'");
+    l.files[0].backup = "/etc/default/grub.d/../grub.hugetune-x.bak";
+    refused("the backup of /etc/default/grub");
+    l.files[0].backup = "";
+    l.bls_entries.push_back({"/etc/shadow", "/vmlinuz", std::nullopt});
+    refused("bls_entries names '/etc/shadow'");
 }
