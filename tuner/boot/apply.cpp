@@ -154,19 +154,46 @@ LedgerFile ledger_entry(const PlannedFile& planned, const std::string& backup,
     return lf;
 }
 
-// The ledger is written after the files, so that it records only what was written; a
-// failure part-way puts the files back and leaves the previous ledger as it was.
+// The ledger is written twice: before the first byte of any file changes, with every file's
+// bytes before and after as `pending`, so that a kill part-way leaves an edit the next apply or
+// rollback can complete (finish_interrupted_apply); and once every file is written, without
+// them. A failure part-way puts the files back and the previous ledger with them.
 void write_apply(const ApplyRequest& request, const ApplyPlan& plan, const KernelFs& root,
                  std::ostream& out) {
-    auto previous = read_ledger(root);
-    write_changes(
-        plan.change.files,
-        [&](const std::vector<std::string>& backups) {
-            Ledger ledger = ledger_after_apply(request, plan, backups, previous, root);
-            if (!ledger.files.empty() || !ledger.bls_entries.empty())
-                write_ledger(root, ledger);
-        },
-        out);
+    const auto previous = read_ledger(root);
+    std::optional<Ledger> ledger;
+    try {
+        write_changes(
+            plan.change.files,
+            [&](const std::vector<std::string>& backups) {
+                ledger = ledger_after_apply(request, plan, backups, previous, root);
+                if (ledger->files.empty() && ledger->bls_entries.empty())
+                    return;
+                ledger->pending = pending_writes(plan.change.files, backups);
+                write_ledger(root, *ledger);
+            },
+            [&](const std::vector<std::string>&) {
+                if (ledger && (!ledger->files.empty() || !ledger->bls_entries.empty())) {
+                    ledger->pending.clear();
+                    write_ledger(root, *ledger);
+                }
+            },
+            out);
+    } catch (const Error& e) {
+        if (!ledger || (ledger->files.empty() && ledger->bls_entries.empty()))
+            throw;
+        try {
+            if (previous)
+                write_ledger(root, *previous);
+            else
+                remove_ledger(root);
+        } catch (const Error& undo) {
+            throw Error(e.code(), e.what() + std::string("; ") + std::string(kLedgerPath) +
+                                      " still records the change (" + undo.what() +
+                                      "): run hugetune rollback");
+        }
+        throw;
+    }
 }
 
 // On ostree the command is the change; elsewhere the files are, and the commands rebuild from them.
@@ -340,6 +367,7 @@ int apply_boot_parameter(const ApplyRequest& request, std::ostream& out, std::os
     std::optional<BootConfigLock> lock;
     if (!target.dry_run)
         lock.emplace(root);
+    finish_interrupted_apply(root, target.dry_run, err);
     ApplyPlan plan = plan_apply(request, root);
     done.bootloader = bootloader_name(plan.bootloader.kind);
     done.not_reached = plan.not_reached;

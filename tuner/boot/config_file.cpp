@@ -82,16 +82,19 @@ std::string backup_timestamp() {
     return utc_timestamp("%Y%m%dT%H%M%SZ");
 }
 
-std::string back_up(const ConfigFile& file, const std::string& timestamp) {
+std::string backup_path(const ConfigFile& file, const std::string& timestamp) {
     std::string suffix = ".hugetune-" + timestamp;
     fs::path host = file.host_path;
     std::string name = host.filename().string() + suffix;
     std::error_code ec;
     for (int n = 1; fs::exists(host.parent_path() / (name + ".bak"), ec); ++n)
         name = host.filename().string() + suffix + "-" + std::to_string(n);
-    write_file_atomically(host.parent_path() / (name + ".bak"), file.text,
-                          FileOwnership{file.mode, file.uid, file.gid});
     return (fs::path(file.target_path).parent_path() / (name + ".bak")).string();
+}
+
+void write_backup(const ConfigFile& file, const std::string& backup, const std::string& bytes) {
+    write_file_atomically(file.host_path.parent_path() / fs::path(backup).filename(), bytes,
+                          FileOwnership{file.mode, file.uid, file.gid});
 }
 
 void replace_config_file(const ConfigFile& file, const std::string& text) {

@@ -39,9 +39,12 @@ std::string utc_timestamp(const char* format);
 // "20260314T101500Z" (UTC), for backup names.
 std::string backup_timestamp();
 
-// Writes a copy of the file as it was read to "<path>.hugetune-<timestamp>.bak" (a name
-// that grub's "*.cfg" glob does not pick up) and returns its target path.
-std::string back_up(const ConfigFile& file, const std::string& timestamp);
+// The target path of a backup of the file: "<path>.hugetune-<timestamp>.bak" (a name that
+// grub's "*.cfg" glob does not pick up), with "-N" before ".bak" when that name is taken.
+std::string backup_path(const ConfigFile& file, const std::string& timestamp);
+// Writes `bytes` to the backup `backup` (a target path beside the file) with the file's owner
+// and mode.
+void write_backup(const ConfigFile& file, const std::string& backup, const std::string& bytes);
 
 // Replaces the file with `text` atomically, keeping owner and mode. Refuses when the file
 // changed since it was read (another editor at work).

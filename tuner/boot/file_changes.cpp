@@ -2,6 +2,8 @@
 
 #include <filesystem>
 
+#include "tuner/boot/ledger.hpp"
+#include "tuner/boot/token_edit.hpp"
 #include "tuner/system/atomic_file.hpp"
 #include "tuner/system/errors.hpp"
 
@@ -54,24 +56,28 @@ std::string verb_of(const PlannedFile& p) {
 
 }  // namespace
 
-void write_changes(const std::vector<PlannedFile>& files, const RecordChange& record,
-                   std::ostream& out) {
-    std::string stamp = backup_timestamp();
+void write_changes(const std::vector<PlannedFile>& files, const RecordChange& intent,
+                   const RecordChange& record, std::ostream& out) {
+    const std::string stamp = backup_timestamp();
+    std::vector<std::string> backups;
+    for (const auto& p : files)
+        backups.push_back(p.restores_original ? std::string() : backup_path(p.file, stamp));
     std::vector<WrittenFile> written;
-    std::string step;
+    std::string step = "cannot record the change before writing it";
     try {
-        for (const auto& p : files) {
+        intent(backups);
+        for (std::size_t i = 0; i < files.size(); ++i) {
+            const PlannedFile& p = files[i];
             step = "cannot write " + p.file.target_path;
             written.push_back({&p, {}, false});
-            if (!p.restores_original)
-                written.back().backup = back_up(p.file, stamp);
+            if (!backups[i].empty()) {
+                write_backup(p.file, backups[i], p.file.text);
+                written.back().backup = backups[i];
+            }
             replace_config_file(p.file, p.new_text);
             written.back().replaced = true;
         }
         step = "cannot record the change";
-        std::vector<std::string> backups;
-        for (const auto& w : written)
-            backups.push_back(w.backup);
         record(backups);
     } catch (const Error& e) {
         throw Error(e.code(), step + ": " + e.what() + undo_all(written));
@@ -81,6 +87,53 @@ void write_changes(const std::vector<PlannedFile>& files, const RecordChange& re
             out << "backed up " << w.planned->file.target_path << " to " << w.backup << "\n";
         out << verb_of(*w.planned) << " " << w.planned->file.target_path << "\n";
     }
+}
+
+std::vector<PendingWrite> pending_writes(const std::vector<PlannedFile>& files,
+                                         const std::vector<std::string>& backups) {
+    std::vector<PendingWrite> pending;
+    for (std::size_t i = 0; i < files.size(); ++i)
+        pending.push_back(
+            {files[i].file.target_path, backups.at(i), files[i].file.text, files[i].new_text});
+    return pending;
+}
+
+bool finish_interrupted_apply(const KernelFs& root, bool dry_run, std::ostream& err) {
+    if (!dry_run)
+        remove_stale_temporaries(root.resolve(kLedgerPath, LastLink::keep));
+    auto ledger = read_ledger(root);
+    if (!ledger || ledger->pending.empty())
+        return false;
+    const std::string what = std::string(kAllocThreadsParam) + "=" + ledger->value + " (apply of " +
+                             ledger->applied_at + ")";
+    if (dry_run) {
+        err << "hugetune: warning: " << what
+            << " was interrupted while writing; apply or rollback without --dry-run completes "
+               "it first\n";
+        return true;
+    }
+    for (const PendingWrite& w : ledger->pending) {
+        remove_stale_temporaries(root.resolve(w.path, LastLink::keep));
+        if (!w.backup.empty())
+            remove_stale_temporaries(root.resolve(w.backup, LastLink::keep));
+        auto now = read_config_file(root, w.path);
+        if (now && !w.backup.empty() && !root.exists(w.backup))
+            write_backup(*now, w.backup, w.from);
+        if (now && now->text == w.to)
+            continue;
+        if (!now || now->text != w.from)
+            throw RuntimeError(
+                w.path + (now ? " holds other bytes than" : " is gone since") + " the " + what +
+                " that was interrupted while writing it; compare it with " +
+                (w.backup.empty() ? std::string("its backup") : w.backup) +
+                ", put back the version you want, and remove " + std::string(kLedgerPath));
+        replace_config_file(*now, w.to);
+    }
+    ledger->pending.clear();
+    write_ledger(root, *ledger);
+    err << "hugetune: note: completed " << what
+        << ", which was interrupted while writing; its boot entries may need rebuilding\n";
+    return true;
 }
 
 }  // namespace hugetune::boot

@@ -13,14 +13,27 @@
 
 namespace hugetune::boot {
 
-// Called once every file is written, with each file's backup (target path; empty for a file
-// restored to its original bytes, which gets none). Throws to undo the whole change.
+// Called with each file's backup (target path; empty for a file restored to its original
+// bytes, which gets none): `intent` before the first byte of any file changes, `record` once
+// every file is written. Either throws to undo the whole change.
 using RecordChange = std::function<void(const std::vector<std::string>& backups)>;
 
-// Writes `files` in order, then calls `record`. Prints what was done on `out` only once all of
-// it succeeded. On failure throws an Error of the failed step's kind that names the file, says
-// that everything was put back, or names each file that could not be and its backup.
-void write_changes(const std::vector<PlannedFile>& files, const RecordChange& record,
-                   std::ostream& out);
+// Chooses the backups, calls `intent`, writes `files` in order (each backup, then the file),
+// then calls `record`. Prints what was done on `out` only once all of it succeeded. On failure
+// throws an Error of the failed step's kind that names the file, says that everything was put
+// back, or names each file that could not be and its backup.
+void write_changes(const std::vector<PlannedFile>& files, const RecordChange& intent,
+                   const RecordChange& record, std::ostream& out);
+
+// The ledger's intent for each planned file: its path, the backup to make, its bytes before and
+// after.
+std::vector<PendingWrite> pending_writes(const std::vector<PlannedFile>& files,
+                                         const std::vector<std::string>& backups);
+
+// An apply killed while writing left its ledger with `pending` files: each is brought to the
+// bytes the ledger records (its backup made first when missing), and the ledger is written
+// without them. A file that holds neither its bytes from before nor after is refused, naming it
+// and its backup. Under `dry_run` only says so on `err`. Returns whether one was found.
+bool finish_interrupted_apply(const KernelFs& root, bool dry_run, std::ostream& err);
 
 }  // namespace hugetune::boot

@@ -180,6 +180,14 @@ nlohmann::json ledger_to_json(const Ledger& ledger) {
                                     {"kernel", e.kernel},
                                     {"previous_value", optional_json(e.previous_value)}});
     j["forced"] = ledger.forced;
+    if (!ledger.pending.empty()) {
+        j["pending"] = nlohmann::json::array();
+        for (const auto& w : ledger.pending)
+            j["pending"].push_back({{"path", w.path},
+                                    {"backup", w.backup},
+                                    {"from_base64", base64_encode(w.from)},
+                                    {"to_base64", base64_encode(w.to)}});
+    }
     return j;
 }
 
@@ -226,6 +234,25 @@ Ledger ledger_from_json(const std::string& text, const std::string& where) {
         }
         if (j.contains("forced"))
             l.forced = j.at("forced").get<std::vector<std::string>>();
+        if (j.contains("pending"))
+            for (const auto& w : j.at("pending")) {
+                auto from = base64_decode(w.at("from_base64").get<std::string>());
+                auto to = base64_decode(w.at("to_base64").get<std::string>());
+                if (!from || !to)
+                    throw RuntimeError(where + ": corrupt pending file contents");
+                PendingWrite pw{w.at("path").get<std::string>(), w.at("backup").get<std::string>(),
+                                *from, *to};
+                const LedgerFile* lf = l.file(pw.path);
+                // The pending file must be one the ledger records, with the bytes it records.
+                if (!lf || lf->applied != pw.to)
+                    throw RuntimeError(where + ": pending names '" + printable_text(pw.path) +
+                                       "', which its files do not record so; restore the files "
+                                       "from their .hugetune-*.bak backups by hand");
+                LedgerFile as_file = *lf;
+                as_file.backup = pw.backup;
+                check_ledger_file(as_file, where);
+                l.pending.push_back(std::move(pw));
+            }
         return l;
     } catch (const nlohmann::json::exception& e) {
         throw RuntimeError(where + " is not a valid hugetune ledger (" + e.what() +

@@ -14,8 +14,9 @@ namespace hugetune::boot {
 inline constexpr std::string_view kLedgerPath = "/var/lib/hugetune/applied.json";
 // 2 added boot-entry files and `forced`; a version 1 ledger is read as one without them. 3 added
 // the bootloader "ostree" (its default deployment's previous value in bls_entries), which an
-// older hugetune must not read as grub.
-inline constexpr int kLedgerSchemaVersion = 3;
+// older hugetune must not read as grub. 4 added `pending`, the edit in progress, which an older
+// hugetune must not take for a finished one.
+inline constexpr int kLedgerSchemaVersion = 4;
 
 // boot_entry: a type #1 entry of systemd-boot (tuner/boot/boot_entries.hpp).
 enum class FileKind { grub, kernel_cmdline, boot_entry };
@@ -38,6 +39,16 @@ struct LedgerBlsEntry {
     std::optional<std::string> previous_value;
 };
 
+// One file an apply is about to change, recorded with the ledger and synced before the first
+// byte of any boot file changes (README.md "Safety"): apply and rollback, finding one, complete
+// the edit before anything else (finish_interrupted_apply in file_changes.hpp).
+struct PendingWrite {
+    std::string path;
+    std::string backup;  // target path of the backup of `from` to make; empty for none
+    std::string from;    // the bytes apply read
+    std::string to;      // the bytes apply writes
+};
+
 struct Ledger {
     std::string applied_at;  // ISO 8601 UTC
     std::string value;
@@ -46,6 +57,8 @@ struct Ledger {
     std::vector<LedgerBlsEntry> bls_entries;
     // Why the report was not fit to apply, when the user applied it anyway.
     std::vector<std::string> forced;
+    // While not empty, the files are being written: the ledger already says what they will be.
+    std::vector<PendingWrite> pending;
 
     const LedgerFile* file(std::string_view path) const;
 };

@@ -169,6 +169,7 @@ int rollback_boot_parameter(const TargetOptions& target, std::ostream& out, std:
     std::optional<BootConfigLock> lock;
     if (!target.dry_run)
         lock.emplace(root);
+    finish_interrupted_apply(root, target.dry_run, err);
     Ledger ledger = require_ledger(root);
     done.ledger = ledger;
     done.setting = std::string(kAllocThreadsParam) + "=" + ledger.value;
@@ -181,8 +182,11 @@ int rollback_boot_parameter(const TargetOptions& target, std::ostream& out, std:
         done.not_run = plan.change.commands;
         return 0;
     }
+    // The ledger goes last: a rollback killed part-way leaves it, and the next one finds the
+    // files already restored holding their original bytes and restores the rest.
     write_changes(
-        plan.change.files, [&](const std::vector<std::string>&) { remove_ledger(root); }, out);
+        plan.change.files, [](const std::vector<std::string>&) {},
+        [&](const std::vector<std::string>&) { remove_ledger(root); }, out);
     done.written = true;
     done.not_run = done.commands;  // until the rebuild returns, none counts as run
     try {

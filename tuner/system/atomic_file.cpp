@@ -163,4 +163,20 @@ void check_writable_path(const fs::path& path, std::string_view option_name) {
                          "file name");
 }
 
+int remove_stale_temporaries(const fs::path& path) {
+    const std::string prefix = "." + path.filename().string() + ".tmp.";
+    std::error_code ec;
+    int removed = 0;
+    for (fs::directory_iterator it(path.parent_path(), ec), end; !ec && it != end;
+         it.increment(ec)) {
+        const std::string name = it->path().filename().string();
+        std::error_code type_ec;
+        if (name.size() == prefix.size() + 6 && name.starts_with(prefix) &&
+            it->symlink_status(type_ec).type() == fs::file_type::regular &&
+            fs::remove(it->path(), type_ec))
+            ++removed;
+    }
+    return removed;
+}
+
 }  // namespace hugetune

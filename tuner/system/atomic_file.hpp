@@ -25,6 +25,11 @@ struct FileOwnership {
 void write_file_atomically(const std::filesystem::path& path, std::string_view bytes,
                            const FileOwnership& ownership = {});
 
+// Removes the temporary files write_file_atomically leaves beside `path` when it is killed
+// between creating one and renaming it (".NAME.tmp.XXXXXX"). Only for a caller that holds the
+// lock of every writer of `path`; returns how many it removed.
+int remove_stale_temporaries(const std::filesystem::path& path);
+
 // Checks, before long work, that `path` can be written by write_file_atomically: its
 // directory exists and a file can be created there (one is created and removed, since
 // permission bits do not tell: root passes them in /proc and on read-only mounts), and the

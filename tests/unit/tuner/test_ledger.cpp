@@ -66,7 +66,7 @@ TEST_CASE("ledger version 2: boot entries and forced reasons round trip; version
     unknown_kind.replace(unknown_kind.find(R"("kind": "grub")"), 14, R"("kind": "lilo")");
     CHECK_THROWS_AS(ledger_from_json(unknown_kind, "test"), hugetune::RuntimeError);
     std::string future = v1;
-    future.replace(future.find("\"schema_version\": 1"), 19, "\"schema_version\": 4");
+    future.replace(future.find("\"schema_version\": 1"), 19, "\"schema_version\": 5");
     CHECK_THROWS_AS(ledger_from_json(future, "test"), hugetune::RuntimeError);
 }
 
@@ -125,4 +125,29 @@ TEST_CASE("a ledger names only the files hugetune edits, each with its own kind 
     l.files[0].backup = "";
     l.bls_entries.push_back({"/etc/shadow", "/vmlinuz", std::nullopt});
     refused("bls_entries names '/etc/shadow'");
+}
+
+TEST_CASE("a ledger's pending edit round trips and names only the files it records") {
+    Ledger l;
+    l.applied_at = "2026-01-02T03:04:05Z";
+    l.value = "8";
+    l.bootloader = "kernel-cmdline";
+    l.files.push_back({"/etc/kernel/cmdline", FileKind::kernel_cmdline,
+                       "/etc/kernel/cmdline.hugetune-20260102T030405Z.bak", "a\n", "b\n",
+                       std::nullopt});
+    l.pending.push_back(
+        {"/etc/kernel/cmdline", "/etc/kernel/cmdline.hugetune-20260102T030405Z.bak", "a\n", "b\n"});
+    auto back = ledger_from_json(ledger_to_json(l).dump(), "ledger");
+    REQUIRE(back.pending.size() == 1);
+    CHECK(back.pending[0].from == "a\n");
+    CHECK(back.pending[0].to == "b\n");
+    CHECK_FALSE(ledger_to_json(Ledger{}).contains("pending"));
+    l.pending[0].to = "c\n";
+    CHECK_THROWS_WITH_AS(ledger_from_json(ledger_to_json(l).dump(), "ledger"),
+                         doctest::Contains("pending names '/etc/kernel/cmdline'"),
+                         hugetune::RuntimeError);
+    l.pending[0] = {"/etc/kernel/cmdline", "/tmp/x.bak", "a\n", "b\n"};
+    CHECK_THROWS_WITH_AS(ledger_from_json(ledger_to_json(l).dump(), "ledger"),
+                         doctest::Contains("the backup of /etc/kernel/cmdline"),
+                         hugetune::RuntimeError);
 }
