@@ -183,10 +183,7 @@ void write_apply(const ApplyRequest& request, const ApplyPlan& plan, const Kerne
         if (!ledger || (ledger->files.empty() && ledger->bls_entries.empty()))
             throw;
         try {
-            if (previous)
-                write_ledger(root, *previous);
-            else
-                remove_ledger(root);
+            put_back_ledger(root, previous);
         } catch (const Error& undo) {
             throw Error(e.code(), e.what() + std::string("; ") + std::string(kLedgerPath) +
                                       " still records the change (" + undo.what() +
@@ -216,10 +213,7 @@ std::vector<Argv> run_ostree_change(const ApplyPlan& plan, const std::optional<L
         std::string ledger = root.resolve(kLedgerPath).string();
         std::string after = "; nothing was changed";
         try {
-            if (before)
-                write_ledger(root, *before);
-            else
-                remove_ledger(root);
+            put_back_ledger(root, before);
         } catch (const Error& undo) {
             after = "; " + ledger + " now names a change that did not happen (" + undo.what() +
                     "): remove it by hand";

@@ -283,4 +283,11 @@ void remove_ledger(const KernelFs& root) {
         throw RuntimeError("cannot remove " + root.resolve(kLedgerPath).string());
 }
 
+void put_back_ledger(const KernelFs& root, const std::optional<Ledger>& before) {
+    if (before)
+        write_ledger(root, *before);
+    else
+        remove_ledger(root);
+}
+
 }  // namespace hugetune::boot

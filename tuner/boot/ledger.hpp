@@ -78,6 +78,8 @@ Ledger ledger_from_json(const std::string& text, const std::string& where);
 std::optional<Ledger> read_ledger(const KernelFs& root);
 void write_ledger(const KernelFs& root, const Ledger& ledger);
 void remove_ledger(const KernelFs& root);
+// The ledger as it was before a change that failed: `before` written back, or none.
+void put_back_ledger(const KernelFs& root, const std::optional<Ledger>& before);
 
 std::string base64_encode(std::string_view bytes);
 std::optional<std::string> base64_decode(std::string_view text);
