@@ -8,22 +8,25 @@
 namespace hugetune::cli {
 
 int run_rollback(const Args& args) {
-    bool json = false, dry_run = false;
+    bool json = false, dry_run = false, force = false;
     boot::BootOutcome outcome;
     auto body = [&] {
         BootTargetFlags flags;
         po::options_description desc("Options");
+        desc.add_options()("force", po::bool_switch(&force),
+                           "put back the value from before apply also where a file now gives "
+                           "the kernel another value than apply wrote (someone set their own)");
         add_boot_target_options(desc, flags);
         add_json_result_option(desc, json);
         po::variables_map vm;
         if (!parse_options("rollback",
                            "hugetune rollback [--root DIR] [--dry-run] [--no-regenerate | "
-                           "--regenerate] [--json]",
+                           "--regenerate] [--force] [--json]",
                            desc, args, vm))
             return 0;
         const boot::TargetOptions target = boot_target_options(flags);
         dry_run = target.dry_run;
-        return boot::rollback_boot_parameter(target, json ? std::cerr : std::cout, std::cerr,
+        return boot::rollback_boot_parameter(target, force, json ? std::cerr : std::cout, std::cerr,
                                              &outcome);
     };
     return with_json_result(json, body,

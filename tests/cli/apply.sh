@@ -183,6 +183,36 @@ stderr_has "changed since hugetune applied"
 sed 's/^GRUB_TIMEOUT=5/GRUB_TIMEOUT=7/' "$fixtures/debian/etc/default/grub" | cmp -s - "$root/etc/default/grub" ||
     fail "in-place rollback did not give the original with the other edit kept"
 
+# Someone set their own value after apply: rollback refuses to put the old one over it (exit 2,
+# nothing written), naming both; --force puts it back anyway.
+root=$work/debian-own-value
+cp -a "$fixtures/debian" "$root"
+expect 0 "$bin" apply --value 8 --root "$root" --no-regenerate
+sed -i 's/hugepage_alloc_threads=8/hugepage_alloc_threads=24/' "$root/etc/default/grub"
+cp "$root/etc/default/grub" "$work/own-value"
+expect_error 2 "/etc/default/grub gives the kernel hugepage_alloc_threads=24 now, not the 8 apply wrote" \
+    "$bin" rollback --root "$root" --no-regenerate
+stderr_has "run 'hugetune rollback --force'"
+cmp -s "$work/own-value" "$root/etc/default/grub" || fail "a refused rollback changed the file"
+[[ -f $root/var/lib/hugetune/applied.json ]] || fail "a refused rollback removed the ledger"
+expect 0 "$bin" rollback --root "$root" --no-regenerate --force
+stderr_has "putting it back anyway (--force)"
+grep -q "hugepage_alloc_threads=24" "$root/etc/default/grub" && fail "--force kept the value"
+# An appended line that sets another value is someone's value too.
+root=$work/debian-appended
+cp -a "$fixtures/debian" "$root"
+expect 0 "$bin" apply --value 8 --root "$root" --no-regenerate
+echo 'GRUB_CMDLINE_LINUX="$GRUB_CMDLINE_LINUX hugepage_alloc_threads=12"' >>"$root/etc/default/grub"
+expect_error 2 "gives the kernel hugepage_alloc_threads=12 now, not the 8 apply wrote" \
+    "$bin" rollback --root "$root" --no-regenerate --dry-run
+# The same value written another way the kernel takes alike is not someone else's.
+root=$work/kernel-cmdline-plus
+cp -a "$fixtures/systemd-boot" "$root"
+expect 0 "$bin" apply --value 8 --root "$root" --no-regenerate
+sed -i 's/hugepage_alloc_threads=8/hugepage-alloc-threads=+8 quiet/' "$root/etc/kernel/cmdline"
+expect 0 "$bin" rollback --root "$root" --no-regenerate
+stderr_has "changed since hugetune applied"
+
 # The regenerate tool fails: exit 1 naming it; the configuration stays edited and the ledger
 # allows a rollback.
 root=$work/debian-fail

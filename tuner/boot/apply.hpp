@@ -66,8 +66,9 @@ struct BootOutcome {
 // Both hold the boot configuration lock (boot_lock.hpp) while they write.
 int apply_boot_parameter(const ApplyRequest& request, std::ostream& out, std::ostream& err,
                          BootOutcome* outcome = nullptr);
-int rollback_boot_parameter(const TargetOptions& target, std::ostream& out, std::ostream& err,
-                            BootOutcome* outcome = nullptr);
+// `force`: put back the value from before apply also over a value someone set since.
+int rollback_boot_parameter(const TargetOptions& target, bool force, std::ostream& out,
+                            std::ostream& err, BootOutcome* outcome = nullptr);
 // The planned part of a change into `outcome`.
 void record_plan(const BootChange& change, BootOutcome& outcome);
 

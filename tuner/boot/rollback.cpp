@@ -2,14 +2,17 @@
 
 #include <algorithm>
 
+#include "model/text.hpp"
 #include "tuner/boot/apply.hpp"
 #include "tuner/boot/boot_entries.hpp"
 #include "tuner/boot/boot_lock.hpp"
 #include "tuner/boot/file_changes.hpp"
+#include "tuner/boot/grub_config.hpp"
 #include "tuner/boot/grub_files.hpp"
 #include "tuner/boot/kernel_cmdline_file.hpp"
 #include "tuner/boot/ostree.hpp"
 #include "tuner/boot/token_edit.hpp"
+#include "tuner/kernel/cmdline.hpp"
 #include "tuner/system/errors.hpp"
 
 namespace hugetune::boot {
@@ -128,6 +131,54 @@ void plan_entries_installed_since(const Ledger& ledger, const KernelFs& root, Ro
     }
 }
 
+// The value the file gives the kernel now; for grub, over all grub files.
+std::optional<std::string> value_now(const PlannedFile& p, const KernelFs& root) {
+    if (p.kind == FileKind::kernel_cmdline)
+        return kernel_cmdline_alloc_threads(p.file.text);
+    if (p.kind == FileKind::boot_entry)
+        return boot_entry_alloc_threads(p.file.text);
+    return effective_alloc_threads(load_grub(root).sources);
+}
+
+// A file edited since apply whose value is not the one apply wrote: the kernel takes "+8" and
+// "8" alike, so they are compared as numbers.
+std::optional<std::string> someone_elses_value(const PlannedFile& p, const Ledger& ledger,
+                                               const KernelFs& root) {
+    if (!p.in_place)
+        return std::nullopt;
+    const auto now = value_now(p, root);
+    const auto wrote = parse_kernel_ulong(ledger.value);
+    if (now && wrote && parse_kernel_ulong(*now) == wrote)
+        return std::nullopt;
+    return p.file.target_path + " gives the kernel " +
+           (now ? std::string(kAllocThreadsParam) + "=" + printable_text(*now)
+                : "no " + std::string(kAllocThreadsParam) + "=") +
+           " now, not the " + ledger.value + " apply wrote (" + ledger.applied_at +
+           "), and rollback would put " +
+           (p.previous_value ? std::string(kAllocThreadsParam) + "=" + *p.previous_value
+                             : std::string("no value")) +
+           " over it";
+}
+
+// Someone's own value is kept unless the user says otherwise.
+void refuse_over_someone_elses_value(const RollbackPlan& plan, const Ledger& ledger,
+                                     const KernelFs& root, bool force,
+                                     std::vector<std::string>& warnings) {
+    for (const auto& p : plan.change.files) {
+        const auto conflict = someone_elses_value(p, ledger, root);
+        if (!conflict)
+            continue;
+        if (force) {
+            warnings.push_back(*conflict + "; putting it back anyway (--force)");
+            continue;
+        }
+        throw UsageError(*conflict + ". To keep the file as it is, remove " +
+                         std::string(kLedgerPath) +
+                         " (the .hugetune-*.bak backups stay); to put back the value from "
+                         "before apply anyway, run 'hugetune rollback --force'");
+    }
+}
+
 Ledger require_ledger(const KernelFs& root) {
     auto ledger = read_ledger(root);
     if (!ledger)
@@ -139,7 +190,7 @@ Ledger require_ledger(const KernelFs& root) {
 
 }  // namespace
 
-RollbackPlan plan_rollback(const Ledger& ledger, const KernelFs& root) {
+RollbackPlan plan_rollback(const Ledger& ledger, const KernelFs& root, bool force) {
     RollbackPlan plan;
     plan.bootloader = parse_bootloader_name(ledger.bootloader).value_or(Bootloader::grub);
     auto& files = plan.change.files;
@@ -156,12 +207,13 @@ RollbackPlan plan_rollback(const Ledger& ledger, const KernelFs& root) {
         plan_grub_in_place(root, plan.grub_previous_value, files);
     plan_entries_installed_since(ledger, root, plan);
     std::erase_if(files, [](const PlannedFile& p) { return p.new_text == p.file.text; });
+    refuse_over_someone_elses_value(plan, ledger, root, force, plan.change.warnings);
     plan.change.commands = rollback_commands(plan, ledger, root);
     return plan;
 }
 
-int rollback_boot_parameter(const TargetOptions& target, std::ostream& out, std::ostream& err,
-                            BootOutcome* outcome) {
+int rollback_boot_parameter(const TargetOptions& target, bool force, std::ostream& out,
+                            std::ostream& err, BootOutcome* outcome) {
     BootOutcome unused;
     BootOutcome& done = outcome ? *outcome : unused;
     KernelFs root(target.root);
@@ -174,7 +226,7 @@ int rollback_boot_parameter(const TargetOptions& target, std::ostream& out, std:
     done.ledger = ledger;
     done.setting = std::string(kAllocThreadsParam) + "=" + ledger.value;
     done.bootloader = ledger.bootloader;
-    RollbackPlan plan = plan_rollback(ledger, root);
+    RollbackPlan plan = plan_rollback(ledger, root, force);
     record_plan(plan.change, done);
     print_messages(plan.change, err);
     if (target.dry_run) {

@@ -212,10 +212,20 @@ TEST_CASE("plan_rollback: original bytes, or the previous value in place after a
         CHECK(plan.change.commands == std::vector<Argv>{{"update-grub"}});
         CHECK(plan.grub_previous_value == std::optional<std::string>("16"));
     }
-    SUBCASE("edited since: the previous value put back in place, their edit kept") {
+    SUBCASE("edited since, its value too: refused, naming both values and the way forward") {
         grub.applied = "what hugetune wrote\n";
         ledger.files = {grub};
-        RollbackPlan plan = plan_rollback(ledger, root);
+        CHECK_THROWS_WITH_AS(plan_rollback(ledger, root),
+                             doctest::Contains("/etc/default/grub gives the kernel no "
+                                               "hugepage_alloc_threads= now, not the 32 apply "
+                                               "wrote"),
+                             UsageError);
+    }
+    SUBCASE("edited since: with --force the previous value put back in place, their edit kept") {
+        grub.applied = "what hugetune wrote\n";
+        ledger.files = {grub};
+        RollbackPlan plan = plan_rollback(ledger, root, true);
+        CHECK(mentions(plan.change.warnings, "putting it back anyway (--force)"));
         REQUIRE(plan.change.files.size() == 1);
         CHECK(plan.change.files[0].in_place);
         CHECK(plan.change.files[0].new_text.find(
@@ -227,7 +237,7 @@ TEST_CASE("plan_rollback: original bytes, or the previous value in place after a
         grub.applied = "what hugetune wrote\n";
         grub.previous_value = "16 init=/bin/sh";
         ledger.files = {grub};
-        CHECK_THROWS_AS(plan_rollback(ledger, root), RuntimeError);
+        CHECK_THROWS_AS(plan_rollback(ledger, root, true), RuntimeError);
     }
     SUBCASE("already original, or gone: nothing to write") {
         grub.original = now;
