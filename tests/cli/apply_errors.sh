@@ -111,6 +111,19 @@ if ! is_root; then
 elif nobody_bin=$(nobody_copy "$bin") && can_run_as_nobody "$nobody_bin"; then
     expect_error 3 "needs root" as_nobody "$nobody_bin" apply --value 8
     expect_error 3 "needs root" as_nobody "$nobody_bin" rollback
+    # --regenerate under --root runs the tree's tools by chroot, which only root may: refused
+    # before anything is read or written, never a chroot from PATH.
+    root=$(grub_root nobody)
+    before=$(tree_sum "$root")
+    : >"$record"
+    for cmd in apply rollback; do
+        args=(--root "$root" --regenerate)
+        [[ $cmd == apply ]] && args+=(--value 8)
+        expect_error 3 "$cmd --regenerate under --root runs $root's own tools by chroot, which needs root" \
+            as_nobody "$nobody_bin" "$cmd" "${args[@]}"
+    done
+    [[ $(tree_sum "$root") == "$before" ]] || fail "a refused --regenerate changed the tree"
+    nothing_recorded "as nobody"
 else
     echo "note: cannot drop privileges here; the not-root check is not exercised" >&2
 fi

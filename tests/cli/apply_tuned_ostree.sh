@@ -27,6 +27,8 @@ sed -i 's/^tuned_params=.*/tuned_params=skew_tick=1 hugepage_alloc_threads=8 hug
     "$root/boot/grub2/grubenv"
 expect 0 "$bin" apply --root "$root" --value 2 --dry-run
 stderr_has "it is the value asked for, and rollback leaves it to tuned"
+# ...and only that: no warning that tuned holds none.
+if grep -q "holds no hugepage_alloc_threads=" "$err"; then fail "says tuned holds the value and holds none"; fi
 
 # tuned active without the parameter: applied, with a warning that tuned's $tuned_params follows.
 root=$work/tuned-clean

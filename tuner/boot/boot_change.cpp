@@ -10,7 +10,16 @@
 namespace hugetune::boot {
 
 void require_root(const KernelFs& root, const TargetOptions& target, std::string_view command) {
-    if (target.dry_run || !root.is_live() || geteuid() == 0)
+    if (target.dry_run || geteuid() == 0)
+        return;
+    // The root's own tools run by chroot(2), which only root may call: refused before anything
+    // is written, not after the files.
+    if (!root.is_live() && target.force_regenerate)
+        throw NotRootError(std::string(command) + " --regenerate under --root runs " +
+                           root.root().string() +
+                           "'s own tools by chroot, which needs root; run it with sudo, or "
+                           "give --no-regenerate and rebuild the boot entries inside the tree");
+    if (!root.is_live())
         return;
     throw NotRootError(std::string(command) +
                        " changes this machine's boot configuration and needs root; run it with "

@@ -103,8 +103,9 @@ void check_grub_variable(const GrubVariableRef& ref, const std::string& where,
             std::string(kAllocThreadsParam) +
             "= after the one hugetune writes: write its value in its place, then run hugetune "
             "again");
+    std::optional<std::string> theirs;
     if (found != vars.grubenv.values.end()) {
-        auto theirs = parse_kernel_cmdline(found->second).last(kAllocThreadsParam);
+        theirs = parse_kernel_cmdline(found->second).last(kAllocThreadsParam);
         if (theirs && *theirs != value) {
             std::string fix =
                 tuned_var && vars.tuned.active()
@@ -119,7 +120,12 @@ void check_grub_variable(const GrubVariableRef& ref, const std::string& where,
                              fix + ", then run hugetune again");
         }
     }
-    if (tuned_var && vars.tuned.active()) {
+    // Where tuned already puts the value asked for, check_tuned says so; the warning is for a
+    // tuned that puts none.
+    const bool tuned_sets_one =
+        theirs || (vars.tuned.boot_cmdline &&
+                   parse_kernel_cmdline(*vars.tuned.boot_cmdline).last(kAllocThreadsParam));
+    if (tuned_var && vars.tuned.active() && !tuned_sets_one) {
         std::string warning = tuned_follows_warning(vars.tuned, value);
         if (std::find(warnings.begin(), warnings.end(), warning) == warnings.end())
             warnings.push_back(warning);
