@@ -121,13 +121,18 @@ void gather_boot(const VerifyOptions& o, const KernelFs& fs, Gathered& g) {
                   << note << "\n";
     in.log = std::move(log.messages);
     in.log_left_out = log.left_out;
+    if (o.log)
+        in.log_unread = "--log " + o.log->string() + " holds no kernel message";
+    else if (!fs.is_live())
+        in.log_unread = "under --root the log is the tree's " + fs.resolve("/dev/kmsg").string() +
+                        ", which is missing or empty";
     std::optional<std::string> cmdline;
     if (o.cmdline) {
         cmdline = read_text(*o.cmdline);
         if (!cmdline)
             usage_error("--cmdline", o.cmdline->string() + " is not a readable file");
     } else if (o.log) {
-        cmdline = read_boot_log_context(last_boot_messages(in.log)).cmdline;
+        cmdline = read_boot_log_context(in.log).cmdline;
         if (!cmdline)
             usage_error("--log", o.log->string() +
                                      " does not show the boot's command line (no 'Command "
@@ -230,6 +235,8 @@ void print_verification(const Gathered& g, const boot::VerifyResult& r) {
     if (r.pool)
         std::cout << " for " << r.pool->pages << " pages of " << r.pool->page_size_kb << " kB";
     std::cout << "\n";
+    if (!r.line->chosen.empty())
+        std::cout << "allocation line taken: " << r.line->chosen << "\n";
     if (in.prediction)
         print_prediction(in, r);
     std::cout << "(the kernel times the allocation in jiffies: a few ms of resolution)\n";

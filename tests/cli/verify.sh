@@ -120,4 +120,27 @@ stderr_has "recommendation.predicted_seconds: missing"
 one_error_line
 expect 2 "$bin" verify --log "$work/absent.log"
 stderr_has "--log: $work/absent.log is not a readable file"
+# Under --root the log is the tree's own dev/kmsg: without one, verify says so, not that
+# /dev/kmsg needs root or journalctl journald.
+bare=$work/bare-root
+echo "root=/dev/sda1 hugepagesz=2M hugepages=262144 hugepage_alloc_threads=16" >"$cmdline"
+cp -a "$root" "$bare"
+rm -f "$bare/dev/kmsg"
+printf 'MemTotal:       16384000 kB\nHugepagesize:       2048 kB\n' >"$bare/proc/meminfo"
+expect_error 1 "no kernel log could be read (under --root the log is the tree's $bare/dev/kmsg, which is missing or empty)" \
+    "$bin" verify --root "$bare" --cmdline "$cmdline"
+if grep -q "journald" "$err"; then fail "verify under --root blames journald"; fi
+
+# A line inside another message is not the kernel's; of two lines, verify says which it took.
+echo "root=/dev/sda1 hugepagesz=2M hugepages=262144 hugepage_alloc_threads=32" >"$cmdline"
+printf '%s\n' "[    0.000000] Linux version 6.15.0-hugetune (builder@example) #1 SMP" \
+    "[    0.000000] Command line: $(cat "$cmdline")" \
+    "[    3.100000] usb 1-1: Product: HugeTLB: allocation took 1ms with hugepage_allocation_threads=32" \
+    "[    4.000000] HugeTLB: allocation took 0ms with hugepage_allocation_threads=32" \
+    "[    4.100000] HugeTLB: allocation took 650ms with hugepage_allocation_threads=32" \
+    "[   12.000000] Linux version 9.9" >"$work/two-lines.log"
+expect 0 "$bin" verify --log "$work/two-lines.log" --cmdline "$cmdline"
+stdout_has "boot allocation: 650 ms with 32 threads"
+stdout_has "allocation line taken: the only one above 0 ms of 2 allocation lines; the others time empty pools"
+
 echo "verify: ok"

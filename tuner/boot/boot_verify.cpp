@@ -25,7 +25,7 @@ struct Boot {
 
 Boot read_boot(const VerifyInput& in) {
     Boot b;
-    b.messages = last_boot_messages(in.log);
+    b.messages = in.log;
     b.context = read_boot_log_context(b.messages);
     b.cmdline = parse_kernel_cmdline(in.cmdline);
     b.page_sizes = in.page_sizes;
@@ -96,15 +96,14 @@ std::optional<std::uint64_t> check_cmdline(const VerifyInput& in, const Boot& bo
 
 // Why the allocation line is missing, the most specific reason first.
 std::vector<Problem> missing_line_reasons(const Boot& boot, bool pool_requested,
-                                          std::uint64_t left_out) {
+                                          std::uint64_t left_out, const std::string& log_unread) {
     auto reasons =
         alloc_threads_problems(boot_pool_facts(boot.cmdline, boot.page_sizes), boot.release);
     if (!reasons.empty())
         return reasons;
     if (boot.messages.empty())
         return {{"no_log",
-                 "no kernel log could be read (reading /dev/kmsg needs root; "
-                 "journalctl -k -b needs journald); give the log with --log FILE"}};
+                 "no kernel log could be read (" + log_unread + "); give the log with --log FILE"}};
     for (const auto& l : boot.messages)
         if (l.find("HugeTLB: allocating") != std::string::npos &&
             l.find("failed") != std::string::npos)
@@ -262,7 +261,8 @@ VerifyResult verify_boot(const VerifyInput& in) {
         r.line = allocation_line_for_pool(boot.messages, request->size_kb,
                                           in.page_sizes.largest_buddy_block_kb);
     if (!r.line) {
-        auto reasons = missing_line_reasons(boot, request.has_value(), in.log_left_out);
+        auto reasons =
+            missing_line_reasons(boot, request.has_value(), in.log_left_out, in.log_unread);
         r.problems.insert(r.problems.end(), reasons.begin(), reasons.end());
         return r;
     }

@@ -27,8 +27,11 @@ struct ReportPrediction {
 };
 
 struct VerifyInput {
-    std::vector<std::string> log;          // kernel messages; of several boots the last counts
-    std::uint64_t log_left_out = 0;        // messages of that boot past the reader's bounds
+    // One boot's kernel messages, as KernelLogReader keeps them (the last boot of a log).
+    std::vector<std::string> log;
+    std::uint64_t log_left_out = 0;  // messages of that boot past the reader's bounds
+    // Why no message could be read, when none was: where the log was looked for.
+    std::string log_unread = "reading /dev/kmsg needs root; journalctl -k -b needs journald";
     std::string cmdline;                   // the kernel command line given for that boot
     std::optional<std::string> release;    // the booted kernel, where the log does not say
     std::optional<int> online_cpus;        // the booted machine's, where the log does not say

@@ -147,8 +147,7 @@ Transition record_step(State s, const BootFacts& boot) {
         return abort_sweep(std::move(s), boot, reason);
     }
     // docs/kernel-facts.md "init_on_alloc and boot zeroing", "HVO".
-    const auto logged_init_on_alloc =
-        read_boot_log_context(last_boot_messages(boot.log)).init_on_alloc;
+    const auto logged_init_on_alloc = read_boot_log_context(boot.log).init_on_alloc;
     if (auto why = settings_mismatch(step->step.settings, logged_init_on_alloc, boot.hvo)) {
         const std::string reason = *why + " (" + step_name(s, index) + ")";
         return abort_sweep(std::move(s), boot, reason);

@@ -17,7 +17,9 @@ std::optional<BootAllocationLine> read_allocation_line(const std::string& messag
     static const std::regex re(
         R"(HugeTLB: allocation took (\d+)ms with hugepage_(?:allocation|alloc)_threads=(\d+))");
     std::smatch m;
-    if (!std::regex_search(message, m, re))
+    // At the start of the message: the same words inside another one (a device's name, say)
+    // are not the kernel's line.
+    if (!std::regex_search(message, m, re, std::regex_constants::match_continuous))
         return std::nullopt;
     BootAllocationLine line;
     try {
@@ -43,7 +45,9 @@ std::optional<RegisteredPool> read_registered_pool(const std::string& message) {
     static const std::regex re(
         R"(HugeTLB:? registered ([0-9.]+) ([KMGT])iB page size, pre-allocated (\d+) pages)");
     std::smatch m;
-    if (!std::regex_search(message, m, re))
+    // At the start of the message: the same words inside another one (a device's name, say)
+    // are not the kernel's line.
+    if (!std::regex_search(message, m, re, std::regex_constants::match_continuous))
         return std::nullopt;
     try {
         return RegisteredPool{size_kb_of(m[1], m[2].str()[0]), std::stoull(m[3])};
@@ -58,7 +62,9 @@ std::optional<VmemmapFreeable> read_vmemmap_freeable(const std::string& message)
     static const std::regex re(
         R"(HugeTLB:? (\d+) KiB vmemmap can be freed for a ([0-9.]+) ([KMGT])iB page)");
     std::smatch m;
-    if (!std::regex_search(message, m, re))
+    // At the start of the message: the same words inside another one (a device's name, say)
+    // are not the kernel's line.
+    if (!std::regex_search(message, m, re, std::regex_constants::match_continuous))
         return std::nullopt;
     try {
         return VmemmapFreeable{size_kb_of(m[2], m[3].str()[0]), std::stoull(m[1])};
@@ -73,7 +79,9 @@ std::optional<PoolShortfall> read_pool_shortfall(const std::string& message) {
     static const std::regex re(
         R"(HugeTLB: allocating (\d+) of page size ([0-9.]+) ([KMGT])iB failed\. +Only allocated (\d+) hugepages)");
     std::smatch m;
-    if (!std::regex_search(message, m, re))
+    // At the start of the message: the same words inside another one (a device's name, say)
+    // are not the kernel's line.
+    if (!std::regex_search(message, m, re, std::regex_constants::match_continuous))
         return std::nullopt;
     try {
         return PoolShortfall{size_kb_of(m[2], m[3].str()[0]), std::stoull(m[1]), std::stoull(m[4]),
@@ -128,13 +136,6 @@ std::vector<PoolShortfall> find_pool_shortfalls(const std::vector<std::string>& 
         if (auto shortfall = read_pool_shortfall(message))
             shortfalls.push_back(std::move(*shortfall));
     return shortfalls;
-}
-
-std::vector<std::string> last_boot_messages(const std::vector<std::string>& log) {
-    auto start = std::find_if(log.rbegin(), log.rend(), starts_boot);
-    if (start == log.rend())
-        return log;
-    return {std::prev(start.base()), log.end()};
 }
 
 BootLogContext read_boot_log_context(const std::vector<std::string>& boot) {
@@ -200,9 +201,17 @@ std::optional<BootAllocationLine> allocation_line_for_pool(const std::vector<std
         return std::nullopt;
     const auto pools =
         pools_of_lines(find_registered_pools(boot), lines.size(), largest_buddy_block_kb);
+    const std::string of_all = " of " + std::to_string(lines.size()) + " allocation lines";
     for (std::size_t i = 0; i < pools.size(); ++i)
-        if (pools[i].size_kb == size_kb)
-            return pools[i].pages > 0 ? std::optional(lines[i]) : std::nullopt;
+        if (pools[i].size_kb == size_kb) {
+            if (pools[i].pages == 0)
+                return std::nullopt;
+            BootAllocationLine line = lines[i];
+            if (lines.size() > 1)
+                line.chosen = "line " + std::to_string(i + 1) + of_all +
+                              ", paired in order with the registered pools of each size";
+            return line;
+        }
     if (!pools.empty())
         return std::nullopt;
     if (lines.size() == 1)
@@ -210,7 +219,11 @@ std::optional<BootAllocationLine> allocation_line_for_pool(const std::vector<std
     std::vector<BootAllocationLine> measured;
     std::copy_if(lines.begin(), lines.end(), std::back_inserter(measured),
                  [](const BootAllocationLine& l) { return l.milliseconds > 0; });
-    return measured.size() == 1 ? measured.front() : lines.back();
+    BootAllocationLine line = measured.size() == 1 ? measured.front() : lines.back();
+    line.chosen = measured.size() == 1
+                      ? "the only one above 0 ms" + of_all + "; the others time empty pools"
+                      : "the last" + of_all + ": no registered pool lines to pair them with";
+    return line;
 }
 
 }  // namespace hugetune

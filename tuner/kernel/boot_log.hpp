@@ -16,6 +16,9 @@ struct BootAllocationLine {
     std::uint64_t milliseconds = 0;
     std::uint64_t threads = 0;
     std::string text;
+    // Which of several lines this is and why it was taken (allocation_line_for_pool); empty when
+    // the log holds only this one.
+    std::string chosen;
 };
 
 // Every such line, in log order; lines whose numbers do not fit 64 bits are passed over.
@@ -49,10 +52,6 @@ struct VmemmapFreeable {
     std::uint64_t kib_per_page = 0;
 };
 std::vector<VmemmapFreeable> find_vmemmap_freeable(const std::vector<std::string>& log);
-
-// The messages of the last boot in `log` (a journal or a saved file may hold several): from its
-// last "Linux version" line on; the whole log when it has none.
-std::vector<std::string> last_boot_messages(const std::vector<std::string>& log);
 
 // What one boot's log says about that boot; nothing for what it does not say.
 struct BootLogContext {

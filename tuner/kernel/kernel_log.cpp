@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <optional>
+#include <string>
 
 #include "model/text.hpp"
 
@@ -55,9 +57,53 @@ std::size_t journal_prefix_length(std::string_view line) {
     return short_timestamp(stamp) || iso_timestamp(stamp) ? at + marker.size() : 0;
 }
 
+// The seconds since boot a kmsg record ("prio,seq,usec,flags;") or a dmesg line ("[ 4.350400]")
+// carries; nothing for a line without them (journalctl's formats, a bare message).
+std::optional<double> boot_seconds(std::string_view line) {
+    const auto semi = line.find(';');
+    if (semi != std::string_view::npos && semi > 0 &&
+        std::isdigit(static_cast<unsigned char>(line[0]))) {
+        const auto head = line.substr(0, semi);
+        const auto first = head.find(',');
+        const auto second = head.find(',', first + 1);
+        const auto third = head.find(',', second + 1);
+        if (third != std::string_view::npos) {
+            const auto usec = head.substr(second + 1, third - second - 1);
+            if (digits(usec))
+                return std::stod(std::string(usec)) / 1e6;
+        }
+    }
+    const auto t = trim(line);
+    if (t.starts_with('[')) {
+        const auto close = t.find(']');
+        const auto number = trim(t.substr(1, close == std::string_view::npos ? 0 : close - 1));
+        if (!number.empty() && number.find_first_not_of("0123456789.") == std::string_view::npos)
+            return std::stod(std::string(number));
+    }
+    return std::nullopt;
+}
+
+// A kmsg record's priority holds its facility above the level: 0 is the kernel's; a program
+// writing to /dev/kmsg gets another (printk_ringbuffer's LOG_USER for a plain write).
+bool from_user_space(std::string_view line) {
+    const auto comma = line.find(',');
+    const auto semi = line.find(';');
+    if (comma == std::string_view::npos || semi == std::string_view::npos || comma > semi ||
+        !digits(line.substr(0, comma)))
+        return false;
+    return std::stoul(std::string(line.substr(0, comma))) >= 8;
+}
+
+// The kernel's banner starts a boot: the first message, logged before the clock runs, so at
+// 0 s where the line says when (docs/kernel-facts.md "What a boot log says about itself"). A
+// "Linux version" message later in a boot (a device's name, a message written to /dev/kmsg)
+// starts nothing.
 bool starts_boot(std::string_view line) {
-    return line.find(kBootStart) != std::string_view::npos &&
-           strip_kernel_log_prefix(line).starts_with(kBootStart);
+    if (line.find(kBootStart) == std::string_view::npos ||
+        !strip_kernel_log_prefix(line).starts_with(kBootStart))
+        return false;
+    const auto seconds = boot_seconds(line);
+    return !seconds || *seconds < 1.0;
 }
 
 }  // namespace
@@ -86,7 +132,7 @@ std::string strip_kernel_log_prefix(std::string_view line) {
 void KernelLogReader::add_line(std::string_view line) {
     if (!line.empty() && line.back() == '\r')
         line.remove_suffix(1);
-    if (line.starts_with("-- "))
+    if (line.starts_with("-- ") || from_user_space(line))
         return;
     if (starts_boot(line)) {
         kept_.clear();

@@ -273,12 +273,12 @@ KernelFacts read_kernel(const KernelFs& fs, const Topology& topo) {
     } else if (auto v = k.cmdline.last("hugetlb_free_vmemmap")) {
         k.hvo = parse_kernel_bool(*v);
     }
-    k.vmemmap_freeable = find_vmemmap_freeable(last_boot_messages(log));
+    k.vmemmap_freeable = find_vmemmap_freeable(log);
     const auto sizes = k.page_sizes();
     k.boot_requests = read_boot_requests(k.cmdline, sizes.default_size_kb);
     if (auto request = threaded_request(k.boot_requests, sizes, k.default_hugepage_size_kb))
-        k.last_boot_allocation = allocation_line_for_pool(last_boot_messages(log), request->size_kb,
-                                                          sizes.largest_buddy_block_kb);
+        k.last_boot_allocation =
+            allocation_line_for_pool(log, request->size_kb, sizes.largest_buddy_block_kb);
     return k;
 }
 

@@ -102,7 +102,14 @@ TEST_CASE("grub variables: found in a command line, read from grubenv, refused o
                          }),
                          "remove it there: grub2-editenv /boot/grub2/grubenv set "
                          "'kernelopts=root=/dev/sda1 ro'"));
+    // tuned holding the value asked for: check_tuned's note says so, and no warning that it
+    // holds none.
+    vars.grubenv.values["tuned_params"] = "skew_tick=1 hugepage_alloc_threads=2";
+    vars.tuned.boot_cmdline = "skew_tick=1 hugepage_alloc_threads=2";
+    check_grub_variable({"tuned_params", 0}, "a.conf", vars, "2", warnings);
+    CHECK(warnings.empty());
     vars.grubenv.values["tuned_params"] = "skew_tick=1";
+    vars.tuned.boot_cmdline = "skew_tick=1";
     check_grub_variable({"tuned_params", 0}, "a.conf", vars, "2", warnings);
     check_grub_variable({"tuned_params", 0}, "b.conf", vars, "2", warnings);
     REQUIRE(warnings.size() == 1);

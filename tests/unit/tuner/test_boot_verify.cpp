@@ -19,11 +19,7 @@ constexpr std::uint64_t kFourKiBBlockKb = model::BuddyAllocator{4, 10}.largest_b
 std::vector<std::string> log_fixture(const std::string& name) {
     std::ifstream in(std::string(HUGETUNE_SOURCE_DIR) + "/tests/fixtures/boot/logs/" + name);
     REQUIRE(in);
-    std::vector<std::string> out;
-    std::string line;
-    while (std::getline(in, line))
-        out.push_back(strip_kernel_log_prefix(line));
-    return out;
+    return read_kernel_log(in).messages;
 }
 
 bool mentions(const std::vector<Problem>& v, const std::string& what) {
@@ -162,7 +158,7 @@ TEST_CASE("the line of the requested pool, of the last boot in the log") {
     CHECK(pools[3].size_kb == 64);
 
     auto two = log_fixture("dmesg-two-boots.log");
-    auto last = last_boot_messages(two);
+    auto last = two;  // the reader keeps the last boot
     REQUIRE(last.size() == 3);
     auto context = read_boot_log_context(last);
     CHECK(context.release == std::optional<std::string>("6.12.9-amd64"));
@@ -392,4 +388,35 @@ TEST_CASE("arm64 with 64 KiB pages: 512M is threaded, so its pool has the first 
     CHECK(facts.threaded_pool);
     facts = boot_pool_facts(parse_kernel_cmdline("hugepages=64"), {512 * 1024, kFourKiBBlockKb});
     CHECK(facts.only_gigantic);
+}
+
+TEST_CASE("allocation lines: only at a message's start, and which of several is taken and why") {
+    const std::vector<std::string> quoted = {
+        "usb 1-1: Product: HugeTLB: allocation took 1ms with hugepage_allocation_threads=99",
+        "HugeTLB: allocation took 706ms with hugepage_allocation_threads=32"};
+    const auto lines = find_boot_allocation_lines(quoted);
+    REQUIRE(lines.size() == 1);
+    CHECK(lines[0].threads == 32);
+    CHECK(find_registered_pools({"x: HugeTLB: registered 2.00 MiB page size, pre-allocated 8 "
+                                 "pages"})
+              .empty());
+
+    const std::vector<std::string> two = {
+        "HugeTLB: allocation took 0ms with hugepage_allocation_threads=8",
+        "HugeTLB: allocation took 96ms with hugepage_allocation_threads=8"};
+    auto only = allocation_line_for_pool(two, 2048, 4096);
+    REQUIRE(only);
+    CHECK(only->milliseconds == 96);
+    CHECK(only->chosen ==
+          "the only one above 0 ms of 2 allocation lines; the others time empty pools");
+    auto paired = allocation_line_for_pool(
+        {two[0], two[1], "HugeTLB: registered 2.00 MiB page size, pre-allocated 512 pages",
+         "HugeTLB: registered 64.0 KiB page size, pre-allocated 8 pages"},
+        64, 4096);
+    REQUIRE(paired);
+    CHECK(paired->milliseconds == 96);
+    CHECK(paired->chosen.starts_with("line 2 of 2 allocation lines, paired in order"));
+    auto single = allocation_line_for_pool({two[1]}, 2048, 4096);
+    REQUIRE(single);
+    CHECK(single->chosen.empty());
 }

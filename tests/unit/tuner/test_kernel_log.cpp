@@ -100,3 +100,23 @@ TEST_CASE("kernel log: a line longer than any kernel message is cut, its memory 
           "1 lines longer than 8 KiB, which no kernel message "
           "is, were cut there");
 }
+
+TEST_CASE("kernel log: a banner later in a boot, or a program's record, starts nothing") {
+    // A "Linux version" message at 12 s: a device's words, not a boot.
+    const KernelLog late = read_kernel_log(
+        std::string_view(boot_text("6.15.0", 0) + "[   12.345678] Linux version 9.9\n"));
+    REQUIRE(late.messages.size() == 4);
+    CHECK(late.messages[0] == "Linux version 6.15.0 (builder@example) #1 SMP");
+    // kmsg records: the kernel's (facility 0) at 0 us starts a boot; one at 12 s does not, and
+    // a program's (facility 1, priority 14) is not read at all.
+    const KernelLog kmsg = read_kernel_log(std::string_view(
+        "6,0,0,-;Linux version 6.15.3 #1\n"
+        "6,1,5000,-;HugeTLB: allocation took 96ms with hugepage_allocation_threads=8\n"
+        "6,2,12000000,-;Linux version 9.9\n"
+        "14,3,13000000,-;HugeTLB: allocation took 1ms with hugepage_allocation_threads=99\n"
+        "12,4,14000000,-;Linux version 9.8\n"));
+    CHECK(kmsg.messages == std::vector<std::string>{"Linux version 6.15.3 #1",
+                                                    "HugeTLB: allocation took 96ms with "
+                                                    "hugepage_allocation_threads=8",
+                                                    "Linux version 9.9"});
+}
