@@ -65,6 +65,35 @@ for call in "${calls[@]}"; do
         points=$((points + 1))
     done
 done
+# A rollback killed at any call: its ledger goes last, so a second rollback finds the files
+# already restored at their original bytes and restores the rest.
+applied=$work/applied
+cp -a "$fixtures/$fixture" "$applied"
+expect 0 "$bin" apply --root "$applied" "${apply_args[@]}"
+strace -f -qq -c -o "$work/rollback-counts" -e trace="$(IFS=,; echo "${calls[*]}")" \
+    "$bin" rollback --root "$(cp -a "$applied" "$work/rollback-count" && echo "$work/rollback-count")" \
+    --no-regenerate >/dev/null 2>&1 || fail "a whole rollback failed"
+rollback_points=0
+for call in "${calls[@]}"; do
+    count=$(awk -v c="$call" '$NF == c {print $4}' "$work/rollback-counts")
+    for ((n = 1; n <= ${count:-0}; n++)); do
+        root=$work/rollback-kill-$call-$n
+        cp -a "$applied" "$root"
+        rc=$( (strace -f -qq -o /dev/null -e trace="$call" -e inject="$call":signal=KILL:when=$n \
+            "$bin" rollback --root "$root" --no-regenerate >/dev/null 2>&1
+        echo $?) 2>/dev/null)
+        [[ $rc -eq 137 ]] || fail "rollback $call #$n: not killed (exit $rc)"
+        rc=0
+        "$bin" rollback --root "$root" --no-regenerate >"$out" 2>"$err" || rc=$?
+        [[ $rc -eq 0 ]] || grep -q "nothing to roll back" "$err" ||
+            { cat "$err" >&2; fail "rollback $call #$n: the second rollback failed (exit $rc)"; }
+        same_as_fixture "$root" "rollback $call #$n"
+        rm -rf "$root"
+        rollback_points=$((rollback_points + 1))
+    done
+done
+echo "apply_kills: $rollback_points kill points of rollback, each then rolled back again"
+
 # An interrupted apply over a file someone changed since: refused, naming it, nothing written.
 root=$work/changed
 cp -a "$fixtures/$fixture" "$root"

@@ -102,7 +102,18 @@ bool finish_interrupted_apply(const KernelFs& root, bool dry_run, std::ostream& 
     if (!dry_run)
         remove_stale_temporaries(root.resolve(kLedgerPath, LastLink::keep));
     auto ledger = read_ledger(root);
-    if (!ledger || ledger->pending.empty())
+    if (!ledger)
+        return false;
+    // A killed apply or rollback leaves its temporary files beside the files it was writing;
+    // the caller holds the boot configuration lock, so no writer of them is alive.
+    for (const LedgerFile& f : ledger->files) {
+        if (dry_run)
+            break;
+        remove_stale_temporaries(root.resolve(f.path, LastLink::keep));
+        if (!f.backup.empty())
+            remove_stale_temporaries(root.resolve(f.backup, LastLink::keep));
+    }
+    if (ledger->pending.empty())
         return false;
     const std::string what = std::string(kAllocThreadsParam) + "=" + ledger->value + " (apply of " +
                              ledger->applied_at + ")";

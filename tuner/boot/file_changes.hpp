@@ -30,7 +30,8 @@ void write_changes(const std::vector<PlannedFile>& files, const RecordChange& in
 std::vector<PendingWrite> pending_writes(const std::vector<PlannedFile>& files,
                                          const std::vector<std::string>& backups);
 
-// An apply killed while writing left its ledger with `pending` files: each is brought to the
+// Removes the temporary files a killed apply or rollback left beside the ledger's files. An
+// apply killed while writing left its ledger with `pending` files: each is brought to the
 // bytes the ledger records (its backup made first when missing), and the ledger is written
 // without them. A file that holds neither its bytes from before nor after is refused, naming it
 // and its backup. Under `dry_run` only says so on `err`. Returns whether one was found.
