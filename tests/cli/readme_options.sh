@@ -172,6 +172,19 @@ for code, meaning in help_codes.items():
     if code in readme_codes and not readme_codes[code].startswith(head):
         fail(f"exit code {code}: --help says '{meaning}', README.md '{readme_codes[code]}'")
 
+# Every --sku example in README.md, docs/ and the man pages is a whole key as reports write it
+# (model/fleet/fleet.hpp "<microarch>/<nodes>n/<threads>t/<gib>g/<page kB>k/ioa<0|1>"): one
+# without its /ioa part matches no SKU of a current database.
+import glob
+for path in [source + "/README.md"] + glob.glob(source + "/docs/*.md") + glob.glob(
+        source + "/docs/man/*.in"):
+    text = open(path).read().replace("\\-", "-")
+    for key in re.findall(r"--sku ([^\s`'\"|\])]+)", text):
+        if key in ("KEY", "SKU") or key.startswith("$"):
+            continue
+        if not re.fullmatch(r"[a-z0-9_.+-]+/\d+n/\d+t/\d+g/\d+k/ioa[01]", key):
+            fail(f"{path[len(source) + 1:]}: --sku {key} is not a whole SKU key (.../ioa0 or /ioa1)")
+
 print(f"{len(failures)} failed" if failures else "all passed")
 sys.exit(1 if failures else 0)
 EOF
