@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # usage: tests/bench/fleet_answer_times.sh HUGETUNE GEN_FLEET (a measurement: prints, asserts nothing)
 # One SKU's answer over 1,000 hosts, computed (no kept answer), three runs for each of three SKUs
-# of the bench's ten-SKU fleet, on SQLite.
+# of different microarchitectures in the bench's ten-SKU fleet, on SQLite.
 set -eu
 bin=$1 gen=$2
 work=$(mktemp -d)
@@ -11,8 +11,12 @@ rm "$work/fleet/truth.json"
 "$bin" fleet ingest --db "$work/fleet.db" "$work/fleet" >/dev/null
 "$bin" fleet skus --db "$work/fleet.db" --json | python3 -c '
 import json, sys
-for s in json.load(sys.stdin)[:3]:
-    print(s["sku"])' >"$work/skus"
+seen = set()
+for s in json.load(sys.stdin):
+    family = s["sku"].split("/")[0].split("-")[0]
+    if family not in seen and len(seen) < 3:
+        seen.add(family)
+        print(s["sku"])' >"$work/skus"
 while read -r sku; do
     times=()
     for run in 1 2 3; do
