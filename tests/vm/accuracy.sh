@@ -72,32 +72,7 @@ for init_on_alloc in "${settings[@]}"; do
     done
 done
 
-part main && python3 - "$VMLAB_WORK" "$table" "${settings[@]}" <<'PY'
-import json, statistics, sys
-work, table, settings = sys.argv[1], sys.argv[2], sys.argv[3:]
-measured = {}
-for line in open(table):
-    ioa, backing, threads, ms = line.split()
-    measured.setdefault((ioa, backing, int(threads)), []).append(int(ms))
-print("| init_on_alloc | host memory | curve | T | predicted ms | measured ms (median; all) | predicted/measured | decision | predicted best | measured best |")
-print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
-for ioa in settings:
-    for backing in ("prealloc", "lazy"):
-        report = json.load(open(f"{work}/predict-{ioa}-{backing}.json"))
-        predicted = {p["hugepage_alloc_threads"]: p["seconds"] * 1000 for p in report["fit"]["predictions"]}
-        rec = report["recommendation"]
-        recommended = f'{rec["decision"]} {rec["hugepage_alloc_threads"]}'
-        predicted_best = rec["best_hugepage_alloc_threads"]
-        curve = report["fit"]["model"]["curve"]
-        medians = {t: statistics.median(v) for (i, b, t), v in measured.items() if i == ioa and b == backing}
-        best = min(medians, key=medians.get)
-        for t in sorted(medians):
-            p = predicted.get(t)
-            ratio = f"{p / medians[t]:.2f}" if p and medians[t] else "-"
-            runs = ", ".join(str(x) for x in measured[(ioa, backing, t)])
-            shown = f"{p:.0f}" if p is not None else "-"
-            print(f"| {ioa} | {backing} | {curve} | {t} | {shown} | {medians[t]:.0f} ({runs}) | {ratio} | {recommended} | {predicted_best} | {best} |")
-PY
+part main && python3 "$here/lib/accuracy_table.py" "$VMLAB_WORK" "$table" "${settings[@]}"
 
 part whatif || exit 0
 
