@@ -17,8 +17,8 @@ for threads in 1,2 1,2 1,2,4; do
     "$bin" sweep --sample-mib 512 --repetitions 5 --threads "$threads" --out "$work/sweep-$i.json" \
         >/dev/null 2>"$work/err-$i" || { cat "$work/err-$i" >&2; exit 1; }
     end=$(date +%s.%N)
-    "$bin" fit --input "$work/sweep-$i.json" --json >"$work/fit-$i.json" 2>/dev/null || true
-    python3 - "$work/sweep-$i.json" "$work/fit-$i.json" "$threads" "$start" "$end" <<'PY'
+    "$bin" fit --input "$work/sweep-$i.json" --json >"$work/fit-$i.json" 2>"$work/fit-$i.err" || true
+    python3 - "$work/sweep-$i.json" "$work/fit-$i.json" "$threads" "$start" "$end" "$work/fit-$i.err" <<'PY'
 import json, sys
 sweep = json.load(open(sys.argv[1]))
 threads, took = sys.argv[3], float(sys.argv[5]) - float(sys.argv[4])
@@ -37,7 +37,7 @@ try:
         if w.get("parameter") == "hugetlb_free_vmemmap":
             row = "predicted" if w.get("predicted") else "not predicted"
 except (ValueError, OSError):
-    row = "fit failed"
+    row = "no fit: " + open(sys.argv[6]).read().strip().splitlines()[-1]
 print(f"--threads {threads}: sweep took {took:.1f} s; grow at 1 thread, HVO {'on' if on_in_pass else 'off'} "
       f"(pass): {grow(hp.get('points', []))}; HVO {'off' if on_in_pass else 'on'} (sweep): "
       f"{grow(sweep['points'])}; HVO row: {row}")
