@@ -33,6 +33,38 @@ for setting, curve in (("1", "alloc_zeroed_once"), ("0", "alloc_only")):
         assert low <= ratio <= high, (setting, threads, ratio)
 PY
 
+# The tuning run's table recomputes exactly from its stored sweeps (`fit` as it is now, in place of
+# the guests' reports) and boots, and the README's table of it gives the same predicted and
+# measured times, ranges and ratios: neither can be edited by hand away from the data.
+tuning=$src/tests/vm/findings/accuracy-2026-12-01
+mkdir -p "$work/tuning"
+for setting in 1 0; do
+    for memory in prealloc lazy; do
+        "$bin" fit --input "$tuning/sweep-init_on_alloc$setting-$memory.json" --json >"$work/tuning/fit.json" 2>/dev/null ||
+            fail "fit on the tuning run's init_on_alloc=$setting $memory sweep failed"
+        python3 -S -c 'import json, sys; f = json.load(open(sys.argv[1])); json.dump({"fit": f, "recommendation": f["recommendation"]}, open(sys.argv[2], "w"))' \
+            "$work/tuning/fit.json" "$work/tuning/predict-$setting-$memory.json"
+    done
+done
+python3 "$src/tests/vm/lib/accuracy_table.py" "$work/tuning" "$tuning/measurements.tsv" 1 0 >"$work/tuning-table.md"
+diff "$work/tuning-table.md" "$tuning/table.md" >&2 || fail "the tuning run's table.md differs from its data"
+python3 -S - "$work/tuning-table.md" "$src/README.md" <<'PY' || fail "the README's table of the tuning run differs from its data"
+import re, sys
+table, readme = open(sys.argv[1]).read(), open(sys.argv[2]).read()
+want = {}
+for row in table.splitlines()[2:]:
+    ioa, memory, _, t, predicted, measured, ratio = [c.strip() for c in row.strip("|").split("|")][:7]
+    median, runs = re.fullmatch(r"(\d+) \((.*)\)", measured).groups()
+    runs = [int(x) for x in runs.split(", ")]
+    want[(ioa, memory, t)] = f"{predicted} ms | {median} ms ({min(runs)}-{max(runs)}) | {ratio}"
+section = readme[readme.index("| init_on_alloc | host memory | T | predicted |"):]
+rows = re.findall(r"^\| ([01]) \| (prealloc|lazy) \| ([12]) \| (\d+ ms) \| (\d+ ms \(\d+-\d+\)) \| \**([0-9.]+)\** \|", section, re.M)
+assert len(rows) == len(want), f"{len(rows)} README rows for {len(want)} in the table"
+for ioa, memory, t, predicted, measured, ratio in rows:
+    got = f"{predicted} | {measured} | {ratio}"
+    assert got == want[(ioa, memory, t)], f"README {ioa} {memory} T={t}: {got}, the data say {want[(ioa, memory, t)]}"
+PY
+
 # The check run (tests/vm/findings/accuracy-2026-12-03), made after that correction with the
 # same code and never used to change it: its table recomputes exactly from its stored reports and
 # boots, and tests/vm/README.md shows every row of it as it is. Its ratios are what they are (the
