@@ -65,6 +65,34 @@ for ioa, memory, t, predicted, measured, ratio in rows:
     assert got == want[(ioa, memory, t)], f"README {ioa} {memory} T={t}: {got}, the data say {want[(ioa, memory, t)]}"
 PY
 
+# The README's table of the boot-sweep by kexec recomputes from its stored result, `fit
+# --boot-sweep` on the tuning run's sweep and the tuning run's fresh boots.
+kexec=$src/tests/vm/findings/boot-sweep-2026-12-01/result-init_on_alloc1-512.json
+"$bin" fit --input "$tuning/sweep-init_on_alloc1-prealloc.json" --boot-sweep "$kexec" --json \
+    >"$work/kexec-fit.json" 2>/dev/null || fail "fit --boot-sweep on the stored boot-sweep failed"
+python3 -S - "$work/kexec-fit.json" "$kexec" "$tuning/measurements.tsv" "$src/README.md" <<'PY' ||
+import json, re, statistics, sys
+fit, result = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+fresh = {}
+for line in open(sys.argv[3]):
+    ioa, memory, t, ms = line.split()
+    if ioa == "1" and memory == "prealloc":
+        fresh.setdefault(int(t), []).append(int(ms))
+def shown(ms):
+    return f"{ms / 1000:.2f} s" if ms >= 1000 else f"{ms:.0f} ms"
+want = []
+for row in fit["boot_sweep"]["rows"]:
+    t = row["threads"]
+    boots = [s["milliseconds"] for s in result["steps"] if s["threads"] == t]
+    want.append(f"| {t} | {', '.join(map(str, boots))} | {shown(statistics.median(boots))} | "
+                f"{shown(row['predicted_ms'])} | {row['ratio']:.2f} | {shown(statistics.median(fresh[t]))} |")
+readme = open(sys.argv[4]).read()
+section = readme[readme.index("| threads | kexec boots (ms, in boot order) |"):]
+got = re.findall(r"^\| [12] \|.*\|$", section, re.M)[:len(want)]
+assert got == want, f"README {got}, the data say {want}"
+PY
+    fail "the README's table of the boot-sweep by kexec differs from its data"
+
 # The check run (tests/vm/findings/accuracy-2026-12-03), made after that correction with the
 # same code and never used to change it: its table recomputes exactly from its stored reports and
 # boots, and tests/vm/README.md shows every row of it as it is. Its ratios are what they are (the
