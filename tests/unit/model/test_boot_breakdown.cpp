@@ -386,6 +386,9 @@ TEST_CASE("what if: the boot lab's sweep with 9 repetitions predicts HVO's boots
     // repetitions, in an emulated guest with init_on_alloc=0 and HVO off. Booted with
     // hugetlb_free_vmemmap=on and 2048 pages, the kernel's own lines gave medians of 156 ms at
     // T = 1 and 136 ms at T = 2 (three boots each; findings/whatif-2026-12-03/whatif-boots.tsv).
+    // One stored run, the one the grow-based row was made with: this replays it, so it catches
+    // a change of the code that moves these figures, and says nothing of another run (a run with
+    // the lab's defaults, 3 repetitions, did not predict the row at all: tests/vm/README.md).
     const SweepData data = lab_sweep("2026-12-03");
     REQUIRE(data.hvo_pass->phases.size() == 1);  // grow alone: the pass times nothing else
     CHECK(data.hvo_pass->phase(kPhaseGrow) != nullptr);
