@@ -14,12 +14,6 @@ if ! strace -f -qq -o /dev/null true 2>/dev/null; then
     skip "strace cannot trace here (ptrace is not permitted)"
 fi
 
-# fresh NAME TAG: a writable copy of the boot fixture NAME of its own; prints its path.
-fresh() {
-    cp -a "$fixtures/$1" "$work/$2"
-    echo "$work/$2"
-}
-
 # The tree the links point to, with values a leak would show.
 elsewhere=$work/elsewhere
 mkdir -p "$elsewhere/var/lib/hugetune" "$elsewhere/etc/default/grub.d" "$elsewhere/boot/loader/entries" \
@@ -42,7 +36,7 @@ traced() {
 }
 
 # --- GRUB: /var and a drop-in lead out of the tree ------------------------------------------------
-root=$(fresh debian grub-links)
+root=$(copy_fixture debian grub-links)
 original=$(cat "$root/etc/default/grub")
 ln -s "$elsewhere/var" "$root/var"
 mkdir -p "$root/etc/default/grub.d" "$root/usr/share/grub"
@@ -66,7 +60,7 @@ traced "$root" 0 rollback --root "$root" --no-regenerate
 [[ $(cat "$root/etc/default/grub") == "$original" ]] || fail "rollback is not byte-exact"
 
 # /etc itself leads out: the tree has no /etc/default/grub of its own, and says so.
-root=$(fresh ubuntu-cloud etc-link)
+root=$(copy_fixture ubuntu-cloud etc-link)
 rm -rf "$root/etc"
 ln -s "$elsewhere/etc" "$root/etc"
 traced "$root" 1 apply --root "$root" --value 8 --no-regenerate
@@ -75,7 +69,7 @@ traced "$root" 1 rollback --root "$root" --no-regenerate
 stderr_has "nothing to roll back"
 
 # A relative link that climbs above the tree stops at its root, as ".." at / does.
-root=$(fresh debian climbing)
+root=$(copy_fixture debian climbing)
 rm -rf "$root/var"
 ln -s "../../../../../../../../..$elsewhere/var" "$root/var"
 traced "$root" 0 apply --root "$root" --value 8 --no-regenerate
@@ -83,7 +77,7 @@ traced "$root" 0 apply --root "$root" --value 8 --no-regenerate
 traced "$root" 0 rollback --root "$root" --no-regenerate
 
 # --- a forged ledger chooses no place to write: its paths must be files hugetune manages --------
-root=$(fresh debian forged-ledger)
+root=$(copy_fixture debian forged-ledger)
 traced "$root" 0 apply --root "$root" --value 8 --no-regenerate
 ledger=$root/var/lib/hugetune/applied.json
 cp "$ledger" "$work/good-ledger.json"
@@ -118,7 +112,7 @@ traced "$root" 0 rollback --root "$root" --no-regenerate
 cmp "$root/etc/default/grub" "$fixtures/debian/etc/default/grub" || fail "rollback after the forged ledgers"
 
 # --- systemd-boot: the entries folder leads out ---------------------------------------------------
-root=$(fresh systemd-boot entries-link)
+root=$(copy_fixture systemd-boot entries-link)
 rm -rf "$root/boot/loader/entries"
 ln -s "$elsewhere/boot/loader/entries" "$root/boot/loader/entries"
 # The tree has no entries of its own: /etc/kernel/cmdline is written, and apply says no entry

@@ -161,26 +161,28 @@ LedgerFile ledger_entry(const PlannedFile& planned, const std::string& backup,
 void write_apply(const ApplyRequest& request, const ApplyPlan& plan, const KernelFs& root,
                  std::ostream& out) {
     const auto previous = read_ledger(root);
-    std::optional<Ledger> ledger;
+    Ledger ledger;
+    bool recorded = false;  // the intent is in the ledger file
     try {
         write_changes(
             plan.change.files,
             [&](const std::vector<std::string>& backups) {
                 ledger = ledger_after_apply(request, plan, backups, previous, root);
-                if (ledger->files.empty() && ledger->bls_entries.empty())
+                if (ledger.files.empty() && ledger.bls_entries.empty())
                     return;
-                ledger->pending = pending_writes(plan.change.files, backups);
-                write_ledger(root, *ledger);
+                ledger.pending = pending_writes(plan.change.files, backups);
+                write_ledger(root, ledger);
+                recorded = true;
             },
             [&](const std::vector<std::string>&) {
-                if (ledger && (!ledger->files.empty() || !ledger->bls_entries.empty())) {
-                    ledger->pending.clear();
-                    write_ledger(root, *ledger);
-                }
+                if (!recorded)
+                    return;
+                ledger.pending.clear();
+                write_ledger(root, ledger);
             },
             out);
     } catch (const Error& e) {
-        if (!ledger || (ledger->files.empty() && ledger->bls_entries.empty()))
+        if (!recorded)
             throw;
         try {
             put_back_ledger(root, previous);

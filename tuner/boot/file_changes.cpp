@@ -99,20 +99,22 @@ std::vector<PendingWrite> pending_writes(const std::vector<PlannedFile>& files,
 }
 
 bool finish_interrupted_apply(const KernelFs& root, bool dry_run, std::ostream& err) {
-    if (!dry_run)
-        remove_stale_temporaries(root.resolve(kLedgerPath, LastLink::keep));
+    // A killed apply or rollback leaves its temporary files beside the files it was writing;
+    // the caller holds the boot configuration lock, so no writer of them is alive.
+    const auto remove_temporaries = [&](const std::string& path) {
+        if (!dry_run && !path.empty())
+            remove_stale_temporaries(root.resolve(path, LastLink::keep));
+    };
+    remove_temporaries(std::string(kLedgerPath));
     auto ledger = read_ledger(root);
     if (!ledger)
         return false;
-    // A killed apply or rollback leaves its temporary files beside the files it was writing;
-    // the caller holds the boot configuration lock, so no writer of them is alive.
     for (const LedgerFile& f : ledger->files) {
-        if (dry_run)
-            break;
-        remove_stale_temporaries(root.resolve(f.path, LastLink::keep));
-        if (!f.backup.empty())
-            remove_stale_temporaries(root.resolve(f.backup, LastLink::keep));
+        remove_temporaries(f.path);
+        remove_temporaries(f.backup);
     }
+    for (const PendingWrite& w : ledger->pending)
+        remove_temporaries(w.backup);  // a second apply's backup is not the one its file records
     if (ledger->pending.empty())
         return false;
     const std::string what = std::string(kAllocThreadsParam) + "=" + ledger->value + " (apply of " +
@@ -124,9 +126,6 @@ bool finish_interrupted_apply(const KernelFs& root, bool dry_run, std::ostream& 
         return true;
     }
     for (const PendingWrite& w : ledger->pending) {
-        remove_stale_temporaries(root.resolve(w.path, LastLink::keep));
-        if (!w.backup.empty())
-            remove_stale_temporaries(root.resolve(w.backup, LastLink::keep));
         auto now = read_config_file(root, w.path);
         if (now && !w.backup.empty() && !root.exists(w.backup))
             write_backup(*now, w.backup, w.from);

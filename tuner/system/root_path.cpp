@@ -1,7 +1,6 @@
 #include "tuner/system/root_path.hpp"
 
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include <cerrno>
 #include <deque>
@@ -40,20 +39,6 @@ fs::path joined(const fs::path& root, const std::vector<std::string>& parts) {
     for (const auto& part : parts)
         p /= part;
     return p;
-}
-
-std::string link_target(const fs::path& link) {
-    std::string buf(256, '\0');
-    for (;;) {
-        ssize_t n = readlink(link.c_str(), buf.data(), buf.size());
-        if (n < 0)
-            return {};
-        if (static_cast<std::size_t>(n) < buf.size()) {
-            buf.resize(static_cast<std::size_t>(n));
-            return buf;
-        }
-        buf.resize(buf.size() * 2);
-    }
 }
 
 }  // namespace
@@ -95,8 +80,9 @@ fs::path resolve_in_root(const fs::path& root, std::string_view target_path, Las
             throw RuntimeError(std::string(target_path) + " under " + root.string() +
                                ": more than 40 symbolic links on the way (a loop?); fix the "
                                "links in that tree");
-        const std::string target = link_target(host);
-        if (target.empty()) {
+        std::error_code ec;
+        const std::string target = fs::read_symlink(host, ec).string();
+        if (ec || target.empty()) {
             missing = true;
             done.push_back(std::move(part));
             continue;

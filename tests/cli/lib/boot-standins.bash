@@ -56,10 +56,11 @@ root_tools() {
     done
 }
 
-# copy_fixture NAME: a writable copy of tests/fixtures/boot/NAME; prints its path.
+# copy_fixture NAME [COPY]: a writable copy of tests/fixtures/boot/NAME, named COPY (default
+# NAME) in the scratch folder; prints its path.
 copy_fixture() {
-    cp -a "$fixtures/$1" "$work/$1"
-    echo "$work/$1"
+    cp -a "$fixtures/$1" "$work/${2:-$1}"
+    echo "$work/${2:-$1}"
 }
 
 # recorded LINE: a stand-in ran with exactly this argument vector.
