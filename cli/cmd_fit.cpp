@@ -15,16 +15,15 @@
 #include "cli/boot_sweep_option.hpp"
 #include "cli/commands.hpp"
 #include "cli/first_touch_option.hpp"
-#include "cli/fitted_report.hpp"
 #include "cli/plot_output.hpp"
 #include "model/alloc_threads.hpp"
 #include "model/boot_breakdown.hpp"
 #include "model/documents/breakdown.hpp"
+#include "model/documents/fit.hpp"
 #include "model/documents/report.hpp"
+#include "model/input/json_fields.hpp"
 #include "model/recommend.hpp"
 #include "model/text.hpp"
-#include "reports/fit_summary.hpp"
-#include "reports/report.hpp"
 #include "reports/summary.hpp"
 #include "tuner/system/atomic_file.hpp"
 #include "tuner/system/build_info.hpp"
@@ -164,6 +163,7 @@ bool looks_like_json(const std::string& text) {
 struct Input {
     model::SweepData data;
     nlohmann::json sweep;  // the sweep document; null for a CSV table or a boot sweep's result
+    model::MeasuredSweep measured;  // its measured block, read
 };
 
 Input parse_input(const std::filesystem::path& path, const std::string& text) {
@@ -178,27 +178,29 @@ Input parse_input(const std::filesystem::path& path, const std::string& text) {
         if (doc.contains("format") && doc["format"] == model::kBootSweepFormat) {
             model::SweepData boots = model::parse_boot_sweep_json(doc, input);
             model::check_enough_thread_counts(boots.phases.front(), std::nullopt, input);
-            return {std::move(boots), nullptr};
+            return {std::move(boots), nullptr, {}};
         }
-        model::SweepData data = model::parse_sweep_json(doc, input);
-        return {std::move(data), std::move(doc)};
+        model::check_sweep_format(doc, input);
+        const model::JsonField field(doc, "give a file written by 'hugetune sweep --out'", input);
+        model::MeasuredSweep measured = model::read_measured_sweep(field);
+        model::SweepData data = model::fit_input(measured, field["probe"], "points");
+        return {std::move(data), std::move(doc), std::move(measured)};
     }
-    return {model::parse_csv_table(text, input), nullptr};
+    return {model::parse_csv_table(text, input), nullptr, {}};
 }
 
-// --plot draws what `run --plot` draws for the same sweep: the report `run` would have written
-// is assembled in memory (never written) and read back by its one reader, so the picture comes
-// from the same place for both commands.
-void draw_plot(const std::filesystem::path& plot, const Input& input,
-               const model::Recommendation& result, const ReportInputs& blocks) {
-    ReportInputs in =
-        fitted_report_inputs(input.sweep["probe"], input.sweep, result, input.data.page_size_kb);
-    in.breakdown = blocks.breakdown;
-    in.what_if = blocks.what_if;
-    in.first_touch = blocks.first_touch;
-    model::ReportReading whole;
-    whole.need_run = true;
-    const model::Report report = model::read_report(build_report(in), whole);
+// --plot draws what `run --plot` draws for the same sweep: the report `run` would have written,
+// made in memory (never written), so the picture comes from the same place for both commands.
+void draw_plot(const std::filesystem::path& plot, const Input& input, model::ReportParts parts) {
+    parts.probe = model::read_probe_record(model::JsonField(input.sweep["probe"]));
+    parts.data = &input.data;
+    parts.sweep_record = model::measured_block_of(input.sweep);
+    parts.sweep = input.measured;
+    parts.boot_pool = {static_cast<std::uint64_t>(parts.fit.pool_pages), input.data.page_size_kb,
+                       parts.fit.pool_source};
+    parts.tool = {std::string(tool_version()), std::string(tool_commit())};
+    parts.generated_at = utc_now();
+    const model::Report report = model::make_report(std::move(parts));
     const auto plotted = render_plot(plot_data_from_report(report), plot);
     std::cerr << "hugetune: " << plotted.message << "\n";
 }
@@ -226,45 +228,35 @@ int run_fit(const Args& args) {
     std::optional<model::FirstTouch> touch;
     if (options->first_touch_gib)
         touch = first_touch_of(data, *options->first_touch_gib);
-    const model::Recommendation result = model::recommend_from_sweep(data, options->recommend);
+    model::Recommendation result = model::recommend_from_sweep(data, options->recommend);
     // The kernel's facts are the sweep's probe's, as `run` takes them for its report.
     const model::KernelOptions& kernel = data.machine.kernel;
     std::optional<model::BootComparison> boots;
     if (boot_data)
         boots = model::compare_with_boots(result, *boot_data, {&data, kernel});
-    const auto breakdown = model::boot_breakdown(result, data, kernel);
-    std::vector<model::WhatIf> what_if;
-    if (breakdown)
-        what_if = model::what_if_rows(result, *breakdown, kernel);
+    model::ReportParts parts;
+    parts.breakdown = model::boot_breakdown(result, data, kernel);
+    if (parts.breakdown)
+        parts.what_if = model::what_if_rows(result, *parts.breakdown, kernel);
+    parts.first_touch = std::move(touch);
     for (const auto& note : result.notes)
         print_diagnostic("note", note);
-    ReportInputs blocks;
-    if (breakdown) {
-        blocks.breakdown = model::to_json(*breakdown);
-        blocks.what_if = model::to_json(what_if);
-    }
-    if (touch)
-        blocks.first_touch = model::to_json(*touch);
     if (options->json) {
-        nlohmann::json out = model::to_json(result);
-        if (boots)
-            out["boot_sweep"] = model::to_json(*boots);
-        for (const auto& [key, block] :
-             {std::pair<const char*, const nlohmann::json*>{"breakdown", &blocks.breakdown},
-              {"what_if", &blocks.what_if},
-              {"first_touch", &blocks.first_touch}})
-            if (!block->is_null())
-                out[key] = *block;
-        std::cout << out.dump(2) << "\n";
+        std::cout << model::fit_output_json(result, parts, boots ? model::to_json(*boots) : nullptr)
+                         .dump(2)
+                  << "\n";
     } else {
         std::cout << printable_lines(format_fit_summary(result));
-        if (const auto parts = format_breakdown(breakdown, what_if, touch); !parts.empty())
-            std::cout << "\n" << printable_lines(parts);
+        if (const auto lines = format_breakdown(parts.breakdown, parts.what_if, parts.first_touch);
+            !lines.empty())
+            std::cout << "\n" << printable_lines(lines);
         if (boots)
             std::cout << "\n" << printable_lines(format_boot_comparison(*boots));
     }
-    if (options->plot)
-        draw_plot(*options->plot, input, result, blocks);
+    if (options->plot) {
+        parts.fit = std::move(result);
+        draw_plot(*options->plot, input, std::move(parts));
+    }
     return 0;
 }
 

@@ -8,7 +8,6 @@
 #include "cli/boot_sweep_option.hpp"
 #include "cli/commands.hpp"
 #include "cli/first_touch_option.hpp"
-#include "cli/fitted_report.hpp"
 #include "cli/plot_output.hpp"
 #include "cli/sweep_options.hpp"
 #include "model/boot_breakdown.hpp"
@@ -18,8 +17,6 @@
 #include "model/input/json_fields.hpp"
 #include "model/recommend.hpp"
 #include "model/text.hpp"
-#include "reports/fit_summary.hpp"
-#include "reports/report.hpp"
 #include "reports/summary.hpp"
 #include "tuner/probe/probe.hpp"
 #include "tuner/sweep/sweep.hpp"
@@ -171,10 +168,10 @@ struct Fitted {
 };
 
 // The sweep goes to the fit as measured, in memory; its file is written only to keep it.
-Fitted recommend(const RunOptions& o, const SweepResult& sweep, const nlohmann::json& sweep_json) {
+Fitted recommend(const RunOptions& o, const SweepResult& sweep,
+                 const model::MeasuredSweep& measured) {
     try {
-        model::SweepData data =
-            model::fit_input(measured_sweep(sweep), model::JsonField(sweep.probe));
+        model::SweepData data = model::fit_input(measured, model::JsonField(sweep.probe));
         model::Recommendation recommendation =
             model::recommend_from_sweep(data, recommend_options(o));
         return {std::move(data), std::move(recommendation)};
@@ -182,7 +179,7 @@ Fitted recommend(const RunOptions& o, const SweepResult& sweep, const nlohmann::
         // Keep the measurements: they can be fitted again later with `hugetune fit`. The sweep is
         // hugetune's own, so a problem in it is a failure of the run, not of the command line.
         const fs::path kept = kept_sweep_path(o.report);
-        write_file_atomically(kept, sweep_json.dump(2) + "\n");
+        write_file_atomically(kept, to_json(sweep).dump(2) + "\n");
         const ErrorReport error = current_error();
         if (!error.typed)
             throw;
@@ -193,35 +190,33 @@ Fitted recommend(const RunOptions& o, const SweepResult& sweep, const nlohmann::
 
 // The kernel's facts the what-if rows and the first touch need are the probe's, as the fit
 // input read them (model/input/sweep_json.cpp), so `fit` of the kept sweep finds the same.
-void add_breakdown(const RunOptions& o, const Fitted& fitted, ReportInputs& inputs) {
+model::Report make_run_report(const RunOptions& o, const Probe& probe, const SweepResult& sweep,
+                              model::MeasuredSweep measured, Fitted fitted) {
     const model::KernelOptions& kernel = fitted.data.machine.kernel;
-    if (const auto breakdown = model::boot_breakdown(fitted.recommendation, fitted.data, kernel)) {
-        inputs.breakdown = model::to_json(*breakdown);
-        inputs.what_if =
-            model::to_json(model::what_if_rows(fitted.recommendation, *breakdown, kernel));
-    }
+    model::ReportParts parts;
+    parts.breakdown = model::boot_breakdown(fitted.recommendation, fitted.data, kernel);
+    if (parts.breakdown)
+        parts.what_if = model::what_if_rows(fitted.recommendation, *parts.breakdown, kernel);
     if (o.first_touch_gib)
-        if (const auto touch = model::first_touch(fitted.data, *o.first_touch_gib, kernel))
-            inputs.first_touch = model::to_json(*touch);
+        parts.first_touch = model::first_touch(fitted.data, *o.first_touch_gib, kernel);
+    parts.probe = probe_record(probe);
+    parts.data = &fitted.data;
+    parts.sweep_record = measured_block_json(sweep);
+    parts.sweep = std::move(measured);
+    parts.boot_pool = {static_cast<std::uint64_t>(fitted.recommendation.pool_pages),
+                       o.sweep.page_size_kb, fitted.recommendation.pool_source};
+    parts.tool = {std::string(tool_version()), std::string(tool_commit())};
+    parts.generated_at = utc_now();
+    parts.fit = std::move(fitted.recommendation);
+    return model::make_report(std::move(parts));
 }
 
-nlohmann::json assemble_report(const RunOptions& o, const Probe& probe,
-                               const nlohmann::json& sweep_json, const Fitted& fitted) {
-    const model::Recommendation& recommendation = fitted.recommendation;
-    ReportInputs inputs =
-        fitted_report_inputs(to_json(probe), sweep_json, recommendation, o.sweep.page_size_kb);
-    add_breakdown(o, fitted, inputs);
-    return build_report(inputs);
-}
-
-// The report file first, then the summary (or the JSON) on stdout, then the plot. The summary
-// and the plot take the report as its reader reads it back: what a stored report prints later.
-void publish(const RunOptions& o, const nlohmann::json& document,
+// The report file first, then the summary (or the JSON) on stdout, then the plot, all from the
+// one report value.
+void publish(const RunOptions& o, const model::Report& report,
              const std::optional<model::BootComparison>& boots) {
+    const nlohmann::json document = model::to_json(report);
     write_file_atomically(o.report, document.dump(2) + "\n");
-    model::ReportReading whole;
-    whole.need_run = true;
-    const model::Report report = model::read_report(document, whole);
     if (o.json) {
         std::cout << document.dump(2) << "\n";
     } else {
@@ -259,17 +254,18 @@ int run_run(const Args& args) {
         ConsoleProgress progress(std::nullopt);
         sweep = run_sweep(fs, probe, options->sweep, &progress);
     }
-    const nlohmann::json sweep_json = to_json(sweep);
-    const Fitted fitted = recommend(*options, sweep, sweep_json);
+    model::MeasuredSweep measured = measured_sweep(sweep);
+    Fitted fitted = recommend(*options, sweep, measured);
     for (const auto& note : fitted.recommendation.notes)
         print_diagnostic("note", note);
-    nlohmann::json report = assemble_report(*options, probe, sweep_json, fitted);
     std::optional<model::BootComparison> boots;
-    if (boot_data) {
+    if (boot_data)
         boots = model::compare_with_boots(fitted.recommendation, *boot_data,
                                           {&fitted.data, fitted.data.machine.kernel});
-        report["boot_sweep"] = model::to_json(*boots);
-    }
+    model::Report report =
+        make_run_report(*options, probe, sweep, std::move(measured), std::move(fitted));
+    if (boots)
+        report.run->boot_sweep = model::to_json(*boots);
     publish(*options, report, boots);
     return 0;
 }

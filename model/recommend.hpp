@@ -123,8 +123,4 @@ double predict_boot_seconds(const Recommendation& r, double total_threads, doubl
 // Throws InputError when the data cannot support a recommendation at all.
 Recommendation recommend_from_sweep(const SweepData& data, const RecommendOptions& options);
 
-nlohmann::json to_json(const ScalingFit& fit);
-nlohmann::json to_json(const ModelSelection& selection);
-nlohmann::json to_json(const Recommendation& recommendation);
-
 }  // namespace hugetune::model

@@ -3,6 +3,8 @@
 #include <cmath>
 #include <map>
 
+#include "model/documents/fit.hpp"
+#include "model/input/json_fields.hpp"
 #include "model/text.hpp"
 
 namespace hugetune {
@@ -11,20 +13,20 @@ namespace {
 // The answer's fit, read by the report's reader of a fit block: its predictions per value
 // with their band, its pooled medians scaled to the pool, the recommended and default values.
 BootPanel boot_of(const model::fleet::FleetAnswer& a) {
-    const model::ReportFit fit = model::read_fit_document(
-        a.recommendation, {"the kept answer of SKU " + model::fleet::to_string(a.sku), "", true});
+    const model::Recommendation fit = model::read_fit(
+        model::JsonField(a.recommendation, {},
+                         {"the kept answer of SKU " + model::fleet::to_string(a.sku), "", true}));
     BootPanel boot;
     for (const auto& p : fit.predictions)
         boot.predicted.push_back(
-            {static_cast<double>(p.hugepage_alloc_threads), p.seconds, p.low, p.high});
-    for (const auto& p : fit.measured_boot_seconds)
+            {static_cast<double>(p.total_threads), p.seconds, p.seconds_low, p.seconds_high});
+    for (const auto& p : fit.measured)
         boot.measured.push_back(
-            {static_cast<double>(p.hugepage_alloc_threads), p.seconds, std::nullopt, std::nullopt});
+            {static_cast<double>(p.total_threads), p.seconds, std::nullopt, std::nullopt});
     boot.recommended = BootPoint{static_cast<double>(a.hugepage_alloc_threads), a.predicted_seconds,
                                  a.predicted_seconds_low, a.predicted_seconds_high};
-    if (fit.default_threads && fit.predicted_default_seconds)
-        boot.kernel_default = BootPoint{static_cast<double>(*fit.default_threads),
-                                        *fit.predicted_default_seconds, std::nullopt, std::nullopt};
+    boot.kernel_default = BootPoint{static_cast<double>(fit.default_threads),
+                                    fit.predicted_default_seconds, std::nullopt, std::nullopt};
     return boot;
 }
 

@@ -1,12 +1,19 @@
+// The console output for people: the report's summary and chart, the fit's summary, the
+// breakdown and what-if rows, the sweep's tables and the measured boots; one printer of each,
+// each taking the type its document is.
 #include "reports/summary.hpp"
-#include "model/fit/scaling_fit.hpp"
-#include "model/text.hpp"
-#include "reports/result_text.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <map>
 #include <sstream>
+
+#include "model/cost_basis.hpp"
+#include "model/documents/fit.hpp"
+#include "model/fit/scaling_fit.hpp"
+#include "model/text.hpp"
+#include "reports/result_text.hpp"
 
 namespace hugetune {
 namespace {
@@ -62,13 +69,13 @@ std::optional<BootPoint> mark_from(const std::optional<std::uint64_t>& threads,
 // The predicted boot time per kernel value, its band, the measured points and the two marks.
 BootPanel boot_panel_from_report(const model::Report& report) {
     BootPanel boot;
-    const model::ReportFit& fit = report.run->fit;
+    const model::Recommendation& fit = report.run->fit;
     for (const auto& p : fit.predictions)
         boot.predicted.push_back(
-            {static_cast<double>(p.hugepage_alloc_threads), p.seconds, p.low, p.high});
-    for (const auto& p : fit.measured_boot_seconds)
+            {static_cast<double>(p.total_threads), p.seconds, p.seconds_low, p.seconds_high});
+    for (const auto& p : fit.measured)
         boot.measured.push_back(
-            {static_cast<double>(p.hugepage_alloc_threads), p.seconds, std::nullopt, std::nullopt});
+            {static_cast<double>(p.total_threads), p.seconds, std::nullopt, std::nullopt});
     const model::ReportRecommendation& rec = report.recommendation;
     boot.recommended = mark_from(rec.hugepage_alloc_threads, rec.predicted_seconds);
     boot.kernel_default = mark_from(rec.default_threads, rec.predicted_default_seconds);
@@ -153,6 +160,17 @@ std::string format_sweep_summary(const model::MeasuredSweep& sweep) {
 
 namespace {
 
+// The throughput curve fitted to one phase of a sweep, where one was: lambda in pages per second
+// per node, what the plot can draw.
+const model::ScalingFit* phase_curve(const model::Recommendation& fit, const std::string& phase) {
+    if (fit.lambda_unit != model::kPagesPerSecondPerNode)
+        return nullptr;
+    for (const auto& p : fit.phases)
+        if (p.phase == phase && p.selection && p.selection->any_converged)
+            return &p.selection->chosen();
+    return nullptr;
+}
+
 // One phase's measured points and, when the report has its curve, the fitted throughput.
 PlotSeries phase_series(const model::ReportRun& run, const std::string& phase,
                         const std::vector<const MeasuredPoint*>& points, double& max_n) {
@@ -173,15 +191,13 @@ PlotSeries phase_series(const model::ReportRun& run, const std::string& phase,
     }
     // The fitted throughput X(N) (model::ScalingFit), lambda in pages per second per node:
     // bytes per second over all nodes is X x page x nodes.
-    const auto curve = run.fit.phases.find(phase);
+    const model::ScalingFit* curve = phase_curve(run.fit, phase);
     const double node_bytes_per_page =
         static_cast<double>(run.sku.page_size_kb) * 1024 * run.sku.nodes;
-    if (curve != run.fit.phases.end() && curve->second.per_page && curve->second.fit.lambda > 0 &&
-        node_bytes_per_page > 0 && points.size() > 1) {
-        series.label += " (" + curve->second.name + ")";
+    if (curve && curve->lambda > 0 && node_bytes_per_page > 0 && points.size() > 1) {
+        series.label += " (" + model::to_string(curve->model) + ")";
         for (double n = 1; n <= max_n * 1.0001; n *= 1.05)
-            series.fitted.emplace_back(
-                n, curve->second.fit.throughput(n) * node_bytes_per_page / kGiB);
+            series.fitted.emplace_back(n, curve->throughput(n) * node_bytes_per_page / kGiB);
     }
     return series;
 }
@@ -274,15 +290,22 @@ PlotData plot_data_from_report(const model::Report& report) {
 
 namespace {
 
-void model_lines(std::ostringstream& s, const model::ReportModel& model) {
-    s << "model      " << model.name << " on the " << model.curve << " curve";
-    if (model.sigma)
-        s << ": sigma " << significant_text(*model.sigma, 4) << ", kappa "
-          << significant_text(model.kappa.value_or(0), 4) << ", R^2 "
-          << decimals_text(model.r2.value_or(0), 3);
+// A value the document keeps as null when it is not finite reads as 0.
+double finite_or_zero(double x) {
+    return std::isfinite(x) ? x : 0;
+}
+
+void model_lines(std::ostringstream& s, const model::Recommendation& fit) {
+    const model::ModelSelection& m = fit.model;
+    s << "model      " << (m.any_converged ? model::to_string(m.chosen().model) : "none")
+      << " on the " << fit.curve << " curve";
+    if (m.any_converged && std::isfinite(m.chosen().sigma))
+        s << ": sigma " << significant_text(m.chosen().sigma, 4) << ", kappa "
+          << significant_text(finite_or_zero(m.chosen().kappa), 4) << ", R^2 "
+          << decimals_text(finite_or_zero(m.chosen().r2), 3);
     s << "\n";
-    if (!model.selection.empty())
-        s << "           " << model.selection << "\n";
+    if (!m.reason.empty())
+        s << "           " << m.reason << "\n";
 }
 
 void decision_lines(std::ostringstream& s, const model::Report& report) {
@@ -399,13 +422,12 @@ std::string format_breakdown(const std::optional<model::BootBreakdown>& breakdow
 std::string format_report_summary(const model::Report& report) {
     const model::ReportRun& run = report.run.value();
     std::ostringstream s;
-    s << "hugetune " << run.tool_version << " on " << run.hostname << ": " << run.sku.microarch
+    s << "hugetune " << run.tool.version << " on " << run.hostname << ": " << run.sku.microarch
       << ", " << run.sku.nodes << " node(s) x " << run.sku.hardware_threads_per_node
       << " hardware threads, " << page_size_text(run.sku.page_size_kb) << " pages, kernel "
       << report.kernel.release.value_or("?") << "\n\n";
     s << format_phase_tables(run.sweep.points) << "\n" << placement_line(run.sweep) << "\n";
-    if (run.fit.model)
-        model_lines(s, *run.fit.model);
+    model_lines(s, run.fit);
     decision_lines(s, report);
     s << format_breakdown(run.breakdown, run.what_if, run.first_touch);
     if (!run.warnings.empty()) {
@@ -421,6 +443,112 @@ std::string format_report_summary(const model::Report& report) {
     if (auto chart = phase_chart(plot); !chart.empty())
         s << "\nthroughput, GiB/s over all nodes (* measured, - fit, R recommended, D default)\n"
           << chart;
+    return s.str();
+}
+
+std::string format_fit_summary(const model::Recommendation& r) {
+    std::ostringstream s;
+    s << r.verdict << "\n\n";
+    s << "curve       " << r.curve << " (" << model::describe(r.basis) << "), "
+      << printable_text(r.key.microarch) << ", " << r.nodes << " node(s), up to "
+      << r.max_threads_per_node << " thread(s) per node\n";
+    const auto describe = [&](const std::string& label, const model::ModelSelection& m) {
+        if (!m.any_converged) {
+            s << label << "no fit: " << m.reason << "\n";
+            return;
+        }
+        const model::ScalingFit& f = m.chosen();
+        s << label << model::to_string(f.model) << ": sigma " << significant_text(f.sigma, 4)
+          << ", kappa " << significant_text(f.kappa, 4) << ", R^2 " << decimals_text(f.r2, 3);
+        if (auto n = f.n_star())
+            s << ", N* " << decimals_text(*n, 1);
+        s << " (" << m.reason << ")\n";
+    };
+    describe("model       ", r.model);
+    for (const auto& p : r.phases) {
+        if (p.phase == r.curve)
+            continue;
+        std::string label = "phase " + p.phase;
+        label.resize(std::max<std::size_t>(label.size() + 1, 12), ' ');
+        if (p.selection)
+            describe(label, *p.selection);
+        else
+            s << label << p.message << "\n";
+    }
+    s << "recommend   "
+      << decision_text(r.decision, r.hugepage_alloc_threads, r.threads_per_node, std::nullopt)
+      << "\n";
+    s << "predicted   " << seconds_text(r.predicted_seconds);
+    if (r.predicted_seconds_low && r.predicted_seconds_high)
+        s << interval_text(*r.predicted_seconds_low, *r.predicted_seconds_high);
+    s << "\n";
+    s << "default     " << r.default_threads << " thread(s) ("
+      << significant_text(r.default_threads_per_node, 4) << " per node), predicted "
+      << seconds_text(r.predicted_default_seconds) << "; saving " << seconds_text(r.saving_seconds)
+      << "\n";
+    if (r.best_hugepage_alloc_threads != r.hugepage_alloc_threads)
+        s << "best        hugepage_alloc_threads=" << r.best_hugepage_alloc_threads
+          << ", predicted " << seconds_text(r.predicted_best_seconds) << "\n";
+    const bool poor_fit = std::any_of(r.warnings.begin(), r.warnings.end(),
+                                      [](const model::Warning& w) { return w.code == "poor_fit"; });
+    s << "confidence  "
+      << (r.confidence ? percent_text(*r.confidence) + " of " + std::to_string(r.resamples) +
+                             " resamples (" + r.bootstrap_method +
+                             ") reach the same decision at a " + percent_text(r.tolerance, 1) +
+                             " tolerance" + (poor_fit ? ", times the poor fit's R^2" : "")
+                       : std::string("unknown"))
+      << "\n";
+    s << "predictions (hugepage_alloc_threads: boot allocation of the pool)";
+    for (std::size_t i = 0; i < r.predictions.size(); ++i) {
+        const auto& p = r.predictions[i];
+        s << (i % 6 == 0 ? "\n  " : "  ") << p.total_threads << ": " << seconds_text(p.seconds);
+    }
+    s << "\n";
+    for (const auto& w : r.warnings)
+        s << "warning: " << w.message << "\n";
+    return s.str();
+}
+
+std::string format_boot_comparison(const model::BootComparison& c) {
+    std::ostringstream s;
+    s << "Measured boots against the prediction (" << c.pages << " pages of "
+      << page_size_text(c.page_size_kb) << "):\n";
+    s << "  threads  boots  measured  predicted  measured/predicted\n";
+    for (const auto& row : c.rows) {
+        char line[128];
+        std::snprintf(line, sizeof line, "  %7d  %5zu  %8s  %9s  %s\n", row.threads, row.boots,
+                      seconds_text(row.measured_seconds).c_str(),
+                      seconds_text(row.predicted_seconds).c_str(),
+                      decimals_text(row.ratio, 2).c_str());
+        s << line;
+    }
+    if (!c.what_if.empty()) {
+        s << "Boots with a setting the other way against the what-if prediction:\n";
+        s << "  setting                   threads  boots  measured  predicted (range)         "
+             "measured/predicted\n";
+        for (const auto& w : c.what_if) {
+            const std::string setting =
+                w.parameter.empty() ? "both other" : w.parameter + "=" + w.value;
+            std::string predicted = "-";
+            if (w.predicted) {
+                predicted = seconds_text(w.predicted->seconds);
+                if (w.predicted->low && w.predicted->high)
+                    predicted += " (" + seconds_text(*w.predicted->low) + "-" +
+                                 seconds_text(*w.predicted->high) + ")";
+            }
+            char line[256];
+            std::snprintf(line, sizeof line, "  %-24s  %7d%s  %5zu  %8s  %-24s  %s\n",
+                          setting.c_str(), w.threads, w.recommended ? "*" : " ", w.boots,
+                          seconds_text(w.measured_seconds).c_str(), predicted.c_str(),
+                          w.ratio ? decimals_text(*w.ratio, 2).c_str() : "-");
+            s << line;
+            if (!w.predicted)
+                s << "    " << w.note << "\n";
+        }
+        s << "  (* the count the what-if row is at)\n";
+    }
+    for (const auto& u : c.unmatched)
+        s << "  " << u << "\n";
     return s.str();
 }
 

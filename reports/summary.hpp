@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "model/boot_comparison.hpp"
 #include "model/documents/report.hpp"
 #include "model/documents/sweep.hpp"
 
@@ -33,5 +34,13 @@ std::string format_breakdown(const std::optional<model::BootBreakdown>& breakdow
                              const std::optional<model::FirstTouch>& first_touch);
 
 std::string format_report_summary(const model::Report& report);
+
+// The console output of `hugetune fit`: the verdict, the curve and its model (and each other
+// phase's), the decision, the predicted time with its interval, the kernel default, the
+// confidence, every prediction and warning.
+std::string format_fit_summary(const model::Recommendation& recommendation);
+
+// Measured boots (a boot sweep) against the prediction for their pool, one row per value.
+std::string format_boot_comparison(const model::BootComparison& comparison);
 
 }  // namespace hugetune

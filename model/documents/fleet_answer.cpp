@@ -20,15 +20,6 @@ json or_null(const std::optional<T>& value) {
     return value ? json(*value) : json(nullptr);
 }
 
-json sku_fields(const SkuKey& key) {
-    return {{"microarch", key.microarch},
-            {"nodes", key.nodes},
-            {"hardware_threads_per_node", key.hardware_threads_per_node},
-            {"memory_per_node_gib", key.memory_per_node_gib},
-            {"page_size_kb", key.page_size_kb},
-            {"init_on_alloc", key.init_on_alloc ? json(*key.init_on_alloc) : json(nullptr)}};
-}
-
 SkuStatus read_status(const JsonField& field) {
     const std::string text = field.string();
     std::string names;
@@ -133,7 +124,7 @@ FleetPool read_pool(const JsonField& field) {
 
 json to_json(const FleetAnswer& a) {
     return {{"sku", to_string(a.sku)},
-            {"sku_fields", sku_fields(a.sku)},
+            {"sku_fields", to_json(a.sku)},
             {"hosts", a.hosts},
             {"runs", a.runs},
             {"status", to_string(a.status)},

@@ -8,6 +8,7 @@
 
 #include "model/alloc_threads.hpp"
 #include "model/documents/breakdown.hpp"
+#include "model/documents/fit.hpp"
 #include "model/documents/report_schema.hpp"
 #include "model/input/fit_input.hpp"
 #include "model/input/json_fields.hpp"
@@ -147,61 +148,15 @@ std::vector<Warning> read_warnings(const JsonField& warnings) {
     return out;
 }
 
-BootSeconds read_boot_seconds(const JsonField& p) {
-    return {p["threads_per_node"].positive_number(),
-            static_cast<std::uint64_t>(p["hugepage_alloc_threads"].whole_number()),
-            p["seconds"].non_negative_number(), p["seconds_low"].hint<double>(),
-            p["seconds_high"].hint<double>()};
-}
-
-std::vector<BootSeconds> read_boot_series(const JsonField& series) {
-    std::vector<BootSeconds> out;
-    for (std::size_t i = 0; i < series.hint_size(); ++i)
-        out.push_back(read_boot_seconds(series[i]));
-    return out;
-}
-
-std::optional<ReportModel> read_model(const JsonField& model) {
-    if (!model.present() || !model.hint<nlohmann::json::object_t>())
-        return std::nullopt;
-    return ReportModel{model["name"].hint<std::string>().value_or("none"),
-                       model["curve"].hint<std::string>().value_or("?"),
-                       model["sigma"].hint<double>(),
-                       model["kappa"].hint<double>(),
-                       model["r2"].hint<double>(),
-                       model["selection"].hint<std::string>().value_or("")};
-}
-
-std::map<std::string, PhaseCurve> read_phase_curves(const JsonField& phases) {
-    std::map<std::string, PhaseCurve> out;
-    for (const char* phase : {"alloc", "zero", "grow"}) {
-        const JsonField model = phases[phase]["model"];
-        if (!model.present() || !model.hint<nlohmann::json::object_t>())
-            continue;
-        PhaseCurve c;
-        c.name = model["name"].hint<std::string>().value_or("fit");
-        c.fit.lambda = model["lambda"].hint<double>().value_or(0);
-        c.fit.sigma = model["sigma"].hint<double>().value_or(0);
-        c.fit.kappa = model["kappa"].hint<double>().value_or(0);
-        c.per_page = model["lambda_unit"].hint<std::string>() == "pages per second per node";
-        out.emplace(phase, c);
-    }
-    return out;
-}
-
-ReportFit read_fit(const JsonField& fit) {
-    const JsonField rec = fit["recommendation"];
-    return {read_model(fit["model"]),
-            read_phase_curves(fit["phases"]),
-            read_boot_series(fit["predictions"]),
-            read_boot_series(fit["measured_boot_seconds"]),
-            rec["default_threads"].hint<std::uint64_t>(),
-            rec["predicted_default_seconds"].optional_non_negative_number()};
+// A block carried as written: its value, or null when absent.
+nlohmann::json record_of(const JsonField& block) {
+    return block.hint<nlohmann::json>().value_or(nullptr);
 }
 
 ReportRun read_run_part(const JsonField& doc) {
     ReportRun run;
-    run.tool_version = doc["tool"]["version"].string();
+    run.tool = {doc["tool"]["version"].string(),
+                doc["tool"]["commit"].hint<std::string>().value_or("unknown")};
     run.generated_at = doc["generated_at"].string();
     if (!is_iso8601_utc(run.generated_at))
         doc["generated_at"].fail("'" + run.generated_at.substr(0, 40) +
@@ -215,13 +170,16 @@ ReportRun read_run_part(const JsonField& doc) {
     if (!run.sku.init_on_alloc)
         run.sku.init_on_alloc = doc["kernel"]["init_on_alloc"].hint<bool>();
     run.firmware = read_firmware(doc["firmware"]);
+    run.probe = read_probe_record(doc);
     doc["sweep"].object();
+    run.sweep_record = record_of(doc["sweep"]);
     run.sweep = read_measured_sweep(doc["sweep"]);
     run.fit = read_fit(doc["fit"]);
     run.warnings = read_warnings(doc["warnings"]);
     run.breakdown = read_breakdown(doc["breakdown"]);
     run.what_if = read_what_if(doc["what_if"]);
     run.first_touch = read_first_touch(doc["first_touch"]);
+    run.boot_sweep = record_of(doc["boot_sweep"]);
     return run;
 }
 
@@ -239,6 +197,12 @@ bool is_short_form(const nlohmann::json& document) {
 }
 
 }  // namespace
+
+ProbeRecord read_probe_record(const JsonField& doc) {
+    return {record_of(doc["host"]),           record_of(doc["cpu"]),
+            record_of(doc["topology"]),       record_of(doc["kernel"]),
+            record_of(doc["virtualization"]), record_of(doc["firmware"])};
+}
 
 std::uint64_t nominal_memory_gib(std::uint64_t memory_total_bytes) {
     const double gib = static_cast<double>(memory_total_bytes) / (1024.0 * 1024 * 1024);
@@ -282,10 +246,6 @@ Decision read_decision(const JsonField& decision) {
     if (d != "set" && d != "keep_default")
         decision.fail("'" + d + "' is not one of set, keep_default");
     return d == "keep_default" ? Decision::keep_default : Decision::set;
-}
-
-ReportFit read_fit_document(const nlohmann::json& fit, const InputSource& input) {
-    return read_fit(JsonField(fit, {}, input));
 }
 
 Report read_report(nlohmann::json document, const ReportReading& reading) {

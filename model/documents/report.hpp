@@ -1,8 +1,8 @@
 // The `hugetune run` report (model/documents/schema/report.schema.json, `schema_version` 1) as
-// one type with one reader. Every consumer takes this type: the console summary and the plot,
-// `cmdline`, `apply` and its gate, `verify`, the fleet's intake and answers. None reads the
-// document by its keys; the writer is reports/report.cpp (build_report), and the reader checks
-// what it wrote.
+// one type from the fit to the file: make_report builds it from the stages' results, to_json
+// writes it and read_report reads a stored one back to the same value. Every consumer takes this
+// type: the console summary and the plot, `cmdline`, `apply` and its gate, `verify`, the fleet's
+// intake and answers; none reads the document by its keys.
 #pragma once
 
 #include <array>
@@ -14,9 +14,9 @@
 #include <vector>
 
 #include "model/boot_breakdown.hpp"
+#include "model/documents/probe_record.hpp"
 #include "model/documents/sweep.hpp"
 #include "model/documents/verification.hpp"
-#include "model/fit/scaling_fit.hpp"
 #include "model/recommend.hpp"
 #include "model/warning.hpp"
 
@@ -44,6 +44,9 @@ struct SkuKey {
 
     bool operator==(const SkuKey&) const = default;
 };
+
+// The `sku` block (a report's, a fleet answer's `sku_fields`).
+nlohmann::json to_json(const SkuKey& key);
 
 struct ReportRecommendation {
     // Set the value, or leave the kernel's default (which the value then equals). Reports
@@ -80,55 +83,36 @@ struct ReportKernel {
     std::optional<int> online_cpus;
 };
 
-// fit.model: the model chosen for the curve the prediction rests on.
-struct ReportModel {
-    std::string name;   // usl, amdahl
-    std::string curve;  // the phase the model was fitted to
-    std::optional<double> sigma, kappa, r2;
-    std::string selection;  // why this model, in words; may be empty
-};
-
-// fit.phases.<phase>.model: the throughput curve of one phase.
-struct PhaseCurve {
-    std::string name;
-    ScalingFit fit;         // lambda, sigma, kappa
-    bool per_page = false;  // lambda in pages per second per node (what the plot can draw)
-};
-
-// One value of the kernel parameter and its boot allocation time.
-struct BootSeconds {
-    double threads_per_node = 0;
-    std::uint64_t hugepage_alloc_threads = 0;
-    double seconds = 0;
-    std::optional<double> low, high;  // 5%..95% bootstrap; nothing for a measured point
-};
-
-struct ReportFit {
-    std::optional<ReportModel> model;
-    std::map<std::string, PhaseCurve> phases;
-    std::vector<BootSeconds> predictions;  // ascending threads
-    std::vector<BootSeconds> measured_boot_seconds;
-    // The fit's own recommendation block: the kernel default it compared with.
-    std::optional<std::uint64_t> default_threads;
-    std::optional<double> predicted_default_seconds;
+// The build that wrote the report.
+struct ReportTool {
+    std::string version;
+    std::string commit = "unknown";  // the short commit hash; "unknown" outside a git tree
 };
 
 // What a `hugetune run` report holds beyond the recommendation.
 struct ReportRun {
-    std::string tool_version;
+    ReportTool tool;
     std::string generated_at;  // ISO 8601 UTC
-    std::string hostname;
-    std::string cpu_microarch;
-    SkuKey sku;
+    ProbeRecord probe;
+    std::string hostname;                 // probe.host.hostname
+    std::string cpu_microarch;            // probe.cpu.microarch
     std::optional<std::string> firmware;  // "bios <version>, microcode <revision>"
+    SkuKey sku;
+    // The sweep's measured block (`parameters`, `complete`, `points`, `hvo_pass`) as the sweep's
+    // writer wrote it (docs/sweep-format.md), and the same read.
+    nlohmann::json sweep_record;
     MeasuredSweep sweep;
-    ReportFit fit;
+    Recommendation fit;
     std::vector<Warning> warnings;
     // Where the boot's time goes, the settings the other way, and the first touch (additive
-    // blocks; nothing in reports written before them or where the sweep cannot say).
+    // blocks; nothing in reports written before them or where the sweep cannot say). A report
+    // with a breakdown always has its what-if rows, perhaps none.
     std::optional<BootBreakdown> breakdown;
     std::vector<WhatIf> what_if;
     std::optional<FirstTouch> first_touch;
+    // `run --boot-sweep`: the boots against the prediction (model::to_json(BootComparison)),
+    // carried for people; null: none.
+    nlohmann::json boot_sweep;
 };
 
 struct Report {
@@ -139,8 +123,46 @@ struct Report {
     // `schema_version`, `recommendation` and optionally `kernel`, `boot_pool`, `verification`.
     std::optional<ReportRun> run;
     std::optional<Verification> verification;
-    nlohmann::json document;  // the whole document, as read
+    // The document as read, for the commands that keep or extend the file they were given (the
+    // fleet's intake, `verify --report`); empty in a report made here.
+    nlohmann::json document;
 };
+
+// Everything a report is made of, as the stages before it return them.
+struct ReportParts {
+    ProbeRecord probe;
+    const SweepData* data = nullptr;  // the fit's input: the machine's facts
+    nlohmann::json sweep_record;      // the sweep's measured block, as its writer wrote it
+    MeasuredSweep sweep;
+    Recommendation fit;
+    std::optional<BootBreakdown> breakdown;
+    std::vector<WhatIf> what_if;
+    std::optional<FirstTouch> first_touch;
+    ReportBootPool boot_pool;
+    ReportTool tool;
+    std::string generated_at;  // iso8601_utc
+};
+
+// The threshold behind the noisy warning, named so the README can quote it.
+inline constexpr double kNoisySpreadRatio = 0.25;  // (max - min) / median of a point's samples
+
+// The report's warnings, one sentence each: the fit's about the machine, what only the probe
+// says (init_on_alloc_unknown) and what only the sweep's points show (oversubscribed,
+// shortfall, noisy), then the fit's about the result. The model judges the machine's facts and
+// the fit; this judges the rest, so no code comes from two places.
+std::vector<Warning> collect_warnings(std::optional<bool> init_on_alloc, const MeasuredSweep& sweep,
+                                      const Recommendation& fit);
+
+// The whole report of a fitted sweep (report.run set); writes nothing.
+Report make_report(ReportParts parts);
+
+// The document: a whole report, or the short form when `run` is empty.
+nlohmann::json to_json(const Report& report);
+
+// `hugetune fit --json`: the fit document with the report's additive blocks of `parts` and the
+// boots (null: none) beside it.
+nlohmann::json fit_output_json(const Recommendation& fit, const ReportParts& parts,
+                               const nlohmann::json& boot_sweep);
 
 class JsonField;
 
@@ -152,11 +174,6 @@ struct ReportReading {
     InputSource input;  // the document, as errors name it; a stored one (input.stored) was held
                         // to the schema when it was stored, so it is not checked again
 };
-
-// A fit document (model::to_json(Recommendation)) read as a report's `fit` block is: the fit a
-// fleet answer keeps under "recommendation". Its values are hints, as in a report; errors name
-// `input`.
-ReportFit read_fit_document(const nlohmann::json& fit, const InputSource& input = {});
 
 // A `sku` block wherever a document keeps it (a report's `sku`, a fleet answer's `sku_fields`).
 SkuKey read_sku(const JsonField& sku);

@@ -123,4 +123,16 @@ void check_sweep_format(const nlohmann::json& document, const InputSource& input
                                    std::to_string(kSweepFormatVersion) + ")");
 }
 
+nlohmann::json measured_block_of(const nlohmann::json& sweep) {
+    const auto member = [&](const char* key) {
+        return sweep.is_object() && sweep.contains(key) ? sweep.at(key) : nlohmann::json(nullptr);
+    };
+    nlohmann::json block = {{"parameters", member("parameters")},
+                            {"complete", sweep.is_object() ? sweep.value("complete", true) : true},
+                            {"points", member("points")}};
+    if (sweep.is_object() && sweep.contains("hvo_pass"))
+        block["hvo_pass"] = sweep.at("hvo_pass");
+    return block;
+}
+
 }  // namespace hugetune::model

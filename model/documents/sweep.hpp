@@ -67,6 +67,10 @@ class JsonField;
 // holding more than kMaxInputSamples samples is refused.
 MeasuredSweep read_measured_sweep(const JsonField& sweep);
 
+// The measured block of a sweep document (`parameters`, `complete`, `points`, `hvo_pass`) as it
+// is, for a report to carry.
+nlohmann::json measured_block_of(const nlohmann::json& sweep_document);
+
 // Throws InputError about `input` unless `document` is an object of this format and version. A
 // whole sweep document is this, then the measured block, then its `probe` (the fit's input:
 // fit_input.hpp parse_sweep_json).

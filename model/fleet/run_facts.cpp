@@ -13,7 +13,7 @@ RunFacts read_run(const Report& report) {
     run.host = r.hostname;
     run.sku = r.sku;
     run.generated_at = r.generated_at;
-    run.tool_version = r.tool_version;
+    run.tool_version = r.tool.version;
     run.kernel_release = report.kernel.release;
     run.firmware = r.firmware;
     // The report's top holds the probe's blocks (cpu, topology, kernel, virtualization).

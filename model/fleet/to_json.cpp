@@ -1,4 +1,5 @@
 // The fleet's answers as their document, and each host's check as JSON for `fleet hosts --json`.
+#include "model/documents/fit.hpp"
 #include "model/fleet/fleet.hpp"
 
 namespace hugetune::model::fleet {

@@ -34,7 +34,9 @@ document() {
     printf '%-14s read by %s (%s); parsed at: %s\n' "$type" "$function" "$reader" "${callers:-none}"
 }
 
-document report model/documents/report.cpp read_report "model/fit_report.cpp reports/report.cpp" \
+document report model/documents/report.cpp read_report "model/documents/report_writer.cpp" \
+    'schema_version|boot_pool|what_if|first_touch|boot_sweep'
+document fit model/documents/fit.cpp read_fit "" \
     'predicted_seconds_interval|default_threads_per_node|predicted_default_seconds|measured_boot_seconds'
 document sweep model/documents/sweep.cpp 'read_measured_sweep|parse_sweep_json' \
     "tuner/sweep/sweep_output.cpp" 'samples_seconds|gib_per_second|shortfall_pages'

@@ -5,10 +5,12 @@
 #include <cmath>
 
 #include "model/alloc_threads.hpp"
+#include "model/documents/report.hpp"
 #include "model/fit/resampling.hpp"
 #include "model/input/fit_input.hpp"
+#include "model/input/json_fields.hpp"
 #include "model/recommend.hpp"
-#include "reports/report.hpp"
+#include "model/text.hpp"
 
 namespace hugetune::test {
 namespace {
@@ -214,7 +216,8 @@ json verification(const json& report, double ratio, const std::string& kernel) {
 }
 
 json host_report(const FleetSpec& spec, const SkuTruth& s, std::size_t h, double sku_ratio,
-                 int verified_clean, json& sku_fit, model::Resampler& rng) {
+                 int verified_clean, std::optional<model::Recommendation>& sku_fit,
+                 model::Resampler& rng) {
     const std::string& host = s.hosts[h];
     const std::string planted = planted_on(s, host);
     const std::string kernel = planted == "other_kernel" ? "6.16.2" : "6.15.3";
@@ -222,22 +225,24 @@ json host_report(const FleetSpec& spec, const SkuTruth& s, std::size_t h, double
     const double level = std::exp(kHostNoise * rng.normal());
     const json sweep_json =
         sweep(spec, s, probe_json, level, planted == "slower_curve" ? kSlowerCurve : 1.0, rng);
-    if (spec.fit_every_host || sku_fit.is_null()) {
+    const model::SweepData data = model::parse_sweep_json(sweep_json);
+    if (spec.fit_every_host || !sku_fit) {
         model::RecommendOptions options;
         options.resamples = spec.report_resamples;
-        sku_fit = model::to_json(
-            model::recommend_from_sweep(model::parse_sweep_json(sweep_json), options));
+        sku_fit = model::recommend_from_sweep(data, options);
     }
-    ReportInputs in;
-    in.probe = probe_json;
-    in.sweep = sweep_json;
-    in.fit = sku_fit;
-    in.boot_pool = {{"pages", s.pool_pages}, {"page_size_kb", 2048}, {"source", "cmdline"}};
-    in.tool_version = "0.1.0";
-    in.generated_at = std::chrono::system_clock::from_time_t(
+    model::ReportParts parts;
+    parts.probe = model::read_probe_record(model::JsonField(probe_json));
+    parts.data = &data;
+    parts.sweep_record = model::measured_block_of(sweep_json);
+    parts.sweep = model::read_measured_sweep(model::JsonField(sweep_json));
+    parts.fit = *sku_fit;
+    parts.boot_pool = {s.pool_pages, 2048, "cmdline"};
+    parts.tool = {"0.1.0", "unknown"};
+    parts.generated_at = iso8601_utc(std::chrono::system_clock::from_time_t(
         1'780'000'000 + static_cast<std::time_t>(spec.seed % 1000) * 86400 +
-        static_cast<std::time_t>(h) * 60);
-    json report = build_report(in);
+        static_cast<std::time_t>(h) * 60));
+    json report = model::to_json(model::make_report(std::move(parts)));
     const double ratio_noise = std::exp(kRatioNoise * rng.normal());
     if (planted == "odd_verification_ratio")
         report["verification"] = verification(report, sku_ratio * kOddRatio * ratio_noise, kernel);
@@ -261,7 +266,7 @@ GeneratedFleet generate_fleet(const FleetSpec& spec) {
         const double sku_ratio = 1.1 * std::exp(0.05 * rng.normal());
         const int clean = spec.hosts_per_sku - static_cast<int>(s.outliers.size());
         const int verified_clean = static_cast<int>(std::ceil(spec.verify_share * clean - 1e-9));
-        json sku_fit;
+        std::optional<model::Recommendation> sku_fit;
         for (std::size_t h = 0; h < s.hosts.size(); ++h)
             fleet.reports.emplace_back(
                 s.hosts[h], host_report(spec, s, h, sku_ratio, verified_clean, sku_fit, rng));

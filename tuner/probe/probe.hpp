@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "model/alloc_threads.hpp"
+#include "model/documents/probe_record.hpp"
 #include "tuner/kernel/boot_log.hpp"
 #include "tuner/kernel/boot_pool.hpp"
 #include "tuner/kernel/cmdline.hpp"
@@ -109,6 +110,8 @@ Probe probe_machine(const KernelFs& fs);
 // the first missing file otherwise. Nothing for the live machine.
 void require_gathered_tree(const KernelFs& fs);
 
+// The probe's blocks as a report carries them; to_json is the same blocks as one document.
+model::ProbeRecord probe_record(const Probe& probe);
 nlohmann::json to_json(const Probe& probe);
 std::string format_summary(const Probe& probe);
 

@@ -33,16 +33,21 @@ std::string hex_text(int value, int digits) {
 
 }  // namespace
 
-nlohmann::json to_json(const Probe& p) {
+namespace {
+
+json topology_json(const Topology& t) {
     json nodes = json::array();
-    for (const auto& n : p.topology.nodes)
+    for (const auto& n : t.nodes)
         nodes.push_back({{"id", n.id},
                          {"cpus", n.cpus},
                          {"memory_bytes", n.memory_bytes},
                          {"memory_total_bytes", n.memory_total_bytes}});
+    return {{"packages", t.packages}, {"cores", t.cores}, {"pus", t.pus}, {"nodes", nodes}};
+}
 
+json pools_json(const KernelFacts& k) {
     json pools = json::array();
-    for (const auto& pool : p.kernel.pools) {
+    for (const auto& pool : k.pools) {
         json per_node = json::array();
         for (const auto& np : pool.nodes) {
             json node = {
@@ -59,86 +64,108 @@ nlohmann::json to_json(const Probe& p) {
                          {"nr_overcommit", pool.overcommit},
                          {"nodes", per_node}});
     }
+    return pools;
+}
+
+// The command line's parameters, and the hugetlb ones again by name.
+std::pair<json, json> cmdline_json(const KernelFacts& k) {
     json params = json::array();
     json hugetlb_params = json::object();
-    for (const auto& c : p.kernel.cmdline.params) {
+    for (const auto& c : k.cmdline.params) {
         params.push_back({{"name", c.name}, {"value", optional_json(c.value)}});
         if (is_hugetlb_param(c.name))
             hugetlb_params[c.name] = c.value.value_or("");
     }
+    return {params, hugetlb_params};
+}
+
+json kernel_json(const KernelFacts& k) {
     json boot = json::array();
-    for (const auto& r : p.kernel.boot_requests)
+    for (const auto& r : k.boot_requests)
         boot.push_back(
             {{"size_kb", r.size_kb}, {"pages", r.pages}, {"node_format", r.node_format}});
     json freeable = json::array();
-    for (const auto& f : p.kernel.vmemmap_freeable)
+    for (const auto& f : k.vmemmap_freeable)
         freeable.push_back({{"size_kb", f.size_kb}, {"kib_per_page", f.kib_per_page}});
     json last_line = nullptr;
-    if (const auto& l = p.kernel.last_boot_allocation)
+    if (const auto& l = k.last_boot_allocation)
         last_line = {{"milliseconds", l->milliseconds}, {"threads", l->threads}, {"text", l->text}};
+    auto [params, hugetlb_params] = cmdline_json(k);
+    return {{"release", k.release},
+            {"online_cpus", k.online_cpus},
+            {"hugepage_sizes_kb", k.hugepage_sizes_kb},
+            {"default_hugepage_size_kb", optional_json(k.default_hugepage_size_kb)},
+            {"base_page_kb", k.buddy.base_page_kb},
+            {"max_page_order", k.buddy.max_page_order},
+            {"largest_buddy_block_kb", k.buddy.largest_block_kb()},
+            {"pools", pools_json(k)},
+            {"cmdline", params},
+            {"hugetlb_cmdline", hugetlb_params},
+            {"supports_hugepage_alloc_threads", k.supports_hugepage_alloc_threads},
+            {"default_alloc_threads", k.default_alloc_threads},
+            {"cmdline_alloc_threads", optional_json(k.cmdline_alloc_threads)},
+            {"init_on_alloc", optional_json(k.init_on_alloc)},
+            {"init_on_alloc_source", k.init_on_alloc_source},
+            {"hvo", optional_json(k.hvo)},
+            {"hvo_sysctl", k.hvo_sysctl},
+            {"vmemmap_freeable", freeable},
+            {"boot_pool", boot},
+            {"last_boot_allocation", last_line}};
+}
 
-    nlohmann::json out = {
-        {"host", {{"hostname", p.hostname}}},
-        {"cpu",
-         {{"vendor", p.cpu.vendor},
-          {"family", p.cpu.family},
-          {"model", p.cpu.model},
-          {"stepping", p.cpu.stepping},
-          {"model_name", p.cpu.model_name},
-          {"microarch", p.cpu.microarch}}},
-        {"topology",
-         {{"packages", p.topology.packages},
-          {"cores", p.topology.cores},
-          {"pus", p.topology.pus},
-          {"nodes", nodes}}},
-        {"kernel",
-         {{"release", p.kernel.release},
-          {"online_cpus", p.kernel.online_cpus},
-          {"hugepage_sizes_kb", p.kernel.hugepage_sizes_kb},
-          {"default_hugepage_size_kb", optional_json(p.kernel.default_hugepage_size_kb)},
-          {"base_page_kb", p.kernel.buddy.base_page_kb},
-          {"max_page_order", p.kernel.buddy.max_page_order},
-          {"largest_buddy_block_kb", p.kernel.buddy.largest_block_kb()},
-          {"pools", pools},
-          {"cmdline", params},
-          {"hugetlb_cmdline", hugetlb_params},
-          {"supports_hugepage_alloc_threads", p.kernel.supports_hugepage_alloc_threads},
-          {"default_alloc_threads", p.kernel.default_alloc_threads},
-          {"cmdline_alloc_threads", optional_json(p.kernel.cmdline_alloc_threads)},
-          {"init_on_alloc", optional_json(p.kernel.init_on_alloc)},
-          {"init_on_alloc_source", p.kernel.init_on_alloc_source},
-          {"hvo", optional_json(p.kernel.hvo)},
-          {"hvo_sysctl", p.kernel.hvo_sysctl},
-          {"vmemmap_freeable", freeable},
-          {"boot_pool", boot},
-          {"last_boot_allocation", last_line}}},
-        {"virtualization",
-         {{"hypervisor", p.virtualization.hypervisor}, {"vendor", p.virtualization.vendor}}},
-    };
+json cpu_json(const CpuIdentity& c) {
+    json cpu = {{"vendor", c.vendor},     {"family", c.family},         {"model", c.model},
+                {"stepping", c.stepping}, {"model_name", c.model_name}, {"microarch", c.microarch}};
     // arm64's identity, only where the machine has one (x86 keeps family, model and stepping).
-    if (const auto& m = p.cpu.midr)
-        out["cpu"]["midr"] = {{"implementer", m->implementer},
-                              {"variant", m->variant},
-                              {"architecture", m->architecture},
-                              {"part", m->part},
-                              {"revision", m->revision}};
-    if (!p.cpu.soc.empty()) {
+    if (const auto& m = c.midr)
+        cpu["midr"] = {{"implementer", m->implementer},
+                       {"variant", m->variant},
+                       {"architecture", m->architecture},
+                       {"part", m->part},
+                       {"revision", m->revision}};
+    if (!c.soc.empty()) {
         json soc = json::object();
         for (const auto& [name, value] :
-             {std::pair{"machine", &p.cpu.soc.machine}, std::pair{"family", &p.cpu.soc.family},
-              std::pair{"soc_id", &p.cpu.soc.soc_id}, std::pair{"revision", &p.cpu.soc.revision}})
+             {std::pair{"machine", &c.soc.machine}, std::pair{"family", &c.soc.family},
+              std::pair{"soc_id", &c.soc.soc_id}, std::pair{"revision", &c.soc.revision}})
             if (*value)
                 soc[name] = **value;
-        out["cpu"]["soc"] = soc;
+        cpu["soc"] = soc;
     }
-    // Only what was read: the block is optional in the report (old reports have none).
-    nlohmann::json firmware = nlohmann::json::object();
-    if (p.firmware.bios_version)
-        firmware["bios_version"] = *p.firmware.bios_version;
-    if (p.firmware.microcode)
-        firmware["microcode"] = *p.firmware.microcode;
-    if (!firmware.empty())
-        out["firmware"] = firmware;
+    return cpu;
+}
+
+// Only what was read: the block is optional in the report (old reports have none); null when
+// nothing was.
+json firmware_json(const Firmware& f) {
+    json firmware = json::object();
+    if (f.bios_version)
+        firmware["bios_version"] = *f.bios_version;
+    if (f.microcode)
+        firmware["microcode"] = *f.microcode;
+    return firmware.empty() ? json(nullptr) : firmware;
+}
+
+}  // namespace
+
+model::ProbeRecord probe_record(const Probe& p) {
+    return {{{"hostname", p.hostname}},
+            cpu_json(p.cpu),
+            topology_json(p.topology),
+            kernel_json(p.kernel),
+            {{"hypervisor", p.virtualization.hypervisor}, {"vendor", p.virtualization.vendor}},
+            firmware_json(p.firmware)};
+}
+
+nlohmann::json to_json(const Probe& p) {
+    model::ProbeRecord r = probe_record(p);
+    json out = {{"host", std::move(r.host)},
+                {"cpu", std::move(r.cpu)},
+                {"topology", std::move(r.topology)},
+                {"kernel", std::move(r.kernel)},
+                {"virtualization", std::move(r.virtualization)}};
+    if (!r.firmware.is_null())
+        out["firmware"] = std::move(r.firmware);
     return out;
 }
 

@@ -82,4 +82,8 @@ model::MeasuredSweep measured_sweep(const SweepResult& result);
 // measured_sweep() with each thread's time beside them.
 nlohmann::json to_json(const SweepResult& result);
 
+// The measured block of that file (`parameters`, `complete`, `points`, `hvo_pass`), which a
+// report carries as it is.
+nlohmann::json measured_block_json(const SweepResult& result);
+
 }  // namespace hugetune

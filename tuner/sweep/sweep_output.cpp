@@ -74,7 +74,7 @@ model::MeasuredSweep measured_sweep(const SweepResult& r) {
     return m;
 }
 
-nlohmann::json to_json(const SweepResult& r) {
+nlohmann::json measured_block_json(const SweepResult& r) {
     json phases = json::array();
     for (Phase p : r.plan.options.phases)
         phases.push_back(phase_name(p));
@@ -83,38 +83,42 @@ nlohmann::json to_json(const SweepResult& r) {
     for (const auto& p : r.points)
         if (!p.samples_seconds.empty())
             (p.hvo_flipped ? hvo_points : points).push_back(point_json(r, measured_point(r, p), p));
-    json doc = {
-        {"format", model::kSweepFormat},
-        {"format_version", model::kSweepFormatVersion},
-        {"tool",
-         {{"version", std::string(tool_version())}, {"commit", std::string(tool_commit())}}},
-        {"generated_at", utc_now()},
-        {"started_at", r.started_at},
-        {"complete", r.complete},
-        {"elapsed_seconds", r.elapsed_seconds},
-        {"probe", r.probe},
-        {"parameters",
-         {{"threads_per_node", r.plan.options.threads_per_node},
-          {"repetitions", r.plan.options.repetitions},
-          {"phases", phases},
-          {"page_size_kb", r.plan.page_size_kb},
-          {"sample_mib_per_node", r.plan.sample_mib_per_node},
-          {"nodes", r.plan.node_ids()},
-          {"placement", placement_name(r.plan.options.placement)},
-          {"seed", r.plan.options.seed},
-          {"max_memory_fraction", r.plan.options.max_memory_fraction}}},
-        {"points", points},
-        {"warnings", r.warnings}};
+    json block = {{"complete", r.complete},
+                  {"parameters",
+                   {{"threads_per_node", r.plan.options.threads_per_node},
+                    {"repetitions", r.plan.options.repetitions},
+                    {"phases", phases},
+                    {"page_size_kb", r.plan.page_size_kb},
+                    {"sample_mib_per_node", r.plan.sample_mib_per_node},
+                    {"nodes", r.plan.node_ids()},
+                    {"placement", placement_name(r.plan.options.placement)},
+                    {"seed", r.plan.options.seed},
+                    {"max_memory_fraction", r.plan.options.max_memory_fraction}}},
+                  {"points", points}};
     if (r.plan.options.placement == Placement::boot) {
-        doc["parameters"]["memory_nodes"] = r.plan.memory_node_ids();
-        doc["parameters"]["boot_node"] = r.plan.boot_node;
+        block["parameters"]["memory_nodes"] = r.plan.memory_node_ids();
+        block["parameters"]["boot_node"] = r.plan.boot_node;
     }
     if (r.plan.hvo_pass)
-        doc["hvo_pass"] = {{"hugetlb_optimize_vmemmap_as_is", r.plan.hvo_pass->as_is ? 1 : 0},
-                           {"hugetlb_optimize_vmemmap", r.plan.hvo_pass->flipped() ? 1 : 0},
-                           {"points", hvo_points}};
+        block["hvo_pass"] = {{"hugetlb_optimize_vmemmap_as_is", r.plan.hvo_pass->as_is ? 1 : 0},
+                             {"hugetlb_optimize_vmemmap", r.plan.hvo_pass->flipped() ? 1 : 0},
+                             {"points", hvo_points}};
     else
-        doc["hvo_pass"] = {{"note", r.plan.hvo_pass_note}};
+        block["hvo_pass"] = {{"note", r.plan.hvo_pass_note}};
+    return block;
+}
+
+nlohmann::json to_json(const SweepResult& r) {
+    json doc = measured_block_json(r);
+    doc["format"] = model::kSweepFormat;
+    doc["format_version"] = model::kSweepFormatVersion;
+    doc["tool"] = {{"version", std::string(tool_version())},
+                   {"commit", std::string(tool_commit())}};
+    doc["generated_at"] = utc_now();
+    doc["started_at"] = r.started_at;
+    doc["elapsed_seconds"] = r.elapsed_seconds;
+    doc["probe"] = r.probe;
+    doc["warnings"] = r.warnings;
     return doc;
 }
 

@@ -16,7 +16,7 @@
 #include "model/input/fit_input.hpp"
 #include "model/input/json_fields.hpp"
 #include "model/recommend.hpp"
-#include "reports/report.hpp"
+#include "model/report_version.hpp"
 #include "tests/unit/support/fixtures.hpp"
 #include "tests/unit/support/report_data.hpp"
 #include "tests/unit/support/schema_check.hpp"
@@ -88,12 +88,17 @@ namespace {
 
 // The fit of the fixed sweep as measured on the machine `probe` describes: how the machine's
 // facts reach a report (the model judges them).
-nlohmann::json fit_on(const nlohmann::json& probe) {
+model::Recommendation fit_on(const nlohmann::json& probe) {
     auto sweep = hugetune::test::fixed_sweep();
     sweep["probe"] = probe;
     model::RecommendOptions options;
     options.resamples = 50;
-    return model::to_json(model::recommend_from_sweep(model::parse_sweep_json(sweep), options));
+    return model::recommend_from_sweep(model::parse_sweep_json(sweep), options);
+}
+
+// init_on_alloc as the fit's input reads it from the probe.
+std::optional<bool> init_on_alloc_of(const nlohmann::json& probe) {
+    return model::JsonField(probe)["kernel"]["init_on_alloc"].hint<bool>();
 }
 
 std::vector<std::string> codes_of(const std::vector<model::Warning>& warnings) {
@@ -107,12 +112,15 @@ std::vector<std::string> codes_of(const std::vector<model::Warning>& warnings) {
 
 TEST_CASE("report: a kernel before 6.15 and node-format hugepages= are warned about") {
     auto probe = to_json(probe_machine(KernelFs(fixture("zen4-2node"))));
-    const auto codes = codes_of(collect_warnings(probe, model::MeasuredSweep{}, fit_on(probe)));
+    const auto codes = codes_of(
+        model::collect_warnings(init_on_alloc_of(probe), model::MeasuredSweep{}, fit_on(probe)));
     REQUIRE(codes.size() >= 2);
     CHECK(std::vector(codes.begin(), codes.begin() + 2) ==
           std::vector<std::string>{"kernel_too_old", "node_format_hugepages"});
     // The probe alone adds neither: the model judges them, once.
-    CHECK(collect_warnings(probe, model::MeasuredSweep{}, nlohmann::json::object()).empty());
+    CHECK(model::collect_warnings(init_on_alloc_of(probe), model::MeasuredSweep{},
+                                  model::Recommendation{})
+              .empty());
 }
 
 TEST_CASE("report: warnings from the probe and the sweep, around the fit's") {
@@ -122,25 +130,28 @@ TEST_CASE("report: warnings from the probe and the sweep, around the fit's") {
         {"phase": "zero", "threads_per_node": 4, "median_seconds": 1.0, "pages_per_node": 512,
          "samples_seconds": [0.7, 1.0, 1.1], "oversubscribed": true, "shortfall_pages": 2}]})")));
     // The fit's machine warnings come first, whatever their place in the fit.
-    auto fit = nlohmann::json::parse(R"({"recommendation": {"confidence": 0.5},
-        "warnings": [{"code": "low_confidence", "message": "only 50% agree"},
-                     {"code": "vm", "message": "measured in a virtual machine"},
-                     {"code": "extrapolated", "message": "beyond"}]})");
-    CHECK(codes_of(collect_warnings(probe, sweep, fit)) ==
+    model::Recommendation fit;
+    fit.confidence = 0.5;
+    fit.warnings = {{"low_confidence", "only 50% agree"},
+                    {"vm", "measured in a virtual machine"},
+                    {"extrapolated", "beyond"}};
+    CHECK(codes_of(model::collect_warnings(init_on_alloc_of(probe), sweep, fit)) ==
           std::vector<std::string>{"vm", "oversubscribed", "shortfall", "noisy", "low_confidence",
                                    "extrapolated"});
     probe["kernel"]["init_on_alloc"] = nullptr;
     probe["kernel"]["boot_pool"] =
         nlohmann::json::parse(R"([{"size_kb": 1048576, "pages": 4, "node_format": false}])");
     probe["kernel"]["supports_hugepage_alloc_threads"] = false;
-    const auto codes = codes_of(collect_warnings(probe, model::MeasuredSweep{}, fit_on(probe)));
+    const auto codes = codes_of(
+        model::collect_warnings(init_on_alloc_of(probe), model::MeasuredSweep{}, fit_on(probe)));
     REQUIRE(codes.size() >= 4);
     CHECK(
         std::vector(codes.begin(), codes.begin() + 4) ==
         std::vector<std::string>{"vm", "kernel_too_old", "gigantic_only", "init_on_alloc_unknown"});
     // The model assumes init_on_alloc on when it is unknown (boot zeroes every page): the
     // warning says what the model does.
-    for (const auto& w : collect_warnings(probe, model::MeasuredSweep{}, fit_on(probe)))
+    for (const auto& w :
+         model::collect_warnings(init_on_alloc_of(probe), model::MeasuredSweep{}, fit_on(probe)))
         if (w.code == "init_on_alloc_unknown") {
             CHECK(w.message.find("assumes it is on") != std::string::npos);
             CHECK(w.message.find("assumes it is off") == std::string::npos);

@@ -4,6 +4,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "model/documents/fit.hpp"
 #include "model/input/fit_input.hpp"
 #include "model/recommend.hpp"
 #include "tests/unit/support/model_test_data.hpp"

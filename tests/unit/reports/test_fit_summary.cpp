@@ -7,8 +7,8 @@
 #include "model/input/fit_input.hpp"
 #include "model/recommend.hpp"
 #include "model/text.hpp"
-#include "reports/fit_summary.hpp"
 #include "reports/result_text.hpp"
+#include "reports/summary.hpp"
 #include "tests/unit/support/report_data.hpp"
 
 using namespace hugetune;

@@ -12,7 +12,6 @@
 #include "model/input/json_fields.hpp"
 #include "model/recommend.hpp"
 #include "model/text.hpp"
-#include "reports/report.hpp"
 #include "reports/summary.hpp"
 #include "tests/unit/support/fixtures.hpp"
 #include "tests/unit/support/report_data.hpp"
@@ -24,13 +23,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string slurp(const fs::path& p) {
-    std::ifstream in(p);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-
 // Compares with a committed golden file; HUGETUNE_UPDATE_GOLDEN=1 rewrites it instead.
 void check_golden(const std::string& name, const std::string& actual) {
     auto path = source_dir() / "tests/golden" / name;
@@ -39,14 +31,7 @@ void check_golden(const std::string& name, const std::string& actual) {
         MESSAGE("rewrote " << path.string());
     }
     REQUIRE_MESSAGE(fs::exists(path), path.string() << " is missing");
-    CHECK(actual == slurp(path));
-}
-
-// A report as its one reader reads it, whole.
-model::Report read_whole(const nlohmann::json& document) {
-    model::ReportReading whole;
-    whole.need_run = true;
-    return model::read_report(document, whole);
+    CHECK(actual == test::read_text(path));
 }
 
 std::vector<model::MeasuredPoint> read_points(const nlohmann::json& points) {
@@ -57,7 +42,8 @@ std::vector<model::MeasuredPoint> read_points(const nlohmann::json& points) {
 }  // namespace
 
 TEST_CASE("summary: golden console output on fixed data") {
-    check_golden("summary-zen4-2node.txt", format_report_summary(read_whole(fixed_report(true))));
+    check_golden("summary-zen4-2node.txt",
+                 format_report_summary(test::read_whole_report(fixed_report(true))));
 }
 
 TEST_CASE("summary: phase tables on fixed points") {
@@ -132,7 +118,7 @@ nlohmann::json report_keeping_default() {
 TEST_CASE("report summary: the decision, and the chart of predicted boot time it rests on") {
     const auto report = fixed_report();
     const auto& rec = report["recommendation"];
-    const std::string summary = format_report_summary(read_whole(report));
+    const std::string summary = format_report_summary(test::read_whole_report(report));
     const std::string decision = rec["decision"].get<std::string>();
     CHECK(has(summary, decision == "set" ? "decision   set hugepage_alloc_threads="
                                          : "decision   keep the kernel default"));
@@ -148,7 +134,8 @@ TEST_CASE("report summary: the decision, and the chart of predicted boot time it
 }
 
 TEST_CASE("report summary: coinciding markers stay visible") {
-    const std::string summary = format_report_summary(read_whole(report_keeping_default()));
+    const std::string summary =
+        format_report_summary(test::read_whole_report(report_keeping_default()));
     CHECK(has(summary, "decision   keep the kernel default"));
     CHECK(has(summary, "R=D"));
     CHECK(has(summary, "R recommended hugepage_alloc_threads="));
@@ -158,8 +145,8 @@ TEST_CASE("report summary: coinciding markers stay visible") {
 TEST_CASE("plot: predicted boot time with its band, measured points and both markers") {
     const auto report = fixed_report();
     const auto& rec = report["recommendation"];
-    const std::string script =
-        gnuplot_script(plot_data_from_report(read_whole(report)), PlotFormat::svg, "/tmp/x.svg");
+    const std::string script = gnuplot_script(
+        plot_data_from_report(test::read_whole_report(report)), PlotFormat::svg, "/tmp/x.svg");
     CHECK(has(script, "set multiplot"));
     CHECK(has(script, "predicted boot allocation"));
     CHECK(has(script, "set xlabel 'hugepage_alloc_threads (total)'"));
@@ -181,8 +168,8 @@ TEST_CASE("plot: predicted boot time with its band, measured points and both mar
 
 TEST_CASE("plot: coinciding recommended and default values are both labelled") {
     const auto report = report_keeping_default();
-    const std::string script =
-        gnuplot_script(plot_data_from_report(read_whole(report)), PlotFormat::svg, "/tmp/x.svg");
+    const std::string script = gnuplot_script(
+        plot_data_from_report(test::read_whole_report(report)), PlotFormat::svg, "/tmp/x.svg");
     CHECK(has(script, "recommended hugepage_alloc_threads="));
     CHECK(has(script, "kernel default hugepage_alloc_threads="));
     CHECK(has(script, "(the same value)"));
@@ -191,7 +178,8 @@ TEST_CASE("plot: coinciding recommended and default values are both labelled") {
 namespace {
 
 std::string plot_script(const nlohmann::json& report) {
-    return gnuplot_script(plot_data_from_report(read_whole(report)), PlotFormat::svg, "/tmp/x.svg");
+    return gnuplot_script(plot_data_from_report(test::read_whole_report(report)), PlotFormat::svg,
+                          "/tmp/x.svg");
 }
 
 // A number as the script writes it.
@@ -327,11 +315,11 @@ TEST_CASE("plot: a report without a breakdown draws no breakdown panel") {
 
 TEST_CASE("summary: golden console output with the HVO pass, and without the sysctl") {
     check_golden("summary-zen4-2node-hvo-pass.txt",
-                 format_report_summary(
-                     read_whole(fixed_report(true, "sweep-zen4-2node-hvo-pass.json", true))));
+                 format_report_summary(test::read_whole_report(
+                     fixed_report(true, "sweep-zen4-2node-hvo-pass.json", true))));
     check_golden("summary-zen4-2node-no-hvo-sysctl.txt",
-                 format_report_summary(
-                     read_whole(fixed_report(true, "sweep-zen4-2node-no-hvo-sysctl.json", true))));
+                 format_report_summary(test::read_whole_report(
+                     fixed_report(true, "sweep-zen4-2node-no-hvo-sysctl.json", true))));
 }
 
 TEST_CASE("plot: a vmemmap part larger than the allocation it is part of is not drawn") {

@@ -8,9 +8,11 @@
 
 #include "model/boot_breakdown.hpp"
 #include "model/documents/breakdown.hpp"
+#include "model/documents/report.hpp"
 #include "model/input/fit_input.hpp"
+#include "model/input/json_fields.hpp"
 #include "model/recommend.hpp"
-#include "reports/report.hpp"
+#include "model/text.hpp"
 #include "tests/unit/support/fixtures.hpp"
 
 namespace hugetune::test {
@@ -29,28 +31,39 @@ inline model::KernelOptions fixed_kernel_options() {
 
 // With `breakdown`, the breakdown, what-if and first-touch (64 GiB) blocks too, from `kernel`
 // (the fixed kernel options when not given; a sweep's own probe otherwise, as `run` takes it).
-inline nlohmann::json report_of_sweep(const nlohmann::json& sweep, bool breakdown,
-                                      bool kernel_from_probe) {
+// The report as `run` makes it, before it is written.
+inline model::Report report_value_of_sweep(const nlohmann::json& sweep, bool breakdown,
+                                           bool kernel_from_probe) {
     const model::SweepData data = model::parse_sweep_json(sweep);
-    auto recommendation = model::recommend_from_sweep(data, model::RecommendOptions{});
-    ReportInputs in;
-    in.probe = sweep["probe"];
-    in.sweep = sweep;
-    in.fit = model::to_json(recommendation);
-    in.boot_pool = {{"pages", static_cast<std::uint64_t>(recommendation.pool_pages)},
-                    {"page_size_kb", 2048},
-                    {"source", recommendation.pool_source}};
-    in.tool_version = "0.1.0";
-    in.tool_commit = "abc1234";
-    in.generated_at = std::chrono::system_clock::from_time_t(1'780'000'000);
+    model::ReportParts parts;
+    parts.fit = model::recommend_from_sweep(data, model::RecommendOptions{});
     if (breakdown) {
         const auto kernel = kernel_from_probe ? data.machine.kernel : fixed_kernel_options();
-        const auto parts = model::boot_breakdown(recommendation, data, kernel).value();
-        in.breakdown = model::to_json(parts);
-        in.what_if = model::to_json(model::what_if_rows(recommendation, parts, kernel));
-        in.first_touch = model::to_json(model::first_touch(data, 64, kernel).value());
+        parts.breakdown = model::boot_breakdown(parts.fit, data, kernel).value();
+        parts.what_if = model::what_if_rows(parts.fit, *parts.breakdown, kernel);
+        parts.first_touch = model::first_touch(data, 64, kernel).value();
     }
-    return build_report(in);
+    parts.probe = model::read_probe_record(model::JsonField(sweep["probe"]));
+    parts.data = &data;
+    parts.sweep_record = model::measured_block_of(sweep);
+    parts.sweep = model::read_measured_sweep(model::JsonField(sweep));
+    parts.boot_pool = {static_cast<std::uint64_t>(parts.fit.pool_pages), 2048,
+                       parts.fit.pool_source};
+    parts.tool = {"0.1.0", "abc1234"};
+    parts.generated_at = iso8601_utc(std::chrono::system_clock::from_time_t(1'780'000'000));
+    return model::make_report(std::move(parts));
+}
+
+inline nlohmann::json report_of_sweep(const nlohmann::json& sweep, bool breakdown,
+                                      bool kernel_from_probe) {
+    return model::to_json(report_value_of_sweep(sweep, breakdown, kernel_from_probe));
+}
+
+// A report as its one reader reads it, whole.
+inline model::Report read_whole_report(const nlohmann::json& document) {
+    model::ReportReading whole;
+    whole.need_run = true;
+    return model::read_report(document, whole);
 }
 
 inline nlohmann::json fixed_report(bool breakdown = false,

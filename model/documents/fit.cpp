@@ -1,0 +1,313 @@
+// The fit document: a Recommendation as JSON and back (model/documents/fit.hpp).
+#include "model/documents/fit.hpp"
+
+#include <cmath>
+#include <limits>
+
+#include "model/input/json_fields.hpp"
+
+namespace hugetune::model {
+namespace {
+
+using nlohmann::json;
+
+template <typename T>
+json optional_json(const std::optional<T>& v) {
+    return v ? json(*v) : json(nullptr);
+}
+
+// A per-node count: whole for every value but a default spread unevenly over the nodes, and
+// written as an integer then, as readers of earlier reports expect.
+json per_node_json(double threads_per_node) {
+    return threads_per_node == std::floor(threads_per_node)
+               ? json(static_cast<long long>(threads_per_node))
+               : json(threads_per_node);
+}
+
+}  // namespace
+
+nlohmann::json to_json(const ScalingFit& f) {
+    return {{"name", to_string(f.model)},
+            {"lambda", f.lambda},
+            {"sigma", f.sigma},
+            {"kappa", f.kappa},
+            {"n_star", optional_json(f.n_star())},
+            {"status", to_string(f.status)},
+            {"message", f.message},
+            {"r2", f.r2},
+            {"r2_space", "log seconds"},
+            {"rss", f.rss},
+            {"aicc", optional_json(f.aicc)},
+            {"parameters", f.parameters},
+            {"residuals", f.residuals}};
+}
+
+nlohmann::json to_json(const ModelSelection& s) {
+    json j;
+    if (s.any_converged) {
+        j = to_json(s.chosen());
+    } else {
+        j = {{"name", "none"},      {"status", to_string(FitStatus::not_converged)},
+             {"message", s.reason}, {"sigma", nullptr},
+             {"kappa", nullptr},    {"lambda", nullptr},
+             {"r2", nullptr},       {"n_star", nullptr}};
+    }
+    j["selection"] = s.reason;
+    j["fits"] = {{"usl", to_json(s.usl)}, {"amdahl", to_json(s.amdahl)}};
+    return j;
+}
+
+nlohmann::json to_json(const Recommendation& r) {
+    json warnings = json::array();
+    for (const auto& w : r.warnings)
+        warnings.push_back({{"code", w.code}, {"message", w.message}});
+    json phases = json::object();
+    for (const auto& p : r.phases) {
+        json entry = {{"model", p.selection ? to_json(*p.selection) : json(nullptr)}};
+        if (p.selection)
+            entry["model"]["lambda_unit"] = r.lambda_unit;
+        if (!p.message.empty())
+            entry["message"] = p.message;
+        phases[p.phase] = entry;
+    }
+    json predictions = json::array();
+    for (const auto& p : r.predictions)
+        predictions.push_back({{"threads_per_node", per_node_json(p.threads_per_node)},
+                               {"hugepage_alloc_threads", p.total_threads},
+                               {"seconds", p.seconds},
+                               {"seconds_low", optional_json(p.seconds_low)},
+                               {"seconds_high", optional_json(p.seconds_high)}});
+    json measured = json::array();
+    for (const auto& p : r.measured)
+        measured.push_back({{"threads_per_node", per_node_json(p.threads_per_node)},
+                            {"hugepage_alloc_threads", p.total_threads},
+                            {"seconds", p.seconds}});
+    json model = to_json(r.model);
+    model["curve"] = r.curve;
+    model["lambda_unit"] = r.lambda_unit;
+    json points = json::array();
+    for (const auto& p : r.series)
+        points.push_back({{"threads_per_node", p.threads_per_node}, {"seconds", p.seconds}});
+    model["points"] = points;
+    json interval = nullptr;
+    if (r.predicted_seconds_low && r.predicted_seconds_high)
+        interval = {*r.predicted_seconds_low, *r.predicted_seconds_high};
+    return {
+        {"format", "hugetune-fit"},
+        {"format_version", 1},
+        {"key",
+         {{"microarch", r.key.microarch},
+          {"nodes", r.key.nodes},
+          {"hw_threads_per_node", r.key.hw_threads_per_node},
+          {"page_size_kb", r.key.page_size_kb}}},
+        {"input", {{"source", r.source}}},
+        {"cost_basis", to_string(r.basis)},
+        {"cost_basis_text", describe(r.basis)},
+        {"model", model},
+        {"phases", phases},
+        {"recommendation",
+         {{"decision", to_string(r.decision)},
+          {"threads_per_node", per_node_json(r.threads_per_node)},
+          {"hugepage_alloc_threads", r.hugepage_alloc_threads},
+          {"predicted_seconds", r.predicted_seconds},
+          {"predicted_seconds_interval", interval},
+          {"default_threads", r.default_threads},
+          {"default_threads_per_node", r.default_threads_per_node},
+          {"predicted_default_seconds", r.predicted_default_seconds},
+          {"best_hugepage_alloc_threads", r.best_hugepage_alloc_threads},
+          {"predicted_best_seconds", r.predicted_best_seconds},
+          {"saving_seconds", r.saving_seconds},
+          {"confidence", optional_json(r.confidence)},
+          {"tolerance", r.tolerance},
+          {"fallback", r.fallback},
+          {"nodes", r.nodes},
+          {"cpu_cap", r.cpu_cap},
+          {"max_threads_per_node", r.max_threads_per_node},
+          {"pool_pages", r.pool_pages},
+          {"pool_source", r.pool_source},
+          {"verdict", r.verdict}}},
+        {"predictions", predictions},
+        {"measured_boot_seconds", measured},
+        {"bootstrap",
+         {{"method", r.bootstrap_method.empty() ? json(nullptr) : json(r.bootstrap_method)},
+          {"resamples", r.resamples},
+          {"usable_resamples", r.usable_resamples},
+          {"seed", r.seed}}},
+        {"notes", r.notes},
+        {"warnings", warnings},
+    };
+}
+
+nlohmann::json models_by_phase_json(const Recommendation& r) {
+    json out = json::object();
+    for (const auto& p : r.phases) {
+        json model = p.selection ? to_json(*p.selection) : json(nullptr);
+        if (p.selection)
+            model["lambda_unit"] = r.lambda_unit;
+        out[p.phase] = model;
+    }
+    return out;
+}
+
+namespace {
+
+// A number the writer may have written as null (not finite): NaN then, as it was.
+double number_or_nan(const JsonField& f) {
+    return f.hint<double>().value_or(std::numeric_limits<double>::quiet_NaN());
+}
+
+CurveModel read_curve_model(const JsonField& name) {
+    return name.hint<std::string>() == "usl" ? CurveModel::usl : CurveModel::amdahl;
+}
+
+FitStatus read_fit_status(const JsonField& status) {
+    const auto s = status.hint<std::string>();
+    if (!s)
+        return FitStatus::invalid_input;
+    for (FitStatus f : {FitStatus::converged, FitStatus::not_converged, FitStatus::invalid_input})
+        if (s == to_string(f))
+            return f;
+    status.fail("'" + s.value_or("") + "' is not converged, not_converged or invalid_input");
+}
+
+ScalingFit read_scaling_fit(const JsonField& f) {
+    ScalingFit fit;
+    fit.model = read_curve_model(f["name"]);
+    fit.lambda = number_or_nan(f["lambda"]);
+    fit.sigma = number_or_nan(f["sigma"]);
+    fit.kappa = number_or_nan(f["kappa"]);
+    fit.status = read_fit_status(f["status"]);
+    fit.message = f["message"].hint<std::string>().value_or("");
+    fit.r2 = number_or_nan(f["r2"]);
+    fit.rss = number_or_nan(f["rss"]);
+    fit.aicc = f["aicc"].hint<double>();
+    fit.parameters = f["parameters"].hint<int>().value_or(0);
+    fit.residuals = f["residuals"].hint<std::vector<double>>().value_or(std::vector<double>{});
+    return fit;
+}
+
+ModelSelection read_selection(const JsonField& m) {
+    ModelSelection s;
+    s.usl = read_scaling_fit(m["fits"]["usl"]);
+    s.amdahl = read_scaling_fit(m["fits"]["amdahl"]);
+    const auto name = m["name"].hint<std::string>().value_or("none");
+    s.any_converged = name != "none";
+    s.chose_usl = name == "usl";
+    s.reason = m["selection"].hint<std::string>().value_or("");
+    return s;
+}
+
+CostBasis read_cost_basis(const JsonField& basis) {
+    const auto s = basis.hint<std::string>();
+    // Reports of hugetune 0.1.0 held the basis in words.
+    for (CostBasis b :
+         {CostBasis::boot_table, CostBasis::alloc_and_zero, CostBasis::alloc_zeroed_once,
+          CostBasis::alloc_only, CostBasis::alloc_only_flat})
+        if (s == to_string(b) || s == describe(b))
+            return b;
+    // A fit written before the basis was recorded fitted the alloc phase as measured.
+    if (!s)
+        return CostBasis::alloc_and_zero;
+    basis.fail("'" + *s + "' is not a cost basis this hugetune knows");
+}
+
+std::vector<Prediction> read_predictions(const JsonField& list) {
+    std::vector<Prediction> out;
+    for (std::size_t i = 0; i < list.hint_size(); ++i) {
+        const JsonField p = list[i];
+        out.push_back({p["threads_per_node"].positive_number(),
+                       static_cast<int>(p["hugepage_alloc_threads"].whole_number({1, 1 << 20})),
+                       p["seconds"].non_negative_number(), p["seconds_low"].hint<double>(),
+                       p["seconds_high"].hint<double>()});
+    }
+    return out;
+}
+
+std::vector<Point> read_points(const JsonField& list) {
+    std::vector<Point> out;
+    for (std::size_t i = 0; i < list.hint_size(); ++i)
+        out.push_back(
+            {number_or_nan(list[i]["threads_per_node"]), number_or_nan(list[i]["seconds"])});
+    return out;
+}
+
+std::vector<PhaseModel> read_phase_models(const JsonField& phases) {
+    std::vector<PhaseModel> out;
+    const auto object = phases.hint<json::object_t>();
+    if (!object)
+        return out;
+    for (const auto& [phase, entry] : *object) {
+        const JsonField e = phases[phase];
+        PhaseModel p;
+        p.phase = phase;
+        if (e["model"].hint<json::object_t>())
+            p.selection = read_selection(e["model"]);
+        p.message = e["message"].hint<std::string>().value_or("");
+        out.push_back(std::move(p));
+    }
+    return out;
+}
+
+void read_decision_block(const JsonField& rec, Recommendation& r) {
+    r.decision = rec["decision"].hint<std::string>() == "keep_default" ? Decision::keep_default
+                                                                       : Decision::set;
+    r.threads_per_node = rec["threads_per_node"].hint<double>().value_or(1);
+    r.hugepage_alloc_threads = rec["hugepage_alloc_threads"].hint<int>().value_or(1);
+    r.predicted_seconds = rec["predicted_seconds"].hint<double>().value_or(0);
+    if (rec["predicted_seconds_interval"].hint_size() == 2) {
+        r.predicted_seconds_low = rec["predicted_seconds_interval"][0].hint<double>();
+        r.predicted_seconds_high = rec["predicted_seconds_interval"][1].hint<double>();
+    }
+    r.default_threads = rec["default_threads"].hint<int>().value_or(1);
+    r.default_threads_per_node = rec["default_threads_per_node"].hint<double>().value_or(1);
+    r.predicted_default_seconds = rec["predicted_default_seconds"].hint<double>().value_or(0);
+    r.best_hugepage_alloc_threads =
+        rec["best_hugepage_alloc_threads"].hint<int>().value_or(r.hugepage_alloc_threads);
+    r.predicted_best_seconds =
+        rec["predicted_best_seconds"].hint<double>().value_or(r.predicted_seconds);
+    r.saving_seconds = rec["saving_seconds"].hint<double>().value_or(0);
+    r.confidence = rec["confidence"].hint<double>();
+    r.tolerance = rec["tolerance"].hint<double>().value_or(r.tolerance);
+    r.fallback = rec["fallback"].hint<bool>().value_or(false);
+    r.nodes = rec["nodes"].hint<int>().value_or(1);
+    r.cpu_cap = rec["cpu_cap"].hint<int>().value_or(1);
+    r.max_threads_per_node = rec["max_threads_per_node"].hint<int>().value_or(1);
+    r.pool_pages = rec["pool_pages"].hint<double>().value_or(0);
+    r.pool_source = rec["pool_source"].hint<std::string>().value_or("");
+    r.verdict = rec["verdict"].hint<std::string>().value_or("");
+}
+
+}  // namespace
+
+Recommendation read_fit(const JsonField& fit) {
+    Recommendation r;
+    const JsonField key = fit["key"];
+    r.key = {key["microarch"].hint<std::string>().value_or("unknown"),
+             key["nodes"].hint<int>().value_or(1),
+             key["hw_threads_per_node"].hint<int>().value_or(0),
+             key["page_size_kb"].hint<std::uint64_t>().value_or(0)};
+    r.source = fit["input"]["source"].hint<std::string>().value_or("");
+    r.basis = read_cost_basis(fit["cost_basis"]);
+    const JsonField model = fit["model"];
+    if (model.hint<json::object_t>())
+        r.model = read_selection(model);
+    r.curve = model["curve"].hint<std::string>().value_or("");
+    r.lambda_unit = model["lambda_unit"].hint<std::string>().value_or("");
+    r.series = read_points(model["points"]);
+    r.phases = read_phase_models(fit["phases"]);
+    read_decision_block(fit["recommendation"], r);
+    r.predictions = read_predictions(fit["predictions"]);
+    r.measured = read_predictions(fit["measured_boot_seconds"]);
+    const JsonField bootstrap = fit["bootstrap"];
+    r.bootstrap_method = bootstrap["method"].hint<std::string>().value_or("");
+    r.resamples = bootstrap["resamples"].hint<int>().value_or(0);
+    r.usable_resamples = bootstrap["usable_resamples"].hint<int>().value_or(0);
+    r.seed = bootstrap["seed"].hint<std::uint64_t>().value_or(1);
+    r.notes = fit["notes"].hint<std::vector<std::string>>().value_or(std::vector<std::string>{});
+    for (std::size_t i = 0; i < fit["warnings"].hint_size(); ++i)
+        r.warnings.push_back({fit["warnings"][i]["code"].string(),
+                              fit["warnings"][i]["message"].hint<std::string>().value_or("")});
+    return r;
+}
+
+}  // namespace hugetune::model

@@ -1,0 +1,296 @@
+// Makes and writes `hugetune run` reports: the one place a report's fields are named on the way
+// out (model/documents/report.cpp reads them back).
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <iterator>
+#include <set>
+
+#include "model/alloc_threads.hpp"
+#include "model/boot_comparison.hpp"
+#include "model/documents/breakdown.hpp"
+#include "model/documents/fit.hpp"
+#include "model/documents/report.hpp"
+#include "model/input/json_fields.hpp"
+#include "model/report_version.hpp"
+#include "model/text.hpp"
+
+namespace hugetune::model {
+namespace {
+
+using nlohmann::json;
+
+template <typename T>
+json or_null(const std::optional<T>& value) {
+    return value ? json(*value) : json(nullptr);
+}
+
+std::string threads_list(const std::set<int>& ns) {
+    std::string out;
+    for (int n : ns)
+        out += (out.empty() ? "" : ", ") + std::to_string(n);
+    return out;
+}
+
+bool noisy(const MeasuredPoint& point) {
+    const auto& samples = point.samples_seconds;
+    if (samples.size() < 2 || point.median_seconds <= 0)
+        return false;
+    const auto [lo, hi] = std::minmax_element(samples.begin(), samples.end());
+    return (*hi - *lo) / point.median_seconds > kNoisySpreadRatio;
+}
+
+std::vector<Warning> point_warnings(const MeasuredSweep& sweep) {
+    std::set<int> oversubscribed, shortfall, spread;
+    for (const auto& p : sweep.points) {
+        const int n = p.threads_per_node;
+        if (p.oversubscribed)
+            oversubscribed.insert(n);
+        if (p.shortfall_pages > 0)
+            shortfall.insert(n);
+        if (noisy(p))
+            spread.insert(n);
+    }
+    std::vector<Warning> w;
+    if (!oversubscribed.empty())
+        w.push_back({"oversubscribed", "Points at " + threads_list(oversubscribed) +
+                                           " threads per node exceed the node's hardware "
+                                           "threads; they were measured but time-share CPUs."});
+    if (!shortfall.empty())
+        w.push_back({"shortfall", "Points at " + threads_list(shortfall) +
+                                      " threads per node did not obtain every page on the "
+                                      "intended node (fragmented memory or a competing "
+                                      "process); see shortfall_pages."});
+    if (!spread.empty())
+        w.push_back({"noisy", "Points at " + threads_list(spread) +
+                                  " threads per node spread by more than " +
+                                  std::to_string(static_cast<int>(kNoisySpreadRatio * 100)) +
+                                  "% of their median; rerun on a quiet machine."});
+    return w;
+}
+
+// The model words its warnings as clauses; the report gives a sentence each.
+Warning as_sentence(Warning w) {
+    if (!w.message.empty())
+        w.message[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(w.message[0])));
+    return w;
+}
+
+// The memory per node is the smallest node's MemTotal as memory is installed
+// (nominal_memory_gib): one machine keeps one key whatever its pools hold. A probe without
+// MemTotal (a tree gathered before it was recorded) falls back to hwloc's local memory, which
+// excludes the huge pages held, rounded to the GiB.
+SkuKey sku_of(const ProbeRecord& probe, std::uint64_t page_size_kb,
+              std::optional<bool> init_on_alloc) {
+    const JsonField nodes = JsonField(probe.topology)["nodes"];
+    SkuKey key;
+    key.nodes = 0;
+    key.hardware_threads_per_node = 0;
+    std::uint64_t min_memory = 0, min_total = 0;
+    bool every_total = true;
+    for (std::size_t i = 0; i < nodes.hint_size(); ++i) {
+        const JsonField n = nodes[i];
+        const auto bytes = n["memory_bytes"].hint<std::uint64_t>().value_or(0);
+        if (bytes == 0)
+            continue;
+        ++key.nodes;
+        key.hardware_threads_per_node =
+            std::max(key.hardware_threads_per_node, static_cast<int>(n["cpus"].hint_size()));
+        min_memory = min_memory == 0 ? bytes : std::min(min_memory, bytes);
+        const auto total = n["memory_total_bytes"].hint<std::uint64_t>().value_or(0);
+        every_total = every_total && total > 0;
+        min_total = min_total == 0 ? total : std::min(min_total, total);
+    }
+    const double gib = static_cast<double>(min_memory) / (1024.0 * 1024 * 1024);
+    key.memory_per_node_gib = every_total && min_total > 0
+                                  ? nominal_memory_gib(min_total)
+                                  : static_cast<std::uint64_t>(std::llround(gib));
+    key.microarch = JsonField(probe.cpu)["microarch"].hint<std::string>().value_or("unknown");
+    key.page_size_kb = page_size_kb;
+    key.init_on_alloc = init_on_alloc;
+    return key;
+}
+
+// One decision, one text: what to add to the command line, nothing when the default is kept.
+ReportRecommendation recommendation_of(const Recommendation& r) {
+    ReportRecommendation rec;
+    rec.decision = r.decision;
+    rec.hugepage_alloc_threads = static_cast<std::uint64_t>(r.hugepage_alloc_threads);
+    rec.kernel_cmdline =
+        r.decision == Decision::keep_default ? std::string() : alloc_threads_setting(rec.hugepage_alloc_threads);
+    rec.threads_per_node = r.threads_per_node;
+    rec.nodes = r.nodes;
+    rec.predicted_seconds = r.predicted_seconds;
+    if (r.predicted_seconds_low && r.predicted_seconds_high)
+        rec.predicted_seconds_interval = {*r.predicted_seconds_low, *r.predicted_seconds_high};
+    rec.default_threads = static_cast<std::uint64_t>(r.default_threads);
+    rec.default_threads_per_node = r.default_threads_per_node;
+    rec.predicted_default_seconds = r.predicted_default_seconds;
+    rec.saving_seconds = r.saving_seconds;
+    rec.confidence = r.confidence;
+    rec.verdict = r.verdict;
+    return rec;
+}
+
+std::optional<std::string> firmware_of(const json& firmware) {
+    if (!firmware.is_object())
+        return std::nullopt;
+    const auto bios = JsonField(firmware)["bios_version"].hint<std::string>();
+    const auto microcode = JsonField(firmware)["microcode"].hint<std::string>();
+    if (!bios && !microcode)
+        return std::nullopt;
+    return "bios " + bios.value_or("unknown") + ", microcode " + microcode.value_or("unknown");
+}
+
+json warnings_json(const std::vector<Warning>& warnings) {
+    json out = json::array();
+    for (const auto& w : warnings)
+        out.push_back({{"code", w.code}, {"message", w.message}});
+    return out;
+}
+
+json boot_pool_json(const ReportBootPool& pool) {
+    return {{"pages", pool.pages}, {"page_size_kb", pool.page_size_kb}, {"source", pool.source}};
+}
+
+// A short form's recommendation block: what it was read with.
+json short_recommendation_json(const ReportRecommendation& r) {
+    json out = {{"hugepage_alloc_threads", r.hugepage_alloc_threads},
+                {"decision", to_string(r.decision)},
+                {"kernel_cmdline", r.kernel_cmdline}};
+    if (r.predicted_seconds)
+        out["predicted_seconds"] = *r.predicted_seconds;
+    return out;
+}
+
+json kernel_json(const ReportKernel& k) {
+    json out = json::object();
+    if (k.release)
+        out["release"] = *k.release;
+    if (k.init_on_alloc)
+        out["init_on_alloc"] = *k.init_on_alloc;
+    if (k.online_cpus)
+        out["online_cpus"] = *k.online_cpus;
+    return out;
+}
+
+// The additive blocks where a document has them.
+void add_blocks(json& doc, const std::optional<BootBreakdown>& breakdown,
+                const std::vector<WhatIf>& what_if, const std::optional<FirstTouch>& first_touch,
+                const json& boot_sweep) {
+    if (breakdown) {
+        doc["breakdown"] = to_json(*breakdown);
+        doc["what_if"] = to_json(what_if);
+    }
+    if (first_touch)
+        doc["first_touch"] = to_json(*first_touch);
+    if (!boot_sweep.is_null())
+        doc["boot_sweep"] = boot_sweep;
+}
+
+json whole_report_json(const Report& report, const ReportRun& run) {
+    json fit = to_json(run.fit);
+    json recommendation = fit["recommendation"];
+    recommendation["kernel_cmdline"] = report.recommendation.kernel_cmdline;
+    json doc = {{"schema_version", kReportSchemaVersion},
+                {"tool", {{"name", "hugetune"}, {"version", run.tool.version}, {"commit", run.tool.commit}}},
+                {"generated_at", run.generated_at},
+                {"host", run.probe.host},
+                {"cpu", run.probe.cpu},
+                {"topology", run.probe.topology},
+                {"kernel", run.probe.kernel},
+                {"virtualization", run.probe.virtualization},
+                {"sweep", run.sweep_record},
+                {"model", models_by_phase_json(run.fit)},
+                {"fit", std::move(fit)},
+                {"recommendation", std::move(recommendation)},
+                {"boot_pool", report.boot_pool ? boot_pool_json(*report.boot_pool) : json(nullptr)},
+                {"sku", to_json(run.sku)},
+                {"warnings", warnings_json(run.warnings)}};
+    if (!run.probe.firmware.is_null())
+        doc["firmware"] = run.probe.firmware;
+    add_blocks(doc, run.breakdown, run.what_if, run.first_touch, run.boot_sweep);
+    return doc;
+}
+
+}  // namespace
+
+nlohmann::json to_json(const SkuKey& key) {
+    return {{"microarch", key.microarch},
+            {"nodes", key.nodes},
+            {"hardware_threads_per_node", key.hardware_threads_per_node},
+            {"memory_per_node_gib", key.memory_per_node_gib},
+            {"page_size_kb", key.page_size_kb},
+            {"init_on_alloc", or_null(key.init_on_alloc)}};
+}
+
+std::vector<Warning> collect_warnings(std::optional<bool> init_on_alloc, const MeasuredSweep& sweep,
+                                      const Recommendation& fit) {
+    std::vector<Warning> w;
+    for (const auto& x : fit.warnings)
+        if (is_machine_warning(x.code))
+            w.push_back(as_sentence(x));
+    if (!init_on_alloc)
+        w.push_back({"init_on_alloc_unknown",
+                     "Whether init_on_alloc is in force could not be read (no cmdline setting, "
+                     "kernel config or boot log line); the boot cost assumes it is on (boot zeroes "
+                     "every page), which overstates the time if it is off."});
+    for (auto&& x : point_warnings(sweep))
+        w.push_back(std::move(x));
+    for (const auto& x : fit.warnings)
+        if (!is_machine_warning(x.code))
+            w.push_back(as_sentence(x));
+    return w;
+}
+
+Report make_report(ReportParts parts) {
+    const std::optional<bool> init_on_alloc = parts.data->machine.init_on_alloc;
+    Report report;
+    report.recommendation = recommendation_of(parts.fit);
+    report.kernel = {parts.data->machine.kernel_release, init_on_alloc, parts.data->machine.online_cpus};
+    report.boot_pool = parts.boot_pool;
+    ReportRun run;
+    run.tool = parts.tool;
+    run.generated_at = parts.generated_at;
+    run.hostname = JsonField(parts.probe.host)["hostname"].hint<std::string>().value_or("");
+    run.cpu_microarch = JsonField(parts.probe.cpu)["microarch"].hint<std::string>().value_or("unknown");
+    run.firmware = firmware_of(parts.probe.firmware);
+    run.sku = sku_of(parts.probe, parts.sweep.page_size_kb, init_on_alloc);
+    run.warnings = collect_warnings(init_on_alloc, parts.sweep, parts.fit);
+    run.probe = std::move(parts.probe);
+    run.sweep_record = std::move(parts.sweep_record);
+    run.sweep = std::move(parts.sweep);
+    run.fit = std::move(parts.fit);
+    run.breakdown = std::move(parts.breakdown);
+    run.what_if = std::move(parts.what_if);
+    run.first_touch = std::move(parts.first_touch);
+    report.run = std::move(run);
+    return report;
+}
+
+nlohmann::json to_json(const Report& report) {
+    if (report.run) {
+        json doc = whole_report_json(report, *report.run);
+        if (report.verification)
+            doc["verification"] = to_json(*report.verification);
+        return doc;
+    }
+    json doc = {{"schema_version", kReportSchemaVersion},
+                {"recommendation", short_recommendation_json(report.recommendation)}};
+    if (report.kernel.release || report.kernel.init_on_alloc || report.kernel.online_cpus)
+        doc["kernel"] = kernel_json(report.kernel);
+    if (report.boot_pool)
+        doc["boot_pool"] = boot_pool_json(*report.boot_pool);
+    if (report.verification)
+        doc["verification"] = to_json(*report.verification);
+    return doc;
+}
+
+nlohmann::json fit_output_json(const Recommendation& fit, const ReportParts& parts,
+                               const nlohmann::json& boot_sweep) {
+    json doc = to_json(fit);
+    add_blocks(doc, parts.breakdown, parts.what_if, parts.first_touch, boot_sweep);
+    return doc;
+}
+
+}  // namespace hugetune::model
