@@ -39,6 +39,8 @@ struct BootPoolRequest {
     std::uint64_t size_kb = 0;
     std::optional<std::uint64_t> pages;
     bool node_format = false;  // hugepages=0:N,1:M: the serial per-node path
+
+    bool operator==(const BootPoolRequest&) const = default;
 };
 
 // The facts beyond the sweep that the breakdown's what-if rows and the first touch need (the
@@ -48,6 +50,8 @@ struct KernelOptions {
     bool hvo_sysctl = false;  // /proc/sys/vm/hugetlb_optimize_vmemmap exists
     std::optional<double> vmemmap_freeable_kib_per_page;  // the boot log's line for this size
     bool zeroable_hugepages = false;  // a node's pool of this size has zeroable_hugepages
+
+    bool operator==(const KernelOptions&) const = default;
 };
 
 struct MachineFacts {
@@ -66,6 +70,14 @@ struct MachineFacts {
     // Which sizes are gigantic there (docs/kernel-facts.md "Gigantic pages"); a report that does
     // not say was measured on x86-64.
     std::uint64_t largest_buddy_block_kb = kX86_64BuddyAllocator.largest_block_kb();
+    // What a report's SKU key names (model/documents/sku.hpp): every node with memory (hwloc's
+    // local memory above 0), whichever the sweep measured; the most hardware threads on one of
+    // them; their memory per node (model/input/probe_nodes.hpp). 0 when no node has memory.
+    int sku_memory_nodes = 0;
+    int sku_hardware_threads_per_node = 0;
+    std::uint64_t sku_memory_per_node_gib = 0;
+
+    bool operator==(const MachineFacts&) const = default;
 };
 
 // The sweep's HVO pass (docs/sweep-format.md "HVO pass"): alloc and grow series timed with
@@ -133,10 +145,14 @@ SweepData parse_sweep_json(const nlohmann::json& doc, const InputSource& input =
 struct MeasuredSweep;
 class JsonField;
 
-// A sweep's measurements with the facts of the probe beside them (`cpu`, `topology`, `kernel`,
-// `virtualization`), as the fit takes them: series per phase, oversubscribed points left out
-// unless the alloc series needs them. `points_path` names the points in errors. Throws
-// InputError when the alloc series cannot carry a fit.
+// A sweep's measurements with the facts of the machine it ran on, as the fit takes them: series
+// per phase, oversubscribed points left out unless the alloc series needs them. `points_path`
+// names the points in errors. Throws InputError when the alloc series cannot carry a fit.
+SweepData fit_input(const MeasuredSweep& sweep, const MachineFacts& machine,
+                    const std::string& points_path = "points");
+
+// The same with the machine facts read from a probe's blocks (`cpu`, `topology`, `kernel`,
+// `virtualization`) in a document; an absent probe leaves them unknown, with a note.
 SweepData fit_input(const MeasuredSweep& sweep, const JsonField& probe,
                     const std::string& points_path = "points");
 

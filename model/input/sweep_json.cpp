@@ -7,6 +7,7 @@
 #include "model/documents/sweep.hpp"
 #include "model/input/fit_input.hpp"
 #include "model/input/json_fields.hpp"
+#include "model/input/probe_nodes.hpp"
 
 namespace hugetune::model {
 namespace {
@@ -57,30 +58,17 @@ void read_kernel(const JsonField& kernel, std::uint64_t page_size_kb, MachineFac
     read_kernel_options(kernel, page_size_kb, m.kernel);
 }
 
-// Nodes with memory: the sweep measured exactly those (parameters.nodes); the probe's topology
-// gives their hardware threads.
+// The probe's NUMA nodes as the node facts take them.
 void read_nodes(const JsonField& probe, const std::vector<int>& measured_nodes, MachineFacts& m) {
-    const std::set<int> measured(measured_nodes.begin(), measured_nodes.end());
-    int memory_nodes = 0;
-    std::size_t most_threads = 0;
-    const JsonField nodes = probe["topology"]["nodes"];
-    for (std::size_t i = 0; i < nodes.hint_size(); ++i) {
-        const JsonField node = nodes[i];
-        const auto id = node["id"].hint<int>();
-        const bool with_memory = measured.empty()
-                                     ? node["memory_bytes"].hint<std::uint64_t>().value_or(0) > 0
-                                     : (id && measured.contains(*id));
-        if (!with_memory)
-            continue;
-        ++memory_nodes;
-        most_threads = std::max(most_threads, node["cpus"].hint_size());
+    std::vector<ProbeNode> nodes;
+    const JsonField topology_nodes = probe["topology"]["nodes"];
+    for (std::size_t i = 0; i < topology_nodes.hint_size(); ++i) {
+        const JsonField node = topology_nodes[i];
+        nodes.push_back({node["id"].hint<int>(), node["cpus"].hint_size(),
+                         node["memory_bytes"].hint<std::uint64_t>().value_or(0),
+                         node["memory_total_bytes"].hint<std::uint64_t>().value_or(0)});
     }
-    if (!measured.empty())
-        m.nodes = static_cast<int>(measured.size());
-    else if (memory_nodes > 0)
-        m.nodes = memory_nodes;
-    if (most_threads > 0)
-        m.hw_threads_per_node = static_cast<int>(most_threads);
+    set_node_facts(nodes, measured_nodes, m);
 }
 
 MachineFacts read_machine(const JsonField& probe, const std::vector<int>& measured_nodes,
@@ -168,7 +156,7 @@ void group_into_series(const std::vector<Sample>& samples, SweepData& data) {
 
 }  // namespace
 
-SweepData fit_input(const MeasuredSweep& sweep, const JsonField& probe,
+SweepData fit_input(const MeasuredSweep& sweep, const MachineFacts& machine,
                     const std::string& points_path) {
     SweepData data;
     data.input = sweep.input;
@@ -176,9 +164,7 @@ SweepData fit_input(const MeasuredSweep& sweep, const JsonField& probe,
     data.complete = sweep.complete;
     data.page_size_kb = sweep.page_size_kb;
     data.seed = sweep.seed;
-    if (!probe.present())
-        data.notes.push_back("the sweep has no probe block: machine facts unknown");
-    data.machine = read_machine(probe, sweep.nodes, data.page_size_kb);
+    data.machine = machine;
     std::vector<Sample> samples;
     samples.reserve(sweep.points.size());
     for (const auto& point : sweep.points)
@@ -202,6 +188,16 @@ SweepData fit_input(const MeasuredSweep& sweep, const JsonField& probe,
                              ": no alloc points: nothing to base a boot time on; measure the "
                              "alloc phase");
     check_enough_thread_counts(*alloc, std::nullopt, data.input);
+    return data;
+}
+
+SweepData fit_input(const MeasuredSweep& sweep, const JsonField& probe,
+                    const std::string& points_path) {
+    SweepData data =
+        fit_input(sweep, read_machine(probe, sweep.nodes, sweep.page_size_kb), points_path);
+    if (!probe.present())
+        data.notes.insert(data.notes.begin(),
+                          "the sweep has no probe block: machine facts unknown");
     return data;
 }
 
