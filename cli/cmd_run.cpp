@@ -14,10 +14,10 @@
 #include "model/documents/breakdown.hpp"
 #include "model/documents/report.hpp"
 #include "model/input/fit_input.hpp"
-#include "model/input/json_fields.hpp"
 #include "model/recommend.hpp"
 #include "model/text.hpp"
 #include "reports/summary.hpp"
+#include "tuner/probe/machine_facts.hpp"
 #include "tuner/probe/probe.hpp"
 #include "tuner/sweep/sweep.hpp"
 #include "tuner/system/atomic_file.hpp"
@@ -168,10 +168,11 @@ struct Fitted {
 };
 
 // The sweep goes to the fit as measured, in memory; its file is written only to keep it.
-Fitted recommend(const RunOptions& o, const SweepResult& sweep,
+Fitted recommend(const RunOptions& o, const Probe& probe, const SweepResult& sweep,
                  const model::MeasuredSweep& measured) {
     try {
-        model::SweepData data = model::fit_input(measured, model::JsonField(sweep.probe));
+        model::SweepData data =
+            model::fit_input(measured, machine_facts(probe, measured.page_size_kb, measured.nodes));
         model::Recommendation recommendation =
             model::recommend_from_sweep(data, recommend_options(o));
         return {std::move(data), std::move(recommendation)};
@@ -189,7 +190,7 @@ Fitted recommend(const RunOptions& o, const SweepResult& sweep,
 }
 
 // The kernel's facts the what-if rows and the first touch need are the probe's, as the fit
-// input read them (model/input/sweep_json.cpp), so `fit` of the kept sweep finds the same.
+// input took them (tuner/probe/machine_facts.hpp: the facts `fit` of the kept sweep reads).
 model::Report make_run_report(const RunOptions& o, const Probe& probe, const SweepResult& sweep,
                               model::MeasuredSweep measured, Fitted fitted) {
     const model::KernelOptions& kernel = fitted.data.machine.kernel;
@@ -255,7 +256,7 @@ int run_run(const Args& args) {
         sweep = run_sweep(fs, probe, options->sweep, &progress);
     }
     model::MeasuredSweep measured = measured_sweep(sweep);
-    Fitted fitted = recommend(*options, sweep, measured);
+    Fitted fitted = recommend(*options, probe, sweep, measured);
     for (const auto& note : fitted.recommendation.notes)
         print_diagnostic("note", note);
     std::optional<model::BootComparison> boots;

@@ -11,6 +11,7 @@
 #include "model/documents/breakdown.hpp"
 #include "model/documents/fit.hpp"
 #include "model/documents/report.hpp"
+#include "model/documents/sku.hpp"
 #include "model/input/json_fields.hpp"
 #include "model/report_version.hpp"
 #include "model/text.hpp"
@@ -76,48 +77,14 @@ Warning as_sentence(Warning w) {
     return w;
 }
 
-// The memory per node is the smallest node's MemTotal as memory is installed
-// (nominal_memory_gib): one machine keeps one key whatever its pools hold. A probe without
-// MemTotal (a tree gathered before it was recorded) falls back to hwloc's local memory, which
-// excludes the huge pages held, rounded to the GiB.
-SkuKey sku_of(const ProbeRecord& probe, std::uint64_t page_size_kb,
-              std::optional<bool> init_on_alloc) {
-    const JsonField nodes = JsonField(probe.topology)["nodes"];
-    SkuKey key;
-    key.nodes = 0;
-    key.hardware_threads_per_node = 0;
-    std::uint64_t min_memory = 0, min_total = 0;
-    bool every_total = true;
-    for (std::size_t i = 0; i < nodes.hint_size(); ++i) {
-        const JsonField n = nodes[i];
-        const auto bytes = n["memory_bytes"].hint<std::uint64_t>().value_or(0);
-        if (bytes == 0)
-            continue;
-        ++key.nodes;
-        key.hardware_threads_per_node =
-            std::max(key.hardware_threads_per_node, static_cast<int>(n["cpus"].hint_size()));
-        min_memory = min_memory == 0 ? bytes : std::min(min_memory, bytes);
-        const auto total = n["memory_total_bytes"].hint<std::uint64_t>().value_or(0);
-        every_total = every_total && total > 0;
-        min_total = min_total == 0 ? total : std::min(min_total, total);
-    }
-    const double gib = static_cast<double>(min_memory) / (1024.0 * 1024 * 1024);
-    key.memory_per_node_gib = every_total && min_total > 0
-                                  ? nominal_memory_gib(min_total)
-                                  : static_cast<std::uint64_t>(std::llround(gib));
-    key.microarch = JsonField(probe.cpu)["microarch"].hint<std::string>().value_or("unknown");
-    key.page_size_kb = page_size_kb;
-    key.init_on_alloc = init_on_alloc;
-    return key;
-}
-
 // One decision, one text: what to add to the command line, nothing when the default is kept.
 ReportRecommendation recommendation_of(const Recommendation& r) {
     ReportRecommendation rec;
     rec.decision = r.decision;
     rec.hugepage_alloc_threads = static_cast<std::uint64_t>(r.hugepage_alloc_threads);
-    rec.kernel_cmdline =
-        r.decision == Decision::keep_default ? std::string() : alloc_threads_setting(rec.hugepage_alloc_threads);
+    rec.kernel_cmdline = r.decision == Decision::keep_default
+                             ? std::string()
+                             : alloc_threads_setting(rec.hugepage_alloc_threads);
     rec.threads_per_node = r.threads_per_node;
     rec.nodes = r.nodes;
     rec.predicted_seconds = r.predicted_seconds;
@@ -192,21 +159,23 @@ json whole_report_json(const Report& report, const ReportRun& run) {
     json fit = to_json(run.fit);
     json recommendation = fit["recommendation"];
     recommendation["kernel_cmdline"] = report.recommendation.kernel_cmdline;
-    json doc = {{"schema_version", kReportSchemaVersion},
-                {"tool", {{"name", "hugetune"}, {"version", run.tool.version}, {"commit", run.tool.commit}}},
-                {"generated_at", run.generated_at},
-                {"host", run.probe.host},
-                {"cpu", run.probe.cpu},
-                {"topology", run.probe.topology},
-                {"kernel", run.probe.kernel},
-                {"virtualization", run.probe.virtualization},
-                {"sweep", run.sweep_record},
-                {"model", models_by_phase_json(run.fit)},
-                {"fit", std::move(fit)},
-                {"recommendation", std::move(recommendation)},
-                {"boot_pool", report.boot_pool ? boot_pool_json(*report.boot_pool) : json(nullptr)},
-                {"sku", to_json(run.sku)},
-                {"warnings", warnings_json(run.warnings)}};
+    json doc = {
+        {"schema_version", kReportSchemaVersion},
+        {"tool",
+         {{"name", "hugetune"}, {"version", run.tool.version}, {"commit", run.tool.commit}}},
+        {"generated_at", run.generated_at},
+        {"host", run.probe.host},
+        {"cpu", run.probe.cpu},
+        {"topology", run.probe.topology},
+        {"kernel", run.probe.kernel},
+        {"virtualization", run.probe.virtualization},
+        {"sweep", run.sweep_record},
+        {"model", models_by_phase_json(run.fit)},
+        {"fit", std::move(fit)},
+        {"recommendation", std::move(recommendation)},
+        {"boot_pool", report.boot_pool ? boot_pool_json(*report.boot_pool) : json(nullptr)},
+        {"sku", to_json(run.sku)},
+        {"warnings", warnings_json(run.warnings)}};
     if (!run.probe.firmware.is_null())
         doc["firmware"] = run.probe.firmware;
     add_blocks(doc, run.breakdown, run.what_if, run.first_touch, run.boot_sweep);
@@ -247,15 +216,17 @@ Report make_report(ReportParts parts) {
     const std::optional<bool> init_on_alloc = parts.data->machine.init_on_alloc;
     Report report;
     report.recommendation = recommendation_of(parts.fit);
-    report.kernel = {parts.data->machine.kernel_release, init_on_alloc, parts.data->machine.online_cpus};
+    report.kernel = {parts.data->machine.kernel_release, init_on_alloc,
+                     parts.data->machine.online_cpus};
     report.boot_pool = parts.boot_pool;
     ReportRun run;
     run.tool = parts.tool;
     run.generated_at = parts.generated_at;
     run.hostname = JsonField(parts.probe.host)["hostname"].hint<std::string>().value_or("");
-    run.cpu_microarch = JsonField(parts.probe.cpu)["microarch"].hint<std::string>().value_or("unknown");
+    run.cpu_microarch =
+        JsonField(parts.probe.cpu)["microarch"].hint<std::string>().value_or("unknown");
     run.firmware = firmware_of(parts.probe.firmware);
-    run.sku = sku_of(parts.probe, parts.sweep.page_size_kb, init_on_alloc);
+    run.sku = sku_key(parts.data->machine, parts.sweep.page_size_kb);
     run.warnings = collect_warnings(init_on_alloc, parts.sweep, parts.fit);
     run.probe = std::move(parts.probe);
     run.sweep_record = std::move(parts.sweep_record);

@@ -11,14 +11,14 @@ namespace {
 
 // Nodes with memory: the sweep measured exactly those (parameters.nodes); the probe's topology
 // gives their hardware threads.
-void set_measured_nodes(const std::vector<ProbeNode>& nodes,
-                        const std::vector<int>& measured_nodes, MachineFacts& m) {
+void set_measured_nodes(const std::vector<ProbeNode>& nodes, const std::vector<int>& measured_nodes,
+                        MachineFacts& m) {
     const std::set<int> measured(measured_nodes.begin(), measured_nodes.end());
     int memory_nodes = 0;
     std::size_t most_threads = 0;
     for (const auto& node : nodes) {
-        const bool with_memory = measured.empty() ? node.memory_bytes > 0
-                                                  : (node.id && measured.contains(*node.id));
+        const bool with_memory =
+            measured.empty() ? node.memory_bytes > 0 : (node.id && measured.contains(*node.id));
         if (!with_memory)
             continue;
         ++memory_nodes;

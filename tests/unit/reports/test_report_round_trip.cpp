@@ -22,7 +22,8 @@ namespace {
 // Every report `hugetune run` wrote and the repository keeps: the boot lab's stored runs.
 std::vector<fs::path> stored_reports() {
     std::vector<fs::path> out;
-    for (const auto& entry : fs::recursive_directory_iterator(test::source_dir() / "tests/vm/findings"))
+    for (const auto& entry :
+         fs::recursive_directory_iterator(test::source_dir() / "tests/vm/findings"))
         if (entry.is_regular_file() && entry.path().extension() == ".json" &&
             entry.path().filename().string().starts_with("predict-"))
             out.push_back(entry.path());
@@ -33,9 +34,8 @@ std::vector<fs::path> stored_reports() {
 }  // namespace
 
 TEST_CASE("report: made, written and read back, the same document and the same summary") {
-    for (const std::string file :
-         {"sweep-zen4-2node.json", "sweep-zen4-2node-hvo-pass.json",
-          "sweep-zen4-2node-no-hvo-sysctl.json"})
+    for (const std::string file : {"sweep-zen4-2node.json", "sweep-zen4-2node-hvo-pass.json",
+                                   "sweep-zen4-2node-no-hvo-sysctl.json"})
         for (const bool breakdown : {false, true})
             for (const bool kernel_from_probe : {false, true}) {
                 CAPTURE(file);
@@ -71,8 +71,8 @@ TEST_CASE("report: a report of an earlier version reads to a value that writes a
     // block only): the value, once read, is stable, and its measurements and fit are the same.
     for (const char* name : {"report-1.json", "report-2.json"}) {
         CAPTURE(name);
-        const auto document =
-            nlohmann::json::parse(test::read_text(test::source_dir() / "tests/fixtures/fleet" / name));
+        const auto document = nlohmann::json::parse(
+            test::read_text(test::source_dir() / "tests/fixtures/fleet" / name));
         const nlohmann::json once = model::to_json(test::read_whole_report(document));
         CHECK(model::to_json(test::read_whole_report(once)) == once);
         CHECK(once["sweep"] == document["sweep"]);
