@@ -79,13 +79,7 @@ void print_main_help(std::ostream& out) {
 }
 
 std::string command_list() {
-    std::string names;
-    for (const auto& c : commands()) {
-        if (!names.empty())
-            names += ", ";
-        names += c.name;
-    }
-    return names;
+    return join(commands(), ", ", [](const Command& c) { return c.name; });
 }
 
 // Messages repeat file names, values and file contents: escaped here as well as where they are

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <sstream>
 
+#include "model/text.hpp"
 #include "tuner/kernel/cmdline.hpp"
 #include "tuner/sweep/settings.hpp"
 #include "tuner/system/atomic_file.hpp"
@@ -62,14 +63,6 @@ std::vector<Phase> parse_phase_list(const std::string& text) {
     return phases;  // none at all: refused by validate_sweep_options
 }
 
-template <typename Items, typename Text>
-std::string join(const Items& items, Text text) {
-    std::string joined;
-    for (const auto& item : items)
-        joined += (joined.empty() ? "" : ",") + std::string(text(item));
-    return joined;
-}
-
 std::string range_text(int low, int high) {
     return std::to_string(low) + " to " + std::to_string(high);
 }
@@ -81,7 +74,7 @@ void add_sweep_options(po::options_description& desc, SweepOptionValues& v) {
     auto add = sweep.add_options();
     add("threads", po::value(&v.threads)->value_name("LIST"),
         option_help("threads per NUMA node to measure",
-                    join(kDefaultThreadsPerNode, [](int n) { return std::to_string(n); }),
+                    join(kDefaultThreadsPerNode, ",", [](int n) { return std::to_string(n); }),
                     "each " + range_text(kMinThreadsPerNode, kMaxThreadsPerNode))
             .c_str());
     add("repetitions", po::value(&v.repetitions)->value_name("R"),
@@ -89,7 +82,7 @@ void add_sweep_options(po::options_description& desc, SweepOptionValues& v) {
                     range_text(kMinRepetitions, kMaxRepetitions))
             .c_str());
     add("phases", po::value(&v.phases)->value_name("LIST"),
-        option_help("the phases to measure", join(kDefaultPhases, phase_name)).c_str());
+        option_help("the phases to measure", join(kDefaultPhases, ",", phase_name)).c_str());
     add("page-size", po::value(&v.page_size)->value_name("SIZE"),
         option_help(kPageSizes, std::string(kKernelDefaultPageSizeText)).c_str());
     add("sample-mib", po::value(&v.sample_mib)->value_name("MIB"),

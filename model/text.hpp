@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -17,6 +18,22 @@ enum class SizeStyle { people, cmdline, sysfs };
 
 // A huge page size in KiB, in the largest unit that divides it (sysfs: always kB).
 std::string page_size_text(std::uint64_t kb, SizeStyle style = SizeStyle::people);
+
+// The items one after another with `separator` between them, each as `text` writes it (the item
+// itself by default): join(sizes) is "2 MiB, 1 GiB"; join(counts, ",", number) "1,2,4"; nothing
+// for no items. The one way a list is written into a message or a line.
+template <typename Items, typename Text = std::identity>
+std::string join(const Items& items, std::string_view separator = ", ", Text text = {}) {
+    std::string out;
+    bool first = true;
+    for (const auto& item : items) {
+        if (!first)
+            out += separator;
+        out += text(item);
+        first = false;
+    }
+    return out;
+}
 
 // A duration from a single page fault to hours of boot allocation, in the unit that keeps the
 // number short: "0.1 ns", "85.3 us", "32.1 ms", "3.24 s", "12.5 s", "4 min 10 s", "2 h 5 min";

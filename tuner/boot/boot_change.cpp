@@ -90,10 +90,8 @@ std::vector<Argv> rebuild_boot_entries(const KernelFs& root, const TargetOptions
 std::string pending_rebuild_clause(const std::vector<Argv>& not_run) {
     if (not_run.empty())
         return {};
-    std::string commands;
-    for (const auto& argv : not_run)
-        commands += (commands.empty() ? "" : "; ") + format_command(argv);
-    return "; the boot entries are not rebuilt yet: run " + commands + " before rebooting";
+    return "; the boot entries are not rebuilt yet: run " + join(not_run, "; ", format_command) +
+           " before rebooting";
 }
 
 }  // namespace hugetune::boot

@@ -482,9 +482,9 @@ SweepPlan plan_sweep(const Probe& probe, const MemoryView& memory,
             "kernel built with CONFIG_HUGETLBFS");
     validate_sweep_options(options);
     if (!probe.kernel.pool(options.page_size_kb)) {
-        std::string sizes;
-        for (auto kb : probe.kernel.hugepage_sizes_kb)
-            sizes += (sizes.empty() ? "" : ", ") + page_size_text(kb, SizeStyle::cmdline);
+        const std::string sizes = join(probe.kernel.hugepage_sizes_kb, ", ", [](std::uint64_t kb) {
+            return page_size_text(kb, SizeStyle::cmdline);
+        });
         throw SettingError("page_size",
                            "this kernel has no " +
                                page_size_text(options.page_size_kb, SizeStyle::cmdline) +

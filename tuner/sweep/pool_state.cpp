@@ -143,11 +143,7 @@ SavedState saved_state_from_json(const json& j) {
 }
 
 std::string RestoreReport::summary() const {
-    std::string out;
-    for (const auto& c : changes)
-        out += (out.empty() ? "" : ", ") + c;
-    if (out.empty())
-        out = "nothing needed changing";
+    std::string out = changes.empty() ? "nothing needed changing" : join(changes);
     for (const auto& p : problems)
         out += "; " + p;
     return out;

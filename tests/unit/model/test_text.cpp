@@ -1,8 +1,12 @@
 // How numbers read: one format per kind of value, across the range each one takes.
 #include <doctest/doctest.h>
 
+#include <array>
 #include <ctime>
 #include <limits>
+#include <set>
+#include <string>
+#include <vector>
 
 #include "model/text.hpp"
 
@@ -94,6 +98,22 @@ TEST_CASE("page sizes: one unit rule, for people, the kernel's command line and 
         CHECK(page_size_text(c.kb, SizeStyle::cmdline) == c.cmdline);
         CHECK(page_size_text(c.kb, SizeStyle::sysfs) == c.sysfs);
     }
+}
+
+TEST_CASE("join: the items with a separator between them, each as the text function writes it") {
+    const std::vector<std::string> sizes = {"2 MiB", "1 GiB"};
+    CHECK(join(sizes) == "2 MiB, 1 GiB");
+    CHECK(join(sizes, "; ") == "2 MiB; 1 GiB");
+    CHECK(join(std::vector<std::string>{}).empty());
+    CHECK(join(std::vector<std::string>{"alone"}) == "alone");
+    // An empty item still takes its separator: the list keeps its length.
+    CHECK(join(std::vector<std::string>{"", "b"}, ",") == ",b");
+    const std::array<std::string_view, 3> codes = {"a", "b", "c"};
+    CHECK(join(codes, ",") == "a,b,c");
+    const std::set<int> counts = {4, 1, 2};
+    CHECK(join(counts, ", ", [](int n) { return std::to_string(n); }) == "1, 2, 4");
+    CHECK(join(sizes, " and ", [](const std::string& s) { return "[" + s + "]"; }) ==
+          "[2 MiB] and [1 GiB]");
 }
 
 TEST_CASE("printable text: control characters are escaped, everything else is kept") {
