@@ -10,6 +10,7 @@
 #include "cli/commands.hpp"
 #include "cli/help_formats.hpp"
 #include "cli/setting_flags.hpp"
+#include "model/alloc_threads.hpp"
 #include "model/recommend.hpp"
 #include "model/text.hpp"
 #include "tuner/system/build_info.hpp"
@@ -123,6 +124,16 @@ double parse_percent(std::string_view option, const std::string& text) {
         percent >= 100)
         usage_error(option, "'" + text + "' is not a percentage in [0, 100); e.g. 2");
     return percent / 100;
+}
+
+std::vector<int> parse_thread_list(std::string_view option, const std::string& text) {
+    const ThreadCountList list = parse_thread_counts(text);
+    if (list.not_a_count)
+        usage_error(option,
+                    "'" + *list.not_a_count + "' is not a thread count; give a list like 1,2,4,8");
+    if (list.counts.empty())
+        usage_error(option, "give a list like 1,2,4,8");
+    return list.counts;
 }
 
 std::string option_help(std::string_view what, std::string_view default_text,

@@ -54,6 +54,11 @@ std::uint64_t parse_unsigned(std::string_view option, const std::string& text);
 // A percentage such as "2" or "2%" in [0, 100), as a fraction; UsageError naming `option`.
 double parse_percent(std::string_view option, const std::string& text);
 
+// A list of thread counts, "1,2,4,8", as model::parse_thread_counts reads it (its range is the
+// caller's: per node or in total); UsageError "OPTION: 'x' is not a thread count; give a list
+// like 1,2,4,8" for an item that is not one, "OPTION: give a list like 1,2,4,8" for no item.
+std::vector<int> parse_thread_list(std::string_view option, const std::string& text);
+
 // An option's help text: what it does, then "(default D)" or "(default D; RANGE)", the form
 // README.md states them in (tests/cli/readme_options.sh compares the two).
 std::string option_help(std::string_view what, std::string_view default_text,

@@ -4,6 +4,7 @@
 #include "cli/boot_target_options.hpp"
 #include "cli/commands.hpp"
 #include "cli/json_result.hpp"
+#include "model/alloc_threads.hpp"
 #include "model/text.hpp"
 #include "tuner/boot/apply.hpp"
 #include "tuner/boot/report_gate.hpp"

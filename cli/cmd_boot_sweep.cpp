@@ -127,19 +127,13 @@ std::vector<bool> setting_values(const std::string& flag, const std::string& tex
     return values;
 }
 
+// Totals as the kernel takes them; the plan refuses those above the machine's CPUs.
 std::vector<int> thread_totals(const std::string& text) {
-    std::vector<int> totals;
-    std::stringstream in(text);
-    std::string item;
-    while (std::getline(in, item, ',')) {
-        const auto value = parse_unsigned("--threads", item);
-        if (value < 1 || value > kMaxAllocThreads)
+    const std::vector<int> totals = parse_thread_list("--threads", text);
+    for (int total : totals)
+        if (total < 1 || static_cast<std::uint64_t>(total) > kMaxAllocThreads)
             usage_error("--threads",
                         "each count must be between 1 and " + std::to_string(kMaxAllocThreads));
-        totals.push_back(static_cast<int>(value));
-    }
-    if (totals.empty())
-        usage_error("--threads", "give a list like 2,4,8");
     return totals;
 }
 

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "cli/commands.hpp"
+#include "model/alloc_threads.hpp"
 #include "model/documents/verification.hpp"
 #include "model/fleet/fleet.hpp"
 #include "model/text.hpp"

@@ -30,27 +30,6 @@ std::vector<std::string> split_list(const std::string& text) {
     return items;
 }
 
-std::vector<int> parse_thread_list(const std::string& text) {
-    std::vector<int> counts;
-    for (const auto& item : split_list(text)) {
-        int n = 0;
-        std::size_t used = 0;
-        try {
-            n = std::stoi(item, &used);
-        } catch (const std::exception&) {
-            used = 0;
-        }
-        // The range is validate_sweep_options' to check, with one message for both ends.
-        if (item.empty() || used != item.size())
-            usage_error("--threads",
-                        "'" + item + "' is not a thread count; give a list like 1,2,4,8");
-        counts.push_back(n);
-    }
-    if (counts.empty())
-        usage_error("--threads", "give a list like 1,2,4,8");
-    return counts;
-}
-
 std::vector<Phase> parse_phase_list(const std::string& text) {
     std::vector<Phase> phases;
     for (const auto& item : split_list(text)) {
@@ -112,8 +91,9 @@ void add_sweep_options(po::options_description& desc, SweepOptionValues& v) {
 
 SweepOptions sweep_options_from(const SweepOptionValues& v, const po::variables_map& vm) {
     SweepOptions o;
+    // The range is validate_sweep_options' to check, with one message for both ends.
     if (vm.count("threads"))
-        o.threads_per_node = parse_thread_list(v.threads);
+        o.threads_per_node = parse_thread_list("--threads", v.threads);
     if (vm.count("phases"))
         o.phases = parse_phase_list(v.phases);
     if (vm.count("repetitions"))
