@@ -136,6 +136,23 @@ std::vector<int> parse_thread_list(std::string_view option, const std::string& t
     return list.counts;
 }
 
+double parse_gib(std::string_view option, const std::string& text, std::string_view example) {
+    double gib = 0;
+    const char* end = text.data() + text.size();
+    const auto [ptr, ec] = std::from_chars(text.data(), end, gib);
+    if (text.empty() || ec != std::errc() || ptr != end || !(gib > 0) || !std::isfinite(gib))
+        usage_error(option, "give a positive size in GiB, e.g. " + std::string(example) + "; '" +
+                                text + "' is not one");
+    return gib;
+}
+
+po::typed_value<std::string>* gib_value(std::string_view option, double& gib,
+                                        std::string_view example) {
+    return po::value<std::string>()->value_name("G")->notifier(
+        [option = std::string(option), example = std::string(example),
+         &gib](const std::string& text) { gib = parse_gib(option, text, example); });
+}
+
 std::string option_help(std::string_view what, std::string_view default_text,
                         std::string_view range) {
     std::string text = std::string(what) + " (default " + std::string(default_text);

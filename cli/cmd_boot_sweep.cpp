@@ -52,8 +52,9 @@ struct BootSweepOptions {
 
 // The raw text of every option; each subcommand adds the ones it takes.
 struct OptionText {
-    std::string threads, pages, gib, page_size, repetitions, init_on_alloc = "keep",
-                                                             hugetlb_free_vmemmap = "keep";
+    std::string threads, pages, page_size, repetitions, init_on_alloc = "keep",
+                                                        hugetlb_free_vmemmap = "keep";
+    double gib = 0;  // read by gib_value (cli/cli.hpp) as the options are parsed
     std::string kernel, initrd, state, finish = "kexec", root;
     bool no_systemd = false, dry_run = false, json = false;
 };
@@ -65,7 +66,7 @@ void add_plan_options(po::options_description& d, OptionText& t) {
                     "kernel's default)")(
         "pages", po::value(&t.pages)->value_name("P"),
         "boot pool in pages (default: the command line's hugepages=)")(
-        "gib", po::value(&t.gib)->value_name("G"), "boot pool in GiB, instead of --pages")(
+        "gib", gib_value("--gib", t.gib, "64"), "boot pool in GiB, instead of --pages")(
         "page-size", po::value(&t.page_size)->value_name("SIZE"),
         "huge page size, one the kernel lists (default: the kernel's default huge page size; "
         "gigantic pages are not allocated by the threads)")(
@@ -142,16 +143,8 @@ void read_plan_options(const OptionText& t, const po::variables_map& vm, BootSwe
         o.request.threads = thread_totals(t.threads);
     if (vm.count("pages"))
         o.request.pages = parse_unsigned("--pages", t.pages);
-    if (vm.count("gib")) {
-        try {
-            std::size_t used = 0;
-            o.request.gib = std::stod(t.gib, &used);
-            if (used != t.gib.size())
-                throw std::invalid_argument(t.gib);
-        } catch (const std::exception&) {
-            usage_error("--gib", "'" + t.gib + "' is not a number");
-        }
-    }
+    if (vm.count("gib"))
+        o.request.gib = t.gib;
     if (vm.count("page-size")) {
         const auto kb = parse_memsize_kb(t.page_size);
         if (!kb || *kb == 0)
