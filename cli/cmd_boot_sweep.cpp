@@ -30,6 +30,7 @@
 #include "tuner/system/errors.hpp"
 #include "tuner/system/file_lock.hpp"
 #include "tuner/system/own_binary.hpp"
+#include "tuner/system/privilege.hpp"
 #include "tuner/system/process.hpp"
 
 namespace hugetune::cli {
@@ -252,11 +253,11 @@ void require_usable_state(const fs::path& state, const KernelFs& kfs) {
                          "by root)");
 }
 
-void require_root(const BootSweepOptions& o, const KernelFs& kfs, const std::string& what) {
-    if (kfs.is_live() && !o.dry_run && geteuid() != 0)
-        throw NotRootError("boot-sweep " + what +
-                           " kexecs and changes the boot's units; run it "
-                           "as root (or with --dry-run)");
+void require_root_for_kexec(const BootSweepOptions& o, const KernelFs& kfs,
+                            const std::string& what) {
+    if (kfs.is_live() && !o.dry_run)
+        require_root("boot-sweep " + what +
+                     " kexecs and changes the boot's units; run it as root (or with --dry-run)");
 }
 
 std::optional<std::string> first_existing(const KernelFs& kfs,
@@ -395,7 +396,7 @@ int plan_command(const BootSweepOptions& o, const KernelFs& kfs) {
 }
 
 int start_command(const BootSweepOptions& o, const KernelFs& kfs) {
-    require_root(o, kfs, "start");
+    require_root_for_kexec(o, kfs, "start");
     const bs::Plan plan = bs::make_plan(gather_facts(o, kfs), o.request);
     const StatePaths state = state_paths(o, kfs);
     const std::string binary = unit_binary(kfs, o.systemd);
@@ -436,7 +437,7 @@ int start_command(const BootSweepOptions& o, const KernelFs& kfs) {
 // refused before anything is done.
 int advance_command(const BootSweepOptions& o, const KernelFs& kfs, const std::string& sub,
                     bs::Transition (*decide)(bs::State, const bs::BootFacts&)) {
-    require_root(o, kfs, sub);
+    require_root_for_kexec(o, kfs, sub);
     const StatePaths state = state_paths(o, kfs);
     auto saved = bs::read_state(state.here);
     if (!saved && sub == "abort")

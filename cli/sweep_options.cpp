@@ -11,6 +11,7 @@
 #include "tuner/sweep/settings.hpp"
 #include "tuner/system/atomic_file.hpp"
 #include "tuner/system/errors.hpp"
+#include "tuner/system/privilege.hpp"
 
 namespace hugetune::cli {
 namespace {
@@ -127,10 +128,9 @@ SweepOptions sweep_options_from(const SweepOptionValues& v, const po::variables_
 }
 
 void require_root_and_hugetlb(const KernelFs& fs, const std::string& what) {
-    if (geteuid() != 0)
-        throw NotRootError(what +
-                           " changes huge page pools and needs root; run it with sudo, or use "
-                           "--dry-run to see the plan");
+    require_root(what +
+                 " changes huge page pools and needs root; run it with sudo, or use --dry-run to "
+                 "see the plan");
     if (!fs.exists("/sys/kernel/mm/hugepages"))
         throw UnsupportedError(
             "this kernel has no hugetlb support (/sys/kernel/mm/hugepages is missing)");

@@ -1,16 +1,15 @@
 #include "tuner/boot/boot_change.hpp"
 
-#include <unistd.h>
-
 #include "model/text.hpp"
 #include "tuner/boot/unified_diff.hpp"
 #include "tuner/system/effects.hpp"
 #include "tuner/system/errors.hpp"
+#include "tuner/system/privilege.hpp"
 
 namespace hugetune::boot {
 
 void require_root(const KernelFs& root, const TargetOptions& target, std::string_view command) {
-    if (target.dry_run || geteuid() == 0)
+    if (target.dry_run || running_as_root())
         return;
     // The root's own tools run by chroot(2), which only root may call: refused before anything
     // is written, not after the files.
