@@ -10,6 +10,7 @@
 #include "cli/commands.hpp"
 #include "cli/help_formats.hpp"
 #include "cli/setting_flags.hpp"
+#include "model/alloc_threads.hpp"
 #include "model/recommend.hpp"
 #include "model/text.hpp"
 #include "tuner/system/build_info.hpp"
@@ -79,13 +80,7 @@ void print_main_help(std::ostream& out) {
 }
 
 std::string command_list() {
-    std::string names;
-    for (const auto& c : commands()) {
-        if (!names.empty())
-            names += ", ";
-        names += c.name;
-    }
-    return names;
+    return join(commands(), ", ", [](const Command& c) { return c.name; });
 }
 
 // Messages repeat file names, values and file contents: escaped here as well as where they are
@@ -129,6 +124,33 @@ double parse_percent(std::string_view option, const std::string& text) {
         percent >= 100)
         usage_error(option, "'" + text + "' is not a percentage in [0, 100); e.g. 2");
     return percent / 100;
+}
+
+std::vector<int> parse_thread_list(std::string_view option, const std::string& text) {
+    const ThreadCountList list = parse_thread_counts(text);
+    if (list.not_a_count)
+        usage_error(option,
+                    "'" + *list.not_a_count + "' is not a thread count; give a list like 1,2,4,8");
+    if (list.counts.empty())
+        usage_error(option, "give a list like 1,2,4,8");
+    return list.counts;
+}
+
+double parse_gib(std::string_view option, const std::string& text, std::string_view example) {
+    double gib = 0;
+    const char* end = text.data() + text.size();
+    const auto [ptr, ec] = std::from_chars(text.data(), end, gib);
+    if (text.empty() || ec != std::errc() || ptr != end || !(gib > 0) || !std::isfinite(gib))
+        usage_error(option, "give a positive size in GiB, e.g. " + std::string(example) + "; '" +
+                                text + "' is not one");
+    return gib;
+}
+
+po::typed_value<std::string>* gib_value(std::string_view option, double& gib,
+                                        std::string_view example) {
+    return po::value<std::string>()->value_name("G")->notifier(
+        [option = std::string(option), example = std::string(example),
+         &gib](const std::string& text) { gib = parse_gib(option, text, example); });
 }
 
 std::string option_help(std::string_view what, std::string_view default_text,

@@ -54,6 +54,19 @@ std::uint64_t parse_unsigned(std::string_view option, const std::string& text);
 // A percentage such as "2" or "2%" in [0, 100), as a fraction; UsageError naming `option`.
 double parse_percent(std::string_view option, const std::string& text);
 
+// A list of thread counts, "1,2,4,8", as model::parse_thread_counts reads it (its range is the
+// caller's: per node or in total); UsageError "OPTION: 'x' is not a thread count; give a list
+// like 1,2,4,8" for an item that is not one, "OPTION: give a list like 1,2,4,8" for no item.
+std::vector<int> parse_thread_list(std::string_view option, const std::string& text);
+
+// A size in GiB such as "64" or "0.5": a positive finite decimal number. UsageError "OPTION:
+// give a positive size in GiB, e.g. EXAMPLE" for anything else, the value quoted after it.
+double parse_gib(std::string_view option, const std::string& text, std::string_view example);
+// The value of a size option in GiB ("--gib G"): read by parse_gib into `gib` when the options
+// are parsed, so every such option takes the same text and refuses it with the same message.
+po::typed_value<std::string>* gib_value(std::string_view option, double& gib,
+                                        std::string_view example);
+
 // An option's help text: what it does, then "(default D)" or "(default D; RANGE)", the form
 // README.md states them in (tests/cli/readme_options.sh compares the two).
 std::string option_help(std::string_view what, std::string_view default_text,

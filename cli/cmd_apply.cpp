@@ -4,6 +4,8 @@
 #include "cli/boot_target_options.hpp"
 #include "cli/commands.hpp"
 #include "cli/json_result.hpp"
+#include "model/alloc_threads.hpp"
+#include "model/text.hpp"
 #include "tuner/boot/apply.hpp"
 #include "tuner/boot/report_gate.hpp"
 #include "tuner/boot/report_input.hpp"
@@ -24,13 +26,6 @@ struct ApplyCommand {
     bool force = false;
     std::optional<model::Report> report;
 };
-
-std::string joined(const std::vector<std::string>& parts, std::string_view separator) {
-    std::string out;
-    for (const auto& p : parts)
-        out += (out.empty() ? "" : std::string(separator)) + p;
-    return out;
-}
 
 // A report from another machine says nothing about this one; a tree under --root is not this
 // machine, so there is nothing to compare it with.
@@ -60,7 +55,7 @@ std::optional<std::string> judge_report(const model::Report& report, ApplyComman
         return std::nullopt;
     if (!cmd.force)
         throw UsageError("--report " + cmd.report_path +
-                         ": not fit to act on: " + joined(reasons, "; ") +
+                         ": not fit to act on: " + join(reasons, "; ") +
                          "; measure this machine again, or pass --force to apply it anyway");
     for (const auto& r : reasons)
         print_diagnostic("warning", "applying anyway (--force): " + r);

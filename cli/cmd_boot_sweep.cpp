@@ -30,6 +30,7 @@
 #include "tuner/system/errors.hpp"
 #include "tuner/system/file_lock.hpp"
 #include "tuner/system/own_binary.hpp"
+#include "tuner/system/privilege.hpp"
 #include "tuner/system/process.hpp"
 
 namespace hugetune::cli {
@@ -52,8 +53,9 @@ struct BootSweepOptions {
 
 // The raw text of every option; each subcommand adds the ones it takes.
 struct OptionText {
-    std::string threads, pages, gib, page_size, repetitions, init_on_alloc = "keep",
-                                                             hugetlb_free_vmemmap = "keep";
+    std::string threads, pages, page_size, repetitions, init_on_alloc = "keep",
+                                                        hugetlb_free_vmemmap = "keep";
+    double gib = 0;  // read by gib_value (cli/cli.hpp) as the options are parsed
     std::string kernel, initrd, state, finish = "kexec", root;
     bool no_systemd = false, dry_run = false, json = false;
 };
@@ -65,7 +67,7 @@ void add_plan_options(po::options_description& d, OptionText& t) {
                     "kernel's default)")(
         "pages", po::value(&t.pages)->value_name("P"),
         "boot pool in pages (default: the command line's hugepages=)")(
-        "gib", po::value(&t.gib)->value_name("G"), "boot pool in GiB, instead of --pages")(
+        "gib", gib_value("--gib", t.gib, "64"), "boot pool in GiB, instead of --pages")(
         "page-size", po::value(&t.page_size)->value_name("SIZE"),
         "huge page size, one the kernel lists (default: the kernel's default huge page size; "
         "gigantic pages are not allocated by the threads)")(
@@ -127,19 +129,13 @@ std::vector<bool> setting_values(const std::string& flag, const std::string& tex
     return values;
 }
 
+// Totals as the kernel takes them; the plan refuses those above the machine's CPUs.
 std::vector<int> thread_totals(const std::string& text) {
-    std::vector<int> totals;
-    std::stringstream in(text);
-    std::string item;
-    while (std::getline(in, item, ',')) {
-        const auto value = parse_unsigned("--threads", item);
-        if (value < 1 || value > kMaxAllocThreads)
+    const std::vector<int> totals = parse_thread_list("--threads", text);
+    for (int total : totals)
+        if (total < 1 || static_cast<std::uint64_t>(total) > kMaxAllocThreads)
             usage_error("--threads",
                         "each count must be between 1 and " + std::to_string(kMaxAllocThreads));
-        totals.push_back(static_cast<int>(value));
-    }
-    if (totals.empty())
-        usage_error("--threads", "give a list like 2,4,8");
     return totals;
 }
 
@@ -148,16 +144,8 @@ void read_plan_options(const OptionText& t, const po::variables_map& vm, BootSwe
         o.request.threads = thread_totals(t.threads);
     if (vm.count("pages"))
         o.request.pages = parse_unsigned("--pages", t.pages);
-    if (vm.count("gib")) {
-        try {
-            std::size_t used = 0;
-            o.request.gib = std::stod(t.gib, &used);
-            if (used != t.gib.size())
-                throw std::invalid_argument(t.gib);
-        } catch (const std::exception&) {
-            usage_error("--gib", "'" + t.gib + "' is not a number");
-        }
-    }
+    if (vm.count("gib"))
+        o.request.gib = t.gib;
     if (vm.count("page-size")) {
         const auto kb = parse_memsize_kb(t.page_size);
         if (!kb || *kb == 0)
@@ -265,11 +253,11 @@ void require_usable_state(const fs::path& state, const KernelFs& kfs) {
                          "by root)");
 }
 
-void require_root(const BootSweepOptions& o, const KernelFs& kfs, const std::string& what) {
-    if (kfs.is_live() && !o.dry_run && geteuid() != 0)
-        throw NotRootError("boot-sweep " + what +
-                           " kexecs and changes the boot's units; run it "
-                           "as root (or with --dry-run)");
+void require_root_for_kexec(const BootSweepOptions& o, const KernelFs& kfs,
+                            const std::string& what) {
+    if (kfs.is_live() && !o.dry_run)
+        require_root("boot-sweep " + what +
+                     " kexecs and changes the boot's units; run it as root (or with --dry-run)");
 }
 
 std::optional<std::string> first_existing(const KernelFs& kfs,
@@ -408,7 +396,7 @@ int plan_command(const BootSweepOptions& o, const KernelFs& kfs) {
 }
 
 int start_command(const BootSweepOptions& o, const KernelFs& kfs) {
-    require_root(o, kfs, "start");
+    require_root_for_kexec(o, kfs, "start");
     const bs::Plan plan = bs::make_plan(gather_facts(o, kfs), o.request);
     const StatePaths state = state_paths(o, kfs);
     const std::string binary = unit_binary(kfs, o.systemd);
@@ -449,7 +437,7 @@ int start_command(const BootSweepOptions& o, const KernelFs& kfs) {
 // refused before anything is done.
 int advance_command(const BootSweepOptions& o, const KernelFs& kfs, const std::string& sub,
                     bs::Transition (*decide)(bs::State, const bs::BootFacts&)) {
-    require_root(o, kfs, sub);
+    require_root_for_kexec(o, kfs, sub);
     const StatePaths state = state_paths(o, kfs);
     auto saved = bs::read_state(state.here);
     if (!saved && sub == "abort")

@@ -2,6 +2,7 @@
 
 #include "cli/commands.hpp"
 #include "model/alloc_threads.hpp"
+#include "model/text.hpp"
 #include "tuner/boot/report_gate.hpp"
 #include "tuner/boot/report_input.hpp"
 #include "tuner/system/errors.hpp"
@@ -40,11 +41,8 @@ int run_cmdline(const Args& args) {
     // The reasons `apply` refuses the report for, whatever machine this is: its warnings.
     const auto unfit = boot::unfit_reasons(boot::report_standing(report), std::nullopt);
     if (!unfit.empty() && options->strict) {
-        std::string why;
-        for (const auto& r : unfit)
-            why += (why.empty() ? "" : "; ") + r;
-        throw UsageError("--report " + options->report + ": not fit to act on: " + why +
-                         "; measure this machine again, or leave out --strict");
+        throw UsageError("--report " + options->report + ": not fit to act on: " +
+                         join(unfit, "; ") + "; measure this machine again, or leave out --strict");
     }
     for (const auto& r : unfit)
         print_diagnostic("warning", "apply refuses this report: " + r);

@@ -55,10 +55,7 @@ std::optional<ExportCommand> parse_export(const Args& args) {
         return std::nullopt;
     o.options = fleet_analysis_options(flags);
     if (std::find(std::begin(kFormats), std::end(kFormats), o.format) == std::end(kFormats)) {
-        std::string list;
-        for (const auto f : kFormats)
-            list += (list.empty() ? "" : ", ") + std::string(f);
-        usage_error("--format", "'" + o.format + "' is not one of " + list);
+        usage_error("--format", "'" + o.format + "' is not one of " + join(kFormats));
     }
     if (o.format == "prometheus" && !o.out.empty() &&
         std::filesystem::path(o.out).extension() != ".prom")

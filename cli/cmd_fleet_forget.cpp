@@ -95,10 +95,7 @@ fleet_db::RunSelection selection_of(const ForgetCommand& o) {
 }
 
 std::string names_text(const std::vector<std::string>& names) {
-    std::string out;
-    for (const auto& n : names)
-        out += (out.empty() ? "" : ", ") + printable_text(n);
-    return out.empty() ? "-" : out;
+    return names.empty() ? "-" : join(names, ", ", printable_text);
 }
 
 void print_result(const fleet_db::ForgetResult& r, bool dry_run) {

@@ -38,9 +38,7 @@ std::optional<RunsCommand> parse_runs(const Args& args) {
 }
 
 void print_run(const fleet_db::StoredRun& r) {
-    std::string warnings;
-    for (const auto& code : r.warning_codes)
-        warnings += (warnings.empty() ? "" : ",") + code;
+    const std::string warnings = join(r.warning_codes, ",");
     std::cout << printable_text(r.host) << "  " << r.run_key << "  " << printable_text(r.sku)
               << "  " << printable_text(r.generated_at) << "  tool "
               << printable_text(r.tool_version) << "  kernel "

@@ -34,8 +34,9 @@ void print_row(const SkuRow& row) {
               << "  pool " << a.pool.pages << "  ";
     if (a.status_reasons.empty())
         std::cout << model::fleet::to_string(a.status);
-    for (std::size_t i = 0; i < a.status_reasons.size(); ++i)
-        std::cout << (i ? "," : "") << model::fleet::to_string(a.status_reasons[i].code);
+    std::cout << join(a.status_reasons, ",", [](const model::fleet::StatusReason& r) {
+        return model::fleet::to_string(r.code);
+    });
     if (!a.excluded.empty())
         std::cout << "  outliers left out " << a.excluded.size();
     std::cout << "\n";

@@ -1,5 +1,3 @@
-#include <unistd.h>
-
 #include <filesystem>
 #include <iostream>
 
@@ -8,6 +6,7 @@
 #include "model/text.hpp"
 #include "tuner/sweep/pool_state.hpp"
 #include "tuner/system/errors.hpp"
+#include "tuner/system/privilege.hpp"
 
 namespace hugetune::cli {
 
@@ -33,8 +32,7 @@ int restore_pools_now(const Args& args, bool& json, std::optional<Recovery>& rec
     if (!parse_options("restore", "hugetune restore [--json]", desc, args, vm))
         return 0;
     std::ostream& out = json ? std::cerr : std::cout;
-    if (geteuid() != 0)
-        throw NotRootError("restoring huge page pools needs root; run it with sudo");
+    require_root("restoring huge page pools needs root; run it with sudo");
     RunLock lock;  // BusyError while a sweep runs: its state file describes a live sweep
     recovered = recover_from_state_file(KernelFs("/"), lock);
     if (!recovered) {
@@ -67,7 +65,7 @@ void restore_before_command() {
     std::error_code ec;
     if (!std::filesystem::exists(state_file_path(), ec))
         return;
-    if (geteuid() != 0) {
+    if (!running_as_root()) {
         std::cerr << "hugetune: note: an interrupted sweep left " << state_file_path().string()
                   << "; run 'hugetune restore' as root to put the huge page pools back\n";
         return;

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "cli/commands.hpp"
+#include "model/alloc_threads.hpp"
 #include "model/documents/verification.hpp"
 #include "model/fleet/fleet.hpp"
 #include "model/text.hpp"
@@ -288,12 +289,10 @@ int verify_and_report(const VerifyOptions& o, bool& metrics_written) {
                                                  v, sku_key_of(report), code, unix_now_seconds())));
         metrics_written = true;
     }
-    if (!r.verified) {
-        std::string why;
-        for (const auto& p : r.problems)
-            why += (why.empty() ? "" : "; ") + p.message + " (" + p.code + ")";
-        throw RuntimeError("not verified: " + why);
-    }
+    if (!r.verified)
+        throw RuntimeError("not verified: " + join(r.problems, "; ", [](const auto& p) {
+                               return p.message + " (" + p.code + ")";
+                           }));
     if (!o.json)
         std::cout << "verified\n";
     return 0;

@@ -1,7 +1,5 @@
 #include "cli/first_touch_option.hpp"
 
-#include <cmath>
-
 namespace hugetune::cli {
 
 namespace {
@@ -9,7 +7,7 @@ constexpr const char* kOption = "--first-touch-gib";
 }
 
 void add_first_touch_option(po::options_description& desc, double& gib) {
-    desc.add_options()("first-touch-gib", po::value(&gib)->value_name("G"),
+    desc.add_options()("first-touch-gib", gib_value(kOption, gib, "64"),
                        "also predict what an application pays to fault in G GiB of the pool (the "
                        "zero phase at each thread count)");
 }
@@ -17,8 +15,6 @@ void add_first_touch_option(po::options_description& desc, double& gib) {
 std::optional<double> first_touch_gib_from(const po::variables_map& vm, double gib) {
     if (!vm.count("first-touch-gib"))
         return std::nullopt;
-    if (!(gib > 0) || !std::isfinite(gib))
-        usage_error(kOption, "give a positive size in GiB, e.g. 64");
     return gib;
 }
 

@@ -9,11 +9,11 @@
 
 namespace hugetune::cli {
 
-// Adds the option; `gib` receives the value as typed.
+// Adds the option; `gib` receives the size, read by gib_value (cli/cli.hpp): UsageError
+// "--first-touch-gib: give a positive size in GiB, e.g. 64" for anything but a positive size.
 void add_first_touch_option(po::options_description& desc, double& gib);
 
-// The size given, checked: nothing when the option is absent; UsageError "--first-touch-gib:
-// give a positive size in GiB, e.g. 64" for anything but a positive finite size.
+// The size given: nothing when the option is absent.
 std::optional<double> first_touch_gib_from(const po::variables_map& vm, double gib);
 
 // Refuses the option when the measurement has no zero phase: `fix` says how to get one (run:

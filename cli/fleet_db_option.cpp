@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "fleet_db/fleet_db_error.hpp"
+#include "model/text.hpp"
 #include "tuner/system/errors.hpp"
 #include "tuner/system/own_binary.hpp"
 
@@ -118,9 +119,7 @@ namespace {
 
 // What an answer is computed from besides the runs: the binary and the analysis' options.
 std::string answer_inputs(const std::string& runs_digest, const model::fleet::FleetOptions& o) {
-    std::string accepted;
-    for (const auto& code : o.accepted_warnings)
-        accepted += (accepted.empty() ? "" : ",") + code;
+    const std::string accepted = join(o.accepted_warnings, ",");
     return "tool " + own_binary_digest() + "; seed " +
            std::to_string(o.recommend.seed.value_or(0)) + ", resamples " +
            std::to_string(o.recommend.resamples) + ", tolerance " +

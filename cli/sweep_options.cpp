@@ -6,10 +6,12 @@
 #include <cstdio>
 #include <sstream>
 
+#include "model/text.hpp"
 #include "tuner/kernel/cmdline.hpp"
 #include "tuner/sweep/settings.hpp"
 #include "tuner/system/atomic_file.hpp"
 #include "tuner/system/errors.hpp"
+#include "tuner/system/privilege.hpp"
 
 namespace hugetune::cli {
 namespace {
@@ -29,27 +31,6 @@ std::vector<std::string> split_list(const std::string& text) {
     return items;
 }
 
-std::vector<int> parse_thread_list(const std::string& text) {
-    std::vector<int> counts;
-    for (const auto& item : split_list(text)) {
-        int n = 0;
-        std::size_t used = 0;
-        try {
-            n = std::stoi(item, &used);
-        } catch (const std::exception&) {
-            used = 0;
-        }
-        // The range is validate_sweep_options' to check, with one message for both ends.
-        if (item.empty() || used != item.size())
-            usage_error("--threads",
-                        "'" + item + "' is not a thread count; give a list like 1,2,4,8");
-        counts.push_back(n);
-    }
-    if (counts.empty())
-        usage_error("--threads", "give a list like 1,2,4,8");
-    return counts;
-}
-
 std::vector<Phase> parse_phase_list(const std::string& text) {
     std::vector<Phase> phases;
     for (const auto& item : split_list(text)) {
@@ -60,14 +41,6 @@ std::vector<Phase> parse_phase_list(const std::string& text) {
             phases.push_back(*p);
     }
     return phases;  // none at all: refused by validate_sweep_options
-}
-
-template <typename Items, typename Text>
-std::string join(const Items& items, Text text) {
-    std::string joined;
-    for (const auto& item : items)
-        joined += (joined.empty() ? "" : ",") + std::string(text(item));
-    return joined;
 }
 
 std::string range_text(int low, int high) {
@@ -81,7 +54,7 @@ void add_sweep_options(po::options_description& desc, SweepOptionValues& v) {
     auto add = sweep.add_options();
     add("threads", po::value(&v.threads)->value_name("LIST"),
         option_help("threads per NUMA node to measure",
-                    join(kDefaultThreadsPerNode, [](int n) { return std::to_string(n); }),
+                    join(kDefaultThreadsPerNode, ",", [](int n) { return std::to_string(n); }),
                     "each " + range_text(kMinThreadsPerNode, kMaxThreadsPerNode))
             .c_str());
     add("repetitions", po::value(&v.repetitions)->value_name("R"),
@@ -89,7 +62,7 @@ void add_sweep_options(po::options_description& desc, SweepOptionValues& v) {
                     range_text(kMinRepetitions, kMaxRepetitions))
             .c_str());
     add("phases", po::value(&v.phases)->value_name("LIST"),
-        option_help("the phases to measure", join(kDefaultPhases, phase_name)).c_str());
+        option_help("the phases to measure", join(kDefaultPhases, ",", phase_name)).c_str());
     add("page-size", po::value(&v.page_size)->value_name("SIZE"),
         option_help(kPageSizes, std::string(kKernelDefaultPageSizeText)).c_str());
     add("sample-mib", po::value(&v.sample_mib)->value_name("MIB"),
@@ -119,8 +92,9 @@ void add_sweep_options(po::options_description& desc, SweepOptionValues& v) {
 
 SweepOptions sweep_options_from(const SweepOptionValues& v, const po::variables_map& vm) {
     SweepOptions o;
+    // The range is validate_sweep_options' to check, with one message for both ends.
     if (vm.count("threads"))
-        o.threads_per_node = parse_thread_list(v.threads);
+        o.threads_per_node = parse_thread_list("--threads", v.threads);
     if (vm.count("phases"))
         o.phases = parse_phase_list(v.phases);
     if (vm.count("repetitions"))
@@ -154,10 +128,9 @@ SweepOptions sweep_options_from(const SweepOptionValues& v, const po::variables_
 }
 
 void require_root_and_hugetlb(const KernelFs& fs, const std::string& what) {
-    if (geteuid() != 0)
-        throw NotRootError(what +
-                           " changes huge page pools and needs root; run it with sudo, or use "
-                           "--dry-run to see the plan");
+    require_root(what +
+                 " changes huge page pools and needs root; run it with sudo, or use --dry-run to "
+                 "see the plan");
     if (!fs.exists("/sys/kernel/mm/hugepages"))
         throw UnsupportedError(
             "this kernel has no hugetlb support (/sys/kernel/mm/hugepages is missing)");

@@ -12,6 +12,7 @@
 
 #include "fleet_db/fleet_db_error.hpp"
 #include "fleet_db/session_guard.hpp"
+#include "model/text.hpp"
 
 namespace hugetune::fleet_db {
 namespace {
@@ -33,13 +34,6 @@ using fleet_db::Transaction;
 }  // namespace storage
 
 namespace {
-
-std::string joined_codes(const std::vector<std::string>& codes) {
-    std::string out;
-    for (const auto& c : codes)
-        out += (out.empty() ? "" : ",") + c;
-    return out;
-}
 
 long long id_of(soci::session& sql, const std::string& select, const std::string& value) {
     long long id = 0;
@@ -125,7 +119,7 @@ class RunStore {
         predicted_ = f.predicted_seconds;
         confidence_ = f.confidence.value_or(0);
         confidence_ind_ = f.confidence ? soci::i_ok : soci::i_null;
-        warnings_ = joined_codes(f.warning_codes);
+        warnings_ = join(f.warning_codes, ",");
         report_.swap(r.document);  // a report may be tens of MB: bound, not copied
         insert_run_.execute(true);
         const bool added = insert_run_.get_affected_rows() > 0;

@@ -1,9 +1,46 @@
 #include "model/alloc_threads.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cstdio>
 
 namespace hugetune {
+namespace {
+
+// Decimal digits only, as large as an int holds: from_chars alone would take a minus sign.
+std::optional<int> decimal_count(std::string_view text) {
+    if (text.empty() || text.front() < '0' || text.front() > '9')
+        return std::nullopt;
+    int value = 0;
+    const char* end = text.data() + text.size();
+    const auto [ptr, ec] = std::from_chars(text.data(), end, value);
+    if (ec != std::errc() || ptr != end)
+        return std::nullopt;
+    return value;
+}
+
+}  // namespace
+
+std::optional<std::uint64_t> parse_thread_count(std::string_view text) {
+    const auto count = decimal_count(text);
+    if (!count || *count < 1 || static_cast<std::uint64_t>(*count) > kMaxAllocThreads)
+        return std::nullopt;
+    return static_cast<std::uint64_t>(*count);
+}
+
+ThreadCountList parse_thread_counts(std::string_view list) {
+    ThreadCountList parsed;
+    while (!list.empty()) {
+        const auto comma = list.find(',');
+        const std::string_view item = list.substr(0, comma);
+        const auto count = decimal_count(item);
+        if (!count)
+            return {{}, std::string(item)};
+        parsed.counts.push_back(*count);
+        list = comma == std::string_view::npos ? std::string_view{} : list.substr(comma + 1);
+    }
+    return parsed;
+}
 
 std::string alloc_threads_setting(std::uint64_t threads) {
     return "hugepage_alloc_threads=" + std::to_string(threads);

@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace hugetune {
 
@@ -13,6 +15,19 @@ namespace hugetune {
 // error or a broken or forged file. Every layer checks against these two.
 inline constexpr std::uint64_t kMaxAllocThreads = 4096;
 inline constexpr int kMaxNodes = 4096;
+
+// A thread count as typed or stored: decimal digits only (no sign, blank or "0x"), from 1 to
+// kMaxAllocThreads; nothing otherwise. `apply --value`, the ledger and verify read one with it.
+std::optional<std::uint64_t> parse_thread_count(std::string_view text);
+
+// A comma-separated list of thread counts as typed, "1,2,4,8" (a trailing comma ends it), each
+// item digits as parse_thread_count takes them. The range is the caller's to check, in its own
+// terms: per node (validate_sweep_options) or in total (boot-sweep).
+struct ThreadCountList {
+    std::vector<int> counts;                 // in the order given; empty when an item is refused
+    std::optional<std::string> not_a_count;  // the first item that is not digits, as typed
+};
+ThreadCountList parse_thread_counts(std::string_view list);
 
 // The kernel parameter that sets `threads` in total: "hugepage_alloc_threads=32", the only
 // text hugetune ever prints or writes for it.

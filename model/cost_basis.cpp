@@ -5,6 +5,7 @@
 
 #include "model/fit/rank_test.hpp"
 #include "model/fit/resampling.hpp"
+#include "model/text.hpp"
 
 namespace hugetune::model {
 
@@ -72,10 +73,7 @@ bool has_count(std::span<const Point> points, double threads_per_node) {
 }
 
 std::string counts_text(std::span<const double> counts) {
-    std::string s;
-    for (double c : counts)
-        s += (s.empty() ? "" : ", ") + std::to_string(static_cast<long>(c));
-    return s;
+    return join(counts, ", ", [](double c) { return std::to_string(static_cast<long>(c)); });
 }
 
 // Too few counts where alloc stands above zero to fit a curve.

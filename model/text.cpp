@@ -31,12 +31,15 @@ std::string scientific_text(double seconds) {
 
 }  // namespace
 
-std::string page_size_text(std::uint64_t kb) {
-    if (kb >= 1024 * 1024 && kb % (1024 * 1024) == 0)
-        return std::to_string(kb / 1024 / 1024) + " GiB";
-    if (kb >= 1024 && kb % 1024 == 0)
-        return std::to_string(kb / 1024) + " MiB";
-    return std::to_string(kb) + " KiB";
+std::string page_size_text(std::uint64_t kb, SizeStyle style) {
+    if (style == SizeStyle::sysfs)
+        return std::to_string(kb) + "kB";
+    const bool people = style == SizeStyle::people;
+    if (kb != 0 && kb % (1024 * 1024) == 0)
+        return std::to_string(kb / 1024 / 1024) + (people ? " GiB" : "G");
+    if (kb != 0 && kb % 1024 == 0)
+        return std::to_string(kb / 1024) + (people ? " MiB" : "M");
+    return std::to_string(kb) + (people ? " KiB" : "K");
 }
 
 std::string seconds_text(double seconds) {

@@ -4,14 +4,36 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
 
 namespace hugetune {
 
-// A huge page size in KiB as people write it: "2 MiB", "1 GiB", "64 KiB".
-std::string page_size_text(std::uint64_t kb);
+// The three ways a huge page size is written: for people ("2 MiB", "1 GiB", "64 KiB"); as the
+// kernel's command line takes it, memparse() units ("2M", "1G", "64K": hugepagesz=2M); as sysfs
+// names a pool, in kB ("2048kB": /sys/kernel/mm/hugepages/hugepages-2048kB).
+enum class SizeStyle { people, cmdline, sysfs };
+
+// A huge page size in KiB, in the largest unit that divides it (sysfs: always kB).
+std::string page_size_text(std::uint64_t kb, SizeStyle style = SizeStyle::people);
+
+// The items one after another with `separator` between them, each as `text` writes it (the item
+// itself by default): join(sizes) is "2 MiB, 1 GiB"; join(counts, ",", number) "1,2,4"; nothing
+// for no items. The one way a list is written into a message or a line.
+template <typename Items, typename Text = std::identity>
+std::string join(const Items& items, std::string_view separator = ", ", Text text = {}) {
+    std::string out;
+    bool first = true;
+    for (const auto& item : items) {
+        if (!first)
+            out += separator;
+        out += text(item);
+        first = false;
+    }
+    return out;
+}
 
 // A duration from a single page fault to hours of boot allocation, in the unit that keeps the
 // number short: "0.1 ns", "85.3 us", "32.1 ms", "3.24 s", "12.5 s", "4 min 10 s", "2 h 5 min";

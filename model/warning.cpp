@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <vector>
 
 #include "model/input/fit_input.hpp"
 #include "model/text.hpp"
@@ -23,12 +24,12 @@ std::optional<Warning> gigantic_warning(const MachineFacts& m, std::uint64_t pag
         std::all_of(m.boot_requests.begin(), m.boot_requests.end(),
                     [&](const BootPoolRequest& r) { return gigantic(r.size_kb); });
     if (only_gigantic_requested) {
-        std::string sizes;
+        std::vector<std::string> sizes;
         for (const auto& r : m.boot_requests)
-            if (sizes.find(page_size_text(r.size_kb)) == std::string::npos)
-                sizes += (sizes.empty() ? "" : ", ") + page_size_text(r.size_kb);
+            if (std::find(sizes.begin(), sizes.end(), page_size_text(r.size_kb)) == sizes.end())
+                sizes.push_back(page_size_text(r.size_kb));
         return Warning{"gigantic_only",
-                       "only gigantic (" + sizes +
+                       "only gigantic (" + join(sizes) +
                            ") pages are requested at boot; they are allocated "
                            "serially early in boot and hugepage_alloc_threads= does not apply to "
                            "them."};
@@ -71,10 +72,7 @@ bool is_unfit_code(std::string_view code) {
 }
 
 std::string unfit_codes_text() {
-    std::string out;
-    for (const auto code : kUnfitCodes)
-        out += (out.empty() ? "" : ", ") + std::string(code);
-    return out;
+    return join(kUnfitCodes);
 }
 
 bool is_machine_warning(std::string_view code) {

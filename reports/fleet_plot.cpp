@@ -43,13 +43,6 @@ std::vector<std::pair<double, double>> host_points(const model::fleet::HostRuns&
     return out;
 }
 
-std::string joined(const std::vector<std::string>& clauses) {
-    std::string out;
-    for (const auto& c : clauses)
-        out += (out.empty() ? "" : "; ") + c;
-    return out;
-}
-
 }  // namespace
 
 FleetPlotData fleet_plot_data(const model::fleet::FleetAnswer& answer,
@@ -67,7 +60,7 @@ FleetPlotData fleet_plot_data(const model::fleet::FleetAnswer& answer,
         HostLine line{h.host, host_points(h, answer.sku), false, ""};
         if (const auto it = check_of.find(h.host); it != check_of.end() && it->second->outlier) {
             line.outlier = true;
-            line.reasons = joined(it->second->reasons);
+            line.reasons = join(it->second->reasons, "; ");
             for (const auto& e : answer.excluded)
                 if (e.host == h.host)
                     line.reasons += "; left out of the fit";

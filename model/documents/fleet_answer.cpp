@@ -7,6 +7,7 @@
 #include "model/alloc_threads.hpp"
 #include "model/fleet/fleet.hpp"
 #include "model/input/json_fields.hpp"
+#include "model/text.hpp"
 
 namespace hugetune::model::fleet {
 namespace {
@@ -22,13 +23,11 @@ json or_null(const std::optional<T>& value) {
 
 SkuStatus read_status(const JsonField& field) {
     const std::string text = field.string();
-    std::string names;
-    for (const SkuStatus s : kSkuStatuses) {
+    for (const SkuStatus s : kSkuStatuses)
         if (to_string(s) == text)
             return s;
-        names += (names.empty() ? "" : ", ") + to_string(s);
-    }
-    field.fail("'" + text + "' is not one of " + names);
+    field.fail("'" + text + "' is not one of " +
+               join(kSkuStatuses, ", ", [](SkuStatus s) { return to_string(s); }));
 }
 
 int count(const JsonField& field) {

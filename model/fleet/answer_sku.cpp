@@ -56,22 +56,15 @@ std::optional<int> faster_booted_count(const VerifiedBoots& v, int recommended, 
     return fastest;
 }
 
-std::string joined(const std::vector<std::string>& parts, const char* separator = ", ") {
-    std::string out;
-    for (const auto& p : parts)
-        out += (out.empty() ? "" : separator) + p;
-    return out;
-}
-
 // At most kNamedHosts host names, then how many more: a reason stays one readable sentence on
 // a SKU of thousands of hosts.
 constexpr std::size_t kNamedHosts = 5;
 std::string host_list(const std::vector<std::string>& hosts) {
     if (hosts.size() <= kNamedHosts)
-        return joined(hosts);
+        return join(hosts);
     const std::vector<std::string> first(hosts.begin(),
                                          hosts.begin() + static_cast<std::ptrdiff_t>(kNamedHosts));
-    return joined(first) + " and " + std::to_string(hosts.size() - kNamedHosts) + " more";
+    return join(first) + " and " + std::to_string(hosts.size() - kNamedHosts) + " more";
 }
 
 bool accepted(const FleetOptions& o, const std::string& code) {
@@ -196,8 +189,8 @@ std::optional<std::string> host_warnings(const std::vector<HostRuns>& fitted,
         parts.push_back(code + " (" + host_list(hosts) + ")");
         codes.push_back(code);
     }
-    return "hosts' reports carry warnings 'hugetune apply --report' refuses: " + joined(parts) +
-           "; measure them again, or accept with --accept-warning " + joined(codes, ",") + ".";
+    return "hosts' reports carry warnings 'hugetune apply --report' refuses: " + join(parts) +
+           "; measure them again, or accept with --accept-warning " + join(codes, ",") + ".";
 }
 
 // The SKU's own fit's warnings that make it unfit, but for low_confidence, which min_confidence
@@ -212,8 +205,8 @@ std::optional<std::string> fit_warnings(const Recommendation& r, const FleetOpti
         }
     if (parts.empty())
         return std::nullopt;
-    return "the SKU's fit warns " + joined(parts, "; ") + "; accept with --accept-warning " +
-           joined(codes, ",") + ".";
+    return "the SKU's fit warns " + join(parts, "; ") + "; accept with --accept-warning " +
+           join(codes, ",") + ".";
 }
 
 void judge(SkuAnswer& a, const std::vector<HostRuns>& fitted, const VerifiedBoots& v,
@@ -254,7 +247,7 @@ void judge(SkuAnswer& a, const std::vector<HostRuns>& fitted, const VerifiedBoot
         sentences.push_back(r.reason);
     if (!a.reasons.empty()) {
         a.status = a.reasons.front().code;
-        a.status_reason = joined(sentences, " ");
+        a.status_reason = join(sentences, " ");
         return;
     }
     a.status = SkuStatus::settled;

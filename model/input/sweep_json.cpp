@@ -8,6 +8,7 @@
 #include "model/input/fit_input.hpp"
 #include "model/input/json_fields.hpp"
 #include "model/input/probe_nodes.hpp"
+#include "model/text.hpp"
 
 namespace hugetune::model {
 namespace {
@@ -102,10 +103,7 @@ Sample sample_of(const MeasuredPoint& point, std::optional<int> nodes) {
 }
 
 std::string counts_text(const std::set<int>& counts) {
-    std::string list;
-    for (int n : counts)
-        list += (list.empty() ? "" : ", ") + std::to_string(n);
-    return list;
+    return join(counts, ", ", [](int n) { return std::to_string(n); });
 }
 
 // Time-sliced threads measure the scheduler, not the allocator, and the kernel never runs more

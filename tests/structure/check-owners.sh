@@ -42,6 +42,8 @@ owner model/boot_plausibility.cpp \
     "what a boot allocation can be (the zeroing ceiling, the jiffy, the ratio's range)"
 owner tuner/kernel/kernel_log.cpp '(kMaxBootLogMessages|kMaxBootLogBytes|kMaxLogLineBytes) = ' \
     "the bounds on what is kept of a kernel log"
+owner tuner/system/privilege.cpp 'geteuid\(\) *[!=]= *0' \
+    "the root check (ask running_as_root or require_root)"
 # A reader names its document when it starts (model/input/input_error.hpp) and throws the whole
 # error; one catch turns it into the error line and exit code (cli current_error), so no caller
 # adds a second prefix or another exit code.

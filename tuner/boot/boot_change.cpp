@@ -1,16 +1,15 @@
 #include "tuner/boot/boot_change.hpp"
 
-#include <unistd.h>
-
 #include "model/text.hpp"
 #include "tuner/boot/unified_diff.hpp"
 #include "tuner/system/effects.hpp"
 #include "tuner/system/errors.hpp"
+#include "tuner/system/privilege.hpp"
 
 namespace hugetune::boot {
 
 void require_root(const KernelFs& root, const TargetOptions& target, std::string_view command) {
-    if (target.dry_run || geteuid() == 0)
+    if (target.dry_run || running_as_root())
         return;
     // The root's own tools run by chroot(2), which only root may call: refused before anything
     // is written, not after the files.
@@ -90,10 +89,8 @@ std::vector<Argv> rebuild_boot_entries(const KernelFs& root, const TargetOptions
 std::string pending_rebuild_clause(const std::vector<Argv>& not_run) {
     if (not_run.empty())
         return {};
-    std::string commands;
-    for (const auto& argv : not_run)
-        commands += (commands.empty() ? "" : "; ") + format_command(argv);
-    return "; the boot entries are not rebuilt yet: run " + commands + " before rebooting";
+    return "; the boot entries are not rebuilt yet: run " + join(not_run, "; ", format_command) +
+           " before rebooting";
 }
 
 }  // namespace hugetune::boot

@@ -2,11 +2,7 @@
 // (model/documents/report.hpp).
 #pragma once
 
-#include <cstdint>
 #include <filesystem>
-#include <optional>
-#include <string>
-#include <string_view>
 
 #include "model/documents/report.hpp"
 
@@ -16,8 +12,5 @@ namespace hugetune {
 // model::InputError about FILE, setting "report", for a document the reader refuses.
 model::Report read_report_file(const std::filesystem::path& path,
                                const model::ReportReading& reading = {});
-
-// Validates a thread count given by the user or found in a report: 1..kMaxAllocThreads.
-std::optional<std::uint64_t> parse_thread_count(std::string_view text);
 
 }  // namespace hugetune

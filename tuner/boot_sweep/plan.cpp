@@ -121,15 +121,15 @@ void check_kernel(const MachineFacts& facts, const Request& r) {
 
 std::uint64_t requested_pages(const MachineFacts& facts, const Request& r) {
     if (facts.page_sizes.gigantic(r.page_size_kb))
-        throw SettingError("page_size",
-                           memsize_text(r.page_size_kb) +
-                               " pages are gigantic on this kernel (above its buddy allocator's "
-                               "largest block, " +
-                               memsize_text(facts.page_sizes.largest_buddy_block_kb) +
-                               "): it allocates them in a serial loop and logs no allocation "
-                               "line; use " +
-                               memsize_text(facts.page_sizes.default_size_kb) +
-                               " or another size up to the largest block");
+        throw SettingError(
+            "page_size",
+            page_size_text(r.page_size_kb, SizeStyle::cmdline) +
+                " pages are gigantic on this kernel (above its buddy allocator's largest "
+                "block, " +
+                page_size_text(facts.page_sizes.largest_buddy_block_kb, SizeStyle::cmdline) +
+                "): it allocates them in a serial loop and logs no allocation line; use " +
+                page_size_text(facts.page_sizes.default_size_kb, SizeStyle::cmdline) +
+                " or another size up to the largest block");
     if (r.pages && r.gib)
         throw SettingError("pages", "give the pool in pages or in GiB, not both");
     if (r.pages) {
@@ -149,7 +149,8 @@ std::uint64_t requested_pages(const MachineFacts& facts, const Request& r) {
                              facts.page_sizes, r.page_size_kb);
         pool && pool->size_kb == r.page_size_kb && pool->pages > 0)
         return pool->pages;
-    throw SettingError("pages", "the command line requests no " + memsize_text(r.page_size_kb) +
+    throw SettingError("pages", "the command line requests no " +
+                                    page_size_text(r.page_size_kb, SizeStyle::cmdline) +
                                     " pool to measure; give the pool size in pages or GiB");
 }
 
@@ -217,9 +218,10 @@ std::string step_cmdline(const std::string& original, std::uint64_t page_size_kb
     KernelCmdline cmdline = parse_kernel_cmdline(original);
     std::erase_if(cmdline.params,
                   [&](const CmdlineParam& p) { return replaced_by_step(p.name, settings); });
-    std::vector<std::string> added = {"hugepagesz=" + memsize_text(page_size_kb),
-                                      "hugepages=" + std::to_string(pages),
-                                      alloc_threads_setting(static_cast<std::uint64_t>(threads))};
+    std::vector<std::string> added = {
+        "hugepagesz=" + page_size_text(page_size_kb, SizeStyle::cmdline),
+        "hugepages=" + std::to_string(pages),
+        alloc_threads_setting(static_cast<std::uint64_t>(threads))};
     if (settings.init_on_alloc)
         added.push_back(std::string("init_on_alloc=") + (*settings.init_on_alloc ? "1" : "0"));
     if (settings.hugetlb_free_vmemmap)
@@ -286,8 +288,8 @@ std::string format_plan(const Plan& plan) {
     std::ostringstream s;
     const std::vector<BootSettings> settings = plan_settings(plan);
     s << "boot sweep of kernel " << plan.kernel_release << ": " << plan.pages << " pages of "
-      << memsize_text(plan.page_size_kb) << ", " << plan.steps.size() << " boots by kexec ("
-      << plan.threads.size() << " thread counts x ";
+      << page_size_text(plan.page_size_kb, SizeStyle::cmdline) << ", " << plan.steps.size()
+      << " boots by kexec (" << plan.threads.size() << " thread counts x ";
     if (settings.size() > 1)
         s << settings.size() << " settings x ";
     s << plan.repetitions << " repetitions)\n";

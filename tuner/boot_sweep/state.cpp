@@ -236,10 +236,7 @@ E read_enum(const JsonField& f, std::initializer_list<E> values) {
     for (E v : values)
         if (to_string(v) == text)
             return v;
-    std::string names;
-    for (E v : values)
-        names += (names.empty() ? "" : ", ") + to_string(v);
-    f.fail("'" + text + "' is not one of " + names);
+    f.fail("'" + text + "' is not one of " + join(values, ", ", [](E v) { return to_string(v); }));
 }
 
 }  // namespace

@@ -116,14 +116,6 @@ std::optional<std::uint64_t> parse_kernel_ulong(std::string_view text) {
     return value;
 }
 
-std::string memsize_text(std::uint64_t kb) {
-    if (kb != 0 && kb % (1024 * 1024) == 0)
-        return std::to_string(kb / 1024 / 1024) + "G";
-    if (kb != 0 && kb % 1024 == 0)
-        return std::to_string(kb / 1024) + "M";
-    return std::to_string(kb) + "K";
-}
-
 std::optional<std::uint64_t> parse_memsize_kb(std::string_view text) {
     if (text.empty())
         return std::nullopt;

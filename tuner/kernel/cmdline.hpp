@@ -47,11 +47,9 @@ bool same_param_name(std::string_view a, std::string_view b);
 // The parameters hugetune cares about, for reports.
 bool is_hugetlb_param(std::string_view name);
 
-// Size strings as the kernel's memparse: "2M", "1G", "2048k", "1073741824". Returns KiB.
+// Size strings as the kernel's memparse: "2M", "1G", "2048k", "1073741824". Returns KiB. The
+// inverse is page_size_text(kb, SizeStyle::cmdline) (model/text.hpp).
 std::optional<std::uint64_t> parse_memsize_kb(std::string_view text);
-// The inverse, in the largest unit that divides: 2048 -> "2M", 1048576 -> "1G", 64 -> "64K" (as the
-// kernel writes sizes: hugepagesz=64K).
-std::string memsize_text(std::uint64_t kb);
 
 // kstrtoul(s, 0, ...): an optional leading '+', then decimal, 0x-hex or 0-octal.
 std::optional<std::uint64_t> parse_kernel_ulong(std::string_view text);

@@ -5,6 +5,7 @@
 #include <set>
 #include <sstream>
 
+#include "model/text.hpp"
 #include "tuner/kernel/kernel_files.hpp"
 #include "tuner/system/errors.hpp"
 
@@ -24,14 +25,6 @@ constexpr double kThreadOverheadSeconds = 0.0002;
 
 std::string mib_text(std::uint64_t bytes) {
     return std::to_string(bytes / kMib) + " MiB";
-}
-
-std::string size_text(std::uint64_t kb) {
-    if (kb % (1024 * 1024) == 0)
-        return std::to_string(kb / 1024 / 1024) + "G";
-    if (kb % 1024 == 0)
-        return std::to_string(kb / 1024) + "M";
-    return std::to_string(kb) + "K";
 }
 
 double assumed_rate(Phase phase) {
@@ -489,11 +482,13 @@ SweepPlan plan_sweep(const Probe& probe, const MemoryView& memory,
             "kernel built with CONFIG_HUGETLBFS");
     validate_sweep_options(options);
     if (!probe.kernel.pool(options.page_size_kb)) {
-        std::string sizes;
-        for (auto kb : probe.kernel.hugepage_sizes_kb)
-            sizes += (sizes.empty() ? "" : ", ") + size_text(kb);
-        throw SettingError("page_size", "this kernel has no " + size_text(options.page_size_kb) +
-                                            " huge pages; available: " + sizes);
+        const std::string sizes = join(probe.kernel.hugepage_sizes_kb, ", ", [](std::uint64_t kb) {
+            return page_size_text(kb, SizeStyle::cmdline);
+        });
+        throw SettingError("page_size",
+                           "this kernel has no " +
+                               page_size_text(options.page_size_kb, SizeStyle::cmdline) +
+                               " huge pages; available: " + sizes);
     }
 
     SweepPlan plan;
@@ -584,8 +579,9 @@ nlohmann::json to_json(const SweepPlan& plan) {
 
 std::string format_plan(const SweepPlan& plan) {
     std::ostringstream out;
-    out << "sweep plan: " << plan.pages_per_node << " x " << size_text(plan.page_size_kb)
-        << " pages (" << plan.sample_mib_per_node << " MiB) per node, " << plan.options.repetitions
+    out << "sweep plan: " << plan.pages_per_node << " x "
+        << page_size_text(plan.page_size_kb, SizeStyle::cmdline) << " pages ("
+        << plan.sample_mib_per_node << " MiB) per node, " << plan.options.repetitions
         << " repetitions, seed " << plan.options.seed << "\n";
     const bool boot = plan.options.placement == Placement::boot;
     out << "  placement: "

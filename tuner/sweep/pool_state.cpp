@@ -23,10 +23,6 @@ using nlohmann::json;
 
 namespace {
 
-std::string size_label(std::uint64_t size_kb) {
-    return std::to_string(size_kb) + "kB";
-}
-
 // Writes `value` to `file` when it differs from what is there; records the change or failure.
 void put_back(const KernelFs& fs, const std::string& file, const std::string& label,
               std::uint64_t value, RestoreReport& report) {
@@ -57,12 +53,12 @@ void verify(const KernelFs& fs, const std::string& file, const std::string& labe
 }  // namespace
 
 std::string pool_dir(std::uint64_t size_kb) {
-    return "/sys/kernel/mm/hugepages/hugepages-" + size_label(size_kb);
+    return "/sys/kernel/mm/hugepages/hugepages-" + page_size_text(size_kb, SizeStyle::sysfs);
 }
 
 std::string node_pool_dir(int node, std::uint64_t size_kb) {
     return "/sys/devices/system/node/node" + std::to_string(node) + "/hugepages/hugepages-" +
-           size_label(size_kb);
+           page_size_text(size_kb, SizeStyle::sysfs);
 }
 
 std::vector<int> pool_nodes(const KernelFs& fs, std::uint64_t size_kb) {
@@ -89,7 +85,7 @@ PoolValues read_pool_values(const KernelFs& fs, std::uint64_t size_kb) {
         throw UnsupportedError("cannot read " + dir +
                                "/nr_hugepages and nr_overcommit_hugepages;"
                                " this kernel has no " +
-                               size_label(size_kb) + " huge pages");
+                               page_size_text(size_kb, SizeStyle::sysfs) + " huge pages");
     v.nr_hugepages = *nr;
     v.nr_overcommit_hugepages = *over;
     for (int node : pool_nodes(fs, size_kb)) {
@@ -147,11 +143,7 @@ SavedState saved_state_from_json(const json& j) {
 }
 
 std::string RestoreReport::summary() const {
-    std::string out;
-    for (const auto& c : changes)
-        out += (out.empty() ? "" : ", ") + c;
-    if (out.empty())
-        out = "nothing needed changing";
+    std::string out = changes.empty() ? "nothing needed changing" : join(changes);
     for (const auto& p : problems)
         out += "; " + p;
     return out;
@@ -169,7 +161,7 @@ struct SavedValue {
 // In the order they are written back: overcommit first, the nodes, then the global count.
 // Without per-node files (or if they do not add up), the global value is the contract.
 std::vector<SavedValue> saved_values(const PoolValues& p) {
-    const std::string size = size_label(p.size_kb);
+    const std::string size = page_size_text(p.size_kb, SizeStyle::sysfs);
     const std::string dir = pool_dir(p.size_kb);
     std::vector<SavedValue> values;
     values.push_back({dir + "/nr_overcommit_hugepages", size + " nr_overcommit_hugepages",
@@ -330,14 +322,16 @@ std::optional<std::string> writer_problem(const SavedState& state) {
 // not written by an interrupted sweep of this boot: restoring it would allocate pages.
 std::optional<std::string> value_problem(const KernelFs& fs, const PoolValues& pool) {
     if (!fs.exists(pool_dir(pool.size_kb) + "/nr_hugepages"))
-        return "this kernel has no " + size_label(pool.size_kb) + " huge pages";
+        return "this kernel has no " + page_size_text(pool.size_kb, SizeStyle::sysfs) +
+               " huge pages";
     std::set<int> nodes;
     for (const auto& n : pool.nodes) {
         if (!nodes.insert(n.node).second)
-            return size_label(pool.size_kb) + " node" + std::to_string(n.node) + " appears twice";
+            return page_size_text(pool.size_kb, SizeStyle::sysfs) + " node" +
+                   std::to_string(n.node) + " appears twice";
         if (n.node < 0 || !fs.exists(node_pool_dir(n.node, pool.size_kb) + "/nr_hugepages"))
-            return "node" + std::to_string(n.node) + " has no " + size_label(pool.size_kb) +
-                   " pool";
+            return "node" + std::to_string(n.node) + " has no " +
+                   page_size_text(pool.size_kb, SizeStyle::sysfs) + " pool";
     }
     for (const auto& v : saved_values(pool)) {
         const auto now = fs.read_u64(v.file);
@@ -360,7 +354,7 @@ void check_saved_state(const KernelFs& fs, const SavedState& state,
         if (problem)
             break;
         if (!sizes.insert(pool.size_kb).second)
-            problem = size_label(pool.size_kb) + " appears twice";
+            problem = page_size_text(pool.size_kb, SizeStyle::sysfs) + " appears twice";
         else
             problem = value_problem(fs, pool);
     }

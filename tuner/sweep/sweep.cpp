@@ -1,7 +1,5 @@
 #include "tuner/sweep/sweep.hpp"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <optional>
 #include <utility>
@@ -12,6 +10,7 @@
 #include "tuner/sweep/signal_guard.hpp"
 #include "tuner/sweep/sweep_loop.hpp"
 #include "tuner/sweep/workers.hpp"
+#include "tuner/system/privilege.hpp"
 
 namespace hugetune {
 namespace {
@@ -32,8 +31,7 @@ void require_live_machine_as_root(const KernelFs& fs) {
     if (!fs.is_live())
         throw UsageError(
             "a sweep measures the running machine; a gathered tree can only be planned for");
-    if (geteuid() != 0)
-        throw NotRootError("a sweep changes huge page pools and needs root; run it with sudo");
+    require_root("a sweep changes huge page pools and needs root; run it with sudo");
 }
 
 void require_node_pool_files(const KernelFs& fs, const SweepPlan& plan) {

@@ -10,6 +10,7 @@
 #include <system_error>
 
 #include "tuner/system/errors.hpp"
+#include "tuner/system/privilege.hpp"
 
 namespace hugetune {
 namespace fs = std::filesystem;
@@ -67,7 +68,7 @@ FileOwnership resolve_ownership(const FileOwnership& asked,
     FileOwnership o = asked;
     if (!o.mode)
         o.mode = existing ? static_cast<mode_t>(existing->st_mode & 0777) : mode_t{0644};
-    if (existing && geteuid() == 0) {
+    if (existing && running_as_root()) {
         o.uid = o.uid.value_or(existing->st_uid);
         o.gid = o.gid.value_or(existing->st_gid);
     }
@@ -155,7 +156,7 @@ void check_writable_path(const fs::path& path, std::string_view option_name) {
     // may replace it; the rename would fail after the work.
     struct stat dir_st {};
     const uid_t me = geteuid();
-    if (target.existing && me != 0 && target.existing->st_uid != me &&
+    if (target.existing && !running_as_root() && target.existing->st_uid != me &&
         stat(dir.c_str(), &dir_st) == 0 && (dir_st.st_mode & S_ISVTX) && dir_st.st_uid != me)
         throw UsageError(opt + ": " + path.string() + " belongs to another user in " +
                          dir.string() +

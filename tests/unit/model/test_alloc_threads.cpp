@@ -21,3 +21,35 @@ TEST_CASE("alloc threads: the kernel's default is a quarter of the CPUs, at leas
     CHECK(kernel_default_alloc_threads(144) == 36);
     CHECK(kernel_default_alloc_threads(192) == 48);
 }
+
+TEST_CASE("thread counts: 1 to 4096, decimal only") {
+    CHECK(parse_thread_count("1") == std::optional<std::uint64_t>(1));
+    CHECK(parse_thread_count("4096") == std::optional<std::uint64_t>(4096));
+    for (const char* bad :
+         {"0", "4097", "-1", "+3", "", "12a", "0x10", " 3", "3 ", "99999999999999999999"})
+        CHECK(!parse_thread_count(bad));
+}
+
+TEST_CASE("thread count lists: digits between commas, the range left to the caller") {
+    const auto counts = [](std::string_view list) { return parse_thread_counts(list).counts; };
+    CHECK(counts("1,2,4,8") == std::vector<int>{1, 2, 4, 8});
+    CHECK(counts("2") == std::vector<int>{2});
+    CHECK(counts("4,2,4") == std::vector<int>{4, 2, 4});
+    CHECK(counts("1,2,") == std::vector<int>{1, 2});
+    CHECK(counts("0,100000") == std::vector<int>{0, 100000});
+    CHECK(counts("").empty());
+    CHECK_FALSE(parse_thread_counts("").not_a_count);
+    CHECK_FALSE(parse_thread_counts("1,4097").not_a_count);
+    struct Case {
+        const char* list;
+        const char* refused;
+    };
+    for (const Case c :
+         {Case{"1,x", "x"}, Case{",1", ""}, Case{"1,,2", ""}, Case{"1, 2", " 2"}, Case{"-1", "-1"},
+          Case{"+2", "+2"}, Case{"0x10", "0x10"}, Case{"1,3000000000", "3000000000"}}) {
+        CAPTURE(c.list);
+        const ThreadCountList parsed = parse_thread_counts(c.list);
+        CHECK(parsed.not_a_count == std::optional<std::string>(c.refused));
+        CHECK(parsed.counts.empty());
+    }
+}

@@ -1,8 +1,12 @@
 // How numbers read: one format per kind of value, across the range each one takes.
 #include <doctest/doctest.h>
 
+#include <array>
 #include <ctime>
 #include <limits>
+#include <set>
+#include <string>
+#include <vector>
 
 #include "model/text.hpp"
 
@@ -74,6 +78,42 @@ TEST_CASE("page sizes and UTC times") {
     CHECK(page_size_text(1024 * 1024) == "1 GiB");
     CHECK(page_size_text(64) == "64 KiB");
     CHECK(iso8601_utc(std::chrono::system_clock::time_point{}) == "1970-01-01T00:00:00Z");
+}
+
+TEST_CASE("page sizes: one unit rule, for people, the kernel's command line and sysfs") {
+    struct Case {
+        std::uint64_t kb;
+        const char *people, *cmdline, *sysfs;
+    };
+    for (const Case c : {Case{64, "64 KiB", "64K", "64kB"}, Case{2048, "2 MiB", "2M", "2048kB"},
+                         Case{32 * 1024, "32 MiB", "32M", "32768kB"},
+                         Case{512 * 1024, "512 MiB", "512M", "524288kB"},
+                         Case{1024 * 1024, "1 GiB", "1G", "1048576kB"},
+                         Case{16 * 1024 * 1024, "16 GiB", "16G", "16777216kB"},
+                         Case{1536, "1536 KiB", "1536K", "1536kB"},
+                         Case{3 * 1024 * 1024 + 1024, "3073 MiB", "3073M", "3146752kB"},
+                         Case{0, "0 KiB", "0K", "0kB"}}) {
+        CAPTURE(c.kb);
+        CHECK(page_size_text(c.kb, SizeStyle::people) == c.people);
+        CHECK(page_size_text(c.kb, SizeStyle::cmdline) == c.cmdline);
+        CHECK(page_size_text(c.kb, SizeStyle::sysfs) == c.sysfs);
+    }
+}
+
+TEST_CASE("join: the items with a separator between them, each as the text function writes it") {
+    const std::vector<std::string> sizes = {"2 MiB", "1 GiB"};
+    CHECK(join(sizes) == "2 MiB, 1 GiB");
+    CHECK(join(sizes, "; ") == "2 MiB; 1 GiB");
+    CHECK(join(std::vector<std::string>{}).empty());
+    CHECK(join(std::vector<std::string>{"alone"}) == "alone");
+    // An empty item still takes its separator: the list keeps its length.
+    CHECK(join(std::vector<std::string>{"", "b"}, ",") == ",b");
+    const std::array<std::string_view, 3> codes = {"a", "b", "c"};
+    CHECK(join(codes, ",") == "a,b,c");
+    const std::set<int> counts = {4, 1, 2};
+    CHECK(join(counts, ", ", [](int n) { return std::to_string(n); }) == "1, 2, 4");
+    CHECK(join(sizes, " and ", [](const std::string& s) { return "[" + s + "]"; }) ==
+          "[2 MiB] and [1 GiB]");
 }
 
 TEST_CASE("printable text: control characters are escaped, everything else is kept") {

@@ -1,5 +1,6 @@
 #include <doctest/doctest.h>
 
+#include "model/text.hpp"
 #include "tuner/kernel/cmdline.hpp"
 
 using namespace hugetune;
@@ -73,9 +74,9 @@ TEST_CASE("kernel numbers: kstrtoul base 0 and memparse suffixes") {
     CHECK(parse_memsize_kb("2048k") == 2048u);
     CHECK(parse_memsize_kb("2097152") == 2048u);
     for (std::uint64_t kb : {64u, 2048u, 1048576u, 3u * 1024 * 1024 * 1024})
-        CHECK(parse_memsize_kb(memsize_text(kb)) == kb);
-    CHECK(memsize_text(2048) == "2M");
-    CHECK(memsize_text(1048576) == "1G");
+        CHECK(parse_memsize_kb(page_size_text(kb, SizeStyle::cmdline)) == kb);
+    CHECK(page_size_text(2048, SizeStyle::cmdline) == "2M");
+    CHECK(page_size_text(1048576, SizeStyle::cmdline) == "1G");
     CHECK_FALSE(parse_memsize_kb("G").has_value());
 }
 

@@ -1,7 +1,6 @@
 #include <doctest/doctest.h>
 
 #include "tuner/boot/ledger.hpp"
-#include "tuner/boot/report_input.hpp"
 #include "tuner/system/errors.hpp"
 
 using namespace hugetune::boot;
@@ -80,14 +79,6 @@ TEST_CASE("a ledger whose applied value is not a thread count is refused") {
         CHECK_THROWS_WITH_AS(ledger_from_json(ledger_to_json(l).dump(), "test"),
                              doctest::Contains("is not a thread count"), hugetune::RuntimeError);
     }
-}
-
-TEST_CASE("thread counts: 1 to 4096, decimal only") {
-    using hugetune::parse_thread_count;
-    CHECK(parse_thread_count("1") == std::optional<std::uint64_t>(1));
-    CHECK(parse_thread_count("4096") == std::optional<std::uint64_t>(4096));
-    for (const char* bad : {"0", "4097", "-1", "", "12a", "0x10", " 3", "99999999999999999999"})
-        CHECK(!parse_thread_count(bad));
 }
 
 TEST_CASE("a ledger names only the files hugetune edits, each with its own kind and backup") {
