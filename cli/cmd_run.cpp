@@ -58,7 +58,7 @@ std::optional<RunOptions> parse_run(const Args& args) {
             .c_str())("plot", po::value(&plot)->value_name("FILE"), kPlotOptionHelp)(
         "boot-pages", po::value(&boot_pages)->value_name("N"),
         "predict boot time for N huge pages (default: the cmdline's hugepages=, else the "
-        "current pool, else 1 TiB)")("boot-gib", po::value(&boot_gib)->value_name("G"),
+        "current pool, else 1 TiB)")("boot-gib", gib_value("--boot-gib", boot_gib, "1024"),
                                      "predict boot time for G GiB of huge pages")(
         "boot-sweep", po::value(&boot_sweep)->value_name("FILE"), kBootSweepOptionHelp);
     add_first_touch_option(desc, first_touch_gib);
@@ -98,11 +98,8 @@ std::optional<RunOptions> parse_run(const Args& args) {
             usage_error("--boot-pages", "give a positive number of pages");
         o.boot_pages = static_cast<std::uint64_t>(boot_pages);
     }
-    if (vm.count("boot-gib")) {
-        if (!(boot_gib > 0) || !std::isfinite(boot_gib))
-            usage_error("--boot-gib", "give a positive size in GiB, e.g. 1024");
+    if (vm.count("boot-gib"))
         o.boot_gib = boot_gib;
-    }
     o.first_touch_gib = first_touch_gib_from(vm, first_touch_gib);
     if (o.first_touch_gib)
         require_zero_phase_for_first_touch(std::find(o.sweep.phases.begin(), o.sweep.phases.end(),

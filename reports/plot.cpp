@@ -245,10 +245,10 @@ void breakdown_panel(std::ostringstream& s, const BreakdownPanel& panel) {
     else
         s << "set yrange [0:*]\n";
     s << "set xrange [0.4:" << number(static_cast<double>(panel.bars.size()) + 0.6) << "]\n";
-    s << "set xtics (";
+    std::vector<std::string> tics;
     for (std::size_t i = 0; i < panel.bars.size(); ++i)
-        s << (i ? ", " : "") << double_quoted(panel.bars[i].label) << " " << i + 1;
-    s << ") noenhanced\n";
+        tics.push_back(double_quoted(panel.bars[i].label) + " " + std::to_string(i + 1));
+    s << "set xtics (" << join(tics) << ") noenhanced\n";
     std::vector<std::string> plots;
     for (const BarStyle& style : kBarStyles) {
         std::ostringstream rows;

@@ -26,11 +26,8 @@ json or_null(const std::optional<T>& value) {
     return value ? json(*value) : json(nullptr);
 }
 
-std::string threads_list(const std::set<int>& ns) {
-    std::string out;
-    for (int n : ns)
-        out += (out.empty() ? "" : ", ") + std::to_string(n);
-    return out;
+std::string count_text(int n) {
+    return std::to_string(n);
 }
 
 bool noisy(const MeasuredPoint& point) {
@@ -54,16 +51,16 @@ std::vector<Warning> point_warnings(const MeasuredSweep& sweep) {
     }
     std::vector<Warning> w;
     if (!oversubscribed.empty())
-        w.push_back({"oversubscribed", "Points at " + threads_list(oversubscribed) +
+        w.push_back({"oversubscribed", "Points at " + join(oversubscribed, ", ", count_text) +
                                            " threads per node exceed the node's hardware "
                                            "threads; they were measured but time-share CPUs."});
     if (!shortfall.empty())
-        w.push_back({"shortfall", "Points at " + threads_list(shortfall) +
+        w.push_back({"shortfall", "Points at " + join(shortfall, ", ", count_text) +
                                       " threads per node did not obtain every page on the "
                                       "intended node (fragmented memory or a competing "
                                       "process); see shortfall_pages."});
     if (!spread.empty())
-        w.push_back({"noisy", "Points at " + threads_list(spread) +
+        w.push_back({"noisy", "Points at " + join(spread, ", ", count_text) +
                                   " threads per node spread by more than " +
                                   std::to_string(static_cast<int>(kNoisySpreadRatio * 100)) +
                                   "% of their median; rerun on a quiet machine."});

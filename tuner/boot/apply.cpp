@@ -1,5 +1,7 @@
 #include "tuner/boot/apply.hpp"
 
+#include "model/text.hpp"
+
 #include "tuner/boot/boot_entries.hpp"
 #include "tuner/boot/boot_lock.hpp"
 #include "tuner/boot/file_changes.hpp"
@@ -81,13 +83,6 @@ void plan_kernel_cmdline_file(const ConfigFile& file, const std::string& value, 
             {file, FileKind::kernel_cmdline, text, kernel_cmdline_alloc_threads(file.text)});
 }
 
-std::string joined_paths(const std::vector<std::string>& paths) {
-    std::string out;
-    for (const auto& p : paths)
-        out += (out.empty() ? "" : ", ") + p;
-    return out;
-}
-
 // systemd-boot starts the kernels installed before with their entries' own options, so those
 // entries get the value too; entries of other installations on a shared ESP are left alone.
 void plan_boot_entries(const KernelFs& root, const std::string& value, ApplyPlan& plan) {
@@ -96,14 +91,14 @@ void plan_boot_entries(const KernelFs& root, const std::string& value, ApplyPlan
         throw RuntimeError(
             "cannot tell which boot entries belong to this system: neither "
             "/etc/kernel/entry-token nor /etc/machine-id exists under " +
-            root.root().string() + "; " + joined_paths(entries.others) +
-            " would keep their options. Add " + std::string(kAllocThreadsParam) + "=" + value +
+            root.root().string() + "; " + join(entries.others) + " would keep their options. Add " +
+            std::string(kAllocThreadsParam) + "=" + value +
             " to the options of this system's entries by hand");
     if (!entries.others.empty())
         plan.change.notes.push_back(
             "left as they are: boot entries not named after this "
             "system's entry token " +
-            entries.entry_token.value_or("") + ": " + joined_paths(entries.others));
+            entries.entry_token.value_or("") + ": " + join(entries.others));
     if (entries.own.empty())
         plan.not_reached =
             "no boot entry of this system (" +
