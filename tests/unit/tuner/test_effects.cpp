@@ -1,6 +1,7 @@
 // Effects is the one writer of the files apply, rollback and the boot sweep leave behind: a dry
 // run shows each write as its caller says (its own line, a diff, or nothing for a backup or
-// the ledger) and writes nothing; a real one writes with the owner and mode asked.
+// the ledger) and writes nothing; a real one writes with the owner and mode asked. And the
+// outcome of apply or rollback keeps what they said in order, with the error that stopped them.
 #include <doctest/doctest.h>
 
 #include <unistd.h>
@@ -11,6 +12,7 @@
 #include <string>
 
 #include "tests/unit/support/fixtures.hpp"
+#include "tuner/boot/boot_outcome.hpp"
 #include "tuner/system/effects.hpp"
 #include "tuner/system/errors.hpp"
 
@@ -82,4 +84,30 @@ TEST_CASE("Effects writes with the mode asked, makes the directories, and stays 
     CHECK_FALSE(fs::exists(d.root / "var/lib/hugetune/applied.json"));
     CHECK(plan.str().empty());
     fs::remove(named);
+}
+
+TEST_CASE("a boot command's outcome keeps what it said in order, and the error that stopped it") {
+    const boot::BootOutcome outcome =
+        boot::run_boot_steps([](boot::BootOutcome& done, std::ostream& out, std::ostream& err) {
+            out << "backed up\n";
+            err << "hugetune: note: " << 1 << "\n";
+            out << "edited\n";
+            out << "ran\n";
+            done.setting = "hugepage_alloc_threads=8";
+            throw UsageError("refused");
+        });
+    REQUIRE(outcome.output.size() == 3);
+    CHECK_FALSE(outcome.output[0].diagnostic);
+    CHECK(outcome.output[0].text == "backed up\n");
+    CHECK(outcome.output[1].diagnostic);
+    CHECK(outcome.output[1].text == "hugetune: note: 1\n");
+    CHECK(outcome.output[2].text == "edited\nran\n");
+    CHECK(outcome.setting == "hugepage_alloc_threads=8");
+    REQUIRE(outcome.failure);
+    CHECK_THROWS_AS(std::rethrow_exception(outcome.failure), UsageError);
+
+    const boot::BootOutcome finished =
+        boot::run_boot_steps([](boot::BootOutcome&, std::ostream&, std::ostream&) {});
+    CHECK_FALSE(finished.failure);
+    CHECK(finished.output.empty());
 }
