@@ -1,5 +1,7 @@
 #include "tuner/boot/boot_outcome.hpp"
 
+#include <streambuf>
+
 namespace hugetune::boot {
 namespace {
 

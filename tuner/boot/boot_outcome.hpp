@@ -8,7 +8,6 @@
 #include <functional>
 #include <optional>
 #include <ostream>
-#include <streambuf>
 #include <string>
 #include <vector>
 

@@ -51,9 +51,10 @@ class Effects {
 
     // Writes `bytes` to `path` (a path on this machine, inside the root) with
     // write_file_atomically and `ownership`, creating its missing directories, and returns true.
-    // Under --dry-run prints it as `shown` says and returns false. Throws RuntimeError for a path
-    // outside the root: under --root nothing outside DIR is written, and a link inside DIR on
-    // the way is followed inside it (tuner/system/root_path.hpp).
+    // Under --dry-run prints it as `shown` says and returns false. Throws RuntimeError naming a
+    // directory it cannot create, and for a path outside the root: under --root nothing outside
+    // DIR is written, and a link inside DIR on the way is followed inside it
+    // (tuner/system/root_path.hpp).
     bool write_file(const std::filesystem::path& path, std::string_view bytes,
                     const FileOwnership& ownership = {}, const Shown& shown = std::nullopt);
     // Removes `path` (inside the root) when it exists; printed under --dry-run as `shown` says.
