@@ -63,9 +63,11 @@ deps:
 test-deps:
 	@scripts/install-deps $(BUILD_PKGS) $(TEST_PKGS) $(PACKAGE_PKGS)
 
+# The binary and what `make install` takes with it (man pages, completion, changelog: the target
+# installable, cmake/Install.cmake); the tests are built by `make test`, in their own directory.
 build: deps
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DCMAKE_UNITY_BUILD=$(UNITY) -DCMAKE_INSTALL_PREFIX=$(PREFIX) $(CMAKE_ARGS) >/dev/null
-	cmake --build $(BUILD) -j $(JOBS)
+	cmake --build $(BUILD) -j $(JOBS) --target installable
 
 # The binary, man pages, completion, systemd unit, schemas and docs under $(PREFIX); DESTDIR
 # stages them elsewhere (`make install DESTDIR=/tmp/stage`).
@@ -162,7 +164,7 @@ test-arm64: cross-arm64
 package-arm64: cross-arm64
 	@scripts/install-deps $(PACKAGE_PKGS)
 	cmake -S . -B $(ARM64_BUILD) -DCMAKE_SKIP_INSTALL_ALL_DEPENDENCY=ON >/dev/null
-	cmake --build $(ARM64_BUILD) -j $(JOBS) --target hugetune generated_docs debian_changelog
+	cmake --build $(ARM64_BUILD) -j $(JOBS) --target installable
 	rm -f $(ARM64_BUILD)/package/*.deb
 	cd $(ARM64_BUILD) && cpack -G DEB
 	tests/package/lintian.sh $(ARM64_BUILD)/package/hugetune_*_arm64.deb

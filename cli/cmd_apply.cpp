@@ -140,7 +140,8 @@ int run_apply(const Args& args) {
                 out << nothing_done << "\n";
                 return 0;
             }
-        return boot::apply_boot_parameter(cmd->request, out, std::cerr, &outcome);
+        outcome = boot::apply_boot_parameter(cmd->request);
+        return print_boot_outcome(outcome, json);
     };
     return with_json_result(json, body, [&] {
         auto result = boot_outcome_json("apply", dry_run, outcome);

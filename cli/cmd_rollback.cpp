@@ -26,8 +26,8 @@ int run_rollback(const Args& args) {
             return 0;
         const boot::TargetOptions target = boot_target_options(flags);
         dry_run = target.dry_run;
-        return boot::rollback_boot_parameter(target, force, json ? std::cerr : std::cout, std::cerr,
-                                             &outcome);
+        outcome = boot::rollback_boot_parameter(target, force);
+        return print_boot_outcome(outcome, json);
     };
     return with_json_result(json, body,
                             [&] { return boot_outcome_json("rollback", dry_run, outcome); });

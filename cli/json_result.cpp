@@ -73,4 +73,12 @@ nlohmann::json boot_outcome_json(std::string_view command, bool dry_run,
             {"ledger", o.ledger ? boot::ledger_to_json(*o.ledger) : nlohmann::json()}};
 }
 
+int print_boot_outcome(const boot::BootOutcome& outcome, bool json) {
+    for (const auto& said : outcome.output)
+        (said.diagnostic || json ? std::cerr : std::cout) << said.text;
+    if (outcome.failure)
+        std::rethrow_exception(outcome.failure);
+    return 0;
+}
+
 }  // namespace hugetune::cli

@@ -25,4 +25,9 @@ void add_json_result_option(boost::program_options::options_description& desc, b
 nlohmann::json boot_outcome_json(std::string_view command, bool dry_run,
                                  const boot::BootOutcome& outcome);
 
+// Prints what apply or rollback said, in order: results on stdout (on stderr with `json`, where
+// stdout holds the object), diagnostics on stderr. Then throws on the error that stopped it, for
+// with_json_result and main; returns the exit code of a command that finished.
+int print_boot_outcome(const boot::BootOutcome& outcome, bool json);
+
 }  // namespace hugetune::cli

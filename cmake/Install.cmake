@@ -41,6 +41,11 @@ add_custom_command(
   COMMENT "Debian changelog" VERBATIM)
 add_custom_target(debian_changelog ALL DEPENDS ${HUGETUNE_DEBIAN_CHANGELOG})
 
+# What the install rules below take from the build: the binary and the files made from it and
+# from the sources. `make build` builds this target alone (not the tests, which `make test`
+# builds with everything), and `make install` then installs without building more.
+add_custom_target(installable DEPENDS hugetune generated_docs debian_changelog)
+
 install(TARGETS hugetune RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 # A stripped install (`cmake --install --strip`, and the package: CPACK_STRIP_FILES) also drops
 # what strip keeps by default and no program reads: the compilers' version strings (.comment)

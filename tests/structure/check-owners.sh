@@ -48,4 +48,14 @@ owner tuner/system/privilege.cpp 'geteuid\(\) *[!=]= *0' \
 # error; one catch turns it into the error line and exit code (cli current_error), so no caller
 # adds a second prefix or another exit code.
 owner cli/cli.cpp 'catch *\(.*InputError' "catching model::InputError (ask cli's current_error)"
+# The boot configuration, its backups and ledger, and the boot sweep's files are written and
+# removed only through Effects (tuner/system/effects.hpp), which --dry-run turns into the plan
+# and --root keeps inside the tree: a write beside it is one a dry run would not show.
+writes='write_file_atomically\(|remove_stale_temporaries\(|ofstream'
+writes+='|(fs|filesystem)::(remove(_all)?|rename|create_directories?)\('
+while IFS= read -r hit; do
+    echo "$hit: a lasting file written beside Effects; ask tuner/system/effects.hpp"
+    bad=1
+done < <(git ls-files --cached --others --exclude-standard 'tuner/boot/*.[ch]pp' \
+    'tuner/boot_sweep/*.[ch]pp' | xargs grep -nE "$writes" /dev/null)
 exit "$bad"

@@ -152,10 +152,11 @@ LedgerFile ledger_entry(const PlannedFile& planned, const std::string& backup,
 // The ledger is written twice: before the first byte of any file changes, with every file's
 // bytes before and after as `pending`, so that a kill part-way leaves an edit the next apply or
 // rollback can complete (finish_interrupted_apply); and once every file is written, without
-// them. A failure part-way puts the files back and the previous ledger with them.
-void write_apply(const ApplyRequest& request, const ApplyPlan& plan, const KernelFs& root,
-                 std::ostream& out) {
-    const auto previous = read_ledger(root);
+// them. A failure part-way puts the files back and the previous ledger with them. Returns the
+// ledger as the change leaves it: the one recorded, or `previous` when there was none to record.
+std::optional<Ledger> write_apply(const ApplyRequest& request, const ApplyPlan& plan,
+                                  const std::optional<Ledger>& previous, const KernelFs& root,
+                                  Effects& effects, std::ostream& out) {
     Ledger ledger;
     bool recorded = false;  // the intent is in the ledger file
     try {
@@ -166,21 +167,20 @@ void write_apply(const ApplyRequest& request, const ApplyPlan& plan, const Kerne
                 if (ledger.files.empty() && ledger.bls_entries.empty())
                     return;
                 ledger.pending = pending_writes(plan.change.files, backups);
-                write_ledger(root, ledger);
-                recorded = true;
+                recorded = write_ledger(effects, root, ledger);
             },
             [&](const std::vector<std::string>&) {
                 if (!recorded)
                     return;
                 ledger.pending.clear();
-                write_ledger(root, ledger);
+                write_ledger(effects, root, ledger);
             },
-            out);
+            effects, out);
     } catch (const Error& e) {
         if (!recorded)
             throw;
         try {
-            put_back_ledger(root, previous);
+            put_back_ledger(effects, root, previous);
         } catch (const Error& undo) {
             throw Error(e.code(), e.what() + std::string("; ") + std::string(kLedgerPath) +
                                       " still records the change (" + undo.what() +
@@ -188,6 +188,7 @@ void write_apply(const ApplyRequest& request, const ApplyPlan& plan, const Kerne
         }
         throw;
     }
+    return recorded ? std::optional<Ledger>(ledger) : previous;
 }
 
 // On ostree the command is the change; elsewhere the files are, and the commands rebuild from them.
@@ -201,16 +202,17 @@ void say_if_unchanged(const ApplyPlan& plan, const std::string& setting, std::os
 // goes back to what it was before.
 std::vector<Argv> run_ostree_change(const ApplyPlan& plan, const std::optional<Ledger>& before,
                                     const KernelFs& root, const TargetOptions& target,
-                                    std::ostream& out, std::ostream& err, BootOutcome& done) {
+                                    Effects& effects, std::ostream& out, std::ostream& err,
+                                    BootOutcome& done) {
     try {
-        return rebuild_boot_entries(root, target, plan.change.commands, out, err);
+        return rebuild_boot_entries(root, target, plan.change.commands, effects, out, err);
     } catch (const Error& e) {
         done.written = false;
         done.ledger = before;
         std::string ledger = root.resolve(kLedgerPath).string();
         std::string after = "; nothing was changed";
         try {
-            put_back_ledger(root, before);
+            put_back_ledger(effects, root, before);
         } catch (const Error& undo) {
             after = "; " + ledger + " now names a change that did not happen (" + undo.what() +
                     "): remove it by hand";
@@ -337,19 +339,12 @@ Ledger ledger_after_apply(const ApplyRequest& request, const ApplyPlan& plan,
     return ledger;
 }
 
-void record_plan(const BootChange& change, BootOutcome& outcome) {
-    outcome.notes = change.notes;
-    outcome.warnings = change.warnings;
-    outcome.commands = change.commands;
-    outcome.files.clear();
-    for (const auto& f : change.files)
-        outcome.files.push_back(f.file.target_path);
-}
+namespace {
 
-int apply_boot_parameter(const ApplyRequest& request, std::ostream& out, std::ostream& err,
-                         BootOutcome* outcome) {
-    BootOutcome unused;
-    BootOutcome& done = outcome ? *outcome : unused;
+// Plans the change and writes it through one Effects: under --dry-run the same steps print each
+// file's diff and the commands instead, and the outcome says nothing was written.
+void apply_steps(const ApplyRequest& request, BootOutcome& done, std::ostream& out,
+                 std::ostream& err) {
     const TargetOptions& target = request.target;
     KernelFs root(target.root);
     require_root(root, target, "apply");
@@ -358,29 +353,30 @@ int apply_boot_parameter(const ApplyRequest& request, std::ostream& out, std::os
     std::optional<BootConfigLock> lock;
     if (!target.dry_run)
         lock.emplace(root);
-    finish_interrupted_apply(root, target.dry_run, err);
+    Effects effects(root.root(), target.dry_run, out);
+    finish_interrupted_apply(root, effects, err);
     ApplyPlan plan = plan_apply(request, root);
     done.bootloader = bootloader_name(plan.bootloader.kind);
     done.not_reached = plan.not_reached;
     record_plan(plan.change, done);
     print_messages(plan.change, err);
-    if (target.dry_run) {
-        say_if_unchanged(plan, setting, out);
-        preview_change(plan.change, root, target, out, err);
-        done.not_run = plan.change.commands;
-        if (plan.not_reached)
-            err << "hugetune: warning: " << *plan.not_reached << "\n";
-        return 0;
+    const auto before = read_ledger(root);
+    auto ledger = write_apply(request, plan, before, root, effects, out);
+    if (!effects.dry_run()) {
+        done.written = true;
+        done.ledger = std::move(ledger);
     }
-    auto before = read_ledger(root);
-    write_apply(request, plan, root, out);
-    done.written = true;
-    done.ledger = read_ledger(root);
     say_if_unchanged(plan, setting, out);
     done.not_run = done.commands;  // until the rebuild returns, none counts as run
     bool ostree = plan.bootloader.kind == Bootloader::ostree;
-    done.not_run = ostree ? run_ostree_change(plan, before, root, target, out, err, done)
-                          : rebuild_boot_entries(root, target, plan.change.commands, out, err);
+    done.not_run =
+        ostree ? run_ostree_change(plan, before, root, target, effects, out, err, done)
+               : rebuild_boot_entries(root, target, plan.change.commands, effects, out, err);
+    if (effects.dry_run()) {
+        if (plan.not_reached)
+            err << "hugetune: warning: " << *plan.not_reached << "\n";
+        return;
+    }
     if (plan.not_reached)
         throw RuntimeError(setting +
                            " is written to the configuration, but not for the next "
@@ -395,7 +391,14 @@ int apply_boot_parameter(const ApplyRequest& request, std::ostream& out, std::os
     else
         out << setting << " is written to the configuration" << pending_rebuild_clause(done.not_run)
             << "\n";
-    return 0;
+}
+
+}  // namespace
+
+BootOutcome apply_boot_parameter(const ApplyRequest& request) {
+    return run_boot_steps([&](BootOutcome& done, std::ostream& out, std::ostream& err) {
+        apply_steps(request, done, out, err);
+    });
 }
 
 }  // namespace hugetune::boot

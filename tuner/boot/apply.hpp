@@ -3,11 +3,11 @@
 #pragma once
 
 #include <optional>
-#include <ostream>
 #include <string>
 #include <vector>
 
 #include "tuner/boot/boot_change.hpp"
+#include "tuner/boot/boot_outcome.hpp"
 #include "tuner/boot/ledger.hpp"
 #include "tuner/kernel/kernel_fs.hpp"
 
@@ -46,30 +46,12 @@ Ledger ledger_after_apply(const ApplyRequest& request, const ApplyPlan& plan,
                           const std::vector<std::string>& backups,
                           const std::optional<Ledger>& previous, const KernelFs& root);
 
-// What apply or rollback did, for `--json`. Filled as the steps happen, so that after a
-// failure it holds what was planned and done up to it.
-struct BootOutcome {
-    std::string setting;  // hugepage_alloc_threads=N
-    std::string bootloader;
-    std::vector<std::string> notes;
-    std::vector<std::string> warnings;
-    std::vector<std::string> files;  // target paths written, or (dry run) that would be
-    std::vector<Argv> commands;      // the rebuild commands planned
-    std::vector<Argv> not_run;       // of those, the ones not run
-    bool written = false;            // every file and the ledger were written
-    std::optional<Ledger> ledger;    // apply: the ledger written; rollback: the one undone
-    std::optional<std::string> not_reached;
-};
-
-// Output for the user: results on `out`, notes and warnings on `err`; `outcome`, when given,
-// receives the same as data. Throws the typed errors of errors.hpp. Returns the exit code.
-// Both hold the boot configuration lock (boot_lock.hpp) while they write.
-int apply_boot_parameter(const ApplyRequest& request, std::ostream& out, std::ostream& err,
-                         BootOutcome* outcome = nullptr);
+// Both hold the boot configuration lock (boot_lock.hpp) while they write, and write through one
+// Effects (tuner/system/effects.hpp), which --dry-run turns into the plan they print: each file's
+// diff and the commands that would run. The outcome holds what happened, the lines to print
+// (results, notes and warnings) and the typed error of errors.hpp that stopped it, if any.
+BootOutcome apply_boot_parameter(const ApplyRequest& request);
 // `force`: put back the value from before apply also over a value someone set since.
-int rollback_boot_parameter(const TargetOptions& target, bool force, std::ostream& out,
-                            std::ostream& err, BootOutcome* outcome = nullptr);
-// The planned part of a change into `outcome`.
-void record_plan(const BootChange& change, BootOutcome& outcome);
+BootOutcome rollback_boot_parameter(const TargetOptions& target, bool force);
 
 }  // namespace hugetune::boot

@@ -1,8 +1,6 @@
 #include "tuner/boot/boot_change.hpp"
 
 #include "model/text.hpp"
-#include "tuner/boot/unified_diff.hpp"
-#include "tuner/system/effects.hpp"
 #include "tuner/system/errors.hpp"
 #include "tuner/system/privilege.hpp"
 
@@ -32,21 +30,12 @@ void print_messages(const BootChange& change, std::ostream& err) {
         err << "hugetune: warning: " << printable_text(w) << "\n";
 }
 
-void preview_change(const BootChange& change, const KernelFs& root, const TargetOptions& target,
-                    std::ostream& out, std::ostream& err) {
-    for (const auto& p : change.files)
-        out << unified_diff(p.file.text, p.new_text, "a" + p.file.target_path,
-                            "b" + p.file.target_path);
-    rebuild_boot_entries(root, target, change.commands, out, err);
-}
-
 std::vector<Argv> rebuild_boot_entries(const KernelFs& root, const TargetOptions& target,
-                                       const std::vector<Argv>& commands, std::ostream& out,
-                                       std::ostream& err) {
+                                       const std::vector<Argv>& commands, Effects& effects,
+                                       std::ostream& out, std::ostream& err) {
     // Every command goes through the one place that runs programs: printed under --dry-run,
     // and under --root never this machine's tool (which would rebuild this machine's boot
     // menu), only the root's own by chroot when --regenerate asks for it.
-    Effects effects(root.root(), target.dry_run, out);
     std::vector<Argv> not_run;
     for (const auto& argv : commands) {
         const std::string cmd = format_command(argv);

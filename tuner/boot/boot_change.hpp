@@ -1,5 +1,5 @@
 // What apply and rollback share once they know what to change: the target, the planned file
-// contents and rebuild commands, and the steps that show, back up, write and rebuild.
+// contents and rebuild commands, and the steps that show and rebuild (file_changes.hpp writes).
 #pragma once
 
 #include <filesystem>
@@ -13,6 +13,7 @@
 #include "tuner/boot/ledger.hpp"
 #include "tuner/boot/regenerate.hpp"
 #include "tuner/kernel/kernel_fs.hpp"
+#include "tuner/system/effects.hpp"
 
 namespace hugetune::boot {
 
@@ -46,15 +47,11 @@ void require_root(const KernelFs& root, const TargetOptions& target, std::string
 // The notes, then the warnings, one line each on `err`.
 void print_messages(const BootChange& change, std::ostream& err);
 
-// A dry run: the unified diff of every planned file and the commands that would run.
-void preview_change(const BootChange& change, const KernelFs& root, const TargetOptions& target,
-                    std::ostream& out, std::ostream& err);
-
-// Runs the rebuild commands, or says why not and how to run them. Returns the commands not
-// run (empty: the boot entries are up to date).
+// Runs the rebuild commands through `effects` (printed under --dry-run), or says why not and
+// how to run them. Returns the commands not run (empty: the boot entries are up to date).
 std::vector<Argv> rebuild_boot_entries(const KernelFs& root, const TargetOptions& target,
-                                       const std::vector<Argv>& commands, std::ostream& out,
-                                       std::ostream& err);
+                                       const std::vector<Argv>& commands, Effects& effects,
+                                       std::ostream& out, std::ostream& err);
 
 // "" when nothing is left to run, else "; the boot entries are not rebuilt yet: run CMD[; CMD]
 // before rebooting", for the line that ends apply and rollback.

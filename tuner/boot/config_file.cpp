@@ -9,7 +9,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "tuner/system/atomic_file.hpp"
+#include "tuner/boot/unified_diff.hpp"
 #include "tuner/system/errors.hpp"
 
 namespace hugetune::boot {
@@ -92,18 +92,21 @@ std::string backup_path(const ConfigFile& file, const std::string& timestamp) {
     return (fs::path(file.target_path).parent_path() / (name + ".bak")).string();
 }
 
-void write_backup(const ConfigFile& file, const std::string& backup, const std::string& bytes) {
-    write_file_atomically(file.host_path.parent_path() / fs::path(backup).filename(), bytes,
-                          FileOwnership{file.mode, file.uid, file.gid});
+bool write_backup(Effects& effects, const ConfigFile& file, const std::string& backup,
+                  const std::string& bytes) {
+    return effects.write_file(file.host_path.parent_path() / fs::path(backup).filename(), bytes,
+                              FileOwnership{file.mode, file.uid, file.gid}, "");
 }
 
-void replace_config_file(const ConfigFile& file, const std::string& text) {
+bool replace_config_file(Effects& effects, const ConfigFile& file, const std::string& text) {
     auto now = read_at(file.target_path, file.host_path);
     if (!now || now->text != file.text)
         throw RuntimeError(file.target_path +
                            " changed while hugetune was editing it; nothing was written to it. "
                            "Run the command again");
-    write_file_atomically(file.host_path, text, FileOwnership{file.mode, file.uid, file.gid});
+    return effects.write_file(
+        file.host_path, text, FileOwnership{file.mode, file.uid, file.gid},
+        unified_diff(file.text, text, "a" + file.target_path, "b" + file.target_path));
 }
 
 }  // namespace hugetune::boot

@@ -1,6 +1,7 @@
 // Reading and replacing the configuration files hugetune edits: regular files only (a
 // symlink could point anywhere, e.g. into a package-owned location), a timestamped backup
-// next to the original, and an atomic replacement that keeps the owner and mode.
+// next to the original, and an atomic replacement that keeps the owner and mode, written
+// through the command's Effects (tuner/system/effects.hpp), which --dry-run turns into the diff.
 #pragma once
 
 #include <sys/types.h>
@@ -11,6 +12,7 @@
 #include <string>
 
 #include "tuner/kernel/kernel_fs.hpp"
+#include "tuner/system/effects.hpp"
 
 namespace hugetune::boot {
 
@@ -43,11 +45,14 @@ std::string backup_timestamp();
 // grub's "*.cfg" glob does not pick up), with "-N" before ".bak" when that name is taken.
 std::string backup_path(const ConfigFile& file, const std::string& timestamp);
 // Writes `bytes` to the backup `backup` (a target path beside the file) with the file's owner
-// and mode.
-void write_backup(const ConfigFile& file, const std::string& backup, const std::string& bytes);
+// and mode; part of the file's change, so --dry-run shows nothing of its own. Returns whether
+// it was written.
+bool write_backup(Effects& effects, const ConfigFile& file, const std::string& backup,
+                  const std::string& bytes);
 
-// Replaces the file with `text` atomically, keeping owner and mode. Refuses when the file
-// changed since it was read (another editor at work).
-void replace_config_file(const ConfigFile& file, const std::string& text);
+// Replaces the file with `text` atomically, keeping owner and mode; --dry-run shows the unified
+// diff instead. Refuses when the file changed since it was read (another editor at work).
+// Returns whether it was written.
+bool replace_config_file(Effects& effects, const ConfigFile& file, const std::string& text);
 
 }  // namespace hugetune::boot

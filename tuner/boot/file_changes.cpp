@@ -4,7 +4,6 @@
 
 #include "tuner/boot/ledger.hpp"
 #include "tuner/boot/token_edit.hpp"
-#include "tuner/system/atomic_file.hpp"
 #include "tuner/system/errors.hpp"
 
 namespace hugetune::boot {
@@ -22,28 +21,31 @@ std::filesystem::path host_path_of_backup(const PlannedFile& p, const std::strin
 
 // Puts one file back as it was read and removes its backup; returns what went wrong, if
 // anything, as a clause for the error line.
-std::string undo_one(const WrittenFile& w) {
+std::string undo_one(const WrittenFile& w, Effects& effects) {
     const PlannedFile& p = *w.planned;
     if (w.replaced) {
         try {
-            write_file_atomically(p.file.host_path, p.file.text,
-                                  FileOwnership{p.file.mode, p.file.uid, p.file.gid});
+            effects.write_file(p.file.host_path, p.file.text,
+                               FileOwnership{p.file.mode, p.file.uid, p.file.gid});
         } catch (const Error& e) {
             return "could not put back " + p.file.target_path + " (" + e.what() +
                    "): restore it from " + (w.backup.empty() ? "the ledger" : w.backup) +
                    " by hand";
         }
     }
-    std::error_code ec;
-    if (!w.backup.empty() && !std::filesystem::remove(host_path_of_backup(p, w.backup), ec) && ec)
-        return "could not remove the backup " + w.backup + " (" + ec.message() + ")";
+    try {
+        if (!w.backup.empty())
+            effects.remove_file(host_path_of_backup(p, w.backup));
+    } catch (const Error& e) {
+        return "could not remove the backup " + w.backup + " (" + e.what() + ")";
+    }
     return {};
 }
 
-std::string undo_all(const std::vector<WrittenFile>& written) {
+std::string undo_all(const std::vector<WrittenFile>& written, Effects& effects) {
     std::string problems;
     for (auto it = written.rbegin(); it != written.rend(); ++it) {
-        std::string problem = undo_one(*it);
+        std::string problem = undo_one(*it, effects);
         if (!problem.empty())
             problems += "; " + problem;
     }
@@ -57,7 +59,7 @@ std::string verb_of(const PlannedFile& p) {
 }  // namespace
 
 void write_changes(const std::vector<PlannedFile>& files, const RecordChange& intent,
-                   const RecordChange& record, std::ostream& out) {
+                   const RecordChange& record, Effects& effects, std::ostream& out) {
     const std::string stamp = backup_timestamp();
     std::vector<std::string> backups;
     for (const auto& p : files)
@@ -70,19 +72,18 @@ void write_changes(const std::vector<PlannedFile>& files, const RecordChange& in
             const PlannedFile& p = files[i];
             step = "cannot write " + p.file.target_path;
             written.push_back({&p, {}, false});
-            if (!backups[i].empty()) {
-                write_backup(p.file, backups[i], p.file.text);
+            if (!backups[i].empty() && write_backup(effects, p.file, backups[i], p.file.text))
                 written.back().backup = backups[i];
-            }
-            replace_config_file(p.file, p.new_text);
-            written.back().replaced = true;
+            written.back().replaced = replace_config_file(effects, p.file, p.new_text);
         }
         step = "cannot record the change";
         record(backups);
     } catch (const Error& e) {
-        throw Error(e.code(), step + ": " + e.what() + undo_all(written));
+        throw Error(e.code(), step + ": " + e.what() + undo_all(written, effects));
     }
     for (const auto& w : written) {
+        if (!w.replaced)
+            continue;
         if (!w.backup.empty())
             out << "backed up " << w.planned->file.target_path << " to " << w.backup << "\n";
         out << verb_of(*w.planned) << " " << w.planned->file.target_path << "\n";
@@ -98,12 +99,12 @@ std::vector<PendingWrite> pending_writes(const std::vector<PlannedFile>& files,
     return pending;
 }
 
-bool finish_interrupted_apply(const KernelFs& root, bool dry_run, std::ostream& err) {
+bool finish_interrupted_apply(const KernelFs& root, Effects& effects, std::ostream& err) {
     // A killed apply or rollback leaves its temporary files beside the files it was writing;
     // the caller holds the boot configuration lock, so no writer of them is alive.
     const auto remove_temporaries = [&](const std::string& path) {
-        if (!dry_run && !path.empty())
-            remove_stale_temporaries(root.resolve(path, LastLink::keep));
+        if (!path.empty())
+            effects.remove_stale_temporaries_of(root.resolve(path, LastLink::keep));
     };
     remove_temporaries(std::string(kLedgerPath));
     auto ledger = read_ledger(root);
@@ -119,7 +120,7 @@ bool finish_interrupted_apply(const KernelFs& root, bool dry_run, std::ostream& 
         return false;
     const std::string what = std::string(kAllocThreadsParam) + "=" + ledger->value + " (apply of " +
                              ledger->applied_at + ")";
-    if (dry_run) {
+    if (effects.dry_run()) {
         err << "hugetune: warning: " << what
             << " was interrupted while writing; apply or rollback without --dry-run completes "
                "it first\n";
@@ -128,7 +129,7 @@ bool finish_interrupted_apply(const KernelFs& root, bool dry_run, std::ostream& 
     for (const PendingWrite& w : ledger->pending) {
         auto now = read_config_file(root, w.path);
         if (now && !w.backup.empty() && !root.exists(w.backup))
-            write_backup(*now, w.backup, w.from);
+            write_backup(effects, *now, w.backup, w.from);
         if (now && now->text == w.to)
             continue;
         if (!now || now->text != w.from)
@@ -137,10 +138,10 @@ bool finish_interrupted_apply(const KernelFs& root, bool dry_run, std::ostream& 
                 " that was interrupted while writing it; compare it with " +
                 (w.backup.empty() ? std::string("its backup") : w.backup) +
                 ", put back the version you want, and remove " + std::string(kLedgerPath));
-        replace_config_file(*now, w.to);
+        replace_config_file(effects, *now, w.to);
     }
     ledger->pending.clear();
-    write_ledger(root, *ledger);
+    write_ledger(effects, root, *ledger);
     err << "hugetune: note: completed " << what
         << ", which was interrupted while writing; its boot entries may need rebuilding\n";
     return true;

@@ -18,12 +18,13 @@ namespace hugetune::boot {
 // every file is written. Either throws to undo the whole change.
 using RecordChange = std::function<void(const std::vector<std::string>& backups)>;
 
-// Chooses the backups, calls `intent`, writes `files` in order (each backup, then the file),
-// then calls `record`. Prints what was done on `out` only once all of it succeeded. On failure
-// throws an Error of the failed step's kind that names the file, says that everything was put
-// back, or names each file that could not be and its backup.
+// Chooses the backups, calls `intent`, writes `files` in order through `effects` (each backup,
+// then the file; --dry-run shows each file's diff), then calls `record`. Prints what was written
+// on `out` only once all of it succeeded. On failure throws an Error of the failed step's kind
+// that names the file, says that everything was put back, or names each file that could not be
+// and its backup.
 void write_changes(const std::vector<PlannedFile>& files, const RecordChange& intent,
-                   const RecordChange& record, std::ostream& out);
+                   const RecordChange& record, Effects& effects, std::ostream& out);
 
 // The ledger's intent for each planned file: its path, the backup to make, its bytes before and
 // after.
@@ -33,8 +34,9 @@ std::vector<PendingWrite> pending_writes(const std::vector<PlannedFile>& files,
 // Removes the temporary files a killed apply or rollback left beside the ledger's files. An
 // apply killed while writing left its ledger with `pending` files: each is brought to the
 // bytes the ledger records (its backup made first when missing), and the ledger is written
-// without them. A file that holds neither its bytes from before nor after is refused, naming it
-// and its backup. Under `dry_run` only says so on `err`. Returns whether one was found.
-bool finish_interrupted_apply(const KernelFs& root, bool dry_run, std::ostream& err);
+// without them, through `effects`. A file that holds neither its bytes from before nor after is
+// refused, naming it and its backup. Under --dry-run only says on `err` that one was found: the
+// refusal needs the files as the completion leaves them. Returns whether one was found.
+bool finish_interrupted_apply(const KernelFs& root, Effects& effects, std::ostream& err);
 
 }  // namespace hugetune::boot

@@ -1,6 +1,5 @@
 #include "tuner/boot/ledger.hpp"
 
-#include <filesystem>
 #include <nlohmann/json.hpp>
 
 #include "model/alloc_threads.hpp"
@@ -8,7 +7,6 @@
 #include "tuner/boot/boot_entries.hpp"
 #include "tuner/boot/grub_files.hpp"
 #include "tuner/boot/kernel_cmdline_file.hpp"
-#include "tuner/system/atomic_file.hpp"
 #include "tuner/system/errors.hpp"
 #include "tuner/system/root_path.hpp"
 
@@ -267,27 +265,21 @@ std::optional<Ledger> read_ledger(const KernelFs& root) {
     return ledger_from_json(*text, root.resolve(kLedgerPath).string());
 }
 
-void write_ledger(const KernelFs& root, const Ledger& ledger) {
-    auto path = root.resolve(kLedgerPath, LastLink::keep);
-    std::error_code ec;
-    std::filesystem::create_directories(path.parent_path(), ec);
-    if (ec)
-        throw RuntimeError("cannot create " + path.parent_path().string() + ": " + ec.message());
-    write_file_atomically(path, ledger_to_json(ledger).dump(2) + "\n", FileOwnership{0600, {}, {}});
+bool write_ledger(Effects& effects, const KernelFs& root, const Ledger& ledger) {
+    return effects.write_file(root.resolve(kLedgerPath, LastLink::keep),
+                              ledger_to_json(ledger).dump(2) + "\n", FileOwnership{0600, {}, {}},
+                              "");
 }
 
-void remove_ledger(const KernelFs& root) {
-    std::error_code ec;
-    std::filesystem::remove(root.resolve(kLedgerPath, LastLink::keep), ec);
-    if (ec)
-        throw RuntimeError("cannot remove " + root.resolve(kLedgerPath).string());
+void remove_ledger(Effects& effects, const KernelFs& root) {
+    effects.remove_file(root.resolve(kLedgerPath, LastLink::keep), "");
 }
 
-void put_back_ledger(const KernelFs& root, const std::optional<Ledger>& before) {
+void put_back_ledger(Effects& effects, const KernelFs& root, const std::optional<Ledger>& before) {
     if (before)
-        write_ledger(root, *before);
+        write_ledger(effects, root, *before);
     else
-        remove_ledger(root);
+        remove_ledger(effects, root);
 }
 
 }  // namespace hugetune::boot

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "tuner/kernel/kernel_fs.hpp"
+#include "tuner/system/effects.hpp"
 
 namespace hugetune::boot {
 
@@ -76,10 +77,12 @@ nlohmann::json ledger_to_json(const Ledger& ledger);
 Ledger ledger_from_json(const std::string& text, const std::string& where);
 
 std::optional<Ledger> read_ledger(const KernelFs& root);
-void write_ledger(const KernelFs& root, const Ledger& ledger);
-void remove_ledger(const KernelFs& root);
+// Through `effects`, as part of the change the ledger records: --dry-run shows nothing of its
+// own for them. Returns whether the ledger was written.
+bool write_ledger(Effects& effects, const KernelFs& root, const Ledger& ledger);
+void remove_ledger(Effects& effects, const KernelFs& root);
 // The ledger as it was before a change that failed: `before` written back, or none.
-void put_back_ledger(const KernelFs& root, const std::optional<Ledger>& before);
+void put_back_ledger(Effects& effects, const KernelFs& root, const std::optional<Ledger>& before);
 
 std::string base64_encode(std::string_view bytes);
 std::optional<std::string> base64_decode(std::string_view text);

@@ -212,16 +212,18 @@ RollbackPlan plan_rollback(const Ledger& ledger, const KernelFs& root, bool forc
     return plan;
 }
 
-int rollback_boot_parameter(const TargetOptions& target, bool force, std::ostream& out,
-                            std::ostream& err, BootOutcome* outcome) {
-    BootOutcome unused;
-    BootOutcome& done = outcome ? *outcome : unused;
+namespace {
+
+// Plans the undo and writes it through one Effects, as apply_steps does.
+void rollback_steps(const TargetOptions& target, bool force, BootOutcome& done, std::ostream& out,
+                    std::ostream& err) {
     KernelFs root(target.root);
     require_root(root, target, "rollback");
     std::optional<BootConfigLock> lock;
     if (!target.dry_run)
         lock.emplace(root);
-    finish_interrupted_apply(root, target.dry_run, err);
+    Effects effects(root.root(), target.dry_run, out);
+    finish_interrupted_apply(root, effects, err);
     Ledger ledger = require_ledger(root);
     done.ledger = ledger;
     done.setting = std::string(kAllocThreadsParam) + "=" + ledger.value;
@@ -229,33 +231,36 @@ int rollback_boot_parameter(const TargetOptions& target, bool force, std::ostrea
     RollbackPlan plan = plan_rollback(ledger, root, force);
     record_plan(plan.change, done);
     print_messages(plan.change, err);
-    if (target.dry_run) {
-        preview_change(plan.change, root, target, out, err);
-        done.not_run = plan.change.commands;
-        return 0;
-    }
     // The ledger goes last: a rollback killed part-way leaves it, and the next one finds the
     // files already restored holding their original bytes and restores the rest.
     write_changes(
         plan.change.files, [](const std::vector<std::string>&) {},
-        [&](const std::vector<std::string>&) { remove_ledger(root); }, out);
-    done.written = true;
+        [&](const std::vector<std::string>&) { remove_ledger(effects, root); }, effects, out);
+    done.written = !effects.dry_run();
     done.not_run = done.commands;  // until the rebuild returns, none counts as run
     try {
-        done.not_run = rebuild_boot_entries(root, target, plan.change.commands, out, err);
+        done.not_run = rebuild_boot_entries(root, target, plan.change.commands, effects, out, err);
     } catch (const Error& e) {
         // On ostree the command is the whole undo: the ledger stays for another rollback.
         if (plan.bootloader != Bootloader::ostree)
             throw;
-        write_ledger(root, ledger);
+        write_ledger(effects, root, ledger);
         done.written = false;
         throw Error(e.code(), e.what() + std::string("; nothing was changed, and ") +
                                   root.resolve(kLedgerPath).string() +
                                   " is kept for another rollback");
     }
-    out << "rolled back " << kAllocThreadsParam << "=" << ledger.value << " (applied "
-        << ledger.applied_at << ")" << pending_rebuild_clause(done.not_run) << "\n";
-    return 0;
+    if (!effects.dry_run())
+        out << "rolled back " << kAllocThreadsParam << "=" << ledger.value << " (applied "
+            << ledger.applied_at << ")" << pending_rebuild_clause(done.not_run) << "\n";
+}
+
+}  // namespace
+
+BootOutcome rollback_boot_parameter(const TargetOptions& target, bool force) {
+    return run_boot_steps([&](BootOutcome& done, std::ostream& out, std::ostream& err) {
+        rollback_steps(target, force, done, out, err);
+    });
 }
 
 }  // namespace hugetune::boot

@@ -8,7 +8,6 @@
 #include "model/text.hpp"
 #include "tuner/kernel/boot_pool.hpp"
 #include "tuner/kernel/cmdline.hpp"
-#include "tuner/system/atomic_file.hpp"
 #include "tuner/system/errors.hpp"
 #include "tuner/system/json_file.hpp"
 #include "tuner/system/root_path.hpp"
@@ -330,10 +329,6 @@ bool is_planned_cmdline(const State& state, const std::string& cmdline) {
         if (cmdline == step.cmdline)
             return true;
     return false;
-}
-
-void write_state(const std::filesystem::path& path, const State& state) {
-    write_file_atomically(path, state_text(state));
 }
 
 std::optional<State> read_state(const std::filesystem::path& path) {

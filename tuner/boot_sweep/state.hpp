@@ -82,9 +82,8 @@ std::string state_text(const State& state);
 // Whether `cmdline` is one the plan boots: a step's or the original command line.
 bool is_planned_cmdline(const State& state, const std::string& cmdline);
 
-// Written atomically; read with one-line errors naming the file (UsageError) and the field
-// (model::InputError).
-void write_state(const std::filesystem::path& path, const State& state);
+// Read with one-line errors naming the file (UsageError) and the field (model::InputError). The
+// state is written as state_text through the command's Effects (tuner/boot_sweep/host.hpp).
 std::optional<State> read_state(const std::filesystem::path& path);
 
 }  // namespace hugetune::boot_sweep

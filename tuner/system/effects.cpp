@@ -52,6 +52,7 @@ std::string command_text(const std::vector<std::string>& argv) {
 Effects::Effects(fs::path root, bool dry_run, std::ostream& plan)
     : root_(std::move(root)), dry_run_(dry_run), plan_(plan) {
     std::error_code ec;
+    given_root_ = fs::absolute(root_, ec);
     const fs::path canonical = fs::weakly_canonical(root_, ec);
     live_ = !ec && canonical == fs::path("/");
     if (!ec)
@@ -63,12 +64,25 @@ void Effects::plan_line(const std::string& line) {
     planned_.push_back(line);
 }
 
+void Effects::plan(const Shown& shown, const std::string& line) {
+    if (!shown) {
+        plan_line(line);
+        return;
+    }
+    if (shown->empty())
+        return;
+    plan_ << *shown;
+    planned_.push_back(*shown);
+}
+
 fs::path Effects::inside_root(const fs::path& path) const {
     if (live_)
         return path;
     std::error_code ec;
     const fs::path abs = path.is_absolute() ? path : fs::current_path(ec) / path;
-    const auto target = target_path_of(root_, abs);
+    auto target = target_path_of(given_root_, abs);
+    if (!target)
+        target = target_path_of(root_, abs);
     if (!target)
         throw RuntimeError(path.string() + " is outside the root " + root_.string() +
                            ": under --root nothing outside it is written; name a file inside it");
@@ -120,30 +134,38 @@ bool Effects::run_inside_root(const Argv& argv) {
     return true;
 }
 
-bool Effects::write_file(const fs::path& named, std::string_view bytes) {
+bool Effects::write_file(const fs::path& named, std::string_view bytes,
+                         const FileOwnership& ownership, const Shown& shown) {
     const fs::path path = inside_root(named);
     if (dry_run_) {
-        plan_line("would write " + path.string());
+        plan(shown, "would write " + path.string());
         return false;
     }
     std::error_code ec;
-    fs::create_directories(path.parent_path(), ec);  // a failure is the write's to report
-    write_file_atomically(path, bytes);
+    fs::create_directories(path.parent_path(), ec);
+    if (ec)
+        throw RuntimeError("cannot create " + path.parent_path().string() + ": " + ec.message());
+    write_file_atomically(path, bytes, ownership);
     return true;
 }
 
-bool Effects::remove_file(const fs::path& named) {
+bool Effects::remove_file(const fs::path& named, const Shown& shown) {
     const fs::path path = inside_root(named);
     std::error_code ec;
     if (!fs::exists(fs::symlink_status(path, ec)))
         return false;
     if (dry_run_) {
-        plan_line("would remove " + path.string());
+        plan(shown, "would remove " + path.string());
         return false;
     }
     if (!fs::remove(path, ec) && ec)
         throw RuntimeError("cannot remove " + path.string() + ": " + ec.message());
     return true;
+}
+
+void Effects::remove_stale_temporaries_of(const fs::path& named) {
+    if (!dry_run_)
+        remove_stale_temporaries(inside_root(named));
 }
 
 }  // namespace hugetune

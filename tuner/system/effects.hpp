@@ -1,25 +1,36 @@
 // The one place where hugetune acts on the machine beyond its huge page pools: it runs the
 // programs that change the boot (kexec, systemctl, update-grub, grubby) and writes or removes the
-// files that outlive the command (the boot sweep's state, result and unit). Two switches turn it
-// into a printed plan, so that no command can forget them:
-//   --dry-run   every effect is printed ("would run: ...", "would write ..."), none is done;
+// files that outlive the command (the boot configuration apply and rollback edit, their backups
+// and ledger; the boot sweep's state, result and unit). Two switches turn it into a printed plan,
+// so that no command can forget them:
+//   --dry-run   every effect is printed ("would run: ...", "would write ...", or what the caller
+//               shows instead, such as a file's diff), none is done;
 //   --root DIR  every program is printed, never run (a program of this machine acts on this
 //               machine, not on DIR), and files are written only inside DIR.
 // A command asks its Effects for each of these; none runs such a program or writes such a file
-// on its own.
+// on its own. A dry run and a real one are then the same calls: what differs is only whether
+// each is done or printed.
 #pragma once
 
 #include <filesystem>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "tuner/system/atomic_file.hpp"
 
 namespace hugetune {
 
 class Effects {
   public:
     using Argv = std::vector<std::string>;
+    // What --dry-run prints for a write or a removal: nothing given, its own "would write PATH"
+    // or "would remove PATH" line; else the text as given (a file's diff, ending in a newline),
+    // or nothing when it is empty, for an effect another one's text shows already (the backup
+    // of a file and the ledger that records its change belong to the file's diff).
+    using Shown = std::optional<std::string>;
 
     // `root`: "/" for this machine, another directory for --root. The plan is printed on `plan`.
     Effects(std::filesystem::path root, bool dry_run, std::ostream& plan);
@@ -39,23 +50,32 @@ class Effects {
     bool run_inside_root(const Argv& argv);
 
     // Writes `bytes` to `path` (a path on this machine, inside the root) with
-    // write_file_atomically, creating its missing directories. Under --dry-run prints "would
-    // write PATH" and returns false. Throws
-    // RuntimeError for a path outside the root: under --root nothing outside DIR is written, and
-    // a link inside DIR on the way is followed inside it (tuner/system/root_path.hpp).
-    bool write_file(const std::filesystem::path& path, std::string_view bytes);
-    // Removes `path` (inside the root) when it exists; printed under --dry-run.
-    bool remove_file(const std::filesystem::path& path);
+    // write_file_atomically and `ownership`, creating its missing directories, and returns true.
+    // Under --dry-run prints it as `shown` says and returns false. Throws RuntimeError naming a
+    // directory it cannot create, and for a path outside the root: under --root nothing outside
+    // DIR is written, and a link inside DIR on the way is followed inside it
+    // (tuner/system/root_path.hpp).
+    bool write_file(const std::filesystem::path& path, std::string_view bytes,
+                    const FileOwnership& ownership = {}, const Shown& shown = std::nullopt);
+    // Removes `path` (inside the root) when it exists; printed under --dry-run as `shown` says.
+    bool remove_file(const std::filesystem::path& path, const Shown& shown = std::nullopt);
+    // Removes the temporary files a killed writer left beside `path` (inside the root;
+    // remove_stale_temporaries in atomic_file.hpp): only for a caller holding the lock of every
+    // writer of it. Nothing under --dry-run, and nothing printed: they were never in a plan.
+    void remove_stale_temporaries_of(const std::filesystem::path& path);
 
     // Every effect printed instead of done, in order, as printed.
     const std::vector<std::string>& planned() const { return planned_; }
 
   private:
     void plan_line(const std::string& line);
+    // `shown`, or `line` when nothing is given.
+    void plan(const Shown& shown, const std::string& line);
     // `path` (inside the root) as it is written: its directories resolved inside the root.
     std::filesystem::path inside_root(const std::filesystem::path& path) const;
 
     std::filesystem::path root_;
+    std::filesystem::path given_root_;  // as given, absolute: the callers' host paths start with it
     bool live_;
     bool dry_run_;
     std::ostream& plan_;
