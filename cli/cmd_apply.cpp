@@ -4,10 +4,10 @@
 #include "cli/boot_target_options.hpp"
 #include "cli/commands.hpp"
 #include "cli/json_result.hpp"
+#include "model/errors.hpp"
 #include "tuner/boot/apply.hpp"
 #include "tuner/boot/report_gate.hpp"
 #include "tuner/boot/report_input.hpp"
-#include "tuner/system/errors.hpp"
 
 namespace hugetune::cli {
 namespace {

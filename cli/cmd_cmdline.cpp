@@ -2,9 +2,9 @@
 
 #include "cli/commands.hpp"
 #include "model/alloc_threads.hpp"
+#include "model/errors.hpp"
 #include "tuner/boot/report_gate.hpp"
 #include "tuner/boot/report_input.hpp"
-#include "tuner/system/errors.hpp"
 
 namespace hugetune::cli {
 namespace {

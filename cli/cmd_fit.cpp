@@ -21,6 +21,7 @@
 #include "model/boot_breakdown.hpp"
 #include "model/documents/breakdown.hpp"
 #include "model/documents/report.hpp"
+#include "model/errors.hpp"
 #include "model/recommend.hpp"
 #include "model/text.hpp"
 #include "reports/fit_summary.hpp"
@@ -28,7 +29,6 @@
 #include "reports/summary.hpp"
 #include "tuner/system/atomic_file.hpp"
 #include "tuner/system/build_info.hpp"
-#include "tuner/system/errors.hpp"
 #include "tuner/system/json_file.hpp"
 
 namespace hugetune::cli {

@@ -14,6 +14,7 @@
 #include "model/boot_breakdown.hpp"
 #include "model/documents/breakdown.hpp"
 #include "model/documents/report.hpp"
+#include "model/errors.hpp"
 #include "model/input/fit_input.hpp"
 #include "model/input/json_fields.hpp"
 #include "model/recommend.hpp"
@@ -25,7 +26,6 @@
 #include "tuner/sweep/sweep.hpp"
 #include "tuner/system/atomic_file.hpp"
 #include "tuner/system/build_info.hpp"
-#include "tuner/system/errors.hpp"
 #include "tuner/system/gnuplot.hpp"
 
 namespace hugetune::cli {

@@ -6,10 +6,11 @@
 #include <cstdio>
 #include <sstream>
 
+#include "cli/setting_flags.hpp"
+#include "model/errors.hpp"
 #include "tuner/kernel/cmdline.hpp"
 #include "tuner/sweep/settings.hpp"
 #include "tuner/system/atomic_file.hpp"
-#include "tuner/system/errors.hpp"
 
 namespace hugetune::cli {
 namespace {
@@ -119,6 +120,7 @@ void add_sweep_options(po::options_description& desc, SweepOptionValues& v) {
 
 SweepOptions sweep_options_from(const SweepOptionValues& v, const po::variables_map& vm) {
     SweepOptions o;
+    o.words = flag_words();
     if (vm.count("threads"))
         o.threads_per_node = parse_thread_list(v.threads);
     if (vm.count("phases"))

@@ -9,8 +9,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "model/errors.hpp"
 #include "tuner/system/atomic_file.hpp"
-#include "tuner/system/errors.hpp"
 
 namespace hugetune::boot {
 namespace fs = std::filesystem;

@@ -34,7 +34,8 @@ std::vector<PendingWrite> pending_writes(const std::vector<PlannedFile>& files,
 // apply killed while writing left its ledger with `pending` files: each is brought to the
 // bytes the ledger records (its backup made first when missing), and the ledger is written
 // without them. A file that holds neither its bytes from before nor after is refused, naming it
-// and its backup. Under `dry_run` only says so on `err`. Returns whether one was found.
-bool finish_interrupted_apply(const KernelFs& root, bool dry_run, std::ostream& err);
+// and its backup. Under the target's dry run only says so on `err`. Returns whether one was
+// found.
+bool finish_interrupted_apply(const KernelFs& root, const TargetOptions& target, std::ostream& err);
 
 }  // namespace hugetune::boot

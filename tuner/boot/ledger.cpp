@@ -3,13 +3,13 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
+#include "model/errors.hpp"
 #include "model/text.hpp"
 #include "tuner/boot/boot_entries.hpp"
 #include "tuner/boot/grub_files.hpp"
 #include "tuner/boot/kernel_cmdline_file.hpp"
 #include "tuner/boot/report_input.hpp"
 #include "tuner/system/atomic_file.hpp"
-#include "tuner/system/errors.hpp"
 #include "tuner/system/root_path.hpp"
 
 namespace hugetune::boot {

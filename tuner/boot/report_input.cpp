@@ -4,8 +4,8 @@
 #include <limits>
 
 #include "model/alloc_threads.hpp"
+#include "model/errors.hpp"
 #include "model/input/fit_input.hpp"
-#include "tuner/system/errors.hpp"
 #include "tuner/system/json_file.hpp"
 
 namespace hugetune {

@@ -3,13 +3,13 @@
 #include <limits>
 
 #include "model/alloc_threads.hpp"
+#include "model/errors.hpp"
 #include "model/input/fit_input.hpp"
 #include "model/input/json_fields.hpp"
 #include "model/text.hpp"
 #include "tuner/kernel/boot_pool.hpp"
 #include "tuner/kernel/cmdline.hpp"
 #include "tuner/system/atomic_file.hpp"
-#include "tuner/system/errors.hpp"
 #include "tuner/system/json_file.hpp"
 #include "tuner/system/root_path.hpp"
 

@@ -12,10 +12,10 @@
 #include <set>
 #include <sstream>
 
+#include "model/errors.hpp"
 #include "model/text.hpp"
 #include "tuner/kernel/kernel_files.hpp"
 #include "tuner/system/atomic_file.hpp"
-#include "tuner/system/errors.hpp"
 
 namespace hugetune {
 namespace fs = std::filesystem;

@@ -9,7 +9,7 @@
 #include <string>
 #include <system_error>
 
-#include "tuner/system/errors.hpp"
+#include "model/errors.hpp"
 
 namespace hugetune {
 namespace fs = std::filesystem;

@@ -3,9 +3,9 @@
 #include <fstream>
 #include <sstream>
 
+#include "model/errors.hpp"
 #include "model/input/json_text.hpp"
 #include "model/text.hpp"
-#include "tuner/system/errors.hpp"
 
 namespace hugetune {
 namespace fs = std::filesystem;

@@ -12,8 +12,8 @@
 #include <sstream>
 #include <string>
 
+#include "model/errors.hpp"
 #include "tuner/system/atomic_file.hpp"
-#include "tuner/system/errors.hpp"
 
 using namespace hugetune;
 namespace fs = std::filesystem;

@@ -4,13 +4,13 @@
 
 #include <functional>
 
+#include "model/errors.hpp"
 #include "tests/unit/support/fixtures.hpp"
 #include "tuner/boot/apply.hpp"
 #include "tuner/boot/grub_variables.hpp"
 #include "tuner/boot/ostree.hpp"
 #include "tuner/boot/rollback.hpp"
 #include "tuner/boot/tuned.hpp"
-#include "tuner/system/errors.hpp"
 
 using namespace hugetune;
 using namespace hugetune::boot;

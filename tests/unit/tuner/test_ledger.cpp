@@ -1,8 +1,8 @@
 #include <doctest/doctest.h>
 
+#include "model/errors.hpp"
 #include "tuner/boot/ledger.hpp"
 #include "tuner/boot/report_input.hpp"
-#include "tuner/system/errors.hpp"
 
 using namespace hugetune::boot;
 

@@ -8,9 +8,9 @@
 #include <fstream>
 #include <functional>
 
+#include "model/errors.hpp"
 #include "tuner/sweep/pool_state.hpp"
 #include "tuner/system/atomic_file.hpp"
-#include "tuner/system/errors.hpp"
 
 using namespace hugetune;
 namespace fs = std::filesystem;
