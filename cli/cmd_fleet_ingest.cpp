@@ -16,8 +16,8 @@
 #include "cli/fleet_commands.hpp"
 #include "cli/fleet_db_option.hpp"
 #include "model/errors.hpp"
-#include "model/input/fit_input.hpp"
 #include "model/text.hpp"
+#include "tuner/system/json_file.hpp"
 
 namespace hugetune::cli {
 namespace {
@@ -56,22 +56,6 @@ struct Refusal {
     std::string name, reason;
 };
 
-// At most 64 kB more than a report may hold: a larger file is refused by its size without
-// being held whole. `size_hint`, a file's size, spares the copies of a growing string.
-std::optional<std::string> read_bytes(std::istream& in, std::uintmax_t size_hint = 0) {
-    std::string bytes;
-    char buffer[1 << 16];
-    bytes.reserve(static_cast<std::size_t>(std::min(size_hint, model::kMaxInputBytes + 1)) +
-                  sizeof buffer);
-    while (bytes.size() <= model::kMaxInputBytes && in.read(buffer, sizeof buffer))
-        bytes.append(buffer, sizeof buffer);
-    if (in.bad())
-        return std::nullopt;
-    if (bytes.size() <= model::kMaxInputBytes)
-        bytes.append(buffer, static_cast<std::size_t>(in.gcount()));
-    return bytes;
-}
-
 struct Input {
     std::string name;  // as given; "<stdin>" for `-`
     bool from_stdin = false;
@@ -102,11 +86,11 @@ std::vector<Input> gather_inputs(const std::vector<std::string>& inputs) {
 
 std::optional<std::string> read_input(const Input& input) {
     if (input.from_stdin)
-        return read_bytes(std::cin);
+        return read_document_bytes(std::cin);
     std::ifstream in(input.name, std::ios::binary);
     std::error_code ec;
     const auto size = fs::file_size(input.name, ec);
-    return in ? read_bytes(in, ec ? 0 : size) : std::nullopt;
+    return in ? read_document_bytes(in, ec ? 0 : size) : std::nullopt;
 }
 
 // The report checked, or its refusal's reason.

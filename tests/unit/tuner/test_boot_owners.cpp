@@ -145,7 +145,7 @@ TEST_CASE("ostree: apply plans one command and no file; rollback plans its inver
         ledger_after_apply(owner_request("2"), plan, {}, std::nullopt, owner_root("fedora-coreos"));
     CHECK(ledger.bootloader == "ostree");
     REQUIRE(ledger.bls_entries.size() == 1);
-    auto back = ledger_from_json(ledger_to_json(ledger).dump(), "test");
+    auto back = ledger_from_json(ledger_to_json(ledger), "test");
     RollbackPlan undo = plan_rollback(back, owner_root("fedora-coreos"));
     CHECK(undo.change.files.empty());
     CHECK(undo.change.commands ==

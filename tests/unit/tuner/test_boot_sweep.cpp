@@ -1,7 +1,6 @@
 // The boot sweep's plan, state file and state machine, driven through a fake machine that boots
 // whatever command line was last loaded and logs the allocation line a real kernel would.
 #include <doctest/doctest.h>
-#include <stdlib.h>
 
 #include <filesystem>
 #include <fstream>
@@ -9,6 +8,7 @@
 #include <sstream>
 
 #include "model/errors.hpp"
+#include "tests/unit/support/fixtures.hpp"
 #include "tuner/boot_sweep/host.hpp"
 #include "tuner/boot_sweep/plan.hpp"
 #include "tuner/boot_sweep/result.hpp"
@@ -145,17 +145,7 @@ class FakeHost : public bs::Host {
     void boot_loaded() { boot_into(*loaded); }
 };
 
-struct Dir {
-    fs::path path;
-    Dir() {
-        std::string tmpl = (fs::temp_directory_path() / "hugetune-boot-sweep-XXXXXX").string();
-        REQUIRE(mkdtemp(tmpl.data()) != nullptr);
-        path = tmpl;
-    }
-    ~Dir() {
-        std::error_code ec;
-        fs::remove_all(path, ec);
-    }
+struct Dir : hugetune::test::ScratchDir {
     fs::path state() const { return path / "boot-sweep.json"; }
 };
 
