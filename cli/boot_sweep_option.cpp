@@ -1,6 +1,6 @@
 #include "cli/boot_sweep_option.hpp"
 
-#include "tuner/system/errors.hpp"
+#include "model/errors.hpp"
 #include "tuner/system/json_file.hpp"
 
 namespace hugetune::cli {
@@ -10,7 +10,7 @@ model::SweepData read_boot_sweep_option(const std::filesystem::path& file) {
     try {
         document = read_json_file(file);
     } catch (const UsageError& e) {
-        throw UsageError(std::string("--boot-sweep ") + e.what());
+        throw UsageError("--boot-sweep " + e.message());
     }
     return model::parse_boot_sweep_json(document, {file.string(), "boot_sweep"});
 }

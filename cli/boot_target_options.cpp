@@ -2,6 +2,8 @@
 
 #include <filesystem>
 
+#include "cli/setting_flags.hpp"
+
 namespace hugetune::cli {
 
 void add_boot_target_options(po::options_description& desc, BootTargetFlags& f) {
@@ -19,6 +21,7 @@ void add_boot_target_options(po::options_description& desc, BootTargetFlags& f) 
 
 boot::TargetOptions boot_target_options(const BootTargetFlags& f) {
     boot::TargetOptions t;
+    t.words = flag_words();
     if (f.no_regenerate && f.regenerate)
         usage_error("--no-regenerate", "cannot be combined with --regenerate; pick one");
     if (!f.root.empty())

@@ -11,10 +11,10 @@
 #include "cli/help_formats.hpp"
 #include "cli/setting_flags.hpp"
 #include "model/alloc_threads.hpp"
+#include "model/errors.hpp"
 #include "model/recommend.hpp"
 #include "model/text.hpp"
 #include "tuner/system/build_info.hpp"
-#include "tuner/system/errors.hpp"
 
 namespace hugetune::cli {
 
@@ -295,13 +295,8 @@ int run_main(int argc, char** argv) {
 ErrorReport current_error() {
     try {
         throw;
-    } catch (const SettingError& e) {
-        return {setting_error_text(e), e.code(), true};
-    } catch (const model::InputError& e) {
-        // A document the user gave is a usage error; data hugetune stored itself, a failure.
-        return {input_error_text(e), e.source().stored ? ExitCode::failure : ExitCode::usage, true};
     } catch (const Error& e) {
-        return {e.what(), e.code(), true};
+        return {error_text(e), e.code(), true};
     } catch (const std::exception& e) {
         return {e.what(), ExitCode::failure, false};
     }

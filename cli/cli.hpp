@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "tuner/system/errors.hpp"
+#include "model/errors.hpp"
 
 namespace hugetune::cli {
 
@@ -93,7 +93,7 @@ void print_diagnostic(std::string_view kind, std::string_view message);
 [[noreturn]] void usage_error(std::string_view option, std::string_view problem);
 
 // What the exception being handled tells the user: the text after "hugetune: error: " and the
-// exit code. `typed`: a user error (Error, model::InputError); any other exception is a failure
+// exit code. `typed`: a user error (an Error of any layer); any other exception is a failure
 // with its own text. The one place an error becomes a line; call it only inside a catch block.
 struct ErrorReport {
     std::string message;

@@ -13,6 +13,7 @@
 #include "cli/commands.hpp"
 #include "cli/help_formats.hpp"
 #include "model/alloc_threads.hpp"
+#include "model/errors.hpp"
 #include "model/text.hpp"
 #include "tuner/boot/regenerate.hpp"
 #include "tuner/boot_sweep/host.hpp"
@@ -27,7 +28,6 @@
 #include "tuner/sweep/pool_state.hpp"
 #include "tuner/system/atomic_file.hpp"
 #include "tuner/system/effects.hpp"
-#include "tuner/system/errors.hpp"
 #include "tuner/system/file_lock.hpp"
 #include "tuner/system/own_binary.hpp"
 #include "tuner/system/privilege.hpp"
@@ -384,6 +384,13 @@ std::string unit_binary(const KernelFs& kfs, bool systemd) {
                      "system; install hugetune into the tree first, or give --no-systemd");
 }
 
+// What the continue unit runs at each boot for the sweep whose state file the machine sees at
+// `state`.
+std::vector<std::string> continue_command(const KernelFs& kfs, bool systemd,
+                                          const fs::path& state) {
+    return {unit_binary(kfs, systemd), "boot-sweep", "continue", "--state", state.string()};
+}
+
 int plan_command(const BootSweepOptions& o, const KernelFs& kfs) {
     const bs::Plan plan = bs::make_plan(gather_facts(o, kfs), o.request);
     bs::State preview;
@@ -399,7 +406,7 @@ int start_command(const BootSweepOptions& o, const KernelFs& kfs) {
     require_root_for_kexec(o, kfs, "start");
     const bs::Plan plan = bs::make_plan(gather_facts(o, kfs), o.request);
     const StatePaths state = state_paths(o, kfs);
-    const std::string binary = unit_binary(kfs, o.systemd);
+    const std::vector<std::string> command = continue_command(kfs, o.systemd, state.machine);
     // The sweep's lock on this machine; a tree under --root gets no file of ours, so its own
     // directory is locked, and there a --dry-run takes none.
     std::optional<RunLock> run_lock;
@@ -423,7 +430,7 @@ int start_command(const BootSweepOptions& o, const KernelFs& kfs) {
         require_usable_state(state.here, kfs);
     }
     Effects effects(kfs.root(), o.dry_run, std::cout);
-    bs::LiveHost host(kfs, effects, o.systemd, binary, state.machine);
+    bs::LiveHost host(kfs, effects, o.systemd, command, state.machine);
     std::cout << printable_lines(bs::format_plan(plan));
     effects.write_file(kfs.resolve(bs::kActiveSweepPath.string(), LastLink::keep),
                        state.machine.string() + "\n");
@@ -450,8 +457,8 @@ int advance_command(const BootSweepOptions& o, const KernelFs& kfs, const std::s
     if (!o.dry_run && saved->in_progress())
         require_usable_state(state.here, kfs);
     Effects effects(kfs.root(), o.dry_run, std::cout);
-    bs::LiveHost host(kfs, effects, saved->systemd, unit_binary(kfs, saved->systemd),
-                      state.machine);
+    bs::LiveHost host(kfs, effects, saved->systemd,
+                      continue_command(kfs, saved->systemd, state.machine), state.machine);
     carry_and_report(decide(std::move(*saved), host.this_boot()), host, state.here);
     return 0;
 }

@@ -2,10 +2,10 @@
 
 #include "cli/commands.hpp"
 #include "model/alloc_threads.hpp"
+#include "model/errors.hpp"
 #include "model/text.hpp"
 #include "tuner/boot/report_gate.hpp"
 #include "tuner/boot/report_input.hpp"
-#include "tuner/system/errors.hpp"
 
 namespace hugetune::cli {
 namespace {

@@ -21,13 +21,13 @@
 #include "model/documents/breakdown.hpp"
 #include "model/documents/fit.hpp"
 #include "model/documents/report.hpp"
+#include "model/errors.hpp"
 #include "model/input/json_fields.hpp"
 #include "model/recommend.hpp"
 #include "model/text.hpp"
 #include "reports/summary.hpp"
 #include "tuner/system/atomic_file.hpp"
 #include "tuner/system/build_info.hpp"
-#include "tuner/system/errors.hpp"
 #include "tuner/system/json_file.hpp"
 
 namespace hugetune::cli {

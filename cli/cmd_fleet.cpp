@@ -6,7 +6,7 @@
 #include "cli/commands.hpp"
 #include "cli/fleet_commands.hpp"
 #include "cli/help_formats.hpp"
-#include "tuner/system/errors.hpp"
+#include "model/errors.hpp"
 
 namespace hugetune::cli {
 namespace {

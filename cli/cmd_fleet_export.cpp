@@ -9,10 +9,10 @@
 #include "cli/fleet_commands.hpp"
 #include "cli/fleet_db_option.hpp"
 #include "cli/fleet_exports.hpp"
+#include "model/errors.hpp"
 #include "model/text.hpp"
 #include "reports/prometheus.hpp"
 #include "tuner/system/atomic_file.hpp"
-#include "tuner/system/errors.hpp"
 
 namespace hugetune::cli {
 namespace {
@@ -106,7 +106,7 @@ struct HostsOfSkus {
 HostsOfSkus hosts_of_skus(fleet_db::FleetDb& db) {
     HostsOfSkus out;
     std::map<std::string, std::string> sku_of_host;
-    for (const auto& row : fleet_db_call([&] { return db.host_sku_latest(); })) {
+    for (const auto& row : db.host_sku_latest()) {
         sku_of_host[row.host] = row.sku_key;  // a host's last row is its latest report's
         auto& latest = out.latest_report[row.sku_key];
         latest = std::max(latest, row.generated_at);
@@ -193,7 +193,7 @@ int run_fleet_export(const Args& args) {
     const auto o = parse_export(args);
     if (!o)
         return 0;
-    auto db = open_fleet_db(fleet_db_target(o->db), false);
+    auto db = fleet_db::FleetDb::open(fleet_db_target(o->db), false);
     // The formats that print only the headline fields read a kept answer without its fit.
     const auto rows =
         answers_of_all_skus(db, o->options, o->format == "json" ? Fit::read : Fit::left_out);

@@ -4,8 +4,8 @@
 
 #include "cli/fleet_commands.hpp"
 #include "cli/fleet_db_option.hpp"
+#include "model/errors.hpp"
 #include "model/text.hpp"
-#include "tuner/system/errors.hpp"
 
 namespace hugetune::cli {
 namespace {
@@ -135,14 +135,13 @@ int run_fleet_forget(const Args& args) {
     if (!o)
         return 0;
     const auto target = fleet_db_target(o->db);
-    auto db = open_fleet_db(target, false);
-    if (!o->host.empty() && !fleet_db_call([&] { return db.sku_of_host(o->host); }))
+    auto db = fleet_db::FleetDb::open(target, false);
+    if (!o->host.empty() && !db.sku_of_host(o->host))
         usage_error("--host", "no host '" + o->host +
                                   "' in the database; 'hugetune fleet runs' lists the hosts");
-    const fleet_db::ForgetResult result = fleet_db_call([&] {
-        return o->verification.empty() ? db.forget_runs(selection_of(*o), o->dry_run)
-                                       : db.forget_verification(o->verification, o->dry_run);
-    });
+    const fleet_db::ForgetResult result = o->verification.empty()
+                                              ? db.forget_runs(selection_of(*o), o->dry_run)
+                                              : db.forget_verification(o->verification, o->dry_run);
     if (o->json)
         std::cout << result_json(target.display, result, o->dry_run).dump(2) << "\n";
     else

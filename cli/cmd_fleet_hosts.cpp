@@ -4,8 +4,8 @@
 
 #include "cli/fleet_commands.hpp"
 #include "cli/fleet_db_option.hpp"
+#include "model/errors.hpp"
 #include "model/text.hpp"
-#include "tuner/system/errors.hpp"
 
 namespace hugetune::cli {
 namespace {
@@ -23,10 +23,10 @@ std::optional<OtherSetting> other_init_on_alloc(fleet_db::FleetDb& db, const std
         return std::nullopt;
     key.init_on_alloc = !*key.init_on_alloc;
     OtherSetting other{model::fleet::to_string(key), *key.init_on_alloc, {}};
-    const auto keys = fleet_db_call([&] { return db.sku_keys(); });
+    const auto keys = db.sku_keys();
     if (std::find(keys.begin(), keys.end(), other.key) == keys.end())
         return std::nullopt;
-    for (const auto& run : fleet_db_call([&] { return db.runs_of_sku(other.key); }))
+    for (const auto& run : db.runs_of_sku(other.key))
         if (std::find(other.hosts.begin(), other.hosts.end(), run.host) == other.hosts.end())
             other.hosts.push_back(run.host);
     return other;
@@ -47,8 +47,8 @@ int run_fleet_hosts(const Args& args) {
                        desc, args, vm))
         return 0;
     model::fleet::parse_sku_key(sku, {"", "sku"});
-    auto db = open_fleet_db(fleet_db_target(db_option), false);
-    const auto runs = fleet_db_call([&] { return db.runs_of_sku(sku); });
+    auto db = fleet_db::FleetDb::open(fleet_db_target(db_option), false);
+    const auto runs = db.runs_of_sku(sku);
     if (runs.empty())
         usage_error("--sku",
                     "no runs of SKU '" + sku + "' in the database; see 'hugetune fleet skus'");

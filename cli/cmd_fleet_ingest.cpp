@@ -15,10 +15,9 @@
 
 #include "cli/fleet_commands.hpp"
 #include "cli/fleet_db_option.hpp"
-#include "fleet_db/fleet_db_error.hpp"
-#include "model/input/fit_input.hpp"
+#include "model/errors.hpp"
 #include "model/text.hpp"
-#include "tuner/system/errors.hpp"
+#include "tuner/system/json_file.hpp"
 
 namespace hugetune::cli {
 namespace {
@@ -57,22 +56,6 @@ struct Refusal {
     std::string name, reason;
 };
 
-// At most 64 kB more than a report may hold: a larger file is refused by its size without
-// being held whole. `size_hint`, a file's size, spares the copies of a growing string.
-std::optional<std::string> read_bytes(std::istream& in, std::uintmax_t size_hint = 0) {
-    std::string bytes;
-    char buffer[1 << 16];
-    bytes.reserve(static_cast<std::size_t>(std::min(size_hint, model::kMaxInputBytes + 1)) +
-                  sizeof buffer);
-    while (bytes.size() <= model::kMaxInputBytes && in.read(buffer, sizeof buffer))
-        bytes.append(buffer, sizeof buffer);
-    if (in.bad())
-        return std::nullopt;
-    if (bytes.size() <= model::kMaxInputBytes)
-        bytes.append(buffer, static_cast<std::size_t>(in.gcount()));
-    return bytes;
-}
-
 struct Input {
     std::string name;  // as given; "<stdin>" for `-`
     bool from_stdin = false;
@@ -103,11 +86,11 @@ std::vector<Input> gather_inputs(const std::vector<std::string>& inputs) {
 
 std::optional<std::string> read_input(const Input& input) {
     if (input.from_stdin)
-        return read_bytes(std::cin);
+        return read_document_bytes(std::cin);
     std::ifstream in(input.name, std::ios::binary);
     std::error_code ec;
     const auto size = fs::file_size(input.name, ec);
-    return in ? read_bytes(in, ec ? 0 : size) : std::nullopt;
+    return in ? read_document_bytes(in, ec ? 0 : size) : std::nullopt;
 }
 
 // The report checked, or its refusal's reason.
@@ -115,11 +98,9 @@ std::variant<fleet_db::IntakeReport, std::string> intake(const std::string& name
                                                          std::string bytes) {
     try {
         return fleet_db::read_intake_report(name, std::move(bytes));
-    } catch (const fleet_db::FleetDbError& e) {
-        return std::string(e.what()).substr(name.size() + 2);
     } catch (const std::exception&) {
-        // A report the fleet model cannot fit (model::InputError about `name`) is refused
-        // like one the checks above refuse.
+        // A report the checks refuse (fleet_db::FleetDbError "NAME: reason") or the fleet model
+        // cannot fit (model::InputError about `name`) is refused, not the batch.
         const ErrorReport error = current_error();
         if (!error.typed || error.code != ExitCode::usage)
             throw;
@@ -239,10 +220,10 @@ int run_fleet_ingest(const Args& args) {
     if (!o)
         return 0;
     const auto target = fleet_db_target(o->db);
-    auto db = open_fleet_db(target, true);
+    auto db = fleet_db::FleetDb::open(target, true);
     // A few reports in memory at a time (Preparers): read, checked, stored in turn, let go.
     // The batch's transaction stores all of them or none.
-    auto batch = fleet_db_call([&] { return db.begin_ingest(); });
+    auto batch = db.begin_ingest();
     std::vector<Refusal> refused;
     std::size_t accepted = 0;
     const auto inputs = gather_inputs(o->inputs);
@@ -253,11 +234,10 @@ int run_fleet_ingest(const Args& args) {
             refused.push_back({inputs[at].name, std::move(*reason)});
             continue;
         }
-        fleet_db_call(
-            [&] { batch.store(std::move(std::get<fleet_db::IntakeReport>(prepared.checked))); });
+        batch.store(std::move(std::get<fleet_db::IntakeReport>(prepared.checked)));
         ++accepted;
     }
-    const auto result = fleet_db_call([&] { return batch.commit(); });
+    const auto result = batch.commit();
     if (o->json) {
         std::cout << summary_json(target.display, result, refused).dump(2) << "\n";
     } else {

@@ -4,11 +4,11 @@
 #include "cli/fleet_commands.hpp"
 #include "cli/fleet_db_option.hpp"
 #include "cli/plot_output.hpp"
+#include "model/errors.hpp"
 #include "model/fleet/host_runs.hpp"
 #include "model/text.hpp"
 #include "reports/fleet_plot.hpp"
 #include "tuner/system/atomic_file.hpp"
-#include "tuner/system/errors.hpp"
 
 namespace hugetune::cli {
 namespace {
@@ -105,10 +105,10 @@ int run_fleet_recommend(const Args& args) {
     const auto o = parse_recommend(args);
     if (!o)
         return 0;
-    auto db = open_fleet_db(fleet_db_target(o->db), false);
+    auto db = fleet_db::FleetDb::open(fleet_db_target(o->db), false);
     std::string key = o->sku;
     if (key.empty()) {
-        const auto found = fleet_db_call([&] { return db.sku_of_host(o->host); });
+        const auto found = db.sku_of_host(o->host);
         if (!found)
             usage_error("--host", "no report of host '" + o->host +
                                       "' in the database; ingest its report first");
@@ -122,7 +122,7 @@ int run_fleet_recommend(const Args& args) {
     else
         print_answer(answer);
     if (!o->plot.empty()) {
-        const auto runs = fleet_db_call([&] { return db.runs_of_sku(key); });
+        const auto runs = db.runs_of_sku(key);
         const auto input = sku_runs_input(key);
         const auto data = fleet_plot_data(answer, model::fleet::read_host_runs(runs, input),
                                           model::fleet::check_hosts(runs, o->options, input));

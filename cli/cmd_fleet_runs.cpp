@@ -4,8 +4,8 @@
 
 #include "cli/fleet_commands.hpp"
 #include "cli/fleet_db_option.hpp"
+#include "model/errors.hpp"
 #include "model/text.hpp"
-#include "tuner/system/errors.hpp"
 
 namespace hugetune::cli {
 namespace {
@@ -57,13 +57,13 @@ int run_fleet_runs(const Args& args) {
     const auto o = parse_runs(args);
     if (!o)
         return 0;
-    auto db = open_fleet_db(fleet_db_target(o->db), false);
+    auto db = fleet_db::FleetDb::open(fleet_db_target(o->db), false);
     fleet_db::RunSelection selection;
     if (!o->host.empty())
         selection.host = o->host;
     if (!o->sku.empty())
         selection.sku = o->sku;
-    const auto runs = fleet_db_call([&] { return db.list_runs(selection); });
+    const auto runs = db.list_runs(selection);
     if (runs.empty() && selection.host)
         usage_error("--host", "no runs of host '" + o->host +
                                   "' in the database; 'hugetune fleet runs' lists every host's");

@@ -58,7 +58,7 @@ int run_fleet_skus(const Args& args) {
                        args, vm))
         return 0;
     const auto options = fleet_analysis_options(flags);
-    auto db = open_fleet_db(fleet_db_target(db_option), false);
+    auto db = fleet_db::FleetDb::open(fleet_db_target(db_option), false);
     const auto rows = answers_of_all_skus(db, options, json ? Fit::read : Fit::left_out);
     if (json) {
         nlohmann::json out = nlohmann::json::array();

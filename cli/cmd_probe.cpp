@@ -2,9 +2,9 @@
 #include <iostream>
 
 #include "cli/commands.hpp"
+#include "model/errors.hpp"
 #include "model/text.hpp"
 #include "tuner/probe/probe.hpp"
-#include "tuner/system/errors.hpp"
 
 namespace hugetune::cli {
 namespace {

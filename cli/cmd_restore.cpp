@@ -3,9 +3,9 @@
 
 #include "cli/commands.hpp"
 #include "cli/json_result.hpp"
+#include "model/errors.hpp"
 #include "model/text.hpp"
 #include "tuner/sweep/pool_state.hpp"
-#include "tuner/system/errors.hpp"
 #include "tuner/system/privilege.hpp"
 
 namespace hugetune::cli {
@@ -84,8 +84,8 @@ void restore_before_command() {
             print_diagnostic("warning", "some values could not be restored; " +
                                             state_file_path().string() +
                                             " is kept; run 'hugetune restore'");
-    } catch (const std::exception& e) {
-        print_diagnostic("warning", e.what());
+    } catch (const std::exception&) {
+        print_diagnostic("warning", current_error().message);
     }
 }
 

@@ -13,6 +13,7 @@
 #include "model/boot_breakdown.hpp"
 #include "model/documents/breakdown.hpp"
 #include "model/documents/report.hpp"
+#include "model/errors.hpp"
 #include "model/input/fit_input.hpp"
 #include "model/recommend.hpp"
 #include "model/text.hpp"
@@ -22,7 +23,6 @@
 #include "tuner/sweep/sweep.hpp"
 #include "tuner/system/atomic_file.hpp"
 #include "tuner/system/build_info.hpp"
-#include "tuner/system/errors.hpp"
 #include "tuner/system/gnuplot.hpp"
 
 namespace hugetune::cli {

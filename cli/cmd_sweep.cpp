@@ -8,12 +8,12 @@
 
 #include "cli/commands.hpp"
 #include "cli/sweep_options.hpp"
+#include "model/errors.hpp"
 #include "reports/summary.hpp"
 #include "tuner/kernel/cmdline.hpp"
 #include "tuner/probe/probe.hpp"
 #include "tuner/sweep/sweep.hpp"
 #include "tuner/system/atomic_file.hpp"
-#include "tuner/system/errors.hpp"
 
 namespace hugetune::cli {
 namespace {

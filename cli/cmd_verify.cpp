@@ -6,8 +6,10 @@
 #include <sstream>
 
 #include "cli/commands.hpp"
+#include "cli/setting_flags.hpp"
 #include "model/alloc_threads.hpp"
 #include "model/documents/verification.hpp"
+#include "model/errors.hpp"
 #include "model/fleet/fleet.hpp"
 #include "model/text.hpp"
 #include "reports/prometheus.hpp"
@@ -19,7 +21,6 @@
 #include "tuner/kernel/kernel_fs.hpp"
 #include "tuner/kernel/kernel_log.hpp"
 #include "tuner/system/atomic_file.hpp"
-#include "tuner/system/errors.hpp"
 
 namespace hugetune::cli {
 namespace {
@@ -115,6 +116,7 @@ struct Gathered {
 // with this machine's; the live log with /proc/cmdline and this machine's release and boot id.
 void gather_boot(const VerifyOptions& o, const KernelFs& fs, Gathered& g) {
     auto& in = g.input;
+    in.words = flag_words();
     KernelLog log = o.log ? read_log_file(*o.log) : fs.kernel_log();
     if (const auto note = kernel_log_bounds_note(log); !note.empty())
         std::cerr << "hugetune: note: "

@@ -5,9 +5,10 @@
 #include <string_view>
 #include <vector>
 
+#include "cli/setting_flags.hpp"
 #include "fleet_db/fleet_db_error.hpp"
+#include "model/errors.hpp"
 #include "model/text.hpp"
-#include "tuner/system/errors.hpp"
 #include "tuner/system/own_binary.hpp"
 
 namespace hugetune::cli {
@@ -28,16 +29,6 @@ fleet_db::DbTarget fleet_db_target(const std::string& option_value) {
     if (value.empty())
         value = kDefaultFleetDb;
     return fleet_db::parse_db_target(value);
-}
-
-void rethrow_fleet_db_error(const fleet_db::FleetDbError& e) {
-    if (e.kind() == fleet_db::FleetDbError::Kind::usage)
-        throw UsageError(e.what());
-    throw RuntimeError(e.what());
-}
-
-fleet_db::FleetDb open_fleet_db(const fleet_db::DbTarget& target, bool create) {
-    return fleet_db_call([&] { return fleet_db::FleetDb::open(target, create); });
 }
 
 void add_analysis_options(po::options_description& desc, AnalysisFlags& flags) {
@@ -65,6 +56,7 @@ void add_analysis_options(po::options_description& desc, AnalysisFlags& flags) {
 model::fleet::FleetOptions fleet_analysis_options(const AnalysisFlags& flags) {
     model::fleet::FleetOptions options;
     options.recommend.seed = 1;  // the same database gives the same answer every time
+    options.words = flag_words();
     if (!flags.min_hosts.empty()) {
         const auto n = parse_unsigned("--min-hosts", flags.min_hosts);
         if (n < 1 || n > 100000)
@@ -192,10 +184,9 @@ model::InputSource sku_runs_input(const std::string& sku_key) {
 model::fleet::FleetAnswer answer_of_sku(fleet_db::FleetDb& db, const std::string& sku_key,
                                         const model::fleet::FleetOptions& options, Fit fit) {
     const bool keep = !own_binary_digest().empty();
-    const std::string inputs =
-        keep ? answer_inputs(fleet_db_call([&] { return db.runs_digest(sku_key); }), options) : "";
+    const std::string inputs = keep ? answer_inputs(db.runs_digest(sku_key), options) : "";
     if (keep)
-        if (const auto kept = fleet_db_call([&] { return db.kept_answer(sku_key, inputs); })) {
+        if (const auto kept = db.kept_answer(sku_key, inputs)) {
             try {
                 const auto headline = fit == Fit::left_out ? without_fit(*kept) : std::nullopt;
                 return model::fleet::read_fleet_answer(
@@ -203,7 +194,7 @@ model::fleet::FleetAnswer answer_of_sku(fleet_db::FleetDb& db, const std::string
             } catch (const std::exception&) {  // damaged or of another layout: computed again
             }
         }
-    const auto runs = fleet_db_call([&] { return db.runs_of_sku(sku_key); });
+    const auto runs = db.runs_of_sku(sku_key);
     if (runs.empty())
         throw UsageError("--sku: no runs of SKU '" + sku_key +
                          "' in the database; see 'hugetune fleet skus' for the SKUs it holds");
@@ -217,7 +208,7 @@ model::fleet::FleetAnswer answer_of_sku(fleet_db::FleetDb& db, const std::string
 std::vector<SkuRow> answers_of_all_skus(fleet_db::FleetDb& db,
                                         const model::fleet::FleetOptions& options, Fit fit) {
     std::vector<SkuRow> rows;
-    for (const auto& key : fleet_db_call([&] { return db.sku_keys(); })) {
+    for (const auto& key : db.sku_keys()) {
         SkuRow row{key, std::nullopt, {}};
         try {
             row.answer = answer_of_sku(db, key, options, fit);

@@ -1,5 +1,5 @@
-// What every `hugetune fleet` subcommand shares: the --db option (or HUGETUNE_DB), opening the
-// database with its refusals as the command line's errors, and the analysis' options.
+// What every `hugetune fleet` subcommand shares: the --db option (or HUGETUNE_DB) and the
+// analysis' options.
 #pragma once
 
 #include <optional>
@@ -8,7 +8,6 @@
 
 #include "cli/cli.hpp"
 #include "fleet_db/fleet_db.hpp"
-#include "fleet_db/fleet_db_error.hpp"
 #include "model/fleet/fleet.hpp"
 
 namespace hugetune::cli {
@@ -20,22 +19,6 @@ void add_db_option(po::options_description& desc, std::string& value);
 
 // --db, else HUGETUNE_DB, else the default file.
 fleet_db::DbTarget fleet_db_target(const std::string& option_value);
-
-// Opens (and migrates) the database; its refusals become UsageError or RuntimeError naming the
-// database and the fix.
-fleet_db::FleetDb open_fleet_db(const fleet_db::DbTarget& target, bool create);
-
-// Runs `f`, turning the database's refusals into the command line's errors.
-[[noreturn]] void rethrow_fleet_db_error(const fleet_db::FleetDbError& e);
-
-template <class F>
-auto fleet_db_call(F&& f) -> decltype(f()) {
-    try {
-        return f();
-    } catch (const fleet_db::FleetDbError& e) {
-        rethrow_fleet_db_error(e);
-    }
-}
 
 // The options of a SKU's answer that `fleet skus`, `recommend`, `export` and `hosts` share, as
 // given on the command line; their defaults are model::fleet::FleetOptions'.

@@ -28,6 +28,18 @@ const std::vector<SettingFlag>& setting_flags() {
         {"input", "--input", true},
         {"boot_sweep", "--boot-sweep", true},
         {"sku", "--sku"},
+        {"min_hosts", "--min-hosts"},
+        {"min_confidence", "--min-confidence"},
+        {"accepted_warnings", "--accept-warning"},
+        {"boot_pages", "--boot-pages"},
+        {"db", "--db"},
+        {"verification", "--verification"},
+        {"out", "--out"},
+        {"force_regenerate", "--regenerate"},
+        {"dry_run", "--dry-run"},
+        {"force", "--force"},
+        {"log", "--log"},
+        {"hvo_pass", "--no-hvo-pass"},
     };
     return all;
 }
@@ -39,12 +51,20 @@ std::optional<SettingFlag> setting_flag(std::string_view setting) {
     return std::nullopt;
 }
 
+const SettingWords& flag_words() {
+    static const SettingWords words([](std::string_view setting) {
+        const auto entry = setting_flag(setting);
+        return std::string(entry ? entry->flag : setting);
+    });
+    return words;
+}
+
 std::string setting_error_text(const SettingError& error) {
+    const std::string message = error.message().text(flag_words());
     auto entry = setting_flag(error.setting);
     if (!entry)
-        return error.setting + ": " + error.what();
-    return std::string(entry->flag) + (entry->message_starts_with_value ? " " : ": ") +
-           error.what();
+        return error.setting + ": " + message;
+    return std::string(entry->flag) + (entry->message_starts_with_value ? " " : ": ") + message;
 }
 
 std::string input_error_text(const model::InputError& error) {
@@ -57,7 +77,16 @@ std::string input_error_text(const model::InputError& error) {
     }
     if (error.line())
         where += (where.empty() ? "line " : ", line ") + std::to_string(*error.line());
-    return where.empty() ? std::string(error.what()) : where + ": " + error.what();
+    const std::string message = error.message().text(flag_words());
+    return where.empty() ? message : where + ": " + message;
+}
+
+std::string error_text(const Error& error) {
+    if (const auto* setting = dynamic_cast<const SettingError*>(&error))
+        return setting_error_text(*setting);
+    if (const auto* input = dynamic_cast<const model::InputError*>(&error))
+        return input_error_text(*input);
+    return error.message().text(flag_words());
 }
 
 }  // namespace hugetune::cli

@@ -1,6 +1,7 @@
 // Which flag sets each engine setting. Engine code throws SettingError with its own name of the
-// setting, and names the setting that gave a document in model::InputError's source, and never
-// names a flag; this table is the one place that joins the two.
+// setting, names the setting that gave a document in model::InputError's source and a setting
+// in a message as a Flag, and never names a flag; this table is the one place that joins the
+// two.
 #pragma once
 
 #include <optional>
@@ -8,8 +9,8 @@
 #include <string_view>
 #include <vector>
 
+#include "model/errors.hpp"
 #include "model/input/input_error.hpp"
-#include "tuner/system/errors.hpp"
 
 namespace hugetune::cli {
 
@@ -33,5 +34,12 @@ std::string setting_error_text(const SettingError& error);
 // The same for a problem in a document: "--flag FILE, line N: problem", each part there when
 // the error has it ("--sku: problem", "FILE: json.path: problem; fix").
 std::string input_error_text(const model::InputError& error);
+
+// Each setting as the user sets it: its flag; a setting without a flag by its engine name.
+const SettingWords& flag_words();
+
+// The error line's text of any Error: the above for a SettingError or an InputError, else its
+// message with the flags of the settings it names.
+std::string error_text(const Error& error);
 
 }  // namespace hugetune::cli

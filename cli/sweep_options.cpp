@@ -6,11 +6,12 @@
 #include <cstdio>
 #include <sstream>
 
+#include "cli/setting_flags.hpp"
+#include "model/errors.hpp"
 #include "model/text.hpp"
 #include "tuner/kernel/cmdline.hpp"
 #include "tuner/sweep/settings.hpp"
 #include "tuner/system/atomic_file.hpp"
-#include "tuner/system/errors.hpp"
 #include "tuner/system/privilege.hpp"
 
 namespace hugetune::cli {
@@ -92,7 +93,7 @@ void add_sweep_options(po::options_description& desc, SweepOptionValues& v) {
 
 SweepOptions sweep_options_from(const SweepOptionValues& v, const po::variables_map& vm) {
     SweepOptions o;
-    // The range is validate_sweep_options' to check, with one message for both ends.
+    o.words = flag_words();
     if (vm.count("threads"))
         o.threads_per_node = parse_thread_list("--threads", v.threads);
     if (vm.count("phases"))

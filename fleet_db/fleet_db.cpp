@@ -367,14 +367,16 @@ FleetDb FleetDb::open(const DbTarget& target, bool create) {
         if (!create && !fs::exists(path, ec))
             throw FleetDbError(Kind::usage, target.display +
                                                 ": no fleet database there; ingest reports "
-                                                "first (hugetune fleet ingest) or give --db");
+                                                "first (hugetune fleet ingest) or give " +
+                                                Flag{"db"});
         const fs::path dir = path.has_parent_path() ? path.parent_path() : fs::path(".");
         if (!fs::is_directory(dir, ec))
             throw FleetDbError(Kind::usage, target.display + ": directory " + dir.string() +
-                                                " does not exist; create it or give another --db");
+                                                " does not exist; create it or give another " +
+                                                Flag{"db"});
         if (fs::exists(path, ec) && !fs::is_regular_file(path, ec))
-            throw FleetDbError(Kind::usage,
-                               target.display + ": not a regular file; give --db a file path");
+            throw FleetDbError(Kind::usage, target.display + ": not a regular file; give " +
+                                                Flag{"db"} + " a file path");
         if (target.location.find_first_of(" \"'\\") != std::string::npos)
             throw FleetDbError(Kind::usage, target.display +
                                                 ": a database path with spaces, quotes or "
@@ -424,8 +426,8 @@ int FleetDb::schema_version() {
                                    target_.display + ": holds other tables (" +
                                        std::to_string(others) +
                                        ") but no hugetune schema (no schema_info table): "
-                                       "another application's database; point --db at a "
-                                       "hugetune fleet database or a new one");
+                                       "another application's database; point " +
+                                       Flag{"db"} + " at a hugetune fleet database or a new one");
             return 0;
         }
         // As text: a damaged row may hold anything (a negative number, one beyond 64 bits,
@@ -433,8 +435,8 @@ int FleetDb::schema_version() {
         std::vector<std::string> rows(4);
         std::vector<soci::indicator> inds(4);
         *sql_ << "SELECT CAST(version AS TEXT) FROM schema_info", soci::into(rows, inds);
-        const std::string fix =
-            "; the database is damaged: restore it from a backup, or point --db at another";
+        const Message fix = "; the database is damaged: restore it from a backup, or point " +
+                            Flag{"db"} + " at another";
         if (rows.size() != 1 || inds[0] != soci::i_ok)
             throw FleetDbError(Kind::usage, target_.display + ": schema_info holds " +
                                                 std::to_string(rows.size()) +

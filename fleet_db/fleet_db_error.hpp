@@ -1,22 +1,18 @@
 // What the fleet database refuses, by audience: the caller's input or database (`usage`: a
 // report or database it cannot take, a newer schema) or a failure of the database itself (a
-// server that does not answer, a write refused). The command line turns each into its exit code.
+// server that does not answer, a write refused), each with its exit code.
 #pragma once
 
-#include <stdexcept>
-#include <string>
+#include "model/errors.hpp"
 
 namespace hugetune::fleet_db {
 
-class FleetDbError : public std::runtime_error {
+class FleetDbError : public Error {
   public:
     enum class Kind { usage, failure };
-    FleetDbError(Kind kind, const std::string& message)
-        : std::runtime_error(message), kind_(kind) {}
-    Kind kind() const { return kind_; }
-
-  private:
-    Kind kind_;
+    FleetDbError(Kind kind, const Message& message)
+        : Error(kind == Kind::usage ? ExitCode::usage : ExitCode::failure, message) {}
+    Kind kind() const { return code() == ExitCode::usage ? Kind::usage : Kind::failure; }
 };
 
 }  // namespace hugetune::fleet_db

@@ -5,7 +5,6 @@
 
 #include "fleet_db/fleet_db_error.hpp"
 #include "model/documents/report.hpp"
-#include "model/input/fit_input.hpp"
 #include "model/input/json_text.hpp"
 #include "model/report_version.hpp"
 
@@ -17,12 +16,11 @@ namespace {
 }
 
 nlohmann::json parse_document(const std::string& name, std::string_view bytes) {
-    if (bytes.size() > model::kMaxInputBytes)
-        refuse(name, "larger than " + std::to_string(model::kMaxInputBytes >> 20) +
-                         " MiB; not a hugetune report");
     try {
         return model::parse_json_document(bytes);
     } catch (const model::JsonTextError& e) {
+        if (e.beyond_bounds())
+            refuse(name, std::string(e.what()) + "; not a hugetune report");
         if (e.byte() == 0)  // read whole, but holds what no reader may take
             refuse(name, std::string("not a report hugetune writes: ") + e.what() +
                              "; write the report with hugetune again");

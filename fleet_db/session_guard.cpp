@@ -18,13 +18,14 @@ namespace hugetune::fleet_db {
         what.find("database disk image is malformed") != std::string::npos)
         throw FleetDbError(FleetDbError::Kind::usage,
                            target.display + ": not a usable SQLite database (" + what +
-                               "); point --db at a hugetune fleet database or a new "
-                               "file");
-    std::string fix;
+                               "); point " + Flag{"db"} +
+                               " at a hugetune fleet database or a new file");
+    Message fix;
     if (what.find("readonly") != std::string::npos || what.find("read-only") != std::string::npos)
         fix = "; the database cannot be written: check its and its directory's permissions";
     else if (target.dialect == Dialect::postgresql && action == "connect")
-        fix = "; check the server is running and the connection string (--db or HUGETUNE_DB)";
+        fix = "; check the server is running and the connection string (" + Flag{"db"} +
+              " or HUGETUNE_DB)";
     throw FleetDbError(FleetDbError::Kind::failure,
                        target.display + ": " + std::string(action) + ": " + what + fix);
 }

@@ -252,11 +252,11 @@ ForgetResult FleetDb::forget_verification(const std::string& key, bool dry_run) 
                              verification_of(row, 3)});
         if (found.empty())
             throw FleetDbError(FleetDbError::Kind::usage,
-                               "--verification: no verification '" + key +
+                               Flag{"verification"} + ": no verification '" + key +
                                    "' in the database; 'hugetune fleet runs' lists each one's key");
         if (found.size() > 1)
             throw FleetDbError(FleetDbError::Kind::usage,
-                               "--verification: '" + key + "' names " +
+                               Flag{"verification"} + ": '" + key + "' names " +
                                    std::to_string(found.size()) +
                                    " verifications (one boot verified more than once); give "
                                    "one's key as 'hugetune fleet runs' prints it");

@@ -109,8 +109,12 @@ MeasuredSweep read_measured_sweep(const JsonField& sweep) {
     return m;
 }
 
+Message sweep_document_fix() {
+    return "give a file written by 'hugetune sweep " + Flag{"out"} + "'";
+}
+
 void check_sweep_format(const nlohmann::json& document, const InputSource& input) {
-    const JsonField doc(document, "give a file written by 'hugetune sweep --out'", input);
+    const JsonField doc(document, sweep_document_fix(), input);
     if (!document.is_object())
         doc.fail("not a JSON object");
     if (doc["format"].hint<std::string>() != kSweepFormat)

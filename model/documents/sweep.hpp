@@ -76,4 +76,7 @@ nlohmann::json measured_block_of(const nlohmann::json& sweep_document);
 // fit_input.hpp parse_sweep_json).
 void check_sweep_format(const nlohmann::json& document, const InputSource& input = {});
 
+// The way out of a problem in a sweep document, as its errors end: where a good one comes from.
+Message sweep_document_fix();
+
 }  // namespace hugetune::model

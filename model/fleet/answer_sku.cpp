@@ -106,7 +106,7 @@ FleetPool choose_pool(const std::vector<HostRuns>& fitted, const FleetOptions& o
         }
     if (o.boot_pages) {
         pool.pages = *o.boot_pages;
-        pool.source = "--boot-pages";
+        pool.source = o.words("boot_pages");
     } else if (!counts.empty()) {
         const auto most =
             std::max_element(counts.begin(), counts.end(), [](const auto& a, const auto& b) {
@@ -189,8 +189,9 @@ std::optional<std::string> host_warnings(const std::vector<HostRuns>& fitted,
         parts.push_back(code + " (" + host_list(hosts) + ")");
         codes.push_back(code);
     }
-    return "hosts' reports carry warnings 'hugetune apply --report' refuses: " + join(parts) +
-           "; measure them again, or accept with --accept-warning " + join(codes, ",") + ".";
+    return "hosts' reports carry warnings 'hugetune apply " + o.words("report") +
+           "' refuses: " + join(parts) + "; measure them again, or accept with " +
+           o.words("accepted_warnings") + " " + join(codes, ",") + ".";
 }
 
 // The SKU's own fit's warnings that make it unfit, but for low_confidence, which min_confidence
@@ -205,8 +206,8 @@ std::optional<std::string> fit_warnings(const Recommendation& r, const FleetOpti
         }
     if (parts.empty())
         return std::nullopt;
-    return "the SKU's fit warns " + join(parts, "; ") + "; accept with --accept-warning " +
-           join(codes, ",") + ".";
+    return "the SKU's fit warns " + join(parts, "; ") + "; accept with " +
+           o.words("accepted_warnings") + " " + join(codes, ",") + ".";
 }
 
 void judge(SkuAnswer& a, const std::vector<HostRuns>& fitted, const VerifiedBoots& v,
@@ -218,7 +219,8 @@ void judge(SkuAnswer& a, const std::vector<HostRuns>& fitted, const VerifiedBoot
     if (in_fit < o.min_hosts)
         fail(SkuStatus::needs_more_hosts,
              std::to_string(in_fit) + " host(s) in the fit; the answer needs " +
-                 std::to_string(o.min_hosts) + " (--min-hosts) before it stands for the SKU.");
+                 std::to_string(o.min_hosts) + " (" + o.words("min_hosts") +
+                 ") before it stands for the SKU.");
     if (const auto w = host_warnings(fitted, o))
         fail(SkuStatus::host_warnings, *w);
     if (const auto w = fit_warnings(a.recommendation, o))
@@ -226,7 +228,8 @@ void judge(SkuAnswer& a, const std::vector<HostRuns>& fitted, const VerifiedBoot
     if (const auto c = a.recommendation.confidence; !c || *c < o.min_confidence)
         fail(SkuStatus::low_confidence,
              (c ? "confidence " + percent_text(*c) : std::string("no confidence estimated")) +
-                 ", below the " + percent_text(o.min_confidence) + " needed (--min-confidence).");
+                 ", below the " + percent_text(o.min_confidence) + " needed (" +
+                 o.words("min_confidence") + ").");
     if (const auto d = disagreeing_hosts(fitted, a.recommendation))
         fail(SkuStatus::hosts_disagree, *d);
     const int recommended = a.recommendation.hugepage_alloc_threads;

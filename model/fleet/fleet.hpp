@@ -13,6 +13,7 @@
 #include "model/documents/fleet_answer.hpp"
 #include "model/documents/report.hpp"
 #include "model/documents/verification.hpp"
+#include "model/errors.hpp"
 #include "model/input/fit_input.hpp"
 #include "model/recommend.hpp"
 
@@ -102,6 +103,10 @@ struct FleetOptions {
     // The boot pool the answer is for, in pages of the SKU's size; absent: the pool the hosts'
     // reports were made for (the most hosts' when they differ).
     std::optional<std::uint64_t> boot_pages;
+    // How the answer's sentences name these options ("min_hosts", "min_confidence",
+    // "accepted_warnings", "boot_pages") and apply's "report" to the user: the command line's
+    // flags.
+    SettingWords words;
 };
 
 // The rules' thresholds (docs/fleet.md "How a SKU's answer is made" and "Outliers").

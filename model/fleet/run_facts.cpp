@@ -46,8 +46,8 @@ RunFacts read_stored_run(const FleetRun& run, const InputSource& input) {
         const nlohmann::json holder = {{"verification", stored.block}};
         const JsonField block(holder,
                               "the database holds a block this hugetune refuses: forget it with "
-                              "'hugetune fleet forget --verification " +
-                                  stored.key + "'",
+                              "'hugetune fleet forget " +
+                                  Flag{"verification"} + " " + stored.key + "'",
                               input.part("verification " + stored.key + " of host " + run.host));
         facts.verifications.push_back(read_verification(block["verification"]));
     }

@@ -123,6 +123,11 @@ struct SweepData {
 inline constexpr std::size_t kMaxInputSamples = 1'000'000;  // CSV data rows, sweep samples
 inline constexpr std::uintmax_t kMaxInputBytes = 64ULL * 1024 * 1024;
 inline constexpr std::size_t kMaxJsonValues = 4'000'000;
+// Every JSON document hugetune reads (parse_json_document, model/input/json_text.hpp) holds at
+// most kMaxInputBytes and nests objects and arrays at most this deep: its own documents nest
+// about ten deep, and a deeper one is forged (nlohmann/json writes and compares a document by
+// recursion, one stack frame a level).
+inline constexpr std::size_t kMaxJsonDepth = 64;
 // What a real machine could measure, for each number of a sweep: one timed step takes at most a
 // day, and a pool per node holds at most 1 PiB (2^40 KiB) of pages. A larger value is a broken
 // or forged document, refused with its path rather than fitted into an absurd prediction.

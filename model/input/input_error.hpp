@@ -4,9 +4,10 @@
 #pragma once
 
 #include <optional>
-#include <stdexcept>
 #include <string>
 #include <utility>
+
+#include "model/errors.hpp"
 
 namespace hugetune::model {
 
@@ -28,12 +29,15 @@ struct InputSource {
     }
 };
 
-// A problem in the input, with the 1-based line it was found on when there is one. what() is
-// the problem alone ("points[2].threads_per_node: must be at least 1; give ...").
-class InputError : public std::runtime_error {
+// A problem in the input, with the 1-based line it was found on when there is one. The message
+// is the problem alone ("points[2].threads_per_node: must be at least 1; give ..."). A document
+// the user gave is a usage error; data hugetune stored itself, a failure.
+class InputError : public Error {
   public:
-    InputError(InputSource source, std::optional<int> line, const std::string& message)
-        : std::runtime_error(message), source_(std::move(source)), line_(line) {}
+    InputError(InputSource source, std::optional<int> line, const Message& message)
+        : Error(source.stored ? ExitCode::failure : ExitCode::usage, message),
+          source_(std::move(source)),
+          line_(line) {}
     const InputSource& source() const { return source_; }
     std::optional<int> line() const { return line_; }
 

@@ -17,7 +17,7 @@ const json* present_or_null(const json* value) {
 
 }  // namespace
 
-JsonField::JsonField(const json& document, std::string fix, InputSource input)
+JsonField::JsonField(const json& document, Message fix, InputSource input)
     : JsonField(present_or_null(&document), {},
                 std::make_shared<const Context>(Context{std::move(fix), std::move(input)})) {}
 
@@ -40,17 +40,18 @@ JsonField JsonField::operator[](std::size_t index) const {
     return child(present_or_null(&(*value_)[index]), path);
 }
 
-JsonField JsonField::with_fix(std::string fix) const {
+JsonField JsonField::with_fix(Message fix) const {
     return {value_, path_,
             std::make_shared<const Context>(Context{std::move(fix), context_->input})};
 }
 
 void JsonField::fail(const std::string& problem) const {
     // The path and the problem may quote the document's own keys and strings.
-    const std::string& fix = context_->fix;
-    throw InputError(context_->input, std::nullopt,
-                     printable_text((path_.empty() ? "document" : path_) + ": " + problem +
-                                    (fix.empty() ? "" : "; " + fix)));
+    const Message& fix = context_->fix;
+    Message message = printable_text((path_.empty() ? "document" : path_) + ": " + problem);
+    if (!fix.empty())
+        message += "; " + fix;
+    throw InputError(context_->input, std::nullopt, message);
 }
 
 const json& JsonField::required() const {

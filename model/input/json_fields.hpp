@@ -30,8 +30,7 @@ class JsonField {
   public:
     // The whole document. `fix` ends every error about it unless a reader gives its own; every
     // error names `input`.
-    explicit JsonField(const nlohmann::json& document, std::string fix = {},
-                       InputSource input = {});
+    explicit JsonField(const nlohmann::json& document, Message fix = {}, InputSource input = {});
 
     JsonField operator[](std::string_view key) const;
     JsonField operator[](std::size_t index) const;
@@ -41,7 +40,7 @@ class JsonField {
     const InputSource& input() const { return context_->input; }
 
     // The same value with another fix for its errors (a field with its own way out).
-    JsonField with_fix(std::string fix) const;
+    JsonField with_fix(Message fix) const;
 
     [[noreturn]] void fail(const std::string& problem) const;
 
@@ -87,7 +86,7 @@ class JsonField {
     // What every error about a field says beside its path: shared by a document's fields, so
     // reading one (a report has thousands) copies no text.
     struct Context {
-        std::string fix;
+        Message fix;
         InputSource input;
     };
     JsonField(const nlohmann::json* value, std::string path, std::shared_ptr<const Context> context)

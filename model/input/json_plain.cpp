@@ -15,8 +15,8 @@ using json = nlohmann::json;
 // so depth costs memory, not the call stack). Every member returns false to give up.
 class PlainReader {
   public:
-    explicit PlainReader(std::string_view text)
-        : at_(text.data()), end_(text.data() + text.size()) {}
+    PlainReader(std::string_view text, std::size_t max_depth)
+        : at_(text.data()), end_(text.data() + text.size()), max_depth_(max_depth) {}
 
     bool read(json& root) {
         json* slot = &root;  // where the next value goes
@@ -68,6 +68,8 @@ class PlainReader {
     // its first value's slot, filled at the caller's next turn: nesting costs no recursion.
     bool value(json& slot, json*& first) {
         if (at_ == end_)
+            return false;
+        if ((*at_ == '{' || *at_ == '[') && open_.size() >= max_depth_)
             return false;
         switch (*at_) {
             case '{':
@@ -216,14 +218,15 @@ class PlainReader {
 
     const char* at_;
     const char* end_;
+    std::size_t max_depth_;
     std::vector<json*> open_;  // the objects and arrays being read, innermost last
 };
 
 }  // namespace
 
-std::optional<nlohmann::json> read_plain_json(std::string_view text) {
+std::optional<nlohmann::json> read_plain_json(std::string_view text, std::size_t max_depth) {
     nlohmann::json document;
-    PlainReader reader(text);
+    PlainReader reader(text, max_depth);
     if (!reader.read(document))
         return std::nullopt;
     return document;

@@ -12,13 +12,17 @@
 // sooner. tests/unit/model/test_json_text.cpp holds the two readers to the same documents.
 #pragma once
 
+#include <cstddef>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string_view>
 
 namespace hugetune::model {
 
-// The document, or nothing when the text holds anything beyond the plain part (above).
-std::optional<nlohmann::json> read_plain_json(std::string_view text);
+// The document, or nothing when the text holds anything beyond the plain part (above) or
+// objects and arrays nested more than `max_depth` deep.
+std::optional<nlohmann::json> read_plain_json(
+    std::string_view text, std::size_t max_depth = std::numeric_limits<std::size_t>::max());
 
 }  // namespace hugetune::model

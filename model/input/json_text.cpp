@@ -1,5 +1,6 @@
 #include "model/input/json_text.hpp"
 
+#include "model/input/fit_input.hpp"
 #include "model/input/json_plain.hpp"
 
 #include <set>
@@ -17,6 +18,16 @@ std::string parser_words(const std::string& what) {
     }
     const auto bracket = what.find("] ");
     return bracket == std::string::npos ? what : what.substr(bracket + 2);
+}
+
+[[noreturn]] void too_large() {
+    throw JsonTextError("larger than " + std::to_string(kMaxInputBytes >> 20) + " MiB", 0, false,
+                        true);
+}
+
+[[noreturn]] void too_deep() {
+    throw JsonTextError("objects and arrays nested deeper than " + std::to_string(kMaxJsonDepth), 0,
+                        false, true);
 }
 
 [[noreturn]] void key_twice(std::string key) {
@@ -90,8 +101,11 @@ class DocumentBuilder {
             *member_ = json(std::forward<Value>(value));
             at = member_;
         }
-        if (opens)
+        if (opens) {
+            if (open_.size() >= kMaxJsonDepth)
+                too_deep();
             open_.push_back(at);
+        }
         return true;
     }
 
@@ -104,9 +118,11 @@ class DocumentBuilder {
 
 nlohmann::json parse_json_document(std::string_view text,
                                    const nlohmann::json::parser_callback_t& callback) {
+    if (text.size() > kMaxInputBytes)
+        too_large();
     if (!callback) {
         // The plain part hugetune writes is read fast; all else, bad texts among it, as always.
-        if (auto plain = read_plain_json(text))
+        if (auto plain = read_plain_json(text, kMaxJsonDepth))
             return std::move(*plain);
         return parse_text(text, [&] {
             nlohmann::json document;
@@ -118,6 +134,9 @@ nlohmann::json parse_json_document(std::string_view text,
     using Event = nlohmann::json::parse_event_t;
     std::vector<std::set<std::string>> keys;  // one set per object being read
     const auto checked = [&](int depth, Event event, nlohmann::json& parsed) {
+        if ((event == Event::object_start || event == Event::array_start) &&
+            static_cast<std::size_t>(depth) >= kMaxJsonDepth)
+            too_deep();
         if (event == Event::object_start) {
             keys.emplace_back();
         } else if (event == Event::object_end) {

@@ -205,7 +205,7 @@ SweepData read_sweep_fields(const JsonField& sweep, const JsonField& probe) {
 
 SweepData parse_sweep_json(const nlohmann::json& document, const InputSource& input) {
     check_sweep_format(document, input);
-    const JsonField doc(document, "give a file written by 'hugetune sweep --out'", input);
+    const JsonField doc(document, sweep_document_fix(), input);
     return fit_input(read_measured_sweep(doc), doc["probe"], "points");
 }
 

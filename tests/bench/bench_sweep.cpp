@@ -18,13 +18,13 @@
 #include <thread>
 #include <vector>
 
+#include "model/errors.hpp"
 #include "model/statistics.hpp"
 #include "tuner/probe/probe.hpp"
 #include "tuner/sweep/phases.hpp"
 #include "tuner/sweep/pool_state.hpp"
 #include "tuner/sweep/signal_guard.hpp"
 #include "tuner/sweep/sweep.hpp"
-#include "tuner/system/errors.hpp"
 
 using namespace hugetune;
 using Clock = std::chrono::steady_clock;

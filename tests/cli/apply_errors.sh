@@ -56,6 +56,14 @@ refused 2 "/etc/default/grub is 2000022 bytes, more than the 1024 KiB hugetune r
     --value 8
 refused 2 "/etc/default/grub is 2000022 bytes" "$root" --value 8 --dry-run
 
+# A ledger beyond the bounds of every JSON file hugetune reads is refused in one line, as the
+# failure of a file hugetune keeps, and left for the user.
+root=$(grub_root deep-ledger)
+mkdir -p "$root/var/lib/hugetune"
+python3 -S -c 'print("[" * 65 + "]" * 65)' >"$root/var/lib/hugetune/applied.json"
+expect_error 1 "$root/var/lib/hugetune/applied.json: objects and arrays nested deeper than 64, the most hugetune reads; restore the files from their .hugetune-*.bak backups by hand" \
+    "$bin" rollback --root "$root" --dry-run
+
 root=$(grub_root command)
 printf 'GRUB_DEFAULT=0\n. /etc/default/grub.local\nGRUB_CMDLINE_LINUX=""\n' >"$root/etc/default/grub"
 refused 2 "/etc/default/grub:2:" "$root" --value 8

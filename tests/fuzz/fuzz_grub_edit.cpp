@@ -7,9 +7,9 @@
 #include <cstdlib>
 #include <string>
 
+#include "model/errors.hpp"
 #include "tuner/boot/grub_config.hpp"
 #include "tuner/boot/shell_fragment.hpp"
-#include "tuner/system/errors.hpp"
 
 using namespace hugetune;
 using namespace hugetune::boot;

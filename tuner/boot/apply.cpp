@@ -1,7 +1,7 @@
 #include "tuner/boot/apply.hpp"
 
+#include "model/errors.hpp"
 #include "model/text.hpp"
-
 #include "tuner/boot/boot_entries.hpp"
 #include "tuner/boot/boot_lock.hpp"
 #include "tuner/boot/file_changes.hpp"
@@ -15,7 +15,6 @@
 #include "tuner/kernel/boot_pool.hpp"
 #include "tuner/kernel/cmdline.hpp"
 #include "tuner/kernel/kernel_files.hpp"
-#include "tuner/system/errors.hpp"
 
 namespace hugetune::boot {
 
@@ -24,7 +23,7 @@ namespace {
 // The chosen boot loader, or the one detected; a chosen grub or grubby needs the grub files.
 Detection choose_bootloader(const TargetOptions& target, const KernelFs& root,
                             const GrubFiles& grub) {
-    Detection det = target.bootloader ? Detection{*target.bootloader, "--bootloader"}
+    Detection det = target.bootloader ? Detection{*target.bootloader, target.words("bootloader")}
                                       : detect_bootloader(root, grub.sources);
     if (det.kind != Bootloader::kernel_cmdline && grub.sources.empty())
         throw SettingError("bootloader", bootloader_name(det.kind) + ": " +
@@ -182,7 +181,7 @@ std::optional<Ledger> write_apply(const ApplyRequest& request, const ApplyPlan& 
         try {
             put_back_ledger(effects, root, previous);
         } catch (const Error& undo) {
-            throw Error(e.code(), e.what() + std::string("; ") + std::string(kLedgerPath) +
+            throw Error(e.code(), e.message() + "; " + std::string(kLedgerPath) +
                                       " still records the change (" + undo.what() +
                                       "): run hugetune rollback");
         }
@@ -217,7 +216,7 @@ std::vector<Argv> run_ostree_change(const ApplyPlan& plan, const std::optional<L
             after = "; " + ledger + " now names a change that did not happen (" + undo.what() +
                     "): remove it by hand";
         }
-        throw Error(e.code(), e.what() + after);
+        throw Error(e.code(), e.message() + after);
     }
 }
 
@@ -354,7 +353,7 @@ void apply_steps(const ApplyRequest& request, BootOutcome& done, std::ostream& o
     if (!target.dry_run)
         lock.emplace(root);
     Effects effects(root.root(), target.dry_run, out);
-    finish_interrupted_apply(root, effects, err);
+    finish_interrupted_apply(root, effects, target, err);
     ApplyPlan plan = plan_apply(request, root);
     done.bootloader = bootloader_name(plan.bootloader.kind);
     done.not_reached = plan.not_reached;

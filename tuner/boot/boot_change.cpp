@@ -1,7 +1,10 @@
 #include "tuner/boot/boot_change.hpp"
 
+#include <unistd.h>
+#include "model/errors.hpp"
 #include "model/text.hpp"
-#include "tuner/system/errors.hpp"
+#include "tuner/boot/unified_diff.hpp"
+#include "tuner/system/effects.hpp"
 #include "tuner/system/privilege.hpp"
 
 namespace hugetune::boot {
@@ -12,15 +15,17 @@ void require_root(const KernelFs& root, const TargetOptions& target, std::string
     // The root's own tools run by chroot(2), which only root may call: refused before anything
     // is written, not after the files.
     if (!root.is_live() && target.force_regenerate)
-        throw NotRootError(std::string(command) + " --regenerate under --root runs " +
-                           root.root().string() +
+        throw NotRootError(std::string(command) + " " + Flag{"force_regenerate"} + " under " +
+                           Flag{"root"} + " runs " + root.root().string() +
                            "'s own tools by chroot, which needs root; run it with sudo, or "
-                           "give --no-regenerate and rebuild the boot entries inside the tree");
+                           "give " +
+                           Flag{"regenerate"} + " and rebuild the boot entries inside the tree");
     if (!root.is_live())
         return;
     throw NotRootError(std::string(command) +
                        " changes this machine's boot configuration and needs root; run it with "
-                       "sudo, or add --dry-run to see the change");
+                       "sudo, or add " +
+                       Flag{"dry_run"} + " to see the change");
 }
 
 void print_messages(const BootChange& change, std::ostream& err) {
@@ -46,22 +51,24 @@ std::vector<Argv> rebuild_boot_entries(const KernelFs& root, const TargetOptions
                 effects.run(argv);
             not_run.push_back(argv);
         } else if (!target.regenerate) {
-            out << "not run (--no-regenerate); to update the boot entries run: " << cmd << "\n";
+            out << "not run (" << target.words("regenerate")
+                << "); to update the boot entries run: " << cmd << "\n";
             not_run.push_back(argv);
         } else if (!root.is_live() && !target.force_regenerate) {
-            out << "not run (--root " << root.root().string()
-                << " is not this machine; run it inside the target, or pass --regenerate to run "
-                   "the root's own "
-                << argv.front() << " there by chroot): " << cmd << "\n";
+            out << "not run (" << target.words("root") << " " << root.root().string()
+                << " is not this machine; run it inside the target, or pass "
+                << target.words("force_regenerate") << " to run the root's own " << argv.front()
+                << " there by chroot): " << cmd << "\n";
             not_run.push_back(argv);
         } else if (!root.is_live()) {
             if (!program_in_root(root, argv.front()))
-                throw RuntimeError("--regenerate: " + root.root().string() + " has no " +
-                                   argv.front() +
-                                   " of its own (looked in its /usr/local/sbin, /usr/local/bin, "
-                                   "/usr/sbin, /usr/bin, /sbin and /bin); install it there, or "
-                                   "use --no-regenerate and rebuild the boot entries inside the "
-                                   "target");
+                throw RuntimeError(Flag{"force_regenerate"} + ": " + root.root().string() +
+                                   " has no " + argv.front() +
+                                   " of its own (looked in its /usr/local/sbin, "
+                                   "/usr/local/bin, /usr/sbin, /usr/bin, /sbin and /bin); "
+                                   "install it there, or use " +
+                                   Flag{"regenerate"} +
+                                   " and rebuild the boot entries inside the target");
             const std::string chrooted = "chroot " + root.root().string() + " " + cmd;
             err << "hugetune: running " << chrooted << "\n";
             effects.run_inside_root(argv);

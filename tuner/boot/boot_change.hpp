@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "model/errors.hpp"
 #include "tuner/boot/config_file.hpp"
 #include "tuner/boot/ledger.hpp"
 #include "tuner/boot/regenerate.hpp"
@@ -23,6 +24,9 @@ struct TargetOptions {
     bool dry_run = false;
     bool regenerate = true;         // false: print the rebuild commands instead of running them
     bool force_regenerate = false;  // root not "/": run the root's own commands by chroot
+    // How what is printed names these options ("root", "dry_run", "regenerate" for its
+    // switch-off, "force_regenerate"): the command line's flags.
+    SettingWords words;
 };
 
 struct PlannedFile {

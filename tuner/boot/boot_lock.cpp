@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "tuner/system/errors.hpp"
+#include "model/errors.hpp"
 
 namespace hugetune::boot {
 

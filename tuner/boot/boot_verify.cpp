@@ -96,14 +96,14 @@ std::optional<std::uint64_t> check_cmdline(const VerifyInput& in, const Boot& bo
 
 // Why the allocation line is missing, the most specific reason first.
 std::vector<Problem> missing_line_reasons(const Boot& boot, bool pool_requested,
-                                          std::uint64_t left_out, const std::string& log_unread) {
+                                          const VerifyInput& in) {
     auto reasons =
         alloc_threads_problems(boot_pool_facts(boot.cmdline, boot.page_sizes), boot.release);
     if (!reasons.empty())
         return reasons;
     if (boot.messages.empty())
-        return {{"no_log",
-                 "no kernel log could be read (" + log_unread + "); give the log with --log FILE"}};
+        return {{"no_log", "no kernel log could be read (" + in.log_unread +
+                               "); give the log with " + in.words("log") + " FILE"}};
     for (const auto& l : boot.messages)
         if (l.find("HugeTLB: allocating") != std::string::npos &&
             l.find("failed") != std::string::npos)
@@ -114,13 +114,14 @@ std::vector<Problem> missing_line_reasons(const Boot& boot, bool pool_requested,
         return {{"log_truncated",
                  "the log no longer reaches back to the start of the boot (ring buffer "
                  "overwritten or journal rotated), so the line is lost; keep a "
-                 "persistent journal or save dmesg right after boot and pass --log"}};
-    if (left_out > 0)
+                 "persistent journal or save dmesg right after boot and pass " +
+                     in.words("log")}};
+    if (in.log_left_out > 0)
         return {{"no_allocation_line",
                  "the first " + std::to_string(boot.messages.size()) +
                      " messages of the boot, all that is read of it, hold no allocation line "
                      "for the pool (the kernel logs it within the boot's first seconds); " +
-                     std::to_string(left_out) + " later messages were left out"}};
+                     std::to_string(in.log_left_out) + " later messages were left out"}};
     if (pool_requested && !find_boot_allocation_lines(boot.messages).empty())
         return {{"no_allocation_line",
                  "the log's allocation lines are for other page sizes or for an empty pool, "
@@ -261,8 +262,7 @@ VerifyResult verify_boot(const VerifyInput& in) {
         r.line = allocation_line_for_pool(boot.messages, request->size_kb,
                                           in.page_sizes.largest_buddy_block_kb);
     if (!r.line) {
-        auto reasons =
-            missing_line_reasons(boot, request.has_value(), in.log_left_out, in.log_unread);
+        auto reasons = missing_line_reasons(boot, request.has_value(), in);
         r.problems.insert(r.problems.end(), reasons.begin(), reasons.end());
         return r;
     }

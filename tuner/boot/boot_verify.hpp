@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "model/errors.hpp"
 #include "model/page_sizes.hpp"
 #include "model/warning.hpp"
 #include "tuner/kernel/boot_log.hpp"
@@ -41,6 +42,9 @@ struct VerifyInput {
     // The booted kernel's default huge page size and largest buddy block (the machine's: a log
     // does not say them).
     model::PageSizeFacts page_sizes;
+    // How the problems' fixes name the option that gives a saved log ("log"): the command
+    // line's flag.
+    SettingWords words;
 };
 
 // The pool the kernel allocated with the threads.

@@ -9,8 +9,9 @@
 #include <fstream>
 #include <sstream>
 
+#include "model/errors.hpp"
 #include "tuner/boot/unified_diff.hpp"
-#include "tuner/system/errors.hpp"
+#include "tuner/system/atomic_file.hpp"
 
 namespace hugetune::boot {
 namespace fs = std::filesystem;

@@ -2,9 +2,10 @@
 
 #include <filesystem>
 
+#include "model/errors.hpp"
 #include "tuner/boot/ledger.hpp"
 #include "tuner/boot/token_edit.hpp"
-#include "tuner/system/errors.hpp"
+#include "tuner/system/atomic_file.hpp"
 
 namespace hugetune::boot {
 namespace {
@@ -79,7 +80,7 @@ void write_changes(const std::vector<PlannedFile>& files, const RecordChange& in
         step = "cannot record the change";
         record(backups);
     } catch (const Error& e) {
-        throw Error(e.code(), step + ": " + e.what() + undo_all(written, effects));
+        throw Error(e.code(), step + ": " + e.message() + undo_all(written, effects));
     }
     for (const auto& w : written) {
         if (!w.replaced)
@@ -99,7 +100,8 @@ std::vector<PendingWrite> pending_writes(const std::vector<PlannedFile>& files,
     return pending;
 }
 
-bool finish_interrupted_apply(const KernelFs& root, Effects& effects, std::ostream& err) {
+bool finish_interrupted_apply(const KernelFs& root, Effects& effects, const TargetOptions& target,
+                              std::ostream& err) {
     // A killed apply or rollback leaves its temporary files beside the files it was writing;
     // the caller holds the boot configuration lock, so no writer of them is alive.
     const auto remove_temporaries = [&](const std::string& path) {
@@ -122,8 +124,8 @@ bool finish_interrupted_apply(const KernelFs& root, Effects& effects, std::ostre
                              ledger->applied_at + ")";
     if (effects.dry_run()) {
         err << "hugetune: warning: " << what
-            << " was interrupted while writing; apply or rollback without --dry-run completes "
-               "it first\n";
+            << " was interrupted while writing; apply or rollback without "
+            << target.words("dry_run") << " completes it first\n";
         return true;
     }
     for (const PendingWrite& w : ledger->pending) {

@@ -1,9 +1,9 @@
 #include "tuner/boot/grub_config.hpp"
 
+#include "model/errors.hpp"
 #include "tuner/boot/grub_evaluation.hpp"
 #include "tuner/boot/token_edit.hpp"
 #include "tuner/kernel/cmdline.hpp"
-#include "tuner/system/errors.hpp"
 
 namespace hugetune::boot {
 namespace {

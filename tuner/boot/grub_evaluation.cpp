@@ -3,8 +3,8 @@
 #include <map>
 #include <regex>
 
+#include "model/errors.hpp"
 #include "tuner/boot/token_edit.hpp"
-#include "tuner/system/errors.hpp"
 
 namespace hugetune::boot {
 namespace {

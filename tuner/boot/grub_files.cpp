@@ -3,7 +3,7 @@
 #include <filesystem>
 #include <optional>
 
-#include "tuner/system/errors.hpp"
+#include "model/errors.hpp"
 
 namespace hugetune::boot {
 namespace fs = std::filesystem;

@@ -1,8 +1,8 @@
 #include "tuner/boot/kernel_cmdline_file.hpp"
 
+#include "model/errors.hpp"
 #include "tuner/boot/token_edit.hpp"
 #include "tuner/kernel/cmdline.hpp"
-#include "tuner/system/errors.hpp"
 
 namespace hugetune::boot {
 

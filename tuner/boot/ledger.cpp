@@ -3,27 +3,30 @@
 #include <nlohmann/json.hpp>
 
 #include "model/alloc_threads.hpp"
+#include "model/errors.hpp"
+#include "model/input/json_fields.hpp"
 #include "model/text.hpp"
 #include "tuner/boot/boot_entries.hpp"
 #include "tuner/boot/grub_files.hpp"
 #include "tuner/boot/kernel_cmdline_file.hpp"
-#include "tuner/system/errors.hpp"
+#include "tuner/boot/report_input.hpp"
+#include "tuner/system/atomic_file.hpp"
+#include "tuner/system/json_file.hpp"
 #include "tuner/system/root_path.hpp"
 
 namespace hugetune::boot {
 namespace {
 
+using model::JsonField;
+
 constexpr std::string_view kAlphabet =
     "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
+// The way out of a ledger hugetune cannot trust: it was damaged or not written by hugetune.
+constexpr const char* kLedgerFix = "restore the files from their .hugetune-*.bak backups by hand";
+
 nlohmann::json optional_json(const std::optional<std::string>& v) {
     return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
-}
-
-std::optional<std::string> optional_string(const nlohmann::json& j, const char* key) {
-    if (!j.contains(key) || j.at(key).is_null())
-        return std::nullopt;
-    return j.at(key).get<std::string>();
 }
 
 std::string kind_name(FileKind k) {
@@ -36,13 +39,6 @@ std::string kind_name(FileKind k) {
             return "boot-entry";
     }
     return "?";
-}
-
-FileKind parse_kind(const std::string& name, const std::string& where) {
-    for (FileKind k : {FileKind::grub, FileKind::kernel_cmdline, FileKind::boot_entry})
-        if (kind_name(k) == name)
-            return k;
-    throw RuntimeError(where + ": unknown file kind '" + name + "'");
 }
 
 // The one name in `dir` (a directory path ending in '/') that `path` has, when it has one.
@@ -60,8 +56,7 @@ std::optional<std::string_view> name_in(std::string_view path, std::string_view 
 void check_ledger_file(const LedgerFile& lf, const std::string& where) {
     const auto kind = managed_file_kind(lf.path);
     const std::string fix =
-        "; this ledger was not written by hugetune: restore the files from their "
-        ".hugetune-*.bak backups by hand and remove it";
+        "; this ledger was not written by hugetune: " + std::string(kLedgerFix) + " and remove it";
     if (!kind)
         throw RuntimeError(where + ": files names '" + printable_text(lf.path) +
                            "', not a boot configuration file hugetune edits" + fix);
@@ -189,80 +184,92 @@ nlohmann::json ledger_to_json(const Ledger& ledger) {
     return j;
 }
 
-Ledger ledger_from_json(const std::string& text, const std::string& where) {
-    try {
-        auto j = nlohmann::json::parse(text);
-        int version = j.at("schema_version").get<int>();
-        if (version < 1 || version > kLedgerSchemaVersion)
-            throw RuntimeError(where + ": ledger schema_version " + j.at("schema_version").dump() +
-                               " is not one this hugetune reads");
-        Ledger l;
-        l.applied_at = j.at("applied_at").get<std::string>();
-        l.value = j.at("hugepage_alloc_threads").get<std::string>();
-        // apply only records a validated count; rollback and verify print this value.
-        if (!parse_thread_count(l.value))
-            throw RuntimeError(where + ": hugepage_alloc_threads '" + printable_text(l.value) +
-                               "' is not a thread count; restore the files from their "
-                               ".hugetune-*.bak backups by hand");
-        l.bootloader = j.at("bootloader").get<std::string>();
-        for (const auto& f : j.at("files")) {
-            LedgerFile lf;
-            lf.path = f.at("path").get<std::string>();
-            lf.kind = parse_kind(f.at("kind").get<std::string>(), where);
-            lf.backup = f.at("backup").get<std::string>();
-            auto original = base64_decode(f.at("original_base64").get<std::string>());
-            auto applied = base64_decode(f.at("applied_base64").get<std::string>());
-            if (!original || !applied)
-                throw RuntimeError(where + ": corrupt file contents");
-            lf.original = *original;
-            lf.applied = *applied;
-            lf.previous_value = optional_string(f, "previous_value");
-            check_ledger_file(lf, where);
-            l.files.push_back(std::move(lf));
-        }
-        for (const auto& e : j.at("bls_entries")) {
-            l.bls_entries.push_back({e.at("entry").get<std::string>(),
-                                     e.at("kernel").get<std::string>(),
-                                     optional_string(e, "previous_value")});
-            if (managed_file_kind(l.bls_entries.back().entry) != FileKind::boot_entry)
-                throw RuntimeError(where + ": bls_entries names '" +
-                                   printable_text(l.bls_entries.back().entry) +
-                                   "', not a boot entry under loader/entries; restore the files "
-                                   "from their .hugetune-*.bak backups by hand");
-        }
-        if (j.contains("forced"))
-            l.forced = j.at("forced").get<std::vector<std::string>>();
-        if (j.contains("pending"))
-            for (const auto& w : j.at("pending")) {
-                auto from = base64_decode(w.at("from_base64").get<std::string>());
-                auto to = base64_decode(w.at("to_base64").get<std::string>());
-                if (!from || !to)
-                    throw RuntimeError(where + ": corrupt pending file contents");
-                PendingWrite pw{w.at("path").get<std::string>(), w.at("backup").get<std::string>(),
-                                *from, *to};
-                const LedgerFile* lf = l.file(pw.path);
-                // The pending file must be one the ledger records, with the bytes it records.
-                if (!lf || lf->applied != pw.to)
-                    throw RuntimeError(where + ": pending names '" + printable_text(pw.path) +
-                                       "', which its files do not record so; restore the files "
-                                       "from their .hugetune-*.bak backups by hand");
-                LedgerFile as_file = *lf;
-                as_file.backup = pw.backup;
-                check_ledger_file(as_file, where);
-                l.pending.push_back(std::move(pw));
-            }
-        return l;
-    } catch (const nlohmann::json::exception& e) {
-        throw RuntimeError(where + " is not a valid hugetune ledger (" + e.what() +
-                           "); restore the files from their .hugetune-*.bak backups by hand");
-    }
+namespace {
+
+// A file's bytes, base64 as ledger_to_json writes them.
+std::string decoded(const JsonField& field) {
+    auto bytes = base64_decode(field.string());
+    if (!bytes)
+        field.fail("is not base64");
+    return std::move(*bytes);
+}
+
+FileKind file_kind(const JsonField& field) {
+    const std::string name = field.string();
+    for (FileKind k : {FileKind::grub, FileKind::kernel_cmdline, FileKind::boot_entry})
+        if (kind_name(k) == name)
+            return k;
+    field.fail("unknown file kind '" + name + "'");
+}
+
+LedgerFile read_file(const JsonField& f, const std::string& where) {
+    LedgerFile lf;
+    lf.path = f["path"].string();
+    lf.kind = file_kind(f["kind"]);
+    lf.backup = f["backup"].string();
+    lf.original = decoded(f["original_base64"]);
+    lf.applied = decoded(f["applied_base64"]);
+    lf.previous_value = f["previous_value"].optional_string();
+    check_ledger_file(lf, where);
+    return lf;
+}
+
+LedgerBlsEntry read_bls_entry(const JsonField& e, const std::string& where) {
+    LedgerBlsEntry entry{e["entry"].string(), e["kernel"].string(),
+                         e["previous_value"].optional_string()};
+    if (managed_file_kind(entry.entry) != FileKind::boot_entry)
+        throw RuntimeError(where + ": bls_entries names '" + printable_text(entry.entry) +
+                           "', not a boot entry under loader/entries; " + kLedgerFix);
+    return entry;
+}
+
+// The pending file must be one the ledger records, with the bytes it records.
+PendingWrite read_pending(const JsonField& w, const Ledger& l, const std::string& where) {
+    PendingWrite pw{w["path"].string(), w["backup"].string(), decoded(w["from_base64"]),
+                    decoded(w["to_base64"])};
+    const LedgerFile* lf = l.file(pw.path);
+    if (!lf || lf->applied != pw.to)
+        throw RuntimeError(where + ": pending names '" + printable_text(pw.path) +
+                           "', which its files do not record so; " + kLedgerFix);
+    LedgerFile as_file = *lf;
+    as_file.backup = pw.backup;
+    check_ledger_file(as_file, where);
+    return pw;
+}
+
+}  // namespace
+
+Ledger ledger_from_json(const nlohmann::json& document, const std::string& where) {
+    const JsonField doc(document, kLedgerFix, {where, "", true});
+    doc.object();
+    doc["schema_version"].whole_number({1, kLedgerSchemaVersion});
+    Ledger l;
+    l.applied_at = doc["applied_at"].string();
+    l.value = doc["hugepage_alloc_threads"].string();
+    // apply only records a validated count; rollback and verify print this value.
+    if (!parse_thread_count(l.value))
+        throw RuntimeError(where + ": hugepage_alloc_threads '" + printable_text(l.value) +
+                           "' is not a thread count; " + kLedgerFix);
+    l.bootloader = doc["bootloader"].string();
+    for (std::size_t i = 0, n = doc["files"].array_size(); i < n; ++i)
+        l.files.push_back(read_file(doc["files"][i], where));
+    for (std::size_t i = 0, n = doc["bls_entries"].array_size(); i < n; ++i)
+        l.bls_entries.push_back(read_bls_entry(doc["bls_entries"][i], where));
+    if (const JsonField forced = doc["forced"]; forced.present())
+        for (std::size_t i = 0, n = forced.array_size(); i < n; ++i)
+            l.forced.push_back(forced[i].string());
+    if (const JsonField pending = doc["pending"]; pending.present())
+        for (std::size_t i = 0, n = pending.array_size(); i < n; ++i)
+            l.pending.push_back(read_pending(pending[i], l, where));
+    return l;
 }
 
 std::optional<Ledger> read_ledger(const KernelFs& root) {
-    auto text = root.read(kLedgerPath);
-    if (!text)
+    const std::string where = root.resolve(kLedgerPath).string();
+    const auto document = read_json_file_if_readable(where, {true, kLedgerFix});
+    if (!document)
         return std::nullopt;
-    return ledger_from_json(*text, root.resolve(kLedgerPath).string());
+    return ledger_from_json(*document, where);
 }
 
 bool write_ledger(Effects& effects, const KernelFs& root, const Ledger& ledger) {

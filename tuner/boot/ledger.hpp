@@ -71,11 +71,14 @@ std::optional<FileKind> managed_file_kind(std::string_view path);
 
 // The ledger as the JSON value its file holds (and `--json` results show).
 nlohmann::json ledger_to_json(const Ledger& ledger);
-// Throws RuntimeError naming `where` when the text is not a ledger this version can read, or
-// names a file hugetune does not manage (managed_file_kind) or a backup beside another file:
-// rollback writes where a ledger says, so a forged one must not choose the place.
-Ledger ledger_from_json(const std::string& text, const std::string& where);
+// Throws model::InputError about `where` (a failure: hugetune wrote the ledger) naming the
+// field when the document is not a ledger this version can read, and RuntimeError naming
+// `where` when it names a file hugetune does not manage (managed_file_kind) or a backup beside
+// another file: rollback writes where a ledger says, so a forged one must not choose the place.
+Ledger ledger_from_json(const nlohmann::json& document, const std::string& where);
 
+// Nothing when there is no ledger, or when it cannot be read (a user without root); the errors
+// of read_json_file (tuner/system/json_file.hpp) and ledger_from_json otherwise.
 std::optional<Ledger> read_ledger(const KernelFs& root);
 // Through `effects`, as part of the change the ledger records: --dry-run shows nothing of its
 // own for them. Returns whether the ledger was written.

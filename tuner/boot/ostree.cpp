@@ -2,9 +2,9 @@
 
 #include <charconv>
 
+#include "model/errors.hpp"
 #include "tuner/boot/token_edit.hpp"
 #include "tuner/kernel/cmdline.hpp"
-#include "tuner/system/errors.hpp"
 
 namespace hugetune::boot {
 namespace {

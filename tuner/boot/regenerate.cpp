@@ -2,12 +2,12 @@
 
 #include <unistd.h>
 
+#include "model/errors.hpp"
 #include "model/text.hpp"
 #include "tuner/boot/kernel_cmdline_file.hpp"
 #include "tuner/boot/token_edit.hpp"
 #include "tuner/kernel/cmdline.hpp"
 #include "tuner/system/effects.hpp"
-#include "tuner/system/errors.hpp"
 
 namespace hugetune::boot {
 namespace {
@@ -113,8 +113,8 @@ Argv grub_regenerate_command(const KernelFs& root) {
         return argv;
     }
     throw RuntimeError("no grub.cfg under " + root.resolve("/boot").string() +
-                       " (looked for /boot/grub2/grub.cfg and /boot/grub/grub.cfg); use "
-                       "--no-regenerate and rebuild the boot menu by hand");
+                       " (looked for /boot/grub2/grub.cfg and /boot/grub/grub.cfg); use " +
+                       Flag{"regenerate"} + " and rebuild the boot menu by hand");
 }
 
 Argv grubby_command(const std::string& kernel, const std::optional<std::string>& value) {

@@ -1,7 +1,10 @@
 #include "tuner/boot/report_input.hpp"
 
+#include <charconv>
+#include <limits>
+#include "model/alloc_threads.hpp"
+#include "model/errors.hpp"
 #include "model/input/fit_input.hpp"
-#include "tuner/system/errors.hpp"
 #include "tuner/system/json_file.hpp"
 
 namespace hugetune {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "model/errors.hpp"
 #include "model/text.hpp"
 #include "tuner/boot/apply.hpp"
 #include "tuner/boot/boot_entries.hpp"
@@ -13,7 +14,6 @@
 #include "tuner/boot/ostree.hpp"
 #include "tuner/boot/token_edit.hpp"
 #include "tuner/kernel/cmdline.hpp"
-#include "tuner/system/errors.hpp"
 
 namespace hugetune::boot {
 
@@ -162,20 +162,21 @@ std::optional<std::string> someone_elses_value(const PlannedFile& p, const Ledge
 
 // Someone's own value is kept unless the user says otherwise.
 void refuse_over_someone_elses_value(const RollbackPlan& plan, const Ledger& ledger,
-                                     const KernelFs& root, bool force,
+                                     const KernelFs& root, bool force, const SettingWords& words,
                                      std::vector<std::string>& warnings) {
     for (const auto& p : plan.change.files) {
         const auto conflict = someone_elses_value(p, ledger, root);
         if (!conflict)
             continue;
         if (force) {
-            warnings.push_back(*conflict + "; putting it back anyway (--force)");
+            warnings.push_back(*conflict + "; putting it back anyway (" + words("force") + ")");
             continue;
         }
         throw UsageError(*conflict + ". To keep the file as it is, remove " +
                          std::string(kLedgerPath) +
                          " (the .hugetune-*.bak backups stay); to put back the value from "
-                         "before apply anyway, run 'hugetune rollback --force'");
+                         "before apply anyway, run 'hugetune rollback " +
+                         Flag{"force"} + "'");
     }
 }
 
@@ -190,7 +191,8 @@ Ledger require_ledger(const KernelFs& root) {
 
 }  // namespace
 
-RollbackPlan plan_rollback(const Ledger& ledger, const KernelFs& root, bool force) {
+RollbackPlan plan_rollback(const Ledger& ledger, const KernelFs& root, bool force,
+                           const SettingWords& words) {
     RollbackPlan plan;
     plan.bootloader = parse_bootloader_name(ledger.bootloader).value_or(Bootloader::grub);
     auto& files = plan.change.files;
@@ -207,7 +209,7 @@ RollbackPlan plan_rollback(const Ledger& ledger, const KernelFs& root, bool forc
         plan_grub_in_place(root, plan.grub_previous_value, files);
     plan_entries_installed_since(ledger, root, plan);
     std::erase_if(files, [](const PlannedFile& p) { return p.new_text == p.file.text; });
-    refuse_over_someone_elses_value(plan, ledger, root, force, plan.change.warnings);
+    refuse_over_someone_elses_value(plan, ledger, root, force, words, plan.change.warnings);
     plan.change.commands = rollback_commands(plan, ledger, root);
     return plan;
 }
@@ -223,12 +225,12 @@ void rollback_steps(const TargetOptions& target, bool force, BootOutcome& done, 
     if (!target.dry_run)
         lock.emplace(root);
     Effects effects(root.root(), target.dry_run, out);
-    finish_interrupted_apply(root, effects, err);
+    finish_interrupted_apply(root, effects, target, err);
     Ledger ledger = require_ledger(root);
     done.ledger = ledger;
     done.setting = std::string(kAllocThreadsParam) + "=" + ledger.value;
     done.bootloader = ledger.bootloader;
-    RollbackPlan plan = plan_rollback(ledger, root, force);
+    RollbackPlan plan = plan_rollback(ledger, root, force, target.words);
     record_plan(plan.change, done);
     print_messages(plan.change, err);
     // The ledger goes last: a rollback killed part-way leaves it, and the next one finds the
@@ -246,7 +248,7 @@ void rollback_steps(const TargetOptions& target, bool force, BootOutcome& done, 
             throw;
         write_ledger(effects, root, ledger);
         done.written = false;
-        throw Error(e.code(), e.what() + std::string("; nothing was changed, and ") +
+        throw Error(e.code(), e.message() + "; nothing was changed, and " +
                                   root.resolve(kLedgerPath).string() +
                                   " is kept for another rollback");
     }

@@ -23,7 +23,9 @@ struct RollbackPlan {
 // Reads the files under `root`; writes nothing. Throws RuntimeError when an edited file's
 // previous value cannot be written back safely, and UsageError when a file changed since apply
 // now gives the kernel another value than apply wrote (someone set their own): rollback would
-// put the previous value over theirs. `force` puts it back anyway, with a warning.
-RollbackPlan plan_rollback(const Ledger& ledger, const KernelFs& root, bool force = false);
+// put the previous value over theirs. `force` puts it back anyway, with a warning that names it
+// as `words` does.
+RollbackPlan plan_rollback(const Ledger& ledger, const KernelFs& root, bool force = false,
+                           const SettingWords& words = {});
 
 }  // namespace hugetune::boot

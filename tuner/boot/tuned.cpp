@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <sstream>
 
+#include "model/errors.hpp"
 #include "tuner/boot/shell_fragment.hpp"
 #include "tuner/boot/token_edit.hpp"
 #include "tuner/kernel/cmdline.hpp"
-#include "tuner/system/errors.hpp"
 
 namespace hugetune::boot {
 namespace {

@@ -1,9 +1,9 @@
 #include "tuner/boot_sweep/host.hpp"
 
+#include "model/errors.hpp"
 #include "model/text.hpp"
 #include "tuner/kernel/boot_log.hpp"
 #include "tuner/kernel/kernel_files.hpp"
-#include "tuner/system/errors.hpp"
 
 namespace hugetune::boot_sweep {
 namespace {
@@ -28,7 +28,10 @@ std::string unit_word(const std::string& word) {
 
 }  // namespace
 
-std::string unit_text(const std::filesystem::path& binary, const std::filesystem::path& state) {
+std::string unit_text(const std::vector<std::string>& command, const std::filesystem::path& state) {
+    std::string exec_start;
+    for (const auto& word : command)
+        exec_start += (exec_start.empty() ? "" : " ") + unit_word(word);
     return "# Written by hugetune boot-sweep start; disabled and removed when the sweep ends.\n"
            "[Unit]\n"
            "Description=hugetune boot sweep: record this boot and kexec into the next step\n"
@@ -42,19 +45,18 @@ std::string unit_text(const std::filesystem::path& binary, const std::filesystem
            std::to_string(kUnitTimeoutSeconds) +
            "\n"
            "ExecStart=" +
-           unit_word(binary.string()) + " boot-sweep continue --state " +
-           unit_word(state.string()) +
+           exec_start +
            "\n\n"
            "[Install]\n"
            "WantedBy=multi-user.target\n";
 }
 
-LiveHost::LiveHost(const KernelFs& fs, Effects& effects, bool systemd, std::filesystem::path binary,
-                   std::filesystem::path state)
+LiveHost::LiveHost(const KernelFs& fs, Effects& effects, bool systemd,
+                   std::vector<std::string> continue_command, std::filesystem::path state)
     : fs_(fs),
       effects_(effects),
       systemd_(systemd),
-      binary_(std::move(binary)),
+      continue_command_(std::move(continue_command)),
       state_(std::move(state)) {}
 
 BootFacts LiveHost::this_boot() const {
@@ -112,7 +114,7 @@ std::vector<std::string> LiveHost::systemctl_argv(const std::string& verb) const
 }
 
 void LiveHost::enable_unit() {
-    effects_.write_file(fs_.resolve(kUnitDir) / kUnitName, unit_text(binary_, state_));
+    effects_.write_file(fs_.resolve(kUnitDir) / kUnitName, unit_text(continue_command_, state_));
     if (fs_.is_live())
         effects_.run({"systemctl", "daemon-reload"});
     effects_.run(systemctl_argv("enable"));

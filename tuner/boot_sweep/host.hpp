@@ -53,18 +53,20 @@ class Host {
     virtual void disable_unit() = 0;
 };
 
-// The unit file that runs `continue` early in each boot while the state file exists.
-std::string unit_text(const std::filesystem::path& binary, const std::filesystem::path& state);
+// The unit file that runs `command` (the caller's `continue` of the sweep whose state file is
+// `state`) early in each boot while the state file exists.
+std::string unit_text(const std::vector<std::string>& command, const std::filesystem::path& state);
 
 // The running machine: /proc, /sys and /dev/kmsg through `fs` (a fixture tree in tests);
 // kexec and systemctl run, and the unit is written under fs's root in /etc/systemd/system,
 // through `effects` (printed, not run, under --root and --dry-run). `state` is the state
-// file's path as the machine sees it, which the unit names. Without systemd the loaded image
-// is started with `kexec -e` and no unit is written.
+// file's path as the machine sees it, which the unit names, and `continue_command` the command
+// line the unit runs. Without systemd the loaded image is started with `kexec -e` and no unit
+// is written.
 class LiveHost : public Host {
   public:
-    LiveHost(const KernelFs& fs, Effects& effects, bool systemd, std::filesystem::path binary,
-             std::filesystem::path state);
+    LiveHost(const KernelFs& fs, Effects& effects, bool systemd,
+             std::vector<std::string> continue_command, std::filesystem::path state);
     BootFacts this_boot() const override;
     void write_file(const std::filesystem::path& path, const std::string& bytes) override;
     void load_kexec(const KexecImage& image, const std::string& cmdline) override;
@@ -78,7 +80,7 @@ class LiveHost : public Host {
     const KernelFs& fs_;
     Effects& effects_;
     bool systemd_;
-    std::filesystem::path binary_;
+    std::vector<std::string> continue_command_;
     std::filesystem::path state_;
 };
 

@@ -6,10 +6,10 @@
 #include <sstream>
 
 #include "model/alloc_threads.hpp"
+#include "model/errors.hpp"
 #include "model/text.hpp"
 #include "tuner/kernel/boot_pool.hpp"
 #include "tuner/kernel/cmdline.hpp"
-#include "tuner/system/errors.hpp"
 
 namespace hugetune::boot_sweep {
 namespace {
@@ -41,7 +41,8 @@ void check_settings(const MachineFacts& facts, const Request& r) {
             "kernel " + facts.kernel_release +
             " has no HVO (no /proc/sys/vm/hugetlb_optimize_vmemmap: built without "
             "CONFIG_HUGETLB_PAGE_OPTIMIZE_VMEMMAP), so hugetlb_free_vmemmap= changes nothing; "
-            "leave --hugetlb-free-vmemmap out (keep)");
+            "leave " +
+            Flag{"hugetlb_free_vmemmap"} + " out (keep)");
 }
 
 const char* lockdown_name(LockdownMode mode) {
@@ -92,8 +93,8 @@ void check_kexec_loads(const MachineFacts& facts, std::size_t steps) {
         "/proc/sys/kernel/kexec_load_limit_reboot allows " + std::to_string(*limit->value) +
         " more kexec load(s) until the next boot, and the boot sweep needs " +
         std::to_string(steps) +
-        " (one per step); only a reboot raises it: boot without the "
-        "limit, sweep fewer steps (--threads, --repetitions), or measure with 'hugetune run'");
+        " (one per step); only a reboot raises it: boot without the limit, sweep fewer steps (" +
+        Flag{"threads"} + ", " + Flag{"repetitions"} + "), or measure with 'hugetune run'");
 }
 
 void check_kernel(const MachineFacts& facts, const Request& r) {
@@ -104,8 +105,9 @@ void check_kernel(const MachineFacts& facts, const Request& r) {
                                "do); boot a 6.15 or later kernel first");
     if (!facts.kexec_found)
         throw UnsupportedError(
-            "kexec not found (on PATH, or under --root in the tree's /usr/sbin, /usr/bin, /sbin "
-            "or /bin); install it (Debian: apt-get install kexec-tools)");
+            "kexec not found (on PATH, or under " + Flag{"root"} +
+            " in the tree's /usr/sbin, /usr/bin, /sbin or /bin); install it (Debian: apt-get "
+            "install kexec-tools)");
     check_kexec_allowed(facts);
     if (!facts.kernel_image)
         throw SettingError("kernel_image",

@@ -3,12 +3,13 @@
 #include <limits>
 
 #include "model/alloc_threads.hpp"
+#include "model/errors.hpp"
 #include "model/input/fit_input.hpp"
 #include "model/input/json_fields.hpp"
 #include "model/text.hpp"
 #include "tuner/kernel/boot_pool.hpp"
 #include "tuner/kernel/cmdline.hpp"
-#include "tuner/system/errors.hpp"
+#include "tuner/system/atomic_file.hpp"
 #include "tuner/system/json_file.hpp"
 #include "tuner/system/root_path.hpp"
 
@@ -87,19 +88,6 @@ json to_json(const StepState& s) {
     return out;
 }
 
-bool boolean(const JsonField& f) {
-    if (!f.present())
-        f.fail("missing");
-    const auto value = f.hint<bool>();
-    if (!value)
-        f.fail("must be true or false");
-    return *value;
-}
-
-std::optional<bool> optional_boolean(const JsonField& f) {
-    return f.present() ? std::optional(boolean(f)) : std::nullopt;
-}
-
 int whole_int(const JsonField& f, std::int64_t min = 1,
               std::int64_t max = std::numeric_limits<int>::max()) {
     return static_cast<int>(f.whole_number({min, max}));
@@ -168,14 +156,14 @@ void check_saved_plan(const JsonField& f, const Plan& p) {
 std::vector<bool> boolean_list(const JsonField& f) {
     std::vector<bool> values;
     for (std::size_t i = 0; i < f.array_size(); ++i)
-        values.push_back(boolean(f[i]));
+        values.push_back(f[i].boolean());
     return values;
 }
 
 // init_on_alloc_values, or in a state written before it, the one value of init_on_alloc; a
 // plan with both must have them agree.
 std::vector<bool> init_on_alloc_values(const JsonField& f) {
-    const std::optional<bool> single = optional_boolean(f["init_on_alloc"]);
+    const std::optional<bool> single = f["init_on_alloc"].optional_boolean();
     if (!f["init_on_alloc_values"].present())
         return single ? std::vector<bool>{*single} : std::vector<bool>{};
     std::vector<bool> values = boolean_list(f["init_on_alloc_values"]);
@@ -224,8 +212,8 @@ StepState read_step_state(const JsonField& f) {
                             r["boot_id"].string(),
                             r["kernel_release"].string(),
                             r["cmdline"].string(),
-                            optional_boolean(r["init_on_alloc"]),
-                            optional_boolean(r["hvo"])};
+                            r["init_on_alloc"].optional_boolean(),
+                            r["hvo"].optional_boolean()};
     return s;
 }
 
@@ -293,10 +281,10 @@ State state_from_json(const json& document, const model::InputSource& input) {
     State s;
     s.phase =
         read_enum(doc["phase"], {Phase::running, Phase::finishing, Phase::done, Phase::aborted});
-    s.abort_requested = boolean(doc["abort_requested"]);
+    s.abort_requested = doc["abort_requested"].boolean();
     s.abort_reason = doc["abort_reason"].string();
     s.finish = read_enum(doc["finish"], {Finish::kexec, Finish::reboot});
-    s.systemd = boolean(doc["systemd"]);
+    s.systemd = doc["systemd"].boolean();
     s.started_at = doc["started_at"].string();
     s.ended_at = doc["ended_at"].optional_string();
     s.plan = read_plan(doc["plan"]);
@@ -335,7 +323,7 @@ std::optional<State> read_state(const std::filesystem::path& path) {
     std::error_code ec;
     if (!std::filesystem::exists(std::filesystem::symlink_status(path, ec)))
         return std::nullopt;
-    return state_from_json(read_json_file(path), {path.string()});
+    return state_from_json(read_json_file(path, {false, kStateFix}), {path.string()});
 }
 
 }  // namespace hugetune::boot_sweep

@@ -1,9 +1,9 @@
 #include "tuner/boot_sweep/steps.hpp"
 
+#include "model/errors.hpp"
 #include "tuner/boot_sweep/result.hpp"
 #include "tuner/kernel/boot_log.hpp"
 #include "tuner/kernel/cmdline.hpp"
-#include "tuner/system/errors.hpp"
 
 namespace hugetune::boot_sweep {
 namespace {

@@ -10,8 +10,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "model/errors.hpp"
 #include "model/text.hpp"
-#include "tuner/system/errors.hpp"
 #include "tuner/system/process.hpp"
 
 namespace hugetune {

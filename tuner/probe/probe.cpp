@@ -10,8 +10,8 @@
 #include <regex>
 #include <sstream>
 
+#include "model/errors.hpp"
 #include "tuner/kernel/kernel_files.hpp"
-#include "tuner/system/errors.hpp"
 #include "tuner/system/root_path.hpp"
 
 namespace hugetune {

@@ -4,8 +4,8 @@
 #include <atomic>
 #include <map>
 
+#include "model/errors.hpp"
 #include "tuner/sweep/pool_state.hpp"
-#include "tuner/system/errors.hpp"
 #include "tuner/system/test_hold.hpp"
 
 namespace hugetune {

@@ -5,9 +5,9 @@
 #include <set>
 #include <sstream>
 
+#include "model/errors.hpp"
 #include "model/text.hpp"
 #include "tuner/kernel/kernel_files.hpp"
-#include "tuner/system/errors.hpp"
 
 namespace hugetune {
 namespace {
@@ -383,7 +383,7 @@ std::vector<PointPlan> plan_points(const SweepPlan& plan, const std::vector<int>
 // with HVO on every page also pays the vmemmap remap, the slowest repetitions of a sweep.
 void plan_hvo_pass(const Probe& probe, SweepPlan& plan) {
     if (!plan.options.hvo_pass) {
-        plan.hvo_pass_note = "HVO pass left out (--no-hvo-pass)";
+        plan.hvo_pass_note = "HVO pass left out (" + plan.options.words("hvo_pass") + ")";
         return;
     }
     if (!probe.kernel.hvo_sysctl || !probe.kernel.hvo) {
@@ -393,7 +393,8 @@ void plan_hvo_pass(const Probe& probe, SweepPlan& plan) {
         return;
     }
     if (!has_phase(plan.options.phases, Phase::grow)) {
-        plan.hvo_pass_note = "no HVO pass: it times the grow phase, which --phases leaves out";
+        plan.hvo_pass_note = "no HVO pass: it times the grow phase, which " +
+                             plan.options.words("phases") + " leaves out";
         return;
     }
     plan.hvo_pass = HvoPassPlan{*probe.kernel.hvo};

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "model/errors.hpp"
 #include "tuner/kernel/kernel_fs.hpp"
 #include "tuner/probe/probe.hpp"
 #include "tuner/sweep/boot_layout.hpp"
@@ -41,6 +42,9 @@ struct SweepOptions {
     // other way (docs/sweep-format.md "HVO pass").
     bool hvo_pass = true;
     Placement placement = kDefaultPlacement;
+    // How the plan's notes name these options ("hvo_pass" for its switch-off, "phases"): the
+    // command line's flags.
+    SettingWords words;
 };
 
 // Free memory the sweep may draw from, per node. See node_available_bytes() for the rule.

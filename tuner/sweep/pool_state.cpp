@@ -5,17 +5,16 @@
 
 #include <cerrno>
 #include <cstdio>
-#include <cstring>
 #include <ctime>
-#include <fstream>
 #include <limits>
 #include <set>
-#include <sstream>
 
+#include "model/errors.hpp"
+#include "model/input/json_fields.hpp"
 #include "model/text.hpp"
 #include "tuner/kernel/kernel_files.hpp"
 #include "tuner/system/atomic_file.hpp"
-#include "tuner/system/errors.hpp"
+#include "tuner/system/json_file.hpp"
 
 namespace hugetune {
 namespace fs = std::filesystem;
@@ -115,31 +114,45 @@ json to_json(const SavedState& state) {
     return j;
 }
 
-SavedState saved_state_from_json(const json& j) {
-    try {
-        if (j.at("format").get<std::string>() != "hugetune-state" ||
-            j.at("format_version").get<int>() != 1)
-            throw RuntimeError("not a hugetune state file (format/format_version)");
-        SavedState s;
-        s.pid = j.at("pid").get<long>();
-        s.started_at = j.value("started_at", "");
-        s.command = j.value("command", "");
-        for (const auto& p : j.at("pools")) {
-            PoolValues v;
-            v.size_kb = p.at("size_kb").get<std::uint64_t>();
-            v.nr_hugepages = p.at("nr_hugepages").get<std::uint64_t>();
-            v.nr_overcommit_hugepages = p.at("nr_overcommit_hugepages").get<std::uint64_t>();
-            for (const auto& n : p.at("nodes"))
-                v.nodes.push_back(
-                    {n.at("node").get<int>(), n.at("nr_hugepages").get<std::uint64_t>()});
-            s.pools.push_back(std::move(v));
-        }
-        if (j.contains("hugetlb_optimize_vmemmap"))
-            s.hugetlb_optimize_vmemmap = j.at("hugetlb_optimize_vmemmap").get<std::uint64_t>();
-        return s;
-    } catch (const json::exception& e) {
-        throw RuntimeError(std::string("malformed hugetune state: ") + e.what());
+namespace {
+
+constexpr const char* kStateFix = "inspect it, restore the pools by hand and delete it";
+
+std::uint64_t count(const model::JsonField& field) {
+    return static_cast<std::uint64_t>(field.whole_number({0}));
+}
+
+PoolValues read_pool(const model::JsonField& p) {
+    PoolValues v;
+    v.size_kb = static_cast<std::uint64_t>(p["size_kb"].whole_number());
+    v.nr_hugepages = count(p["nr_hugepages"]);
+    v.nr_overcommit_hugepages = count(p["nr_overcommit_hugepages"]);
+    for (std::size_t i = 0, n = p["nodes"].array_size(); i < n; ++i) {
+        const model::JsonField node = p["nodes"][i];
+        v.nodes.push_back(
+            {static_cast<int>(node["node"].whole_number({0, std::numeric_limits<int>::max()})),
+             count(node["nr_hugepages"])});
     }
+    return v;
+}
+
+}  // namespace
+
+SavedState saved_state_from_json(const json& j, const model::InputSource& input) {
+    const model::JsonField doc(j, kStateFix, input);
+    doc.object();
+    if (doc["format"].string() != "hugetune-state")
+        doc["format"].fail("not 'hugetune-state'");
+    doc["format_version"].whole_number({1, 1});
+    SavedState s;
+    s.pid = static_cast<long>(doc["pid"].whole_number({0}));
+    s.started_at = doc["started_at"].optional_string().value_or("");
+    s.command = doc["command"].optional_string().value_or("");
+    for (std::size_t i = 0, n = doc["pools"].array_size(); i < n; ++i)
+        s.pools.push_back(read_pool(doc["pools"][i]));
+    if (const model::JsonField hvo = doc["hugetlb_optimize_vmemmap"]; hvo.present())
+        s.hugetlb_optimize_vmemmap = count(hvo);
+    return s;
 }
 
 std::string RestoreReport::summary() const {
@@ -233,24 +246,12 @@ fs::path state_file_path(const fs::path& dir) {
 }
 
 std::optional<SavedState> read_state_file(const fs::path& dir) {
-    auto path = state_file_path(dir);
+    const fs::path path = state_file_path(dir);
     std::error_code ec;
     if (!fs::exists(path, ec))
         return std::nullopt;
-    std::ifstream in(path);
-    if (!in)
-        throw RuntimeError("cannot read " + path.string() + ": " + std::strerror(errno));
-    std::stringstream text;
-    text << in.rdbuf();
-    try {
-        return saved_state_from_json(json::parse(text.str()));
-    } catch (const json::exception& e) {
-        throw RuntimeError(path.string() + " is not valid JSON (" + e.what() +
-                           "); inspect it, restore the pools by hand and delete it");
-    } catch (const RuntimeError& e) {
-        throw RuntimeError(path.string() + ": " + e.what() +
-                           "; inspect it, restore the pools by hand and delete it");
-    }
+    return saved_state_from_json(read_json_file(path, {true, kStateFix}),
+                                 {path.string(), "", true});
 }
 
 PoolGuard::PoolGuard(const KernelFs& fs, const RunLock& lock,

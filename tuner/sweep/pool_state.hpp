@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "model/input/input_error.hpp"
 #include "tuner/kernel/kernel_fs.hpp"
 #include "tuner/system/file_lock.hpp"
 
@@ -54,8 +55,8 @@ std::vector<int> pool_nodes(const KernelFs& fs, std::uint64_t size_kb);
 PoolValues read_pool_values(const KernelFs& fs, std::uint64_t size_kb);
 
 nlohmann::json to_json(const SavedState& state);
-// Throws RuntimeError naming what is wrong with the file's contents.
-SavedState saved_state_from_json(const nlohmann::json& j);
+// Throws model::InputError about `input` naming the field that is wrong.
+SavedState saved_state_from_json(const nlohmann::json& j, const model::InputSource& input = {});
 
 struct RestoreReport {
     std::vector<std::string> changes;   // "2048kB node0 nr_hugepages 128 -> 0"
@@ -95,7 +96,8 @@ class RunLock {
 };
 
 std::filesystem::path state_file_path(const std::filesystem::path& dir = kDefaultRuntimeDir);
-// Throws RuntimeError when the file exists but cannot be read or parsed.
+// Nothing when there is no state file; throws Error (a failure: hugetune wrote the file) naming
+// the file when it cannot be read, parsed or read as a state.
 std::optional<SavedState> read_state_file(const std::filesystem::path& dir = kDefaultRuntimeDir);
 
 // Saves the current values of `sizes_kb` to the state file (atomically) on construction, before

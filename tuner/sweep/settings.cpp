@@ -3,8 +3,8 @@
 #include <sstream>
 #include <string>
 
+#include "model/errors.hpp"
 #include "tuner/sweep/plan.hpp"
-#include "tuner/system/errors.hpp"
 
 namespace hugetune {
 namespace {

@@ -104,8 +104,8 @@ class LiveMachine final : public SweepMachine {
         try {
             set_hugetlb_optimize_vmemmap(fs_, want);
         } catch (const Error& e) {
-            throw RuntimeError(std::string("the HVO pass could not switch HVO: ") + e.what() +
-                               "; run the sweep with --no-hvo-pass");
+            throw RuntimeError("the HVO pass could not switch HVO: " + e.message() +
+                               "; run the sweep with " + Flag{"hvo_pass"});
         }
         hvo_now_ = want;
     }

@@ -10,11 +10,11 @@
 #include <vector>
 
 #include "model/documents/sweep.hpp"
+#include "model/errors.hpp"
 #include "tuner/kernel/kernel_fs.hpp"
 #include "tuner/probe/probe.hpp"
 #include "tuner/sweep/plan.hpp"
 #include "tuner/sweep/pool_state.hpp"
-#include "tuner/system/errors.hpp"
 
 namespace hugetune {
 

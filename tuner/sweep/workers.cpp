@@ -13,7 +13,7 @@
 #include <string>
 #include <thread>
 
-#include "tuner/system/errors.hpp"
+#include "model/errors.hpp"
 
 namespace hugetune {
 

@@ -9,7 +9,7 @@
 #include <string>
 #include <system_error>
 
-#include "tuner/system/errors.hpp"
+#include "model/errors.hpp"
 #include "tuner/system/privilege.hpp"
 
 namespace hugetune {

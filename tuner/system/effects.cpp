@@ -2,9 +2,9 @@
 
 #include <algorithm>
 
+#include "model/errors.hpp"
 #include "model/text.hpp"
 #include "tuner/system/atomic_file.hpp"
-#include "tuner/system/errors.hpp"
 #include "tuner/system/process.hpp"
 #include "tuner/system/root_path.hpp"
 

@@ -8,7 +8,7 @@
 #include <cstring>
 #include <string>
 
-#include "tuner/system/errors.hpp"
+#include "model/errors.hpp"
 
 namespace hugetune {
 

@@ -6,8 +6,8 @@
 #include <optional>
 #include <sstream>
 
+#include "model/errors.hpp"
 #include "tuner/system/atomic_file.hpp"
-#include "tuner/system/errors.hpp"
 #include "tuner/system/process.hpp"
 
 namespace hugetune {

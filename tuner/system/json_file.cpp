@@ -1,20 +1,55 @@
 #include "tuner/system/json_file.hpp"
 
 #include <fstream>
-#include <sstream>
 
+#include "model/input/fit_input.hpp"
 #include "model/input/json_text.hpp"
 #include "model/text.hpp"
-#include "tuner/system/errors.hpp"
 
 namespace hugetune {
 namespace fs = std::filesystem;
 
+namespace {
+
+[[noreturn]] void refuse(const JsonFileErrors& errors, const Message& message) {
+    if (errors.stored)
+        throw RuntimeError(message);
+    throw UsageError(message);
+}
+
+std::optional<std::string> read_bounded(const fs::path& file) {
+    std::ifstream in(file, std::ios::binary);
+    if (!in)
+        return std::nullopt;
+    std::error_code ec;
+    const auto size = fs::file_size(file, ec);
+    return read_document_bytes(in, ec ? 0 : size);
+}
+
+}  // namespace
+
+std::optional<std::string> read_document_bytes(std::istream& in, std::uintmax_t size_hint) {
+    std::string bytes;
+    char buffer[1 << 16];
+    bytes.reserve(static_cast<std::size_t>(std::min(size_hint, model::kMaxInputBytes + 1)) +
+                  sizeof buffer);
+    while (bytes.size() <= model::kMaxInputBytes && in.read(buffer, sizeof buffer))
+        bytes.append(buffer, sizeof buffer);
+    if (in.bad())
+        return std::nullopt;
+    if (bytes.size() <= model::kMaxInputBytes)
+        bytes.append(buffer, static_cast<std::size_t>(in.gcount()));
+    return bytes;
+}
+
 nlohmann::json parse_json_text(const std::string& name, const std::string& text,
-                               const nlohmann::json::parser_callback_t& callback) {
+                               const nlohmann::json::parser_callback_t& callback,
+                               const JsonFileErrors& errors) {
     try {
         return model::parse_json_document(text, callback);
     } catch (const model::JsonTextError& e) {
+        if (e.beyond_bounds())
+            refuse(errors, name + ": " + e.what() + ", the most hugetune reads; " + errors.fix);
         std::string where;
         if (e.byte() > 0) {
             std::size_t offset = std::min<std::size_t>(e.byte() - 1, text.size());
@@ -29,27 +64,37 @@ nlohmann::json parse_json_text(const std::string& name, const std::string& text,
             }
             where = ":" + std::to_string(line) + ":" + std::to_string(column);
         }
-        throw UsageError(name + where + ": not valid JSON (" + printable_text(e.what()) +
-                         "); give a file written by hugetune");
+        refuse(errors,
+               name + where + ": not valid JSON (" + printable_text(e.what()) + "); " + errors.fix);
     }
 }
 
-nlohmann::json read_json_file(const fs::path& file) {
-    std::string name = file.string();
+nlohmann::json read_json_file(const fs::path& file, const JsonFileErrors& errors) {
+    const std::string name = file.string();
     std::error_code ec;
     if (fs::is_directory(file, ec))
-        throw UsageError(name + ": is a directory; give a JSON file");
+        refuse(errors, name + ": is a directory; give a JSON file");
     if (!fs::exists(file, ec))
-        throw UsageError(name + ": no such file");
-    std::ifstream in(file, std::ios::binary);
-    if (!in)
-        throw UsageError(name + ": cannot be read; check its permissions");
-    std::ostringstream buf;
-    buf << in.rdbuf();
-    std::string text = buf.str();
-    if (text.find_first_not_of(" \t\r\n") == std::string::npos)
-        throw UsageError(name + ": the file is empty; give a JSON document");
-    return parse_json_text(name, text);
+        refuse(errors, name + ": no such file");
+    const auto text = read_bounded(file);
+    if (!text)
+        refuse(errors, name + ": cannot be read; check its permissions");
+    if (text->find_first_not_of(" \t\r\n") == std::string::npos)
+        refuse(errors, name + ": the file is empty; give a JSON document");
+    return parse_json_text(name, *text, nullptr, errors);
+}
+
+std::optional<nlohmann::json> read_json_file_if_readable(const fs::path& file,
+                                                         const JsonFileErrors& errors) {
+    std::error_code ec;
+    if (!fs::exists(file, ec))
+        return std::nullopt;
+    if (fs::is_directory(file, ec))
+        refuse(errors, file.string() + ": is a directory; give a JSON file");
+    const auto text = read_bounded(file);
+    if (!text)
+        return std::nullopt;
+    return parse_json_text(file.string(), *text, nullptr, errors);
 }
 
 }  // namespace hugetune

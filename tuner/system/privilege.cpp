@@ -2,7 +2,7 @@
 
 #include <unistd.h>
 
-#include "tuner/system/errors.hpp"
+#include "model/errors.hpp"
 
 namespace hugetune {
 

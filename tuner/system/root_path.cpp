@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "tuner/system/errors.hpp"
+#include "model/errors.hpp"
 
 namespace hugetune {
 namespace fs = std::filesystem;

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "cli/cli.hpp"
-#include "tuner/system/errors.hpp"
+#include "model/errors.hpp"
 
 using namespace hugetune;
 using namespace hugetune::cli;

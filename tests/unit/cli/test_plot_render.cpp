@@ -8,9 +8,9 @@
 #include <sstream>
 
 #include "cli/plot_output.hpp"
+#include "model/errors.hpp"
 #include "tests/unit/support/fixtures.hpp"
 #include "tests/unit/support/plot_data.hpp"
-#include "tuner/system/errors.hpp"
 #include "tuner/system/process.hpp"
 
 using namespace hugetune;

@@ -1,5 +1,6 @@
-// Every setting name the engine can throw in a SettingError has a flag, and the error line
-// reads as it did when the engine named the flag itself.
+// Every setting name the engine can throw in a SettingError or name in a text (a Flag in a
+// message, the caller's SettingWords) has a flag, and the error line reads as it did when the
+// engine named the flag itself.
 #include <doctest/doctest.h>
 
 #include <filesystem>
@@ -7,10 +8,11 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <string_view>
 
 #include "cli/setting_flags.hpp"
+#include "model/errors.hpp"
 #include "tests/unit/support/fixtures.hpp"
-#include "tuner/system/errors.hpp"
 
 using namespace hugetune;
 using namespace hugetune::cli;
@@ -18,20 +20,24 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// The string literals that open `SettingError("name", ...)` (or `{"name", ...}`) in `text`.
+// The string literals that open `SettingError("name", ...)` (or `{"name", ...}`), `Flag{"name"}`
+// or `words("name")` in `text`.
 std::set<std::string> thrown_setting_names(const std::string& text) {
     std::set<std::string> names;
-    const std::string word = "SettingError";
-    for (auto at = text.find(word); at != std::string::npos; at = text.find(word, at + 1)) {
-        auto next = text.find_first_not_of(" \t\r\n", at + word.size());
-        if (next == std::string::npos || (text[next] != '(' && text[next] != '{'))
-            continue;
-        next = text.find_first_not_of(" \t\r\n", next + 1);
-        if (next == std::string::npos || text[next] != '"')
-            continue;
-        auto end = text.find('"', next + 1);
-        names.insert(text.substr(next + 1, end - next - 1));
-    }
+    for (const std::string_view word : {"SettingError", "Flag{", "words("})
+        for (auto at = text.find(word); at != std::string::npos; at = text.find(word, at + 1)) {
+            auto next = at + word.size() - 1;
+            if (word == "SettingError") {
+                next = text.find_first_not_of(" \t\r\n", at + word.size());
+                if (next == std::string::npos || (text[next] != '(' && text[next] != '{'))
+                    continue;
+            }
+            next = text.find_first_not_of(" \t\r\n", next + 1);
+            if (next == std::string::npos || text[next] != '"')
+                continue;
+            auto end = text.find('"', next + 1);
+            names.insert(text.substr(next + 1, end - next - 1));
+        }
     return names;
 }
 
@@ -56,8 +62,10 @@ std::set<std::string> engine_setting_names() {
 
 TEST_CASE("every setting name the engine throws has a flag") {
     auto names = engine_setting_names();
-    // The scan sees the sweep settings' own checks (tuner/sweep/settings.cpp), so it is reading.
-    for (const char* known : {"threads_per_node", "repetitions", "phases", "max_memory_fraction"})
+    // The scan sees the sweep settings' own checks (tuner/sweep/settings.cpp), a Flag
+    // (fleet_db/fleet_db.cpp) and the caller's words (tuner/sweep/plan.cpp), so it is reading.
+    for (const char* known :
+         {"threads_per_node", "repetitions", "phases", "max_memory_fraction", "db", "hvo_pass"})
         CHECK(names.count(known) == 1);
     for (const auto& name : names) {
         INFO("SettingError(\"" << name << "\", ...) is thrown, but no flag sets it");
@@ -91,6 +99,18 @@ TEST_CASE("the engine's setting names map to the flags users type") {
         {"input", "--input"},
         {"boot_sweep", "--boot-sweep"},
         {"sku", "--sku"},
+        {"min_hosts", "--min-hosts"},
+        {"min_confidence", "--min-confidence"},
+        {"accepted_warnings", "--accept-warning"},
+        {"boot_pages", "--boot-pages"},
+        {"db", "--db"},
+        {"verification", "--verification"},
+        {"out", "--out"},
+        {"force_regenerate", "--regenerate"},
+        {"dry_run", "--dry-run"},
+        {"force", "--force"},
+        {"log", "--log"},
+        {"hvo_pass", "--no-hvo-pass"},
     };
     for (const auto& [setting, flag] : expected) {
         auto entry = setting_flag(setting);
@@ -119,6 +139,22 @@ TEST_CASE("the error line reads as when the engine named the flag") {
     // A name without a flag is a bug the first test catches; the user still sees which setting.
     CHECK(setting_error_text(SettingError("no_such_setting", "refused")) ==
           "no_such_setting: refused");
+}
+
+TEST_CASE("a setting named inside a message reads as its flag, in an error of any kind") {
+    const RuntimeError error("give " + Flag{"regenerate"} + " and rebuild, or add " +
+                             Flag{"dry_run"});
+    CHECK(error_text(error) == "give --no-regenerate and rebuild, or add --dry-run");
+    // Without the command line the engine's names stand in for the flags.
+    CHECK(std::string(error.what()) == "give regenerate and rebuild, or add dry_run");
+    CHECK(error_text(SettingError("report", "x.json: bad; see " + Flag{"force"})) ==
+          "--report x.json: bad; see --force");
+    CHECK(error_text(hugetune::model::InputError(
+              {"/x.json", "", true}, std::nullopt,
+              "a: bad; write it with 'hugetune sweep " + Flag{"out"} + "'")) ==
+          "/x.json: a: bad; write it with 'hugetune sweep --out'");
+    CHECK(flag_words()("sample_mib_per_node") == "--sample-mib");
+    CHECK(flag_words()("no_such_setting") == "no_such_setting");
 }
 
 TEST_CASE("a problem in a document reads with the flag, the file and the line that hold it") {

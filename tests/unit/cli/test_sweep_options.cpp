@@ -7,8 +7,8 @@
 #include <string>
 
 #include "cli/sweep_options.hpp"
+#include "model/errors.hpp"
 #include "tuner/sweep/settings.hpp"
-#include "tuner/system/errors.hpp"
 
 using namespace hugetune;
 using namespace hugetune::cli;

@@ -180,7 +180,7 @@ TEST_CASE("a warning apply refuses keeps the answer unsettled unless it is accep
     CHECK(a.status == SkuStatus::host_warnings);
     CHECK(a.status_reason.find("vm (host1)") != std::string::npos);
     CHECK(a.status_reason.find("poor_fit (host1)") != std::string::npos);
-    CHECK(a.status_reason.find("--accept-warning poor_fit,vm") != std::string::npos);
+    CHECK(a.status_reason.find("accept with accepted_warnings poor_fit,vm") != std::string::npos);
     FleetOptions o = settle_options();
     o.accepted_warnings = {"vm"};
     CHECK(answer_sku(runs, o).status == SkuStatus::host_warnings);
@@ -207,7 +207,7 @@ TEST_CASE("below the minimum confidence the answer is not settled, and every rea
     REQUIRE(a.recommendation.confidence);
     if (*a.recommendation.confidence < 1.0) {
         CHECK(has_reason(a, SkuStatus::low_confidence));
-        CHECK(a.status_reason.find("--min-confidence") != std::string::npos);
+        CHECK(a.status_reason.find("(min_confidence)") != std::string::npos);
     }
     CHECK(a.status == SkuStatus::needs_more_hosts);  // the first of the reasons
     CHECK(a.reasons.front().code == SkuStatus::needs_more_hosts);
@@ -241,14 +241,15 @@ TEST_CASE("the answer is for the pool the hosts' reports were made for, and says
     const SkuAnswer mixed = answer_sku(runs, settle_options());
     CHECK(mixed.pool.pages == 4096);
     CHECK(mixed.pool.other_hosts == 1);
-    // The operator's pool wins and is named.
+    // The operator's pool wins and is named as the caller names the option.
     FleetOptions o = settle_options();
     o.boot_pages = 65536;
+    o.words = hugetune::SettingWords([](std::string_view s) { return "<" + std::string(s) + ">"; });
     const SkuAnswer asked = answer_sku(runs, o);
     CHECK(asked.pool.pages == 65536);
-    CHECK(asked.pool.source == "--boot-pages");
+    CHECK(asked.pool.source == "<boot_pages>");
     CHECK(asked.recommendation.pool_pages == 65536);
     const auto back = read_fleet_answer(to_json(fleet_answer(asked)));
     CHECK(back.pool.pages == 65536);
-    CHECK(back.pool.source == "--boot-pages");
+    CHECK(back.pool.source == "<boot_pages>");
 }

@@ -94,7 +94,7 @@ TEST_CASE("a stored block the reader refuses names its key and how to forget it"
               "SKU s: verification 0123456789abcdef:fedcba9876543210 of host host1");
         const std::string what = e.what();
         CHECK(what.rfind("verification.ratio: is not measured_ms / pool_predicted_ms", 0) == 0);
-        CHECK(what.find("hugetune fleet forget --verification "
+        CHECK(what.find("hugetune fleet forget verification "
                         "0123456789abcdef:fedcba9876543210") != std::string::npos);
     }
 }

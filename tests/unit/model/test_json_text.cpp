@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "model/input/fit_input.hpp"
 #include "model/input/json_plain.hpp"
 #include "model/input/json_text.hpp"
 
@@ -215,6 +216,35 @@ TEST_CASE("json text: depth costs no stack, in either reader") {
     objects += "0" + std::string(depth, '}');
     CHECK(read_plain_json(objects).has_value());
     CHECK_THROWS_AS(parse_json_document(objects.substr(0, objects.size() - 1)), JsonTextError);
+}
+
+TEST_CASE("json text: one size and one depth for every document, whichever reader reads it") {
+    const auto beyond = [](const std::string& text, const json::parser_callback_t& callback) {
+        try {
+            parse_json_document(text, callback);
+        } catch (const JsonTextError& e) {
+            CHECK(e.beyond_bounds());
+            return std::string(e.what());
+        }
+        FAIL("accepted");
+        return std::string();
+    };
+    const auto every = [](int, json::parse_event_t, json&) { return true; };
+    const std::string at = std::string(kMaxJsonDepth, '[') + std::string(kMaxJsonDepth, ']');
+    CHECK(parse_json_document(at).is_array());
+    CHECK(parse_json_document(at, every).is_array());
+    const std::string too_deep = "objects and arrays nested deeper than 64";
+    CHECK(beyond("[" + at + "]", nullptr) == too_deep);
+    CHECK(beyond("[" + at + "]", every) == too_deep);
+    // Objects too, and where the fast reader gives up (an escape) the full one holds the bound.
+    std::string objects;
+    for (std::size_t i = 0; i <= kMaxJsonDepth; ++i)
+        objects += "{\"k\":";
+    CHECK(beyond(objects + "0" + std::string(kMaxJsonDepth + 1, '}'), nullptr) == too_deep);
+    CHECK(beyond(objects + "\"\\n\"" + std::string(kMaxJsonDepth + 1, '}'), nullptr) == too_deep);
+    const std::string large(kMaxInputBytes + 1, ' ');
+    CHECK(beyond(large, nullptr) == "larger than 64 MiB");
+    CHECK(beyond(large, every) == "larger than 64 MiB");
 }
 
 TEST_CASE("json text: every shipped document, whole, cut short and with bytes changed") {

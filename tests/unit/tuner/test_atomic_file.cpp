@@ -12,22 +12,17 @@
 #include <sstream>
 #include <string>
 
+#include "model/errors.hpp"
+#include "tests/unit/support/fixtures.hpp"
 #include "tuner/system/atomic_file.hpp"
-#include "tuner/system/errors.hpp"
 
 using namespace hugetune;
 namespace fs = std::filesystem;
 
 namespace {
 
-struct Scratch {
-    fs::path dir;
-    Scratch() {
-        std::string tmpl = (fs::temp_directory_path() / "hugetune-atomic-XXXXXX").string();
-        REQUIRE(mkdtemp(tmpl.data()) != nullptr);
-        dir = tmpl;
-    }
-    ~Scratch() { fs::remove_all(dir); }
+struct Scratch : test::ScratchDir {
+    const fs::path& dir = path;
     int entries() const {
         int n = 0;
         for (const auto& e : fs::directory_iterator(dir)) {

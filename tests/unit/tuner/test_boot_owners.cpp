@@ -4,13 +4,13 @@
 
 #include <functional>
 
+#include "model/errors.hpp"
 #include "tests/unit/support/fixtures.hpp"
 #include "tuner/boot/apply.hpp"
 #include "tuner/boot/grub_variables.hpp"
 #include "tuner/boot/ostree.hpp"
 #include "tuner/boot/rollback.hpp"
 #include "tuner/boot/tuned.hpp"
-#include "tuner/system/errors.hpp"
 
 using namespace hugetune;
 using namespace hugetune::boot;
@@ -145,7 +145,7 @@ TEST_CASE("ostree: apply plans one command and no file; rollback plans its inver
         ledger_after_apply(owner_request("2"), plan, {}, std::nullopt, owner_root("fedora-coreos"));
     CHECK(ledger.bootloader == "ostree");
     REQUIRE(ledger.bls_entries.size() == 1);
-    auto back = ledger_from_json(ledger_to_json(ledger).dump(), "test");
+    auto back = ledger_from_json(ledger_to_json(ledger), "test");
     RollbackPlan undo = plan_rollback(back, owner_root("fedora-coreos"));
     CHECK(undo.change.files.empty());
     CHECK(undo.change.commands ==

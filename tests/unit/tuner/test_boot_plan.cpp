@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "model/errors.hpp"
 #include "tests/unit/support/fixtures.hpp"
 #include "tuner/boot/apply.hpp"
 #include "tuner/boot/boot_entries.hpp"
@@ -13,7 +14,6 @@
 #include "tuner/boot/grub_files.hpp"
 #include "tuner/boot/rollback.hpp"
 #include "tuner/boot/shell_fragment.hpp"
-#include "tuner/system/errors.hpp"
 
 using namespace hugetune;
 using namespace hugetune::boot;
@@ -225,7 +225,7 @@ TEST_CASE("plan_rollback: original bytes, or the previous value in place after a
         grub.applied = "what hugetune wrote\n";
         ledger.files = {grub};
         RollbackPlan plan = plan_rollback(ledger, root, true);
-        CHECK(mentions(plan.change.warnings, "putting it back anyway (--force)"));
+        CHECK(mentions(plan.change.warnings, "putting it back anyway (force)"));
         REQUIRE(plan.change.files.size() == 1);
         CHECK(plan.change.files[0].in_place);
         CHECK(plan.change.files[0].new_text.find(

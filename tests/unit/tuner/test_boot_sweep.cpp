@@ -1,20 +1,20 @@
 // The boot sweep's plan, state file and state machine, driven through a fake machine that boots
 // whatever command line was last loaded and logs the allocation line a real kernel would.
 #include <doctest/doctest.h>
-#include <stdlib.h>
 
 #include <filesystem>
 #include <fstream>
 #include <set>
 #include <sstream>
 
+#include "model/errors.hpp"
+#include "tests/unit/support/fixtures.hpp"
 #include "tuner/boot_sweep/host.hpp"
 #include "tuner/boot_sweep/plan.hpp"
 #include "tuner/boot_sweep/result.hpp"
 #include "tuner/boot_sweep/state.hpp"
 #include "tuner/boot_sweep/steps.hpp"
 #include "tuner/system/atomic_file.hpp"
-#include "tuner/system/errors.hpp"
 #include "tuner/system/json_file.hpp"
 
 namespace fs = std::filesystem;
@@ -145,17 +145,7 @@ class FakeHost : public bs::Host {
     void boot_loaded() { boot_into(*loaded); }
 };
 
-struct Dir {
-    fs::path path;
-    Dir() {
-        std::string tmpl = (fs::temp_directory_path() / "hugetune-boot-sweep-XXXXXX").string();
-        REQUIRE(mkdtemp(tmpl.data()) != nullptr);
-        path = tmpl;
-    }
-    ~Dir() {
-        std::error_code ec;
-        fs::remove_all(path, ec);
-    }
+struct Dir : hugetune::test::ScratchDir {
     fs::path state() const { return path / "boot-sweep.json"; }
 };
 
@@ -555,7 +545,7 @@ TEST_CASE("the live host under --root and --dry-run: every effect printed, none 
     SUBCASE("--dry-run: nothing written, nothing run") {
         std::ostringstream out;
         hugetune::Effects effects(root, true, out);
-        bs::LiveHost host(kfs, effects, true, "/usr/bin/hugetune", bs::kDefaultStatePath);
+        bs::LiveHost host(kfs, effects, true, {"/usr/bin/hugetune"}, bs::kDefaultStatePath);
         bs::carry_out(bs::plan_start(plan, bs::Finish::kexec, true, host.this_boot()), host, state);
         CHECK_FALSE(fs::exists(state));
         CHECK_FALSE(fs::exists(root / "etc/systemd/system" / bs::kUnitName));
@@ -568,7 +558,7 @@ TEST_CASE("the live host under --root and --dry-run: every effect printed, none 
     SUBCASE("--root: files inside the root written, programs printed") {
         std::ostringstream out;
         hugetune::Effects effects(root, false, out);
-        bs::LiveHost host(kfs, effects, true, "/usr/bin/hugetune", bs::kDefaultStatePath);
+        bs::LiveHost host(kfs, effects, true, {"/usr/bin/hugetune"}, bs::kDefaultStatePath);
         bs::carry_out(bs::plan_start(plan, bs::Finish::kexec, true, host.this_boot()), host, state);
         CHECK(load_state(state).steps[0].attempted);
         CHECK(fs::exists(root / "etc/systemd/system" / bs::kUnitName));
@@ -682,14 +672,18 @@ TEST_CASE("the result: medians, spread, and the fewest threads within the tolera
 }
 
 TEST_CASE("the unit runs continue on the state file, once per boot, with a timeout") {
-    const std::string unit = bs::unit_text("/usr/bin/hugetune", "/var/lib/hugetune/bs.json");
+    const std::string unit = bs::unit_text(
+        {"/usr/bin/hugetune", "boot-sweep", "continue", "--state", "/var/lib/hugetune/bs.json"},
+        "/var/lib/hugetune/bs.json");
     CHECK(unit.find("ExecStart=/usr/bin/hugetune boot-sweep continue --state "
                     "/var/lib/hugetune/bs.json\n") != std::string::npos);
     CHECK(unit.find("ConditionPathExists=/var/lib/hugetune/bs.json\n") != std::string::npos);
     CHECK(unit.find("Type=oneshot\n") != std::string::npos);
     CHECK(unit.find("After=local-fs.target\n") != std::string::npos);
     CHECK(unit.find("TimeoutStartSec=") != std::string::npos);
-    const std::string odd = bs::unit_text("/opt/my tools/hugetune", "/var/lib/100%/s.json");
+    const std::string odd = bs::unit_text(
+        {"/opt/my tools/hugetune", "boot-sweep", "continue", "--state", "/var/lib/100%/s.json"},
+        "/var/lib/100%/s.json");
     CHECK(odd.find("ExecStart=\"/opt/my tools/hugetune\" boot-sweep continue --state "
                    "/var/lib/100%%/s.json\n") != std::string::npos);
 }

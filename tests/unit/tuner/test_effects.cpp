@@ -11,10 +11,10 @@
 #include <sstream>
 #include <string>
 
+#include "model/errors.hpp"
 #include "tests/unit/support/fixtures.hpp"
 #include "tuner/boot/boot_outcome.hpp"
 #include "tuner/system/effects.hpp"
-#include "tuner/system/errors.hpp"
 
 using namespace hugetune;
 namespace fs = std::filesystem;

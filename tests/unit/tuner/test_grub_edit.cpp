@@ -1,10 +1,10 @@
 // Editing GRUB_CMDLINE_LINUX: golden before/after pairs, and the properties every edit keeps.
 #include <doctest/doctest.h>
 
+#include "model/errors.hpp"
 #include "tuner/boot/grub_config.hpp"
 #include "tuner/boot/token_edit.hpp"
 #include "tuner/kernel/cmdline.hpp"
-#include "tuner/system/errors.hpp"
 
 using namespace hugetune::boot;
 using hugetune::UsageError;

@@ -2,8 +2,8 @@
 // expanded, what is an unknown part and where it is named, and the edit's refusal of both.
 #include <doctest/doctest.h>
 
+#include "model/errors.hpp"
 #include "tuner/boot/grub_evaluation.hpp"
-#include "tuner/system/errors.hpp"
 
 using namespace hugetune::boot;
 using hugetune::UsageError;

@@ -1,8 +1,8 @@
 #include <doctest/doctest.h>
 
+#include "model/errors.hpp"
 #include "tuner/boot/boot_entries.hpp"
 #include "tuner/boot/kernel_cmdline_file.hpp"
-#include "tuner/system/errors.hpp"
 
 using hugetune::boot::edit_kernel_cmdline_text;
 

@@ -8,9 +8,9 @@
 #include <fstream>
 #include <string>
 
+#include "model/errors.hpp"
 #include "tests/unit/support/fixtures.hpp"
 #include "tuner/kernel/kernel_files.hpp"
-#include "tuner/system/errors.hpp"
 
 using namespace hugetune;
 

@@ -1,7 +1,8 @@
 #include <doctest/doctest.h>
 
+#include "model/errors.hpp"
 #include "tuner/boot/ledger.hpp"
-#include "tuner/system/errors.hpp"
+#include "tuner/boot/report_input.hpp"
 
 using namespace hugetune::boot;
 
@@ -29,14 +30,14 @@ TEST_CASE("ledger JSON round trip keeps non-UTF-8 bytes") {
     l.files.push_back(
         {"/etc/kernel/cmdline", FileKind::kernel_cmdline, "", "x", "y", std::string("16")});
     l.bls_entries.push_back({"/boot/loader/entries/a.conf", "/vmlinuz-a", std::string("8")});
-    auto back = ledger_from_json(ledger_to_json(l).dump(), "test");
+    auto back = ledger_from_json(ledger_to_json(l), "test");
     REQUIRE(back.files.size() == 2);
     CHECK(back.files[0].original == "A=\xe9\n");
     CHECK(back.files[1].kind == FileKind::kernel_cmdline);
     CHECK(back.files[1].previous_value == std::optional<std::string>("16"));
     CHECK(!back.files[0].previous_value);
     CHECK(back.bls_entries.at(0).kernel == "/vmlinuz-a");
-    CHECK_THROWS_AS(ledger_from_json("{}", "test"), hugetune::RuntimeError);
+    CHECK_THROWS_AS(ledger_from_json(nlohmann::json::object(), "test"), hugetune::Error);
 }
 
 TEST_CASE("ledger version 2: boot entries and forced reasons round trip; version 1 still read") {
@@ -47,7 +48,7 @@ TEST_CASE("ledger version 2: boot entries and forced reasons round trip; version
     l.files.push_back(
         {"/efi/loader/entries/a-6.15.conf", FileKind::boot_entry, "", "o", "a", std::string("4")});
     l.forced = {"the report warns [low_confidence]: only 60% agree"};
-    auto back = ledger_from_json(ledger_to_json(l).dump(), "test");
+    auto back = ledger_from_json(ledger_to_json(l), "test");
     REQUIRE(back.files.size() == 1);
     CHECK(back.files[0].kind == FileKind::boot_entry);
     CHECK(back.forced == l.forced);
@@ -56,17 +57,21 @@ TEST_CASE("ledger version 2: boot entries and forced reasons round trip; version
         "hugepage_alloc_threads": "16", "bootloader": "grub", "bls_entries": [],
         "files": [{"path": "/etc/default/grub", "kind": "grub", "backup": "/etc/default/grub.hugetune-20250101T000000Z.bak",
                    "original_base64": "QQ==", "applied_base64": "Qg==", "previous_value": null}]})";
-    auto old = ledger_from_json(v1, "test");
+    auto old = ledger_from_json(nlohmann::json::parse(v1), "test");
     CHECK(old.files.at(0).kind == FileKind::grub);
     CHECK(old.files.at(0).original == "A");
     CHECK(old.forced.empty());
 
     std::string unknown_kind = v1;
     unknown_kind.replace(unknown_kind.find(R"("kind": "grub")"), 14, R"("kind": "lilo")");
-    CHECK_THROWS_AS(ledger_from_json(unknown_kind, "test"), hugetune::RuntimeError);
+    CHECK_THROWS_WITH_AS(ledger_from_json(nlohmann::json::parse(unknown_kind), "test"),
+                         "files[0].kind: unknown file kind 'lilo'; restore the files from their "
+                         ".hugetune-*.bak backups by hand",
+                         hugetune::model::InputError);
     std::string future = v1;
     future.replace(future.find("\"schema_version\": 1"), 19, "\"schema_version\": 5");
-    CHECK_THROWS_AS(ledger_from_json(future, "test"), hugetune::RuntimeError);
+    CHECK_THROWS_AS(ledger_from_json(nlohmann::json::parse(future), "test"),
+                    hugetune::model::InputError);
 }
 
 TEST_CASE("a ledger whose applied value is not a thread count is refused") {
@@ -76,7 +81,7 @@ TEST_CASE("a ledger whose applied value is not a thread count is refused") {
     for (const char* bad : {"2 init=/bin/sh", "0", "0x10", "\x1b[2J"}) {
         l.value = bad;
         CAPTURE(l.value);
-        CHECK_THROWS_WITH_AS(ledger_from_json(ledger_to_json(l).dump(), "test"),
+        CHECK_THROWS_WITH_AS(ledger_from_json(ledger_to_json(l), "test"),
                              doctest::Contains("is not a thread count"), hugetune::RuntimeError);
     }
 }
@@ -99,9 +104,9 @@ TEST_CASE("a ledger names only the files hugetune edits, each with its own kind 
     l.bootloader = "grub";
     l.files.push_back({"/etc/default/grub", FileKind::grub,
                        "/etc/default/grub.hugetune-20260102T030405Z.bak", "a", "b", std::nullopt});
-    CHECK_NOTHROW(ledger_from_json(ledger_to_json(l).dump(), "ledger"));
+    CHECK_NOTHROW(ledger_from_json(ledger_to_json(l), "ledger"));
     const auto refused = [&](const std::string& needle) {
-        CHECK_THROWS_WITH_AS(ledger_from_json(ledger_to_json(l).dump(), "ledger"),
+        CHECK_THROWS_WITH_AS(ledger_from_json(ledger_to_json(l), "ledger"),
                              doctest::Contains(needle.c_str()), hugetune::RuntimeError);
     };
     l.files[0].path = "/../../../../tmp/x/victim";
@@ -128,17 +133,17 @@ TEST_CASE("a ledger's pending edit round trips and names only the files it recor
                        std::nullopt});
     l.pending.push_back(
         {"/etc/kernel/cmdline", "/etc/kernel/cmdline.hugetune-20260102T030405Z.bak", "a\n", "b\n"});
-    auto back = ledger_from_json(ledger_to_json(l).dump(), "ledger");
+    auto back = ledger_from_json(ledger_to_json(l), "ledger");
     REQUIRE(back.pending.size() == 1);
     CHECK(back.pending[0].from == "a\n");
     CHECK(back.pending[0].to == "b\n");
     CHECK_FALSE(ledger_to_json(Ledger{}).contains("pending"));
     l.pending[0].to = "c\n";
-    CHECK_THROWS_WITH_AS(ledger_from_json(ledger_to_json(l).dump(), "ledger"),
+    CHECK_THROWS_WITH_AS(ledger_from_json(ledger_to_json(l), "ledger"),
                          doctest::Contains("pending names '/etc/kernel/cmdline'"),
                          hugetune::RuntimeError);
     l.pending[0] = {"/etc/kernel/cmdline", "/tmp/x.bak", "a\n", "b\n"};
-    CHECK_THROWS_WITH_AS(ledger_from_json(ledger_to_json(l).dump(), "ledger"),
+    CHECK_THROWS_WITH_AS(ledger_from_json(ledger_to_json(l), "ledger"),
                          doctest::Contains("the backup of /etc/kernel/cmdline"),
                          hugetune::RuntimeError);
 }

@@ -8,7 +8,7 @@
 
 #include <string>
 
-#include "tuner/system/errors.hpp"
+#include "model/errors.hpp"
 #include "tuner/system/privilege.hpp"
 
 using namespace hugetune;

@@ -9,7 +9,7 @@
 #include <fstream>
 #include <string>
 
-#include "tuner/system/errors.hpp"
+#include "model/errors.hpp"
 #include "tuner/system/root_path.hpp"
 
 using namespace hugetune;

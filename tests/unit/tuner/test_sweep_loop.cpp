@@ -8,10 +8,10 @@
 #include <string>
 #include <vector>
 
+#include "model/errors.hpp"
 #include "tests/unit/support/fixtures.hpp"
 #include "tuner/probe/probe.hpp"
 #include "tuner/sweep/sweep_loop.hpp"
-#include "tuner/system/errors.hpp"
 
 using namespace hugetune;
 

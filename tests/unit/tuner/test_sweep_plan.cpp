@@ -4,9 +4,9 @@
 
 #include <string>
 
+#include "model/errors.hpp"
 #include "tuner/probe/probe.hpp"
 #include "tuner/sweep/plan.hpp"
-#include "tuner/system/errors.hpp"
 
 using namespace hugetune;
 
@@ -381,8 +381,7 @@ TEST_CASE(
     o.phases = {Phase::alloc, Phase::zero};
     const SweepPlan no_grow = f.plan(o);
     CHECK_FALSE(no_grow.hvo_pass.has_value());
-    CHECK(no_grow.hvo_pass_note ==
-          "no HVO pass: it times the grow phase, which --phases leaves out");
+    CHECK(no_grow.hvo_pass_note == "no HVO pass: it times the grow phase, which phases leaves out");
     for (const auto& p : no_grow.points)
         CHECK_FALSE(p.hvo_flipped);
 }

@@ -4,10 +4,10 @@
 
 #include <string>
 
+#include "model/errors.hpp"
 #include "tuner/probe/probe.hpp"
 #include "tuner/sweep/plan.hpp"
 #include "tuner/sweep/settings.hpp"
-#include "tuner/system/errors.hpp"
 
 using namespace hugetune;
 

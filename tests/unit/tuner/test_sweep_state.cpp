@@ -8,9 +8,9 @@
 #include <fstream>
 #include <functional>
 
+#include "model/errors.hpp"
 #include "tuner/sweep/pool_state.hpp"
 #include "tuner/system/atomic_file.hpp"
-#include "tuner/system/errors.hpp"
 
 using namespace hugetune;
 namespace fs = std::filesystem;
@@ -114,10 +114,13 @@ TEST_CASE("state file JSON round-trips; a damaged one is a clear error") {
 
     auto j = to_json(st);
     j["format"] = "something-else";
-    CHECK_THROWS_AS(saved_state_from_json(j), RuntimeError);
+    CHECK_THROWS_AS(saved_state_from_json(j), model::InputError);
     j = to_json(st);
     j["pools"][0].erase("nr_overcommit_hugepages");
-    CHECK_THROWS_AS(saved_state_from_json(j), RuntimeError);
+    CHECK_THROWS_WITH_AS(saved_state_from_json(j),
+                         "pools[0].nr_overcommit_hugepages: missing; inspect it, restore the "
+                         "pools by hand and delete it",
+                         model::InputError);
 
     Scratch s("vm-1node");
     fs::create_directories(s.runtime());

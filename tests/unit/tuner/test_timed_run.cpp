@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "model/errors.hpp"
 #include "tuner/sweep/workers.hpp"
-#include "tuner/system/errors.hpp"
 
 using namespace hugetune;
 
