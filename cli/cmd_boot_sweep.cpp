@@ -12,6 +12,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/help_formats.hpp"
+#include "cli/setting_flags.hpp"
 #include "model/alloc_threads.hpp"
 #include "model/errors.hpp"
 #include "model/text.hpp"
@@ -79,12 +80,14 @@ void add_plan_options(po::options_description& d, OptionText& t) {
                       "(default keep: as the command line has it)")(
         "hugetlb-free-vmemmap",
         po::value(&t.hugetlb_free_vmemmap)->value_name("keep|on|off|on,off"),
-        "hugetlb_free_vmemmap= (HVO) on every step, or each of two values on every thread count "
+        "hugetlb_free_vmemmap= (HVO) on every step, or each of two values on every thread "
+        "count "
         "and init_on_alloc value (default keep: as the command line has it)")(
         "kernel", po::value(&t.kernel)->value_name("FILE"),
         "kernel image to kexec (default /boot/vmlinuz-RELEASE of the running kernel)")(
         "initrd", po::value(&t.initrd)->value_name("FILE"),
-        "initrd to kexec with (default /boot/initrd.img-RELEASE or /boot/initramfs-RELEASE.img; "
+        "initrd to kexec with (default /boot/initrd.img-RELEASE or "
+        "/boot/initramfs-RELEASE.img; "
         "'none' for none)");
 }
 
@@ -333,8 +336,8 @@ void require_persistent(const fs::path& state) {
 }
 
 // Carries the transition out through the host (each effect printed instead under --root and
-// --dry-run, by the host's Effects), saying what happens once the state is written and the image
-// loaded, before the switch starts.
+// --dry-run, by the host's Effects), saying what happens once the state is written and the
+// image loaded, before the switch starts.
 void carry_and_report(const bs::Transition& t, bs::Host& host, const fs::path& state) {
     const auto announce = [&t] {
         if (t.write_state && t.state.phase == bs::Phase::aborted)
@@ -429,7 +432,7 @@ int start_command(const BootSweepOptions& o, const KernelFs& kfs) {
         fs::create_directories(kfs.resolve(bs::kActiveSweepPath.parent_path().string()), ec);
         require_usable_state(state.here, kfs);
     }
-    Effects effects(kfs.root(), o.dry_run, std::cout);
+    Effects effects(kfs.root(), o.dry_run, std::cout, flag_words());
     bs::LiveHost host(kfs, effects, o.systemd, command, state.machine);
     std::cout << printable_lines(bs::format_plan(plan));
     effects.write_file(kfs.resolve(bs::kActiveSweepPath.string(), LastLink::keep),
@@ -456,7 +459,7 @@ int advance_command(const BootSweepOptions& o, const KernelFs& kfs, const std::s
     }
     if (!o.dry_run && saved->in_progress())
         require_usable_state(state.here, kfs);
-    Effects effects(kfs.root(), o.dry_run, std::cout);
+    Effects effects(kfs.root(), o.dry_run, std::cout, flag_words());
     bs::LiveHost host(kfs, effects, saved->systemd,
                       continue_command(kfs, saved->systemd, state.machine), state.machine);
     carry_and_report(decide(std::move(*saved), host.this_boot()), host, state.here);

@@ -16,6 +16,7 @@
 #include "cli/commands.hpp"
 #include "cli/first_touch_option.hpp"
 #include "cli/plot_output.hpp"
+#include "cli/setting_flags.hpp"
 #include "model/alloc_threads.hpp"
 #include "model/boot_breakdown.hpp"
 #include "model/documents/breakdown.hpp"
@@ -44,6 +45,7 @@ struct FitCommandOptions {
 
 std::optional<FitCommandOptions> parse_fit(const Args& args) {
     FitCommandOptions o;
+    o.recommend.words = flag_words();
     std::string input, tolerance, boot_sweep, plot;
     int nodes = 0, cpus = 0;
     double first_touch_gib = 0;

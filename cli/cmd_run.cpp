@@ -9,6 +9,7 @@
 #include "cli/commands.hpp"
 #include "cli/first_touch_option.hpp"
 #include "cli/plot_output.hpp"
+#include "cli/setting_flags.hpp"
 #include "cli/sweep_options.hpp"
 #include "model/boot_breakdown.hpp"
 #include "model/documents/breakdown.hpp"
@@ -147,6 +148,7 @@ void check_before_changes(const RunOptions& o, const KernelFs& fs, const Probe& 
 model::RecommendOptions recommend_options(const RunOptions& o) {
     model::RecommendOptions recommend;
     recommend.tolerance = o.tolerance;
+    recommend.words = flag_words();
     const double page_bytes = static_cast<double>(o.sweep.page_size_kb) * 1024;
     if (o.boot_pages) {
         recommend.pool_pages = *o.boot_pages;
@@ -174,8 +176,9 @@ Fitted recommend(const RunOptions& o, const Probe& probe, const SweepResult& swe
             model::recommend_from_sweep(data, recommend_options(o));
         return {std::move(data), std::move(recommendation)};
     } catch (const std::exception&) {
-        // Keep the measurements: they can be fitted again later with `hugetune fit`. The sweep is
-        // hugetune's own, so a problem in it is a failure of the run, not of the command line.
+        // Keep the measurements: they can be fitted again later with `hugetune fit`. The sweep
+        // is hugetune's own, so a problem in it is a failure of the run, not of the command
+        // line.
         const fs::path kept = kept_sweep_path(o.report);
         write_file_atomically(kept, to_json(sweep).dump(2) + "\n");
         const ErrorReport error = current_error();
@@ -218,7 +221,7 @@ void publish(const RunOptions& o, const model::Report& report,
     if (o.json) {
         std::cout << document.dump(2) << "\n";
     } else {
-        std::cout << printable_lines(format_report_summary(report));
+        std::cout << printable_lines(format_report_summary(report, flag_words()));
         if (boots)
             std::cout << "\n" << printable_lines(format_boot_comparison(*boots));
         std::cout << "\nreport written to " << o.report.string() << "\n";

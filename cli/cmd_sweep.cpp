@@ -89,7 +89,7 @@ int run_sweep_command(const Args& args) {
     if (options->json)
         std::cout << sweep.dump(2) << "\n";
     else
-        std::cout << format_sweep_summary(measured_sweep(result));
+        std::cout << format_sweep_summary(measured_sweep(result), flag_words());
     return 0;
 }
 

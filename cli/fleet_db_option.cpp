@@ -55,6 +55,7 @@ void add_analysis_options(po::options_description& desc, AnalysisFlags& flags) {
 
 model::fleet::FleetOptions fleet_analysis_options(const AnalysisFlags& flags) {
     model::fleet::FleetOptions options;
+    options.recommend.words = flag_words();
     options.recommend.seed = 1;  // the same database gives the same answer every time
     options.words = flag_words();
     if (!flags.min_hosts.empty()) {

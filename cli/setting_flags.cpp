@@ -40,6 +40,9 @@ const std::vector<SettingFlag>& setting_flags() {
         {"force", "--force"},
         {"log", "--log"},
         {"hvo_pass", "--no-hvo-pass"},
+        {"nodes", "--nodes"},
+        {"cpus", "--cpus"},
+        {"placement", "--placement"},
     };
     return all;
 }

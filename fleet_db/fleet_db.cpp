@@ -12,6 +12,7 @@
 
 #include "fleet_db/fleet_db_error.hpp"
 #include "fleet_db/session_guard.hpp"
+#include "model/documents/report.hpp"
 #include "model/text.hpp"
 
 namespace hugetune::fleet_db {
@@ -239,15 +240,17 @@ void rekey_by_init_on_alloc(soci::session& sql) {
         for (const auto& row : rows) {
             const long long id = std::stoll(row.get<std::string>(0));
             const auto stored = row.get<std::string>(1);
-            const auto report = nlohmann::json::parse(row.get<std::string>(2), nullptr, false);
-            if (report.is_discarded() || !report.is_object())
-                continue;  // damaged: left where it is, for its reader to name
+            // The key as the report's reader reads it (the sku block's, else the kernel block's).
             std::optional<bool> on;
-            for (const char* block : {"sku", "kernel"})
-                if (!on && report.contains(block) && report[block].is_object())
-                    if (const auto it = report[block].find("init_on_alloc");
-                        it != report[block].end() && it->is_boolean())
-                        on = it->get<bool>();
+            try {
+                model::ReportReading reading;
+                reading.need_run = true;
+                reading.input.stored = true;
+                on = model::read_report(nlohmann::json::parse(row.get<std::string>(2)), reading)
+                         .run->sku.init_on_alloc;
+            } catch (const std::exception&) {
+                continue;  // damaged: left where it is, for its reader to name
+            }
             if (!on)
                 continue;
             try {

@@ -77,7 +77,12 @@ std::string counts_text(std::span<const double> counts) {
 }
 
 // Too few counts where alloc stands above zero to fit a curve.
-void unmeasurable(BasisChoice& c, bool init_on_alloc) {
+// The way to measure it: a larger sample or more repetitions, as the user sets them.
+std::string measure_more(const SettingWords& words) {
+    return "measure a larger " + words("sample_mib_per_node") + " or more " + words("repetitions");
+}
+
+void unmeasurable(BasisChoice& c, bool init_on_alloc, const SettingWords& words) {
     if (!init_on_alloc && c.grow != nullptr && has_count(c.grow->points, 1)) {
         // Without init_on_alloc the boot only allocates: small next to zeroing, and no sign that
         // more threads make it faster. Holding the one measured rate claims no gain.
@@ -86,8 +91,8 @@ void unmeasurable(BasisChoice& c, bool init_on_alloc) {
             {"alloc_only_unmeasurable",
              "allocation alone could not be told apart from zeroing above 1 thread per node "
              "(alloc does not stand above zero at enough thread counts): predicting the grow "
-             "phase's 1-thread allocation time at every count, no gain from threads assumed; "
-             "measure a larger --sample-mib or more --repetitions to see its scaling"});
+             "phase's 1-thread allocation time at every count, no gain from threads assumed; " +
+                 measure_more(words) + " to see its scaling"});
         return;
     }
     c.basis = CostBasis::alloc_and_zero;
@@ -97,7 +102,8 @@ void unmeasurable(BasisChoice& c, bool init_on_alloc) {
          "the boot's allocation could not be told apart from the fault's zeroing (alloc does not "
          "stand above zero at enough thread counts): predicting from the alloc phase, which "
          "zeroes each page once more than the boot and overstates it (about twice with "
-         "init_on_alloc on); measure a larger --sample-mib or more --repetitions"});
+         "init_on_alloc on); " +
+             measure_more(words)});
 }
 
 }  // namespace
@@ -114,7 +120,7 @@ std::vector<double> separable_counts(std::span<const Point> alloc, double alloc_
     return out;
 }
 
-BasisChoice choose_basis(const SweepData& data) {
+BasisChoice choose_basis(const SweepData& data, const SettingWords& words) {
     BasisChoice c;
     if (const auto* boot = data.phase(kPhaseBoot)) {
         c.basis = CostBasis::boot_table;
@@ -149,7 +155,7 @@ BasisChoice choose_basis(const SweepData& data) {
     if (!anchored && c.grow == nullptr)
         c.notes.push_back("no grow phase: the boot's work at 1 thread is alloc minus zero too");
     if (usable < kMinThreadCounts) {
-        unmeasurable(c, init_on_alloc);
+        unmeasurable(c, init_on_alloc, words);
         return c;
     }
     c.basis = init_on_alloc ? CostBasis::alloc_zeroed_once : CostBasis::alloc_only;

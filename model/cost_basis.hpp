@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "model/errors.hpp"
 #include "model/input/fit_input.hpp"
 #include "model/warning.hpp"
 
@@ -52,7 +53,7 @@ struct BasisChoice {
     std::vector<Warning> warnings;
 };
 
-BasisChoice choose_basis(const SweepData& data);
+BasisChoice choose_basis(const SweepData& data, const SettingWords& words = {});
 
 // The boot's work per page at each N, in seconds: alloc minus zero at the `counts` given (the
 // separable ones), and grow at N = 1 where it was measured (else alloc minus zero there too, when

@@ -113,7 +113,7 @@ Recommendation recommend_from_sweep(const SweepData& data, const RecommendOption
     check_options(o);
     const MachineFacts& m = data.machine;
     const NodeCount nodes = count_nodes(m, o);
-    const CostSeries cost = choose_cost_series(data);
+    const CostSeries cost = choose_cost_series(data, o.words);
     const ThreadLimits limits = thread_limits(m, o, nodes.nodes, cost.series.points);
     const BootPool pool = choose_boot_pool(data, o, *cost.basis.main);
     const Remarks machine{{}, machine_warnings(m, data.page_size_kb)};

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "model/cost_basis.hpp"
+#include "model/errors.hpp"
 #include "model/fit/model_selection.hpp"
 #include "model/input/fit_input.hpp"
 #include "model/warning.hpp"
@@ -33,6 +34,8 @@ struct RecommendOptions {
     // a boot parameter: the decision keeps the default.
     double small_boot_seconds = 5.0;
     double low_confidence = 0.8;  // below this share of agreeing resamples; say so
+    // How the notes and warnings name a setting the user can change (the command line's flags).
+    SettingWords words;
 };
 
 // Which curves may be combined: same microarchitecture, node count, threads per node and page

@@ -126,7 +126,7 @@ namespace {
 
 // Which placement the measurements, and so the prediction, came from (docs/kernel-facts.md "The
 // sweep against the boot"): node-local on several nodes leaves out what limits the boot's scaling.
-std::string placement_line(const model::MeasuredSweep& sweep) {
+std::string placement_line(const model::MeasuredSweep& sweep, const SettingWords& words) {
     if (sweep.placement == model::kPlacementBoot)
         return "placement: boot (threads and pages placed as the kernel's boot workers; "
                "docs/kernel-facts.md \"The sweep against the boot\")\n";
@@ -136,21 +136,21 @@ std::string placement_line(const model::MeasuredSweep& sweep) {
     if (sweep.nodes.size() > 1)
         line += "  on " + std::to_string(sweep.nodes.size()) +
                 " nodes this leaves out the remote zeroing and the shared zone locks of the boot's "
-                "workers: the prediction is likely optimistic; measure again with --placement "
-                "boot\n";
+                "workers: the prediction is likely optimistic; measure again with " +
+                words("placement") + " boot\n";
     return line;
 }
 
 }  // namespace
 
-std::string format_sweep_summary(const model::MeasuredSweep& sweep) {
+std::string format_sweep_summary(const model::MeasuredSweep& sweep, const SettingWords& words) {
     std::ostringstream s;
     if (!sweep.points.empty())
         s << "sample " << static_cast<std::uint64_t>(sweep.points[0].pages_per_node) << " x "
           << page_size_text(sweep.points[0].page_size_kb > 0 ? sweep.points[0].page_size_kb
                                                              : sweep.page_size_kb)
           << " pages per node, " << sweep.nodes.size() << " node(s)\n"
-          << placement_line(sweep) << "\n";
+          << placement_line(sweep, words) << "\n";
     if (auto tables = format_phase_tables(sweep.points); !tables.empty())
         s << tables << "\nspread: (slowest - fastest) / median over the repetitions\n";
     for (const auto& w : sweep.warnings)
@@ -419,14 +419,14 @@ std::string format_breakdown(const std::optional<model::BootBreakdown>& breakdow
     return s.str();
 }
 
-std::string format_report_summary(const model::Report& report) {
+std::string format_report_summary(const model::Report& report, const SettingWords& words) {
     const model::ReportRun& run = report.run.value();
     std::ostringstream s;
     s << "hugetune " << run.tool.version << " on " << run.hostname << ": " << run.sku.microarch
       << ", " << run.sku.nodes << " node(s) x " << run.sku.hardware_threads_per_node
       << " hardware threads, " << page_size_text(run.sku.page_size_kb) << " pages, kernel "
       << report.kernel.release.value_or("?") << "\n\n";
-    s << format_phase_tables(run.sweep.points) << "\n" << placement_line(run.sweep) << "\n";
+    s << format_phase_tables(run.sweep.points) << "\n" << placement_line(run.sweep, words) << "\n";
     model_lines(s, run.fit);
     decision_lines(s, report);
     s << format_breakdown(run.breakdown, run.what_if, run.first_touch);

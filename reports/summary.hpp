@@ -9,6 +9,7 @@
 #include "model/boot_comparison.hpp"
 #include "model/documents/report.hpp"
 #include "model/documents/sweep.hpp"
+#include "model/errors.hpp"
 
 #include "reports/plot.hpp"
 
@@ -19,7 +20,8 @@ std::string format_phase_tables(const std::vector<model::MeasuredPoint>& points)
 
 // The console output of `hugetune sweep`: the sample, the phase tables, what spread means and
 // the sweep's notes.
-std::string format_sweep_summary(const model::MeasuredSweep& sweep);
+// Settings the user can change are named as `words` says (the command line's flags).
+std::string format_sweep_summary(const model::MeasuredSweep& sweep, const SettingWords& words = {});
 
 // The measured medians (with their spread) and fitted throughput per phase, in GiB/s over all
 // nodes, with the recommended and default thread counts marked, and the report's breakdown and
@@ -33,7 +35,7 @@ std::string format_breakdown(const std::optional<model::BootBreakdown>& breakdow
                              const std::vector<model::WhatIf>& what_if,
                              const std::optional<model::FirstTouch>& first_touch);
 
-std::string format_report_summary(const model::Report& report);
+std::string format_report_summary(const model::Report& report, const SettingWords& words = {});
 
 // The console output of `hugetune fit`: the verdict, the curve and its model (and each other
 // phase's), the decision, the predicted time with its interval, the kernel default, the

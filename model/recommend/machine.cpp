@@ -15,7 +15,8 @@ constexpr double kTiB = 1024.0 * 1024 * 1024 * 1024;
 NodeCount count_nodes(const MachineFacts& m, const RecommendOptions& o) {
     NodeCount c{o.nodes.value_or(m.nodes.value_or(1)), {}};
     if (!o.nodes && !m.nodes)
-        c.remarks.notes.push_back("node count unknown: assuming 1 node with memory (give --nodes)");
+        c.remarks.notes.push_back("node count unknown: assuming 1 node with memory (give " +
+                                  o.words("nodes") + ")");
     if (c.nodes < 1)
         throw std::invalid_argument("nodes must be at least 1");
     return c;
@@ -35,9 +36,9 @@ ThreadLimits thread_limits(const MachineFacts& m, const RecommendOptions& o, int
         per_node_limit = std::min(per_node_limit.value_or(*cpus), std::max(1, *cpus / nodes));
     if (!per_node_limit) {
         per_node_limit = static_cast<int>(t.max_measured);
-        t.remarks.notes.push_back("CPU count unknown: assuming at most " +
-                                  std::to_string(*per_node_limit) +
-                                  " thread(s) per node, the largest measured (give --cpus)");
+        t.remarks.notes.push_back(
+            "CPU count unknown: assuming at most " + std::to_string(*per_node_limit) +
+            " thread(s) per node, the largest measured (give " + o.words("cpus") + ")");
     }
     t.max_threads_per_node = std::max(1, *per_node_limit);
     t.cpu_cap = cpus.value_or(t.max_threads_per_node * nodes);

@@ -35,9 +35,9 @@ Series build_series(const BasisChoice& b, std::span<const Point> main, std::span
     return s;
 }
 
-CostSeries choose_cost_series(const SweepData& data) {
+CostSeries choose_cost_series(const SweepData& data, const SettingWords& words) {
     CostSeries c;
-    c.basis = choose_basis(data);
+    c.basis = choose_basis(data, words);
     BasisChoice& basis = c.basis;
     c.remarks = {std::move(basis.notes), std::move(basis.warnings)};
     if (basis.main == nullptr)

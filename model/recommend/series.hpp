@@ -37,7 +37,7 @@ struct CostSeries {
 };
 
 // Throws InputError without a boot or alloc series.
-CostSeries choose_cost_series(const SweepData& data);
+CostSeries choose_cost_series(const SweepData& data, const SettingWords& words = {});
 
 // Every phase fitted for the record, and the recommendation's own series.
 struct FittedModels {

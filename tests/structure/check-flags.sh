@@ -14,19 +14,7 @@ programs='systemctl|journalctl|kexec|grubby|grub2-mkconfig|rpm-ostree'
 arguments='--no-block|--no-pager|--root=|--initrd=|--append=|--replace=|--delete=|--update-kernel=|--args=|--remove-args=|--update-bls-cmdline'
 
 # "FILE: LITERAL" of the engine's code not yet worded by the command line, each with why.
-known=(
-    # RecommendOptions comes from cli/cmd_run.cpp and cli/cmd_fit.cpp, which are being rewritten
-    # (issue 36, the report made once); it gets SettingWords with them.
-    'model/cost_basis.cpp: "measure a larger --sample-mib or more --repetitions to see its scaling"'
-    'model/cost_basis.cpp: "init_on_alloc on); measure a larger --sample-mib or more --repetitions"'
-    'model/recommend/machine.cpp: "node count unknown: assuming 1 node with memory (give --nodes)"'
-    'model/recommend/machine.cpp: " thread(s) per node, the largest measured (give --cpus)"'
-    # The summary is being rewritten (issue 36, one summary printer).
-    'reports/summary.cpp: "workers: the prediction is likely optimistic; measure again with --placement "'
-    # Effects is being made the one writer of lasting files (issue 36); it gets SettingWords then.
-    'tuner/system/effects.cpp: ": under --root nothing outside it is written; name a file inside it"'
-    'tuner/system/effects.cpp: "  (not run: --root "'
-)
+known=()
 
 files=$(git ls-files --cached --others --exclude-standard 'model/*.[ch]pp' 'reports/*.[ch]pp' \
     'fleet_db/*.[ch]pp' 'tuner/*.[ch]pp' 2>/dev/null ||

@@ -352,7 +352,7 @@ void apply_steps(const ApplyRequest& request, BootOutcome& done, std::ostream& o
     std::optional<BootConfigLock> lock;
     if (!target.dry_run)
         lock.emplace(root);
-    Effects effects(root.root(), target.dry_run, out);
+    Effects effects(root.root(), target.dry_run, out, target.words);
     finish_interrupted_apply(root, effects, target, err);
     ApplyPlan plan = plan_apply(request, root);
     done.bootloader = bootloader_name(plan.bootloader.kind);

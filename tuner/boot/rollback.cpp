@@ -224,7 +224,7 @@ void rollback_steps(const TargetOptions& target, bool force, BootOutcome& done, 
     std::optional<BootConfigLock> lock;
     if (!target.dry_run)
         lock.emplace(root);
-    Effects effects(root.root(), target.dry_run, out);
+    Effects effects(root.root(), target.dry_run, out, target.words);
     finish_interrupted_apply(root, effects, target, err);
     Ledger ledger = require_ledger(root);
     done.ledger = ledger;

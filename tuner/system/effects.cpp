@@ -49,8 +49,8 @@ std::string command_text(const std::vector<std::string>& argv) {
     return out;
 }
 
-Effects::Effects(fs::path root, bool dry_run, std::ostream& plan)
-    : root_(std::move(root)), dry_run_(dry_run), plan_(plan) {
+Effects::Effects(fs::path root, bool dry_run, std::ostream& plan, SettingWords words)
+    : root_(std::move(root)), dry_run_(dry_run), plan_(plan), words_(std::move(words)) {
     std::error_code ec;
     given_root_ = fs::absolute(root_, ec);
     const fs::path canonical = fs::weakly_canonical(root_, ec);
@@ -84,8 +84,9 @@ fs::path Effects::inside_root(const fs::path& path) const {
     if (!target)
         target = target_path_of(root_, abs);
     if (!target)
-        throw RuntimeError(path.string() + " is outside the root " + root_.string() +
-                           ": under --root nothing outside it is written; name a file inside it");
+        throw RuntimeError(
+            Message(path.string() + " is outside the root " + root_.string() + ": under ") +
+            Flag{"root"} + " nothing outside it is written; name a file inside it");
     // Its directories again as a chroot into the root finds them: a link on the way that leads
     // out of the root is followed inside it instead.
     return resolve_in_root(root_, *target, LastLink::keep);
@@ -112,9 +113,10 @@ bool Effects::run(const Argv& argv) {
     if (argv.empty())
         throw RuntimeError("no program to run");
     if (!runs_programs()) {
-        plan_line(
-            "would run: " + command_text(argv) +
-            (dry_run_ ? "" : "  (not run: --root " + root_.string() + " is not this machine)"));
+        plan_line("would run: " + command_text(argv) +
+                  (dry_run_ ? ""
+                            : "  (not run: " + words_("root") + " " + root_.string() +
+                                  " is not this machine)"));
         return false;
     }
     execute(argv);

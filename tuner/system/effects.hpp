@@ -19,6 +19,7 @@
 #include <string_view>
 #include <vector>
 
+#include "model/errors.hpp"
 #include "tuner/system/atomic_file.hpp"
 
 namespace hugetune {
@@ -32,8 +33,9 @@ class Effects {
     // of a file and the ledger that records its change belong to the file's diff).
     using Shown = std::optional<std::string>;
 
-    // `root`: "/" for this machine, another directory for --root. The plan is printed on `plan`.
-    Effects(std::filesystem::path root, bool dry_run, std::ostream& plan);
+    // `root`: "/" for this machine, another directory for --root. The plan is printed on `plan`,
+    // its settings worded as `words` says.
+    Effects(std::filesystem::path root, bool dry_run, std::ostream& plan, SettingWords words = {});
 
     bool dry_run() const { return dry_run_; }
     const std::filesystem::path& root() const { return root_; }
@@ -79,6 +81,7 @@ class Effects {
     bool live_;
     bool dry_run_;
     std::ostream& plan_;
+    SettingWords words_;
     std::vector<std::string> planned_;
 };
 

@@ -111,6 +111,9 @@ TEST_CASE("the engine's setting names map to the flags users type") {
         {"force", "--force"},
         {"log", "--log"},
         {"hvo_pass", "--no-hvo-pass"},
+        {"nodes", "--nodes"},
+        {"cpus", "--cpus"},
+        {"placement", "--placement"},
     };
     for (const auto& [setting, flag] : expected) {
         auto entry = setting_flag(setting);

@@ -2,6 +2,7 @@
 // JSON (machine side) and the console summary (reports).
 #include <doctest/doctest.h>
 
+#include "cli/setting_flags.hpp"
 #include "reports/summary.hpp"
 #include "tests/unit/support/sweep_data.hpp"
 
@@ -11,7 +12,7 @@ using hugetune::test::made_up_sweep;
 TEST_CASE("sweep summary of a sweep document: sample, medians, spread, throughput, notes") {
     SweepResult r = made_up_sweep();
     r.warnings = {"a note for the reader"};
-    const std::string text = format_sweep_summary(measured_sweep(r));
+    const std::string text = format_sweep_summary(measured_sweep(r), cli::flag_words());
     CHECK(text.starts_with("sample 512 x 2 MiB pages per node, 4 node(s)\nplacement: boot ("));
     CHECK(text.find("phase alloc") != std::string::npos);
     CHECK(text.find("phase zero") == std::string::npos);  // nothing measured yet
@@ -24,7 +25,7 @@ TEST_CASE("sweep summary of a sweep document: sample, medians, spread, throughpu
 TEST_CASE("sweep summary: a node-local sweep of several nodes says what it leaves out") {
     SweepResult r = made_up_sweep();
     r.plan.options.placement = Placement::node_local;
-    const std::string text = format_sweep_summary(measured_sweep(r));
+    const std::string text = format_sweep_summary(measured_sweep(r), cli::flag_words());
     CHECK(text.find("placement: node-local (each node's threads and pages on that node; "
                     "docs/kernel-facts.md \"The sweep against the boot\")\n  on 4 nodes this "
                     "leaves out the remote zeroing") != std::string::npos);

@@ -127,7 +127,7 @@ TEST_CASE("a curve that keeps scaling recommends the top of the range, capped by
         bool noted_nodes = false, noted_cpus = false;
         for (const auto& n : r.notes) {
             noted_nodes = noted_nodes || n.find("assuming 1 node") != std::string::npos;
-            noted_cpus = noted_cpus || n.find("give --cpus") != std::string::npos;
+            noted_cpus = noted_cpus || n.find("(give cpus)") != std::string::npos;
         }
         CHECK(noted_nodes);
         CHECK(noted_cpus);

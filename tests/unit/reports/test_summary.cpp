@@ -23,6 +23,11 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// The one flag the summaries name, as the command line words it (cli/setting_flags.cpp).
+const SettingWords kFlags([](std::string_view setting) {
+    return setting == "placement" ? std::string("--placement") : std::string(setting);
+});
+
 // Compares with a committed golden file; HUGETUNE_UPDATE_GOLDEN=1 rewrites it instead.
 void check_golden(const std::string& name, const std::string& actual) {
     auto path = source_dir() / "tests/golden" / name;
@@ -43,7 +48,7 @@ std::vector<model::MeasuredPoint> read_points(const nlohmann::json& points) {
 
 TEST_CASE("summary: golden console output on fixed data") {
     check_golden("summary-zen4-2node.txt",
-                 format_report_summary(test::read_whole_report(fixed_report(true))));
+                 format_report_summary(test::read_whole_report(fixed_report(true)), kFlags));
 }
 
 TEST_CASE("summary: phase tables on fixed points") {
@@ -73,7 +78,7 @@ TEST_CASE("sweep summary: the sample, one table per measured phase, the legend a
         "warnings": ["alloc at 64 thread(s) per node: 3 page(s) not obtained on the intended node"]
     })");
     const model::MeasuredSweep measured = model::read_measured_sweep(model::JsonField(sweep));
-    const std::string text = format_sweep_summary(measured);
+    const std::string text = format_sweep_summary(measured, kFlags);
     check_golden("sweep-summary.txt", text);
     // A document without a placement was node-local, and on 4 nodes that is said.
     CHECK(text.starts_with("sample 512 x 2 MiB pages per node, 4 node(s)\nplacement: node-local"));
@@ -315,11 +320,13 @@ TEST_CASE("plot: a report without a breakdown draws no breakdown panel") {
 
 TEST_CASE("summary: golden console output with the HVO pass, and without the sysctl") {
     check_golden("summary-zen4-2node-hvo-pass.txt",
-                 format_report_summary(test::read_whole_report(
-                     fixed_report(true, "sweep-zen4-2node-hvo-pass.json", true))));
+                 format_report_summary(test::read_whole_report(fixed_report(
+                                           true, "sweep-zen4-2node-hvo-pass.json", true)),
+                                       kFlags));
     check_golden("summary-zen4-2node-no-hvo-sysctl.txt",
-                 format_report_summary(test::read_whole_report(
-                     fixed_report(true, "sweep-zen4-2node-no-hvo-sysctl.json", true))));
+                 format_report_summary(test::read_whole_report(fixed_report(
+                                           true, "sweep-zen4-2node-no-hvo-sysctl.json", true)),
+                                       kFlags));
 }
 
 TEST_CASE("plot: a vmemmap part larger than the allocation it is part of is not drawn") {
