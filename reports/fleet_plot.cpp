@@ -17,16 +17,19 @@ BootPanel boot_of(const model::fleet::FleetAnswer& a) {
         model::JsonField(a.recommendation, {},
                          {"the kept answer of SKU " + model::fleet::to_string(a.sku), "", true}));
     BootPanel boot;
-    for (const auto& p : fit.predictions)
-        boot.predicted.push_back(
-            {static_cast<double>(p.total_threads), p.seconds, p.seconds_low, p.seconds_high});
-    for (const auto& p : fit.measured)
-        boot.measured.push_back(
-            {static_cast<double>(p.total_threads), p.seconds, std::nullopt, std::nullopt});
-    boot.recommended = BootPoint{static_cast<double>(a.hugepage_alloc_threads), a.predicted_seconds,
-                                 a.predicted_seconds_low, a.predicted_seconds_high};
-    boot.kernel_default = BootPoint{static_cast<double>(fit.default_threads),
-                                    fit.predicted_default_seconds, std::nullopt, std::nullopt};
+    boot.predicted = fit.predictions;
+    boot.measured = fit.measured;
+    for (auto& p : boot.measured)
+        p.seconds_low = p.seconds_high = std::nullopt;
+    boot.recommended =
+        model::Prediction{.total_threads = static_cast<int>(a.hugepage_alloc_threads),
+                          .seconds = a.predicted_seconds,
+                          .seconds_low = a.predicted_seconds_low,
+                          .seconds_high = a.predicted_seconds_high};
+    boot.kernel_default = model::Prediction{.total_threads = fit.default_threads,
+                                            .seconds = fit.predicted_default_seconds,
+                                            .seconds_low = std::nullopt,
+                                            .seconds_high = std::nullopt};
     return boot;
 }
 

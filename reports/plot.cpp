@@ -62,6 +62,11 @@ std::optional<PlotFormat> plot_format_for(const fs::path& file) {
 
 namespace {
 
+// Where the boot panel draws a value: at its total thread count, the kernel parameter.
+double x_of(const model::Prediction& p) {
+    return static_cast<double>(p.total_threads);
+}
+
 constexpr const char* kRecommendedColour = "#2a9d3f";
 constexpr const char* kDefaultColour = "#b5651d";
 constexpr double kBootXmin = 0.8;  // left edge of the boot panel: 1 thread, with a margin
@@ -69,27 +74,28 @@ constexpr double kBootXmin = 0.8;  // left edge of the boot panel: 1 thread, wit
 double boot_xmax(const BootPanel& boot) {
     double xmax = 1;
     for (const auto& p : boot.predicted)
-        xmax = std::max(xmax, p.threads);
+        xmax = std::max(xmax, x_of(p));
     for (const auto& p : boot.measured)
-        xmax = std::max(xmax, p.threads);
+        xmax = std::max(xmax, x_of(p));
     return xmax;
 }
 
 bool has_band(const BootPanel& boot) {
     return std::any_of(boot.predicted.begin(), boot.predicted.end(),
-                       [](const BootPoint& p) { return p.low && p.high; });
+                       [](const model::Prediction& p) { return p.seconds_low && p.seconds_high; });
 }
 
 // A marked value: a vertical line, a point on the curve and a label with its predicted time,
 // written away from the right edge when the line is in the right half of the log x range.
-void boot_mark(std::ostringstream& s, const BootPoint& mark, double xmax, const std::string& name,
-               const char* colour, double label_height, const char* dash, bool coincide) {
-    const std::string text = name + " hugepage_alloc_threads=" + number(mark.threads) + ": " +
+void boot_mark(std::ostringstream& s, const model::Prediction& mark, double xmax,
+               const std::string& name, const char* colour, double label_height, const char* dash,
+               bool coincide) {
+    const std::string text = name + " hugepage_alloc_threads=" + number(x_of(mark)) + ": " +
                              seconds_text(mark.seconds) + (coincide ? " (the same value)" : "");
-    const bool right_half = std::log(mark.threads / kBootXmin) > 0.5 * std::log(xmax / kBootXmin);
-    s << "set arrow from " << number(mark.threads) << ", graph 0 to " << number(mark.threads)
+    const bool right_half = std::log(x_of(mark) / kBootXmin) > 0.5 * std::log(xmax / kBootXmin);
+    s << "set arrow from " << number(x_of(mark)) << ", graph 0 to " << number(x_of(mark))
       << ", graph 1 nohead " << dash << "lw 2 lc rgb '" << colour << "'\n";
-    s << "set label " << quoted(text) << " at " << number(mark.threads) << ", graph "
+    s << "set label " << quoted(text) << " at " << number(x_of(mark)) << ", graph "
       << number(label_height) << (right_half ? " right offset -0.5,0" : " offset 0.5,0")
       << " tc rgb '" << colour << "' noenhanced\n";
 }
@@ -103,18 +109,19 @@ void boot_panel(std::ostringstream& s, const BootPanel& boot) {
     s << "set xrange [" << number(kBootXmin) << ":" << number(xmax) << "]\n";
     s << "$boot << EOD\n";
     for (const auto& p : boot.predicted)
-        s << number(p.threads) << ' ' << number(p.seconds) << ' '
-          << number(p.low.value_or(p.seconds)) << ' ' << number(p.high.value_or(p.seconds)) << "\n";
+        s << number(x_of(p)) << ' ' << number(p.seconds) << ' '
+          << number(p.seconds_low.value_or(p.seconds)) << ' '
+          << number(p.seconds_high.value_or(p.seconds)) << "\n";
     s << "EOD\n$boot_measured << EOD\n";
     for (const auto& p : boot.measured)
-        s << number(p.threads) << ' ' << number(p.seconds) << "\n";
+        s << number(x_of(p)) << ' ' << number(p.seconds) << "\n";
     s << "EOD\n$boot_marks << EOD\n";
     for (const auto& mark : {boot.recommended, boot.kernel_default})
         if (mark)
-            s << number(mark->threads) << ' ' << number(mark->seconds) << "\n";
+            s << number(x_of(*mark)) << ' ' << number(mark->seconds) << "\n";
     s << "EOD\n";
     const bool coincide = boot.recommended && boot.kernel_default &&
-                          boot.recommended->threads == boot.kernel_default->threads;
+                          x_of(*boot.recommended) == x_of(*boot.kernel_default);
     if (boot.recommended)
         boot_mark(s, *boot.recommended, xmax, "recommended", kRecommendedColour, 0.95, "", false);
     if (boot.kernel_default)
@@ -349,7 +356,7 @@ void hosts_panel(std::ostringstream& s, const FleetPlotData& data) {
         s << "EOD\n";
     }
     if (data.boot.recommended) {
-        const double x = data.boot.recommended->threads;
+        const double x = x_of(*data.boot.recommended);
         s << "set arrow from " << number(x) << ", graph 0 to " << number(x)
           << ", graph 1 nohead lw 2 lc rgb '" << kRecommendedColour << "'\n";
     }
@@ -497,8 +504,8 @@ class TextCanvas {
     std::string header_;
 };
 
-std::string mark_legend(char letter, const std::string& name, const BootPoint& mark) {
-    return std::string(1, letter) + " " + name + " hugepage_alloc_threads=" + number(mark.threads) +
+std::string mark_legend(char letter, const std::string& name, const model::Prediction& mark) {
+    return std::string(1, letter) + " " + name + " hugepage_alloc_threads=" + number(x_of(mark)) +
            ": " + seconds_text(mark.seconds) + "\n";
 }
 
@@ -508,30 +515,30 @@ std::string boot_chart(const PlotData& data, int width, int height) {
     const BootPanel& boot = data.boot;
     double ymax = 0;
     for (const auto& p : boot.predicted)
-        ymax = std::max({ymax, p.seconds, p.high.value_or(0)});
+        ymax = std::max({ymax, p.seconds, p.seconds_high.value_or(0)});
     for (const auto& p : boot.measured)
         ymax = std::max(ymax, p.seconds);
     if (boot.predicted.empty() || !(ymax > 0) || width < 8 || height < 3)
         return "";
     TextCanvas canvas(width, height, boot_xmax(boot), ymax);
     for (const auto& p : boot.predicted)
-        if (p.low && p.high)
-            for (int r = canvas.row(*p.high); r <= canvas.row(*p.low); ++r)
-                canvas.put(r, canvas.col(p.threads), '.');
+        if (p.seconds_low && p.seconds_high)
+            for (int r = canvas.row(*p.seconds_high); r <= canvas.row(*p.seconds_low); ++r)
+                canvas.put(r, canvas.col(x_of(p)), '.');
     for (const auto& p : boot.predicted)
-        canvas.plot(p.threads, p.seconds, '-');
+        canvas.plot(x_of(p), p.seconds, '-');
     for (const auto& p : boot.measured)
-        canvas.plot(p.threads, p.seconds, '*');
+        canvas.plot(x_of(p), p.seconds, '*');
     const bool coincide =
         boot.recommended && boot.kernel_default &&
-        canvas.col(boot.recommended->threads) == canvas.col(boot.kernel_default->threads);
+        canvas.col(x_of(*boot.recommended)) == canvas.col(x_of(*boot.kernel_default));
     if (boot.kernel_default) {
-        canvas.plot(boot.kernel_default->threads, boot.kernel_default->seconds, 'D');
-        canvas.name_column(boot.kernel_default->threads, "D");
+        canvas.plot(x_of(*boot.kernel_default), boot.kernel_default->seconds, 'D');
+        canvas.name_column(x_of(*boot.kernel_default), "D");
     }
     if (boot.recommended) {
-        canvas.plot(boot.recommended->threads, boot.recommended->seconds, 'R');
-        canvas.name_column(boot.recommended->threads, coincide ? "R=D" : "R");
+        canvas.plot(x_of(*boot.recommended), boot.recommended->seconds, 'R');
+        canvas.name_column(x_of(*boot.recommended), coincide ? "R=D" : "R");
     }
     std::string out = canvas.render(seconds_text, "hugepage_alloc_threads (log2)");
     if (boot.recommended)

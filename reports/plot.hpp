@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "model/recommend.hpp"
+
 namespace hugetune {
 
 struct PlotPoint {
@@ -24,18 +26,13 @@ struct PlotSeries {
     std::vector<std::pair<double, double>> fitted;  // (threads per node, value), dense
 };
 
-// One value of the kernel parameter and its predicted boot allocation time.
-struct BootPoint {
-    double threads = 0;  // hugepage_alloc_threads, the total
-    double seconds = 0;
-    std::optional<double> low, high;  // 5%..95% bootstrap
-};
-
+// The boot allocation per value of the kernel parameter, as the model predicts it
+// (model::Prediction: drawn at its total_threads, with its 5%..95% band where it has one).
 struct BootPanel {
-    std::vector<BootPoint> predicted;  // ascending threads
-    std::vector<BootPoint> measured;   // the fitted series' medians, scaled to the pool
-    std::optional<BootPoint> recommended;
-    std::optional<BootPoint> kernel_default;
+    std::vector<model::Prediction> predicted;  // ascending threads
+    std::vector<model::Prediction> measured;   // the fitted series' medians, scaled to the pool
+    std::optional<model::Prediction> recommended;
+    std::optional<model::Prediction> kernel_default;
 };
 
 // What a part of a breakdown bar stands for (docs/kernel-facts.md "Which phase holds which part

@@ -59,23 +59,24 @@ std::pair<double, double> sample_range(const MeasuredPoint& point) {
 // Phase order as the sweep runs them: the cost that matters first.
 const std::vector<std::string> kPhaseOrder = {"alloc", "zero", "grow"};
 
-std::optional<BootPoint> mark_from(const std::optional<std::uint64_t>& threads,
-                                   const std::optional<double>& seconds) {
+std::optional<model::Prediction> mark_from(const std::optional<std::uint64_t>& threads,
+                                           const std::optional<double>& seconds) {
     if (!threads || !seconds)
         return std::nullopt;
-    return BootPoint{static_cast<double>(*threads), *seconds, std::nullopt, std::nullopt};
+    return model::Prediction{.total_threads = static_cast<int>(*threads),
+                             .seconds = *seconds,
+                             .seconds_low = std::nullopt,
+                             .seconds_high = std::nullopt};
 }
 
 // The predicted boot time per kernel value, its band, the measured points and the two marks.
 BootPanel boot_panel_from_report(const model::Report& report) {
     BootPanel boot;
     const model::Recommendation& fit = report.run->fit;
-    for (const auto& p : fit.predictions)
-        boot.predicted.push_back(
-            {static_cast<double>(p.total_threads), p.seconds, p.seconds_low, p.seconds_high});
-    for (const auto& p : fit.measured)
-        boot.measured.push_back(
-            {static_cast<double>(p.total_threads), p.seconds, std::nullopt, std::nullopt});
+    boot.predicted = fit.predictions;
+    boot.measured = fit.measured;
+    for (auto& p : boot.measured)
+        p.seconds_low = p.seconds_high = std::nullopt;
     const model::ReportRecommendation& rec = report.recommendation;
     boot.recommended = mark_from(rec.hugepage_alloc_threads, rec.predicted_seconds);
     boot.kernel_default = mark_from(rec.default_threads, rec.predicted_default_seconds);

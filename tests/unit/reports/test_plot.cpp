@@ -40,11 +40,11 @@ TEST_CASE("plot: the phase chart marks medians, the fit and the recommendation")
 TEST_CASE("plot: the boot chart draws the band, the curve, the points and both marks") {
     PlotData d;
     for (double n : {1.0, 2.0, 4.0, 8.0, 16.0})
-        d.boot.predicted.push_back(
-            {n, 10 / n + n / 4, 0.9 * (10 / n + n / 4), 1.1 * (10 / n + n / 4)});
-    d.boot.measured = {{1, 10.2, {}, {}}, {4, 3.4, {}, {}}, {16, 4.7, {}, {}}};
-    d.boot.recommended = BootPoint{4, 3.5, {}, {}};
-    d.boot.kernel_default = BootPoint{8, 3.25, {}, {}};
+        d.boot.predicted.push_back({n, static_cast<int>(n), 10 / n + n / 4, 0.9 * (10 / n + n / 4),
+                                    1.1 * (10 / n + n / 4)});
+    d.boot.measured = {{1, 1, 10.2, {}, {}}, {4, 4, 3.4, {}, {}}, {16, 16, 4.7, {}, {}}};
+    d.boot.recommended = model::Prediction{4, 4, 3.5, {}, {}};
+    d.boot.kernel_default = model::Prediction{8, 8, 3.25, {}, {}};
     const auto chart = boot_chart(d, 40, 12);
     CHECK(chart.find('.') != std::string::npos);
     CHECK(chart.find('-') != std::string::npos);
