@@ -195,11 +195,8 @@ Input parse_input(const std::filesystem::path& path, const std::string& text) {
 // made in memory (never written), so the picture comes from the same place for both commands.
 void draw_plot(const std::filesystem::path& plot, const Input& input, model::ReportParts parts) {
     parts.probe = model::read_probe_record(model::JsonField(input.sweep["probe"]));
-    parts.data = &input.data;
     parts.sweep_record = model::measured_block_of(input.sweep);
     parts.sweep = input.measured;
-    parts.boot_pool = {static_cast<std::uint64_t>(parts.fit.pool_pages), input.data.page_size_kb,
-                       parts.fit.pool_source};
     parts.tool = {std::string(tool_version()), std::string(tool_commit())};
     parts.generated_at = utc_now();
     const model::Report report = model::make_report(std::move(parts));
@@ -230,22 +227,18 @@ int run_fit(const Args& args) {
     std::optional<model::FirstTouch> touch;
     if (options->first_touch_gib)
         touch = first_touch_of(data, *options->first_touch_gib);
-    model::Recommendation result = model::recommend_from_sweep(data, options->recommend);
     // The kernel's facts are the sweep's probe's, as `run` takes them for its report.
-    const model::KernelOptions& kernel = data.machine.kernel;
+    model::ReportParts parts =
+        model::fitted_parts(model::recommend_from_sweep(data, options->recommend), data);
+    const model::Recommendation& result = parts.fit;
     std::optional<model::BootComparison> boots;
     if (boot_data)
-        boots = model::compare_with_boots(result, *boot_data, {&data, kernel});
-    model::ReportParts parts;
-    parts.breakdown = model::boot_breakdown(result, data, kernel);
-    if (parts.breakdown)
-        parts.what_if = model::what_if_rows(result, *parts.breakdown, kernel);
+        boots = model::compare_with_boots(result, *boot_data, {&data, data.machine.kernel});
     parts.first_touch = std::move(touch);
     for (const auto& note : result.notes)
         print_diagnostic("note", note);
     if (options->json) {
-        std::cout << model::fit_output_json(result, parts, boots ? model::to_json(*boots) : nullptr)
-                         .dump(2)
+        std::cout << model::fit_output_json(parts, boots ? model::to_json(*boots) : nullptr).dump(2)
                   << "\n";
     } else {
         std::cout << printable_lines(format_fit_summary(result));
@@ -255,10 +248,8 @@ int run_fit(const Args& args) {
         if (boots)
             std::cout << "\n" << printable_lines(format_boot_comparison(*boots));
     }
-    if (options->plot) {
-        parts.fit = std::move(result);
+    if (options->plot)
         draw_plot(*options->plot, input, std::move(parts));
-    }
     return 0;
 }
 

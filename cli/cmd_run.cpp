@@ -193,22 +193,15 @@ Fitted recommend(const RunOptions& o, const Probe& probe, const SweepResult& swe
 // input took them (tuner/probe/machine_facts.hpp: the facts `fit` of the kept sweep reads).
 model::Report make_run_report(const RunOptions& o, const Probe& probe, const SweepResult& sweep,
                               model::MeasuredSweep measured, Fitted fitted) {
-    const model::KernelOptions& kernel = fitted.data.machine.kernel;
-    model::ReportParts parts;
-    parts.breakdown = model::boot_breakdown(fitted.recommendation, fitted.data, kernel);
-    if (parts.breakdown)
-        parts.what_if = model::what_if_rows(fitted.recommendation, *parts.breakdown, kernel);
+    model::ReportParts parts = model::fitted_parts(std::move(fitted.recommendation), fitted.data);
     if (o.first_touch_gib)
-        parts.first_touch = model::first_touch(fitted.data, *o.first_touch_gib, kernel);
+        parts.first_touch =
+            model::first_touch(fitted.data, *o.first_touch_gib, fitted.data.machine.kernel);
     parts.probe = probe_record(probe);
-    parts.data = &fitted.data;
     parts.sweep_record = measured_block_json(sweep);
     parts.sweep = std::move(measured);
-    parts.boot_pool = {static_cast<std::uint64_t>(fitted.recommendation.pool_pages),
-                       o.sweep.page_size_kb, fitted.recommendation.pool_source};
     parts.tool = {std::string(tool_version()), std::string(tool_commit())};
     parts.generated_at = utc_now();
-    parts.fit = std::move(fitted.recommendation);
     return model::make_report(std::move(parts));
 }
 

@@ -1,5 +1,6 @@
 #include "model/documents/breakdown.hpp"
 
+#include "model/documents/json_values.hpp"
 #include "model/input/json_fields.hpp"
 
 namespace hugetune::model {
@@ -7,14 +8,9 @@ namespace {
 
 using nlohmann::json;
 
-json optional_json(const std::optional<double>& v) {
-    return v ? json(*v) : json(nullptr);
-}
-
 json estimate_json(const Estimate& e) {
-    return {{"seconds", e.seconds},
-            {"seconds_low", optional_json(e.low)},
-            {"seconds_high", optional_json(e.high)}};
+    return {
+        {"seconds", e.seconds}, {"seconds_low", or_null(e.low)}, {"seconds_high", or_null(e.high)}};
 }
 
 Estimate read_estimate(const JsonField& e) {
@@ -77,7 +73,7 @@ json to_json(const std::vector<WhatIf>& rows) {
                        {"value", w.value},
                        {"hugepage_alloc_threads", w.hugepage_alloc_threads},
                        {"predicted", w.predicted ? estimate_json(*w.predicted) : json(nullptr)},
-                       {"memory_saved_bytes", optional_json(w.memory_saved_bytes)},
+                       {"memory_saved_bytes", or_null(w.memory_saved_bytes)},
                        {"trade_off", w.trade_off},
                        {"note", w.note},
                        {"applied", false}});

@@ -4,17 +4,13 @@
 #include <cmath>
 #include <limits>
 
+#include "model/documents/json_values.hpp"
 #include "model/input/json_fields.hpp"
 
 namespace hugetune::model {
 namespace {
 
 using nlohmann::json;
-
-template <typename T>
-json optional_json(const std::optional<T>& v) {
-    return v ? json(*v) : json(nullptr);
-}
 
 // A per-node count: whole for every value but a default spread unevenly over the nodes, and
 // written as an integer then, as readers of earlier reports expect.
@@ -31,13 +27,13 @@ nlohmann::json to_json(const ScalingFit& f) {
             {"lambda", f.lambda},
             {"sigma", f.sigma},
             {"kappa", f.kappa},
-            {"n_star", optional_json(f.n_star())},
+            {"n_star", or_null(f.n_star())},
             {"status", to_string(f.status)},
             {"message", f.message},
             {"r2", f.r2},
             {"r2_space", "log seconds"},
             {"rss", f.rss},
-            {"aicc", optional_json(f.aicc)},
+            {"aicc", or_null(f.aicc)},
             {"parameters", f.parameters},
             {"residuals", f.residuals}};
 }
@@ -75,8 +71,8 @@ nlohmann::json to_json(const Recommendation& r) {
         predictions.push_back({{"threads_per_node", per_node_json(p.threads_per_node)},
                                {"hugepage_alloc_threads", p.total_threads},
                                {"seconds", p.seconds},
-                               {"seconds_low", optional_json(p.seconds_low)},
-                               {"seconds_high", optional_json(p.seconds_high)}});
+                               {"seconds_low", or_null(p.seconds_low)},
+                               {"seconds_high", or_null(p.seconds_high)}});
     json measured = json::array();
     for (const auto& p : r.measured)
         measured.push_back({{"threads_per_node", per_node_json(p.threads_per_node)},
@@ -117,7 +113,7 @@ nlohmann::json to_json(const Recommendation& r) {
           {"best_hugepage_alloc_threads", r.best_hugepage_alloc_threads},
           {"predicted_best_seconds", r.predicted_best_seconds},
           {"saving_seconds", r.saving_seconds},
-          {"confidence", optional_json(r.confidence)},
+          {"confidence", or_null(r.confidence)},
           {"tolerance", r.tolerance},
           {"fallback", r.fallback},
           {"nodes", r.nodes},

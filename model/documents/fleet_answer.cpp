@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "model/alloc_threads.hpp"
+#include "model/documents/json_values.hpp"
 #include "model/fleet/fleet.hpp"
 #include "model/input/json_fields.hpp"
 #include "model/text.hpp"
@@ -15,11 +16,6 @@ namespace {
 using nlohmann::json;
 
 constexpr const char* kAnswerFix = "compute the answer again with 'hugetune fleet recommend'";
-
-template <typename T>
-json or_null(const std::optional<T>& value) {
-    return value ? json(*value) : json(nullptr);
-}
 
 SkuStatus read_status(const JsonField& field) {
     const std::string text = field.string();

@@ -128,18 +128,6 @@ std::optional<ReportBootPool> read_boot_pool(const JsonField& pool) {
                           pool["source"].hint<std::string>().value_or("")};
 }
 
-// "bios <version>, microcode <revision>" from the optional `firmware` block.
-std::optional<std::string> read_firmware(const JsonField& firmware) {
-    if (!firmware.present())
-        return std::nullopt;
-    firmware.object();
-    const auto bios = firmware["bios_version"].optional_string();
-    const auto microcode = firmware["microcode"].optional_string();
-    if (!bios && !microcode)
-        return std::nullopt;
-    return "bios " + bios.value_or("unknown") + ", microcode " + microcode.value_or("unknown");
-}
-
 std::vector<Warning> read_warnings(const JsonField& warnings) {
     std::vector<Warning> out;
     const std::size_t n = warnings.array_size();
@@ -169,7 +157,7 @@ ReportRun read_run_part(const JsonField& doc) {
     // Reports made before the key held init_on_alloc say it in their kernel block.
     if (!run.sku.init_on_alloc)
         run.sku.init_on_alloc = doc["kernel"]["init_on_alloc"].hint<bool>();
-    run.firmware = read_firmware(doc["firmware"]);
+    run.firmware = firmware_text(doc["firmware"]);
     run.probe = read_probe_record(doc);
     doc["sweep"].object();
     run.sweep_record = record_of(doc["sweep"]);
@@ -202,6 +190,18 @@ ProbeRecord read_probe_record(const JsonField& doc) {
     return {record_of(doc["host"]),           record_of(doc["cpu"]),
             record_of(doc["topology"]),       record_of(doc["kernel"]),
             record_of(doc["virtualization"]), record_of(doc["firmware"])};
+}
+
+// "bios <version>, microcode <revision>" from the optional `firmware` block.
+std::optional<std::string> firmware_text(const JsonField& firmware) {
+    if (!firmware.present())
+        return std::nullopt;
+    firmware.object();
+    const auto bios = firmware["bios_version"].optional_string();
+    const auto microcode = firmware["microcode"].optional_string();
+    if (!bios && !microcode)
+        return std::nullopt;
+    return "bios " + bios.value_or("unknown") + ", microcode " + microcode.value_or("unknown");
 }
 
 std::uint64_t nominal_memory_gib(std::uint64_t memory_total_bytes) {

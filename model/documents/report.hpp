@@ -153,16 +153,20 @@ inline constexpr double kNoisySpreadRatio = 0.25;  // (max - min) / median of a 
 std::vector<Warning> collect_warnings(std::optional<bool> init_on_alloc, const MeasuredSweep& sweep,
                                       const Recommendation& fit);
 
+// The parts that follow from a fit and its input: the fit, the machine's facts (`data`, which must
+// outlive the parts), the breakdown and what-if rows from the probe's kernel facts, and the pool
+// the predictions are for. `run` and `fit` add the rest.
+ReportParts fitted_parts(Recommendation fit, const SweepData& data);
+
 // The whole report of a fitted sweep (report.run set); writes nothing.
 Report make_report(ReportParts parts);
 
-// The document: a whole report, or the short form when `run` is empty.
+// The document of a whole report (report.run set).
 nlohmann::json to_json(const Report& report);
 
-// `hugetune fit --json`: the fit document with the report's additive blocks of `parts` and the
-// boots (null: none) beside it.
-nlohmann::json fit_output_json(const Recommendation& fit, const ReportParts& parts,
-                               const nlohmann::json& boot_sweep);
+// `hugetune fit --json`: the fit document with the additive blocks of `parts` and the boots
+// (null: none) beside it.
+nlohmann::json fit_output_json(const ReportParts& parts, const nlohmann::json& boot_sweep);
 
 class JsonField;
 
@@ -177,6 +181,10 @@ struct ReportReading {
 
 // A `sku` block wherever a document keeps it (a report's `sku`, a fleet answer's `sku_fields`).
 SkuKey read_sku(const JsonField& sku);
+
+// "bios <version>, microcode <revision>" from a probe's optional `firmware` block; nothing when
+// it is absent or names neither.
+std::optional<std::string> firmware_text(const JsonField& firmware);
 
 // A `decision` field wherever a document keeps one ("set" or "keep_default").
 Decision read_decision(const JsonField& decision);

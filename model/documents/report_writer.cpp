@@ -10,6 +10,7 @@
 #include "model/boot_comparison.hpp"
 #include "model/documents/breakdown.hpp"
 #include "model/documents/fit.hpp"
+#include "model/documents/json_values.hpp"
 #include "model/documents/report.hpp"
 #include "model/documents/sku.hpp"
 #include "model/input/json_fields.hpp"
@@ -20,11 +21,6 @@ namespace hugetune::model {
 namespace {
 
 using nlohmann::json;
-
-template <typename T>
-json or_null(const std::optional<T>& value) {
-    return value ? json(*value) : json(nullptr);
-}
 
 std::string count_text(int n) {
     return std::to_string(n);
@@ -96,16 +92,6 @@ ReportRecommendation recommendation_of(const Recommendation& r) {
     return rec;
 }
 
-std::optional<std::string> firmware_of(const json& firmware) {
-    if (!firmware.is_object())
-        return std::nullopt;
-    const auto bios = JsonField(firmware)["bios_version"].hint<std::string>();
-    const auto microcode = JsonField(firmware)["microcode"].hint<std::string>();
-    if (!bios && !microcode)
-        return std::nullopt;
-    return "bios " + bios.value_or("unknown") + ", microcode " + microcode.value_or("unknown");
-}
-
 json warnings_json(const std::vector<Warning>& warnings) {
     json out = json::array();
     for (const auto& w : warnings)
@@ -115,27 +101,6 @@ json warnings_json(const std::vector<Warning>& warnings) {
 
 json boot_pool_json(const ReportBootPool& pool) {
     return {{"pages", pool.pages}, {"page_size_kb", pool.page_size_kb}, {"source", pool.source}};
-}
-
-// A short form's recommendation block: what it was read with.
-json short_recommendation_json(const ReportRecommendation& r) {
-    json out = {{"hugepage_alloc_threads", r.hugepage_alloc_threads},
-                {"decision", to_string(r.decision)},
-                {"kernel_cmdline", r.kernel_cmdline}};
-    if (r.predicted_seconds)
-        out["predicted_seconds"] = *r.predicted_seconds;
-    return out;
-}
-
-json kernel_json(const ReportKernel& k) {
-    json out = json::object();
-    if (k.release)
-        out["release"] = *k.release;
-    if (k.init_on_alloc)
-        out["init_on_alloc"] = *k.init_on_alloc;
-    if (k.online_cpus)
-        out["online_cpus"] = *k.online_cpus;
-    return out;
 }
 
 // The additive blocks where a document has them.
@@ -209,6 +174,19 @@ std::vector<Warning> collect_warnings(std::optional<bool> init_on_alloc, const M
     return w;
 }
 
+ReportParts fitted_parts(Recommendation fit, const SweepData& data) {
+    const KernelOptions& kernel = data.machine.kernel;
+    ReportParts parts;
+    parts.breakdown = boot_breakdown(fit, data, kernel);
+    if (parts.breakdown)
+        parts.what_if = what_if_rows(fit, *parts.breakdown, kernel);
+    parts.boot_pool = {static_cast<std::uint64_t>(fit.pool_pages), data.page_size_kb,
+                       fit.pool_source};
+    parts.data = &data;
+    parts.fit = std::move(fit);
+    return parts;
+}
+
 Report make_report(ReportParts parts) {
     const std::optional<bool> init_on_alloc = parts.data->machine.init_on_alloc;
     Report report;
@@ -222,7 +200,7 @@ Report make_report(ReportParts parts) {
     run.hostname = JsonField(parts.probe.host)["hostname"].hint<std::string>().value_or("");
     run.cpu_microarch =
         JsonField(parts.probe.cpu)["microarch"].hint<std::string>().value_or("unknown");
-    run.firmware = firmware_of(parts.probe.firmware);
+    run.firmware = firmware_text(JsonField(parts.probe.firmware));
     run.sku = sku_key(parts.data->machine, parts.sweep.page_size_kb);
     run.warnings = collect_warnings(init_on_alloc, parts.sweep, parts.fit);
     run.probe = std::move(parts.probe);
@@ -237,26 +215,14 @@ Report make_report(ReportParts parts) {
 }
 
 nlohmann::json to_json(const Report& report) {
-    if (report.run) {
-        json doc = whole_report_json(report, *report.run);
-        if (report.verification)
-            doc["verification"] = to_json(*report.verification);
-        return doc;
-    }
-    json doc = {{"schema_version", kReportSchemaVersion},
-                {"recommendation", short_recommendation_json(report.recommendation)}};
-    if (report.kernel.release || report.kernel.init_on_alloc || report.kernel.online_cpus)
-        doc["kernel"] = kernel_json(report.kernel);
-    if (report.boot_pool)
-        doc["boot_pool"] = boot_pool_json(*report.boot_pool);
+    json doc = whole_report_json(report, report.run.value());
     if (report.verification)
         doc["verification"] = to_json(*report.verification);
     return doc;
 }
 
-nlohmann::json fit_output_json(const Recommendation& fit, const ReportParts& parts,
-                               const nlohmann::json& boot_sweep) {
-    json doc = to_json(fit);
+nlohmann::json fit_output_json(const ReportParts& parts, const nlohmann::json& boot_sweep) {
+    json doc = to_json(parts.fit);
     add_blocks(doc, parts.breakdown, parts.what_if, parts.first_touch, boot_sweep);
     return doc;
 }

@@ -4,6 +4,7 @@
 
 #include "model/alloc_threads.hpp"
 #include "model/boot_plausibility.hpp"
+#include "model/documents/json_values.hpp"
 #include "model/input/fit_input.hpp"
 #include "model/input/json_fields.hpp"
 #include "model/text.hpp"
@@ -12,11 +13,6 @@ namespace hugetune::model {
 namespace {
 
 using nlohmann::json;
-
-template <typename T>
-json or_null(const std::optional<T>& value) {
-    return value ? json(*value) : json();
-}
 
 json warning_json(const Warning& w) {
     return {{"code", w.code}, {"message", w.message}};

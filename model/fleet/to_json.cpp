@@ -1,16 +1,12 @@
 // The fleet's answers as their document, and each host's check as JSON for `fleet hosts --json`.
 #include "model/documents/fit.hpp"
+#include "model/documents/json_values.hpp"
 #include "model/fleet/fleet.hpp"
 
 namespace hugetune::model::fleet {
 namespace {
 
 using nlohmann::json;
-
-template <typename T>
-json or_null(const std::optional<T>& value) {
-    return value ? json(*value) : json(nullptr);
-}
 
 }  // namespace
 

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "model/alloc_threads.hpp"
+#include "model/documents/json_values.hpp"
 #include "model/errors.hpp"
 #include "model/input/json_fields.hpp"
 #include "model/text.hpp"
@@ -15,6 +16,8 @@
 #include "tuner/system/root_path.hpp"
 
 namespace hugetune::boot {
+
+using model::or_null;
 namespace {
 
 using model::JsonField;
@@ -24,10 +27,6 @@ constexpr std::string_view kAlphabet =
 
 // The way out of a ledger hugetune cannot trust: it was damaged or not written by hugetune.
 constexpr const char* kLedgerFix = "restore the files from their .hugetune-*.bak backups by hand";
-
-nlohmann::json optional_json(const std::optional<std::string>& v) {
-    return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
-}
 
 std::string kind_name(FileKind k) {
     switch (k) {
@@ -166,12 +165,12 @@ nlohmann::json ledger_to_json(const Ledger& ledger) {
                               {"backup", f.backup},
                               {"original_base64", base64_encode(f.original)},
                               {"applied_base64", base64_encode(f.applied)},
-                              {"previous_value", optional_json(f.previous_value)}});
+                              {"previous_value", or_null(f.previous_value)}});
     j["bls_entries"] = nlohmann::json::array();
     for (const auto& e : ledger.bls_entries)
         j["bls_entries"].push_back({{"entry", e.entry},
                                     {"kernel", e.kernel},
-                                    {"previous_value", optional_json(e.previous_value)}});
+                                    {"previous_value", or_null(e.previous_value)}});
     j["forced"] = ledger.forced;
     if (!ledger.pending.empty()) {
         j["pending"] = nlohmann::json::array();

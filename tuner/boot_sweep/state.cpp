@@ -3,6 +3,7 @@
 #include <limits>
 
 #include "model/alloc_threads.hpp"
+#include "model/documents/json_values.hpp"
 #include "model/errors.hpp"
 #include "model/input/fit_input.hpp"
 #include "model/input/json_fields.hpp"
@@ -14,6 +15,8 @@
 #include "tuner/system/root_path.hpp"
 
 namespace hugetune::boot_sweep {
+
+using model::or_null;
 namespace {
 
 using model::JsonField;
@@ -21,10 +24,6 @@ using nlohmann::json;
 
 constexpr const char* kStateFix =
     "the state file is damaged; remove it (the machine's boot configuration was never changed)";
-
-json optional_json(const std::optional<std::string>& v) {
-    return v ? json(*v) : json(nullptr);
-}
 
 json bool_json(const std::optional<bool>& v) {
     return v ? json(*v) : json(nullptr);
@@ -52,7 +51,7 @@ json to_json(const Plan& p) {
     }
     return {{"kernel_release", p.kernel_release},
             {"kernel_image", p.kernel_image},
-            {"initrd", optional_json(p.initrd)},
+            {"initrd", or_null(p.initrd)},
             {"original_cmdline", p.original_cmdline},
             {"page_size_kb", p.page_size_kb},
             {"pages", p.pages},
@@ -265,7 +264,7 @@ json to_json(const State& s) {
             {"finish", to_string(s.finish)},
             {"systemd", s.systemd},
             {"started_at", s.started_at},
-            {"ended_at", optional_json(s.ended_at)},
+            {"ended_at", or_null(s.ended_at)},
             {"plan", to_json(s.plan)},
             {"steps", steps}};
 }

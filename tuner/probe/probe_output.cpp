@@ -3,18 +3,16 @@
 #include <sstream>
 #include <utility>
 
+#include "model/documents/json_values.hpp"
 #include "model/text.hpp"
 #include "tuner/probe/probe.hpp"
 
 namespace hugetune {
+
+using model::or_null;
 namespace {
 
 using nlohmann::json;
-
-template <typename T>
-json optional_json(const std::optional<T>& v) {
-    return v ? json(*v) : json(nullptr);
-}
 
 std::string gib_text(std::uint64_t bytes) {
     std::ostringstream s;
@@ -72,7 +70,7 @@ std::pair<json, json> cmdline_json(const KernelFacts& k) {
     json params = json::array();
     json hugetlb_params = json::object();
     for (const auto& c : k.cmdline.params) {
-        params.push_back({{"name", c.name}, {"value", optional_json(c.value)}});
+        params.push_back({{"name", c.name}, {"value", or_null(c.value)}});
         if (is_hugetlb_param(c.name))
             hugetlb_params[c.name] = c.value.value_or("");
     }
@@ -94,7 +92,7 @@ json kernel_json(const KernelFacts& k) {
     return {{"release", k.release},
             {"online_cpus", k.online_cpus},
             {"hugepage_sizes_kb", k.hugepage_sizes_kb},
-            {"default_hugepage_size_kb", optional_json(k.default_hugepage_size_kb)},
+            {"default_hugepage_size_kb", or_null(k.default_hugepage_size_kb)},
             {"base_page_kb", k.buddy.base_page_kb},
             {"max_page_order", k.buddy.max_page_order},
             {"largest_buddy_block_kb", k.buddy.largest_block_kb()},
@@ -103,10 +101,10 @@ json kernel_json(const KernelFacts& k) {
             {"hugetlb_cmdline", hugetlb_params},
             {"supports_hugepage_alloc_threads", k.supports_hugepage_alloc_threads},
             {"default_alloc_threads", k.default_alloc_threads},
-            {"cmdline_alloc_threads", optional_json(k.cmdline_alloc_threads)},
-            {"init_on_alloc", optional_json(k.init_on_alloc)},
+            {"cmdline_alloc_threads", or_null(k.cmdline_alloc_threads)},
+            {"init_on_alloc", or_null(k.init_on_alloc)},
             {"init_on_alloc_source", k.init_on_alloc_source},
-            {"hvo", optional_json(k.hvo)},
+            {"hvo", or_null(k.hvo)},
             {"hvo_sysctl", k.hvo_sysctl},
             {"vmemmap_freeable", freeable},
             {"boot_pool", boot},
