@@ -21,6 +21,7 @@ BootPanel boot_of(const model::fleet::FleetAnswer& a) {
     boot.measured = fit.measured;
     for (auto& p : boot.measured)
         p.seconds_low = p.seconds_high = std::nullopt;
+    boot.hardware_threads = a.sku.hardware_threads_per_node * a.sku.nodes;
     boot.recommended =
         model::Prediction{.total_threads = static_cast<int>(a.hugepage_alloc_threads),
                           .seconds = a.predicted_seconds,

@@ -71,13 +71,67 @@ constexpr const char* kRecommendedColour = "#2a9d3f";
 constexpr const char* kDefaultColour = "#b5651d";
 constexpr double kBootXmin = 0.8;  // left edge of the boot panel: 1 thread, with a margin
 
+// The measured points drawn: those on hardware threads (BootPanel::hardware_threads).
+std::vector<model::Prediction> drawn_measured(const BootPanel& boot) {
+    std::vector<model::Prediction> out;
+    for (const auto& p : boot.measured)
+        if (!boot.hardware_threads || p.total_threads <= *boot.hardware_threads)
+            out.push_back(p);
+    return out;
+}
+
+bool measured_left_out(const BootPanel& boot) {
+    return drawn_measured(boot).size() < boot.measured.size();
+}
+
 double boot_xmax(const BootPanel& boot) {
     double xmax = 1;
     for (const auto& p : boot.predicted)
         xmax = std::max(xmax, x_of(p));
-    for (const auto& p : boot.measured)
+    for (const auto& p : drawn_measured(boot))
         xmax = std::max(xmax, x_of(p));
     return xmax;
+}
+
+// The boot panel's y axis, scaled to what is decided (kDecidedSpan), and how far each part it
+// cuts reaches; nothing where a part fits.
+struct BootScale {
+    double top = 0;
+    std::optional<double> band_reach, curve_reach, measured_reach;
+};
+
+BootScale boot_scale(const BootPanel& boot) {
+    double curve = 0, band = 0, measured = 0, decided = 0;
+    for (const auto& p : boot.predicted) {
+        curve = std::max(curve, p.seconds);
+        band = std::max(band, p.seconds_high.value_or(0));
+    }
+    for (const auto& p : drawn_measured(boot))
+        measured = std::max(measured, p.seconds);
+    for (const auto& mark : {boot.recommended, boot.kernel_default})
+        if (mark)
+            decided = std::max(decided, mark->seconds);
+    const double reach = std::max({curve, band, measured, decided});
+    const double cap = decided > 0 ? kDecidedSpan * decided : curve;
+    BootScale scale;
+    scale.top = cap > 0 ? std::min(reach, cap) : reach;
+    auto cut = [&](double part) {
+        return part > scale.top ? std::optional<double>(part) : std::nullopt;
+    };
+    scale.band_reach = cut(band);
+    scale.curve_reach = cut(curve);
+    scale.measured_reach = cut(measured);
+    return scale;
+}
+
+// The same words in the key and in the text chart's legend.
+std::string clipped_text(double top, double reach) {
+    return "clipped at " + seconds_text(top) + " (reaches " + seconds_text(reach) + ")";
+}
+
+std::string left_out_text(const BootPanel& boot) {
+    return "only on the " + std::to_string(boot.hardware_threads.value_or(0)) +
+           " hardware threads (more time-share them)";
 }
 
 bool has_band(const BootPanel& boot) {
@@ -97,14 +151,20 @@ void boot_mark(std::ostringstream& s, const model::Prediction& mark, double xmax
       << ", graph 1 nohead " << dash << "lw 2 lc rgb '" << colour << "'\n";
     s << "set label " << quoted(text) << " at " << number(x_of(mark)) << ", graph "
       << number(label_height) << (right_half ? " right offset -0.5,0" : " offset 0.5,0")
-      << " tc rgb '" << colour << "' noenhanced\n";
+      << " front tc rgb '" << colour << "' noenhanced\n";
 }
 
 void boot_panel(std::ostringstream& s, const BootPanel& boot) {
+    const BootScale scale = boot_scale(boot);
+    const std::vector<model::Prediction> measured = drawn_measured(boot);
     s << "set title 'predicted boot allocation of the pool'\n";
     s << "set xlabel 'hugepage_alloc_threads (total)' noenhanced\nset ylabel 'seconds'\n";
     // The key below the panel leaves the labelled marks free wherever they fall.
-    s << "set logscale x 2\nset grid\nset key below horizontal box\nset yrange [0:*]\n";
+    s << "set logscale x 2\nset grid\nset key below horizontal box\n";
+    if (scale.top > 0)
+        s << "set yrange [0:" << number(scale.top) << "]\n";
+    else
+        s << "set yrange [0:*]\n";
     const double xmax = boot_xmax(boot) * 1.25;
     s << "set xrange [" << number(kBootXmin) << ":" << number(xmax) << "]\n";
     s << "$boot << EOD\n";
@@ -113,7 +173,7 @@ void boot_panel(std::ostringstream& s, const BootPanel& boot) {
           << number(p.seconds_low.value_or(p.seconds)) << ' '
           << number(p.seconds_high.value_or(p.seconds)) << "\n";
     s << "EOD\n$boot_measured << EOD\n";
-    for (const auto& p : boot.measured)
+    for (const auto& p : measured)
         s << number(x_of(p)) << ' ' << number(p.seconds) << "\n";
     s << "EOD\n$boot_marks << EOD\n";
     for (const auto& mark : {boot.recommended, boot.kernel_default})
@@ -127,14 +187,22 @@ void boot_panel(std::ostringstream& s, const BootPanel& boot) {
     if (boot.kernel_default)
         boot_mark(s, *boot.kernel_default, xmax, "kernel default", kDefaultColour, 0.87, "dt 2 ",
                   coincide);
+    auto title = [&](const std::string& name, const std::optional<double>& reach) {
+        return quoted(reach ? name + ", " + clipped_text(scale.top, *reach) : name);
+    };
     s << "plot ";
     if (has_band(boot))
         s << "$boot using 1:3:4 with filledcurves fc rgb '#9ecae1' fs transparent solid 0.5 "
-             "noborder title '5%..95% bootstrap', \\\n     ";
-    s << "$boot using 1:2 with lines lw 2 lc rgb '#1f4e79' title 'predicted'";
-    if (!boot.measured.empty())
-        s << ", \\\n     $boot_measured using 1:2 with points pt 7 lc rgb '#444444' "
-             "title 'measured, scaled to the pool'";
+             "noborder title "
+          << title("5%..95% bootstrap band", scale.band_reach) << " noenhanced, \\\n     ";
+    s << "$boot using 1:2 with lines lw 2 lc rgb '#1f4e79' title "
+      << title("predicted", scale.curve_reach) << " noenhanced";
+    if (!measured.empty())
+        s << ", \\\n     $boot_measured using 1:2 with points pt 7 lc rgb '#444444' title "
+          << title(measured_left_out(boot) ? "measured, scaled to the pool, " + left_out_text(boot)
+                                           : std::string("measured, scaled to the pool"),
+                   scale.measured_reach)
+          << " noenhanced";
     s << ", \\\n     $boot_marks using 1:2 with points pt 6 ps 2 lw 2 lc rgb '#000000' notitle\n";
     s << "unset arrow\nunset label\n";
 }
@@ -513,22 +581,22 @@ std::string mark_legend(char letter, const std::string& name, const model::Predi
 
 std::string boot_chart(const PlotData& data, int width, int height) {
     const BootPanel& boot = data.boot;
-    double ymax = 0;
-    for (const auto& p : boot.predicted)
-        ymax = std::max({ymax, p.seconds, p.seconds_high.value_or(0)});
-    for (const auto& p : boot.measured)
-        ymax = std::max(ymax, p.seconds);
-    if (boot.predicted.empty() || !(ymax > 0) || width < 8 || height < 3)
+    const BootScale scale = boot_scale(boot);
+    if (boot.predicted.empty() || !(scale.top > 0) || width < 8 || height < 3)
         return "";
-    TextCanvas canvas(width, height, boot_xmax(boot), ymax);
+    TextCanvas canvas(width, height, boot_xmax(boot), scale.top);
+    const auto fits = [&](double y) { return y <= scale.top; };
     for (const auto& p : boot.predicted)
-        if (p.seconds_low && p.seconds_high)
-            for (int r = canvas.row(*p.seconds_high); r <= canvas.row(*p.seconds_low); ++r)
+        if (p.seconds_low && p.seconds_high && fits(*p.seconds_low))
+            for (int r = canvas.row(std::min(*p.seconds_high, scale.top));
+                 r <= canvas.row(*p.seconds_low); ++r)
                 canvas.put(r, canvas.col(x_of(p)), '.');
     for (const auto& p : boot.predicted)
-        canvas.plot(x_of(p), p.seconds, '-');
-    for (const auto& p : boot.measured)
-        canvas.plot(x_of(p), p.seconds, '*');
+        if (fits(p.seconds))
+            canvas.plot(x_of(p), p.seconds, '-');
+    for (const auto& p : drawn_measured(boot))
+        if (fits(p.seconds))
+            canvas.plot(x_of(p), p.seconds, '*');
     const bool coincide =
         boot.recommended && boot.kernel_default &&
         canvas.col(x_of(*boot.recommended)) == canvas.col(x_of(*boot.kernel_default));
@@ -545,6 +613,14 @@ std::string boot_chart(const PlotData& data, int width, int height) {
         out += mark_legend('R', "recommended", *boot.recommended);
     if (boot.kernel_default)
         out += mark_legend('D', "kernel default", *boot.kernel_default);
+    if (scale.band_reach)
+        out += ". band " + clipped_text(scale.top, *scale.band_reach) + "\n";
+    if (scale.curve_reach)
+        out += "- predicted " + clipped_text(scale.top, *scale.curve_reach) + "\n";
+    if (scale.measured_reach)
+        out += "* measured " + clipped_text(scale.top, *scale.measured_reach) + "\n";
+    if (measured_left_out(boot))
+        out += "* measured " + left_out_text(boot) + "\n";
     return out;
 }
 

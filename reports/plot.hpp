@@ -26,6 +26,17 @@ struct PlotSeries {
     std::vector<std::pair<double, double>> fitted;  // (threads per node, value), dense
 };
 
+// The boot and breakdown panels are scaled to what is decided: their y axis reaches at most
+// kDecidedSpan times the larger of the decision's and the kernel default's predicted time (the
+// boot panel without either: the predicted curve's top). What reaches higher (a wide bootstrap
+// band, the curve at few threads, a what-if bar such as init_on_alloc's) is cut there, and the
+// chart says where and how far it reaches: the boot panel's key and the text chart's legend
+// ("band clipped at 8.96 s (reaches 2 min 6 s)"), the breakdown panel with a break across the
+// cut bar and its value written above it. One linear rule rather than a log axis: the marks and
+// the stacked parts of a bar keep their proportions, and the text chart reads the same way as
+// the picture.
+inline constexpr double kDecidedSpan = 4;
+
 // The boot allocation per value of the kernel parameter, as the model predicts it
 // (model::Prediction: drawn at its total_threads, with its 5%..95% band where it has one).
 struct BootPanel {
@@ -33,6 +44,9 @@ struct BootPanel {
     std::vector<model::Prediction> measured;   // the fitted series' medians, scaled to the pool
     std::optional<model::Prediction> recommended;
     std::optional<model::Prediction> kernel_default;
+    // The machine's hardware threads over all nodes: measured points at more threads were
+    // time-shared and are not drawn. Nothing: all are drawn.
+    std::optional<int> hardware_threads;
 };
 
 // What a part of a breakdown bar stands for (docs/kernel-facts.md "Which phase holds which part
@@ -110,13 +124,13 @@ std::string fleet_gnuplot_script(const FleetPlotData& data, PlotFormat format,
                                  const std::filesystem::path& output);
 
 // The boot panel as text, `width` x `height` characters of plot area: '-' the predicted time,
-// '.' its bootstrap band, '*' measured points, 'R' the recommended and 'D' the default value
-// ("R=D" when they coincide) with a legend giving their times; log2 x axis. Empty when there
-// is nothing to draw.
+// '.' its bootstrap band, '*' measured points (on hardware threads only), 'R' the recommended
+// and 'D' the default value ("R=D" when they coincide) with a legend giving their times and
+// what the y axis cuts (kDecidedSpan); log2 x axis. Empty when there is nothing to draw.
 std::string boot_chart(const PlotData& data, int width = 56, int height = 12);
 
-// The phase panel as text: '*' medians, '-' fitted curve, 'R' the recommended N, 'D' the
-// kernel default, log2 x axis.
+// The phase panel as text: '*' medians, 'o' time-shared medians (with a legend line), '-'
+// fitted curve, 'R' the recommended N, 'D' the kernel default, log2 x axis.
 std::string phase_chart(const PlotData& data, int width = 56, int height = 12);
 
 }  // namespace hugetune

@@ -77,6 +77,7 @@ BootPanel boot_panel_from_report(const model::Report& report) {
     boot.measured = fit.measured;
     for (auto& p : boot.measured)
         p.seconds_low = p.seconds_high = std::nullopt;
+    boot.hardware_threads = report.run->sku.hardware_threads_per_node * report.run->sku.nodes;
     const model::ReportRecommendation& rec = report.recommendation;
     boot.recommended = mark_from(rec.hugepage_alloc_threads, rec.predicted_seconds);
     boot.kernel_default = mark_from(rec.default_threads, rec.predicted_default_seconds);

@@ -1,5 +1,10 @@
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <sstream>
+#include <string>
+#include <vector>
+
 #include "reports/plot.hpp"
 #include "tests/unit/support/plot_data.hpp"
 
@@ -57,4 +62,99 @@ TEST_CASE("plot: the boot chart draws the band, the curve, the points and both m
     const auto script = gnuplot_script(d, PlotFormat::svg, "x.svg");
     CHECK(script.find("with filledcurves") != std::string::npos);
     CHECK(script.find("(the same value)") != std::string::npos);
+}
+
+namespace {
+
+// A 2-CPU machine whose bootstrap band reaches minutes at one thread while the decision and the
+// default are a few seconds; measured also at 4 and 16 threads, time-shared.
+PlotData wide_band() {
+    PlotData d;
+    d.boot.predicted = {{1, 1, 3.9, 3.0, 126.0}, {2, 2, 2.24, 1.8, 60.0}};
+    d.boot.measured = {
+        {1, 1, 5.0, {}, {}}, {2, 2, 4.4, {}, {}}, {4, 4, 3.0, {}, {}}, {16, 16, 9.0, {}, {}}};
+    d.boot.recommended = model::Prediction{2, 2, 2.24, {}, {}};
+    d.boot.kernel_default = model::Prediction{1, 1, 3.9, {}, {}};
+    d.boot.hardware_threads = 2;
+    return d;
+}
+
+// The rows of a text chart's plot area, without the axis labels.
+std::vector<std::string> chart_rows(const std::string& chart) {
+    std::vector<std::string> rows;
+    std::istringstream in(chart);
+    for (std::string line; std::getline(in, line);)
+        if (const auto bar = line.find(" |"); bar != std::string::npos)
+            rows.push_back(line.substr(bar + 2));
+    return rows;
+}
+
+std::size_t count_in(const std::vector<std::string>& rows, char c) {
+    std::size_t n = 0;
+    for (const auto& row : rows)
+        n += static_cast<std::size_t>(std::count(row.begin(), row.end(), c));
+    return n;
+}
+
+}  // namespace
+
+TEST_CASE("plot: the boot panel is scaled to what is decided, the band clipped and said so") {
+    const PlotData d = wide_band();
+    // kDecidedSpan x the default's 3.9 s, the larger of the two marks.
+    const auto chart = boot_chart(d, 40, 12);
+    CHECK(chart.find("15.6 s |") != std::string::npos);
+    CHECK(chart.find(". band clipped at 15.6 s (reaches 2 min 6 s)\n") != std::string::npos);
+    CHECK(chart.find("- predicted clipped") == std::string::npos);
+    const auto rows = chart_rows(chart);
+    REQUIRE(rows.size() == 12);
+    // The marks stand clear of the 0 s row: the default a quarter of the way up.
+    CHECK(rows.back().find('R') == std::string::npos);
+    CHECK(rows[8].find('D') != std::string::npos);
+    CHECK(rows[0].find('.') != std::string::npos);  // the band runs to the top, cut
+
+    const auto script = gnuplot_script(d, PlotFormat::svg, "x.svg");
+    CHECK(script.find("set yrange [0:15.6]\n") != std::string::npos);
+    CHECK(script.find("title '5%..95% bootstrap band, clipped at 15.6 s (reaches 2 min 6 s)'") !=
+          std::string::npos);
+
+    // The predicted curve itself cut where the marks are far below it.
+    PlotData steep = d;
+    steep.boot.predicted.front().seconds = 40;
+    steep.boot.predicted.front().seconds_low = 30.0;
+    steep.boot.kernel_default->total_threads = 2;
+    steep.boot.kernel_default->seconds = 2.24;
+    const auto steep_chart = boot_chart(steep, 40, 12);
+    CHECK(steep_chart.find("8.96 s |") != std::string::npos);
+    CHECK(steep_chart.find("- predicted clipped at 8.96 s (reaches 40.0 s)\n") !=
+          std::string::npos);
+    CHECK(gnuplot_script(steep, PlotFormat::svg, "x.svg")
+              .find("title 'predicted, clipped at 8.96 s (reaches 40.0 s)'") != std::string::npos);
+
+    // A band that fits is not cut, and the axis ends at the tallest thing drawn.
+    PlotData narrow = d;
+    narrow.boot.predicted = {{1, 1, 3.9, 3.5, 4.5}, {2, 2, 2.24, 2.0, 2.6}};
+    const auto narrow_chart = boot_chart(narrow, 40, 12);
+    CHECK(narrow_chart.find("clipped") == std::string::npos);
+    CHECK(narrow_chart.find("5.00 s |") != std::string::npos);
+    CHECK(gnuplot_script(narrow, PlotFormat::svg, "x.svg").find("set yrange [0:5]\n") !=
+          std::string::npos);
+}
+
+TEST_CASE("plot: the boot panel draws measured points only on hardware threads") {
+    PlotData d = wide_band();
+    const auto chart = boot_chart(d, 40, 12);
+    CHECK(count_in(chart_rows(chart), '*') == 2);
+    CHECK(chart.find("* measured only on the 2 hardware threads (more time-share them)\n") !=
+          std::string::npos);
+    // The x axis ends at the machine's threads, not at the left-out points.
+    CHECK(chart.find("16") == std::string::npos);
+    const auto script = gnuplot_script(d, PlotFormat::svg, "x.svg");
+    CHECK(script.find("$boot_measured << EOD\n1 5\n2 4.4\nEOD\n") != std::string::npos);
+    CHECK(script.find("measured, scaled to the pool, only on the 2 hardware threads") !=
+          std::string::npos);
+
+    d.boot.hardware_threads.reset();
+    CHECK(count_in(chart_rows(boot_chart(d, 40, 12)), '*') == 4);
+    CHECK(gnuplot_script(d, PlotFormat::svg, "x.svg")
+              .find("$boot_measured << EOD\n1 5\n2 4.4\n4 3\n16 9\nEOD\n") != std::string::npos);
 }
