@@ -207,6 +207,13 @@ void boot_panel(std::ostringstream& s, const BootPanel& boot) {
     s << "unset arrow\nunset label\n";
 }
 
+constexpr const char* kTimeSharedText = "time-shared (more threads than hardware threads)";
+
+bool any_time_shared(const PlotSeries& series) {
+    return std::any_of(series.measured.begin(), series.measured.end(),
+                       [](const PlotPoint& p) { return p.time_shared; });
+}
+
 void phase_panel(std::ostringstream& s, const PlotData& data) {
     s << "set title 'measured phases'\n";
     s << "set xlabel 'threads per NUMA node'\n";
@@ -223,11 +230,15 @@ void phase_panel(std::ostringstream& s, const PlotData& data) {
     s << "set xrange [0.5:" << number(xmax * 1.25) << "]\n";
     for (std::size_t i = 0; i < data.series.size(); ++i) {
         const auto& series = data.series[i];
-        s << "$measured" << i << " << EOD\n";
-        for (const auto& p : series.measured)
-            s << number(p.threads_per_node) << ' ' << number(p.value) << ' ' << number(p.low) << ' '
-              << number(p.high) << "\n";
-        s << "EOD\n$fitted" << i << " << EOD\n";
+        for (const bool time_shared : {false, true}) {
+            s << (time_shared ? "$time_shared" : "$measured") << i << " << EOD\n";
+            for (const auto& p : series.measured)
+                if (p.time_shared == time_shared)
+                    s << number(p.threads_per_node) << ' ' << number(p.value) << ' '
+                      << number(p.low) << ' ' << number(p.high) << "\n";
+            s << "EOD\n";
+        }
+        s << "$fitted" << i << " << EOD\n";
         for (const auto& [x, y] : series.fitted)
             s << number(x) << ' ' << number(y) << "\n";
         s << "EOD\n";
@@ -257,7 +268,13 @@ void phase_panel(std::ostringstream& s, const PlotData& data) {
         if (!series.fitted.empty())
             s << ", \\\n     $fitted" << i << " using 1:2 with lines lw 2 lc " << color << " title "
               << quoted(series.label + " fit");
+        if (any_time_shared(series))
+            s << ", \\\n     $time_shared" << i << " using 1:2:3:4 with yerrorbars pt 6 ps 1.5 lc "
+              << color << " notitle";
     }
+    if (std::any_of(data.series.begin(), data.series.end(), any_time_shared))
+        s << ", \\\n     NaN with points pt 6 ps 1.5 lc rgb '#444444' title "
+          << quoted(kTimeSharedText);
     s << "\nunset arrow\nunset label\n";
 }
 
@@ -657,9 +674,12 @@ std::string phase_chart(const PlotData& data, int width, int height) {
             canvas.plot(x, y, '-');
     for (const auto& series : data.series)
         for (const auto& p : series.measured)
-            canvas.plot(p.threads_per_node, p.value, '*');
-    return canvas.render([](double y) { return significant_text(y, 3); },
-                         "threads per node (log2)");
+            canvas.plot(p.threads_per_node, p.value, p.time_shared ? 'o' : '*');
+    std::string out =
+        canvas.render([](double y) { return significant_text(y, 3); }, "threads per node (log2)");
+    if (std::any_of(data.series.begin(), data.series.end(), any_time_shared))
+        out += std::string("o ") + kTimeSharedText + "\n";
+    return out;
 }
 
 }  // namespace hugetune

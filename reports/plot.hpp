@@ -18,6 +18,9 @@ struct PlotPoint {
     double value = 0;  // median
     double low = 0;    // spread: the smallest and largest sample
     double high = 0;
+    // Measured with more threads than the machine has hardware threads: time-shared, drawn
+    // apart ('o', an open marker) from the points the fit rests on.
+    bool time_shared = false;
 };
 
 struct PlotSeries {

@@ -188,8 +188,8 @@ PlotSeries phase_series(const model::ReportRun& run, const std::string& phase,
         auto [lo, hi] = sample_range(*p);
         const double n = p->threads_per_node;
         max_n = std::max(max_n, n);
-        series.measured.push_back(
-            {n, gibps, hi > 0 ? bytes / hi / kGiB : gibps, lo > 0 ? bytes / lo / kGiB : gibps});
+        series.measured.push_back({n, gibps, hi > 0 ? bytes / hi / kGiB : gibps,
+                                   lo > 0 ? bytes / lo / kGiB : gibps, p->oversubscribed});
     }
     // The fitted throughput X(N) (model::ScalingFit), lambda in pages per second per node:
     // bytes per second over all nodes is X x page x nodes.

@@ -158,3 +158,26 @@ TEST_CASE("plot: the boot panel draws measured points only on hardware threads")
     CHECK(gnuplot_script(d, PlotFormat::svg, "x.svg")
               .find("$boot_measured << EOD\n1 5\n2 4.4\n4 3\n16 9\nEOD\n") != std::string::npos);
 }
+
+TEST_CASE("plot: time-shared phase points are drawn apart from the measured ones") {
+    PlotData d = sample_data();
+    d.series[0].measured.back().time_shared = true;  // 32 threads per node
+    const auto chart = phase_chart(d, 40, 10);
+    const auto rows = chart_rows(chart);
+    CHECK(count_in(rows, 'o') == 1);
+    CHECK(count_in(rows, '*') == 5);
+    CHECK(chart.find("o time-shared (more threads than hardware threads)\n") != std::string::npos);
+    const auto script = gnuplot_script(d, PlotFormat::svg, "x.svg");
+    const auto measured = script.find("$measured0 << EOD\n");
+    const auto shared = script.find("$time_shared0 << EOD\n32 ");
+    REQUIRE(measured != std::string::npos);
+    REQUIRE(shared != std::string::npos);
+    CHECK(script.substr(measured, shared - measured).find("\n32 ") == std::string::npos);
+    CHECK(script.find("$time_shared0 using 1:2:3:4 with yerrorbars pt 6") != std::string::npos);
+    CHECK(script.find("title 'time-shared (more threads than hardware threads)'") !=
+          std::string::npos);
+
+    const auto plain = gnuplot_script(sample_data(), PlotFormat::svg, "x.svg");
+    CHECK(plain.find("time-shared") == std::string::npos);
+    CHECK(phase_chart(sample_data(), 40, 10).find("time-shared") == std::string::npos);
+}
