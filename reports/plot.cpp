@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <functional>
+#include <limits>
 #include <sstream>
 
 #include "model/text.hpp"
@@ -322,14 +323,49 @@ double bar_top(const BreakdownBar& bar) {
     return top;
 }
 
+bool is_what_if(const BreakdownBar& bar) {
+    return std::any_of(bar.segments.begin(), bar.segments.end(),
+                       [](const BarSegment& segment) { return segment.part == BarPart::what_if; });
+}
+
+// Where the bars are cut (kDecidedSpan): at that many times the tallest of the decision's and
+// the default's bars; nothing where every bar fits below.
+std::optional<double> bar_cut(const BreakdownPanel& panel) {
+    double decided = 0, tallest = 0;
+    for (const auto& bar : panel.bars) {
+        tallest = std::max(tallest, bar_top(bar));
+        if (!is_what_if(bar))
+            decided = std::max(decided, bar_top(bar));
+    }
+    if (decided > 0 && tallest > kDecidedSpan * decided)
+        return kDecidedSpan * decided;
+    return std::nullopt;
+}
+
+// A white slanted band across a cut bar just below the cut: the usual mark of a broken axis.
+void bar_break(std::ostringstream& s, std::size_t at, double cut) {
+    const double x = static_cast<double>(at), w = kBarHalfWidth + 0.05;
+    const double y = 0.9 * cut, rise = 0.03 * cut, gap = 0.025 * cut;
+    s << "set object polygon from " << number(x - w) << ',' << number(y) << " to " << number(x + w)
+      << ',' << number(y + rise) << " to " << number(x + w) << ',' << number(y + rise + gap)
+      << " to " << number(x - w) << ',' << number(y + gap) << " to " << number(x - w) << ','
+      << number(y) << " front fillcolor rgb '#ffffff' fillstyle solid 1.0 noborder\n";
+}
+
 // Stacked bars: each part a box from the parts below it to its own top, the whole's interval an
-// error bar over the stack, a note above a bar (or on the axis for a bar without a prediction).
+// error bar over the stack, the whole's value and a note above a bar (the note on the axis for a
+// bar without a prediction). A bar taller than the cut is drawn to the cut, broken below it,
+// without its interval; its value says how tall it is.
 void breakdown_panel(std::ostringstream& s, const BreakdownPanel& panel) {
     s << "set title 'where the predicted boot allocation goes, and what each setting would make "
          "of it'\n";
+    const std::optional<double> cut = bar_cut(panel);
+    const double limit = cut.value_or(std::numeric_limits<double>::infinity());
     double ymax = 0;
     for (const auto& bar : panel.bars)
-        ymax = std::max({ymax, bar_top(bar), bar.high.value_or(0)});
+        ymax = std::max({ymax, std::min(bar_top(bar), limit), bar.high.value_or(0)});
+    if (cut)
+        ymax = std::min(ymax, *cut);
     s << "unset logscale x\nunset xlabel\nset ylabel 'seconds'\nset grid ytics\nset grid "
          "noxtics\nset key inside right top vertical box opaque\n";
     if (ymax > 0)
@@ -341,16 +377,21 @@ void breakdown_panel(std::ostringstream& s, const BreakdownPanel& panel) {
     for (std::size_t i = 0; i < panel.bars.size(); ++i)
         tics.push_back(double_quoted(panel.bars[i].label) + " " + std::to_string(i + 1));
     s << "set xtics (" << join(tics) << ") noenhanced\n";
+    if (cut)
+        s << "set label "
+          << quoted("bars above " + seconds_text(*cut) + " (" + number(kDecidedSpan) +
+                    " x the larger of the decision and the default) are cut there")
+          << " at graph 0.01, graph 0.95 left font ',10' noenhanced\n";
     std::vector<std::string> plots;
     for (const BarStyle& style : kBarStyles) {
         std::ostringstream rows;
         for (std::size_t i = 0; i < panel.bars.size(); ++i) {
             double bottom = 0;
             for (const auto& segment : panel.bars[i].segments) {
-                if (segment.part == style.part && segment.seconds > 0)
-                    rows << i + 1 << ' ' << number(bottom) << ' '
-                         << number(bottom + segment.seconds) << "\n";
-                bottom += segment.seconds;
+                const double top = std::min(bottom + segment.seconds, limit);
+                if (segment.part == style.part && top > bottom)
+                    rows << i + 1 << ' ' << number(bottom) << ' ' << number(top) << "\n";
+                bottom = top;
             }
         }
         if (rows.str().empty())
@@ -366,16 +407,29 @@ void breakdown_panel(std::ostringstream& s, const BreakdownPanel& panel) {
     for (std::size_t i = 0; i < panel.bars.size(); ++i) {
         const BreakdownBar& bar = panel.bars[i];
         const double top = bar_top(bar);
-        if (!bar.segments.empty() && bar.low && bar.high)
+        const bool broken = top > limit;
+        if (broken)
+            bar_break(s, i + 1, limit);
+        if (!bar.segments.empty() && !broken && bar.low && bar.high)
             intervals << i + 1 << ' ' << number(top) << ' ' << number(*bar.low) << ' '
                       << number(*bar.high) << "\n";
-        // Above the bar and its interval, or on the axis where there is no bar.
-        if (!bar.note.empty())
-            s << "set label " << double_quoted(bar.note) << " at " << i + 1
-              << (bar.segments.empty()
-                      ? std::string(", graph 0.06")
-                      : ", first " + number(std::max(top, bar.high.value_or(0))) + " offset 0,1.6")
+        // The value above the bar and its interval, the note above the value, or on the axis
+        // where there is no bar; lines are centred on the point, so each lifts a label by half.
+        if (bar.segments.empty()) {
+            if (!bar.note.empty())
+                s << "set label " << double_quoted(bar.note) << " at " << i + 1
+                  << ", graph 0.06 center font ',10' noenhanced\n";
+            continue;
+        }
+        const double above = broken ? limit : std::max(top, bar.high.value_or(0));
+        s << "set label " << quoted(seconds_text(top)) << " at " << i + 1 << ", first "
+          << number(above) << " offset 0,1.1 center font ',10' noenhanced\n";
+        if (!bar.note.empty()) {
+            const auto lines = 1 + std::count(bar.note.begin(), bar.note.end(), '\n');
+            s << "set label " << double_quoted(bar.note) << " at " << i + 1 << ", first "
+              << number(above) << " offset 0," << number(1.7 + 0.5 * static_cast<double>(lines))
               << " center font ',10' noenhanced\n";
+        }
     }
     if (!intervals.str().empty()) {
         s << "$bar_intervals << EOD\n" << intervals.str() << "EOD\n";
@@ -388,7 +442,7 @@ void breakdown_panel(std::ostringstream& s, const BreakdownPanel& panel) {
     s << "plot ";
     for (std::size_t i = 0; i < plots.size(); ++i)
         s << (i ? ", \\\n     " : "") << plots[i];
-    s << "\nunset label\nset xtics autofreq\nset grid xtics\n";
+    s << "\nunset label\nunset object\nset xtics autofreq\nset grid xtics\n";
 }
 
 }  // namespace

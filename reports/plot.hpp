@@ -117,7 +117,9 @@ enum class PlotFormat { svg, png };
 std::optional<PlotFormat> plot_format_for(const std::filesystem::path& file);
 
 // gnuplot's inline-data script drawing `data` into `output`: the boot panel, the breakdown
-// panel and the phase panel, each left out when it has nothing to draw.
+// panel and the phase panel, each left out when it has nothing to draw. The breakdown panel
+// writes each bar's value above it; a bar taller than kDecidedSpan times the decision's and the
+// default's bars is cut at that height, with a white break across it.
 std::string gnuplot_script(const PlotData& data, PlotFormat format,
                            const std::filesystem::path& output);
 

@@ -181,3 +181,39 @@ TEST_CASE("plot: time-shared phase points are drawn apart from the measured ones
     CHECK(plain.find("time-shared") == std::string::npos);
     CHECK(phase_chart(sample_data(), 40, 10).find("time-shared") == std::string::npos);
 }
+
+TEST_CASE("plot: the breakdown panel writes each bar's value and cuts what-if bars far above") {
+    PlotData d;
+    d.breakdown.bars = {
+        {"decision\n2 threads",
+         {{BarPart::allocation, 0.3}, {BarPart::zeroing, 1.94}},
+         2.1,
+         2.5,
+         ""},
+        {"kernel default\n1 thread", {{BarPart::unsplit, 3.1}}, 2.9, 3.3, "not split"},
+        {"init_on_alloc=1\n2 threads", {{BarPart::what_if, 124}}, 110.0, 140.0, ""},
+    };
+    const auto script = gnuplot_script(d, PlotFormat::svg, "x.svg");
+    // Cut at kDecidedSpan x the default's 3.1 s; the key's headroom above it.
+    CHECK(script.find("set yrange [0:22.32]\n") != std::string::npos);
+    CHECK(script.find("$bar_what_if << EOD\n3 0 12.4\nEOD\n") != std::string::npos);
+    CHECK(script.find("set object polygon from 2.65,11.16") != std::string::npos);
+    CHECK(script.find(
+              "bars above 12.4 s (4 x the larger of the decision and the default) are cut there") !=
+          std::string::npos);
+    // Every bar's value, the cut one's written at the cut.
+    CHECK(script.find("set label '2.24 s' at 1, first 2.5 offset") != std::string::npos);
+    CHECK(script.find("set label '3.10 s' at 2, first 3.3 offset") != std::string::npos);
+    CHECK(script.find("set label '2 min 4 s' at 3, first 12.4 offset") != std::string::npos);
+    CHECK(script.find("set label \"not split\" at 2, first 3.3 offset 0,2.2") != std::string::npos);
+    // The cut bar's interval is not drawn; the others' are.
+    CHECK(script.find("$bar_intervals << EOD\n1 2.24 2.1 2.5\n2 3.1 2.9 3.3\nEOD\n") !=
+          std::string::npos);
+
+    // Bars that fit are drawn whole, unbroken, with their values.
+    const auto whole = gnuplot_script(test::sample_data_with_breakdown(), PlotFormat::svg, "x");
+    CHECK(whole.find("set object polygon") == std::string::npos);
+    CHECK(whole.find("are cut there") == std::string::npos);
+    CHECK(whole.find("set label '3.00 s' at 1") != std::string::npos);
+    CHECK(whole.find("set label '500.0 ms' at 3") != std::string::npos);
+}
