@@ -41,6 +41,7 @@ struct FitCommandOptions {
     model::RecommendOptions recommend;
     std::optional<double> first_touch_gib;
     bool json = false;
+    bool verbose = false;
 };
 
 std::optional<FitCommandOptions> parse_fit(const Args& args) {
@@ -66,6 +67,9 @@ std::optional<FitCommandOptions> parse_fit(const Args& args) {
                         std::to_string(model::SweepData{}.seed) + ")")
                            .c_str())("json", po::bool_switch(&o.json),
                                      "print one JSON object instead of the summary")(
+        "verbose", po::bool_switch(&o.verbose),
+        "also print the model, every prediction, the breakdown, the what-if rows, the notes and "
+        "the warnings whole")(
         "boot-sweep", po::value(&boot_sweep)->value_name("FILE"), kBootSweepOptionHelp)(
         "plot", po::value(&plot)->value_name("FILE"), kPlotOptionHelp);
     add_first_touch_option(desc, first_touch_gib);
@@ -73,7 +77,7 @@ std::optional<FitCommandOptions> parse_fit(const Args& args) {
     if (!parse_options("fit",
                        "hugetune fit --input FILE [--nodes K] [--cpus C] [--tolerance P] "
                        "[--seed S] [--boot-sweep FILE]\n"
-                       "                    [--first-touch-gib G] [--plot FILE] [--json]",
+                       "                    [--first-touch-gib G] [--plot FILE] [--json] [--verbose]",
                        desc, args, vm))
         return std::nullopt;
     if (input.empty())
@@ -235,19 +239,22 @@ int run_fit(const Args& args) {
     if (boot_data)
         boots = model::compare_with_boots(result, *boot_data, {&data, data.machine.kernel});
     parts.first_touch = std::move(touch);
-    for (const auto& note : result.notes)
-        print_diagnostic("note", note);
     if (options->json) {
         std::cout << model::fit_output_json(parts, boots ? model::to_json(*boots) : nullptr).dump(2)
                   << "\n";
     } else {
-        std::cout << printable_lines(format_fit_summary(result));
+        std::cout << printable_lines(
+            format_fit_summary(result, thread_grid(data), flag_words(), options->verbose));
         if (const auto lines = format_breakdown(parts.breakdown, parts.what_if, parts.first_touch);
-            !lines.empty())
+            options->verbose && !lines.empty())
             std::cout << "\n" << printable_lines(lines);
         if (boots)
             std::cout << "\n" << printable_lines(format_boot_comparison(*boots));
     }
+    // The notes after the result, so that with 2>&1 the answer still comes first.
+    std::cout.flush();
+    for (const auto& note : result.notes)
+        print_diagnostic("note", note);
     if (options->plot)
         draw_plot(*options->plot, input, std::move(parts));
     return 0;

@@ -43,6 +43,7 @@ struct RunOptions {
     std::optional<double> first_touch_gib;
     double tolerance = model::RecommendOptions{}.tolerance;
     bool json = false;
+    bool verbose = false;
     bool dry_run = false;
 };
 
@@ -65,6 +66,9 @@ std::optional<RunOptions> parse_run(const Args& args) {
     add_first_touch_option(desc, first_touch_gib);
     add_tolerance_option(desc, tolerance);
     desc.add_options()("json", po::bool_switch(&o.json), "print the report instead of the summary")(
+        "verbose", po::bool_switch(&o.verbose),
+        "also print the raw measurements, the model, the breakdown, the what-if rows, the notes, "
+        "the warnings whole and the charts")(
         "dry-run", po::bool_switch(&o.dry_run),
         "print the plan (points, memory, estimated duration) and change nothing");
     add_sweep_options(desc, values);
@@ -74,7 +78,7 @@ std::optional<RunOptions> parse_run(const Args& args) {
             "hugetune run [--report FILE] [--plot FILE] [--boot-pages N | --boot-gib G]\n"
             "                    [--boot-sweep FILE] [--first-touch-gib G] [--tolerance P] "
             "[--json]\n"
-            "                    [--dry-run] [sweep options]",
+            "                    [--verbose] [--dry-run] [sweep options]",
             desc, args, vm))
         return std::nullopt;
     o.sweep = sweep_options_from(values, vm);
@@ -214,11 +218,15 @@ void publish(const RunOptions& o, const model::Report& report,
     if (o.json) {
         std::cout << document.dump(2) << "\n";
     } else {
-        std::cout << printable_lines(format_report_summary(report, flag_words()));
+        std::cout << printable_lines(format_report_summary(report, flag_words(), o.verbose));
         if (boots)
             std::cout << "\n" << printable_lines(format_boot_comparison(*boots));
         std::cout << "\nreport written to " << o.report.string() << "\n";
     }
+    // The notes after the result, so that with 2>&1 the answer still comes first.
+    std::cout.flush();
+    for (const auto& note : report.run->fit.notes)
+        print_diagnostic("note", note);
     if (o.plot) {
         auto plotted = render_plot(plot_data_from_report(report), *o.plot);
         std::cerr << "hugetune: " << plotted.message << "\n";
@@ -250,8 +258,6 @@ int run_run(const Args& args) {
     }
     model::MeasuredSweep measured = measured_sweep(sweep);
     Fitted fitted = recommend(*options, probe, sweep, measured);
-    for (const auto& note : fitted.recommendation.notes)
-        print_diagnostic("note", note);
     std::optional<model::BootComparison> boots;
     if (boot_data)
         boots = model::compare_with_boots(fitted.recommendation, *boot_data,

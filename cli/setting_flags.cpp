@@ -43,6 +43,7 @@ const std::vector<SettingFlag>& setting_flags() {
         {"nodes", "--nodes"},
         {"cpus", "--cpus"},
         {"placement", "--placement"},
+        {"verbose", "--verbose"},
     };
     return all;
 }

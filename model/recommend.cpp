@@ -3,8 +3,10 @@
 #include "model/recommend.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
+#include "model/fit/resampling.hpp"
 #include "model/recommend/bootstrap.hpp"
 #include "model/recommend/judge.hpp"
 #include "model/recommend/machine.hpp"
@@ -44,6 +46,7 @@ struct Stages {
     const Uncertainty& uncertainty;
     const Remarks& remarks;  // every stage's, in order
     const std::string& verdict;
+    const std::optional<ConfidenceSpread>& spread;
     std::uint64_t seed = 1;
 };
 
@@ -80,6 +83,8 @@ Recommendation assemble(const Stages& s) {
         .predicted_default_seconds = out.at_default.seconds,
         .saving_seconds = out.saving_seconds,
         .confidence = s.uncertainty.confidence,
+        .decided_by_rule = s.uncertainty.by_rule,
+        .confidence_spread = s.spread,
         .tolerance = s.options.tolerance,
         .predictions = s.predictions,
         .measured = s.measured,
@@ -94,6 +99,63 @@ Recommendation assemble(const Stages& s) {
 }
 
 }  // namespace
+
+// The confidence of each of o.spread_sweeps sweeps resampled by rounds, decided again from the
+// start (the cost basis and the model chosen anew). Only for one host's sweep measured in rounds.
+std::optional<ConfidenceSpread> confidence_spread(const SweepData& data, const CostSeries& cost,
+                                                  const Bootstrap& bootstrap,
+                                                  const Outcome& outcome, double confidence,
+                                                  const RecommendOptions& o, std::uint64_t seed) {
+    if (bootstrap.method != BootstrapMethod::rounds || o.spread_sweeps <= 0)
+        return std::nullopt;
+    const std::size_t rounds = sweep_rounds(cost.basis);
+    std::vector<std::string> drawn_phases;
+    for (const PhaseSeries* p : {cost.basis.main, cost.basis.zero, cost.basis.grow})
+        if (p != nullptr)
+            drawn_phases.push_back(p->phase);
+    RecommendOptions inner = o;
+    inner.spread_sweeps = 0;
+    inner.resamples = std::max(100, o.resamples / 10);
+    ConfidenceSpread spread;
+    std::vector<double> confidences;
+    // Seeded apart from the bootstrap's own resamples (which take seed + index).
+    Resampler rng(seed ^ 0x5EEDC0DEULL);
+    for (int k = 0; k < o.spread_sweeps; ++k) {
+        std::vector<std::size_t> drawn(rounds);
+        for (auto& r : drawn)
+            r = rng.index(rounds);
+        SweepData again = data;
+        for (auto& phase : again.phases)
+            if (std::count(drawn_phases.begin(), drawn_phases.end(), phase.phase))
+                phase.points = draw_rounds(phase.points, drawn);
+        inner.seed = seed + static_cast<std::uint64_t>(k) + 1;
+        ++spread.sweeps;
+        try {
+            const Recommendation r = recommend_from_sweep(again, inner);
+            if (r.decision == outcome.decision &&
+                r.hugepage_alloc_threads == outcome.chosen.total_threads)
+                ++spread.same_decision;
+            if (r.confidence)
+                confidences.push_back(*r.confidence);
+            else
+                ++spread.by_rule;
+        } catch (const Error&) {
+            ++spread.by_rule;  // the resample supports no recommendation at all
+        }
+    }
+    if (confidences.empty())
+        return spread;
+    std::sort(confidences.begin(), confidences.end());
+    const auto at = [&](double q) {
+        return confidences[static_cast<std::size_t>(
+            std::lround(q * static_cast<double>(confidences.size() - 1)))];
+    };
+    // Widened to hold the full data's own confidence, as an interval qualifying a value must.
+    spread.low = std::min(at(0.05), confidence);
+    spread.high = std::max(at(0.95), confidence);
+    return spread;
+}
+
 }  // namespace recommend
 
 std::string to_string(Decision decision) {
@@ -125,12 +187,16 @@ Recommendation recommend_from_sweep(const SweepData& data, const RecommendOption
     const PoolPredictor predictor = candidates(fits.fallback, cost.series.points, limits, ev);
     const Pick pick = pick_value(CostCurve(cost.series.points, fits.chosen), predictor, o);
     const std::uint64_t seed = o.seed.value_or(data.seed);
-    const Bootstrap bootstrap = run_bootstrap(cost, fits.chosen, predictor, pick.choice, o, seed);
+    const Bootstrap bootstrap = run_bootstrap(cost, fits.model, fits.chosen, predictor, pick.choice, o, seed);
     const std::vector<Prediction> predictions = with_intervals(pick.predictions, bootstrap);
     const Outcome outcome = settle(pick.choice, predictions, predictor.default_index, nodes.nodes);
 
     const Remarks judged_pick = judge_pick(outcome, limits, fits, cost.basis.basis, o);
-    const Uncertainty uncertainty = judge_uncertainty(bootstrap, judged_fit, o);
+    const Uncertainty uncertainty = judge_uncertainty(bootstrap, fits, cost.basis.basis, o);
+    const std::optional<ConfidenceSpread> spread =
+        uncertainty.confidence
+            ? confidence_spread(data, cost, bootstrap, outcome, *uncertainty.confidence, o, seed)
+            : std::nullopt;
     const std::string sentence =
         verdict({outcome, uncertainty.confidence, limits.default_threads, fits.fallback}, o);
     const Remarks data_notes{data.notes, {}};
@@ -152,6 +218,7 @@ Recommendation recommend_from_sweep(const SweepData& data, const RecommendOption
                      .uncertainty = uncertainty,
                      .remarks = remarks,
                      .verdict = sentence,
+                     .spread = spread,
                      .seed = seed});
 }
 

@@ -34,6 +34,10 @@ struct RecommendOptions {
     // a boot parameter: the decision keeps the default.
     double small_boot_seconds = 5.0;
     double low_confidence = 0.8;  // below this share of agreeing resamples; say so
+    // Whole sweeps resampled by rounds to show how the confidence itself moves with the data
+    // (Recommendation::confidence_spread), each decided again with resamples / 10 resamples of
+    // its own; 0: not done.
+    int spread_sweeps = 20;
     // How the notes and warnings name a setting the user can change (the command line's flags).
     SettingWords words;
 };
@@ -58,6 +62,17 @@ struct Prediction {
     int total_threads = 0;        // the kernel value, capped at the CPUs
     double seconds = 0;
     std::optional<double> seconds_low, seconds_high;  // 5%..95% bootstrap, holding `seconds`
+};
+
+// How the confidence itself moves with the data: the whole pipeline run again on sweeps resampled
+// by rounds (what a rerun of the same sweep varies by, as far as its own rounds show), each with
+// a bootstrap of its own. `low`..`high` is the 5%..95% range of their confidences; a sweep whose
+// decision a rule made has none and is counted apart.
+struct ConfidenceSpread {
+    std::optional<double> low, high;  // absent when every resampled sweep was decided by rule
+    int sweeps = 0;          // resampled sweeps
+    int by_rule = 0;         // of them, decided by a rule (no confidence)
+    int same_decision = 0;   // of them, reaching the full data's decision and value
 };
 
 // What to do with the kernel value: change it to the recommended one, or leave the kernel
@@ -99,7 +114,11 @@ struct Recommendation {
     double default_threads_per_node = 1;
     double predicted_default_seconds = 0;
     double saving_seconds = 0;
-    std::optional<double> confidence;  // absent: too few points to estimate any uncertainty
+    // The share of bootstrap resamples that reach the same decision. Absent where a rule
+    // decided (`decided_by_rule` says which) or too few points allow any resampling.
+    std::optional<double> confidence;
+    std::string decided_by_rule;  // not empty: no fitted curve decided, this rule did
+    std::optional<ConfidenceSpread> confidence_spread;
     double tolerance = 0.02;
 
     // 1..max_threads_per_node (measured counts in fallback) and the kernel default, by total

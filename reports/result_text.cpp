@@ -10,7 +10,7 @@ std::string decision_text(model::Decision decision, std::uint64_t hugepage_alloc
     std::string value = alloc_threads_setting(hugepage_alloc_threads) + " (" +
                         significant_text(threads_per_node, 4) + " per node";
     if (nodes)
-        value += " x " + std::to_string(*nodes) + " node(s)";
+        value += " x " + std::to_string(*nodes) + (*nodes == 1 ? " node" : " nodes");
     value += ")";
     return decision == model::Decision::keep_default ? "keep the kernel default, " + value
                                                      : "set " + value;

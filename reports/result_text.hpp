@@ -9,7 +9,7 @@
 
 namespace hugetune {
 
-// "set hugepage_alloc_threads=24 (12 per node x 2 node(s))", or "keep the kernel default, ..."
+// "set hugepage_alloc_threads=24 (12 per node x 2 nodes)", or "keep the kernel default, ..."
 // for a kept default; without a node count, "(12 per node)".
 std::string decision_text(model::Decision decision, std::uint64_t hugepage_alloc_threads,
                           double threads_per_node, std::optional<int> nodes);

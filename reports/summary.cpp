@@ -86,6 +86,32 @@ BootPanel boot_panel_from_report(const model::Report& report) {
 
 }  // namespace
 
+namespace {
+
+// The repetition that stands out, hyperfine's way of reading a spread: the slowest (or fastest)
+// when it lies more than kOutlierFactor from the median, named by its place in the order
+// measured.
+constexpr double kOutlierFactor = 1.5;
+
+std::string outlier_note(const MeasuredPoint& p) {
+    const auto& s = p.samples_seconds;
+    if (s.size() < 3 || p.median_seconds <= 0)
+        return "";
+    const auto slow = std::max_element(s.begin(), s.end());
+    const auto fast = std::min_element(s.begin(), s.end());
+    const auto named = [&](auto it, double ratio, const char* how) {
+        return "  repetition " + std::to_string(it - s.begin() + 1) + " of " +
+               std::to_string(s.size()) + " " + decimals_text(ratio, 1) + "x " + how;
+    };
+    if (*slow > kOutlierFactor * p.median_seconds)
+        return named(slow, *slow / p.median_seconds, "the median");
+    if (*fast > 0 && p.median_seconds > kOutlierFactor * *fast)
+        return named(fast, p.median_seconds / *fast, "faster than the median");
+    return "";
+}
+
+}  // namespace
+
 std::string format_phase_tables(const std::vector<MeasuredPoint>& points) {
     std::ostringstream s;
     auto by_phase = points_by_phase(points);
@@ -104,19 +130,20 @@ std::string format_phase_tables(const std::vector<MeasuredPoint>& points) {
         s << "phase " << phase;
         if (auto meaning = phase_meaning(phase); !meaning.empty())
             s << ": " << meaning;
-        s << "\n  threads/node      median    spread     GiB/s  notes\n";
+        s << "\n  threads/node      median    fastest..slowest       GiB/s  notes\n";
         for (const MeasuredPoint* p : it->second) {
             const double median = p->median_seconds;
             auto [lo, hi] = sample_range(*p);
-            std::string spread = median > 0 ? percent_text((hi - lo) / median, 1) : "-";
             std::string notes;
             if (p->oversubscribed)
                 notes += "  oversubscribed";
             if (p->shortfall_pages > 0)
                 notes += "  shortfall " + std::to_string(p->shortfall_pages) + " pages";
-            char line[160];
-            std::snprintf(line, sizeof line, "  %12d  %10s  %8s  %8.2f%s\n", p->threads_per_node,
-                          seconds_text(median).c_str(), spread.c_str(), p->gib_per_second,
+            notes += outlier_note(*p);
+            char line[200];
+            std::snprintf(line, sizeof line, "  %12d  %10s  %18s  %10.2f%s\n", p->threads_per_node,
+                          seconds_text(median).c_str(),
+                          (seconds_text(lo) + ".." + seconds_text(hi)).c_str(), p->gib_per_second,
                           notes.c_str());
             s << line;
         }
@@ -154,7 +181,7 @@ std::string format_sweep_summary(const model::MeasuredSweep& sweep, const Settin
           << " pages per node, " << sweep.nodes.size() << " node(s)\n"
           << placement_line(sweep, words) << "\n";
     if (auto tables = format_phase_tables(sweep.points); !tables.empty())
-        s << tables << "\nspread: (slowest - fastest) / median over the repetitions\n";
+        s << tables;
     for (const auto& w : sweep.warnings)
         s << "note: " << w << "\n";
     return s.str();
@@ -310,25 +337,257 @@ void model_lines(std::ostringstream& s, const model::Recommendation& fit) {
         s << "           " << m.reason << "\n";
 }
 
-void decision_lines(std::ostringstream& s, const model::Report& report) {
-    const model::ReportRecommendation& rec = report.recommendation;
-    s << "decision   "
-      << decision_text(rec.decision, rec.hugepage_alloc_threads, rec.threads_per_node.value_or(0),
-                       rec.nodes.value_or(0));
-    if (rec.confidence)
-        s << ", confidence " << percent_text(*rec.confidence);
+bool has_warning(const model::Recommendation& r, std::string_view code) {
+    return std::any_of(r.warnings.begin(), r.warnings.end(),
+                       [&](const model::Warning& w) { return w.code == code; });
+}
+
+// (Until the one counting phrase lands in model/text.hpp.)
+std::string noun_count(long long n, const std::string& noun) {
+    return std::to_string(n) + " " + noun + (n == 1 ? "" : "s");
+}
+
+std::string counts_text(const std::vector<int>& counts) {
+    return join(counts, ", ", [](int n) { return std::to_string(n); });
+}
+
+}  // namespace
+
+std::vector<std::string> cannot_answer(const model::Recommendation& r,
+                                       const std::vector<int>& grid) {
+    std::vector<std::string> why;
+    if (has_warning(r, "vm"))
+        why.push_back("it is a virtual machine, so every time holds the host's work too");
+    const int hw = r.key.hw_threads_per_node;
+    std::vector<int> real;
+    for (int n : grid)
+        if (n <= hw)
+            real.push_back(n);
+    if (hw > 0 && !grid.empty() && real.size() < model::kMinThreadCounts)
+        why.push_back("only " + counts_text(real) + " of the measured thread counts per node (" +
+                      counts_text(grid) + ") ran on hardware threads of their own (" +
+                      std::to_string(hw) + " per node); the rest time-share them");
+    return why;
+}
+
+namespace {
+
+// The pool the times are for, in words, with how to ask for another.
+std::string pool_text(const model::Recommendation& r, const SettingWords& words) {
+    if (r.pool_pages <= 0)
+        return "";
+    const auto pages = static_cast<std::uint64_t>(r.pool_pages);
+    const double gib = r.pool_pages * static_cast<double>(r.key.page_size_kb) / (1024.0 * 1024);
+    const std::string s = std::to_string(pages) + " x " + page_size_text(r.key.page_size_kb) +
+                          " pages (" + significant_text(gib, 4) + " GiB";
+    if (r.pool_source == "1 TiB reference")
+        return s + "), a reference pool: none is configured here; " + words("boot_pool") +
+               " predicts yours";
+    if (r.pool_source == "cmdline")
+        return s + "), as the kernel command line asks";
+    if (r.pool_source == "current pool")
+        return s + "), the pool configured now";
+    return s + "), as " + r.pool_source + " asks";
+}
+
+std::string prediction_text(const model::Prediction& p) {
+    std::string s = seconds_text(p.seconds);
+    if (p.seconds_low && p.seconds_high)
+        s += interval_text(*p.seconds_low, *p.seconds_high);
+    return s;
+}
+
+const model::Prediction* prediction_at(const model::Recommendation& r, int total) {
+    for (const auto& p : r.predictions)
+        if (p.total_threads == total)
+            return &p;
+    return nullptr;
+}
+
+std::string how_sure_text(const model::Recommendation& r) {
+    if (!r.decided_by_rule.empty())
+        return "decided by rule, not by data: " + r.decided_by_rule;
+    if (!r.confidence)
+        return "unknown: the data allow no resampling (one sample per thread count and no "
+               "residual degrees of freedom)";
+    std::string s = percent_text(*r.confidence) + " of " + std::to_string(r.resamples) +
+                    " resamples (" + r.bootstrap_method + ") reach this decision";
+    if (const auto& spread = r.confidence_spread; spread && spread->low && spread->high)
+        s += "; " + percent_text(*spread->low) + ".." + percent_text(*spread->high) + " over " +
+             std::to_string(spread->sweeps) + " resampled sweeps" +
+             (spread->by_rule > 0 ? " (" + std::to_string(spread->by_rule) + " decided by rule)"
+                                  : std::string());
+    if (has_warning(r, "poor_fit"))
+        s += "; the curve fits the points poorly";
+    return s;
+}
+
+std::string threads_word(int n) {
+    return std::to_string(n) + (n == 1 ? " thread" : " threads");
+}
+
+// `label` (11 columns) and `text` wrapped at kSummaryWidth columns, the continuation lines
+// indented under the text.
+constexpr std::size_t kSummaryWidth = 100;
+
+std::string labelled(std::string label, const std::string& text) {
+    label.resize(11, ' ');
+    const std::string indent(11, ' ');
+    std::string out = label, line;
+    std::istringstream words(text);
+    std::string word;
+    std::size_t column = label.size();
+    bool first = true;
+    while (words >> word) {
+        if (!first && column + 1 + word.size() > kSummaryWidth) {
+            out += "\n" + indent;
+            column = indent.size();
+            first = true;
+        }
+        if (!first) {
+            out += ' ';
+            ++column;
+        }
+        out += word;
+        column += word.size();
+        first = false;
+    }
+    return out + "\n";
+}
+
+// The answer, first: what to do, what it gives, for which pool, how sure, and whether this
+// machine can answer at all.
+void answer_lines(std::ostringstream& s, const model::Recommendation& r,
+                  const std::vector<int>& grid, const SettingWords& words) {
+    s << labelled("answer",
+                  decision_text(r.decision, r.hugepage_alloc_threads, r.threads_per_node, r.nodes));
+    std::string predicted = seconds_text(r.predicted_seconds);
+    if (r.predicted_seconds_low && r.predicted_seconds_high)
+        predicted += interval_text(*r.predicted_seconds_low, *r.predicted_seconds_high);
+    predicted += " at " + threads_word(r.hugepage_alloc_threads);
+    if (r.hugepage_alloc_threads == r.default_threads) {
+        predicted += ", the kernel default";
+    } else {
+        predicted += "; " + threads_word(r.default_threads) + ", the kernel default: ";
+        const auto* at_default = prediction_at(r, r.default_threads);
+        predicted += at_default ? prediction_text(*at_default)
+                                : seconds_text(r.predicted_default_seconds);
+        if (r.decision == model::Decision::set)
+            predicted += " (saving " + seconds_text(r.saving_seconds) + ")";
+    }
+    s << labelled("predicted", predicted);
+    if (auto pool = pool_text(r, words); !pool.empty())
+        s << labelled("pool", pool);
+    s << labelled("how sure", how_sure_text(r));
+    if (r.predicted_default_seconds < model::RecommendOptions{}.small_boot_seconds)
+        s << labelled("gain", "little: boot allocation takes " +
+                                  seconds_text(r.predicted_default_seconds) +
+                                  " at the kernel default; the setting hardly matters for this "
+                                  "pool");
+    if (const auto why = cannot_answer(r, grid); !why.empty()) {
+        const int largest = grid.empty() ? 0 : *std::max_element(grid.begin(), grid.end());
+        s << labelled("machine", "this machine cannot answer this well: " + join(why, "; ") +
+                                     ". What would: this sweep on bare metal of the SKU with " +
+                                     std::to_string(largest) +
+                                     " hardware threads per node, or the kernel's own boot times "
+                                     "at each value (hugetune boot-sweep)");
+    }
+}
+
+// "hugepage_alloc_threads -> predicted boot": the grid's counts (with the answer, the default
+// and the fastest), each with its interval.
+void prediction_table(std::ostringstream& s, const model::Recommendation& r,
+                      const std::vector<int>& grid) {
+    std::vector<int> totals;
+    for (int n : grid)
+        totals.push_back(std::min(n * r.nodes, r.cpu_cap));
+    totals.push_back(r.hugepage_alloc_threads);
+    totals.push_back(r.default_threads);
+    totals.push_back(r.best_hugepage_alloc_threads);
+    std::sort(totals.begin(), totals.end());
+    totals.erase(std::unique(totals.begin(), totals.end()), totals.end());
+    double fitted_low = 0, fitted_high = 0;
+    for (const auto& p : r.series) {
+        fitted_low = fitted_low == 0 ? p.threads_per_node : std::min(fitted_low, p.threads_per_node);
+        fitted_high = std::max(fitted_high, p.threads_per_node);
+    }
+    const bool from_curve = r.curve_fit && r.basis != model::CostBasis::alloc_only_flat;
+    s << "\nhugepage_alloc_threads -> predicted boot allocation of the pool (90% interval)\n";
+    for (int total : totals) {
+        const auto* p = prediction_at(r, total);
+        if (p == nullptr)
+            continue;
+        std::vector<std::string> marks;
+        if (total == r.hugepage_alloc_threads)
+            marks.push_back(r.decision == model::Decision::set ? "recommended" : "the answer");
+        if (total == r.default_threads)
+            marks.push_back("kernel default");
+        if (total == r.best_hugepage_alloc_threads && total != r.hugepage_alloc_threads)
+            marks.push_back("fastest");
+        if (from_curve && (p->threads_per_node > fitted_high * 1.0001 ||
+                           p->threads_per_node < fitted_low * 0.9999))
+            marks.push_back("extrapolated");
+        char line[200];
+        std::snprintf(line, sizeof line, "  %6d  %-34s %s", total, prediction_text(*p).c_str(),
+                      join(marks, ", ").c_str());
+        std::string text = line;
+        while (!text.empty() && text.back() == ' ')
+            text.pop_back();
+        s << text << "\n";
+    }
+}
+
+// One line a warning: its first sentence or clause, cut to fit a line (the whole is in the
+// report and under --verbose).
+std::string first_clause(const std::string& message) {
+    std::size_t cut = std::string::npos;
+    for (const char* end : {"; ", ". "})
+        cut = std::min(cut, message.find(end));
+    std::string s = cut == std::string::npos ? message : message.substr(0, cut);
+    if (!s.empty() && s.back() == '.')
+        s.pop_back();
+    constexpr std::size_t kMost = kSummaryWidth - 24;
+    if (s.size() > kMost) {
+        const std::size_t space = s.rfind(' ', kMost);
+        s = s.substr(0, space == std::string::npos ? kMost : space) + " ...";
+    }
+    return s;
+}
+
+// What the "cannot answer" line already says, and advice that would not help there.
+bool said_by_machine_line(const std::string& code) {
+    return code == "vm" || code == "oversubscribed" || code == "noisy" ||
+           code == "alloc_only_unmeasurable";
+}
+
+void warning_lines(std::ostringstream& s, const std::vector<model::Warning>& warnings,
+                   bool machine_line, bool verbose) {
+    std::vector<const model::Warning*> shown;
+    std::vector<std::string> folded;
+    for (const auto& w : warnings) {
+        if (!verbose && machine_line && said_by_machine_line(w.code))
+            folded.push_back(w.code);
+        else
+            shown.push_back(&w);
+    }
+    if (shown.empty() && folded.empty())
+        return;
+    s << "\nwarnings";
+    if (!folded.empty())
+        s << ": " << join(folded) << " (the machine line above)";
     s << "\n";
-    if (const auto& pool = report.boot_pool)
-        s << "boot pool  " << pool->pages << " x " << page_size_text(pool->page_size_kb) << " ("
-          << pool->source << ")\n";
-    s << "predicted  " << seconds_text(rec.predicted_seconds.value_or(0));
-    if (const auto& interval = rec.predicted_seconds_interval)
-        s << interval_text((*interval)[0], (*interval)[1]);
-    s << " at the decision, " << seconds_text(rec.predicted_default_seconds.value_or(0))
-      << " at the kernel default of " << rec.default_threads.value_or(0) << " thread(s); saving "
-      << seconds_text(rec.saving_seconds.value_or(0)) << "\n";
-    if (rec.verdict && !rec.verdict->empty())
-        s << "verdict    " << *rec.verdict << "\n";
+    for (const auto* w : shown)
+        s << (verbose ? labelled("  " + w->code, w->message)
+                      : "  [" + w->code + "] " + first_clause(w->message) + "\n");
+}
+
+std::vector<int> grid_of(const std::vector<model::MeasuredPoint>& points) {
+    std::vector<int> grid;
+    for (const auto& p : points)
+        grid.push_back(p.threads_per_node);
+    std::sort(grid.begin(), grid.end());
+    grid.erase(std::unique(grid.begin(), grid.end()), grid.end());
+    return grid;
 }
 
 // The prediction's own interval is its 90% bootstrap; one with the zero phase in it spans that
@@ -421,22 +680,40 @@ std::string format_breakdown(const std::optional<model::BootBreakdown>& breakdow
     return s.str();
 }
 
-std::string format_report_summary(const model::Report& report, const SettingWords& words) {
+std::string format_report_summary(const model::Report& report, const SettingWords& words,
+                                  bool verbose) {
     const model::ReportRun& run = report.run.value();
+    const model::Recommendation& fit = run.fit;
+    const std::vector<int> grid = grid_of(run.sweep.points);
     std::ostringstream s;
-    s << "hugetune " << run.tool.version << " on " << run.hostname << ": " << run.sku.microarch
-      << ", " << run.sku.nodes << " node(s) x " << run.sku.hardware_threads_per_node
-      << " hardware threads, " << page_size_text(run.sku.page_size_kb) << " pages, kernel "
+    s << "hugetune " << run.tool.version << " on host " << run.hostname << " (CPU "
+      << run.sku.microarch << ", " << noun_count(run.sku.nodes, "node") << " x "
+      << run.sku.hardware_threads_per_node << " hardware threads), "
+      << page_size_text(run.sku.page_size_kb) << " pages, kernel "
       << report.kernel.release.value_or("?") << "\n\n";
-    s << format_phase_tables(run.sweep.points) << "\n" << placement_line(run.sweep, words) << "\n";
-    model_lines(s, run.fit);
-    decision_lines(s, report);
-    s << format_breakdown(run.breakdown, run.what_if, run.first_touch);
-    if (!run.warnings.empty()) {
-        s << "\nwarnings\n";
-        for (const auto& w : run.warnings)
-            s << "  [" << w.code << "] " << w.message << "\n";
+    answer_lines(s, fit, grid, words);
+    prediction_table(s, fit, grid);
+    const bool machine_line = !cannot_answer(fit, grid).empty();
+    if (!verbose) {
+        warning_lines(s, run.warnings, machine_line, false);
+        s << "\n(the measurements behind it, the model, the breakdown, the what-if rows and the "
+             "charts: "
+          << words("verbose") << ")\n";
+        return s.str();
     }
+    if (!fit.verdict.empty())
+        s << "\nverdict    " << fit.verdict << "\n";
+    s << "\nthe raw measurements behind the prediction (sample "
+      << (run.sweep.points.empty()
+              ? std::string("-")
+              : std::to_string(static_cast<std::uint64_t>(run.sweep.points[0].pages_per_node)) +
+                    " pages per node")
+      << ")\n"
+      << format_phase_tables(run.sweep.points) << "\n"
+      << placement_line(run.sweep, words) << "\n";
+    model_lines(s, fit);
+    s << format_breakdown(run.breakdown, run.what_if, run.first_touch);
+    warning_lines(s, run.warnings, machine_line, true);
     const PlotData plot = plot_data_from_report(report);
     if (auto chart = boot_chart(plot); !chart.empty())
         s << "\npredicted boot allocation of the pool (- predicted, . 5%..95% bootstrap, "
@@ -448,11 +725,31 @@ std::string format_report_summary(const model::Report& report, const SettingWord
     return s.str();
 }
 
-std::string format_fit_summary(const model::Recommendation& r) {
+std::vector<int> thread_grid(const model::SweepData& data) {
+    std::vector<int> grid;
+    for (const auto& phase : data.phases)
+        for (const auto& p : phase.points)
+            grid.push_back(static_cast<int>(std::lround(p.threads_per_node)));
+    std::sort(grid.begin(), grid.end());
+    grid.erase(std::unique(grid.begin(), grid.end()), grid.end());
+    return grid;
+}
+
+std::string format_fit_summary(const model::Recommendation& r, const std::vector<int>& grid,
+                               const SettingWords& words, bool verbose) {
     std::ostringstream s;
-    s << r.verdict << "\n\n";
+    answer_lines(s, r, grid, words);
+    prediction_table(s, r, grid);
+    const bool machine_line = !cannot_answer(r, grid).empty();
+    if (!verbose) {
+        warning_lines(s, r.warnings, machine_line, false);
+        s << "\n(the model, every prediction, the breakdown and the what-if rows: "
+          << words("verbose") << ")\n";
+        return s.str();
+    }
+    s << "\nverdict     " << r.verdict << "\n";
     s << "curve       " << r.curve << " (" << model::describe(r.basis) << "), "
-      << printable_text(r.key.microarch) << ", " << r.nodes << " node(s), up to "
+      << printable_text(r.key.microarch) << ", " << noun_count(r.nodes, "node") << ", up to "
       << r.max_threads_per_node << " thread(s) per node\n";
     const auto describe = [&](const std::string& label, const model::ModelSelection& m) {
         if (!m.any_converged) {
@@ -477,37 +774,17 @@ std::string format_fit_summary(const model::Recommendation& r) {
         else
             s << label << p.message << "\n";
     }
-    s << "recommend   "
-      << decision_text(r.decision, r.hugepage_alloc_threads, r.threads_per_node, std::nullopt)
-      << "\n";
-    s << "predicted   " << seconds_text(r.predicted_seconds);
-    if (r.predicted_seconds_low && r.predicted_seconds_high)
-        s << interval_text(*r.predicted_seconds_low, *r.predicted_seconds_high);
-    s << "\n";
-    s << "default     " << r.default_threads << " thread(s) ("
-      << significant_text(r.default_threads_per_node, 4) << " per node), predicted "
-      << seconds_text(r.predicted_default_seconds) << "; saving " << seconds_text(r.saving_seconds)
-      << "\n";
     if (r.best_hugepage_alloc_threads != r.hugepage_alloc_threads)
         s << "best        hugepage_alloc_threads=" << r.best_hugepage_alloc_threads
           << ", predicted " << seconds_text(r.predicted_best_seconds) << "\n";
-    const bool poor_fit = std::any_of(r.warnings.begin(), r.warnings.end(),
-                                      [](const model::Warning& w) { return w.code == "poor_fit"; });
-    s << "confidence  "
-      << (r.confidence ? percent_text(*r.confidence) + " of " + std::to_string(r.resamples) +
-                             " resamples (" + r.bootstrap_method +
-                             ") reach the same decision at a " + percent_text(r.tolerance, 1) +
-                             " tolerance" + (poor_fit ? ", times the poor fit's R^2" : "")
-                       : std::string("unknown"))
-      << "\n";
+    s << "tolerance   " << percent_text(r.tolerance, 1) << " (the fewest threads within it of the best)\n";
     s << "predictions (hugepage_alloc_threads: boot allocation of the pool)";
     for (std::size_t i = 0; i < r.predictions.size(); ++i) {
         const auto& p = r.predictions[i];
         s << (i % 6 == 0 ? "\n  " : "  ") << p.total_threads << ": " << seconds_text(p.seconds);
     }
     s << "\n";
-    for (const auto& w : r.warnings)
-        s << "warning: " << w.message << "\n";
+    warning_lines(s, r.warnings, machine_line, true);
     return s.str();
 }
 

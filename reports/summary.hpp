@@ -10,6 +10,7 @@
 #include "model/documents/report.hpp"
 #include "model/documents/sweep.hpp"
 #include "model/errors.hpp"
+#include "model/input/fit_input.hpp"
 
 #include "reports/plot.hpp"
 
@@ -35,12 +36,29 @@ std::string format_breakdown(const std::optional<model::BootBreakdown>& breakdow
                              const std::vector<model::WhatIf>& what_if,
                              const std::optional<model::FirstTouch>& first_touch);
 
-std::string format_report_summary(const model::Report& report, const SettingWords& words = {});
+// The console summary of a run, the answer first: the decision, its predicted boot time and the
+// default's with intervals, the pool, how sure and why, whether this machine can answer at all
+// (cannot_answer), then the predicted boot at each measured count and the warnings, one line
+// each. `verbose` adds the raw measurements, the model, the breakdown, the what-if rows, the
+// notes, the warnings whole and the charts.
+std::string format_report_summary(const model::Report& report, const SettingWords& words = {},
+                                  bool verbose = false);
 
-// The console output of `hugetune fit`: the verdict, the curve and its model (and each other
-// phase's), the decision, the predicted time with its interval, the kernel default, the
-// confidence, every prediction and warning.
-std::string format_fit_summary(const model::Recommendation& recommendation);
+// Why this machine's sweep cannot answer well, each a clause: a virtual machine (the `vm`
+// warning), or fewer than model::kMinThreadCounts of the measured counts per node (`grid`) on
+// hardware threads of their own. Empty when it can.
+std::vector<std::string> cannot_answer(const model::Recommendation& recommendation,
+                                       const std::vector<int>& grid);
+
+// The distinct thread counts per node an input measured.
+std::vector<int> thread_grid(const model::SweepData& data);
+
+// The console output of `hugetune fit`, the answer first as in the run's summary; `verbose` adds
+// the verdict, the curve and its model (and each other phase's), every prediction, the notes and
+// the warnings whole.
+std::string format_fit_summary(const model::Recommendation& recommendation,
+                               const std::vector<int>& grid, const SettingWords& words = {},
+                               bool verbose = false);
 
 // Measured boots (a boot sweep) against the prediction for their pool, one row per value.
 std::string format_boot_comparison(const model::BootComparison& comparison);

@@ -20,6 +20,17 @@ json per_node_json(double threads_per_node) {
                : json(threads_per_node);
 }
 
+// How the confidence moves over resampled sweeps (ConfidenceSpread); null where none was made.
+json spread_json(const std::optional<ConfidenceSpread>& spread) {
+    if (!spread)
+        return nullptr;
+    return {{"low", or_null(spread->low)},
+            {"high", or_null(spread->high)},
+            {"resampled_sweeps", spread->sweeps},
+            {"by_rule", spread->by_rule},
+            {"same_decision", spread->same_decision}};
+}
+
 }  // namespace
 
 nlohmann::json to_json(const ScalingFit& f) {
@@ -88,7 +99,7 @@ nlohmann::json to_json(const Recommendation& r) {
     json interval = nullptr;
     if (r.predicted_seconds_low && r.predicted_seconds_high)
         interval = {*r.predicted_seconds_low, *r.predicted_seconds_high};
-    return {
+    json out = {
         {"format", "hugetune-fit"},
         {"format_version", 1},
         {"key",
@@ -132,6 +143,12 @@ nlohmann::json to_json(const Recommendation& r) {
         {"notes", r.notes},
         {"warnings", warnings},
     };
+    // Written where they say something, so that reports of earlier versions read back whole.
+    if (!r.decided_by_rule.empty())
+        out["recommendation"]["decided_by_rule"] = r.decided_by_rule;
+    if (r.confidence_spread)
+        out["recommendation"]["confidence_spread"] = spread_json(r.confidence_spread);
+    return out;
 }
 
 nlohmann::json models_by_phase_json(const Recommendation& r) {
@@ -244,6 +261,18 @@ std::vector<PhaseModel> read_phase_models(const JsonField& phases) {
     return out;
 }
 
+std::optional<ConfidenceSpread> read_spread(const JsonField& field) {
+    if (!field.hint<json::object_t>())
+        return std::nullopt;
+    ConfidenceSpread s;
+    s.low = field["low"].hint<double>();
+    s.high = field["high"].hint<double>();
+    s.sweeps = field["resampled_sweeps"].hint<int>().value_or(0);
+    s.by_rule = field["by_rule"].hint<int>().value_or(0);
+    s.same_decision = field["same_decision"].hint<int>().value_or(0);
+    return s;
+}
+
 void read_decision_block(const JsonField& rec, Recommendation& r) {
     r.decision = rec["decision"].hint<std::string>() == "keep_default" ? Decision::keep_default
                                                                        : Decision::set;
@@ -263,6 +292,8 @@ void read_decision_block(const JsonField& rec, Recommendation& r) {
         rec["predicted_best_seconds"].hint<double>().value_or(r.predicted_seconds);
     r.saving_seconds = rec["saving_seconds"].hint<double>().value_or(0);
     r.confidence = rec["confidence"].hint<double>();
+    r.decided_by_rule = rec["decided_by_rule"].hint<std::string>().value_or("");
+    r.confidence_spread = read_spread(rec["confidence_spread"]);
     r.tolerance = rec["tolerance"].hint<double>().value_or(r.tolerance);
     r.fallback = rec["fallback"].hint<bool>().value_or(false);
     r.nodes = rec["nodes"].hint<int>().value_or(1);

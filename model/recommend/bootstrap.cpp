@@ -4,6 +4,7 @@
 #include <atomic>
 #include <cmath>
 #include <exception>
+#include <map>
 #include <span>
 #include <thread>
 
@@ -17,6 +18,8 @@ std::string to_string(BootstrapMethod method) {
             return {};
         case BootstrapMethod::hosts_then_repetitions:
             return "hosts, then repetitions";
+        case BootstrapMethod::rounds:
+            return "rounds";
         case BootstrapMethod::repetitions:
             return "repetitions";
         case BootstrapMethod::residuals:
@@ -39,18 +42,24 @@ struct ResampleSource {
     bool repetitions = false;                          // false: the residuals of the chosen fit
     std::size_t min_thread_counts = kMinThreadCounts;  // a usable resample's, 1 when held flat
     std::size_t hosts = 1;
+    std::size_t rounds = 0;                              // drawn whole when not 0
     std::optional<HostRepetitionPool> main, zero, grow;  // grow: when it has repetitions
     std::optional<ResidualPool> residuals;
 };
 
 ResampleSource resample_source(const CostSeries& cost, const std::optional<ScalingFit>& chosen,
-                               bool repetitions) {
+                               BootstrapMethod method) {
     const BasisChoice& b = cost.basis;
-    ResampleSource from{&b, repetitions, kMinThreadCounts, pooled_hosts(b), {}, {}, {}, {}};
+    const bool repetitions = method != BootstrapMethod::residuals;
+    ResampleSource from{&b, repetitions, kMinThreadCounts, pooled_hosts(b), 0, {}, {}, {}, {}};
     if (b.basis == CostBasis::alloc_only_flat)
         from.min_thread_counts = 1;
     if (!repetitions) {
         from.residuals.emplace(cost.series.points, *chosen);
+        return from;
+    }
+    if (method == BootstrapMethod::rounds) {
+        from.rounds = sweep_rounds(b);
         return from;
     }
     from.main.emplace(b.main->points, b.main->host_ends);
@@ -65,6 +74,16 @@ Series resample(const ResampleSource& from, Resampler& rng) {
     if (!from.repetitions)
         return {from.residuals->draw(rng), 0};
     const BasisChoice& b = *from.basis;
+    if (from.rounds > 0) {
+        std::vector<std::size_t> drawn(from.rounds);
+        for (auto& r : drawn)
+            r = rng.index(from.rounds);
+        const auto phase = [&](const PhaseSeries* series) {
+            return series != nullptr ? draw_rounds(series->points, drawn) : std::vector<Point>{};
+        };
+        const auto main = phase(b.main), zero = phase(b.zero), grow = phase(b.grow);
+        return build_series(b, main, zero, grow);
+    }
     const auto drawn = draw_hosts(from.hosts, rng);
     // Alloc minus zero reads each phase only through its medians per count (boot_work_points),
     // so a resample of exact pools can be drawn as its medians: the same values, the same draws,
@@ -88,8 +107,16 @@ Series resample(const ResampleSource& from, Resampler& rng) {
     return build_series(b, main, zero, grow_points);
 }
 
-ScalingFit refit(const ScalingFit& like, std::span<const Point> points, const FitOptions& o) {
-    return like.model == CurveModel::usl ? fit_usl(points, o, &like) : fit_amdahl(points, o, &like);
+// Both models fitted again, each from the full data's fit where it converged, and chosen again
+// as the full data's were.
+std::optional<ScalingFit> refit(const ModelSelection& model, std::span<const Point> points,
+                                const FitOptions& o) {
+    ModelSelection again =
+        select_model(fit_usl(points, o, model.usl.ok() ? &model.usl : nullptr),
+                     fit_amdahl(points, o, model.amdahl.ok() ? &model.amdahl : nullptr));
+    if (!again.any_converged)
+        return std::nullopt;
+    return again.chosen();
 }
 
 // Whether a resample reaches the decision made on the full data.
@@ -111,10 +138,56 @@ double percentile(std::vector<double> v, double q) {
 
 }  // namespace
 
+namespace {
+
+// Each count's samples in the order measured, counts ascending.
+std::map<double, std::vector<Point>> samples_by_count(std::span<const Point> points) {
+    std::map<double, std::vector<Point>> by_count;
+    for (const auto& p : points)
+        by_count[p.threads_per_node].push_back(p);
+    return by_count;
+}
+
+}  // namespace
+
+std::size_t sweep_rounds(const BasisChoice& b) {
+    // A boot table's rows (a CSV, boot sweeps) are not known to be measured in rounds; a long
+    // series is resampled in blocks (RepetitionPool), which whole rounds would undo.
+    if (pooled_hosts(b) > 1 || b.basis == CostBasis::boot_table)
+        return 0;
+    std::size_t rounds = 0, samples_in_all = 0;
+    for (const PhaseSeries* series : {b.main, b.zero, b.grow}) {
+        if (series == nullptr)
+            continue;
+        for (const auto& [count, samples] : samples_by_count(series->points)) {
+            if (rounds == 0)
+                rounds = samples.size();
+            if (samples.size() != rounds)
+                return 0;
+            for (const auto& p : samples)
+                if (p.weight != 1)
+                    return 0;
+            samples_in_all += samples.size();
+        }
+    }
+    return rounds >= 2 && samples_in_all <= kExactResampleSamples ? rounds : 0;
+}
+
+std::vector<Point> draw_rounds(std::span<const Point> points, std::span<const std::size_t> drawn) {
+    std::vector<Point> out;
+    out.reserve(points.size());
+    for (const auto& [count, samples] : samples_by_count(points))
+        for (std::size_t r : drawn)
+            out.push_back(samples[r]);
+    return out;
+}
+
 BootstrapMethod bootstrap_method(const CostSeries& cost, const std::optional<ScalingFit>& chosen) {
     const BasisChoice& b = cost.basis;
     if (pooled_hosts(b) > 1)
         return BootstrapMethod::hosts_then_repetitions;
+    if (sweep_rounds(b) > 0)
+        return BootstrapMethod::rounds;
     if (b.basis == CostBasis::alloc_only_flat)
         return has_repetitions(b.grow->points) ? BootstrapMethod::repetitions
                                                : BootstrapMethod::none;
@@ -151,7 +224,8 @@ struct ResampleOutcome {
     std::vector<double> predicted;
 };
 
-ResampleOutcome one_resample(const ResampleSource& from, const std::optional<ScalingFit>& chosen,
+ResampleOutcome one_resample(const ResampleSource& from, const ModelSelection& model,
+                             const std::optional<ScalingFit>& chosen,
                              const PoolPredictor& predictor, const Choice& ours,
                              const RecommendOptions& o, std::uint64_t seed) {
     Resampler rng(seed);
@@ -160,8 +234,8 @@ ResampleOutcome one_resample(const ResampleSource& from, const std::optional<Sca
         return {};
     std::optional<ScalingFit> fit_b;
     if (chosen) {
-        fit_b = refit(*chosen, s.points, o.fit);
-        if (!fit_b->ok())
+        fit_b = refit(model, s.points, o.fit);
+        if (!fit_b)
             return {};
     }
     ResampleOutcome out{true, false, predictor.predict(CostCurve(s.points, std::move(fit_b)))};
@@ -182,14 +256,13 @@ int bootstrap_threads(const RecommendOptions& o) {
 
 }  // namespace
 
-Bootstrap run_bootstrap(const CostSeries& cost, const std::optional<ScalingFit>& chosen,
-                        const PoolPredictor& predictor, const Choice& ours,
-                        const RecommendOptions& o, std::uint64_t seed) {
+Bootstrap run_bootstrap(const CostSeries& cost, const ModelSelection& model,
+                        const std::optional<ScalingFit>& chosen, const PoolPredictor& predictor,
+                        const Choice& ours, const RecommendOptions& o, std::uint64_t seed) {
     Bootstrap out{bootstrap_method(cost, chosen), 0, 0, 0, {}};
     if (out.method == BootstrapMethod::none || o.resamples <= 0)
         return out;
-    const ResampleSource from =
-        resample_source(cost, chosen, out.method != BootstrapMethod::residuals);
+    const ResampleSource from = resample_source(cost, chosen, out.method);
     std::vector<ResampleOutcome> outcomes(static_cast<std::size_t>(o.resamples));
     std::atomic<int> next{0};
     std::exception_ptr failure;
@@ -198,7 +271,7 @@ Bootstrap run_bootstrap(const CostSeries& cost, const std::optional<ScalingFit>&
         try {
             for (int b = next++; b < o.resamples && !failed; b = next++)
                 outcomes[static_cast<std::size_t>(b)] =
-                    one_resample(from, chosen, predictor, ours, o,
+                    one_resample(from, model, chosen, predictor, ours, o,
                                  resample_seed(seed, static_cast<std::uint64_t>(b)));
         } catch (...) {
             if (!failed.exchange(true))

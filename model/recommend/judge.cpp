@@ -17,7 +17,7 @@ FitJudgement judge_fit(const FittedModels& fits) {
     const double rms_log = std::sqrt(f.rss / static_cast<double>(f.residuals.size()));
     if (f.r2 >= kPoorFitR2 || rms_log <= kPoorFitRmsLog)
         return {};
-    FitJudgement out{std::clamp(f.r2, 0.0, 1.0), {}};
+    FitJudgement out;
     out.remarks.warnings.push_back(
         {"poor_fit", "poor fit: the " + to_string(f.model) + " curve explains R^2 " +
                          decimals_text(f.r2, 3) + " of the variation in log time (below " +
@@ -72,12 +72,22 @@ Remarks judge_failed_resamples(const Bootstrap& b) {
 
 }  // namespace
 
-// `poor_fit_r2`: the confidence is the share of resamples reaching the same decision, which
-// trusts the curve's shape; a poor curve supports the decision only as far as it explains the
-// data, so the share is multiplied by its R^2.
-Uncertainty judge_uncertainty(const Bootstrap& b, const FitJudgement& fit,
+// A poor fit stays a warning of its own (judge_fit): the confidence is the share of resamples
+// and nothing else, so that it means one thing from run to run.
+Uncertainty judge_uncertainty(const Bootstrap& b, const FittedModels& fits, CostBasis basis,
                               const RecommendOptions& o) {
-    Uncertainty u{b.confidence(), {}};
+    Uncertainty u;
+    if (basis == CostBasis::alloc_only_flat) {
+        u.by_rule =
+            "allocation alone could not be told apart from zeroing above 1 thread per node, so "
+            "no gain from threads is assumed";
+        return u;
+    }
+    if (fits.fallback) {
+        u.by_rule = "no curve could be fitted, so the fastest measured count decided";
+        return u;
+    }
+    u.confidence = b.confidence();
     if (!u.confidence) {
         u.remarks.warnings.push_back(
             {"no_uncertainty",
@@ -85,14 +95,11 @@ Uncertainty judge_uncertainty(const Bootstrap& b, const FitJudgement& fit,
              "freedom (measure repetitions or more thread counts)"});
         return u;
     }
-    if (fit.poor_fit_r2)
-        u.confidence = *u.confidence * *fit.poor_fit_r2;
     u.remarks = judge_failed_resamples(b);
     if (*u.confidence < o.low_confidence)
         u.remarks.warnings.push_back(
             {"low_confidence", "low confidence: only " + percent_text(*u.confidence) +
-                                   " of bootstrap resamples reach the same decision" +
-                                   (fit.poor_fit_r2 ? " (after the poor fit's discount)" : "")});
+                                   " of bootstrap resamples reach the same decision"});
     return u;
 }
 

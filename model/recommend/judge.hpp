@@ -24,7 +24,6 @@ inline constexpr double kPoorFitRmsLog = 0.05;  // about 5% off the curve, over 
 inline constexpr double kFailedResamplesShare = 0.05;
 
 struct FitJudgement {
-    std::optional<double> poor_fit_r2;  // the chosen fit's R^2 (in [0, 1]) when it is poor
     Remarks remarks;
 };
 
@@ -34,13 +33,16 @@ FitJudgement judge_fit(const FittedModels& fits);
 Remarks judge_pick(const Outcome& outcome, const ThreadLimits& limits, const FittedModels& fits,
                    CostBasis basis, const RecommendOptions& options);
 
-// The confidence as reported: the bootstrap's share, discounted by a poor fit's R^2.
+// The confidence as reported: the share of resamples that reach the same decision, one
+// meaning wherever it is given. Absent where no curve decided (`by_rule` says which rule did:
+// the data then weigh nothing a share could measure) or nothing could be resampled.
 struct Uncertainty {
-    std::optional<double> confidence;  // absent: too few points to estimate any uncertainty
+    std::optional<double> confidence;
+    std::string by_rule;  // not empty: the decision came from a rule, not from a fitted curve
     Remarks remarks;
 };
 
-Uncertainty judge_uncertainty(const Bootstrap& bootstrap, const FitJudgement& fit,
-                              const RecommendOptions& options);
+Uncertainty judge_uncertainty(const Bootstrap& bootstrap, const FittedModels& fits,
+                              CostBasis basis, const RecommendOptions& options);
 
 }  // namespace hugetune::model::recommend

@@ -42,6 +42,7 @@ std::string set_verdict(const VerdictFacts& f, const RecommendOptions& o) {
         return "Best estimate: set " + setting + ", " + versus + ", but " +
                (f.confidence ? "only " + percent_text(*f.confidence) +
                                    " of bootstrap resamples reach the same decision"
+                : f.fallback ? std::string("a rule decided it, not a fitted curve")
                              : std::string("the data leave no way to estimate the uncertainty")) +
                "; measure more thread counts or repetitions before relying on it.";
     return "Set " + setting + ": " + versus + ", confidence " + percent_text(*f.confidence) + ".";

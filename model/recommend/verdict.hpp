@@ -11,7 +11,7 @@ namespace hugetune::model::recommend {
 
 struct VerdictFacts {
     Outcome outcome;
-    std::optional<double> confidence;  // as reported, after any poor fit's discount
+    std::optional<double> confidence;  // as reported; absent where a rule decided
     int default_threads = 1;           // the kernel's default, before the CPU cap
     bool fallback = false;
 };

@@ -26,9 +26,10 @@ assert j["cost_basis_text"] == "boot table", j["cost_basis_text"]
 PY
 [[ ! -s $work/sky.err ]] || fail "notes on stderr although --nodes and --cpus were given: $(cat "$work/sky.err")"
 
-# The readable summary leads with the verdict and names the setting.
+# The readable summary leads with the answer and names the setting.
 "$bin" fit --input "$sky" --nodes 4 --cpus 144 >"$work/sky.txt"
-grep -q "hugepage_alloc_threads=32 (8 per node)" "$work/sky.txt" || fail "summary: $(cat "$work/sky.txt")"
+head -1 "$work/sky.txt" | grep -qx "answer     set hugepage_alloc_threads=32 (8 per node x 4 nodes)" ||
+    fail "summary: $(cat "$work/sky.txt")"
 
 # Without --nodes and --cpus: one node, no cap beyond the table, both said on stderr.
 "$bin" fit --input "$sky" --json >"$work/one.json" 2>"$work/one.err"
@@ -53,7 +54,8 @@ assert j["recommendation"]["default_threads"] == 8
 assert j["recommendation"]["hugepage_alloc_threads"] == 2 * j["recommendation"]["threads_per_node"]
 assert set(j["phases"]) == {"alloc", "zero", "grow", "alloc_zeroed_once"}, j["phases"].keys()
 assert j["phases"]["grow"]["model"] is None
-assert j["bootstrap"]["method"] == "repetitions" and j["bootstrap"]["seed"] == 7
+# A sweep measures every point once a round: its rounds are drawn whole.
+assert j["bootstrap"]["method"] == "rounds" and j["bootstrap"]["seed"] == 7
 PY
 grep -q "oversubscribed" "$work/sweep.err" || fail "no oversubscribed note: $(cat "$work/sweep.err")"
 "$bin" fit --input "$sweep" --cpus 8 --json >"$work/capped.json" 2>/dev/null

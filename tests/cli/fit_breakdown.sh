@@ -22,7 +22,7 @@ golden() {
 pass=$src/tests/data/sweep-zen4-2node-hvo-pass.json
 plain=$src/tests/data/sweep-zen4-2node-no-hvo-sysctl.json
 
-expect 0 "$bin" fit --input "$pass" --first-touch-gib 64
+expect 0 "$bin" fit --input "$pass" --first-touch-gib 64 --verbose
 golden fit-hvo-pass.txt "$out"
 stdout_has "allocation includes vmemmap (HVO) "
 stdout_has "vmemmap (HVO): measured by the sweep's HVO pass"
@@ -41,12 +41,12 @@ for p in d["hvo_pass"]["points"]:
         p["median_seconds"] = 0.025931
 json.dump(d, open(sys.argv[2], "w"))
 PY
-expect 0 "$bin" fit --input "$work/noise.json"
+expect 0 "$bin" fit --input "$work/noise.json" --verbose
 stdout_has "not predicted: HVO's difference is within the repetitions' spread"
 stdout_has "GiB of struct pages for this pool"
 if grep -q "allocation includes vmemmap (HVO) " "$out"; then fail "a vmemmap part from noise"; fi
 
-expect 0 "$bin" fit --input "$plain" --first-touch-gib 64
+expect 0 "$bin" fit --input "$plain" --first-touch-gib 64 --verbose
 golden fit-no-hvo-sysctl.txt "$out"
 stdout_has "not measured: this kernel has no /proc/sys/vm/hugetlb_optimize_vmemmap"
 stdout_has "init_on_alloc=0 at "

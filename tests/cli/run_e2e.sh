@@ -29,14 +29,16 @@ expect_pools "$original_pools" "after a dry run"
 
 # 3. A small real run.
 expect 0 "$bin" run --report "$work/report.json" --plot "$work/chart.svg" --sample-mib 8 \
-    --repetitions 2 --threads 1,2,4 --first-touch-gib 8
+    --repetitions 2 --threads 1,2,4 --first-touch-gib 8 --verbose
 expect_pools "$original_pools" "after a run"
 [[ ! -e $state_file ]] || fail "the state file was left behind"
 validate_schema report.schema.json "$work/report.json"
-for want in '^phase alloc' '^phase zero' '^phase grow' '^decision   (set|keep the kernel default,) hugepage_alloc_threads=' \
-    '^predicted ' '^warnings' 'report written to'; do
+for want in '^phase alloc' '^phase zero' '^phase grow' '^answer     (set|keep the kernel default,) hugepage_alloc_threads=' \
+    '^predicted ' '^how sure ' '^warnings' 'report written to'; do
     stdout_matches "$want"
 done
+# The answer first: the header, then the answer on the third line, the notes after it all.
+[[ $(sed -n 3p "$out") == "answer     "* ]] || fail "the answer is not first: $(head -5 "$out")"
 if grep -qw hypervisor /proc/cpuinfo; then stdout_has '[vm]'; fi
 # The first touch from this machine's zero phase, in the report and the summary.
 python3 -c 'import json,sys; t=json.load(open(sys.argv[1]))["first_touch"]; assert t["gib"] == 8 and [r["threads_per_node"] for r in t["rows"]] == [1, 2, 4], t' "$work/report.json" ||

@@ -68,7 +68,7 @@ doc = json.load(open(sys.argv[1]))
 doc["probe"]["cpu"]["microarch"] = "zen\x1b]0;pwned\x07\r\n\x1b[2J"
 json.dump(doc, open(sys.argv[2], "w"))
 PY
-expect 0 "$bin" fit --input "$work/esc.json"
+expect 0 "$bin" fit --input "$work/esc.json" --verbose
 no_raw_controls "a sweep's microarch in the fit summary"
 stdout_has 'zen\x1b]0;pwned\x07\r\n\x1b[2J'
 python3 -S - "$src/tests/data/sweep-zen4-2node.json" "$work/esc-phase.json" <<'PY'

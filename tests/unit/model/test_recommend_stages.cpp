@@ -139,15 +139,18 @@ TEST_CASE("with_intervals: 5%..95% of the resamples, widened to hold the predict
     }
 }
 
-TEST_CASE("judge_uncertainty: the share agreeing, discounted by a poor fit, and its warnings") {
+TEST_CASE("judge_uncertainty: the share agreeing, absent where a rule decided, and its warnings") {
     RecommendOptions o;
+    const FittedModels fitted;
+    const auto basis = CostBasis::alloc_zeroed_once;
     SUBCASE("no bootstrap: no confidence, and a warning saying why") {
-        const auto u = judge_uncertainty(Bootstrap{}, {}, o);
+        const auto u = judge_uncertainty(Bootstrap{}, fitted, basis, o);
         CHECK_FALSE(u.confidence);
+        CHECK(u.by_rule.empty());
         CHECK(has_code(u.remarks, "no_uncertainty"));
     }
     SUBCASE("unusable resamples count as disagreeing; a few only make a note") {
-        const auto u = judge_uncertainty(ran(1000, 990, 900), {}, o);
+        const auto u = judge_uncertainty(ran(1000, 990, 900), fitted, basis, o);
         REQUIRE(u.confidence);
         CHECK(*u.confidence == doctest::Approx(0.9));
         CHECK(u.remarks.warnings.empty());
@@ -155,17 +158,29 @@ TEST_CASE("judge_uncertainty: the share agreeing, discounted by a poor fit, and 
               std::vector<std::string>{"10 bootstrap resample(s) gave no usable fit"});
     }
     SUBCASE("more than 5% unusable: a warning") {
-        const auto u = judge_uncertainty(ran(1000, 900, 900), {}, o);
+        const auto u = judge_uncertainty(ran(1000, 900, 900), fitted, basis, o);
         CHECK(has_code(u.remarks, "failed_resamples"));
         CHECK(u.remarks.notes.empty());
     }
-    SUBCASE("a poor fit's R^2 scales the share, and can make it low") {
-        const FitJudgement poor{0.5, {}};
-        const auto u = judge_uncertainty(ran(1000, 1000, 1000), poor, o);
+    SUBCASE("below the threshold: low confidence, the share as it is") {
+        const auto u = judge_uncertainty(ran(1000, 1000, 500), fitted, basis, o);
         REQUIRE(u.confidence);
         CHECK(*u.confidence == doctest::Approx(0.5));
-        REQUIRE(has_code(u.remarks, "low_confidence"));
-        CHECK(u.remarks.warnings.back().message.find("poor fit's discount") != std::string::npos);
+        CHECK(has_code(u.remarks, "low_confidence"));
+    }
+    SUBCASE("a series held flat: decided by rule, no confidence even when every resample agrees") {
+        const auto u = judge_uncertainty(ran(1000, 1000, 1000), fitted,
+                                         CostBasis::alloc_only_flat, o);
+        CHECK_FALSE(u.confidence);
+        CHECK(u.by_rule.find("no gain from threads") != std::string::npos);
+        CHECK(u.remarks.warnings.empty());
+    }
+    SUBCASE("no curve converged: decided by rule") {
+        FittedModels fallback;
+        fallback.fallback = true;
+        const auto u = judge_uncertainty(ran(1000, 1000, 1000), fallback, basis, o);
+        CHECK_FALSE(u.confidence);
+        CHECK(u.by_rule.find("fastest measured count") != std::string::npos);
     }
 }
 
@@ -175,15 +190,12 @@ TEST_CASE("judge_fit: poor only when R^2 is low and the points lie far off") {
     fits.model.usl.r2 = 0.5;
     fits.model.usl.residuals = {0.2, -0.2, 0.2, -0.2};
     fits.model.usl.rss = 4 * 0.04;
-    const auto poor = judge_fit(fits);
-    REQUIRE(poor.poor_fit_r2);
-    CHECK(*poor.poor_fit_r2 == doctest::Approx(0.5));
-    CHECK(has_code(poor.remarks, "poor_fit"));
+    CHECK(has_code(judge_fit(fits).remarks, "poor_fit"));
     fits.model.usl.rss = 4 * 0.0001;  // 1% off the curve: predicts well despite the R^2
-    CHECK_FALSE(judge_fit(fits).poor_fit_r2);
+    CHECK_FALSE(has_code(judge_fit(fits).remarks, "poor_fit"));
     fits.fallback = true;
     fits.model.usl.rss = 4 * 0.04;
-    CHECK_FALSE(judge_fit(fits).poor_fit_r2);
+    CHECK_FALSE(has_code(judge_fit(fits).remarks, "poor_fit"));
 }
 
 TEST_CASE("judge_pick: beyond the measured counts, and little to gain") {
@@ -211,6 +223,7 @@ TEST_CASE("bootstrap_method: repetitions where every phase has them, else residu
     fit.parameters = 4;  // no residual degrees of freedom left
     CHECK(bootstrap_method(one_each, fit) == BootstrapMethod::none);
     d.phases[0].points = hugetune::model::testdata::usl_points({1, 2, 4, 8}, 0.1, 0.01, 3, 0.02);
+    // A boot table's rows are not known to be rounds: its repetitions are drawn per count.
     CHECK(bootstrap_method(choose_cost_series(d), std::nullopt) == BootstrapMethod::repetitions);
     CHECK(to_string(BootstrapMethod::hosts_then_repetitions) == "hosts, then repetitions");
     CHECK(to_string(BootstrapMethod::none).empty());

@@ -27,22 +27,29 @@ model::Recommendation fixed_fit(double tolerance) {
 
 }  // namespace
 
-TEST_CASE("fit summary: the decision, its prediction and interval as the JSON has them") {
+TEST_CASE("fit summary: the answer first, its prediction and interval as the JSON has them") {
     for (const double tolerance : {0.02, 0.99}) {
         CAPTURE(tolerance);
         const model::Recommendation r = fixed_fit(tolerance);
-        const std::string text = format_fit_summary(r);
+        const std::vector<int> grid = {1, 2, 4, 8, 16, 32};
+        const std::string text = format_fit_summary(r, grid);
         const std::string decision =
-            decision_text(r.decision, r.hugepage_alloc_threads, r.threads_per_node, std::nullopt);
-        CHECK(contains(text, "recommend   " + decision + "\n"));
+            decision_text(r.decision, r.hugepage_alloc_threads, r.threads_per_node, r.nodes);
+        CHECK(text.starts_with("answer     " + decision + "\n"));
         CHECK(decision.starts_with(r.decision == model::Decision::set
                                        ? "set " + alloc_threads_setting(r.hugepage_alloc_threads)
                                        : "keep the kernel default"));
-        CHECK(contains(text, "predicted   " + seconds_text(r.predicted_seconds)));
+        CHECK(contains(text, "\npredicted  " + seconds_text(r.predicted_seconds)));
         if (r.predicted_seconds_low && r.predicted_seconds_high)
             CHECK(
                 contains(text, interval_text(*r.predicted_seconds_low, *r.predicted_seconds_high)));
-        CHECK(text.starts_with(r.verdict + "\n\n"));
+        CHECK(contains(text, "\nhow sure   "));
+        // The verdict sentence and the model wait for --verbose.
+        CHECK_FALSE(contains(text, r.verdict));
+        const std::string verbose = format_fit_summary(r, grid, {}, true);
+        CHECK(verbose.starts_with(text.substr(0, text.find("\n\n"))));
+        CHECK(contains(verbose, "verdict     " + r.verdict + "\n"));
+        CHECK(contains(verbose, "\nmodel       "));
     }
     // A 99% tolerance leaves nothing worth changing.
     CHECK(fixed_fit(0.99).decision == model::Decision::keep_default);
@@ -50,7 +57,9 @@ TEST_CASE("fit summary: the decision, its prediction and interval as the JSON ha
 
 TEST_CASE("decision text: with and without the node count") {
     CHECK(decision_text(model::Decision::set, 24, 12, 2) ==
-          "set hugepage_alloc_threads=24 (12 per node x 2 node(s))");
+          "set hugepage_alloc_threads=24 (12 per node x 2 nodes)");
+    CHECK(decision_text(model::Decision::set, 8, 8, 1) ==
+          "set hugepage_alloc_threads=8 (8 per node x 1 node)");
     CHECK(decision_text(model::Decision::keep_default, 2, 1, std::nullopt) ==
           "keep the kernel default, hugepage_alloc_threads=2 (1 per node)");
     CHECK(interval_text(1.2, 1.35) == " (90% 1.20 s..1.35 s)");

@@ -2,6 +2,8 @@
 // sweep of a 2-node Zen 4 machine and the model's fit with its seed.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -46,9 +48,16 @@ std::vector<model::MeasuredPoint> read_points(const nlohmann::json& points) {
 
 }  // namespace
 
-TEST_CASE("summary: golden console output on fixed data") {
-    check_golden("summary-zen4-2node.txt",
-                 format_report_summary(test::read_whole_report(fixed_report(true)), kFlags));
+TEST_CASE("summary: golden console output on fixed data, the answer first") {
+    const auto report = test::read_whole_report(fixed_report(true));
+    const std::string summary = format_report_summary(report, kFlags);
+    check_golden("summary-zen4-2node.txt", summary);
+    // The answer in its first lines, about 20 lines in all.
+    CHECK(summary.find("\n\nanswer     ") == summary.find('\n'));
+    CHECK(std::count(summary.begin(), summary.end(), '\n') <= 24);
+    const std::string verbose = format_report_summary(report, kFlags, true);
+    check_golden("summary-zen4-2node-verbose.txt", verbose);
+    CHECK(verbose.find("\nphase alloc: ") != std::string::npos);
 }
 
 TEST_CASE("summary: phase tables on fixed points") {
@@ -85,9 +94,11 @@ TEST_CASE("sweep summary: the sample, one table per measured phase, the legend a
     CHECK(text.find("the prediction is likely optimistic") != std::string::npos);
     CHECK(text.find(format_phase_tables(measured.points)) != std::string::npos);
     CHECK(text.find("phase zero") == std::string::npos);  // nothing measured
-    CHECK(text.find("             1    200.0 ms    150.0%     20.00\n") != std::string::npos);
-    CHECK(text.find("            64    500.0 ms      0.0%      8.00  oversubscribed  shortfall 3 "
-                    "pages\n") != std::string::npos);
+    // The fastest and slowest repetitions, and the one that stands out named by its place.
+    CHECK(text.find("             1    200.0 ms  100.0 ms..400.0 ms       20.00  repetition 1 of 3 "
+                    "2.0x the median\n") != std::string::npos);
+    CHECK(text.find("            64    500.0 ms  500.0 ms..500.0 ms        8.00  oversubscribed  "
+                    "shortfall 3 pages\n") != std::string::npos);
     CHECK(
         text.ends_with("note: alloc at 64 thread(s) per node: 3 page(s) not obtained on the "
                        "intended node\n"));
@@ -123,10 +134,10 @@ nlohmann::json report_keeping_default() {
 TEST_CASE("report summary: the decision, and the chart of predicted boot time it rests on") {
     const auto report = fixed_report();
     const auto& rec = report["recommendation"];
-    const std::string summary = format_report_summary(test::read_whole_report(report));
+    const std::string summary = format_report_summary(test::read_whole_report(report), {}, true);
     const std::string decision = rec["decision"].get<std::string>();
-    CHECK(has(summary, decision == "set" ? "decision   set hugepage_alloc_threads="
-                                         : "decision   keep the kernel default"));
+    CHECK(has(summary, decision == "set" ? "answer     set hugepage_alloc_threads="
+                                         : "answer     keep the kernel default"));
     CHECK(has(summary, "predicted boot allocation of the pool"));
     // Both markers, each with its predicted time and unit, in the legend under the chart.
     CHECK(has(summary, "R recommended hugepage_alloc_threads=" +
@@ -140,8 +151,8 @@ TEST_CASE("report summary: the decision, and the chart of predicted boot time it
 
 TEST_CASE("report summary: coinciding markers stay visible") {
     const std::string summary =
-        format_report_summary(test::read_whole_report(report_keeping_default()));
-    CHECK(has(summary, "decision   keep the kernel default"));
+        format_report_summary(test::read_whole_report(report_keeping_default()), {}, true);
+    CHECK(has(summary, "answer     keep the kernel default"));
     CHECK(has(summary, "R=D"));
     CHECK(has(summary, "R recommended hugepage_alloc_threads="));
     CHECK(has(summary, "D kernel default hugepage_alloc_threads="));
@@ -322,11 +333,11 @@ TEST_CASE("summary: golden console output with the HVO pass, and without the sys
     check_golden("summary-zen4-2node-hvo-pass.txt",
                  format_report_summary(test::read_whole_report(fixed_report(
                                            true, "sweep-zen4-2node-hvo-pass.json", true)),
-                                       kFlags));
+                                       kFlags, true));
     check_golden("summary-zen4-2node-no-hvo-sysctl.txt",
                  format_report_summary(test::read_whole_report(fixed_report(
                                            true, "sweep-zen4-2node-no-hvo-sysctl.json", true)),
-                                       kFlags));
+                                       kFlags, true));
 }
 
 TEST_CASE("plot: a vmemmap part larger than the allocation it is part of is not drawn") {
