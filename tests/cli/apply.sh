@@ -99,6 +99,16 @@ for name in debian ubuntu-cloud ubuntu-dropin rhel9 systemd-boot systemd-boot-es
     : >"$record"
     expect 0 "$bin" rollback --root "$root" --regenerate
     check_original "$name" "$root"
+    # The backups stay, each one named for the operator to remove.
+    left=$(grep '^left in place: the backup' "$out") || { cat "$out" >&2; fail "$name: rollback names no backup"; }
+    [[ $left == *"; nothing needs "*": remove "*" when you no longer want "* ]] || fail "$name: $left"
+    backups=0
+    while IFS= read -r backup; do
+        [[ $left == *" ${backup#"$root"}"[,\ ]* ]] || fail "$name: rollback does not name ${backup#"$root"}: $left"
+        backups=$((backups + 1))
+    done < <(find "$root" -name '*.hugetune-*.bak')
+    ((backups > 0)) || fail "$name: no backup left to name"
+    [[ $(grep -o '\.bak' <<<"$left" | wc -l) -eq $backups ]] || fail "$name: $left"
     [[ ! -e $root/var/lib/hugetune/applied.json ]] || fail "$name: ledger left after rollback"
     [[ -z ${regen_back[$name]} ]] || recorded "${regen_back[$name]}"
     expect 1 "$bin" rollback --root "$root"
