@@ -201,8 +201,8 @@ int run_fleet_export(const Args& args) {
         const auto left =
             std::count_if(rows.begin(), rows.end(), [](const SkuRow& r) { return !exportable(r); });
         if (left > 0)
-            print_diagnostic("note", std::to_string(left) +
-                                         " SKUs left out: not settled, or the kernel default "
+            print_diagnostic("note", count_text(left, "SKU") +
+                                         " left out: not settled, or the kernel default "
                                          "is kept (see 'hugetune fleet skus')");
     }
     if (!o->out.empty() && writes_directory(o->format)) {

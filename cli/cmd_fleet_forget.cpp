@@ -99,9 +99,10 @@ std::string names_text(const std::vector<std::string>& names) {
 }
 
 void print_result(const fleet_db::ForgetResult& r, bool dry_run) {
-    std::cout << (dry_run ? "would forget " : "forgot ") << r.runs.size() << " runs, "
-              << r.verifications.size() << " verifications, " << r.hosts.size() << " hosts, "
-              << r.skus.size() << " SKUs; kept answers dropped " << r.answers_dropped.size()
+    std::cout << (dry_run ? "would forget " : "forgot ") << count_text(r.runs.size(), "run") << ", "
+              << count_text(r.verifications.size(), "verification") << ", "
+              << count_text(r.hosts.size(), "host") << ", " << count_text(r.skus.size(), "SKU")
+              << "; kept answers dropped " << r.answers_dropped.size()
               << (dry_run ? " (dry run: nothing changed)" : "") << "\n";
     for (const auto& run : r.runs)
         std::cout << "run " << run.run_key << "  " << printable_text(run.host) << "  "

@@ -83,8 +83,8 @@ int run_fleet_hosts(const Args& args) {
         std::cout << "\n";
     }
     if (other)
-        print_diagnostic("note", std::to_string(other->hosts.size()) +
-                                     " host(s) of the same hardware run with init_on_alloc " +
+        print_diagnostic("note", count_text(other->hosts.size(), "host") +
+                                     " of the same hardware run with init_on_alloc " +
                                      (other->on ? "on" : "off") + ", which changes the boot's " +
                                      "work: their answer is SKU " + other->key);
     return 0;

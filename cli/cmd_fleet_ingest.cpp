@@ -250,8 +250,8 @@ int run_fleet_ingest(const Args& args) {
         print_diagnostic("warning", "refused " + x.name + ": " + x.reason);
     if (!refused.empty())
         throw UsageError("fleet ingest: refused " + std::to_string(refused.size()) + " of " +
-                         std::to_string(refused.size() + accepted) +
-                         " reports (listed above), nothing of them stored; the others are "
+                         count_text(refused.size() + accepted, "report") +
+                         " (listed above), nothing of them stored; the others are "
                          "stored");
     return 0;
 }

@@ -59,8 +59,8 @@ std::string number_text(double value) {
 }
 
 void print_answer(const model::fleet::FleetAnswer& a) {
-    std::cout << "sku        " << printable_text(model::fleet::to_string(a.sku)) << " (" << a.hosts
-              << " hosts, " << a.runs << " runs)\n";
+    std::cout << "sku        " << printable_text(model::fleet::to_string(a.sku)) << " ("
+              << count_text(a.hosts, "host") << ", " << count_text(a.runs, "run") << ")\n";
     std::cout << "decision   "
               << (a.decision == model::Decision::set ? "set" : "keep the kernel default,")
               << " hugepage_alloc_threads=" << a.hugepage_alloc_threads << "\n";
@@ -74,8 +74,9 @@ void print_answer(const model::fleet::FleetAnswer& a) {
     std::cout << "pool       " << a.pool.pages << " pages of " << a.pool.page_size_kb
               << " kB, from " << printable_text(a.pool.source);
     if (a.pool.other_hosts > 0)
-        std::cout << " (" << a.pool.hosts << " hosts; " << a.pool.other_hosts
-                  << " hosts' reports were made for another pool)";
+        std::cout << " (" << count_text(a.pool.hosts, "host") << "; "
+                  << count_text(a.pool.other_hosts, "host's report", "hosts' reports")
+                  << (a.pool.other_hosts == 1 ? " was" : " were") << " made for another pool)";
     std::cout << "\n";
     for (const auto& e : a.excluded) {
         std::cout << "left out  " << printable_text(e.host) << " (outlier";
@@ -83,7 +84,7 @@ void print_answer(const model::fleet::FleetAnswer& a) {
             std::cout << ": " << printable_text(r);
         std::cout << "); --include-outliers keeps it\n";
     }
-    std::cout << "verified   " << a.verified_boots << " boots";
+    std::cout << "verified   " << count_text(a.verified_boots, "boot");
     if (a.verification_ratio)
         std::cout << ", measured/predicted " << number_text(*a.verification_ratio);
     std::cout << "\nstatus     " << model::fleet::to_string(a.status);

@@ -82,6 +82,15 @@ std::string significant_text(double value, int digits) {
     return buf;
 }
 
+std::string count_text(long long n, std::string_view noun, std::string_view plural) {
+    std::string out = std::to_string(n) + " ";
+    if (n == 1)
+        return out.append(noun);
+    if (!plural.empty())
+        return out.append(plural);
+    return out.append(noun).append("s");
+}
+
 std::string_view trim(std::string_view s) {
     constexpr std::string_view blanks = " \t\r\n\v\f";
     const auto first = s.find_first_not_of(blanks);

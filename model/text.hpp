@@ -47,6 +47,11 @@ std::string percent_text(double fraction, int decimals = 0);
 std::string decimals_text(double value, int decimals);
 std::string significant_text(double value, int digits);
 
+// A count with its noun, singular for one: count_text(1, "host") is "1 host", count_text(3,
+// "host") "3 hosts", count_text(0, "run") "0 runs"; `plural` for a noun that takes more than an
+// "s" (count_text(2, "query", "queries")). The one way output counts things.
+std::string count_text(long long n, std::string_view noun, std::string_view plural = {});
+
 // s without its leading and trailing ASCII blanks (space, tab, CR, LF, VT, FF).
 std::string_view trim(std::string_view s);
 

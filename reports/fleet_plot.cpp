@@ -53,9 +53,8 @@ FleetPlotData fleet_plot_data(const model::fleet::FleetAnswer& answer,
                               const std::vector<model::fleet::HostRuns>& hosts,
                               const std::vector<model::fleet::HostCheck>& checks) {
     FleetPlotData d;
-    d.title = model::fleet::to_string(answer.sku) + ": " + std::to_string(answer.hosts) +
-              " hosts, " + std::to_string(answer.runs) + " runs, " +
-              model::fleet::to_string(answer.status);
+    d.title = model::fleet::to_string(answer.sku) + ": " + count_text(answer.hosts, "host") + ", " +
+              count_text(answer.runs, "run") + ", " + model::fleet::to_string(answer.status);
     d.boot = boot_of(answer);
     std::map<std::string, const model::fleet::HostCheck*> check_of;
     for (const auto& c : checks)

@@ -167,8 +167,9 @@ std::optional<std::string> disagreeing_hosts(const std::vector<HostRuns>& fitted
     }
     if (out.empty())
         return std::nullopt;
-    return std::to_string(out.size()) + " of " + std::to_string(fitted.size()) + " hosts (" +
-           host_list(out) + ") lie up to " + decimals_text(worst, 2) +
+    return std::to_string(out.size()) + " of " + count_text(fitted.size(), "host") + " (" +
+           host_list(out) + (out.size() == 1 ? ") lies" : ") lie") + " up to " +
+           decimals_text(worst, 2) +
            " times from the hosts' median time per page at the thread counts compared, beyond " +
            decimals_text(kHostAgreementFactor, 2) + "; the hosts do not agree on one curve.";
 }
@@ -218,7 +219,7 @@ void judge(SkuAnswer& a, const std::vector<HostRuns>& fitted, const VerifiedBoot
     const int in_fit = static_cast<int>(fitted.size());
     if (in_fit < o.min_hosts)
         fail(SkuStatus::needs_more_hosts,
-             std::to_string(in_fit) + " host(s) in the fit; the answer needs " +
+             count_text(in_fit, "host") + " in the fit; the answer needs " +
                  std::to_string(o.min_hosts) + " (" + o.words("min_hosts") +
                  ") before it stands for the SKU.");
     if (const auto w = host_warnings(fitted, o))
@@ -255,10 +256,11 @@ void judge(SkuAnswer& a, const std::vector<HostRuns>& fitted, const VerifiedBoot
     }
     a.status = SkuStatus::settled;
     a.status_reason =
-        std::to_string(in_fit) + " hosts fitted together" +
+        count_text(in_fit, "host") + " fitted together" +
         (a.excluded.empty() ? std::string()
-                            : " (" + std::to_string(a.excluded.size()) + " outlier(s) left out)") +
-        (a.verified_boots > 0 ? "; " + std::to_string(a.verified_boots) + " verified boot(s) agree."
+                            : " (" + count_text(a.excluded.size(), "outlier") + " left out)") +
+        (a.verified_boots > 0 ? "; " + count_text(a.verified_boots, "verified boot") +
+                                    (a.verified_boots == 1 ? " agrees." : " agree.")
                               : std::string("; no verified boot yet."));
 }
 

@@ -61,13 +61,17 @@ for name in debian ubuntu-cloud ubuntu-dropin rhel9 systemd-boot systemd-boot-es
     [[ -z ${tools[$name]} ]] || root_tools "$root" ${tools[$name]}
     : >"$record"
 
-    # --dry-run: the diff and the command, nothing written.
+    # --dry-run: the diff, and the command as the real run under --root says it (not run),
+    # nothing written.
     before=$(tree_sum "$root")
     expect 0 "$bin" apply --value 32 --root "$root" --dry-run
     [[ $(tree_sum "$root") == "$before" ]] || fail "$name: --dry-run wrote something"
     nothing_recorded "$name: --dry-run"
     stdout_has "+++ b/etc/"
-    [[ -z ${regen[$name]} ]] || stdout_has "would run: "
+    [[ -z ${regen[$name]} ]] || stdout_has "not run (--root $root is not this machine; "
+    ! grep -qF "would run: " "$out" || { cat "$out" >&2; fail "$name: --dry-run under --root says it would run a tool"; }
+    expect 0 "$bin" apply --value 32 --root "$root" --dry-run --no-regenerate
+    [[ -z ${regen[$name]} ]] || stdout_has "not run (--no-regenerate)"
     expect 0 "$bin" apply --value 32 --root "$root" --dry-run --regenerate
     nothing_recorded "$name: --dry-run --regenerate"
     [[ -z ${regen[$name]} ]] || stdout_has "would run: chroot $root "
@@ -95,6 +99,16 @@ for name in debian ubuntu-cloud ubuntu-dropin rhel9 systemd-boot systemd-boot-es
     : >"$record"
     expect 0 "$bin" rollback --root "$root" --regenerate
     check_original "$name" "$root"
+    # The backups stay, each one named for the operator to remove.
+    left=$(grep '^left in place: the backup' "$out") || { cat "$out" >&2; fail "$name: rollback names no backup"; }
+    [[ $left == *"; nothing needs "*": remove "*" when you no longer want "* ]] || fail "$name: $left"
+    backups=0
+    while IFS= read -r backup; do
+        [[ $left == *" ${backup#"$root"}"[,\ ]* ]] || fail "$name: rollback does not name ${backup#"$root"}: $left"
+        backups=$((backups + 1))
+    done < <(find "$root" -name '*.hugetune-*.bak')
+    ((backups > 0)) || fail "$name: no backup left to name"
+    [[ $(grep -o '\.bak' <<<"$left" | wc -l) -eq $backups ]] || fail "$name: $left"
     [[ ! -e $root/var/lib/hugetune/applied.json ]] || fail "$name: ledger left after rollback"
     [[ -z ${regen_back[$name]} ]] || recorded "${regen_back[$name]}"
     expect 1 "$bin" rollback --root "$root"

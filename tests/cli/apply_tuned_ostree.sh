@@ -66,11 +66,14 @@ root_tools "$root" rpm-ostree
 before=$(others_sum "$root")
 : >"$record"
 expect 0 "$bin" apply --root "$root" --value 2 --dry-run
-stdout_has "would run: rpm-ostree kargs --append=hugepage_alloc_threads=2"
+stdout_has "not run (--root $root is not this machine; run it inside the target, or pass --regenerate to run the root's own rpm-ostree there by chroot): rpm-ostree kargs --append=hugepage_alloc_threads=2"
 stderr_has "hugetune: note: boot loader: ostree (/run/ostree-booted)"
 if grep -q '^+++ ' "$out"; then fail "ostree: --dry-run shows a file edit"; fi
 [[ ! -e $root/var/lib/hugetune/applied.json ]] || fail "ostree: --dry-run wrote a ledger"
 nothing_recorded "ostree --dry-run"
+expect 0 "$bin" apply --root "$root" --value 2 --dry-run --regenerate
+stdout_has "would run: chroot $root rpm-ostree kargs --append=hugepage_alloc_threads=2"
+nothing_recorded "ostree --dry-run --regenerate"
 
 # --root: printed, not run; the ledger records it.
 expect 0 "$bin" apply --root "$root" --value 2

@@ -124,7 +124,7 @@ if is_root && as_nobody true 2>/dev/null; then
     expect 0 as_nobody "$nobody_bin" fleet runs --db "$work/nobody/ro.db"
     stdout_matches "^host-a  [0-9a-f]{16}  "
     expect 0 as_nobody "$nobody_bin" fleet forget --db "$work/nobody/ro.db" --host host-a --dry-run
-    stdout_has "would forget 1 runs"
+    stdout_has "would forget 1 run, "
     expect_error 1 "the database cannot be written" as_nobody "$nobody_bin" fleet forget --db "$work/nobody/ro.db" --host host-a
     [[ $(run_count "$work/nobody/ro.db") == 1 ]] || fail "a read-only database lost a run"
 else

@@ -35,7 +35,7 @@ analysis=(--accept-warning low_confidence --min-confidence 50)
 expect 0 "$bin" fleet export --db "$db" --format cmdline "${analysis[@]}"
 cp "$out" "$work/cmdline.txt"
 [[ $(wc -l <"$work/cmdline.txt") == 4 ]] || fail "cmdline export: $(cat "$work/cmdline.txt")"
-stderr_has "1 SKUs left out"
+stderr_has "1 SKU left out"
 expect 0 "$bin" fleet export --db "$db" --format json "${analysis[@]}"
 cp "$out" "$work/answers.json"
 sku=$(python3 -c 'import json, sys; print([a["sku"] for a in json.load(open(sys.argv[1])) if a["sku"].startswith("skylake/")][0])' "$work/answers.json")
@@ -43,7 +43,7 @@ sku=$(python3 -c 'import json, sys; print([a["sku"] for a in json.load(open(sys.
 for format in ansible tuned machineconfig; do
     expect 0 "$bin" fleet export --db "$db" --format "$format" "${analysis[@]}"
     cp "$out" "$work/$format.out"
-    stderr_has "1 SKUs left out"
+    stderr_has "1 SKU left out"
 done
 expect 0 "$bin" fleet export --db "$db" --format ansible --out "$work/inv" "${analysis[@]}"
 stdout_empty

@@ -9,6 +9,11 @@ fleet_suite "$work/fleet.db"
 HUGETUNE_DB=$work/fleet.db expect 0 "$bin" fleet recommend --host other-1 --json
 [[ $(json_field "$out" 'd["sku"].split("/")[0], d["hosts"]') == "('testarch', 1)" ]] ||
     fail "HUGETUNE_DB not used: $(cat "$out")"
+# Counted in words: one host, one run, no verified boot.
+HUGETUNE_DB=$work/fleet.db expect 0 "$bin" fleet recommend --host other-1
+stdout_matches "^sku        testarch/[^ ]+ \(1 host, 1 run\)$"
+stdout_has "verified   0 boots"
+stdout_has "1 host in the fit"
 
 # An ingest holding SQLite's write lock: a reader computes the answer without waiting for the
 # lock to keep it (the lock is held here by python, stopped by its PID however this ends). On a

@@ -38,19 +38,14 @@ void print_messages(const BootChange& change, std::ostream& err) {
 std::vector<Argv> rebuild_boot_entries(const KernelFs& root, const TargetOptions& target,
                                        const std::vector<Argv>& commands, Effects& effects,
                                        std::ostream& out, std::ostream& err) {
-    // Every command goes through the one place that runs programs: printed under --dry-run,
-    // and under --root never this machine's tool (which would rebuild this machine's boot
-    // menu), only the root's own by chroot when --regenerate asks for it.
+    // Every command goes through the one place that runs programs, and under --root never this
+    // machine's tool (which would rebuild this machine's boot menu), only the root's own by
+    // chroot when --regenerate asks for it. A dry run decides the same way and says the same,
+    // only a command the real run would run is printed instead ("would run: ...").
     std::vector<Argv> not_run;
     for (const auto& argv : commands) {
         const std::string cmd = format_command(argv);
-        if (target.dry_run) {
-            if (!root.is_live() && target.force_regenerate)
-                effects.run_inside_root(argv);
-            else
-                effects.run(argv);
-            not_run.push_back(argv);
-        } else if (!target.regenerate) {
+        if (!target.regenerate) {
             out << "not run (" << target.words("regenerate")
                 << "); to update the boot entries run: " << cmd << "\n";
             not_run.push_back(argv);
@@ -59,6 +54,9 @@ std::vector<Argv> rebuild_boot_entries(const KernelFs& root, const TargetOptions
                 << " is not this machine; run it inside the target, or pass "
                 << target.words("force_regenerate") << " to run the root's own " << argv.front()
                 << " there by chroot): " << cmd << "\n";
+            not_run.push_back(argv);
+        } else if (target.dry_run) {
+            effects.run_inside_root(argv);
             not_run.push_back(argv);
         } else if (!root.is_live()) {
             if (!program_in_root(root, argv.front()))

@@ -18,6 +18,10 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// A backup's name: "<file name>.hugetune-<UTC time>[-N].bak".
+constexpr std::string_view kBackupInfix = ".hugetune-";
+constexpr std::string_view kBackupSuffix = ".bak";
+
 std::string too_large(const std::string& target_path, std::uintmax_t bytes) {
     return target_path + " is " + std::to_string(bytes) + " bytes, more than the " +
            std::to_string(kMaxConfigBytes / 1024) +
@@ -84,13 +88,30 @@ std::string backup_timestamp() {
 }
 
 std::string backup_path(const ConfigFile& file, const std::string& timestamp) {
-    std::string suffix = ".hugetune-" + timestamp;
+    std::string suffix = std::string(kBackupInfix) + timestamp;
     fs::path host = file.host_path;
     std::string name = host.filename().string() + suffix;
     std::error_code ec;
-    for (int n = 1; fs::exists(host.parent_path() / (name + ".bak"), ec); ++n)
+    for (int n = 1; fs::exists(host.parent_path() / (name + std::string(kBackupSuffix)), ec); ++n)
         name = host.filename().string() + suffix + "-" + std::to_string(n);
-    return (fs::path(file.target_path).parent_path() / (name + ".bak")).string();
+    return (fs::path(file.target_path).parent_path() / (name + std::string(kBackupSuffix)))
+        .string();
+}
+
+bool is_backup_name(std::string_view name, std::string_view file_name) {
+    return name.size() > file_name.size() + kBackupInfix.size() + kBackupSuffix.size() &&
+           name.starts_with(file_name) && name.substr(file_name.size()).starts_with(kBackupInfix) &&
+           name.ends_with(kBackupSuffix);
+}
+
+std::vector<std::string> backups_beside(const KernelFs& root, const std::string& target_path) {
+    const fs::path target(target_path);
+    const std::string file_name = target.filename().string();
+    std::vector<std::string> backups;
+    for (const auto& name : root.list(target.parent_path().string()))
+        if (is_backup_name(name, file_name))
+            backups.push_back((target.parent_path() / name).string());
+    return backups;
 }
 
 bool write_backup(Effects& effects, const ConfigFile& file, const std::string& backup,

@@ -10,6 +10,8 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "tuner/kernel/kernel_fs.hpp"
 #include "tuner/system/effects.hpp"
@@ -44,6 +46,12 @@ std::string backup_timestamp();
 // The target path of a backup of the file: "<path>.hugetune-<timestamp>.bak" (a name that
 // grub's "*.cfg" glob does not pick up), with "-N" before ".bak" when that name is taken.
 std::string backup_path(const ConfigFile& file, const std::string& timestamp);
+// Whether `name` is the file name backup_path gives a backup of the file named `file_name`:
+// "<file_name>.hugetune-<...>.bak".
+bool is_backup_name(std::string_view name, std::string_view file_name);
+// The backups beside the file at `target_path` in `root`, as target paths, sorted by name
+// (after the file's name, the UTC time each was made, to the second).
+std::vector<std::string> backups_beside(const KernelFs& root, const std::string& target_path);
 // Writes `bytes` to the backup `backup` (a target path beside the file) with the file's owner
 // and mode; part of the file's change, so --dry-run shows nothing of its own. Returns whether
 // it was written.

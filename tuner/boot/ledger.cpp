@@ -8,6 +8,7 @@
 #include "model/input/json_fields.hpp"
 #include "model/text.hpp"
 #include "tuner/boot/boot_entries.hpp"
+#include "tuner/boot/config_file.hpp"
 #include "tuner/boot/grub_files.hpp"
 #include "tuner/boot/kernel_cmdline_file.hpp"
 #include "tuner/boot/report_input.hpp"
@@ -67,8 +68,8 @@ void check_ledger_file(const LedgerFile& lf, const std::string& where) {
     const std::size_t slash = lf.path.rfind('/');
     const auto name = name_in(lf.backup, std::string_view(lf.path).substr(0, slash + 1));
     const std::string stem = lf.path.substr(slash + 1) + ".hugetune-";
-    if (!is_plain_absolute_path(lf.backup) || !name || !name->starts_with(stem) ||
-        !name->ends_with(".bak"))
+    if (!is_plain_absolute_path(lf.backup) || !name ||
+        !is_backup_name(*name, std::string_view(lf.path).substr(slash + 1)))
         throw RuntimeError(where + ": the backup of " + lf.path + " is '" +
                            printable_text(lf.backup) + "', not a " + stem + "*.bak beside it" +
                            fix);

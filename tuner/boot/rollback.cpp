@@ -1,12 +1,14 @@
 #include "tuner/boot/rollback.hpp"
 
 #include <algorithm>
+#include <set>
 
 #include "model/errors.hpp"
 #include "model/text.hpp"
 #include "tuner/boot/apply.hpp"
 #include "tuner/boot/boot_entries.hpp"
 #include "tuner/boot/boot_lock.hpp"
+#include "tuner/boot/config_file.hpp"
 #include "tuner/boot/file_changes.hpp"
 #include "tuner/boot/grub_config.hpp"
 #include "tuner/boot/grub_files.hpp"
@@ -216,6 +218,33 @@ RollbackPlan plan_rollback(const Ledger& ledger, const KernelFs& root, bool forc
 
 namespace {
 
+// The backups beside the files rolled back: those of each apply, and of a file this rollback
+// put the previous value into in place. Nothing reads them once the ledger is gone, but they
+// are the only copy of a file as it was before hugetune changed it, so they stay for the
+// operator to remove, and are named so that none is forgotten.
+void say_backups_left(const Ledger& ledger, const RollbackPlan& plan, const KernelFs& root,
+                      std::ostream& out) {
+    std::set<std::string> files;
+    for (const auto& f : ledger.files)
+        files.insert(f.path);
+    for (const auto& p : plan.change.files)
+        files.insert(p.file.target_path);
+    std::vector<std::string> backups;
+    for (const auto& f : files)
+        for (auto& b : backups_beside(root, f))
+            backups.push_back(std::move(b));
+    if (backups.empty())
+        return;
+    const bool one = backups.size() == 1;
+    out << "left in place: " << (one ? "the backup " : "the backups ")
+        << join(backups, ", ", printable_text)
+        << (one ? " (the file as it was before hugetune changed it); nothing needs it now: "
+                  "remove it when you no longer want it"
+                : " (each a file as it was before hugetune changed it); nothing needs them now: "
+                  "remove them when you no longer want them")
+        << "\n";
+}
+
 // Plans the undo and writes it through one Effects, as apply_steps does.
 void rollback_steps(const TargetOptions& target, bool force, BootOutcome& done, std::ostream& out,
                     std::ostream& err) {
@@ -252,9 +281,11 @@ void rollback_steps(const TargetOptions& target, bool force, BootOutcome& done, 
                                   root.resolve(kLedgerPath).string() +
                                   " is kept for another rollback");
     }
-    if (!effects.dry_run())
-        out << "rolled back " << kAllocThreadsParam << "=" << ledger.value << " (applied "
-            << ledger.applied_at << ")" << pending_rebuild_clause(done.not_run) << "\n";
+    if (effects.dry_run())
+        return;
+    out << "rolled back " << kAllocThreadsParam << "=" << ledger.value << " (applied "
+        << ledger.applied_at << ")" << pending_rebuild_clause(done.not_run) << "\n";
+    say_backups_left(ledger, plan, root, out);
 }
 
 }  // namespace

@@ -290,11 +290,12 @@ std::string format_plan(const Plan& plan) {
     std::ostringstream s;
     const std::vector<BootSettings> settings = plan_settings(plan);
     s << "boot sweep of kernel " << plan.kernel_release << ": " << plan.pages << " pages of "
-      << page_size_text(plan.page_size_kb, SizeStyle::cmdline) << ", " << plan.steps.size()
-      << " boots by kexec (" << plan.threads.size() << " thread counts x ";
+      << page_size_text(plan.page_size_kb, SizeStyle::cmdline) << ", "
+      << count_text(plan.steps.size(), "boot") << " by kexec ("
+      << count_text(plan.threads.size(), "thread count") << " x ";
     if (settings.size() > 1)
         s << settings.size() << " settings x ";
-    s << plan.repetitions << " repetitions)\n";
+    s << count_text(plan.repetitions, "repetition") << ")\n";
     if (settings.size() > 1)
         for (std::size_t i = 0; i < settings.size(); ++i)
             s << "setting " << i + 1 << ": " << settings_text(settings[i]) << "\n";

@@ -162,7 +162,7 @@ const ArmPart* arm_part(int implementer, int part) {
 std::string classify_microarch(std::string_view vendor, int family, int model, int stepping) {
     if (vendor == "AuthenticAMD") {
         auto name = amd_by_range(family, model);
-        return name.empty() ? "unknown" : std::string(name);
+        return std::string(name.empty() ? kUnknownMicroarch : name);
     }
     if (vendor == "HygonGenuine" && family == 0x18)
         return "dhyana";  // Zen-derived
@@ -173,12 +173,12 @@ std::string classify_microarch(std::string_view vendor, int family, int model, i
             continue;
         return std::string(row.name);
     }
-    return "unknown";
+    return std::string(kUnknownMicroarch);
 }
 
 std::string classify_arm64_microarch(int implementer, int part) {
     const ArmPart* row = arm_part(implementer, part);
-    return row ? std::string(row->microarch) : "unknown";
+    return std::string(row ? row->microarch : kUnknownMicroarch);
 }
 
 std::string arm64_implementer_name(int implementer) {

@@ -33,6 +33,11 @@ struct SocIdentity {
     bool empty() const { return !machine && !family && !soc_id && !revision; }
 };
 
+// The microarchitecture of a CPU the tables below do not name. The SKU key starts with the
+// microarchitecture (model/fleet/fleet.hpp), so the fleet database files hosts of every unnamed
+// CPU with the same nodes, threads and memory under one SKU.
+inline constexpr std::string_view kUnknownMicroarch = "unknown";
+
 struct CpuIdentity {
     // x86: vendor_id ("GenuineIntel", "AuthenticAMD"); arm64: the MIDR implementer's name
     // ("ARM", "Ampere", "HiSilicon"), or its code as "0x41" when the table does not know it.
@@ -41,16 +46,19 @@ struct CpuIdentity {
     // x86: the CPU's own "model name"; arm64, where the kernel gives none: the core's name
     // from the table ("Neoverse N1"), else arm64_unknown_core_name's.
     std::string model_name;
-    std::string microarch = "unknown";  // lower-case stable id: "skylake-sp", "neoverse-n1", ...
-    std::optional<Midr> midr;           // arm64 only
-    SocIdentity soc;                    // where the kernel names it
+    // lower-case stable id: "skylake-sp", "neoverse-n1", ...; kUnknownMicroarch when unnamed
+    std::string microarch{kUnknownMicroarch};
+    std::optional<Midr> midr;  // arm64 only
+    SocIdentity soc;           // where the kernel names it
+
+    bool named() const { return microarch != kUnknownMicroarch; }
 };
 
-// Lower-case stable identifier, or "unknown".
+// Lower-case stable identifier, or kUnknownMicroarch.
 std::string classify_microarch(std::string_view vendor, int family, int model, int stepping);
 
 // arm64: by implementer and part number (the kernel's arch/arm64/include/asm/cputype.h);
-// "unknown" for parts the table does not list.
+// kUnknownMicroarch for parts the table does not list.
 std::string classify_arm64_microarch(int implementer, int part);
 
 // The implementer's name ("ARM", "Ampere"), or its code "0x41" when the table does not know it.

@@ -113,10 +113,12 @@ bool Effects::run(const Argv& argv) {
     if (argv.empty())
         throw RuntimeError("no program to run");
     if (!runs_programs()) {
+        // Under --root the reason is the root, with --dry-run as without: a dry run says what
+        // the real run would do.
         plan_line("would run: " + command_text(argv) +
-                  (dry_run_ ? ""
-                            : "  (not run: " + words_("root") + " " + root_.string() +
-                                  " is not this machine)"));
+                  (live_ ? ""
+                         : "  (not run: " + words_("root") + " " + root_.string() +
+                               " is not this machine)"));
         return false;
     }
     execute(argv);

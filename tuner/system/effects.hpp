@@ -45,7 +45,8 @@ class Effects {
     // Runs `argv` (argv[0] found on PATH, from an argument vector, standard input /dev/null) and
     // returns true; throws RuntimeError naming the command and the end of its message when it
     // cannot start or exits non-zero. When programs are not run, prints "would run: COMMAND" and
-    // returns false.
+    // returns false; under --root, dry run or not, followed by "  (not run: --root DIR is not
+    // this machine)".
     bool run(const Argv& argv);
     // Runs the root's own program: `argv` itself on this machine, `chroot DIR argv` under --root
     // (argv[0] must then be a program inside DIR). Printed instead under --dry-run.

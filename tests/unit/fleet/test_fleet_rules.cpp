@@ -68,9 +68,11 @@ const HostCheck& check_of(const std::vector<HostCheck>& checks, const std::strin
 }  // namespace
 
 TEST_CASE("fewer hosts than min_hosts need more hosts") {
+    CHECK(answer_sku(copies(1), options()).status_reason.find("1 host in the fit") !=
+          std::string::npos);
     const SkuAnswer two = answer_sku(copies(2), options());
     CHECK(two.status == SkuStatus::needs_more_hosts);
-    CHECK(two.status_reason.find("2 host(s)") != std::string::npos);
+    CHECK(two.status_reason.find("2 hosts in the fit") != std::string::npos);
     const SkuAnswer three = answer_sku(copies(3), options());
     CHECK(three.status == SkuStatus::settled);
     CHECK(three.hosts == 3);

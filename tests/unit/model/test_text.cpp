@@ -65,6 +65,14 @@ TEST_CASE("numbers to fixed decimals or significant digits") {
     CHECK(significant_text(123456, 4) == "1.235e+05");
 }
 
+TEST_CASE("counts: the noun singular for one, plural otherwise") {
+    CHECK(count_text(1, "host") == "1 host");
+    CHECK(count_text(0, "host") == "0 hosts");
+    CHECK(count_text(2, "run") == "2 runs");
+    CHECK(count_text(1, "query", "queries") == "1 query");
+    CHECK(count_text(12, "query", "queries") == "12 queries");
+}
+
 TEST_CASE("trim removes ASCII blanks at both ends and nothing inside") {
     CHECK(trim("  a b \t\r\n") == "a b");
     CHECK(trim("\t\v\fx") == "x");

@@ -554,6 +554,15 @@ TEST_CASE("the live host under --root and --dry-run: every effect printed, none 
         CHECK(plan_text.find("would run: kexec -l " + (root / "boot/vmlinuz-6.15.3").string()) !=
               std::string::npos);
         CHECK(plan_text.find("would run: systemctl --no-block kexec") != std::string::npos);
+        // Under a root, the dry run says what the real run would: not run, because of the root.
+        std::size_t programs = 0;
+        for (const auto& line : effects.planned())
+            if (line.starts_with("would run: ")) {
+                ++programs;
+                CHECK(line.ends_with("  (not run: root " + fs::weakly_canonical(root).string() +
+                                     " is not this machine)"));
+            }
+        CHECK(programs == 3);
     }
     SUBCASE("--root: files inside the root written, programs printed") {
         std::ostringstream out;

@@ -1,6 +1,10 @@
 #include <doctest/doctest.h>
 
+#include <fstream>
+
 #include "model/errors.hpp"
+#include "tests/unit/support/fixtures.hpp"
+#include "tuner/boot/config_file.hpp"
 #include "tuner/boot/ledger.hpp"
 #include "tuner/boot/report_input.hpp"
 
@@ -121,6 +125,28 @@ TEST_CASE("a ledger names only the files hugetune edits, each with its own kind 
     l.files[0].backup = "";
     l.bls_entries.push_back({"/etc/shadow", "/vmlinuz", std::nullopt});
     refused("bls_entries names '/etc/shadow'");
+}
+
+TEST_CASE("a file's backups are found beside it by their names") {
+    CHECK(is_backup_name("grub.hugetune-20260102T030405Z.bak", "grub"));
+    CHECK(is_backup_name("grub.hugetune-20260102T030405Z-1.bak", "grub"));
+    CHECK_FALSE(is_backup_name("grub.hugetune-.bak", "grub"));
+    CHECK_FALSE(is_backup_name("grub.hugetune-20260102T030405Z.bak", "grub.d"));
+    CHECK_FALSE(is_backup_name("grub.d.hugetune-20260102T030405Z.bak", "grub"));
+    CHECK_FALSE(is_backup_name("grub.hugetune-20260102T030405Z.bak~", "grub"));
+    CHECK_FALSE(is_backup_name("grub.ucf-dist", "grub"));
+
+    const hugetune::test::ScratchDir dir;
+    std::filesystem::create_directories(dir.path / "etc/default");
+    for (const char* name :
+         {"grub", "grub.hugetune-20260102T030405Z.bak", "grub.hugetune-20260101T000000Z.bak",
+          "grub.ucf-dist", "cmdline.hugetune-20260102T030405Z.bak"})
+        std::ofstream(dir.path / "etc/default" / name) << "x";
+    const hugetune::KernelFs root(dir.path);
+    CHECK(backups_beside(root, "/etc/default/grub") ==
+          std::vector<std::string>{"/etc/default/grub.hugetune-20260101T000000Z.bak",
+                                   "/etc/default/grub.hugetune-20260102T030405Z.bak"});
+    CHECK(backups_beside(root, "/etc/kernel/cmdline").empty());
 }
 
 TEST_CASE("a ledger's pending edit round trips and names only the files it records") {

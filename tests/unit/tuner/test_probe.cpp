@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <iterator>
 #include <set>
 
 #include "tests/unit/support/fixtures.hpp"
@@ -207,6 +208,38 @@ TEST_CASE("probe: an unknown init_on_alloc is null, not false") {
     CHECK(p.kernel.init_on_alloc_source == "unknown");
     CHECK(to_json(p)["kernel"]["init_on_alloc"].is_null());
     std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("probe: a CPU the table does not name is said to share its SKU with other such CPUs") {
+    // The Skylake tree with the family 6 model 167 of an Intel client part, which no row names.
+    auto dir = own_temp_dir("hugetune-probe-unnamed-cpu");
+    std::filesystem::remove_all(dir);
+    std::filesystem::copy(fixture("skylake-4node"), dir, std::filesystem::copy_options::recursive);
+    std::string cpuinfo;
+    {
+        std::ifstream in(dir / "proc" / "cpuinfo");
+        cpuinfo.assign(std::istreambuf_iterator<char>(in), {});
+    }
+    for (auto at = cpuinfo.find("model\t\t: 85\n"); at != std::string::npos;
+         at = cpuinfo.find("model\t\t: 85\n", at))
+        cpuinfo.replace(at, 11, "model\t\t: 167");
+    std::ofstream(dir / "proc" / "cpuinfo", std::ios::trunc) << cpuinfo;
+    const Probe unnamed = probe_machine(KernelFs(dir));
+    std::filesystem::remove_all(dir);
+    CHECK(unnamed.cpu.model == 167);
+    CHECK(unnamed.cpu.microarch == "unknown");
+    CHECK_FALSE(unnamed.cpu.named());
+    const std::string text = format_summary(unnamed);
+    const std::string note =
+        "          note: this CPU is not in hugetune's table, so its SKU key starts with "
+        "'unknown': in the fleet database, hosts of different unnamed CPUs with the same nodes, "
+        "threads and memory share one SKU\n";
+    CHECK(text.find("model 167 stepping 4 -> unknown\n" + note) != std::string::npos);
+
+    const Probe named = probe_machine(KernelFs(fixture("skylake-4node")));
+    CHECK(named.cpu.named());
+    CHECK(format_summary(named).find("note:") == std::string::npos);
+    CHECK(format_summary(named).find("not in hugetune's table") == std::string::npos);
 }
 
 TEST_CASE("probe: the boot allocation is the requested pool's line, not an empty size's") {
