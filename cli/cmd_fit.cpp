@@ -69,16 +69,17 @@ std::optional<FitCommandOptions> parse_fit(const Args& args) {
                                      "print one JSON object instead of the summary")(
         "verbose", po::bool_switch(&o.verbose),
         "also print the model, every prediction, the breakdown, the what-if rows, the notes and "
-        "the warnings whole")(
-        "boot-sweep", po::value(&boot_sweep)->value_name("FILE"), kBootSweepOptionHelp)(
-        "plot", po::value(&plot)->value_name("FILE"), kPlotOptionHelp);
+        "the warnings whole")("boot-sweep", po::value(&boot_sweep)->value_name("FILE"),
+                              kBootSweepOptionHelp)("plot", po::value(&plot)->value_name("FILE"),
+                                                    kPlotOptionHelp);
     add_first_touch_option(desc, first_touch_gib);
     po::variables_map vm;
-    if (!parse_options("fit",
-                       "hugetune fit --input FILE [--nodes K] [--cpus C] [--tolerance P] "
-                       "[--seed S] [--boot-sweep FILE]\n"
-                       "                    [--first-touch-gib G] [--plot FILE] [--json] [--verbose]",
-                       desc, args, vm))
+    if (!parse_options(
+            "fit",
+            "hugetune fit --input FILE [--nodes K] [--cpus C] [--tolerance P] "
+            "[--seed S] [--boot-sweep FILE]\n"
+            "                    [--first-touch-gib G] [--plot FILE] [--json] [--verbose]",
+            desc, args, vm))
         return std::nullopt;
     if (input.empty())
         usage_error("--input", "missing; give a sweep JSON or a CSV file");

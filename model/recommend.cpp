@@ -187,7 +187,8 @@ Recommendation recommend_from_sweep(const SweepData& data, const RecommendOption
     const PoolPredictor predictor = candidates(fits.fallback, cost.series.points, limits, ev);
     const Pick pick = pick_value(CostCurve(cost.series.points, fits.chosen), predictor, o);
     const std::uint64_t seed = o.seed.value_or(data.seed);
-    const Bootstrap bootstrap = run_bootstrap(cost, fits.model, fits.chosen, predictor, pick.choice, o, seed);
+    const Bootstrap bootstrap =
+        run_bootstrap(cost, fits.model, fits.chosen, predictor, pick.choice, o, seed);
     const std::vector<Prediction> predictions = with_intervals(pick.predictions, bootstrap);
     const Outcome outcome = settle(pick.choice, predictions, predictor.default_index, nodes.nodes);
 

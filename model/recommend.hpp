@@ -70,9 +70,9 @@ struct Prediction {
 // decision a rule made has none and is counted apart.
 struct ConfidenceSpread {
     std::optional<double> low, high;  // absent when every resampled sweep was decided by rule
-    int sweeps = 0;          // resampled sweeps
-    int by_rule = 0;         // of them, decided by a rule (no confidence)
-    int same_decision = 0;   // of them, reaching the full data's decision and value
+    int sweeps = 0;                   // resampled sweeps
+    int by_rule = 0;                  // of them, decided by a rule (no confidence)
+    int same_decision = 0;            // of them, reaching the full data's decision and value
 };
 
 // What to do with the kernel value: change it to the recommended one, or leave the kernel

@@ -342,11 +342,6 @@ bool has_warning(const model::Recommendation& r, std::string_view code) {
                        [&](const model::Warning& w) { return w.code == code; });
 }
 
-// (Until the one counting phrase lands in model/text.hpp.)
-std::string noun_count(long long n, const std::string& noun) {
-    return std::to_string(n) + " " + noun + (n == 1 ? "" : "s");
-}
-
 std::string counts_text(const std::vector<int>& counts) {
     return join(counts, ", ", [](int n) { return std::to_string(n); });
 }
@@ -470,8 +465,8 @@ void answer_lines(std::ostringstream& s, const model::Recommendation& r,
     } else {
         predicted += "; " + threads_word(r.default_threads) + ", the kernel default: ";
         const auto* at_default = prediction_at(r, r.default_threads);
-        predicted += at_default ? prediction_text(*at_default)
-                                : seconds_text(r.predicted_default_seconds);
+        predicted +=
+            at_default ? prediction_text(*at_default) : seconds_text(r.predicted_default_seconds);
         if (r.decision == model::Decision::set)
             predicted += " (saving " + seconds_text(r.saving_seconds) + ")";
     }
@@ -508,7 +503,8 @@ void prediction_table(std::ostringstream& s, const model::Recommendation& r,
     totals.erase(std::unique(totals.begin(), totals.end()), totals.end());
     double fitted_low = 0, fitted_high = 0;
     for (const auto& p : r.series) {
-        fitted_low = fitted_low == 0 ? p.threads_per_node : std::min(fitted_low, p.threads_per_node);
+        fitted_low =
+            fitted_low == 0 ? p.threads_per_node : std::min(fitted_low, p.threads_per_node);
         fitted_high = std::max(fitted_high, p.threads_per_node);
     }
     const bool from_curve = r.curve_fit && r.basis != model::CostBasis::alloc_only_flat;
@@ -577,8 +573,7 @@ void warning_lines(std::ostringstream& s, const std::vector<model::Warning>& war
         s << ": " << join(folded) << " (the machine line above)";
     s << "\n";
     for (const auto* w : shown)
-        s << (verbose ? labelled("  " + w->code, w->message)
-                      : "  [" + w->code + "] " + first_clause(w->message) + "\n");
+        s << "  [" << w->code << "] " << (verbose ? w->message : first_clause(w->message)) << "\n";
 }
 
 std::vector<int> grid_of(const std::vector<model::MeasuredPoint>& points) {
@@ -687,7 +682,7 @@ std::string format_report_summary(const model::Report& report, const SettingWord
     const std::vector<int> grid = grid_of(run.sweep.points);
     std::ostringstream s;
     s << "hugetune " << run.tool.version << " on host " << run.hostname << " (CPU "
-      << run.sku.microarch << ", " << noun_count(run.sku.nodes, "node") << " x "
+      << run.sku.microarch << ", " << count_text(run.sku.nodes, "node") << " x "
       << run.sku.hardware_threads_per_node << " hardware threads), "
       << page_size_text(run.sku.page_size_kb) << " pages, kernel "
       << report.kernel.release.value_or("?") << "\n\n";
@@ -749,7 +744,7 @@ std::string format_fit_summary(const model::Recommendation& r, const std::vector
     }
     s << "\nverdict     " << r.verdict << "\n";
     s << "curve       " << r.curve << " (" << model::describe(r.basis) << "), "
-      << printable_text(r.key.microarch) << ", " << noun_count(r.nodes, "node") << ", up to "
+      << printable_text(r.key.microarch) << ", " << count_text(r.nodes, "node") << ", up to "
       << r.max_threads_per_node << " thread(s) per node\n";
     const auto describe = [&](const std::string& label, const model::ModelSelection& m) {
         if (!m.any_converged) {
@@ -777,7 +772,8 @@ std::string format_fit_summary(const model::Recommendation& r, const std::vector
     if (r.best_hugepage_alloc_threads != r.hugepage_alloc_threads)
         s << "best        hugepage_alloc_threads=" << r.best_hugepage_alloc_threads
           << ", predicted " << seconds_text(r.predicted_best_seconds) << "\n";
-    s << "tolerance   " << percent_text(r.tolerance, 1) << " (the fewest threads within it of the best)\n";
+    s << "tolerance   " << percent_text(r.tolerance, 1)
+      << " (the fewest threads within it of the best)\n";
     s << "predictions (hugepage_alloc_threads: boot allocation of the pool)";
     for (std::size_t i = 0; i < r.predictions.size(); ++i) {
         const auto& p = r.predictions[i];

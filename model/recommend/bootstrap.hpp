@@ -53,9 +53,8 @@ struct Bootstrap {
 // chooses its model again (model_selection.hpp) from the fits `model` started from, so a
 // decision that rests on which model wins is as unsure as that choice.
 Bootstrap run_bootstrap(const CostSeries& cost, const ModelSelection& model,
-                        const std::optional<ScalingFit>& chosen,
-                        const PoolPredictor& predictor, const Choice& ours,
-                        const RecommendOptions& options, std::uint64_t seed);
+                        const std::optional<ScalingFit>& chosen, const PoolPredictor& predictor,
+                        const Choice& ours, const RecommendOptions& options, std::uint64_t seed);
 
 // Each prediction with its 5%..95% interval (as given when no resample was usable). A
 // percentile interval can miss the full-data prediction (the curve passes through the measured

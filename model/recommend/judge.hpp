@@ -42,7 +42,7 @@ struct Uncertainty {
     Remarks remarks;
 };
 
-Uncertainty judge_uncertainty(const Bootstrap& bootstrap, const FittedModels& fits,
-                              CostBasis basis, const RecommendOptions& options);
+Uncertainty judge_uncertainty(const Bootstrap& bootstrap, const FittedModels& fits, CostBasis basis,
+                              const RecommendOptions& options);
 
 }  // namespace hugetune::model::recommend

@@ -114,6 +114,7 @@ TEST_CASE("the engine's setting names map to the flags users type") {
         {"nodes", "--nodes"},
         {"cpus", "--cpus"},
         {"placement", "--placement"},
+        {"verbose", "--verbose"},
     };
     for (const auto& [setting, flag] : expected) {
         auto entry = setting_flag(setting);

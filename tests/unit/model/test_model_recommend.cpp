@@ -3,8 +3,8 @@
 
 #include <fstream>
 #include <map>
-#include <tuple>
 #include <sstream>
+#include <tuple>
 
 #include "model/documents/fit.hpp"
 #include "model/input/fit_input.hpp"
@@ -558,7 +558,8 @@ TEST_CASE("the confidence of reruns agrees within the range each states") {
             for (std::size_t j = 0; j < confidences.size(); ++j)
                 if (i != j) {
                     ++pairs;
-                    inside += ranges[i].first <= confidences[j] && confidences[j] <= ranges[i].second;
+                    inside +=
+                        ranges[i].first <= confidences[j] && confidences[j] <= ranges[i].second;
                 }
         CHECK(inside >= least_share * pairs);
     }

@@ -169,8 +169,8 @@ TEST_CASE("judge_uncertainty: the share agreeing, absent where a rule decided, a
         CHECK(has_code(u.remarks, "low_confidence"));
     }
     SUBCASE("a series held flat: decided by rule, no confidence even when every resample agrees") {
-        const auto u = judge_uncertainty(ran(1000, 1000, 1000), fitted,
-                                         CostBasis::alloc_only_flat, o);
+        const auto u =
+            judge_uncertainty(ran(1000, 1000, 1000), fitted, CostBasis::alloc_only_flat, o);
         CHECK_FALSE(u.confidence);
         CHECK(u.by_rule.find("no gain from threads") != std::string::npos);
         CHECK(u.remarks.warnings.empty());
