@@ -120,16 +120,20 @@ int warm_up_threads_per_node(const SweepPlan& plan) {
     return warm;
 }
 
+// In rounds: each round times every point once, in an order of its own, so sample k of every
+// point is from round k and a bootstrap can draw whole rounds (model/recommend/bootstrap.hpp).
 // Fisher-Yates with the raw generator, whose output the standard fixes, where std::shuffle's
 // use of the generator is unspecified.
 std::vector<std::size_t> repetition_order(std::size_t points, int repetitions, std::uint64_t seed) {
     std::vector<std::size_t> order;
-    for (int r = 0; r < repetitions; ++r)
+    std::mt19937_64 rng(seed);
+    for (int r = 0; r < repetitions; ++r) {
+        const std::size_t start = order.size();
         for (std::size_t i = 0; i < points; ++i)
             order.push_back(i);
-    std::mt19937_64 rng(seed);
-    for (std::size_t i = order.size(); i > 1; --i)
-        std::swap(order[i - 1], order[rng() % i]);
+        for (std::size_t i = points; i > 1; --i)
+            std::swap(order[start + i - 1], order[start + rng() % i]);
+    }
     return order;
 }
 

@@ -45,8 +45,8 @@ SweepResult start_result(const SweepPlan& plan, nlohmann::json probe);
 // no node, or 1.
 int warm_up_threads_per_node(const SweepPlan& plan);
 
-// Indexes of `points` points, each `repetitions` times, shuffled by `seed`: the same seed gives
-// the same order on every standard library.
+// Indexes of `points` points, in `repetitions` rounds that each hold every point once, each round
+// shuffled by `seed`: the same seed gives the same order on every standard library.
 std::vector<std::size_t> repetition_order(std::size_t points, int repetitions, std::uint64_t seed);
 
 // Measures `result.plan` on `machine`: an untimed warm-up, then every point's repetitions in
