@@ -44,6 +44,7 @@ const std::vector<SettingFlag>& setting_flags() {
         {"cpus", "--cpus"},
         {"placement", "--placement"},
         {"verbose", "--verbose"},
+        {"boot_gib", "--boot-gib"},
     };
     return all;
 }

@@ -352,16 +352,16 @@ std::vector<std::string> cannot_answer(const model::Recommendation& r,
                                        const std::vector<int>& grid) {
     std::vector<std::string> why;
     if (has_warning(r, "vm"))
-        why.push_back("it is a virtual machine, so every time holds the host's work too");
+        why.push_back("a virtual machine (every time holds the host's work)");
     const int hw = r.key.hw_threads_per_node;
     std::vector<int> real;
     for (int n : grid)
         if (n <= hw)
             real.push_back(n);
     if (hw > 0 && !grid.empty() && real.size() < model::kMinThreadCounts)
-        why.push_back("only " + counts_text(real) + " of the measured thread counts per node (" +
-                      counts_text(grid) + ") ran on hardware threads of their own (" +
-                      std::to_string(hw) + " per node); the rest time-share them");
+        why.push_back("only " + counts_text(real) + " of the measured threads per node (" +
+                      counts_text(grid) + ") had hardware threads of their own (" +
+                      std::to_string(hw) + " per node)");
     return why;
 }
 
@@ -374,10 +374,11 @@ std::string pool_text(const model::Recommendation& r, const SettingWords& words)
     const auto pages = static_cast<std::uint64_t>(r.pool_pages);
     const double gib = r.pool_pages * static_cast<double>(r.key.page_size_kb) / (1024.0 * 1024);
     const std::string s = std::to_string(pages) + " x " + page_size_text(r.key.page_size_kb) +
-                          " pages (" + significant_text(gib, 4) + " GiB";
+                          " (" +
+                          (gib >= 1024 ? significant_text(gib / 1024, 4) + " TiB"
+                                       : significant_text(gib, 4) + " GiB");
     if (r.pool_source == "1 TiB reference")
-        return s + "), a reference pool: none is configured here; " + words("boot_pool") +
-               " predicts yours";
+        return s + ") for reference: none is configured; " + words("boot_gib") + " sets yours";
     if (r.pool_source == "cmdline")
         return s + "), as the kernel command line asks";
     if (r.pool_source == "current pool")
@@ -405,13 +406,11 @@ std::string how_sure_text(const model::Recommendation& r) {
     if (!r.confidence)
         return "unknown: the data allow no resampling (one sample per thread count and no "
                "residual degrees of freedom)";
-    std::string s = percent_text(*r.confidence) + " of " + std::to_string(r.resamples) +
-                    " resamples (" + r.bootstrap_method + ") reach this decision";
+    std::string s = percent_text(*r.confidence) + " of resamples reach this decision";
     if (const auto& spread = r.confidence_spread; spread && spread->low && spread->high)
-        s += "; " + percent_text(*spread->low) + ".." + percent_text(*spread->high) + " over " +
+        s += " (" + percent_text(*spread->low) + ".." + percent_text(*spread->high) + " over " +
              std::to_string(spread->sweeps) + " resampled sweeps" +
-             (spread->by_rule > 0 ? " (" + std::to_string(spread->by_rule) + " decided by rule)"
-                                  : std::string());
+             (spread->by_rule > 0 ? "; " + std::to_string(spread->by_rule) + " by rule" : "") + ")";
     if (has_warning(r, "poor_fit"))
         s += "; the curve fits the points poorly";
     return s;
@@ -475,17 +474,15 @@ void answer_lines(std::ostringstream& s, const model::Recommendation& r,
         s << labelled("pool", pool);
     s << labelled("how sure", how_sure_text(r));
     if (r.predicted_default_seconds < model::RecommendOptions{}.small_boot_seconds)
-        s << labelled("gain", "little: boot allocation takes " +
-                                  seconds_text(r.predicted_default_seconds) +
-                                  " at the kernel default; the setting hardly matters for this "
-                                  "pool");
+        s << labelled("gain", "little: " + seconds_text(r.predicted_default_seconds) +
+                                  " at the kernel default; the setting hardly matters here");
     if (const auto why = cannot_answer(r, grid); !why.empty()) {
         const int largest = grid.empty() ? 0 : *std::max_element(grid.begin(), grid.end());
         s << labelled("machine", "this machine cannot answer this well: " + join(why, "; ") +
-                                     ". What would: this sweep on bare metal of the SKU with " +
+                                     ". What would: the sweep on bare metal with " +
                                      std::to_string(largest) +
-                                     " hardware threads per node, or the kernel's own boot times "
-                                     "at each value (hugetune boot-sweep)");
+                                     " hardware threads per node, or real boots (hugetune "
+                                     "boot-sweep)");
     }
 }
 
@@ -550,14 +547,17 @@ std::string first_clause(const std::string& message) {
     return s;
 }
 
-// What the "cannot answer" line already says, and advice that would not help there.
+// What the "cannot answer" line already says, and what follows from it there: noise, a poor
+// fit, counts lost in the noise and resamples without a fit, whose advice (a larger sample, more
+// repetitions, a quieter machine) would not help on such a machine.
 bool said_by_machine_line(const std::string& code) {
     return code == "vm" || code == "oversubscribed" || code == "noisy" ||
-           code == "alloc_only_unmeasurable";
+           code == "alloc_only_unmeasurable" || code == "poor_fit" || code == "dropped_points" ||
+           code == "failed_resamples";
 }
 
 void warning_lines(std::ostringstream& s, const std::vector<model::Warning>& warnings,
-                   bool machine_line, bool verbose) {
+                   bool machine_line, bool verbose, const SettingWords& words) {
     std::vector<const model::Warning*> shown;
     std::vector<std::string> folded;
     for (const auto& w : warnings) {
@@ -570,7 +570,8 @@ void warning_lines(std::ostringstream& s, const std::vector<model::Warning>& war
         return;
     s << "\nwarnings";
     if (!folded.empty())
-        s << ": " << join(folded) << " (the machine line above)";
+        s << ": " << join(folded) << " (what the machine line sums up; whole with "
+          << words("verbose") << ")";
     s << "\n";
     for (const auto* w : shown)
         s << "  [" << w->code << "] " << (verbose ? w->message : first_clause(w->message)) << "\n";
@@ -690,7 +691,7 @@ std::string format_report_summary(const model::Report& report, const SettingWord
     prediction_table(s, fit, grid);
     const bool machine_line = !cannot_answer(fit, grid).empty();
     if (!verbose) {
-        warning_lines(s, run.warnings, machine_line, false);
+        warning_lines(s, run.warnings, machine_line, false, words);
         s << "\n(the measurements behind it, the model, the breakdown, the what-if rows and the "
              "charts: "
           << words("verbose") << ")\n";
@@ -708,7 +709,7 @@ std::string format_report_summary(const model::Report& report, const SettingWord
       << placement_line(run.sweep, words) << "\n";
     model_lines(s, fit);
     s << format_breakdown(run.breakdown, run.what_if, run.first_touch);
-    warning_lines(s, run.warnings, machine_line, true);
+    warning_lines(s, run.warnings, machine_line, true, words);
     const PlotData plot = plot_data_from_report(report);
     if (auto chart = boot_chart(plot); !chart.empty())
         s << "\npredicted boot allocation of the pool (- predicted, . 5%..95% bootstrap, "
@@ -737,7 +738,7 @@ std::string format_fit_summary(const model::Recommendation& r, const std::vector
     prediction_table(s, r, grid);
     const bool machine_line = !cannot_answer(r, grid).empty();
     if (!verbose) {
-        warning_lines(s, r.warnings, machine_line, false);
+        warning_lines(s, r.warnings, machine_line, false, words);
         s << "\n(the model, every prediction, the breakdown and the what-if rows: "
           << words("verbose") << ")\n";
         return s.str();
@@ -780,7 +781,7 @@ std::string format_fit_summary(const model::Recommendation& r, const std::vector
         s << (i % 6 == 0 ? "\n  " : "  ") << p.total_threads << ": " << seconds_text(p.seconds);
     }
     s << "\n";
-    warning_lines(s, r.warnings, machine_line, true);
+    warning_lines(s, r.warnings, machine_line, true, words);
     return s.str();
 }
 

@@ -115,6 +115,7 @@ TEST_CASE("the engine's setting names map to the flags users type") {
         {"cpus", "--cpus"},
         {"placement", "--placement"},
         {"verbose", "--verbose"},
+        {"boot_gib", "--boot-gib"},
     };
     for (const auto& [setting, flag] : expected) {
         auto entry = setting_flag(setting);
