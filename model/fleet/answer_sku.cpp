@@ -226,7 +226,13 @@ void judge(SkuAnswer& a, const std::vector<HostRuns>& fitted, const VerifiedBoot
         fail(SkuStatus::host_warnings, *w);
     if (const auto w = fit_warnings(a.recommendation, o))
         fail(SkuStatus::fit_warnings, *w);
-    if (const auto c = a.recommendation.confidence; !c || *c < o.min_confidence)
+    // A rule's decision (no fitted curve) has no confidence to settle on: said as such.
+    if (const auto& rule = a.recommendation.decided_by_rule; !rule.empty())
+        fail(SkuStatus::low_confidence,
+             "decided by rule, not by data (" + rule +
+                 "): no confidence to settle on; measure the SKU where its allocation can be "
+                 "told apart from zeroing.");
+    else if (const auto c = a.recommendation.confidence; !c || *c < o.min_confidence)
         fail(SkuStatus::low_confidence,
              (c ? "confidence " + percent_text(*c) : std::string("no confidence estimated")) +
                  ", below the " + percent_text(o.min_confidence) + " needed (" +

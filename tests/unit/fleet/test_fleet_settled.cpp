@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 #include "model/fleet/fleet.hpp"
 #include "tests/support/fleet_generator.hpp"
@@ -252,4 +253,28 @@ TEST_CASE("the answer is for the pool the hosts' reports were made for, and says
     const auto back = read_fleet_answer(to_json(fleet_answer(asked)));
     CHECK(back.pool.pages == 65536);
     CHECK(back.pool.source == "<boot_pages>");
+}
+
+TEST_CASE("a SKU whose decision a rule made is not settled, and the reason says which rule") {
+    // Allocation alone lost in the zeroing (alloc no slower than zero at any count) with
+    // init_on_alloc off: the grow phase's 1-thread time held flat, no curve decides.
+    auto runs = unwarned_runs(3);
+    for (auto& run : runs) {
+        run.report["kernel"]["init_on_alloc"] = false;
+        std::map<double, json> zero;
+        for (const auto& p : run.report["sweep"]["points"])
+            if (p["phase"] == "zero")
+                zero[p["threads_per_node"].get<double>()] = p["samples_seconds"];
+        for (auto& p : run.report["sweep"]["points"])
+            if (p["phase"] == "alloc")
+                p["samples_seconds"] = zero.at(p["threads_per_node"].get<double>());
+    }
+    FleetOptions o = settle_options();
+    o.min_hosts = 3;
+    const SkuAnswer a = answer_sku(runs, o);
+    INFO(a.status_reason);
+    CHECK_FALSE(a.recommendation.decided_by_rule.empty());
+    CHECK_FALSE(a.recommendation.confidence);
+    REQUIRE(has_reason(a, SkuStatus::low_confidence));
+    CHECK(a.status_reason.find("decided by rule, not by data") != std::string::npos);
 }
