@@ -568,11 +568,12 @@ void warning_lines(std::ostringstream& s, const std::vector<model::Warning>& war
     }
     if (shown.empty() && folded.empty())
         return;
-    s << "\nwarnings";
-    if (!folded.empty())
-        s << ": " << join(folded) << " (what the machine line sums up; whole with "
-          << words("verbose") << ")";
     s << "\n";
+    if (!folded.empty())
+        s << labelled("warnings", join(folded) + " (what the machine line sums up; whole with " +
+                                      words("verbose") + ")");
+    else
+        s << "warnings\n";
     for (const auto* w : shown)
         s << "  [" << w->code << "] " << (verbose ? w->message : first_clause(w->message)) << "\n";
 }
