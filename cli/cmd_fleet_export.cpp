@@ -116,14 +116,19 @@ HostsOfSkus hosts_of_skus(fleet_db::FleetDb& db) {
     return out;
 }
 
+// A settled SKU's hosts, but for those its answer left out of the fit: the value is not known
+// to be right for them, so no export names them with it.
 std::vector<ExportSku> export_skus(const std::vector<SkuRow>& rows, const HostsOfSkus& hosts) {
     std::vector<ExportSku> out;
     for (const auto& row : rows)
         if (exportable(row)) {
-            const auto found = hosts.hosts.find(row.key);
-            out.push_back(
-                {row.key, row.answer->hugepage_alloc_threads,
-                 found == hosts.hosts.end() ? std::vector<std::string>{} : found->second});
+            std::vector<std::string> names;
+            if (const auto found = hosts.hosts.find(row.key); found != hosts.hosts.end())
+                for (const auto& host : found->second)
+                    if (std::none_of(row.answer->excluded.begin(), row.answer->excluded.end(),
+                                     [&](const auto& e) { return e.host == host; }))
+                        names.push_back(host);
+            out.push_back({row.key, row.answer->hugepage_alloc_threads, std::move(names)});
         }
     return out;
 }

@@ -74,12 +74,20 @@ bool accepted(const FleetOptions& o, const std::string& code) {
 
 // The fitted hosts and the ones left out: check_hosts' outliers, unless the options keep them.
 // A SKU whose every host stands out (which the median makes impossible for curves) keeps all.
+// `camp`: the outliers whose curves stand out the same way (all slower, or all faster), when
+// they are more than kMaxOutliers and more than kMaxOutlierShare of the hosts: a group that
+// agrees with itself, not hosts standing alone.
 void split_outliers(const std::vector<HostRuns>& hosts, const FleetOptions& o,
-                    std::vector<HostRuns>& fitted, std::vector<ExcludedHost>& excluded) {
+                    std::vector<HostRuns>& fitted, std::vector<ExcludedHost>& excluded,
+                    std::vector<std::string>& camp) {
     const auto checks = check_host_runs(hosts);
+    std::vector<std::string> slower, faster;
     for (std::size_t h = 0; h < hosts.size(); ++h) {
-        if (checks[h].outlier && !o.include_outliers)
-            excluded.push_back({checks[h].host, checks[h].reasons});
+        const HostCheck& c = checks[h];
+        if (c.outlier && c.curve_deviation && std::abs(*c.curve_deviation) > kOutlierDeviations)
+            (*c.curve_deviation > 0 ? slower : faster).push_back(c.host);
+        if (c.outlier && !o.include_outliers)
+            excluded.push_back({c.host, c.reasons});
         else
             fitted.push_back(hosts[h]);
     }
@@ -87,6 +95,11 @@ void split_outliers(const std::vector<HostRuns>& hosts, const FleetOptions& o,
         fitted = hosts;
         excluded.clear();
     }
+    const double most = std::max(static_cast<double>(kMaxOutliers),
+                                 kMaxOutlierShare * static_cast<double>(hosts.size()));
+    for (auto* group : {&slower, &faster})
+        if (static_cast<double>(group->size()) > most && group->size() > camp.size())
+            camp = *group;
 }
 
 // The pool the answer is for: the option's, else the one the most fitted hosts' newest reports
@@ -174,6 +187,17 @@ std::optional<std::string> disagreeing_hosts(const std::vector<HostRuns>& fitted
            decimals_text(kHostAgreementFactor, 2) + "; the hosts do not agree on one curve.";
 }
 
+// The outliers that stand apart together (split_outliers' camp), in words.
+std::optional<std::string> camp_reason(const std::vector<std::string>& camp, int hosts) {
+    if (camp.empty())
+        return std::nullopt;
+    return std::to_string(camp.size()) + " of " + count_text(hosts, "host") + " (" +
+           host_list(camp) + ") stand apart from the rest the same way: more than " +
+           std::to_string(kMaxOutliers) + " and more than " + percent_text(kMaxOutlierShare) +
+           " of the SKU's hosts, so they are a camp, not outliers; the hosts do not agree on one "
+           "curve (measure both camps again, or give them SKUs of their own).";
+}
+
 // Fitted hosts whose newest report carries a warning `apply --report` refuses.
 std::optional<std::string> host_warnings(const std::vector<HostRuns>& fitted,
                                          const FleetOptions& o) {
@@ -211,8 +235,8 @@ std::optional<std::string> fit_warnings(const Recommendation& r, const FleetOpti
            o.words("accepted_warnings") + " " + join(codes, ",") + ".";
 }
 
-void judge(SkuAnswer& a, const std::vector<HostRuns>& fitted, const VerifiedBoots& v,
-           const FleetOptions& o) {
+void judge(SkuAnswer& a, const std::vector<HostRuns>& fitted, const std::vector<std::string>& camp,
+           const VerifiedBoots& v, const FleetOptions& o) {
     const auto fail = [&a](SkuStatus code, std::string reason) {
         a.reasons.push_back({code, std::move(reason)});
     };
@@ -237,6 +261,8 @@ void judge(SkuAnswer& a, const std::vector<HostRuns>& fitted, const VerifiedBoot
              (c ? "confidence " + percent_text(*c) : std::string("no confidence estimated")) +
                  ", below the " + percent_text(o.min_confidence) + " needed (" +
                  o.words("min_confidence") + ").");
+    if (const auto c = camp_reason(camp, a.hosts))
+        fail(SkuStatus::hosts_disagree, *c);
     if (const auto d = disagreeing_hosts(fitted, a.recommendation))
         fail(SkuStatus::hosts_disagree, *d);
     const int recommended = a.recommendation.hugepage_alloc_threads;
@@ -279,7 +305,8 @@ SkuAnswer answer_sku(const std::vector<FleetRun>& runs, const FleetOptions& opti
     a.sku = hosts.front().runs.front().sku;
     a.hosts = static_cast<int>(hosts.size());
     std::vector<HostRuns> fitted;
-    split_outliers(hosts, options, fitted, a.excluded);
+    std::vector<std::string> camp;
+    split_outliers(hosts, options, fitted, a.excluded, camp);
     for (const auto& h : hosts)
         a.runs += static_cast<int>(h.runs.size());
     a.pool = choose_pool(fitted, options, a.sku.page_size_kb);
@@ -300,7 +327,7 @@ SkuAnswer answer_sku(const std::vector<FleetRun>& runs, const FleetOptions& opti
     a.verified_boots = v.boots;
     if (!v.ratios.empty())
         a.verification_ratio = median(v.ratios);
-    judge(a, fitted, v, options);
+    judge(a, fitted, camp, v, options);
     return a;
 }
 

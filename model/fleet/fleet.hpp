@@ -127,6 +127,12 @@ inline constexpr double kMadToSigma = 1.4826;
 inline constexpr double kMinLogSpread = 0.02;
 // Fewest hosts (with a value) for the robust deviations to mean anything.
 inline constexpr int kMinHostsToCompare = 3;
+// An outlier is a host that stands alone. When more hosts than the larger of these would be
+// left out for curves that stand out the same way (all slower, or all faster: more than 2, and
+// more than a tenth of the SKU's hosts), they are a camp: the SKU's hosts do not agree on one
+// curve, and the answer is hosts_disagree, never settled.
+inline constexpr int kMaxOutliers = 2;
+inline constexpr double kMaxOutlierShare = 0.1;
 
 // (value - median) / max(kMadToSigma * MAD, floor), for every value; all 0 below
 // kMinHostsToCompare values.

@@ -278,3 +278,35 @@ TEST_CASE("a SKU whose decision a rule made is not settled, and the reason says 
     REQUIRE(has_reason(a, SkuStatus::low_confidence));
     CHECK(a.status_reason.find("decided by rule, not by data") != std::string::npos);
 }
+
+TEST_CASE("a minority camp is not outliers: the answer is hosts_disagree, never settled") {
+    // 9 hosts, and 7 whose alloc time is twice as long at 16 or more threads per node.
+    for (const int campers : {7, 6, 3}) {
+        CAPTURE(campers);
+        auto runs = unwarned_runs(9 + campers);
+        for (int i = 9; i < 9 + campers; ++i)
+            scale_alloc_by(runs[static_cast<std::size_t>(i)],
+                           [](double n) { return n >= 16 ? 2.0 : 1.0; });
+        FleetOptions o = settle_options();
+        o.min_confidence = 0;
+        const SkuAnswer a = answer_sku(runs, o);
+        INFO(a.status_reason);
+        CHECK(a.status != SkuStatus::settled);
+        REQUIRE(a.excluded.size() == static_cast<std::size_t>(campers));
+        CHECK(has_reason(a, SkuStatus::hosts_disagree));
+        CHECK(a.status_reason.find("a camp, not outliers") != std::string::npos);
+    }
+    // Hosts standing alone are outliers: left out, and the rest settle; two slower and two
+    // faster are no camp either.
+    auto runs = unwarned_runs(14);
+    for (int i = 10; i < 12; ++i)
+        scale_alloc_by(runs[static_cast<std::size_t>(i)], [](double) { return 3.0; });
+    for (int i = 12; i < 14; ++i)
+        scale_alloc_by(runs[static_cast<std::size_t>(i)], [](double) { return 1.0 / 3.0; });
+    FleetOptions o = settle_options();
+    o.min_confidence = 0;
+    const SkuAnswer a = answer_sku(runs, o);
+    INFO(a.status_reason);
+    CHECK(a.excluded.size() == 4);
+    CHECK_FALSE(has_reason(a, SkuStatus::hosts_disagree));
+}
