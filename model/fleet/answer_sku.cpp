@@ -102,6 +102,28 @@ void split_outliers(const std::vector<HostRuns>& hosts, const FleetOptions& o,
             camp = *group;
 }
 
+// Each host's runs that `apply --report` would accept (no warning of kUnfitCodes but those the
+// options accept): only they enter the fit, so refused runs, however many, move nothing. A host
+// whose every run would be refused keeps its newest, whose warnings then keep the answer
+// unsettled (host_warnings). `refused`: how many runs were left out.
+std::vector<HostRuns> acceptable_runs(const std::vector<HostRuns>& hosts, const FleetOptions& o,
+                                      int& refused) {
+    std::vector<HostRuns> out;
+    for (const auto& h : hosts) {
+        HostRuns kept{h.host, {}};
+        for (const auto& run : h.runs)
+            if (std::none_of(
+                    run.warning_codes.begin(), run.warning_codes.end(),
+                    [&](const std::string& c) { return is_unfit_code(c) && !accepted(o, c); }))
+                kept.runs.push_back(run);
+        if (kept.runs.empty())
+            kept.runs.push_back(newest(h));
+        refused += static_cast<int>(h.runs.size() - kept.runs.size());
+        out.push_back(std::move(kept));
+    }
+    return out;
+}
+
 // The pool the answer is for: the option's, else the one the most fitted hosts' newest reports
 // were made for (the larger on a tie), else nothing (the fit's own rule then).
 FleetPool choose_pool(const std::vector<HostRuns>& fitted, const FleetOptions& o,
@@ -291,6 +313,9 @@ void judge(SkuAnswer& a, const std::vector<HostRuns>& fitted, const std::vector<
         count_text(in_fit, "host") + " fitted together" +
         (a.excluded.empty() ? std::string()
                             : " (" + count_text(a.excluded.size(), "outlier") + " left out)") +
+        (a.refused_runs == 0 ? std::string()
+                             : ", " + count_text(a.refused_runs, "run") +
+                                   " that apply would refuse left out of the fit") +
         (a.verified_boots > 0 ? "; " + count_text(a.verified_boots, "verified boot") +
                                     (a.verified_boots == 1 ? " agrees." : " agree.")
                               : std::string("; no verified boot yet."));
@@ -300,15 +325,18 @@ void judge(SkuAnswer& a, const std::vector<HostRuns>& fitted, const std::vector<
 
 SkuAnswer answer_sku(const std::vector<FleetRun>& runs, const FleetOptions& options,
                      const InputSource& runs_input) {
-    const std::vector<HostRuns> hosts = read_host_runs(runs, runs_input);
+    const std::vector<HostRuns> all_runs = read_host_runs(runs, runs_input);
+    int refused = 0;
+    const std::vector<HostRuns> hosts = acceptable_runs(all_runs, options, refused);
     SkuAnswer a;
     a.sku = hosts.front().runs.front().sku;
     a.hosts = static_cast<int>(hosts.size());
     std::vector<HostRuns> fitted;
     std::vector<std::string> camp;
     split_outliers(hosts, options, fitted, a.excluded, camp);
-    for (const auto& h : hosts)
+    for (const auto& h : all_runs)
         a.runs += static_cast<int>(h.runs.size());
+    a.refused_runs = refused;
     a.pool = choose_pool(fitted, options, a.sku.page_size_kb);
     RecommendOptions recommend = options.recommend;
     if (a.pool.pages > 0) {

@@ -142,6 +142,9 @@ struct SkuAnswer {
     SkuKey sku;
     int hosts = 0;  // every host of the SKU, excluded ones too
     int runs = 0;   // of every host
+    // Runs left out of the fit because `apply --report` would refuse them (a warning of
+    // kUnfitCodes the options do not accept): docs/fleet.md "How a SKU's answer is made".
+    int refused_runs = 0;
     std::vector<ExcludedHost> excluded;
     // From every host's sweep fitted together; its uncertainty from a bootstrap that resamples
     // hosts, then each host's repetitions.

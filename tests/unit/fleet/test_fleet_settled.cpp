@@ -310,3 +310,43 @@ TEST_CASE("a minority camp is not outliers: the answer is hosts_disagree, never 
     CHECK(a.excluded.size() == 4);
     CHECK_FALSE(has_reason(a, SkuStatus::hosts_disagree));
 }
+
+TEST_CASE("runs apply would refuse never enter the fit, however many a host has") {
+    // 8 hosts: each one clean newest run, and 3 older runs carrying vm and poor_fit whose alloc
+    // takes twice as long from 4 threads per node up.
+    std::vector<FleetRun> clean, all;
+    for (int i = 0; i < 8; ++i) {
+        FleetRun newest_run = unwarned_run(i);
+        newest_run.report["generated_at"] = "2026-08-01T00:00:00Z";
+        newest_run.run_key = newest_run.host + "-clean";
+        FleetRun stale = newest_run;
+        stale.report["warnings"] = json::array({{{"code", "vm"}, {"message", "In a VM."}},
+                                                {{"code", "poor_fit"}, {"message", "Poor fit."}}});
+        scale_alloc_by(stale, [](double n) { return n >= 4 ? 2.0 : 1.0; });
+        for (auto& r : repeated(stale, newest_run.host, 3))
+            all.push_back(std::move(r));
+        all.push_back(newest_run);
+        clean.push_back(newest_run);
+    }
+    FleetOptions o = settle_options();
+    o.min_confidence = 0;
+    const SkuAnswer from_clean = answer_sku(clean, o);
+    const SkuAnswer a = answer_sku(all, o);
+    INFO(a.status_reason);
+    CHECK(a.runs == 32);
+    CHECK(a.refused_runs == 24);
+    CHECK(a.recommendation.hugepage_alloc_threads ==
+          from_clean.recommendation.hugepage_alloc_threads);
+    CHECK(a.recommendation.predicted_seconds ==
+          doctest::Approx(from_clean.recommendation.predicted_seconds));
+    CHECK(a.status == from_clean.status);
+    if (a.status == SkuStatus::settled)
+        CHECK(a.status_reason.find("24 runs that apply would refuse left out of the fit") !=
+              std::string::npos);
+    // Accepted, they count again and move the answer.
+    o.accepted_warnings = {"vm", "poor_fit"};
+    const SkuAnswer accepted = answer_sku(all, o);
+    CHECK(accepted.refused_runs == 0);
+    CHECK(accepted.recommendation.predicted_seconds !=
+          doctest::Approx(from_clean.recommendation.predicted_seconds));
+}
