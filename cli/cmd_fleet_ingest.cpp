@@ -97,7 +97,7 @@ std::optional<std::string> read_input(const Input& input) {
 std::variant<fleet_db::IntakeReport, std::string> intake(const std::string& name,
                                                          std::string bytes) {
     try {
-        return fleet_db::read_intake_report(name, std::move(bytes));
+        return fleet_db::read_intake_report(name, std::move(bytes), unix_now_seconds());
     } catch (const std::exception&) {
         // A report the checks refuse (fleet_db::FleetDbError "NAME: reason") or the fleet model
         // cannot fit (model::InputError about `name`) is refused, not the batch.

@@ -1,12 +1,15 @@
 #include "fleet_db/report_intake.hpp"
 
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
+#include <ctime>
 
 #include "fleet_db/fleet_db_error.hpp"
 #include "model/documents/report.hpp"
 #include "model/input/json_text.hpp"
 #include "model/report_version.hpp"
+#include "model/text.hpp"
 
 namespace hugetune::fleet_db {
 namespace {
@@ -43,7 +46,8 @@ std::string content_hash(std::string_view text) {
     return hex;
 }
 
-IntakeReport read_intake_report(const std::string& name, std::string bytes) {
+IntakeReport read_intake_report(const std::string& name, std::string bytes,
+                                std::optional<std::int64_t> ingest_unix_seconds) {
     nlohmann::json doc = parse_document(name, bytes);
     std::string().swap(bytes);
     if (!doc.is_object())
@@ -63,6 +67,19 @@ IntakeReport read_intake_report(const std::string& name, std::string bytes) {
     reading.input = {name};
     model::Report report = model::read_report(std::move(doc), reading);
     in.facts = model::fleet::read_run(report);
+    if (ingest_unix_seconds)
+        if (const auto at = unix_seconds_of_iso8601_utc(in.facts.generated_at);
+            at && *at > *ingest_unix_seconds + kMaxClockSkewSeconds)
+            refuse(name,
+                   "generated_at " + in.facts.generated_at + " lies " +
+                       decimals_text(
+                           static_cast<double>(*at - *ingest_unix_seconds) / (24 * 60 * 60), 1) +
+                       " days after this ingest (" +
+                       iso8601_utc(std::chrono::system_clock::from_time_t(
+                           static_cast<std::time_t>(*ingest_unix_seconds))) +
+                       "), more than the day a host's clock may be fast: it would stand as "
+                       "the host's newest report until then; set the host's clock and "
+                       "write the report again");
     report.document.erase("verification");
     in.document = report.document.dump();
     in.content_hash = content_hash(in.document);

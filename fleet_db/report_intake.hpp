@@ -2,6 +2,7 @@
 // schema and by the fleet model, and keyed. Pure: bytes in, a checked report or a refusal out.
 #pragma once
 
+#include <cstdint>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -18,10 +19,17 @@ struct IntakeReport {
     std::string content_hash;      // of `document`: a later verification block keeps the run's key
 };
 
+// How far a report's generated_at may lie after the ingest's own time: a host's clock a day
+// fast is still a clock; one further ahead would make its report the host's "newest" until that
+// time comes, hiding every later run (docs/fleet.md "The clock rule").
+inline constexpr std::int64_t kMaxClockSkewSeconds = 24 * 60 * 60;
+
 // Throws FleetDbError (usage) "NAME: reason" for a truncated or malformed document, another
-// schema_version or a schema violation, and model::InputError about NAME for a report the fleet
+// schema_version or a schema violation, a generated_at more than kMaxClockSkewSeconds after
+// `ingest_unix_seconds` (when given), and model::InputError about NAME for a report the fleet
 // model cannot fit. `bytes` is taken, and let go once parsed: a large report is held once.
-IntakeReport read_intake_report(const std::string& name, std::string bytes);
+IntakeReport read_intake_report(const std::string& name, std::string bytes,
+                                std::optional<std::int64_t> ingest_unix_seconds = std::nullopt);
 
 // 16 hex digits: FNV-1a (64 bits) of `text`. Identifies a document among one host's reports of
 // one time, where only an accident or an edit makes two differ; not a defence against forgery.

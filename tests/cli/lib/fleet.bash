@@ -202,10 +202,13 @@ fleet_suite() {
     sed 's/"schema_version": *1/"schema_version": 1, "schema_version": 1/' "$d/host-c.json" >"$work/twice.json"
     python3 -S -c 'import json,sys; d=json.load(open(sys.argv[1])); d["host"]["hostname"]="x" * 1000000; json.dump(d,open(sys.argv[2],"w"))' "$d/host-c.json" "$work/longhost.json"
     python3 -S -c 'import json,sys; d=json.load(open(sys.argv[1])); d["host"]["hostname"]="host-c\u0000evil"; json.dump(d,open(sys.argv[2],"w"))' "$d/host-c.json" "$work/nulhost.json"
+    # A skewed clock: stamped in 2099, it would stand as the host's newest report until then.
+    python3 -S -c 'import json,sys; d=json.load(open(sys.argv[1])); d["host"]["hostname"]="host-c"; d["generated_at"]="2099-01-01T00:00:00Z"; json.dump(d,open(sys.argv[2],"w"))' "$d/host-c.json" "$work/future.json"
     make_report "$fleet_fixture" "$work/good.json" host-e
     expect 2 "$bin" fleet ingest --db "$db" --json "$work/truncated.json" "$work/v2.json" \
         "$work/badschema.json" "$work/garbage.json" "$work/overflow.json" "$work/twice.json" \
-        "$work/longhost.json" "$work/nulhost.json" "$work/good.json"
+        "$work/longhost.json" "$work/nulhost.json" "$work/future.json" "$work/good.json"
+    stderr_matches "refused $work/future.json: generated_at 2099-01-01T00:00:00Z lies [0-9.]+ days after this ingest"
     stderr_has "refused $work/overflow.json: not a report hugetune writes: number overflow parsing '1e999'"
     stderr_has "refused $work/twice.json: not a report hugetune writes: key 'schema_version' appears twice"
     stderr_has "refused $work/longhost.json: host.hostname: is 1000000 bytes, above 253"
@@ -214,8 +217,8 @@ fleet_suite() {
     stderr_has "refused $work/v2.json: schema_version 2, this hugetune stores 1"
     stderr_has "refused $work/badschema.json: sku.nodes: must be a whole number"
     stderr_has "refused $work/garbage.json: not JSON"
-    stderr_has "hugetune: error: fleet ingest: refused 8 of 9 reports"
-    [[ $(json_field "$out" 'len(d["refused"]), d["added"]') == "(8, ['$work/good.json'])" ]] || fail "refusals: $(cat "$out")"
+    stderr_has "hugetune: error: fleet ingest: refused 9 of 10 reports"
+    [[ $(json_field "$out" 'len(d["refused"]), d["added"]') == "(9, ['$work/good.json'])" ]] || fail "refusals: $(cat "$out")"
     [[ $(run_count "$db") == 7 ]] || fail "refused reports stored: $(run_count "$db") runs"
     [[ $(db_sql "$db" "SELECT COUNT(*) FROM hosts WHERE hostname = 'bad-1'") == 0 ]] || fail "a refused report's host was stored"
 

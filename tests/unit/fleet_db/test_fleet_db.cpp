@@ -11,6 +11,8 @@
 
 #include "fleet_db/fleet_db.hpp"
 #include "fleet_db/fleet_db_error.hpp"
+#include "fleet_db/report_intake.hpp"
+#include "model/text.hpp"
 #include "tests/unit/support/fixtures.hpp"
 
 using namespace hugetune::fleet_db;
@@ -338,4 +340,26 @@ TEST_CASE("fleet intake: the stored text is the report's dump(), whichever way i
     out_of_order.insert(out_of_order.size() - 1, "," + cpu);
     REQUIRE(nlohmann::json::parse(out_of_order) == doc);
     CHECK(read_intake_report("o.json", out_of_order).document == expected);
+}
+
+TEST_CASE("intake: a generated_at further ahead than the clock rule allows is refused") {
+    auto doc = nlohmann::json::parse(fixture_text());
+    const std::string stamped = doc["generated_at"].get<std::string>();  // 2026-12-01T10:23:51Z
+    const auto at = *hugetune::unix_seconds_of_iso8601_utc(stamped);
+    // Ingested a day before the stamp: the host's clock may be that fast.
+    CHECK_NOTHROW(read_intake_report("r.json", doc.dump(), at - kMaxClockSkewSeconds));
+    // A second more is not a clock but a wrong one; without an ingest time nothing is judged.
+    try {
+        read_intake_report("r.json", doc.dump(), at - kMaxClockSkewSeconds - 1);
+        FAIL("a report from the future was taken");
+    } catch (const FleetDbError& e) {
+        CHECK(std::string(e.what()).starts_with("r.json: generated_at " + stamped +
+                                                " lies 1.0 days"));
+        CHECK(std::string(e.what()).find("set the host's clock") != std::string::npos);
+    }
+    for (const char* future : {"2099-01-01T00:00:00Z", "9999-12-31T23:59:59Z"}) {
+        doc["generated_at"] = future;
+        CHECK_THROWS_AS(read_intake_report("f.json", doc.dump(), at), FleetDbError);
+        CHECK_NOTHROW(read_intake_report("f.json", doc.dump()));
+    }
 }
