@@ -6,6 +6,8 @@
 #include <soci/soci.h>
 #include <soci/sqlite3/soci-sqlite3.h>
 
+#include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <map>
 #include <utility>
@@ -330,27 +332,125 @@ std::string with_timeouts(const std::string& location, bool url) {
 
 }  // namespace
 
+namespace {
+
+std::string lowered(std::string_view text) {
+    std::string out(text);
+    for (auto& c : out)
+        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return out;
+}
+
+// "%41" as "A"; a '%' not followed by two hex digits stays as it is.
+std::string percent_decoded(const std::string& text) {
+    std::string out;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        if (text[i] == '%' && i + 2 < text.size() &&
+            std::isxdigit(static_cast<unsigned char>(text[i + 1])) &&
+            std::isxdigit(static_cast<unsigned char>(text[i + 2]))) {
+            out += static_cast<char>(std::stoi(text.substr(i + 1, 2), nullptr, 16));
+            i += 2;
+        } else {
+            out += text[i];
+        }
+    }
+    return out;
+}
+
+// A value that names PostgreSQL without being a URL libpq takes: "PostgreSQL://",
+// "postgresql:u:pw@h", "postgresql//h", a leading blank.
+bool near_url(const std::string& value) {
+    std::size_t start = 0;
+    while (start < value.size() && std::isspace(static_cast<unsigned char>(value[start])))
+        ++start;
+    const std::string head = lowered(std::string_view(value).substr(start, 12));
+    return starts_with(head, "postgres") && value.find_first_of(":/", start) != std::string::npos;
+}
+
+}  // namespace
+
+std::vector<std::string> secrets_in(const std::string& value) {
+    std::vector<std::string> out;
+    const auto add = [&](const std::string& secret) {
+        for (const auto& s : {secret, percent_decoded(secret)})
+            if (!s.empty() && std::find(out.begin(), out.end(), s) == out.end())
+                out.push_back(s);
+    };
+    // user:password@ in the authority: from after "://" (or the start) to the path.
+    if (const auto first_at = value.find('@'); first_at != std::string::npos) {
+        const auto scheme = value.find("://");
+        const std::size_t start = scheme != std::string::npos && scheme < first_at ? scheme + 3 : 0;
+        const auto path = value.find('/', first_at);
+        const auto last_at = value.rfind('@', path == std::string::npos ? value.size() : path);
+        for (const auto at : {first_at, last_at}) {
+            const std::string userinfo = value.substr(start, at - start);
+            if (const auto colon = userinfo.find(':'); colon != std::string::npos)
+                add(userinfo.substr(colon + 1));
+            if (const auto colon = userinfo.rfind(':'); colon != std::string::npos)
+                add(userinfo.substr(colon + 1));
+        }
+    }
+    // password=VALUE, in a query or the keyword form, in any case.
+    const std::string low = lowered(value);
+    for (auto p = low.find("password="); p != std::string::npos; p = low.find("password=", p + 1)) {
+        const std::size_t at = p + 9;
+        std::size_t end = at;
+        if (at < value.size() && value[at] == '\'') {
+            end = value.find('\'', at + 1);
+            add(value.substr(at + 1, (end == std::string::npos ? value.size() : end) - at - 1));
+            continue;
+        }
+        end = std::min(value.find_first_of(" \t&", at), value.size());
+        add(value.substr(at, end - at));
+    }
+    return out;
+}
+
+// A secret this short is masked only where it stands alone (no letter or digit beside it), so
+// that a one-letter password does not take every such letter out of a message.
+constexpr std::size_t kShortSecret = 4;
+
+std::string masked(std::string text, std::vector<std::string> secrets) {
+    std::sort(secrets.begin(), secrets.end(),
+              [](const std::string& a, const std::string& b) { return a.size() > b.size(); });
+    const auto word = [&](std::size_t i) {
+        return i < text.size() && std::isalnum(static_cast<unsigned char>(text[i]));
+    };
+    for (const auto& secret : secrets)
+        for (auto p = text.find(secret); p != std::string::npos;) {
+            if (secret.size() < kShortSecret &&
+                ((p > 0 && word(p - 1)) || word(p + secret.size()))) {
+                p = text.find(secret, p + 1);
+                continue;
+            }
+            text.replace(p, secret.size(), "***");
+            p = text.find(secret, p + 3);
+        }
+    return text;
+}
+
 DbTarget parse_db_target(const std::string& value) {
     DbTarget t;
     t.location = value;
-    t.display = value;
+    t.secrets = secrets_in(value);
+    t.display = masked(value, t.secrets);
     const bool url = starts_with(value, "postgresql://") || starts_with(value, "postgres://");
+    if (!url && near_url(value))
+        throw FleetDbError(Kind::usage,
+                           t.display +
+                               ": looks like a PostgreSQL connection URL but is not one; write "
+                               "postgresql://USER@HOST/DATABASE (lowercase, with '://', nothing "
+                               "before it), or give a SQLite file path");
     if (!url && !keyword_form(value))
         return t;
     t.dialect = Dialect::postgresql;
-    if (url) {
-        // user:password@host: the password never reaches a message.
-        const auto scheme_end = value.find("://") + 3;
-        const auto at = value.find('@', scheme_end);
-        const auto colon = value.find(':', scheme_end);
-        if (at != std::string::npos && colon != std::string::npos && colon < at)
-            t.display = value.substr(0, colon) + ":***" + value.substr(at);
-    }
+    // user:password@host: masked above with every other form of the password (secrets_in).
     for (auto p = t.display.find("password="); p != std::string::npos;
          p = t.display.find("password=", p + 1)) {
         const auto end = password_end(t.display, p + 9, url);
         t.display.replace(p + 9, end - p - 9, "***");
     }
+    t.display = masked(t.display, t.secrets);
     t.location = with_timeouts(value, url);
     return t;
 }
@@ -374,7 +474,8 @@ FleetDb FleetDb::open(const DbTarget& target, bool create) {
                                                 Flag{"db"});
         const fs::path dir = path.has_parent_path() ? path.parent_path() : fs::path(".");
         if (!fs::is_directory(dir, ec))
-            throw FleetDbError(Kind::usage, target.display + ": directory " + dir.string() +
+            throw FleetDbError(Kind::usage, target.display + ": directory " +
+                                                masked(dir.string(), target.secrets) +
                                                 " does not exist; create it or give another " +
                                                 Flag{"db"});
         if (fs::exists(path, ec) && !fs::is_regular_file(path, ec))

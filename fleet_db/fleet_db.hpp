@@ -31,8 +31,20 @@ struct DbTarget {
     std::string location;  // the path, or the connection string with hugetune's timeouts
     std::string display;   // for messages: the path, or the connection string without its
                            // password (and without the timeouts hugetune added)
+    // Every text of the value that may be a password (secrets_in): masked in every message
+    // about this target, whatever libpq or the file system put in it.
+    std::vector<std::string> secrets;
 };
+// Throws FleetDbError (usage) for a value that looks like a PostgreSQL URL but is not one
+// (another case, a missing "//" or ':'), which would otherwise be taken for a SQLite path.
 DbTarget parse_db_target(const std::string& value);
+
+// What in `value` may be a password, however it is written: after the user in a URL's or a
+// near-URL's user:password@ (up to the last '@' of the authority, and up to the first), a
+// `password=` value (URL query or keyword form, quoted or not), each also percent-decoded.
+std::vector<std::string> secrets_in(const std::string& value);
+// `text` with every occurrence of each of `secrets` as "***", the longest first.
+std::string masked(std::string text, std::vector<std::string> secrets);
 
 // A host's newest report of one SKU (a host whose hardware changed has one row per SKU).
 struct HostSkuLatest {

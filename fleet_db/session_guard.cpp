@@ -14,6 +14,13 @@ namespace hugetune::fleet_db {
     if (const auto colon = what.find(": ");
         colon != std::string::npos && what.substr(0, colon).find("::") != std::string::npos)
         what.erase(0, colon + 2);
+    // libpq's lines as one line, and whatever of the connection string it quotes without the
+    // password (an unparsable URL is quoted whole; a bad %-escape quotes the password itself).
+    for (auto p = what.find('\n'); p != std::string::npos; p = what.find('\n', p))
+        what.replace(p, 1, p + 1 < what.size() ? " " : "");
+    while (!what.empty() && (what.back() == ' ' || what.back() == '\n'))
+        what.pop_back();
+    what = masked(what, target.secrets);
     if (what.find("file is not a database") != std::string::npos ||
         what.find("database disk image is malformed") != std::string::npos)
         throw FleetDbError(FleetDbError::Kind::usage,

@@ -43,6 +43,19 @@ stderr_has "postgresql://hugetune:***@/postgres"
 grep -q secret "$err" && fail "the password reached the message: $(cat "$err")"
 HUGETUNE_DB="postgresql:///x?host=$work/no-server&password=hidden" expect 1 "$bin" fleet skus
 grep -q hidden "$err" && fail "the password reached the message: $(cat "$err")"
+# URLs libpq cannot parse (quoted whole in its message), a bad %-escape (its token quoted), and
+# near-URLs that are no SQLite path (refused, exit 2): the password in none of the messages.
+for db in "postgresql://u:Secret@[::1]x/db" "postgresql://u:Secret@[]/db" \
+    "postgresql://u:Secret@[::1" "postgresql://u:Leak4%Secret@$work/no-server/db"; do
+    expect 1 timeout 60 "$bin" fleet skus --db "$db"
+    grep -q Secret "$err" && fail "the password reached the message: $(cat "$err")"
+    grep -q '\\n' "$err" && fail "a literal \\n in the message: $(cat "$err")"
+done
+for db in "PostgreSQL://u:Secret@h/db" "postgresql:u:Secret@h/db" "postgresql//u:Secret@h/db" \
+    " postgresql://u:Secret@h/db"; do
+    expect_error 2 "looks like a PostgreSQL connection URL but is not one" "$bin" fleet skus --db "$db"
+    grep -q Secret "$err" && fail "the password reached the message: $(cat "$err")"
+done
 one_error_line
 
 # A libpq keyword/value string is a PostgreSQL connection, not a SQLite path, and its password

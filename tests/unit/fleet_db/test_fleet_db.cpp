@@ -363,3 +363,35 @@ TEST_CASE("intake: a generated_at further ahead than the clock rule allows is re
         CHECK_NOTHROW(read_intake_report("f.json", doc.dump()));
     }
 }
+
+TEST_CASE("db target: the password is masked in every form, near-URLs are refused") {
+    const auto shown = [](const std::string& value) {
+        try {
+            return parse_db_target(value).display;
+        } catch (const FleetDbError& e) {
+            return std::string(e.what());
+        }
+    };
+    for (const std::string value :
+         {"postgresql://u:Secret@[::1]x/db", "postgresql://u:Secret@[]/db",
+          "postgresql://u:Secret@[::1", "postgresql://u:Leak4%Secret@h/db",
+          "PostgreSQL://u:Secret@h/db", "postgresql:u:Secret@h/db", "postgresql//u:Secret@h/db",
+          " postgresql://u:Secret@h/db", "postgresql://u:p@Secret@h/db",
+          "host=h password=Secret dbname=x", "host=h password='Sec ret' dbname=x",
+          "postgresql:///x?host=/tmp&password=Secret", "postgresql:///x?PASSWORD=Secret"}) {
+        CAPTURE(value);
+        const std::string text = shown(value);
+        CHECK(text.find("Secret") == std::string::npos);
+        CHECK(text.find("Sec ret") == std::string::npos);
+        CHECK(text.find("***") != std::string::npos);
+    }
+    // Whatever libpq quotes of the value, its decoded password included.
+    const DbTarget t = parse_db_target("postgresql://u:p%41ss%25word@h/db");
+    CHECK(masked("token \"p%41ss%25word\" and pAss%word", t.secrets) == "token \"***\" and ***");
+    // A near-URL is no SQLite path: refused, saying how to write one.
+    CHECK_THROWS_WITH_AS(parse_db_target("PostgreSQL://u@h/db"),
+                         doctest::Contains("looks like a PostgreSQL connection URL but is not one"),
+                         FleetDbError);
+    CHECK(parse_db_target("/var/lib/hugetune/fleet.db").dialect == Dialect::sqlite);
+    CHECK(parse_db_target("postgres.db").dialect == Dialect::sqlite);
+}
