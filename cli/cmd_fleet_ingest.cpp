@@ -207,6 +207,7 @@ nlohmann::json summary_json(const std::string& db, const fleet_db::IngestResult&
                         {"added", r.added},
                         {"verification_added", r.verification_added},
                         {"skipped", r.skipped},
+                        {"conflicts", r.conflicts},
                         {"refused", nlohmann::json::array()}};
     for (const auto& x : refused)
         j["refused"].push_back({{"file", x.name}, {"reason", x.reason}});
@@ -238,6 +239,12 @@ int run_fleet_ingest(const Args& args) {
         ++accepted;
     }
     const auto result = batch.commit();
+    for (const auto& name : result.conflicts)
+        refused.push_back({name,
+                           "conflict: its host already has another report with the same "
+                           "generated_at, which stays; one run per host and time (write "
+                           "the report again for a new run)"});
+    accepted -= result.conflicts.size();
     if (o->json) {
         std::cout << summary_json(target.display, result, refused).dump(2) << "\n";
     } else {

@@ -89,7 +89,11 @@ class RunStore {
           select_run_((sql.prepare << "SELECT id FROM runs WHERE host_id = :h AND"
                                       " generated_at = :at AND content_hash = :hash",
                        soci::use(host_id_), soci::use(generated_at_), soci::use(hash_),
-                       soci::into(id_))) {}
+                       soci::into(id_))),
+          count_others_((sql.prepare << "SELECT COUNT(*) FROM runs WHERE host_id = :h AND"
+                                        " generated_at = :at AND content_hash <> :hash",
+                         soci::use(host_id_), soci::use(generated_at_), soci::use(hash_),
+                         soci::into(others_))) {}
 
     long long sku_id(const model::fleet::SkuKey& sku) {
         const std::string key = model::fleet::to_string(sku);
@@ -105,6 +109,16 @@ class RunStore {
         insert_host_.execute(true);
         select_host_.execute(true);
         return hosts_[host] = id_;
+    }
+
+    // Whether the host already has a run of the same time with other content: two reports
+    // that cannot both be the host's run of that time.
+    bool conflicts(const IntakeReport& r, long long host_id) {
+        host_id_ = host_id;
+        generated_at_ = r.facts.generated_at;
+        hash_ = r.content_hash;
+        count_others_.execute(true);
+        return others_ > 0;
     }
 
     // The run's id, and whether it is new.
@@ -136,11 +150,11 @@ class RunStore {
     std::map<std::string, long long> skus_, hosts_;
     // The statements' values, bound by reference: declared before the statements.
     std::string host_, generated_at_, hash_, tool_, kernel_, decision_, warnings_, report_;
-    long long host_id_ = 0, sku_id_ = 0, id_ = 0;
+    long long host_id_ = 0, sku_id_ = 0, id_ = 0, others_ = 0;
     int threads_ = 0;
     double predicted_ = 0, confidence_ = 0;
     soci::indicator kernel_ind_ = soci::i_ok, confidence_ind_ = soci::i_ok;
-    soci::statement insert_host_, select_host_, insert_run_, select_run_;
+    soci::statement insert_host_, select_host_, insert_run_, select_run_, count_others_;
 };
 
 }  // namespace storage
@@ -628,9 +642,13 @@ void IngestBatch::store(IntakeReport r) {
         storage::RunStore& runs = *state_->runs;
         const long long sku_id = runs.sku_id(r.facts.sku);
         const long long host_id = runs.host_id(r.facts.host);
+        auto& result = state_->result;
+        if (runs.conflicts(r, host_id)) {
+            result.conflicts.push_back(r.name);
+            return;
+        }
         const auto [run_id, added] = runs.store_run(r, host_id, sku_id);
         const bool verified = store_verifications(state_->sql, run_id, r.facts.verifications);
-        auto& result = state_->result;
         if (added)
             result.added.push_back(r.name);
         else if (verified)

@@ -57,6 +57,9 @@ struct IngestResult {
     std::vector<std::string> added;               // names of reports stored as new runs
     std::vector<std::string> skipped;             // already stored, nothing new
     std::vector<std::string> verification_added;  // stored before, their verification now
+    // Not stored: the host already has another report of the same generated_at (one run per
+    // host and time; the first stored stands).
+    std::vector<std::string> conflicts;
 };
 
 // A verification's key, as `fleet runs` prints it and `fleet forget --verification` takes it:

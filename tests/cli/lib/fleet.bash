@@ -141,8 +141,16 @@ fleet_suite() {
     expect 0 "$bin" fleet ingest --db "$db" --json "$d" "$d/host-a.json"
     [[ $(json_field "$out" 'len(d["skipped"]), len(d["added"])') == "(6, 0)" ]] || fail "re-ingest: $(cat "$out")"
     [[ $(run_count "$db") == 5 ]] || fail "a report stored twice: $(run_count "$db") runs"
-    # The same host and time with other content is another run; stdin is read with `-`.
-    make_report "$fleet_fixture2" "$d/host-a-rerun.json" host-a
+    # The same host and time with other content is a conflict: said, not stored, the first
+    # stands (one run per host and time).
+    make_report "$fleet_fixture2" "$work/host-a-same-time.json" host-a
+    expect 2 "$bin" fleet ingest --db "$db" --json "$work/host-a-same-time.json"
+    [[ $(json_field "$out" 'd["conflicts"], len(d["added"])') == "(['$work/host-a-same-time.json'], 0)" ]] ||
+        fail "conflict: $(cat "$out")"
+    stderr_has "refused $work/host-a-same-time.json: conflict: its host already has another report with the same generated_at"
+    [[ $(run_count "$db") == 5 ]] || fail "a conflicting report was stored: $(run_count "$db") runs"
+    # A later report of the host is another run; stdin is read with `-`.
+    make_report "$fleet_fixture2" "$d/host-a-rerun.json" host-a 2026-12-02T08:00:00Z
     expect 0 "$bin" fleet ingest --db "$db" - <"$d/host-a-rerun.json"
     stdout_has "added 1,"
     [[ $(run_count "$db") == 6 ]] || fail "stdin run not stored"
@@ -302,7 +310,7 @@ fleet_suite() {
     # The newest report's time, from the database's newest report per host and SKU.
     local newest
     newest=$(python3 -S -c 'import calendar, json, sys, time
-print(max(calendar.timegm(time.strptime(json.load(open(f))["generated_at"], "%Y-%m-%dT%H:%M:%SZ")) for f in sys.argv[1:]))' "$fleet_fixture" "$fleet_fixture2")
+print(max(calendar.timegm(time.strptime(json.load(open(f))["generated_at"], "%Y-%m-%dT%H:%M:%SZ")) for f in sys.argv[1:]))' "$fleet_fixture" "$fleet_fixture2" "$d/host-a-rerun.json")
     grep -q "^hugetune_fleet_latest_report_timestamp_seconds{sku=\"$sku_a\",status=\"[a-z_]*\"} $newest$" "$work/fleet.prom" ||
         fail "prom newest report, expected $newest: $(cat "$work/fleet.prom")"
     expect_error 2 "--out: node_exporter's textfile collector reads only *.prom" "$bin" fleet export --db "$db" --format prometheus --out "$work/fleet.txt"

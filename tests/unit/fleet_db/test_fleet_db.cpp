@@ -395,3 +395,24 @@ TEST_CASE("db target: the password is masked in every form, near-URLs are refuse
     CHECK(parse_db_target("/var/lib/hugetune/fleet.db").dialect == Dialect::sqlite);
     CHECK(parse_db_target("postgres.db").dialect == Dialect::sqlite);
 }
+
+TEST_CASE("fleet db: another report of a host at the same time is a conflict, stored once") {
+    TempDb t;
+    auto db = FleetDb::open(t.target(), true);
+    auto doc = nlohmann::json::parse(fixture_text());
+    doc["host"]["hostname"] = "a";
+    const IntakeReport first = read_intake_report("a.json", doc.dump());
+    doc["sweep"]["points"][0]["samples_seconds"][0] =
+        doc["sweep"]["points"][0]["samples_seconds"][0].get<double>() * 1.5;
+    const IntakeReport edited = read_intake_report("a-edited.json", doc.dump());
+    REQUIRE(first.content_hash != edited.content_hash);
+    // In one batch, and in a later one: the first stored stands, the other is said.
+    const auto one = db.ingest({first, edited});
+    CHECK(one.added == std::vector<std::string>{"a.json"});
+    CHECK(one.conflicts == std::vector<std::string>{"a-edited.json"});
+    const auto later = db.ingest({edited, first});
+    CHECK(later.added.empty());
+    CHECK(later.conflicts == std::vector<std::string>{"a-edited.json"});
+    CHECK(later.skipped == std::vector<std::string>{"a.json"});
+    CHECK(db.runs_of_sku(db.sku_keys().at(0)).size() == 1);
+}
