@@ -59,7 +59,22 @@ struct Refusal {
 struct Input {
     std::string name;  // as given; "<stdin>" for `-`
     bool from_stdin = false;
+    // Not read at all: a FIFO, a device or a socket could block the ingest, which holds the
+    // database's ingest lock, for as long as its writer likes.
+    std::optional<std::string> refusal;
 };
+
+// Why a named input is not read, or nothing for a regular file (or one that is not there,
+// which the read then refuses as unreadable).
+std::optional<std::string> not_a_file(const std::string& name) {
+    std::error_code ec;
+    const auto status = fs::status(name, ec);
+    if (ec || !fs::exists(status) || fs::is_regular_file(status))
+        return std::nullopt;
+    return std::string(fs::is_fifo(status) ? "a FIFO" : "not a regular file") +
+           ", which could keep the ingest waiting while it holds the database; save the report "
+           "to a file, or give it on stdin with -";
+}
 
 // Files as given, a directory's *.json files in name order, `-` as "<stdin>". Names only: each
 // is read when its turn comes.
@@ -68,7 +83,7 @@ std::vector<Input> gather_inputs(const std::vector<std::string>& inputs) {
     for (const auto& input : inputs) {
         std::error_code ec;
         if (input == "-") {
-            out.push_back({"<stdin>", true});
+            out.push_back({"<stdin>", true, std::nullopt});
         } else if (fs::is_directory(input, ec)) {
             std::vector<std::string> files;
             for (const auto& entry : fs::directory_iterator(input, ec))
@@ -76,9 +91,9 @@ std::vector<Input> gather_inputs(const std::vector<std::string>& inputs) {
                     files.push_back(entry.path().string());
             std::sort(files.begin(), files.end());
             for (auto& f : files)
-                out.push_back({std::move(f), false});
+                out.push_back({std::move(f), false, std::nullopt});
         } else {
-            out.push_back({input, false});
+            out.push_back({input, false, not_a_file(input)});
         }
     }
     return out;
@@ -114,6 +129,8 @@ struct Prepared {
 };
 
 Prepared prepare(const Input& input) {
+    if (input.refusal)
+        return {*input.refusal};
     auto bytes = read_input(input);
     if (!bytes)
         return {std::string("cannot be read")};
@@ -224,10 +241,11 @@ int run_fleet_ingest(const Args& args) {
     auto db = fleet_db::FleetDb::open(target, true);
     // A few reports in memory at a time (Preparers): read, checked, stored in turn, let go.
     // The batch's transaction stores all of them or none.
+    // The inputs are named and judged (a FIFO is never read) before the ingest lock is taken.
+    const auto inputs = gather_inputs(o->inputs);
     auto batch = db.begin_ingest();
     std::vector<Refusal> refused;
     std::size_t accepted = 0;
-    const auto inputs = gather_inputs(o->inputs);
     Preparers preparers(inputs);
     for (std::size_t at = 0; at < inputs.size(); ++at) {
         Prepared prepared = preparers.take(at);

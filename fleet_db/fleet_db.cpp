@@ -512,6 +512,8 @@ FleetDb FleetDb::open(const DbTarget& target, bool create) {
             if (target.location.find("statement_timeout") == std::string::npos)
                 *session << "SET statement_timeout = " +
                                 std::to_string(kPostgresStatementSeconds * 1000);
+            if (target.location.find("lock_timeout") == std::string::npos)
+                *session << "SET lock_timeout = " + std::to_string(kPostgresLockSeconds * 1000);
             return session;
         });
     }

@@ -23,6 +23,9 @@ namespace hugetune::fleet_db {
 // (the server's statement_timeout).
 inline constexpr int kPostgresConnectSeconds = 10;
 inline constexpr int kPostgresStatementSeconds = 300;
+// How long a statement waits for a lock another session holds (the server's lock_timeout,
+// advisory locks included: an ingest waiting behind another) before it gives up, naming it.
+inline constexpr int kPostgresLockSeconds = 30;
 
 // Where the database is: a `postgresql://` (or `postgres://`) URL or a libpq keyword/value
 // string (`host=... dbname=...`), else the path of a SQLite file.

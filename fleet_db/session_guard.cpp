@@ -30,6 +30,11 @@ namespace hugetune::fleet_db {
     Message fix;
     if (what.find("readonly") != std::string::npos || what.find("read-only") != std::string::npos)
         fix = "; the database cannot be written: check its and its directory's permissions";
+    else if (what.find("lock timeout") != std::string::npos)
+        fix =
+            "; another session holds a lock this needs (another hugetune ingest, or a session "
+            "writing the same rows): run it again when that one ends, or set lock_timeout in "
+            "the connection string (options=-c lock_timeout=...)";
     else if (target.dialect == Dialect::postgresql && action == "connect")
         fix = "; check the server is running and the connection string (" + Flag{"db"} +
               " or HUGETUNE_DB)";

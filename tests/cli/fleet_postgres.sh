@@ -28,4 +28,19 @@ done
 db_sql "$damaged_url" "UPDATE schema_info SET version = 2147483647"
 expect_error 2 "not a schema version" "$bin" fleet ingest --db "$damaged_url" "$work/one.json"
 [[ $(run_count "$damaged_url") == 1 ]] || fail "a damaged database gained a run"
+# Behind another session's lock an ingest gives up after lock_timeout, naming the lock, instead
+# of waiting as long as that session lasts: here a session holding the ingest lock for 60 s,
+# and lock_timeout set to 1 s in the URL (hugetune's own default is 30 s).
+psql -X -q -t -A "$pg_url" -c "SELECT pg_advisory_lock(4712), pg_sleep(60)" >/dev/null 2>&1 &
+holder=$!
+for ((i = 0; i < 100; i++)); do
+    [[ $(db_sql "$pg_url" "SELECT COUNT(*) FROM pg_locks WHERE locktype = 'advisory'") -ge 1 ]] && break
+    sleep 0.1
+done
+started=$SECONDS
+expect_error 1 "another session holds a lock this needs" timeout 50 "$bin" fleet ingest \
+    --db "$pg_url&options=-c%20lock_timeout%3D1000" "$work/one.json"
+(( SECONDS - started < 30 )) || fail "the ingest waited $((SECONDS - started)) s behind the lock"
+kill "$holder" 2>/dev/null || true
+wait "$holder" 2>/dev/null || true
 echo "fleet on PostgreSQL: all passed"

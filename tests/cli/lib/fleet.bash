@@ -210,6 +210,14 @@ fleet_suite() {
     sed 's/"schema_version": *1/"schema_version": 1, "schema_version": 1/' "$d/host-c.json" >"$work/twice.json"
     python3 -S -c 'import json,sys; d=json.load(open(sys.argv[1])); d["host"]["hostname"]="x" * 1000000; json.dump(d,open(sys.argv[2],"w"))' "$d/host-c.json" "$work/longhost.json"
     python3 -S -c 'import json,sys; d=json.load(open(sys.argv[1])); d["host"]["hostname"]="host-c\u0000evil"; json.dump(d,open(sys.argv[2],"w"))' "$d/host-c.json" "$work/nulhost.json"
+    # A FIFO given as a report is never read (its writer could keep the ingest waiting while it
+    # holds the database): refused by name, the others stored.
+    mkfifo "$work/report.fifo"
+    make_report "$fleet_fixture" "$work/beside-fifo.json" host-fifo
+    expect 2 timeout 30 "$bin" fleet ingest --db "$db" --json "$work/report.fifo" "$work/beside-fifo.json"
+    stderr_has "refused $work/report.fifo: a FIFO, which could keep the ingest waiting"
+    [[ $(json_field "$out" 'd["added"]') == "['$work/beside-fifo.json']" ]] || fail "fifo: $(cat "$out")"
+    expect 0 "$bin" fleet forget --db "$db" --host host-fifo
     # A skewed clock: stamped in 2099, it would stand as the host's newest report until then.
     python3 -S -c 'import json,sys; d=json.load(open(sys.argv[1])); d["host"]["hostname"]="host-c"; d["generated_at"]="2099-01-01T00:00:00Z"; json.dump(d,open(sys.argv[2],"w"))' "$d/host-c.json" "$work/future.json"
     make_report "$fleet_fixture" "$work/good.json" host-e
