@@ -3,6 +3,7 @@
 // node_exporter's textfile collector.
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <map>
 
@@ -180,7 +181,53 @@ std::string render(const std::string& format, const std::vector<SkuRow>& rows,
     return prometheus_text(fleet_samples(skus, unix_now_seconds()));
 }
 
+// The files an export to DIR wrote, one path relative to DIR a line: the next export to DIR
+// removes those it no longer holds, and nothing else (a file someone put there stays).
+constexpr std::string_view kManifest = ".hugetune-export-manifest";
+
+std::vector<std::string> read_manifest(const std::filesystem::path& dir) {
+    std::vector<std::string> out;
+    std::ifstream in(dir / kManifest);
+    for (std::string line; std::getline(in, line);) {
+        const std::filesystem::path p(line);
+        // Only paths inside DIR: a manifest edited to name another file names nothing.
+        const bool inside = !line.empty() && p.is_relative() &&
+                            std::none_of(p.begin(), p.end(), [](const auto& part) {
+                                return part == ".." || part == ".";
+                            });
+        if (inside)
+            out.push_back(line);
+    }
+    return out;
+}
+
+// Removes what the last export wrote and this one does not (and the directories that leaves
+// empty, up to DIR); returns how many files.
+std::size_t remove_stale(const std::filesystem::path& dir, const std::vector<std::string>& before,
+                         const std::vector<ExportFile>& now) {
+    namespace fs = std::filesystem;
+    std::size_t removed = 0;
+    for (const auto& rel : before) {
+        if (std::any_of(now.begin(), now.end(), [&](const ExportFile& f) { return f.path == rel; }))
+            continue;
+        std::error_code ec;
+        const fs::path path = dir / rel;
+        if (!fs::is_regular_file(fs::symlink_status(path, ec)))
+            continue;
+        if (!fs::remove(path, ec))
+            throw RuntimeError("cannot remove " + path.string() +
+                               " (--out), which the last export wrote: " + ec.message());
+        ++removed;
+        for (fs::path d = path.parent_path(); d != dir && d.has_relative_path();
+             d = d.parent_path())
+            if (!fs::is_empty(d, ec) || !fs::remove(d, ec))
+                break;
+    }
+    return removed;
+}
+
 void write_files(const std::filesystem::path& dir, const std::vector<ExportFile>& files) {
+    const std::vector<std::string> before = read_manifest(dir);
     for (const auto& f : files) {
         const auto path = dir / f.path;
         std::error_code ec;
@@ -190,6 +237,16 @@ void write_files(const std::filesystem::path& dir, const std::vector<ExportFile>
                                " (--out): " + ec.message());
         write_file_atomically(path, f.text);
     }
+    // Removed before the manifest moves on: an export stopped between the two removes them
+    // next time.
+    if (const auto removed = remove_stale(dir, before, files); removed > 0)
+        print_diagnostic("note", "removed " + count_text(static_cast<long long>(removed), "file") +
+                                     " the last export to " + dir.string() +
+                                     " wrote and this one no longer holds");
+    std::string manifest;
+    for (const auto& f : files)
+        manifest += f.path.generic_string() + "\n";
+    write_file_atomically(dir / kManifest, manifest);
 }
 
 }  // namespace

@@ -48,6 +48,17 @@ done
 expect 0 "$bin" fleet export --db "$db" --format ansible --out "$work/inv" "${analysis[@]}"
 stdout_empty
 expect 0 "$bin" fleet export --db "$db" --format tuned --out "$work/tuned" "${analysis[@]}"
+# The next export to the same directory removes what it no longer holds, and only that: with no
+# SKU settled (the minimum hosts out of reach) every profile written above goes, a file someone
+# else put there stays.
+cp -r "$work/tuned" "$work/tuned-again"
+echo "mine" >"$work/tuned-again/operator-notes.txt"
+profiles=$(find "$work/tuned-again" -name tuned.conf | wc -l)
+[[ $profiles -ge 1 ]] || fail "no tuned profile written: $(ls -R "$work/tuned-again")"
+expect 0 "$bin" fleet export --db "$db" --format tuned --out "$work/tuned-again" --min-hosts 1000
+stderr_has "removed $profiles files the last export to $work/tuned-again wrote and this one no longer holds"
+[[ -z $(find "$work/tuned-again" -name tuned.conf) ]] || fail "stale profiles left: $(ls -R "$work/tuned-again")"
+[[ $(cat "$work/tuned-again/operator-notes.txt") == mine ]] || fail "a file the export did not write was removed"
 
 python3 - "$work" "$long" <<'PY' || fail "the exports above are wrong"
 import configparser, glob, json, os, re, sys, yaml
