@@ -316,23 +316,6 @@ bool keyword_form(const std::string& value) {
     return false;
 }
 
-// The value of a password in `text` at `at` (just after "password="): up to '&' in a URL, up
-// to a blank in the keyword form or, quoted, to the closing quote.
-std::size_t password_end(const std::string& text, std::size_t at, bool url) {
-    if (url)
-        return std::min(text.find('&', at), text.size());
-    if (at < text.size() && text[at] == '\'') {
-        for (std::size_t i = at + 1; i < text.size(); ++i) {
-            if (text[i] == '\\')
-                ++i;
-            else if (text[i] == '\'')
-                return i + 1;
-        }
-        return text.size();
-    }
-    return std::min(text.find_first_of(" \t", at), text.size());
-}
-
 // The connection string with hugetune's timeouts where the caller set none, so a server that
 // accepts and never answers cannot hang a command (docs/fleet.md "The database").
 std::string with_timeouts(const std::string& location, bool url) {
@@ -411,7 +394,10 @@ std::vector<std::string> secrets_in(const std::string& value) {
         std::size_t end = at;
         if (at < value.size() && value[at] == '\'') {
             end = value.find('\'', at + 1);
-            add(value.substr(at + 1, (end == std::string::npos ? value.size() : end) - at - 1));
+            if (end == std::string::npos)
+                end = value.size() - 1;
+            add(value.substr(at, end + 1 - at));  // with its quotes: password=***
+            add(value.substr(at + 1, end - at - 1));
             continue;
         }
         end = std::min(value.find_first_of(" \t&", at), value.size());
@@ -458,13 +444,6 @@ DbTarget parse_db_target(const std::string& value) {
     if (!url && !keyword_form(value))
         return t;
     t.dialect = Dialect::postgresql;
-    // user:password@host: masked above with every other form of the password (secrets_in).
-    for (auto p = t.display.find("password="); p != std::string::npos;
-         p = t.display.find("password=", p + 1)) {
-        const auto end = password_end(t.display, p + 9, url);
-        t.display.replace(p + 9, end - p - 9, "***");
-    }
-    t.display = masked(t.display, t.secrets);
     t.location = with_timeouts(value, url);
     return t;
 }

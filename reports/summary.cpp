@@ -427,7 +427,7 @@ constexpr std::size_t kSummaryWidth = 100;
 std::string labelled(std::string label, const std::string& text) {
     label.resize(11, ' ');
     const std::string indent(11, ' ');
-    std::string out = label, line;
+    std::string out = label;
     std::istringstream words(text);
     std::string word;
     std::size_t column = label.size();
@@ -450,8 +450,8 @@ std::string labelled(std::string label, const std::string& text) {
 }
 
 // The answer, first: what to do, what it gives, for which pool, how sure, and whether this
-// machine can answer at all.
-void answer_lines(std::ostringstream& s, const model::Recommendation& r,
+// machine can answer at all; true when it printed that it cannot.
+bool answer_lines(std::ostringstream& s, const model::Recommendation& r,
                   const std::vector<int>& grid, const SettingWords& words) {
     s << labelled("answer",
                   decision_text(r.decision, r.hugepage_alloc_threads, r.threads_per_node, r.nodes));
@@ -476,7 +476,8 @@ void answer_lines(std::ostringstream& s, const model::Recommendation& r,
     if (r.predicted_default_seconds < model::RecommendOptions{}.small_boot_seconds)
         s << labelled("gain", "little: " + seconds_text(r.predicted_default_seconds) +
                                   " at the kernel default; the setting hardly matters here");
-    if (const auto why = cannot_answer(r, grid); !why.empty()) {
+    const auto why = cannot_answer(r, grid);
+    if (!why.empty()) {
         const int largest = grid.empty() ? 0 : *std::max_element(grid.begin(), grid.end());
         s << labelled("machine", "this machine cannot answer this well: " + join(why, "; ") +
                                      ". What would: the sweep on bare metal with " +
@@ -484,6 +485,7 @@ void answer_lines(std::ostringstream& s, const model::Recommendation& r,
                                      " hardware threads per node, or real boots (hugetune "
                                      "boot-sweep)");
     }
+    return !why.empty();
 }
 
 // "hugepage_alloc_threads -> predicted boot": the grid's counts (with the answer, the default
@@ -688,9 +690,8 @@ std::string format_report_summary(const model::Report& report, const SettingWord
       << run.sku.hardware_threads_per_node << " hardware threads), "
       << page_size_text(run.sku.page_size_kb) << " pages, kernel "
       << report.kernel.release.value_or("?") << "\n\n";
-    answer_lines(s, fit, grid, words);
+    const bool machine_line = answer_lines(s, fit, grid, words);
     prediction_table(s, fit, grid);
-    const bool machine_line = !cannot_answer(fit, grid).empty();
     if (!verbose) {
         warning_lines(s, run.warnings, machine_line, false, words);
         s << "\n(the measurements behind it, the model, the breakdown, the what-if rows and the "
@@ -735,9 +736,8 @@ std::vector<int> thread_grid(const model::SweepData& data) {
 std::string format_fit_summary(const model::Recommendation& r, const std::vector<int>& grid,
                                const SettingWords& words, bool verbose) {
     std::ostringstream s;
-    answer_lines(s, r, grid, words);
+    const bool machine_line = answer_lines(s, r, grid, words);
     prediction_table(s, r, grid);
-    const bool machine_line = !cannot_answer(r, grid).empty();
     if (!verbose) {
         warning_lines(s, r.warnings, machine_line, false, words);
         s << "\n(the model, every prediction, the breakdown and the what-if rows: "

@@ -533,8 +533,8 @@ SweepData rerun_sweep(std::uint64_t seed, double sigma, double kappa) {
 
 // Reruns of one machine: each rerun's confidence lies within the range most other reruns state
 // for theirs (Recommendation::confidence_spread, nominally 5%..95%), on a steeper and a flatter
-// optimum. With 5 rounds the resampled sweeps vary a little less than reruns do: the ranges held
-// 74% and 79% of the other reruns' confidences here (README "How sure").
+// optimum. With 5 rounds the resampled sweeps vary a little less than reruns do: the ranges hold
+// about three quarters of the other reruns' confidences, not the nominal 90% (README).
 TEST_CASE("the confidence of reruns agrees within the range each states") {
     for (const auto& [sigma, kappa, least_share] :
          {std::tuple{0.1, 0.01, 0.7}, std::tuple{0.3, 0.02, 0.7}}) {
