@@ -1,5 +1,7 @@
 #include "fleet_db/fleet_db.hpp"
 
+#include "model/fleet/run_digest.hpp"
+
 #include "model/input/json_text.hpp"
 
 #include <soci/postgresql/soci-postgresql.h>
@@ -86,6 +88,8 @@ class RunStore {
                soci::use(tool_), soci::use(kernel_, kernel_ind_), soci::use(decision_),
                soci::use(threads_), soci::use(predicted_), soci::use(confidence_, confidence_ind_),
                soci::use(warnings_), soci::use(report_))),
+          insert_digest_((sql.prepare << "INSERT INTO run_digests (run_id, digest) VALUES (:r, :d)",
+                          soci::use(id_), soci::use(digest_))),
           select_run_((sql.prepare << "SELECT id FROM runs WHERE host_id = :h AND"
                                       " generated_at = :at AND content_hash = :hash",
                        soci::use(host_id_), soci::use(generated_at_), soci::use(hash_),
@@ -142,6 +146,11 @@ class RunStore {
         const bool added = insert_run_.get_affected_rows() > 0;
         report_.swap(r.document);
         select_run_.execute(true);
+        if (added && r.digest) {
+            digest_.swap(*r.digest);
+            insert_digest_.execute(true);
+            digest_.swap(*r.digest);
+        }
         return {id_, added};
     }
 
@@ -149,12 +158,13 @@ class RunStore {
     soci::session& sql_;
     std::map<std::string, long long> skus_, hosts_;
     // The statements' values, bound by reference: declared before the statements.
-    std::string host_, generated_at_, hash_, tool_, kernel_, decision_, warnings_, report_;
+    std::string host_, generated_at_, hash_, tool_, kernel_, decision_, warnings_, report_, digest_;
     long long host_id_ = 0, sku_id_ = 0, id_ = 0, others_ = 0;
     int threads_ = 0;
     double predicted_ = 0, confidence_ = 0;
     soci::indicator kernel_ind_ = soci::i_ok, confidence_ind_ = soci::i_ok;
-    soci::statement insert_host_, select_host_, insert_run_, select_run_, count_others_;
+    soci::statement insert_host_, select_host_, insert_run_, insert_digest_, select_run_,
+        count_others_;
 };
 
 }  // namespace storage
@@ -285,6 +295,45 @@ void rekey_by_init_on_alloc(soci::session& sql) {
     }
     sql << "DELETE FROM sku_answers";
     sql << "DELETE FROM skus WHERE NOT EXISTS (SELECT 1 FROM runs r WHERE r.sku_id = skus.id)";
+}
+
+// Migration 5 (and any that raises the digest's version): every stored run's digest from its
+// report, read as ingest reads it, in slices of runs so that memory holds a slice, not the
+// database. A report the reader refuses keeps no digest; its answer reads it and names it.
+void write_run_digests(soci::session& sql) {
+    constexpr long long kSlice = 500;
+    long long after = -1;
+    for (;;) {
+        std::vector<std::pair<long long, std::string>> digests;
+        long long last = after;
+        {
+            soci::rowset<soci::row> rows =
+                (sql.prepare << "SELECT CAST(id AS TEXT), report FROM runs WHERE id > :a"
+                                " ORDER BY id LIMIT "
+                             << kSlice,
+                 soci::use(after));
+            for (const auto& row : rows) {
+                last = std::stoll(row.get<std::string>(0));
+                try {
+                    model::InputSource input;
+                    input.stored = true;
+                    const auto facts = model::fleet::read_run(
+                        model::parse_json_document(row.get<std::string>(1)), input);
+                    if (auto digest = model::fleet::run_digest(facts))
+                        digests.emplace_back(last, std::move(*digest));
+                } catch (const std::exception&) {  // damaged: read, and named, where it is used
+                }
+            }
+        }
+        for (const auto& [id, digest] : digests) {
+            sql << "DELETE FROM run_digests WHERE run_id = :id", soci::use(id);
+            sql << "INSERT INTO run_digests (run_id, digest) VALUES (:id, :d)", soci::use(id),
+                soci::use(digest);
+        }
+        if (last == after)
+            return;
+        after = last;
+    }
 }
 
 }  // namespace
@@ -582,6 +631,8 @@ void FleetDb::migrate() {
             hash_carried_verifications(*sql_);
         if (v == kInitOnAllocKeyVersion)
             rekey_by_init_on_alloc(*sql_);
+        if (v == kRunDigestsVersion)
+            write_run_digests(*sql_);
     }
     *sql_ << "DELETE FROM schema_info";
     *sql_ << "INSERT INTO schema_info (version) VALUES (:v)", soci::use(latest);
@@ -675,20 +726,35 @@ std::vector<model::fleet::FleetRun> FleetDb::runs_of_sku(const std::string& sku_
     return guarded(target_, "read the runs", [&] {
         std::vector<model::fleet::FleetRun> runs;
         std::map<std::string, std::size_t> index_of;  // the run's id as text
-        soci::rowset<soci::row> rows =
-            (sql_->prepare << "SELECT CAST(r.id AS TEXT), h.hostname, r.content_hash, r.report"
-                              " FROM runs r JOIN hosts h ON h.id = r.host_id"
-                              " JOIN skus s ON s.id = r.sku_id WHERE s.sku_key = :k"
-                              " ORDER BY h.hostname, r.generated_at, r.id",
-             soci::use(sku_key));
-        for (const auto& row : rows) {
-            model::fleet::FleetRun run{
-                row.get<std::string>(1),
-                row.get<std::string>(2),
-                stored_json(row.get<std::string>(3), "report of run", row.get<std::string>(2)),
-                {}};
-            index_of[row.get<std::string>(0)] = runs.size();
-            runs.push_back(std::move(run));
+        // A run's digest stands for its report; the report is read only where the digest is
+        // missing or of another version (model/fleet/run_digest.hpp).
+        std::vector<std::pair<std::size_t, std::string>> without_digest;  // index, run id
+        {
+            soci::rowset<soci::row> rows =
+                (sql_->prepare << "SELECT CAST(r.id AS TEXT), h.hostname, r.content_hash,"
+                                  " d.digest FROM runs r JOIN hosts h ON h.id = r.host_id"
+                                  " JOIN skus s ON s.id = r.sku_id"
+                                  " LEFT JOIN run_digests d ON d.run_id = r.id WHERE s.sku_key = :k"
+                                  " ORDER BY h.hostname, r.generated_at, r.id",
+                 soci::use(sku_key));
+            for (const auto& row : rows) {
+                model::fleet::FleetRun run{row.get<std::string>(1), row.get<std::string>(2),
+                                           nullptr};
+                if (row.get_indicator(3) == soci::i_ok)
+                    run.facts = model::fleet::read_run_digest(row.get<std::string>(3), {});
+                if (run.facts && model::fleet::to_string(run.facts->sku) != sku_key)
+                    run.facts.reset();  // a digest of before the run moved: its report says
+                if (!run.facts)
+                    without_digest.emplace_back(runs.size(), row.get<std::string>(0));
+                index_of[row.get<std::string>(0)] = runs.size();
+                runs.push_back(std::move(run));
+            }
+        }
+        for (const auto& [index, id] : without_digest) {
+            std::string text;
+            const long long run_id = std::stoll(id);
+            *sql_ << "SELECT report FROM runs WHERE id = :id", soci::use(run_id), soci::into(text);
+            runs[index].report = stored_json(text, "report of run", runs[index].run_key);
         }
         soci::rowset<soci::row> blocks =
             (sql_->prepare << "SELECT CAST(v.run_id AS TEXT), r.content_hash, v.block_hash,"

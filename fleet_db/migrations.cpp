@@ -59,6 +59,15 @@ const std::vector<std::vector<std::string>> kMigrations = {
         // report gives, in the same transaction (fleet_db.cpp: SQL cannot read the reports).
         "ALTER TABLE skus ADD COLUMN init_on_alloc INTEGER",
     },
+    {
+        // Each run's digest (model/fleet/run_digest.hpp): the facts of its report the SKU's
+        // answer reads, so an answer reads numbers, not report texts; the report stays whole.
+        // Written for every stored run in the same transaction (fleet_db.cpp).
+        // A table of its own: SQLite reads a row's columns in order, so a digest stored after
+        // the report would be reached through the report's overflow pages.
+        "CREATE TABLE run_digests (run_id BIGINT PRIMARY KEY REFERENCES runs(id),"
+        " digest TEXT NOT NULL)",
+    },
 };
 
 std::string with_dialect(std::string sql, Dialect dialect) {

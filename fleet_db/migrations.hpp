@@ -26,4 +26,9 @@ inline constexpr std::string_view kCarriedVerificationPrefix = "carried ";
 // every kept answer.
 inline constexpr int kInitOnAllocKeyVersion = 4;
 
+// Migration 5 adds each run's digest; whoever applies it then writes the digest of every stored
+// run from its report. A hugetune that raises model::fleet::kRunDigestVersion adds a migration
+// that writes them again.
+inline constexpr int kRunDigestsVersion = 5;
+
 }  // namespace hugetune::fleet_db

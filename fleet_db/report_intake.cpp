@@ -1,5 +1,7 @@
 #include "fleet_db/report_intake.hpp"
 
+#include "model/fleet/run_digest.hpp"
+
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -83,6 +85,7 @@ IntakeReport read_intake_report(const std::string& name, std::string bytes,
     report.document.erase("verification");
     in.document = report.document.dump();
     in.content_hash = content_hash(in.document);
+    in.digest = model::fleet::run_digest(in.facts);
     return in;
 }
 

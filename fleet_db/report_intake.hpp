@@ -17,6 +17,7 @@ struct IntakeReport {
     std::string document;          // the report without its verification block, as stored
     model::fleet::RunFacts facts;  // its verifications, read and checked, in facts.verifications
     std::string content_hash;      // of `document`: a later verification block keeps the run's key
+    std::optional<std::string> digest;  // of `facts` (model/fleet/run_digest.hpp)
 };
 
 // How far a report's generated_at may lie after the ingest's own time: a host's clock a day

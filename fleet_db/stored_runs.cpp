@@ -219,6 +219,7 @@ ForgetResult FleetDb::forget_runs(const RunSelection& selection, bool dry_run) {
             return out;
         // Each row before the rows it refers to.
         delete_each(*sql_, "DELETE FROM verifications WHERE run_id = :r", run_ids);
+        delete_each(*sql_, "DELETE FROM run_digests WHERE run_id = :r", run_ids);
         delete_each(*sql_, "DELETE FROM runs WHERE id = :r", run_ids);
         delete_each(*sql_, "DELETE FROM sku_answers WHERE sku_id = :s", skus_touched);
         delete_each(*sql_, "DELETE FROM hosts WHERE id = :h", hosts_gone);

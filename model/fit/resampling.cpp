@@ -4,6 +4,7 @@
 #include <cmath>
 #include <map>
 #include <numbers>
+#include <tuple>
 
 namespace hugetune::model {
 namespace {
@@ -170,17 +171,16 @@ HostRepetitionPool::HostRepetitionPool(std::span<const Point> points,
         std::all_of(points.begin(), points.end(), [](const Point& p) { return p.weight == 1.0; });
     if (!exact_)
         return;
-    // Every sample of every host, by count, as (seconds, host, group, position), then ranked.
+    // Every sample of every host, by count, as (seconds, its group, its place in ranks_), then
+    // ranked.
     struct Sample {
         double seconds;
-        std::size_t host, group, position;
+        std::uint32_t group, slot;
     };
     std::vector<std::vector<Sample>> by_count;
-    host_groups_.resize(hosts_.size());
+    host_group_begin_.push_back(0);
     for (std::size_t h = 0; h < hosts_.size(); ++h) {
-        const auto groups = hosts_[h].groups();
-        for (std::size_t g = 0; g < groups.size(); ++g) {
-            const auto& [n, values] = groups[g];
+        for (const auto& [n, values] : hosts_[h].groups()) {
             const auto at = std::lower_bound(count_values_.begin(), count_values_.end(), n);
             const auto c = static_cast<std::size_t>(at - count_values_.begin());
             if (at == count_values_.end() || *at != n) {
@@ -188,10 +188,15 @@ HostRepetitionPool::HostRepetitionPool(std::span<const Point> points,
                 by_count.insert(by_count.begin() + static_cast<std::ptrdiff_t>(c),
                                 std::vector<Sample>());
             }
+            const auto group = static_cast<std::uint32_t>(groups_.size());
+            const auto begin = static_cast<std::uint32_t>(ranks_.size());
+            groups_.push_back({0, begin, static_cast<std::uint32_t>(values.size())});
             for (std::size_t i = 0; i < values.size(); ++i)
-                by_count[c].push_back({values[i].seconds, h, g, i});
-            host_groups_[h].push_back({0, std::vector<std::uint32_t>(values.size())});
+                by_count[c].push_back(
+                    {values[i].seconds, group, begin + static_cast<std::uint32_t>(i)});
+            ranks_.resize(ranks_.size() + values.size());
         }
+        host_group_begin_.push_back(groups_.size());
     }
     ranked_seconds_.resize(count_values_.size());
     for (std::size_t c = 0; c < by_count.size(); ++c) {
@@ -200,48 +205,88 @@ HostRepetitionPool::HostRepetitionPool(std::span<const Point> points,
                   [](const Sample& a, const Sample& b) { return a.seconds < b.seconds; });
         for (std::size_t rank = 0; rank < samples.size(); ++rank) {
             const Sample& s = samples[rank];
-            auto& group = host_groups_[s.host][s.group];
-            group.count = c;
-            group.ranks[s.position] = static_cast<std::uint32_t>(rank);
+            groups_[s.group].count = static_cast<std::uint32_t>(c);
+            ranks_[s.slot] = static_cast<std::uint32_t>(rank);
             ranked_seconds_[c].push_back(s.seconds);
         }
+        std::vector<Sample>().swap(samples);
     }
 }
 
+namespace {
+
+// The values at 0-based positions `at` - 1 (when `at` > 0) and `at` of the samples a resample
+// drew, from how often it drew each rank (ranks order the samples by seconds).
+std::pair<double, double> values_at(std::span<const std::uint32_t> hits,
+                                    std::span<const double> ranked, std::size_t at) {
+    std::optional<double> before;
+    std::size_t seen = 0;
+    for (std::size_t rank = 0; rank < hits.size(); ++rank) {
+        seen += hits[rank];
+        if (!before && at > 0 && seen >= at)
+            before = ranked[rank];
+        if (seen > at)
+            return {before.value_or(0), ranked[rank]};
+    }
+    return {before.value_or(0), ranked.back()};
+}
+
+}  // namespace
+
 std::vector<Point> HostRepetitionPool::draw_medians(std::span<const std::size_t> drawn,
                                                     Resampler& rng) const {
-    // How often the resample drew each rank of each count; the draws are those of draw().
-    std::vector<std::vector<std::uint32_t>> hits(ranked_seconds_.size());
-    for (std::size_t c = 0; c < hits.size(); ++c)
-        hits[c].assign(ranked_seconds_[c].size(), 0);
-    std::vector<std::size_t> drawn_per_count(ranked_seconds_.size(), 0);
+    // Per count, what the resample drew, with the draws of draw(): where the count's ranks are
+    // few beside the draws, how often each rank was drawn (read off in rank order); where they
+    // are many (a SKU of more hosts than a resample draws), the ranks drawn, their middle found
+    // by selection. Either way its cost follows the draws, not the hosts the pool holds.
+    const std::size_t counts = ranked_seconds_.size();
+    std::vector<std::size_t> drawn_per_count(counts, 0);
+    std::vector<std::vector<std::uint32_t>> hits(counts), ranks(counts);
+    std::vector<char> by_hits(counts);
+    for (std::size_t c = 0; c < counts; ++c) {
+        const std::size_t expected = ranked_seconds_[c].size() * drawn.size() / hosts_.size();
+        by_hits[c] = ranked_seconds_[c].size() <= 4 * expected;
+        if (by_hits[c])
+            hits[c].assign(ranked_seconds_[c].size(), 0);
+        else
+            ranks[c].reserve(expected + 8);
+    }
     for (const std::size_t host : drawn)
-        for (const auto& group : host_groups_[host]) {
-            const std::size_t size = group.ranks.size();
-            auto& count_hits = hits[group.count];
-            for (std::size_t i = 0; i < size; ++i)
-                ++count_hits[group.ranks[rng.index(size)]];
+        for (std::size_t g = host_group_begin_[host]; g < host_group_begin_[host + 1]; ++g) {
+            const RankedGroup& group = groups_[g];
+            const std::size_t size = group.size;
+            const std::uint32_t* group_ranks = ranks_.data() + group.begin;
             drawn_per_count[group.count] += size;
+            if (by_hits[group.count]) {
+                std::uint32_t* count_hits = hits[group.count].data();
+                for (std::size_t i = 0; i < size; ++i)
+                    ++count_hits[group_ranks[rng.index(size)]];
+            } else {
+                auto& count_ranks = ranks[group.count];
+                for (std::size_t i = 0; i < size; ++i)
+                    count_ranks.push_back(group_ranks[rng.index(size)]);
+            }
         }
     // Each count's middle sample (or the mean of the two middle ones), as weighted_median
-    // gives it for unit weights, read off the ranks in ascending order.
+    // gives it for unit weights.
     std::vector<Point> out;
-    for (std::size_t c = 0; c < hits.size(); ++c) {
+    for (std::size_t c = 0; c < counts; ++c) {
         const std::size_t m = drawn_per_count[c];
         if (m == 0)
             continue;
-        const std::size_t upper = m / 2;  // position of the upper (or only) middle sample
-        std::optional<double> lower_value, upper_value;
-        std::size_t seen = 0;
-        for (std::size_t rank = 0; rank < hits[c].size() && !upper_value; ++rank) {
-            seen += hits[c][rank];
-            if (m % 2 == 0 && !lower_value && seen >= upper)  // position upper - 1 reached
-                lower_value = ranked_seconds_[c][rank];
-            if (seen > upper)
-                upper_value = ranked_seconds_[c][rank];
+        const std::span<const double> ranked(ranked_seconds_[c]);
+        double lower = 0, upper = 0;
+        if (by_hits[c]) {
+            std::tie(lower, upper) = values_at(hits[c], ranked, m / 2);
+        } else {
+            auto& r = ranks[c];
+            const auto middle = r.begin() + static_cast<std::ptrdiff_t>(m / 2);
+            std::nth_element(r.begin(), middle, r.end());
+            upper = ranked[*middle];
+            if (m % 2 == 0)
+                lower = ranked[*std::max_element(r.begin(), middle)];
         }
-        const double median = m % 2 == 1 ? *upper_value : (*lower_value + *upper_value) / 2;
-        out.push_back({count_values_[c], median});
+        out.push_back({count_values_[c], m % 2 == 1 ? upper : (lower + upper) / 2});
     }
     return out;
 }
@@ -263,7 +308,7 @@ std::vector<Point> HostRepetitionPool::draw(std::span<const std::size_t> drawn,
 std::vector<std::size_t> draw_hosts(std::size_t hosts, Resampler& rng) {
     if (hosts <= 1)
         return {0};
-    std::vector<std::size_t> drawn(hosts);
+    std::vector<std::size_t> drawn(std::min(hosts, kMaxResampledHosts));
     for (auto& host : drawn)
         host = rng.index(hosts);
     return drawn;

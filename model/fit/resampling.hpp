@@ -130,16 +130,25 @@ class HostRepetitionPool {
     std::vector<double> count_values_;  // the counts
     std::vector<std::vector<double>> ranked_seconds_;
     // Per host, per group of its RepetitionPool (ascending count): the group's count (an index
-    // into count_values_) and each sample's rank in ranked_seconds_, in the pool's order.
+    // into count_values_) and where its samples' ranks in ranked_seconds_ lie in ranks_, in the
+    // pool's order. Host h's groups are groups_[host_group_begin_[h] .. host_group_begin_[h+1]).
     struct RankedGroup {
-        std::size_t count = 0;
-        std::vector<std::uint32_t> ranks;
+        std::uint32_t count = 0, begin = 0, size = 0;
     };
-    std::vector<std::vector<RankedGroup>> host_groups_;
+    std::vector<RankedGroup> groups_;
+    std::vector<std::size_t> host_group_begin_;
+    std::vector<std::uint32_t> ranks_;
 };
 
-// `hosts` host indexes drawn with replacement; {0} without drawing when there is one host, so
-// a one-host bootstrap draws exactly what it drew before hosts were pooled.
+// The most hosts one resample draws. A SKU of more hosts is resampled m out of n: each resample
+// draws this many of its hosts (with replacement), so its cost stops growing with the fleet and
+// its confidence and intervals are those of a SKU of this many such hosts, wider than its own
+// (docs/fleet.md "How a SKU's answer is made").
+inline constexpr std::size_t kMaxResampledHosts = 1000;
+
+// min(`hosts`, kMaxResampledHosts) host indexes in [0, hosts) drawn with replacement; {0}
+// without drawing when there is one host, so a one-host bootstrap draws exactly what it drew
+// before hosts were pooled.
 std::vector<std::size_t> draw_hosts(std::size_t hosts, Resampler& rng);
 
 // One resample of `points` (RepetitionPool(points).draw(rng)).

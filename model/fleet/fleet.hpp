@@ -78,11 +78,15 @@ struct FleetRun {
     std::string run_key;    // the database's key of the run (the report's content hash)
     nlohmann::json report;  // the whole document; the database stores it without a `verification`
     std::vector<FleetVerification> verifications = {};  // every one stored, oldest first
+    // The report's facts as its digest keeps them (model/fleet/run_digest.hpp); when present,
+    // they are what read_run makes of `report`, which is then not read (and may be null).
+    std::optional<RunFacts> facts = {};
 };
 
-// read_run of the run's report, its stored verifications after the report's own block, the host
-// the database names. Errors are about `input`'s part "run <key> of host <host>", a stored
-// block's about "verification <key> of host <host>" with the fix that forgets it.
+// read_run of the run's report (or its digest's facts), its stored verifications after the
+// report's own block, the host the database names. Errors are about `input`'s part "run <key> of
+// host <host>", a stored block's about "verification <key> of host <host>" with the fix that
+// forgets it.
 RunFacts read_stored_run(const FleetRun& run, const InputSource& input);
 
 // The defaults of the options below, which `fleet skus`, `recommend`, `export` and `hosts` take

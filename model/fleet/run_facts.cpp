@@ -40,7 +40,8 @@ RunFacts read_run(const nlohmann::json& document, const InputSource& input) {
 
 RunFacts read_stored_run(const FleetRun& run, const InputSource& input) {
     RunFacts facts =
-        read_run(run.report, input.part("run " + run.run_key + " of host " + run.host));
+        run.facts ? *run.facts
+                  : read_run(run.report, input.part("run " + run.run_key + " of host " + run.host));
     for (const auto& stored : run.verifications) {
         // Under its key, so a message names it as the report's block is named.
         const nlohmann::json holder = {{"verification", stored.block}};

@@ -333,6 +333,7 @@ print(max(calendar.timegm(time.strptime(json.load(open(f))["generated_at"], "%Y-
     db_sql "$db" "DROP TABLE verifications" >/dev/null
     db_sql "$db" "ALTER TABLE verifications_1 RENAME TO verifications" >/dev/null
     db_sql "$db" "DROP TABLE sku_answers" >/dev/null
+    db_sql "$db" "DROP TABLE run_digests" >/dev/null
     # Its SKU keys lack init_on_alloc, which the reports say (off).
     db_sql "$db" "UPDATE skus SET sku_key = REPLACE(REPLACE(sku_key, '/ioa0', ''), '/ioa1', '')" >/dev/null
     db_sql "$db" "ALTER TABLE skus DROP COLUMN init_on_alloc" >/dev/null
@@ -355,6 +356,7 @@ print(max(calendar.timegm(time.strptime(json.load(open(f))["generated_at"], "%Y-
 
     # 7. Answers kept (while the SKUs are small: every answer computed anew is a whole fit).
     answers_kept_suite "$db" "$sku_a"
+    digests_suite "$db" "$sku_a"
 
     # 8. Two ingests of the same 30 new reports at once: both finish, each report stored once.
     mkdir "$work/batch"
@@ -638,4 +640,37 @@ answers_kept_suite() {
     cmp -s "$out" "$work/fresh.json" || fail "the damaged answer was not computed again: $(cat "$out")"
     [[ $(db_sql "$db" "SELECT answer FROM sku_answers WHERE sku_id = $sku_id") != "not json" ]] ||
         fail "the recomputed answer was not kept"
+}
+
+# digests_suite DB SKU: every run keeps its digest (docs/fleet.md "Run digests"); the SKU's answer
+# from the digests is the answer from the reports, byte for byte; a database of before the
+# digests gets one for every run when it is opened.
+digests_suite() {
+    local db=$1 sku=$2 runs before
+    runs=$(run_count "$db")
+    [[ $(db_sql "$db" "SELECT COUNT(*) FROM run_digests") == "$runs" ]] ||
+        fail "digests: $(db_sql "$db" "SELECT COUNT(*) FROM run_digests") of $runs runs"
+    db_sql "$db" "DELETE FROM sku_answers" >/dev/null
+    expect 0 "$bin" fleet recommend --db "$db" --sku "$sku" --json
+    cp "$out" "$work/from-digests.json"
+    db_sql "$db" "DELETE FROM run_digests" >/dev/null
+    db_sql "$db" "DELETE FROM sku_answers" >/dev/null
+    expect 0 "$bin" fleet recommend --db "$db" --sku "$sku" --json
+    cmp -s "$out" "$work/from-digests.json" ||
+        fail "the answer from reports is not the answer from digests: $(diff "$out" "$work/from-digests.json" | head -5)"
+    # A database of before the digests: each run gets its digest when it is opened.
+    before=$(db_sql "$db" "SELECT version FROM schema_info")
+    db_sql "$db" "DROP TABLE run_digests" >/dev/null
+    db_sql "$db" "UPDATE schema_info SET version = $((before - 1))" >/dev/null
+    db_sql "$db" "DELETE FROM sku_answers" >/dev/null
+    expect 0 "$bin" fleet recommend --db "$db" --sku "$sku" --json
+    cmp -s "$out" "$work/from-digests.json" || fail "the answer after the migration differs"
+    [[ $(db_sql "$db" "SELECT version FROM schema_info") == "$before" ]] || fail "not migrated"
+    [[ $(db_sql "$db" "SELECT COUNT(*) FROM run_digests") == "$runs" ]] ||
+        fail "the migration wrote $(db_sql "$db" "SELECT COUNT(*) FROM run_digests") digests of $runs runs"
+    # A digest that is not one (damaged, another version's) is passed over for the report.
+    db_sql "$db" "UPDATE run_digests SET digest = 'damaged' WHERE run_id = (SELECT MIN(run_id) FROM run_digests)" >/dev/null
+    db_sql "$db" "DELETE FROM sku_answers" >/dev/null
+    expect 0 "$bin" fleet recommend --db "$db" --sku "$sku" --json
+    cmp -s "$out" "$work/from-digests.json" || fail "a damaged digest changed the answer"
 }

@@ -105,12 +105,15 @@ TEST_CASE("a count's median is the same from repetitions as from their weights")
 TEST_CASE("a pooled resample drawn as medians gives the medians of the resample itself") {
     // Hosts of a few repetitions per count, some lacking a count, values with ties; drawn hosts
     // repeat. draw_medians must give medians_per_count(draw) value for value and leave the
-    // generator where draw leaves it.
-    for (std::uint64_t seed = 1; seed <= 40; ++seed) {
+    // generator where draw leaves it. The last seeds pool thousands of hosts, of which a
+    // resample draws kMaxResampledHosts: their medians are found by selection among the ranks
+    // drawn, not by counting every rank.
+    for (std::uint64_t seed = 1; seed <= 44; ++seed) {
         Resampler make(seed);
         std::vector<Point> points;
         std::vector<std::size_t> ends;
-        const std::size_t hosts = 1 + make.index(12);
+        const std::size_t hosts =
+            seed <= 40 ? 1 + make.index(12) : 4 * kMaxResampledHosts + 1 + make.index(3000);
         for (std::size_t h = 0; h < hosts; ++h) {
             for (const double n : {1.0, 2.0, 4.0, 8.0}) {
                 if (n == 4 && h % 3 == 1)
@@ -127,6 +130,7 @@ TEST_CASE("a pooled resample drawn as medians gives the medians of the resample 
         for (int resample = 0; resample < 20; ++resample) {
             const auto drawn = draw_hosts(pool.hosts(), a);
             CHECK(draw_hosts(pool.hosts(), b) == drawn);
+            CHECK(drawn.size() == std::min(hosts, kMaxResampledHosts));
             const auto expected = medians_per_count(pool.draw(drawn, a));
             const auto got = pool.draw_medians(drawn, b);
             CAPTURE(seed);
