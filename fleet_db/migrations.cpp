@@ -59,6 +59,11 @@ const std::vector<std::vector<std::string>> kMigrations = {
         // report gives, in the same transaction (fleet_db.cpp: SQL cannot read the reports).
         "ALTER TABLE skus ADD COLUMN init_on_alloc INTEGER",
     },
+    {
+        // No statement: a CPU the table did not name no longer keys `unknown` but its identity
+        // (docs/fleet.md "The SKU key"), and each run moves to the key its report's reader now
+        // gives, in the same transaction (fleet_db.cpp: SQL cannot read the reports).
+    },
 };
 
 std::string with_dialect(std::string sql, Dialect dialect) {

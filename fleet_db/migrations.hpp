@@ -26,4 +26,9 @@ inline constexpr std::string_view kCarriedVerificationPrefix = "carried ";
 // every kept answer.
 inline constexpr int kInitOnAllocKeyVersion = 4;
 
+// Migration 5 changes no table; whoever applies it moves each run to the SKU key its report's
+// reader gives now (a CPU that keyed `unknown` keys its identity or the table's name), and drops
+// the SKUs left without runs and every kept answer.
+inline constexpr int kCpuIdentityKeyVersion = 5;
+
 }  // namespace hugetune::fleet_db
