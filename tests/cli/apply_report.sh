@@ -13,6 +13,9 @@ report() {
 import json, sys
 src, out, host, arch, nodes, threads, codes, decision = sys.argv[1:9]
 doc = json.load(open(src))
+# Another machine's SKU needs that machine's CPU: the reader checks the sku block against it.
+if len(sys.argv) > 9:
+    doc["cpu"] = json.loads(sys.argv[9])
 doc["host"]["hostname"] = host
 doc["sku"].update({"microarch": arch, "nodes": int(nodes), "hardware_threads_per_node": int(threads),
                    "memory_per_node_gib": 9, "page_size_kb": 2048})
@@ -76,7 +79,8 @@ import json, sys
 d = json.load(sys.stdin)
 nodes = [n for n in d["topology"]["nodes"] if n["memory_bytes"] > 0]
 print(d["host"]["hostname"], d["cpu"]["microarch"], len(nodes), max(len(n["cpus"]) for n in nodes))')
-    report "$work/other-sku.json" "$host" "$arch" "$nodes" $((threads * 2)) "" set
+    cpu=$("$bin" probe --json | python3 -S -c 'import json, sys; print(json.dumps(json.load(sys.stdin)["cpu"]))')
+    report "$work/other-sku.json" "$host" "$arch" "$nodes" $((threads * 2)) "" set "$cpu"
     refused_with 2 "the report measured another kind of machine ($arch, $nodes node(s) x $((threads * 2)) hardware threads; this one is $arch, $nodes node(s) x $threads hardware threads)" \
         "$bin" apply --report "$work/other-sku.json" --dry-run
     # The same host and SKU passes; what follows depends on this machine's boot configuration.
