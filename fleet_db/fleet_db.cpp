@@ -297,7 +297,7 @@ void rekey_by_init_on_alloc(soci::session& sql) {
     sql << "DELETE FROM skus WHERE NOT EXISTS (SELECT 1 FROM runs r WHERE r.sku_id = skus.id)";
 }
 
-// Migration 5 (and any that raises the digest's version): every stored run's digest from its
+// Migration 6 (and any that raises the digest's version): every stored run's digest from its
 // report, read as ingest reads it, in slices of runs so that memory holds a slice, not the
 // database. A report the reader refuses keeps no digest; its answer reads it and names it.
 void write_run_digests(soci::session& sql) {
@@ -334,6 +334,45 @@ void write_run_digests(soci::session& sql) {
             return;
         after = last;
     }
+}
+
+// Each run whose report the reader now gives another SKU key than the one it is stored under
+// moves to that key (docs/fleet.md "The SKU key": `unknown` becomes the CPU's identity or the
+// table's name); the SKUs left without runs go, and every kept answer. A report the reader
+// refuses stays where it is, for its reader to name.
+void rekey_by_reader(soci::session& sql) {
+    struct Move {
+        long long run_id;
+        model::fleet::SkuKey key;
+    };
+    std::vector<Move> moves;
+    {
+        soci::rowset<soci::row> rows =
+            (sql.prepare << "SELECT CAST(r.id AS TEXT), s.sku_key, r.report FROM runs r"
+                            " JOIN skus s ON s.id = r.sku_id ORDER BY r.id");
+        for (const auto& row : rows) {
+            const long long id = std::stoll(row.get<std::string>(0));
+            const auto stored = row.get<std::string>(1);
+            try {
+                model::ReportReading reading;
+                reading.need_run = true;
+                reading.input.stored = true;
+                model::fleet::SkuKey key =
+                    model::read_report(nlohmann::json::parse(row.get<std::string>(2)), reading)
+                        .run->sku;
+                if (model::fleet::to_string(key) != stored)
+                    moves.push_back({id, std::move(key)});
+            } catch (const std::exception&) {
+                continue;
+            }
+        }
+    }
+    for (const auto& m : moves) {
+        const long long sku_id = stored_sku(sql, m.key);
+        sql << "UPDATE runs SET sku_id = :s WHERE id = :r", soci::use(sku_id), soci::use(m.run_id);
+    }
+    sql << "DELETE FROM sku_answers";
+    sql << "DELETE FROM skus WHERE NOT EXISTS (SELECT 1 FROM runs r WHERE r.sku_id = skus.id)";
 }
 
 }  // namespace
@@ -631,6 +670,8 @@ void FleetDb::migrate() {
             hash_carried_verifications(*sql_);
         if (v == kInitOnAllocKeyVersion)
             rekey_by_init_on_alloc(*sql_);
+        if (v == kCpuIdentityKeyVersion)
+            rekey_by_reader(*sql_);
         if (v == kRunDigestsVersion)
             write_run_digests(*sql_);
     }

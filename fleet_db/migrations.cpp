@@ -60,6 +60,11 @@ const std::vector<std::vector<std::string>> kMigrations = {
         "ALTER TABLE skus ADD COLUMN init_on_alloc INTEGER",
     },
     {
+        // No statement: a CPU the table did not name no longer keys `unknown` but its identity
+        // (docs/fleet.md "The SKU key"), and each run moves to the key its report's reader now
+        // gives, in the same transaction (fleet_db.cpp: SQL cannot read the reports).
+    },
+    {
         // Each run's digest (model/fleet/run_digest.hpp): the facts of its report the SKU's
         // answer reads, so an answer reads numbers, not report texts; the report stays whole.
         // Written for every stored run in the same transaction (fleet_db.cpp).

@@ -26,9 +26,14 @@ inline constexpr std::string_view kCarriedVerificationPrefix = "carried ";
 // every kept answer.
 inline constexpr int kInitOnAllocKeyVersion = 4;
 
-// Migration 5 adds each run's digest; whoever applies it then writes the digest of every stored
+// Migration 5 changes no table; whoever applies it moves each run to the SKU key its report's
+// reader gives now (a CPU that keyed `unknown` keys its identity or the table's name), and drops
+// the SKUs left without runs and every kept answer.
+inline constexpr int kCpuIdentityKeyVersion = 5;
+
+// Migration 6 adds each run's digest; whoever applies it then writes the digest of every stored
 // run from its report. A hugetune that raises model::fleet::kRunDigestVersion adds a migration
 // that writes them again.
-inline constexpr int kRunDigestsVersion = 5;
+inline constexpr int kRunDigestsVersion = 6;
 
 }  // namespace hugetune::fleet_db

@@ -1,7 +1,6 @@
 // Reads `hugetune run` reports: the one place a report's fields are named on the way in.
 #include "model/documents/report.hpp"
 
-#include <cctype>
 #include <cmath>
 #include <limits>
 #include <set>
@@ -12,6 +11,7 @@
 #include "model/documents/report_schema.hpp"
 #include "model/input/fit_input.hpp"
 #include "model/input/json_fields.hpp"
+#include "model/microarch.hpp"
 #include "model/report_version.hpp"
 #include "model/text.hpp"
 
@@ -141,6 +141,31 @@ nlohmann::json record_of(const JsonField& block) {
     return block.hint<nlohmann::json>().value_or(nullptr);
 }
 
+// The sku block's microarchitecture as this hugetune names the cpu block's CPU (docs/fleet.md
+// "The SKU key"): the same name, or the name an older hugetune gave a CPU its table did not
+// name then (its identity name, or `unknown` before identity names), which the current name
+// replaces, so those hosts leave the one SKU they shared and a CPU the table names later joins
+// its named SKU. Anything else is a report whose blocks disagree.
+std::string checked_microarch(const JsonField& doc, const std::string& stored) {
+    const JsonField cpu = doc["cpu"];
+    CpuFields fields;
+    fields.vendor = cpu["vendor"].hint<std::string>().value_or("");
+    fields.family = cpu["family"].hint<int>().value_or(-1);
+    fields.model = cpu["model"].hint<int>().value_or(-1);
+    fields.stepping = cpu["stepping"].hint<int>().value_or(-1);
+    if (const JsonField midr = cpu["midr"]; midr.present()) {
+        fields.arm_implementer = midr["implementer"].hint<int>();
+        fields.arm_part = midr["part"].hint<int>();
+    }
+    const std::string name = microarch_of(fields);
+    if (stored == name || older_name_of(fields, stored))
+        return name;
+    doc["sku"]["microarch"]
+        .with_fix("the report's sku and cpu blocks disagree (edited?); run 'hugetune run' again")
+        .fail("'" + stored + "' is not what cpu (" + printable_text(describe(fields)) +
+              ") is: " + name);
+}
+
 ReportRun read_run_part(const JsonField& doc) {
     ReportRun run;
     run.tool = {doc["tool"]["version"].string(),
@@ -154,6 +179,7 @@ ReportRun read_run_part(const JsonField& doc) {
     check_hostname(doc["host"]["hostname"], run.hostname);
     run.cpu_microarch = doc["cpu"]["microarch"].hint<std::string>().value_or("unknown");
     run.sku = read_sku(doc["sku"]);
+    run.sku.microarch = checked_microarch(doc, run.sku.microarch);
     // Reports made before the key held init_on_alloc say it in their kernel block.
     if (!run.sku.init_on_alloc)
         run.sku.init_on_alloc = doc["kernel"]["init_on_alloc"].hint<bool>();
@@ -221,16 +247,11 @@ SkuKey read_sku(const JsonField& sku) {
     sku.object();
     SkuKey key;
     key.microarch = sku["microarch"].string();
-    // A name as the probe writes it: it starts a SKU key, a CSV cell and a Prometheus label.
-    const bool plain = !key.microarch.empty() && key.microarch.size() <= 64 &&
-                       std::isalnum(static_cast<unsigned char>(key.microarch.front())) &&
-                       key.microarch.find_first_not_of(
-                           "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-                           "0123456789._+-") == std::string::npos;
-    if (!plain)
-        sku["microarch"].fail(
-            "must be a name of up to 64 letters, digits and . _ + -, starting "
-            "with a letter or digit");
+    // The rule `--sku` keeps (model/microarch.hpp): a key read from a report is one `--sku`
+    // can name.
+    if (!is_microarch_name(key.microarch))
+        sku["microarch"].fail("'" + printable_text(key.microarch.substr(0, 80)) + "' " +
+                              std::string(kMicroarchRule));
     key.nodes = static_cast<int>(sku["nodes"].whole_number({1, kMaxNodes}));
     key.hardware_threads_per_node =
         static_cast<int>(sku["hardware_threads_per_node"].whole_number({1, 1'000'000}));

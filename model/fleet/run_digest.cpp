@@ -122,8 +122,8 @@ MachineFacts read_machine(const json& j) {
 }
 
 json sku_json(const SkuKey& k) {
-    return {k.microarch,   k.nodes,        k.hardware_threads_per_node, k.memory_per_node_gib,
-            k.page_size_kb, or_null(k.init_on_alloc)};
+    return {k.microarch,           k.nodes,        k.hardware_threads_per_node,
+            k.memory_per_node_gib, k.page_size_kb, or_null(k.init_on_alloc)};
 }
 
 SkuKey read_sku_key(const json& j) {
@@ -155,30 +155,29 @@ std::optional<std::string> run_digest(const RunFacts& run) {
     json pool = nullptr;
     if (run.boot_pool)
         pool = {run.boot_pool->pages, run.boot_pool->page_size_kb, run.boot_pool->source};
-    const json digest = {
-        {"v", kRunDigestVersion},
-        {"host", run.host},
-        {"sku", sku_json(run.sku)},
-        {"generated_at", run.generated_at},
-        {"tool_version", run.tool_version},
-        {"kernel_release", or_null(run.kernel_release)},
-        {"firmware", or_null(run.firmware)},
-        {"decision", to_string(run.decision)},
-        {"threads", run.hugepage_alloc_threads},
-        {"predicted_seconds", run.predicted_seconds},
-        {"saving_seconds", run.saving_seconds},
-        {"confidence", or_null(run.confidence)},
-        {"warnings", run.warning_codes},
-        {"boot_pool", pool},
-        {"sweep",
-         {{"source", s.source},
-          {"page_size_kb", s.page_size_kb},
-          {"seed", s.seed},
-          {"complete", s.complete},
-          {"notes", s.notes},
-          {"phases", phases_json(s.phases)},
-          {"hvo_pass", hvo},
-          {"machine", machine_json(s.machine)}}}};
+    const json digest = {{"v", kRunDigestVersion},
+                         {"host", run.host},
+                         {"sku", sku_json(run.sku)},
+                         {"generated_at", run.generated_at},
+                         {"tool_version", run.tool_version},
+                         {"kernel_release", or_null(run.kernel_release)},
+                         {"firmware", or_null(run.firmware)},
+                         {"decision", to_string(run.decision)},
+                         {"threads", run.hugepage_alloc_threads},
+                         {"predicted_seconds", run.predicted_seconds},
+                         {"saving_seconds", run.saving_seconds},
+                         {"confidence", or_null(run.confidence)},
+                         {"warnings", run.warning_codes},
+                         {"boot_pool", pool},
+                         {"sweep",
+                          {{"source", s.source},
+                           {"page_size_kb", s.page_size_kb},
+                           {"seed", s.seed},
+                           {"complete", s.complete},
+                           {"notes", s.notes},
+                           {"phases", phases_json(s.phases)},
+                           {"hvo_pass", hvo},
+                           {"machine", machine_json(s.machine)}}}};
     return digest.dump();
 }
 
@@ -202,16 +201,17 @@ std::optional<RunFacts> read_run_digest(std::string_view text, const InputSource
         const std::string decision = d.at("decision").get<std::string>();
         if (decision != to_string(Decision::set) && decision != to_string(Decision::keep_default))
             return std::nullopt;
-        run.decision = decision == to_string(Decision::set) ? Decision::set : Decision::keep_default;
+        run.decision =
+            decision == to_string(Decision::set) ? Decision::set : Decision::keep_default;
         run.hugepage_alloc_threads = d.at("threads").get<int>();
         run.predicted_seconds = d.at("predicted_seconds").get<double>();
         run.saving_seconds = d.at("saving_seconds").get<double>();
         run.confidence = optional_of<double>(d, "confidence");
         run.warning_codes = d.at("warnings").get<std::vector<std::string>>();
         if (const json& pool = d.at("boot_pool"); !pool.is_null())
-            run.boot_pool = ReportBootPool{pool.at(0).get<std::uint64_t>(),
-                                           pool.at(1).get<std::uint64_t>(),
-                                           pool.at(2).get<std::string>()};
+            run.boot_pool =
+                ReportBootPool{pool.at(0).get<std::uint64_t>(), pool.at(1).get<std::uint64_t>(),
+                               pool.at(2).get<std::string>()};
         const json& s = d.at("sweep");
         SweepData& sweep = run.sweep;
         sweep.source = s.at("source").get<std::string>();

@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "model/fleet/fleet.hpp"
+#include "model/microarch.hpp"
 #include "model/text.hpp"
 
 namespace hugetune::model::fleet {
@@ -51,15 +52,6 @@ std::uint64_t number_with_unit(const KeyText& text, std::string_view part, char 
     return value;
 }
 
-bool microarch_name(std::string_view name) {
-    if (name.empty())
-        return false;
-    for (const char c : name)
-        if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-'))
-            return false;
-    return true;
-}
-
 }  // namespace
 
 std::string to_string(const SkuKey& key) {
@@ -74,9 +66,8 @@ SkuKey parse_sku_key(std::string_view key_text, const InputSource& input) {
     const auto parts = split(key_text);
     if (parts.size() != 5 && parts.size() != 6)
         refuse(text, std::to_string(parts.size()) + " part(s) separated by '/', not 5 or 6");
-    if (!microarch_name(parts[0]))
-        refuse(text, "microarch '" + std::string(parts[0]) +
-                         "' must be lower-case letters, digits and '-'");
+    if (!is_microarch_name(parts[0]))
+        refuse(text, "microarch '" + std::string(parts[0]) + "' " + std::string(kMicroarchRule));
     SkuKey key;
     key.microarch = std::string(parts[0]);
     key.nodes = static_cast<int>(number_with_unit(text, parts[1], 'n', "nodes", 1));

@@ -13,6 +13,9 @@ report() {
 import json, sys
 src, out, host, arch, nodes, threads, codes, decision = sys.argv[1:9]
 doc = json.load(open(src))
+# Another machine's SKU needs that machine's CPU: the reader checks the sku block against it.
+if len(sys.argv) > 9:
+    doc["cpu"] = json.loads(sys.argv[9])
 doc["host"]["hostname"] = host
 doc["sku"].update({"microarch": arch, "nodes": int(nodes), "hardware_threads_per_node": int(threads),
                    "memory_per_node_gib": 9, "page_size_kb": 2048})
@@ -28,7 +31,7 @@ root=$(copy_fixture debian)
 before=$(tree_sum "$root")
 
 # The report's confidence and warnings are shown, also when nothing refuses it.
-report "$work/noisy.json" somehost zen4 2 64 "noisy kernel_too_old" set
+report "$work/noisy.json" somehost zen5 2 64 "noisy kernel_too_old" set
 expect 0 "$bin" apply --report "$work/noisy.json" --root "$root" --dry-run
 stderr_has "hugetune: note: report: confidence 62%"
 stderr_has "hugetune: warning: report [noisy]: about noisy"
@@ -36,7 +39,7 @@ stderr_has "hugetune: warning: report [kernel_too_old]: about kernel_too_old"
 
 # Each code that makes the value untrustworthy refuses it, before anything is written.
 for code in vm low_confidence poor_fit failed_resamples; do
-    report "$work/$code.json" somehost zen4 2 64 "noisy $code" set
+    report "$work/$code.json" somehost zen5 2 64 "noisy $code" set
     refused_with 2 "--report $work/$code.json: not fit to act on: the report warns [$code]" \
         "$bin" apply --report "$work/$code.json" --root "$root"
     stderr_has "pass --force to apply it anyway"
@@ -59,7 +62,7 @@ cmp -s "$fixtures/debian/etc/default/grub" "$root/etc/default/grub" || fail "rol
 find "$root" -name '*.hugetune-*.bak' -delete
 
 # keep_default: nothing to apply, exit 0, nothing changed; --value still sets a value.
-report "$work/keep.json" somehost zen4 2 64 "" keep_default
+report "$work/keep.json" somehost zen5 2 64 "" keep_default
 expect 0 "$bin" apply --report "$work/keep.json" --root "$root"
 stdout_has "the report recommends keeping the kernel's default thread count; nothing changed"
 [[ $(tree_sum "$root") == "$before" ]] || fail "keep_default: files changed"
@@ -67,7 +70,7 @@ expect 0 "$bin" apply --report "$work/keep.json" --value 8 --root "$root" --dry-
 stdout_has 'hugepage_alloc_threads=8"'
 
 # This machine (no --root): a report of another host or SKU is refused, also in a dry run.
-report "$work/other-host.json" not-this-host-xyz zen4 2 64 "" set
+report "$work/other-host.json" not-this-host-xyz zen5 2 64 "" set
 refused_with 2 "the report measured host not-this-host-xyz, not this one" \
     "$bin" apply --report "$work/other-host.json" --dry-run
 if command -v python3 >/dev/null; then
@@ -76,7 +79,8 @@ import json, sys
 d = json.load(sys.stdin)
 nodes = [n for n in d["topology"]["nodes"] if n["memory_bytes"] > 0]
 print(d["host"]["hostname"], d["cpu"]["microarch"], len(nodes), max(len(n["cpus"]) for n in nodes))')
-    report "$work/other-sku.json" "$host" "$arch" "$nodes" $((threads * 2)) "" set
+    cpu=$("$bin" probe --json | python3 -S -c 'import json, sys; print(json.dumps(json.load(sys.stdin)["cpu"]))')
+    report "$work/other-sku.json" "$host" "$arch" "$nodes" $((threads * 2)) "" set "$cpu"
     refused_with 2 "the report measured another kind of machine ($arch, $nodes node(s) x $((threads * 2)) hardware threads; this one is $arch, $nodes node(s) x $threads hardware threads)" \
         "$bin" apply --report "$work/other-sku.json" --dry-run
     # The same host and SKU passes; what follows depends on this machine's boot configuration.
@@ -92,7 +96,7 @@ else
 fi
 # cmdline prints the value for scripts, says on stderr why apply would refuse the report, and
 # with --strict prints nothing and exits 2 for it.
-report "$work/poor.json" somehost zen4 2 64 "noisy poor_fit" set
+report "$work/poor.json" somehost zen5 2 64 "noisy poor_fit" set
 expect 0 "$bin" cmdline --report "$work/poor.json"
 [[ $(cat "$out") == "hugepage_alloc_threads=24" ]] || fail "cmdline stdout: $(cat "$out")"
 stderr_has "hugetune: warning: apply refuses this report: the report warns [poor_fit]"

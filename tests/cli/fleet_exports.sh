@@ -38,7 +38,7 @@ cp "$out" "$work/cmdline.txt"
 stderr_has "1 SKU left out"
 expect 0 "$bin" fleet export --db "$db" --format json "${analysis[@]}"
 cp "$out" "$work/answers.json"
-sku=$(python3 -c 'import json, sys; print([a["sku"] for a in json.load(open(sys.argv[1])) if a["sku"].startswith("skylake/")][0])' "$work/answers.json")
+sku=$(python3 -c 'import json, sys; print([a["sku"] for a in json.load(open(sys.argv[1])) if a["sku"].startswith("skylake-sp/")][0])' "$work/answers.json")
 
 for format in ansible tuned machineconfig; do
     expect 0 "$bin" fleet export --db "$db" --format "$format" "${analysis[@]}"
@@ -192,9 +192,9 @@ python3 - "$work/sku.svg" <<'PY' || fail "the SVG: $(head -c 2000 "$work/sku.svg
 import sys, xml.etree.ElementTree as ET
 root = ET.parse(sys.argv[1]).getroot()
 text = " ".join(t.strip() for t in root.itertext())
-needed = [f"skylake-0-host0{i}" for i in range(6)] + [
-    "skylake-0-host05 (outlier: its curve is slower", "recommended hugepage_alloc_threads=",
-    "5%..95% bootstrap", "skylake/4n/28t/192g/2048k"]
+needed = [f"skylake-sp-0-host0{i}" for i in range(6)] + [
+    "skylake-sp-0-host05 (outlier: its curve is slower", "recommended hugepage_alloc_threads=",
+    "5%..95% bootstrap", "skylake-sp/4n/28t/192g/2048k"]
 missing = [n for n in needed if n not in text]
 print("missing:", missing) if missing else None
 sys.exit(1 if missing else 0)

@@ -19,7 +19,7 @@ mkdir "$work/prom"
 "$gen" --seed 3 --out "$work/fleet" --skus 2 --hosts-per-sku 6 --outliers 1 --verify-share 0.5 >/dev/null 2>&1
 rm "$work/fleet/truth.json"
 expect 0 "$bin" verify --log "$logs/dmesg-6.15-threads32.log" --prometheus "$work/prom/verified.prom"
-cp "$work/fleet/skylake-0-host00.json" "$work/report.json"
+cp "$work/fleet/skylake-sp-0-host00.json" "$work/report.json"
 expect 1 "$bin" verify --log "$logs/dmesg-6.15-shortfall.log" --report "$work/report.json" \
     --prometheus "$work/prom/shortfall.prom"
 cp "$work/prom/verified.prom" "$work/prom/unjudged.prom"
@@ -106,7 +106,7 @@ now = time.time()
 for f, _, v in series.get("hugetune_verify_timestamp_seconds", []):
     if not now - 600 < v <= now + 1:
         errors.append(f"{f}: verify's time {v} is not now")
-if [l["sku"].startswith("skylake/4n/28t/192g/2048k") for f, l, _ in
+if [l["sku"].startswith("skylake-sp/4n/28t/192g/2048k") for f, l, _ in
         series.get("hugetune_boot_verified", []) if f == "shortfall.prom"] != [True]:
     errors.append("the shortfall's samples lack the report's SKU")
 

@@ -20,15 +20,16 @@ using nlohmann::json;
 // Per SKU: a machine and the true curve of its boot work per page (USL: time per page at N
 // threads per node is t1 (1 + sigma (N - 1) + kappa N (N - 1)) / N).
 struct SkuTemplate {
-    const char* microarch;
+    const char* vendor;
+    int family, model, stepping;
     int nodes, threads_per_node;
     std::uint64_t gib_per_node;
     double sigma, kappa;
 };
 constexpr SkuTemplate kTemplates[] = {
-    {"skylake", 4, 28, 192, 0.05, 0.0015},  // best past the default
-    {"zen4", 2, 32, 384, 0.03, 0.02},       // best near the default
-    {"icelake", 2, 36, 256, 0.08, 0.006},
+    {"GenuineIntel", 6, 85, 4, 4, 28, 192, 0.05, 0.0015},  // skylake-sp: best past the default
+    {"AuthenticAMD", 25, 17, 1, 2, 32, 384, 0.03, 0.02},   // zen4: best near the default
+    {"GenuineIntel", 6, 106, 6, 2, 36, 256, 0.08, 0.006},  // icelake-sp
 };
 constexpr double kSecondsPerPage = 1.0e-3;    // boot work at one thread per node
 constexpr double kZeroShare = 0.35;           // the fault's zeroing against the boot's work
@@ -56,9 +57,11 @@ std::vector<int> thread_counts(int hw) {
 SkuTruth make_truth(const FleetSpec& spec, int k, model::Resampler& rng) {
     const SkuTemplate& t = kTemplates[static_cast<std::size_t>(k) % std::size(kTemplates)];
     SkuTruth s;
-    s.key = {t.microarch, t.nodes, t.threads_per_node, t.gib_per_node, 2048, true};
+    // SKUs past the templates: CPUs no table names (Intel model 1000 + k), each its own SKU.
+    s.cpu = {t.vendor, t.family, t.model, t.stepping, std::nullopt, std::nullopt};
     if (k >= static_cast<int>(std::size(kTemplates)))
-        s.key.microarch += "-" + std::to_string(k);
+        s.cpu.model = 1000 + k;
+    s.key = {model::microarch_of(s.cpu), t.nodes, t.threads_per_node, t.gib_per_node, 2048, true};
     s.sigma = t.sigma * std::exp(0.1 * rng.normal());
     s.kappa = t.kappa * std::exp(0.1 * rng.normal());
     s.seconds_per_page = kSecondsPerPage;
@@ -106,10 +109,10 @@ json probe(const SkuTruth& s, const std::string& host, const std::string& kernel
     const json pool = {{"size_kb", 2048}, {"pages", s.pool_pages}, {"node_format", false}};
     return {{"host", {{"hostname", host}}},
             {"cpu",
-             {{"vendor", "GenuineIntel"},
-              {"family", 6},
-              {"model", 85},
-              {"stepping", 4},
+             {{"vendor", s.cpu.vendor},
+              {"family", s.cpu.family},
+              {"model", s.cpu.model},
+              {"stepping", s.cpu.stepping},
               {"model_name", "generated " + s.key.microarch},
               {"microarch", s.key.microarch}}},
             {"topology", topology(s)},

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "model/fleet/fleet.hpp"
+#include "model/microarch.hpp"
 
 namespace hugetune::test {
 
@@ -34,7 +35,8 @@ struct PlantedOutlier {
 };
 
 struct SkuTruth {
-    model::fleet::SkuKey key;
+    model::fleet::SkuKey key;     // its microarch what the table names `cpu`
+    model::CpuFields cpu;         // the reports' cpu block
     double sigma = 0, kappa = 0;  // the true USL of the boot's work per page
     double seconds_per_page = 0;  // at one thread per node
     int online_cpus = 1;

@@ -1,7 +1,6 @@
 #include "tuner/probe/microarch.hpp"
 
 #include <algorithm>
-#include <array>
 #include <charconv>
 #include <cstdint>
 #include <cstdio>
@@ -11,73 +10,6 @@
 
 namespace hugetune {
 namespace {
-
-struct Row {
-    std::string_view vendor;
-    int family;
-    int model;
-    int stepping_min;  // inclusive; -1 = any
-    int stepping_max;
-    std::string_view name;
-};
-
-// Intel server parts by family 6 model (and stepping where one model spans generations:
-// model 85 is Skylake-SP at steppings 0-4, Cascade Lake-SP at 5-7, Cooper Lake at 10-11).
-// AMD by family 0x17/0x19/0x1a and model range, server (EPYC) generations.
-constexpr std::array<Row, 14> kTable = {{
-    {"GenuineIntel", 6, 63, -1, -1, "haswell-ep"},
-    {"GenuineIntel", 6, 79, -1, -1, "broadwell-ep"},
-    {"GenuineIntel", 6, 86, -1, -1, "broadwell-de"},
-    {"GenuineIntel", 6, 85, 0, 4, "skylake-sp"},
-    {"GenuineIntel", 6, 85, 5, 7, "cascadelake-sp"},
-    {"GenuineIntel", 6, 85, 10, 11, "cooperlake-sp"},
-    {"GenuineIntel", 6, 106, -1, -1, "icelake-sp"},
-    {"GenuineIntel", 6, 108, -1, -1, "icelake-d"},
-    {"GenuineIntel", 6, 143, -1, -1, "sapphirerapids"},
-    {"GenuineIntel", 6, 207, -1, -1, "emeraldrapids"},
-    {"GenuineIntel", 6, 173, -1, -1, "graniterapids"},
-    {"GenuineIntel", 6, 174, -1, -1, "graniterapids-d"},
-    {"GenuineIntel", 6, 175, -1, -1, "sierraforest"},
-    {"GenuineIntel", 6, 221, -1, -1, "clearwaterforest"},
-}};
-
-// AMD server generations by family and model range: family 0x17 Zen/Zen+ (Naples) and Zen 2
-// (Rome); 0x19 Zen 3 (Milan), Zen 4 (Genoa), Zen 4c (Bergamo, Siena); 0x1a Zen 5 (Turin) and
-// Zen 5c (Turin dense). Client parts of the same core share the name.
-std::string_view amd_by_range(int family, int model) {
-    if (family == 0x17) {
-        if (model <= 0x0f)
-            return "zen";  // Naples (Zen, Zen+)
-        if (model >= 0x30 && model <= 0x3f)
-            return "zen2";  // Rome
-        if (model >= 0x60 && model <= 0x7f)
-            return "zen2";
-        return {};
-    }
-    if (family == 0x19) {
-        if (model <= 0x0f)
-            return "zen3";  // Milan (0x01), Milan-X
-        if (model >= 0x10 && model <= 0x1f)
-            return "zen4";  // Genoa, Genoa-X (0x11)
-        if (model >= 0x20 && model <= 0x5f)
-            return "zen3";  // client Zen 3
-        if (model >= 0x60 && model <= 0x7f)
-            return "zen4";  // client Zen 4
-        if (model >= 0xa0 && model <= 0xaf)
-            return "zen4c";  // Bergamo, Siena
-        return {};
-    }
-    if (family == 0x1a) {
-        if (model <= 0x0f)
-            return "zen5";  // Turin (0x02)
-        if (model >= 0x10 && model <= 0x1f)
-            return "zen5c";  // Turin dense (0x11)
-        if (model >= 0x20 && model <= 0x7f)
-            return "zen5";  // client Zen 5
-        return {};
-    }
-    return {};
-}
 
 int to_int(std::string_view s) {
     int v = -1;
@@ -96,104 +28,7 @@ int to_int_auto(std::string_view s) {
     return to_int(s);
 }
 
-struct ArmImplementer {
-    int code;
-    std::string_view name;
-};
-
-// MIDR implementer codes, as arch/arm64/include/asm/cputype.h names them (ARM_CPU_IMP_*).
-constexpr std::array<ArmImplementer, 11> kArmImplementers = {{
-    {0x41, "ARM"},
-    {0x42, "Broadcom"},
-    {0x43, "Cavium"},
-    {0x46, "Fujitsu"},
-    {0x48, "HiSilicon"},
-    {0x4e, "NVIDIA"},
-    {0x50, "APM"},
-    {0x51, "Qualcomm"},
-    {0x61, "Apple"},
-    {0x6d, "Microsoft"},
-    {0xc0, "Ampere"},
-}};
-
-struct ArmPart {
-    int implementer;
-    int part;
-    std::string_view microarch;
-    std::string_view core;
-};
-
-// Server cores by implementer and part number, from arch/arm64/include/asm/cputype.h
-// (ARM_CPU_PART_*, AMPERE_CPU_PART_*, HISI_CPU_PART_*, FUJITSU_CPU_PART_A64FX,
-// MICROSOFT_CPU_PART_AZURE_COBALT_100, CAVIUM/BRCM ThunderX2) and the vendors' technical
-// reference manuals (the MIDR_EL1 reset value of each core). Parts licensed from Arm report
-// Arm's implementer code whoever built the SoC: AWS Graviton2 and Ampere Altra are Neoverse N1,
-// Graviton3 Neoverse V1, Graviton4, NVIDIA Grace and Google Axion Neoverse V2. Microsoft's
-// Cobalt 100 reports its own implementer with Neoverse N2's part number ("based on r0p0 of
-// Neoverse N2", cputype.h).
-constexpr std::array<ArmPart, 16> kArmParts = {{
-    {0x41, 0xd08, "cortex-a72", "Cortex-A72"},
-    {0x41, 0xd0c, "neoverse-n1", "Neoverse N1"},
-    {0x41, 0xd40, "neoverse-v1", "Neoverse V1"},
-    {0x41, 0xd49, "neoverse-n2", "Neoverse N2"},
-    {0x41, 0xd4f, "neoverse-v2", "Neoverse V2"},
-    {0x41, 0xd83, "neoverse-v3ae", "Neoverse V3AE"},
-    {0x41, 0xd84, "neoverse-v3", "Neoverse V3"},
-    {0x41, 0xd8e, "neoverse-n3", "Neoverse N3"},
-    {0x6d, 0xd49, "neoverse-n2", "Azure Cobalt 100 (Neoverse N2)"},
-    {0xc0, 0xac3, "ampere1", "AmpereOne (Ampere-1)"},
-    {0xc0, 0xac4, "ampere1a", "AmpereOne (Ampere-1A)"},
-    {0x48, 0xd01, "tsv110", "Kunpeng 920 (TaiShan v110)"},
-    {0x48, 0xd02, "hip09", "HiSilicon HIP09"},
-    {0x46, 0x001, "a64fx", "A64FX"},
-    {0x43, 0x0af, "thunderx2", "ThunderX2"},
-    {0x42, 0x516, "thunderx2", "ThunderX2 (Vulcan)"},
-}};
-
-const ArmPart* arm_part(int implementer, int part) {
-    for (const auto& row : kArmParts)
-        if (row.implementer == implementer && row.part == part)
-            return &row;
-    return nullptr;
-}
-
 }  // namespace
-
-std::string classify_microarch(std::string_view vendor, int family, int model, int stepping) {
-    if (vendor == "AuthenticAMD") {
-        auto name = amd_by_range(family, model);
-        return std::string(name.empty() ? kUnknownMicroarch : name);
-    }
-    if (vendor == "HygonGenuine" && family == 0x18)
-        return "dhyana";  // Zen-derived
-    for (const auto& row : kTable) {
-        if (row.vendor != vendor || row.family != family || row.model != model)
-            continue;
-        if (row.stepping_min >= 0 && (stepping < row.stepping_min || stepping > row.stepping_max))
-            continue;
-        return std::string(row.name);
-    }
-    return std::string(kUnknownMicroarch);
-}
-
-std::string classify_arm64_microarch(int implementer, int part) {
-    const ArmPart* row = arm_part(implementer, part);
-    return std::string(row ? row->microarch : kUnknownMicroarch);
-}
-
-std::string arm64_implementer_name(int implementer) {
-    for (const auto& row : kArmImplementers)
-        if (row.code == implementer)
-            return std::string(row.name);
-    char code[8];
-    std::snprintf(code, sizeof code, "0x%02x", static_cast<unsigned>(implementer) & 0xffU);
-    return code;
-}
-
-std::string arm64_core_name(int implementer, int part) {
-    const ArmPart* row = arm_part(implementer, part);
-    return row ? std::string(row->core) : std::string();
-}
 
 std::optional<Midr> parse_midr(std::string_view text) {
     text = trim(text);
@@ -227,6 +62,7 @@ void set_midr(CpuIdentity& id, const Midr& midr) {
     if (id.model_name.empty())
         id.model_name = arm64_unknown_core_name(midr.implementer, midr.part);
     id.microarch = classify_arm64_microarch(midr.implementer, midr.part);
+    id.in_table = model::table_names_arm64(midr.implementer, midr.part);
 }
 
 CpuIdentity parse_cpuinfo(std::string_view cpuinfo) {
@@ -273,6 +109,7 @@ CpuIdentity parse_cpuinfo(std::string_view cpuinfo) {
         return id;
     }
     id.microarch = classify_microarch(id.vendor, id.family, id.model, id.stepping);
+    id.in_table = model::table_names(id.vendor, id.family, id.model, id.stepping);
     return id;
 }
 

@@ -6,6 +6,8 @@
 #include <string>
 #include <string_view>
 
+#include "model/microarch.hpp"
+
 namespace hugetune {
 
 // The fields of arm64's MIDR_EL1 (Arm Architecture Reference Manual, "MIDR_EL1, Main ID
@@ -33,10 +35,13 @@ struct SocIdentity {
     bool empty() const { return !machine && !family && !soc_id && !revision; }
 };
 
-// The microarchitecture of a CPU the tables below do not name. The SKU key starts with the
-// microarchitecture (model/fleet/fleet.hpp), so the fleet database files hosts of every unnamed
-// CPU with the same nodes, threads and memory under one SKU.
-inline constexpr std::string_view kUnknownMicroarch = "unknown";
+// The tables and the names they give live in model/microarch.hpp, where the fleet's reader
+// names a report's CPU with the same functions.
+using model::arm64_core_name;
+using model::arm64_implementer_name;
+using model::classify_arm64_microarch;
+using model::classify_microarch;
+using model::kUnknownMicroarch;
 
 struct CpuIdentity {
     // x86: vendor_id ("GenuineIntel", "AuthenticAMD"); arm64: the MIDR implementer's name
@@ -46,26 +51,16 @@ struct CpuIdentity {
     // x86: the CPU's own "model name"; arm64, where the kernel gives none: the core's name
     // from the table ("Neoverse N1"), else arm64_unknown_core_name's.
     std::string model_name;
-    // lower-case stable id: "skylake-sp", "neoverse-n1", ...; kUnknownMicroarch when unnamed
+    // lower-case stable id: the table's "skylake-sp", "neoverse-n1", ...; for a CPU the table
+    // does not name its identity name ("intel-6-62-4", "arm-00-051"); kUnknownMicroarch when
+    // nothing identifies it
     std::string microarch{kUnknownMicroarch};
+    bool in_table = false;     // the table names the CPU
     std::optional<Midr> midr;  // arm64 only
     SocIdentity soc;           // where the kernel names it
 
-    bool named() const { return microarch != kUnknownMicroarch; }
+    bool named() const { return in_table; }
 };
-
-// Lower-case stable identifier, or kUnknownMicroarch.
-std::string classify_microarch(std::string_view vendor, int family, int model, int stepping);
-
-// arm64: by implementer and part number (the kernel's arch/arm64/include/asm/cputype.h);
-// kUnknownMicroarch for parts the table does not list.
-std::string classify_arm64_microarch(int implementer, int part);
-
-// The implementer's name ("ARM", "Ampere"), or its code "0x41" when the table does not know it.
-std::string arm64_implementer_name(int implementer);
-
-// The core's name ("Neoverse N1"); empty when the table does not list the part.
-std::string arm64_core_name(int implementer, int part);
 
 // What the probe calls a core the table does not list, with its codes:
 // "unknown Arm core (implementer 0x00, part 0x051)" (QEMU's emulated max CPU reports

@@ -178,11 +178,15 @@ std::string format_summary(const Probe& p) {
     else
         s << "          " << p.cpu.vendor << " family " << p.cpu.family << " model " << p.cpu.model
           << " stepping " << p.cpu.stepping << " -> " << p.cpu.microarch << "\n";
-    if (!p.cpu.named())
-        s << "          note: this CPU is not in hugetune's table, so its SKU key starts with '"
+    if (p.cpu.microarch == kUnknownMicroarch)
+        s << "          note: nothing identifies this CPU, so its SKU key starts with '"
           << kUnknownMicroarch
-          << "': in the fleet database, hosts of different unnamed CPUs with the same nodes, "
-             "threads and memory share one SKU\n";
+          << "': in the fleet database, hosts of every such CPU with the same nodes, threads "
+             "and memory share one SKU\n";
+    else if (!p.cpu.named())
+        s << "          note: this CPU is not in hugetune's table, so its SKU key starts with its "
+             "identity, '"
+          << p.cpu.microarch << "': it shares a SKU only with hosts of the same CPU\n";
     if (const auto& soc = p.cpu.soc; !soc.empty())
         s << "soc       " << soc.machine.value_or(soc.soc_id.value_or(soc.family.value_or("")))
           << (soc.revision ? " revision " + *soc.revision : std::string()) << "\n";

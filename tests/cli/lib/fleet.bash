@@ -7,7 +7,8 @@
 fleet_fixture=$src/tests/fixtures/fleet/report-1.json
 fleet_fixture2=$src/tests/fixtures/fleet/report-2.json
 
-# make_report SRC OUT HOST [TIME] [MICROARCH] [KERNEL]: SRC with those fields changed.
+# make_report SRC OUT HOST [TIME] [MODEL] [KERNEL]: SRC with those fields changed; MODEL makes the
+# CPU an Intel family 6 model no table names, its SKU microarch intel-6-MODEL-0 (docs/fleet.md).
 make_report() {
     python3 -S - "$@" <<'PY'
 import json, sys
@@ -16,7 +17,10 @@ extra = sys.argv[4:] + [""] * 3
 doc = json.load(open(src))
 doc["host"]["hostname"] = host
 if extra[0]: doc["generated_at"] = extra[0]
-if extra[1]: doc["sku"]["microarch"] = extra[1]
+if extra[1]:
+    doc["cpu"].update({"vendor": "GenuineIntel", "family": 6, "model": int(extra[1]), "stepping": 0,
+                       "microarch": "intel-6-%s-0" % extra[1]})
+    doc["sku"]["microarch"] = "intel-6-%s-0" % extra[1]
 if extra[2]: doc["kernel"]["release"] = extra[2]
 json.dump(doc, open(out, "w"), indent=1)
 PY
@@ -130,9 +134,9 @@ fleet_suite() {
     local sku_a sku_b
     for h in host-a host-b host-c; do make_report "$fleet_fixture" "$d/$h.json" "$h"; done
     make_report "$fleet_fixture2" "$d/host-d.json" host-d "" "" 9.9.9-other
-    make_report "$fleet_fixture" "$d/other-1.json" other-1 "" testarch
+    make_report "$fleet_fixture" "$d/other-1.json" other-1 "" 1001
     sku_a=$(sku_key_of "$fleet_fixture")
-    sku_b=testarch/${sku_a#*/}
+    sku_b=intel-6-1001-0/${sku_a#*/}
 
     # 1. A directory, once: every report added; again: every one already stored.
     expect 0 "$bin" fleet ingest --db "$db" --json "$d"
@@ -499,13 +503,13 @@ runs_suite() {
 forget_suite() {
     local db=$1 f=$work/forget
     mkdir -p "$f"
-    make_report "$fleet_fixture" "$f/fg-1-old.json" fg-1 2026-01-15T08:00:00Z forgetarch 9.9.9-forget
-    make_report "$fleet_fixture" "$f/fg-1-new.json" fg-1 2026-06-15T08:00:00Z forgetarch 9.9.9-forget
-    make_report "$fleet_fixture" "$f/fg-2.json" fg-2 2026-06-15T08:00:00Z forgetarch 9.9.9-forget
-    make_report "$fleet_fixture" "$f/fg-3.json" fg-3 2026-06-15T08:00:00Z forgetarch 9.9.9-other
+    make_report "$fleet_fixture" "$f/fg-1-old.json" fg-1 2026-01-15T08:00:00Z 1002 9.9.9-forget
+    make_report "$fleet_fixture" "$f/fg-1-new.json" fg-1 2026-06-15T08:00:00Z 1002 9.9.9-forget
+    make_report "$fleet_fixture" "$f/fg-2.json" fg-2 2026-06-15T08:00:00Z 1002 9.9.9-forget
+    make_report "$fleet_fixture" "$f/fg-3.json" fg-3 2026-06-15T08:00:00Z 1002 9.9.9-other
     expect 0 "$bin" fleet ingest --db "$db" "$f"
     local sku runs
-    sku=$(db_sql "$db" "SELECT sku_key FROM skus WHERE microarch = 'forgetarch'")
+    sku=$(db_sql "$db" "SELECT sku_key FROM skus WHERE microarch = 'intel-6-1002-0'")
     runs=$(run_count "$db")
     expect 0 "$bin" fleet recommend --db "$db" --sku "$sku"
     local answers="SELECT COUNT(*) FROM sku_answers a JOIN skus s ON s.id = a.sku_id WHERE s.sku_key = '$sku'"

@@ -1,6 +1,9 @@
 #include <doctest/doctest.h>
 
+#include <set>
+
 #include "model/fleet/fleet.hpp"
+#include "model/microarch.hpp"
 #include "tests/unit/support/report_data.hpp"
 
 using namespace hugetune;
@@ -95,7 +98,7 @@ TEST_CASE("each bad field is refused by its JSON path") {
     refused("/host/hostname"_json_pointer, "", "host.hostname: must not be empty");
     refused("/sku"_json_pointer, gone, "sku: missing");
     refused("/sku/nodes"_json_pointer, 0, "sku.nodes: must be a whole number from 1");
-    refused("/sku/microarch"_json_pointer, "a/b", "sku.microarch: must be a name");
+    refused("/sku/microarch"_json_pointer, "a/b", "sku.microarch: 'a/b' must be 1 to 64");
     refused("/sku/page_size_kb"_json_pointer, "2048", "sku.page_size_kb: must be a whole number");
     refused("/generated_at"_json_pointer, 5, "generated_at: must be a string");
     refused("/tool/version"_json_pointer, gone, "tool.version: missing");
@@ -110,8 +113,8 @@ TEST_CASE("each bad field is refused by its JSON path") {
             "generated_at: '9999-99-99T99:99:99Z' is not a UTC time the calendar has");
     refused("/generated_at"_json_pointer, "2026-02-29T10:00:00Z",
             "generated_at: '2026-02-29T10:00:00Z' is not a UTC time the calendar has");
-    refused("/sku/microarch"_json_pointer, "-2-3", "sku.microarch: must be a name");
-    refused("/sku/microarch"_json_pointer, "=cmd|x", "sku.microarch: must be a name");
+    refused("/sku/microarch"_json_pointer, "-2-3", "sku.microarch: '-2-3' must be 1 to 64");
+    refused("/sku/microarch"_json_pointer, "=cmd|x", "sku.microarch: '=cmd|x' must be 1 to 64");
     refused("/sweep/points/0/samples_seconds/1"_json_pointer, -1.0,
             "sweep.points[0].samples_seconds[1]: must be above 0");
     refused("/sweep/parameters"_json_pointer, gone, "sweep.parameters: missing");
@@ -164,4 +167,87 @@ TEST_CASE("init_on_alloc is part of the SKU key, from the sku block or an older 
         CHECK(std::string(e.what()).find("/ioa0") != std::string::npos);
         CHECK(std::string(e.what()).find("/ioa1") != std::string::npos);
     }
+}
+
+TEST_CASE("a report's SKU microarch is refused where --sku refuses it, by the same rule") {
+    for (const char* name : {"IceLake", "ice.lake", "ice_lake+x", "-icelake"}) {
+        CAPTURE(name);
+        json report = fixed_report();
+        report["sku"]["microarch"] = name;
+        const std::string message = refusal(report);
+        CHECK(message.rfind("sku.microarch: '" + std::string(name) + "' " +
+                                std::string(model::kMicroarchRule),
+                            0) == 0);
+        try {
+            parse_sku_key(std::string(name) + "/2n/16t/64g/2048k");
+            FAIL("--sku took it");
+        } catch (const model::InputError& e) {
+            CHECK(std::string(e.what()).find(std::string(model::kMicroarchRule)) !=
+                  std::string::npos);
+        }
+    }
+    // and what --sku takes, the reader takes (here the fixture CPU's own name).
+    CHECK(parse_sku_key(to_string(read_run(fixed_report()).sku)) == read_run(fixed_report()).sku);
+}
+
+namespace {
+
+json with_cpu(const char* vendor, int family, int model, int stepping, const char* microarch) {
+    json report = fixed_report();
+    report["cpu"]["vendor"] = vendor;
+    report["cpu"]["family"] = family;
+    report["cpu"]["model"] = model;
+    report["cpu"]["stepping"] = stepping;
+    report["cpu"]["microarch"] = microarch;
+    report["sku"]["microarch"] = microarch;
+    return report;
+}
+
+}  // namespace
+
+TEST_CASE("the sku block's microarch is checked against the cpu block") {
+    // The fixture's CPU is AMD family 25 model 17 (zen4): another name is an edited report.
+    json report = fixed_report();
+    report["sku"]["microarch"] = "skylake-sp";
+    CHECK(refusal(report).rfind("sku.microarch: 'skylake-sp' is not what cpu (AuthenticAMD "
+                                "family 25 model 17 stepping 1) is: zen4",
+                                0) == 0);
+    report = with_cpu("GenuineIntel", 6, 62, 4, "skylake-sp");
+    CHECK(refusal(report).rfind("sku.microarch: 'skylake-sp' is not what cpu (GenuineIntel "
+                                "family 6 model 62 stepping 4) is: ivybridge-ep",
+                                0) == 0);
+    // Another CPU's identity name is refused too.
+    CHECK(refusal(with_cpu("GenuineIntel", 6, 1234, 4, "intel-6-1234-5")).find("intel-6-1234-4") !=
+          std::string::npos);
+}
+
+TEST_CASE("an older report's unknown or identity name becomes this table's name for its CPU") {
+    // Made before identity names: `unknown` reads as the CPU's identity or the table's name.
+    CHECK(read_run(with_cpu("GenuineIntel", 6, 1234, 4, "unknown")).sku.microarch ==
+          "intel-6-1234-4");
+    CHECK(read_run(with_cpu("GenuineIntel", 6, 62, 4, "unknown")).sku.microarch == "ivybridge-ep");
+    // Made when the table did not name the CPU: its identity reads as the name it has now.
+    CHECK(read_run(with_cpu("GenuineIntel", 6, 62, 4, "intel-6-62-4")).sku.microarch ==
+          "ivybridge-ep");
+    // An arm64 report names its core by the MIDR.
+    json arm = with_cpu("0x00", -1, -1, -1, "unknown");
+    arm["cpu"]["midr"] = {
+        {"implementer", 0}, {"variant", 0}, {"architecture", 15}, {"part", 0x051}, {"revision", 0}};
+    CHECK(read_run(arm).sku.microarch == "arm-00-051");
+}
+
+TEST_CASE("Xeon E5 v2, Opteron, Alder Lake and model 85 stepping 8 are four SKUs, not one") {
+    // Reports that differ only in their CPU, each as an older hugetune wrote it (`unknown`).
+    const std::vector<json> reports = {
+        with_cpu("GenuineIntel", 6, 62, 4, "unknown"),
+        with_cpu("AuthenticAMD", 0x15, 0x02, 0, "unknown"),
+        with_cpu("GenuineIntel", 6, 151, 2, "unknown"),
+        with_cpu("GenuineIntel", 6, 85, 8, "unknown"),
+    };
+    std::set<std::string> keys;
+    for (const auto& report : reports)
+        keys.insert(to_string(read_run(report).sku));
+    CHECK(keys == std::set<std::string>{
+                      "ivybridge-ep/2n/16t/64g/2048k/ioa1", "amd-21-2-0/2n/16t/64g/2048k/ioa1",
+                      "alderlake/2n/16t/64g/2048k/ioa1", "intel-6-85-8/2n/16t/64g/2048k/ioa1"});
 }

@@ -1,5 +1,8 @@
 #include <doctest/doctest.h>
 
+#include <string>
+#include <vector>
+
 #include "tuner/probe/microarch.hpp"
 
 using namespace hugetune;
@@ -23,7 +26,34 @@ TEST_CASE("microarch: model 85 splits by stepping") {
         CHECK(classify_microarch(intel, 6, 85, s) == "cascadelake-sp");
     for (int s : {10, 11})
         CHECK(classify_microarch(intel, 6, 85, s) == "cooperlake-sp");
-    CHECK(classify_microarch(intel, 6, 85, 8) == "unknown");
+    // intel-family.h lists models, not steppings: stepping 8 keeps its identity.
+    CHECK(classify_microarch(intel, 6, 85, 8) == "intel-6-85-8");
+}
+
+TEST_CASE("microarch: client and older server parts intel-family.h names") {
+    const char* intel = "GenuineIntel";
+    CHECK(classify_microarch(intel, 6, 45, 7) == "sandybridge-ep");
+    CHECK(classify_microarch(intel, 6, 62, 4) == "ivybridge-ep");
+    CHECK(classify_microarch(intel, 6, 167, 1) == "rocketlake");
+    CHECK(classify_microarch(intel, 6, 151, 2) == "alderlake");
+    CHECK(classify_microarch(intel, 6, 154, 3) == "alderlake");
+    CHECK(classify_microarch(intel, 6, 183, 1) == "raptorlake");
+    CHECK(classify_microarch(intel, 6, 191, 2) == "raptorlake");
+}
+
+TEST_CASE("microarch: Xeon E5 v2, Opteron, Alder Lake and model 85 stepping 8 are four names") {
+    // Xeon E5 v2, an Opteron (family 0x15), Alder Lake and a model 85 at stepping 8 were all
+    // `unknown` and so one SKU.
+    const std::vector<std::string> names = {
+        classify_microarch("GenuineIntel", 6, 62, 4),
+        classify_microarch("AuthenticAMD", 0x15, 0x01, 2),
+        classify_microarch("GenuineIntel", 6, 151, 2),
+        classify_microarch("GenuineIntel", 6, 85, 8),
+    };
+    CHECK(names ==
+          std::vector<std::string>{"ivybridge-ep", "amd-21-1-2", "alderlake", "intel-6-85-8"});
+    for (const auto& name : names)
+        CHECK(model::is_microarch_name(name));
 }
 
 TEST_CASE("microarch: AMD Zen generations by family and model range") {
@@ -37,13 +67,20 @@ TEST_CASE("microarch: AMD Zen generations by family and model range") {
     CHECK(classify_microarch(amd, 0x1a, 0x11, 0) == "zen5c");  // Turin dense
 }
 
-TEST_CASE("microarch: unknown keeps the raw numbers") {
-    CHECK(classify_microarch("GenuineIntel", 6, 999, 0) == "unknown");
-    CHECK(classify_microarch("CentaurHauls", 7, 1, 0) == "unknown");
+TEST_CASE("microarch: an unnamed CPU is named by its identity, in decimal") {
+    CHECK(classify_microarch("GenuineIntel", 6, 999, 0) == "intel-6-999-0");
+    CHECK(classify_microarch("CentaurHauls", 7, 1, 0) == "centaur-7-1-0");
+    CHECK(classify_microarch("HygonGenuine", 0x19, 4, 1) == "hygon-25-4-1");
+    CHECK(classify_microarch("  Shanghai  ", 7, 59, 0) == "zhaoxin-7-59-0");
+    CHECK(classify_microarch("Some Vendor!", 5, 1, 0) == "somevendor-5-1-0");
+    // Nothing identifies it: `unknown`, as before.
+    CHECK(classify_microarch("", 6, 1, 0) == "unknown");
+    CHECK(classify_microarch("GenuineIntel", -1, -1, -1) == "unknown");
     auto id = parse_cpuinfo(
         "vendor_id\t: GenuineIntel\ncpu family\t: 6\nmodel\t\t: 1234\n"
         "model name\t: Future Xeon\nstepping\t: 9\n");
-    CHECK(id.microarch == "unknown");
+    CHECK(id.microarch == "intel-6-1234-9");
+    CHECK_FALSE(id.named());
     CHECK(id.family == 6);
     CHECK(id.model == 1234);
     CHECK(id.stepping == 9);
@@ -75,8 +112,8 @@ TEST_CASE("microarch: arm64 server cores by MIDR implementer and part") {
     // Cobalt 100 names its own implementer with Neoverse N2's part number.
     CHECK(classify_arm64_microarch(0x6d, 0xd49) == "neoverse-n2");
     // A part number means nothing without its implementer.
-    CHECK(classify_arm64_microarch(0xc0, 0xd0c) == "unknown");
-    CHECK(classify_arm64_microarch(0x41, 0xfff) == "unknown");
+    CHECK(classify_arm64_microarch(0xc0, 0xd0c) == "arm-c0-d0c");
+    CHECK(classify_arm64_microarch(0x41, 0xfff) == "arm-41-fff");
     CHECK(arm64_implementer_name(0x41) == "ARM");
     CHECK(arm64_implementer_name(0xc0) == "Ampere");
     CHECK(arm64_implementer_name(0x99) == "0x99");
@@ -110,7 +147,8 @@ TEST_CASE("midr_el1: QEMU's emulated max CPU is an unknown core, named with its 
     CpuIdentity id;
     set_midr(id, *m);
     CHECK(id.vendor == "0x00");
-    CHECK(id.microarch == "unknown");
+    CHECK(id.microarch == "arm-00-051");
+    CHECK_FALSE(id.named());
     CHECK(id.model_name == "unknown Arm core (implementer 0x00, part 0x051)");
     CHECK(arm64_unknown_core_name(0x1ff, 0x1051) ==
           "unknown Arm core (implementer 0xff, part 0x051)");
@@ -137,7 +175,7 @@ TEST_CASE("cpuinfo: arm64's MIDR fields name the core") {
     auto unknown = parse_cpuinfo("CPU implementer\t: 0x99\nCPU part\t: 0x123\n");
     REQUIRE(unknown.midr);
     CHECK(unknown.vendor == "0x99");
-    CHECK(unknown.microarch == "unknown");
+    CHECK(unknown.microarch == "arm-99-123");
     CHECK(unknown.model_name == "unknown Arm core (implementer 0x99, part 0x123)");
 
     // Without the part number there is no arm64 identity.

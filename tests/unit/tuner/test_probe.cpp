@@ -222,19 +222,19 @@ TEST_CASE("probe: a CPU the table does not name is said to share its SKU with ot
     }
     for (auto at = cpuinfo.find("model\t\t: 85\n"); at != std::string::npos;
          at = cpuinfo.find("model\t\t: 85\n", at))
-        cpuinfo.replace(at, 11, "model\t\t: 167");
+        cpuinfo.replace(at, 11, "model\t\t: 1234");
     std::ofstream(dir / "proc" / "cpuinfo", std::ios::trunc) << cpuinfo;
     const Probe unnamed = probe_machine(KernelFs(dir));
     std::filesystem::remove_all(dir);
-    CHECK(unnamed.cpu.model == 167);
-    CHECK(unnamed.cpu.microarch == "unknown");
+    CHECK(unnamed.cpu.model == 1234);
+    // Its identity, not `unknown`: hosts of different unnamed CPUs get different SKU keys.
+    CHECK(unnamed.cpu.microarch == "intel-6-1234-4");
     CHECK_FALSE(unnamed.cpu.named());
     const std::string text = format_summary(unnamed);
     const std::string note =
-        "          note: this CPU is not in hugetune's table, so its SKU key starts with "
-        "'unknown': in the fleet database, hosts of different unnamed CPUs with the same nodes, "
-        "threads and memory share one SKU\n";
-    CHECK(text.find("model 167 stepping 4 -> unknown\n" + note) != std::string::npos);
+        "          note: this CPU is not in hugetune's table, so its SKU key starts with its "
+        "identity, 'intel-6-1234-4': it shares a SKU only with hosts of the same CPU\n";
+    CHECK(text.find("model 1234 stepping 4 -> intel-6-1234-4\n" + note) != std::string::npos);
 
     const Probe named = probe_machine(KernelFs(fixture("skylake-4node")));
     CHECK(named.cpu.named());
