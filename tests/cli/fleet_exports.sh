@@ -2,8 +2,8 @@
 # fleet export for the tools that configure fleets, read back by their real parsers: the
 # Ansible inventory by PyYAML and ansible-inventory, the tuned profiles by Python's
 # configparser, the MachineConfigs by PyYAML. Only SKUs that --format cmdline prints appear,
-# each with the value `apply --value` takes; SKU keys whose names would clash or that hold
-# '.', '+' and '/' keep their own group. Then fleet recommend --plot: an SVG naming the hosts
+# each with the value `apply --value` takes; SKU keys of unnamed CPUs and
+# their '/' keep their own group. Then fleet recommend --plot: an SVG naming the hosts
 # and the outlier.
 source "$(dirname "$0")/lib/harness.bash"
 require_command python3 "the checks parse the exports with it (Debian: python3)"
@@ -11,19 +11,21 @@ python3 -c 'import yaml' 2>/dev/null || skip "PyYAML is not installed (Debian: p
 gen=$(dirname "$bin")/tests/gen-fleet
 [[ -x $gen ]] || skip "no $gen: the build makes it beside hugetune"
 
-# Two SKUs from the seeded generator (one sets a value, one keeps the default), and two copies
-# of the first under microarchitectures whose names clash once made safe (Sky.lake+x and
-# sky-lake-x both give sky_lake_x) and one of 64 characters, longer than a Kubernetes label.
+# Two SKUs from the seeded generator (one sets a value, one keeps the default), and three copies
+# of the first on CPUs hugetune does not name (models 1234 to 1236), whose SKU keys are the CPUs'
+# identities (intel-6-1234-4 ...): SKUs of their own, each with its own group. (The reader's one
+# rule for a microarch, lower-case letters, digits and '-', leaves no two keys whose safe names
+# clash.)
 "$gen" --seed 3 --out "$work/fleet" --skus 2 --hosts-per-sku 6 --outliers 1 --verify-share 0.5 >/dev/null 2>&1
 rm "$work/fleet/truth.json"
-long=$(printf 'a%.0s' {1..64})
-python3 - "$work/fleet" "$long" <<'PY'
+python3 - "$work/fleet" <<'PY'
 import glob, json, os, sys
-out, long = sys.argv[1], sys.argv[2]
+out = sys.argv[1]
 for path in glob.glob(os.path.join(out, "skylake-*.json")):
     d = json.load(open(path))
-    for arch, suffix in (("Sky.lake+x", "p"), ("sky-lake-x", "m"), (long, "l")):
-        d["sku"]["microarch"] = arch
+    for model, suffix in ((1234, "p"), (1235, "m"), (1236, "l")):
+        d["cpu"]["model"] = model
+        d["sku"]["microarch"] = d["cpu"]["microarch"] = f'intel-{d["cpu"]["family"]}-{model}-{d["cpu"]["stepping"]}'
         d["host"]["hostname"] = os.path.basename(path)[:-5] + suffix
         json.dump(d, open(os.path.join(out, d["host"]["hostname"] + ".json"), "w"))
 PY
@@ -60,9 +62,9 @@ stderr_has "removed $profiles files the last export to $work/tuned-again wrote a
 [[ -z $(find "$work/tuned-again" -name tuned.conf) ]] || fail "stale profiles left: $(ls -R "$work/tuned-again")"
 [[ $(cat "$work/tuned-again/operator-notes.txt") == mine ]] || fail "a file the export did not write was removed"
 
-python3 - "$work" "$long" <<'PY' || fail "the exports above are wrong"
+python3 - "$work" <<'PY' || fail "the exports above are wrong"
 import configparser, glob, json, os, re, sys, yaml
-work, long = sys.argv[1], sys.argv[2]
+work = sys.argv[1]
 errors = []
 expected = {}  # SKU key -> value, as --format cmdline prints them
 for line in open(os.path.join(work, "cmdline.txt")):
@@ -143,8 +145,8 @@ for mc in configs:
         errors.append(f"machineconfig {key}: role {role!r}, name {mc['metadata']['name']!r}")
 if sorted(roles) != sorted(expected) or len(set(roles.values())) != len(roles):
     errors.append(f"machineconfig: roles {roles}")
-if not any(k.startswith(long) for k in roles):
-    errors.append("machineconfig: the SKU with the long name is missing")
+if not any(k.startswith("intel-6-1236-") for k in roles):
+    errors.append("machineconfig: the SKU of an unnamed CPU is missing")
 for e in errors:
     print(e)
 sys.exit(1 if errors else 0)
