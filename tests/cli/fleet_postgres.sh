@@ -43,4 +43,5 @@ expect_error 1 "another session holds a lock this needs" timeout 50 "$bin" fleet
 (( SECONDS - started < 30 )) || fail "the ingest waited $((SECONDS - started)) s behind the lock"
 kill "$holder" 2>/dev/null || true
 wait "$holder" 2>/dev/null || true
+host_names_suite "$pg_url"
 echo "fleet on PostgreSQL: all passed"
