@@ -77,6 +77,9 @@ int run_fleet_hosts(const Args& args) {
                   << "  " << (c.outlier ? "OUTLIER" : "ok");
         for (const auto& reason : c.reasons)
             std::cout << "; " << printable_text(reason);
+        for (const auto& m : c.same_machine)
+            std::cout << "; same machine as " << printable_text(m.host) << " ("
+                      << printable_text(m.reason) << "), counted once";
         if (other && std::count(other->hosts.begin(), other->hosts.end(), c.host) > 0)
             std::cout << "; also measured with init_on_alloc " << (other->on ? "on" : "off")
                       << " (SKU " << printable_text(other->key) << ")";

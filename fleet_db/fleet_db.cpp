@@ -297,7 +297,7 @@ void rekey_by_init_on_alloc(soci::session& sql) {
     sql << "DELETE FROM skus WHERE NOT EXISTS (SELECT 1 FROM runs r WHERE r.sku_id = skus.id)";
 }
 
-// Migration 6 (and any that raises the digest's version): every stored run's digest from its
+// Migration 7 (and any that raises the digest's version): every stored run's digest from its
 // report, read as ingest reads it, in slices of runs so that memory holds a slice, not the
 // database. A report the reader refuses keeps no digest; its answer reads it and names it.
 void write_run_digests(soci::session& sql) {

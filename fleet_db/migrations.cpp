@@ -65,6 +65,18 @@ const std::vector<std::vector<std::string>> kMigrations = {
         // gives, in the same transaction (fleet_db.cpp: SQL cannot read the reports).
     },
     {
+        // Host names as DNS compares them (docs/fleet.md "The host-name rule"): lower case,
+        // without the trailing dot. Rows that differ only so become the row of least id, their
+        // runs moved to it; no two runs can collide on its unique key, as their documents name
+        // the host differently. The kept answers counted them apart and go.
+        "UPDATE runs SET host_id = (SELECT MIN(o.id) FROM hosts o, hosts h WHERE h.id ="
+        " runs.host_id AND LOWER(RTRIM(o.hostname, '.')) = LOWER(RTRIM(h.hostname, '.')))"
+        " WHERE host_id NOT IN (SELECT MIN(id) FROM hosts GROUP BY LOWER(RTRIM(hostname, '.')))",
+        "DELETE FROM hosts WHERE id NOT IN (SELECT host_id FROM runs)",
+        "UPDATE hosts SET hostname = LOWER(RTRIM(hostname, '.'))",
+        "DELETE FROM sku_answers",
+    },
+    {
         // Each run's digest (model/fleet/run_digest.hpp): the facts of its report the SKU's
         // answer reads, so an answer reads numbers, not report texts; the report stays whole.
         // Written for every stored run in the same transaction (fleet_db.cpp).

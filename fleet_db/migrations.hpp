@@ -31,9 +31,9 @@ inline constexpr int kInitOnAllocKeyVersion = 4;
 // the SKUs left without runs and every kept answer.
 inline constexpr int kCpuIdentityKeyVersion = 5;
 
-// Migration 6 adds each run's digest; whoever applies it then writes the digest of every stored
+// Migration 7 adds each run's digest; whoever applies it then writes the digest of every stored
 // run from its report. A hugetune that raises model::fleet::kRunDigestVersion adds a migration
 // that writes them again.
-inline constexpr int kRunDigestsVersion = 6;
+inline constexpr int kRunDigestsVersion = 7;
 
 }  // namespace hugetune::fleet_db

@@ -4,11 +4,12 @@
 
 #include <chrono>
 #include <cstdint>
-#include <cstdio>
 #include <ctime>
 
 #include "fleet_db/fleet_db_error.hpp"
+#include "model/digest.hpp"
 #include "model/documents/report.hpp"
+#include "model/fleet/host_name.hpp"
 #include "model/input/json_text.hpp"
 #include "model/report_version.hpp"
 #include "model/text.hpp"
@@ -38,14 +39,7 @@ nlohmann::json parse_document(const std::string& name, std::string_view bytes) {
 }  // namespace
 
 std::string content_hash(std::string_view text) {
-    std::uint64_t h = 0xcbf29ce484222325ULL;
-    for (const unsigned char c : text) {
-        h ^= c;
-        h *= 0x100000001b3ULL;
-    }
-    char hex[17];
-    std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h));
-    return hex;
+    return model::fnv1a_hex(text);
 }
 
 IntakeReport read_intake_report(const std::string& name, std::string bytes,
@@ -69,6 +63,12 @@ IntakeReport read_intake_report(const std::string& name, std::string bytes,
     reading.input = {name};
     model::Report report = model::read_report(std::move(doc), reading);
     in.facts = model::fleet::read_run(report);
+    if (const auto problem = model::fleet::host_name_problem(in.facts.host))
+        refuse(name, "host name '" + printable_text(in.facts.host) +
+                         "' is not a DNS host name: " + *problem +
+                         "; give the host such a name (hostnamectl set-hostname) and write the "
+                         "report again (docs/fleet.md \"The host-name rule\")");
+    in.facts.host = model::fleet::canonical_host_name(in.facts.host);
     if (ingest_unix_seconds)
         if (const auto at = unix_seconds_of_iso8601_utc(in.facts.generated_at);
             at && *at > *ingest_unix_seconds + kMaxClockSkewSeconds)

@@ -26,9 +26,11 @@ struct IntakeReport {
 inline constexpr std::int64_t kMaxClockSkewSeconds = 24 * 60 * 60;
 
 // Throws FleetDbError (usage) "NAME: reason" for a truncated or malformed document, another
-// schema_version or a schema violation, a generated_at more than kMaxClockSkewSeconds after
-// `ingest_unix_seconds` (when given), and model::InputError about NAME for a report the fleet
-// model cannot fit. `bytes` is taken, and let go once parsed: a large report is held once.
+// schema_version or a schema violation, a host name that is not a DNS host name
+// (model/fleet/host_name.hpp; facts.host is the canonical form of one that is), a generated_at more
+// than kMaxClockSkewSeconds after `ingest_unix_seconds` (when given), and model::InputError about
+// NAME for a report the fleet model cannot fit. `bytes` is taken, and let go once parsed: a large
+// report is held once.
 IntakeReport read_intake_report(const std::string& name, std::string bytes,
                                 std::optional<std::int64_t> ingest_unix_seconds = std::nullopt);
 

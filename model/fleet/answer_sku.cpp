@@ -110,7 +110,7 @@ std::vector<HostRuns> acceptable_runs(const std::vector<HostRuns>& hosts, const 
                                       int& refused) {
     std::vector<HostRuns> out;
     for (const auto& h : hosts) {
-        HostRuns kept{h.host, {}};
+        HostRuns kept{h.host, {}, h.same_machine, h.short_name_of};
         for (const auto& run : h.runs)
             if (std::none_of(
                     run.warning_codes.begin(), run.warning_codes.end(),

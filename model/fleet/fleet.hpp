@@ -33,6 +33,9 @@ SkuKey parse_sku_key(std::string_view text, const InputSource& input = {});
 // What one report holds that the fleet needs, read and checked.
 struct RunFacts {
     std::string host;
+    // FNV-1a of the sweep's samples, bit for bit (phase, threads per node, each repetition's
+    // seconds): two hosts whose runs share it are one machine reported under two names.
+    std::uint64_t samples_digest = 0;
     SkuKey sku;
     std::string generated_at;  // the report's ISO 8601 UTC time
     std::string tool_version;
@@ -168,9 +171,17 @@ struct SkuAnswer {
 SkuAnswer answer_sku(const std::vector<FleetRun>& runs, const FleetOptions& options,
                      const InputSource& runs_input = {});
 
+// Another name the same machine's runs were stored under, and why it is the same machine
+// (docs/fleet.md "The host-name rule"): its runs are this host's, counted once.
+struct SameMachine {
+    std::string host;
+    std::string reason;
+};
+
 // One host against its SKU's other hosts.
 struct HostCheck {
     std::string host;
+    std::vector<SameMachine> same_machine;
     int runs = 0;
     bool outlier = false;
     std::vector<std::string> reasons;       // one plain clause per reason; empty when clean

@@ -132,6 +132,12 @@ std::vector<HostCheck> check_host_runs(const std::vector<HostRuns>& hosts) {
     for (const auto& host : hosts) {
         HostCheck c;
         c.host = host.host;
+        c.same_machine = host.same_machine;
+        if (!host.short_name_of.empty())
+            flag(c, "its name is the short name of " + join(host.short_name_of) +
+                        ": which machine it is cannot be told, so it is left out of the fit; "
+                        "give the host its full name (hostnamectl set-hostname) and write its "
+                        "report again");
         c.runs = static_cast<int>(host.runs.size());
         c.verification_ratio = host_ratio(host);
         c.kernel_release = newest(host).kernel_release;

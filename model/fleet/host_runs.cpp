@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <map>
 
+#include "model/fleet/host_name.hpp"
+
 namespace hugetune::model::fleet {
 namespace {
 
@@ -26,6 +28,63 @@ std::optional<std::uint64_t> most_common_pool(const std::vector<HostRuns>& hosts
         ->first;
 }
 
+// `from`'s runs and names into `into`, each run whose samples `into` already holds left out:
+// one machine's samples are taken once.
+void absorb(HostRuns& into, HostRuns&& from, std::string reason) {
+    for (auto& run : from.runs)
+        if (std::none_of(into.runs.begin(), into.runs.end(),
+                         [&](const RunFacts& r) { return r.samples_digest == run.samples_digest; }))
+            into.runs.push_back(std::move(run));
+    into.same_machine.push_back({from.host, std::move(reason)});
+    for (auto& other : from.same_machine)
+        into.same_machine.push_back(std::move(other));
+}
+
+// A short name (no dot) is the host whose name it is the first label of, when exactly one
+// stored name is; of two or more, it stays apart, marked.
+void join_short_names(std::map<std::string, HostRuns>& by_host) {
+    std::map<std::string, std::vector<std::string>, std::less<>> full_names;
+    for (const auto& [name, host] : by_host)
+        if (name.find('.') != std::string::npos)
+            full_names[std::string(first_label(name))].push_back(name);
+    for (auto it = by_host.begin(); it != by_host.end();) {
+        const auto full = full_names.find(it->first);
+        if (full == full_names.end()) {
+            ++it;
+        } else if (full->second.size() > 1) {
+            it->second.short_name_of = full->second;
+            ++it;
+        } else {
+            absorb(by_host.at(full->second.front()), std::move(it->second),
+                   "its short name, and no other stored name begins with it");
+            it = by_host.erase(it);
+        }
+    }
+}
+
+// In name order, a host any of whose runs carries the samples of an earlier host's run joins
+// that host: bit-identical samples are one sweep, reported under two names.
+std::vector<HostRuns> join_same_samples(std::map<std::string, HostRuns>& by_host) {
+    std::vector<HostRuns> out;
+    std::map<std::uint64_t, std::size_t> owner;  // samples digest -> index in out
+    for (auto& [name, host] : by_host) {
+        std::optional<std::size_t> same;
+        for (const auto& run : host.runs)
+            if (const auto at = owner.find(run.samples_digest); at != owner.end() && !same)
+                same = at->second;
+        const std::size_t index = same.value_or(out.size());
+        for (const auto& run : host.runs)
+            owner.emplace(run.samples_digest, index);
+        if (same)
+            absorb(out[index], std::move(host),
+                   "its runs carry the same samples, bit for bit: one machine reported under "
+                   "two names");
+        else
+            out.push_back(std::move(host));
+    }
+    return out;
+}
+
 }  // namespace
 
 std::vector<HostRuns> read_host_runs(const std::vector<FleetRun>& runs, const InputSource& input) {
@@ -45,13 +104,12 @@ std::vector<HostRuns> read_host_runs(const std::vector<FleetRun>& runs, const In
         host.host = facts.host;
         host.runs.push_back(std::move(facts));
     }
-    std::vector<HostRuns> out;
-    for (auto& [name, host] : by_host) {
+    join_short_names(by_host);
+    std::vector<HostRuns> out = join_same_samples(by_host);
+    for (auto& host : out)
         std::stable_sort(
             host.runs.begin(), host.runs.end(),
             [](const RunFacts& a, const RunFacts& b) { return a.generated_at < b.generated_at; });
-        out.push_back(std::move(host));
-    }
     return out;
 }
 

@@ -168,6 +168,7 @@ std::optional<std::string> run_digest(const RunFacts& run) {
                          {"saving_seconds", run.saving_seconds},
                          {"confidence", or_null(run.confidence)},
                          {"warnings", run.warning_codes},
+                         {"samples_digest", run.samples_digest},
                          {"boot_pool", pool},
                          {"sweep",
                           {{"source", s.source},
@@ -208,6 +209,7 @@ std::optional<RunFacts> read_run_digest(std::string_view text, const InputSource
         run.saving_seconds = d.at("saving_seconds").get<double>();
         run.confidence = optional_of<double>(d, "confidence");
         run.warning_codes = d.at("warnings").get<std::vector<std::string>>();
+        run.samples_digest = d.at("samples_digest").get<std::uint64_t>();
         if (const json& pool = d.at("boot_pool"); !pool.is_null())
             run.boot_pool =
                 ReportBootPool{pool.at(0).get<std::uint64_t>(), pool.at(1).get<std::uint64_t>(),

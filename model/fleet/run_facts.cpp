@@ -1,16 +1,34 @@
 // One `hugetune-report` -> the facts the fleet needs. The report's reader checked every field.
 #include <map>
 
+#include "model/digest.hpp"
 #include "model/fleet/fleet.hpp"
 #include "model/input/json_fields.hpp"
 
 namespace hugetune::model::fleet {
+namespace {
+
+std::uint64_t samples_digest(const MeasuredSweep& sweep) {
+    Fnv1a h;
+    for (const auto& p : sweep.points) {
+        h.add(p.phase);
+        h.add(static_cast<std::uint64_t>(p.threads_per_node));
+        for (const double s : p.samples_seconds)
+            h.add(s);
+        if (p.samples_seconds.empty())
+            h.add(p.median_seconds);
+    }
+    return h.value();
+}
+
+}  // namespace
 
 RunFacts read_run(const Report& report) {
     const ReportRun& r = report.run.value();
     const ReportRecommendation& rec = report.recommendation;
     RunFacts run;
     run.host = r.hostname;
+    run.samples_digest = samples_digest(r.sweep);
     run.sku = r.sku;
     run.generated_at = r.generated_at;
     run.tool_version = r.tool.version;

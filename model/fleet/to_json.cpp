@@ -40,7 +40,11 @@ json to_json(const SkuAnswer& a) {
 }
 
 json to_json(const HostCheck& c) {
+    json same = json::array();
+    for (const auto& m : c.same_machine)
+        same.push_back({{"host", m.host}, {"reason", m.reason}});
     return {{"host", c.host},
+            {"same_machine", same},
             {"runs", c.runs},
             {"outlier", c.outlier},
             {"reasons", c.reasons},

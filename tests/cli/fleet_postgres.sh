@@ -42,5 +42,8 @@ expect_error 1 "another session holds a lock this needs" timeout 50 "$bin" fleet
     --db "$pg_url&options=-c%20lock_timeout%3D1000" "$work/one.json"
 (( SECONDS - started < 30 )) || fail "the ingest waited $((SECONDS - started)) s behind the lock"
 kill "$holder" 2>/dev/null || true
+# The server's side of that session sleeps on, holding the lock, until it is ended too.
+db_sql "$pg_url" "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE '%pg_advisory_lock(4712)%' AND pid <> pg_backend_pid()" >/dev/null
 wait "$holder" 2>/dev/null || true
+host_names_suite "$pg_url"
 echo "fleet on PostgreSQL: all passed"

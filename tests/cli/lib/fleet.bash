@@ -7,15 +7,28 @@
 fleet_fixture=$src/tests/fixtures/fleet/report-1.json
 fleet_fixture2=$src/tests/fixtures/fleet/report-2.json
 
-# make_report SRC OUT HOST [TIME] [MODEL] [KERNEL]: SRC with those fields changed; MODEL makes the
-# CPU an Intel family 6 model no table names, its SKU microarch intel-6-MODEL-0 (docs/fleet.md).
+# A host's own samples: the first sample moved by at most a part in 10^6, a step the name chooses.
+# The fleet takes hosts with identical samples for one machine under two names (docs/fleet.md
+# "The host-name rule"); hosts made of one report stay apart so.
+own_samples_py='
+import zlib
+def own_samples(doc, host):
+    p = doc["sweep"]["points"][0]["samples_seconds"]
+    p[0] = p[0] * (1 + 1e-12 * (1 + zlib.crc32(host.encode()) % 1000000))
+'
+
+# make_report SRC OUT HOST [TIME] [MODEL] [KERNEL]: SRC with those fields changed, and the samples
+# the host's own. MODEL makes the CPU an Intel family 6 model no table names, its SKU microarch
+# intel-6-MODEL-0 (docs/fleet.md).
 make_report() {
-    python3 -S - "$@" <<'PY'
-import json, sys
+    OWN_SAMPLES=$own_samples_py python3 -S - "$@" <<'PY'
+import json, os, sys
+exec(os.environ["OWN_SAMPLES"])
 src, out, host = sys.argv[1:4]
 extra = sys.argv[4:] + [""] * 3
 doc = json.load(open(src))
 doc["host"]["hostname"] = host
+own_samples(doc, host)
 if extra[0]: doc["generated_at"] = extra[0]
 if extra[1]:
     doc["cpu"].update({"vendor": "GenuineIntel", "family": 6, "model": int(extra[1]), "stepping": 0,
@@ -26,14 +39,30 @@ json.dump(doc, open(out, "w"), indent=1)
 PY
 }
 
+# rename_report SRC OUT HOST [MODEL]: SRC under another name (and SKU, as make_report's MODEL), the samples
+# unchanged: the same machine's report saved as another host.
+rename_report() {
+    python3 -S -c 'import json, sys
+doc = json.load(open(sys.argv[1]))
+doc["host"]["hostname"] = sys.argv[3]
+if len(sys.argv) > 4:
+    doc["cpu"].update({"vendor": "GenuineIntel", "family": 6, "model": int(sys.argv[4]), "stepping": 0,
+                       "microarch": "intel-6-%s-0" % sys.argv[4]})
+    doc["sku"]["microarch"] = "intel-6-%s-0" % sys.argv[4]
+json.dump(doc, open(sys.argv[2], "w"), indent=1)' "$@"
+}
+
 # make_reports SRC DIR PREFIX N: DIR/PREFIXi.json for i in 1..N, host PREFIXi, in one python.
 make_reports() {
-    python3 -S - "$@" <<'PY'
-import json, sys
+    OWN_SAMPLES=$own_samples_py python3 -S - "$@" <<'PY'
+import copy, json, os, sys
+exec(os.environ["OWN_SAMPLES"])
 src, out, prefix, n = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
-doc = json.load(open(src))
+base = json.load(open(src))
 for i in range(1, n + 1):
+    doc = copy.deepcopy(base)
     doc["host"]["hostname"] = f"{prefix}{i}"
+    own_samples(doc, f"{prefix}{i}")
     json.dump(doc, open(f"{out}/{prefix}{i}.json", "w"))
 PY
 }
@@ -677,4 +706,68 @@ digests_suite() {
     db_sql "$db" "DELETE FROM sku_answers" >/dev/null
     expect 0 "$bin" fleet recommend --db "$db" --sku "$sku" --json
     cmp -s "$out" "$work/from-digests.json" || fail "a damaged digest changed the answer"
+}
+
+# The host-name rule (docs/fleet.md): names compared as DNS compares them, a short name and its
+# one FQDN one host, one machine's samples under two names counted once, names the exports
+# cannot carry refused, and rows of an older database that differ only in case made one.
+host_names_suite() {
+    local db=$1 d=$work/names
+    mkdir -p "$d"
+    local sku old_sku
+    old_sku=$(sku_key_of "$fleet_fixture")
+    sku=intel-6-1003-0/${old_sku#*/}
+    # One report saved as web-17, WEB-17 and web-17.example.com is one host: never three for
+    # --min-hosts 3. WEB-17 is web-17's report of the same time with other content: a conflict.
+    rename_report "$fleet_fixture" "$d/1.json" web-17 1003
+    rename_report "$fleet_fixture" "$d/2.json" WEB-17 1003
+    rename_report "$fleet_fixture" "$d/3.json" web-17.example.com 1003
+    # A name Ansible would read as a pattern: refused, the rest of the batch stored.
+    rename_report "$fleet_fixture" "$d/4.json" "[list]" 1003
+    make_report "$fleet_fixture" "$d/5.json" other-machine "" 1003
+    expect 2 "$bin" fleet ingest --db "$db" --json "$d"
+    [[ $(json_field "$out" 'sorted(d["added"]), sorted(r["file"] for r in d["refused"])') == \
+        "(['$d/1.json', '$d/3.json', '$d/5.json'], ['$d/2.json', '$d/4.json'])" ]] ||
+        fail "names: $(cat "$out")"
+    stderr_has "refused $d/4.json: host name '[list]' is not a DNS host name: it holds '[', and a host name holds only letters, digits, '-', '_' and dots; give the host such a name (hostnamectl set-hostname)"
+    [[ $(db_sql "$db" "SELECT hostname FROM hosts WHERE hostname IN
+        ('web-17', 'WEB-17', 'web-17.example.com', '[list]') ORDER BY hostname" | tr '\n' ' ') == "web-17 web-17.example.com " ]] ||
+        fail "hosts stored: $(db_sql "$db" "SELECT hostname FROM hosts")"
+    expect 0 "$bin" fleet recommend --db "$db" --sku "$sku" --min-hosts 3 --accept-warning vm,low_confidence,poor_fit,failed_resamples --json
+    [[ $(json_field "$out" 'd["hosts"], d["status_reasons"][0]["code"]') == "(2, 'needs_more_hosts')" ]] ||
+        fail "one machine counted as more: $(cat "$out")"
+    # fleet hosts names the other names, in text and JSON.
+    expect 0 "$bin" fleet hosts --db "$db" --sku "$sku" --json
+    [[ $(json_field "$out" '[(h["host"], [m["host"] for m in h["same_machine"]]) for h in d["hosts"]]') == \
+        "[('other-machine', []), ('web-17.example.com', ['web-17'])]" ]] || fail "hosts: $(cat "$out")"
+    expect 0 "$bin" fleet hosts --db "$db" --sku "$sku"
+    stdout_matches "^web-17\.example\.com .*; same machine as web-17 \(its short name"
+
+    # Identical samples under two unrelated names: flagged, counted once.
+    rename_report "$fleet_fixture" "$d/6.json" zulu 1003
+    expect 0 "$bin" fleet ingest --db "$db" "$d/6.json"
+    expect 0 "$bin" fleet hosts --db "$db" --sku "$sku" --json
+    [[ $(json_field "$out" '[(h["host"], [m["host"] for m in h["same_machine"]]) for h in d["hosts"]]') == \
+        "[('other-machine', []), ('web-17.example.com', ['web-17', 'zulu'])]" ]] || fail "same samples: $(cat "$out")"
+    expect 0 "$bin" fleet hosts --db "$db" --sku "$sku"
+    stdout_has "same machine as zulu (its runs carry the same samples, bit for bit"
+    expect 0 "$bin" fleet recommend --db "$db" --sku "$sku" --json
+    [[ $(json_field "$out" 'd["hosts"]') == 2 ]] || fail "same samples counted twice: $(cat "$out")"
+
+    # A database written before the rule, with WEB-17 and web-17 rows: one host once opened.
+    local old=$work/names-old.db latest
+    rename_report "$fleet_fixture" "$d/old-1.json" web-17
+    make_report "$fleet_fixture" "$d/old-2.json" old-17 2026-01-01T00:00:00Z
+    expect 0 "$bin" fleet ingest --db "$old" "$d/old-1.json" "$d/old-2.json"
+    latest=$(db_sql "$old" "SELECT version FROM schema_info")
+    db_sql "$old" "UPDATE hosts SET hostname = 'WEB-17.' WHERE hostname = 'old-17'" >/dev/null
+    # Version 5, before the host-name rule (6) and the digests (7).
+    db_sql "$old" "DROP TABLE run_digests" >/dev/null
+    db_sql "$old" "UPDATE schema_info SET version = $((latest - 2))" >/dev/null
+    expect 0 "$bin" fleet runs --db "$old" --json
+    [[ $(json_field "$out" 'sorted(set(r["host"] for r in d))') == "['web-17']" ]] ||
+        fail "old rows not one host: $(cat "$out")"
+    [[ $(db_sql "$old" "SELECT COUNT(*) FROM hosts") == 1 ]] || fail "host rows left"
+    expect 0 "$bin" fleet recommend --db "$old" --sku "$old_sku" --json
+    [[ $(json_field "$out" 'd["hosts"], d["runs"]') == "(1, 2)" ]] || fail "old db: $(cat "$out")"
 }

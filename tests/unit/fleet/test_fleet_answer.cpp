@@ -17,7 +17,7 @@ const FleetAnswer& computed_answer() {
         std::vector<FleetRun> runs;
         for (int i = 0; i < 3; ++i) {
             json r = test::fixed_report();
-            r["host"]["hostname"] = "host" + std::to_string(i);
+            r = test::as_host(r, "host" + std::to_string(i));
             runs.push_back({"host" + std::to_string(i), "run" + std::to_string(i), r});
         }
         return fleet_answer(answer_sku(runs, FleetOptions{}));

@@ -20,7 +20,7 @@ const json& base_report() {
 FleetRun host_run(int i, const json& report) {
     const std::string host = "host" + std::to_string(i);
     json r = report;
-    r["host"]["hostname"] = host;
+    r = test::as_host(r, host);
     return {host, host + "-run", r};
 }
 

@@ -32,7 +32,7 @@ FleetRun unwarned_run(int i) {
     }();
     const std::string host = "host" + std::to_string(i);
     json r = base;
-    r["host"]["hostname"] = host;
+    r = test::as_host(r, host);
     return {host, host + "-run", r};
 }
 
@@ -75,7 +75,7 @@ std::vector<FleetRun> repeated(const FleetRun& run, const std::string& host, int
     for (int k = 0; k < runs; ++k) {
         FleetRun r = run;
         r.host = host;
-        r.report["host"]["hostname"] = host;
+        r.report = test::as_host(r.report, host);
         char at[32];
         std::snprintf(at, sizeof at, "2026-07-%02dT%02d:00:00Z", 1 + k / 24 % 28, k % 24);
         r.report["generated_at"] = std::string(at);

@@ -43,6 +43,7 @@ void check_same_facts(const RunFacts& got, const RunFacts& want) {
     CHECK(got.saving_seconds == want.saving_seconds);
     CHECK(got.confidence == want.confidence);
     CHECK(got.warning_codes == want.warning_codes);
+    CHECK(got.samples_digest == want.samples_digest);
     CHECK(got.boot_pool.has_value() == want.boot_pool.has_value());
     if (got.boot_pool && want.boot_pool) {
         CHECK(got.boot_pool->pages == want.boot_pool->pages);

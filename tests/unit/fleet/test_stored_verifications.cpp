@@ -19,7 +19,7 @@ std::vector<FleetRun> host_copies(int hosts) {
     for (int i = 0; i < hosts; ++i) {
         const std::string host = "host" + std::to_string(i);
         json r = report;
-        r["host"]["hostname"] = host;
+        r = test::as_host(r, host);
         runs.push_back({host, host + "-run", r});
     }
     return runs;

@@ -416,3 +416,22 @@ TEST_CASE("fleet db: another report of a host at the same time is a conflict, st
     CHECK(later.skipped == std::vector<std::string>{"a.json"});
     CHECK(db.runs_of_sku(db.sku_keys().at(0)).size() == 1);
 }
+
+TEST_CASE("fleet intake: a host name the exports cannot carry is refused, one DNS compares kept") {
+    CHECK(report_of("WEB-17.").facts.host == "web-17");
+    CHECK(report_of("Web-17.Example.com").facts.host == "web-17.example.com");
+    try {
+        report_of("[list]");
+        FAIL("[list] was accepted");
+    } catch (const FleetDbError& e) {
+        CHECK(e.kind() == FleetDbError::Kind::usage);
+        const std::string message = e.what();
+        CHECK(message.rfind("[list].json: host name '[list]' is not a DNS host name", 0) == 0);
+        CHECK(message.find("hostnamectl set-hostname") != std::string::npos);
+    }
+    TempDb t;
+    auto db = FleetDb::open(t.target(), true);
+    db.ingest({report_of("WEB-17")});
+    CHECK(db.sku_of_host("web-17").has_value());
+    CHECK_FALSE(db.sku_of_host("WEB-17").has_value());
+}

@@ -1,0 +1,64 @@
+#include "model/fleet/host_name.hpp"
+
+#include <algorithm>
+
+#include "model/text.hpp"
+
+namespace hugetune::model::fleet {
+namespace {
+
+bool label_char(char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' ||
+           c == '_';
+}
+
+std::optional<std::string> label_problem(std::string_view label) {
+    if (label.empty())
+        return std::string("it has an empty label (two dots together, or a leading dot)");
+    if (label.size() > kMaxHostLabelChars)
+        return "its label '" + std::string(label) + "' is longer than " +
+               std::to_string(kMaxHostLabelChars) + " characters";
+    if (label.front() == '-' || label.back() == '-')
+        return "its label '" + std::string(label) + "' starts or ends with '-'";
+    return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<std::string> host_name_problem(std::string_view name) {
+    if (const auto bad = std::find_if(name.begin(), name.end(),
+                                      [](char c) { return !label_char(c) && c != '.'; });
+        bad != name.end())
+        return "it holds '" + printable_text(std::string_view(&*bad, 1)) +
+               "', and a host name holds only letters, digits, '-', '_' and dots";
+    if (!name.empty() && name.back() == '.')
+        name.remove_suffix(1);
+    if (name.empty())
+        return std::string("it is empty");
+    if (name.size() > kMaxHostNameChars)
+        return "it is longer than " + std::to_string(kMaxHostNameChars) + " characters";
+    for (std::size_t start = 0;;) {
+        const std::size_t dot = name.find('.', start);
+        if (const auto p = label_problem(name.substr(start, dot - start)))
+            return p;
+        if (dot == std::string_view::npos)
+            return std::nullopt;
+        start = dot + 1;
+    }
+}
+
+std::string canonical_host_name(std::string_view name) {
+    if (!name.empty() && name.back() == '.')
+        name.remove_suffix(1);
+    std::string out(name);
+    std::transform(out.begin(), out.end(), out.begin(), [](char c) {
+        return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
+    });
+    return out;
+}
+
+std::string_view first_label(std::string_view name) {
+    return name.substr(0, name.find('.'));
+}
+
+}  // namespace hugetune::model::fleet
