@@ -48,6 +48,8 @@ document boot-sweep model/input/boot_sweep_json.cpp parse_boot_sweep_json \
     "tuner/boot_sweep/result.cpp" 'by_threads|median_ms'
 document fleet-answer model/documents/fleet_answer.cpp read_fleet_answer "" \
     'status_reason|verified_boots|sku_fields'
+# A run's facts as the fleet database keeps them beside the report (docs/fleet.md "Run digests").
+document run-digest model/fleet/run_digest.cpp read_run_digest "" 'samples_digest'
 
 # Every key of the report (each member name its shipped schema has, at any depth) is read or
 # written as JSON (["key"], .at("key"), .value("key", {"key", ...) only by the files that own a
@@ -71,6 +73,7 @@ other_documents=(
     "cli/setting_flags.cpp cli/commands.cpp: setting and command names, not JSON"
     "fleet_db/fleet_db.cpp: libpq's connection keywords, not JSON"
     "model/fleet/run_facts.cpp: a stored verification's name in messages"
+    "model/fleet/run_digest.cpp: a run's digest, the facts of its report the fleet keeps"
 )
 # shellcheck disable=SC2086
 allowed=" $(echo $report_owners) "

@@ -261,7 +261,7 @@ double SkuTruth::boot_seconds(int total_threads) const {
     return usl_per_page(*this, per_node) * static_cast<double>(pool_pages) / key.nodes;
 }
 
-GeneratedFleet generate_fleet(const FleetSpec& spec) {
+GeneratedFleet generate_fleet(const FleetSpec& spec, const ReportSink& sink) {
     model::Resampler rng(spec.seed);
     GeneratedFleet fleet;
     for (int k = 0; k < spec.skus; ++k) {
@@ -270,9 +270,13 @@ GeneratedFleet generate_fleet(const FleetSpec& spec) {
         const int clean = spec.hosts_per_sku - static_cast<int>(s.outliers.size());
         const int verified_clean = static_cast<int>(std::ceil(spec.verify_share * clean - 1e-9));
         std::optional<model::Recommendation> sku_fit;
-        for (std::size_t h = 0; h < s.hosts.size(); ++h)
-            fleet.reports.emplace_back(
-                s.hosts[h], host_report(spec, s, h, sku_ratio, verified_clean, sku_fit, rng));
+        for (std::size_t h = 0; h < s.hosts.size(); ++h) {
+            json report = host_report(spec, s, h, sku_ratio, verified_clean, sku_fit, rng);
+            if (sink)
+                sink(s.hosts[h], std::move(report));
+            else
+                fleet.reports.emplace_back(s.hosts[h], std::move(report));
+        }
         fleet.skus.push_back(std::move(s));
     }
     return fleet;

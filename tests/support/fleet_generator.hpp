@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <utility>
@@ -58,6 +59,10 @@ struct GeneratedFleet {
     std::vector<model::fleet::FleetRun> runs_of(const SkuTruth& sku) const;
 };
 
-GeneratedFleet generate_fleet(const FleetSpec& spec);
+// Each report as it is made, host and document; given, generate_fleet hands every report to it
+// and keeps none (a fleet of 100,000 hosts is written out one report at a time).
+using ReportSink = std::function<void(const std::string& host, nlohmann::json report)>;
+
+GeneratedFleet generate_fleet(const FleetSpec& spec, const ReportSink& sink = {});
 
 }  // namespace hugetune::test
