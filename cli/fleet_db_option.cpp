@@ -195,12 +195,12 @@ model::fleet::FleetAnswer answer_of_sku(fleet_db::FleetDb& db, const std::string
             } catch (const std::exception&) {  // damaged or of another layout: computed again
             }
         }
-    const auto runs = db.runs_of_sku(sku_key);
+    auto runs = db.runs_of_sku(sku_key);
     if (runs.empty())
         throw UsageError("--sku: no runs of SKU '" + sku_key +
                          "' in the database; see 'hugetune fleet skus' for the SKUs it holds");
     const model::fleet::FleetAnswer answer = model::fleet::fleet_answer(
-        model::fleet::answer_sku(runs, options, sku_runs_input(sku_key)));
+        model::fleet::answer_sku(std::move(runs), options, sku_runs_input(sku_key)));
     if (keep)
         db.keep_answer(sku_key, inputs, to_json(answer).dump());
     return answer;

@@ -34,6 +34,13 @@ json spread_json(const std::optional<ConfidenceSpread>& spread) {
 }  // namespace
 
 nlohmann::json to_json(const ScalingFit& f) {
+    // A fit of a fleet's pooled series has a residual per point of every host: past this many
+    // (a SKU of about 3,000 hosts) they are left out, rss and r2 standing for them, or a SKU of
+    // 100,000 hosts would write hundreds of MB of them into its answer.
+    constexpr std::size_t kMaxWrittenResiduals = 100'000;
+    const std::vector<double> none;
+    const std::vector<double>& residuals =
+        f.residuals.size() <= kMaxWrittenResiduals ? f.residuals : none;
     return {{"name", to_string(f.model)},
             {"lambda", f.lambda},
             {"sigma", f.sigma},
@@ -46,7 +53,7 @@ nlohmann::json to_json(const ScalingFit& f) {
             {"rss", f.rss},
             {"aicc", or_null(f.aicc)},
             {"parameters", f.parameters},
-            {"residuals", f.residuals}};
+            {"residuals", residuals}};
 }
 
 nlohmann::json to_json(const ModelSelection& s) {

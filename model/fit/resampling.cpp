@@ -154,33 +154,42 @@ std::vector<std::pair<double, std::span<const Point>>> RepetitionPool::groups() 
 
 HostRepetitionPool::HostRepetitionPool(std::span<const Point> points,
                                        std::span<const std::size_t> host_ends) {
+    std::vector<std::span<const Point>> spans;
     if (host_ends.empty()) {
-        hosts_.emplace_back(points);
+        spans.push_back(points);
     } else {
         std::size_t begin = 0;
         for (const std::size_t end : host_ends) {
-            hosts_.emplace_back(points.subspan(begin, end - begin));
+            spans.push_back(points.subspan(begin, end - begin));
             begin = end;
         }
     }
-    // The ranks count samples, so a weighted sample (a host's runs weighed down to one host's
-    // say, model/fleet) takes the resamples' own medians instead.
+    hosts_count_ = spans.size();
+    // Every host keeps its samples as measured (RepetitionPool, at most kExactResampleSamples)
+    // and each weighs 1: then the ranks below are all a resample needs, and draw() takes the
+    // same values with the same draws from them, so no host keeps a RepetitionPool of its own
+    // (a SKU of 100,000 hosts would hold every sample twice more). The ranks count samples, so
+    // a weighted sample (a host's runs weighed down to one host's say, model/fleet) takes the
+    // resamples' own medians instead.
     exact_ =
-        std::all_of(hosts_.begin(), hosts_.end(),
-                    [](const RepetitionPool& h) { return h.exact(); }) &&
+        std::all_of(spans.begin(), spans.end(),
+                    [](std::span<const Point> h) { return h.size() <= kExactResampleSamples; }) &&
         std::all_of(points.begin(), points.end(), [](const Point& p) { return p.weight == 1.0; });
-    if (!exact_)
+    if (!exact_) {
+        for (const auto& span : spans)
+            hosts_.emplace_back(span);
         return;
+    }
     // Every sample of every host, by count, as (seconds, its group, its place in ranks_), then
-    // ranked.
+    // ranked. A host's groups are RepetitionPool's: ascending count, samples in input order.
     struct Sample {
         double seconds;
         std::uint32_t group, slot;
     };
     std::vector<std::vector<Sample>> by_count;
     host_group_begin_.push_back(0);
-    for (std::size_t h = 0; h < hosts_.size(); ++h) {
-        for (const auto& [n, values] : hosts_[h].groups()) {
+    for (const auto& span : spans) {
+        for (const auto& [n, values] : group_by_count(span)) {
             const auto at = std::lower_bound(count_values_.begin(), count_values_.end(), n);
             const auto c = static_cast<std::size_t>(at - count_values_.begin());
             if (at == count_values_.end() || *at != n) {
@@ -244,7 +253,7 @@ std::vector<Point> HostRepetitionPool::draw_medians(std::span<const std::size_t>
     std::vector<std::vector<std::uint32_t>> hits(counts), ranks(counts);
     std::vector<char> by_hits(counts);
     for (std::size_t c = 0; c < counts; ++c) {
-        const std::size_t expected = ranked_seconds_[c].size() * drawn.size() / hosts_.size();
+        const std::size_t expected = ranked_seconds_[c].size() * drawn.size() / hosts_count_;
         by_hits[c] = ranked_seconds_[c].size() <= 4 * expected;
         if (by_hits[c])
             hits[c].assign(ranked_seconds_[c].size(), 0);
@@ -293,6 +302,26 @@ std::vector<Point> HostRepetitionPool::draw_medians(std::span<const std::size_t>
 
 std::vector<Point> HostRepetitionPool::draw(std::span<const std::size_t> drawn,
                                             Resampler& rng) const {
+    if (exact_) {
+        // RepetitionPool::draw_into of each drawn host, from the ranks: the same draws, the
+        // same values (a sample's seconds are its rank's), in the same order.
+        std::size_t size = 0;
+        for (const std::size_t host : drawn)
+            for (std::size_t g = host_group_begin_[host]; g < host_group_begin_[host + 1]; ++g)
+                size += groups_[g].size;
+        std::vector<Point> out;
+        out.reserve(size);
+        for (const std::size_t host : drawn)
+            for (std::size_t g = host_group_begin_[host]; g < host_group_begin_[host + 1]; ++g) {
+                const RankedGroup& group = groups_[g];
+                const std::uint32_t* group_ranks = ranks_.data() + group.begin;
+                const std::vector<double>& ranked = ranked_seconds_[group.count];
+                for (std::size_t i = 0; i < group.size; ++i)
+                    out.push_back({count_values_[group.count],
+                                   ranked[group_ranks[rng.index(group.size)]], 1.0});
+            }
+        return out;
+    }
     if (drawn.size() == 1)
         return hosts_[drawn[0]].draw(rng);
     std::size_t size = 0;

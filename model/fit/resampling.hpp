@@ -111,7 +111,7 @@ class HostRepetitionPool {
     // empty: one host.
     HostRepetitionPool(std::span<const Point> points, std::span<const std::size_t> host_ends);
 
-    std::size_t hosts() const { return hosts_.size(); }
+    std::size_t hosts() const { return hosts_count_; }
     // One resample from the hosts `drawn` (indexes, repeats allowed), in that order.
     std::vector<Point> draw(std::span<const std::size_t> drawn, Resampler& rng) const;
 
@@ -124,7 +124,8 @@ class HostRepetitionPool {
     std::vector<Point> draw_medians(std::span<const std::size_t> drawn, Resampler& rng) const;
 
   private:
-    std::vector<RepetitionPool> hosts_;
+    std::size_t hosts_count_ = 0;
+    std::vector<RepetitionPool> hosts_;  // each host's, when the pool is not exact
     bool exact_ = true;
     // Per distinct thread count (ascending): every host's samples of it, sorted by seconds.
     std::vector<double> count_values_;  // the counts

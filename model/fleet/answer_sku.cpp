@@ -77,10 +77,11 @@ bool accepted(const FleetOptions& o, const std::string& code) {
 // `camp`: the outliers whose curves stand out the same way (all slower, or all faster), when
 // they are more than kMaxOutliers and more than kMaxOutlierShare of the hosts: a group that
 // agrees with itself, not hosts standing alone.
-void split_outliers(const std::vector<HostRuns>& hosts, const FleetOptions& o,
+void split_outliers(std::vector<HostRuns>&& hosts, const FleetOptions& o,
                     std::vector<HostRuns>& fitted, std::vector<ExcludedHost>& excluded,
                     std::vector<std::string>& camp) {
     const auto checks = check_host_runs(hosts);
+    const std::size_t all_hosts = hosts.size();
     std::vector<std::string> slower, faster;
     for (std::size_t h = 0; h < hosts.size(); ++h) {
         const HostCheck& c = checks[h];
@@ -89,14 +90,14 @@ void split_outliers(const std::vector<HostRuns>& hosts, const FleetOptions& o,
         if (c.outlier && !o.include_outliers)
             excluded.push_back({c.host, c.reasons});
         else
-            fitted.push_back(hosts[h]);
+            fitted.push_back(std::move(hosts[h]));
     }
-    if (fitted.empty()) {
-        fitted = hosts;
+    if (fitted.empty()) {  // every host excluded, so none was moved
+        fitted = std::move(hosts);
         excluded.clear();
     }
     const double most = std::max(static_cast<double>(kMaxOutliers),
-                                 kMaxOutlierShare * static_cast<double>(hosts.size()));
+                                 kMaxOutlierShare * static_cast<double>(all_hosts));
     for (auto* group : {&slower, &faster})
         if (static_cast<double>(group->size()) > most && group->size() > camp.size())
             camp = *group;
@@ -106,18 +107,20 @@ void split_outliers(const std::vector<HostRuns>& hosts, const FleetOptions& o,
 // options accept): only they enter the fit, so refused runs, however many, move nothing. A host
 // whose every run would be refused keeps its newest, whose warnings then keep the answer
 // unsettled (host_warnings). `refused`: how many runs were left out.
-std::vector<HostRuns> acceptable_runs(const std::vector<HostRuns>& hosts, const FleetOptions& o,
+std::vector<HostRuns> acceptable_runs(std::vector<HostRuns> hosts, const FleetOptions& o,
                                       int& refused) {
     std::vector<HostRuns> out;
-    for (const auto& h : hosts) {
+    for (auto& h : hosts) {
         HostRuns kept{h.host, {}, h.same_machine, h.short_name_of};
-        for (const auto& run : h.runs)
-            if (std::none_of(
-                    run.warning_codes.begin(), run.warning_codes.end(),
-                    [&](const std::string& c) { return is_unfit_code(c) && !accepted(o, c); }))
-                kept.runs.push_back(run);
-        if (kept.runs.empty())
-            kept.runs.push_back(newest(h));
+        const auto acceptable = [&](const RunFacts& run) {
+            return std::none_of(
+                run.warning_codes.begin(), run.warning_codes.end(),
+                [&](const std::string& c) { return is_unfit_code(c) && !accepted(o, c); });
+        };
+        const bool none = std::none_of(h.runs.begin(), h.runs.end(), acceptable);
+        for (std::size_t r = 0; r < h.runs.size(); ++r)
+            if (acceptable(h.runs[r]) || (none && r + 1 == h.runs.size()))
+                kept.runs.push_back(std::move(h.runs[r]));  // none acceptable: the newest
         refused += static_cast<int>(h.runs.size() - kept.runs.size());
         out.push_back(std::move(kept));
     }
@@ -173,28 +176,30 @@ std::optional<double> common_count(const std::vector<std::map<double, double>>& 
 
 // Hosts whose time per page at the counts the answer compares lies outside
 // kHostAgreementFactor of the hosts' median there, with the worst factor.
+// `curves`: each fitted host's host_curve, in the same order.
 std::optional<std::string> disagreeing_hosts(const std::vector<HostRuns>& fitted,
+                                             const std::vector<std::map<double, double>>& curves,
                                              const Recommendation& r) {
     if (fitted.size() < 2)
         return std::nullopt;
-    std::vector<std::map<double, double>> curves;
-    for (const auto& h : fitted)
-        curves.push_back(host_curve(h));
     std::vector<double> counts;
     for (const double per_node : {r.threads_per_node, r.default_threads_per_node})
         if (const auto n = common_count(curves, std::max(per_node, 1.0));
             n && std::find(counts.begin(), counts.end(), *n) == counts.end())
             counts.push_back(*n);
+    std::vector<double> medians;  // the hosts' median at each count compared, found once
+    for (const double n : counts) {
+        std::vector<double> logs;
+        for (const auto& c : curves)
+            logs.push_back(c.at(n));
+        medians.push_back(median(logs));
+    }
     std::vector<std::string> out;
     double worst = 1;
     for (std::size_t h = 0; h < fitted.size(); ++h) {
         double factor = 1;
-        for (const double n : counts) {
-            std::vector<double> logs;
-            for (const auto& c : curves)
-                logs.push_back(c.at(n));
-            factor = std::max(factor, std::exp(std::abs(curves[h].at(n) - median(logs))));
-        }
+        for (std::size_t i = 0; i < counts.size(); ++i)
+            factor = std::max(factor, std::exp(std::abs(curves[h].at(counts[i]) - medians[i])));
         if (factor > kHostAgreementFactor) {
             out.push_back(fitted[h].host);
             worst = std::max(worst, factor);
@@ -257,8 +262,9 @@ std::optional<std::string> fit_warnings(const Recommendation& r, const FleetOpti
            o.words("accepted_warnings") + " " + join(codes, ",") + ".";
 }
 
-void judge(SkuAnswer& a, const std::vector<HostRuns>& fitted, const std::vector<std::string>& camp,
-           const VerifiedBoots& v, const FleetOptions& o) {
+void judge(SkuAnswer& a, const std::vector<HostRuns>& fitted,
+           const std::vector<std::map<double, double>>& curves,
+           const std::vector<std::string>& camp, const VerifiedBoots& v, const FleetOptions& o) {
     const auto fail = [&a](SkuStatus code, std::string reason) {
         a.reasons.push_back({code, std::move(reason)});
     };
@@ -285,7 +291,7 @@ void judge(SkuAnswer& a, const std::vector<HostRuns>& fitted, const std::vector<
                  o.words("min_confidence") + ").");
     if (const auto c = camp_reason(camp, a.hosts))
         fail(SkuStatus::hosts_disagree, *c);
-    if (const auto d = disagreeing_hosts(fitted, a.recommendation))
+    if (const auto d = disagreeing_hosts(fitted, curves, a.recommendation))
         fail(SkuStatus::hosts_disagree, *d);
     const int recommended = a.recommendation.hugepage_alloc_threads;
     if (a.verification_ratio && (*a.verification_ratio < kVerificationRatioLow ||
@@ -325,17 +331,24 @@ void judge(SkuAnswer& a, const std::vector<HostRuns>& fitted, const std::vector<
 
 SkuAnswer answer_sku(const std::vector<FleetRun>& runs, const FleetOptions& options,
                      const InputSource& runs_input) {
-    const std::vector<HostRuns> all_runs = read_host_runs(runs, runs_input);
-    int refused = 0;
-    const std::vector<HostRuns> hosts = acceptable_runs(all_runs, options, refused);
+    return answer_sku(std::vector<FleetRun>(runs), options, runs_input);
+}
+
+SkuAnswer answer_sku(std::vector<FleetRun>&& runs, const FleetOptions& options,
+                     const InputSource& runs_input) {
+    // Each stage takes the runs from the one before (moved, never copied): a SKU of 100,000
+    // hosts is held once.
+    std::vector<HostRuns> all_runs = read_host_runs(std::move(runs), runs_input);
     SkuAnswer a;
+    for (const auto& h : all_runs)
+        a.runs += static_cast<int>(h.runs.size());
+    int refused = 0;
+    std::vector<HostRuns> hosts = acceptable_runs(std::move(all_runs), options, refused);
     a.sku = hosts.front().runs.front().sku;
     a.hosts = static_cast<int>(hosts.size());
     std::vector<HostRuns> fitted;
     std::vector<std::string> camp;
-    split_outliers(hosts, options, fitted, a.excluded, camp);
-    for (const auto& h : all_runs)
-        a.runs += static_cast<int>(h.runs.size());
+    split_outliers(std::move(hosts), options, fitted, a.excluded, camp);
     a.refused_runs = refused;
     a.pool = choose_pool(fitted, options, a.sku.page_size_kb);
     RecommendOptions recommend = options.recommend;
@@ -343,7 +356,21 @@ SkuAnswer answer_sku(const std::vector<FleetRun>& runs, const FleetOptions& opti
         recommend.pool_pages = a.pool.pages;
         recommend.pool_source = a.pool.source;
     }
-    a.recommendation = recommend_from_sweep(pooled_sweep(fitted, runs_input), recommend);
+    // The hosts' samples are needed once more, as each host's curve, then only pooled: each
+    // host's own copy goes before the fit, which holds the pooled one and its resampling pools.
+    std::vector<std::map<double, double>> curves;
+    for (const auto& h : fitted)
+        curves.push_back(host_curve(h));
+    SweepData pooled = pooled_sweep(fitted, runs_input);
+    for (auto& h : fitted)
+        for (auto& run : h.runs) {
+            for (auto& series : run.sweep.phases)
+                std::vector<Point>().swap(series.points);
+            if (run.sweep.hvo_pass)
+                for (auto& series : run.sweep.hvo_pass->phases)
+                    std::vector<Point>().swap(series.points);
+        }
+    a.recommendation = recommend_from_sweep(std::move(pooled), recommend);
     if (a.pool.pages == 0) {  // no report said: the fit's own rule chose
         a.pool.pages = static_cast<std::uint64_t>(std::llround(a.recommendation.pool_pages));
         a.pool.source = a.recommendation.pool_source;
@@ -355,7 +382,7 @@ SkuAnswer answer_sku(const std::vector<FleetRun>& runs, const FleetOptions& opti
     a.verified_boots = v.boots;
     if (!v.ratios.empty())
         a.verification_ratio = median(v.ratios);
-    judge(a, fitted, camp, v, options);
+    judge(a, fitted, curves, camp, v, options);
     return a;
 }
 

@@ -91,6 +91,8 @@ struct FleetRun {
 // host <host>", a stored block's about "verification <key> of host <host>" with the fix that
 // forgets it.
 RunFacts read_stored_run(const FleetRun& run, const InputSource& input);
+// The same, the run's facts moved out of it.
+RunFacts read_stored_run(FleetRun&& run, const InputSource& input);
 
 // The defaults of the options below, which `fleet skus`, `recommend`, `export` and `hosts` take
 // (docs/fleet.md "Status").
@@ -169,6 +171,9 @@ struct SkuAnswer {
 // All runs must share one SKU key; throws InputError about `runs_input` (what names the runs
 // together) when they do not or none can be fitted.
 SkuAnswer answer_sku(const std::vector<FleetRun>& runs, const FleetOptions& options,
+                     const InputSource& runs_input = {});
+// The same, the runs' facts moved out of them: a SKU of 100,000 hosts is held once.
+SkuAnswer answer_sku(std::vector<FleetRun>&& runs, const FleetOptions& options,
                      const InputSource& runs_input = {});
 
 // Another name the same machine's runs were stored under, and why it is the same machine

@@ -88,12 +88,16 @@ std::vector<HostRuns> join_same_samples(std::map<std::string, HostRuns>& by_host
 }  // namespace
 
 std::vector<HostRuns> read_host_runs(const std::vector<FleetRun>& runs, const InputSource& input) {
+    return read_host_runs(std::vector<FleetRun>(runs), input);
+}
+
+std::vector<HostRuns> read_host_runs(std::vector<FleetRun>&& runs, const InputSource& input) {
     if (runs.empty())
         throw InputError(input, std::nullopt, "no runs of this SKU; ingest reports first");
     std::map<std::string, HostRuns> by_host;
     std::optional<SkuKey> key;
-    for (const auto& run : runs) {
-        RunFacts facts = read_stored_run(run, input);
+    for (auto& run : runs) {
+        RunFacts facts = read_stored_run(std::move(run), input);
         if (key && !(facts.sku == *key))
             throw InputError(input, std::nullopt,
                              "run " + run.run_key + " of host " + facts.host + " is of SKU " +
@@ -104,6 +108,7 @@ std::vector<HostRuns> read_host_runs(const std::vector<FleetRun>& runs, const In
         host.host = facts.host;
         host.runs.push_back(std::move(facts));
     }
+    std::vector<FleetRun>().swap(runs);  // their facts moved out: the rest goes now
     join_short_names(by_host);
     std::vector<HostRuns> out = join_same_samples(by_host);
     for (auto& host : out)
@@ -121,8 +126,16 @@ SweepData pooled_sweep(const std::vector<HostRuns>& hosts, const InputSource& in
     SweepData pooled = newest(hosts.front()).sweep;
     pooled.input = input;
     pooled.machine.boot_pool_pages = most_common_pool(hosts);
-    for (auto& series : pooled.phases)
+    for (auto& series : pooled.phases) {
+        std::size_t points = 0;
+        for (const auto& host : hosts)
+            for (const auto& run : host.runs)
+                if (const PhaseSeries* from = run.sweep.phase(series.phase))
+                    points += from->points.size();
         series.points.clear();
+        series.points.reserve(points);
+        series.host_ends.reserve(hosts.size());
+    }
     pooled.notes.clear();
     for (const auto& host : hosts) {
         const double weight = 1.0 / static_cast<double>(host.runs.size());

@@ -26,6 +26,8 @@ struct HostRuns {
 // Throws InputError when there are none. Errors are about `input`, a run's about its part
 // "run <key> of host <host>".
 std::vector<HostRuns> read_host_runs(const std::vector<FleetRun>& runs, const InputSource& input);
+// The same, each run's facts moved out of `runs`.
+std::vector<HostRuns> read_host_runs(std::vector<FleetRun>&& runs, const InputSource& input);
 
 // Every host's sweeps as one series per phase, each host's points together (host_ends), per
 // page rescaled to the first host's pages per node, each point weighing 1 / the host's runs so

@@ -57,8 +57,15 @@ RunFacts read_run(const nlohmann::json& document, const InputSource& input) {
 }
 
 RunFacts read_stored_run(const FleetRun& run, const InputSource& input) {
+    FleetRun copy{run.host, run.run_key, nullptr, run.verifications, run.facts};
+    if (!run.facts)
+        copy.report = run.report;
+    return read_stored_run(std::move(copy), input);
+}
+
+RunFacts read_stored_run(FleetRun&& run, const InputSource& input) {
     RunFacts facts =
-        run.facts ? *run.facts
+        run.facts ? std::move(*run.facts)
                   : read_run(run.report, input.part("run " + run.run_key + " of host " + run.host));
     for (const auto& stored : run.verifications) {
         // Under its key, so a message names it as the report's block is named.
