@@ -176,11 +176,19 @@ std::optional<double> common_count(const std::vector<std::map<double, double>>& 
 
 // Hosts whose time per page at the counts the answer compares lies outside
 // kHostAgreementFactor of the hosts' median there, with the worst factor.
-// `curves`: each fitted host's host_curve, in the same order.
-std::optional<std::string> disagreeing_hosts(const std::vector<HostRuns>& fitted,
-                                             const std::vector<std::map<double, double>>& curves,
-                                             const Recommendation& r) {
-    if (fitted.size() < 2)
+// What the judging needs of the fitted hosts, taken before the fit so that their runs can go
+// (a SKU of 100,000 hosts holds them once): names, each one's host_curve, the verified boots and
+// the warnings of their newest reports.
+struct FittedHosts {
+    std::vector<std::string> names;
+    std::vector<std::map<double, double>> curves;
+    VerifiedBoots boots;
+    std::optional<std::string> warnings;  // host_warnings' reason
+};
+
+std::optional<std::string> disagreeing_hosts(const FittedHosts& fitted, const Recommendation& r) {
+    const auto& curves = fitted.curves;
+    if (fitted.names.size() < 2)
         return std::nullopt;
     std::vector<double> counts;
     for (const double per_node : {r.threads_per_node, r.default_threads_per_node})
@@ -196,18 +204,18 @@ std::optional<std::string> disagreeing_hosts(const std::vector<HostRuns>& fitted
     }
     std::vector<std::string> out;
     double worst = 1;
-    for (std::size_t h = 0; h < fitted.size(); ++h) {
+    for (std::size_t h = 0; h < fitted.names.size(); ++h) {
         double factor = 1;
         for (std::size_t i = 0; i < counts.size(); ++i)
             factor = std::max(factor, std::exp(std::abs(curves[h].at(counts[i]) - medians[i])));
         if (factor > kHostAgreementFactor) {
-            out.push_back(fitted[h].host);
+            out.push_back(fitted.names[h]);
             worst = std::max(worst, factor);
         }
     }
     if (out.empty())
         return std::nullopt;
-    return std::to_string(out.size()) + " of " + count_text(fitted.size(), "host") + " (" +
+    return std::to_string(out.size()) + " of " + count_text(fitted.names.size(), "host") + " (" +
            host_list(out) + (out.size() == 1 ? ") lies" : ") lie") + " up to " +
            decimals_text(worst, 2) +
            " times from the hosts' median time per page at the thread counts compared, beyond " +
@@ -262,20 +270,20 @@ std::optional<std::string> fit_warnings(const Recommendation& r, const FleetOpti
            o.words("accepted_warnings") + " " + join(codes, ",") + ".";
 }
 
-void judge(SkuAnswer& a, const std::vector<HostRuns>& fitted,
-           const std::vector<std::map<double, double>>& curves,
-           const std::vector<std::string>& camp, const VerifiedBoots& v, const FleetOptions& o) {
+void judge(SkuAnswer& a, const FittedHosts& fitted, const std::vector<std::string>& camp,
+           const FleetOptions& o) {
+    const VerifiedBoots& v = fitted.boots;
     const auto fail = [&a](SkuStatus code, std::string reason) {
         a.reasons.push_back({code, std::move(reason)});
     };
-    const int in_fit = static_cast<int>(fitted.size());
+    const int in_fit = static_cast<int>(fitted.names.size());
     if (in_fit < o.min_hosts)
         fail(SkuStatus::needs_more_hosts,
              count_text(in_fit, "host") + " in the fit; the answer needs " +
                  std::to_string(o.min_hosts) + " (" + o.words("min_hosts") +
                  ") before it stands for the SKU.");
-    if (const auto w = host_warnings(fitted, o))
-        fail(SkuStatus::host_warnings, *w);
+    if (fitted.warnings)
+        fail(SkuStatus::host_warnings, *fitted.warnings);
     if (const auto w = fit_warnings(a.recommendation, o))
         fail(SkuStatus::fit_warnings, *w);
     // A rule's decision (no fitted curve) has no confidence to settle on: said as such.
@@ -291,7 +299,7 @@ void judge(SkuAnswer& a, const std::vector<HostRuns>& fitted,
                  o.words("min_confidence") + ").");
     if (const auto c = camp_reason(camp, a.hosts))
         fail(SkuStatus::hosts_disagree, *c);
-    if (const auto d = disagreeing_hosts(fitted, curves, a.recommendation))
+    if (const auto d = disagreeing_hosts(fitted, a.recommendation))
         fail(SkuStatus::hosts_disagree, *d);
     const int recommended = a.recommendation.hugepage_alloc_threads;
     if (a.verification_ratio && (*a.verification_ratio < kVerificationRatioLow ||
@@ -356,21 +364,19 @@ SkuAnswer answer_sku(std::vector<FleetRun>&& runs, const FleetOptions& options,
         recommend.pool_pages = a.pool.pages;
         recommend.pool_source = a.pool.source;
     }
-    // The hosts' samples are needed once more, as each host's curve, then only pooled: each
-    // host's own copy goes before the fit, which holds the pooled one and its resampling pools.
-    std::vector<std::map<double, double>> curves;
-    for (const auto& h : fitted)
-        curves.push_back(host_curve(h));
+    // The hosts' runs are needed once more, for what the judging takes of them and pooled, then
+    // go before the fit, which holds the pooled series and its resampling pools.
+    FittedHosts judged;
+    for (const auto& h : fitted) {
+        judged.names.push_back(h.host);
+        judged.curves.push_back(host_curve(h));
+    }
+    judged.boots = verified_boots(fitted);
+    judged.warnings = host_warnings(fitted, options);
     SweepData pooled = pooled_sweep(fitted, runs_input);
-    for (auto& h : fitted)
-        for (auto& run : h.runs) {
-            for (auto& series : run.sweep.phases)
-                std::vector<Point>().swap(series.points);
-            if (run.sweep.hvo_pass)
-                for (auto& series : run.sweep.hvo_pass->phases)
-                    std::vector<Point>().swap(series.points);
-        }
-    a.recommendation = recommend_from_sweep(std::move(pooled), recommend);
+    std::vector<HostRuns>().swap(fitted);
+    a.recommendation = recommend_from_sweep(pooled, recommend);
+    pooled = SweepData();
     if (a.pool.pages == 0) {  // no report said: the fit's own rule chose
         a.pool.pages = static_cast<std::uint64_t>(std::llround(a.recommendation.pool_pages));
         a.pool.source = a.recommendation.pool_source;
@@ -378,11 +384,10 @@ SkuAnswer answer_sku(std::vector<FleetRun>&& runs, const FleetOptions& options,
     if (a.recommendation.decision == Decision::set)
         a.kernel_cmdline = alloc_threads_setting(
             static_cast<std::uint64_t>(a.recommendation.hugepage_alloc_threads));
-    const VerifiedBoots v = verified_boots(fitted);
-    a.verified_boots = v.boots;
-    if (!v.ratios.empty())
-        a.verification_ratio = median(v.ratios);
-    judge(a, fitted, curves, camp, v, options);
+    a.verified_boots = judged.boots.boots;
+    if (!judged.boots.ratios.empty())
+        a.verification_ratio = median(judged.boots.ratios);
+    judge(a, judged, camp, options);
     return a;
 }
 

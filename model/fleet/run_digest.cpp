@@ -1,6 +1,7 @@
 #include "model/fleet/run_digest.hpp"
 
 #include <algorithm>
+#include <charconv>
 
 #include "model/documents/json_values.hpp"
 #include "model/input/json_plain.hpp"
@@ -12,20 +13,49 @@ namespace {
 using nlohmann::json;
 
 // A series as three arrays in the points' order: counts, seconds, and weights only where one
-// is not 1. Numbers are written in their shortest form that reads back to the same double.
-json series_json(const PhaseSeries& s) {
-    json t = json::array(), sec = json::array(), w = json::array();
-    bool weighted = false;
-    for (const auto& p : s.points) {
-        t.push_back(p.threads_per_node);
-        sec.push_back(p.seconds);
-        w.push_back(p.weight);
-        weighted = weighted || p.weight != 1.0;
+// is not 1. Written as text (a digest is mostly these numbers; a tree of them first took most
+// of an ingest's time), each number in its shortest form that reads back to the same double.
+void append_number(std::string& out, double value) {
+    char buffer[32];
+    const auto [end, error] = std::to_chars(buffer, buffer + sizeof buffer, value);
+    out.append(buffer, error == std::errc() ? end : buffer);
+}
+
+void append_numbers(std::string& out, const char* key, const std::vector<Point>& points,
+                    double Point::*member) {
+    out += ",\"";
+    out += key;
+    out += "\":[";
+    for (std::size_t i = 0; i < points.size(); ++i) {
+        if (i > 0)
+            out += ',';
+        append_number(out, points[i].*member);
     }
-    json out = {{"phase", s.phase}, {"pages_per_node", s.pages_per_node}, {"t", t}, {"s", sec}};
-    if (weighted)
-        out["w"] = w;
-    return out;
+    out += ']';
+}
+
+std::string phases_text(const std::vector<PhaseSeries>& phases) {
+    std::string out = "[";
+    for (const auto& series : phases) {
+        if (out.size() > 1)
+            out += ',';
+        out += "{\"phase\":" + json(series.phase).dump() + ",\"pages_per_node\":";
+        append_number(out, series.pages_per_node);
+        append_numbers(out, "t", series.points, &Point::threads_per_node);
+        append_numbers(out, "s", series.points, &Point::seconds);
+        if (std::any_of(series.points.begin(), series.points.end(),
+                        [](const Point& p) { return p.weight != 1.0; }))
+            append_numbers(out, "w", series.points, &Point::weight);
+        out += '}';
+    }
+    return out + "]";
+}
+
+// `text` with the first `"key":null` replaced by `"key":value`.
+void splice(std::string& text, const std::string& key, const std::string& value) {
+    const std::string placeholder = "\"" + key + "\":null";
+    const auto at = text.find(placeholder);
+    text.replace(at, placeholder.size(), "\"" + key + "\":" + value);
 }
 
 PhaseSeries read_series(const json& j) {
@@ -42,13 +72,6 @@ PhaseSeries read_series(const json& j) {
         s.points.push_back(
             {t[i].get<double>(), sec[i].get<double>(), w != nullptr ? (*w)[i].get<double>() : 1.0});
     return s;
-}
-
-json phases_json(const std::vector<PhaseSeries>& phases) {
-    json out = json::array();
-    for (const auto& s : phases)
-        out.push_back(series_json(s));
-    return out;
 }
 
 std::vector<PhaseSeries> read_phases(const json& j) {
@@ -151,7 +174,7 @@ std::optional<std::string> run_digest(const RunFacts& run) {
     if (s.hvo_pass)
         hvo = {{"as_is", s.hvo_pass->as_is},
                {"flipped", s.hvo_pass->flipped},
-               {"phases", phases_json(s.hvo_pass->phases)}};
+               {"hvo_phases", nullptr}};
     json pool = nullptr;
     if (run.boot_pool)
         pool = {run.boot_pool->pages, run.boot_pool->page_size_kb, run.boot_pool->source};
@@ -176,10 +199,16 @@ std::optional<std::string> run_digest(const RunFacts& run) {
                            {"seed", s.seed},
                            {"complete", s.complete},
                            {"notes", s.notes},
-                           {"phases", phases_json(s.phases)},
+                           {"phases", nullptr},
                            {"hvo_pass", hvo},
                            {"machine", machine_json(s.machine)}}}};
-    return digest.dump();
+    // The series go in as text where the tree holds their places (no string can hold the
+    // placeholder: a quote inside one is written escaped).
+    std::string text = digest.dump();
+    splice(text, "phases", phases_text(s.phases));
+    if (s.hvo_pass)
+        splice(text, "hvo_phases", phases_text(s.hvo_pass->phases));
+    return text;
 }
 
 std::optional<RunFacts> read_run_digest(std::string_view text, const InputSource& input) {
@@ -224,7 +253,7 @@ std::optional<RunFacts> read_run_digest(std::string_view text, const InputSource
         sweep.phases = read_phases(s.at("phases"));
         if (const json& hvo = s.at("hvo_pass"); !hvo.is_null())
             sweep.hvo_pass = HvoPassData{hvo.at("as_is").get<bool>(), hvo.at("flipped").get<bool>(),
-                                         read_phases(hvo.at("phases"))};
+                                         read_phases(hvo.at("hvo_phases"))};
         sweep.machine = read_machine(s.at("machine"));
         sweep.input = input;
         return run;
