@@ -782,7 +782,8 @@ std::vector<model::fleet::FleetRun> FleetDb::runs_of_sku(const std::string& sku_
                 model::fleet::FleetRun run{row.get<std::string>(1), row.get<std::string>(2),
                                            nullptr};
                 if (row.get_indicator(3) == soci::i_ok)
-                    run.facts = model::fleet::read_run_digest(row.get<std::string>(3), {});
+                    if (auto facts = model::fleet::read_run_digest(row.get<std::string>(3), {}))
+                        run.facts = std::make_shared<model::fleet::RunFacts>(std::move(*facts));
                 if (run.facts && model::fleet::to_string(run.facts->sku) != sku_key)
                     run.facts.reset();  // a digest of before the run moved: its report says
                 if (!run.facts)

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -82,8 +83,9 @@ struct FleetRun {
     nlohmann::json report;  // the whole document; the database stores it without a `verification`
     std::vector<FleetVerification> verifications = {};  // every one stored, oldest first
     // The report's facts as its digest keeps them (model/fleet/run_digest.hpp); when present,
-    // they are what read_run makes of `report`, which is then not read (and may be null).
-    std::optional<RunFacts> facts = {};
+    // they are what read_run makes of `report`, which is then not read (and may be null). Held
+    // apart, so that taking them out of a SKU's runs leaves no copy of their size behind.
+    std::shared_ptr<RunFacts> facts = {};
 };
 
 // read_run of the run's report (or its digest's facts), its stored verifications after the

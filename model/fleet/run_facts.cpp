@@ -65,7 +65,7 @@ RunFacts read_stored_run(const FleetRun& run, const InputSource& input) {
 
 RunFacts read_stored_run(FleetRun&& run, const InputSource& input) {
     RunFacts facts =
-        run.facts ? std::move(*run.facts)
+        run.facts ? (run.facts.use_count() == 1 ? std::move(*run.facts) : *run.facts)
                   : read_run(run.report, input.part("run " + run.run_key + " of host " + run.host));
     for (const auto& stored : run.verifications) {
         // Under its key, so a message names it as the report's block is named.

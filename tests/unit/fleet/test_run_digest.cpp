@@ -139,8 +139,9 @@ TEST_CASE("a SKU's answer from digests is its answer from reports, byte for byte
                 d.verifications.push_back({run.run_key + ":v", stored["verification"]});
                 stored.erase("verification");
             }
-            d.facts = read_run_digest(*run_digest(read_run(stored)), {});
-            REQUIRE(d.facts.has_value());
+            auto facts = read_run_digest(*run_digest(read_run(stored)), {});
+            REQUIRE(facts.has_value());
+            d.facts = std::make_shared<RunFacts>(std::move(*facts));
             digested.push_back(std::move(d));
         }
         CAPTURE(to_string(sku.key));
