@@ -249,54 +249,6 @@ void hash_carried_verifications(soci::session& sql) {
     }
 }
 
-// The runs stored under a SKU key without init_on_alloc move to the key their report gives
-// (read as read_report reads it: the sku block's, else the kernel block's); the SKUs left
-// without runs go, and every kept answer (their keys changed, and the tool that kept them).
-void rekey_by_init_on_alloc(soci::session& sql) {
-    struct Move {
-        long long run_id;
-        model::fleet::SkuKey key;
-    };
-    std::vector<Move> moves;
-    {
-        soci::rowset<soci::row> rows =
-            (sql.prepare << "SELECT CAST(r.id AS TEXT), s.sku_key, r.report FROM runs r"
-                            " JOIN skus s ON s.id = r.sku_id WHERE s.init_on_alloc IS NULL"
-                            " ORDER BY r.id");
-        for (const auto& row : rows) {
-            const long long id = std::stoll(row.get<std::string>(0));
-            const auto stored = row.get<std::string>(1);
-            // The key as the report's reader reads it (the sku block's, else the kernel block's).
-            std::optional<bool> on;
-            try {
-                model::ReportReading reading;
-                reading.need_run = true;
-                reading.input.stored = true;
-                on = model::read_report(nlohmann::json::parse(row.get<std::string>(2)), reading)
-                         .run->sku.init_on_alloc;
-            } catch (const std::exception&) {
-                continue;  // damaged: left where it is, for its reader to name
-            }
-            if (!on)
-                continue;
-            try {
-                model::fleet::SkuKey key = model::fleet::parse_sku_key(stored);
-                if (key.init_on_alloc)
-                    continue;
-                key.init_on_alloc = on;
-                moves.push_back({id, std::move(key)});
-            } catch (const std::exception&) {  // a key this hugetune would not write: left
-            }
-        }
-    }
-    for (const auto& m : moves) {
-        const long long sku_id = stored_sku(sql, m.key);
-        sql << "UPDATE runs SET sku_id = :s WHERE id = :r", soci::use(sku_id), soci::use(m.run_id);
-    }
-    sql << "DELETE FROM sku_answers";
-    sql << "DELETE FROM skus WHERE NOT EXISTS (SELECT 1 FROM runs r WHERE r.sku_id = skus.id)";
-}
-
 // Migration 7 (and any that raises the digest's version): every stored run's digest from its
 // report, read as ingest reads it, in slices of runs so that memory holds a slice, not the
 // database. A report the reader refuses keeps no digest; its answer reads it and names it.
@@ -337,9 +289,10 @@ void write_run_digests(soci::session& sql) {
 }
 
 // Each run whose report the reader now gives another SKU key than the one it is stored under
-// moves to that key (docs/fleet.md "The SKU key": `unknown` becomes the CPU's identity or the
-// table's name); the SKUs left without runs go, and every kept answer. A report the reader
-// refuses stays where it is, for its reader to name.
+// moves to that key (docs/fleet.md "The SKU key": init_on_alloc joined the key with version 4,
+// and `unknown` becomes the CPU's identity or the table's name with version 5); the SKUs left
+// without runs go, and every kept answer. A report the reader refuses stays where it is, for
+// its reader to name. Run once, by migration 5, for a database of version 4 or older.
 void rekey_by_reader(soci::session& sql) {
     struct Move {
         long long run_id;
@@ -668,8 +621,6 @@ void FleetDb::migrate() {
             *sql_ << statement;
         if (v == kVerificationsByBlockVersion)
             hash_carried_verifications(*sql_);
-        if (v == kInitOnAllocKeyVersion)
-            rekey_by_init_on_alloc(*sql_);
         if (v == kCpuIdentityKeyVersion)
             rekey_by_reader(*sql_);
         if (v == kRunDigestsVersion)

@@ -21,10 +21,8 @@ int latest_schema_version();
 inline constexpr int kVerificationsByBlockVersion = 3;
 inline constexpr std::string_view kCarriedVerificationPrefix = "carried ";
 
-// Migration 4 adds init_on_alloc to the SKU key; whoever applies it then moves each run stored
-// under a key without it to the key its report gives, and drops the SKUs left without runs and
-// every kept answer.
-inline constexpr int kInitOnAllocKeyVersion = 4;
+// Migration 4 adds init_on_alloc to the SKU key (the skus column); the runs move to their new
+// keys with migration 5's pass, which every database of version 4 or older goes through.
 
 // Migration 5 changes no table; whoever applies it moves each run to the SKU key its report's
 // reader gives now (a CPU that keyed `unknown` keys its identity or the table's name), and drops
