@@ -61,116 +61,6 @@ long long stored_sku(soci::session& sql, const model::fleet::SkuKey& sku) {
     return id_of(sql, "SELECT id FROM skus WHERE sku_key = :k", key);
 }
 
-}  // namespace
-
-namespace storage {
-
-// The statements an ingest runs for every report, prepared once per batch (SQLite and
-// PostgreSQL parse and plan a statement's text once, not once per report), and the ids of the
-// SKUs and hosts met so far: the batch's transaction holds the ingest lock, so they stay true.
-class RunStore {
-  public:
-    explicit RunStore(soci::session& sql)
-        : sql_(sql),
-          insert_host_((sql.prepare << "INSERT INTO hosts (hostname) VALUES (:h)"
-                                       " ON CONFLICT (hostname) DO NOTHING",
-                        soci::use(host_))),
-          select_host_((sql.prepare << "SELECT id FROM hosts WHERE hostname = :h", soci::use(host_),
-                        soci::into(id_))),
-          insert_run_(
-              (sql.prepare << "INSERT INTO runs (host_id, sku_id, generated_at, content_hash,"
-                              " tool_version, kernel_release, decision, hugepage_alloc_threads,"
-                              " predicted_seconds, confidence, warnings, report) VALUES (:h, :s,"
-                              " :at, :hash, :tool, :kernel, :decision, :threads, :predicted,"
-                              " :confidence, :warnings, :report)"
-                              " ON CONFLICT (host_id, generated_at, content_hash) DO NOTHING",
-               soci::use(host_id_), soci::use(sku_id_), soci::use(generated_at_), soci::use(hash_),
-               soci::use(tool_), soci::use(kernel_, kernel_ind_), soci::use(decision_),
-               soci::use(threads_), soci::use(predicted_), soci::use(confidence_, confidence_ind_),
-               soci::use(warnings_), soci::use(report_))),
-          insert_digest_((sql.prepare << "INSERT INTO run_digests (run_id, digest) VALUES (:r, :d)",
-                          soci::use(id_), soci::use(digest_))),
-          select_run_((sql.prepare << "SELECT id FROM runs WHERE host_id = :h AND"
-                                      " generated_at = :at AND content_hash = :hash",
-                       soci::use(host_id_), soci::use(generated_at_), soci::use(hash_),
-                       soci::into(id_))),
-          count_others_((sql.prepare << "SELECT COUNT(*) FROM runs WHERE host_id = :h AND"
-                                        " generated_at = :at AND content_hash <> :hash",
-                         soci::use(host_id_), soci::use(generated_at_), soci::use(hash_),
-                         soci::into(others_))) {}
-
-    long long sku_id(const model::fleet::SkuKey& sku) {
-        const std::string key = model::fleet::to_string(sku);
-        if (const auto it = skus_.find(key); it != skus_.end())
-            return it->second;
-        return skus_[key] = stored_sku(sql_, sku);
-    }
-
-    long long host_id(const std::string& host) {
-        if (const auto it = hosts_.find(host); it != hosts_.end())
-            return it->second;
-        host_ = host;
-        insert_host_.execute(true);
-        select_host_.execute(true);
-        return hosts_[host] = id_;
-    }
-
-    // Whether the host already has a run of the same time with other content: two reports
-    // that cannot both be the host's run of that time.
-    bool conflicts(const IntakeReport& r, long long host_id) {
-        host_id_ = host_id;
-        generated_at_ = r.facts.generated_at;
-        hash_ = r.content_hash;
-        count_others_.execute(true);
-        return others_ > 0;
-    }
-
-    // The run's id, and whether it is new.
-    std::pair<long long, bool> store_run(IntakeReport& r, long long host_id, long long sku_id) {
-        const auto& f = r.facts;
-        host_id_ = host_id;
-        sku_id_ = sku_id;
-        generated_at_ = f.generated_at;
-        hash_ = r.content_hash;
-        tool_ = f.tool_version;
-        kernel_ = f.kernel_release.value_or("");
-        kernel_ind_ = f.kernel_release ? soci::i_ok : soci::i_null;
-        decision_ = model::to_string(f.decision);
-        threads_ = f.hugepage_alloc_threads;
-        predicted_ = f.predicted_seconds;
-        confidence_ = f.confidence.value_or(0);
-        confidence_ind_ = f.confidence ? soci::i_ok : soci::i_null;
-        warnings_ = join(f.warning_codes, ",");
-        report_.swap(r.document);  // a report may be tens of MB: bound, not copied
-        insert_run_.execute(true);
-        const bool added = insert_run_.get_affected_rows() > 0;
-        report_.swap(r.document);
-        select_run_.execute(true);
-        if (added && r.digest) {
-            digest_.swap(*r.digest);
-            insert_digest_.execute(true);
-            digest_.swap(*r.digest);
-        }
-        return {id_, added};
-    }
-
-  private:
-    soci::session& sql_;
-    std::map<std::string, long long> skus_, hosts_;
-    // The statements' values, bound by reference: declared before the statements.
-    std::string host_, generated_at_, hash_, tool_, kernel_, decision_, warnings_, report_, digest_;
-    long long host_id_ = 0, sku_id_ = 0, id_ = 0, others_ = 0;
-    int threads_ = 0;
-    double predicted_ = 0, confidence_ = 0;
-    soci::indicator kernel_ind_ = soci::i_ok, confidence_ind_ = soci::i_ok;
-    soci::statement insert_host_, select_host_, insert_run_, insert_digest_, select_run_,
-        count_others_;
-};
-
-}  // namespace storage
-
-namespace {
-
 template <typename T>
 std::pair<double, soci::indicator> column(const std::optional<T>& value) {
     return {value ? static_cast<double>(*value) : 0.0, value ? soci::i_ok : soci::i_null};
@@ -195,41 +85,183 @@ nlohmann::json stored_json(const std::string& text, const std::string& what,
     }
 }
 
-// True when the block is new to the run: a run keeps every distinct block (the same report
-// verified at another boot), an identical one again is already stored. The block is stored as
-// its one writer writes it, and known by the hash of that text.
-bool store_verification(soci::session& sql, long long run_id, const model::Verification& v) {
-    const int verified = v.verified ? 1 : 0;
-    auto [measured, measured_ind] = column(v.measured_ms);
-    auto [threads_value, threads_ind] = column(v.threads);
-    const int threads = static_cast<int>(threads_value);
-    auto [predicted, predicted_ind] = column(v.pool_predicted_ms);
-    auto [ratio, ratio_ind] = column(v.ratio);
-    auto [kernel, kernel_ind] = column(v.kernel_release);
-    auto [boot_id, boot_ind] = column(v.boot_id);
-    const std::string text = model::to_json(v).dump();
-    const std::string hash = content_hash(text);
-    soci::statement st =
-        (sql.prepare << "INSERT INTO verifications (run_id, block_hash, verified, measured_ms,"
-                        " threads, predicted_ms, ratio, kernel_release, boot_id, block) VALUES"
-                        " (:r, :hash, :v, :m, :t, :p, :ratio, :k, :b, :block)"
-                        " ON CONFLICT (run_id, block_hash) DO NOTHING",
-         soci::use(run_id), soci::use(hash), soci::use(verified), soci::use(measured, measured_ind),
-         soci::use(threads, threads_ind), soci::use(predicted, predicted_ind),
-         soci::use(ratio, ratio_ind), soci::use(kernel, kernel_ind), soci::use(boot_id, boot_ind),
-         soci::use(text));
-    st.execute(true);
-    return st.get_affected_rows() > 0;
-}
+}  // namespace
 
-// True when any of them is new to the run.
-bool store_verifications(soci::session& sql, long long run_id,
-                         const std::vector<model::Verification>& verifications) {
-    bool added = false;
-    for (const auto& v : verifications)
-        added = store_verification(sql, run_id, v) || added;
-    return added;
-}
+namespace storage {
+
+// The statements an ingest runs for every report, prepared once per batch (SQLite and
+// PostgreSQL parse and plan a statement's text once, not once per report), and the ids of the
+// SKUs and hosts met so far: the batch's transaction holds the ingest lock, so they stay true.
+// A new report costs three statements (its host's when the host is new, its run's, its
+// digest's) and one per verification block: each returns what the next needs (RETURNING). A
+// host's runs are known here (none for a host new to the database, its stored ones read once
+// for another), so a conflict or a report stored before is found without a query, and no
+// statement scans the runs: PostgreSQL plans a prepared statement once for all its executions,
+// from the table as it was, which for a table filling up in this very batch is a full scan.
+class RunStore {
+  public:
+    explicit RunStore(soci::session& sql)
+        : sql_(sql),
+          insert_host_((sql.prepare << "INSERT INTO hosts (hostname) VALUES (:h)"
+                                       " ON CONFLICT (hostname) DO NOTHING RETURNING id",
+                        soci::use(host_), soci::into(id_))),
+          select_host_((sql.prepare << "SELECT id FROM hosts WHERE hostname = :h", soci::use(host_),
+                        soci::into(id_))),
+          insert_run_(
+              (sql.prepare << "INSERT INTO runs (host_id, sku_id, generated_at, content_hash,"
+                              " tool_version, kernel_release, decision, hugepage_alloc_threads,"
+                              " predicted_seconds, confidence, warnings, report) VALUES (:h, :s,"
+                              " :at, :hash, :tool, :kernel, :decision, :threads, :predicted,"
+                              " :confidence, :warnings, :report)"
+                              " ON CONFLICT (host_id, generated_at, content_hash) DO NOTHING"
+                              " RETURNING id",
+               soci::use(host_id_), soci::use(sku_id_), soci::use(generated_at_), soci::use(hash_),
+               soci::use(tool_), soci::use(kernel_, kernel_ind_), soci::use(decision_),
+               soci::use(threads_), soci::use(predicted_), soci::use(confidence_, confidence_ind_),
+               soci::use(warnings_), soci::use(report_), soci::into(id_))),
+          insert_digest_((sql.prepare << "INSERT INTO run_digests (run_id, digest) VALUES (:r, :d)",
+                          soci::use(id_), soci::use(digest_))),
+          select_run_((sql.prepare << "SELECT id FROM runs WHERE host_id = :h AND"
+                                      " generated_at = :at AND content_hash = :hash",
+                       soci::use(host_id_), soci::use(generated_at_), soci::use(hash_),
+                       soci::into(id_))),
+          insert_verification_(
+              (sql.prepare << "INSERT INTO verifications (run_id, block_hash, verified,"
+                              " measured_ms, threads, predicted_ms, ratio, kernel_release,"
+                              " boot_id, block) VALUES (:r, :hash, :v, :m, :t, :p, :ratio, :k, :b,"
+                              " :block) ON CONFLICT (run_id, block_hash) DO NOTHING",
+               soci::use(id_), soci::use(block_hash_), soci::use(verified_),
+               soci::use(measured_, measured_ind_), soci::use(block_threads_, block_threads_ind_),
+               soci::use(block_predicted_, block_predicted_ind_), soci::use(ratio_, ratio_ind_),
+               soci::use(block_kernel_, block_kernel_ind_), soci::use(boot_id_, boot_id_ind_),
+               soci::use(block_))) {}
+
+    long long sku_id(const model::fleet::SkuKey& sku) {
+        const std::string key = model::fleet::to_string(sku);
+        if (const auto it = skus_.find(key); it != skus_.end())
+            return it->second;
+        return skus_[key] = stored_sku(sql_, sku);
+    }
+
+    enum class Outcome { added, stored_before, conflict };
+
+    // The run stored, or why not, and its id (none for a conflict: the host already has a run
+    // of the same time with other content, and two reports cannot both be its run of that time).
+    std::pair<long long, Outcome> store_run(IntakeReport& r, long long sku_id) {
+        const auto& f = r.facts;
+        HostRuns& host = host_runs(f.host);
+        std::optional<long long> same;
+        for (const auto& run : host.runs)
+            if (run.generated_at == f.generated_at) {
+                if (run.content_hash != r.content_hash)
+                    return {0, Outcome::conflict};
+                same = run.id;
+            }
+        if (same)
+            return {*same, Outcome::stored_before};
+        host_id_ = host.id;
+        sku_id_ = sku_id;
+        generated_at_ = f.generated_at;
+        hash_ = r.content_hash;
+        tool_ = f.tool_version;
+        kernel_ = f.kernel_release.value_or("");
+        kernel_ind_ = f.kernel_release ? soci::i_ok : soci::i_null;
+        decision_ = model::to_string(f.decision);
+        threads_ = f.hugepage_alloc_threads;
+        predicted_ = f.predicted_seconds;
+        confidence_ = f.confidence.value_or(0);
+        confidence_ind_ = f.confidence ? soci::i_ok : soci::i_null;
+        warnings_ = join(f.warning_codes, ",");
+        report_.swap(r.document);  // a report may be tens of MB: bound, not copied
+        const bool added = insert_run_.execute(true);
+        report_.swap(r.document);
+        if (!added) {  // cannot be, as the batch holds the ingest lock: stored all the same
+            select_run_.execute(true);
+            return {id_, Outcome::stored_before};
+        }
+        host.runs.push_back({f.generated_at, r.content_hash, id_});
+        if (r.digest) {
+            digest_.swap(*r.digest);
+            insert_digest_.execute(true);
+            digest_.swap(*r.digest);
+        }
+        return {id_, Outcome::added};
+    }
+
+    // True when the block is new to the run: a run keeps every distinct block (the same report
+    // verified at another boot), an identical one again is already stored. The block is stored
+    // as its one writer writes it, and known by the hash of that text.
+    bool store_verification(long long run_id, const model::Verification& v) {
+        id_ = run_id;
+        verified_ = v.verified ? 1 : 0;
+        std::tie(measured_, measured_ind_) = column(v.measured_ms);
+        double threads = 0;
+        std::tie(threads, block_threads_ind_) = column(v.threads);
+        block_threads_ = static_cast<int>(threads);
+        std::tie(block_predicted_, block_predicted_ind_) = column(v.pool_predicted_ms);
+        std::tie(ratio_, ratio_ind_) = column(v.ratio);
+        std::tie(block_kernel_, block_kernel_ind_) = column(v.kernel_release);
+        std::tie(boot_id_, boot_id_ind_) = column(v.boot_id);
+        block_ = model::to_json(v).dump();
+        block_hash_ = content_hash(block_);
+        insert_verification_.execute(true);
+        return insert_verification_.get_affected_rows() > 0;
+    }
+
+  private:
+    struct KnownRun {
+        std::string generated_at, content_hash;
+        long long id = 0;
+    };
+    struct HostRuns {
+        long long id = 0;
+        std::vector<KnownRun> runs;  // stored before this batch or in it
+    };
+
+    HostRuns& host_runs(const std::string& name) {
+        if (const auto it = hosts_.find(name); it != hosts_.end())
+            return it->second;
+        HostRuns host;
+        host_ = name;
+        if (insert_host_.execute(true)) {  // new: no runs yet
+            host.id = id_;
+        } else {
+            select_host_.execute(true);
+            host.id = id_;
+            // A statement of its own, so planned for this host's runs as they are now.
+            soci::rowset<soci::row> rows =
+                (sql_.prepare << "SELECT CAST(id AS TEXT), generated_at, content_hash FROM runs"
+                                 " WHERE host_id = :h",
+                 soci::use(host.id));
+            for (const auto& row : rows)
+                host.runs.push_back({row.get<std::string>(1), row.get<std::string>(2),
+                                     std::stoll(row.get<std::string>(0))});
+        }
+        return hosts_.emplace(name, std::move(host)).first->second;
+    }
+
+    soci::session& sql_;
+    std::map<std::string, long long> skus_;
+    std::map<std::string, HostRuns> hosts_;
+    // The statements' values, bound by reference: declared before the statements.
+    std::string host_, generated_at_, hash_, tool_, kernel_, decision_, warnings_, report_, digest_;
+    long long host_id_ = 0, sku_id_ = 0, id_ = 0;
+    int threads_ = 0;
+    double predicted_ = 0, confidence_ = 0;
+    soci::indicator kernel_ind_ = soci::i_ok, confidence_ind_ = soci::i_ok;
+    std::string block_hash_, block_kernel_, boot_id_, block_;
+    int verified_ = 0, block_threads_ = 0;
+    double measured_ = 0, block_predicted_ = 0, ratio_ = 0;
+    soci::indicator measured_ind_ = soci::i_ok, block_threads_ind_ = soci::i_ok,
+                    block_predicted_ind_ = soci::i_ok, ratio_ind_ = soci::i_ok,
+                    block_kernel_ind_ = soci::i_ok, boot_id_ind_ = soci::i_ok;
+    soci::statement insert_host_, select_host_, insert_run_, insert_digest_, select_run_,
+        insert_verification_;
+};
+
+}  // namespace storage
+
+namespace {
 
 // Migration 3's rows of version 2 by their block's hash (migrations.hpp).
 void hash_carried_verifications(soci::session& sql) {
@@ -593,6 +625,25 @@ int FleetDb::schema_version() {
     });
 }
 
+namespace {
+
+// Migration 8 on PostgreSQL: lz4 for the large texts stored from now on, where the server has
+// it (PostgreSQL 14 and later, built with lz4, as Debian's is); pglz, the default, stays where
+// it does not. A value already stored keeps its compression until it is written again.
+void compress_with_lz4(soci::session& sql) {
+    int available = 0;
+    sql << "SELECT COUNT(*) FROM pg_settings WHERE name = 'default_toast_compression' AND"
+           " 'lz4' = ANY(enumvals)",
+        soci::into(available);
+    if (available == 0)
+        return;
+    for (const auto& [table, column] : kLz4Columns)
+        sql << "ALTER TABLE " + std::string(table) + " ALTER COLUMN " + std::string(column) +
+                   " SET COMPRESSION lz4";
+}
+
+}  // namespace
+
 void FleetDb::migrate() {
     const int latest = latest_schema_version();
     auto refuse_newer = [&](int version) {
@@ -625,6 +676,8 @@ void FleetDb::migrate() {
             rekey_by_reader(*sql_);
         if (v == kRunDigestsVersion)
             write_run_digests(*sql_);
+        if (v == kLz4Version && target_.dialect == Dialect::postgresql)
+            compress_with_lz4(*sql_);
     }
     *sql_ << "DELETE FROM schema_info";
     *sql_ << "INSERT INTO schema_info (version) VALUES (:v)", soci::use(latest);
@@ -665,15 +718,16 @@ void IngestBatch::store(IntakeReport r) {
     guarded(state_->target, "ingest", [&] {
         storage::RunStore& runs = *state_->runs;
         const long long sku_id = runs.sku_id(r.facts.sku);
-        const long long host_id = runs.host_id(r.facts.host);
         auto& result = state_->result;
-        if (runs.conflicts(r, host_id)) {
+        const auto [run_id, outcome] = runs.store_run(r, sku_id);
+        if (outcome == storage::RunStore::Outcome::conflict) {
             result.conflicts.push_back(r.name);
             return;
         }
-        const auto [run_id, added] = runs.store_run(r, host_id, sku_id);
-        const bool verified = store_verifications(state_->sql, run_id, r.facts.verifications);
-        if (added)
+        bool verified = false;
+        for (const auto& v : r.facts.verifications)
+            verified = runs.store_verification(run_id, v) || verified;
+        if (outcome == storage::RunStore::Outcome::added)
             result.added.push_back(r.name);
         else if (verified)
             result.verification_added.push_back(r.name);

@@ -34,4 +34,10 @@ inline constexpr int kCpuIdentityKeyVersion = 5;
 // that writes them again.
 inline constexpr int kRunDigestsVersion = 7;
 
+// Migration 8 changes no table; on PostgreSQL whoever applies it has the server compress the
+// large text columns (kLz4Columns) with lz4 from then on, where the server was built with it.
+inline constexpr int kLz4Version = 8;
+inline constexpr std::string_view kLz4Columns[][2] = {
+    {"runs", "report"}, {"run_digests", "digest"}, {"sku_answers", "answer"}};
+
 }  // namespace hugetune::fleet_db

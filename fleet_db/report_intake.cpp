@@ -21,9 +21,10 @@ namespace {
     throw FleetDbError(FleetDbError::Kind::usage, name + ": " + reason);
 }
 
-nlohmann::json parse_document(const std::string& name, std::string_view bytes) {
+nlohmann::json parse_document(const std::string& name, std::string_view bytes,
+                              model::CompactText& compact) {
     try {
-        return model::parse_json_document(bytes);
+        return model::parse_json_document(bytes, compact);
     } catch (const model::JsonTextError& e) {
         if (e.beyond_bounds())
             refuse(name, std::string(e.what()) + "; not a hugetune report");
@@ -44,7 +45,11 @@ std::string content_hash(std::string_view text) {
 
 IntakeReport read_intake_report(const std::string& name, std::string bytes,
                                 std::optional<std::int64_t> ingest_unix_seconds) {
-    nlohmann::json doc = parse_document(name, bytes);
+    // The text stored is the document as dump() writes it, without its verification blocks
+    // (they are stored apart): written while reading where hugetune wrote the report.
+    model::CompactText compact;
+    compact.omit = "verification";
+    nlohmann::json doc = parse_document(name, bytes, compact);
     std::string().swap(bytes);
     if (!doc.is_object())
         refuse(name, "not a hugetune report (a JSON object)");
@@ -82,8 +87,12 @@ IntakeReport read_intake_report(const std::string& name, std::string bytes,
                        "), more than the day a host's clock may be fast: it would stand as "
                        "the host's newest report until then; set the host's clock and "
                        "write the report again");
-    report.document.erase("verification");
-    in.document = report.document.dump();
+    if (compact.written) {
+        in.document = std::move(compact.text);
+    } else {
+        report.document.erase("verification");
+        in.document = report.document.dump();
+    }
     in.content_hash = content_hash(in.document);
     in.digest = model::fleet::run_digest(in.facts);
     return in;

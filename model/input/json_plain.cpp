@@ -1,5 +1,6 @@
 #include "model/input/json_plain.hpp"
 
+#include <array>
 #include <charconv>
 #include <cstdint>
 #include <string>
@@ -12,11 +13,22 @@ namespace {
 using json = nlohmann::json;
 
 // One pass over the text with the containers being read on a stack of its own (no recursion,
-// so depth costs memory, not the call stack). Every member returns false to give up.
+// so depth costs memory, not the call stack). Every member returns false to give up. With a
+// CompactText, each token is also written as dump() writes it (json_plain.hpp).
 class PlainReader {
   public:
-    PlainReader(std::string_view text, std::size_t max_depth)
-        : at_(text.data()), end_(text.data() + text.size()), max_depth_(max_depth) {}
+    PlainReader(std::string_view text, std::size_t max_depth, CompactText* compact)
+        : at_(text.data()), end_(text.data() + text.size()), max_depth_(max_depth) {
+        if (compact != nullptr) {
+            out_ = &compact->text;
+            out_->clear();
+            out_->reserve(text.size());
+            omit_ = compact->omit;
+        }
+    }
+
+    // Whether the text written is dump()'s: every object's keys in dump()'s order.
+    bool in_order() const { return in_order_; }
 
     bool read(json& root) {
         json* slot = &root;  // where the next value goes
@@ -35,22 +47,26 @@ class PlainReader {
                     skip_space();
                     return at_ == end_;
                 }
-                json& container = *open_.back();
+                json& container = *open_.back().container;
                 skip_space();
                 if (at_ == end_)
                     return false;
                 const char c = *at_++;
                 if (c == (container.is_array() ? ']' : '}')) {
+                    if (open_.size() == 1)
+                        omitting_ = false;
+                    put(c);
                     open_.pop_back();
                     continue;
                 }
                 if (c != ',')
                     return false;
                 if (container.is_array()) {
+                    put(',');
                     slot = &container.get_ref<json::array_t&>().emplace_back();
                 } else {
                     skip_space();
-                    slot = member(container);
+                    slot = member();
                     if (slot == nullptr)
                         return false;
                 }
@@ -75,25 +91,27 @@ class PlainReader {
             case '{':
                 ++at_;
                 slot = json::object();
+                put('{');
                 skip_space();
                 if (at_ != end_ && *at_ == '}') {
                     ++at_;
+                    put('}');
                     return true;
                 }
-                first = member(slot);
-                if (first == nullptr)
-                    return false;
-                open_.push_back(&slot);
-                return true;
+                open_.push_back({&slot, {}, 0, 0});
+                first = member();
+                return first != nullptr;
             case '[':
                 ++at_;
                 slot = json::array();
+                put('[');
                 skip_space();
                 if (at_ != end_ && *at_ == ']') {
                     ++at_;
+                    put(']');
                     return true;
                 }
-                open_.push_back(&slot);
+                open_.push_back({&slot, {}, 0, 0});
                 first = &slot.get_ref<json::array_t&>().emplace_back();
                 return true;
             case '"': {
@@ -101,6 +119,7 @@ class PlainReader {
                 if (!string(text))
                     return false;
                 slot = std::string(text);
+                put_string(text);
                 return true;
             }
             case 't':
@@ -114,8 +133,9 @@ class PlainReader {
         }
     }
 
-    // `"key":` in the object `container`; the member's slot, or nullptr.
-    json* member(json& container) {
+    // `"key":` in the innermost object being read; the member's slot, or nullptr. The text
+    // written gets the comma before it, unless it is the first written there.
+    json* member() {
         std::string_view key;
         if (at_ == end_ || *at_ != '"' || !string(key))
             return nullptr;
@@ -123,9 +143,45 @@ class PlainReader {
         if (at_ == end_ || *at_ != ':')
             return nullptr;
         ++at_;
-        auto& object = container.get_ref<json::object_t&>();
+        Open& open = open_.back();
+        auto& object = open.container->get_ref<json::object_t&>();
         const auto [member, added] = object.emplace(std::string(key), nullptr);
-        return added ? &member->second : nullptr;
+        if (!added)
+            return nullptr;
+        if (out_ != nullptr) {
+            if (open.members > 0 && !(open.last_key < key))  // dump() writes them sorted
+                in_order_ = false;
+            open.last_key = key;
+            ++open.members;
+            if (open_.size() == 1)  // a top-level member: the one left out is never written
+                omitting_ = !omit_.empty() && key == omit_;
+            if (!omitting_) {
+                if (open.written++ > 0)
+                    out_->push_back(',');
+                put_string(key);
+                out_->push_back(':');
+            }
+        }
+        return &member->second;
+    }
+
+    void put(char c) {
+        if (out_ != nullptr && !omitting_)
+            out_->push_back(c);
+    }
+
+    void put(std::string_view text) {
+        if (out_ != nullptr && !omitting_)
+            out_->append(text);
+    }
+
+    // A plain string as dump() writes it: printable ASCII needs no escape.
+    void put_string(std::string_view text) {
+        if (out_ == nullptr || omitting_)
+            return;
+        out_->push_back('"');
+        out_->append(text);
+        out_->push_back('"');
     }
 
     // A string of printable ASCII without escapes: its text between the quotes.
@@ -149,6 +205,7 @@ class PlainReader {
         if (static_cast<std::size_t>(end_ - at_) < w.size() || std::string_view(at_, w.size()) != w)
             return false;
         at_ += w.size();
+        put(w);
         return true;
     }
 
@@ -198,6 +255,7 @@ class PlainReader {
             if (r.ec != std::errc() || r.ptr != at_)
                 return false;
             slot = v;
+            put(v == 0 ? std::string_view("0") : std::string_view(start, at_ - start));  // -0
             return true;
         }
         if (integer) {
@@ -206,6 +264,7 @@ class PlainReader {
             if (r.ec != std::errc() || r.ptr != at_)
                 return false;
             slot = v;
+            put(std::string_view(start, at_ - start));
             return true;
         }
         double v = 0;
@@ -213,21 +272,46 @@ class PlainReader {
         if (r.ec != std::errc() || r.ptr != at_)
             return false;
         slot = v;
+        if (out_ != nullptr && !omitting_) {
+            // dump()'s own formatting of a double (a finite one: from_chars gave it).
+            std::array<char, 64> digits{};
+            const char* end =
+                nlohmann::detail::to_chars(digits.data(), digits.data() + digits.size(), v);
+            out_->append(digits.data(), static_cast<std::size_t>(end - digits.data()));
+        }
         return true;
     }
+
+    // An object or array being read; for an object, what the text written needs.
+    struct Open {
+        json* container = nullptr;
+        std::string_view last_key;  // in the text read
+        std::size_t members = 0, written = 0;
+    };
 
     const char* at_;
     const char* end_;
     std::size_t max_depth_;
-    std::vector<json*> open_;  // the objects and arrays being read, innermost last
+    std::vector<Open> open_;  // the objects and arrays being read, innermost last
+    std::string* out_ = nullptr;
+    std::string omit_;
+    bool omitting_ = false;  // inside the top-level member left out
+    bool in_order_ = true;
 };
 
 }  // namespace
 
-std::optional<nlohmann::json> read_plain_json(std::string_view text, std::size_t max_depth) {
+std::optional<nlohmann::json> read_plain_json(std::string_view text, std::size_t max_depth,
+                                              CompactText* compact) {
     nlohmann::json document;
-    PlainReader reader(text, max_depth);
-    if (!reader.read(document))
+    PlainReader reader(text, max_depth, compact);
+    const bool read = reader.read(document);
+    if (compact != nullptr) {
+        compact->written = read && reader.in_order();
+        if (!compact->written)
+            std::string().swap(compact->text);
+    }
+    if (!read)
         return std::nullopt;
     return document;
 }

@@ -16,13 +16,27 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace hugetune::model {
 
+// What the reader may write beside the document: the document's text as nlohmann/json's dump()
+// writes it (no indent), without the top-level member `omit` when one is named. It costs a
+// fraction of dump() on the document read, since the text is copied as it is read and only
+// doubles are formatted again (as dump() formats them). It is written only where the objects'
+// keys come in the order dump() writes them (std::map's, byte by byte), which is how hugetune
+// writes them: `written` says so; where it is false the caller dumps the document.
+struct CompactText {
+    std::string omit;  // a top-level member to leave out of `text`, or empty
+    std::string text;
+    bool written = false;
+};
+
 // The document, or nothing when the text holds anything beyond the plain part (above) or
-// objects and arrays nested more than `max_depth` deep.
+// objects and arrays nested more than `max_depth` deep. With `compact`, also its text.
 std::optional<nlohmann::json> read_plain_json(
-    std::string_view text, std::size_t max_depth = std::numeric_limits<std::size_t>::max());
+    std::string_view text, std::size_t max_depth = std::numeric_limits<std::size_t>::max(),
+    CompactText* compact = nullptr);
 
 }  // namespace hugetune::model

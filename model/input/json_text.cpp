@@ -114,23 +114,33 @@ class DocumentBuilder {
     json* member_ = nullptr;   // the member of open_.back() whose key came last
 };
 
+nlohmann::json parse_without_callback(std::string_view text, CompactText* compact) {
+    if (text.size() > kMaxInputBytes)
+        too_large();
+    // The plain part hugetune writes is read fast; all else, bad texts among it, as always.
+    if (auto plain = read_plain_json(text, kMaxJsonDepth, compact))
+        return std::move(*plain);
+    return parse_text(text, [&] {
+        nlohmann::json document;
+        DocumentBuilder builder(document);
+        nlohmann::json::sax_parse(text, &builder);
+        return document;
+    });
+}
+
 }  // namespace
+
+nlohmann::json parse_json_document(std::string_view text, CompactText& compact) {
+    compact.written = false;
+    return parse_without_callback(text, &compact);
+}
 
 nlohmann::json parse_json_document(std::string_view text,
                                    const nlohmann::json::parser_callback_t& callback) {
+    if (!callback)
+        return parse_without_callback(text, nullptr);
     if (text.size() > kMaxInputBytes)
         too_large();
-    if (!callback) {
-        // The plain part hugetune writes is read fast; all else, bad texts among it, as always.
-        if (auto plain = read_plain_json(text, kMaxJsonDepth))
-            return std::move(*plain);
-        return parse_text(text, [&] {
-            nlohmann::json document;
-            DocumentBuilder builder(document);
-            nlohmann::json::sax_parse(text, &builder);
-            return document;
-        });
-    }
     using Event = nlohmann::json::parse_event_t;
     std::vector<std::set<std::string>> keys;  // one set per object being read
     const auto checked = [&](int depth, Event event, nlohmann::json& parsed) {

@@ -12,6 +12,8 @@
 #include <string>
 #include <string_view>
 
+#include "model/input/json_plain.hpp"
+
 namespace hugetune::model {
 
 class JsonTextError : public std::runtime_error {
@@ -40,5 +42,9 @@ class JsonTextError : public std::runtime_error {
 // as with nlohmann::json::parse.
 nlohmann::json parse_json_document(std::string_view text,
                                    const nlohmann::json::parser_callback_t& callback = nullptr);
+
+// The same, and `compact` written (json_plain.hpp) where the fast reader read the text; its
+// `written` says whether it was.
+nlohmann::json parse_json_document(std::string_view text, CompactText& compact);
 
 }  // namespace hugetune::model

@@ -9,6 +9,17 @@ require_command python3 "the suite edits reports with it"
 start_postgres
 fleet_suite "$pg_url"
 
+# Migration 8: the large texts compressed with lz4 where the server has it, pglz (the column's
+# default, '') where it does not; a server without lz4 is no reason to refuse the database.
+lz4=$(db_sql "$pg_url" "SELECT COUNT(*) FROM pg_settings WHERE name = 'default_toast_compression' AND 'lz4' = ANY(enumvals)")
+compression=$(db_sql "$pg_url" "SELECT string_agg(c.relname || '.' || a.attname || '=' || a.attcompression::text, ' ' ORDER BY c.relname) FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid WHERE (c.relname, a.attname) IN (('runs', 'report'), ('run_digests', 'digest'), ('sku_answers', 'answer'))")
+if [[ $lz4 == 1 ]]; then
+    [[ $compression == "run_digests.digest=l runs.report=l sku_answers.answer=l" ]] ||
+        fail "lz4 is not set: $compression"
+else
+    echo "note: this PostgreSQL has no lz4; its columns keep pglz: $compression"
+fi
+
 # Another application's database, and a damaged schema_info: refused with one line (exit 2),
 # nothing added or changed.
 make_report "$fleet_fixture" "$work/one.json" host-one

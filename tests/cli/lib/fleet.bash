@@ -182,6 +182,15 @@ fleet_suite() {
         fail "conflict: $(cat "$out")"
     stderr_has "refused $work/host-a-same-time.json: conflict: its host already has another report with the same generated_at"
     [[ $(run_count "$db") == 5 ]] || fail "a conflicting report was stored: $(run_count "$db") runs"
+    # Also within one batch, for a host new to the database: the first stored, the second a
+    # conflict, the first again already stored.
+    make_report "$fleet_fixture" "$work/host-n-1.json" host-n
+    make_report "$fleet_fixture2" "$work/host-n-2.json" host-n
+    expect 2 "$bin" fleet ingest --db "$db" --json "$work/host-n-1.json" "$work/host-n-2.json" "$work/host-n-1.json"
+    [[ $(json_field "$out" 'd["conflicts"], len(d["added"]), len(d["skipped"])') == "(['$work/host-n-2.json'], 1, 1)" ]] ||
+        fail "conflict in one batch: $(cat "$out")"
+    expect 0 "$bin" fleet forget --db "$db" --host host-n
+    [[ $(run_count "$db") == 5 ]] || fail "runs after forgetting host-n: $(run_count "$db")"
     # A later report of the host is another run; stdin is read with `-`.
     make_report "$fleet_fixture2" "$d/host-a-rerun.json" host-a 2026-12-02T08:00:00Z
     expect 0 "$bin" fleet ingest --db "$db" - <"$d/host-a-rerun.json"
@@ -691,10 +700,11 @@ digests_suite() {
     expect 0 "$bin" fleet recommend --db "$db" --sku "$sku" --json
     cmp -s "$out" "$work/from-digests.json" ||
         fail "the answer from reports is not the answer from digests: $(diff "$out" "$work/from-digests.json" | head -5)"
-    # A database of before the digests: each run gets its digest when it is opened.
+    # A database of before the digests (version 6; 7 adds them): each run gets its digest
+    # when it is opened.
     before=$(db_sql "$db" "SELECT version FROM schema_info")
     db_sql "$db" "DROP TABLE run_digests" >/dev/null
-    db_sql "$db" "UPDATE schema_info SET version = $((before - 1))" >/dev/null
+    db_sql "$db" "UPDATE schema_info SET version = 6" >/dev/null
     db_sql "$db" "DELETE FROM sku_answers" >/dev/null
     expect 0 "$bin" fleet recommend --db "$db" --sku "$sku" --json
     cmp -s "$out" "$work/from-digests.json" || fail "the answer after the migration differs"
@@ -755,15 +765,14 @@ host_names_suite() {
     [[ $(json_field "$out" 'd["hosts"]') == 2 ]] || fail "same samples counted twice: $(cat "$out")"
 
     # A database written before the rule, with WEB-17 and web-17 rows: one host once opened.
-    local old=$work/names-old.db latest
+    local old=$work/names-old.db
     rename_report "$fleet_fixture" "$d/old-1.json" web-17
     make_report "$fleet_fixture" "$d/old-2.json" old-17 2026-01-01T00:00:00Z
     expect 0 "$bin" fleet ingest --db "$old" "$d/old-1.json" "$d/old-2.json"
-    latest=$(db_sql "$old" "SELECT version FROM schema_info")
     db_sql "$old" "UPDATE hosts SET hostname = 'WEB-17.' WHERE hostname = 'old-17'" >/dev/null
     # Version 5, before the host-name rule (6) and the digests (7).
     db_sql "$old" "DROP TABLE run_digests" >/dev/null
-    db_sql "$old" "UPDATE schema_info SET version = $((latest - 2))" >/dev/null
+    db_sql "$old" "UPDATE schema_info SET version = 5" >/dev/null
     expect 0 "$bin" fleet runs --db "$old" --json
     [[ $(json_field "$out" 'sorted(set(r["host"] for r in d))') == "['web-17']" ]] ||
         fail "old rows not one host: $(cat "$out")"

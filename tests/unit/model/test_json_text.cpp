@@ -69,6 +69,34 @@ void check_text(const std::string& text) {
     INFO("text: " << text.substr(0, 200));
     REQUIRE(slow.has_value());
     CHECK(same(*fast, *slow));
+    // The text written beside it is dump()'s, with any one top-level member left out: the
+    // first, the last, one of the middle or none.
+    std::vector<std::string> omitted = {"", "verification"};
+    if (slow->is_object() && !slow->empty()) {
+        omitted.push_back(slow->begin().key());
+        omitted.push_back(std::prev(slow->end()).key());
+        omitted.push_back(std::next(slow->begin(), static_cast<long>(slow->size() / 2)).key());
+    }
+    for (const auto& omit : omitted) {
+        CompactText compact;
+        compact.omit = omit;
+        REQUIRE(read_plain_json(text, std::numeric_limits<std::size_t>::max(), &compact));
+        if (!compact.written)
+            continue;  // keys out of dump()'s order: the caller dumps
+        json expected = *slow;
+        if (expected.is_object())
+            expected.erase(omit);
+        INFO("omitted: " << omit);
+        CHECK(compact.text == expected.dump());
+    }
+}
+
+// A text whose keys are out of order is read, and its compact text not written.
+void check_unordered(const std::string& text) {
+    CompactText compact;
+    REQUIRE(read_plain_json(text, std::numeric_limits<std::size_t>::max(), &compact));
+    CHECK_FALSE(compact.written);
+    CHECK(compact.text.empty());
 }
 
 std::string file_text(const std::filesystem::path& path) {
@@ -135,7 +163,35 @@ TEST_CASE("json text: the plain part is read as nlohmann/json reads it, types in
         const auto fast = read_plain_json(text);
         REQUIRE(fast.has_value());
         CHECK(same(*fast, json::parse(text)));
+        check_text(text);
     }
+}
+
+TEST_CASE("json text: the compact text written while reading is dump()'s") {
+    const auto compact_of = [](const std::string& text, const std::string& omit) {
+        CompactText compact;
+        compact.omit = omit;
+        REQUIRE(read_plain_json(text, std::numeric_limits<std::size_t>::max(), &compact));
+        REQUIRE(compact.written);
+        return compact.text;
+    };
+    // Numbers as dump() writes them, whatever the text wrote; space gone.
+    CHECK(compact_of("[ -0, 1E+2, 1.50, 2.5e-3, -0.0, 0.1, 1e300, 18446744073709551615 ]", "") ==
+          "[0,100.0,1.5,0.0025,-0.0,0.1,1e+300,18446744073709551615]");
+    // The member left out, wherever it stands; a nested one of that name stays.
+    const std::string doc =
+        R"({"a":{"verification":1},"m":[{}],"verification":{"x":[1,2]},"z":"s"})";
+    CHECK(compact_of(doc, "verification") == R"({"a":{"verification":1},"m":[{}],"z":"s"})");
+    CHECK(compact_of(doc, "a") == R"({"m":[{}],"verification":{"x":[1,2]},"z":"s"})");
+    CHECK(compact_of(doc, "z") ==
+          R"({"a":{"verification":1},"m":[{}],"verification":{"x":[1,2]}})");
+    CHECK(compact_of(R"({"verification":[1]})", "verification") == "{}");
+    CHECK(compact_of(R"({"":1,"a":2})", "") == R"({"":1,"a":2})");
+    // Keys out of dump()'s order, at any depth: read, but no text.
+    check_unordered(R"({"b":1,"a":2})");
+    check_unordered(R"({"a":{"y":1,"x":2}})");
+    check_unordered(R"([{"z":0,"y":1}])");
+    check_unordered(R"({"a":1,"B":2})");  // 'B' sorts before 'a'
 }
 
 TEST_CASE("json text: anything beyond the plain part is left to the full parser") {
