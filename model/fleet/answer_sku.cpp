@@ -107,24 +107,23 @@ void split_outliers(std::vector<HostRuns>&& hosts, const FleetOptions& o,
 // options accept): only they enter the fit, so refused runs, however many, move nothing. A host
 // whose every run would be refused keeps its newest, whose warnings then keep the answer
 // unsettled (host_warnings). `refused`: how many runs were left out.
-std::vector<HostRuns> acceptable_runs(std::vector<HostRuns> hosts, const FleetOptions& o,
-                                      int& refused) {
-    std::vector<HostRuns> out;
+// The runs are left out in place: a SKU's runs are held once.
+void keep_acceptable_runs(std::vector<HostRuns>& hosts, const FleetOptions& o, int& refused) {
     for (auto& h : hosts) {
-        HostRuns kept{h.host, {}, h.same_machine, h.short_name_of};
         const auto acceptable = [&](const RunFacts& run) {
             return std::none_of(
                 run.warning_codes.begin(), run.warning_codes.end(),
                 [&](const std::string& c) { return is_unfit_code(c) && !accepted(o, c); });
         };
-        const bool none = std::none_of(h.runs.begin(), h.runs.end(), acceptable);
-        for (std::size_t r = 0; r < h.runs.size(); ++r)
-            if (acceptable(h.runs[r]) || (none && r + 1 == h.runs.size()))
-                kept.runs.push_back(std::move(h.runs[r]));  // none acceptable: the newest
-        refused += static_cast<int>(h.runs.size() - kept.runs.size());
-        out.push_back(std::move(kept));
+        if (std::none_of(h.runs.begin(), h.runs.end(), acceptable)) {  // none: the newest
+            refused += static_cast<int>(h.runs.size()) - 1;
+            h.runs.erase(h.runs.begin(), h.runs.end() - 1);
+            continue;
+        }
+        const auto kept = std::stable_partition(h.runs.begin(), h.runs.end(), acceptable);
+        refused += static_cast<int>(h.runs.end() - kept);
+        h.runs.erase(kept, h.runs.end());
     }
-    return out;
 }
 
 // The pool the answer is for: the option's, else the one the most fitted hosts' newest reports
@@ -346,12 +345,12 @@ SkuAnswer answer_sku(std::vector<FleetRun>&& runs, const FleetOptions& options,
                      const InputSource& runs_input) {
     // Each stage takes the runs from the one before (moved, never copied): a SKU of 100,000
     // hosts is held once.
-    std::vector<HostRuns> all_runs = read_host_runs(std::move(runs), runs_input);
+    std::vector<HostRuns> hosts = read_host_runs(std::move(runs), runs_input);
     SkuAnswer a;
-    for (const auto& h : all_runs)
+    for (const auto& h : hosts)
         a.runs += static_cast<int>(h.runs.size());
     int refused = 0;
-    std::vector<HostRuns> hosts = acceptable_runs(std::move(all_runs), options, refused);
+    keep_acceptable_runs(hosts, options, refused);
     a.sku = hosts.front().runs.front().sku;
     a.hosts = static_cast<int>(hosts.size());
     std::vector<HostRuns> fitted;
@@ -373,8 +372,7 @@ SkuAnswer answer_sku(std::vector<FleetRun>&& runs, const FleetOptions& options,
     }
     judged.boots = verified_boots(fitted);
     judged.warnings = host_warnings(fitted, options);
-    SweepData pooled = pooled_sweep(fitted, runs_input);
-    std::vector<HostRuns>().swap(fitted);
+    SweepData pooled = pooled_sweep(std::move(fitted), runs_input);
     a.recommendation = recommend_from_sweep(pooled, recommend);
     pooled = SweepData();
     if (a.pool.pages == 0) {  // no report said: the fit's own rule chose

@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <map>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 #include "model/fleet/host_name.hpp"
 
@@ -98,6 +101,8 @@ std::vector<HostRuns> read_host_runs(std::vector<FleetRun>&& runs, const InputSo
     std::optional<SkuKey> key;
     for (auto& run : runs) {
         RunFacts facts = read_stored_run(std::move(run), input);
+        // Its shell goes now, not with the rest: the host's copy below takes the same space.
+        run.facts.reset();
         if (key && !(facts.sku == *key))
             throw InputError(input, std::nullopt,
                              "run " + run.run_key + " of host " + facts.host + " is of SKU " +
@@ -123,30 +128,66 @@ const RunFacts& newest(const HostRuns& host) {
 }
 
 SweepData pooled_sweep(const std::vector<HostRuns>& hosts, const InputSource& input) {
+    return pooled_sweep(std::vector<HostRuns>(hosts), input);
+}
+
+namespace {
+
+// Gives the memory freed back to the system: a SKU's hosts, once pooled, are a few hundred MB
+// of small blocks that the pooled series (a few large ones) cannot reuse.
+void return_freed_memory() {
+#ifdef __GLIBC__
+    malloc_trim(0);
+#endif
+}
+
+}  // namespace
+
+SweepData pooled_sweep(std::vector<HostRuns>&& hosts, const InputSource& input) {
     SweepData pooled = newest(hosts.front()).sweep;
     pooled.input = input;
     pooled.machine.boot_pool_pages = most_common_pool(hosts);
+    // Only the samples are pooled: each run's phases are kept, the rest of the hosts go before
+    // the pooled series is made, so the two are never held at once.
+    struct HostPhases {
+        double weight = 1;
+        std::vector<std::vector<PhaseSeries>> runs;
+    };
+    std::vector<HostPhases> samples;
+    samples.reserve(hosts.size());
+    for (auto& host : hosts) {
+        HostPhases h{1.0 / static_cast<double>(host.runs.size()), {}};
+        h.runs.reserve(host.runs.size());
+        for (auto& run : host.runs)
+            h.runs.push_back(std::move(run.sweep.phases));
+        samples.push_back(std::move(h));
+    }
+    std::vector<HostRuns>().swap(hosts);
+    return_freed_memory();
     for (auto& series : pooled.phases) {
         std::size_t points = 0;
-        for (const auto& host : hosts)
+        for (const auto& host : samples)
             for (const auto& run : host.runs)
-                if (const PhaseSeries* from = run.sweep.phase(series.phase))
-                    points += from->points.size();
+                for (const auto& from : run)
+                    if (from.phase == series.phase)
+                        points += from.points.size();
         series.points.clear();
         series.points.reserve(points);
-        series.host_ends.reserve(hosts.size());
+        series.host_ends.reserve(samples.size());
     }
     pooled.notes.clear();
-    for (const auto& host : hosts) {
-        const double weight = 1.0 / static_cast<double>(host.runs.size());
+    for (auto& host : samples) {
         for (const auto& run : host.runs)
-            for (const auto& from : run.sweep.phases)
+            for (const auto& from : run)
                 for (auto& to : pooled.phases)
                     if (to.phase == from.phase)
-                        append_points(to, from, weight);
+                        append_points(to, from, host.weight);
         for (auto& series : pooled.phases)
             series.host_ends.push_back(series.points.size());
+        std::vector<std::vector<PhaseSeries>>().swap(host.runs);
     }
+    samples = {};
+    return_freed_memory();
     pooled.complete = true;
     return pooled;
 }

@@ -34,6 +34,8 @@ std::vector<HostRuns> read_host_runs(std::vector<FleetRun>&& runs, const InputSo
 // that every host has the same say however often it was measured; machine facts from the first
 // host, the boot pool the one most hosts' command lines ask for; its errors are about `input`.
 SweepData pooled_sweep(const std::vector<HostRuns>& hosts, const InputSource& input);
+// The same, the hosts taken: they are gone once it returns.
+SweepData pooled_sweep(std::vector<HostRuns>&& hosts, const InputSource& input);
 
 // Each of `hosts` against the others (docs/fleet.md "Outliers"), in the same order.
 std::vector<HostCheck> check_host_runs(const std::vector<HostRuns>& hosts);
