@@ -335,15 +335,19 @@ int verify_and_report(const VerifyOptions& o, bool& metrics_written) {
     const auto r = boot::verify_boot(gathered.input);
     const model::Verification v = verification_of(gathered, r);
     const model::BootRecord record = boot_record_of(fs, gathered, r);
-    // Kept whatever the verdict: a boot without its line is a record too.
-    if (o.boot_record)
-        write_file_atomically(*o.boot_record, model::to_json(record).dump(2) + "\n");
     if (o.json) {
         auto out = model::to_json(v);
         out["boot_record"] = model::to_json(record);
         std::cout << out.dump(2) << "\n";
     } else
         print_verification(gathered, r);
+    // Kept whatever the verdict: a boot without its line is a record too.
+    if (o.boot_record) {
+        write_file_atomically(*o.boot_record, model::to_json(record).dump(2) + "\n");
+        if (!o.json)
+            std::cout << "kept the boot record in " << printable_text(o.boot_record->string())
+                      << "\n";
+    }
     if (report && r.line) {
         add_to_report(*o.report, report->document, model::to_json(v));
         if (!o.json)

@@ -38,6 +38,7 @@ validate_schema boot-record.schema.json "$work/printed.json"
 # --boot-record keeps the same record in a file, written atomically; the summary is unchanged.
 expect 0 "$bin" verify --root "$root" --boot-record "$work/boot.json"
 stdout_has "boot allocation: 16012 ms with 32 threads"
+stdout_has "kept the boot record in $work/boot.json"
 validate_schema boot-record.schema.json "$work/boot.json"
 python3 -S - "$work/boot.json" "$work/printed.json" <<'PY'
 import json, sys
