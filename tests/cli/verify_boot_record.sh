@@ -62,6 +62,28 @@ assert b["allocation_line"]["present"] is True, b
 PY
 expect 0 "$bin" rollback --root "$root" --no-regenerate
 
+# With a report and a saved log: the report's value is the one expected; a saved log has no
+# boot id, and its own release counts.
+report=$work/report.json
+cat >"$report" <<'JSON'
+{"schema_version": 1,
+ "recommendation": {"hugepage_alloc_threads": 32, "kernel_cmdline": "hugepage_alloc_threads=32",
+                    "predicted_seconds": 0.65},
+ "boot_pool": {"pages": 524288, "page_size_kb": 2048, "source": "cmdline"}}
+JSON
+echo "root=/dev/sda1 hugepagesz=2M hugepages=524288 hugepage_alloc_threads=32" >"$work/cmdline"
+expect 0 "$bin" verify --json --root "$root" --log "$logs/dmesg-6.15-threads32.log" \
+    --cmdline "$work/cmdline" --report "$report" --boot-record "$work/boot.json"
+python3 -S - "$work/boot.json" "$work/out" <<'PY'
+import json, sys
+b = json.load(open(sys.argv[1]))
+assert b["expected_alloc_threads"] == 32 and b["milliseconds"] == 706, b
+assert b["boot_id"] is None and b["kernel_release"] == "6.15.0-hugetune", b
+assert b["init_on_alloc"] is True and b["hvo"] is None, b
+printed = json.load(open(sys.argv[2]))
+assert printed["verified"] is True and printed["boot_record"]["milliseconds"] == 706, printed
+PY
+
 # No line is a record too: present false, the reason, no numbers. A tree without its /sys gives
 # no SKU key, and a saved log no boot id.
 bare=$work/bare
