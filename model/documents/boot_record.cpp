@@ -4,6 +4,7 @@
 #include <cctype>
 
 #include "model/alloc_threads.hpp"
+#include "model/documents/json_schema.hpp"
 #include "model/documents/json_values.hpp"
 #include "model/documents/verification.hpp"
 #include "model/fleet/fleet.hpp"
@@ -12,6 +13,10 @@
 #include "model/text.hpp"
 
 namespace hugetune::model {
+
+// model/documents/schema_text.cpp.in, filled in by CMake with boot-record.schema.json.
+extern const char kBootRecordSchemaText[];
+
 namespace {
 
 using nlohmann::json;
@@ -110,6 +115,13 @@ AllocationLine read_line(const JsonField& document, BootRecord& r) {
     return line;
 }
 
+// The first way `document` breaks the shipped schema (members it does not know above all), as
+// "PATH: what", or nothing.
+std::optional<std::string> schema_problem(const json& document) {
+    static const JsonSchema validator(json::parse(kBootRecordSchemaText));
+    return validator.problem(document);
+}
+
 }  // namespace
 
 json to_json(const BootRecord& r) {
@@ -160,6 +172,10 @@ BootRecord read_boot_record(const JsonField& document) {
     r.hvo = document["hvo"].optional_boolean();
     r.allocation_line = read_line(document, r);
     r.expected_threads = document["expected_alloc_threads"].optional_count(threads);
+    // After the members it reads (their messages say how to fix them), the schema covers the
+    // rest: every member there, none it does not know.
+    if (const auto problem = schema_problem(document.object()))
+        document.fail("does not match the boot record schema: " + *problem);
     return r;
 }
 

@@ -123,6 +123,10 @@ TEST_CASE("boot record: each bound is refused, naming the field") {
             d["pool"] = {{"pages", 1}, {"page_size_kb", 2048}};
         },
         absent);
+    // What the reader does not read itself, the shipped schema refuses.
+    refused("document", [](json& d) { d["boot_seconds"] = 1; });
+    refused("document", [](json& d) { d.erase("hvo"); });
+    refused("document", [](json& d) { d["pool"]["zeroed"] = true; });
     CHECK(refusal(to_json(booted())).empty());
     CHECK(refusal(json::array()) ==
           "document: must be an object; give the record verify --boot-record wrote");
