@@ -8,9 +8,12 @@
 #include "cli/commands.hpp"
 #include "cli/setting_flags.hpp"
 #include "model/alloc_threads.hpp"
+#include "model/documents/boot_record.hpp"
+#include "model/documents/sku.hpp"
 #include "model/documents/verification.hpp"
 #include "model/errors.hpp"
 #include "model/fleet/fleet.hpp"
+#include "model/fleet/host_name.hpp"
 #include "model/text.hpp"
 #include "reports/prometheus.hpp"
 #include "tuner/boot/boot_verify.hpp"
@@ -20,6 +23,8 @@
 #include "tuner/kernel/kernel_files.hpp"
 #include "tuner/kernel/kernel_fs.hpp"
 #include "tuner/kernel/kernel_log.hpp"
+#include "tuner/probe/machine_facts.hpp"
+#include "tuner/probe/probe.hpp"
 #include "tuner/system/atomic_file.hpp"
 
 namespace hugetune::cli {
@@ -31,12 +36,13 @@ struct VerifyOptions {
     std::optional<std::filesystem::path> cmdline;
     std::filesystem::path root = "/";
     std::optional<std::filesystem::path> prometheus;
+    std::optional<std::filesystem::path> boot_record;
     bool json = false;
 };
 
 std::optional<VerifyOptions> parse_verify(const Args& args) {
     VerifyOptions o;
-    std::string report, log, cmdline, root, prometheus;
+    std::string report, log, cmdline, root, prometheus, boot_record;
     po::options_description desc("Options");
     desc.add_options()(
         "report", po::value(&report)->value_name("FILE"),
@@ -53,12 +59,16 @@ std::optional<VerifyOptions> parse_verify(const Args& args) {
         "prometheus", po::value(&prometheus)->value_name("FILE"),
         "also write the verification as metrics for node_exporter's textfile collector to "
         "FILE.prom (atomically)")(
+        "boot-record", po::value(&boot_record)->value_name("FILE"),
+        "also write the boot record (docs/fleet.md \"Boots\") to FILE (atomically), whatever "
+        "the verdict")(
         "json", po::bool_switch(&o.json),
-        "print the verification as one JSON object (the exit code still says verified or not)");
+        "print the verification as one JSON object, the boot record as its member boot_record "
+        "(the exit code still says verified or not)");
     po::variables_map vm;
     if (!parse_options("verify",
                        "hugetune verify [--report FILE] [--log FILE] [--cmdline FILE] [--root DIR] "
-                       "[--prometheus FILE] [--json]",
+                       "[--prometheus FILE] [--boot-record FILE] [--json]",
                        desc, args, vm))
         return std::nullopt;
     std::error_code ec;
@@ -81,6 +91,10 @@ std::optional<VerifyOptions> parse_verify(const Args& args) {
                         "files; name it FILE.prom");
         check_writable_path(prometheus, "--prometheus");
         o.prometheus = prometheus;
+    }
+    if (!boot_record.empty()) {
+        check_writable_path(boot_record, "--boot-record");
+        o.boot_record = boot_record;
     }
     return o;
 }
@@ -150,6 +164,7 @@ void gather_boot(const VerifyOptions& o, const KernelFs& fs, Gathered& g) {
     in.page_sizes = running_page_size_facts(fs);
     if (o.log)
         return;
+    in.hvo_now = hugetlb_optimize_vmemmap(fs);
     if (auto release = running_kernel_release(fs))
         in.release = release;
     g.boot_id = running_boot_id(fs);
@@ -205,6 +220,50 @@ model::Verification verification_of(const Gathered& g, const boot::VerifyResult&
     v.cmdline_value = r.cmdline_value;
     v.problems = r.problems;
     return v;
+}
+
+// The machine's SKU key as `hugetune probe` and a report make it, for the pool's page size:
+// nothing where the probe cannot read the machine (a tree gathered without its /sys).
+std::optional<model::SkuKey> probed_sku_key(const KernelFs& fs, std::uint64_t page_size_kb) {
+    try {
+        return model::sku_key(machine_facts(probe_machine(fs), page_size_kb, {}), page_size_kb);
+    } catch (const Error&) {
+        return std::nullopt;
+    }
+}
+
+// The host as the fleet names it; nothing when the machine does not say or its name is one the
+// fleet refuses (model/fleet/host_name.hpp).
+std::optional<std::string> fleet_host_name(const KernelFs& fs) {
+    const auto name = kernel_hostname(fs);
+    if (!name || model::fleet::host_name_problem(*name))
+        return std::nullopt;
+    return model::fleet::canonical_host_name(*name);
+}
+
+// The boot record (model/documents/boot_record.hpp): made for every boot, verified or not.
+model::BootRecord boot_record_of(const KernelFs& fs, const Gathered& g,
+                                 const boot::VerifyResult& r) {
+    model::BootRecord b;
+    b.recorded_at = utc_now();
+    b.host = fleet_host_name(fs);
+    b.sku = probed_sku_key(fs, r.pool ? r.pool->page_size_kb : g.input.page_sizes.default_size_kb);
+    b.boot_id = g.boot_id;
+    b.kernel_release = r.release;
+    if (r.line) {
+        b.threads = r.line->threads;
+        b.milliseconds = r.line->milliseconds;
+    }
+    if (r.pool)
+        b.pool = model::BootRecordPool{r.pool->pages, r.pool->page_size_kb};
+    b.init_on_alloc = r.init_on_alloc;
+    b.hvo = r.hvo;
+    b.allocation_line.present = r.line.has_value();
+    if (r.line)
+        b.allocation_line.text = r.line->text;
+    b.allocation_line.absent_reason = r.line_absent;
+    b.expected_threads = g.input.applied;
+    return b;
 }
 
 void print_prediction(const boot::VerifyInput& in, const boot::VerifyResult& r) {
@@ -275,10 +334,20 @@ int verify_and_report(const VerifyOptions& o, bool& metrics_written) {
     const auto gathered = gather(o, fs, report);
     const auto r = boot::verify_boot(gathered.input);
     const model::Verification v = verification_of(gathered, r);
-    if (o.json)
-        std::cout << model::to_json(v).dump(2) << "\n";
-    else
+    const model::BootRecord record = boot_record_of(fs, gathered, r);
+    if (o.json) {
+        auto out = model::to_json(v);
+        out["boot_record"] = model::to_json(record);
+        std::cout << out.dump(2) << "\n";
+    } else
         print_verification(gathered, r);
+    // Kept whatever the verdict: a boot without its line is a record too.
+    if (o.boot_record) {
+        write_file_atomically(*o.boot_record, model::to_json(record).dump(2) + "\n");
+        if (!o.json)
+            std::cout << "kept the boot record in " << printable_text(o.boot_record->string())
+                      << "\n";
+    }
     if (report && r.line) {
         add_to_report(*o.report, report->document, model::to_json(v));
         if (!o.json)

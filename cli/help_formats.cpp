@@ -19,7 +19,7 @@ HelpForm current_form = HelpForm::text;
 // completes every file. tests/cli/completion.sh checks that each name is a real option.
 const std::map<std::string, std::string, std::less<>> kFileExtensions = {
     {"report", "json"}, {"input", "json csv"}, {"boot-sweep", "json"}, {"plot", "svg png"},
-    {"out", "json"},    {"state", "json"},     {"prometheus", "prom"},
+    {"out", "json"},    {"state", "json"},     {"prometheus", "prom"}, {"boot-record", "json"},
 };
 
 void print_roff_options(std::ostream& out, const po::options_description& desc) {

@@ -69,6 +69,7 @@ install(FILES ${CMAKE_BINARY_DIR}/systemd/multi-user.target.wants/hugetune-verif
 install(PROGRAMS ${CMAKE_BINARY_DIR}/systemd/verify-boot
         DESTINATION ${CMAKE_INSTALL_LIBEXECDIR}/hugetune)
 install(FILES model/documents/schema/report.schema.json model/documents/schema/sweep.schema.json
+              model/documents/schema/boot-record.schema.json
         DESTINATION ${CMAKE_INSTALL_DATADIR}/hugetune/schema)
 install(FILES README.md CHANGELOG.md docs/kernel-facts.md docs/sweep-format.md docs/fleet.md
               ${CMAKE_BINARY_DIR}/debian/copyright ${HUGETUNE_DEBIAN_CHANGELOG}

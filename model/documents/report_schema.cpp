@@ -4,7 +4,7 @@
 
 namespace hugetune::model {
 
-// model/documents/report_schema_text.cpp.in, filled in by CMake.
+// model/documents/schema_text.cpp.in, filled in by CMake with report.schema.json.
 extern const char kReportSchemaText[];
 
 const nlohmann::json& report_schema() {

@@ -14,26 +14,6 @@ namespace {
 
 using nlohmann::json;
 
-json warning_json(const Warning& w) {
-    return {{"code", w.code}, {"message", w.message}};
-}
-
-Warning read_warning(const JsonField& field) {
-    field.object();
-    Warning w{field["code"].string(), field["message"].string()};
-    if (w.code.empty())
-        field["code"].fail("must not be empty");
-    if (w.message.empty())
-        field["message"].fail("must not be empty");
-    return w;
-}
-
-std::optional<std::uint64_t> optional_whole(const JsonField& field, WholeRange range) {
-    if (!field.present())
-        return std::nullopt;
-    return static_cast<std::uint64_t>(field.whole_number(range));
-}
-
 std::optional<double> within(const JsonField& field, std::optional<double> value, double low,
                              double high) {
     if (value && (*value < low || *value > high))
@@ -72,6 +52,20 @@ void check_verified(const JsonField& block, const Verification& v) {
 
 }  // namespace
 
+json warning_json(const Warning& w) {
+    return {{"code", w.code}, {"message", w.message}};
+}
+
+Warning read_warning(const JsonField& field) {
+    field.object();
+    Warning w{field["code"].string(), field["message"].string()};
+    if (w.code.empty())
+        field["code"].fail("must not be empty");
+    if (w.message.empty())
+        field["message"].fail("must not be empty");
+    return w;
+}
+
 json to_json(const Verification& v) {
     json j;
     j["verified"] = v.verified;
@@ -104,9 +98,9 @@ Verification read_verification(const JsonField& block) {
     v.verified = block["verified"].boolean();
     const auto threads = WholeRange{1, static_cast<std::int64_t>(kMaxAllocThreads)};
     v.measured_ms =
-        optional_whole(block["measured_ms"], {0, static_cast<std::int64_t>(kMaxBootAllocationMs)});
-    v.threads = optional_whole(block["threads"], threads);
-    v.expected_threads = optional_whole(block["expected_threads"], threads);
+        block["measured_ms"].optional_count({0, static_cast<std::int64_t>(kMaxBootAllocationMs)});
+    v.threads = block["threads"].optional_count(threads);
+    v.expected_threads = block["expected_threads"].optional_count(threads);
     v.predicted_ms = within(block["predicted_ms"], block["predicted_ms"].optional_positive_number(),
                             0, kMaxPredictedMs);
     v.pool_predicted_ms =

@@ -60,4 +60,9 @@ class JsonField;
 // document ("verification.ratio: ...").
 Verification read_verification(const JsonField& block);
 
+// A problem as the documents carry it ({"code", "message"}) and its reader (neither empty); the
+// boot record's reason for a missing line is one too.
+nlohmann::json warning_json(const Warning& w);
+Warning read_warning(const JsonField& field);
+
 }  // namespace hugetune::model

@@ -146,6 +146,12 @@ std::optional<bool> JsonField::optional_boolean() const {
     return present() ? std::optional(boolean()) : std::nullopt;
 }
 
+std::optional<std::uint64_t> JsonField::optional_count(WholeRange range) const {
+    if (!present())
+        return std::nullopt;
+    return static_cast<std::uint64_t>(whole_number(range));
+}
+
 std::optional<double> JsonField::optional_non_negative_number() const {
     return present() ? std::optional(non_negative_number()) : std::nullopt;
 }

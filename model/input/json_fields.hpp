@@ -63,6 +63,8 @@ class JsonField {
     std::optional<double> optional_positive_number() const;
     std::optional<double> optional_non_negative_number() const;
     std::optional<bool> optional_boolean() const;
+    // A count that may be missing, read as whole_number(range) (range.min at least 0).
+    std::optional<std::uint64_t> optional_count(WholeRange range) const;
 
     // A machine fact that only informs: the value when present and of type T, otherwise
     // nullopt, never an error (probes of other versions word some facts differently).

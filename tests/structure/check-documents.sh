@@ -44,6 +44,10 @@ document sweep model/documents/sweep.cpp 'read_measured_sweep|parse_sweep_json' 
     "tuner/sweep/sweep_output.cpp" 'samples_seconds|gib_per_second|shortfall_pages'
 document verification model/documents/verification.cpp read_verification "" \
     'pool_predicted_ms|ratio_refused|expected_threads|cmdline_value|log_line'
+# A boot record is a document of its own (docs/fleet.md "Boots"), told apart from a report by
+# its kind.
+document boot-record model/documents/boot_record.cpp read_boot_record "" \
+    'allocation_line|absent_reason|expected_alloc_threads'
 document boot-sweep model/input/boot_sweep_json.cpp parse_boot_sweep_json \
     "tuner/boot_sweep/result.cpp" 'by_threads|median_ms'
 document fleet-answer model/documents/fleet_answer.cpp read_fleet_answer "" \
@@ -74,6 +78,7 @@ other_documents=(
     "fleet_db/fleet_db.cpp: libpq's connection keywords, not JSON"
     "model/fleet/run_facts.cpp: a stored verification's name in messages"
     "model/fleet/run_digest.cpp: a run's digest, the facts of its report the fleet keeps"
+    "model/documents/boot_record.cpp: the boot record"
 )
 # shellcheck disable=SC2086
 allowed=" $(echo $report_owners) "

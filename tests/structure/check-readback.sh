@@ -8,7 +8,7 @@ root=${1:-$(dirname "$0")/../..}
 [[ $root == --self-test ]] && root=$(dirname "$0")/../..
 cd "$root" || exit 2
 
-readers='read_report|read_fit|read_measured_sweep|parse_sweep_json|parse_boot_sweep_json|read_fleet_answer|read_verification|read_probe_record|read_sku|JsonField'
+readers='read_report|read_fit|read_measured_sweep|parse_sweep_json|parse_boot_sweep_json|read_fleet_answer|read_verification|read_boot_record|read_probe_record|read_sku|JsonField'
 
 scan() {
     python3 - "$readers" "$@" <<'PY'

@@ -153,17 +153,32 @@ std::string threads_mismatch_reason(std::uint64_t shown, std::uint64_t asked,
 
 // The pages the kernel's lines say it allocated: its registered count, else a shortfall's,
 // else the request's.
+// Whether the boot zeroed each page it allocated: the log's "mem auto-init" line, else
+// init_on_alloc= on the command line (docs/kernel-facts.md "What a boot allocation costs").
+std::optional<bool> booted_init_on_alloc(const Boot& boot) {
+    if (boot.context.init_on_alloc)
+        return boot.context.init_on_alloc;
+    if (auto v = boot.cmdline.last("init_on_alloc"))
+        return parse_kernel_bool(*v);
+    return std::nullopt;
+}
+
+// HVO as booted: hugetlb_free_vmemmap= on the command line, else the sysctl now, which starts
+// at the kernel's configured default.
+std::optional<bool> booted_hvo(const Boot& boot, const VerifyInput& in) {
+    if (auto v = boot.cmdline.last("hugetlb_free_vmemmap"))
+        return parse_kernel_bool(*v);
+    return in.hvo_now;
+}
+
 BootedPool booted_pool(const Boot& boot, const BootRequest& request) {
-    BootedPool pool{request.pages, request.size_kb, boot.context.init_on_alloc};
+    BootedPool pool{request.pages, request.size_kb, booted_init_on_alloc(boot)};
     for (const auto& shortfall : find_pool_shortfalls(boot.messages))
         if (shortfall.size_kb == request.size_kb)
             pool.pages = shortfall.allocated_pages;
     for (const auto& registered : find_registered_pools(boot.messages))
         if (registered.size_kb == request.size_kb)
             pool.pages = registered.pages;
-    if (!pool.init_on_alloc)
-        if (auto v = boot.cmdline.last("init_on_alloc"))
-            pool.init_on_alloc = parse_kernel_bool(*v);
     return pool;
 }
 
@@ -248,6 +263,8 @@ VerifyResult verify_boot(const VerifyInput& in) {
     VerifyResult r;
     const Boot boot = read_boot(in);
     r.release = boot.release;
+    r.init_on_alloc = booted_init_on_alloc(boot);
+    r.hvo = booted_hvo(boot, in);
     const auto in_force = check_cmdline(in, boot, r);
     // Of several threaded pools (arm64), the report's size, else the kernel's default size, as
     // probe and the sweep's --page-size take it; the first on the command line when neither has
@@ -263,6 +280,7 @@ VerifyResult verify_boot(const VerifyInput& in) {
                                           in.page_sizes.largest_buddy_block_kb);
     if (!r.line) {
         auto reasons = missing_line_reasons(boot, request.has_value(), in);
+        r.line_absent = reasons.front();
         r.problems.insert(r.problems.end(), reasons.begin(), reasons.end());
         return r;
     }

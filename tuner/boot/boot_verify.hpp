@@ -42,6 +42,9 @@ struct VerifyInput {
     // The booted kernel's default huge page size and largest buddy block (the machine's: a log
     // does not say them).
     model::PageSizeFacts page_sizes;
+    // /proc/sys/vm/hugetlb_optimize_vmemmap now, for a boot whose command line does not set HVO
+    // (this machine's own boot only: a saved log's machine may differ).
+    std::optional<bool> hvo_now;
     // How the problems' fixes name the option that gives a saved log ("log"): the command
     // line's flag.
     SettingWords words;
@@ -60,6 +63,10 @@ struct VerifyResult {
     std::optional<std::string> cmdline_value;  // hugepage_alloc_threads= on the command line
     std::optional<std::string> release;        // the booted kernel: the log's, else the input's
     std::optional<BootedPool> pool;
+    // Why the pool's allocation line is missing, the most specific reason (also in `problems`).
+    std::optional<Problem> line_absent;
+    std::optional<bool> init_on_alloc;        // as booted: the log's, else the command line's
+    std::optional<bool> hvo;                  // as booted: the command line's, else hvo_now
     std::optional<double> pool_predicted_ms;  // the prediction rescaled to `pool`
     std::optional<double> ratio;              // measured / pool_predicted_ms
     std::optional<Problem> ratio_refused;     // why there is no ratio despite a prediction

@@ -196,6 +196,64 @@ TEST_CASE("no line: the reason that applies") {
     CHECK(mentions(verify_boot(in).problems, "no kernel log"));
 }
 
+TEST_CASE("no line: the one reason a boot record keeps, and the boot's settings") {
+    VerifyInput in;
+    auto absent = [&in] {
+        const auto r = verify_boot(in);
+        CHECK_FALSE(r.line);
+        REQUIRE(r.line_absent);
+        CHECK(std::any_of(r.problems.begin(), r.problems.end(), [&r](const Problem& p) {
+            return p.code == r.line_absent->code && p.message == r.line_absent->message;
+        }));
+        return r.line_absent->code;
+    };
+    in.log = log_fixture("dmesg-6.12.log");
+    in.cmdline = kCmdline32;
+    in.release = "6.12.9";
+    CHECK(absent() == "kernel_too_old");
+    in.release = "6.15.0";
+    in.log = log_fixture("dmesg-rotated.log");
+    CHECK(absent() == "log_truncated");
+    in.cmdline = "root=/dev/sda1 hugepages=0:512,1:512 hugepage_alloc_threads=32";
+    CHECK(absent() == "node_format_hugepages");
+    in.cmdline = "root=/dev/sda1 hugepage_alloc_threads=32";
+    CHECK(absent() == "no_boot_pool");
+    in.cmdline = "hugepagesz=1G hugepages=64 hugepage_alloc_threads=32";
+    CHECK(absent() == "gigantic_only");
+    in.cmdline = kCmdline32;
+    in.log = log_fixture("dmesg-6.15-failed.log");
+    CHECK(absent() == "allocation_failed");
+    in.log = {};
+    CHECK(absent() == "no_log");
+    // A line: no reason.
+    in.log = log_fixture("dmesg-6.15-threads32.log");
+    CHECK_FALSE(verify_boot(in).line_absent);
+}
+
+TEST_CASE("init_on_alloc and HVO as booted, with or without the line") {
+    VerifyInput in;
+    in.log = log_fixture("dmesg-rotated.log");
+    in.release = "6.15.0";
+    in.cmdline = "root=/dev/sda1 init_on_alloc=0 hugetlb_free_vmemmap=on";
+    in.hvo_now = false;
+    auto r = verify_boot(in);
+    CHECK(r.init_on_alloc == false);
+    CHECK(r.hvo == true);  // the command line booted it; the sysctl may have changed since
+    in.cmdline = "root=/dev/sda1";
+    r = verify_boot(in);
+    CHECK_FALSE(r.init_on_alloc);
+    CHECK(r.hvo == false);
+    // The log's "mem auto-init" line says what the boot did.
+    in.log = log_fixture("dmesg-6.15-threads32.log");
+    in.cmdline = kCmdline32;
+    in.hvo_now.reset();
+    r = verify_boot(in);
+    REQUIRE(r.pool);
+    CHECK(r.init_on_alloc == r.pool->init_on_alloc);
+    CHECK(r.init_on_alloc == true);
+    CHECK_FALSE(r.hvo);
+}
+
 TEST_CASE("boot pool facts") {
     auto f = boot_pool_facts(
         parse_kernel_cmdline("hugepagesz=1G hugepages=4 hugepagesz=2M hugepages=0:8"),

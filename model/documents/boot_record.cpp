@@ -1,0 +1,182 @@
+#include "model/documents/boot_record.hpp"
+
+#include <algorithm>
+#include <cctype>
+
+#include "model/alloc_threads.hpp"
+#include "model/documents/json_schema.hpp"
+#include "model/documents/json_values.hpp"
+#include "model/documents/verification.hpp"
+#include "model/fleet/fleet.hpp"
+#include "model/fleet/host_name.hpp"
+#include "model/input/json_fields.hpp"
+#include "model/text.hpp"
+
+namespace hugetune::model {
+
+// model/documents/schema_text.cpp.in, filled in by CMake with boot-record.schema.json.
+extern const char kBootRecordSchemaText[];
+
+namespace {
+
+using nlohmann::json;
+
+std::optional<std::string> read_host(const JsonField& field) {
+    auto host = field.optional_string();
+    if (!host)
+        return std::nullopt;
+    if (auto problem = fleet::host_name_problem(*host))
+        field.fail(*problem);
+    if (fleet::canonical_host_name(*host) != *host)
+        field.fail("'" + printable_text(*host) + "' is not in its canonical form '" +
+                   fleet::canonical_host_name(*host) + "' (lower case, no trailing dot)");
+    return host;
+}
+
+// The rule `fleet recommend --sku` keeps (model/fleet/sku_key.cpp); its error names the field.
+std::optional<SkuKey> read_sku_key(const JsonField& field) {
+    auto text = field.optional_string();
+    if (!text)
+        return std::nullopt;
+    return fleet::parse_sku_key(*text, field.input().part(field.path()));
+}
+
+// A boot id as the kernel writes it (/proc/sys/kernel/random/boot_id): a UUID in lower case.
+std::optional<std::string> read_boot_id(const JsonField& field) {
+    auto id = field.optional_string();
+    if (!id)
+        return std::nullopt;
+    bool uuid = id->size() == 36;
+    for (std::size_t i = 0; uuid && i < id->size(); ++i) {
+        const char c = (*id)[i];
+        uuid = (i == 8 || i == 13 || i == 18 || i == 23)
+                   ? c == '-'
+                   : std::isxdigit(static_cast<unsigned char>(c)) && !std::isupper(c);
+    }
+    if (!uuid)
+        field.fail("'" + printable_text(id->substr(0, 80)) +
+                   "' is not a boot id (36 characters, as /proc/sys/kernel/random/boot_id)");
+    return id;
+}
+
+std::optional<std::string> read_release(const JsonField& field) {
+    auto release = field.optional_string();
+    if (!release)
+        return std::nullopt;
+    const bool printable = std::all_of(release->begin(), release->end(), [](char c) {
+        return std::isgraph(static_cast<unsigned char>(c)) != 0;
+    });
+    if (release->empty() || release->size() > kMaxKernelReleaseChars || !printable)
+        field.fail("'" + printable_text(release->substr(0, 80)) +
+                   "' is not a kernel release (1 to " + std::to_string(kMaxKernelReleaseChars) +
+                   " printable characters without spaces, as uname -r)");
+    return release;
+}
+
+std::optional<BootRecordPool> read_record_pool(const JsonField& field) {
+    if (!field.present())
+        return std::nullopt;
+    field.object();
+    return BootRecordPool{static_cast<std::uint64_t>(field["pages"].whole_number({0})),
+                          static_cast<std::uint64_t>(field["page_size_kb"].whole_number({4}))};
+}
+
+// A present line comes with its numbers and the pool they are for; an absent one with its
+// reason and no numbers.
+AllocationLine read_line(const JsonField& document, BootRecord& r) {
+    const JsonField field = document["allocation_line"];
+    field.object();
+    AllocationLine line;
+    line.present = field["present"].boolean();
+    line.text = field["text"].optional_string();
+    if (field["absent_reason"].present())
+        line.absent_reason = read_warning(field["absent_reason"]);
+    if (line.present) {
+        if (line.absent_reason)
+            field["absent_reason"].fail("must be null when present is true");
+        for (auto [name, missing] : {std::pair{"milliseconds", !r.milliseconds},
+                                     std::pair{"threads", !r.threads}, std::pair{"pool", !r.pool}})
+            if (missing)
+                document[name].fail("missing, but allocation_line.present is true");
+        if (!line.text)
+            field["text"].fail("missing, but present is true");
+    } else {
+        if (!line.absent_reason)
+            field["absent_reason"].fail(
+                "missing, but present is false: say why the line is absent");
+        for (auto [name, there] :
+             {std::pair{"milliseconds", r.milliseconds.has_value()},
+              std::pair{"threads", r.threads.has_value()}, std::pair{"pool", r.pool.has_value()}})
+            if (there)
+                document[name].fail("must be null when allocation_line.present is false");
+        if (line.text)
+            field["text"].fail("must be null when present is false");
+    }
+    return line;
+}
+
+// The first way `document` breaks the shipped schema (members it does not know above all), as
+// "PATH: what", or nothing.
+std::optional<std::string> schema_problem(const json& document) {
+    static const JsonSchema validator(json::parse(kBootRecordSchemaText));
+    return validator.problem(document);
+}
+
+}  // namespace
+
+json to_json(const BootRecord& r) {
+    json j;
+    j["kind"] = kBootRecordKind;
+    j["schema_version"] = kBootRecordSchemaVersion;
+    j["recorded_at"] = r.recorded_at;
+    j["host"] = or_null(r.host);
+    j["sku_key"] = r.sku ? json(fleet::to_string(*r.sku)) : json();
+    j["boot_id"] = or_null(r.boot_id);
+    j["kernel_release"] = or_null(r.kernel_release);
+    j["pool"] =
+        r.pool ? json{{"pages", r.pool->pages}, {"page_size_kb", r.pool->page_size_kb}} : json();
+    j["threads"] = or_null(r.threads);
+    j["milliseconds"] = or_null(r.milliseconds);
+    j["init_on_alloc"] = or_null(r.init_on_alloc);
+    j["hvo"] = or_null(r.hvo);
+    const auto& line = r.allocation_line;
+    j["allocation_line"] = {
+        {"present", line.present},
+        {"text", or_null(line.text)},
+        {"absent_reason", line.absent_reason ? warning_json(*line.absent_reason) : json()}};
+    j["expected_alloc_threads"] = or_null(r.expected_threads);
+    return j;
+}
+
+BootRecord read_boot_record(const JsonField& document) {
+    document.object();
+    if (document["kind"].string() != kBootRecordKind)
+        document["kind"].fail("must be \"" + std::string(kBootRecordKind) +
+                              "\": this is not a boot record");
+    document["schema_version"].whole_number({kBootRecordSchemaVersion, kBootRecordSchemaVersion});
+    BootRecord r;
+    r.recorded_at = document["recorded_at"].string();
+    if (!is_iso8601_utc(r.recorded_at))
+        document["recorded_at"].fail("'" + printable_text(r.recorded_at.substr(0, 80)) +
+                                     "' is not an ISO 8601 UTC time such as 2026-12-01T10:00:00Z");
+    r.host = read_host(document["host"]);
+    r.sku = read_sku_key(document["sku_key"]);
+    r.boot_id = read_boot_id(document["boot_id"]);
+    r.kernel_release = read_release(document["kernel_release"]);
+    r.pool = read_record_pool(document["pool"]);
+    const auto threads = WholeRange{1, static_cast<std::int64_t>(kMaxAllocThreads)};
+    r.threads = document["threads"].optional_count(threads);
+    r.milliseconds = document["milliseconds"].optional_count(
+        {0, static_cast<std::int64_t>(kMaxBootAllocationMs)});
+    r.init_on_alloc = document["init_on_alloc"].optional_boolean();
+    r.hvo = document["hvo"].optional_boolean();
+    r.allocation_line = read_line(document, r);
+    r.expected_threads = document["expected_alloc_threads"].optional_count(threads);
+    // After the members it reads (their messages say how to fix them), the schema covers the
+    // rest: every member there, none it does not know.
+    if (const auto problem = schema_problem(document.object()))
+        document.fail("does not match the boot record schema: " + *problem);
+    return r;
+}
+
+}  // namespace hugetune::model
