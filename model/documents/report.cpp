@@ -166,6 +166,35 @@ std::string checked_microarch(const JsonField& doc, const std::string& stored) {
               ") is: " + name);
 }
 
+// The sku block's nodes and hardware threads per node against the topology block the probe
+// counts them from (model/input/probe_nodes.hpp): the nodes with memory, and the most hardware
+// threads on one of them. A report whose two blocks disagree was edited, and would put its host
+// in a SKU its machine is not of. A topology without a node with memory holds the key to nothing.
+void check_sku_topology(const JsonField& doc, const SkuKey& sku) {
+    const JsonField nodes = doc["topology"]["nodes"];
+    int memory_nodes = 0, threads = 0;
+    for (std::size_t i = 0; i < nodes.hint_size(); ++i) {
+        if (nodes[i]["memory_bytes"].hint<std::uint64_t>().value_or(0) == 0)
+            continue;
+        ++memory_nodes;
+        threads = std::max(threads, static_cast<int>(nodes[i]["cpus"].hint_size()));
+    }
+    if (memory_nodes == 0)
+        return;
+    const auto check = [&](const JsonField& field, int stated, int counted, const char* what) {
+        if (stated != counted)
+            field
+                .with_fix(
+                    "the report's sku and topology blocks disagree (edited?); run 'hugetune run' "
+                    "again")
+                .fail("'" + std::to_string(stated) + "' is not what the topology block counts: " +
+                      std::to_string(counted) + " " + what);
+    };
+    check(doc["sku"]["nodes"], sku.nodes, memory_nodes, "nodes with memory");
+    check(doc["sku"]["hardware_threads_per_node"], sku.hardware_threads_per_node, threads,
+          "hardware threads on its largest such node");
+}
+
 ReportRun read_run_part(const JsonField& doc) {
     ReportRun run;
     run.tool = {doc["tool"]["version"].string(),
@@ -180,6 +209,7 @@ ReportRun read_run_part(const JsonField& doc) {
     run.cpu_microarch = doc["cpu"]["microarch"].hint<std::string>().value_or("unknown");
     run.sku = read_sku(doc["sku"]);
     run.sku.microarch = checked_microarch(doc, run.sku.microarch);
+    check_sku_topology(doc, run.sku);
     // Reports made before the key held init_on_alloc say it in their kernel block.
     if (!run.sku.init_on_alloc)
         run.sku.init_on_alloc = doc["kernel"]["init_on_alloc"].hint<bool>();

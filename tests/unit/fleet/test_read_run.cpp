@@ -221,6 +221,27 @@ TEST_CASE("the sku block's microarch is checked against the cpu block") {
           std::string::npos);
 }
 
+TEST_CASE("the sku block's nodes and threads are checked against the topology block") {
+    // The fixture: two nodes with memory, 16 hardware threads on each.
+    json report = fixed_report();
+    report["sku"]["nodes"] = 4;
+    CHECK(refusal(report).rfind("sku.nodes: '4' is not what the topology block counts: 2 nodes "
+                                "with memory; the report's sku and topology blocks disagree",
+                                0) == 0);
+    report = fixed_report();
+    report["sku"]["hardware_threads_per_node"] = 32;
+    CHECK(refusal(report).rfind("sku.hardware_threads_per_node: '32' is not what the topology "
+                                "block counts: 16 hardware threads",
+                                0) == 0);
+    // A node without memory is not counted, as the probe does not count it.
+    report = fixed_report();
+    json empty = report["topology"]["nodes"][0];
+    empty["id"] = 9;
+    empty["memory_bytes"] = 0;
+    report["topology"]["nodes"].push_back(empty);
+    CHECK(refusal(report).empty());
+}
+
 TEST_CASE("an older report's unknown or identity name becomes this table's name for its CPU") {
     // Made before identity names: `unknown` reads as the CPU's identity or the table's name.
     CHECK(read_run(with_cpu("GenuineIntel", 6, 1234, 4, "unknown")).sku.microarch ==
