@@ -18,7 +18,7 @@ struct Sub {
 
 const std::vector<Sub>& subcommands() {
     static const std::vector<Sub> subs = {
-        {{"ingest", "store reports (files, directories, - for stdin), each once"},
+        {{"ingest", "store reports and boot records (files, directories, - for stdin), each once"},
          run_fleet_ingest},
         {{"skus", "one line per SKU: hosts, runs, the answer and whether it is settled"},
          run_fleet_skus},

@@ -46,7 +46,8 @@ std::optional<IngestOptions> parse_ingest(const Args& args) {
                        vm, &positional, &hidden))
         return std::nullopt;
     if (o.inputs.empty())
-        throw UsageError("fleet ingest: give report files, directories of them, or - for stdin");
+        throw UsageError(
+            "fleet ingest: give report or boot record files, directories of them, or - for stdin");
     if (std::count(o.inputs.begin(), o.inputs.end(), "-") > 1)
         throw UsageError("fleet ingest: '-' (stdin) may be given once");
     return o;
@@ -108,11 +109,15 @@ std::optional<std::string> read_input(const Input& input) {
     return in ? read_document_bytes(in, ec ? 0 : size) : std::nullopt;
 }
 
-// The report checked, or its refusal's reason.
-std::variant<fleet_db::IntakeReport, std::string> intake(const std::string& name,
-                                                         std::string bytes) {
+using Checked = std::variant<fleet_db::IntakeReport, fleet_db::IntakeBoot, std::string>;
+
+// The report or boot record checked, or its refusal's reason.
+Checked intake(const std::string& name, std::string bytes) {
     try {
-        return fleet_db::read_intake_report(name, std::move(bytes), unix_now_seconds());
+        auto document = fleet_db::read_intake_document(name, std::move(bytes), unix_now_seconds());
+        if (auto* report = std::get_if<fleet_db::IntakeReport>(&document))
+            return std::move(*report);
+        return std::move(std::get<fleet_db::IntakeBoot>(document));
     } catch (const std::exception&) {
         // A report the checks refuse (fleet_db::FleetDbError "NAME: reason") or the fleet model
         // cannot fit (model::InputError about `name`) is refused, not the batch.
@@ -125,7 +130,7 @@ std::variant<fleet_db::IntakeReport, std::string> intake(const std::string& name
 
 // One input read and checked: the report to store, or why it is refused.
 struct Prepared {
-    std::variant<fleet_db::IntakeReport, std::string> checked;
+    Checked checked;
 };
 
 Prepared prepare(const Input& input) {
@@ -225,6 +230,8 @@ nlohmann::json summary_json(const std::string& db, const fleet_db::IngestResult&
                         {"verification_added", r.verification_added},
                         {"skipped", r.skipped},
                         {"conflicts", r.conflicts},
+                        {"boots_added", r.boots_added},
+                        {"boots_skipped", r.boots_skipped},
                         {"refused", nlohmann::json::array()}};
     for (const auto& x : refused)
         j["refused"].push_back({{"file", x.name}, {"reason", x.reason}});
@@ -253,7 +260,10 @@ int run_fleet_ingest(const Args& args) {
             refused.push_back({inputs[at].name, std::move(*reason)});
             continue;
         }
-        batch.store(std::move(std::get<fleet_db::IntakeReport>(prepared.checked)));
+        if (auto* boot = std::get_if<fleet_db::IntakeBoot>(&prepared.checked))
+            batch.store(*boot);
+        else
+            batch.store(std::move(std::get<fleet_db::IntakeReport>(prepared.checked)));
         ++accepted;
     }
     const auto result = batch.commit();
@@ -268,8 +278,11 @@ int run_fleet_ingest(const Args& args) {
     } else {
         std::cout << "added " << result.added.size() << ", verification added "
                   << result.verification_added.size() << ", already stored "
-                  << result.skipped.size() << ", refused " << refused.size() << " ("
-                  << printable_text(target.display) << ")\n";
+                  << result.skipped.size() << ", refused " << refused.size();
+        if (!result.boots_added.empty() || !result.boots_skipped.empty())
+            std::cout << ", boots added " << result.boots_added.size() << ", boots already stored "
+                      << result.boots_skipped.size();
+        std::cout << " (" << printable_text(target.display) << ")\n";
     }
     for (const auto& x : refused)
         print_diagnostic("warning", "refused " + x.name + ": " + x.reason);

@@ -5,6 +5,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "cli/boot_record_sender.hpp"
 #include "cli/commands.hpp"
 #include "cli/setting_flags.hpp"
 #include "model/alloc_threads.hpp"
@@ -37,12 +38,14 @@ struct VerifyOptions {
     std::filesystem::path root = "/";
     std::optional<std::filesystem::path> prometheus;
     std::optional<std::filesystem::path> boot_record;
+    std::optional<fleet_db::DbTarget> fleet_db;  // --fleet-db, else HUGETUNE_FLEET_DB
+    bool flush = false;
     bool json = false;
 };
 
 std::optional<VerifyOptions> parse_verify(const Args& args) {
     VerifyOptions o;
-    std::string report, log, cmdline, root, prometheus, boot_record;
+    std::string report, log, cmdline, root, prometheus, boot_record, fleet_db;
     po::options_description desc("Options");
     desc.add_options()(
         "report", po::value(&report)->value_name("FILE"),
@@ -62,13 +65,21 @@ std::optional<VerifyOptions> parse_verify(const Args& args) {
         "boot-record", po::value(&boot_record)->value_name("FILE"),
         "also write the boot record (docs/fleet.md \"Boots\") to FILE (atomically), whatever "
         "the verdict")(
+        "fleet-db", po::value(&fleet_db)->value_name("PATH|URL"),
+        "also store the boot record in this fleet database (else HUGETUNE_FLEET_DB; a URL "
+        "without its password, which belongs in a password or service file); a record that "
+        "cannot be stored waits in /var/lib/hugetune/boot-records/ for the next verify")(
+        "flush", po::bool_switch(&o.flush),
+        "only send the boot records waiting in /var/lib/hugetune/boot-records/ to the fleet "
+        "database (exit 1 while any is left)")(
         "json", po::bool_switch(&o.json),
         "print the verification as one JSON object, the boot record as its member boot_record "
         "(the exit code still says verified or not)");
     po::variables_map vm;
     if (!parse_options("verify",
                        "hugetune verify [--report FILE] [--log FILE] [--cmdline FILE] [--root DIR] "
-                       "[--prometheus FILE] [--boot-record FILE] [--json]",
+                       "[--prometheus FILE] [--boot-record FILE] [--fleet-db PATH|URL] [--flush] "
+                       "[--json]",
                        desc, args, vm))
         return std::nullopt;
     std::error_code ec;
@@ -96,6 +107,9 @@ std::optional<VerifyOptions> parse_verify(const Args& args) {
         check_writable_path(boot_record, "--boot-record");
         o.boot_record = boot_record;
     }
+    o.fleet_db = boot_record_target(fleet_db, "--fleet-db");
+    if (o.flush && !o.fleet_db)
+        usage_error("--flush", "give the fleet database: --fleet-db PATH|URL or HUGETUNE_FLEET_DB");
     return o;
 }
 
@@ -318,6 +332,27 @@ std::optional<std::string> sku_key_of(const std::optional<model::Report>& report
     return model::fleet::to_string(report->run->sku);
 }
 
+// The spool's records, then `record` when given, into the fleet database; what cannot be stored
+// waits in the spool. Said on stderr, as it is not the verdict: verify's exit code stays its own.
+// True when nothing is left waiting.
+bool send_records(const VerifyOptions& o, const std::optional<fleet_db::IntakeBoot>& record) {
+    const auto spool = boot_record_spool(o.root);
+    const SendResult r = send_boot_records(*o.fleet_db, spool, record);
+    const std::string counts = "sent " + count_text(r.sent, "boot record") + ", " +
+                               std::to_string(r.stored_before) + " stored before";
+    if (r.problem)
+        print_diagnostic("warning", "the fleet database " + printable_text(o.fleet_db->display) +
+                                        " did not take the boot records (" + *r.problem +
+                                        "): " + count_text(r.left, "record") +
+                                        (r.left == 1 ? " waits" : " wait") + " in " +
+                                        printable_text(spool.string()) +
+                                        ", sent by the next verify that reaches it or by "
+                                        "'hugetune verify --flush'");
+    else if (!o.json)
+        std::cout << counts << " to " << printable_text(o.fleet_db->display) << "\n";
+    return r.left == 0;
+}
+
 // The verdict and its output; throws RuntimeError when the boot is not verified. `metrics_written`
 // is set once the textfile holds this verdict.
 int verify_and_report(const VerifyOptions& o, bool& metrics_written) {
@@ -348,6 +383,8 @@ int verify_and_report(const VerifyOptions& o, bool& metrics_written) {
             std::cout << "kept the boot record in " << printable_text(o.boot_record->string())
                       << "\n";
     }
+    if (o.fleet_db)
+        send_records(o, fleet_db::intake_boot("this boot's record", record));
     if (report && r.line) {
         add_to_report(*o.report, report->document, model::to_json(v));
         if (!o.json)
@@ -377,6 +414,8 @@ int run_verify(const Args& args) {
     auto o = parse_verify(args);
     if (!o)
         return 0;
+    if (o->flush)
+        return send_records(*o, std::nullopt) ? 0 : static_cast<int>(ExitCode::failure);
     bool metrics_written = false;
     try {
         return verify_and_report(*o, metrics_written);

@@ -45,6 +45,7 @@ const std::vector<SettingFlag>& setting_flags() {
         {"placement", "--placement"},
         {"verbose", "--verbose"},
         {"boot_gib", "--boot-gib"},
+        {"boot_record", "--boot-record"},
     };
     return all;
 }

@@ -71,6 +71,8 @@ install(PROGRAMS ${CMAKE_BINARY_DIR}/systemd/verify-boot
 install(FILES model/documents/schema/report.schema.json model/documents/schema/sweep.schema.json
               model/documents/schema/boot-record.schema.json
         DESTINATION ${CMAKE_INSTALL_DATADIR}/hugetune/schema)
+# The PostgreSQL role that may only add boot records (docs/fleet.md "The boot writer role").
+install(FILES fleet_db/sql/boot-writer-role.sql DESTINATION ${CMAKE_INSTALL_DATADIR}/hugetune/sql)
 install(FILES README.md CHANGELOG.md docs/kernel-facts.md docs/sweep-format.md docs/fleet.md
               ${CMAKE_BINARY_DIR}/debian/copyright ${HUGETUNE_DEBIAN_CHANGELOG}
         DESTINATION ${CMAKE_INSTALL_DOCDIR})

@@ -63,6 +63,8 @@ struct IngestResult {
     // Not stored: the host already has another report of the same generated_at (one run per
     // host and time; the first stored stands).
     std::vector<std::string> conflicts;
+    std::vector<std::string> boots_added;    // boot records stored
+    std::vector<std::string> boots_skipped;  // boot records of boots stored before
 };
 
 // A verification's key, as `fleet runs` prints it and `fleet forget --verification` takes it:
@@ -111,6 +113,10 @@ class FleetDb {
     // Connects and applies the migrations the database lacks. `create`: a SQLite file that does
     // not exist is created (ingest); otherwise its absence is refused. Throws FleetDbError.
     static FleetDb open(const DbTarget& target, bool create);
+    // For adding boot records only, as a host's `hugetune verify --fleet-db` does: a SQLite file
+    // as open() does it; a PostgreSQL database is never migrated (the boot writer role may not),
+    // and one older than kBootRecordsVersion is refused, saying who brings it up to date.
+    static FleetDb open_for_boot_records(const DbTarget& target);
     FleetDb(FleetDb&&) noexcept;
     FleetDb& operator=(FleetDb&&) noexcept;
     ~FleetDb();
@@ -155,6 +161,9 @@ class FleetDb {
                      const std::string& answer);
     int schema_version();
 
+    // Stores the record (its own transaction); false when its boot is stored already.
+    bool store_boot_record(const IntakeBoot& boot);
+
   private:
     friend class IngestBatch;
     FleetDb(DbTarget target, std::unique_ptr<soci::session> session);
@@ -173,6 +182,8 @@ class IngestBatch {
     // Stores one report (a new run, a verification added, or nothing when stored before) and
     // files its name in the result. Throws FleetDbError; the batch is then to be dropped.
     void store(IntakeReport report);
+    // Stores one boot record, or files it as stored before.
+    void store(const IntakeBoot& boot);
     // Throws FleetDbError; nothing is stored then.
     IngestResult commit();
 

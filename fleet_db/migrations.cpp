@@ -91,6 +91,20 @@ const std::vector<std::vector<std::string>> kMigrations = {
         // server's time in an ingest (fleet_db.cpp, docs/fleet.md "Schema and migrations").
         // SQLite does not compress.
     },
+    {
+        // One row per boot a host recorded (model/documents/boot_record.hpp, docs/fleet.md
+        // "Boots"): the record as its one writer writes it and the columns the boots' statistics
+        // read. Hosts and SKUs by name, not by key: a role that may only add boot records
+        // (docs/fleet.md "The boot writer role") needs no other table. `boot_key` is the boot:
+        // its host and boot id, or, for a record of a saved log (no boot id), the hash of the
+        // record without its time; a boot recorded twice is stored once.
+        "CREATE TABLE boot_records ({id}, boot_key TEXT NOT NULL UNIQUE, host TEXT, sku_key TEXT,"
+        " boot_id TEXT, kernel_release TEXT, pool_pages BIGINT, page_size_kb BIGINT,"
+        " threads INTEGER, milliseconds BIGINT, line_present INTEGER NOT NULL, absent_code TEXT,"
+        " init_on_alloc INTEGER, hvo INTEGER, expected_threads INTEGER,"
+        " recorded_at TEXT NOT NULL, record TEXT NOT NULL)",
+        "CREATE INDEX boot_records_by_sku ON boot_records (sku_key, threads)",
+    },
 };
 
 std::string with_dialect(std::string sql, Dialect dialect) {

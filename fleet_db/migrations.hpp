@@ -40,4 +40,8 @@ inline constexpr int kLz4Version = 8;
 inline constexpr std::string_view kLz4Columns[][2] = {
     {"runs", "report"}, {"run_digests", "digest"}, {"sku_answers", "answer"}};
 
+// Migration 9 adds boot_records; a writer that may only add boot records (PostgreSQL's boot
+// writer role) needs at least this version and never migrates.
+inline constexpr int kBootRecordsVersion = 9;
+
 }  // namespace hugetune::fleet_db

@@ -10,6 +10,7 @@
 #include "model/digest.hpp"
 #include "model/documents/report.hpp"
 #include "model/fleet/host_name.hpp"
+#include "model/input/json_fields.hpp"
 #include "model/input/json_text.hpp"
 #include "model/report_version.hpp"
 #include "model/text.hpp"
@@ -17,7 +18,7 @@
 namespace hugetune::fleet_db {
 namespace {
 
-[[noreturn]] void refuse(const std::string& name, const std::string& reason) {
+[[noreturn]] void refuse(const std::string& name, const Message& reason) {
     throw FleetDbError(FleetDbError::Kind::usage, name + ": " + reason);
 }
 
@@ -43,14 +44,10 @@ std::string content_hash(std::string_view text) {
     return model::fnv1a_hex(text);
 }
 
-IntakeReport read_intake_report(const std::string& name, std::string bytes,
-                                std::optional<std::int64_t> ingest_unix_seconds) {
-    // The text stored is the document as dump() writes it, without its verification blocks
-    // (they are stored apart): written while reading where hugetune wrote the report.
-    model::CompactText compact;
-    compact.omit = "verification";
-    nlohmann::json doc = parse_document(name, bytes, compact);
-    std::string().swap(bytes);
+namespace {
+
+IntakeReport intake_report(const std::string& name, nlohmann::json doc, model::CompactText& compact,
+                           std::optional<std::int64_t> ingest_unix_seconds) {
     if (!doc.is_object())
         refuse(name, "not a hugetune report (a JSON object)");
     if (!doc.contains("schema_version") || doc["schema_version"] != kReportSchemaVersion)
@@ -96,6 +93,67 @@ IntakeReport read_intake_report(const std::string& name, std::string bytes,
     in.content_hash = content_hash(in.document);
     in.digest = model::fleet::run_digest(in.facts);
     return in;
+}
+
+bool is_boot_record(const nlohmann::json& doc) {
+    const auto kind = doc.is_object() ? doc.find("kind") : doc.end();
+    return kind != doc.end() && *kind == model::kBootRecordKind;
+}
+
+IntakeBoot boot_of(const std::string& name, const nlohmann::json& doc) {
+    const model::JsonField field(
+        doc, "make the record again with 'hugetune verify " + Flag{"boot_record"} + " FILE'",
+        {name});
+    return intake_boot(name, model::read_boot_record(field));
+}
+
+}  // namespace
+
+IntakeBoot intake_boot(const std::string& name, model::BootRecord record) {
+    IntakeBoot in;
+    in.name = name;
+    nlohmann::json doc = model::to_json(record);
+    in.document = doc.dump();
+    if (record.boot_id) {
+        in.boot_key = "boot " + record.host.value_or("") + " " + *record.boot_id;
+    } else {
+        doc.erase("recorded_at");  // the same saved log read again is the same boot
+        in.boot_key = "record " + content_hash(doc.dump());
+    }
+    in.record = std::move(record);
+    return in;
+}
+
+IntakeReport read_intake_report(const std::string& name, std::string bytes,
+                                std::optional<std::int64_t> ingest_unix_seconds) {
+    // The text stored is the document as dump() writes it, without its verification blocks
+    // (they are stored apart): written while reading where hugetune wrote the report.
+    model::CompactText compact;
+    compact.omit = "verification";
+    nlohmann::json doc = parse_document(name, bytes, compact);
+    std::string().swap(bytes);
+    return intake_report(name, std::move(doc), compact, ingest_unix_seconds);
+}
+
+IntakeBoot read_intake_boot(const std::string& name, std::string bytes) {
+    model::CompactText compact;
+    const nlohmann::json doc = parse_document(name, bytes, compact);
+    if (!is_boot_record(doc))
+        refuse(name, "not a hugetune boot record (its kind is not " +
+                         std::string(model::kBootRecordKind) +
+                         "); make one with 'hugetune verify " + Flag{"boot_record"} + " FILE'");
+    return boot_of(name, doc);
+}
+
+std::variant<IntakeReport, IntakeBoot> read_intake_document(
+    const std::string& name, std::string bytes, std::optional<std::int64_t> ingest_unix_seconds) {
+    model::CompactText compact;
+    compact.omit = "verification";
+    nlohmann::json doc = parse_document(name, bytes, compact);
+    std::string().swap(bytes);
+    if (is_boot_record(doc))
+        return boot_of(name, doc);
+    return intake_report(name, std::move(doc), compact, ingest_unix_seconds);
 }
 
 }  // namespace hugetune::fleet_db

@@ -7,6 +7,9 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <variant>
+
+#include "model/documents/boot_record.hpp"
 
 #include "model/fleet/fleet.hpp"
 
@@ -18,6 +21,16 @@ struct IntakeReport {
     model::fleet::RunFacts facts;  // its verifications, read and checked, in facts.verifications
     std::string content_hash;      // of `document`: a later verification block keeps the run's key
     std::optional<std::string> digest;  // of `facts` (model/fleet/run_digest.hpp)
+};
+
+// One boot record (model/documents/boot_record.hpp) on its way into the fleet database.
+struct IntakeBoot {
+    std::string name;  // the file name, for messages
+    model::BootRecord record;
+    std::string document;  // the record as its one writer writes it, as stored
+    // The boot: "boot <host> <boot id>", or for a record without a boot id (made from a saved
+    // log) "record <hash of the record without recorded_at>".
+    std::string boot_key;
 };
 
 // How far a report's generated_at may lie after the ingest's own time: a host's clock a day
@@ -33,6 +46,15 @@ inline constexpr std::int64_t kMaxClockSkewSeconds = 24 * 60 * 60;
 // report is held once.
 IntakeReport read_intake_report(const std::string& name, std::string bytes,
                                 std::optional<std::int64_t> ingest_unix_seconds = std::nullopt);
+
+// A boot record's checks (read_boot_record), keyed. Throws FleetDbError (usage) "NAME: reason".
+IntakeBoot read_intake_boot(const std::string& name, std::string bytes);
+IntakeBoot intake_boot(const std::string& name, model::BootRecord record);
+
+// A report or a boot record, told apart by the record's `kind`; throws as the two above.
+std::variant<IntakeReport, IntakeBoot> read_intake_document(
+    const std::string& name, std::string bytes,
+    std::optional<std::int64_t> ingest_unix_seconds = std::nullopt);
 
 // 16 hex digits: FNV-1a (64 bits) of `text`. Identifies a document among one host's reports of
 // one time, where only an accident or an edit makes two differ; not a defence against forgery.

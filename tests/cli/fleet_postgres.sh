@@ -57,4 +57,37 @@ kill "$holder" 2>/dev/null || true
 db_sql "$pg_url" "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE '%pg_advisory_lock(4712)%' AND pid <> pg_backend_pid()" >/dev/null
 wait "$holder" 2>/dev/null || true
 host_names_suite "$pg_url"
+db_sql "$pg_url" "CREATE DATABASE boots"
+boots_url=${pg_url/\/postgres\?//boots?}
+boots_suite "$boots_url"
+
+# The boot writer role (fleet_db/sql/boot-writer-role.sql, as docs/fleet.md "The boot writer
+# role" makes it): it adds boot records, through verify, and reads, updates and deletes nothing.
+psql -X -q -v ON_ERROR_STOP=1 -f "$src/fleet_db/sql/boot-writer-role.sql" "$boots_url" >/dev/null ||
+    fail "the role's SQL failed"
+writer_url=${boots_url/user=hugetune/user=hugetune_boot}
+before=$(db_sql "$boots_url" "SELECT COUNT(*) FROM boot_records")
+echo "3f1e6c2a-8d4b-4c5e-9a7f-1b2c3d4e5f70" >"$work/boot-host/proc/sys/kernel/random/boot_id"
+expect 0 "$bin" verify --root "$work/boot-host" --fleet-db "$writer_url"
+stdout_has "sent 1 boot record, 0 stored before"
+expect 0 "$bin" verify --root "$work/boot-host" --fleet-db "$writer_url"
+stdout_has "sent 0 boot records, 1 stored before"
+[[ $(db_sql "$boots_url" "SELECT COUNT(*) FROM boot_records") == $((before + 1)) ]] || fail "the writer stored nothing"
+for sql in "SELECT COUNT(*) FROM boot_records" "SELECT COUNT(*) FROM runs" "SELECT COUNT(*) FROM hosts"     "DELETE FROM boot_records" "UPDATE boot_records SET host = 'x'" "DELETE FROM runs" "DROP TABLE boot_records"; do
+    psql -X -q -t -A "$writer_url" -c "$sql" >"$work/writer.out" 2>&1 && fail "the writer role could: $sql"
+    grep -Eq "permission denied|must be owner" "$work/writer.out" || fail "$sql: $(cat "$work/writer.out")"
+done
+[[ $(db_sql "$boots_url" "SELECT COUNT(*) FROM boot_records") == $((before + 1)) ]] || fail "the writer changed rows"
+expect_error 1 "permission denied" "$bin" fleet skus --db "$writer_url"
+# The spool survives a dead server: the record of a boot while it is down waits, and is sent
+# when it is back (here by --flush, as the role).
+echo "3f1e6c2a-8d4b-4c5e-9a7f-1b2c3d4e5f71" >"$work/boot-host/proc/sys/kernel/random/boot_id"
+kill -INT "$pg_pid"
+wait "$pg_pid" 2>/dev/null || true
+expect 0 "$bin" verify --root "$work/boot-host" --fleet-db "$writer_url"
+stderr_has "1 record waits in"
+start_postgres_again
+HUGETUNE_FLEET_DB=$writer_url expect 0 "$bin" verify --root "$work/boot-host" --flush
+stdout_has "sent 1 boot record, 0 stored before"
+[[ $(db_sql "$boots_url" "SELECT COUNT(*) FROM boot_records") == $((before + 2)) ]] || fail "the spooled record was lost"
 echo "fleet on PostgreSQL: all passed"

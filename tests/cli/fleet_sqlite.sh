@@ -40,4 +40,5 @@ wait "$locker" 2>/dev/null || true
 [[ $(db_sql "$work/lock.db" "SELECT inputs FROM sku_answers") == stale ]] ||
     fail "an answer was kept through another writer's lock"
 host_names_suite "$work/fleet.db"
+boots_suite "$work/boots.db"
 echo "fleet on SQLite: all passed"

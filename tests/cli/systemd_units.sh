@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # hugetune-verify.service and its wrapper as the build configured them (build/systemd/):
 # `systemd-analyze verify` accepts the unit; it stays out of the boot's way (oneshot, after the
-# local file systems, a time limit, only with the apply ledger); the wrapper verifies once per
-# apply, passes the configured report and Prometheus textfile (which verify writes: see
+# local file systems and the network, a time limit); the wrapper verifies once per apply (and,
+# with a fleet database, records every boot, applied or not), passes the configured report and Prometheus textfile (which verify writes: see
 # prometheus_metrics.sh), and exits with verify's status. A stand-in plays hugetune, so no boot
 # log is needed.
 source "$(dirname "$0")/lib/harness.bash"
@@ -21,8 +21,8 @@ expect 0 systemd-analyze verify --man=no "$work/units/hugetune-verify.service"
 
 property() { grep -qx -- "$1" "$unit" || fail "$unit lacks $1"; }
 property "Type=oneshot"
-property "ConditionPathExists=/var/lib/hugetune/applied.json"
-property "After=local-fs.target systemd-journald.service"
+property "After=local-fs.target systemd-journald.service network-online.target"
+property "Wants=network-online.target"
 property "TimeoutStartSec=2min"
 property "WantedBy=multi-user.target"
 grep -Eq '^(Before|RequiredBy|Requires)=' "$unit" && fail "$unit would hold up other units"
@@ -53,6 +53,13 @@ echo '{"schema_version": 1}' >"$HUGETUNE_REPORT"
 expect 0 "$wrapper"
 stdout_has "nothing applied"
 [[ ! -s $STANDIN_LOG ]] || fail "verify ran without a ledger"
+# With a fleet database, a boot without a ledger is recorded: verify reads the database from
+# its environment (no URL on its command line), and its verdict is not the unit's status.
+HUGETUNE_FLEET_DB=$work/fleet.db STANDIN_EXIT=1 expect 0 "$wrapper"
+stdout_has "recording the boot in the fleet database"
+[[ $(cat "$STANDIN_LOG") == "verify --json" ]] || fail "ran: $(cat "$STANDIN_LOG")"
+[[ ! -f $work/state/verified ]] || fail "a recorded boot left a stamp"
+: >"$STANDIN_LOG"
 
 echo '{"value": "2"}' >"$work/state/applied.json"
 expect 0 "$wrapper"
@@ -61,11 +68,14 @@ expect 0 "$wrapper"
 [[ ! -e $HUGETUNE_TEXTFILE ]] || fail "the wrapper wrote the textfile itself: $(cat "$HUGETUNE_TEXTFILE")"
 [[ -f $work/state/verified ]] || fail "no stamp after a verified boot"
 
-# Verified once per apply: the next boot does nothing.
+# Verified once per apply: the next boot does nothing, or with a fleet database only records.
 : >"$STANDIN_LOG"
 expect 0 "$wrapper"
 stdout_has "verified at an earlier boot"
 [[ ! -s $STANDIN_LOG ]] || fail "verify ran again for the same apply"
+HUGETUNE_FLEET_DB=$work/fleet.db expect 0 "$wrapper"
+[[ $(cat "$STANDIN_LOG") == "verify --json" ]] || fail "ran: $(cat "$STANDIN_LOG")"
+: >"$STANDIN_LOG"
 
 # A new apply is verified again; a failed verify is the unit's status and is tried next boot.
 echo '{"value": "4"}' >"$work/state/applied.json"

@@ -139,22 +139,29 @@ start_postgres() {
     as_nobody env -i PATH=/usr/bin:/bin "$bindir/initdb" -D "$dir/data" --auth=trust -U hugetune \
         --no-sync -E UTF8 >"$work/initdb.log" 2>&1 ||
         skip "initdb failed: $(tail -1 "$work/initdb.log")"
+    at_exit 'kill -INT "$pg_pid" 2>/dev/null; wait "$pg_pid" 2>/dev/null'
+    pg_bindir=$bindir
+    start_postgres_again skip
+}
+
+# start_postgres_again [skip]: the server of start_postgres started once more, after the test
+# stopped it (kill -INT "$pg_pid"); a server that does not come back fails the test.
+start_postgres_again() {
+    local dir=$work/pg bindir=$pg_bindir give_up=${1:-fail}
     # setpriv itself in the background, not the as_nobody function: a function would run in a
     # subshell whose PID is not the server's, and the server would outlive the test.
     setpriv --reuid=65534 --regid=65534 --clear-groups env -i PATH=/usr/bin:/bin \
         "$bindir/postgres" -D "$dir/data" -k "$dir" -c listen_addresses= -c fsync=off \
         >"$work/postgres.log" 2>&1 &
-    pg_pid=$!
-    # SIGINT: PostgreSQL's fast shutdown, which ends any session still open.
-    at_exit 'kill -INT "$pg_pid" 2>/dev/null; wait "$pg_pid" 2>/dev/null'
+    pg_pid=$!  # SIGINT: PostgreSQL's fast shutdown, which ends any session still open
     pg_url="postgresql:///postgres?host=$dir&user=hugetune"
     local i
     for ((i = 0; i < 100; i++)); do
         psql -X -q -t -A "$pg_url" -c 'SELECT 1' >/dev/null 2>&1 && return 0
-        kill -0 "$pg_pid" 2>/dev/null || skip "PostgreSQL did not start: $(tail -1 "$work/postgres.log")"
+        kill -0 "$pg_pid" 2>/dev/null || "$give_up" "PostgreSQL did not start: $(tail -1 "$work/postgres.log")"
         sleep 0.1
     done
-    skip "PostgreSQL did not answer within 10 s: $(tail -1 "$work/postgres.log")"
+    "$give_up" "PostgreSQL did not answer within 10 s: $(tail -1 "$work/postgres.log")"
 }
 
 fleet_suite() {
@@ -376,6 +383,7 @@ print(max(calendar.timegm(time.strptime(json.load(open(f))["generated_at"], "%Y-
     db_sql "$db" "ALTER TABLE verifications_1 RENAME TO verifications" >/dev/null
     db_sql "$db" "DROP TABLE sku_answers" >/dev/null
     db_sql "$db" "DROP TABLE run_digests" >/dev/null
+    db_sql "$db" "DROP TABLE boot_records" >/dev/null
     # Its SKU keys lack init_on_alloc, which the reports say (off).
     db_sql "$db" "UPDATE skus SET sku_key = REPLACE(REPLACE(sku_key, '/ioa0', ''), '/ioa1', '')" >/dev/null
     db_sql "$db" "ALTER TABLE skus DROP COLUMN init_on_alloc" >/dev/null
@@ -704,6 +712,7 @@ digests_suite() {
     # when it is opened.
     before=$(db_sql "$db" "SELECT version FROM schema_info")
     db_sql "$db" "DROP TABLE run_digests" >/dev/null
+    db_sql "$db" "DROP TABLE boot_records" >/dev/null
     db_sql "$db" "UPDATE schema_info SET version = 6" >/dev/null
     db_sql "$db" "DELETE FROM sku_answers" >/dev/null
     expect 0 "$bin" fleet recommend --db "$db" --sku "$sku" --json
@@ -772,6 +781,7 @@ host_names_suite() {
     db_sql "$old" "UPDATE hosts SET hostname = 'WEB-17.' WHERE hostname = 'old-17'" >/dev/null
     # Version 5, before the host-name rule (6) and the digests (7).
     db_sql "$old" "DROP TABLE run_digests" >/dev/null
+    db_sql "$old" "DROP TABLE boot_records" >/dev/null
     db_sql "$old" "UPDATE schema_info SET version = 5" >/dev/null
     expect 0 "$bin" fleet runs --db "$old" --json
     [[ $(json_field "$out" 'sorted(set(r["host"] for r in d))') == "['web-17']" ]] ||
@@ -779,4 +789,69 @@ host_names_suite() {
     [[ $(db_sql "$old" "SELECT COUNT(*) FROM hosts") == 1 ]] || fail "host rows left"
     expect 0 "$bin" fleet recommend --db "$old" --sku "$old_sku" --json
     [[ $(json_field "$out" 'd["hosts"], d["runs"]') == "(1, 2)" ]] || fail "old db: $(cat "$out")"
+}
+
+# Boot records in the fleet database (docs/fleet.md "Boots"): `fleet ingest` takes them beside
+# reports, told apart by their kind; a boot is stored once however often it is recorded (by its
+# host and boot id, or for a saved log by the record without its time); a bad record is refused
+# by its path; `verify --fleet-db` stores this boot's record, which waits in the spool when the
+# database cannot take it and is sent by `verify --flush`.
+boots_suite() {
+    local db=$1 d=$work/boots root=$work/boot-host
+    mkdir -p "$d"
+    cp -a "$src/tests/fixtures/skylake-4node" "$root"
+    mkdir -p "$root/proc/sys/kernel/random"
+    for id in 1 2; do
+        echo "3f1e6c2a-8d4b-4c5e-9a7f-1b2c3d4e5f6$id" >"$root/proc/sys/kernel/random/boot_id"
+        expect 0 "$bin" verify --root "$root" --boot-record "$d/boot-$id.json"
+    done
+    # A saved log's record (no boot id), made twice: one boot.
+    echo "root=/dev/sda1 hugepagesz=2M hugepages=524288 hugepage_alloc_threads=32" >"$work/boot-cmdline"
+    for n in 1 2; do
+        expect 0 "$bin" verify --root "$root" --log "$src/tests/fixtures/boot/logs/dmesg-6.15-threads32.log" \
+            --cmdline "$work/boot-cmdline" --boot-record "$d/saved-$n.json"
+        sleep 1.1  # another recorded_at
+    done
+    cmp -s "$d/saved-1.json" "$d/saved-2.json" && fail "the two records of the saved log are the same bytes"
+    make_report "$fleet_fixture" "$d/report.json" boot-report-host
+    expect 0 "$bin" fleet ingest --db "$db" --json "$d"
+    [[ $(json_field "$out" 'len(d["added"]), len(d["boots_added"]), len(d["boots_skipped"])') == "(1, 3, 1)" ]] ||
+        fail "boot records: $(cat "$out")"
+    [[ $(db_sql "$db" "SELECT COUNT(*) FROM boot_records") == 3 ]] || fail "boot rows: $(db_sql "$db" "SELECT COUNT(*) FROM boot_records")"
+    [[ $(db_sql "$db" "SELECT host || ' ' || sku_key || ' ' || threads || ' ' || milliseconds || ' ' || line_present FROM boot_records WHERE boot_id LIKE '%61'") == \
+        "skylake-4node skylake-sp/4n/36t/384g/2048k/ioa0 32 16012 1" ]] || fail "boot row: $(db_sql "$db" "SELECT * FROM boot_records")"
+    expect 0 "$bin" fleet ingest --db "$db" "$d/boot-1.json"
+    stdout_has "boots added 0, boots already stored 1"
+    # A record the reader refuses is refused alone, by its path.
+    python3 -S - "$d/boot-1.json" "$work/bad-boot.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+r["threads"] = 5000
+json.dump(r, open(sys.argv[2], "w"))
+PY
+    expect 2 "$bin" fleet ingest --db "$db" "$work/bad-boot.json"
+    stderr_has "refused 1 of 1 report"
+    stderr_has "refused $work/bad-boot.json: threads:"
+    # verify --fleet-db: this boot's record, once however often verify runs.
+    echo "3f1e6c2a-8d4b-4c5e-9a7f-1b2c3d4e5f63" >"$root/proc/sys/kernel/random/boot_id"
+    expect 0 "$bin" verify --root "$root" --fleet-db "$db"
+    stdout_has "sent 1 boot record, 0 stored before"
+    expect 0 "$bin" verify --root "$root" --fleet-db "$db"
+    stdout_has "sent 0 boot records, 1 stored before"
+    [[ $(db_sql "$db" "SELECT COUNT(*) FROM boot_records") == 4 ]] || fail "verify --fleet-db did not store"
+    # A database it cannot reach: the record waits in the spool under the root, the verdict is
+    # verify's; the next verify that reaches the database sends it (here --flush).
+    echo "3f1e6c2a-8d4b-4c5e-9a7f-1b2c3d4e5f64" >"$root/proc/sys/kernel/random/boot_id"
+    expect 0 "$bin" verify --root "$root" --fleet-db "postgresql:///fleet?host=$work/no-server&user=hugetune&connect_timeout=2"
+    stderr_has "did not take the boot records"
+    stderr_has "1 record waits in $root/var/lib/hugetune/boot-records"
+    [[ $(find "$root/var/lib/hugetune/boot-records" -name '*.json' | wc -l) == 1 ]] || fail "not spooled"
+    HUGETUNE_FLEET_DB=$db expect 0 "$bin" verify --root "$root" --flush
+    stdout_has "sent 1 boot record, 0 stored before"
+    [[ $(find "$root/var/lib/hugetune/boot-records" -name '*.json' | wc -l) == 0 ]] || fail "the spool was not emptied"
+    [[ $(db_sql "$db" "SELECT COUNT(*) FROM boot_records") == 5 ]] || fail "the spooled record was not stored"
+    # A password in the URL is refused before anything is read: it would stand on a command line.
+    expect_error 2 "holds a password" "$bin" verify --root "$root" --fleet-db "postgresql://u:Secret9@localhost/db"
+    [[ $(cat "$err") != *Secret9* ]] || fail "the password was printed"
+    expect_error 2 "--flush" "$bin" verify --root "$root" --flush
 }

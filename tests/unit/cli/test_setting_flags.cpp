@@ -116,6 +116,7 @@ TEST_CASE("the engine's setting names map to the flags users type") {
         {"placement", "--placement"},
         {"verbose", "--verbose"},
         {"boot_gib", "--boot-gib"},
+        {"boot_record", "--boot-record"},
     };
     for (const auto& [setting, flag] : expected) {
         auto entry = setting_flag(setting);

@@ -435,3 +435,37 @@ TEST_CASE("fleet intake: a host name the exports cannot carry is refused, one DN
     CHECK(db.sku_of_host("web-17").has_value());
     CHECK_FALSE(db.sku_of_host("WEB-17").has_value());
 }
+
+TEST_CASE("fleet db: a boot is stored once, by host and boot id, or by its record without time") {
+    TempDb t;
+    auto db = FleetDb::open(t.target(), true);
+    hugetune::model::BootRecord r;
+    r.recorded_at = "2026-12-03T10:00:00Z";
+    r.host = "web-1";
+    r.boot_id = "3f1e6c2a-8d4b-4c5e-9a7f-1b2c3d4e5f60";
+    r.allocation_line.present = false;
+    r.allocation_line.absent_reason = hugetune::model::Warning{"no_log", "no kernel message"};
+    auto first = intake_boot("a.json", r);
+    CHECK(first.boot_key == "boot web-1 3f1e6c2a-8d4b-4c5e-9a7f-1b2c3d4e5f60");
+    r.recorded_at = "2026-12-03T10:05:00Z";  // the same boot, recorded again
+    auto again = intake_boot("b.json", r);
+    CHECK(again.boot_key == first.boot_key);
+    CHECK(db.store_boot_record(first));
+    CHECK_FALSE(db.store_boot_record(again));
+    // A saved log's record: the same boot whenever it is recorded, another one by its content.
+    r.boot_id.reset();
+    const auto saved = intake_boot("c.json", r);
+    r.recorded_at = "2026-12-03T11:00:00Z";
+    CHECK(intake_boot("d.json", r).boot_key == saved.boot_key);
+    CHECK(saved.boot_key.rfind("record ", 0) == 0);
+    r.kernel_release = "6.15.1";
+    CHECK(intake_boot("e.json", r).boot_key != saved.boot_key);
+    // In a batch, beside reports.
+    auto batch = db.begin_ingest();
+    batch.store(saved);
+    batch.store(intake_boot("e.json", r));
+    batch.store(saved);
+    const auto result = batch.commit();
+    CHECK(result.boots_added == std::vector<std::string>{"c.json", "e.json"});
+    CHECK(result.boots_skipped == std::vector<std::string>{"c.json"});
+}

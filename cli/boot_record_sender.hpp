@@ -1,0 +1,43 @@
+// Boot records into the fleet database from the host that made them (`hugetune verify
+// --fleet-db`, the verify unit's HUGETUNE_FLEET_DB), and a bounded spool for the records a
+// host could not send: kept under /var/lib/hugetune/boot-records/ and sent at the next verify
+// that reaches the database, or by `verify --flush` (docs/fleet.md "Boots").
+#pragma once
+
+#include <cstddef>
+#include <filesystem>
+#include <optional>
+#include <string>
+
+#include "fleet_db/fleet_db.hpp"
+
+namespace hugetune::cli {
+
+// At most this many records wait in the spool (about 1 kB each): a host that cannot reach the
+// database for more boots than this loses its oldest, and says so.
+inline constexpr std::size_t kMaxSpooledBootRecords = 1000;
+
+// The spool's directory on the machine whose root is `root`.
+std::filesystem::path boot_record_spool(const std::filesystem::path& root);
+
+// --fleet-db, else HUGETUNE_FLEET_DB, else nothing. A connection string that holds a password
+// is refused (UsageError naming `flag`): it would stand on a command line or in an environment
+// file; the password belongs in a password file (~/.pgpass, PGPASSFILE) or a service file.
+std::optional<fleet_db::DbTarget> boot_record_target(const std::string& option_value,
+                                                     const std::string& flag);
+
+struct SendResult {
+    int sent = 0;            // stored now
+    int stored_before = 0;   // their boot was stored already
+    std::size_t left = 0;    // in the spool after
+    std::optional<std::string> problem;  // why the database could not take them, when it could not
+};
+
+// Sends what the spool holds, oldest first, and then `record` when given; whatever cannot be
+// sent (the database unreachable, refusing, or too old for boot records) is kept in the spool.
+// A spooled file that is not a boot record is set aside (renamed *.bad), with a warning.
+SendResult send_boot_records(const fleet_db::DbTarget& target,
+                             const std::filesystem::path& spool,
+                             const std::optional<fleet_db::IntakeBoot>& record);
+
+}  // namespace hugetune::cli
