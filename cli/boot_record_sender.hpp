@@ -27,17 +27,16 @@ std::optional<fleet_db::DbTarget> boot_record_target(const std::string& option_v
                                                      const std::string& flag);
 
 struct SendResult {
-    int sent = 0;            // stored now
-    int stored_before = 0;   // their boot was stored already
-    std::size_t left = 0;    // in the spool after
+    int sent = 0;                        // stored now
+    int stored_before = 0;               // their boot was stored already
+    std::size_t left = 0;                // in the spool after
     std::optional<std::string> problem;  // why the database could not take them, when it could not
 };
 
 // Sends what the spool holds, oldest first, and then `record` when given; whatever cannot be
 // sent (the database unreachable, refusing, or too old for boot records) is kept in the spool.
 // A spooled file that is not a boot record is set aside (renamed *.bad), with a warning.
-SendResult send_boot_records(const fleet_db::DbTarget& target,
-                             const std::filesystem::path& spool,
+SendResult send_boot_records(const fleet_db::DbTarget& target, const std::filesystem::path& spool,
                              const std::optional<fleet_db::IntakeBoot>& record);
 
 }  // namespace hugetune::cli

@@ -94,7 +94,7 @@ std::string csv_field(const std::string& text) {
 }
 
 bool exportable(const SkuRow& row) {
-    return row.answer && row.answer->status == model::fleet::SkuStatus::settled &&
+    return row.answer && model::fleet::is_settled(row.answer->status) &&
            !row.answer->kernel_cmdline.empty();
 }
 

@@ -58,6 +58,29 @@ std::string number_text(double value) {
     return decimals_text(value, 2);
 }
 
+// The hosts' recorded boots beside the sweeps' prediction, a line per value booted.
+void print_boots(const model::fleet::SkuBoots& b) {
+    std::cout << "\nboots      " << count_text(b.boots, "boot") << " of "
+              << count_text(b.hosts, "host") << ", kernel " << printable_text(b.kernel_family)
+              << ", HVO " << (b.hvo ? (*b.hvo ? "on" : "off") : "unknown");
+    if (b.other_boots > 0)
+        std::cout << " (" << count_text(b.other_boots, "boot") << " of other kernels or HVO)";
+    if (b.calibration) {
+        std::cout << "; boots/prediction " << number_text(*b.calibration);
+        if (b.calibration_low && b.calibration_high)
+            std::cout << " (" << number_text(*b.calibration_low) << " to "
+                      << number_text(*b.calibration_high) << ")";
+    }
+    for (const auto& v : b.values) {
+        std::cout << "\n  threads=" << v.threads << ": " << number_text(v.ms_per_1000_pages)
+                  << " ms per 1,000 pages (" << number_text(v.low) << " to " << number_text(v.high)
+                  << "), " << count_text(v.hosts, "host") << ", " << count_text(v.boots, "boot");
+        if (v.predicted_ms_per_1000_pages)
+            std::cout << "; predicted " << number_text(*v.predicted_ms_per_1000_pages);
+    }
+    std::cout << "\n  " << printable_text(b.reason);
+}
+
 void print_answer(const model::fleet::FleetAnswer& a) {
     std::cout << "sku        " << printable_text(model::fleet::to_string(a.sku)) << " ("
               << count_text(a.hosts, "host") << ", " << count_text(a.runs, "run") << ")\n";
@@ -87,6 +110,8 @@ void print_answer(const model::fleet::FleetAnswer& a) {
     std::cout << "verified   " << count_text(a.verified_boots, "boot");
     if (a.verification_ratio)
         std::cout << ", measured/predicted " << number_text(*a.verification_ratio);
+    if (a.boots)
+        print_boots(*a.boots);
     std::cout << "\nstatus     " << model::fleet::to_string(a.status);
     if (a.status_reasons.empty())
         std::cout << ": " << printable_text(a.status_reason) << "\n";

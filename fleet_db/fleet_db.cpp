@@ -969,7 +969,42 @@ std::string FleetDb::runs_digest(const std::string& sku_key) {
         for (const auto& row : verifications)
             text += "v" + row.get<std::string>(0) + ":" + row.get<std::string>(1) + ":" +
                     row.get<std::string>(2) + ";";
+        // Boots are only ever added (or forgotten with their SKU's runs): their count and
+        // newest id tell a new one.
+        std::string boots, newest;
+        soci::indicator none = soci::i_ok;
+        *sql_ << "SELECT CAST(COUNT(*) AS TEXT), CAST(MAX(id) AS TEXT) FROM boot_records"
+                 " WHERE sku_key = :k",
+            soci::use(sku_key), soci::into(boots), soci::into(newest, none);
+        if (boots != "0")
+            text += "b" + boots + ":" + (none == soci::i_ok ? newest : "") + ";";
         return content_hash(text);
+    });
+}
+
+std::vector<model::fleet::SkuBoot> FleetDb::boots_of_sku(const std::string& sku_key) {
+    return guarded(target_, "read the boots", [&] {
+        std::vector<model::fleet::SkuBoot> boots;
+        soci::rowset<soci::row> rows =
+            (sql_->prepare << "SELECT host, kernel_release, CAST(threads AS TEXT),"
+                              " CAST(milliseconds AS TEXT), CAST(pool_pages AS TEXT),"
+                              " CAST(hvo AS TEXT) FROM boot_records WHERE sku_key = :k AND"
+                              " line_present = 1 AND host IS NOT NULL AND threads IS NOT NULL"
+                              " AND milliseconds IS NOT NULL AND pool_pages > 0 ORDER BY id",
+             soci::use(sku_key));
+        for (const auto& row : rows) {
+            model::fleet::SkuBoot b;
+            b.host = row.get<std::string>(0);
+            if (row.get_indicator(1) == soci::i_ok)
+                b.kernel_release = row.get<std::string>(1);
+            b.threads = std::stoi(row.get<std::string>(2));
+            b.milliseconds = std::stod(row.get<std::string>(3));
+            b.pool_pages = std::stoull(row.get<std::string>(4));
+            if (row.get_indicator(5) == soci::i_ok)
+                b.hvo = row.get<std::string>(5) == "1";
+            boots.push_back(std::move(b));
+        }
+        return boots;
     });
 }
 

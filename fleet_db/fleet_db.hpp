@@ -132,6 +132,8 @@ class FleetDb {
     // Every run of the SKU, by host then time, each report with every verification block stored
     // for it. A stored document that is not JSON throws FleetDbError (failure).
     std::vector<model::fleet::FleetRun> runs_of_sku(const std::string& sku_key);
+    // The SKU's boots whose kernel logged the allocation line, in the order they were stored.
+    std::vector<model::fleet::SkuBoot> boots_of_sku(const std::string& sku_key);
     // The SKU of the host's latest run.
     std::optional<std::string> sku_of_host(const std::string& host);
     // Each host's newest report per SKU, by host name, then time, then SKU key: a host's last

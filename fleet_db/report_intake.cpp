@@ -112,13 +112,13 @@ IntakeBoot boot_of(const std::string& name, const nlohmann::json& doc) {
 IntakeBoot intake_boot(const std::string& name, model::BootRecord record) {
     IntakeBoot in;
     in.name = name;
-    nlohmann::json doc = model::to_json(record);
-    in.document = doc.dump();
+    nlohmann::json written = model::to_json(record);
+    in.document = written.dump();
     if (record.boot_id) {
         in.boot_key = "boot " + record.host.value_or("") + " " + *record.boot_id;
     } else {
-        doc.erase("recorded_at");  // the same saved log read again is the same boot
-        in.boot_key = "record " + content_hash(doc.dump());
+        written.erase("recorded_at");  // the same saved log read again is the same boot
+        in.boot_key = "record " + content_hash(written.dump());
     }
     in.record = std::move(record);
     return in;

@@ -14,4 +14,16 @@ double median(std::vector<double> values) {
     return (*std::max_element(values.begin(), mid) + *mid) / 2;
 }
 
+double quantile(std::vector<double> values, double q) {
+    if (values.empty())
+        return 0;
+    std::sort(values.begin(), values.end());
+    const double at = std::clamp(q, 0.0, 1.0) * static_cast<double>(values.size() - 1);
+    const auto below = static_cast<std::size_t>(at);
+    if (below + 1 >= values.size())
+        return values.back();
+    const double part = at - static_cast<double>(below);
+    return values[below] + part * (values[below + 1] - values[below]);
+}
+
 }  // namespace hugetune::model

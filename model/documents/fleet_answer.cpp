@@ -82,8 +82,8 @@ std::vector<StatusReason> read_reasons(const JsonField& field) {
         const JsonField r = field[i];
         r.object();
         out.push_back({read_status(r["code"]), r["reason"].string()});
-        if (out.back().code == SkuStatus::settled)
-            r["code"].fail("'settled' is no reason against settling");
+        if (is_settled(out.back().code))
+            r["code"].fail("'" + to_string(out.back().code) + "' is no reason against settling");
     }
     return out;
 }
@@ -115,6 +115,68 @@ FleetPool read_pool(const JsonField& field) {
     return p;
 }
 
+json boots_json(const std::optional<SkuBoots>& boots) {
+    if (!boots)
+        return nullptr;
+    const SkuBoots& b = *boots;
+    json values = json::array();
+    for (const auto& v : b.values)
+        values.push_back({{"threads", v.threads},
+                          {"hosts", v.hosts},
+                          {"boots", v.boots},
+                          {"ms_per_1000_pages", v.ms_per_1000_pages},
+                          {"low", v.low},
+                          {"high", v.high},
+                          {"predicted_ms_per_1000_pages", or_null(v.predicted_ms_per_1000_pages)}});
+    return {{"kernel_family", b.kernel_family},
+            {"hvo", or_null(b.hvo)},
+            {"boots", b.boots},
+            {"hosts", b.hosts},
+            {"other_boots", b.other_boots},
+            {"values", values},
+            {"calibration", or_null(b.calibration)},
+            {"calibration_low", or_null(b.calibration_low)},
+            {"calibration_high", or_null(b.calibration_high)},
+            {"decided", or_null(b.decided)},
+            {"reason", b.reason}};
+}
+
+std::optional<SkuBoots> read_boots(const JsonField& field) {
+    if (!field.present())
+        return std::nullopt;
+    field.object();
+    SkuBoots b;
+    b.kernel_family = field["kernel_family"].string();
+    b.hvo = field["hvo"].optional_boolean();
+    b.boots = count(field["boots"]);
+    b.hosts = count(field["hosts"]);
+    b.other_boots = count(field["other_boots"]);
+    const std::size_t n = field["values"].array_size();
+    for (std::size_t i = 0; i < n; ++i) {
+        const JsonField v = field["values"][i];
+        v.object();
+        BootValue value;
+        value.threads = static_cast<int>(
+            v["threads"].whole_number({1, static_cast<std::int64_t>(kMaxAllocThreads)}));
+        value.hosts = count(v["hosts"]);
+        value.boots = count(v["boots"]);
+        value.ms_per_1000_pages = v["ms_per_1000_pages"].non_negative_number();
+        value.low = v["low"].non_negative_number();
+        value.high = v["high"].non_negative_number();
+        value.predicted_ms_per_1000_pages =
+            v["predicted_ms_per_1000_pages"].optional_non_negative_number();
+        b.values.push_back(value);
+    }
+    b.calibration = field["calibration"].optional_non_negative_number();
+    b.calibration_low = field["calibration_low"].optional_non_negative_number();
+    b.calibration_high = field["calibration_high"].optional_non_negative_number();
+    if (const JsonField decided = field["decided"]; decided.present())
+        b.decided = static_cast<int>(
+            decided.whole_number({1, static_cast<std::int64_t>(kMaxAllocThreads)}));
+    b.reason = field["reason"].string();
+    return b;
+}
+
 }  // namespace
 
 json to_json(const FleetAnswer& a) {
@@ -137,6 +199,7 @@ json to_json(const FleetAnswer& a) {
             {"confidence", or_null(a.confidence)},
             {"verified_boots", a.verified_boots},
             {"verification_ratio", or_null(a.verification_ratio)},
+            {"boots", boots_json(a.boots)},
             {"recommendation", a.recommendation}};
 }
 
@@ -151,7 +214,7 @@ FleetAnswer read_fleet_answer(const json& document, const InputSource& input) {
     a.runs = count(doc["runs"]);
     a.status = read_status(doc["status"]);
     a.status_reasons = read_reasons(doc["status_reasons"]);
-    if ((a.status == SkuStatus::settled) != a.status_reasons.empty() ||
+    if (is_settled(a.status) != a.status_reasons.empty() ||
         (!a.status_reasons.empty() && a.status_reasons.front().code != a.status))
         doc["status"].fail("'" + to_string(a.status) +
                            "' is not what status_reasons say (settled when none, else the "
@@ -162,6 +225,13 @@ FleetAnswer read_fleet_answer(const json& document, const InputSource& input) {
     read_value(doc, a);
     a.verified_boots = count(doc["verified_boots"]);
     a.verification_ratio = doc["verification_ratio"].optional_non_negative_number();
+    a.boots = read_boots(doc["boots"]);
+    const bool by_boots = a.boots && a.boots->decided;
+    if ((a.status == SkuStatus::settled_by_boots) != by_boots ||
+        (by_boots && a.hugepage_alloc_threads != static_cast<std::uint64_t>(*a.boots->decided)))
+        doc["status"].fail("'" + to_string(a.status) +
+                           "' is not what boots say (settled_by_boots exactly when they decided "
+                           "a value, and that value is hugepage_alloc_threads)");
     doc["recommendation"].object();
     a.recommendation = document.at("recommendation");
     return a;

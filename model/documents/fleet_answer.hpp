@@ -11,15 +11,17 @@
 #include <vector>
 
 #include "model/documents/report.hpp"
+#include "model/fleet/boots.hpp"
 #include "model/input/input_error.hpp"
 #include "model/recommend.hpp"
 
 namespace hugetune::model::fleet {
 
-// Whether a SKU's answer may be rolled out: settled, or the first condition it fails
-// (docs/fleet.md "Status"), in the order the rules check them.
+// Whether a SKU's answer may be rolled out: settled (by the sweeps, or by the hosts' boots),
+// or the first condition it fails (docs/fleet.md "Status"), in the order the rules check them.
 enum class SkuStatus {
     settled,
+    settled_by_boots,
     needs_more_hosts,
     host_warnings,
     fit_warnings,
@@ -27,14 +29,16 @@ enum class SkuStatus {
     hosts_disagree,
     disagrees_with_verification,
 };
-inline constexpr SkuStatus kSkuStatuses[] = {SkuStatus::settled,
-                                             SkuStatus::needs_more_hosts,
-                                             SkuStatus::host_warnings,
-                                             SkuStatus::fit_warnings,
-                                             SkuStatus::low_confidence,
-                                             SkuStatus::hosts_disagree,
-                                             SkuStatus::disagrees_with_verification};
+inline constexpr SkuStatus kSkuStatuses[] = {
+    SkuStatus::settled,          SkuStatus::settled_by_boots,
+    SkuStatus::needs_more_hosts, SkuStatus::host_warnings,
+    SkuStatus::fit_warnings,     SkuStatus::low_confidence,
+    SkuStatus::hosts_disagree,   SkuStatus::disagrees_with_verification};
 std::string to_string(SkuStatus status);  // the enumerator's name: "settled", ...
+// Settled either way: what the exports roll out.
+inline bool is_settled(SkuStatus status) {
+    return status == SkuStatus::settled || status == SkuStatus::settled_by_boots;
+}
 
 // One condition a SKU's answer fails.
 struct StatusReason {
@@ -77,6 +81,7 @@ struct FleetAnswer {
     std::optional<double> confidence;  // 0..1
     int verified_boots = 0;
     std::optional<double> verification_ratio;  // median measured/predicted of verified boots
+    std::optional<SkuBoots> boots;             // the hosts' recorded boots; none without
     nlohmann::json recommendation;             // the whole fit (model::to_json(Recommendation))
 };
 

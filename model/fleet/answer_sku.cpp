@@ -334,15 +334,32 @@ void judge(SkuAnswer& a, const FittedHosts& fitted, const std::vector<std::strin
                               : std::string("; no verified boot yet."));
 }
 
+// The hosts' recorded boots beside the sweeps' answer: when they settle on another value, the
+// answer is that value, whatever the sweeps' own status was (the boots are the kernel's own
+// times on these hosts), and the sentence says what the sweeps answered.
+void settle_by_boots(SkuAnswer& a, const std::vector<SkuBoot>& boots, const FleetOptions& o) {
+    const int recommended = a.recommendation.hugepage_alloc_threads;
+    a.boots = judge_boots(boots, a.recommendation, recommended, o.recommend.tolerance);
+    if (!a.boots || !a.boots->decided)
+        return;
+    a.status_reason = a.boots->reason +
+                      " The sweeps answered hugepage_alloc_threads=" + std::to_string(recommended) +
+                      " (" + to_string(a.status) +
+                      (a.reasons.empty() ? "" : ": " + a.status_reason) + ").";
+    a.status = SkuStatus::settled_by_boots;
+    a.reasons.clear();
+    a.kernel_cmdline = alloc_threads_setting(static_cast<std::uint64_t>(*a.boots->decided));
+}
+
 }  // namespace
 
 SkuAnswer answer_sku(const std::vector<FleetRun>& runs, const FleetOptions& options,
-                     const InputSource& runs_input) {
-    return answer_sku(std::vector<FleetRun>(runs), options, runs_input);
+                     const InputSource& runs_input, const std::vector<SkuBoot>& boots) {
+    return answer_sku(std::vector<FleetRun>(runs), options, runs_input, boots);
 }
 
 SkuAnswer answer_sku(std::vector<FleetRun>&& runs, const FleetOptions& options,
-                     const InputSource& runs_input) {
+                     const InputSource& runs_input, const std::vector<SkuBoot>& boots) {
     // Each stage takes the runs from the one before (moved, never copied): a SKU of 100,000
     // hosts is held once.
     std::vector<HostRuns> hosts = read_host_runs(std::move(runs), runs_input);
@@ -386,6 +403,7 @@ SkuAnswer answer_sku(std::vector<FleetRun>&& runs, const FleetOptions& options,
     if (!judged.boots.ratios.empty())
         a.verification_ratio = median(judged.boots.ratios);
     judge(a, judged, camp, options);
+    settle_by_boots(a, boots, options);
     return a;
 }
 

@@ -164,7 +164,8 @@ struct SkuAnswer {
     int verified_boots = 0;
     std::optional<double> verification_ratio;  // median measured/predicted over verified boots
     FleetPool pool;                            // the boot pool the prediction is for
-    // settled when `reasons` is empty, else the first reason's code.
+    std::optional<SkuBoots> boots;             // the hosts' recorded boots (judge_boots)
+    // settled (or settled_by_boots) when `reasons` is empty, else the first reason's code.
     SkuStatus status = SkuStatus::needs_more_hosts;
     std::vector<StatusReason> reasons;  // every condition the answer fails, in the rules' order
     std::string status_reason;          // the sentences of `reasons`, or why it is settled
@@ -172,11 +173,13 @@ struct SkuAnswer {
 
 // All runs must share one SKU key; throws InputError about `runs_input` (what names the runs
 // together) when they do not or none can be fitted.
+// `boots`: the SKU's recorded boots; when they settle on another value than the sweeps, the
+// answer is that value, settled_by_boots.
 SkuAnswer answer_sku(const std::vector<FleetRun>& runs, const FleetOptions& options,
-                     const InputSource& runs_input = {});
+                     const InputSource& runs_input = {}, const std::vector<SkuBoot>& boots = {});
 // The same, the runs' facts moved out of them: a SKU of 100,000 hosts is held once.
 SkuAnswer answer_sku(std::vector<FleetRun>&& runs, const FleetOptions& options,
-                     const InputSource& runs_input = {});
+                     const InputSource& runs_input = {}, const std::vector<SkuBoot>& boots = {});
 
 // Another name the same machine's runs were stored under, and why it is the same machine
 // (docs/fleet.md "The host-name rule"): its runs are this host's, counted once.

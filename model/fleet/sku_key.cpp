@@ -87,6 +87,8 @@ std::string to_string(SkuStatus status) {
     switch (status) {
         case SkuStatus::settled:
             return "settled";
+        case SkuStatus::settled_by_boots:
+            return "settled_by_boots";
         case SkuStatus::needs_more_hosts:
             return "needs_more_hosts";
         case SkuStatus::host_warnings:

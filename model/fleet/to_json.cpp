@@ -1,4 +1,6 @@
 // The fleet's answers as their document, and each host's check as JSON for `fleet hosts --json`.
+#include <algorithm>
+
 #include "model/documents/fit.hpp"
 #include "model/documents/json_values.hpp"
 #include "model/fleet/fleet.hpp"
@@ -31,6 +33,23 @@ FleetAnswer fleet_answer(const SkuAnswer& a) {
     f.confidence = r.confidence;
     f.verified_boots = a.verified_boots;
     f.verification_ratio = a.verification_ratio;
+    f.boots = a.boots;
+    if (a.boots && a.boots->decided) {
+        // The boots' value, with the sweeps' prediction there (and its interval where the
+        // bootstrap gave one for that value).
+        const int threads = *a.boots->decided;
+        f.decision = Decision::set;
+        f.hugepage_alloc_threads = static_cast<std::uint64_t>(threads);
+        const auto at =
+            std::find_if(r.predictions.begin(), r.predictions.end(),
+                         [&](const Prediction& p) { return p.total_threads == threads; });
+        f.predicted_seconds = at != r.predictions.end()
+                                  ? at->seconds
+                                  : predict_boot_seconds(r, threads, r.pool_pages);
+        f.predicted_seconds_low = at != r.predictions.end() ? at->seconds_low : std::nullopt;
+        f.predicted_seconds_high = at != r.predictions.end() ? at->seconds_high : std::nullopt;
+        f.saving_seconds = r.predicted_default_seconds - f.predicted_seconds;
+    }
     f.recommendation = to_json(r);
     return f;
 }

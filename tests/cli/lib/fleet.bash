@@ -854,4 +854,49 @@ PY
     expect_error 2 "holds a password" "$bin" verify --root "$root" --fleet-db "postgresql://u:Secret9@localhost/db"
     [[ $(cat "$err") != *Secret9* ]] || fail "the password was printed"
     expect_error 2 "--flush" "$bin" verify --root "$root" --flush
+
+    # The boots in the answer: the sweeps' value R booted by 6 hosts and another value by 6 more
+    # hosts' boots, 30% faster: the answer is that value, settled_by_boots, and the export
+    # follows it. With boots at R alone nothing is decided.
+    local sku r f
+    sku=$(sku_key_of "$d/report.json")
+    expect 0 "$bin" fleet recommend --db "$db" --sku "$sku" --json
+    r=$(json_field "$out" 'd["hugepage_alloc_threads"]')
+    f=$(( r > 1 ? r / 2 : 2 ))
+    make_boot_records() {  # make_boot_records DIR THREADS MS: 6 hosts, 2 boots each
+        python3 -S - "$1" "$sku" "$2" "$3" <<'PY'
+import json, sys, uuid
+out, sku, threads, ms = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+for h in range(6):
+    for rep in range(2):
+        n = threads * 1000 + h * 10 + rep
+        t = ms + 7 * h + rep
+        json.dump({"kind": "hugetune-boot-record", "schema_version": 1,
+                   "recorded_at": "2026-12-01T10:00:%02dZ" % rep, "host": "boot-h%d" % h,
+                   "sku_key": sku, "boot_id": str(uuid.UUID(int=n)), "kernel_release": "6.15.3",
+                   "pool": {"pages": 262144, "page_size_kb": 2048}, "threads": threads,
+                   "milliseconds": t, "init_on_alloc": False, "hvo": False,
+                   "allocation_line": {"present": True, "absent_reason": None,
+                                       "text": "HugeTLB: allocation took %dms with hugepage_allocation_threads=%d" % (t, threads)},
+                   "expected_alloc_threads": None},
+                  open("%s/b-%d.json" % (out, n), "w"))
+PY
+    }
+    mkdir -p "$work/boots-r" "$work/boots-f"
+    make_boot_records "$work/boots-r" "$r" 10000
+    make_boot_records "$work/boots-f" "$f" 7000
+    expect 0 "$bin" fleet ingest --db "$db" "$work/boots-r"
+    expect 0 "$bin" fleet recommend --db "$db" --sku "$sku" --json
+    [[ $(json_field "$out" 'd["status"] != "settled_by_boots" and d["boots"]["decided"] is None and len(d["boots"]["values"])') == 1 ]] ||
+        fail "boots at one value decided: $(json_field "$out" 'd["boots"]')"
+    expect 0 "$bin" fleet ingest --db "$db" "$work/boots-f"
+    expect 0 "$bin" fleet recommend --db "$db" --sku "$sku" --json
+    [[ $(json_field "$out" 'd["status"], d["hugepage_alloc_threads"], d["kernel_cmdline"], d["boots"]["decided"]') == \
+        "('settled_by_boots', $f, 'hugepage_alloc_threads=$f', $f)" ]] ||
+        fail "the boots did not settle on $f: $(json_field "$out" 'd["status"], d["status_reason"], d["boots"]')"
+    expect 0 "$bin" fleet recommend --db "$db" --sku "$sku"
+    stdout_has "status     settled_by_boots: The boots settle on hugepage_alloc_threads=$f"
+    stdout_has "threads=$f: "
+    expect 0 "$bin" fleet export --db "$db" --format ansible
+    stdout_has "hugetune_kernel_cmdline: \"hugepage_alloc_threads=$f\""
 }

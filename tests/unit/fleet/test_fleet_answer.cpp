@@ -76,3 +76,38 @@ TEST_CASE("fleet answer: each damaged field is refused by its path") {
     refused("recommendation", gone, "recommendation: missing");
     CHECK(answer_refusal(json::array()).rfind("document: must be an object", 0) == 0);
 }
+
+TEST_CASE("fleet answer: boots that settle a value are written, read back and held to the status") {
+    std::vector<FleetRun> runs;
+    for (int i = 0; i < 3; ++i)
+        runs.push_back({"host" + std::to_string(i), "run" + std::to_string(i),
+                        test::as_host(test::fixed_report(), "host" + std::to_string(i))});
+    const int recommended = computed_answer().hugepage_alloc_threads > 0
+                                ? static_cast<int>(computed_answer().hugepage_alloc_threads)
+                                : 1;
+    const int faster = recommended > 1 ? recommended / 2 : 2;
+    std::vector<SkuBoot> boots;
+    for (int h = 0; h < kMinBootHosts; ++h)
+        for (const auto& [threads, ms] : {std::pair{recommended, 2000.0}, {faster, 1400.0}})
+            boots.push_back({"b" + std::to_string(h), "6.15.3", threads, ms + h, 100000, false});
+    const FleetAnswer a = fleet_answer(answer_sku(runs, FleetOptions{}, {}, boots));
+    REQUIRE(a.boots.has_value());
+    CHECK(a.status == SkuStatus::settled_by_boots);
+    CHECK(a.hugepage_alloc_threads == static_cast<std::uint64_t>(faster));
+    CHECK(a.kernel_cmdline == "hugepage_alloc_threads=" + std::to_string(faster));
+    CHECK(a.status_reasons.empty());
+    CHECK(a.boots->calibration.has_value());  // the sweeps' curve predicts every value booted
+    const json written = to_json(a);
+    CHECK(to_json(read_fleet_answer(written)) == written);
+    // An edited kept answer whose status and boots disagree is refused.
+    json edited = written;
+    edited["status"] = "settled";
+    CHECK(answer_refusal(edited).rfind("status: 'settled' is not what boots say", 0) == 0);
+    edited = written;
+    edited["boots"]["decided"] = nullptr;
+    CHECK(answer_refusal(edited).rfind("status: 'settled_by_boots' is not what boots say", 0) == 0);
+    edited = written;
+    edited["boots"]["values"][0]["threads"] = 0;
+    CHECK(answer_refusal(edited).rfind("boots.values[0].threads: must be a whole number from 1",
+                                       0) == 0);
+}

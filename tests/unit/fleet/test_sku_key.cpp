@@ -48,11 +48,12 @@ TEST_CASE("an SKU key that is not one is refused, naming the part") {
 
 TEST_CASE("SKU statuses have their documented names") {
     CHECK(to_string(SkuStatus::settled) == "settled");
+    CHECK(to_string(SkuStatus::settled_by_boots) == "settled_by_boots");
     CHECK(to_string(SkuStatus::needs_more_hosts) == "needs_more_hosts");
     CHECK(to_string(SkuStatus::disagrees_with_verification) == "disagrees_with_verification");
     CHECK(to_string(SkuStatus::host_warnings) == "host_warnings");
     CHECK(to_string(SkuStatus::fit_warnings) == "fit_warnings");
     CHECK(to_string(SkuStatus::low_confidence) == "low_confidence");
     CHECK(to_string(SkuStatus::hosts_disagree) == "hosts_disagree");
-    CHECK(std::size(kSkuStatuses) == 7);
+    CHECK(std::size(kSkuStatuses) == 8);
 }

@@ -1,0 +1,66 @@
+// A SKU's boots (docs/fleet.md "Boots in the answer"): the kernel's own allocation times that
+// the hosts recorded at their boots, per hugepage_alloc_threads value, beside the sweeps'
+// prediction; the factor between the two; and, where the boots at two values or more, each from
+// enough hosts, say another value than the recommended one is faster beyond the tolerance, that
+// value.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/recommend.hpp"
+
+namespace hugetune::model::fleet {
+
+// One stored boot of the SKU whose kernel logged the allocation line (fleet_db's boot_records).
+struct SkuBoot {
+    std::string host;
+    std::string kernel_release;
+    int threads = 0;
+    double milliseconds = 0;
+    std::uint64_t pool_pages = 0;
+    std::optional<bool> hvo;
+};
+
+// The hosts a value's boots need before they count against another value; fewer say little
+// about a SKU of many hosts (one slow host, one noisy boot).
+inline constexpr int kMinBootHosts = 5;
+// Resamples of the hosts for the calibration factor's interval, from a fixed seed: the same
+// boots give the same interval.
+inline constexpr int kCalibrationResamples = 200;
+
+// One value's boots, each host's median first, so a host booted often has the same say.
+struct BootValue {
+    int threads = 0;
+    int hosts = 0;
+    int boots = 0;
+    double ms_per_1000_pages = 0;  // the hosts' median
+    double low = 0, high = 0;      // the hosts' 10% and 90% quantiles
+    std::optional<double> predicted_ms_per_1000_pages;  // the sweeps' curve at this value
+};
+
+struct SkuBoots {
+    // The boots compared: those of the kernel release family (major.minor) and HVO setting that
+    // most boots were made with; the others are counted in `other_boots`.
+    std::string kernel_family;
+    std::optional<bool> hvo;
+    int boots = 0;
+    int hosts = 0;
+    int other_boots = 0;
+    std::vector<BootValue> values;  // by thread count
+    // The boots' time over the prediction: the median over hosts and values of each host's
+    // median ratio, and its 5%..95% bootstrap interval over hosts. None without a prediction.
+    std::optional<double> calibration, calibration_low, calibration_high;
+    // The value the boots settle on, when they find one faster than the recommended value.
+    std::optional<int> decided;
+    std::string reason;  // why they decide, or why they do not; one or two sentences
+};
+
+// Nothing when there are no boots. `recommended`: the sweeps' answer; `pool_pages`: the pool the
+// prediction is for (the boots' own pool when 0).
+std::optional<SkuBoots> judge_boots(const std::vector<SkuBoot>& boots, const Recommendation& r,
+                                    int recommended, double tolerance);
+
+}  // namespace hugetune::model::fleet

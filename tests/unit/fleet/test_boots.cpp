@@ -1,0 +1,97 @@
+// A SKU's recorded boots beside the sweeps' answer (model/fleet/boots.hpp): per value, each
+// host's median first; the boots of the most common kernel family and HVO setting compared; a
+// value decided only from two values or more with kMinBootHosts hosts each, the recommended one
+// among them, faster beyond the tolerance.
+#include <doctest/doctest.h>
+
+#include "model/fleet/boots.hpp"
+
+using namespace hugetune::model;
+using namespace hugetune::model::fleet;
+
+namespace {
+
+// `hosts` hosts booting `threads` at `ms` (each host a little apart), twice each.
+void add(std::vector<SkuBoot>& boots, int threads, double ms, int hosts,
+         const std::string& kernel = "6.15.3", std::optional<bool> hvo = false) {
+    for (int h = 0; h < hosts; ++h)
+        for (int rep = 0; rep < 2; ++rep)
+            boots.push_back({"host-" + std::to_string(h), kernel, threads, ms + h + rep, 100000, hvo});
+}
+
+Recommendation rule_decided() {
+    Recommendation r;
+    r.decided_by_rule = "flat";  // no curve: no prediction to calibrate
+    return r;
+}
+
+}  // namespace
+
+TEST_CASE("boots: none, nothing to say") {
+    CHECK_FALSE(judge_boots({}, rule_decided(), 8, 0.02).has_value());
+}
+
+TEST_CASE("boots: a faster value from enough hosts settles; the recommended value must be booted") {
+    std::vector<SkuBoot> boots;
+    add(boots, 8, 2000, 5);
+    add(boots, 16, 1500, 5);
+    const auto b = judge_boots(boots, rule_decided(), 8, 0.02);
+    REQUIRE(b.has_value());
+    CHECK(b->boots == 20);
+    CHECK(b->hosts == 5);
+    REQUIRE(b->values.size() == 2);
+    CHECK(b->values[0].threads == 8);
+    CHECK(b->values[0].boots == 10);
+    CHECK(b->values[0].ms_per_1000_pages == doctest::Approx((2000 + 2 + 0.5) * 1000 / 100000.0));
+    CHECK(b->decided == 16);
+    CHECK(b->reason.find("settle on hugepage_alloc_threads=16") != std::string::npos);
+    CHECK_FALSE(b->calibration.has_value());  // a rule decided: no curve to compare with
+    // The recommended value booted by too few hosts: nothing decided, and said why.
+    boots.clear();
+    add(boots, 8, 2000, kMinBootHosts - 1);
+    add(boots, 16, 1500, 5);
+    add(boots, 32, 1700, 5);
+    const auto few = judge_boots(boots, rule_decided(), 8, 0.02);
+    CHECK_FALSE(few->decided.has_value());
+    CHECK(few->reason.find("fewer than 5 hosts") != std::string::npos);
+    // One value only.
+    boots.clear();
+    add(boots, 8, 2000, 9);
+    CHECK_FALSE(judge_boots(boots, rule_decided(), 8, 0.02)->decided.has_value());
+}
+
+TEST_CASE("boots: within the tolerance the recommended value stands") {
+    std::vector<SkuBoot> boots;
+    add(boots, 8, 2000, 6);
+    add(boots, 16, 1980, 6);  // 1% faster, within 2%
+    const auto b = judge_boots(boots, rule_decided(), 8, 0.02);
+    CHECK_FALSE(b->decided.has_value());
+    CHECK(b->reason.find("agree") != std::string::npos);
+}
+
+TEST_CASE("boots: one kernel family and HVO setting compared, the others counted apart") {
+    std::vector<SkuBoot> boots;
+    add(boots, 8, 2000, 5, "6.15.3");
+    add(boots, 16, 1500, 5, "6.15.9-cloud");
+    add(boots, 16, 900, 3, "6.16.1");         // another family: not compared
+    add(boots, 16, 900, 2, "6.15.3", true);   // HVO on: not compared
+    const auto b = judge_boots(boots, rule_decided(), 8, 0.02);
+    CHECK(b->kernel_family == "6.15");
+    CHECK(b->hvo == false);
+    CHECK(b->boots == 20);
+    CHECK(b->other_boots == 10);
+    CHECK(b->decided == 16);
+    CHECK(b->values[1].ms_per_1000_pages == doctest::Approx((1500 + 2 + 0.5) * 1000 / 100000.0));
+}
+
+TEST_CASE("boots: each host has one say, however often it booted") {
+    std::vector<SkuBoot> boots;
+    add(boots, 8, 2000, 5);
+    add(boots, 16, 1500, 5);
+    // One host boots 16 forty times, very slowly: its median is one of five.
+    for (int i = 0; i < 40; ++i)
+        boots.push_back({"host-0", "6.15.3", 16, 9000, 100000, false});
+    const auto b = judge_boots(boots, rule_decided(), 8, 0.02);
+    CHECK(b->values[1].hosts == 5);
+    CHECK(b->decided == 16);
+}
