@@ -71,6 +71,10 @@ install(PROGRAMS ${CMAKE_BINARY_DIR}/systemd/verify-boot
 install(FILES model/documents/schema/report.schema.json model/documents/schema/sweep.schema.json
               model/documents/schema/boot-record.schema.json
         DESTINATION ${CMAKE_INSTALL_DATADIR}/hugetune/schema)
+# Rules for Prometheus, which a site names in its prometheus.yml (docs/fleet.md "Prometheus
+# rules"): data for another program, not a configuration of this package.
+install(FILES packaging/prometheus/hugetune-rules.yml
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/hugetune/prometheus)
 install(FILES README.md CHANGELOG.md docs/kernel-facts.md docs/sweep-format.md docs/fleet.md
               ${CMAKE_BINARY_DIR}/debian/copyright ${HUGETUNE_DEBIAN_CHANGELOG}
         DESTINATION ${CMAKE_INSTALL_DOCDIR})
