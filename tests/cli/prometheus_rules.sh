@@ -140,6 +140,12 @@ out += ["    promql_expr_test:",
 for line in open(want_file).read().split():
     alert, host = line.split(":")
     out += [f"          - labels: '{{alertname=\"{alert}\",instance=\"{host}\"}}'", "            value: 1"]
+# The value applied beside the one booted: only the host whose report asks for 24 differs.
+out += ["      - expr: count by (instance) (hugetune_boot_allocation_threads != hugetune_boot_expected_threads)",
+        "        eval_time: 1h",
+        "        exp_samples:",
+        "          - labels: '{instance=\"not-applied\"}'",
+        "            value: 1"]
 open(real_test, "w").write("\n".join(out) + "\n")
 for e in errors:
     print(e)
