@@ -8,6 +8,7 @@
 # and `fleet export --format prometheus` writes for a real report, loaded into promtool, fire
 # exactly the alerts their boots call for.
 source "$(dirname "$0")/lib/harness.bash"
+source "$(dirname "$0")/lib/verify.bash"
 require_command python3 "the checks read the files with it (Debian: python3)"
 require_command promtool "the Prometheus project's rule checker and tester (Debian: prometheus)"
 rules=$src/packaging/prometheus/hugetune-rules.yml
@@ -23,20 +24,10 @@ promtool test rules "$work/hugetune-rules.test.yml" >"$work/promtool.out" 2>&1 |
 
 # Real writers' output: boots of verify's fixtures, as the unit would write them on each host.
 root=$work/root
-mkdir -p "$root/proc/sys/kernel/random" "$work/prom"
-echo "6.1.0-this-machine" >"$root/proc/sys/kernel/osrelease"
-echo "3f1e6c2a-8d4b-4c5e-9a7f-1b2c3d4e5f60" >"$root/proc/sys/kernel/random/boot_id"
-echo "root=/dev/nvme0n1p2 hugepages=1024 hugepage_alloc_threads=4" >"$root/proc/cmdline"
+verify_root "$root"
+mkdir "$work/prom"
 # write_report THREADS PREDICTED_SECONDS: a report predicting for 524288 pages of 2 MiB.
-write_report() {
-    cat >"$work/report.json" <<JSON
-{"schema_version": 1,
- "kernel": {"release": "6.15.0-hugetune", "init_on_alloc": true, "online_cpus": 64},
- "recommendation": {"hugepage_alloc_threads": $1, "kernel_cmdline": "hugepage_alloc_threads=$1",
-                    "predicted_seconds": $2},
- "boot_pool": {"pages": 524288, "page_size_kb": 2048, "source": "1 TiB reference"}}
-JSON
-}
+write_report() { write_verify_report "$work/report.json" "$1" "$2" 524288 2048 true 64; }
 # boot HOST CODE VERIFY_OPTIONS...: verify exits CODE and writes $work/prom/HOST.prom.
 boot() {
     local host=$1 code=$2
