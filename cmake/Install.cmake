@@ -73,6 +73,10 @@ install(FILES model/documents/schema/report.schema.json model/documents/schema/s
         DESTINATION ${CMAKE_INSTALL_DATADIR}/hugetune/schema)
 # The PostgreSQL role that may only add boot records (docs/fleet.md "The boot writer role").
 install(FILES fleet_db/sql/boot-writer-role.sql DESTINATION ${CMAKE_INSTALL_DATADIR}/hugetune/sql)
+# Rules for Prometheus, which a site names in its prometheus.yml (docs/fleet.md "Prometheus
+# rules"): data for another program, not a configuration of this package.
+install(FILES packaging/prometheus/hugetune-rules.yml
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/hugetune/prometheus)
 install(FILES README.md CHANGELOG.md docs/kernel-facts.md docs/sweep-format.md docs/fleet.md
               ${CMAKE_BINARY_DIR}/debian/copyright ${HUGETUNE_DEBIAN_CHANGELOG}
         DESTINATION ${CMAKE_INSTALL_DOCDIR})

@@ -54,6 +54,9 @@ std::vector<MetricDefinition> make_definitions() {
          "the kernel's own HugeTLB allocation time of the last boot", boot},
         {Metric::boot_allocation_threads, "hugetune_boot_allocation_threads", kGauge,
          "the thread count the kernel's allocation line shows", boot},
+        {Metric::boot_expected_threads, "hugetune_boot_expected_threads", kGauge,
+         "the hugepage_alloc_threads hugetune expected: the applied value, else the report's",
+         boot},
         {Metric::boot_allocation_predicted_seconds, "hugetune_boot_allocation_predicted_seconds",
          kGauge, "the report's prediction rescaled to the booted pool", boot},
         {Metric::boot_allocation_ratio, "hugetune_boot_allocation_ratio", kGauge,
@@ -162,6 +165,7 @@ std::vector<PrometheusSample> verification_samples(const model::Verification& v,
     };
     add(v.measured_ms, 1e-3, Metric::boot_allocation_seconds);
     add(v.threads, 1, Metric::boot_allocation_threads);
+    add(v.expected_threads, 1, Metric::boot_expected_threads);
     add(v.pool_predicted_ms, 1e-3, Metric::boot_allocation_predicted_seconds);
     add(v.ratio, 1, Metric::boot_allocation_ratio);
     // Why a boot is not verified, one sample per problem code, so that a dashboard tells a

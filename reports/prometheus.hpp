@@ -25,6 +25,7 @@ enum class Metric : std::uint8_t {
     boot_verified,
     boot_allocation_seconds,
     boot_allocation_threads,
+    boot_expected_threads,
     boot_allocation_predicted_seconds,
     boot_allocation_ratio,
     boot_verify_problem,
@@ -66,8 +67,9 @@ std::string prometheus_text(const std::vector<PrometheusSample>& samples);
 
 // A `verification` block (hugetune verify) as metrics, labelled with the SKU key (empty
 // without a report, which Prometheus reads as the label not set) and the booted kernel's
-// release. Null values give no sample; each problem gives hugetune_boot_verify_problem{code}
-// 1. Then verify's exit code and the time it ran (unix seconds).
+// release. Null values give no sample (the expected thread count is known only from apply's
+// ledger or a report); each problem gives hugetune_boot_verify_problem{code} 1. Then
+// verify's exit code and the time it ran (unix seconds).
 std::vector<PrometheusSample> verification_samples(const model::Verification& verification,
                                                    const std::optional<std::string>& sku_key,
                                                    int exit_code, std::int64_t now_unix_seconds);

@@ -17,6 +17,7 @@ want=(bin/hugetune share/man/man8/hugetune.8.gz share/bash-completion/completion
       libexec/hugetune/verify-boot share/hugetune/schema/report.schema.json
       share/hugetune/schema/sweep.schema.json share/hugetune/schema/boot-record.schema.json
       share/hugetune/sql/boot-writer-role.sql
+      share/hugetune/prometheus/hugetune-rules.yml
       share/doc/hugetune/README.md
       share/doc/hugetune/CHANGELOG.md share/doc/hugetune/kernel-facts.md
       share/doc/hugetune/sweep-format.md share/doc/hugetune/fleet.md

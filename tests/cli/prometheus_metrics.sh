@@ -102,6 +102,11 @@ for metric in ("hugetune_boot_allocation_threads", "hugetune_boot_verified",
         errors.append(f"{metric}: written by {files_of(metric)}, not by verify and the unit")
 if [v for f, _, v in series.get("hugetune_verify_exit_code", []) if f == "unit.prom"] != [0]:
     errors.append("the unit's textfile does not hold verify's exit code 0")
+# The value expected, here the report's recommendation; a verify without ledger or report has none.
+recommended = json.load(open(os.path.join(reports_dir, "skylake-sp-0-host00.json")))["recommendation"]["hugepage_alloc_threads"]
+expected = [(f, v) for f, _, v in series.get("hugetune_boot_expected_threads", [])]
+if expected != [("shortfall.prom", recommended)]:
+    errors.append(f"expected threads {expected}, not the report's {recommended} for shortfall.prom alone")
 now = time.time()
 for f, _, v in series.get("hugetune_verify_timestamp_seconds", []):
     if not now - 600 < v <= now + 1:

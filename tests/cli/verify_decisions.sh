@@ -3,27 +3,18 @@
 # in the kernel's line, a saved log read with this machine's command line, the empty pool's 0 ms
 # line, a prediction for another pool compared as it is, a log holding several boots.
 source "$(dirname "$0")/lib/harness.bash"
+source "$(dirname "$0")/lib/verify.bash"
 logs=$src/tests/fixtures/boot/logs
 
 # What verify reads besides the log, from a machine other than the one that wrote the logs.
 root=$work/root
-mkdir -p "$root/proc/sys/kernel/random"
-echo "6.1.0-this-machine" >"$root/proc/sys/kernel/osrelease"
-echo "3f1e6c2a-8d4b-4c5e-9a7f-1b2c3d4e5f60" >"$root/proc/sys/kernel/random/boot_id"
+verify_root "$root"
 echo "root=/dev/nvme0n1p2 hugepages=1024 hugepage_alloc_threads=4" >"$root/proc/cmdline"
 cmdline=$work/cmdline
 report=$work/report.json
 
 # write_report THREADS PREDICTED_SECONDS POOL_PAGES PAGE_SIZE_KB INIT_ON_ALLOC
-write_report() {
-    cat >"$report" <<JSON
-{"schema_version": 1,
- "kernel": {"release": "6.15.0-hugetune", "init_on_alloc": $5, "online_cpus": 64},
- "recommendation": {"hugepage_alloc_threads": $1, "kernel_cmdline": "hugepage_alloc_threads=$1",
-                    "predicted_seconds": $2},
- "boot_pool": {"pages": $3, "page_size_kb": $4, "source": "1 TiB reference"}}
-JSON
-}
+write_report() { write_verify_report "$report" "$@" 64; }
 
 # json_check PYTHON_EXPRESSION: holds for v, the JSON object on stdout.
 json_check() {

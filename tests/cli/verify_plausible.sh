@@ -5,24 +5,15 @@
 # pool can give. The block it writes says so and reads back; a stored block that says verified
 # against its own numbers is refused by the report's reader, the fleet's included.
 source "$(dirname "$0")/lib/harness.bash"
+source "$(dirname "$0")/lib/verify.bash"
 logs=$src/tests/fixtures/boot/logs
 
 root=$work/root
-mkdir -p "$root/proc/sys/kernel/random"
-echo "6.1.0-this-machine" >"$root/proc/sys/kernel/osrelease"
-echo "3f1e6c2a-8d4b-4c5e-9a7f-1b2c3d4e5f60" >"$root/proc/sys/kernel/random/boot_id"
+verify_root "$root"
 report=$work/report.json
 
 # write_report THREADS PREDICTED_SECONDS POOL_PAGES
-write_report() {
-    cat >"$report" <<JSON
-{"schema_version": 1,
- "kernel": {"release": "6.15.0-hugetune", "init_on_alloc": true, "online_cpus": 128},
- "recommendation": {"hugepage_alloc_threads": $1, "kernel_cmdline": "hugepage_alloc_threads=$1",
-                    "predicted_seconds": $2},
- "boot_pool": {"pages": $3, "page_size_kb": 2048, "source": "cmdline"}}
-JSON
-}
+write_report() { write_verify_report "$report" "$1" "$2" "$3" 2048 true 128; }
 
 # json_check PYTHON_EXPRESSION: holds for v, the JSON object in FILE (default: stdout).
 json_check() {

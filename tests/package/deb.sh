@@ -92,6 +92,8 @@ fi
 [[ -x /usr/libexec/hugetune/verify-boot ]] || fail "no wrapper"
 [[ -f /usr/share/hugetune/schema/report.schema.json && -f /usr/share/hugetune/schema/sweep.schema.json ]] ||
     fail "no schemas under /usr/share/hugetune/schema"
+[[ -f /usr/share/hugetune/prometheus/hugetune-rules.yml ]] ||
+    fail "no Prometheus rules at /usr/share/hugetune/prometheus/hugetune-rules.yml"
 if readelf -S /usr/bin/hugetune | grep -Eq '\.(debug_[a-z]+|symtab|comment)\b'; then
     fail "/usr/bin/hugetune keeps debug info, a symbol table or the compilers' .comment"
 fi

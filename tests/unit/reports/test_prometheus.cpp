@@ -58,6 +58,7 @@ TEST_CASE("prometheus: a verification block, its nulls left out, with verify's e
     CHECK(text.find("hugetune_boot_allocation_seconds{sku=\"zen4/2n/32t/64g/2048k\","
                     "kernel=\"6.15.0\"} 1.5\n") != std::string::npos);
     CHECK(text.find("hugetune_boot_allocation_threads{") != std::string::npos);
+    CHECK(text.find("expected") == std::string::npos);
     CHECK(text.find("predicted") == std::string::npos);
     CHECK(text.find("ratio") == std::string::npos);
     CHECK(text.find("\nhugetune_verify_exit_code 0\n") != std::string::npos);
@@ -69,10 +70,16 @@ TEST_CASE("prometheus: without a report the sku label is empty, so every sample 
     v.measured_ms = 5210;
     v.threads = 32;
     v.kernel_release = "6.15.0";
+    v.expected_threads = 16;
     v.problems = {{"pool_shortfall", "allocated 385296 of 385920"},
                   {"implausible_ratio", "outside"}};
     const std::string text = prometheus_text(verification_samples(v, std::nullopt, 1, 0));
     CHECK(text.find("hugetune_boot_verified{sku=\"\",kernel=\"6.15.0\"} 0\n") != std::string::npos);
+    // The value applied beside the one booted, for a dashboard to show both.
+    CHECK(text.find("hugetune_boot_allocation_threads{sku=\"\",kernel=\"6.15.0\"} 32\n"
+                    "# HELP hugetune_boot_expected_threads ") != std::string::npos);
+    CHECK(text.find("hugetune_boot_expected_threads{sku=\"\",kernel=\"6.15.0\"} 16\n") !=
+          std::string::npos);
     CHECK(text.find("# TYPE hugetune_boot_verify_problem gauge\n"
                     "hugetune_boot_verify_problem{sku=\"\",kernel=\"6.15.0\",code=\"pool_"
                     "shortfall\"} 1\n"
