@@ -1,4 +1,4 @@
-// `hugetune fleet ingest|skus|recommend|hosts|export|runs|forget`: the fleet database
+// `hugetune fleet ingest|skus|recommend|hosts|export|runs|forget|plan`: the fleet database
 // (docs/fleet.md).
 #include <iostream>
 #include <vector>
@@ -31,6 +31,8 @@ const std::vector<Sub>& subcommands() {
          run_fleet_runs},
         {{"forget", "remove a host's runs, old runs, a kernel's or a version's, or a verification"},
          run_fleet_forget},
+        {{"plan", "canary values on a share of a SKU's hosts, measured by their reboots"},
+         run_fleet_plan},
     };
     return subs;
 }
@@ -38,7 +40,7 @@ const std::vector<Sub>& subcommands() {
 }  // namespace
 
 int run_fleet(const Args& args) {
-    const std::string names = "ingest, skus, recommend, hosts, export, runs, forget";
+    const std::string names = "ingest, skus, recommend, hosts, export, runs, forget, plan";
     if (args.empty() || args.front() == "--help" || args.front() == "-h") {
         std::vector<Subcommand> help;
         for (const auto& s : subcommands())

@@ -98,38 +98,50 @@ bool exportable(const SkuRow& row) {
            !row.answer->kernel_cmdline.empty();
 }
 
-// Of each host the SKU of its latest report; of each SKU the time of its newest report.
-struct HostsOfSkus {
-    std::map<std::string, std::vector<std::string>> hosts;  // by host name
-    std::map<std::string, std::string> latest_report;       // ISO 8601
-};
-
-HostsOfSkus hosts_of_skus(fleet_db::FleetDb& db) {
-    HostsOfSkus out;
-    std::map<std::string, std::string> sku_of_host;
-    for (const auto& row : db.host_sku_latest()) {
-        sku_of_host[row.host] = row.sku_key;  // a host's last row is its latest report's
-        auto& latest = out.latest_report[row.sku_key];
-        latest = std::max(latest, row.generated_at);
+// The open canary plans whose boots have not decided yet, by SKU: their arms are exported.
+std::map<std::string, model::fleet::CanaryPlan> open_arms(fleet_db::FleetDb& db,
+                                                          const HostsOfSkus& hosts) {
+    std::map<std::string, model::fleet::CanaryPlan> out;
+    for (auto& plan : db.open_plans()) {
+        const auto found = hosts.hosts.find(plan.sku_key);
+        const auto status = model::fleet::plan_status(
+            plan, found == hosts.hosts.end() ? std::vector<std::string>{} : found->second,
+            db.boots_of_sku(plan.sku_key));
+        if (!status.decided)
+            out.emplace(plan.sku_key, std::move(plan));
     }
-    for (const auto& [host, key] : sku_of_host)
-        out.hosts[key].push_back(host);
     return out;
 }
 
 // A settled SKU's hosts, but for those its answer left out of the fit: the value is not known
-// to be right for them, so no export names them with it.
-std::vector<ExportSku> export_skus(const std::vector<SkuRow>& rows, const HostsOfSkus& hosts) {
+// to be right for them, so no export names them with it. A SKU with an open canary plan gives
+// its arms' hosts to an entry of each arm ("KEY/canary-N", the arm's value), the others keep
+// the answer: each host in one entry.
+std::vector<ExportSku> export_skus(const std::vector<SkuRow>& rows, const HostsOfSkus& hosts,
+                                   const std::map<std::string, model::fleet::CanaryPlan>& plans) {
     std::vector<ExportSku> out;
     for (const auto& row : rows)
         if (exportable(row)) {
+            const auto plan = plans.find(row.key);
+            const std::size_t arms = plan == plans.end() ? 0 : plan->second.values.size();
+            std::vector<std::vector<std::string>> arm_hosts(arms);
             std::vector<std::string> names;
             if (const auto found = hosts.hosts.find(row.key); found != hosts.hosts.end())
-                for (const auto& host : found->second)
-                    if (std::none_of(row.answer->excluded.begin(), row.answer->excluded.end(),
-                                     [&](const auto& e) { return e.host == host; }))
-                        names.push_back(host);
+                for (const auto& host : found->second) {
+                    if (std::any_of(row.answer->excluded.begin(), row.answer->excluded.end(),
+                                    [&](const auto& e) { return e.host == host; }))
+                        continue;
+                    const auto arm =
+                        arms > 0 ? model::fleet::canary_arm(plan->second, host) : std::nullopt;
+                    (arm ? arm_hosts[*arm] : names).push_back(host);
+                }
             out.push_back({row.key, row.answer->hugepage_alloc_threads, std::move(names)});
+            for (std::size_t i = 0; i < arms; ++i)
+                if (!arm_hosts[i].empty()) {
+                    const int value = plan->second.values[i];
+                    out.push_back({row.key + "/canary-" + std::to_string(value),
+                                   static_cast<std::uint64_t>(value), std::move(arm_hosts[i])});
+                }
         }
     return out;
 }
@@ -165,11 +177,11 @@ std::string render(const std::string& format, const std::vector<SkuRow>& rows,
     }
     const HostsOfSkus hosts = hosts_of_skus(db);
     if (format == "ansible")
-        return ansible_document(export_skus(rows, hosts));
+        return ansible_document(export_skus(rows, hosts, open_arms(db, hosts)));
     if (format == "tuned")
-        return tuned_text(export_skus(rows, hosts));
+        return tuned_text(export_skus(rows, hosts, open_arms(db, hosts)));
     if (format == "machineconfig")
-        return machineconfig_text(export_skus(rows, hosts));
+        return machineconfig_text(export_skus(rows, hosts, open_arms(db, hosts)));
     std::vector<FleetMetricInput> skus;
     for (const auto& row : rows)
         if (row.answer) {
@@ -268,7 +280,8 @@ int run_fleet_export(const Args& args) {
                                          "is kept (see 'hugetune fleet skus')");
     }
     if (!o->out.empty() && writes_directory(o->format)) {
-        const auto skus = export_skus(rows, hosts_of_skus(db));
+        const auto all = hosts_of_skus(db);
+        const auto skus = export_skus(rows, all, open_arms(db, all));
         write_files(o->out, o->format == "ansible" ? ansible_files(skus) : tuned_files(skus));
         return 0;
     }

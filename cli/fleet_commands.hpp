@@ -13,5 +13,6 @@ int run_fleet_hosts(const Args& args);
 int run_fleet_export(const Args& args);
 int run_fleet_runs(const Args& args);
 int run_fleet_forget(const Args& args);
+int run_fleet_plan(const Args& args);
 
 }  // namespace hugetune::cli

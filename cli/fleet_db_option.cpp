@@ -53,6 +53,36 @@ void add_analysis_options(po::options_description& desc, AnalysisFlags& flags) {
                       "the hosts' reports were made for)");
 }
 
+double percent_option(const std::string& flag, const std::string& value, double low, double high) {
+    std::string text = value;
+    if (!text.empty() && text.back() == '%')
+        text.pop_back();
+    double number = -1;
+    std::size_t used = 0;
+    try {
+        number = std::stod(text, &used);
+    } catch (const std::exception&) {
+        used = 0;
+    }
+    if (text.empty() || used != text.size() || !(number >= low && number <= high))
+        usage_error(flag, "'" + value + "' is no percentage from " + number_text(low) + " to " +
+                              number_text(high) + ", e.g. " + number_text(high / 2));
+    return number / 100;
+}
+
+HostsOfSkus hosts_of_skus(fleet_db::FleetDb& db) {
+    HostsOfSkus out;
+    std::map<std::string, std::string> sku_of_host;
+    for (const auto& row : db.host_sku_latest()) {
+        sku_of_host[row.host] = row.sku_key;  // a host's last row is its latest report's
+        auto& latest = out.latest_report[row.sku_key];
+        latest = std::max(latest, row.generated_at);
+    }
+    for (const auto& [host, key] : sku_of_host)
+        out.hosts[key].push_back(host);
+    return out;
+}
+
 model::fleet::FleetOptions fleet_analysis_options(const AnalysisFlags& flags) {
     model::fleet::FleetOptions options;
     options.recommend.words = flag_words();
@@ -64,22 +94,8 @@ model::fleet::FleetOptions fleet_analysis_options(const AnalysisFlags& flags) {
             usage_error("--min-hosts", "give a whole number from 1 to 100000");
         options.min_hosts = static_cast<int>(n);
     }
-    if (!flags.min_confidence.empty()) {
-        std::string text = flags.min_confidence;
-        if (!text.empty() && text.back() == '%')
-            text.pop_back();
-        double value = -1;
-        std::size_t used = 0;
-        try {
-            value = std::stod(text, &used);
-        } catch (const std::exception&) {
-            used = 0;
-        }
-        if (text.empty() || used != text.size() || !(value >= 0 && value <= 100))
-            usage_error("--min-confidence",
-                        "'" + flags.min_confidence + "' is no percentage from 0 to 100, e.g. 80");
-        options.min_confidence = value / 100;
-    }
+    if (!flags.min_confidence.empty())
+        options.min_confidence = percent_option("--min-confidence", flags.min_confidence, 0, 100);
     options.include_outliers = flags.include_outliers;
     for (const auto& list : flags.accept_warnings) {
         std::size_t begin = 0;

@@ -2,6 +2,7 @@
 // analysis' options.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -19,6 +20,18 @@ void add_db_option(po::options_description& desc, std::string& value);
 
 // --db, else HUGETUNE_DB, else the default file.
 fleet_db::DbTarget fleet_db_target(const std::string& option_value);
+
+// A percentage option ("5", "5%", "0.5"), from `low` to `high` percent, as a fraction; a
+// UsageError naming `flag` otherwise.
+double percent_option(const std::string& flag, const std::string& value, double low, double high);
+
+// Of each host the SKU of its latest report; of each SKU the time of its newest report: the
+// hosts the exports configure for a SKU.
+struct HostsOfSkus {
+    std::map<std::string, std::vector<std::string>> hosts;  // by host name
+    std::map<std::string, std::string> latest_report;       // ISO 8601
+};
+HostsOfSkus hosts_of_skus(fleet_db::FleetDb& db);
 
 // The options of a SKU's answer that `fleet skus`, `recommend`, `export` and `hosts` share, as
 // given on the command line; their defaults are model::fleet::FleetOptions'.

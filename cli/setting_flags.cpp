@@ -46,6 +46,8 @@ const std::vector<SettingFlag>& setting_flags() {
         {"verbose", "--verbose"},
         {"boot_gib", "--boot-gib"},
         {"boot_record", "--boot-record"},
+        {"plan_status", "--status"},
+        {"plan_stop", "--stop"},
     };
     return all;
 }

@@ -982,15 +982,96 @@ std::string FleetDb::runs_digest(const std::string& sku_key) {
     });
 }
 
+namespace {
+
+std::vector<model::fleet::CanaryPlan> plans_where(soci::session& sql, const std::string& where,
+                                                  const std::string& sku_key) {
+    std::vector<model::fleet::CanaryPlan> plans;
+    soci::rowset<soci::row> rows =
+        (sql.prepare << "SELECT sku_key, arm_values, CAST(share AS TEXT),"
+                        " CAST(answer_threads AS TEXT), started_at FROM canary_plans WHERE"
+                        " ended_at IS NULL" +
+                            where + " ORDER BY sku_key",
+         soci::use(sku_key));
+    for (const auto& row : rows) {
+        model::fleet::CanaryPlan p;
+        p.sku_key = row.get<std::string>(0);
+        const std::string values = row.get<std::string>(1);
+        for (std::size_t at = 0; at < values.size();) {
+            const std::size_t end = std::min(values.find(',', at), values.size());
+            p.values.push_back(std::stoi(values.substr(at, end - at)));
+            at = end + 1;
+        }
+        p.share = std::stod(row.get<std::string>(2));
+        p.answer_threads = std::stoi(row.get<std::string>(3));
+        p.started_at = row.get<std::string>(4);
+        plans.push_back(std::move(p));
+    }
+    return plans;
+}
+
+}  // namespace
+
+std::optional<model::fleet::CanaryPlan> FleetDb::open_plan(const std::string& sku_key) {
+    return guarded(target_, "read the canary plans",
+                   [&]() -> std::optional<model::fleet::CanaryPlan> {
+                       auto plans = plans_where(*sql_, " AND sku_key = :k", sku_key);
+                       if (plans.empty())
+                           return std::nullopt;
+                       return std::move(plans.front());
+                   });
+}
+
+std::vector<model::fleet::CanaryPlan> FleetDb::open_plans() {
+    return guarded(target_, "read the canary plans",
+                   [&] { return plans_where(*sql_, " AND sku_key <> :k", ""); });
+}
+
+void FleetDb::start_plan(const model::fleet::CanaryPlan& plan) {
+    guarded(target_, "start the canary plan", [&] {
+        Transaction t(*sql_, target_.dialect);
+        if (target_.dialect == Dialect::postgresql) {  // two starts at once: one after the other
+            int one = 0;
+            *sql_ << "SELECT 1 FROM (SELECT pg_advisory_xact_lock(4712)) AS l", soci::into(one);
+        }
+        if (!plans_where(*sql_, " AND sku_key = :k", plan.sku_key).empty())
+            throw FleetDbError(Kind::usage, Flag{"sku"} + ": " + plan.sku_key +
+                                                " has an open canary plan; see it with 'fleet "
+                                                "plan " +
+                                                Flag{"plan_status"} +
+                                                "' or end it with 'fleet plan " +
+                                                Flag{"plan_stop"} + "'");
+        const std::string values = join(plan.values, ",", [](int v) { return std::to_string(v); });
+        *sql_ << "INSERT INTO canary_plans (sku_key, arm_values, share, answer_threads,"
+                 " started_at) VALUES (:k, :v, :s, :a, :t)",
+            soci::use(plan.sku_key), soci::use(values), soci::use(plan.share),
+            soci::use(plan.answer_threads), soci::use(plan.started_at);
+        t.commit();
+    });
+}
+
+bool FleetDb::end_plan(const std::string& sku_key, const std::string& at,
+                       const std::string& reason) {
+    return guarded(target_, "end the canary plan", [&] {
+        soci::statement st = (sql_->prepare << "UPDATE canary_plans SET ended_at = :t,"
+                                               " end_reason = :r WHERE sku_key = :k AND"
+                                               " ended_at IS NULL",
+                              soci::use(at), soci::use(reason), soci::use(sku_key));
+        st.execute(true);
+        return st.get_affected_rows() > 0;
+    });
+}
+
 std::vector<model::fleet::SkuBoot> FleetDb::boots_of_sku(const std::string& sku_key) {
     return guarded(target_, "read the boots", [&] {
         std::vector<model::fleet::SkuBoot> boots;
         soci::rowset<soci::row> rows =
-            (sql_->prepare << "SELECT host, kernel_release, CAST(threads AS TEXT),"
-                              " CAST(milliseconds AS TEXT), CAST(pool_pages AS TEXT),"
-                              " CAST(hvo AS TEXT) FROM boot_records WHERE sku_key = :k AND"
-                              " line_present = 1 AND host IS NOT NULL AND threads IS NOT NULL"
-                              " AND milliseconds IS NOT NULL AND pool_pages > 0 ORDER BY id",
+            (sql_->prepare
+                 << "SELECT host, kernel_release, CAST(threads AS TEXT),"
+                    " CAST(milliseconds AS TEXT), CAST(pool_pages AS TEXT),"
+                    " CAST(hvo AS TEXT), recorded_at FROM boot_records WHERE sku_key = :k AND"
+                    " line_present = 1 AND host IS NOT NULL AND threads IS NOT NULL"
+                    " AND milliseconds IS NOT NULL AND pool_pages > 0 ORDER BY id",
              soci::use(sku_key));
         for (const auto& row : rows) {
             model::fleet::SkuBoot b;
@@ -1002,6 +1083,7 @@ std::vector<model::fleet::SkuBoot> FleetDb::boots_of_sku(const std::string& sku_
             b.pool_pages = std::stoull(row.get<std::string>(4));
             if (row.get_indicator(5) == soci::i_ok)
                 b.hvo = row.get<std::string>(5) == "1";
+            b.recorded_at = row.get<std::string>(6);
             boots.push_back(std::move(b));
         }
         return boots;

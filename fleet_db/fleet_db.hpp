@@ -10,6 +10,7 @@
 
 #include "fleet_db/migrations.hpp"
 #include "fleet_db/report_intake.hpp"
+#include "model/fleet/canary.hpp"
 #include "model/fleet/fleet.hpp"
 
 namespace soci {
@@ -134,6 +135,13 @@ class FleetDb {
     std::vector<model::fleet::FleetRun> runs_of_sku(const std::string& sku_key);
     // The SKU's boots whose kernel logged the allocation line, in the order they were stored.
     std::vector<model::fleet::SkuBoot> boots_of_sku(const std::string& sku_key);
+    // The SKU's open canary plan, if any; every open plan, by SKU.
+    std::optional<model::fleet::CanaryPlan> open_plan(const std::string& sku_key);
+    std::vector<model::fleet::CanaryPlan> open_plans();
+    // Opens the plan; throws FleetDbError (usage) when the SKU has an open one.
+    void start_plan(const model::fleet::CanaryPlan& plan);
+    // Ends the SKU's open plan at `at`; false when it had none.
+    bool end_plan(const std::string& sku_key, const std::string& at, const std::string& reason);
     // The SKU of the host's latest run.
     std::optional<std::string> sku_of_host(const std::string& host);
     // Each host's newest report per SKU, by host name, then time, then SKU key: a host's last

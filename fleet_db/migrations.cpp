@@ -105,6 +105,14 @@ const std::vector<std::vector<std::string>> kMigrations = {
         " recorded_at TEXT NOT NULL, record TEXT NOT NULL)",
         "CREATE INDEX boot_records_by_sku ON boot_records (sku_key, threads)",
     },
+    {
+        // Canary plans (docs/fleet.md "Canary plans"): per SKU, the values its arms boot, the
+        // share of hosts, the answer and the time it started; ended_at once stopped. At most
+        // one plan of a SKU is open (ended_at null), which fleet_db.cpp keeps so.
+        "CREATE TABLE canary_plans ({id}, sku_key TEXT NOT NULL, arm_values TEXT NOT NULL,"
+        " share DOUBLE PRECISION NOT NULL, answer_threads INTEGER NOT NULL,"
+        " started_at TEXT NOT NULL, ended_at TEXT, end_reason TEXT)",
+    },
 };
 
 std::string with_dialect(std::string sql, Dialect dialect) {

@@ -43,5 +43,6 @@ inline constexpr std::string_view kLz4Columns[][2] = {
 // Migration 9 adds boot_records; a writer that may only add boot records (PostgreSQL's boot
 // writer role) needs at least this version and never migrates.
 inline constexpr int kBootRecordsVersion = 9;
+// Migration 10 adds canary_plans.
 
 }  // namespace hugetune::fleet_db

@@ -16,9 +16,8 @@ namespace {
 // "6.15" of "6.15.2-cloud-amd64": the release family whose boots are compared together.
 std::string family_of(const std::string& release) {
     std::size_t at = 0, dots = 0;
-    while (at < release.size() &&
-           (std::isdigit(static_cast<unsigned char>(release[at])) != 0 ||
-            (release[at] == '.' && ++dots < 2)))
+    while (at < release.size() && (std::isdigit(static_cast<unsigned char>(release[at])) != 0 ||
+                                   (release[at] == '.' && ++dots < 2)))
         ++at;
     return release.substr(0, at);
 }
@@ -78,19 +77,19 @@ void decide(SkuBoots& out, int recommended, double tolerance) {
                      minimum + "); two are needed before the boots compare values.";
         return;
     }
-    const auto at_recommended = std::find_if(enough.begin(), enough.end(), [&](const auto* v) {
-        return v->threads == recommended;
-    });
+    const auto at_recommended = std::find_if(
+        enough.begin(), enough.end(), [&](const auto* v) { return v->threads == recommended; });
     if (at_recommended == enough.end()) {
         out.reason = "The recommended hugepage_alloc_threads=" + std::to_string(recommended) +
                      " has boots from fewer than " + minimum +
                      "; the boots cannot compare it with the values booted.";
         return;
     }
-    const BootValue* fastest = *std::min_element(enough.begin(), enough.end(), [](auto* a, auto* b) {
-        return std::tie(a->ms_per_1000_pages, a->threads) <
-               std::tie(b->ms_per_1000_pages, b->threads);
-    });
+    const BootValue* fastest =
+        *std::min_element(enough.begin(), enough.end(), [](auto* a, auto* b) {
+            return std::tie(a->ms_per_1000_pages, a->threads) <
+                   std::tie(b->ms_per_1000_pages, b->threads);
+        });
     const BootValue& rec = **at_recommended;
     if (fastest == &rec || rec.ms_per_1000_pages <= fastest->ms_per_1000_pages * (1 + tolerance)) {
         out.reason = "The boots agree with the recommended value: " + value_text(rec) +

@@ -22,6 +22,7 @@ struct SkuBoot {
     double milliseconds = 0;
     std::uint64_t pool_pages = 0;
     std::optional<bool> hvo;
+    std::string recorded_at = {};  // ISO 8601 UTC
 };
 
 // The hosts a value's boots need before they count against another value; fewer say little
@@ -36,8 +37,8 @@ struct BootValue {
     int threads = 0;
     int hosts = 0;
     int boots = 0;
-    double ms_per_1000_pages = 0;  // the hosts' median
-    double low = 0, high = 0;      // the hosts' 10% and 90% quantiles
+    double ms_per_1000_pages = 0;                       // the hosts' median
+    double low = 0, high = 0;                           // the hosts' 10% and 90% quantiles
     std::optional<double> predicted_ms_per_1000_pages;  // the sweeps' curve at this value
 };
 

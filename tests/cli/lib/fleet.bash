@@ -384,6 +384,7 @@ print(max(calendar.timegm(time.strptime(json.load(open(f))["generated_at"], "%Y-
     db_sql "$db" "DROP TABLE sku_answers" >/dev/null
     db_sql "$db" "DROP TABLE run_digests" >/dev/null
     db_sql "$db" "DROP TABLE boot_records" >/dev/null
+    db_sql "$db" "DROP TABLE canary_plans" >/dev/null
     # Its SKU keys lack init_on_alloc, which the reports say (off).
     db_sql "$db" "UPDATE skus SET sku_key = REPLACE(REPLACE(sku_key, '/ioa0', ''), '/ioa1', '')" >/dev/null
     db_sql "$db" "ALTER TABLE skus DROP COLUMN init_on_alloc" >/dev/null
@@ -713,6 +714,7 @@ digests_suite() {
     before=$(db_sql "$db" "SELECT version FROM schema_info")
     db_sql "$db" "DROP TABLE run_digests" >/dev/null
     db_sql "$db" "DROP TABLE boot_records" >/dev/null
+    db_sql "$db" "DROP TABLE canary_plans" >/dev/null
     db_sql "$db" "UPDATE schema_info SET version = 6" >/dev/null
     db_sql "$db" "DELETE FROM sku_answers" >/dev/null
     expect 0 "$bin" fleet recommend --db "$db" --sku "$sku" --json
@@ -782,6 +784,7 @@ host_names_suite() {
     # Version 5, before the host-name rule (6) and the digests (7).
     db_sql "$old" "DROP TABLE run_digests" >/dev/null
     db_sql "$old" "DROP TABLE boot_records" >/dev/null
+    db_sql "$old" "DROP TABLE canary_plans" >/dev/null
     db_sql "$old" "UPDATE schema_info SET version = 5" >/dev/null
     expect 0 "$bin" fleet runs --db "$old" --json
     [[ $(json_field "$out" 'sorted(set(r["host"] for r in d))') == "['web-17']" ]] ||
@@ -899,4 +902,38 @@ PY
     stdout_has "threads=$f: "
     expect 0 "$bin" fleet export --db "$db" --format ansible
     stdout_has "hugetune_kernel_cmdline: \"hugepage_alloc_threads=$f\""
+
+    # A canary plan on that SKU (docs/fleet.md "Canary plans"), now of 13 hosts: values checked
+    # against the SKU's CPUs first; half of the hosts in the arms (here one: the SKU has 2
+    # hardware threads), each host exported once, in its arm or with the answer; one plan at a
+    # time; stopped, the exports drop the arm.
+    make_reports "$fleet_fixture" "$d" plan-host- 12
+    expect 0 "$bin" fleet ingest --db "$db" "$d"
+    expect_error 2 "--values: 3 is outside 1 to 2" "$bin" fleet plan --db "$db" --sku "$sku" --values 3
+    expect_error 2 "--values: $f is the answer itself" "$bin" fleet plan --db "$db" --sku "$sku" --values "$f"
+    expect_error 2 "--share: '60' is no percentage from 0.1 to 50" "$bin" fleet plan --db "$db" --sku "$sku" --share 60
+    expect_error 2 "has no open canary plan" "$bin" fleet plan --db "$db" --sku "$sku" --status
+    expect 0 "$bin" fleet plan --db "$db" --sku "$sku" --share 50
+    stdout_has "beside the answer $f: 50.0% of 13 hosts"
+    expect_error 2 "has an open canary plan" "$bin" fleet plan --db "$db" --sku "$sku"
+    expect 0 "$bin" fleet plan --db "$db" --sku "$sku" --status --json
+    [[ $(json_field "$out" '[a["arm_value"] for a in d["arms"]], d["answer"]["hosts"] + sum(a["hosts"] for a in d["arms"]), d["decided"]') == \
+        "([$((3 - f))], 13, False)" ]] || fail "plan status: $(cat "$out")"
+    local in_arm
+    in_arm=$(json_field "$out" 'd["arms"][0]["hosts"]')
+    (( in_arm >= 2 && in_arm <= 11 )) || fail "$in_arm of 13 hosts in the arm at a share of 50%"
+    expect 0 "$bin" fleet export --db "$db" --format ansible
+    python3 -S - "$out" "$in_arm" "$((3 - f))" <<'PY' || fail "the export with the plan: $(cat "$out")"
+import re, sys
+text, in_arm, value = open(sys.argv[1]).read(), int(sys.argv[2]), sys.argv[3]
+hosts = re.findall(r'^        "([^"]+)": \{\}$', text, re.M)
+assert len(hosts) == len(set(hosts)) == 13, hosts
+arm = text.split("_canary_" + value + ":")[1]
+assert len(re.findall(r'^        "', arm.split("vars:")[0], re.M)) == in_arm, arm
+assert 'hugetune_kernel_cmdline: "hugepage_alloc_threads=%s"' % value in arm
+PY
+    expect 0 "$bin" fleet plan --db "$db" --sku "$sku" --stop
+    expect 0 "$bin" fleet export --db "$db" --format ansible
+    [[ $(cat "$out") != *_canary_* ]] || fail "a stopped plan's arm is exported"
+    expect_error 2 "has no open canary plan" "$bin" fleet plan --db "$db" --sku "$sku" --stop
 }

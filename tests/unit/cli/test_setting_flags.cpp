@@ -117,6 +117,8 @@ TEST_CASE("the engine's setting names map to the flags users type") {
         {"verbose", "--verbose"},
         {"boot_gib", "--boot-gib"},
         {"boot_record", "--boot-record"},
+        {"plan_status", "--status"},
+        {"plan_stop", "--stop"},
     };
     for (const auto& [setting, flag] : expected) {
         auto entry = setting_flag(setting);

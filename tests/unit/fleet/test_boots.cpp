@@ -16,7 +16,8 @@ void add(std::vector<SkuBoot>& boots, int threads, double ms, int hosts,
          const std::string& kernel = "6.15.3", std::optional<bool> hvo = false) {
     for (int h = 0; h < hosts; ++h)
         for (int rep = 0; rep < 2; ++rep)
-            boots.push_back({"host-" + std::to_string(h), kernel, threads, ms + h + rep, 100000, hvo});
+            boots.push_back(
+                {"host-" + std::to_string(h), kernel, threads, ms + h + rep, 100000, hvo});
 }
 
 Recommendation rule_decided() {
@@ -73,8 +74,8 @@ TEST_CASE("boots: one kernel family and HVO setting compared, the others counted
     std::vector<SkuBoot> boots;
     add(boots, 8, 2000, 5, "6.15.3");
     add(boots, 16, 1500, 5, "6.15.9-cloud");
-    add(boots, 16, 900, 3, "6.16.1");         // another family: not compared
-    add(boots, 16, 900, 2, "6.15.3", true);   // HVO on: not compared
+    add(boots, 16, 900, 3, "6.16.1");        // another family: not compared
+    add(boots, 16, 900, 2, "6.15.3", true);  // HVO on: not compared
     const auto b = judge_boots(boots, rule_decided(), 8, 0.02);
     CHECK(b->kernel_family == "6.15");
     CHECK(b->hvo == false);
