@@ -75,8 +75,8 @@ nlohmann::json arm_json(const model::fleet::ArmStatus& a) {
             {"hosts", a.hosts},
             {"hosts_booted", a.hosts_booted},
             {"boot_count", a.boots},
-            {"ms_per_1000_pages", a.ms_per_1000_pages ? nlohmann::json(*a.ms_per_1000_pages)
-                                                      : nlohmann::json(nullptr)},
+            {"ms_per_1000_pages",
+             a.ms_per_1000_pages ? nlohmann::json(*a.ms_per_1000_pages) : nlohmann::json(nullptr)},
             {"enough", a.enough},
             {"slower", a.slower}};
 }
@@ -116,9 +116,8 @@ int show_status(fleet_db::FleetDb& db, const PlanCommand& o) {
                   << "\n";
         return 0;
     }
-    std::cout << "plan for " << printable_text(plan->sku_key) << ", started "
-              << plan->started_at << ", " << percent_text(plan->share, 1)
-              << " of the hosts in arms\n";
+    std::cout << "plan for " << printable_text(plan->sku_key) << ", started " << plan->started_at
+              << ", " << percent_text(plan->share, 1) << " of the hosts in arms\n";
     print_arm("answer", s.answer);
     for (const auto& a : s.arms)
         print_arm("arm   ", a);

@@ -70,8 +70,8 @@ std::optional<std::string> canary_values_problem(const std::vector<int>& values,
     std::set<int> seen;
     for (const int v : values) {
         if (v < 1 || v > most)
-            return std::to_string(v) + " is outside 1 to " + std::to_string(most) +
-                   " (the SKU's " + count_text(cpus, "hardware thread") + ")";
+            return std::to_string(v) + " is outside 1 to " + std::to_string(most) + " (the SKU's " +
+                   count_text(cpus, "hardware thread") + ")";
         if (v == answer)
             return std::to_string(v) + " is the answer itself";
         if (!seen.insert(v).second)

@@ -21,7 +21,7 @@ inline constexpr double kCanarySlowerBound = 1.25;
 
 struct CanaryPlan {
     std::string sku_key;
-    std::vector<int> values;  // the arms, each a hugepage_alloc_threads value
+    std::vector<int> values;             // the arms, each a hugepage_alloc_threads value
     double share = kDefaultCanaryShare;  // of the SKU's hosts, over all arms
     int answer_threads = 1;              // the answer when the plan started
     std::string started_at;              // ISO 8601 UTC; boots from then on count
@@ -50,7 +50,7 @@ struct ArmStatus {
     int boots = 0;
     std::optional<double> ms_per_1000_pages;  // the booted hosts' median
     bool enough = false;                      // hosts_booted >= kMinBootHosts
-    bool slower = false;  // beyond kCanarySlowerBound of the answer's: stop it
+    bool slower = false;                      // beyond kCanarySlowerBound of the answer's: stop it
 };
 
 struct PlanStatus {

@@ -57,7 +57,7 @@ TEST_CASE("canary: the share of hosts in arms, spread over the arms, the same ev
 }
 
 TEST_CASE("canary: default values and the values a plan may try") {
-    CHECK(default_canary_values(16, 64) == std::vector<int>{8, 32});  // default 64/4 = 16
+    CHECK(default_canary_values(16, 64) == std::vector<int>{8, 32});   // default 64/4 = 16
     CHECK(default_canary_values(16, 128) == std::vector<int>{8, 32});  // 128/4 = 32, once
     CHECK(default_canary_values(40, 48) == std::vector<int>{20, 48, 12});
     CHECK(default_canary_values(1, 2) == std::vector<int>{2});
@@ -94,7 +94,8 @@ TEST_CASE("canary: the boots since the plan started, per arm, against the minimu
     }
     CHECK(assigned == 40);
     CHECK(s.answer.ms_per_1000_pages == doctest::Approx(20.0));
-    CHECK(s.summary.find("The canary at 32 boots more than 1.25 times slower") != std::string::npos);
+    CHECK(s.summary.find("The canary at 32 boots more than 1.25 times slower") !=
+          std::string::npos);
     // No boot yet: collecting.
     const auto none = plan_status(p, all, {});
     CHECK_FALSE(none.decided);
