@@ -102,6 +102,7 @@ void print_result(const fleet_db::ForgetResult& r, bool dry_run) {
     std::cout << (dry_run ? "would forget " : "forgot ") << count_text(r.runs.size(), "run") << ", "
               << count_text(r.verifications.size(), "verification") << ", "
               << count_text(r.hosts.size(), "host") << ", " << count_text(r.skus.size(), "SKU")
+              << (r.boot_records > 0 ? ", " + count_text(r.boot_records, "boot record") : "")
               << "; kept answers dropped " << r.answers_dropped.size()
               << (dry_run ? " (dry run: nothing changed)" : "") << "\n";
     for (const auto& run : r.runs)
@@ -112,6 +113,8 @@ void print_result(const fleet_db::ForgetResult& r, bool dry_run) {
                   << printable_text(v.boot_id.value_or("-")) << "\n";
     std::cout << "hosts: " << names_text(r.hosts) << "\nSKUs: " << names_text(r.skus)
               << "\nanswers dropped: " << names_text(r.answers_dropped) << "\n";
+    if (!r.plans_ended.empty())
+        std::cout << "canary plans ended: " << names_text(r.plans_ended) << "\n";
 }
 
 nlohmann::json result_json(const std::string& db, const fleet_db::ForgetResult& r, bool dry_run) {
@@ -121,7 +124,9 @@ nlohmann::json result_json(const std::string& db, const fleet_db::ForgetResult& 
                         {"verifications", nlohmann::json::array()},
                         {"hosts", r.hosts},
                         {"skus", r.skus},
-                        {"answers_dropped", r.answers_dropped}};
+                        {"answers_dropped", r.answers_dropped},
+                        {"boot_records", r.boot_records},
+                        {"plans_ended", r.plans_ended}};
     for (const auto& run : r.runs)
         j["runs"].push_back(to_json(run));
     for (const auto& v : r.verifications)
@@ -137,7 +142,7 @@ int run_fleet_forget(const Args& args) {
         return 0;
     const auto target = fleet_db_target(o->db);
     auto db = fleet_db::FleetDb::open(target, false);
-    if (!o->host.empty() && !db.sku_of_host(o->host))
+    if (!o->host.empty() && !db.sku_of_host(o->host) && db.boot_records_of_host(o->host) == 0)
         usage_error("--host", "no host '" + o->host +
                                   "' in the database; 'hugetune fleet runs' lists the hosts");
     const fleet_db::ForgetResult result = o->verification.empty()

@@ -1012,6 +1012,15 @@ std::vector<model::fleet::CanaryPlan> plans_where(soci::session& sql, const std:
 
 }  // namespace
 
+int FleetDb::boot_records_of_host(const std::string& host) {
+    return guarded(target_, "read the boots", [&] {
+        int n = 0;
+        *sql_ << "SELECT COUNT(*) FROM boot_records WHERE host = :h", soci::use(host),
+            soci::into(n);
+        return n;
+    });
+}
+
 std::optional<model::fleet::CanaryPlan> FleetDb::open_plan(const std::string& sku_key) {
     return guarded(target_, "read the canary plans",
                    [&]() -> std::optional<model::fleet::CanaryPlan> {

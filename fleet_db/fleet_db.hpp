@@ -105,6 +105,8 @@ struct ForgetResult {
     std::vector<std::string> hosts;                 // left without runs
     std::vector<std::string> skus;                  // left without runs
     std::vector<std::string> answers_dropped;       // SKUs whose kept answer goes
+    int boot_records = 0;                           // the selection's boots (none by tool version)
+    std::vector<std::string> plans_ended;           // SKUs whose open canary plan ends with them
 };
 
 class IngestBatch;
@@ -135,6 +137,8 @@ class FleetDb {
     std::vector<model::fleet::FleetRun> runs_of_sku(const std::string& sku_key);
     // The SKU's boots whose kernel logged the allocation line, in the order they were stored.
     std::vector<model::fleet::SkuBoot> boots_of_sku(const std::string& sku_key);
+    // How many boot records the host has.
+    int boot_records_of_host(const std::string& host);
     // The SKU's open canary plan, if any; every open plan, by SKU.
     std::optional<model::fleet::CanaryPlan> open_plan(const std::string& sku_key);
     std::vector<model::fleet::CanaryPlan> open_plans();

@@ -2,6 +2,7 @@
 // the table's columns, never by reading the reports (docs/fleet.md "Listing and forgetting").
 #include <algorithm>
 #include <cassert>
+#include <chrono>
 #include <map>
 #include <optional>
 #include <set>
@@ -9,6 +10,7 @@
 #include "fleet_db/fleet_db.hpp"
 #include "fleet_db/fleet_db_error.hpp"
 #include "fleet_db/session_guard.hpp"
+#include "model/text.hpp"
 
 namespace hugetune::fleet_db {
 namespace {
@@ -146,6 +148,33 @@ void take_write_turn(soci::session& sql, Dialect dialect) {
     sql << "SELECT 1 FROM (SELECT pg_advisory_xact_lock(4712)) AS l", soci::into(one);
 }
 
+int count_of_text(soci::session& sql, const std::string& select, const std::string& value) {
+    int n = 0;
+    sql << select, soci::use(value), soci::into(n);
+    return n;
+}
+
+// The boot records a run selection names: every selector given, as a WHERE clause of four
+// parameters (host, SKU, time, kernel; one not given matches all). `any` is false when a
+// selector no boot has (a tool version) is given.
+struct BootSelection {
+    bool any = true;
+    std::string where, host, sku, before, kernel;
+};
+
+BootSelection boot_selection(const RunSelection& s) {
+    BootSelection b;
+    b.any = !s.tool_version.has_value();
+    b.host = s.host.value_or("");
+    b.sku = s.sku.value_or("");
+    b.before = s.before.value_or("");
+    b.kernel = s.kernel_release.value_or("");
+    b.where =
+        " WHERE (:h = '' OR host = :h2) AND (:s = '' OR sku_key = :s2) AND"
+        " (:b = '' OR recorded_at < :b2) AND (:k = '' OR kernel_release = :k2)";
+    return b;
+}
+
 // `statement` (one id bound) prepared once, run for each id.
 void delete_each(soci::session& sql, const std::string& statement,
                  const std::vector<long long>& ids) {
@@ -215,8 +244,43 @@ ForgetResult FleetDb::forget_runs(const RunSelection& selection, bool dry_run) {
         out.hosts.assign(host_names.begin(), host_names.end());
         out.skus.assign(sku_names.begin(), sku_names.end());
         out.answers_dropped.assign(answer_names.begin(), answer_names.end());
+        // The boots the same selectors name (a boot has no tool version: that selector names
+        // none), and the open plans of the SKUs left without runs, or of the SKU named.
+        const BootSelection boots = boot_selection(selection);
+        if (boots.any) {
+            soci::statement count =
+                (sql_->prepare << "SELECT COUNT(*) FROM boot_records" + boots.where,
+                 soci::use(boots.host), soci::use(boots.host), soci::use(boots.sku),
+                 soci::use(boots.sku), soci::use(boots.before), soci::use(boots.before),
+                 soci::use(boots.kernel), soci::use(boots.kernel), soci::into(out.boot_records));
+            count.execute(true);
+        }
+        std::set<std::string> plan_skus(sku_names);
+        if (selection.sku)
+            plan_skus.insert(*selection.sku);
+        for (const auto& sku : plan_skus)
+            if (count_of_text(*sql_,
+                              "SELECT COUNT(*) FROM canary_plans WHERE sku_key = :k AND"
+                              " ended_at IS NULL",
+                              sku) > 0)
+                out.plans_ended.push_back(sku);
         if (dry_run)
             return out;
+        if (boots.any) {
+            soci::statement gone =
+                (sql_->prepare << "DELETE FROM boot_records" + boots.where, soci::use(boots.host),
+                 soci::use(boots.host), soci::use(boots.sku), soci::use(boots.sku),
+                 soci::use(boots.before), soci::use(boots.before), soci::use(boots.kernel),
+                 soci::use(boots.kernel));
+            gone.execute(true);
+        }
+        for (const auto& sku : out.plans_ended) {
+            const std::string reason = "forgotten",
+                              at = iso8601_utc(std::chrono::system_clock::now());
+            *sql_ << "UPDATE canary_plans SET ended_at = :t, end_reason = :r WHERE sku_key = :k"
+                     " AND ended_at IS NULL",
+                soci::use(at), soci::use(reason), soci::use(sku);
+        }
         // Each row before the rows it refers to.
         delete_each(*sql_, "DELETE FROM verifications WHERE run_id = :r", run_ids);
         delete_each(*sql_, "DELETE FROM run_digests WHERE run_id = :r", run_ids);

@@ -147,7 +147,7 @@ fi
 # Bad usage of the commands themselves.
 expect_error 2 "fleet: unknown subcommand 'bogus'" "$bin" fleet bogus
 expect 2 "$bin" fleet  # the subcommands on stderr, as boot-sweep does, then the error
-[[ $(tail -1 "$err") == "hugetune: error: fleet: give a subcommand (ingest, skus, recommend, hosts, export, runs, forget)" ]] || fail "$(cat "$err")"
+[[ $(tail -1 "$err") == "hugetune: error: fleet: give a subcommand (ingest, skus, recommend, hosts, export, runs, forget, plan)" ]] || fail "$(cat "$err")"
 expect_error 2 "fleet ingest: give report or boot record files" "$bin" fleet ingest --db "$work/x.db"
 expect_error 2 "unknown option '--nope'" "$bin" fleet skus --nope
 expect_error 2 "--prometheus: node_exporter's textfile collector reads only *.prom" "$bin" verify --prometheus "$work/x.txt"

@@ -936,4 +936,9 @@ PY
     expect 0 "$bin" fleet export --db "$db" --format ansible
     [[ $(cat "$out") != *_canary_* ]] || fail "a stopped plan's arm is exported"
     expect_error 2 "has no open canary plan" "$bin" fleet plan --db "$db" --sku "$sku" --stop
+    # fleet forget takes a host's boots with it, also a host known only by its boots (here two
+    # boots at each of the two values).
+    expect 0 "$bin" fleet forget --db "$db" --host boot-h0 --json
+    [[ $(json_field "$out" 'd["boot_records"], len(d["runs"])') == "(4, 0)" ]] || fail "forget boots: $(cat "$out")"
+    [[ $(db_sql "$db" "SELECT COUNT(*) FROM boot_records WHERE host = 'boot-h0'") == 0 ]] || fail "boot-h0's boots stayed"
 }
