@@ -115,8 +115,15 @@ SendResult send_boot_records(const fleet_db::DbTarget& target, const fs::path& s
             store(*record);
     } catch (const std::exception& e) {
         result.problem = e.what();
-        if (record)
-            keep(spool, *record);
+        if (record) {
+            try {
+                keep(spool, *record);
+            } catch (const std::exception& kept) {  // not root, a full disk: said, not fatal
+                print_diagnostic("warning", "the boot record could not wait in the spool " +
+                                                printable_text(spool.string()) + " either (" +
+                                                kept.what() + "); it is lost");
+            }
+        }
     }
     result.left = spooled(spool).size();
     return result;
