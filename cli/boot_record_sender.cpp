@@ -9,6 +9,7 @@
 #include "model/text.hpp"
 #include "tuner/system/atomic_file.hpp"
 #include "tuner/system/json_file.hpp"
+#include "tuner/system/root_path.hpp"
 
 namespace hugetune::cli {
 namespace fs = std::filesystem;
@@ -19,8 +20,10 @@ namespace {
 std::vector<fs::path> spooled(const fs::path& spool) {
     std::vector<fs::path> out;
     std::error_code ec;
+    // A link among them is no record verify kept: never followed, so never read.
     for (const auto& entry : fs::directory_iterator(spool, ec))
-        if (entry.path().extension() == ".json" && entry.is_regular_file(ec))
+        if (entry.path().extension() == ".json" && entry.is_regular_file(ec) &&
+            !entry.is_symlink(ec))
             out.push_back(entry.path());
     std::sort(out.begin(), out.end());
     return out;
@@ -60,7 +63,7 @@ std::optional<std::string> file_text(const fs::path& path) {
 }  // namespace
 
 fs::path boot_record_spool(const fs::path& root) {
-    return root / "var/lib/hugetune/boot-records";
+    return resolve_in_root(root, "/var/lib/hugetune/boot-records");
 }
 
 std::optional<fleet_db::DbTarget> boot_record_target(const std::string& option_value,

@@ -17,7 +17,8 @@ namespace hugetune::cli {
 // database for more boots than this loses its oldest, and says so.
 inline constexpr std::size_t kMaxSpooledBootRecords = 1000;
 
-// The spool's directory on the machine whose root is `root`.
+// The spool's directory on the machine whose root is `root`, resolved inside it (a link in the
+// tree never leads the spool out of it: tuner/system/root_path.hpp).
 std::filesystem::path boot_record_spool(const std::filesystem::path& root);
 
 // --fleet-db, else HUGETUNE_FLEET_DB, else nothing. A connection string that holds a password

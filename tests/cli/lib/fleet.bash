@@ -853,6 +853,22 @@ PY
     stdout_has "sent 1 boot record, 0 stored before"
     [[ $(find "$root/var/lib/hugetune/boot-records" -name '*.json' | wc -l) == 0 ]] || fail "the spool was not emptied"
     [[ $(db_sql "$db" "SELECT COUNT(*) FROM boot_records") == 5 ]] || fail "the spooled record was not stored"
+    # A spool that is a link out of the tree, and a spooled link to a file outside: the record
+    # is kept inside the tree, and the outside file is neither read nor moved.
+    local outside=$work/outside-spool
+    mkdir -p "$outside"
+    echo '{"kind": "hugetune-boot-record"}' >"$outside/planted.json"
+    rm -r "$root/var/lib/hugetune/boot-records"
+    ln -s "$outside" "$root/var/lib/hugetune/boot-records"
+    echo "3f1e6c2a-8d4b-4c5e-9a7f-1b2c3d4e5f65" >"$root/proc/sys/kernel/random/boot_id"
+    expect 0 "$bin" verify --root "$root" --fleet-db "postgresql:///fleet?host=$work/no-server&user=hugetune&connect_timeout=2"
+    [[ $(find "$outside" -type f | wc -l) == 1 ]] || fail "the spool wrote out of the tree: $(ls "$outside")"
+    [[ $(find "$root$outside" -name '*.json' | wc -l) == 1 ]] || fail "the record was not kept inside the tree"
+    ln -s "$outside/planted.json" "$root$outside/planted.json"
+    HUGETUNE_FLEET_DB=$db expect 0 "$bin" verify --root "$root" --flush
+    stdout_has "sent 1 boot record, 0 stored before"
+    [[ -f $outside/planted.json && ! -e $outside/planted.bad ]] || fail "the planted file was touched"
+    rm "$root/var/lib/hugetune/boot-records" "$root$outside/planted.json"
     # A password in the URL is refused before anything is read: it would stand on a command line.
     expect_error 2 "holds a password" "$bin" verify --root "$root" --fleet-db "postgresql://u:Secret9@localhost/db"
     [[ $(cat "$err") != *Secret9* ]] || fail "the password was printed"
