@@ -87,8 +87,8 @@ const std::vector<std::vector<std::string>> kMigrations = {
     },
     {
         // No statement: on PostgreSQL, the large texts (reports, digests, kept answers) are
-        // compressed with lz4 where the server has it, not pglz, which took most of the
-        // server's time in an ingest (fleet_db.cpp, docs/fleet.md "Schema and migrations").
+        // compressed with lz4, the faster, where the server has it, not pglz (fleet_db.cpp,
+        // docs/fleet.md "Schema and migrations").
         // SQLite does not compress.
     },
     {

@@ -59,8 +59,8 @@ struct SkuBoots {
     std::string reason;  // why they decide, or why they do not; one or two sentences
 };
 
-// Nothing when there are no boots. `recommended`: the sweeps' answer; `pool_pages`: the pool the
-// prediction is for (the boots' own pool when 0).
+// Nothing when there are no boots. `recommended`: the sweeps' answer; each value's prediction is
+// for the pool its boots allocated.
 std::optional<SkuBoots> judge_boots(const std::vector<SkuBoot>& boots, const Recommendation& r,
                                     int recommended, double tolerance);
 

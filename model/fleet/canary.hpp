@@ -25,8 +25,6 @@ struct CanaryPlan {
     double share = kDefaultCanaryShare;  // of the SKU's hosts, over all arms
     int answer_threads = 1;              // the answer when the plan started
     std::string started_at;              // ISO 8601 UTC; boots from then on count
-    std::optional<std::string> ended_at;
-    std::string end_reason;
 };
 
 // The arm (index into values) of a host, or nothing: it stays on the answer. Deterministic: the

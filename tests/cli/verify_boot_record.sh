@@ -4,6 +4,7 @@
 # and a boot without the kernel's allocation line recorded with the reason.
 source "$(dirname "$0")/lib/harness.bash"
 source "$(dirname "$0")/lib/boot-standins.bash"
+source "$(dirname "$0")/lib/verify.bash"
 logs=$fixtures/logs
 
 # A tree gathered from a four-node Skylake: the probe reads its SKU key; its dev/kmsg holds the
@@ -65,12 +66,7 @@ expect 0 "$bin" rollback --root "$root" --no-regenerate
 # With a report and a saved log: the report's value is the one expected; a saved log has no
 # boot id, and its own release counts.
 report=$work/report.json
-cat >"$report" <<'JSON'
-{"schema_version": 1,
- "recommendation": {"hugepage_alloc_threads": 32, "kernel_cmdline": "hugepage_alloc_threads=32",
-                    "predicted_seconds": 0.65},
- "boot_pool": {"pages": 524288, "page_size_kb": 2048, "source": "cmdline"}}
-JSON
+write_verify_report "$report" 32 0.65 524288 2048 false 64
 echo "root=/dev/sda1 hugepagesz=2M hugepages=524288 hugepage_alloc_threads=32" >"$work/cmdline"
 expect 0 "$bin" verify --json --root "$root" --log "$logs/dmesg-6.15-threads32.log" \
     --cmdline "$work/cmdline" --report "$report" --boot-record "$work/boot.json"

@@ -82,9 +82,7 @@ TEST_CASE("fleet answer: boots that settle a value are written, read back and he
     for (int i = 0; i < 3; ++i)
         runs.push_back({"host" + std::to_string(i), "run" + std::to_string(i),
                         test::as_host(test::fixed_report(), "host" + std::to_string(i))});
-    const int recommended = computed_answer().hugepage_alloc_threads > 0
-                                ? static_cast<int>(computed_answer().hugepage_alloc_threads)
-                                : 1;
+    const int recommended = static_cast<int>(computed_answer().hugepage_alloc_threads);
     const int faster = recommended > 1 ? recommended / 2 : 2;
     std::vector<SkuBoot> boots;
     for (int h = 0; h < kMinBootHosts; ++h)
