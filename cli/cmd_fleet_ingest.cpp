@@ -1,5 +1,6 @@
-// `hugetune fleet ingest FILE...`: reports into the fleet database, each once, in one
-// transaction; a report that cannot be stored is refused with its name and the reason.
+// `hugetune fleet ingest FILE...`: reports and boot records into the fleet database, each once,
+// in one transaction; a document that cannot be stored is refused with its name and the reason.
+// A file named *.jsonl holds boot records, one a line (docs/fleet.md "Boots at fleet size").
 #include <unistd.h>
 
 #include <algorithm>
@@ -8,13 +9,17 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <thread>
+#include <type_traits>
 #include <variant>
 
 #include "cli/fleet_commands.hpp"
 #include "cli/fleet_db_option.hpp"
+#include "model/documents/boot_record.hpp"
 #include "model/errors.hpp"
 #include "model/text.hpp"
 #include "tuner/system/json_file.hpp"
@@ -47,14 +52,39 @@ std::optional<IngestOptions> parse_ingest(const Args& args) {
         return std::nullopt;
     if (o.inputs.empty())
         throw UsageError(
-            "fleet ingest: give report or boot record files, directories of them, or - for stdin");
+            "fleet ingest: give report or boot record files, JSON Lines files of boot records "
+            "(*.jsonl), directories of them, or - for stdin");
     if (std::count(o.inputs.begin(), o.inputs.end(), "-") > 1)
         throw UsageError("fleet ingest: '-' (stdin) may be given once");
     return o;
 }
 
+bool is_lines_file(const fs::path& path) {
+    return path.extension() == ".jsonl";
+}
+
 struct Refusal {
     std::string name, reason;
+};
+
+// The refusals, each listed, but of a JSON Lines file's lines only the first few: a file of a
+// million bad lines is said in a few lines, and not held.
+struct Refusals {
+    static constexpr std::size_t kListedPerFile = 20;
+    std::vector<Refusal> listed;
+    std::size_t count = 0;
+    std::map<std::string, std::size_t> lines_of_file;
+
+    void add(Refusal r) {
+        ++count;
+        const auto colon = r.name.rfind(':');
+        const bool line = colon != std::string::npos && colon + 1 < r.name.size() &&
+                          r.name.find_first_not_of("0123456789", colon + 1) == std::string::npos &&
+                          is_lines_file(r.name.substr(0, colon));
+        if (line && ++lines_of_file[r.name.substr(0, colon)] > kListedPerFile)
+            return;
+        listed.push_back(std::move(r));
+    }
 };
 
 struct Input {
@@ -63,6 +93,8 @@ struct Input {
     // Not read at all: a FIFO, a device or a socket could block the ingest, which holds the
     // database's ingest lock, for as long as its writer likes.
     std::optional<std::string> refusal;
+    // A JSON Lines file of boot records (its name ends in .jsonl): one record a line.
+    bool lines = false;
 };
 
 // Why a named input is not read, or nothing for a regular file (or one that is not there,
@@ -77,8 +109,8 @@ std::optional<std::string> not_a_file(const std::string& name) {
            "to a file, or give it on stdin with -";
 }
 
-// Files as given, a directory's *.json files in name order, `-` as "<stdin>". Names only: each
-// is read when its turn comes.
+// Files as given, a directory's *.json and *.jsonl files in name order, `-` as "<stdin>".
+// Names only: each is read when its turn comes.
 std::vector<Input> gather_inputs(const std::vector<std::string>& inputs) {
     std::vector<Input> out;
     for (const auto& input : inputs) {
@@ -86,15 +118,16 @@ std::vector<Input> gather_inputs(const std::vector<std::string>& inputs) {
         if (input == "-") {
             out.push_back({"<stdin>", true, std::nullopt});
         } else if (fs::is_directory(input, ec)) {
-            std::vector<std::string> files;
+            std::vector<fs::path> files;
             for (const auto& entry : fs::directory_iterator(input, ec))
-                if (entry.path().extension() == ".json" && entry.is_regular_file(ec))
-                    files.push_back(entry.path().string());
+                if ((entry.path().extension() == ".json" || is_lines_file(entry.path())) &&
+                    entry.is_regular_file(ec))
+                    files.push_back(entry.path());
             std::sort(files.begin(), files.end());
             for (auto& f : files)
-                out.push_back({std::move(f), false, std::nullopt});
+                out.push_back({f.string(), false, std::nullopt, is_lines_file(f)});
         } else {
-            out.push_back({input, false, not_a_file(input)});
+            out.push_back({input, false, not_a_file(input), is_lines_file(input)});
         }
     }
     return out;
@@ -111,13 +144,19 @@ std::optional<std::string> read_input(const Input& input) {
 
 using Checked = std::variant<fleet_db::IntakeReport, fleet_db::IntakeBoot, std::string>;
 
-// The report or boot record checked, or its refusal's reason.
-Checked intake(const std::string& name, std::string bytes) {
+// Runs `read` on the document `name`: the report or boot record checked, or its refusal's
+// reason.
+template <typename Read>
+Checked intake(const std::string& name, Read&& read) {
     try {
-        auto document = fleet_db::read_intake_document(name, std::move(bytes), unix_now_seconds());
-        if (auto* report = std::get_if<fleet_db::IntakeReport>(&document))
-            return std::move(*report);
-        return std::move(std::get<fleet_db::IntakeBoot>(document));
+        auto document = read();
+        if constexpr (std::is_same_v<decltype(document), fleet_db::IntakeBoot>) {
+            return document;
+        } else {
+            if (auto* report = std::get_if<fleet_db::IntakeReport>(&document))
+                return std::move(*report);
+            return std::move(std::get<fleet_db::IntakeBoot>(document));
+        }
     } catch (const std::exception&) {
         // A report the checks refuse (fleet_db::FleetDbError "NAME: reason") or the fleet model
         // cannot fit (model::InputError about `name`) is refused, not the batch.
@@ -128,33 +167,140 @@ Checked intake(const std::string& name, std::string bytes) {
     }
 }
 
-// One input read and checked: the report to store, or why it is refused.
-struct Prepared {
+// A piece of work: a whole input, or some lines of a JSON Lines file.
+struct Unit {
+    std::size_t input = 0;
+    std::size_t first_line = 0;         // of `lines`; 0 for a whole input
+    std::string lines;                  // whole lines, each ending in '\n'
+    std::vector<std::size_t> too_long;  // lines left unread (kMaxBootRecordLineBytes)
+};
+
+// One document read and checked: what to store, or why it is refused under `name` (the file,
+// or "FILE:LINE" for a line).
+struct Item {
+    std::string name;
     Checked checked;
 };
 
-Prepared prepare(const Input& input) {
+// A unit's documents, in order.
+struct Prepared {
+    std::vector<Item> items;
+};
+
+Prepared prepare_lines(const Input& input, Unit& unit) {
+    Prepared out;
+    std::size_t line = unit.first_line, at = 0;
+    std::size_t skipped = 0;
+    while (at < unit.lines.size() || skipped < unit.too_long.size()) {
+        if (skipped < unit.too_long.size() && unit.too_long[skipped] == line) {
+            out.items.push_back({input.name + ":" + std::to_string(line),
+                                 "longer than " + std::to_string(model::kMaxBootRecordLineBytes) +
+                                     " bytes, which no boot record is; give one record a line"});
+            ++skipped;
+            ++line;
+            continue;
+        }
+        const std::size_t end = unit.lines.find('\n', at);
+        std::string text = unit.lines.substr(at, end - at);
+        at = end + 1;
+        const std::size_t this_line = line++;
+        if (text.find_first_not_of(" \t\r") == std::string::npos)
+            continue;  // a blank line holds no record
+        const std::string name = input.name + ":" + std::to_string(this_line);
+        Checked checked = intake(name, [&] {
+            auto boot = fleet_db::read_intake_boot(name, std::move(text));
+            boot.name = input.name;
+            boot.line = this_line;
+            return boot;
+        });
+        out.items.push_back({name, std::move(checked)});
+    }
+    return out;
+}
+
+Prepared prepare(const Input& input, Unit& unit) {
     if (input.refusal)
-        return {*input.refusal};
+        return {{{input.name, *input.refusal}}};
+    if (input.lines)
+        return prepare_lines(input, unit);
     auto bytes = read_input(input);
     if (!bytes)
-        return {std::string("cannot be read")};
-    return {intake(input.name, std::move(*bytes))};
+        return {{{input.name, std::string("cannot be read")}}};
+    return {{{input.name, intake(input.name, [&] {
+                  return fleet_db::read_intake_document(input.name, std::move(*bytes),
+                                                        unix_now_seconds());
+              })}}};
 }
+
+// Lines of a JSON Lines file, read a unit at a time as preparers ask for work.
+class LinesReader {
+  public:
+    // A unit of the next lines, or nothing at the file's end.
+    std::optional<Unit> next(std::size_t input_index, const Input& input) {
+        if (!in_) {
+            in_.emplace(input.name, std::ios::binary);
+            line_ = 1;
+            open_failed_ = !*in_;
+        }
+        if (open_failed_)
+            return std::nullopt;
+        Unit unit;
+        unit.input = input_index;
+        unit.first_line = line_;
+        std::string line;
+        while (unit.lines.size() < kUnitBytes && read_line(line)) {
+            if (line.size() > model::kMaxBootRecordLineBytes)
+                unit.too_long.push_back(line_);
+            else
+                unit.lines.append(line).push_back('\n');
+            ++line_;
+        }
+        if (unit.lines.empty() && unit.too_long.empty())
+            return std::nullopt;
+        return unit;
+    }
+    bool unreadable() const { return open_failed_ || (in_ && in_->bad()); }
+    void close() { in_.reset(); }
+
+  private:
+    // About a thousand records: few enough to hold several units at once, many enough that
+    // handing them out costs nothing.
+    static constexpr std::size_t kUnitBytes = 1 << 20;
+
+    // One line without its '\n'; of a line longer than any record, only its first bytes
+    // beyond the bound are held, the rest is skipped.
+    bool read_line(std::string& line) {
+        line.clear();
+        std::streambuf* buf = in_->rdbuf();
+        for (;;) {
+            const int c = buf->sbumpc();
+            if (c == std::char_traits<char>::eof())
+                return !line.empty();
+            if (c == '\n')
+                return true;
+            if (line.size() <= model::kMaxBootRecordLineBytes)
+                line.push_back(static_cast<char>(c));
+        }
+    }
+
+    std::optional<std::ifstream> in_;
+    std::size_t line_ = 1;
+    bool open_failed_ = false;
+};
 
 // Reading and checking a report (parsing, the reader's bounds, the schema, the canonical text
 // and its hash) is most of an ingest's time and needs nothing of the others, so a few threads
-// prepare the reports ahead of the one being stored, which are stored in the order given. At
-// most `window` reports are held at once: memory stays bounded by a few reports, not by the
-// batch. An error that is not a refusal is handed to the storing thread at its report's turn.
+// prepare the units (a whole input, or a part of a JSON Lines file) ahead of the one being
+// stored, which are stored in the order given. At most `window` units are held at once: memory
+// stays bounded by a few reports or a few thousand lines, not by the batch. An error that is
+// not a refusal is handed to the storing thread at its unit's turn.
 class Preparers {
   public:
     explicit Preparers(const std::vector<Input>& inputs)
         : inputs_(inputs),
           window_(2 * std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, 8)),
           slots_(window_) {
-        const std::size_t threads = std::min(window_ / 2, inputs.size());
-        for (std::size_t t = 0; t < threads; ++t)
+        for (std::size_t t = 0; t < window_ / 2; ++t)
             threads_.emplace_back([this] { work(); });
     }
     Preparers(const Preparers&) = delete;
@@ -169,11 +315,13 @@ class Preparers {
             t.join();
     }
 
-    // The report at `i`, which must be the one after the last taken.
-    Prepared take(std::size_t i) {
+    // The unit at `i`, which must be the one after the last taken; nothing after the last.
+    std::optional<Prepared> take(std::size_t i) {
         std::unique_lock lock(mutex_);
         auto& slot = slots_[i % window_];
-        changed_.wait(lock, [&] { return slot.has_value(); });
+        changed_.wait(lock, [&] { return slot.has_value() || (done_ && i >= claimed_); });
+        if (!slot)
+            return std::nullopt;
         Slot done = std::move(*slot);
         slot.reset();
         taken_ = i + 1;
@@ -190,19 +338,48 @@ class Preparers {
         std::exception_ptr error;
     };
 
+    // The next unit, under the lock; nothing when every input is handed out.
+    std::optional<Unit> next_unit() {
+        while (next_input_ < inputs_.size()) {
+            const Input& input = inputs_[next_input_];
+            if (!input.lines || input.refusal)
+                return Unit{next_input_++, 0, {}, {}};
+            if (auto unit = lines_.next(next_input_, input))
+                return unit;
+            const bool unreadable = lines_.unreadable();
+            lines_.close();
+            if (unreadable) {  // refused as a whole
+                Unit unit{next_input_++, 0, {}, {}};
+                unreadable_.insert(unit.input);
+                return unit;
+            }
+            ++next_input_;
+        }
+        return std::nullopt;
+    }
+
     void work() {
         for (;;) {
             std::unique_lock lock(mutex_);
-            changed_.wait(lock, [&] {
-                return stop_ || (claimed_ < inputs_.size() && claimed_ < taken_ + window_);
-            });
-            if (stop_)
+            changed_.wait(lock, [&] { return stop_ || done_ || claimed_ < taken_ + window_; });
+            if (stop_ || done_)
                 return;
+            std::optional<Unit> unit;
+            unit = next_unit();
+            if (!unit) {
+                done_ = true;
+                lock.unlock();
+                changed_.notify_all();
+                return;
+            }
             const std::size_t i = claimed_++;
+            const bool unreadable = unreadable_.contains(unit->input);
             lock.unlock();
             Slot done;
             try {
-                done.prepared = prepare(inputs_[i]);
+                const Input& input = inputs_[unit->input];
+                done.prepared = unreadable ? Prepared{{{input.name, std::string("cannot be read")}}}
+                                           : prepare(input, *unit);
             } catch (...) {
                 done.error = std::current_exception();
             }
@@ -218,13 +395,15 @@ class Preparers {
     std::vector<std::optional<Slot>> slots_;
     std::mutex mutex_;
     std::condition_variable changed_;
-    std::size_t claimed_ = 0, taken_ = 0;
-    bool stop_ = false;
+    std::size_t claimed_ = 0, taken_ = 0, next_input_ = 0;
+    bool stop_ = false, done_ = false;
+    LinesReader lines_;
+    std::set<std::size_t> unreadable_;
     std::vector<std::thread> threads_;
 };
 
 nlohmann::json summary_json(const std::string& db, const fleet_db::IngestResult& r,
-                            const std::vector<Refusal>& refused) {
+                            const Refusals& refused) {
     nlohmann::json j = {{"database", db},
                         {"added", r.added},
                         {"verification_added", r.verification_added},
@@ -232,8 +411,13 @@ nlohmann::json summary_json(const std::string& db, const fleet_db::IngestResult&
                         {"conflicts", r.conflicts},
                         {"boots_added", r.boots_added},
                         {"boots_skipped", r.boots_skipped},
-                        {"refused", nlohmann::json::array()}};
-    for (const auto& x : refused)
+                        {"boot_lines", nlohmann::json::array()},
+                        {"refused", nlohmann::json::array()},
+                        {"refused_count", refused.count}};
+    for (const auto& f : r.boot_lines)
+        j["boot_lines"].push_back(
+            {{"file", f.file}, {"added", f.added}, {"stored_before", f.stored_before}});
+    for (const auto& x : refused.listed)
         j["refused"].push_back({{"file", x.name}, {"reason", x.reason}});
     return j;
 }
@@ -246,49 +430,72 @@ int run_fleet_ingest(const Args& args) {
         return 0;
     const auto target = fleet_db_target(o->db);
     auto db = fleet_db::FleetDb::open(target, true);
-    // A few reports in memory at a time (Preparers): read, checked, stored in turn, let go.
+    // A few reports or a few thousand boot records in memory at a time (Preparers): read,
+    // checked, stored in turn, let go.
     // The batch's transaction stores all of them or none.
     // The inputs are named and judged (a FIFO is never read) before the ingest lock is taken.
     const auto inputs = gather_inputs(o->inputs);
     auto batch = db.begin_ingest();
-    std::vector<Refusal> refused;
+    Refusals refused;
     std::size_t accepted = 0;
-    Preparers preparers(inputs);
-    for (std::size_t at = 0; at < inputs.size(); ++at) {
-        Prepared prepared = preparers.take(at);
-        if (auto* reason = std::get_if<std::string>(&prepared.checked)) {
-            refused.push_back({inputs[at].name, std::move(*reason)});
-            continue;
+    {
+        Preparers preparers(inputs);
+        for (std::size_t at = 0;; ++at) {
+            auto prepared = preparers.take(at);
+            if (!prepared)
+                break;
+            for (auto& item : prepared->items) {
+                if (auto* reason = std::get_if<std::string>(&item.checked)) {
+                    refused.add({std::move(item.name), std::move(*reason)});
+                    continue;
+                }
+                if (auto* boot = std::get_if<fleet_db::IntakeBoot>(&item.checked))
+                    batch.store(*boot);
+                else
+                    batch.store(std::move(std::get<fleet_db::IntakeReport>(item.checked)));
+                ++accepted;
+            }
         }
-        if (auto* boot = std::get_if<fleet_db::IntakeBoot>(&prepared.checked))
-            batch.store(*boot);
-        else
-            batch.store(std::move(std::get<fleet_db::IntakeReport>(prepared.checked)));
-        ++accepted;
     }
     const auto result = batch.commit();
     for (const auto& name : result.conflicts)
-        refused.push_back({name,
-                           "conflict: its host already has another report with the same "
-                           "generated_at, which stays; one run per host and time (write "
-                           "the report again for a new run)"});
+        refused.add({name,
+                     "conflict: its host already has another report with the same "
+                     "generated_at, which stays; one run per host and time (write "
+                     "the report again for a new run)"});
     accepted -= result.conflicts.size();
+    std::size_t boots_added = result.boots_added.size(),
+                boots_skipped = result.boots_skipped.size();
+    for (const auto& f : result.boot_lines) {
+        boots_added += static_cast<std::size_t>(f.added);
+        boots_skipped += static_cast<std::size_t>(f.stored_before);
+    }
     if (o->json) {
         std::cout << summary_json(target.display, result, refused).dump(2) << "\n";
     } else {
         std::cout << "added " << result.added.size() << ", verification added "
                   << result.verification_added.size() << ", already stored "
-                  << result.skipped.size() << ", refused " << refused.size();
-        if (!result.boots_added.empty() || !result.boots_skipped.empty())
-            std::cout << ", boots added " << result.boots_added.size() << ", boots already stored "
-                      << result.boots_skipped.size();
+                  << result.skipped.size() << ", refused " << refused.count;
+        if (boots_added + boots_skipped > 0)
+            std::cout << ", boots added " << boots_added << ", boots already stored "
+                      << boots_skipped;
         std::cout << " (" << printable_text(target.display) << ")\n";
     }
-    for (const auto& x : refused)
+    for (const auto& x : refused.listed)
         print_diagnostic("warning", "refused " + x.name + ": " + x.reason);
-    if (!refused.empty())
-        throw UsageError("fleet ingest: refused " + std::to_string(refused.size()) + " of " +
-                         count_text(refused.size() + accepted, "report") +
+    if (refused.count > refused.listed.size())
+        print_diagnostic(
+            "warning", "refused " + std::to_string(refused.count - refused.listed.size()) +
+                           " more lines, not listed (" + std::to_string(Refusals::kListedPerFile) +
+                           " are listed of each file)");
+    if (refused.count > 0)
+        throw UsageError("fleet ingest: refused " + std::to_string(refused.count) + " of " +
+                         count_text(refused.count + accepted,
+                                    std::none_of(inputs.begin(), inputs.end(),
+                                                 [](const Input& i) { return i.lines; }) &&
+                                            boots_added + boots_skipped == 0
+                                        ? "report"
+                                        : "document") +
                          " (listed above), nothing of them stored; the others are "
                          "stored");
     return 0;

@@ -216,7 +216,7 @@ model::fleet::FleetAnswer answer_of_sku(fleet_db::FleetDb& db, const std::string
         throw UsageError("--sku: no runs of SKU '" + sku_key +
                          "' in the database; see 'hugetune fleet skus' for the SKUs it holds");
     const model::fleet::FleetAnswer answer = model::fleet::fleet_answer(model::fleet::answer_sku(
-        std::move(runs), options, sku_runs_input(sku_key), db.boots_of_sku(sku_key)));
+        std::move(runs), options, sku_runs_input(sku_key), db.boot_tally(sku_key)));
     if (keep)
         db.keep_answer(sku_key, inputs, to_json(answer).dump());
     return answer;

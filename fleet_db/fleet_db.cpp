@@ -14,6 +14,7 @@
 #include <map>
 #include <utility>
 
+#include "fleet_db/boot_store.hpp"
 #include "fleet_db/fleet_db_error.hpp"
 #include "fleet_db/session_guard.hpp"
 #include "model/documents/report.hpp"
@@ -87,67 +88,6 @@ nlohmann::json stored_json(const std::string& text, const std::string& what,
 
 }  // namespace
 
-// A boot record's columns (migration 9), bound by reference to the statement that inserts it.
-struct BootRow {
-    std::string boot_key, host, sku_key, boot_id, kernel_release, absent_code, recorded_at, record;
-    long long pool_pages = 0, page_size_kb = 0, milliseconds = 0;
-    int threads = 0, line_present = 0, init_on_alloc = 0, hvo = 0, expected_threads = 0;
-    soci::indicator host_ind = soci::i_ok, sku_ind = soci::i_ok, boot_id_ind = soci::i_ok,
-                    kernel_ind = soci::i_ok, pool_ind = soci::i_ok, threads_ind = soci::i_ok,
-                    ms_ind = soci::i_ok, absent_ind = soci::i_ok, ioa_ind = soci::i_ok,
-                    hvo_ind = soci::i_ok, expected_ind = soci::i_ok;
-};
-
-template <typename T, typename V>
-void set_column(T& column, soci::indicator& ind, const std::optional<V>& value) {
-    ind = value ? soci::i_ok : soci::i_null;
-    column = value ? static_cast<T>(*value) : T{};
-}
-
-void bind_boot(BootRow& row, const IntakeBoot& boot) {
-    const model::BootRecord& r = boot.record;
-    row.boot_key = boot.boot_key;
-    row.record = boot.document;
-    row.recorded_at = r.recorded_at;
-    set_column(row.host, row.host_ind, r.host);
-    set_column(row.sku_key, row.sku_ind,
-               r.sku ? std::optional<std::string>(model::fleet::to_string(*r.sku)) : std::nullopt);
-    set_column(row.boot_id, row.boot_id_ind, r.boot_id);
-    set_column(row.kernel_release, row.kernel_ind, r.kernel_release);
-    set_column(row.pool_pages, row.pool_ind,
-               r.pool ? std::optional<std::uint64_t>(r.pool->pages) : std::nullopt);
-    row.page_size_kb = r.pool ? static_cast<long long>(r.pool->page_size_kb) : 0;
-    set_column(row.threads, row.threads_ind, r.threads);
-    set_column(row.milliseconds, row.ms_ind, r.milliseconds);
-    row.line_present = r.allocation_line.present ? 1 : 0;
-    set_column(row.absent_code, row.absent_ind,
-               r.allocation_line.absent_reason
-                   ? std::optional<std::string>(r.allocation_line.absent_reason->code)
-                   : std::nullopt);
-    set_column(row.init_on_alloc, row.ioa_ind, r.init_on_alloc);
-    set_column(row.hvo, row.hvo_ind, r.hvo);
-    set_column(row.expected_threads, row.expected_ind, r.expected_threads);
-}
-
-// ON CONFLICT DO NOTHING without a conflict target (boot_key is the one unique key besides the
-// id): naming the key would need the right to read it, which the boot writer role has not.
-soci::statement prepare_boot_insert(soci::session& sql, BootRow& row) {
-    return (sql.prepare << "INSERT INTO boot_records (boot_key, host, sku_key, boot_id,"
-                           " kernel_release, pool_pages, page_size_kb, threads, milliseconds,"
-                           " line_present, absent_code, init_on_alloc, hvo, expected_threads,"
-                           " recorded_at, record) VALUES (:key, :host, :sku, :boot, :kernel,"
-                           " :pages, :page_kb, :threads, :ms, :present, :absent, :ioa, :hvo,"
-                           " :expected, :at, :record) ON CONFLICT DO NOTHING",
-            soci::use(row.boot_key), soci::use(row.host, row.host_ind),
-            soci::use(row.sku_key, row.sku_ind), soci::use(row.boot_id, row.boot_id_ind),
-            soci::use(row.kernel_release, row.kernel_ind), soci::use(row.pool_pages, row.pool_ind),
-            soci::use(row.page_size_kb), soci::use(row.threads, row.threads_ind),
-            soci::use(row.milliseconds, row.ms_ind), soci::use(row.line_present),
-            soci::use(row.absent_code, row.absent_ind), soci::use(row.init_on_alloc, row.ioa_ind),
-            soci::use(row.hvo, row.hvo_ind), soci::use(row.expected_threads, row.expected_ind),
-            soci::use(row.recorded_at), soci::use(row.record));
-}
-
 namespace storage {
 
 // The statements an ingest runs for every report, prepared once per batch (SQLite and
@@ -195,8 +135,7 @@ class RunStore {
                soci::use(measured_, measured_ind_), soci::use(block_threads_, block_threads_ind_),
                soci::use(block_predicted_, block_predicted_ind_), soci::use(ratio_, ratio_ind_),
                soci::use(block_kernel_, block_kernel_ind_), soci::use(boot_id_, boot_id_ind_),
-               soci::use(block_))),
-          insert_boot_(prepare_boot_insert(sql, boot_)) {}
+               soci::use(block_))) {}
 
     long long sku_id(const model::fleet::SkuKey& sku) {
         const std::string key = model::fleet::to_string(sku);
@@ -248,13 +187,6 @@ class RunStore {
             digest_.swap(*r.digest);
         }
         return {id_, Outcome::added};
-    }
-
-    // True when the boot is new to the database.
-    bool store_boot(const IntakeBoot& boot) {
-        bind_boot(boot_, boot);
-        insert_boot_.execute(true);
-        return insert_boot_.get_affected_rows() > 0;
     }
 
     // True when the block is new to the run: a run keeps every distinct block (the same report
@@ -324,9 +256,8 @@ class RunStore {
     soci::indicator measured_ind_ = soci::i_ok, block_threads_ind_ = soci::i_ok,
                     block_predicted_ind_ = soci::i_ok, ratio_ind_ = soci::i_ok,
                     block_kernel_ind_ = soci::i_ok, boot_id_ind_ = soci::i_ok;
-    BootRow boot_;
     soci::statement insert_host_, select_host_, insert_run_, insert_digest_, select_run_,
-        insert_verification_, insert_boot_;
+        insert_verification_;
 };
 
 }  // namespace storage
@@ -636,13 +567,8 @@ FleetDb FleetDb::open_for_boot_records(const DbTarget& target) {
 }
 
 bool FleetDb::store_boot_record(const IntakeBoot& boot) {
-    return guarded(target_, "store the boot record", [&] {
-        BootRow row;
-        bind_boot(row, boot);
-        soci::statement st = prepare_boot_insert(*sql_, row);
-        st.execute(true);
-        return st.get_affected_rows() > 0;
-    });
+    return guarded(target_, "store the boot record",
+                   [&] { return storage::insert_boot_record(*sql_, boot); });
 }
 
 FleetDb FleetDb::open(const DbTarget& target, bool create) {
@@ -806,20 +732,24 @@ struct IngestBatch::State {
             sql << "SELECT 1 FROM (SELECT pg_advisory_xact_lock(4712)) AS l", soci::into(one);
         }
         runs.emplace(sql);
+        boots.emplace(sql, target.dialect, result);
     }
     DbTarget target;
     storage::Transaction transaction;
     soci::session& sql;
-    std::optional<storage::RunStore> runs;  // after the lock: preparing reads the schema
     IngestResult result;
+    std::optional<storage::RunStore> runs;  // after the lock: preparing reads the schema
+    std::optional<storage::BootStore> boots;
 };
 
 IngestBatch::IngestBatch(std::unique_ptr<State> state) : state_(std::move(state)) {}
 IngestBatch::IngestBatch(IngestBatch&&) noexcept = default;
 IngestBatch& IngestBatch::operator=(IngestBatch&&) noexcept = default;
 IngestBatch::~IngestBatch() {
-    if (state_)
-        state_->runs.reset();  // the statements end before the transaction rolls back
+    if (state_) {  // the statements end before the transaction rolls back
+        state_->boots.reset();
+        state_->runs.reset();
+    }
 }
 
 void IngestBatch::store(IntakeReport r) {
@@ -845,16 +775,21 @@ void IngestBatch::store(IntakeReport r) {
 }
 
 void IngestBatch::store(const IntakeBoot& boot) {
-    guarded(state_->target, "ingest", [&] {
-        (state_->runs->store_boot(boot) ? state_->result.boots_added : state_->result.boots_skipped)
-            .push_back(boot.name);
-    });
+    guarded(state_->target, "ingest", [&] { state_->boots->store(boot); });
 }
 
 IngestResult IngestBatch::commit() {
     return guarded(state_->target, "ingest", [&] {
+        state_->boots->flush();
+        const bool analyze = state_->boots->copied() >= storage::kAnalyzeAfterBootRows;
+        state_->boots.reset();
         state_->runs.reset();
         state_->transaction.commit();
+        if (analyze)
+            try {
+                state_->sql << "ANALYZE boot_records";
+            } catch (const soci::soci_error&) {  // not the table's owner: autovacuum does it
+            }
         return std::move(state_->result);
     });
 }
@@ -1097,6 +1032,11 @@ std::vector<model::fleet::SkuBoot> FleetDb::boots_of_sku(const std::string& sku_
         }
         return boots;
     });
+}
+
+model::fleet::BootTally FleetDb::boot_tally(const std::string& sku_key) {
+    return guarded(target_, "read the boots",
+                   [&] { return storage::tally_stored_boots(*sql_, target_.dialect, sku_key); });
 }
 
 std::optional<std::string> FleetDb::kept_answer(const std::string& sku_key,

@@ -66,6 +66,12 @@ struct IngestResult {
     std::vector<std::string> conflicts;
     std::vector<std::string> boots_added;    // boot records stored
     std::vector<std::string> boots_skipped;  // boot records of boots stored before
+    // The records of JSON Lines files, counted per file rather than named line by line.
+    struct BootLines {
+        std::string file;
+        int added = 0, stored_before = 0;
+    };
+    std::vector<BootLines> boot_lines;
 };
 
 // A verification's key, as `fleet runs` prints it and `fleet forget --verification` takes it:
@@ -137,6 +143,9 @@ class FleetDb {
     std::vector<model::fleet::FleetRun> runs_of_sku(const std::string& sku_key);
     // The SKU's boots whose kernel logged the allocation line, in the order they were stored.
     std::vector<model::fleet::SkuBoot> boots_of_sku(const std::string& sku_key);
+    // The SKU's boots tallied by the database (docs/fleet.md "Boots at fleet size"): the same
+    // as model::fleet::tally_boots(boots_of_sku(sku_key)), without holding every boot.
+    model::fleet::BootTally boot_tally(const std::string& sku_key);
     // How many boot records the host has.
     int boot_records_of_host(const std::string& host);
     // The SKU's open canary plan, if any; every open plan, by SKU.

@@ -25,7 +25,8 @@ struct IntakeReport {
 
 // One boot record (model/documents/boot_record.hpp) on its way into the fleet database.
 struct IntakeBoot {
-    std::string name;  // the file name, for messages
+    std::string name;      // the file name, for messages
+    std::size_t line = 0;  // its line in a JSON Lines file; 0 for a file of its own
     model::BootRecord record;
     std::string document;  // the record as its one writer writes it, as stored
     // The boot: "boot <host> <boot id>", or for a record without a boot id (made from a saved

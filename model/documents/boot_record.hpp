@@ -19,6 +19,9 @@ namespace hugetune::model {
 // changes only when a member changes meaning or disappears.
 inline constexpr std::string_view kBootRecordKind = "hugetune-boot-record";
 inline constexpr int kBootRecordSchemaVersion = 1;
+// A boot record as its writer writes it is under 2 kB: a line of a JSON Lines file of records
+// (`fleet ingest`) longer than this is not one, and is refused without being held.
+inline constexpr std::size_t kMaxBootRecordLineBytes = 64 * 1024;
 // The kernel's release as uname(2) holds it: at most 64 characters.
 inline constexpr std::size_t kMaxKernelReleaseChars = 64;
 

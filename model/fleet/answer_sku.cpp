@@ -337,7 +337,7 @@ void judge(SkuAnswer& a, const FittedHosts& fitted, const std::vector<std::strin
 // The hosts' recorded boots beside the sweeps' answer: when they settle on another value, the
 // answer is that value, whatever the sweeps' own status was (the boots are the kernel's own
 // times on these hosts), and the sentence says what the sweeps answered.
-void settle_by_boots(SkuAnswer& a, const std::vector<SkuBoot>& boots, const FleetOptions& o) {
+void settle_by_boots(SkuAnswer& a, const BootTally& boots, const FleetOptions& o) {
     const int recommended = a.recommendation.hugepage_alloc_threads;
     a.boots = judge_boots(boots, a.recommendation, recommended, o.recommend.tolerance);
     if (!a.boots || !a.boots->decided)
@@ -354,12 +354,12 @@ void settle_by_boots(SkuAnswer& a, const std::vector<SkuBoot>& boots, const Flee
 }  // namespace
 
 SkuAnswer answer_sku(const std::vector<FleetRun>& runs, const FleetOptions& options,
-                     const InputSource& runs_input, const std::vector<SkuBoot>& boots) {
+                     const InputSource& runs_input, const BootTally& boots) {
     return answer_sku(std::vector<FleetRun>(runs), options, runs_input, boots);
 }
 
 SkuAnswer answer_sku(std::vector<FleetRun>&& runs, const FleetOptions& options,
-                     const InputSource& runs_input, const std::vector<SkuBoot>& boots) {
+                     const InputSource& runs_input, const BootTally& boots) {
     // Each stage takes the runs from the one before (moved, never copied): a SKU of 100,000
     // hosts is held once.
     std::vector<HostRuns> hosts = read_host_runs(std::move(runs), runs_input);

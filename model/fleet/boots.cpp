@@ -2,25 +2,17 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdint>
 #include <map>
 #include <random>
-#include <set>
 #include <tuple>
+#include <utility>
 
 #include "model/statistics.hpp"
 #include "model/text.hpp"
 
 namespace hugetune::model::fleet {
 namespace {
-
-// "6.15" of "6.15.2-cloud-amd64": the release family whose boots are compared together.
-std::string family_of(const std::string& release) {
-    std::size_t at = 0, dots = 0;
-    while (at < release.size() && (std::isdigit(static_cast<unsigned char>(release[at])) != 0 ||
-                                   (release[at] == '.' && ++dots < 2)))
-        ++at;
-    return release.substr(0, at);
-}
 
 int hvo_key(const std::optional<bool>& hvo) {
     return hvo ? (*hvo ? 1 : 0) : -1;
@@ -32,35 +24,61 @@ std::string value_text(const BootValue& v) {
            count_text(v.boots, "boot") + ")";
 }
 
-// Each host's median ratio of boot time to the prediction, at every value it booted.
-struct HostRatio {
-    std::string host;
-    double ratio = 0;
+// Each host's ratios of boot time to the prediction, one per value it booted, hosts in name
+// order: the calibration factor is their median, its interval a bootstrap over hosts.
+struct HostRatios {
+    std::vector<double> ratios;       // host by host
+    std::vector<std::size_t> starts;  // where each host's begin, and the end
 };
 
-void calibrate(SkuBoots& out, const std::vector<HostRatio>& ratios) {
-    if (ratios.empty())
-        return;
-    std::vector<double> all;
-    std::map<std::string, std::vector<double>> by_host;
-    for (const auto& r : ratios) {
-        all.push_back(r.ratio);
-        by_host[r.host].push_back(r.ratio);
+// The median of a resample, which draws host h drawn[h] times (each time with all its ratios):
+// walked over every ratio in order, each counted as often as its host was drawn. The value
+// median() gives for the resample itself (the same two middle values, the same arithmetic),
+// without copying and sorting 100,000 ratios 200 times.
+double resample_median(const std::vector<std::pair<double, std::uint32_t>>& sorted,
+                       const std::vector<std::uint32_t>& drawn, std::size_t size) {
+    const std::size_t middle = size / 2;  // the upper middle's rank; the lower's is one less
+    const bool even = size % 2 == 0;
+    std::size_t seen = 0;
+    std::optional<double> lower;
+    for (const auto& [ratio, host] : sorted) {
+        if (drawn[host] == 0)
+            continue;
+        seen += drawn[host];
+        if (even && !lower && seen >= middle)
+            lower = ratio;
+        if (seen > middle)
+            return even ? (*lower + ratio) / 2 : ratio;
     }
-    out.calibration = median(all);
-    std::vector<const std::vector<double>*> hosts;
-    for (const auto& [host, values] : by_host)
-        hosts.push_back(&values);
+    return 0;  // an empty resample: cannot be, every host has a ratio
+}
+
+void calibrate(SkuBoots& out, const HostRatios& by_host) {
+    if (by_host.ratios.empty())
+        return;
+    out.calibration = median(by_host.ratios);
+    const std::size_t hosts = by_host.starts.size() - 1;
+    std::vector<std::pair<double, std::uint32_t>> sorted;
+    std::vector<std::uint32_t> ratios_of(hosts);
+    for (std::size_t h = 0; h < hosts; ++h) {
+        ratios_of[h] = static_cast<std::uint32_t>(by_host.starts[h + 1] - by_host.starts[h]);
+        for (std::size_t i = by_host.starts[h]; i < by_host.starts[h + 1]; ++i)
+            sorted.emplace_back(by_host.ratios[i], static_cast<std::uint32_t>(h));
+    }
+    std::sort(sorted.begin(), sorted.end());
     std::mt19937_64 draw(1);
-    std::uniform_int_distribution<std::size_t> pick(0, hosts.size() - 1);
+    std::uniform_int_distribution<std::size_t> pick(0, hosts - 1);
     std::vector<double> medians;
+    std::vector<std::uint32_t> drawn(hosts);
     for (int i = 0; i < kCalibrationResamples; ++i) {
-        std::vector<double> sample;
-        for (std::size_t h = 0; h < hosts.size(); ++h) {
-            const auto& values = *hosts[pick(draw)];
-            sample.insert(sample.end(), values.begin(), values.end());
+        std::fill(drawn.begin(), drawn.end(), 0);
+        std::size_t size = 0;
+        for (std::size_t h = 0; h < hosts; ++h) {
+            const std::size_t at = pick(draw);
+            ++drawn[at];
+            size += ratios_of[at];
         }
-        medians.push_back(median(sample));
+        medians.push_back(resample_median(sorted, drawn, size));
     }
     out.calibration_low = quantile(medians, 0.05);
     out.calibration_high = quantile(medians, 0.95);
@@ -105,65 +123,147 @@ void decide(SkuBoots& out, int recommended, double tolerance) {
 
 }  // namespace
 
-std::optional<SkuBoots> judge_boots(const std::vector<SkuBoot>& boots, const Recommendation& r,
-                                    int recommended, double tolerance) {
-    if (boots.empty())
+std::string kernel_family_of(const std::string& kernel_release) {
+    std::size_t at = 0, dots = 0;
+    while (at < kernel_release.size() &&
+           (std::isdigit(static_cast<unsigned char>(kernel_release[at])) != 0 ||
+            (kernel_release[at] == '.' && ++dots < 2)))
+        ++at;
+    return kernel_release.substr(0, at);
+}
+
+std::optional<BootGroupChoice> choose_boot_group(const std::vector<BootGroup>& groups) {
+    std::map<std::pair<std::string, int>, int> by_family;
+    for (const auto& g : groups)
+        by_family[{kernel_family_of(g.kernel_release), hvo_key(g.hvo)}] += g.boots;
+    if (by_family.empty())
         return std::nullopt;
+    const auto most = std::max_element(by_family.begin(), by_family.end(), [](auto& a, auto& b) {
+                          return a.second < b.second;
+                      })->first;
+    BootGroupChoice c;
+    c.kernel_family = most.first;
+    if (most.second >= 0)
+        c.hvo = most.second == 1;
+    for (const auto& g : groups)
+        if (hvo_key(g.hvo) == most.second && kernel_family_of(g.kernel_release) == most.first &&
+            std::find(c.kernel_releases.begin(), c.kernel_releases.end(), g.kernel_release) ==
+                c.kernel_releases.end())
+            c.kernel_releases.push_back(g.kernel_release);
+    std::sort(c.kernel_releases.begin(), c.kernel_releases.end());
+    return c;
+}
+
+bool counts_as_boot(const SkuBoot& boot) {
+    return !boot.host.empty() && boot.threads >= 1 && boot.pool_pages > 0;
+}
+
+BootTally tally_boots(const std::vector<SkuBoot>& boots) {
+    BootTally t;
     std::map<std::pair<std::string, int>, int> groups;
     for (const auto& b : boots)
-        ++groups[{family_of(b.kernel_release), hvo_key(b.hvo)}];
-    const auto group = std::max_element(groups.begin(), groups.end(), [](auto& a, auto& b) {
-                           return a.second < b.second;
-                       })->first;
-    SkuBoots out;
-    out.kernel_family = group.first;
-    if (group.second >= 0)
-        out.hvo = group.second == 1;
+        if (counts_as_boot(b))
+            ++groups[{b.kernel_release, hvo_key(b.hvo)}];
+    for (const auto& [key, count] : groups)
+        t.groups.push_back({key.first,
+                            key.second < 0 ? std::nullopt : std::optional<bool>(key.second == 1),
+                            count});
+    const auto compared = choose_boot_group(t.groups);
+    if (!compared)
+        return t;
+    t.compared = *compared;
     // value -> host -> ms per 1,000 pages of each boot; value -> each boot's pool
     std::map<int, std::map<std::string, std::vector<double>>> by_value;
     std::map<int, std::vector<double>> pools;
-    std::set<std::string> hosts;
     for (const auto& b : boots) {
-        if (std::pair(family_of(b.kernel_release), hvo_key(b.hvo)) != group || b.threads < 1 ||
-            b.pool_pages == 0) {
-            ++out.other_boots;
+        if (!counts_as_boot(b) || hvo_key(b.hvo) != hvo_key(t.compared.hvo) ||
+            std::find(t.compared.kernel_releases.begin(), t.compared.kernel_releases.end(),
+                      b.kernel_release) == t.compared.kernel_releases.end())
             continue;
-        }
         by_value[b.threads][b.host].push_back(b.milliseconds * 1000.0 /
                                               static_cast<double>(b.pool_pages));
         pools[b.threads].push_back(static_cast<double>(b.pool_pages));
-        hosts.insert(b.host);
-        ++out.boots;
     }
-    out.hosts = static_cast<int>(hosts.size());
+    for (const auto& [threads, host_boots] : by_value)
+        for (const auto& [host, values] : host_boots)
+            t.host_medians.push_back(
+                {host, threads, static_cast<int>(values.size()), quantile(values, 0.5)});
+    for (const auto& [threads, values] : pools)
+        t.pool_pages.emplace_back(threads, quantile(values, 0.5));
+    return t;
+}
+
+std::optional<SkuBoots> judge_boots(const BootTally& tally, const Recommendation& r,
+                                    int recommended, double tolerance) {
+    if (tally.groups.empty())
+        return std::nullopt;
+    SkuBoots out;
+    out.kernel_family = tally.compared.kernel_family;
+    out.hvo = tally.compared.hvo;
+    // Each host's medians, in host name order (the order the database returns them in may
+    // follow another collation): the bootstrap's draws name hosts by their place.
+    std::vector<const HostBootMedian*> by_host;
+    for (const auto& m : tally.host_medians)
+        by_host.push_back(&m);
+    std::stable_sort(by_host.begin(), by_host.end(),
+                     [](auto* a, auto* b) { return a->host < b->host; });
+    for (std::size_t i = 0; i < by_host.size(); ++i)
+        if (i == 0 || by_host[i]->host != by_host[i - 1]->host)
+            ++out.hosts;
+    int all = 0;
+    for (const auto& g : tally.groups)
+        all += g.boots;
     const bool predicts = r.decided_by_rule.empty();
-    std::vector<HostRatio> ratios;
-    for (const auto& [threads, host_boots] : by_value) {
-        BootValue v;
-        v.threads = threads;
-        v.hosts = static_cast<int>(host_boots.size());
-        std::vector<double> host_medians;
-        for (const auto& [host, values] : host_boots) {
-            v.boots += static_cast<int>(values.size());
-            host_medians.push_back(median(values));
-        }
-        v.ms_per_1000_pages = median(host_medians);
-        v.low = quantile(host_medians, 0.1);
-        v.high = quantile(host_medians, 0.9);
-        if (predicts) {
-            const double pages = median(pools[threads]);
-            const double predicted = predict_boot_seconds(r, threads, pages) * 1e6 / pages;
-            if (predicted > 0) {
-                v.predicted_ms_per_1000_pages = predicted;
-                for (const auto& [host, values] : host_boots)
-                    ratios.push_back({host, median(values) / predicted});
-            }
-        }
+    std::map<int, double> predicted;  // ms per 1,000 pages, per value
+    std::map<int, std::vector<double>> medians_of;
+    std::map<int, BootValue> values;
+    for (const auto& m : tally.host_medians) {
+        BootValue& v = values[m.threads];
+        v.threads = m.threads;
+        ++v.hosts;
+        v.boots += m.boots;
+        out.boots += m.boots;
+        medians_of[m.threads].push_back(m.ms_per_1000_pages);
+    }
+    out.other_boots = all - out.boots;
+    for (const auto& [threads, pages] : tally.pool_pages) {
+        if (!predicts || pages <= 0)
+            continue;
+        const double ms = predict_boot_seconds(r, threads, pages) * 1e6 / pages;
+        if (ms > 0)
+            predicted[threads] = ms;
+    }
+    for (auto& [threads, v] : values) {
+        const auto& medians = medians_of[threads];
+        v.ms_per_1000_pages = quantile(medians, 0.5);
+        v.low = quantile(medians, 0.1);
+        v.high = quantile(medians, 0.9);
+        if (const auto p = predicted.find(threads); p != predicted.end())
+            v.predicted_ms_per_1000_pages = p->second;
         out.values.push_back(v);
     }
+    HostRatios ratios;
+    const std::string* host = nullptr;
+    for (const auto* m : by_host) {
+        const auto p = predicted.find(m->threads);
+        if (p == predicted.end())
+            continue;
+        if (host == nullptr || *host != m->host) {
+            ratios.starts.push_back(ratios.ratios.size());
+            host = &m->host;
+        }
+        ratios.ratios.push_back(m->ms_per_1000_pages / p->second);
+    }
+    if (!ratios.ratios.empty())
+        ratios.starts.push_back(ratios.ratios.size());
     calibrate(out, ratios);
     decide(out, recommended, tolerance);
     return out;
+}
+
+std::optional<SkuBoots> judge_boots(const std::vector<SkuBoot>& boots, const Recommendation& r,
+                                    int recommended, double tolerance) {
+    return judge_boots(tally_boots(boots), r, recommended, tolerance);
 }
 
 }  // namespace hugetune::model::fleet

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "model/recommend.hpp"
@@ -31,6 +32,51 @@ inline constexpr int kMinBootHosts = 5;
 // Resamples of the hosts for the calibration factor's interval, from a fixed seed: the same
 // boots give the same interval.
 inline constexpr int kCalibrationResamples = 200;
+
+// What the statistics read of a SKU's boots, reduced where the boots are stored
+// (docs/fleet.md "Boots at fleet size"): a database computes it with its own aggregates,
+// tally_boots() from the boots in memory, and both give the same bits. Every median here is
+// quantile(values, 0.5), the interpolation PostgreSQL's percentile_cont makes.
+
+// The boots of one kernel release and HVO setting (an absent release is "").
+struct BootGroup {
+    std::string kernel_release;
+    std::optional<bool> hvo;
+    int boots = 0;
+};
+
+// One host's boots at one value: how many, and their median time per 1,000 pages.
+struct HostBootMedian {
+    std::string host;
+    int threads = 0;
+    int boots = 0;
+    double ms_per_1000_pages = 0;
+};
+
+// The group the boots are compared within: the kernel release family (major.minor) and HVO
+// setting most boots share; of a tie, the smaller family, then HVO unknown, off, on.
+struct BootGroupChoice {
+    std::string kernel_family;
+    std::optional<bool> hvo;
+    std::vector<std::string> kernel_releases;  // of `groups`, those of the family with that HVO
+};
+
+struct BootTally {
+    std::vector<BootGroup> groups;  // every boot counted, by release and HVO
+    BootGroupChoice compared;
+    std::vector<HostBootMedian> host_medians;  // the compared boots, by value then host
+    // The compared boots' median pool (pages) per value, in the order of the values.
+    std::vector<std::pair<int, double>> pool_pages;
+};
+
+// "6.15" of "6.15.2-cloud-amd64": the release family whose boots are compared together.
+std::string kernel_family_of(const std::string& kernel_release);
+// Nothing without groups.
+std::optional<BootGroupChoice> choose_boot_group(const std::vector<BootGroup>& groups);
+// A boot the statistics count: its kernel logged the line with threads and a pool.
+bool counts_as_boot(const SkuBoot& boot);
+// The tally of boots held in memory (the database's own, fleet_db's boot_tally, is the other).
+BootTally tally_boots(const std::vector<SkuBoot>& boots);
 
 // One value's boots, each host's median first, so a host booted often has the same say.
 struct BootValue {
@@ -61,6 +107,8 @@ struct SkuBoots {
 
 // Nothing when there are no boots. `recommended`: the sweeps' answer; each value's prediction is
 // for the pool its boots allocated.
+std::optional<SkuBoots> judge_boots(const BootTally& tally, const Recommendation& r,
+                                    int recommended, double tolerance);
 std::optional<SkuBoots> judge_boots(const std::vector<SkuBoot>& boots, const Recommendation& r,
                                     int recommended, double tolerance);
 

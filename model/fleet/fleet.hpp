@@ -173,13 +173,13 @@ struct SkuAnswer {
 
 // All runs must share one SKU key; throws InputError about `runs_input` (what names the runs
 // together) when they do not or none can be fitted.
-// `boots`: the SKU's recorded boots; when they settle on another value than the sweeps, the
-// answer is that value, settled_by_boots.
+// `boots`: the SKU's recorded boots, tallied; when they settle on another value than the sweeps,
+// the answer is that value, settled_by_boots.
 SkuAnswer answer_sku(const std::vector<FleetRun>& runs, const FleetOptions& options,
-                     const InputSource& runs_input = {}, const std::vector<SkuBoot>& boots = {});
+                     const InputSource& runs_input = {}, const BootTally& boots = {});
 // The same, the runs' facts moved out of them: a SKU of 100,000 hosts is held once.
 SkuAnswer answer_sku(std::vector<FleetRun>&& runs, const FleetOptions& options,
-                     const InputSource& runs_input = {}, const std::vector<SkuBoot>& boots = {});
+                     const InputSource& runs_input = {}, const BootTally& boots = {});
 
 // Another name the same machine's runs were stored under, and why it is the same machine
 // (docs/fleet.md "The host-name rule"): its runs are this host's, counted once.

@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 
 #include "model/alloc_threads.hpp"
+#include "model/documents/boot_record.hpp"
 #include "model/documents/report.hpp"
 #include "model/fit/resampling.hpp"
 #include "model/input/fit_input.hpp"
@@ -254,6 +256,38 @@ json host_report(const FleetSpec& spec, const SkuTruth& s, std::size_t h, double
     return report;
 }
 
+// The SKU's boot records: `hosts` hosts booting once each at half, once and twice its best
+// value in turn, from a stream of their own (the reports' stay as they were).
+void sku_boots(const FleetSpec& spec, const SkuTruth& s, int k, const BootSink& sink) {
+    model::Resampler rng(spec.seed * 7919 + static_cast<std::uint64_t>(k));
+    const int best = s.best_hugepage_alloc_threads;
+    const int values[] = {std::max(1, best / 2), best, std::min(best * 2, s.online_cpus)};
+    for (int h = 0; h < spec.boot_hosts_per_sku; ++h) {
+        model::BootRecord r;
+        r.recorded_at = "2026-12-01T06:00:00Z";
+        r.host = s.key.microarch + "-" + std::to_string(k) + "-boot" + std::to_string(h);
+        r.sku = s.key;
+        char id[64];  // a boot id's form (36 characters), unique per SKU and host
+        std::snprintf(id, sizeof id, "%08x-%04x-4%03x-8%03x-%012llx",
+                      static_cast<unsigned>(spec.seed & 0xffffffffU), static_cast<unsigned>(k),
+                      static_cast<unsigned>(h >> 12 & 0xfff), static_cast<unsigned>(h & 0xfff),
+                      static_cast<unsigned long long>(h));
+        r.boot_id = id;
+        r.kernel_release = "6.15.3";
+        r.pool = model::BootRecordPool{s.pool_pages, 2048};
+        const int threads = values[h % 3];
+        r.threads = static_cast<std::uint64_t>(threads);
+        r.milliseconds = static_cast<std::uint64_t>(std::max(
+            1.0, std::round(s.boot_seconds(threads) * 1000 * std::exp(kHostNoise * rng.normal()))));
+        r.init_on_alloc = true;
+        r.hvo = true;
+        r.allocation_line.present = true;
+        r.allocation_line.text = "HugeTLB: allocation took " + std::to_string(*r.milliseconds) +
+                                 "ms with hugepage_allocation_threads=" + std::to_string(threads);
+        sink(model::to_json(r).dump());
+    }
+}
+
 }  // namespace
 
 double SkuTruth::boot_seconds(int total_threads) const {
@@ -261,7 +295,8 @@ double SkuTruth::boot_seconds(int total_threads) const {
     return usl_per_page(*this, per_node) * static_cast<double>(pool_pages) / key.nodes;
 }
 
-GeneratedFleet generate_fleet(const FleetSpec& spec, const ReportSink& sink) {
+GeneratedFleet generate_fleet(const FleetSpec& spec, const ReportSink& sink,
+                              const BootSink& boots) {
     model::Resampler rng(spec.seed);
     GeneratedFleet fleet;
     for (int k = 0; k < spec.skus; ++k) {
@@ -277,6 +312,8 @@ GeneratedFleet generate_fleet(const FleetSpec& spec, const ReportSink& sink) {
             else
                 fleet.reports.emplace_back(s.hosts[h], std::move(report));
         }
+        if (boots)
+            sku_boots(spec, s, k, boots);
         fleet.skus.push_back(std::move(s));
     }
     return fleet;

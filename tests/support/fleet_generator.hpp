@@ -28,6 +28,9 @@ struct FleetSpec {
     // its own samples still: the fleet refits from samples, and a fit per host is what makes a
     // large fleet slow to generate in a Debug build.
     bool fit_every_host = true;
+    // Hosts per SKU that record one boot each (boot records, no report): in turn at half, once
+    // and twice the SKU's best value, each taking the true time with a little noise.
+    int boot_hosts_per_sku = 0;
 };
 
 struct PlantedOutlier {
@@ -62,7 +65,10 @@ struct GeneratedFleet {
 // Each report as it is made, host and document; given, generate_fleet hands every report to it
 // and keeps none (a fleet of 100,000 hosts is written out one report at a time).
 using ReportSink = std::function<void(const std::string& host, nlohmann::json report)>;
+// Each boot record as it is made, written as its one writer writes it (one line of JSON Lines).
+using BootSink = std::function<void(const std::string& record)>;
 
-GeneratedFleet generate_fleet(const FleetSpec& spec, const ReportSink& sink = {});
+GeneratedFleet generate_fleet(const FleetSpec& spec, const ReportSink& sink = {},
+                              const BootSink& boots = {});
 
 }  // namespace hugetune::test

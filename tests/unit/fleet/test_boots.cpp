@@ -4,7 +4,13 @@
 // among them, faster beyond the tolerance.
 #include <doctest/doctest.h>
 
+#include <map>
+#include <random>
+
 #include "model/fleet/boots.hpp"
+#include "model/fleet/fleet.hpp"
+#include "model/statistics.hpp"
+#include "tests/unit/support/report_data.hpp"
 
 using namespace hugetune::model;
 using namespace hugetune::model::fleet;
@@ -29,7 +35,7 @@ Recommendation rule_decided() {
 }  // namespace
 
 TEST_CASE("boots: none, nothing to say") {
-    CHECK_FALSE(judge_boots({}, rule_decided(), 8, 0.02).has_value());
+    CHECK_FALSE(judge_boots(std::vector<SkuBoot>{}, rule_decided(), 8, 0.02).has_value());
 }
 
 TEST_CASE("boots: a faster value from enough hosts settles; the recommended value must be booted") {
@@ -95,4 +101,54 @@ TEST_CASE("boots: each host has one say, however often it booted") {
     const auto b = judge_boots(boots, rule_decided(), 8, 0.02);
     CHECK(b->values[1].hosts == 5);
     CHECK(b->decided == 16);
+}
+
+TEST_CASE("boots: the calibration's interval is the bootstrap of hosts, resample by resample") {
+    std::vector<FleetRun> runs;
+    for (int i = 0; i < 3; ++i)
+        runs.push_back(
+            {"host" + std::to_string(i), "run" + std::to_string(i),
+             hugetune::test::as_host(hugetune::test::fixed_report(), "host" + std::to_string(i))});
+    const Recommendation r = answer_sku(runs, FleetOptions{}).recommendation;
+    REQUIRE(r.decided_by_rule.empty());
+    // 301 hosts (an odd count), booting one to three times at two values of three, some twice at
+    // one value: resamples of odd and even sizes.
+    std::vector<SkuBoot> boots;
+    std::mt19937_64 rng(5);
+    for (int h = 0; h < 301; ++h)
+        for (int b = 0; b < 1 + h % 3; ++b)
+            boots.push_back({"h" + std::to_string(h), "6.15.3", 2 << (rng() % 3),
+                             1000.0 + static_cast<double>(rng() % 500), 100000, false});
+    const auto tally = tally_boots(boots);
+    const auto judged = judge_boots(tally, r, 8, 0.02);
+    REQUIRE(judged->calibration.has_value());
+    // The bootstrap written out: each host's ratios (its median at each value over the
+    // prediction there), hosts drawn with replacement, the median of each resample.
+    std::map<std::string, std::vector<double>> by_host;
+    std::map<int, double> pages(tally.pool_pages.begin(), tally.pool_pages.end());
+    for (const auto& m : tally.host_medians)
+        by_host[m.host].push_back(
+            m.ms_per_1000_pages /
+            (predict_boot_seconds(r, m.threads, pages[m.threads]) * 1e6 / pages[m.threads]));
+    std::vector<const std::vector<double>*> hosts;
+    std::vector<double> all;
+    for (const auto& [host, ratios] : by_host) {
+        hosts.push_back(&ratios);
+        all.insert(all.end(), ratios.begin(), ratios.end());
+    }
+    std::mt19937_64 draw(1);
+    std::uniform_int_distribution<std::size_t> pick(0, hosts.size() - 1);
+    std::vector<double> medians;
+    for (int i = 0; i < kCalibrationResamples; ++i) {
+        std::vector<double> sample;
+        for (std::size_t h = 0; h < hosts.size(); ++h) {
+            const auto& ratios = *hosts[pick(draw)];
+            sample.insert(sample.end(), ratios.begin(), ratios.end());
+        }
+        medians.push_back(median(sample));
+    }
+    CHECK(*judged->calibration == median(all));
+    CHECK(*judged->calibration_low == quantile(medians, 0.05));
+    CHECK(*judged->calibration_high == quantile(medians, 0.95));
+    CHECK(*judged->calibration_low < *judged->calibration_high);
 }

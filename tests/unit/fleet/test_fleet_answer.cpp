@@ -88,7 +88,7 @@ TEST_CASE("fleet answer: boots that settle a value are written, read back and he
     for (int h = 0; h < kMinBootHosts; ++h)
         for (const auto& [threads, ms] : {std::pair{recommended, 2000.0}, {faster, 1400.0}})
             boots.push_back({"b" + std::to_string(h), "6.15.3", threads, ms + h, 100000, false});
-    const FleetAnswer a = fleet_answer(answer_sku(runs, FleetOptions{}, {}, boots));
+    const FleetAnswer a = fleet_answer(answer_sku(runs, FleetOptions{}, {}, tally_boots(boots)));
     REQUIRE(a.boots.has_value());
     CHECK(a.status == SkuStatus::settled_by_boots);
     CHECK(a.hugepage_alloc_threads == static_cast<std::uint64_t>(faster));

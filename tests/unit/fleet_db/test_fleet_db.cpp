@@ -469,3 +469,87 @@ TEST_CASE("fleet db: a boot is stored once, by host and boot id, or by its recor
     CHECK(result.boots_added == std::vector<std::string>{"c.json", "e.json"});
     CHECK(result.boots_skipped == std::vector<std::string>{"c.json"});
 }
+
+namespace {
+
+// A SKU's boots of every kind the tally tells apart: two kernel families, three releases, HVO
+// on, off and unknown, hosts booting once or four times, at three values, on two pools.
+std::vector<IntakeBoot> mixed_boots(const hugetune::model::SkuKey& sku) {
+    std::vector<IntakeBoot> out;
+    std::uint64_t state = 7;
+    const auto next = [&] {
+        state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+        return state >> 33;
+    };
+    const char* releases[] = {"6.15.2-cloud-amd64", "6.15.9", "6.16.1"};
+    for (int h = 0; h < 60; ++h) {
+        const int boots = 1 + static_cast<int>(next() % 4);
+        for (int b = 0; b < boots; ++b) {
+            hugetune::model::BootRecord r;
+            r.recorded_at = "2026-12-03T10:00:00Z";
+            r.host = "host-" + std::to_string(h);
+            r.sku = sku;
+            r.boot_id = "boot-" + std::to_string(h) + "-" + std::to_string(b);
+            r.kernel_release = releases[h % 7 == 0 ? 2 : h % 2];
+            const std::uint64_t pages = h % 3 == 0 ? 4096 : 8192;
+            r.pool = hugetune::model::BootRecordPool{pages, 2048};
+            r.threads = std::uint64_t{4} << (next() % 3);
+            r.milliseconds = 300 + next() % 700;
+            r.hvo = h % 11 == 0 ? std::optional<bool>() : std::optional<bool>(h % 5 == 0);
+            r.allocation_line.present = true;
+            r.allocation_line.text =
+                "HugeTLB: allocation took " + std::to_string(*r.milliseconds) +
+                "ms with hugepage_allocation_threads=" + std::to_string(*r.threads);
+            auto in = intake_boot("boots.jsonl", r);
+            in.line = out.size() + 1;
+            out.push_back(std::move(in));
+        }
+    }
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("fleet db: the database's tally of a SKU's boots is the client's, bit for bit") {
+    TempDb t;
+    auto db = FleetDb::open(t.target(), true);
+    hugetune::model::SkuKey sku;
+    sku.microarch = "zen2";
+    sku.nodes = 2;
+    sku.hardware_threads_per_node = 16;
+    sku.memory_per_node_gib = 64;
+    sku.page_size_kb = 2048;
+    const auto boots = mixed_boots(sku);
+    auto batch = db.begin_ingest();
+    for (const auto& b : boots)
+        batch.store(b);
+    batch.store(boots.front());  // the same boot again: counted as stored before
+    const auto result = batch.commit();
+    REQUIRE(result.boot_lines.size() == 1);
+    CHECK(result.boot_lines[0].file == "boots.jsonl");
+    CHECK(result.boot_lines[0].added == static_cast<int>(boots.size()));
+    CHECK(result.boot_lines[0].stored_before == 1);
+    CHECK(result.boots_added.empty());
+
+    const std::string key = hugetune::model::fleet::to_string(sku);
+    const auto in_db = db.boot_tally(key);
+    const auto in_client = hugetune::model::fleet::tally_boots(db.boots_of_sku(key));
+    REQUIRE(in_db.groups.size() == in_client.groups.size());
+    CHECK(in_db.groups.size() > 3);
+    CHECK(in_db.compared.kernel_family == in_client.compared.kernel_family);
+    CHECK(in_db.compared.kernel_releases == in_client.compared.kernel_releases);
+    CHECK(in_db.compared.kernel_releases.size() == 2);  // 6.15.2-cloud-amd64 and 6.15.9
+    CHECK(in_db.compared.hvo == in_client.compared.hvo);
+    REQUIRE(in_db.host_medians.size() == in_client.host_medians.size());
+    for (std::size_t i = 0; i < in_db.host_medians.size(); ++i) {
+        const auto& a = in_db.host_medians[i];
+        const auto& b = in_client.host_medians[i];
+        CHECK(a.host == b.host);
+        CHECK(a.threads == b.threads);
+        CHECK(a.boots == b.boots);
+        CHECK(a.ms_per_1000_pages == b.ms_per_1000_pages);  // the same bits
+    }
+    CHECK(in_db.pool_pages == in_client.pool_pages);
+    // A SKU without boots: nothing to tally.
+    CHECK(db.boot_tally("zen2/1n/1t/1g/2048k").groups.empty());
+}

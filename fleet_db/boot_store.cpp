@@ -1,0 +1,456 @@
+#include "fleet_db/boot_store.hpp"
+
+#include <soci/postgresql/soci-postgresql.h>
+
+#include <cstdint>
+#include <optional>
+#include <set>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+#include "fleet_db/session_guard.hpp"
+#include "model/fleet/fleet.hpp"
+#include "model/statistics.hpp"
+
+namespace hugetune::fleet_db::storage {
+
+// A boot record's columns (migration 9), bound by reference to the statement that inserts it.
+struct BootRow {
+    std::string boot_key, host, sku_key, boot_id, kernel_release, absent_code, recorded_at, record;
+    long long pool_pages = 0, page_size_kb = 0, milliseconds = 0;
+    int threads = 0, line_present = 0, init_on_alloc = 0, hvo = 0, expected_threads = 0;
+    soci::indicator host_ind = soci::i_ok, sku_ind = soci::i_ok, boot_id_ind = soci::i_ok,
+                    kernel_ind = soci::i_ok, pool_ind = soci::i_ok, threads_ind = soci::i_ok,
+                    ms_ind = soci::i_ok, absent_ind = soci::i_ok, ioa_ind = soci::i_ok,
+                    hvo_ind = soci::i_ok, expected_ind = soci::i_ok;
+};
+
+namespace {
+
+template <typename T, typename V>
+void set_column(T& column, soci::indicator& ind, const std::optional<V>& value) {
+    ind = value ? soci::i_ok : soci::i_null;
+    column = value ? static_cast<T>(*value) : T{};
+}
+
+void bind_boot(BootRow& row, const IntakeBoot& boot) {
+    const model::BootRecord& r = boot.record;
+    row.boot_key = boot.boot_key;
+    row.record = boot.document;
+    row.recorded_at = r.recorded_at;
+    set_column(row.host, row.host_ind, r.host);
+    set_column(row.sku_key, row.sku_ind,
+               r.sku ? std::optional<std::string>(model::fleet::to_string(*r.sku)) : std::nullopt);
+    set_column(row.boot_id, row.boot_id_ind, r.boot_id);
+    set_column(row.kernel_release, row.kernel_ind, r.kernel_release);
+    set_column(row.pool_pages, row.pool_ind,
+               r.pool ? std::optional<std::uint64_t>(r.pool->pages) : std::nullopt);
+    row.page_size_kb = r.pool ? static_cast<long long>(r.pool->page_size_kb) : 0;
+    set_column(row.threads, row.threads_ind, r.threads);
+    set_column(row.milliseconds, row.ms_ind, r.milliseconds);
+    row.line_present = r.allocation_line.present ? 1 : 0;
+    set_column(row.absent_code, row.absent_ind,
+               r.allocation_line.absent_reason
+                   ? std::optional<std::string>(r.allocation_line.absent_reason->code)
+                   : std::nullopt);
+    set_column(row.init_on_alloc, row.ioa_ind, r.init_on_alloc);
+    set_column(row.hvo, row.hvo_ind, r.hvo);
+    set_column(row.expected_threads, row.expected_ind, r.expected_threads);
+}
+
+constexpr const char* kBootColumns =
+    "boot_key, host, sku_key, boot_id, kernel_release, pool_pages, page_size_kb, threads,"
+    " milliseconds, line_present, absent_code, init_on_alloc, hvo, expected_threads, recorded_at,"
+    " record";
+
+// ON CONFLICT DO NOTHING without a conflict target (boot_key is the one unique key besides the
+// id): naming the key would need the right to read it, which the boot writer role has not.
+soci::statement prepare_boot_insert(soci::session& sql, BootRow& row) {
+    return (sql.prepare << std::string("INSERT INTO boot_records (") + kBootColumns +
+                               ") VALUES (:key, :host, :sku, :boot, :kernel, :pages, :page_kb,"
+                               " :threads, :ms, :present, :absent, :ioa, :hvo, :expected, :at,"
+                               " :record) ON CONFLICT DO NOTHING",
+            soci::use(row.boot_key), soci::use(row.host, row.host_ind),
+            soci::use(row.sku_key, row.sku_ind), soci::use(row.boot_id, row.boot_id_ind),
+            soci::use(row.kernel_release, row.kernel_ind), soci::use(row.pool_pages, row.pool_ind),
+            soci::use(row.page_size_kb), soci::use(row.threads, row.threads_ind),
+            soci::use(row.milliseconds, row.ms_ind), soci::use(row.line_present),
+            soci::use(row.absent_code, row.absent_ind), soci::use(row.init_on_alloc, row.ioa_ind),
+            soci::use(row.hvo, row.hvo_ind), soci::use(row.expected_threads, row.expected_ind),
+            soci::use(row.recorded_at), soci::use(row.record));
+}
+
+// COPY's text format: a tab between columns, \N for null, and a backslash, tab, newline or
+// carriage return inside a value escaped.
+void copy_text(std::string& out, const std::string& value) {
+    for (const char c : value) {
+        switch (c) {
+            case '\\':
+                out += "\\\\";
+                break;
+            case '\t':
+                out += "\\t";
+                break;
+            case '\n':
+                out += "\\n";
+                break;
+            case '\r':
+                out += "\\r";
+                break;
+            default:
+                out += c;
+        }
+    }
+}
+
+template <typename T>
+void copy_column(std::string& out, const T& value, soci::indicator ind, bool last = false) {
+    if (ind == soci::i_null) {
+        out += "\\N";
+    } else if constexpr (std::is_same_v<T, std::string>) {
+        copy_text(out, value);
+    } else {
+        out += std::to_string(value);
+    }
+    out += last ? '\n' : '\t';
+}
+
+void copy_row(std::string& out, long long seq, const BootRow& r) {
+    copy_column(out, seq, soci::i_ok);
+    copy_column(out, r.boot_key, soci::i_ok);
+    copy_column(out, r.host, r.host_ind);
+    copy_column(out, r.sku_key, r.sku_ind);
+    copy_column(out, r.boot_id, r.boot_id_ind);
+    copy_column(out, r.kernel_release, r.kernel_ind);
+    copy_column(out, r.pool_pages, r.pool_ind);
+    copy_column(out, r.page_size_kb, soci::i_ok);
+    copy_column(out, r.threads, r.threads_ind);
+    copy_column(out, r.milliseconds, r.ms_ind);
+    copy_column(out, r.line_present, soci::i_ok);
+    copy_column(out, r.absent_code, r.absent_ind);
+    copy_column(out, r.init_on_alloc, r.ioa_ind);
+    copy_column(out, r.hvo, r.hvo_ind);
+    copy_column(out, r.expected_threads, r.expected_ind);
+    copy_column(out, r.recorded_at, soci::i_ok);
+    copy_column(out, r.record, soci::i_ok, true);
+}
+
+// libpq's result, cleared however the scope ends.
+struct PgResult {
+    PGresult* result;
+    ~PgResult() { PQclear(result); }
+};
+
+[[noreturn]] void copy_failed(PGconn* conn) {
+    throw soci::soci_error(std::string("COPY of boot records failed: ") + PQerrorMessage(conn));
+}
+
+// Sends `rows` (COPY text) into boot_intake on the session's own connection.
+void copy_in(soci::session& sql, const std::string& rows) {
+    PGconn* conn = static_cast<soci::postgresql_session_backend*>(sql.get_backend())->conn_;
+    {
+        const PgResult started{PQexec(
+            conn,
+            (std::string("COPY boot_intake (seq, ") + kBootColumns + ") FROM STDIN").c_str())};
+        if (PQresultStatus(started.result) != PGRES_COPY_IN)
+            copy_failed(conn);
+    }
+    // In pieces of at most 1 MiB: PQputCopyData takes an int, and a server reads as it comes.
+    constexpr std::size_t kPiece = 1 << 20;
+    for (std::size_t at = 0; at < rows.size(); at += kPiece) {
+        const std::size_t n = std::min(kPiece, rows.size() - at);
+        if (PQputCopyData(conn, rows.data() + at, static_cast<int>(n)) != 1)
+            copy_failed(conn);
+    }
+    if (PQputCopyEnd(conn, nullptr) != 1)
+        copy_failed(conn);
+    bool ok = true;
+    std::string message;
+    while (PGresult* r = PQgetResult(conn)) {
+        const PgResult done{r};
+        if (PQresultStatus(r) != PGRES_COMMAND_OK) {
+            ok = false;
+            message = PQresultErrorMessage(r);
+        }
+    }
+    if (!ok)
+        throw soci::soci_error("COPY of boot records failed: " + message);
+}
+
+// One record's outcome in the result: by name for a file of its own, counted per file for the
+// lines of a JSON Lines file.
+void file_boot(IngestResult& result, const std::string& name, std::size_t line, bool added) {
+    if (line == 0) {
+        (added ? result.boots_added : result.boots_skipped).push_back(name);
+        return;
+    }
+    if (result.boot_lines.empty() || result.boot_lines.back().file != name)
+        result.boot_lines.push_back({name, 0, 0});
+    ++(added ? result.boot_lines.back().added : result.boot_lines.back().stored_before);
+}
+
+}  // namespace
+
+bool insert_boot_record(soci::session& sql, const IntakeBoot& boot) {
+    BootRow row;
+    bind_boot(row, boot);
+    soci::statement st = prepare_boot_insert(sql, row);
+    st.execute(true);
+    return st.get_affected_rows() > 0;
+}
+
+struct BootStore::State {
+    State(soci::session& s, Dialect d, IngestResult& r) : sql(s), dialect(d), result(r) {}
+    soci::session& sql;
+    Dialect dialect;
+    IngestResult& result;
+    BootRow row;
+    std::optional<soci::statement> insert;  // SQLite's, prepared at the first record
+    // PostgreSQL's: the rows gathered for the next COPY, and who they are.
+    struct Pending {
+        std::string boot_key, name;
+        std::size_t line = 0;
+    };
+    std::string rows;
+    std::vector<Pending> pending;
+    long long seq = 0;
+    bool table_made = false;
+    std::size_t copied = 0;
+};
+
+BootStore::BootStore(soci::session& sql, Dialect dialect, IngestResult& result)
+    : state_(std::make_unique<State>(sql, dialect, result)) {}
+
+BootStore::~BootStore() = default;
+
+void BootStore::store(const IntakeBoot& boot) {
+    State& s = *state_;
+    bind_boot(s.row, boot);
+    if (s.dialect == Dialect::sqlite) {
+        if (!s.insert)
+            s.insert.emplace(prepare_boot_insert(s.sql, s.row));
+        s.insert->execute(true);
+        file_boot(s.result, boot.name, boot.line, s.insert->get_affected_rows() > 0);
+        return;
+    }
+    copy_row(s.rows, ++s.seq, s.row);
+    s.pending.push_back({boot.boot_key, boot.name, boot.line});
+    if (s.pending.size() >= kBootCopyRows)
+        flush();
+}
+
+void BootStore::flush() {
+    State& s = *state_;
+    if (s.pending.empty())
+        return;
+    if (!s.table_made) {
+        // Dropped with the transaction; its columns are boot_records' and the order they came.
+        s.sql << "CREATE TEMPORARY TABLE boot_intake (seq BIGINT, boot_key TEXT, host TEXT,"
+                 " sku_key TEXT, boot_id TEXT, kernel_release TEXT, pool_pages BIGINT,"
+                 " page_size_kb BIGINT, threads INTEGER, milliseconds BIGINT,"
+                 " line_present INTEGER, absent_code TEXT, init_on_alloc INTEGER, hvo INTEGER,"
+                 " expected_threads INTEGER, recorded_at TEXT, record TEXT) ON COMMIT DROP";
+        s.table_made = true;
+    }
+    copy_in(s.sql, s.rows);
+    s.copied += s.pending.size();
+    std::set<std::string> added;
+    {
+        soci::rowset<std::string> keys =
+            (s.sql.prepare << std::string("INSERT INTO boot_records (") + kBootColumns +
+                                  ") SELECT " + kBootColumns +
+                                  " FROM boot_intake ORDER BY seq ON CONFLICT DO NOTHING"
+                                  " RETURNING boot_key");
+        for (const auto& key : keys)
+            added.insert(key);
+    }
+    s.sql << "TRUNCATE boot_intake";
+    // Of one boot twice in the batch, the first is the one added.
+    for (const auto& p : s.pending)
+        file_boot(s.result, p.name, p.line, added.erase(p.boot_key) > 0);
+    s.pending.clear();
+    s.rows.clear();
+}
+
+namespace {
+
+// The boots a SKU's statistics count, and of them the group compared (its kernel releases and
+// HVO setting): a statement's text and its values, bound in the order they appear.
+struct BootQuery {
+    std::string sku_key;
+    int hvo = -1;  // -1 unknown, 0 off, 1 on
+    std::vector<std::string> releases;
+    std::string where;
+
+    void bind(soci::statement& st) {
+        st.exchange(soci::use(sku_key));
+        st.exchange(soci::use(hvo));
+        for (auto& release : releases)
+            st.exchange(soci::use(release));
+    }
+};
+
+// A SKU's boots sorted on PostgreSQL: 100,000 boots need about 10 MB.
+constexpr int kTallyWorkMemMb = 64;
+
+constexpr const char* kCountedBoots =
+    " FROM boot_records WHERE sku_key = :k AND line_present = 1 AND host IS NOT NULL AND"
+    " threads >= 1 AND milliseconds IS NOT NULL AND pool_pages > 0";
+
+// Rows fetched this many at a time into vectors: one round trip per batch, and memory of one
+// batch, whatever the SKU's count of boots.
+constexpr std::size_t kFetchRows = 10000;
+
+template <typename... Columns>
+void resize_all(Columns&... columns) {
+    (columns.resize(kFetchRows), ...);
+}
+
+// Runs `select` + the group's condition + `tail`, calling `each(i)` for every row of every
+// batch fetched into `columns`.
+template <typename F, typename... Columns>
+void fetch_rows(soci::session& sql, BootQuery& q, const std::string& select,
+                const std::string& tail, F&& each, std::vector<Columns>&... columns) {
+    resize_all(columns...);
+    soci::statement st(sql);
+    q.bind(st);
+    (st.exchange(soci::into(columns)), ...);
+    st.alloc();
+    st.prepare(select + q.where + tail);
+    st.define_and_bind();
+    st.execute(false);
+    while (st.fetch()) {
+        const std::size_t n = std::get<0>(std::tie(columns...)).size();
+        for (std::size_t i = 0; i < n; ++i)
+            each(i);
+        resize_all(columns...);
+    }
+}
+
+// PostgreSQL: each host's median per value and each value's median pool by the server's own
+// percentile_cont; one row per host and value comes back, not one per boot. Hosts are grouped
+// by their bytes (COLLATE "C"), not by the database's collation, which sorts slower and is not
+// what the client's tally compares.
+void tally_in_server(soci::session& sql, BootQuery& q, model::fleet::BootTally& t) {
+    std::vector<int> threads;
+    std::vector<std::string> hosts;
+    std::vector<long long> boots;
+    std::vector<double> medians;
+    fetch_rows(
+        sql, q,
+        "SELECT threads, host COLLATE \"C\", COUNT(*), percentile_cont(0.5) WITHIN GROUP"
+        " (ORDER BY CAST(milliseconds AS DOUBLE PRECISION) * 1000 / CAST(pool_pages AS DOUBLE"
+        " PRECISION))",
+        " GROUP BY threads, host COLLATE \"C\" ORDER BY threads",
+        [&](std::size_t i) {
+            t.host_medians.push_back(
+                {std::move(hosts[i]), threads[i], static_cast<int>(boots[i]), medians[i]});
+        },
+        threads, hosts, boots, medians);
+    std::vector<double> pools;
+    fetch_rows(
+        sql, q,
+        "SELECT threads, percentile_cont(0.5) WITHIN GROUP (ORDER BY"
+        " CAST(pool_pages AS DOUBLE PRECISION))",
+        " GROUP BY threads ORDER BY threads",
+        [&](std::size_t i) { t.pool_pages.emplace_back(threads[i], pools[i]); }, threads, pools);
+}
+
+// SQLite: the boots in value and host order, each host's and each value's reduced as soon as
+// the next begins; only one value's pools are held at a time.
+void tally_streamed(soci::session& sql, BootQuery& q, model::fleet::BootTally& t) {
+    std::vector<int> threads;
+    std::vector<std::string> hosts;
+    std::vector<long long> milliseconds, pages;
+    std::vector<double> host_values, value_pools;
+    model::fleet::HostBootMedian current;
+    const auto end_host = [&] {
+        if (host_values.empty())
+            return;
+        current.boots = static_cast<int>(host_values.size());
+        current.ms_per_1000_pages = model::quantile(host_values, 0.5);
+        t.host_medians.push_back(std::move(current));
+        host_values.clear();
+    };
+    const auto end_value = [&] {
+        end_host();
+        if (!value_pools.empty())
+            t.pool_pages.emplace_back(current.threads, model::quantile(value_pools, 0.5));
+        value_pools.clear();
+    };
+    fetch_rows(
+        sql, q, "SELECT threads, host, milliseconds, pool_pages", " ORDER BY threads, host",
+        [&](std::size_t i) {
+            if (threads[i] != current.threads || value_pools.empty())
+                end_value();
+            else if (hosts[i] != current.host)
+                end_host();
+            current.threads = threads[i];
+            if (host_values.empty())
+                current.host = hosts[i];
+            host_values.push_back(static_cast<double>(milliseconds[i]) * 1000.0 /
+                                  static_cast<double>(pages[i]));
+            value_pools.push_back(static_cast<double>(pages[i]));
+        },
+        threads, hosts, milliseconds, pages);
+    end_value();
+}
+
+}  // namespace
+
+std::size_t BootStore::copied() const {
+    return state_->copied;
+}
+
+model::fleet::BootTally tally_stored_boots(soci::session& sql, Dialect dialect,
+                                           const std::string& sku_key) {
+    std::optional<Transaction> read;
+    if (dialect == Dialect::postgresql) {
+        // One snapshot for every statement, room to sort a SKU's boots in memory rather than on
+        // disk (work_mem's default is 4 MB), and no JIT compilation, which costs these short
+        // statements more than it saves (about 40 ms each at 100,000 boots): for this
+        // transaction only.
+        read.emplace(sql, dialect);
+        sql << "SET LOCAL work_mem = '" + std::to_string(kTallyWorkMemMb) + "MB'";
+        sql << "SET LOCAL jit = off";
+    }
+    model::fleet::BootTally t;
+    {
+        soci::rowset<soci::row> rows =
+            (sql.prepare << std::string("SELECT COALESCE(kernel_release, ''), CAST(hvo AS TEXT),"
+                                        " CAST(COUNT(*) AS TEXT)") +
+                                kCountedBoots + " GROUP BY kernel_release, hvo",
+             soci::use(sku_key));
+        for (const auto& row : rows) {
+            model::fleet::BootGroup g;
+            g.kernel_release = row.get<std::string>(0);
+            if (row.get_indicator(1) == soci::i_ok)
+                g.hvo = row.get<std::string>(1) == "1";
+            g.boots = std::stoi(row.get<std::string>(2));
+            t.groups.push_back(std::move(g));
+        }
+    }
+    const auto compared = model::fleet::choose_boot_group(t.groups);
+    if (!compared)
+        return t;
+    t.compared = *compared;
+    BootQuery q;
+    q.sku_key = sku_key;
+    q.hvo = t.compared.hvo ? (*t.compared.hvo ? 1 : 0) : -1;
+    q.releases = t.compared.kernel_releases;
+    q.where = std::string(kCountedBoots) +
+              " AND COALESCE(hvo, -1) = :hvo AND COALESCE(kernel_release, '') IN (";
+    for (std::size_t i = 0; i < q.releases.size(); ++i)
+        q.where += (i == 0 ? ":r" : ", :r") + std::to_string(i);
+    q.where += ")";
+    if (read) {
+        tally_in_server(sql, q, t);
+        read->commit();
+    } else {
+        tally_streamed(sql, q, t);
+    }
+    return t;
+}
+
+}  // namespace hugetune::fleet_db::storage

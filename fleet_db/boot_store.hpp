@@ -1,0 +1,55 @@
+// Boot records into the fleet database and their statistics out of it (docs/fleet.md "Boots at
+// fleet size"). Inside fleet_db/ only.
+#pragma once
+
+#include <soci/soci.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "fleet_db/fleet_db.hpp"
+#include "model/fleet/boots.hpp"
+
+namespace hugetune::fleet_db::storage {
+
+// After an ingest that copied this many boot records or more, PostgreSQL's statistics of the
+// table are made again (ANALYZE), so the next SKU's tally is planned for the table as it is,
+// not as the last autovacuum saw it.
+inline constexpr std::size_t kAnalyzeAfterBootRows = 10000;
+
+// Boot records PostgreSQL takes in one COPY: a few MB, and few enough round trips that the
+// server's own work sets the pace.
+inline constexpr std::size_t kBootCopyRows = 5000;
+
+// Stores one record with a plain INSERT; false when its boot is stored already. What a host's
+// `verify --fleet-db` runs, as the boot writer role (INSERT on boot_records only).
+bool insert_boot_record(soci::session& sql, const IntakeBoot& boot);
+
+// The boot records of one ingest, in its transaction, each filed in the result as added or
+// stored before. SQLite stores each as it comes; PostgreSQL gathers kBootCopyRows and sends them
+// with COPY into a temporary table, from which one INSERT ... ON CONFLICT DO NOTHING RETURNING
+// says which boots were new. flush() before the transaction commits.
+class BootStore {
+  public:
+    BootStore(soci::session& sql, Dialect dialect, IngestResult& result);
+    BootStore(const BootStore&) = delete;
+    BootStore& operator=(const BootStore&) = delete;
+    ~BootStore();
+    void store(const IntakeBoot& boot);
+    void flush();
+    // The records sent with COPY so far.
+    std::size_t copied() const;
+
+  private:
+    struct State;
+    std::unique_ptr<State> state_;
+};
+
+// The SKU's boots tallied where they are stored: PostgreSQL's aggregates compute each host's
+// median per value and each value's median pool; SQLite's rows are streamed in order and
+// reduced as they come. Either way the same bits as model::fleet::tally_boots.
+model::fleet::BootTally tally_stored_boots(soci::session& sql, Dialect dialect,
+                                           const std::string& sku_key);
+
+}  // namespace hugetune::fleet_db::storage
