@@ -291,7 +291,7 @@ struct BootQuery {
     }
 };
 
-// A SKU's boots sorted on PostgreSQL: 100,000 boots need about 10 MB.
+// The memory PostgreSQL may sort a SKU's boots in (work_mem) before it spills to disk.
 constexpr int kTallyWorkMemMb = 64;
 
 constexpr const char* kCountedBoots =
@@ -408,9 +408,8 @@ model::fleet::BootTally tally_stored_boots(soci::session& sql, Dialect dialect,
     std::optional<Transaction> read;
     if (dialect == Dialect::postgresql) {
         // One snapshot for every statement, room to sort a SKU's boots in memory rather than on
-        // disk (work_mem's default is 4 MB), and no JIT compilation, which costs these short
-        // statements more than it saves (about 40 ms each at 100,000 boots): for this
-        // transaction only.
+        // disk (work_mem's default is 4 MB), and no JIT compilation, whose cost these short
+        // statements do not win back: for this transaction only.
         read.emplace(sql, dialect);
         sql << "SET LOCAL work_mem = '" + std::to_string(kTallyWorkMemMb) + "MB'";
         sql << "SET LOCAL jit = off";

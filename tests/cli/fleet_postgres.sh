@@ -60,6 +60,10 @@ host_names_suite "$pg_url"
 db_sql "$pg_url" "CREATE DATABASE boots"
 boots_url=${pg_url/\/postgres\?//boots?}
 boots_suite "$boots_url"
+# More records than one COPY takes (fleet_db/boot_store.hpp kBootCopyRows), the boot given twice
+# in another COPY than its first.
+db_sql "$pg_url" "CREATE DATABASE boot_lines"
+boot_lines_suite "${pg_url/\/postgres\?//boot_lines?}" 2600
 
 # The boot writer role (fleet_db/sql/boot-writer-role.sql, as docs/fleet.md "The boot writer
 # role" makes it): it adds boot records, through verify, and reads, updates and deletes nothing.

@@ -41,4 +41,5 @@ wait "$locker" 2>/dev/null || true
     fail "an answer was kept through another writer's lock"
 host_names_suite "$work/fleet.db"
 boots_suite "$work/boots.db"
+boot_lines_suite "$work/boot-lines.db"
 echo "fleet on SQLite: all passed"

@@ -958,3 +958,53 @@ PY
     [[ $(json_field "$out" 'd["boot_records"], len(d["runs"])') == "(4, 0)" ]] || fail "forget boots: $(cat "$out")"
     [[ $(db_sql "$db" "SELECT COUNT(*) FROM boot_records WHERE host = 'boot-h0'") == 0 ]] || fail "boot-h0's boots stayed"
 }
+
+# JSON Lines files of boot records (docs/fleet.md "Boots at fleet size"): counted per file, a bad
+# line refused alone by FILE:LINE, a boot given twice stored once; the database's tally of a SKU's
+# boots (PostgreSQL's aggregates, SQLite's stream) is the client's, byte for byte.
+boot_lines_suite() {
+    local db=$1 n=${2:-40} d=$work/boot-lines tools
+    tools=$(dirname "$bin")/tests
+    "$tools/gen-fleet" --seed 21 --out "$d" --skus 2 --hosts-per-sku 6 --outliers 0 --fit-once 1 \
+        --boot-hosts-per-sku "$n" 2>"$work/gen.err" || fail "gen-fleet: $(cat "$work/gen.err")"
+    rm "$d/truth.json"
+    local lines=$d/boots.jsonl
+    # After the 2n records: the first again, a blank line, threads 0, a line longer than any
+    # record, a report (not a record).
+    python3 -S - "$lines" "$fleet_fixture" <<'PY'
+import json, sys
+path, report = sys.argv[1:]
+first = open(path).readline()
+bad = json.loads(first)
+bad["boot_id"] = "00000000-0000-4000-8000-00000000beef"
+bad["threads"] = 0
+with open(path, "a") as f:
+    f.write(first + "\n" + json.dumps(bad) + "\n" + "x" * 70000 + "\n")
+    f.write(json.dumps(json.load(open(report))) + "\n")
+PY
+    expect 2 "$bin" fleet ingest --db "$db" --json "$d"
+    [[ $(json_field "$out" 'len(d["added"]), d["boot_lines"], [r["file"] for r in d["refused"]], d["refused_count"]') == \
+        "(12, [{'added': $((2 * n)), 'file': '$lines', 'stored_before': 1}], ['$lines:$((2 * n + 3))', '$lines:$((2 * n + 4))', '$lines:$((2 * n + 5))'], 3)" ]] ||
+        fail "JSON Lines ingest: $(cat "$out")"
+    stderr_has "refused $lines:$((2 * n + 3)): threads"
+    stderr_has "refused $lines:$((2 * n + 4)): longer than 65536 bytes"
+    stderr_has "refused $lines:$((2 * n + 5)): not a hugetune boot record"
+    stderr_has "refused 3 of $((2 * n + 16)) documents"
+    [[ $(db_sql "$db" "SELECT COUNT(*) FROM boot_records") == $((2 * n)) ]] || fail "boot rows: $(db_sql "$db" "SELECT COUNT(*) FROM boot_records")"
+    expect 2 "$bin" fleet ingest --db "$db" "$lines"
+    stdout_has "boots added 0, boots already stored $((2 * n + 1))"
+    local sku
+    for sku in $(db_sql "$db" "SELECT DISTINCT sku_key FROM boot_records ORDER BY 1"); do
+        "$tools/boot-tally" "$db" "$sku" database >"$work/tally-db" 2>"$work/tally.err" || fail "boot-tally: $(cat "$work/tally.err")"
+        "$tools/boot-tally" "$db" "$sku" client >"$work/tally-client" 2>"$work/tally.err" || fail "boot-tally: $(cat "$work/tally.err")"
+        cmp -s "$work/tally-db" "$work/tally-client" ||
+            fail "$sku: the database's tally is not the client's: $(diff "$work/tally-db" "$work/tally-client" | head -5)"
+        [[ $(grep -c '^host ' "$work/tally-db") == "$n" ]] || fail "$sku: $(cat "$work/tally-db")"
+        "$bin" fleet recommend --db "$db" --sku "$sku" --json >"$work/rec.json" 2>"$work/rec.err" || true
+        [[ $(json_field "$work/rec.json" 'd["boots"]["boots"], d["boots"]["hosts"]') == "($n, $n)" ]] ||
+            fail "$sku: the answer's boots: $(cat "$work/rec.json" "$work/rec.err")"
+    done
+    # A JSON Lines file that cannot be read is refused whole; the others are stored.
+    expect 2 "$bin" fleet ingest --db "$db" "$work/no-such.jsonl"
+    stderr_has "refused $work/no-such.jsonl: cannot be read"
+}
