@@ -124,6 +124,8 @@ bench: build
 	@for b in $(BUILD)/tests/bench_*; do echo "== $$b"; $$b || exit 1; done
 	@echo "== fleet database"; bash tests/bench/fleet.sh $(BUILD)/hugetune . $(BUILD)/tests/gen-fleet \
 	|| test $$? -eq 77
+	@echo "== boot records at fleet size"; bash tests/bench/fleet_boots.sh $(BUILD)/hugetune . \
+	$(BUILD)/tests/gen-fleet $(BUILD)/tests/boot-tally || test $$? -eq 77
 	@echo "== verify's log reader"; bash tests/bench/verify_log.sh $(BUILD)/hugetune .
 
 fuzz:
