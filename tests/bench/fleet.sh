@@ -20,20 +20,6 @@ if [[ ! -x $gen ]]; then
     exit 0
 fi
 
-# timed COMMAND...: "SECONDS PEAK_KB" of COMMAND, which must succeed: wall time and the peak
-# resident memory the kernel counted for it (getrusage of the child).
-timed() {
-    python3 - "$work/bench.err" "$@" <<'PY' || fail "$* failed: $(cat "$work/bench.err")"
-import resource, subprocess, sys, time
-start = time.monotonic()
-with open(sys.argv[1], "w") as err:
-    rc = subprocess.run(sys.argv[2:], stdout=subprocess.DEVNULL, stderr=err).returncode
-seconds = time.monotonic() - start
-print(f"{seconds:.2f} {resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss}")
-sys.exit(rc)
-PY
-}
-
 seconds() {  # seconds COMMAND...: wall seconds of COMMAND, which must succeed
     local start end
     start=$(date +%s.%N)

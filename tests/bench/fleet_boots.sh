@@ -21,20 +21,6 @@ for tool in "$gen" "$tally"; do
     fi
 done
 
-# timed COMMAND...: "SECONDS PEAK_KB" of COMMAND, which must succeed: wall time and the peak
-# resident memory the kernel counted for it (getrusage of the child).
-timed() {
-    python3 - "$work/bench.err" "$@" <<'PY' || fail "$* failed: $(cat "$work/bench.err")"
-import resource, subprocess, sys, time
-start = time.monotonic()
-with open(sys.argv[1], "w") as err:
-    rc = subprocess.run(sys.argv[2:], stdout=subprocess.DEVNULL, stderr=err).returncode
-seconds = time.monotonic() - start
-print(f"{seconds:.2f} {resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss}")
-sys.exit(rc)
-PY
-}
-
 hosts=${HUGETUNE_BENCH_BOOT_HOSTS:-100000}
 start=$(date +%s.%N)
 "$gen" --seed 31 --out "$work/fleet" --skus 10 --hosts-per-sku 20 --fit-once 1 --compact 1 \

@@ -123,6 +123,20 @@ print("%s/%dn/%dt/%dg/%dk" % tuple(s[k] for k in ("microarch", "nodes", "hardwar
 # json_field FILE PYTHON_EXPRESSION_OF_d
 json_field() { python3 -S -c 'import json, sys; d = json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"; }
 
+# timed COMMAND... (the benches): "SECONDS PEAK_KB" of COMMAND, which must succeed: wall time
+# and the peak resident memory the kernel counted for it (getrusage of the child).
+timed() {
+    python3 - "$work/bench.err" "$@" <<'PY' || fail "$* failed: $(cat "$work/bench.err")"
+import resource, subprocess, sys, time
+start = time.monotonic()
+with open(sys.argv[1], "w") as err:
+    rc = subprocess.run(sys.argv[2:], stdout=subprocess.DEVNULL, stderr=err).returncode
+seconds = time.monotonic() - start
+print(f"{seconds:.2f} {resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss}")
+sys.exit(rc)
+PY
+}
+
 # start_postgres: a throwaway server as `nobody` in $work, on a unix socket there only; stopped
 # by its PID when the script ends, however it ends. Sets $pg_url, or skips with the reason.
 start_postgres() {
