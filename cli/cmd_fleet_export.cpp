@@ -106,7 +106,7 @@ std::map<std::string, model::fleet::CanaryPlan> open_arms(fleet_db::FleetDb& db,
         const auto found = hosts.hosts.find(plan.sku_key);
         const auto status = model::fleet::plan_status(
             plan, found == hosts.hosts.end() ? std::vector<std::string>{} : found->second,
-            db.boots_of_sku(plan.sku_key));
+            db.boots_of_sku(plan.sku_key, plan.started_at));
         if (!status.decided)
             out.emplace(plan.sku_key, std::move(plan));
     }

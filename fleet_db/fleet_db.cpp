@@ -1006,17 +1006,20 @@ bool FleetDb::end_plan(const std::string& sku_key, const std::string& at,
     });
 }
 
-std::vector<model::fleet::SkuBoot> FleetDb::boots_of_sku(const std::string& sku_key) {
+std::vector<model::fleet::SkuBoot> FleetDb::boots_of_sku(
+    const std::string& sku_key, const std::optional<std::string>& recorded_since) {
     return guarded(target_, "read the boots", [&] {
         std::vector<model::fleet::SkuBoot> boots;
+        const std::string since = recorded_since.value_or("");
         soci::rowset<soci::row> rows =
             (sql_->prepare
                  << "SELECT host, kernel_release, CAST(threads AS TEXT),"
                     " CAST(milliseconds AS TEXT), CAST(pool_pages AS TEXT),"
                     " CAST(hvo AS TEXT), recorded_at FROM boot_records WHERE sku_key = :k AND"
                     " line_present = 1 AND host IS NOT NULL AND threads IS NOT NULL"
-                    " AND milliseconds IS NOT NULL AND pool_pages > 0 ORDER BY id",
-             soci::use(sku_key));
+                    " AND milliseconds IS NOT NULL AND pool_pages > 0 AND recorded_at >= :s"
+                    " ORDER BY id",
+             soci::use(sku_key), soci::use(since));
         for (const auto& row : rows) {
             model::fleet::SkuBoot b;
             b.host = row.get<std::string>(0);

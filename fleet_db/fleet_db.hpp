@@ -141,8 +141,10 @@ class FleetDb {
     // Every run of the SKU, by host then time, each report with every verification block stored
     // for it. A stored document that is not JSON throws FleetDbError (failure).
     std::vector<model::fleet::FleetRun> runs_of_sku(const std::string& sku_key);
-    // The SKU's boots whose kernel logged the allocation line, in the order they were stored.
-    std::vector<model::fleet::SkuBoot> boots_of_sku(const std::string& sku_key);
+    // The SKU's boots whose kernel logged the allocation line, in the order they were stored;
+    // given `recorded_since` (ISO 8601 UTC), only those recorded then or later (a canary plan's).
+    std::vector<model::fleet::SkuBoot> boots_of_sku(
+        const std::string& sku_key, const std::optional<std::string>& recorded_since = {});
     // The SKU's boots tallied by the database (docs/fleet.md "Boots at fleet size"): the same
     // as model::fleet::tally_boots(boots_of_sku(sku_key)), without holding every boot.
     model::fleet::BootTally boot_tally(const std::string& sku_key);
