@@ -9,18 +9,14 @@
 #
 # The emulator's timings are noise, so the faster value is planted in the guests' clocks: every
 # guest runs under QEMU's icount (lib/vm.bash vmlab_icount_args), its time the count of its
-# instructions, 2^5 ns each at A and 2^3 ns at B. The same allocation's instructions then take a
+# instructions, 2^4 ns each at A and 2^2 ns at B. The same allocation's instructions then take a
 # quarter of the guest time at B, and the kernel's own "allocation took" line, which verify
 # reads, says so. This proves the flow, not the numbers: B is faster because its clock was made
 # to run faster, not because of its threads. icount needs the single-threaded emulator, so these
-# guests are emulated even when the run chose KVM.
-#
-# Two things make a boot's line longer than its instructions: the clocksource watchdog's read of
-# the other CPU, which under the emulator's turn-taking times out inside the allocation (2008 ms
-# for 556; tsc=reliable turns the watchdog off), and, with 2 threads, a leap of the clock while
-# both CPUs wait for one to wake the other (332 to 1624 ms for 136-140). Both only add time, so
-# B, the value whose clock runs faster, is the 1-thread value and A the 2-thread one: a leap slows
-# A and widens the gap; B's boots log 136-140 ms, A's 552-580 ms and now and then more.
+# guests are emulated even when the run chose KVM. Now and then a boot logs more than its
+# instructions' time, never less (tests/vm/README.md "Boots into the fleet database"): so B is
+# the 1-thread value, where that was seen least, and the answer is each value's median over its
+# hosts.
 source "$(dirname "$0")/../lib/vm.bash"
 vmlab_prepare
 hugetune=${VMLAB_HUGETUNE:?VMLAB_HUGETUNE names the host hugetune binary}
@@ -181,6 +177,8 @@ PY
         keys+=("${row##*|}")
     done
 done
+sql "SELECT host, threads, milliseconds, pool_pages, sku_key, boot_id FROM boot_records ORDER BY host" \
+    >"$work/boot-records.txt"
 mapfile -t distinct < <(printf '%s\n' "${keys[@]}" | sort -u)
 ((${#distinct[@]} == 1)) || vmlab_fail "the guests are of several SKUs: ${distinct[*]}"
 sku=${distinct[0]}
