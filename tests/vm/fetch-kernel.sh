@@ -172,7 +172,8 @@ main() {
     flock 9
     local version=""
     if prepare_apt && apt_private apt-get update -qq >&2 2>/dev/null; then
-        version=$(resolve_version)
+        # apt-cache fails without any lists (a new cache and no network): no version then.
+        version=$(resolve_version) || version=""
     fi
     if [[ -z "$version" ]]; then
         local cached
@@ -183,7 +184,15 @@ main() {
     fi
     if ! complete_kernel "$cache_dir/$kernel_cache/$version"; then
         echo "vmlab: fetching Debian sid kernel $version-cloud-$arch" >&2
-        fetch_version "$version" || skip "downloading linux-binary-$version-cloud-$arch failed"
+        if ! fetch_version "$version"; then
+            # The lists resolved a version (kept from an earlier run) but the archive did not
+            # answer: as without a network.
+            local cached
+            cached=$(cached_kernel) || skip "downloading linux-binary-$version-cloud-$arch failed"
+            echo "vmlab: downloading $version failed; using the cached kernel $(cat "$cached/version")" >&2
+            echo "$cached"
+            return 0
+        fi
     fi
     echo "$cache_dir/$kernel_cache/$version"
 }
