@@ -75,8 +75,10 @@ local all hugetune trust
 host all hugetune_boot 127.0.0.1/32 scram-sha-256
 HBA
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-# setpriv itself in the background, so that $! is the server's PID.
-setpriv --reuid=65534 --regid=65534 --clear-groups env -i PATH=/usr/bin:/bin "$pg_bindir/postgres" \
+# setpriv itself in the background, so that $! is the server's PID; its parent-death signal stops
+# the server when this shell is killed by SIGKILL, which no trap sees (its own processes end when
+# they see it gone).
+setpriv --reuid=65534 --regid=65534 --clear-groups --pdeathsig KILL env -i PATH=/usr/bin:/bin "$pg_bindir/postgres" \
     -D "$pg/data" -k "$pg" -c listen_addresses=127.0.0.1 -c port="$port" -c fsync=off \
     >"$work/postgres.log" 2>&1 &
 pg_pid=$!

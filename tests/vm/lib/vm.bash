@@ -391,6 +391,14 @@ vm_boot_once() {
     vmlab_guest_pids+=("$pid")
     local deadline=$((SECONDS + timeout_s)) status=0
     while kill -0 "$pid" 2>/dev/null; do
+        # A guest booted from a background subshell (several at a time) has that subshell for
+        # parent, which outlives a test shell killed by SIGKILL: it stops the guest once the
+        # test's shell is gone.
+        if [[ $BASHPID != "$$" ]] && ! kill -0 "$$" 2>/dev/null; then
+            echo "vmlab: the test's shell is gone; stopping guest $name" >&2
+            vmlab_stop_guests
+            return 1
+        fi
         if ((SECONDS >= deadline)); then
             echo "vmlab: guest $name still running after ${timeout_s}s; stopping it" >&2
             vmlab_stop_guests
