@@ -36,7 +36,8 @@ TEST_PKGS  = python3 python3-jsonschema gnuplot-nox util-linux procps clang-form
 # recommends, loads its completion.
 PACKAGE_PKGS = dpkg-dev binutils lintian bash-completion
 FUZZ_PKGS  = clang libclang-rt-14-dev
-VM_PKGS    = qemu-system-x86 busybox-static cpio apt binutils python3 kexec-tools e2fsprogs xz-utils
+VM_PKGS    = qemu-system-x86 busybox-static cpio apt binutils python3 kexec-tools e2fsprogs xz-utils \
+             postgresql postgresql-client
 # The arm64 boot lab (tests/vm/README.md "arm64"): the arm64 emulator; the guest's busybox comes
 # from the archive beside its kernel (tests/vm/fetch-kernel.sh), the cross binutils and qemu-user
 # (which resolves the binary's arm64 libraries) with ARM64_PKGS.

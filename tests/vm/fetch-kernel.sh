@@ -8,7 +8,8 @@
 #   HUGETUNE_VM_CACHE=<dir>                  cache directory (default /var/cache/hugetune-vm)
 #
 # Exit 0: stdout is the kernel directory holding vmlinuz, config and version; for amd64
-# <cache>/kernel/<version> with virtio_blk.ko (the kexec case's disk driver, a module there), for
+# <cache>/kernel/<version> with virtio_blk.ko (the kexec case's disk driver, a module there) and
+# failover.ko, net_failover.ko and virtio_net.ko (the fleet case's network card), for
 # arm64 <cache>/kernel-arm64/<version> with busybox, Debian's static busybox for arm64 (sid's
 # busybox-static:arm64): the guest's shell, which the host's busybox-static cannot be (it has no
 # Multi-Arch field, so its arm64 build would replace the host's, which the amd64 lab boots).
@@ -22,8 +23,11 @@ amd64)
     kernel_cache=kernel
     apt_state=apt
     # The virtio disk driver is a module in Debian's amd64 cloud kernel; the kexec case loads it
-    # to keep its state on a disk. busybox's insmod takes it uncompressed.
-    modules=(virtio_blk)
+    # to keep its state on a disk. So is the virtio network driver, with the two modules it
+    # needs (CONFIG_VIRTIO_NET=m, CONFIG_NET_FAILOVER=m, CONFIG_FAILOVER=m), in the order they
+    # load; the fleet case's guests reach the host's database through it. busybox's insmod takes
+    # them uncompressed.
+    modules=(virtio_blk failover net_failover virtio_net)
     userland=()
     ;;
 arm64)
@@ -55,12 +59,18 @@ complete_kernel() {
     ((${#userland[@]} == 0)) || [[ -s "$dir/busybox" ]]
 }
 
-# The newest kernel already in the cache, for runs without a network.
+# The newest kernel already in the cache, for runs without a network: the newest complete one,
+# else the newest with its image (fetched before this lab wanted some module; a case that needs
+# the missing module skips, saying which).
 cached_kernel() {
-    local dir
-    dir=$(find "$cache_dir/$kernel_cache" -mindepth 1 -maxdepth 1 -type d ! -name '*.partial' \
-        2>/dev/null | sort -V | tail -n 1)
-    [[ -n "$dir" ]] && complete_kernel "$dir" && echo "$dir"
+    local dir newest=""
+    while read -r dir; do
+        complete_kernel "$dir" && { echo "$dir"; return 0; }
+        [[ -z $newest && -s "$dir/vmlinuz" ]] && newest=$dir
+    done < <(find "$cache_dir/$kernel_cache" -mindepth 1 -maxdepth 1 -type d ! -name '*.partial' \
+        2>/dev/null | sort -rV)
+    ((${#userland[@]} == 0)) || [[ -s "$newest/busybox" ]] || return 1
+    [[ -n $newest ]] && echo "$newest"
 }
 
 # The first plain Debian archive URI of the system's deb822 sources (not the security archive).
@@ -162,7 +172,8 @@ main() {
     flock 9
     local version=""
     if prepare_apt && apt_private apt-get update -qq >&2 2>/dev/null; then
-        version=$(resolve_version)
+        # apt-cache fails without any lists (a new cache and no network): no version then.
+        version=$(resolve_version) || version=""
     fi
     if [[ -z "$version" ]]; then
         local cached
@@ -173,7 +184,15 @@ main() {
     fi
     if ! complete_kernel "$cache_dir/$kernel_cache/$version"; then
         echo "vmlab: fetching Debian sid kernel $version-cloud-$arch" >&2
-        fetch_version "$version" || skip "downloading linux-binary-$version-cloud-$arch failed"
+        if ! fetch_version "$version"; then
+            # The lists resolved a version (kept from an earlier run) but the archive did not
+            # answer: as without a network.
+            local cached
+            cached=$(cached_kernel) || skip "downloading linux-binary-$version-cloud-$arch failed"
+            echo "vmlab: downloading $version failed; using the cached kernel $(cat "$cached/version")" >&2
+            echo "$cached"
+            return 0
+        fi
     fi
     echo "$cache_dir/$kernel_cache/$version"
 }

@@ -167,6 +167,20 @@ vmlab_probe_initrd() {
         >"$1/probe.cpio.gz"
 }
 
+# vmlab_icount_args SHIFT: QEMU's arguments for a guest whose clock is its instruction count:
+# each instruction 2^SHIFT ns of guest time, and no sleeping on an idle guest (sleep=off): when
+# every CPU is idle the clock leaps to its next timer, so the guest's time is a function of what
+# it executed, not of the host's load (with sleep=on the idle spans count real time, and a boot's
+# allocation line took twice as long on a loaded host). A guest that waits on the network must
+# keep a CPU busy meanwhile, or its timeouts pass in an instant. icount needs the
+# single-threaded emulator (QEMU refuses it with KVM and with thread=multi): the guest's CPUs take
+# turns on one host thread.
+vmlab_icount_args() {
+    local cpu=max
+    [[ $vmlab_arch == arm64 ]] && cpu=max,pauth-impdef=on
+    printf '%s\n' -accel tcg,thread=single -cpu "$cpu" -icount "shift=$1,sleep=off"
+}
+
 # Fetches the kernel (or takes VMLAB_KERNEL_DIR) and checks QEMU and the initramfs; skips (77)
 # when the kernel cannot be had or QEMU is missing. Sets vmlab_kernel, vmlab_kernel_release and
 # vmlab_busybox (the guest's static busybox: the host's for amd64, the kernel directory's for
@@ -223,7 +237,8 @@ vmlab_numa_args() {
 }
 
 # vm_boot NAME SCENARIO "KERNEL ARGS" [--smp N] [--mem MIB] [--nodes K] [--memory-only-node]
-#         [--prealloc] [--timeout S] [--input DIR] [--initrd FILE] [--disk IMAGE]
+#         [--prealloc] [--timeout S] [--input DIR] [--initrd FILE] [--disk IMAGE] [--net]
+#         [--icount SHIFT]
 # Boots one guest running SCENARIO with the given kernel arguments, waits for it to power off
 # (or kills it at the timeout) and leaves $VMLAB_WORK/NAME.console and NAME.results.
 # A guest whose kernel panics before its init started (then stops or times out) is booted again
@@ -236,6 +251,10 @@ vmlab_numa_args() {
 # --input DIR lays DIR's tree over the guest's root (a second cpio archive after the lab's own,
 # which the kernel unpacks in turn); --initrd FILE boots FILE instead of the lab's initramfs;
 # --disk IMAGE attaches a raw image as a virtio disk (/dev/vda once virtio_blk is loaded).
+# --net gives the guest a virtio network card on QEMU's user network (eth0 once virtio_net is
+# loaded; the host's loopback is 10.0.2.2 there, restrict=off lets the guest reach it).
+# --icount SHIFT runs the guest under the emulator with its clock counted in instructions,
+# 2^SHIFT ns each (vmlab_icount_args), whatever accelerator the run chose.
 # Returns 0 when the results carry the END marker, 124 on
 # timeout, 1 otherwise.
 vm_boot() {
@@ -307,7 +326,7 @@ vm_boot_once() {
     local name=$1 scenario=$2 kernel_args=$3
     shift 3
     local smp=2 memory_mib=1024 nodes=0 memory_only=0 prealloc=0 input_dir="" initrd_file=""
-    local disk_image=""
+    local disk_image="" net=0 icount_shift=""
     local timeout_s=${VMLAB_TIMEOUT_S:-300}
     while [[ $# -gt 0 ]]; do
         case $1 in
@@ -320,6 +339,8 @@ vm_boot_once() {
         --input) input_dir=$2; shift 2 ;;
         --initrd) initrd_file=$2; shift 2 ;;
         --disk) disk_image=$2; shift 2 ;;
+        --net) net=1; shift ;;
+        --icount) icount_shift=$2; shift 2 ;;
         *) echo "vm_boot: unknown option $1" >&2; return 2 ;;
         esac
     done
@@ -335,8 +356,16 @@ vm_boot_once() {
             -machine memory-backend=mem0)
     fi
     local initrd=${initrd_file:-$VMLAB_INITRD}
-    local -a disk_args=()
-    [[ -n "$disk_image" ]] && disk_args=(-drive "file=$disk_image,if=virtio,format=raw")
+    local -a device_args=()
+    [[ -n "$disk_image" ]] && device_args=(-drive "file=$disk_image,if=virtio,format=raw")
+    # shellcheck disable=SC2054 # the commas belong to QEMU's options, not to the array
+    ((net)) && device_args+=(-netdev user,id=n0,restrict=off -device virtio-net-pci,netdev=n0)
+    local accel_name=$vmlab_accel_name
+    local -a accel_args=("${vmlab_accel_args[@]}")
+    if [[ -n $icount_shift ]]; then
+        mapfile -t accel_args < <(vmlab_icount_args "$icount_shift")
+        accel_name="tcg, icount shift=$icount_shift"
+    fi
     if [[ -n "$input_dir" ]]; then
         initrd=$VMLAB_WORK/$name.initrd
         {
@@ -348,20 +377,28 @@ vm_boot_once() {
     append+=" vmlab.scenario=$scenario $kernel_args"
     local -a results_args
     mapfile -t results_args < <(vmlab_results_args "$results")
-    echo "vmlab: boot $name ($vmlab_accel_name, -smp $smp, ${memory_mib} MiB, nodes ${nodes:-0}$( ((prealloc)) && echo ", prealloc"), $vmlab_arch): $kernel_args" >&2
+    echo "vmlab: boot $name ($accel_name, -smp $smp, ${memory_mib} MiB, nodes ${nodes:-0}$( ((prealloc)) && echo ", prealloc"), $vmlab_arch): $kernel_args" >&2
     local started_ns
     started_ns=$(date +%s%N)
     # The parent-death signal stops the guest even when this shell is killed by SIGKILL, which no
     # trap sees.
     setpriv --pdeathsig KILL "$vmlab_qemu" -name "vmlab-$name" -nodefaults -no-user-config \
-        -display none -monitor none -no-reboot "${vmlab_machine_args[@]}" "${vmlab_accel_args[@]}" \
+        -display none -monitor none -no-reboot "${vmlab_machine_args[@]}" "${accel_args[@]}" \
         -smp "$smp" "${memory_args[@]}" -kernel "$vmlab_kernel" -initrd "$initrd" \
-        -append "$append" "${disk_args[@]}" -serial "file:$console" "${results_args[@]}" \
+        -append "$append" "${device_args[@]}" -serial "file:$console" "${results_args[@]}" \
         </dev/null >"$VMLAB_WORK/$name.qemu" 2>&1 &
     local pid=$!
     vmlab_guest_pids+=("$pid")
     local deadline=$((SECONDS + timeout_s)) status=0
     while kill -0 "$pid" 2>/dev/null; do
+        # A guest booted from a background subshell (several at a time) has that subshell for
+        # parent, which outlives a test shell killed by SIGKILL: it stops the guest once the
+        # test's shell is gone.
+        if [[ $BASHPID != "$$" ]] && ! kill -0 "$$" 2>/dev/null; then
+            echo "vmlab: the test's shell is gone; stopping guest $name" >&2
+            vmlab_stop_guests
+            return 1
+        fi
         if ((SECONDS >= deadline)); then
             echo "vmlab: guest $name still running after ${timeout_s}s; stopping it" >&2
             vmlab_stop_guests
