@@ -13,10 +13,11 @@
 
 namespace hugetune::fleet_db::storage {
 
-// After an ingest that copied this many boot records or more, PostgreSQL's statistics of the
-// table are made again (ANALYZE), so the next SKU's tally is planned for the table as it is,
-// not as the last autovacuum saw it.
-inline constexpr std::size_t kAnalyzeAfterBootRows = 10000;
+// After an ingest that copied this many boot records or more, PostgreSQL vacuums the table and
+// makes its statistics again (VACUUM (ANALYZE)): the next SKU's tally is planned for the table as
+// it is, not as the last autovacuum saw it, and reads the index alone (its pages marked
+// visible), not the rows with their records.
+inline constexpr std::size_t kVacuumAfterBootRows = 10000;
 
 // Boot records PostgreSQL takes in one COPY: a few MB, and few enough round trips that the
 // server's own work sets the pace.

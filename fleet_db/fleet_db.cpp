@@ -781,13 +781,13 @@ void IngestBatch::store(const IntakeBoot& boot) {
 IngestResult IngestBatch::commit() {
     return guarded(state_->target, "ingest", [&] {
         state_->boots->flush();
-        const bool analyze = state_->boots->copied() >= storage::kAnalyzeAfterBootRows;
+        const bool analyze = state_->boots->copied() >= storage::kVacuumAfterBootRows;
         state_->boots.reset();
         state_->runs.reset();
         state_->transaction.commit();
         if (analyze)
-            try {
-                state_->sql << "ANALYZE boot_records";
+            try {  // outside the transaction, as VACUUM must be
+                state_->sql << "VACUUM (ANALYZE) boot_records";
             } catch (const soci::soci_error&) {  // not the table's owner: autovacuum does it
             }
         return std::move(state_->result);

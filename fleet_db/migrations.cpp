@@ -113,6 +113,16 @@ const std::vector<std::vector<std::string>> kMigrations = {
         " share DOUBLE PRECISION NOT NULL, answer_threads INTEGER NOT NULL,"
         " started_at TEXT NOT NULL, ended_at TEXT, end_reason TEXT)",
     },
+    {
+        // A SKU's boots tallied from one index (docs/fleet.md "Boots at fleet size"): every
+        // column the tally reads, in the order it groups them, hosts by their bytes. PostgreSQL
+        // reads the index alone where VACUUM has marked the table's pages visible; SQLite
+        // streams the rows in order without sorting them. It replaces version 9's index, its
+        // prefix.
+        "DROP INDEX boot_records_by_sku",
+        "CREATE INDEX boot_records_tally ON boot_records (sku_key, threads, host{bytes},"
+        " kernel_release, hvo, milliseconds, pool_pages, line_present)",
+    },
 };
 
 std::string with_dialect(std::string sql, Dialect dialect) {
@@ -123,6 +133,9 @@ std::string with_dialect(std::string sql, Dialect dialect) {
         sql.replace(at, 4, id);
     if (const auto at = sql.find("{carried}"); at != std::string::npos)
         sql.replace(at, 9, std::string(kCarriedVerificationPrefix));
+    // Text ordered by its bytes: PostgreSQL's C collation, SQLite's default (BINARY).
+    if (const auto at = sql.find("{bytes}"); at != std::string::npos)
+        sql.replace(at, 7, dialect == Dialect::sqlite ? "" : " COLLATE \"C\"");
     return sql;
 }
 
