@@ -407,12 +407,10 @@ model::fleet::BootTally tally_stored_boots(soci::session& sql, Dialect dialect,
                                            const std::string& sku_key) {
     std::optional<Transaction> read;
     if (dialect == Dialect::postgresql) {
-        // One snapshot for every statement, room to sort a SKU's boots in memory rather than on
-        // disk (work_mem's default is 4 MB), and no JIT compilation, whose cost these short
-        // statements do not win back: for this transaction only.
+        // One snapshot for every statement, and room to sort a SKU's boots in memory rather
+        // than on disk (work_mem's default is 4 MB): for this transaction only.
         read.emplace(sql, dialect);
         sql << "SET LOCAL work_mem = '" + std::to_string(kTallyWorkMemMb) + "MB'";
-        sql << "SET LOCAL jit = off";
     }
     model::fleet::BootTally t;
     {

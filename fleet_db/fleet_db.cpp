@@ -540,6 +540,9 @@ std::unique_ptr<soci::session> connect_postgresql(const DbTarget& target) {
                             std::to_string(kPostgresStatementSeconds * 1000);
         if (target.location.find("lock_timeout") == std::string::npos)
             *session << "SET lock_timeout = " + std::to_string(kPostgresLockSeconds * 1000);
+        // hugetune's statements are short: compiling one with JIT costs more than it saves.
+        if (target.location.find("jit") == std::string::npos)
+            *session << "SET jit = off";
         return session;
     });
 }

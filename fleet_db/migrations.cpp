@@ -115,13 +115,13 @@ const std::vector<std::vector<std::string>> kMigrations = {
     },
     {
         // A SKU's boots tallied from one index (docs/fleet.md "Boots at fleet size"): every
-        // column the tally reads, in the order it groups them, hosts by their bytes. PostgreSQL
-        // reads the index alone where VACUUM has marked the table's pages visible; SQLite
-        // streams the rows in order without sorting them. It replaces version 9's index, its
-        // prefix.
+        // column the tally reads, in the order it groups them, hosts by their bytes, and the id
+        // that the count and newest id of a kept answer's inputs read. PostgreSQL reads the
+        // index alone where VACUUM has marked the table's pages visible; SQLite streams the rows
+        // in order without sorting them. It replaces version 9's index, its prefix.
         "DROP INDEX boot_records_by_sku",
         "CREATE INDEX boot_records_tally ON boot_records (sku_key, threads, host{bytes},"
-        " kernel_release, hvo, milliseconds, pool_pages, line_present)",
+        " kernel_release, hvo, milliseconds, pool_pages, line_present, id)",
     },
 };
 

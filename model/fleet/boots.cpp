@@ -4,10 +4,10 @@
 #include <cctype>
 #include <cstdint>
 #include <map>
-#include <random>
 #include <tuple>
 #include <utility>
 
+#include "model/fit/resampling.hpp"
 #include "model/statistics.hpp"
 #include "model/text.hpp"
 
@@ -66,15 +66,14 @@ void calibrate(SkuBoots& out, const HostRatios& by_host) {
             sorted.emplace_back(by_host.ratios[i], static_cast<std::uint32_t>(h));
     }
     std::sort(sorted.begin(), sorted.end());
-    std::mt19937_64 draw(1);
-    std::uniform_int_distribution<std::size_t> pick(0, hosts - 1);
+    Resampler draw(1);
     std::vector<double> medians;
     std::vector<std::uint32_t> drawn(hosts);
     for (int i = 0; i < kCalibrationResamples; ++i) {
         std::fill(drawn.begin(), drawn.end(), 0);
         std::size_t size = 0;
         for (std::size_t h = 0; h < hosts; ++h) {
-            const std::size_t at = pick(draw);
+            const std::size_t at = draw.index(hosts);
             ++drawn[at];
             size += ratios_of[at];
         }

@@ -7,6 +7,7 @@
 #include <map>
 #include <random>
 
+#include "model/fit/resampling.hpp"
 #include "model/fleet/boots.hpp"
 #include "model/fleet/fleet.hpp"
 #include "model/statistics.hpp"
@@ -136,13 +137,12 @@ TEST_CASE("boots: the calibration's interval is the bootstrap of hosts, resample
         hosts.push_back(&ratios);
         all.insert(all.end(), ratios.begin(), ratios.end());
     }
-    std::mt19937_64 draw(1);
-    std::uniform_int_distribution<std::size_t> pick(0, hosts.size() - 1);
+    Resampler draw(1);
     std::vector<double> medians;
     for (int i = 0; i < kCalibrationResamples; ++i) {
         std::vector<double> sample;
         for (std::size_t h = 0; h < hosts.size(); ++h) {
-            const auto& ratios = *hosts[pick(draw)];
+            const auto& ratios = *hosts[draw.index(hosts.size())];
             sample.insert(sample.end(), ratios.begin(), ratios.end());
         }
         medians.push_back(median(sample));
