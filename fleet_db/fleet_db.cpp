@@ -847,7 +847,33 @@ void FleetDb::runs_of_sku(const std::string& sku_key,
         // A run's digest stands for its report; the report is read only where the digest is
         // missing or of another version (model/fleet/run_digest.hpp), as the run comes: the
         // runs' rows are all fetched before the first is handed out (PostgreSQL), or the
-        // statement steps on while another runs beside it (SQLite).
+        // statement steps on while another runs beside it (SQLite). The digests are read a
+        // batch at a time, on every CPU, the runs then handed out in order.
+        constexpr std::size_t kRunsPerBatch = 4096;
+        std::vector<std::string> ids, digests;
+        std::vector<model::fleet::FleetRun> batch;
+        const auto hand_out = [&] {
+            auto facts = model::fleet::read_run_digests(digests, {});
+            for (std::size_t i = 0; i < batch.size(); ++i) {
+                model::fleet::FleetRun& run = batch[i];
+                if (facts[i] && model::fleet::to_string(facts[i]->sku) == sku_key)
+                    run.facts = std::make_shared<model::fleet::RunFacts>(std::move(*facts[i]));
+                // else none, another version's, damaged, or of before the run moved: the report
+                if (!run.facts) {
+                    std::string text;
+                    const long long run_id = std::stoll(ids[i]);
+                    *sql_ << "SELECT report FROM runs WHERE id = :id", soci::use(run_id),
+                        soci::into(text);
+                    run.report = stored_json(text, "report of run", run.run_key);
+                }
+                if (const auto v = verifications_of.find(ids[i]); v != verifications_of.end())
+                    run.verifications = std::move(v->second);
+                take(std::move(run));
+            }
+            ids.clear();
+            digests.clear();
+            batch.clear();
+        };
         soci::rowset<soci::row> rows =
             (sql_->prepare << "SELECT CAST(r.id AS TEXT), h.hostname, r.content_hash,"
                               " d.digest FROM runs r JOIN hosts h ON h.id = r.host_id"
@@ -856,24 +882,13 @@ void FleetDb::runs_of_sku(const std::string& sku_key,
                               " ORDER BY h.hostname, r.generated_at, r.id",
              soci::use(sku_key));
         for (const auto& row : rows) {
-            model::fleet::FleetRun run{row.get<std::string>(1), row.get<std::string>(2), nullptr};
-            if (row.get_indicator(3) == soci::i_ok)
-                if (auto facts = model::fleet::read_run_digest(row.get<std::string>(3), {}))
-                    run.facts = std::make_shared<model::fleet::RunFacts>(std::move(*facts));
-            if (run.facts && model::fleet::to_string(run.facts->sku) != sku_key)
-                run.facts.reset();  // a digest of before the run moved: its report says
-            const std::string id = row.get<std::string>(0);
-            if (!run.facts) {
-                std::string text;
-                const long long run_id = std::stoll(id);
-                *sql_ << "SELECT report FROM runs WHERE id = :id", soci::use(run_id),
-                    soci::into(text);
-                run.report = stored_json(text, "report of run", run.run_key);
-            }
-            if (const auto v = verifications_of.find(id); v != verifications_of.end())
-                run.verifications = std::move(v->second);
-            take(std::move(run));
+            batch.push_back({row.get<std::string>(1), row.get<std::string>(2), nullptr});
+            ids.push_back(row.get<std::string>(0));
+            digests.push_back(row.get_indicator(3) == soci::i_ok ? row.get<std::string>(3) : "");
+            if (batch.size() == kRunsPerBatch)
+                hand_out();
         }
+        hand_out();
     });
 }
 
