@@ -869,6 +869,7 @@ void FleetDb::runs_of_sku(const std::string& sku_key,
                 if (const auto v = verifications_of.find(ids[i]); v != verifications_of.end())
                     run.verifications = std::move(v->second);
                 take(std::move(run));
+                run = model::fleet::FleetRun();  // what `take` left of it (a report) goes now
             }
             ids.clear();
             digests.clear();
