@@ -8,6 +8,7 @@
 #include "cli/setting_flags.hpp"
 #include "fleet_db/fleet_db_error.hpp"
 #include "model/errors.hpp"
+#include "model/fleet/host_runs.hpp"
 #include "model/text.hpp"
 #include "tuner/system/own_binary.hpp"
 
@@ -211,12 +212,19 @@ model::fleet::FleetAnswer answer_of_sku(fleet_db::FleetDb& db, const std::string
             } catch (const std::exception&) {  // damaged or of another layout: computed again
             }
         }
-    auto runs = db.runs_of_sku(sku_key);
-    if (runs.empty())
+    // The runs go to the model as they are read: a SKU of 100,000 hosts is never held as stored
+    // runs beside what is read of them.
+    model::fleet::HostRunsReader runs(sku_runs_input(sku_key));
+    bool any = false;
+    db.runs_of_sku(sku_key, [&](model::fleet::FleetRun&& run) {
+        any = true;
+        runs.add(std::move(run));
+    });
+    if (!any)
         throw UsageError("--sku: no runs of SKU '" + sku_key +
                          "' in the database; see 'hugetune fleet skus' for the SKUs it holds");
-    const model::fleet::FleetAnswer answer = model::fleet::fleet_answer(model::fleet::answer_sku(
-        std::move(runs), options, sku_runs_input(sku_key), db.boot_tally(sku_key)));
+    const model::fleet::FleetAnswer answer = model::fleet::fleet_answer(
+        model::fleet::answer_sku(std::move(runs), options, db.boot_tally(sku_key)));
     if (keep)
         db.keep_answer(sku_key, inputs, to_json(answer).dump());
     return answer;

@@ -822,54 +822,77 @@ std::vector<std::string> FleetDb::sku_keys() {
 }
 
 std::vector<model::fleet::FleetRun> FleetDb::runs_of_sku(const std::string& sku_key) {
-    return guarded(target_, "read the runs", [&] {
-        std::vector<model::fleet::FleetRun> runs;
-        std::map<std::string, std::size_t> index_of;  // the run's id as text
-        // A run's digest stands for its report; the report is read only where the digest is
-        // missing or of another version (model/fleet/run_digest.hpp).
-        std::vector<std::pair<std::size_t, std::string>> without_digest;  // index, run id
+    std::vector<model::fleet::FleetRun> runs;
+    runs_of_sku(sku_key, [&runs](model::fleet::FleetRun&& run) { runs.push_back(std::move(run)); });
+    return runs;
+}
+
+void FleetDb::runs_of_sku(const std::string& sku_key,
+                          const std::function<void(model::fleet::FleetRun&&)>& take) {
+    guarded(target_, "read the runs", [&] {
+        // The verifications first (a SKU has few beside its runs), so that each run goes to
+        // `take` whole as it is read and the SKU's runs are never all held here.
+        std::map<std::string, std::vector<model::fleet::FleetVerification>> verifications_of;
         {
-            soci::rowset<soci::row> rows =
-                (sql_->prepare << "SELECT CAST(r.id AS TEXT), h.hostname, r.content_hash,"
-                                  " d.digest FROM runs r JOIN hosts h ON h.id = r.host_id"
-                                  " JOIN skus s ON s.id = r.sku_id"
-                                  " LEFT JOIN run_digests d ON d.run_id = r.id WHERE s.sku_key = :k"
-                                  " ORDER BY h.hostname, r.generated_at, r.id",
+            soci::rowset<soci::row> blocks =
+                (sql_->prepare << "SELECT CAST(v.run_id AS TEXT), r.content_hash, v.block_hash,"
+                                  " v.block FROM verifications v JOIN runs r ON r.id = v.run_id"
+                                  " JOIN skus s ON s.id = r.sku_id WHERE s.sku_key = :k"
+                                  " ORDER BY v.id",
                  soci::use(sku_key));
-            for (const auto& row : rows) {
-                model::fleet::FleetRun run{row.get<std::string>(1), row.get<std::string>(2),
-                                           nullptr};
-                if (row.get_indicator(3) == soci::i_ok)
-                    if (auto facts = model::fleet::read_run_digest(row.get<std::string>(3), {}))
-                        run.facts = std::make_shared<model::fleet::RunFacts>(std::move(*facts));
-                if (run.facts && model::fleet::to_string(run.facts->sku) != sku_key)
-                    run.facts.reset();  // a digest of before the run moved: its report says
-                if (!run.facts)
-                    without_digest.emplace_back(runs.size(), row.get<std::string>(0));
-                index_of[row.get<std::string>(0)] = runs.size();
-                runs.push_back(std::move(run));
+            for (const auto& row : blocks) {
+                const std::string key =
+                    verification_key(row.get<std::string>(1), row.get<std::string>(2));
+                verifications_of[row.get<std::string>(0)].push_back(
+                    {key, stored_json(row.get<std::string>(3), "verification", key)});
             }
         }
-        for (const auto& [index, id] : without_digest) {
-            std::string text;
-            const long long run_id = std::stoll(id);
-            *sql_ << "SELECT report FROM runs WHERE id = :id", soci::use(run_id), soci::into(text);
-            runs[index].report = stored_json(text, "report of run", runs[index].run_key);
-        }
-        soci::rowset<soci::row> blocks =
-            (sql_->prepare << "SELECT CAST(v.run_id AS TEXT), r.content_hash, v.block_hash,"
-                              " v.block FROM verifications v JOIN runs r ON r.id = v.run_id"
-                              " JOIN skus s ON s.id = r.sku_id WHERE s.sku_key = :k"
-                              " ORDER BY v.id",
+        // A run's digest stands for its report; the report is read only where the digest is
+        // missing or of another version (model/fleet/run_digest.hpp), as the run comes: the
+        // runs' rows are all fetched before the first is handed out (PostgreSQL), or the
+        // statement steps on while another runs beside it (SQLite). The digests are read a
+        // batch at a time, on every CPU, the runs then handed out in order.
+        constexpr std::size_t kRunsPerBatch = 4096;
+        std::vector<std::string> ids, digests;
+        std::vector<model::fleet::FleetRun> batch;
+        const auto hand_out = [&] {
+            auto facts = model::fleet::read_run_digests(digests, {});
+            for (std::size_t i = 0; i < batch.size(); ++i) {
+                model::fleet::FleetRun& run = batch[i];
+                if (facts[i] && model::fleet::to_string(facts[i]->sku) == sku_key)
+                    run.facts = std::make_shared<model::fleet::RunFacts>(std::move(*facts[i]));
+                // else none, another version's, damaged, or of before the run moved: the report
+                if (!run.facts) {
+                    std::string text;
+                    const long long run_id = std::stoll(ids[i]);
+                    *sql_ << "SELECT report FROM runs WHERE id = :id", soci::use(run_id),
+                        soci::into(text);
+                    run.report = stored_json(text, "report of run", run.run_key);
+                }
+                if (const auto v = verifications_of.find(ids[i]); v != verifications_of.end())
+                    run.verifications = std::move(v->second);
+                take(std::move(run));
+                run = model::fleet::FleetRun();  // what `take` left of it (a report) goes now
+            }
+            ids.clear();
+            digests.clear();
+            batch.clear();
+        };
+        soci::rowset<soci::row> rows =
+            (sql_->prepare << "SELECT CAST(r.id AS TEXT), h.hostname, r.content_hash,"
+                              " d.digest FROM runs r JOIN hosts h ON h.id = r.host_id"
+                              " JOIN skus s ON s.id = r.sku_id"
+                              " LEFT JOIN run_digests d ON d.run_id = r.id WHERE s.sku_key = :k"
+                              " ORDER BY h.hostname, r.generated_at, r.id",
              soci::use(sku_key));
-        for (const auto& row : blocks) {
-            const std::string key =
-                verification_key(row.get<std::string>(1), row.get<std::string>(2));
-            runs.at(index_of.at(row.get<std::string>(0)))
-                .verifications.push_back(
-                    {key, stored_json(row.get<std::string>(3), "verification", key)});
+        for (const auto& row : rows) {
+            batch.push_back({row.get<std::string>(1), row.get<std::string>(2), nullptr});
+            ids.push_back(row.get<std::string>(0));
+            digests.push_back(row.get_indicator(3) == soci::i_ok ? row.get<std::string>(3) : "");
+            if (batch.size() == kRunsPerBatch)
+                hand_out();
         }
-        return runs;
+        hand_out();
     });
 }
 

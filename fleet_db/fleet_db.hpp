@@ -3,6 +3,7 @@
 // statements on both (docs/fleet.md "The database").
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -141,6 +142,10 @@ class FleetDb {
     // Every run of the SKU, by host then time, each report with every verification block stored
     // for it. A stored document that is not JSON throws FleetDbError (failure).
     std::vector<model::fleet::FleetRun> runs_of_sku(const std::string& sku_key);
+    // The same, each run handed to `take` as it is read, in the same order, so that a SKU of
+    // 100,000 hosts is never held here whole.
+    void runs_of_sku(const std::string& sku_key,
+                     const std::function<void(model::fleet::FleetRun&&)>& take);
     // The SKU's boots whose kernel logged the allocation line, in the order they were stored;
     // given `recorded_since` (ISO 8601 UTC), only those recorded then or later (a canary plan's).
     std::vector<model::fleet::SkuBoot> boots_of_sku(

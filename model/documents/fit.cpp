@@ -34,13 +34,12 @@ json spread_json(const std::optional<ConfidenceSpread>& spread) {
 }  // namespace
 
 nlohmann::json to_json(const ScalingFit& f) {
-    // A fit of a fleet's pooled series has a residual per point of every host: past this many
-    // (a SKU of about 3,000 hosts) they are left out, rss and r2 standing for them, or a SKU of
-    // 100,000 hosts would write hundreds of MB of them into its answer.
-    constexpr std::size_t kMaxWrittenResiduals = 100'000;
+    // A fit of a fleet's pooled series has a residual per point of every host: past
+    // kMaxKeptResiduals (a SKU of about 3,000 hosts) they are left out, rss and r2 standing for
+    // them.
     const std::vector<double> none;
     const std::vector<double>& residuals =
-        f.residuals.size() <= kMaxWrittenResiduals ? f.residuals : none;
+        f.residuals.size() <= kMaxKeptResiduals ? f.residuals : none;
     return {{"name", to_string(f.model)},
             {"lambda", f.lambda},
             {"sigma", f.sigma},
@@ -203,6 +202,7 @@ ScalingFit read_scaling_fit(const JsonField& f) {
     fit.aicc = f["aicc"].hint<double>();
     fit.parameters = f["parameters"].hint<int>().value_or(0);
     fit.residuals = f["residuals"].hint<std::vector<double>>().value_or(std::vector<double>{});
+    fit.fitted_points = fit.residuals.size();
     return fit;
 }
 

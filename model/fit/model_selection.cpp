@@ -40,7 +40,7 @@ ModelSelection select_model(ScalingFit usl, ScalingFit amdahl) {
     // Too few points for the USL's small-sample correction: the data cannot justify its extra
     // parameter, so the simpler curve stands.
     m.chose_usl = false;
-    m.reason = "with " + std::to_string(m.usl.residuals.size()) +
+    m.reason = "with " + std::to_string(m.usl.fitted_points) +
                " points AICc cannot weigh the usl's third parameter (it needs at least 6); "
                "using the simpler amdahl";
     return m;

@@ -198,9 +198,12 @@ void fill_quality(ScalingFit& fit, std::span<const Point> points,
         tss += s.log_sum_squares + s.weight * from_mean * from_mean;
     }
     fit.residuals.clear();
-    fit.residuals.reserve(points.size());
-    for (std::size_t i = 0; i < points.size(); ++i)
-        fit.residuals.push_back(log_seconds[i] - fitted_log(points[i].threads_per_node));
+    fit.fitted_points = points.size();
+    if (points.size() <= kMaxKeptResiduals) {
+        fit.residuals.reserve(points.size());
+        for (std::size_t i = 0; i < points.size(); ++i)
+            fit.residuals.push_back(log_seconds[i] - fitted_log(points[i].threads_per_node));
+    }
     fit.rss = rss;
     // Identical times everywhere leave nothing to explain: call a perfect fit of them 1.
     fit.r2 = tss > 0 ? 1 - rss / tss : (rss < 1e-24 ? 1.0 : 0.0);

@@ -47,6 +47,11 @@ enum class CurveModel { usl, amdahl };
 // "usl" or "amdahl", as the report names the curve.
 std::string to_string(CurveModel model);
 
+// The most points whose residuals a fit keeps: a fleet's pooled series past about 3,000 hosts
+// has more, and a SKU of 100,000 hosts would hold (and write) hundreds of MB of them for no
+// reader: the fit's own judgement needs only rss and how many points there were.
+inline constexpr std::size_t kMaxKeptResiduals = 100'000;
+
 // X(N) = lambda * N / (1 + sigma * (N - 1) + kappa * N * (N - 1)): throughput in units of the
 // series' work per second (pages per second for a sweep, "one table's job" for a boot table).
 struct ScalingFit {
@@ -58,10 +63,13 @@ struct ScalingFit {
     std::string message;  // the solver's termination reason, or why no fit was made
 
     // Quality, in the space the fit was made in: natural log of seconds (see scaling_fit.cpp).
-    double rss = 0;                 // residual sum of squares, every repetition counted
-    double r2 = 0;                  // 1 - rss / total sum of squares of log seconds
-    std::optional<double> aicc;     // small-sample AIC over the repetitions; absent when too few
-    std::vector<double> residuals;  // log(measured) - log(fitted), one per point, input order
+    double rss = 0;              // residual sum of squares, every repetition counted
+    double r2 = 0;               // 1 - rss / total sum of squares of log seconds
+    std::optional<double> aicc;  // small-sample AIC over the repetitions; absent when too few
+    // log(measured) - log(fitted), one per point, input order; empty past kMaxKeptResiduals
+    // points, where rss and r2 stand for them.
+    std::vector<double> residuals;
+    std::size_t fitted_points = 0;  // the points the quality is over, weights not counted
     int parameters = 0;             // curve parameters fitted (3 for USL, 2 for Amdahl)
     int evaluations = 0;            // residual evaluations the solver used
 

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <span>
 
 #include "model/alloc_threads.hpp"
 #include "model/fit/resampling.hpp"
@@ -159,13 +160,51 @@ FleetPool choose_pool(const std::vector<HostRuns>& fitted, const FleetOptions& o
     return pool;
 }
 
+// What the judging needs of the fitted hosts, taken before the fit so that their runs can go
+// (a SKU of 100,000 hosts holds them once): names, each one's host_curve, the verified boots and
+// the warnings of their newest reports.
+struct FittedHosts {
+    // The names one after another, and each host's curve's (count, value) pairs in count order,
+    // each in one block: held through the fit, two small blocks a host among the runs' freed
+    // ones would keep most of their pages from going back.
+    std::string names;
+    std::vector<std::size_t> name_ends;
+    std::vector<std::pair<double, double>> curves;
+    std::vector<std::size_t> curve_ends;
+    VerifiedBoots boots;
+    std::optional<std::string> warnings;  // host_warnings' reason
+
+    void add(const std::string& name, const std::map<double, double>& curve) {
+        names += name;
+        name_ends.push_back(names.size());
+        curves.insert(curves.end(), curve.begin(), curve.end());
+        curve_ends.push_back(curves.size());
+    }
+    std::size_t size() const { return name_ends.size(); }
+    std::string name(std::size_t h) const {
+        const std::size_t begin = h == 0 ? 0 : name_ends[h - 1];
+        return names.substr(begin, name_ends[h] - begin);
+    }
+    std::span<const std::pair<double, double>> curve(std::size_t h) const {
+        const std::size_t begin = h == 0 ? 0 : curve_ends[h - 1];
+        return {curves.data() + begin, curve_ends[h] - begin};
+    }
+    // The host's value at thread count `n`, when its curve has it.
+    const double* at(std::size_t h, double n) const {
+        const auto c = curve(h);
+        const auto it = std::lower_bound(
+            c.begin(), c.end(), n, [](const auto& point, double v) { return point.first < v; });
+        return it != c.end() && it->first == n ? &it->second : nullptr;
+    }
+};
+
 // The measured thread count per node nearest `per_node` (in ratio) that every fitted host has.
-std::optional<double> common_count(const std::vector<std::map<double, double>>& curves,
-                                   double per_node) {
+std::optional<double> common_count(const FittedHosts& fitted, double per_node) {
     std::optional<double> best;
-    for (const auto& [n, value] : curves.front()) {
-        const bool everyone = std::all_of(curves.begin(), curves.end(),
-                                          [n = n](const auto& c) { return c.count(n) > 0; });
+    for (const auto& [n, value] : fitted.curve(0)) {
+        bool everyone = true;
+        for (std::size_t h = 0; h < fitted.size() && everyone; ++h)
+            everyone = fitted.at(h, n) != nullptr;
         if (everyone &&
             (!best || std::abs(std::log(n / per_node)) < std::abs(std::log(*best / per_node))))
             best = n;
@@ -175,46 +214,35 @@ std::optional<double> common_count(const std::vector<std::map<double, double>>& 
 
 // Hosts whose time per page at the counts the answer compares lies outside
 // kHostAgreementFactor of the hosts' median there, with the worst factor.
-// What the judging needs of the fitted hosts, taken before the fit so that their runs can go
-// (a SKU of 100,000 hosts holds them once): names, each one's host_curve, the verified boots and
-// the warnings of their newest reports.
-struct FittedHosts {
-    std::vector<std::string> names;
-    std::vector<std::map<double, double>> curves;
-    VerifiedBoots boots;
-    std::optional<std::string> warnings;  // host_warnings' reason
-};
-
 std::optional<std::string> disagreeing_hosts(const FittedHosts& fitted, const Recommendation& r) {
-    const auto& curves = fitted.curves;
-    if (fitted.names.size() < 2)
+    if (fitted.size() < 2)
         return std::nullopt;
     std::vector<double> counts;
     for (const double per_node : {r.threads_per_node, r.default_threads_per_node})
-        if (const auto n = common_count(curves, std::max(per_node, 1.0));
+        if (const auto n = common_count(fitted, std::max(per_node, 1.0));
             n && std::find(counts.begin(), counts.end(), *n) == counts.end())
             counts.push_back(*n);
     std::vector<double> medians;  // the hosts' median at each count compared, found once
     for (const double n : counts) {
         std::vector<double> logs;
-        for (const auto& c : curves)
-            logs.push_back(c.at(n));
+        for (std::size_t h = 0; h < fitted.size(); ++h)
+            logs.push_back(*fitted.at(h, n));
         medians.push_back(median(logs));
     }
     std::vector<std::string> out;
     double worst = 1;
-    for (std::size_t h = 0; h < fitted.names.size(); ++h) {
+    for (std::size_t h = 0; h < fitted.size(); ++h) {
         double factor = 1;
         for (std::size_t i = 0; i < counts.size(); ++i)
-            factor = std::max(factor, std::exp(std::abs(curves[h].at(counts[i]) - medians[i])));
+            factor = std::max(factor, std::exp(std::abs(*fitted.at(h, counts[i]) - medians[i])));
         if (factor > kHostAgreementFactor) {
-            out.push_back(fitted.names[h]);
+            out.push_back(fitted.name(h));
             worst = std::max(worst, factor);
         }
     }
     if (out.empty())
         return std::nullopt;
-    return std::to_string(out.size()) + " of " + count_text(fitted.names.size(), "host") + " (" +
+    return std::to_string(out.size()) + " of " + count_text(fitted.size(), "host") + " (" +
            host_list(out) + (out.size() == 1 ? ") lies" : ") lie") + " up to " +
            decimals_text(worst, 2) +
            " times from the hosts' median time per page at the thread counts compared, beyond " +
@@ -275,7 +303,7 @@ void judge(SkuAnswer& a, const FittedHosts& fitted, const std::vector<std::strin
     const auto fail = [&a](SkuStatus code, std::string reason) {
         a.reasons.push_back({code, std::move(reason)});
     };
-    const int in_fit = static_cast<int>(fitted.names.size());
+    const int in_fit = static_cast<int>(fitted.size());
     if (in_fit < o.min_hosts)
         fail(SkuStatus::needs_more_hosts,
              count_text(in_fit, "host") + " in the fit; the answer needs " +
@@ -351,18 +379,10 @@ void settle_by_boots(SkuAnswer& a, const BootTally& boots, const FleetOptions& o
     a.kernel_cmdline = alloc_threads_setting(static_cast<std::uint64_t>(*a.boots->decided));
 }
 
-}  // namespace
-
-SkuAnswer answer_sku(const std::vector<FleetRun>& runs, const FleetOptions& options,
-                     const InputSource& runs_input, const BootTally& boots) {
-    return answer_sku(std::vector<FleetRun>(runs), options, runs_input, boots);
-}
-
-SkuAnswer answer_sku(std::vector<FleetRun>&& runs, const FleetOptions& options,
-                     const InputSource& runs_input, const BootTally& boots) {
-    // Each stage takes the runs from the one before (moved, never copied): a SKU of 100,000
-    // hosts is held once.
-    std::vector<HostRuns> hosts = read_host_runs(std::move(runs), runs_input);
+// Each stage takes the hosts' runs from the one before (moved, never copied): a SKU of 100,000
+// hosts is held once.
+SkuAnswer answer_hosts(std::vector<HostRuns>&& hosts, const FleetOptions& options,
+                       const InputSource& runs_input, const BootTally& boots) {
     SkuAnswer a;
     for (const auto& h : hosts)
         a.runs += static_cast<int>(h.runs.size());
@@ -383,10 +403,8 @@ SkuAnswer answer_sku(std::vector<FleetRun>&& runs, const FleetOptions& options,
     // The hosts' runs are needed once more, for what the judging takes of them and pooled, then
     // go before the fit, which holds the pooled series and its resampling pools.
     FittedHosts judged;
-    for (const auto& h : fitted) {
-        judged.names.push_back(h.host);
-        judged.curves.push_back(host_curve(h));
-    }
+    for (const auto& h : fitted)
+        judged.add(h.host, host_curve(h));
     judged.boots = verified_boots(fitted);
     judged.warnings = host_warnings(fitted, options);
     SweepData pooled = pooled_sweep(std::move(fitted), runs_input);
@@ -405,6 +423,23 @@ SkuAnswer answer_sku(std::vector<FleetRun>&& runs, const FleetOptions& options,
     judge(a, judged, camp, options);
     settle_by_boots(a, boots, options);
     return a;
+}
+
+}  // namespace
+
+SkuAnswer answer_sku(const std::vector<FleetRun>& runs, const FleetOptions& options,
+                     const InputSource& runs_input, const BootTally& boots) {
+    return answer_sku(std::vector<FleetRun>(runs), options, runs_input, boots);
+}
+
+SkuAnswer answer_sku(std::vector<FleetRun>&& runs, const FleetOptions& options,
+                     const InputSource& runs_input, const BootTally& boots) {
+    return answer_hosts(read_host_runs(std::move(runs), runs_input), options, runs_input, boots);
+}
+
+SkuAnswer answer_sku(HostRunsReader&& runs, const FleetOptions& options, const BootTally& boots) {
+    const InputSource runs_input = runs.input();
+    return answer_hosts(std::move(runs).hosts(), options, runs_input, boots);
 }
 
 }  // namespace hugetune::model::fleet

@@ -181,6 +181,12 @@ SkuAnswer answer_sku(const std::vector<FleetRun>& runs, const FleetOptions& opti
 SkuAnswer answer_sku(std::vector<FleetRun>&& runs, const FleetOptions& options,
                      const InputSource& runs_input = {}, const BootTally& boots = {});
 
+// The same, from runs read one at a time as the database hands them (host_runs.hpp): a SKU of
+// 100,000 hosts is never held as stored runs beside what is read of them.
+class HostRunsReader;
+SkuAnswer answer_sku(HostRunsReader&& runs, const FleetOptions& options,
+                     const BootTally& boots = {});
+
 // Another name the same machine's runs were stored under, and why it is the same machine
 // (docs/fleet.md "The host-name rule"): its runs are this host's, counted once.
 struct SameMachine {

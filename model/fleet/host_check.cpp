@@ -15,23 +15,23 @@ namespace {
 // Per host, the deviation of largest size over the thread counts at least kMinHostsToCompare
 // hosts measured.
 std::vector<std::optional<double>> curve_deviations(const std::vector<HostRuns>& hosts) {
-    std::vector<std::map<double, double>> curves;
-    std::map<double, std::vector<std::size_t>> hosts_at;
-    for (std::size_t h = 0; h < hosts.size(); ++h) {
-        curves.push_back(host_curve(hosts[h]));
-        for (const auto& [threads, log_seconds] : curves.back())
-            hosts_at[threads].push_back(h);
-    }
+    // Per thread count, each host that measured it (in host order) with its value there: one
+    // block per count, not a map per host, for a SKU of 100,000 hosts.
+    std::map<double, std::vector<std::pair<std::size_t, double>>> hosts_at;
+    for (std::size_t h = 0; h < hosts.size(); ++h)
+        for (const auto& [threads, log_seconds] : host_curve(hosts[h]))
+            hosts_at[threads].emplace_back(h, log_seconds);
     std::vector<std::optional<double>> out(hosts.size());
     for (const auto& [threads, at] : hosts_at) {
         if (at.size() < static_cast<std::size_t>(kMinHostsToCompare))
             continue;
         std::vector<double> values;
-        for (const std::size_t h : at)
-            values.push_back(curves[h].at(threads));
+        values.reserve(at.size());
+        for (const auto& [h, value] : at)
+            values.push_back(value);
         const auto z = robust_deviations(values, kMinLogSpread);
         for (std::size_t i = 0; i < at.size(); ++i)
-            if (auto& d = out[at[i]]; !d || std::abs(z[i]) > std::abs(*d))
+            if (auto& d = out[at[i].first]; !d || std::abs(z[i]) > std::abs(*d))
                 d = z[i];
     }
     return out;

@@ -1,6 +1,7 @@
 #include "model/fleet/host_runs.hpp"
 
 #include <algorithm>
+#include <iterator>
 #include <map>
 #ifdef __GLIBC__
 #include <malloc.h>
@@ -95,27 +96,40 @@ std::vector<HostRuns> read_host_runs(const std::vector<FleetRun>& runs, const In
 }
 
 std::vector<HostRuns> read_host_runs(std::vector<FleetRun>&& runs, const InputSource& input) {
-    if (runs.empty())
-        throw InputError(input, std::nullopt, "no runs of this SKU; ingest reports first");
-    std::map<std::string, HostRuns> by_host;
-    std::optional<SkuKey> key;
-    for (auto& run : runs) {
-        RunFacts facts = read_stored_run(std::move(run), input);
-        // Its shell goes now, not with the rest: the host's copy below takes the same space.
-        run.facts.reset();
-        if (key && !(facts.sku == *key))
-            throw InputError(input, std::nullopt,
-                             "run " + run.run_key + " of host " + facts.host + " is of SKU " +
-                                 to_string(facts.sku) + ", not " + to_string(*key) +
-                                 "; give runs of one SKU");
-        key = facts.sku;
-        auto& host = by_host[facts.host];
-        host.host = facts.host;
-        host.runs.push_back(std::move(facts));
-    }
+    HostRunsReader reader(input);
+    for (auto& run : runs)
+        reader.add(std::move(run));      // its shell goes now: the host's copy takes its space
     std::vector<FleetRun>().swap(runs);  // their facts moved out: the rest goes now
-    join_short_names(by_host);
-    std::vector<HostRuns> out = join_same_samples(by_host);
+    return std::move(reader).hosts();
+}
+
+void HostRunsReader::add(FleetRun&& run) {
+    RunFacts facts = read_stored_run(std::move(run), input_);
+    run.facts.reset();
+    if (key_ && !(facts.sku == *key_))
+        throw InputError(input_, std::nullopt,
+                         "run " + run.run_key + " of host " + facts.host + " is of SKU " +
+                             to_string(facts.sku) + ", not " + to_string(*key_) +
+                             "; give runs of one SKU");
+    key_ = facts.sku;
+    // The database hands a host's runs together and the hosts mostly in name order: the last
+    // host, or one past it, is found without a search.
+    auto at = by_host_.end();
+    if (!by_host_.empty() && std::prev(at)->first == facts.host)
+        --at;
+    else if (by_host_.empty() || std::prev(at)->first < facts.host)
+        at = by_host_.emplace_hint(at, facts.host, HostRuns{facts.host, {}});
+    else
+        at = by_host_.try_emplace(facts.host, HostRuns{facts.host, {}}).first;
+    at->second.runs.push_back(std::move(facts));
+}
+
+std::vector<HostRuns> HostRunsReader::hosts() && {
+    if (by_host_.empty())
+        throw InputError(input_, std::nullopt, "no runs of this SKU; ingest reports first");
+    join_short_names(by_host_);
+    std::vector<HostRuns> out = join_same_samples(by_host_);
+    by_host_.clear();
     for (auto& host : out)
         std::stable_sort(
             host.runs.begin(), host.runs.end(),
@@ -141,52 +155,46 @@ void return_freed_memory() {
 #endif
 }
 
+// How many hosts pooled_sweep pools between two returns of the freed memory: a return walks
+// every free block, so not after each host.
+constexpr std::size_t kHostsBetweenReturns = 8192;
+
 }  // namespace
 
 SweepData pooled_sweep(std::vector<HostRuns>&& hosts, const InputSource& input) {
     SweepData pooled = newest(hosts.front()).sweep;
     pooled.input = input;
     pooled.machine.boot_pool_pages = most_common_pool(hosts);
-    // Only the samples are pooled: each run's phases are kept, the rest of the hosts go before
-    // the pooled series is made, so the two are never held at once.
-    struct HostPhases {
-        double weight = 1;
-        std::vector<std::vector<PhaseSeries>> runs;
-    };
-    std::vector<HostPhases> samples;
-    samples.reserve(hosts.size());
-    for (auto& host : hosts) {
-        HostPhases h{1.0 / static_cast<double>(host.runs.size()), {}};
-        h.runs.reserve(host.runs.size());
-        for (auto& run : host.runs)
-            h.runs.push_back(std::move(run.sweep.phases));
-        samples.push_back(std::move(h));
-    }
-    std::vector<HostRuns>().swap(hosts);
-    return_freed_memory();
     for (auto& series : pooled.phases) {
         std::size_t points = 0;
-        for (const auto& host : samples)
+        for (const auto& host : hosts)
             for (const auto& run : host.runs)
-                for (const auto& from : run)
+                for (const auto& from : run.sweep.phases)
                     if (from.phase == series.phase)
                         points += from.points.size();
         series.points.clear();
         series.points.reserve(points);
-        series.host_ends.reserve(samples.size());
+        series.host_ends.reserve(hosts.size());
     }
     pooled.notes.clear();
-    for (auto& host : samples) {
+    // Each host goes once pooled, and what the hosts held goes back to the system every so
+    // many hosts: the pooled series (a few large blocks) cannot reuse their small ones, and a
+    // SKU of 100,000 hosts would otherwise hold both whole at the end.
+    for (std::size_t h = 0; h < hosts.size(); ++h) {
+        auto& host = hosts[h];
+        const double weight = 1.0 / static_cast<double>(host.runs.size());
         for (const auto& run : host.runs)
-            for (const auto& from : run)
+            for (const auto& from : run.sweep.phases)
                 for (auto& to : pooled.phases)
                     if (to.phase == from.phase)
-                        append_points(to, from, host.weight);
+                        append_points(to, from, weight);
         for (auto& series : pooled.phases)
             series.host_ends.push_back(series.points.size());
-        std::vector<std::vector<PhaseSeries>>().swap(host.runs);
+        host = HostRuns();
+        if ((h + 1) % kHostsBetweenReturns == 0)
+            return_freed_memory();
     }
-    samples = {};
+    std::vector<HostRuns>().swap(hosts);
     return_freed_memory();
     pooled.complete = true;
     return pooled;

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,24 @@ struct HostRuns {
 std::vector<HostRuns> read_host_runs(const std::vector<FleetRun>& runs, const InputSource& input);
 // The same, each run's facts moved out of `runs`.
 std::vector<HostRuns> read_host_runs(std::vector<FleetRun>&& runs, const InputSource& input);
+
+// read_host_runs a run at a time, as the database reads them (fleet_db's runs_of_sku with a
+// callback): each run is read as it comes and joins its host's, so that a SKU's stored runs
+// are never all held beside what is read of them.
+class HostRunsReader {
+  public:
+    explicit HostRunsReader(InputSource input) : input_(std::move(input)) {}
+    // Reads and checks the run, its facts moved out of it; errors as read_host_runs'.
+    void add(FleetRun&& run);
+    // What read_host_runs gives for the runs added, in the order they were added.
+    std::vector<HostRuns> hosts() &&;
+    const InputSource& input() const { return input_; }
+
+  private:
+    InputSource input_;
+    std::map<std::string, HostRuns> by_host_;
+    std::optional<SkuKey> key_;
+};
 
 // Every host's sweeps as one series per phase, each host's points together (host_ends), per
 // page rescaled to the first host's pages per node, each point weighing 1 / the host's runs so

@@ -6,8 +6,10 @@
 #pragma once
 
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "model/fleet/fleet.hpp"
 
@@ -25,5 +27,10 @@ std::optional<std::string> run_digest(const RunFacts& run);
 // The facts back, the sweep named by `input`; nothing when `text` is not a digest of this
 // version (another hugetune's, or damaged): the caller then reads the report itself.
 std::optional<RunFacts> read_run_digest(std::string_view text, const InputSource& input);
+
+// read_run_digest of each text, in order, the texts shared out over the CPUs: a SKU's answer
+// reads a digest for every run, and reading them is most of what it does before the fit.
+std::vector<std::optional<RunFacts>> read_run_digests(std::span<const std::string> texts,
+                                                      const InputSource& input);
 
 }  // namespace hugetune::model::fleet

@@ -12,9 +12,9 @@ FitJudgement judge_fit(const FittedModels& fits) {
     if (fits.fallback)
         return {};
     const ScalingFit& f = fits.model.chosen();
-    if (f.residuals.empty())
+    if (f.fitted_points == 0)
         return {};
-    const double rms_log = std::sqrt(f.rss / static_cast<double>(f.residuals.size()));
+    const double rms_log = std::sqrt(f.rss / static_cast<double>(f.fitted_points));
     if (f.r2 >= kPoorFitR2 || rms_log <= kPoorFitRmsLog)
         return {};
     FitJudgement out;

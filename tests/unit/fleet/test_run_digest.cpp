@@ -120,6 +120,27 @@ TEST_CASE("a digest of another version, or damaged, is not read") {
     CHECK_FALSE(read_run_digest(short_series.dump(), {}).has_value());
 }
 
+TEST_CASE("digests read together, on several CPUs, are each one read alone, in order") {
+    json report = test::fixed_report();
+    report.erase("verification");
+    const std::string digest = *run_digest(read_run(report));
+    std::vector<std::string> texts;
+    for (int i = 0; i < 1500; ++i) {  // enough for every CPU to take a share
+        json changed = json::parse(digest);
+        changed["host"] = "host" + std::to_string(i);
+        texts.push_back(i % 7 == 3 ? std::string("[]") : changed.dump());
+    }
+    const auto all = read_run_digests(texts, {"digests"});
+    REQUIRE(all.size() == texts.size());
+    for (std::size_t i = 0; i < texts.size(); ++i) {
+        const auto one = read_run_digest(texts[i], {"digests"});
+        REQUIRE(all[i].has_value() == one.has_value());
+        if (one)
+            check_same_facts(*all[i], *one);
+    }
+    CHECK(read_run_digests({}, {}).empty());
+}
+
 TEST_CASE("a SKU's answer from digests is its answer from reports, byte for byte") {
     test::FleetSpec spec;
     spec.skus = 2;

@@ -189,6 +189,7 @@ TEST_CASE("judge_fit: poor only when R^2 is low and the points lie far off") {
     fits.model.chose_usl = true;
     fits.model.usl.r2 = 0.5;
     fits.model.usl.residuals = {0.2, -0.2, 0.2, -0.2};
+    fits.model.usl.fitted_points = 4;
     fits.model.usl.rss = 4 * 0.04;
     CHECK(has_code(judge_fit(fits).remarks, "poor_fit"));
     fits.model.usl.rss = 4 * 0.0001;  // 1% off the curve: predicts well despite the R^2
