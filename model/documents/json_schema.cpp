@@ -1,5 +1,6 @@
 #include "model/documents/json_schema.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <set>
 #include <stdexcept>
@@ -177,7 +178,13 @@ const JsonSchema::Node& JsonSchema::add_node(const json& schema) {
         for (const auto& t : n.type->is_array() ? *n.type : json::array({*n.type}))
             n.types |= type_bit(t.get<std::string>());
     n.one_of = member(schema, "oneOf");
-    n.required = member(schema, "required");
+    if ((n.required = member(schema, "required"))) {
+        for (const auto& key : *n.required)
+            n.required_sorted.push_back(key.get<std::string>());
+        std::sort(n.required_sorted.begin(), n.required_sorted.end());
+        n.required_sorted.erase(std::unique(n.required_sorted.begin(), n.required_sorted.end()),
+                                n.required_sorted.end());
+    }
     n.properties = member(schema, "properties");
     n.additional = member(schema, "additionalProperties");
     n.min_items = member(schema, "minItems");
@@ -206,15 +213,26 @@ std::optional<std::string> JsonSchema::check(const json& schema, const json& doc
         return fail(path, "is " + std::string(doc.type_name()) + ", the schema wants " +
                               (n.type->is_array() ? n.type->dump() : n.type->get<std::string>()));
     if (n.one_of) {
+        // An option whose type the value is not of cannot match: passed over without making
+        // its message, which is made below only when no option matches.
         int matches = 0;
-        std::optional<std::string> last;
-        for (const auto& option : *n.one_of)
-            if (auto p = check(option, doc, path))
-                last = p;
-            else
+        const unsigned types = types_of(doc);
+        for (const auto& option : *n.one_of) {
+            const Node& o = node(option);
+            if (!o.boolean && !o.ref && o.type && !(o.types & types))
+                continue;
+            if (!check(option, doc, path))
                 ++matches;
-        if (matches != 1)
-            return matches == 0 ? last : fail(path, "matches more than one of oneOf");
+        }
+        if (matches > 1)
+            return fail(path, "matches more than one of oneOf");
+        if (matches == 0) {
+            std::optional<std::string> last;  // the last option's problem
+            for (const auto& option : *n.one_of)
+                if (auto p = check(option, doc, path))
+                    last = p;
+            return last;
+        }
     }
     if (doc.is_object())
         if (auto p = check_object(n, doc, path))
@@ -232,17 +250,36 @@ std::optional<std::string> JsonSchema::check(const json& schema, const json& doc
 
 std::optional<std::string> JsonSchema::check_object(const Node& n, const json& doc,
                                                     const Path& path) const {
-    if (n.required)
-        for (const auto& key : *n.required)
-            if (!doc.contains(key.get_ref<const std::string&>()))
-                return fail(Path{&path, &key.get_ref<const std::string&>(), 0}, "missing");
-    for (const auto& [key, value] : doc.items()) {
-        const json* sub = nullptr;
-        if (n.properties)
-            if (const auto it = n.properties->find(key); it != n.properties->end())
-                sub = &*it;
-        if (!sub)
-            sub = n.additional;
+    // The document's members, the schema's properties and the required names are each in the
+    // maps' order: one walk over the three finds each member's subschema and counts the
+    // required names present, with no search.
+    const auto& members = doc.get_ref<const json::object_t&>();
+    static const json::object_t kNoProperties;
+    const auto& properties = n.properties && n.properties->is_object()
+                                 ? n.properties->get_ref<const json::object_t&>()
+                                 : kNoProperties;
+    if (!n.required_sorted.empty()) {
+        std::size_t present = 0;
+        auto want = n.required_sorted.begin();
+        for (auto m = members.begin(); m != members.end() && want != n.required_sorted.end();) {
+            if (m->first < *want) {
+                ++m;
+            } else {
+                present += m->first == *want;
+                ++want;
+            }
+        }
+        if (present < n.required_sorted.size())  // the first missing, in `required`'s order
+            for (const auto& key : *n.required)
+                if (!doc.contains(key.get_ref<const std::string&>()))
+                    return fail(Path{&path, &key.get_ref<const std::string&>(), 0}, "missing");
+    }
+    auto property = properties.begin();
+    for (const auto& [key, value] : members) {
+        while (property != properties.end() && property->first < key)
+            ++property;
+        const json* sub = property != properties.end() && property->first == key ? &property->second
+                                                                                 : n.additional;
         if (sub)
             if (auto p = check(*sub, value, Path{&path, &key, 0}))
                 return p;

@@ -13,6 +13,7 @@
 #include <set>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 namespace hugetune::model {
 
@@ -50,6 +51,7 @@ class JsonSchema {
                              *maximum = nullptr, *exclusive_minimum = nullptr,
                              *min_length = nullptr, *max_length = nullptr, *pattern = nullptr;
         const std::regex* pattern_regex = nullptr;
+        std::vector<std::string> required_sorted;  // `required`'s names in the maps' order
     };
     const Node& node(const nlohmann::json& schema) const;
     const Node& add_node(const nlohmann::json& schema);

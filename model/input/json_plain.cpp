@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string>
 #include <system_error>
+#include <tuple>
 #include <vector>
 
 namespace hugetune::model {
@@ -145,14 +146,22 @@ class PlainReader {
         ++at_;
         Open& open = open_.back();
         auto& object = open.container->get_ref<json::object_t&>();
-        const auto [member, added] = object.emplace(std::string(key), nullptr);
-        if (!added)
-            return nullptr;
+        // Keys in dump()'s order (hugetune writes them so) go at the map's end with no search.
+        const bool after_last = open.members == 0 || open.last_key < key;
+        json::object_t::iterator member;
+        if (after_last) {
+            member = object.emplace_hint(object.end(), std::string(key), nullptr);
+        } else {
+            bool added = false;
+            std::tie(member, added) = object.emplace(std::string(key), nullptr);
+            if (!added)
+                return nullptr;
+        }
+        open.last_key = key;
+        ++open.members;
         if (out_ != nullptr) {
-            if (open.members > 0 && !(open.last_key < key))  // dump() writes them sorted
+            if (!after_last)  // dump() writes them sorted
                 in_order_ = false;
-            open.last_key = key;
-            ++open.members;
             if (open_.size() == 1)  // a top-level member: the one left out is never written
                 omitting_ = !omit_.empty() && key == omit_;
             if (!omitting_) {

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "model/documents/json_schema.hpp"
 #include "model/documents/report_schema.hpp"
 #include "tests/unit/support/fixtures.hpp"
 #include "tests/unit/support/schema_check.hpp"
@@ -85,4 +86,38 @@ TEST_CASE("report schema: a problem names where it is") {
     doc = fleet_report();
     doc["recommendation"].erase("decision");
     CHECK(report_schema_problem(doc).value() == "/recommendation/decision: missing");
+}
+
+// The validator walks an object's members, its properties and its required names together, and
+// passes over a oneOf option of another type without making its message: the messages stay
+// those of one check after another.
+TEST_CASE("schema: required, properties and oneOf give the same messages as checked one by one") {
+    const hugetune::model::JsonSchema schema(json::parse(R"({
+        "type": "object",
+        "required": ["zeta", "alpha", "mid"],
+        "properties": {
+            "alpha": {"type": "integer"},
+            "mid": {"oneOf": [{"type": "null"}, {"type": "object", "required": ["x"]}]},
+            "zeta": {"oneOf": [{"type": "null"}, {"type": "string"}, {"type": "integer"}]}
+        },
+        "additionalProperties": {"type": "boolean"}
+    })"));
+    // The first missing name in `required`'s order, not the maps'.
+    CHECK(schema.problem(json::parse(R"({"mid": null})")).value() == "/zeta: missing");
+    CHECK(schema.problem(json::parse(R"({"zeta": 1, "mid": null})")).value() == "/alpha: missing");
+    CHECK_FALSE(schema.problem(json::parse(R"({"alpha": 1, "mid": null, "zeta": "z"})")));
+    // Members before, between and after the properties: the extra ones by additionalProperties.
+    CHECK_FALSE(schema.problem(json::parse(R"({"a": true, "alpha": 1, "b": false, "mid": {"x": 1},
+                                       "zeta": null, "zz": true})")));
+    CHECK(schema.problem(json::parse(R"({"alpha": 1, "b": 2, "mid": null, "zeta": 1})")).value() ==
+          "/b: is number, the schema wants boolean");
+    CHECK(schema.problem(json::parse(R"({"alpha": "1", "mid": null, "zeta": 1})")).value() ==
+          "/alpha: is string, the schema wants integer");
+    // No option matches: the last option's message, whether its type or what follows failed.
+    CHECK(schema.problem(json::parse(R"({"alpha": 1, "mid": null, "zeta": true})")).value() ==
+          "/zeta: is boolean, the schema wants integer");
+    CHECK(schema.problem(json::parse(R"({"alpha": 1, "mid": {}, "zeta": 1})")).value() ==
+          "/mid/x: missing");
+    CHECK(schema.problem(json::parse(R"({"alpha": 1, "mid": 3, "zeta": 1})")).value() ==
+          "/mid: is number, the schema wants object");
 }
