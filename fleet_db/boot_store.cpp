@@ -1,7 +1,5 @@
 #include "fleet_db/boot_store.hpp"
 
-#include <soci/postgresql/soci-postgresql.h>
-
 #include <cstdint>
 #include <optional>
 #include <set>
@@ -9,6 +7,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "fleet_db/pg_copy.hpp"
 #include "fleet_db/session_guard.hpp"
 #include "model/fleet/fleet.hpp"
 #include "model/statistics.hpp"
@@ -81,101 +80,34 @@ soci::statement prepare_boot_insert(soci::session& sql, BootRow& row) {
             soci::use(row.recorded_at), soci::use(row.record));
 }
 
-// COPY's text format: a tab between columns, \N for null, and a backslash, tab, newline or
-// carriage return inside a value escaped.
-void copy_text(std::string& out, const std::string& value) {
-    for (const char c : value) {
-        switch (c) {
-            case '\\':
-                out += "\\\\";
-                break;
-            case '\t':
-                out += "\\t";
-                break;
-            case '\n':
-                out += "\\n";
-                break;
-            case '\r':
-                out += "\\r";
-                break;
-            default:
-                out += c;
-        }
-    }
-}
-
 template <typename T>
-void copy_column(std::string& out, const T& value, soci::indicator ind, bool last = false) {
-    if (ind == soci::i_null) {
-        out += "\\N";
-    } else if constexpr (std::is_same_v<T, std::string>) {
-        copy_text(out, value);
-    } else {
-        out += std::to_string(value);
-    }
-    out += last ? '\n' : '\t';
+void copy_field(std::string& out, const T& value, soci::indicator ind, bool last = false) {
+    if (ind == soci::i_null)
+        copy_null(out, last);
+    else if constexpr (std::is_same_v<T, std::string>)
+        copy_column(out, std::string_view(value), last);
+    else
+        copy_column(out, static_cast<long long>(value), last);
 }
 
 void copy_row(std::string& out, long long seq, const BootRow& r) {
-    copy_column(out, seq, soci::i_ok);
-    copy_column(out, r.boot_key, soci::i_ok);
-    copy_column(out, r.host, r.host_ind);
-    copy_column(out, r.sku_key, r.sku_ind);
-    copy_column(out, r.boot_id, r.boot_id_ind);
-    copy_column(out, r.kernel_release, r.kernel_ind);
-    copy_column(out, r.pool_pages, r.pool_ind);
-    copy_column(out, r.page_size_kb, soci::i_ok);
-    copy_column(out, r.threads, r.threads_ind);
-    copy_column(out, r.milliseconds, r.ms_ind);
-    copy_column(out, r.line_present, soci::i_ok);
-    copy_column(out, r.absent_code, r.absent_ind);
-    copy_column(out, r.init_on_alloc, r.ioa_ind);
-    copy_column(out, r.hvo, r.hvo_ind);
-    copy_column(out, r.expected_threads, r.expected_ind);
-    copy_column(out, r.recorded_at, soci::i_ok);
-    copy_column(out, r.record, soci::i_ok, true);
-}
-
-// libpq's result, cleared however the scope ends.
-struct PgResult {
-    PGresult* result;
-    ~PgResult() { PQclear(result); }
-};
-
-[[noreturn]] void copy_failed(PGconn* conn) {
-    throw soci::soci_error(std::string("COPY of boot records failed: ") + PQerrorMessage(conn));
-}
-
-// Sends `rows` (COPY text) into boot_intake on the session's own connection.
-void copy_in(soci::session& sql, const std::string& rows) {
-    PGconn* conn = static_cast<soci::postgresql_session_backend*>(sql.get_backend())->conn_;
-    {
-        const PgResult started{PQexec(
-            conn,
-            (std::string("COPY boot_intake (seq, ") + kBootColumns + ") FROM STDIN").c_str())};
-        if (PQresultStatus(started.result) != PGRES_COPY_IN)
-            copy_failed(conn);
-    }
-    // In pieces of at most 1 MiB: PQputCopyData takes an int, and a server reads as it comes.
-    constexpr std::size_t kPiece = 1 << 20;
-    for (std::size_t at = 0; at < rows.size(); at += kPiece) {
-        const std::size_t n = std::min(kPiece, rows.size() - at);
-        if (PQputCopyData(conn, rows.data() + at, static_cast<int>(n)) != 1)
-            copy_failed(conn);
-    }
-    if (PQputCopyEnd(conn, nullptr) != 1)
-        copy_failed(conn);
-    bool ok = true;
-    std::string message;
-    while (PGresult* r = PQgetResult(conn)) {
-        const PgResult done{r};
-        if (PQresultStatus(r) != PGRES_COMMAND_OK) {
-            ok = false;
-            message = PQresultErrorMessage(r);
-        }
-    }
-    if (!ok)
-        throw soci::soci_error("COPY of boot records failed: " + message);
+    copy_field(out, seq, soci::i_ok);
+    copy_field(out, r.boot_key, soci::i_ok);
+    copy_field(out, r.host, r.host_ind);
+    copy_field(out, r.sku_key, r.sku_ind);
+    copy_field(out, r.boot_id, r.boot_id_ind);
+    copy_field(out, r.kernel_release, r.kernel_ind);
+    copy_field(out, r.pool_pages, r.pool_ind);
+    copy_field(out, r.page_size_kb, soci::i_ok);
+    copy_field(out, r.threads, r.threads_ind);
+    copy_field(out, r.milliseconds, r.ms_ind);
+    copy_field(out, r.line_present, soci::i_ok);
+    copy_field(out, r.absent_code, r.absent_ind);
+    copy_field(out, r.init_on_alloc, r.ioa_ind);
+    copy_field(out, r.hvo, r.hvo_ind);
+    copy_field(out, r.expected_threads, r.expected_ind);
+    copy_field(out, r.recorded_at, soci::i_ok);
+    copy_field(out, r.record, soci::i_ok, true);
 }
 
 // One record's outcome in the result: by name for a file of its own, counted per file for the
@@ -253,7 +185,8 @@ void BootStore::flush() {
                  " expected_threads INTEGER, recorded_at TEXT, record TEXT) ON COMMIT DROP";
         s.table_made = true;
     }
-    copy_in(s.sql, s.rows);
+    copy_in(s.sql, std::string("COPY boot_intake (seq, ") + kBootColumns + ") FROM STDIN", s.rows,
+            "boot records");
     s.copied += s.pending.size();
     std::set<std::string> added;
     {

@@ -12,10 +12,12 @@
 #include <cctype>
 #include <filesystem>
 #include <map>
+#include <set>
 #include <utility>
 
 #include "fleet_db/boot_store.hpp"
 #include "fleet_db/fleet_db_error.hpp"
+#include "fleet_db/pg_copy.hpp"
 #include "fleet_db/session_guard.hpp"
 #include "model/documents/report.hpp"
 #include "model/text.hpp"
@@ -90,6 +92,12 @@ nlohmann::json stored_json(const std::string& text, const std::string& what,
 
 namespace storage {
 
+// PostgreSQL's ingest sends reports in groups of at most this many, or of this many bytes of
+// stored text (a report larger than that goes alone): a few round trips per group instead of
+// three per report, and memory that holds one group.
+inline constexpr std::size_t kRunCopyRows = 500;
+inline constexpr std::size_t kRunCopyBytes = std::size_t{16} << 20;
+
 // The statements an ingest runs for every report, prepared once per batch (SQLite and
 // PostgreSQL parse and plan a statement's text once, not once per report), and the ids of the
 // SKUs and hosts met so far: the batch's transaction holds the ingest lock, so they stay true.
@@ -99,6 +107,10 @@ namespace storage {
 // for another), so a conflict or a report stored before is found without a query, and no
 // statement scans the runs: PostgreSQL plans a prepared statement once for all its executions,
 // from the table as it was, which for a table filling up in this very batch is a full scan.
+// That is SQLite's path. PostgreSQL's gathers reports (gather(), send()): per group one query
+// for the hosts it has not met (and one for their runs), ids drawn from the tables' sequences,
+// and the hosts, runs and digests each sent with one COPY; a run's verification blocks still go
+// one statement each. The outcomes are decided here as above, in the order gathered.
 class RunStore {
   public:
     explicit RunStore(soci::session& sql)
@@ -209,10 +221,25 @@ class RunStore {
         return insert_verification_.get_affected_rows() > 0;
     }
 
+    // PostgreSQL's ingest: reports gathered here, then sent together by send(), which files
+    // each in `result` as store_run() and the verifications would, in the order gathered.
+    void gather(IntakeReport&& r, long long sku_id) {
+        gathered_bytes_ += r.document.size() + (r.digest ? r.digest->size() : 0);
+        gathered_.push_back({std::move(r), sku_id});
+    }
+    bool gathered_full() const {
+        return gathered_.size() >= kRunCopyRows || gathered_bytes_ >= kRunCopyBytes;
+    }
+    void send(IngestResult& result);
+
   private:
     struct KnownRun {
         std::string generated_at, content_hash;
         long long id = 0;
+    };
+    struct Gathered {
+        IntakeReport report;
+        long long sku_id = 0;
     };
     struct HostRuns {
         long long id = 0;
@@ -241,7 +268,68 @@ class RunStore {
         return hosts_.emplace(name, std::move(host)).first->second;
     }
 
+    // Ids for `n` new rows of `table`, from its identity column's sequence, in ascending order.
+    std::vector<long long> new_ids(const char* table, std::size_t n) {
+        std::vector<long long> ids;
+        ids.reserve(n);
+        soci::rowset<std::string> rows =
+            (sql_.prepare << "SELECT CAST(nextval(pg_get_serial_sequence('" << table
+                          << "', 'id')) AS TEXT) FROM generate_series(1, " << n << ")");
+        for (const auto& id : rows)
+            ids.push_back(std::stoll(id));
+        std::sort(ids.begin(), ids.end());
+        return ids;
+    }
+
+    // The hosts `names` (new to this batch), with their runs: read for those stored, made
+    // (one COPY) for the others.
+    void meet_hosts(const std::vector<std::string>& names) {
+        // chr(31) between the names: a DNS host name never holds it.
+        const std::string joined = join(names, std::string(1, '\x1f'));
+        std::map<long long, HostRuns*> stored;
+        std::string stored_ids;
+        {
+            soci::rowset<soci::row> rows =
+                (sql_.prepare << "SELECT CAST(id AS TEXT), hostname FROM hosts"
+                                 " WHERE hostname = ANY(string_to_array(:n, chr(31)))",
+                 soci::use(joined));
+            for (const auto& row : rows) {
+                HostRuns& host = hosts_[row.get<std::string>(1)];
+                host.id = std::stoll(row.get<std::string>(0));
+                stored[host.id] = &host;
+                stored_ids += (stored_ids.empty() ? "" : " ") + std::to_string(host.id);
+            }
+        }
+        if (!stored.empty()) {
+            soci::rowset<soci::row> rows =
+                (sql_.prepare << "SELECT CAST(host_id AS TEXT), CAST(id AS TEXT), generated_at,"
+                                 " content_hash FROM runs WHERE host_id ="
+                                 " ANY(CAST(string_to_array(:ids, ' ') AS BIGINT[])) ORDER BY id",
+                 soci::use(stored_ids));
+            for (const auto& row : rows)
+                stored.at(std::stoll(row.get<std::string>(0)))
+                    ->runs.push_back({row.get<std::string>(2), row.get<std::string>(3),
+                                      std::stoll(row.get<std::string>(1))});
+        }
+        std::vector<const std::string*> made;
+        for (const auto& name : names)
+            if (!hosts_.count(name))
+                made.push_back(&name);
+        if (made.empty())
+            return;
+        const std::vector<long long> ids = new_ids("hosts", made.size());
+        std::string rows;
+        for (std::size_t i = 0; i < made.size(); ++i) {
+            hosts_[*made[i]].id = ids[i];
+            storage::copy_column(rows, ids[i]);
+            storage::copy_column(rows, *made[i], true);
+        }
+        storage::copy_in(sql_, "COPY hosts (id, hostname) FROM STDIN", rows, "hosts");
+    }
+
     soci::session& sql_;
+    std::vector<Gathered> gathered_;
+    std::size_t gathered_bytes_ = 0;
     std::map<std::string, long long> skus_;
     std::map<std::string, HostRuns> hosts_;
     // The statements' values, bound by reference: declared before the statements.
@@ -259,6 +347,119 @@ class RunStore {
     soci::statement insert_host_, select_host_, insert_run_, insert_digest_, select_run_,
         insert_verification_;
 };
+
+void RunStore::send(IngestResult& result) {
+    if (gathered_.empty())
+        return;
+    {
+        std::vector<std::string> unmet;
+        std::set<std::string> seen;
+        for (const auto& g : gathered_)
+            if (!hosts_.count(g.report.facts.host) && seen.insert(g.report.facts.host).second)
+                unmet.push_back(g.report.facts.host);
+        if (!unmet.empty())
+            meet_hosts(unmet);
+    }
+    // Each report's outcome, as store_run() decides it, in the order gathered; a run new here
+    // is known by its place in its host's runs until the ids are drawn.
+    struct Place {
+        Outcome outcome = Outcome::added;
+        HostRuns* host = nullptr;
+        std::size_t at = 0;
+    };
+    std::vector<Place> places;
+    places.reserve(gathered_.size());
+    std::vector<KnownRun*> added;
+    for (const auto& g : gathered_) {
+        const auto& f = g.report.facts;
+        HostRuns& host = hosts_.at(f.host);
+        Place place{Outcome::added, &host, host.runs.size()};
+        for (std::size_t i = 0; i < host.runs.size(); ++i)
+            if (host.runs[i].generated_at == f.generated_at) {
+                if (host.runs[i].content_hash != g.report.content_hash) {
+                    place.outcome = Outcome::conflict;
+                    break;
+                }
+                place = {Outcome::stored_before, &host, i};
+            }
+        if (place.outcome == Outcome::added)
+            host.runs.push_back({f.generated_at, g.report.content_hash, 0});
+        places.push_back(place);
+    }
+    for (const auto& p : places)
+        if (p.outcome == Outcome::added)
+            added.push_back(&p.host->runs[p.at]);
+    const std::vector<long long> ids =
+        added.empty() ? std::vector<long long>{} : new_ids("runs", added.size());
+    for (std::size_t i = 0; i < added.size(); ++i)
+        added[i]->id = ids[i];
+    if (!added.empty()) {
+        // Each row made and sent as the report's turn comes, its text given back after.
+        storage::CopyIn runs(sql_,
+                             "COPY runs (id, host_id, sku_id, generated_at, content_hash,"
+                             " tool_version, kernel_release, decision, hugepage_alloc_threads,"
+                             " predicted_seconds, confidence, warnings, report) FROM STDIN",
+                             "reports");
+        std::string row;
+        for (std::size_t i = 0; i < gathered_.size(); ++i) {
+            if (places[i].outcome != Outcome::added)
+                continue;
+            IntakeReport& r = gathered_[i].report;
+            const auto& f = r.facts;
+            row.clear();
+            storage::copy_column(row, places[i].host->runs[places[i].at].id);
+            storage::copy_column(row, places[i].host->id);
+            storage::copy_column(row, gathered_[i].sku_id);
+            storage::copy_column(row, f.generated_at);
+            storage::copy_column(row, r.content_hash);
+            storage::copy_column(row, f.tool_version);
+            if (f.kernel_release)
+                storage::copy_column(row, *f.kernel_release);
+            else
+                storage::copy_null(row);
+            storage::copy_column(row, model::to_string(f.decision));
+            storage::copy_column(row, static_cast<long long>(f.hugepage_alloc_threads));
+            storage::copy_column(row, f.predicted_seconds);
+            if (f.confidence)
+                storage::copy_column(row, *f.confidence);
+            else
+                storage::copy_null(row);
+            storage::copy_column(row, join(f.warning_codes, ","));
+            storage::copy_column(row, r.document, true);
+            std::string().swap(r.document);
+            runs.put(row);
+        }
+        runs.end();
+        std::string digests;
+        for (std::size_t i = 0; i < gathered_.size(); ++i)
+            if (places[i].outcome == Outcome::added && gathered_[i].report.digest) {
+                storage::copy_column(digests, places[i].host->runs[places[i].at].id);
+                storage::copy_column(digests, *gathered_[i].report.digest, true);
+            }
+        if (!digests.empty())
+            storage::copy_in(sql_, "COPY run_digests (run_id, digest) FROM STDIN", digests,
+                             "run digests");
+    }
+    for (std::size_t i = 0; i < gathered_.size(); ++i) {
+        const Place& p = places[i];
+        const std::string& name = gathered_[i].report.name;
+        if (p.outcome == Outcome::conflict) {
+            result.conflicts.push_back(name);
+            continue;
+        }
+        bool verified = false;
+        for (const auto& v : gathered_[i].report.facts.verifications)
+            verified = store_verification(p.host->runs[p.at].id, v) || verified;
+        if (p.outcome == Outcome::added)
+            result.added.push_back(name);
+        else if (verified)
+            result.verification_added.push_back(name);
+        else
+            result.skipped.push_back(name);
+    }
+    gathered_.clear();
+    gathered_bytes_ = 0;
+}
 
 }  // namespace storage
 
@@ -760,6 +961,12 @@ void IngestBatch::store(IntakeReport r) {
         storage::RunStore& runs = *state_->runs;
         const long long sku_id = runs.sku_id(r.facts.sku);
         auto& result = state_->result;
+        if (state_->target.dialect == Dialect::postgresql) {
+            runs.gather(std::move(r), sku_id);
+            if (runs.gathered_full())
+                runs.send(result);
+            return;
+        }
         const auto [run_id, outcome] = runs.store_run(r, sku_id);
         if (outcome == storage::RunStore::Outcome::conflict) {
             result.conflicts.push_back(r.name);
@@ -783,6 +990,7 @@ void IngestBatch::store(const IntakeBoot& boot) {
 
 IngestResult IngestBatch::commit() {
     return guarded(state_->target, "ingest", [&] {
+        state_->runs->send(state_->result);
         state_->boots->flush();
         const bool analyze = state_->boots->copied() >= storage::kVacuumAfterBootRows;
         state_->boots.reset();

@@ -64,6 +64,10 @@ boots_suite "$boots_url"
 # in another COPY than its first.
 db_sql "$pg_url" "CREATE DATABASE boot_lines"
 boot_lines_suite "${pg_url/\/postgres\?//boot_lines?}" 2600
+# Reports in more than one of the groups PostgreSQL's ingest sends (fleet_db.cpp kRunCopyRows),
+# filed and stored as SQLite does.
+db_sql "$pg_url" "CREATE DATABASE groups"
+groups_suite "${pg_url/\/postgres\?//groups?}"
 
 # The boot writer role (fleet_db/sql/boot-writer-role.sql, as docs/fleet.md "The boot writer
 # role" makes it): it adds boot records, through verify, and reads, updates and deletes nothing.

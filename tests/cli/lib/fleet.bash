@@ -1022,3 +1022,75 @@ PY
     expect 2 "$bin" fleet ingest --db "$db" "$work/no-such.jsonl"
     stderr_has "refused $work/no-such.jsonl: cannot be read"
 }
+
+# stored_rows DB: every stored run as one line (host, time, content hash, the report's SHA-256,
+# tool, kernel, decision, threads, predicted seconds and confidence as the doubles they hold,
+# warnings) and its digest's SHA-256, in id order; the same lines from SQLite and PostgreSQL
+# when both stored the same reports.
+stored_rows() {
+    local q="SELECT h.hostname, r.generated_at, r.content_hash, r.report, r.tool_version,
+        r.kernel_release, r.decision, r.hugepage_alloc_threads, r.predicted_seconds,
+        r.confidence, r.warnings, d.digest FROM runs r JOIN hosts h ON h.id = r.host_id
+        LEFT JOIN run_digests d ON d.run_id = r.id ORDER BY r.id"
+    if [[ $1 == postgresql://* ]]; then
+        psql -X -q -A -F $'\x1f' -R $'\x1e' -t -v ON_ERROR_STOP=1 "$1" -c "$q"
+    else
+        python3 -S -c 'import sqlite3, sys
+rows = sqlite3.connect(sys.argv[1]).execute(sys.argv[2])
+sys.stdout.write("\x1e".join("\x1f".join("" if v is None else str(v) for v in r) for r in rows))' "$1" "$q"
+    fi | python3 -S -c 'import hashlib, sys
+for row in sys.stdin.read().rstrip("\n").split("\x1e"):
+    v = row.split("\x1f")
+    sha = lambda s: hashlib.sha256(s.encode()).hexdigest()[:16]
+    print(v[0], v[1], v[2], sha(v[3]), v[4], v[5], v[6], v[7], repr(float(v[8])),
+          repr(float(v[9])) if v[9] else None, v[10], sha(v[11]) if v[11] else None)'
+}
+
+# groups_suite DB: an ingest larger than one of PostgreSQL's groups (500 reports, fleet_db.cpp
+# kRunCopyRows): a report stored before and a conflict in a later group than their host's, a
+# report whose stored text holds escapes, a second ingest of hosts stored before, each filed as
+# SQLite files it (a conflict exits 2, the rest stored), and runs stored as SQLite stores them, row for row.
+groups_suite() {
+    local db=$1 d=$work/groups sqlite=$work/groups-reference.db kernel
+    mkdir -p "$d"
+    make_reports "$fleet_fixture" "$d" g 620
+    kernel=$(json_field "$fleet_fixture" 'd["kernel"]["release"]')
+    # Ingested in the order of their names: the g*.json, then the files named z-*.
+    cp "$d/g3.json" "$d/z-g3-again.json"
+    make_report "$fleet_fixture" "$d/z-g3-conflict.json" g3 "" "" "$kernel-other"
+    python3 -S - "$d/g7.json" "$d/z-escapes.json" <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+doc["host"]["hostname"] = "escapes"
+doc["cpu"]["model_name"] = 'generated "quoted" back\\slash'
+json.dump(doc, open(sys.argv[2], "w"))
+PY
+    local target
+    for target in "$sqlite" "$db"; do
+        expect 2 "$bin" fleet ingest --db "$target" --json "$d"
+        json_field "$out" '[len(d["added"]), d["added"], d["skipped"], d["conflicts"]]' >"$work/groups-filed-${target##*/}"
+    done
+    [[ $(head -c 200 "$work/groups-filed-${sqlite##*/}") == "[621, ['$d/g1.json', "* ]] ||
+        fail "groups: $(head -c 300 "$work/groups-filed-${sqlite##*/}")"
+    grep -F "['$d/z-g3-again.json'], ['$d/z-g3-conflict.json']]" "$work/groups-filed-${sqlite##*/}" >/dev/null ||
+        fail "groups: not stored before and a conflict: $(tail -c 300 "$work/groups-filed-${sqlite##*/}")"
+    cmp -s "$work/groups-filed-${sqlite##*/}" "$work/groups-filed-${db##*/}" ||
+        fail "groups: filed otherwise than by SQLite"
+    # Again, with new reports of hosts stored before: their runs read, one of them a conflict.
+    make_report "$fleet_fixture" "$d/z-g600-later.json" g600 2026-12-01T11:00:00Z
+    make_report "$fleet_fixture" "$d/z-g601-conflict.json" g601 "" "" "$kernel-other"
+    rm -f "$d/z-g3-again.json" "$d/z-g3-conflict.json"
+    for target in "$sqlite" "$db"; do
+        expect 2 "$bin" fleet ingest --db "$target" --json "$d"
+        [[ $(json_field "$out" 'd["added"], len(d["skipped"]), d["conflicts"]') == "(['$d/z-g600-later.json'], 621, ['$d/z-g601-conflict.json'])" ]] ||
+            fail "groups again ($target): $(head -c 600 "$out")"
+    done
+    stored_rows "$sqlite" >"$work/groups-sqlite.txt"
+    stored_rows "$db" >"$work/groups-db.txt"
+    [[ $(wc -l <"$work/groups-db.txt") == 622 ]] || fail "groups: $(wc -l <"$work/groups-db.txt") runs stored, not 622"
+    cmp -s "$work/groups-sqlite.txt" "$work/groups-db.txt" ||
+        fail "groups: the runs stored differ from SQLite's: $(diff "$work/groups-sqlite.txt" "$work/groups-db.txt" | head -4)"
+    db_sql "$db" "SELECT report FROM runs r JOIN hosts h ON h.id = r.host_id WHERE h.hostname = 'escapes'" >"$work/groups-escapes.txt"
+    grep -F '"generated \"quoted\" back\\slash"' "$work/groups-escapes.txt" >/dev/null ||
+        fail "groups: the escaped text was not stored as written"
+}
