@@ -291,16 +291,20 @@ class LinesReader {
 // Reading and checking a report (parsing, the reader's bounds, the schema, the canonical text
 // and its hash) is most of an ingest's time and needs nothing of the others, so a few threads
 // prepare the units (a whole input, or a part of a JSON Lines file) ahead of the one being
-// stored, which are stored in the order given. At most `window` units are held at once: memory
-// stays bounded by a few reports or a few thousand lines, not by the batch. An error that is
-// not a refusal is handed to the storing thread at its unit's turn.
+// stored, which are stored in the order given. At most kWindowUnits units, and kWindowBytes of
+// what they would store, are held ready at once: memory stays bounded by those and the units
+// being prepared, not by the batch. The window is as long as one of PostgreSQL's groups of
+// reports (fleet_db.cpp kRunCopyRows), so the preparing goes on while the storing thread sends
+// a group and waits for the server. An error that is not a refusal is handed to the storing
+// thread at its unit's turn.
 class Preparers {
   public:
-    explicit Preparers(const std::vector<Input>& inputs)
-        : inputs_(inputs),
-          window_(2 * std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, 8)),
-          slots_(window_) {
-        for (std::size_t t = 0; t < window_ / 2; ++t)
+    static constexpr std::size_t kWindowUnits = 512;
+    static constexpr std::size_t kWindowBytes = std::size_t{64} << 20;
+
+    explicit Preparers(const std::vector<Input>& inputs) : inputs_(inputs), slots_(window_) {
+        const auto threads = std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, 8);
+        for (std::size_t t = 0; t < threads; ++t)
             threads_.emplace_back([this] { work(); });
     }
     Preparers(const Preparers&) = delete;
@@ -325,6 +329,7 @@ class Preparers {
         Slot done = std::move(*slot);
         slot.reset();
         taken_ = i + 1;
+        held_bytes_ -= done.bytes;
         lock.unlock();
         changed_.notify_all();
         if (done.error)
@@ -336,7 +341,19 @@ class Preparers {
     struct Slot {
         Prepared prepared;
         std::exception_ptr error;
+        std::size_t bytes = 0;  // what its documents would store
     };
+
+    static std::size_t bytes_of(const Prepared& prepared) {
+        std::size_t bytes = 0;
+        for (const auto& item : prepared.items) {
+            if (const auto* r = std::get_if<fleet_db::IntakeReport>(&item.checked))
+                bytes += r->document.size() + (r->digest ? r->digest->size() : 0);
+            else if (const auto* b = std::get_if<fleet_db::IntakeBoot>(&item.checked))
+                bytes += b->document.size();
+        }
+        return bytes;
+    }
 
     // The next unit, under the lock; nothing when every input is handed out.
     std::optional<Unit> next_unit() {
@@ -361,7 +378,10 @@ class Preparers {
     void work() {
         for (;;) {
             std::unique_lock lock(mutex_);
-            changed_.wait(lock, [&] { return stop_ || done_ || claimed_ < taken_ + window_; });
+            changed_.wait(lock, [&] {
+                return stop_ || done_ ||
+                       (claimed_ < taken_ + window_ && held_bytes_ < kWindowBytes);
+            });
             if (stop_ || done_)
                 return;
             std::optional<Unit> unit;
@@ -383,7 +403,9 @@ class Preparers {
             } catch (...) {
                 done.error = std::current_exception();
             }
+            done.bytes = bytes_of(done.prepared);
             lock.lock();
+            held_bytes_ += done.bytes;
             slots_[i % window_] = std::move(done);
             lock.unlock();
             changed_.notify_all();
@@ -391,8 +413,9 @@ class Preparers {
     }
 
     const std::vector<Input>& inputs_;
-    const std::size_t window_;
+    const std::size_t window_ = kWindowUnits;
     std::vector<std::optional<Slot>> slots_;
+    std::size_t held_bytes_ = 0;  // of the units prepared and not yet taken
     std::mutex mutex_;
     std::condition_variable changed_;
     std::size_t claimed_ = 0, taken_ = 0, next_input_ = 0;
