@@ -226,10 +226,13 @@ Prepared prepare(const Input& input, Unit& unit) {
     auto bytes = read_input(input);
     if (!bytes)
         return {{{input.name, std::string("cannot be read")}}};
-    return {{{input.name, intake(input.name, [&] {
-                  return fleet_db::read_intake_document(input.name, std::move(*bytes),
-                                                        unix_now_seconds());
-              })}}};
+    // Moved in: a vector made from a braced list would copy the report.
+    Prepared out;
+    out.items.push_back({input.name, intake(input.name, [&] {
+                             return fleet_db::read_intake_document(input.name, std::move(*bytes),
+                                                                   unix_now_seconds());
+                         })});
+    return out;
 }
 
 // Lines of a JSON Lines file, read a unit at a time as preparers ask for work.
@@ -453,8 +456,8 @@ int run_fleet_ingest(const Args& args) {
         return 0;
     const auto target = fleet_db_target(o->db);
     auto db = fleet_db::FleetDb::open(target, true);
-    // A few reports or a few thousand boot records in memory at a time (Preparers): read,
-    // checked, stored in turn, let go.
+    // At most 512 prepared units or 64 MB of what they would store in memory at a time
+    // (Preparers), besides PostgreSQL's group being sent: read, checked, stored in turn, let go.
     // The batch's transaction stores all of them or none.
     // The inputs are named and judged (a FIFO is never read) before the ingest lock is taken.
     const auto inputs = gather_inputs(o->inputs);

@@ -8,6 +8,9 @@
 #include <soci/soci.h>
 #include <soci/sqlite3/soci-sqlite3.h>
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
@@ -937,7 +940,28 @@ struct IngestBatch::State {
         }
         runs.emplace(sql);
         boots.emplace(sql, target.dialect, result);
+        if (target.dialect == Dialect::sqlite)
+            writeback = ::open(target.location.c_str(), O_RDONLY | O_CLOEXEC);
     }
+    State(const State&) = delete;
+    State& operator=(const State&) = delete;
+    ~State() {
+        if (writeback >= 0)
+            ::close(writeback);
+    }
+    // SQLite: after every kWritebackBytes stored, the kernel is asked to start writing the
+    // database file's dirty pages out (sync_file_range, which waits for nothing), so that the
+    // commit's sync finds little left to write instead of the whole batch. Durability is the
+    // commit's, as before; a file that cannot be opened here only loses the head start.
+    static constexpr std::size_t kWritebackBytes = std::size_t{32} << 20;
+    void stored(std::size_t bytes) {
+        if (writeback < 0 || (unwritten += bytes) < kWritebackBytes)
+            return;
+        unwritten = 0;
+        ::sync_file_range(writeback, 0, 0, SYNC_FILE_RANGE_WRITE);
+    }
+    int writeback = -1;
+    std::size_t unwritten = 0;
     DbTarget target;
     storage::Transaction transaction;
     soci::session& sql;
@@ -967,6 +991,7 @@ void IngestBatch::store(IntakeReport r) {
                 runs.send(result);
             return;
         }
+        state_->stored(r.document.size() + (r.digest ? r.digest->size() : 0));
         const auto [run_id, outcome] = runs.store_run(r, sku_id);
         if (outcome == storage::RunStore::Outcome::conflict) {
             result.conflicts.push_back(r.name);

@@ -86,6 +86,7 @@ IntakeReport intake_report(const std::string& name, nlohmann::json doc, model::C
                        "write the report again");
     if (compact.written) {
         in.document = std::move(compact.text);
+        in.document.shrink_to_fit();  // reserved for the text read, which was indented
     } else {
         report.document.erase("verification");
         in.document = report.document.dump();
