@@ -253,14 +253,13 @@ std::vector<Point> read_points(const JsonField& list) {
 
 std::vector<PhaseModel> read_phase_models(const JsonField& phases) {
     std::vector<PhaseModel> out;
-    const auto object = phases.hint<json::object_t>();
-    if (!object)
+    if (!phases.is_object())
         return out;
-    for (const auto& [phase, entry] : *object) {
+    for (const auto& [phase, entry] : phases.object().items()) {
         const JsonField e = phases[phase];
         PhaseModel p;
         p.phase = phase;
-        if (e["model"].hint<json::object_t>())
+        if (e["model"].is_object())
             p.selection = read_selection(e["model"]);
         p.message = e["message"].hint<std::string>().value_or("");
         out.push_back(std::move(p));
@@ -269,7 +268,7 @@ std::vector<PhaseModel> read_phase_models(const JsonField& phases) {
 }
 
 std::optional<ConfidenceSpread> read_spread(const JsonField& field) {
-    if (!field.hint<json::object_t>())
+    if (!field.is_object())
         return std::nullopt;
     ConfidenceSpread s;
     s.low = field["low"].hint<double>();
@@ -323,7 +322,7 @@ Recommendation read_fit(const JsonField& fit) {
     r.source = fit["input"]["source"].hint<std::string>().value_or("");
     r.basis = read_cost_basis(fit["cost_basis"]);
     const JsonField model = fit["model"];
-    if (model.hint<json::object_t>())
+    if (model.is_object())
         r.model = read_selection(model);
     r.curve = model["curve"].hint<std::string>().value_or("");
     r.lambda_unit = model["lambda_unit"].hint<std::string>().value_or("");

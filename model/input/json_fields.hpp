@@ -36,6 +36,8 @@ class JsonField {
     JsonField operator[](std::size_t index) const;
 
     bool present() const { return value_ != nullptr; }
+    // Present and an object: a hint's test that copies nothing.
+    bool is_object() const { return value_ != nullptr && value_->is_object(); }
     const std::string& path() const { return path_; }
     const InputSource& input() const { return context_->input; }
 
