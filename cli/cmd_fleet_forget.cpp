@@ -5,6 +5,7 @@
 #include "cli/fleet_commands.hpp"
 #include "cli/fleet_db_option.hpp"
 #include "model/errors.hpp"
+#include "model/fleet/host_name.hpp"
 #include "model/text.hpp"
 
 namespace hugetune::cli {
@@ -137,9 +138,11 @@ nlohmann::json result_json(const std::string& db, const fleet_db::ForgetResult& 
 }  // namespace
 
 int run_fleet_forget(const Args& args) {
-    const auto o = parse_forget(args);
+    auto o = parse_forget(args);
     if (!o)
         return 0;
+    if (!o->host.empty())  // as names are stored: lower case, no trailing dot
+        o->host = model::fleet::canonical_host_name(o->host);
     const auto target = fleet_db_target(o->db);
     auto db = fleet_db::FleetDb::open(target, false);
     if (!o->host.empty() && !db.sku_of_host(o->host) && db.boot_records_of_host(o->host) == 0)

@@ -5,6 +5,7 @@
 #include "cli/fleet_commands.hpp"
 #include "cli/fleet_db_option.hpp"
 #include "model/errors.hpp"
+#include "model/fleet/host_name.hpp"
 #include "model/text.hpp"
 
 namespace hugetune::cli {
@@ -59,8 +60,8 @@ int run_fleet_runs(const Args& args) {
         return 0;
     auto db = fleet_db::FleetDb::open(fleet_db_target(o->db), false);
     fleet_db::RunSelection selection;
-    if (!o->host.empty())
-        selection.host = o->host;
+    if (!o->host.empty())  // as names are stored: lower case, no trailing dot
+        selection.host = model::fleet::canonical_host_name(o->host);
     if (!o->sku.empty())
         selection.sku = o->sku;
     const auto runs = db.list_runs(selection);

@@ -522,6 +522,9 @@ runs_suite() {
         fail "host-b's verification: $(cat "$out")"
     expect 0 "$bin" fleet runs --db "$db" --host host-a
     [[ $(wc -l <"$out") == 2 ]] || fail "runs --host host-a: $(cat "$out")"
+    # A name is selected as DNS compares it, as names are stored (docs/fleet.md "The host-name rule").
+    expect 0 "$bin" fleet runs --db "$db" --host HOST-A.
+    [[ $(wc -l <"$out") == 2 ]] || fail "runs --host HOST-A.: $(cat "$out")"
     stdout_matches "^host-a  [0-9a-f]{16}  [^ ]+  [0-9T:Z-]+  tool [^ ]+  kernel [^ ]+  warnings "
     expect 0 "$bin" fleet runs --db "$db" --host host-b
     stdout_matches "^  verification [0-9a-f]{16}:[0-9a-f]{16}  boot -  not verified  measured/predicted -$"
@@ -585,6 +588,9 @@ forget_suite() {
     expect_error 2 "--verification: no verification '0123456789abcdef:x'" "$bin" fleet forget --db "$db" --verification 0123456789abcdef:x
     expect_error 2 "--host: no host 'nobody-here'" "$bin" fleet forget --db "$db" --host nobody-here
     [[ $(run_count "$db") == "$runs" ]] || fail "a refused forget changed the runs"
+    expect 0 "$bin" fleet forget --db "$db" --host FG-1. --dry-run --json
+    [[ $(json_field "$out" 'sorted(set(r["host"] for r in d["runs"]))') == "['fg-1']" ]] ||
+        fail "forget --host FG-1.: $(cat "$out")"
 
     # A dry run names what would go and changes nothing.
     expect 0 "$bin" fleet forget --db "$db" --before 2026-03-01 --dry-run --json
