@@ -105,7 +105,7 @@ std::optional<BootBreakdown> read_breakdown(const JsonField& f) {
     for (std::size_t i = 0; i < n; ++i)
         b.at.push_back(read_at(f["at"][i]));
     b.hvo_note = f["vmemmap"]["note"].string();
-    b.hvo_measured = f["vmemmap"]["separable"].hint<bool>().value_or(false);
+    b.hvo_measured = f["vmemmap"].hint<bool>("separable").value_or(false);
     return b;
 }
 

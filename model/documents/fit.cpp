@@ -196,12 +196,12 @@ ScalingFit read_scaling_fit(const JsonField& f) {
     fit.sigma = number_or_nan(f["sigma"]);
     fit.kappa = number_or_nan(f["kappa"]);
     fit.status = read_fit_status(f["status"]);
-    fit.message = f["message"].hint<std::string>().value_or("");
+    fit.message = f.hint<std::string>("message").value_or("");
     fit.r2 = number_or_nan(f["r2"]);
     fit.rss = number_or_nan(f["rss"]);
-    fit.aicc = f["aicc"].hint<double>();
-    fit.parameters = f["parameters"].hint<int>().value_or(0);
-    fit.residuals = f["residuals"].hint<std::vector<double>>().value_or(std::vector<double>{});
+    fit.aicc = f.hint<double>("aicc");
+    fit.parameters = f.hint<int>("parameters").value_or(0);
+    fit.residuals = f.hint<std::vector<double>>("residuals").value_or(std::vector<double>{});
     fit.fitted_points = fit.residuals.size();
     return fit;
 }
@@ -210,10 +210,10 @@ ModelSelection read_selection(const JsonField& m) {
     ModelSelection s;
     s.usl = read_scaling_fit(m["fits"]["usl"]);
     s.amdahl = read_scaling_fit(m["fits"]["amdahl"]);
-    const auto name = m["name"].hint<std::string>().value_or("none");
+    const auto name = m.hint<std::string>("name").value_or("none");
     s.any_converged = name != "none";
     s.chose_usl = name == "usl";
-    s.reason = m["selection"].hint<std::string>().value_or("");
+    s.reason = m.hint<std::string>("selection").value_or("");
     return s;
 }
 
@@ -237,8 +237,8 @@ std::vector<Prediction> read_predictions(const JsonField& list) {
         const JsonField p = list[i];
         out.push_back({p["threads_per_node"].positive_number(),
                        static_cast<int>(p["hugepage_alloc_threads"].whole_number({1, 1 << 20})),
-                       p["seconds"].non_negative_number(), p["seconds_low"].hint<double>(),
-                       p["seconds_high"].hint<double>()});
+                       p["seconds"].non_negative_number(), p.hint<double>("seconds_low"),
+                       p.hint<double>("seconds_high")});
     }
     return out;
 }
@@ -261,7 +261,7 @@ std::vector<PhaseModel> read_phase_models(const JsonField& phases) {
         p.phase = phase;
         if (e["model"].is_object())
             p.selection = read_selection(e["model"]);
-        p.message = e["message"].hint<std::string>().value_or("");
+        p.message = e.hint<std::string>("message").value_or("");
         out.push_back(std::move(p));
     }
     return out;
@@ -271,43 +271,43 @@ std::optional<ConfidenceSpread> read_spread(const JsonField& field) {
     if (!field.is_object())
         return std::nullopt;
     ConfidenceSpread s;
-    s.low = field["low"].hint<double>();
-    s.high = field["high"].hint<double>();
-    s.sweeps = field["resampled_sweeps"].hint<int>().value_or(0);
-    s.by_rule = field["by_rule"].hint<int>().value_or(0);
-    s.same_decision = field["same_decision"].hint<int>().value_or(0);
+    s.low = field.hint<double>("low");
+    s.high = field.hint<double>("high");
+    s.sweeps = field.hint<int>("resampled_sweeps").value_or(0);
+    s.by_rule = field.hint<int>("by_rule").value_or(0);
+    s.same_decision = field.hint<int>("same_decision").value_or(0);
     return s;
 }
 
 void read_decision_block(const JsonField& rec, Recommendation& r) {
-    r.decision = rec["decision"].hint<std::string>() == "keep_default" ? Decision::keep_default
-                                                                       : Decision::set;
-    r.threads_per_node = rec["threads_per_node"].hint<double>().value_or(1);
-    r.hugepage_alloc_threads = rec["hugepage_alloc_threads"].hint<int>().value_or(1);
-    r.predicted_seconds = rec["predicted_seconds"].hint<double>().value_or(0);
+    r.decision = rec.hint<std::string>("decision") == "keep_default" ? Decision::keep_default
+                                                                     : Decision::set;
+    r.threads_per_node = rec.hint<double>("threads_per_node").value_or(1);
+    r.hugepage_alloc_threads = rec.hint<int>("hugepage_alloc_threads").value_or(1);
+    r.predicted_seconds = rec.hint<double>("predicted_seconds").value_or(0);
     if (rec["predicted_seconds_interval"].hint_size() == 2) {
         r.predicted_seconds_low = rec["predicted_seconds_interval"][0].hint<double>();
         r.predicted_seconds_high = rec["predicted_seconds_interval"][1].hint<double>();
     }
-    r.default_threads = rec["default_threads"].hint<int>().value_or(1);
-    r.default_threads_per_node = rec["default_threads_per_node"].hint<double>().value_or(1);
-    r.predicted_default_seconds = rec["predicted_default_seconds"].hint<double>().value_or(0);
+    r.default_threads = rec.hint<int>("default_threads").value_or(1);
+    r.default_threads_per_node = rec.hint<double>("default_threads_per_node").value_or(1);
+    r.predicted_default_seconds = rec.hint<double>("predicted_default_seconds").value_or(0);
     r.best_hugepage_alloc_threads =
-        rec["best_hugepage_alloc_threads"].hint<int>().value_or(r.hugepage_alloc_threads);
+        rec.hint<int>("best_hugepage_alloc_threads").value_or(r.hugepage_alloc_threads);
     r.predicted_best_seconds =
-        rec["predicted_best_seconds"].hint<double>().value_or(r.predicted_seconds);
-    r.saving_seconds = rec["saving_seconds"].hint<double>().value_or(0);
-    r.confidence = rec["confidence"].hint<double>();
-    r.decided_by_rule = rec["decided_by_rule"].hint<std::string>().value_or("");
+        rec.hint<double>("predicted_best_seconds").value_or(r.predicted_seconds);
+    r.saving_seconds = rec.hint<double>("saving_seconds").value_or(0);
+    r.confidence = rec.hint<double>("confidence");
+    r.decided_by_rule = rec.hint<std::string>("decided_by_rule").value_or("");
     r.confidence_spread = read_spread(rec["confidence_spread"]);
-    r.tolerance = rec["tolerance"].hint<double>().value_or(r.tolerance);
-    r.fallback = rec["fallback"].hint<bool>().value_or(false);
-    r.nodes = rec["nodes"].hint<int>().value_or(1);
-    r.cpu_cap = rec["cpu_cap"].hint<int>().value_or(1);
-    r.max_threads_per_node = rec["max_threads_per_node"].hint<int>().value_or(1);
-    r.pool_pages = rec["pool_pages"].hint<double>().value_or(0);
-    r.pool_source = rec["pool_source"].hint<std::string>().value_or("");
-    r.verdict = rec["verdict"].hint<std::string>().value_or("");
+    r.tolerance = rec.hint<double>("tolerance").value_or(r.tolerance);
+    r.fallback = rec.hint<bool>("fallback").value_or(false);
+    r.nodes = rec.hint<int>("nodes").value_or(1);
+    r.cpu_cap = rec.hint<int>("cpu_cap").value_or(1);
+    r.max_threads_per_node = rec.hint<int>("max_threads_per_node").value_or(1);
+    r.pool_pages = rec.hint<double>("pool_pages").value_or(0);
+    r.pool_source = rec.hint<std::string>("pool_source").value_or("");
+    r.verdict = rec.hint<std::string>("verdict").value_or("");
 }
 
 }  // namespace
@@ -315,31 +315,30 @@ void read_decision_block(const JsonField& rec, Recommendation& r) {
 Recommendation read_fit(const JsonField& fit) {
     Recommendation r;
     const JsonField key = fit["key"];
-    r.key = {key["microarch"].hint<std::string>().value_or("unknown"),
-             key["nodes"].hint<int>().value_or(1),
-             key["hw_threads_per_node"].hint<int>().value_or(0),
-             key["page_size_kb"].hint<std::uint64_t>().value_or(0)};
-    r.source = fit["input"]["source"].hint<std::string>().value_or("");
+    r.key = {key.hint<std::string>("microarch").value_or("unknown"),
+             key.hint<int>("nodes").value_or(1), key.hint<int>("hw_threads_per_node").value_or(0),
+             key.hint<std::uint64_t>("page_size_kb").value_or(0)};
+    r.source = fit["input"].hint<std::string>("source").value_or("");
     r.basis = read_cost_basis(fit["cost_basis"]);
     const JsonField model = fit["model"];
     if (model.is_object())
         r.model = read_selection(model);
-    r.curve = model["curve"].hint<std::string>().value_or("");
-    r.lambda_unit = model["lambda_unit"].hint<std::string>().value_or("");
+    r.curve = model.hint<std::string>("curve").value_or("");
+    r.lambda_unit = model.hint<std::string>("lambda_unit").value_or("");
     r.series = read_points(model["points"]);
     r.phases = read_phase_models(fit["phases"]);
     read_decision_block(fit["recommendation"], r);
     r.predictions = read_predictions(fit["predictions"]);
     r.measured = read_predictions(fit["measured_boot_seconds"]);
     const JsonField bootstrap = fit["bootstrap"];
-    r.bootstrap_method = bootstrap["method"].hint<std::string>().value_or("");
-    r.resamples = bootstrap["resamples"].hint<int>().value_or(0);
-    r.usable_resamples = bootstrap["usable_resamples"].hint<int>().value_or(0);
-    r.seed = bootstrap["seed"].hint<std::uint64_t>().value_or(1);
-    r.notes = fit["notes"].hint<std::vector<std::string>>().value_or(std::vector<std::string>{});
+    r.bootstrap_method = bootstrap.hint<std::string>("method").value_or("");
+    r.resamples = bootstrap.hint<int>("resamples").value_or(0);
+    r.usable_resamples = bootstrap.hint<int>("usable_resamples").value_or(0);
+    r.seed = bootstrap.hint<std::uint64_t>("seed").value_or(1);
+    r.notes = fit.hint<std::vector<std::string>>("notes").value_or(std::vector<std::string>{});
     for (std::size_t i = 0; i < fit["warnings"].hint_size(); ++i)
         r.warnings.push_back({fit["warnings"][i]["code"].string(),
-                              fit["warnings"][i]["message"].hint<std::string>().value_or("")});
+                              fit["warnings"][i].hint<std::string>("message").value_or("")});
     return r;
 }
 

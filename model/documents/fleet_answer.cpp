@@ -44,7 +44,7 @@ void read_value(const JsonField& doc, FleetAnswer& a) {
     a.predicted_seconds = doc["predicted_seconds"].non_negative_number();
     a.predicted_seconds_low = doc["predicted_seconds_low"].optional_non_negative_number();
     a.predicted_seconds_high = doc["predicted_seconds_high"].optional_non_negative_number();
-    const auto saving = doc["saving_seconds"].hint<double>();
+    const auto saving = doc.hint<double>("saving_seconds");
     if (!saving || !std::isfinite(*saving))
         doc["saving_seconds"].fail("must be a number");
     a.saving_seconds = *saving;

@@ -103,21 +103,21 @@ ReportRecommendation read_recommendation(const JsonField& rec, const ReportReadi
                   " says");
     r.kernel_cmdline = kept ? std::string() : setting;
     r.predicted_seconds = read_prediction(rec["predicted_seconds"], reading);
-    r.threads_per_node = rec["threads_per_node"].hint<double>();
-    r.nodes = rec["nodes"].hint<int>();
+    r.threads_per_node = rec.hint<double>("threads_per_node");
+    r.nodes = rec.hint<int>("nodes");
     r.predicted_seconds_interval = read_interval(rec["predicted_seconds_interval"]);
-    r.default_threads = rec["default_threads"].hint<std::uint64_t>();
-    r.default_threads_per_node = rec["default_threads_per_node"].hint<double>();
+    r.default_threads = rec.hint<std::uint64_t>("default_threads");
+    r.default_threads_per_node = rec.hint<double>("default_threads_per_node");
     r.predicted_default_seconds = rec["predicted_default_seconds"].optional_non_negative_number();
-    r.saving_seconds = rec["saving_seconds"].hint<double>();
+    r.saving_seconds = rec.hint<double>("saving_seconds");
     r.confidence = read_confidence(rec["confidence"]);
-    r.verdict = rec["verdict"].hint<std::string>();
+    r.verdict = rec.hint<std::string>("verdict");
     return r;
 }
 
 ReportKernel read_kernel(const JsonField& kernel) {
-    return {kernel["release"].hint<std::string>(), kernel["init_on_alloc"].hint<bool>(),
-            kernel["online_cpus"].hint<int>()};
+    return {kernel.hint<std::string>("release"), kernel.hint<bool>("init_on_alloc"),
+            kernel.hint<int>("online_cpus")};
 }
 
 std::optional<ReportBootPool> read_boot_pool(const JsonField& pool) {
@@ -125,7 +125,7 @@ std::optional<ReportBootPool> read_boot_pool(const JsonField& pool) {
         return std::nullopt;
     return ReportBootPool{static_cast<std::uint64_t>(pool["pages"].whole_number()),
                           static_cast<std::uint64_t>(pool["page_size_kb"].whole_number({4})),
-                          pool["source"].hint<std::string>().value_or("")};
+                          pool.hint<std::string>("source").value_or("")};
 }
 
 std::vector<Warning> read_warnings(const JsonField& warnings) {
@@ -149,13 +149,13 @@ nlohmann::json record_of(const JsonField& block) {
 std::string checked_microarch(const JsonField& doc, const std::string& stored) {
     const JsonField cpu = doc["cpu"];
     CpuFields fields;
-    fields.vendor = cpu["vendor"].hint<std::string>().value_or("");
-    fields.family = cpu["family"].hint<int>().value_or(-1);
-    fields.model = cpu["model"].hint<int>().value_or(-1);
-    fields.stepping = cpu["stepping"].hint<int>().value_or(-1);
+    fields.vendor = cpu.hint<std::string>("vendor").value_or("");
+    fields.family = cpu.hint<int>("family").value_or(-1);
+    fields.model = cpu.hint<int>("model").value_or(-1);
+    fields.stepping = cpu.hint<int>("stepping").value_or(-1);
     if (const JsonField midr = cpu["midr"]; midr.present()) {
-        fields.arm_implementer = midr["implementer"].hint<int>();
-        fields.arm_part = midr["part"].hint<int>();
+        fields.arm_implementer = midr.hint<int>("implementer");
+        fields.arm_part = midr.hint<int>("part");
     }
     const std::string name = microarch_of(fields);
     if (stored == name || older_name_of(fields, stored))
@@ -174,7 +174,7 @@ void check_sku_topology(const JsonField& doc, const SkuKey& sku) {
     const JsonField nodes = doc["topology"]["nodes"];
     int memory_nodes = 0, threads = 0;
     for (std::size_t i = 0; i < nodes.hint_size(); ++i) {
-        if (nodes[i]["memory_bytes"].hint<std::uint64_t>().value_or(0) == 0)
+        if (nodes[i].hint<std::uint64_t>("memory_bytes").value_or(0) == 0)
             continue;
         ++memory_nodes;
         threads = std::max(threads, static_cast<int>(nodes[i]["cpus"].hint_size()));
@@ -198,7 +198,7 @@ void check_sku_topology(const JsonField& doc, const SkuKey& sku) {
 ReportRun read_run_part(const JsonField& doc) {
     ReportRun run;
     run.tool = {doc["tool"]["version"].string(),
-                doc["tool"]["commit"].hint<std::string>().value_or("unknown")};
+                doc["tool"].hint<std::string>("commit").value_or("unknown")};
     run.generated_at = doc["generated_at"].string();
     if (!is_iso8601_utc(run.generated_at))
         doc["generated_at"].fail("'" + run.generated_at.substr(0, 40) +
@@ -206,13 +206,13 @@ ReportRun read_run_part(const JsonField& doc) {
                                  "2026-12-01T10:00:00Z");
     run.hostname = doc["host"]["hostname"].string();
     check_hostname(doc["host"]["hostname"], run.hostname);
-    run.cpu_microarch = doc["cpu"]["microarch"].hint<std::string>().value_or("unknown");
+    run.cpu_microarch = doc["cpu"].hint<std::string>("microarch").value_or("unknown");
     run.sku = read_sku(doc["sku"]);
     run.sku.microarch = checked_microarch(doc, run.sku.microarch);
     check_sku_topology(doc, run.sku);
     // Reports made before the key held init_on_alloc say it in their kernel block.
     if (!run.sku.init_on_alloc)
-        run.sku.init_on_alloc = doc["kernel"]["init_on_alloc"].hint<bool>();
+        run.sku.init_on_alloc = doc["kernel"].hint<bool>("init_on_alloc");
     run.firmware = firmware_text(doc["firmware"]);
     run.probe = read_probe_record(doc);
     doc["sweep"].object();

@@ -197,9 +197,9 @@ Report make_report(ReportParts parts) {
     ReportRun run;
     run.tool = parts.tool;
     run.generated_at = parts.generated_at;
-    run.hostname = JsonField(parts.probe.host)["hostname"].hint<std::string>().value_or("");
+    run.hostname = JsonField(parts.probe.host).hint<std::string>("hostname").value_or("");
     run.cpu_microarch =
-        JsonField(parts.probe.cpu)["microarch"].hint<std::string>().value_or("unknown");
+        JsonField(parts.probe.cpu).hint<std::string>("microarch").value_or("unknown");
     run.firmware = firmware_text(JsonField(parts.probe.firmware));
     run.sku = sku_key(parts.data->machine, parts.sweep.page_size_kb);
     run.warnings = collect_warnings(init_on_alloc, parts.sweep, parts.fit);

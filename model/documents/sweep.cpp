@@ -40,7 +40,7 @@ MeasuredPoint read_point(const JsonField& point, std::size_t& read) {
         point["phase"].fail("'" + p.phase + "' is not one of alloc, zero, grow");
     p.threads_per_node = static_cast<int>(
         point["threads_per_node"].whole_number({1, static_cast<std::int64_t>(kMaxAllocThreads)}));
-    p.page_size_kb = point["page_size_kb"].hint<std::uint64_t>().value_or(0);
+    p.page_size_kb = point.hint<std::uint64_t>("page_size_kb").value_or(0);
     const JsonField pages = point["pages_per_node"];
     p.pages_per_node = pages.positive_number();
     const std::uint64_t page_kb = p.page_size_kb > 0 ? p.page_size_kb : kSmallestHugePageKb;
@@ -52,10 +52,10 @@ MeasuredPoint read_point(const JsonField& point, std::size_t& read) {
         p.samples_seconds.empty() ? median.positive_number() : median.hint<double>().value_or(0);
     if (p.samples_seconds.empty() && p.median_seconds > kMaxSampleSeconds)
         median.fail("is above a day, longer than any step of a sweep takes");
-    p.gib_per_second = point["gib_per_second"].hint<double>().value_or(0);
-    p.oversubscribed = point["oversubscribed"].hint<bool>().value_or(false);
-    p.shortfall_pages = point["shortfall_pages"].hint<std::uint64_t>().value_or(0);
-    p.nodes_serialised = point["nodes_serialised"].hint<bool>().value_or(false);
+    p.gib_per_second = point.hint<double>("gib_per_second").value_or(0);
+    p.oversubscribed = point.hint<bool>("oversubscribed").value_or(false);
+    p.shortfall_pages = point.hint<std::uint64_t>("shortfall_pages").value_or(0);
+    p.nodes_serialised = point.hint<bool>("nodes_serialised").value_or(false);
     return p;
 }
 
@@ -68,11 +68,11 @@ std::vector<double> MeasuredPoint::seconds() const {
 MeasuredSweep read_measured_sweep(const JsonField& sweep) {
     MeasuredSweep m;
     m.input = sweep.input();
-    m.complete = sweep["complete"].hint<bool>().value_or(true);
+    m.complete = sweep.hint<bool>("complete").value_or(true);
     const JsonField parameters = sweep["parameters"];
     parameters.object();
     m.page_size_kb = static_cast<std::uint64_t>(parameters["page_size_kb"].whole_number());
-    m.seed = parameters["seed"].hint<std::uint64_t>().value_or(1);
+    m.seed = parameters.hint<std::uint64_t>("seed").value_or(1);
     for (std::size_t i = 0; i < parameters["nodes"].hint_size(); ++i)
         if (const auto id = parameters["nodes"][i].hint<int>())
             m.nodes.push_back(*id);
@@ -117,7 +117,7 @@ void check_sweep_format(const nlohmann::json& document, const InputSource& input
     const JsonField doc(document, sweep_document_fix(), input);
     if (!document.is_object())
         doc.fail("not a JSON object");
-    if (doc["format"].hint<std::string>() != kSweepFormat)
+    if (doc.hint<std::string>("format") != kSweepFormat)
         doc["format"].fail(std::string("not '") + kSweepFormat + "'");
     const auto version =
         doc["format_version"].whole_number({std::numeric_limits<std::int64_t>::min()});

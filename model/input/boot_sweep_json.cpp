@@ -78,7 +78,7 @@ std::string setting_text(const BootSettingSeries& s) {
 SweepData parse_boot_sweep_json(const nlohmann::json& document, const InputSource& input) {
     const JsonField doc(document, "give a result written by 'hugetune boot-sweep'", input);
     doc.object();
-    if (doc["format"].hint<std::string>() != kBootSweepFormat)
+    if (doc.hint<std::string>("format") != kBootSweepFormat)
         doc["format"].fail(std::string("not '") + kBootSweepFormat + "'");
     if (const auto v = doc["format_version"].whole_number({0}); v != kBootSweepFormatVersion)
         doc["format_version"].fail(std::to_string(v) + " is not supported (this hugetune reads " +
@@ -86,7 +86,7 @@ SweepData parse_boot_sweep_json(const nlohmann::json& document, const InputSourc
     SweepData data;
     data.source = "boot-sweep";
     data.input = input;
-    data.complete = doc["complete"].hint<bool>().value_or(false);
+    data.complete = doc.hint<bool>("complete").value_or(false);
     const int nodes = static_cast<int>(doc["nodes"].whole_number({1, kMaxNodes}));
     data.page_size_kb = static_cast<std::uint64_t>(doc["page_size_kb"].whole_number());
     MachineFacts& m = data.machine;

@@ -81,6 +81,22 @@ class JsonField {
         }
     }
 
+    // The same of the member `key`: (*this)[key].hint<T>() without making the member's field
+    // (its path is needed only for an error, and a hint makes none).
+    template <typename T>
+    std::optional<T> hint(std::string_view key) const {
+        if (value_ == nullptr || !value_->is_object())
+            return std::nullopt;
+        const auto it = value_->find(key);
+        if (it == value_->end() || it->is_null())
+            return std::nullopt;
+        try {
+            return it->template get<T>();
+        } catch (const nlohmann::json::exception&) {
+            return std::nullopt;
+        }
+    }
+
     // How many elements a hinted array has: 0 when absent or not an array.
     std::size_t hint_size() const {
         return value_ != nullptr && value_->is_array() ? value_->size() : 0;

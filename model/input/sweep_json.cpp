@@ -18,44 +18,44 @@ using nlohmann::json;
 // HVO and pre-zeroing as the probe found them (tuner/probe/probe_output.cpp writes them); a
 // probe written before them reads as HVO unknown, no sysctl, nothing freeable, no file.
 void read_kernel_options(const JsonField& kernel, std::uint64_t page_size_kb, KernelOptions& k) {
-    k.hvo = kernel["hvo"].hint<bool>();
-    k.hvo_sysctl = kernel["hvo_sysctl"].hint<bool>().value_or(false);
+    k.hvo = kernel.hint<bool>("hvo");
+    k.hvo_sysctl = kernel.hint<bool>("hvo_sysctl").value_or(false);
     for (std::size_t i = 0; i < kernel["vmemmap_freeable"].hint_size(); ++i) {
         const JsonField f = kernel["vmemmap_freeable"][i];
-        if (f["size_kb"].hint<std::uint64_t>() == page_size_kb)
-            if (const auto kib = f["kib_per_page"].hint<std::uint64_t>())
+        if (f.hint<std::uint64_t>("size_kb") == page_size_kb)
+            if (const auto kib = f.hint<std::uint64_t>("kib_per_page"))
                 k.vmemmap_freeable_kib_per_page = static_cast<double>(*kib);
     }
     for (std::size_t i = 0; i < kernel["pools"].hint_size(); ++i) {
         const JsonField pool = kernel["pools"][i];
-        if (pool["size_kb"].hint<std::uint64_t>() != page_size_kb)
+        if (pool.hint<std::uint64_t>("size_kb") != page_size_kb)
             continue;
         for (std::size_t n = 0; n < pool["nodes"].hint_size(); ++n)
-            k.zeroable_hugepages = k.zeroable_hugepages ||
-                                   pool["nodes"][n]["zeroable_hugepages"].hint<std::uint64_t>();
+            k.zeroable_hugepages =
+                k.zeroable_hugepages || pool["nodes"][n].hint<std::uint64_t>("zeroable_hugepages");
     }
 }
 
 void read_kernel(const JsonField& kernel, std::uint64_t page_size_kb, MachineFacts& m) {
-    if (auto cpus = kernel["online_cpus"].hint<int>(); cpus && *cpus > 0)
+    if (auto cpus = kernel.hint<int>("online_cpus"); cpus && *cpus > 0)
         m.online_cpus = cpus;
-    m.init_on_alloc = kernel["init_on_alloc"].hint<bool>();
-    m.kernel_release = kernel["release"].hint<std::string>();
-    m.supports_alloc_threads = kernel["supports_hugepage_alloc_threads"].hint<bool>();
-    if (auto block = kernel["largest_buddy_block_kb"].hint<std::uint64_t>(); block && *block >= 4)
+    m.init_on_alloc = kernel.hint<bool>("init_on_alloc");
+    m.kernel_release = kernel.hint<std::string>("release");
+    m.supports_alloc_threads = kernel.hint<bool>("supports_hugepage_alloc_threads");
+    if (auto block = kernel.hint<std::uint64_t>("largest_buddy_block_kb"); block && *block >= 4)
         m.largest_buddy_block_kb = *block;
     for (std::size_t i = 0; i < kernel["boot_pool"].hint_size(); ++i) {
         const JsonField request = kernel["boot_pool"][i];
-        const BootPoolRequest r{request["size_kb"].hint<std::uint64_t>().value_or(0),
-                                request["pages"].hint<std::uint64_t>(),
-                                request["node_format"].hint<bool>().value_or(false)};
+        const BootPoolRequest r{request.hint<std::uint64_t>("size_kb").value_or(0),
+                                request.hint<std::uint64_t>("pages"),
+                                request.hint<bool>("node_format").value_or(false)};
         if (r.size_kb == page_size_kb)
             m.boot_pool_pages = r.pages;
         m.boot_requests.push_back(r);
     }
     for (std::size_t i = 0; i < kernel["pools"].hint_size(); ++i)
-        if (kernel["pools"][i]["size_kb"].hint<std::uint64_t>() == page_size_kb)
-            m.current_pool_pages = kernel["pools"][i]["nr"].hint<std::uint64_t>();
+        if (kernel["pools"][i].hint<std::uint64_t>("size_kb") == page_size_kb)
+            m.current_pool_pages = kernel["pools"][i].hint<std::uint64_t>("nr");
     read_kernel_options(kernel, page_size_kb, m.kernel);
 }
 
@@ -65,9 +65,9 @@ void read_nodes(const JsonField& probe, const std::vector<int>& measured_nodes, 
     const JsonField topology_nodes = probe["topology"]["nodes"];
     for (std::size_t i = 0; i < topology_nodes.hint_size(); ++i) {
         const JsonField node = topology_nodes[i];
-        nodes.push_back({node["id"].hint<int>(), node["cpus"].hint_size(),
-                         node["memory_bytes"].hint<std::uint64_t>().value_or(0),
-                         node["memory_total_bytes"].hint<std::uint64_t>().value_or(0)});
+        nodes.push_back({node.hint<int>("id"), node["cpus"].hint_size(),
+                         node.hint<std::uint64_t>("memory_bytes").value_or(0),
+                         node.hint<std::uint64_t>("memory_total_bytes").value_or(0)});
     }
     set_node_facts(nodes, measured_nodes, m);
 }
@@ -75,9 +75,9 @@ void read_nodes(const JsonField& probe, const std::vector<int>& measured_nodes, 
 MachineFacts read_machine(const JsonField& probe, const std::vector<int>& measured_nodes,
                           std::uint64_t page_size_kb) {
     MachineFacts m;
-    m.microarch = probe["cpu"]["microarch"].hint<std::string>().value_or("unknown");
+    m.microarch = probe["cpu"].hint<std::string>("microarch").value_or("unknown");
     read_kernel(probe["kernel"], page_size_kb, m);
-    m.hypervisor = probe["virtualization"]["hypervisor"].hint<bool>().value_or(false);
+    m.hypervisor = probe["virtualization"].hint<bool>("hypervisor").value_or(false);
     read_nodes(probe, measured_nodes, m);
     return m;
 }
