@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <fstream>
 #include <vector>
 
 #include "cli/cli.hpp"
@@ -53,13 +52,6 @@ void keep(const fs::path& spool, const fleet_db::IntakeBoot& boot) {
     write_file_atomically(spool / spool_name(boot), boot.document + "\n");
 }
 
-std::optional<std::string> file_text(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::error_code ec;
-    const auto size = fs::file_size(path, ec);
-    return in ? read_document_bytes(in, ec ? 0 : size) : std::nullopt;
-}
-
 }  // namespace
 
 fs::path boot_record_spool(const fs::path& root) {
@@ -99,7 +91,7 @@ SendResult send_boot_records(const fleet_db::DbTarget& target, const fs::path& s
         for (const auto& path : spooled(spool)) {
             std::optional<fleet_db::IntakeBoot> boot;
             try {
-                auto bytes = file_text(path);
+                auto bytes = read_document_file(path);
                 if (!bytes)
                     throw UsageError("cannot be read");
                 boot = fleet_db::read_intake_boot(path.string(), std::move(*bytes));

@@ -1,12 +1,9 @@
 // `hugetune fleet ingest FILE...`: reports and boot records into the fleet database, each once,
 // in one transaction; a document that cannot be stored is refused with its name and the reason.
 // A file named *.jsonl holds boot records, one a line (docs/fleet.md "Boots at fleet size").
-#include <fcntl.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <condition_variable>
 #include <exception>
 #include <filesystem>
@@ -24,7 +21,6 @@
 #include "cli/fleet_db_option.hpp"
 #include "model/documents/boot_record.hpp"
 #include "model/errors.hpp"
-#include "model/input/fit_input.hpp"
 #include "model/text.hpp"
 #include "tuner/system/json_file.hpp"
 
@@ -137,42 +133,10 @@ std::vector<Input> gather_inputs(const std::vector<std::string>& inputs) {
     return out;
 }
 
-// A file's bytes, read straight into the string the reader takes (no stream and no copy
-// through a buffer): at most one byte past the most a document may be, so that the reader names
-// that bound as it does for every document.
 std::optional<std::string> read_input(const Input& input) {
     if (input.from_stdin)
         return read_document_bytes(std::cin);
-    const int fd = ::open(input.name.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return std::nullopt;
-    constexpr std::size_t kLimit = static_cast<std::size_t>(model::kMaxInputBytes) + 1;
-    struct stat st {};
-    std::size_t size = ::fstat(fd, &st) == 0 && st.st_size > 0
-                           ? std::min(static_cast<std::size_t>(st.st_size) + 1, kLimit)
-                           : std::size_t{1} << 16;
-    std::string bytes(size, '\0');
-    std::size_t have = 0;
-    for (;;) {
-        if (have == bytes.size()) {  // grew since fstat, or fstat knew no size
-            if (bytes.size() >= kLimit)
-                break;
-            bytes.resize(std::min(bytes.size() * 2, kLimit));
-        }
-        const ssize_t n = ::read(fd, bytes.data() + have, bytes.size() - have);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0) {
-            ::close(fd);
-            return std::nullopt;
-        }
-        if (n == 0)
-            break;
-        have += static_cast<std::size_t>(n);
-    }
-    ::close(fd);
-    bytes.resize(have);
-    return bytes;
+    return read_document_file(input.name);
 }
 
 using Checked = std::variant<fleet_db::IntakeReport, fleet_db::IntakeBoot, std::string>;
@@ -384,7 +348,7 @@ class Preparers {
         std::size_t bytes = 0;
         for (const auto& item : prepared.items) {
             if (const auto* r = std::get_if<fleet_db::IntakeReport>(&item.checked))
-                bytes += r->document.size() + (r->digest ? r->digest->size() : 0);
+                bytes += r->stored_bytes();
             else if (const auto* b = std::get_if<fleet_db::IntakeBoot>(&item.checked))
                 bytes += b->document.size();
         }

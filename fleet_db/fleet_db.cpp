@@ -161,20 +161,27 @@ class RunStore {
 
     enum class Outcome { added, stored_before, conflict };
 
+    // Files the report in `result` by its outcome and whether a verification block was new.
+    static void file(IngestResult& result, const std::string& name, Outcome outcome,
+                     bool verified) {
+        if (outcome == Outcome::conflict)
+            result.conflicts.push_back(name);
+        else if (outcome == Outcome::added)
+            result.added.push_back(name);
+        else if (verified)
+            result.verification_added.push_back(name);
+        else
+            result.skipped.push_back(name);
+    }
+
     // The run stored, or why not, and its id (none for a conflict: the host already has a run
     // of the same time with other content, and two reports cannot both be its run of that time).
     std::pair<long long, Outcome> store_run(IntakeReport& r, long long sku_id) {
         const auto& f = r.facts;
         HostRuns& host = host_runs(f.host);
-        std::optional<long long> same;
-        for (const auto& run : host.runs)
-            if (run.generated_at == f.generated_at) {
-                if (run.content_hash != r.content_hash)
-                    return {0, Outcome::conflict};
-                same = run.id;
-            }
-        if (same)
-            return {*same, Outcome::stored_before};
+        std::size_t at = 0;
+        if (const Outcome known = outcome_of(host, r, at); known != Outcome::added)
+            return {known == Outcome::conflict ? 0 : host.runs[at].id, known};
         host_id_ = host.id;
         sku_id_ = sku_id;
         generated_at_ = f.generated_at;
@@ -227,7 +234,7 @@ class RunStore {
     // PostgreSQL's ingest: reports gathered here, then sent together by send(), which files
     // each in `result` as store_run() and the verifications would, in the order gathered.
     void gather(IntakeReport&& r, long long sku_id) {
-        gathered_bytes_ += r.document.size() + (r.digest ? r.digest->size() : 0);
+        gathered_bytes_ += r.stored_bytes();
         gathered_.push_back({std::move(r), sku_id});
     }
     bool gathered_full() const {
@@ -248,6 +255,22 @@ class RunStore {
         long long id = 0;
         std::vector<KnownRun> runs;  // stored before this batch or in it
     };
+
+    // The report's outcome among its host's runs: a conflict when a run of the same time has
+    // other content, else stored before (`at`: that run) when one has the same, else added.
+    static Outcome outcome_of(const HostRuns& host, const IntakeReport& r, std::size_t& at) {
+        std::optional<std::size_t> same;
+        for (std::size_t i = 0; i < host.runs.size(); ++i)
+            if (host.runs[i].generated_at == r.facts.generated_at) {
+                if (host.runs[i].content_hash != r.content_hash)
+                    return Outcome::conflict;
+                same = i;
+            }
+        if (!same)
+            return Outcome::added;
+        at = *same;
+        return Outcome::stored_before;
+    }
 
     HostRuns& host_runs(const std::string& name) {
         if (const auto it = hosts_.find(name); it != hosts_.end())
@@ -374,19 +397,11 @@ void RunStore::send(IngestResult& result) {
     places.reserve(gathered_.size());
     std::vector<KnownRun*> added;
     for (const auto& g : gathered_) {
-        const auto& f = g.report.facts;
-        HostRuns& host = hosts_.at(f.host);
+        HostRuns& host = hosts_.at(g.report.facts.host);
         Place place{Outcome::added, &host, host.runs.size()};
-        for (std::size_t i = 0; i < host.runs.size(); ++i)
-            if (host.runs[i].generated_at == f.generated_at) {
-                if (host.runs[i].content_hash != g.report.content_hash) {
-                    place.outcome = Outcome::conflict;
-                    break;
-                }
-                place = {Outcome::stored_before, &host, i};
-            }
+        place.outcome = outcome_of(host, g.report, place.at);
         if (place.outcome == Outcome::added)
-            host.runs.push_back({f.generated_at, g.report.content_hash, 0});
+            host.runs.push_back({g.report.facts.generated_at, g.report.content_hash, 0});
         places.push_back(place);
     }
     for (const auto& p : places)
@@ -445,20 +460,11 @@ void RunStore::send(IngestResult& result) {
     }
     for (std::size_t i = 0; i < gathered_.size(); ++i) {
         const Place& p = places[i];
-        const std::string& name = gathered_[i].report.name;
-        if (p.outcome == Outcome::conflict) {
-            result.conflicts.push_back(name);
-            continue;
-        }
         bool verified = false;
-        for (const auto& v : gathered_[i].report.facts.verifications)
-            verified = store_verification(p.host->runs[p.at].id, v) || verified;
-        if (p.outcome == Outcome::added)
-            result.added.push_back(name);
-        else if (verified)
-            result.verification_added.push_back(name);
-        else
-            result.skipped.push_back(name);
+        if (p.outcome != Outcome::conflict)
+            for (const auto& v : gathered_[i].report.facts.verifications)
+                verified = store_verification(p.host->runs[p.at].id, v) || verified;
+        file(result, gathered_[i].report.name, p.outcome, verified);
     }
     gathered_.clear();
     gathered_bytes_ = 0;
@@ -991,21 +997,13 @@ void IngestBatch::store(IntakeReport r) {
                 runs.send(result);
             return;
         }
-        state_->stored(r.document.size() + (r.digest ? r.digest->size() : 0));
+        state_->stored(r.stored_bytes());
         const auto [run_id, outcome] = runs.store_run(r, sku_id);
-        if (outcome == storage::RunStore::Outcome::conflict) {
-            result.conflicts.push_back(r.name);
-            return;
-        }
         bool verified = false;
-        for (const auto& v : r.facts.verifications)
-            verified = runs.store_verification(run_id, v) || verified;
-        if (outcome == storage::RunStore::Outcome::added)
-            result.added.push_back(r.name);
-        else if (verified)
-            result.verification_added.push_back(r.name);
-        else
-            result.skipped.push_back(r.name);
+        if (outcome != storage::RunStore::Outcome::conflict)
+            for (const auto& v : r.facts.verifications)
+                verified = runs.store_verification(run_id, v) || verified;
+        storage::RunStore::file(result, r.name, outcome, verified);
     });
 }
 

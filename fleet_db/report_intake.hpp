@@ -21,6 +21,8 @@ struct IntakeReport {
     model::fleet::RunFacts facts;  // its verifications, read and checked, in facts.verifications
     std::string content_hash;      // of `document`: a later verification block keeps the run's key
     std::optional<std::string> digest;  // of `facts` (model/fleet/run_digest.hpp)
+    // What storing it writes: its text and its digest.
+    std::size_t stored_bytes() const { return document.size() + (digest ? digest->size() : 0); }
 };
 
 // One boot record (model/documents/boot_record.hpp) on its way into the fleet database.

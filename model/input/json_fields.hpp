@@ -72,13 +72,7 @@ class JsonField {
     // nullopt, never an error (probes of other versions word some facts differently).
     template <typename T>
     std::optional<T> hint() const {
-        if (value_ == nullptr)
-            return std::nullopt;
-        try {
-            return value_->get<T>();
-        } catch (const nlohmann::json::exception&) {
-            return std::nullopt;
-        }
+        return hint_of<T>(value_);
     }
 
     // The same of the member `key`: (*this)[key].hint<T>() without making the member's field
@@ -88,13 +82,7 @@ class JsonField {
         if (value_ == nullptr || !value_->is_object())
             return std::nullopt;
         const auto it = value_->find(key);
-        if (it == value_->end() || it->is_null())
-            return std::nullopt;
-        try {
-            return it->template get<T>();
-        } catch (const nlohmann::json::exception&) {
-            return std::nullopt;
-        }
+        return hint_of<T>(it == value_->end() || it->is_null() ? nullptr : &*it);
     }
 
     // How many elements a hinted array has: 0 when absent or not an array.
@@ -103,6 +91,18 @@ class JsonField {
     }
 
   private:
+    // `value` as T, or nothing when absent or of another type.
+    template <typename T>
+    static std::optional<T> hint_of(const nlohmann::json* value) {
+        if (value == nullptr)
+            return std::nullopt;
+        try {
+            return value->get<T>();
+        } catch (const nlohmann::json::exception&) {
+            return std::nullopt;
+        }
+    }
+
     // What every error about a field says beside its path: shared by a document's fields, so
     // reading one (a report has thousands) copies no text.
     struct Context {

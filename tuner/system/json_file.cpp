@@ -1,6 +1,11 @@
 #include "tuner/system/json_file.hpp"
 
-#include <fstream>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
 
 #include "model/input/fit_input.hpp"
 #include "model/input/json_text.hpp"
@@ -17,16 +22,40 @@ namespace {
     throw UsageError(message);
 }
 
-std::optional<std::string> read_bounded(const fs::path& file) {
-    std::ifstream in(file, std::ios::binary);
-    if (!in)
-        return std::nullopt;
-    std::error_code ec;
-    const auto size = fs::file_size(file, ec);
-    return read_document_bytes(in, ec ? 0 : size);
-}
-
 }  // namespace
+
+std::optional<std::string> read_document_file(const fs::path& file) {
+    const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return std::nullopt;
+    constexpr std::size_t kLimit = static_cast<std::size_t>(model::kMaxInputBytes) + 1;
+    struct stat st {};
+    std::size_t size = ::fstat(fd, &st) == 0 && st.st_size > 0
+                           ? std::min(static_cast<std::size_t>(st.st_size) + 1, kLimit)
+                           : std::size_t{1} << 16;
+    std::string bytes(size, '\0');
+    std::size_t have = 0;
+    for (;;) {
+        if (have == bytes.size()) {  // grew since fstat, or fstat knew no size
+            if (bytes.size() >= kLimit)
+                break;
+            bytes.resize(std::min(bytes.size() * 2, kLimit));
+        }
+        const ssize_t n = ::read(fd, bytes.data() + have, bytes.size() - have);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) {
+            ::close(fd);
+            return std::nullopt;
+        }
+        if (n == 0)
+            break;
+        have += static_cast<std::size_t>(n);
+    }
+    ::close(fd);
+    bytes.resize(have);
+    return bytes;
+}
 
 std::optional<std::string> read_document_bytes(std::istream& in, std::uintmax_t size_hint) {
     std::string bytes;
@@ -76,7 +105,7 @@ nlohmann::json read_json_file(const fs::path& file, const JsonFileErrors& errors
         refuse(errors, name + ": is a directory; give a JSON file");
     if (!fs::exists(file, ec))
         refuse(errors, name + ": no such file");
-    const auto text = read_bounded(file);
+    const auto text = read_document_file(file);
     if (!text)
         refuse(errors, name + ": cannot be read; check its permissions");
     if (text->find_first_not_of(" \t\r\n") == std::string::npos)
@@ -91,7 +120,7 @@ std::optional<nlohmann::json> read_json_file_if_readable(const fs::path& file,
         return std::nullopt;
     if (fs::is_directory(file, ec))
         refuse(errors, file.string() + ": is a directory; give a JSON file");
-    const auto text = read_bounded(file);
+    const auto text = read_document_file(file);
     if (!text)
         return std::nullopt;
     return parse_json_text(file.string(), *text, nullptr, errors);

@@ -35,6 +35,12 @@ nlohmann::json read_json_file(const std::filesystem::path& file, const JsonFileE
 std::optional<nlohmann::json> read_json_file_if_readable(const std::filesystem::path& file,
                                                          const JsonFileErrors& errors);
 
+// A file's bytes, read straight into the string a reader takes (open, fstat, read: no stream,
+// no copy through a buffer), at most one byte past the most a document may hold
+// (model::kMaxInputBytes), so that a larger one is refused by its size without being held
+// whole; nothing when it cannot be opened or read.
+std::optional<std::string> read_document_file(const std::filesystem::path& file);
+
 // At most 64 kB more than a document may hold (model::kMaxInputBytes), so a larger one is
 // refused by its size without being held whole; nothing when `in` fails. `size_hint`, a file's
 // size, spares the copies of a growing string.
