@@ -347,10 +347,12 @@ class RunStore {
         std::string rows;
         for (std::size_t i = 0; i < made.size(); ++i) {
             hosts_[*made[i]].id = ids[i];
-            storage::copy_column(rows, ids[i]);
-            storage::copy_column(rows, *made[i], true);
+            storage::binary_row(rows, 2);
+            storage::binary_bigint(rows, ids[i]);
+            storage::binary_text(rows, *made[i]);
         }
-        storage::copy_in(sql_, "COPY hosts (id, hostname) FROM STDIN", rows, "hosts");
+        storage::copy_in(sql_, "COPY hosts (id, hostname) FROM STDIN", rows, "hosts",
+                         storage::CopyFormat::binary);
     }
 
     soci::session& sql_;
@@ -412,12 +414,14 @@ void RunStore::send(IngestResult& result) {
     for (std::size_t i = 0; i < added.size(); ++i)
         added[i]->id = ids[i];
     if (!added.empty()) {
-        // Each row made and sent as the report's turn comes, its text given back after.
+        // Each row made and sent as the report's turn comes, its text given back after; in
+        // COPY's binary format, so a report's text goes as it is, neither escaped here nor
+        // parsed by the server (docs/fleet.md "Ingest").
         storage::CopyIn runs(sql_,
                              "COPY runs (id, host_id, sku_id, generated_at, content_hash,"
                              " tool_version, kernel_release, decision, hugepage_alloc_threads,"
                              " predicted_seconds, confidence, warnings, report) FROM STDIN",
-                             "reports");
+                             "reports", storage::CopyFormat::binary);
         std::string row;
         for (std::size_t i = 0; i < gathered_.size(); ++i) {
             if (places[i].outcome != Outcome::added)
@@ -425,25 +429,26 @@ void RunStore::send(IngestResult& result) {
             IntakeReport& r = gathered_[i].report;
             const auto& f = r.facts;
             row.clear();
-            storage::copy_column(row, places[i].host->runs[places[i].at].id);
-            storage::copy_column(row, places[i].host->id);
-            storage::copy_column(row, gathered_[i].sku_id);
-            storage::copy_column(row, f.generated_at);
-            storage::copy_column(row, r.content_hash);
-            storage::copy_column(row, f.tool_version);
+            storage::binary_row(row, 13);
+            storage::binary_bigint(row, places[i].host->runs[places[i].at].id);
+            storage::binary_bigint(row, places[i].host->id);
+            storage::binary_bigint(row, gathered_[i].sku_id);
+            storage::binary_text(row, f.generated_at);
+            storage::binary_text(row, r.content_hash);
+            storage::binary_text(row, f.tool_version);
             if (f.kernel_release)
-                storage::copy_column(row, *f.kernel_release);
+                storage::binary_text(row, *f.kernel_release);
             else
-                storage::copy_null(row);
-            storage::copy_column(row, model::to_string(f.decision));
-            storage::copy_column(row, static_cast<long long>(f.hugepage_alloc_threads));
-            storage::copy_column(row, f.predicted_seconds);
+                storage::binary_null(row);
+            storage::binary_text(row, model::to_string(f.decision));
+            storage::binary_integer(row, f.hugepage_alloc_threads);
+            storage::binary_double(row, f.predicted_seconds);
             if (f.confidence)
-                storage::copy_column(row, *f.confidence);
+                storage::binary_double(row, *f.confidence);
             else
-                storage::copy_null(row);
-            storage::copy_column(row, join(f.warning_codes, ","));
-            storage::copy_column(row, r.document, true);
+                storage::binary_null(row);
+            storage::binary_text(row, join(f.warning_codes, ","));
+            storage::binary_text(row, r.document);
             std::string().swap(r.document);
             runs.put(row);
         }
@@ -451,12 +456,13 @@ void RunStore::send(IngestResult& result) {
         std::string digests;
         for (std::size_t i = 0; i < gathered_.size(); ++i)
             if (places[i].outcome == Outcome::added && gathered_[i].report.digest) {
-                storage::copy_column(digests, places[i].host->runs[places[i].at].id);
-                storage::copy_column(digests, *gathered_[i].report.digest, true);
+                storage::binary_row(digests, 2);
+                storage::binary_bigint(digests, places[i].host->runs[places[i].at].id);
+                storage::binary_text(digests, *gathered_[i].report.digest);
             }
         if (!digests.empty())
             storage::copy_in(sql_, "COPY run_digests (run_id, digest) FROM STDIN", digests,
-                             "run digests");
+                             "run digests", storage::CopyFormat::binary);
     }
     for (std::size_t i = 0; i < gathered_.size(); ++i) {
         const Place& p = places[i];

@@ -4,7 +4,10 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <charconv>
+#include <limits>
+#include <type_traits>
 
 namespace hugetune::fleet_db::storage {
 
@@ -59,6 +62,60 @@ void copy_column(std::string& out, double value, bool last) {
 
 namespace {
 
+// `value`'s bytes in network byte order (big-endian).
+template <typename T>
+void network_order(std::string& out, T value) {
+    static_assert(std::is_integral_v<T> && std::is_unsigned_v<T>);
+    char bytes[sizeof value];
+    for (std::size_t i = 0; i < sizeof value; ++i)
+        bytes[i] = static_cast<char>(value >> (8 * (sizeof value - 1 - i)));
+    out.append(bytes, sizeof bytes);
+}
+
+void length(std::string& out, std::int32_t bytes) {
+    network_order(out, static_cast<std::uint32_t>(bytes));
+}
+
+}  // namespace
+
+void binary_row(std::string& out, std::int16_t columns) {
+    network_order(out, static_cast<std::uint16_t>(columns));
+}
+
+void binary_bigint(std::string& out, std::int64_t value) {
+    length(out, 8);
+    network_order(out, static_cast<std::uint64_t>(value));
+}
+
+void binary_integer(std::string& out, std::int32_t value) {
+    length(out, 4);
+    network_order(out, static_cast<std::uint32_t>(value));
+}
+
+void binary_double(std::string& out, double value) {
+    length(out, 8);
+    network_order(out, std::bit_cast<std::uint64_t>(value));
+}
+
+void binary_text(std::string& out, std::string_view value) {
+    // A report is at most 64 MiB (fleet ingest's bound), far below a column's 1 GB.
+    if (value.size() > static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max()))
+        throw soci::soci_error("a value of " + std::to_string(value.size()) +
+                               " bytes is too long for COPY");
+    length(out, static_cast<std::int32_t>(value.size()));
+    out.append(value);
+}
+
+void binary_null(std::string& out) {
+    length(out, -1);
+}
+
+namespace {
+
+// The binary format's header: its signature, no flags, no extension; and its trailer.
+constexpr std::string_view kBinaryHeader{"PGCOPY\n\377\r\n\0\0\0\0\0\0\0\0\0", 19};
+constexpr std::string_view kBinaryTrailer{"\377\377", 2};
+
 // libpq's result, cleared however the scope ends.
 struct PgResult {
     PGresult* result;
@@ -78,14 +135,19 @@ std::string copy_outcome(PGconn* conn) {
 
 }  // namespace
 
-CopyIn::CopyIn(soci::session& sql, const std::string& copy, std::string what)
+CopyIn::CopyIn(soci::session& sql, const std::string& copy, std::string what, CopyFormat format)
     : conn_(static_cast<soci::postgresql_session_backend*>(sql.get_backend())->conn_),
-      what_(std::move(what)) {
-    const PgResult started{PQexec(conn_, copy.c_str())};
+      what_(std::move(what)),
+      format_(format) {
+    const std::string statement =
+        format == CopyFormat::binary ? copy + " WITH (FORMAT binary)" : copy;
+    const PgResult started{PQexec(conn_, statement.c_str())};
     if (PQresultStatus(started.result) != PGRES_COPY_IN) {
         open_ = false;
         failed();
     }
+    if (format == CopyFormat::binary)
+        put(kBinaryHeader);
 }
 
 CopyIn::~CopyIn() {
@@ -108,6 +170,8 @@ void CopyIn::put(std::string_view rows) {
 }
 
 void CopyIn::end() {
+    if (format_ == CopyFormat::binary)
+        put(kBinaryTrailer);
     open_ = false;
     if (PQputCopyEnd(conn_, nullptr) != 1)
         failed();
@@ -116,8 +180,8 @@ void CopyIn::end() {
 }
 
 void copy_in(soci::session& sql, const std::string& copy, const std::string& rows,
-             const std::string& what) {
-    CopyIn in(sql, copy, what);
+             const std::string& what, CopyFormat format) {
+    CopyIn in(sql, copy, what, format);
     in.put(rows);
     in.end();
 }

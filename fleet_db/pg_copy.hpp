@@ -4,6 +4,7 @@
 
 #include <soci/soci.h>
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -22,14 +23,31 @@ void copy_column(std::string& out, std::string_view value, bool last = false);
 void copy_column(std::string& out, long long value, bool last = false);
 void copy_column(std::string& out, double value, bool last = false);
 
+// A row in COPY's binary format (FORMAT binary): the values as PostgreSQL's own send functions
+// write them, so neither side escapes or parses a report's tens of kB. binary_row() starts the
+// row with its count of columns, then each column's length and bytes, in network byte order.
+// Each value must be of its column's type exactly, or the server refuses the COPY: BIGINT
+// (binary_bigint), INTEGER (binary_integer), DOUBLE PRECISION (binary_double, IEEE 754) and TEXT
+// (binary_text, its bytes, which the server checks are UTF-8).
+void binary_row(std::string& out, std::int16_t columns);
+void binary_bigint(std::string& out, std::int64_t value);
+void binary_integer(std::string& out, std::int32_t value);
+void binary_double(std::string& out, double value);
+void binary_text(std::string& out, std::string_view value);
+void binary_null(std::string& out);
+
+enum class CopyFormat { text, binary };
+
 // One COPY FROM STDIN: started by the constructor with `copy` ("COPY table (columns) FROM
-// STDIN"), rows sent with put() as they are made, ended by end(), which throws soci_error naming
-// `what` and the server's message when the server refused them. One not ended (an exception on
-// the way) is cancelled, and its transaction fails. No other statement may run on the session
-// meanwhile.
+// STDIN"; for the binary format the constructor adds its option, its header and, at end(), its
+// trailer), rows sent with put() as they are made, ended by end(), which throws soci_error
+// naming `what` and the server's message when the server refused them. One not ended (an
+// exception on the way) is cancelled, and its transaction fails. No other statement may run on
+// the session meanwhile.
 class CopyIn {
   public:
-    CopyIn(soci::session& sql, const std::string& copy, std::string what);
+    CopyIn(soci::session& sql, const std::string& copy, std::string what,
+           CopyFormat format = CopyFormat::text);
     CopyIn(const CopyIn&) = delete;
     CopyIn& operator=(const CopyIn&) = delete;
     ~CopyIn();
@@ -40,11 +58,12 @@ class CopyIn {
     [[noreturn]] void failed() const;
     ::pg_conn* conn_;
     std::string what_;
+    CopyFormat format_;
     bool open_ = true;
 };
 
 // The same for rows made beforehand.
 void copy_in(soci::session& sql, const std::string& copy, const std::string& rows,
-             const std::string& what);
+             const std::string& what, CopyFormat format = CopyFormat::text);
 
 }  // namespace hugetune::fleet_db::storage
