@@ -123,6 +123,14 @@ const std::vector<std::vector<std::string>> kMigrations = {
         "CREATE INDEX boot_records_tally ON boot_records (sku_key, threads, host{bytes},"
         " kernel_release, hvo, milliseconds, pool_pages, line_present, id)",
     },
+    {
+        // A SKU's runs listed from one index (docs/fleet.md "Run digests"): the id, host, time
+        // and content hash that an answer's reading of the runs and the digest of its inputs
+        // take, in id order, so neither reads a run's row, whose report fills a page of its own
+        // in SQLite. It replaces version 1's index, its prefix.
+        "DROP INDEX runs_by_sku",
+        "CREATE INDEX runs_by_sku ON runs (sku_id, id, host_id, generated_at, content_hash)",
+    },
 };
 
 std::string with_dialect(std::string sql, Dialect dialect) {
