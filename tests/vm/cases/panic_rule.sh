@@ -28,6 +28,19 @@ expect_retry console-panic-nokaslr.txt "its log restarted after the last init li
 expect_no_retry console-panic-nokaslr-later.txt "without KASLR the kernels cannot be told apart"
 expect_no_retry console-clean.txt "no panic"
 
+# A guest that prints nothing: vm_boot_once itself, around a stand-in for QEMU that only waits,
+# stops it once VMLAB_LIFE_S has passed with both serial ports empty, with status 125.
+fake_qemu=$VMLAB_WORK/silent-qemu
+printf '#!/bin/sh\nexec sleep 60\n' >"$fake_qemu"
+chmod +x "$fake_qemu"
+status=0
+(vmlab_qemu=$fake_qemu vmlab_kernel=/dev/null VMLAB_INITRD=/dev/null VMLAB_LIFE_S=1 \
+    vm_boot_once silent none "" 2>"$VMLAB_WORK/silent.stderr") || status=$?
+((status == 125)) || vmlab_fail "a silent guest ended with status $status, not 125: $(cat "$VMLAB_WORK/silent.stderr")"
+grep -q "guest silent printed nothing in 1s; stopping it" "$VMLAB_WORK/silent.stderr" ||
+    vmlab_fail "vm_boot_once did not say why it stopped the silent guest: $(cat "$VMLAB_WORK/silent.stderr")"
+echo "vm_boot_once: a guest silent for VMLAB_LIFE_S stopped with status 125"
+
 # vm_boot around a stand-in boot: the first attempt changes the disk and panics as a kexec'd
 # kernel would; the second must find the disk as it was and succeeds.
 disk=$VMLAB_WORK/panic-rule.img
@@ -62,4 +75,21 @@ vm_boot_once() {
 }
 vm_boot panic-after none "" --disk "$disk" 2>/dev/null && vmlab_fail "vm_boot passed a guest that panicked after init"
 ((attempts == 1)) || vmlab_fail "a panic after init was booted again ($attempts attempts)"
-echo "vm_boot: a kexec'd kernel's panic before init booted again with the disk restored; a panic after init not"
+
+# A guest stopped for printing nothing (status 125) is booted again; the second attempt succeeds.
+attempts=0
+# shellcheck disable=SC2317 # called by vm_boot
+vm_boot_once() {
+    attempts=$((attempts + 1))
+    if ((attempts == 1)); then
+        : >"$VMLAB_WORK/$1.console"
+        return 125
+    fi
+    cp "$fixtures/console-clean.txt" "$VMLAB_WORK/$1.console"
+}
+vm_boot silent-again none "" 2>"$VMLAB_WORK/silent-again.stderr" ||
+    vmlab_fail "vm_boot did not boot a silent guest again: $(cat "$VMLAB_WORK/silent-again.stderr")"
+((attempts == 2)) || vmlab_fail "vm_boot made $attempts attempts for a silent guest, expected 2"
+grep -q "printed nothing, neither its kernel nor its init" "$VMLAB_WORK/silent-again.stderr" ||
+    vmlab_fail "vm_boot did not say why it boots the silent guest again"
+echo "vm_boot: a kexec'd kernel's panic before init booted again with the disk restored; a panic after init not; a silent guest booted again"

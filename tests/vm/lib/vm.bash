@@ -270,7 +270,11 @@ vm_boot() {
         # A timeout too: a kernel that panicked after a kexec may wait instead of rebooting.
         ((status != 0 && attempt <= retries)) || break
         local why
-        why=$(vm_panic_before_init "$VMLAB_WORK/$name.console") || break
+        if ((status == 125)); then
+            why="it printed nothing, neither its kernel nor its init, in ${VMLAB_LIFE_S:-120} s"
+        else
+            why=$(vm_panic_before_init "$VMLAB_WORK/$name.console") || break
+        fi
         mv "$VMLAB_WORK/$name.console" "$VMLAB_WORK/$name.console.$attempt"
         [[ -n "$disk" ]] && cp --sparse=always "$disk.pristine" "$disk"
         echo "vmlab: guest $name: $why; booting it again from the start" \
@@ -390,6 +394,10 @@ vm_boot_once() {
     local pid=$!
     vmlab_guest_pids+=("$pid")
     local deadline=$((SECONDS + timeout_s)) status=0
+    # A guest whose two serial ports are still empty after VMLAB_LIFE_S (its kernel prints at
+    # loglevel 4 only, its init a line at once, a few seconds in): stopped, for vm_boot to boot
+    # again.
+    local life_s=${VMLAB_LIFE_S:-120} alive=0 born=$SECONDS
     while kill -0 "$pid" 2>/dev/null; do
         # A guest booted from a background subshell (several at a time) has that subshell for
         # parent, which outlives a test shell killed by SIGKILL: it stops the guest once the
@@ -404,6 +412,16 @@ vm_boot_once() {
             vmlab_stop_guests
             status=124
             break
+        fi
+        if ((!alive)); then
+            if [[ -s $console || -s $results ]]; then
+                alive=1
+            elif ((SECONDS >= born + life_s)); then
+                echo "vmlab: guest $name printed nothing in ${life_s}s; stopping it" >&2
+                vmlab_stop_guests
+                status=125
+                break
+            fi
         fi
         sleep 0.2
     done
