@@ -31,6 +31,8 @@ namespace hugetune::cli {
 
 #ifndef HUGETUNE_SMALL_BLOCKS
 
+void keep_small_blocks(bool) {}
+
 std::size_t small_block_bytes_held() {
     return 0;
 }
@@ -57,6 +59,7 @@ struct Cache {
     std::size_t held;
     bool registered;  // its release at the thread's end is registered
     bool released;    // the thread is ending: every block goes to free() from now on
+    bool off;         // keep_small_blocks(false): none kept, none taken
 };
 constinit thread_local Cache cache{};
 constinit std::atomic<std::size_t> given_back{0};
@@ -106,6 +109,12 @@ void* allocate(std::size_t n) {
 
 }  // namespace
 
+void keep_small_blocks(bool keep) {
+    cache.off = !keep;
+    if (!keep)
+        release_all();
+}
+
 std::size_t small_block_bytes_held() {
     return cache.held;
 }
@@ -125,7 +134,7 @@ std::size_t small_block_bytes_given_back() {
 // aligned_alloc and free, apart from these.
 void* operator new(std::size_t n) {
     using namespace hugetune::cli;
-    if (n <= kSmallBlockMax) {
+    if (n <= kSmallBlockMax && !cache.off) {
         const std::size_t c = n == 0 ? 0 : (n - 1) / kStep;
         if (FreeBlock* block = cache.heads[c]) {
             cache.heads[c] = block->next;
@@ -141,7 +150,7 @@ void operator delete(void* p) noexcept {
     using namespace hugetune::cli;
     if (!p)
         return;
-    if (!cache.released) {
+    if (!cache.released && !cache.off) {
         const std::size_t c = class_of(p);
         const std::size_t bytes = (c + 1) * kStep;
         if (c < kClasses && cache.held + bytes <= kSmallBlocksHeldMax) {

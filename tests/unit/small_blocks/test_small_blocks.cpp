@@ -20,6 +20,7 @@
 #define KEEPS_BLOCKS 1
 #endif
 
+using hugetune::cli::keep_small_blocks;
 using hugetune::cli::kSmallBlockMax;
 using hugetune::cli::kSmallBlocksHeldMax;
 using hugetune::cli::small_block_bytes_given_back;
@@ -128,3 +129,37 @@ TEST_CASE("blocks made on one thread and freed on another, as an ingest's docume
     CHECK(std::all_of(again.begin(), again.end(),
                       [](const std::string& s) { return s == std::string(100, 'x'); }));
 }
+
+#ifdef KEEPS_BLOCKS
+TEST_CASE("a thread that turns keeping off gives back what it kept and keeps nothing more") {
+    std::size_t held_before = 0, held_off = 0, held_after = 0, given = 0;
+    bool same = true;
+    std::thread worker([&] {
+        std::vector<void*> blocks;
+        for (int i = 0; i < 100; ++i)
+            blocks.push_back(::operator new(64));
+        for (void* p : blocks)
+            ::operator delete(p);
+        held_before = small_block_bytes_held();
+        const std::size_t back = small_block_bytes_given_back();
+        keep_small_blocks(false);
+        given = small_block_bytes_given_back() - back;
+        void* a = ::operator new(64);
+        ::operator delete(a);
+        held_off = small_block_bytes_held();
+        keep_small_blocks(true);
+        void* b = ::operator new(64);
+        ::operator delete(b);
+        void* c = ::operator new(64);
+        same = c == b;  // kept again, and taken again
+        ::operator delete(c);
+        held_after = small_block_bytes_held();
+    });
+    worker.join();
+    CHECK(held_before >= 100 * 64);
+    CHECK(given == held_before);
+    CHECK(held_off == 0);
+    CHECK(held_after > 0);
+    CHECK(same);
+}
+#endif
