@@ -7,8 +7,10 @@
 #include <type_traits>
 #include <utility>
 
+#include "fleet_db/migrations.hpp"
 #include "fleet_db/pg_copy.hpp"
 #include "fleet_db/session_guard.hpp"
+#include "model/fleet/canary.hpp"
 #include "model/fleet/fleet.hpp"
 #include "model/statistics.hpp"
 
@@ -58,26 +60,28 @@ void bind_boot(BootRow& row, const IntakeBoot& boot) {
     set_column(row.expected_threads, row.expected_ind, r.expected_threads);
 }
 
-constexpr const char* kBootColumns =
-    "boot_key, host, sku_key, boot_id, kernel_release, pool_pages, page_size_kb, threads,"
-    " milliseconds, line_present, absent_code, init_on_alloc, hvo, expected_threads, recorded_at,"
-    " record";
-
-// ON CONFLICT DO NOTHING without a conflict target (boot_key is the one unique key besides the
-// id): naming the key would need the right to read it, which the boot writer role has not.
-soci::statement prepare_boot_insert(soci::session& sql, BootRow& row) {
-    return (sql.prepare << std::string("INSERT INTO boot_records (") + kBootColumns +
-                               ") VALUES (:key, :host, :sku, :boot, :kernel, :pages, :page_kb,"
-                               " :threads, :ms, :present, :absent, :ioa, :hvo, :expected, :at,"
-                               " :record) ON CONFLICT DO NOTHING",
-            soci::use(row.boot_key), soci::use(row.host, row.host_ind),
-            soci::use(row.sku_key, row.sku_ind), soci::use(row.boot_id, row.boot_id_ind),
-            soci::use(row.kernel_release, row.kernel_ind), soci::use(row.pool_pages, row.pool_ind),
-            soci::use(row.page_size_kb), soci::use(row.threads, row.threads_ind),
-            soci::use(row.milliseconds, row.ms_ind), soci::use(row.line_present),
-            soci::use(row.absent_code, row.absent_ind), soci::use(row.init_on_alloc, row.ioa_ind),
-            soci::use(row.hvo, row.hvo_ind), soci::use(row.expected_threads, row.expected_ind),
-            soci::use(row.recorded_at), soci::use(row.record));
+// The conflict target is the boot's own key: a record counts as stored before only where a row
+// of its key is. On PostgreSQL through the function the boot writer role may call (migration
+// 13), which returns 1 for a record added; SQLite has no roles.
+soci::statement prepare_boot_insert(soci::session& sql, Dialect dialect, BootRow& row, int& added,
+                                    soci::indicator& added_ind) {
+    const std::string values =
+        "(:key, :host, :sku, :boot, :kernel, :pages, :page_kb, :threads, :ms, :present, :absent,"
+        " :ioa, :hvo, :expected, :at, :record)";
+    const std::string text = dialect == Dialect::postgresql
+                                 ? std::string("SELECT ") + kAddBootRecordFunction + values
+                                 : std::string("INSERT INTO boot_records (") + kBootColumns +
+                                       ") VALUES " + values +
+                                       " ON CONFLICT (boot_key) DO NOTHING RETURNING 1";
+    return (sql.prepare << text, soci::into(added, added_ind), soci::use(row.boot_key),
+            soci::use(row.host, row.host_ind), soci::use(row.sku_key, row.sku_ind),
+            soci::use(row.boot_id, row.boot_id_ind), soci::use(row.kernel_release, row.kernel_ind),
+            soci::use(row.pool_pages, row.pool_ind), soci::use(row.page_size_kb),
+            soci::use(row.threads, row.threads_ind), soci::use(row.milliseconds, row.ms_ind),
+            soci::use(row.line_present), soci::use(row.absent_code, row.absent_ind),
+            soci::use(row.init_on_alloc, row.ioa_ind), soci::use(row.hvo, row.hvo_ind),
+            soci::use(row.expected_threads, row.expected_ind), soci::use(row.recorded_at),
+            soci::use(row.record));
 }
 
 template <typename T>
@@ -124,12 +128,13 @@ void file_boot(IngestResult& result, const std::string& name, std::size_t line, 
 
 }  // namespace
 
-bool insert_boot_record(soci::session& sql, const IntakeBoot& boot) {
+bool insert_boot_record(soci::session& sql, Dialect dialect, const IntakeBoot& boot) {
     BootRow row;
     bind_boot(row, boot);
-    soci::statement st = prepare_boot_insert(sql, row);
-    st.execute(true);
-    return st.get_affected_rows() > 0;
+    int added = 0;
+    soci::indicator added_ind = soci::i_null;
+    soci::statement st = prepare_boot_insert(sql, dialect, row, added, added_ind);
+    return st.execute(true) && added_ind == soci::i_ok && added == 1;
 }
 
 struct BootStore::State {
@@ -139,6 +144,8 @@ struct BootStore::State {
     IngestResult& result;
     BootRow row;
     std::optional<soci::statement> insert;  // SQLite's, prepared at the first record
+    int added = 0;
+    soci::indicator added_ind = soci::i_null;
     // PostgreSQL's: the rows gathered for the next COPY, and who they are.
     struct Pending {
         std::string boot_key, name;
@@ -161,9 +168,10 @@ void BootStore::store(const IntakeBoot& boot) {
     bind_boot(s.row, boot);
     if (s.dialect == Dialect::sqlite) {
         if (!s.insert)
-            s.insert.emplace(prepare_boot_insert(s.sql, s.row));
-        s.insert->execute(true);
-        file_boot(s.result, boot.name, boot.line, s.insert->get_affected_rows() > 0);
+            s.insert.emplace(prepare_boot_insert(s.sql, s.dialect, s.row, s.added, s.added_ind));
+        s.added_ind = soci::i_null;
+        const bool row = s.insert->execute(true);
+        file_boot(s.result, boot.name, boot.line, row && s.added_ind == soci::i_ok);
         return;
     }
     copy_row(s.rows, ++s.seq, s.row);
@@ -193,8 +201,8 @@ void BootStore::flush() {
         soci::rowset<std::string> keys =
             (s.sql.prepare << std::string("INSERT INTO boot_records (") + kBootColumns +
                                   ") SELECT " + kBootColumns +
-                                  " FROM boot_intake ORDER BY seq ON CONFLICT DO NOTHING"
-                                  " RETURNING boot_key");
+                                  " FROM boot_intake ORDER BY seq ON CONFLICT (boot_key) DO"
+                                  " NOTHING RETURNING boot_key");
         for (const auto& key : keys)
             added.insert(key);
     }
@@ -212,12 +220,16 @@ namespace {
 // HVO setting): a statement's text and its values, bound in the order they appear.
 struct BootQuery {
     std::string sku_key;
-    int hvo = -1;  // -1 unknown, 0 off, 1 on
+    bool grouped = false;  // the group's condition follows kCountedBoots
+    int hvo = -1;          // -1 unknown, 0 off, 1 on
     std::vector<std::string> releases;
     std::string where;
 
     void bind(soci::statement& st) {
-        st.exchange(soci::use(sku_key));
+        st.exchange(soci::use(sku_key));  // the boots'
+        st.exchange(soci::use(sku_key));  // the hosts' reports'
+        if (!grouped)
+            return;
         st.exchange(soci::use(hvo));
         for (auto& release : releases)
             st.exchange(soci::use(release));
@@ -227,9 +239,14 @@ struct BootQuery {
 // The memory PostgreSQL may sort a SKU's boots in (work_mem) before it spills to disk.
 constexpr int kTallyWorkMemMb = 64;
 
+// The boots that count: with the kernel's line, and of a host that a report of the SKU names
+// (docs/fleet.md "What counts as evidence"): a record names any host it likes, a report is
+// a whole sweep of the machine.
 constexpr const char* kCountedBoots =
     " FROM boot_records WHERE sku_key = :k AND line_present = 1 AND host IS NOT NULL AND"
-    " threads >= 1 AND milliseconds IS NOT NULL AND pool_pages > 0";
+    " threads >= 1 AND milliseconds IS NOT NULL AND pool_pages > 0 AND host IN (SELECT"
+    " h.hostname FROM hosts h WHERE h.id IN (SELECT r.host_id FROM runs r JOIN skus s ON"
+    " s.id = r.sku_id WHERE s.sku_key = :kh))";
 
 // Rows fetched this many at a time into vectors: one round trip per batch, and memory of one
 // batch, whatever the SKU's count of boots.
@@ -330,7 +347,23 @@ void tally_streamed(soci::session& sql, BootQuery& q, model::fleet::BootTally& t
     end_value();
 }
 
+// Every value the SKU's canary plans tried, open or ended.
+std::vector<int> plan_values(soci::session& sql, const std::string& sku_key) {
+    std::vector<int> out;
+    soci::rowset<std::string> rows =
+        (sql.prepare << "SELECT arm_values FROM canary_plans WHERE sku_key = :k",
+         soci::use(sku_key));
+    for (const auto& values : rows)
+        for (const int v : model::fleet::arm_values_of(values))
+            out.push_back(v);
+    return out;
+}
+
 }  // namespace
+
+const char* counted_boots_condition() {
+    return kCountedBoots;
+}
 
 std::size_t BootStore::copied() const {
     return state_->copied;
@@ -346,27 +379,46 @@ model::fleet::BootTally tally_stored_boots(soci::session& sql, Dialect dialect,
         sql << "SET LOCAL work_mem = '" + std::to_string(kTallyWorkMemMb) + "MB'";
     }
     model::fleet::BootTally t;
+    BootQuery q;
+    q.sku_key = sku_key;
+    q.where = kCountedBoots;
     {
-        soci::rowset<soci::row> rows =
-            (sql.prepare << std::string("SELECT COALESCE(kernel_release, ''), CAST(hvo AS TEXT),"
-                                        " CAST(COUNT(*) AS TEXT)") +
-                                kCountedBoots + " GROUP BY kernel_release, hvo",
-             soci::use(sku_key));
-        for (const auto& row : rows) {
-            model::fleet::BootGroup g;
-            g.kernel_release = row.get<std::string>(0);
-            if (row.get_indicator(1) == soci::i_ok)
-                g.hvo = row.get<std::string>(1) == "1";
-            g.boots = std::stoi(row.get<std::string>(2));
-            t.groups.push_back(std::move(g));
-        }
+        std::vector<std::string> releases;
+        std::vector<std::string> hvos;
+        std::vector<long long> boots;
+        fetch_rows(
+            sql, q,
+            "SELECT COALESCE(kernel_release, ''), COALESCE(CAST(hvo AS TEXT), ''), COUNT(*)",
+            " GROUP BY kernel_release, hvo ORDER BY 1, 2",
+            [&](std::size_t i) {
+                model::fleet::BootGroup g;
+                g.kernel_release = std::move(releases[i]);
+                if (!hvos[i].empty())
+                    g.hvo = hvos[i] == "1";
+                g.boots = static_cast<int>(boots[i]);
+                t.groups.push_back(std::move(g));
+            },
+            releases, hvos, boots);
     }
-    const auto compared = model::fleet::choose_boot_group(t.groups);
+    {
+        std::vector<std::string> hosts, releases, hvos;
+        model::fleet::BootFamilyCounter families;
+        fetch_rows(
+            sql, q, "SELECT host, COALESCE(kernel_release, ''), COALESCE(CAST(hvo AS TEXT), '')",
+            " GROUP BY host, kernel_release, hvo ORDER BY 1",
+            [&](std::size_t i) {
+                families.add(hosts[i], releases[i],
+                             hvos[i].empty() ? std::nullopt : std::optional<bool>(hvos[i] == "1"));
+            },
+            hosts, releases, hvos);
+        t.families = families.families();
+    }
+    t.plan_values = plan_values(sql, sku_key);
+    const auto compared = model::fleet::choose_boot_group(t.families, t.groups);
     if (!compared)
         return t;
     t.compared = *compared;
-    BootQuery q;
-    q.sku_key = sku_key;
+    q.grouped = true;
     q.hvo = t.compared.hvo ? (*t.compared.hvo ? 1 : 0) : -1;
     q.releases = t.compared.kernel_releases;
     q.where = std::string(kCountedBoots) +

@@ -25,7 +25,7 @@ inline constexpr std::size_t kBootCopyRows = 5000;
 
 // Stores one record with a plain INSERT; false when its boot is stored already. What a host's
 // `verify --fleet-db` runs, as the boot writer role (INSERT on boot_records only).
-bool insert_boot_record(soci::session& sql, const IntakeBoot& boot);
+bool insert_boot_record(soci::session& sql, Dialect dialect, const IntakeBoot& boot);
 
 // The boot records of one ingest, in its transaction, each filed in the result as added or
 // stored before. SQLite stores each as it comes; PostgreSQL gathers kBootCopyRows and sends them
@@ -50,6 +50,10 @@ class BootStore {
 // The SKU's boots tallied where they are stored: PostgreSQL's aggregates compute each host's
 // median per value and each value's median pool; SQLite's rows are streamed in order and
 // reduced as they come. Either way the same bits as model::fleet::tally_boots.
+// " FROM boot_records WHERE ..." of the boots a SKU's statistics count, with two values to bind:
+// the SKU's key for the boots, then for the reports whose hosts they must be of.
+const char* counted_boots_condition();
+
 model::fleet::BootTally tally_stored_boots(soci::session& sql, Dialect dialect,
                                            const std::string& sku_key);
 

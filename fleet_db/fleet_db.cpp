@@ -775,11 +775,11 @@ FleetDb FleetDb::open_for_boot_records(const DbTarget& target) {
                                             std::to_string(version) +
                                             " was written by a newer hugetune; use that "
                                             "hugetune, this one leaves the database as it is");
-    if (version < kBootRecordsVersion)
+    if (version < kBootRulesVersion)
         throw FleetDbError(Kind::usage,
                            target.display + ": schema version " + std::to_string(version) +
-                               " holds no boot records (version " +
-                               std::to_string(kBootRecordsVersion) +
+                               " takes no boot records from a host (version " +
+                               std::to_string(kBootRulesVersion) +
                                " does): let the database's owner run any 'hugetune fleet' "
                                "command on it once, which brings it up to date");
     return db;
@@ -787,7 +787,7 @@ FleetDb FleetDb::open_for_boot_records(const DbTarget& target) {
 
 bool FleetDb::store_boot_record(const IntakeBoot& boot) {
     return guarded(target_, "store the boot record",
-                   [&] { return storage::insert_boot_record(*sql_, boot); });
+                   [&] { return storage::insert_boot_record(*sql_, target_.dialect, boot); });
 }
 
 FleetDb FleetDb::open(const DbTarget& target, bool create) {
@@ -1194,12 +1194,7 @@ std::vector<model::fleet::CanaryPlan> plans_where(soci::session& sql, const std:
     for (const auto& row : rows) {
         model::fleet::CanaryPlan p;
         p.sku_key = row.get<std::string>(0);
-        const std::string values = row.get<std::string>(1);
-        for (std::size_t at = 0; at < values.size();) {
-            const std::size_t end = std::min(values.find(',', at), values.size());
-            p.values.push_back(std::stoi(values.substr(at, end - at)));
-            at = end + 1;
-        }
+        p.values = model::fleet::arm_values_of(row.get<std::string>(1));
         p.share = std::stod(row.get<std::string>(2));
         p.answer_threads = std::stoi(row.get<std::string>(3));
         p.started_at = row.get<std::string>(4);
@@ -1248,7 +1243,7 @@ void FleetDb::start_plan(const model::fleet::CanaryPlan& plan) {
                                                 Flag{"plan_status"} +
                                                 "' or end it with 'fleet plan " +
                                                 Flag{"plan_stop"} + "'");
-        const std::string values = join(plan.values, ",", [](int v) { return std::to_string(v); });
+        const std::string values = model::fleet::arm_values_text(plan.values);
         *sql_ << "INSERT INTO canary_plans (sku_key, arm_values, share, answer_threads,"
                  " started_at) VALUES (:k, :v, :s, :a, :t)",
             soci::use(plan.sku_key), soci::use(values), soci::use(plan.share),
@@ -1275,14 +1270,12 @@ std::vector<model::fleet::SkuBoot> FleetDb::boots_of_sku(
         std::vector<model::fleet::SkuBoot> boots;
         const std::string since = recorded_since.value_or("");
         soci::rowset<soci::row> rows =
-            (sql_->prepare
-                 << "SELECT host, kernel_release, CAST(threads AS TEXT),"
-                    " CAST(milliseconds AS TEXT), CAST(pool_pages AS TEXT),"
-                    " CAST(hvo AS TEXT), recorded_at FROM boot_records WHERE sku_key = :k AND"
-                    " line_present = 1 AND host IS NOT NULL AND threads IS NOT NULL"
-                    " AND milliseconds IS NOT NULL AND pool_pages > 0 AND recorded_at >= :s"
-                    " ORDER BY id",
-             soci::use(sku_key), soci::use(since));
+            (sql_->prepare << std::string("SELECT host, kernel_release, CAST(threads AS TEXT),"
+                                          " CAST(milliseconds AS TEXT), CAST(pool_pages AS TEXT),"
+                                          " CAST(hvo AS TEXT), recorded_at") +
+                                  storage::counted_boots_condition() +
+                                  " AND recorded_at >= :s ORDER BY id",
+             soci::use(sku_key), soci::use(sku_key), soci::use(since));
         for (const auto& row : rows) {
             model::fleet::SkuBoot b;
             b.host = row.get<std::string>(0);

@@ -2,6 +2,11 @@
 
 #include <cassert>
 
+#include "model/alloc_threads.hpp"
+#include "model/documents/boot_record.hpp"
+#include "model/documents/verification.hpp"
+#include "model/fleet/host_name.hpp"
+
 namespace hugetune::fleet_db {
 namespace {
 
@@ -131,7 +136,187 @@ const std::vector<std::vector<std::string>> kMigrations = {
         "DROP INDEX runs_by_sku",
         "CREATE INDEX runs_by_sku ON runs (sku_id, id, host_id, generated_at, content_hash)",
     },
+    {
+        // The boot records' rules in the database (boot_rules_migration below).
+    },
 };
+
+std::string with_dialect(std::string sql, Dialect dialect);
+
+std::string within(const std::string& column, long long low, unsigned long long high) {
+    return "(" + column + " IS NULL OR " + column + " BETWEEN " + std::to_string(low) + " AND " +
+           std::to_string(high) + ")";
+}
+
+// `column` matches a regular expression on PostgreSQL, or SQLite's GLOB conditions.
+std::string shaped(Dialect d, const std::string& column, const std::string& regex,
+                   const std::vector<std::string>& globs) {
+    std::string out = "(" + column + " IS NULL OR (";
+    if (d == Dialect::postgresql)
+        return out + column + " ~ '" + regex + "'))";
+    for (std::size_t i = 0; i < globs.size(); ++i)
+        out += (i == 0 ? "" : " AND ") + globs[i];
+    return out + "))";
+}
+
+std::string glob_repeat(const std::string& set, int n) {
+    std::string out;
+    for (int i = 0; i < n; ++i)
+        out += set;
+    return out;
+}
+
+// Every rule the boot record's reader applies to a column it is stored in
+// (model/documents/boot_record.cpp), as CHECK constraints: a row another writer makes (the boot
+// writer role, SQL by hand) is held to what `fleet ingest` accepts. The shapes are the
+// reader's; on SQLite a host's labels are not held to 63 characters, which GLOB cannot say.
+std::string boot_checks(Dialect d) {
+    const bool pg = d == Dialect::postgresql;
+    std::vector<std::string> c;
+    const auto threads = kMaxAllocThreads;
+    c.push_back(within("threads", 1, threads));
+    c.push_back(within("expected_threads", 1, threads));
+    c.push_back(within("milliseconds", 0, model::kMaxBootAllocationMs));
+    c.push_back("(pool_pages IS NULL OR (pool_pages >= 0 AND page_size_kb >= 4))");
+    c.push_back("line_present IN (0, 1)");
+    c.push_back("(init_on_alloc IS NULL OR init_on_alloc IN (0, 1))");
+    c.push_back("(hvo IS NULL OR hvo IN (0, 1))");
+    // A present line comes with its numbers and pool; an absent one with its reason alone.
+    c.push_back(
+        "(line_present = 0 OR (threads IS NOT NULL AND milliseconds IS NOT NULL AND"
+        " pool_pages IS NOT NULL AND absent_code IS NULL))");
+    c.push_back(
+        "(line_present = 1 OR (absent_code IS NOT NULL AND threads IS NULL AND"
+        " milliseconds IS NULL AND pool_pages IS NULL))");
+    const std::string digit = "[0-9]";
+    c.push_back(shaped(d, "recorded_at",
+                       "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}[:][0-9]{2}[:][0-9]{2}Z$",
+                       {"recorded_at GLOB '" + glob_repeat(digit, 4) + "-" + glob_repeat(digit, 2) +
+                        "-" + glob_repeat(digit, 2) + "T" + glob_repeat(digit, 2) + ":" +
+                        glob_repeat(digit, 2) + ":" + glob_repeat(digit, 2) + "Z'"}));
+    c.push_back("recorded_at IS NOT NULL");
+    const std::string hex = "[0-9a-f]";
+    c.push_back(shaped(
+        d, "boot_id", "^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$",
+        {"boot_id GLOB '" + glob_repeat(hex, 8) + "-" + glob_repeat(hex, 4) + "-" +
+         glob_repeat(hex, 4) + "-" + glob_repeat(hex, 4) + "-" + glob_repeat(hex, 12) + "'"}));
+    const std::string release_chars = std::to_string(model::kMaxKernelReleaseChars);
+    c.push_back(shaped(d, "kernel_release", "^[!-~]{1," + release_chars + "}$",
+                       {"length(kernel_release) BETWEEN 1 AND " + release_chars,
+                        "kernel_release NOT GLOB '*[^!-~]*'"}));
+    // The host-name rule (model/fleet/host_name.hpp), names as stored: lower case, no
+    // trailing dot.
+    const std::string label = "[a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?";
+    c.push_back(shaped(d, "host", "^" + label + "([.]" + label + ")*$",
+                       {"host NOT GLOB '*[^a-z0-9._-]*'", "host NOT GLOB '.*'",
+                        "host NOT GLOB '*.'", "host NOT GLOB '*..*'", "host NOT GLOB '-*'",
+                        "host NOT GLOB '*-'", "host NOT GLOB '*.-*'", "host NOT GLOB '*-.*'"}));
+    c.push_back("(host IS NULL OR length(host) BETWEEN 1 AND " +
+                std::to_string(model::fleet::kMaxHostNameChars) + ")");
+    // The record is a boot record, and says what its columns say.
+    if (pg) {
+        const std::string doc = "CAST(record AS jsonb)";
+        c.push_back(doc + " ->> 'kind' = 'hugetune-boot-record'");
+        for (const char* column : {"host", "boot_id", "kernel_release", "recorded_at"})
+            c.push_back("(" + doc + " ->> '" + column + "') IS NOT DISTINCT FROM " + column);
+        for (const char* column : {"threads", "milliseconds"})
+            c.push_back("(" + doc + " ->> '" + column + "') IS NOT DISTINCT FROM CAST(" + column +
+                        " AS TEXT)");
+        c.push_back("(" + doc +
+                    " -> 'pool' ->> 'pages') IS NOT DISTINCT FROM CAST(pool_pages AS TEXT)");
+    } else {
+        std::string same =
+            "CASE WHEN json_valid(record) THEN json_extract(record, '$.kind') ="
+            " 'hugetune-boot-record'";
+        for (const char* column :
+             {"host", "boot_id", "kernel_release", "recorded_at", "threads", "milliseconds"})
+            same += std::string(" AND json_extract(record, '$.") + column + "') IS " + column;
+        same += " AND json_extract(record, '$.pool.pages') IS pool_pages ELSE 0 END";
+        c.push_back(same);
+    }
+    std::string out;
+    for (const auto& check : c)
+        out += ", CHECK (" + check + ")";
+    return out;
+}
+
+// Migration 13: boot_records made again with boot_checks, its ids drawn by the database alone
+// (PostgreSQL's GENERATED ALWAYS: no writer sets one, so none can fill the ids ahead of the
+// boots to come), the rows that meet the rules carried over in their order and the others kept
+// in boot_records_refused; on PostgreSQL, the one function the boot writer role adds records
+// through (fleet_db/sql/boot-writer-role.sql).
+std::vector<std::string> boot_rules_migration(Dialect d) {
+    const bool pg = d == Dialect::postgresql;
+    const std::string id =
+        pg ? "id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY" : "id INTEGER PRIMARY KEY";
+    std::vector<std::string> out;
+    out.push_back("CREATE TABLE boot_records_13 (" + id +
+                  ", boot_key TEXT NOT NULL UNIQUE, host TEXT, sku_key TEXT, boot_id TEXT,"
+                  " kernel_release TEXT, pool_pages BIGINT, page_size_kb BIGINT, threads INTEGER,"
+                  " milliseconds BIGINT, line_present INTEGER NOT NULL, absent_code TEXT,"
+                  " init_on_alloc INTEGER, hvo INTEGER, expected_threads INTEGER,"
+                  " recorded_at TEXT NOT NULL, record TEXT NOT NULL" +
+                  boot_checks(d) + ")");
+    // IF NOT EXISTS and OR REPLACE below: a database taken back to an older version by hand
+    // (the tests do) keeps them.
+    out.push_back(
+        std::string("CREATE TABLE IF NOT EXISTS boot_records_refused (boot_key TEXT"
+                    " NOT NULL, record TEXT NOT NULL)"));
+    const std::string columns = kBootColumns;
+    if (pg) {
+        // All rows at once; where one breaks a rule (a CHECK, or a record that is not JSON),
+        // row by row, each in a savepoint of its own.
+        std::string values;
+        for (std::size_t at = 0; at < columns.size();) {
+            const std::size_t end = std::min(columns.find(',', at), columns.size());
+            std::string name = columns.substr(at, end - at);
+            name.erase(0, name.find_first_not_of(' '));
+            values += (values.empty() ? "r." : ", r.") + name;
+            at = end + 1;
+        }
+        out.push_back("DO $do$ DECLARE r RECORD; BEGIN BEGIN INSERT INTO boot_records_13 (" +
+                      columns + ") SELECT " + columns +
+                      " FROM boot_records ORDER BY id; EXCEPTION WHEN OTHERS THEN FOR r IN"
+                      " SELECT * FROM boot_records ORDER BY id LOOP BEGIN INSERT INTO"
+                      " boot_records_13 (" +
+                      columns + ") VALUES (" + values +
+                      "); EXCEPTION WHEN OTHERS THEN NULL; END; END LOOP; END; END $do$");
+    } else {
+        out.push_back("INSERT OR IGNORE INTO boot_records_13 (" + columns + ") SELECT " + columns +
+                      " FROM boot_records ORDER BY id");
+    }
+    out.push_back(
+        "INSERT INTO boot_records_refused (boot_key, record) SELECT boot_key, record"
+        " FROM boot_records o WHERE NOT EXISTS (SELECT 1 FROM boot_records_13 n"
+        " WHERE n.boot_key = o.boot_key) ORDER BY id");
+    out.push_back("DROP INDEX boot_records_tally");
+    out.push_back("DROP TABLE boot_records");
+    out.push_back("ALTER TABLE boot_records_13 RENAME TO boot_records");
+    out.push_back(
+        with_dialect("CREATE INDEX boot_records_tally ON boot_records (sku_key, threads,"
+                     " host{bytes}, kernel_release, hvo, milliseconds, pool_pages,"
+                     " line_present, id)",
+                     d));
+    // The answers kept were judged by the rules before these.
+    out.push_back("DELETE FROM sku_answers");
+    if (pg) {
+        // Runs as its owner (SECURITY DEFINER) with the table's schema and nothing a caller
+        // could put before it (pg_temp last); the conflict target is the boot's own key, so a
+        // record counts as stored before only where a row of that key is.
+        out.push_back(
+            "DO $do$ BEGIN EXECUTE format($f$CREATE OR REPLACE FUNCTION %I." +
+            std::string(kAddBootRecordFunction) + "(" + kAddBootRecordArguments +
+            ") RETURNS INTEGER LANGUAGE sql SECURITY DEFINER SET search_path = %I, pg_temp AS"
+            " $body$ INSERT INTO %I.boot_records (" +
+            columns +
+            ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)"
+            " ON CONFLICT (boot_key) DO NOTHING RETURNING 1 $body$$f$, current_schema(),"
+            " current_schema(), current_schema()); END $do$");
+        out.push_back("REVOKE ALL ON FUNCTION " + std::string(kAddBootRecordFunction) + "(" +
+                      kAddBootRecordArguments + ") FROM PUBLIC");
+    }
+    return out;
+}
 
 std::string with_dialect(std::string sql, Dialect dialect) {
     const std::string id = dialect == Dialect::sqlite
@@ -154,6 +339,8 @@ std::vector<std::string> migration_statements(int version, Dialect dialect) {
     std::vector<std::string> out;
     for (const auto& sql : kMigrations[static_cast<std::size_t>(version - 1)])
         out.push_back(with_dialect(sql, dialect));
+    if (version == kBootRulesVersion)
+        return boot_rules_migration(dialect);
     return out;
 }
 

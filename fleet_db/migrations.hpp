@@ -45,4 +45,19 @@ inline constexpr std::string_view kLz4Columns[][2] = {
 inline constexpr int kBootRecordsVersion = 9;
 // Migration 10 adds canary_plans.
 
+// Migration 13 holds boot_records to the reader's rules (CHECK constraints), draws its ids
+// itself, and on PostgreSQL adds the function that the boot writer role adds records through
+// (docs/fleet.md "The boot writer role"); a PostgreSQL writer needs at least this version.
+inline constexpr int kBootRulesVersion = 13;
+inline constexpr const char* kAddBootRecordFunction = "hugetune_add_boot_record";
+// boot_records' columns as its writers name them (its id apart).
+inline constexpr const char* kBootColumns =
+    "boot_key, host, sku_key, boot_id, kernel_release, pool_pages, page_size_kb, threads,"
+    " milliseconds, line_present, absent_code, init_on_alloc, hvo, expected_threads, recorded_at,"
+    " record";
+// Its arguments: boot_records' columns in kBootColumns' order.
+inline constexpr const char* kAddBootRecordArguments =
+    "TEXT, TEXT, TEXT, TEXT, TEXT, BIGINT, BIGINT, INTEGER, BIGINT, INTEGER, TEXT, INTEGER,"
+    " INTEGER, INTEGER, TEXT, TEXT";
+
 }  // namespace hugetune::fleet_db

@@ -1,6 +1,7 @@
 // The one writer and the one reader of a SKU's fleet answer.
 #include "model/documents/fleet_answer.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -115,6 +116,27 @@ FleetPool read_pool(const JsonField& field) {
     return p;
 }
 
+constexpr std::pair<BootRefusal, const char*> kRefusalCodes[] = {
+    {BootRefusal::above_cpus, "above_cpus"},
+    {BootRefusal::not_asked, "not_asked"},
+    {BootRefusal::implausible, "implausible"},
+};
+
+const char* refusal_code(BootRefusal why) {
+    for (const auto& [value, code] : kRefusalCodes)
+        if (value == why)
+            return code;
+    return "not_asked";
+}
+
+BootRefusal read_refusal(const JsonField& field) {
+    const std::string code = field.string();
+    for (const auto& [value, name] : kRefusalCodes)
+        if (code == name)
+            return value;
+    field.fail("'" + code + "' is not above_cpus, not_asked or implausible");
+}
+
 json boots_json(const std::optional<SkuBoots>& boots) {
     if (!boots)
         return nullptr;
@@ -128,16 +150,27 @@ json boots_json(const std::optional<SkuBoots>& boots) {
                           {"low", v.low},
                           {"high", v.high},
                           {"predicted_ms_per_1000_pages", or_null(v.predicted_ms_per_1000_pages)}});
+    json refused = json::array();
+    for (const auto& f : b.refused)
+        refused.push_back({{"threads", f.threads},
+                           {"why", refusal_code(f.why)},
+                           {"hosts", f.hosts},
+                           {"boots", f.boots},
+                           {"reason", f.reason}});
     return {{"kernel_family", b.kernel_family},
             {"hvo", or_null(b.hvo)},
             {"boots", b.boots},
             {"hosts", b.hosts},
             {"other_boots", b.other_boots},
+            {"refused_boots", b.refused_boots},
+            {"refused", refused},
             {"values", values},
             {"calibration", or_null(b.calibration)},
             {"calibration_low", or_null(b.calibration_low)},
             {"calibration_high", or_null(b.calibration_high)},
             {"decided", or_null(b.decided)},
+            {"disputed", or_null(b.disputed)},
+            {"paired_hosts", b.paired_hosts},
             {"reason", b.reason}};
 }
 
@@ -151,6 +184,19 @@ std::optional<SkuBoots> read_boots(const JsonField& field) {
     b.boots = count(field["boots"]);
     b.hosts = count(field["hosts"]);
     b.other_boots = count(field["other_boots"]);
+    b.refused_boots = count(field["refused_boots"]);
+    const std::size_t refused = field["refused"].array_size();
+    for (std::size_t i = 0; i < refused; ++i) {
+        const JsonField f = field["refused"][i];
+        f.object();
+        RefusedBoots r;
+        r.threads = static_cast<int>(f["threads"].whole_number({1, 1LL << 31}));
+        r.why = read_refusal(f["why"]);
+        r.hosts = count(f["hosts"]);
+        r.boots = count(f["boots"]);
+        r.reason = f["reason"].string();
+        b.refused.push_back(std::move(r));
+    }
     const std::size_t n = field["values"].array_size();
     for (std::size_t i = 0; i < n; ++i) {
         const JsonField v = field["values"][i];
@@ -173,6 +219,10 @@ std::optional<SkuBoots> read_boots(const JsonField& field) {
     if (const JsonField decided = field["decided"]; decided.present())
         b.decided = static_cast<int>(
             decided.whole_number({1, static_cast<std::int64_t>(kMaxAllocThreads)}));
+    if (const JsonField disputed = field["disputed"]; disputed.present())
+        b.disputed = static_cast<int>(
+            disputed.whole_number({1, static_cast<std::int64_t>(kMaxAllocThreads)}));
+    b.paired_hosts = count(field["paired_hosts"]);
     b.reason = field["reason"].string();
     return b;
 }
@@ -226,6 +276,11 @@ FleetAnswer read_fleet_answer(const json& document, const InputSource& input) {
     a.verified_boots = count(doc["verified_boots"]);
     a.verification_ratio = doc["verification_ratio"].optional_non_negative_number();
     a.boots = read_boots(doc["boots"]);
+    if (std::any_of(a.status_reasons.begin(), a.status_reasons.end(), [](const auto& r) {
+            return r.code == SkuStatus::disagrees_with_boots;
+        }) != (a.boots && a.boots->disputed))
+        doc["status_reasons"].fail(
+            "a disagrees_with_boots reason stands exactly when boots dispute the sweeps' value");
     const bool by_boots = a.boots && a.boots->decided;
     if ((a.status == SkuStatus::settled_by_boots) != by_boots ||
         (by_boots && a.hugepage_alloc_threads != static_cast<std::uint64_t>(*a.boots->decided)))

@@ -28,12 +28,17 @@ enum class SkuStatus {
     low_confidence,
     hosts_disagree,
     disagrees_with_verification,
+    disagrees_with_boots,
 };
-inline constexpr SkuStatus kSkuStatuses[] = {
-    SkuStatus::settled,          SkuStatus::settled_by_boots,
-    SkuStatus::needs_more_hosts, SkuStatus::host_warnings,
-    SkuStatus::fit_warnings,     SkuStatus::low_confidence,
-    SkuStatus::hosts_disagree,   SkuStatus::disagrees_with_verification};
+inline constexpr SkuStatus kSkuStatuses[] = {SkuStatus::settled,
+                                             SkuStatus::settled_by_boots,
+                                             SkuStatus::needs_more_hosts,
+                                             SkuStatus::host_warnings,
+                                             SkuStatus::fit_warnings,
+                                             SkuStatus::low_confidence,
+                                             SkuStatus::hosts_disagree,
+                                             SkuStatus::disagrees_with_verification,
+                                             SkuStatus::disagrees_with_boots};
 std::string to_string(SkuStatus status);  // the enumerator's name: "settled", ...
 // Settled either way: what the exports roll out.
 inline bool is_settled(SkuStatus status) {

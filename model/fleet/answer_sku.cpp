@@ -341,6 +341,8 @@ void judge(SkuAnswer& a, const FittedHosts& fitted, const std::vector<std::strin
              "verified boots at hugepage_alloc_threads=" + std::to_string(*faster) +
                  " were faster per page than at the recommended " + std::to_string(recommended) +
                  ".");
+    if (a.boots && a.boots->disputed)
+        fail(SkuStatus::disagrees_with_boots, a.boots->reason);
     std::vector<std::string> sentences;
     for (const auto& r : a.reasons)
         sentences.push_back(r.reason);
@@ -365,9 +367,8 @@ void judge(SkuAnswer& a, const FittedHosts& fitted, const std::vector<std::strin
 // The hosts' recorded boots beside the sweeps' answer: when they settle on another value, the
 // answer is that value, whatever the sweeps' own status was (the boots are the kernel's own
 // times on these hosts), and the sentence says what the sweeps answered.
-void settle_by_boots(SkuAnswer& a, const BootTally& boots, const FleetOptions& o) {
+void settle_by_boots(SkuAnswer& a) {
     const int recommended = a.recommendation.hugepage_alloc_threads;
-    a.boots = judge_boots(boots, a.recommendation, recommended, o.recommend.tolerance);
     if (!a.boots || !a.boots->decided)
         return;
     a.status_reason = a.boots->reason +
@@ -377,6 +378,19 @@ void settle_by_boots(SkuAnswer& a, const BootTally& boots, const FleetOptions& o
     a.status = SkuStatus::settled_by_boots;
     a.reasons.clear();
     a.kernel_cmdline = alloc_threads_setting(static_cast<std::uint64_t>(*a.boots->decided));
+}
+
+// The kernel values the sweeps measured: each thread count per node of every phase, on every
+// node, within the CPUs.
+std::vector<int> swept_values(const SweepData& pooled, const Recommendation& r) {
+    std::vector<int> out;
+    for (const auto& phase : pooled.phases)
+        for (const auto& p : phase.points)
+            out.push_back(
+                std::min(r.cpu_cap, static_cast<int>(std::llround(p.threads_per_node * r.nodes))));
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
 }
 
 // Each stage takes the hosts' runs from the one before (moved, never copied): a SKU of 100,000
@@ -409,6 +423,7 @@ SkuAnswer answer_hosts(std::vector<HostRuns>&& hosts, const FleetOptions& option
     judged.warnings = host_warnings(fitted, options);
     SweepData pooled = pooled_sweep(std::move(fitted), runs_input);
     a.recommendation = recommend_from_sweep(pooled, recommend);
+    const std::vector<int> swept = swept_values(pooled, a.recommendation);
     pooled = SweepData();
     if (a.pool.pages == 0) {  // no report said: the fit's own rule chose
         a.pool.pages = static_cast<std::uint64_t>(std::llround(a.recommendation.pool_pages));
@@ -420,8 +435,10 @@ SkuAnswer answer_hosts(std::vector<HostRuns>&& hosts, const FleetOptions& option
     a.verified_boots = judged.boots.boots;
     if (!judged.boots.ratios.empty())
         a.verification_ratio = median(judged.boots.ratios);
+    a.boots = judge_boots(boots, a.recommendation, a.recommendation.hugepage_alloc_threads,
+                          options.recommend.tolerance, swept);
     judge(a, judged, camp, options);
-    settle_by_boots(a, boots, options);
+    settle_by_boots(a);
     return a;
 }
 

@@ -7,6 +7,7 @@
 #include <tuple>
 #include <utility>
 
+#include "model/boot_plausibility.hpp"
 #include "model/fit/resampling.hpp"
 #include "model/statistics.hpp"
 #include "model/text.hpp"
@@ -83,7 +84,63 @@ void calibrate(SkuBoots& out, const HostRatios& by_host) {
     out.calibration_high = quantile(medians, 0.95);
 }
 
-void decide(SkuBoots& out, int recommended, double tolerance) {
+// The sweeps' interval at `threads` (the 5%..95% bootstrap where the fit gave one, else the
+// curve's point), for the boots' pool.
+struct SweepsAt {
+    double low = 0, high = 0;
+};
+std::optional<SweepsAt> sweeps_at(const Recommendation& r, int threads) {
+    for (const auto& p : r.predictions)
+        if (p.total_threads == threads)
+            return SweepsAt{p.seconds_low.value_or(p.seconds), p.seconds_high.value_or(p.seconds)};
+    if (!r.decided_by_rule.empty() || r.pool_pages <= 0)
+        return std::nullopt;
+    const double s = predict_boot_seconds(r, threads, r.pool_pages);
+    return SweepsAt{s, s};
+}
+
+// Why the sweeps contradict the boots' `faster` value against `recommended`, or nothing: they
+// predict it slower even at the fast end of its interval than the recommended value at the slow
+// end of its own, or they predict nothing to check the boots against.
+std::optional<std::string> sweeps_contradict(const Recommendation& r, int faster, int recommended) {
+    const auto f = sweeps_at(r, faster), rec = sweeps_at(r, recommended);
+    if (!f || !rec)
+        return "the sweeps predict nothing at " + std::to_string(faster) +
+               " to check the boots against";
+    if (f->low <= rec->high)
+        return std::nullopt;
+    return "the sweeps predict " + std::to_string(faster) + " slower (at least " +
+           seconds_text(f->low) + " against at most " + seconds_text(rec->high) + " at " +
+           std::to_string(recommended) + ", their 5%..95% intervals)";
+}
+
+// The hosts that booted both values, and the median over them of each one's time at `faster`
+// over its time at `recommended`: the comparison a canary plan makes on the same machines.
+struct Paired {
+    int hosts = 0;
+    double ratio = 1;
+};
+Paired paired_hosts(const std::vector<const HostBootMedian*>& by_host, int faster,
+                    int recommended) {
+    std::map<std::string, std::pair<double, double>> both;  // host -> (faster, recommended)
+    for (const auto* m : by_host)
+        if (m->threads == faster)
+            both[m->host].first = m->ms_per_1000_pages;
+        else if (m->threads == recommended)
+            both[m->host].second = m->ms_per_1000_pages;
+    std::vector<double> ratios;
+    for (const auto& [host, times] : both)
+        if (times.first > 0 && times.second > 0)
+            ratios.push_back(times.first / times.second);
+    Paired p;
+    p.hosts = static_cast<int>(ratios.size());
+    if (!ratios.empty())
+        p.ratio = quantile(ratios, 0.5);
+    return p;
+}
+
+void decide(SkuBoots& out, const std::vector<const HostBootMedian*>& by_host,
+            const Recommendation& r, int recommended, double tolerance) {
     std::vector<const BootValue*> enough;
     for (const auto& v : out.values)
         if (v.hosts >= kMinBootHosts)
@@ -114,10 +171,37 @@ void decide(SkuBoots& out, int recommended, double tolerance) {
                      value_text(*fastest) + ").";
         return;
     }
-    out.decided = fastest->threads;
-    out.reason = "The boots settle on hugepage_alloc_threads=" + std::to_string(fastest->threads) +
-                 ": " + value_text(*fastest) + " against " + value_text(rec) +
-                 ", the recommended value, faster by more than " + percent_text(tolerance) + ".";
+    const std::string found = value_text(*fastest) + " against " + value_text(rec) +
+                              ", the recommended value, faster by more than " +
+                              percent_text(tolerance);
+    const Paired paired = paired_hosts(by_host, fastest->threads, recommended);
+    out.paired_hosts = paired.hosts;
+    const auto contradiction = sweeps_contradict(r, fastest->threads, recommended);
+    if (!contradiction) {
+        out.decided = fastest->threads;
+        out.reason =
+            "The boots settle on hugepage_alloc_threads=" + std::to_string(fastest->threads) +
+            ": " + found + ".";
+        return;
+    }
+    // Boots that overturn the sweeps are believed only from the same machines booting both.
+    const std::string pairs = count_text(paired.hosts, "host") + " booted both values";
+    if (paired.hosts >= kMinBootHosts && paired.ratio * (1 + tolerance) < 1) {
+        out.decided = fastest->threads;
+        out.reason =
+            "The boots settle on hugepage_alloc_threads=" + std::to_string(fastest->threads) +
+            ": " + found + "; " + *contradiction + ", but " + pairs + " and took " +
+            decimals_text(paired.ratio, 2) + " times as long at " +
+            std::to_string(fastest->threads) + " (median).";
+        return;
+    }
+    out.disputed = fastest->threads;
+    out.reason = "The boots find hugepage_alloc_threads=" + std::to_string(fastest->threads) +
+                 " faster (" + found + "), but " + *contradiction + "; " + pairs + ", and " +
+                 std::to_string(kMinBootHosts) +
+                 " that are faster there are needed to settle it (a canary plan's hosts boot "
+                 "both: hugetune fleet plan --values " +
+                 std::to_string(fastest->threads) + ").";
 }
 
 }  // namespace
@@ -131,10 +215,46 @@ std::string kernel_family_of(const std::string& kernel_release) {
     return kernel_release.substr(0, at);
 }
 
-std::optional<BootGroupChoice> choose_boot_group(const std::vector<BootGroup>& groups) {
+void BootFamilyCounter::add(const std::string& host, const std::string& kernel_release,
+                            const std::optional<bool>& hvo) {
+    if (host != host_) {
+        end_host();
+        host_ = host;
+    }
+    std::pair<std::string, int> family{kernel_family_of(kernel_release), hvo_key(hvo)};
+    if (std::find(seen_.begin(), seen_.end(), family) == seen_.end())
+        seen_.push_back(std::move(family));
+}
+
+void BootFamilyCounter::end_host() {
+    for (auto& family : seen_) {
+        const auto at = std::find_if(hosts_.begin(), hosts_.end(),
+                                     [&](const auto& h) { return h.first == family; });
+        if (at == hosts_.end())
+            hosts_.emplace_back(std::move(family), 1);
+        else
+            ++at->second;
+    }
+    seen_.clear();
+}
+
+std::vector<BootFamily> BootFamilyCounter::families() {
+    end_host();
+    std::sort(hosts_.begin(), hosts_.end());
+    std::vector<BootFamily> out;
+    for (const auto& [key, hosts] : hosts_)
+        out.push_back({key.first,
+                       key.second < 0 ? std::nullopt : std::optional<bool>(key.second == 1),
+                       hosts});
+    hosts_.clear();
+    return out;
+}
+
+std::optional<BootGroupChoice> choose_boot_group(const std::vector<BootFamily>& families,
+                                                 const std::vector<BootGroup>& groups) {
     std::map<std::pair<std::string, int>, int> by_family;
-    for (const auto& g : groups)
-        by_family[{kernel_family_of(g.kernel_release), hvo_key(g.hvo)}] += g.boots;
+    for (const auto& f : families)
+        by_family[{f.kernel_family, hvo_key(f.hvo)}] += f.hosts;
     if (by_family.empty())
         return std::nullopt;
     const auto most = std::max_element(by_family.begin(), by_family.end(), [](auto& a, auto& b) {
@@ -167,7 +287,18 @@ BootTally tally_boots(const std::vector<SkuBoot>& boots) {
         t.groups.push_back({key.first,
                             key.second < 0 ? std::nullopt : std::optional<bool>(key.second == 1),
                             count});
-    const auto compared = choose_boot_group(t.groups);
+    // The hosts of each family, host by host as the database gives them.
+    std::vector<const SkuBoot*> by_host;
+    for (const auto& b : boots)
+        if (counts_as_boot(b))
+            by_host.push_back(&b);
+    std::stable_sort(by_host.begin(), by_host.end(),
+                     [](auto* a, auto* b) { return a->host < b->host; });
+    BootFamilyCounter families;
+    for (const auto* b : by_host)
+        families.add(b->host, b->kernel_release, b->hvo);
+    t.families = families.families();
+    const auto compared = choose_boot_group(t.families, t.groups);
     if (!compared)
         return t;
     t.compared = *compared;
@@ -192,39 +323,74 @@ BootTally tally_boots(const std::vector<SkuBoot>& boots) {
     return t;
 }
 
+namespace {
+
+// The values the fleet asked for: those the sweeps measured, the recommended one, the kernel's
+// default for the SKU's CPUs, and the arms of its canary plans.
+std::vector<int> asked_values(const BootTally& tally, const Recommendation& r, int recommended,
+                              const std::vector<int>& swept) {
+    std::vector<int> out = tally.plan_values;
+    out.push_back(recommended);
+    out.push_back(r.default_threads);
+    out.insert(out.end(), swept.begin(), swept.end());
+    for (const auto& m : r.measured)
+        out.push_back(m.total_threads);
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+}
+
+// Why one host's median at one value counts for nothing, or nothing when it counts.
+std::optional<BootRefusal> refusal_of(const HostBootMedian& m, const Recommendation& r,
+                                      const std::vector<int>& asked,
+                                      const std::map<int, double>& predicted) {
+    if (m.threads > std::max(r.cpu_cap, 1))
+        return BootRefusal::above_cpus;
+    if (!std::binary_search(asked.begin(), asked.end(), m.threads))
+        return BootRefusal::not_asked;
+    if (const auto p = predicted.find(m.threads);
+        p != predicted.end() && implausible_ratio(m.ms_per_1000_pages / p->second))
+        return BootRefusal::implausible;
+    return std::nullopt;
+}
+
+std::string refusal_text(const RefusedBoots& f, const Recommendation& r) {
+    const std::string who =
+        " (" + count_text(f.hosts, "host") + ", " + count_text(f.boots, "boot") + ")";
+    switch (f.why) {
+        case BootRefusal::above_cpus:
+            return "Boots at " + std::to_string(f.threads) + who +
+                   " count for nothing: the SKU's " + count_text(r.cpu_cap, "CPU") +
+                   " cannot run that many threads.";
+        case BootRefusal::not_asked:
+            return "Boots at " + std::to_string(f.threads) + who +
+                   " count for nothing: neither the sweeps measured that value nor a canary "
+                   "plan tried it.";
+        case BootRefusal::implausible:
+            break;
+    }
+    return "Boots at " + std::to_string(f.threads) + who +
+           " count for nothing: each host's time lies outside " +
+           significant_text(kMinPlausibleRatio, 3) + " to " +
+           significant_text(kMaxPlausibleRatio, 3) +
+           " times the sweeps' prediction, which no boot of the SKU can give.";
+}
+
+}  // namespace
+
 std::optional<SkuBoots> judge_boots(const BootTally& tally, const Recommendation& r,
-                                    int recommended, double tolerance) {
+                                    int recommended, double tolerance,
+                                    const std::vector<int>& swept) {
     if (tally.groups.empty())
         return std::nullopt;
     SkuBoots out;
     out.kernel_family = tally.compared.kernel_family;
     out.hvo = tally.compared.hvo;
-    // Each host's medians, in host name order (the order the database returns them in may
-    // follow another collation): the bootstrap's draws name hosts by their place.
-    std::vector<const HostBootMedian*> by_host;
-    for (const auto& m : tally.host_medians)
-        by_host.push_back(&m);
-    std::stable_sort(by_host.begin(), by_host.end(),
-                     [](auto* a, auto* b) { return a->host < b->host; });
-    for (std::size_t i = 0; i < by_host.size(); ++i)
-        if (i == 0 || by_host[i]->host != by_host[i - 1]->host)
-            ++out.hosts;
     int all = 0;
     for (const auto& g : tally.groups)
         all += g.boots;
     const bool predicts = r.decided_by_rule.empty();
     std::map<int, double> predicted;  // ms per 1,000 pages, per value
-    std::map<int, std::vector<double>> medians_of;
-    std::map<int, BootValue> values;
-    for (const auto& m : tally.host_medians) {
-        BootValue& v = values[m.threads];
-        v.threads = m.threads;
-        ++v.hosts;
-        v.boots += m.boots;
-        out.boots += m.boots;
-        medians_of[m.threads].push_back(m.ms_per_1000_pages);
-    }
-    out.other_boots = all - out.boots;
     for (const auto& [threads, pages] : tally.pool_pages) {
         if (!predicts || pages <= 0)
             continue;
@@ -232,6 +398,45 @@ std::optional<SkuBoots> judge_boots(const BootTally& tally, const Recommendation
         if (ms > 0)
             predicted[threads] = ms;
     }
+    // Each host's medians that count, in host name order (the order the database returns them
+    // in may follow another collation): the bootstrap's draws name hosts by their place.
+    const std::vector<int> asked = asked_values(tally, r, recommended, swept);
+    std::vector<const HostBootMedian*> by_host;
+    std::map<std::pair<int, BootRefusal>, RefusedBoots> refused;
+    int compared = 0;
+    for (const auto& m : tally.host_medians) {
+        compared += m.boots;
+        if (const auto why = refusal_of(m, r, asked, predicted)) {
+            RefusedBoots& f = refused[{m.threads, *why}];
+            f.threads = m.threads;
+            f.why = *why;
+            ++f.hosts;
+            f.boots += m.boots;
+            continue;
+        }
+        by_host.push_back(&m);
+    }
+    for (auto& [key, f] : refused) {
+        f.reason = refusal_text(f, r);
+        out.refused_boots += f.boots;
+        out.refused.push_back(std::move(f));
+    }
+    std::stable_sort(by_host.begin(), by_host.end(),
+                     [](auto* a, auto* b) { return a->host < b->host; });
+    for (std::size_t i = 0; i < by_host.size(); ++i)
+        if (i == 0 || by_host[i]->host != by_host[i - 1]->host)
+            ++out.hosts;
+    std::map<int, std::vector<double>> medians_of;
+    std::map<int, BootValue> values;
+    for (const auto* m : by_host) {
+        BootValue& v = values[m->threads];
+        v.threads = m->threads;
+        ++v.hosts;
+        v.boots += m->boots;
+        out.boots += m->boots;
+        medians_of[m->threads].push_back(m->ms_per_1000_pages);
+    }
+    out.other_boots = all - compared;
     for (auto& [threads, v] : values) {
         const auto& medians = medians_of[threads];
         v.ms_per_1000_pages = quantile(medians, 0.5);
@@ -256,7 +461,7 @@ std::optional<SkuBoots> judge_boots(const BootTally& tally, const Recommendation
     if (!ratios.ratios.empty())
         ratios.starts.push_back(ratios.ratios.size());
     calibrate(out, ratios);
-    decide(out, recommended, tolerance);
+    decide(out, by_host, r, recommended, tolerance);
     return out;
 }
 

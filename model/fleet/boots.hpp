@@ -45,6 +45,30 @@ struct BootGroup {
     int boots = 0;
 };
 
+// The hosts that booted one kernel release family with one HVO setting: what chooses the group
+// compared, so that one host booting often on another kernel moves nothing.
+struct BootFamily {
+    std::string kernel_family;
+    std::optional<bool> hvo;
+    int hosts = 0;
+};
+
+// Counts each family's hosts from the distinct (host, release, HVO) of the boots, given host
+// by host (the rows of one host together): a host counts once per family, however many of its
+// releases or boots the family holds.
+class BootFamilyCounter {
+  public:
+    void add(const std::string& host, const std::string& kernel_release,
+             const std::optional<bool>& hvo);
+    std::vector<BootFamily> families();
+
+  private:
+    void end_host();
+    std::string host_;
+    std::vector<std::pair<std::string, int>> seen_;  // the current host's families
+    std::vector<std::pair<std::pair<std::string, int>, int>> hosts_;
+};
+
 // One host's boots at one value: how many, and their median time per 1,000 pages.
 struct HostBootMedian {
     std::string host;
@@ -54,7 +78,7 @@ struct HostBootMedian {
 };
 
 // The group the boots are compared within: the kernel release family (major.minor) and HVO
-// setting most boots share; of a tie, the smaller family, then HVO unknown, off, on.
+// setting most hosts booted; of a tie, the smaller family, then HVO unknown, off, on.
 struct BootGroupChoice {
     std::string kernel_family;
     std::optional<bool> hvo;
@@ -62,18 +86,24 @@ struct BootGroupChoice {
 };
 
 struct BootTally {
-    std::vector<BootGroup> groups;  // every boot counted, by release and HVO
+    std::vector<BootGroup> groups;     // every boot counted, by release and HVO
+    std::vector<BootFamily> families;  // every host counted, by release family and HVO
     BootGroupChoice compared;
     std::vector<HostBootMedian> host_medians;  // the compared boots, by value then host
     // The compared boots' median pool (pages) per value, in the order of the values.
     std::vector<std::pair<int, double>> pool_pages;
+    // The values the SKU's canary plans tried, open or ended (fleet_db's canary_plans): values
+    // the fleet asked for, beside the sweeps' own.
+    std::vector<int> plan_values;
 };
 
 // "6.15" of "6.15.2-cloud-amd64": the release family whose boots are compared together.
 std::string kernel_family_of(const std::string& kernel_release);
-// Nothing without groups.
-std::optional<BootGroupChoice> choose_boot_group(const std::vector<BootGroup>& groups);
-// A boot the statistics count: its kernel logged the line with threads and a pool.
+// Nothing without families; the releases are those of `groups` in the family chosen.
+std::optional<BootGroupChoice> choose_boot_group(const std::vector<BootFamily>& families,
+                                                 const std::vector<BootGroup>& groups);
+// A boot the statistics count: its kernel logged the line with threads and a pool. Whose host
+// a report of the SKU knows is for the caller to select (fleet_db's tally and boots_of_sku do).
 bool counts_as_boot(const SkuBoot& boot);
 // The tally of boots held in memory (the database's own, fleet_db's boot_tally, is the other).
 BootTally tally_boots(const std::vector<SkuBoot>& boots);
@@ -88,6 +118,20 @@ struct BootValue {
     std::optional<double> predicted_ms_per_1000_pages;  // the sweeps' curve at this value
 };
 
+// Boots of one value set aside, and why (docs/fleet.md "What counts as evidence").
+enum class BootRefusal {
+    above_cpus,   // more threads than the SKU's CPUs: no such boot of this SKU
+    not_asked,    // a value neither the sweeps measured nor a canary plan tried
+    implausible,  // a host's time outside kMinPlausibleRatio..kMaxPlausibleRatio of the curve
+};
+struct RefusedBoots {
+    int threads = 0;
+    BootRefusal why = BootRefusal::not_asked;
+    int hosts = 0;
+    int boots = 0;
+    std::string reason;  // one sentence
+};
+
 struct SkuBoots {
     // The boots compared: those of the kernel release family (major.minor) and HVO setting that
     // most boots were made with; the others are counted in `other_boots`.
@@ -96,19 +140,33 @@ struct SkuBoots {
     int boots = 0;
     int hosts = 0;
     int other_boots = 0;
+    // Of the compared boots, those that count for nothing (RefusedBoots), in `refused`; `boots`
+    // and `hosts` above count the others.
+    int refused_boots = 0;
+    std::vector<RefusedBoots> refused;
     std::vector<BootValue> values;  // by thread count
     // The boots' time over the prediction: the median over hosts and values of each host's
     // median ratio, and its 5%..95% bootstrap interval over hosts. None without a prediction.
     std::optional<double> calibration, calibration_low, calibration_high;
     // The value the boots settle on, when they find one faster than the recommended value.
     std::optional<int> decided;
+    // The value the boots find faster where the sweeps predict it slower beyond their interval
+    // (or predict nothing), and too few hosts booted both it and the recommended value to
+    // settle between them: the answer is disagrees_with_boots.
+    std::optional<int> disputed;
+    // Hosts with boots at both the recommended value and the faster one (a canary plan's hosts
+    // have them), when the boots found one.
+    int paired_hosts = 0;
     std::string reason;  // why they decide, or why they do not; one or two sentences
 };
 
 // Nothing when there are no boots. `recommended`: the sweeps' answer; each value's prediction is
-// for the pool its boots allocated.
+// for the pool its boots allocated. `swept`: the kernel values (total threads) the SKU's sweeps
+// measured, which the boots may be at, beside the recommended one, the kernel's default and the
+// canary plans' (BootRefusal::not_asked); r.measured's when empty.
 std::optional<SkuBoots> judge_boots(const BootTally& tally, const Recommendation& r,
-                                    int recommended, double tolerance);
+                                    int recommended, double tolerance,
+                                    const std::vector<int>& swept = {});
 std::optional<SkuBoots> judge_boots(const std::vector<SkuBoot>& boots, const Recommendation& r,
                                     int recommended, double tolerance);
 

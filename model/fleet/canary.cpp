@@ -133,4 +133,21 @@ PlanStatus plan_status(const CanaryPlan& plan, const std::vector<std::string>& h
     return s;
 }
 
+std::string arm_values_text(const std::vector<int>& values) {
+    std::string out;
+    for (const int v : values)
+        out += (out.empty() ? "" : ",") + std::to_string(v);
+    return out;
+}
+
+std::vector<int> arm_values_of(const std::string& text) {
+    std::vector<int> out;
+    for (std::size_t at = 0; at < text.size();) {
+        const std::size_t end = std::min(text.find(',', at), text.size());
+        out.push_back(std::stoi(text.substr(at, end - at)));
+        at = end + 1;
+    }
+    return out;
+}
+
 }  // namespace hugetune::model::fleet

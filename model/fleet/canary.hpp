@@ -36,6 +36,10 @@ std::optional<std::size_t> canary_arm(const CanaryPlan& plan, const std::string&
 // CPUs (and kMaxAllocThreads), without the answer itself and without repeats.
 std::vector<int> default_canary_values(int answer, int cpus);
 
+// A plan's values as canary_plans stores them, "8,32,64", and back.
+std::string arm_values_text(const std::vector<int>& values);
+std::vector<int> arm_values_of(const std::string& text);
+
 // Why the values cannot be a plan's arms (outside 1..min(cpus, kMaxAllocThreads), the answer
 // itself, a value twice, none), or nothing.
 std::optional<std::string> canary_values_problem(const std::vector<int>& values, int answer,

@@ -101,6 +101,8 @@ std::string to_string(SkuStatus status) {
             return "hosts_disagree";
         case SkuStatus::disagrees_with_verification:
             return "disagrees_with_verification";
+        case SkuStatus::disagrees_with_boots:
+            return "disagrees_with_boots";
     }
     return "settled";
 }

@@ -87,6 +87,22 @@ for sql in "SELECT COUNT(*) FROM boot_records" "SELECT COUNT(*) FROM runs" "SELE
 done
 [[ $(db_sql "$boots_url" "SELECT COUNT(*) FROM boot_records") == $((before + 1)) ]] || fail "the writer changed rows"
 expect_error 1 "permission denied" "$bin" fleet skus --db "$writer_url"
+# The role writes through the function or not at all: no raw INSERT (a row the reader refuses,
+# or ids taken ahead of the boots to come), and the function's rows meet the reader's rules.
+row="'k-raw', 'boot-h1', 'x/1n/1t/1g/2048k', NULL, '6.15.3', 8, 2048, 99999, -5000, 1, NULL, 0, 0, NULL, 'not a time', 'not json'"
+for sql in "INSERT INTO boot_records (boot_key, host, sku_key, boot_id, kernel_release, pool_pages, page_size_kb, threads, milliseconds, line_present, absent_code, init_on_alloc, hvo, expected_threads, recorded_at, record) VALUES ($row)"     "INSERT INTO boot_records (id, boot_key, line_present, recorded_at, record) SELECT g, 'k' || g, 0, 'x', 'x' FROM generate_series(1, 100000) g"; do
+    psql -X -q -t -A "$writer_url" -c "$sql" >"$work/writer.out" 2>&1 && fail "the writer role could: $sql"
+    grep -q "permission denied" "$work/writer.out" || fail "$sql: $(cat "$work/writer.out")"
+done
+psql -X -q -t -A "$writer_url" -c "SELECT hugetune_add_boot_record($row)" >"$work/writer.out" 2>&1 &&
+    fail "the function took a record the reader refuses"
+grep -Eq "violates check constraint|invalid input syntax for type json" "$work/writer.out" ||
+    fail "the function refused otherwise: $(cat "$work/writer.out")"
+# Not even the owner sets an id: the database draws them.
+db_sql "$boots_url" "INSERT INTO boot_records (id, boot_key, line_present, absent_code, recorded_at, record) VALUES (999999, 'k-id', 0, 'no_log', '2026-12-01T00:00:00Z', '{}')" \
+    >"$work/owner.out" 2>&1 && fail "an id was set by hand"
+grep -q "GENERATED ALWAYS" "$work/owner.out" || fail "owner's id: $(cat "$work/owner.out")"
+[[ $(db_sql "$boots_url" "SELECT COUNT(*) FROM boot_records") == $((before + 1)) ]] || fail "a refused row was stored"
 # The spool survives a dead server: the record of a boot while it is down waits, and is sent
 # when it is back (here by --flush, as the role).
 echo "3f1e6c2a-8d4b-4c5e-9a7f-1b2c3d4e5f71" >"$work/boot-host/proc/sys/kernel/random/boot_id"

@@ -256,8 +256,9 @@ json host_report(const FleetSpec& spec, const SkuTruth& s, std::size_t h, double
     return report;
 }
 
-// The SKU's boot records: `hosts` hosts booting once each at half, once and twice its best
-// value in turn, from a stream of their own (the reports' stay as they were).
+// The SKU's boot records: `hosts` boots, once each at half, once and twice its best value in
+// turn, of the SKU's reported hosts in turn (a boot counts only for a host a report of the SKU
+// names), from a stream of their own (the reports' stay as they were).
 void sku_boots(const FleetSpec& spec, const SkuTruth& s, int k, const BootSink& sink) {
     model::Resampler rng(spec.seed * 7919 + static_cast<std::uint64_t>(k));
     const int best = s.best_hugepage_alloc_threads;
@@ -265,7 +266,7 @@ void sku_boots(const FleetSpec& spec, const SkuTruth& s, int k, const BootSink& 
     for (int h = 0; h < spec.boot_hosts_per_sku; ++h) {
         model::BootRecord r;
         r.recorded_at = "2026-12-01T06:00:00Z";
-        r.host = s.key.microarch + "-" + std::to_string(k) + "-boot" + std::to_string(h);
+        r.host = s.hosts[static_cast<std::size_t>(h) % s.hosts.size()];
         r.sku = s.key;
         char id[64];  // a boot id's form (36 characters), unique per SKU and host
         std::snprintf(id, sizeof id, "%08x-%04x-4%03x-8%03x-%012llx",

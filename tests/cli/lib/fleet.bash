@@ -894,11 +894,14 @@ PY
     [[ $(cat "$err") != *Secret9* ]] || fail "the password was printed"
     expect_error 2 "--flush" "$bin" verify --root "$root" --flush
 
-    # The boots in the answer: the sweeps' value R booted by 6 hosts and another value by 6 more
-    # hosts' boots, 30% faster: the answer is that value, settled_by_boots, and the export
-    # follows it. With boots at R alone nothing is decided.
+    # The boots in the answer: six hosts with reports boot the sweeps' value R, then the same
+    # six boot another value 30% faster: the answer is that value, settled_by_boots, and the
+    # export follows it. With boots at R alone nothing is decided.
     local sku r f
     sku=$(sku_key_of "$d/report.json")
+    mkdir -p "$work/boot-reports"
+    make_reports "$fleet_fixture" "$work/boot-reports" boot-h 6
+    expect 0 "$bin" fleet ingest --db "$db" "$work/boot-reports"
     expect 0 "$bin" fleet recommend --db "$db" --sku "$sku" --json
     r=$(json_field "$out" 'd["hugepage_alloc_threads"]')
     f=$(( r > 1 ? r / 2 : 2 ))
@@ -906,7 +909,7 @@ PY
         python3 -S - "$1" "$sku" "$2" "$3" <<'PY'
 import json, sys, uuid
 out, sku, threads, ms = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
-for h in range(6):
+for h in range(1, 7):
     for rep in range(2):
         n = threads * 1000 + h * 10 + rep
         t = ms + 7 * h + rep
@@ -939,7 +942,7 @@ PY
     expect 0 "$bin" fleet export --db "$db" --format ansible
     stdout_has "hugetune_kernel_cmdline: \"hugepage_alloc_threads=$f\""
 
-    # A canary plan on that SKU (docs/fleet.md "Canary plans"), now of 13 hosts: values checked
+    # A canary plan on that SKU (docs/fleet.md "Canary plans"), now of 19 hosts: values checked
     # against the SKU's CPUs first; half of the hosts in the arms (here one: the SKU has 2
     # hardware threads), each host exported once, in its arm or with the answer; one plan at a
     # time; stopped, the exports drop the arm.
@@ -950,20 +953,20 @@ PY
     expect_error 2 "--share: '60' is no percentage from 0.1 to 50" "$bin" fleet plan --db "$db" --sku "$sku" --share 60
     expect_error 2 "has no open canary plan" "$bin" fleet plan --db "$db" --sku "$sku" --status
     expect 0 "$bin" fleet plan --db "$db" --sku "$sku" --share 50
-    stdout_has "beside the answer $f: 50.0% of 13 hosts"
+    stdout_has "beside the answer $f: 50.0% of 19 hosts"
     expect_error 2 "has an open canary plan" "$bin" fleet plan --db "$db" --sku "$sku"
     expect 0 "$bin" fleet plan --db "$db" --sku "$sku" --status --json
     [[ $(json_field "$out" '[a["arm_value"] for a in d["arms"]], d["answer"]["hosts"] + sum(a["hosts"] for a in d["arms"]), d["decided"]') == \
-        "([$((3 - f))], 13, False)" ]] || fail "plan status: $(cat "$out")"
+        "([$((3 - f))], 19, False)" ]] || fail "plan status: $(cat "$out")"
     local in_arm
     in_arm=$(json_field "$out" 'd["arms"][0]["hosts"]')
-    (( in_arm >= 2 && in_arm <= 11 )) || fail "$in_arm of 13 hosts in the arm at a share of 50%"
+    (( in_arm >= 3 && in_arm <= 16 )) || fail "$in_arm of 19 hosts in the arm at a share of 50%"
     expect 0 "$bin" fleet export --db "$db" --format ansible
     python3 -S - "$out" "$in_arm" "$((3 - f))" <<'PY' || fail "the export with the plan: $(cat "$out")"
 import re, sys
 text, in_arm, value = open(sys.argv[1]).read(), int(sys.argv[2]), sys.argv[3]
 hosts = re.findall(r'^        "([^"]+)": \{\}$', text, re.M)
-assert len(hosts) == len(set(hosts)) == 13, hosts
+assert len(hosts) == len(set(hosts)) == 19, hosts
 arm = text.split("_canary_" + value + ":")[1]
 assert len(re.findall(r'^        "', arm.split("vars:")[0], re.M)) == in_arm, arm
 assert 'hugetune_kernel_cmdline: "hugepage_alloc_threads=%s"' % value in arm
@@ -972,11 +975,16 @@ PY
     expect 0 "$bin" fleet export --db "$db" --format ansible
     [[ $(cat "$out") != *_canary_* ]] || fail "a stopped plan's arm is exported"
     expect_error 2 "has no open canary plan" "$bin" fleet plan --db "$db" --sku "$sku" --stop
-    # fleet forget takes a host's boots with it, also a host known only by its boots (here two
-    # boots at each of the two values).
-    expect 0 "$bin" fleet forget --db "$db" --host boot-h0 --json
-    [[ $(json_field "$out" 'd["boot_records"], len(d["runs"])') == "(4, 0)" ]] || fail "forget boots: $(cat "$out")"
-    [[ $(db_sql "$db" "SELECT COUNT(*) FROM boot_records WHERE host = 'boot-h0'") == 0 ]] || fail "boot-h0's boots stayed"
+    # fleet forget takes a host's boots with its runs (here two boots at each of the two values),
+    # also those of a host known only by its boots (skylake-4node's, of verify above).
+    expect 0 "$bin" fleet forget --db "$db" --host boot-h1 --json
+    [[ $(json_field "$out" 'd["boot_records"], len(d["runs"])') == "(4, 1)" ]] || fail "forget boots: $(cat "$out")"
+    [[ $(db_sql "$db" "SELECT COUNT(*) FROM boot_records WHERE host = 'boot-h1'") == 0 ]] || fail "boot-h1's boots stayed"
+    local own
+    own=$(db_sql "$db" "SELECT COUNT(*) FROM boot_records WHERE host = 'skylake-4node'")
+    ((own > 0)) || fail "no boots of skylake-4node to forget"
+    expect 0 "$bin" fleet forget --db "$db" --host skylake-4node --json
+    [[ $(json_field "$out" 'd["boot_records"], len(d["runs"])') == "($own, 0)" ]] || fail "forget boots only: $(cat "$out")"
 }
 
 # JSON Lines files of boot records (docs/fleet.md "Boots at fleet size"): counted per file, a bad
@@ -1019,9 +1027,10 @@ PY
         "$tools/boot-tally" "$db" "$sku" client >"$work/tally-client" 2>"$work/tally.err" || fail "boot-tally: $(cat "$work/tally.err")"
         cmp -s "$work/tally-db" "$work/tally-client" ||
             fail "$sku: the database's tally is not the client's: $(diff "$work/tally-db" "$work/tally-client" | head -5)"
-        [[ $(grep -c '^host ' "$work/tally-db") == "$n" ]] || fail "$sku: $(cat "$work/tally-db")"
+        # The n boots are of the SKU's 6 reported hosts in turn, each host at one value.
+        [[ $(grep -c '^host ' "$work/tally-db") == 6 ]] || fail "$sku: $(cat "$work/tally-db")"
         "$bin" fleet recommend --db "$db" --sku "$sku" --json >"$work/rec.json" 2>"$work/rec.err" || true
-        [[ $(json_field "$work/rec.json" 'd["boots"]["boots"], d["boots"]["hosts"]') == "($n, $n)" ]] ||
+        [[ $(json_field "$work/rec.json" 'd["boots"]["boots"] + d["boots"]["refused_boots"], d["boots"]["other_boots"]') == "($n, 0)" ]] ||
             fail "$sku: the answer's boots: $(cat "$work/rec.json" "$work/rec.err")"
     done
     # A JSON Lines file that cannot be read is refused whole; the others are stored.

@@ -27,10 +27,32 @@ void add(std::vector<SkuBoot>& boots, int threads, double ms, int hosts,
                 {"host-" + std::to_string(h), kernel, threads, ms + h + rep, 100000, hvo});
 }
 
+// A rule's answer (no curve: no prediction to calibrate or to check the boots against) on a
+// SKU of 64 CPUs whose sweeps measured 1 to 32 threads on its one node.
 Recommendation rule_decided() {
     Recommendation r;
-    r.decided_by_rule = "flat";  // no curve: no prediction to calibrate
+    r.decided_by_rule = "flat";
+    r.cpu_cap = 64;
+    for (const int t : {1, 2, 4, 8, 16, 32})
+        r.measured.push_back({static_cast<double>(t), t, 0, {}, {}});
     return r;
+}
+
+// The answer of three hosts' sweeps of the fixed report: a fitted curve with intervals.
+Recommendation fitted() {
+    std::vector<FleetRun> runs;
+    for (int i = 0; i < 3; ++i)
+        runs.push_back(
+            {"host" + std::to_string(i), "run" + std::to_string(i),
+             hugetune::test::as_host(hugetune::test::fixed_report(), "host" + std::to_string(i))});
+    return answer_sku(runs, FleetOptions{}).recommendation;
+}
+
+// `hosts` hosts named PREFIX-0.. booting `threads` once each at `ms` for `pages` pages.
+void add_named(std::vector<SkuBoot>& boots, const std::string& prefix, int threads, double ms,
+               int hosts, std::uint64_t pages = 100000, const std::string& kernel = "6.15.3") {
+    for (int h = 0; h < hosts; ++h)
+        boots.push_back({prefix + "-" + std::to_string(h), kernel, threads, ms, pages, false});
 }
 
 }  // namespace
@@ -66,6 +88,118 @@ TEST_CASE("boots: a faster value from enough hosts settles; the recommended valu
     boots.clear();
     add(boots, 8, 2000, 9);
     CHECK_FALSE(judge_boots(boots, rule_decided(), 8, 0.02)->decided.has_value());
+}
+
+TEST_CASE("boots: the group compared is the one most hosts booted, not most records") {
+    std::vector<SkuBoot> boots;
+    add_named(boots, "a", 8, 2000, 30);
+    // One host booting another kernel family 31 times.
+    for (int i = 0; i < 31; ++i)
+        boots.push_back({"a-0", "6.16.1", 16, 100.0 + i, 100000, false});
+    const auto t = tally_boots(boots);
+    REQUIRE(t.families.size() == 2);
+    CHECK(t.families[0].kernel_family == "6.15");
+    CHECK(t.families[0].hosts == 30);
+    CHECK(t.families[1].hosts == 1);
+    const auto b = judge_boots(t, rule_decided(), 8, 0.02);
+    CHECK(b->kernel_family == "6.15");
+    CHECK(b->hosts == 30);
+    CHECK(b->other_boots == 31);
+    // A host counts once in its family however many of the family's releases it booted.
+    boots.clear();
+    add_named(boots, "a", 8, 2000, 3, 100000, "6.15.3");
+    for (int i = 0; i < 9; ++i)
+        boots.push_back({"b", "6.16." + std::to_string(i), 8, 2000, 100000, false});
+    CHECK(tally_boots(boots).compared.kernel_family == "6.15");
+}
+
+TEST_CASE("boots: values the CPUs cannot run or nobody asked for count for nothing") {
+    std::vector<SkuBoot> boots;
+    add_named(boots, "h", 8, 2000, 5);
+    add_named(boots, "h", 4096, 0, 5);  // above the SKU's 64 CPUs
+    add_named(boots, "h", 48, 100, 5);  // neither measured nor planned
+    auto t = tally_boots(boots);
+    auto b = judge_boots(t, rule_decided(), 8, 0.02);
+    CHECK_FALSE(b->decided.has_value());
+    CHECK_FALSE(b->disputed.has_value());
+    CHECK(b->boots == 5);
+    CHECK(b->refused_boots == 10);
+    REQUIRE(b->refused.size() == 2);
+    CHECK(b->refused[0].threads == 48);
+    CHECK(b->refused[0].why == BootRefusal::not_asked);
+    CHECK(b->refused[1].threads == 4096);
+    CHECK(b->refused[1].why == BootRefusal::above_cpus);
+    CHECK(b->refused[1].reason.find("64 CPUs cannot run") != std::string::npos);
+    REQUIRE(b->values.size() == 1);
+    // A canary plan that tried 48 asked for it: the same hosts booted both, so it settles.
+    t.plan_values = {48};
+    b = judge_boots(t, rule_decided(), 8, 0.02);
+    CHECK(b->decided == 48);
+    CHECK(b->paired_hosts == 5);
+}
+
+TEST_CASE("boots: a time no boot of the SKU can take counts for nothing") {
+    const Recommendation r = fitted();
+    REQUIRE(r.decided_by_rule.empty());
+    const int rec = r.hugepage_alloc_threads;
+    const double pages = 100000;
+    const double predicted_ms = predict_boot_seconds(r, rec, pages) * 1000;
+    std::vector<SkuBoot> boots;
+    add_named(boots, "h", rec, predicted_ms, 5);
+    add_named(boots, "g", rec, predicted_ms / 1000, 5);  // a thousand times faster than the curve
+    const auto b = judge_boots(tally_boots(boots), r, rec, 0.02);
+    CHECK(b->hosts == 5);
+    CHECK(b->refused_boots == 5);
+    REQUIRE(b->refused.size() == 1);
+    CHECK(b->refused[0].why == BootRefusal::implausible);
+    CHECK(*b->calibration == doctest::Approx(1.0).epsilon(0.01));
+}
+
+TEST_CASE(
+    "boots: boots that overturn the sweeps beyond their interval settle only on paired hosts") {
+    const Recommendation r = fitted();
+    const int rec = r.hugepage_alloc_threads;
+    // The value the sweeps predict slowest, beyond both intervals.
+    const Prediction* slowest = nullptr;
+    for (const auto& p : r.predictions)
+        if (p.total_threads != rec && (!slowest || p.seconds > slowest->seconds))
+            slowest = &p;
+    REQUIRE(slowest != nullptr);
+    const Prediction* at_rec = nullptr;
+    for (const auto& p : r.predictions)
+        if (p.total_threads == rec)
+            at_rec = &p;
+    REQUIRE(at_rec != nullptr);
+    REQUIRE(slowest->seconds_low.value_or(slowest->seconds) >
+            at_rec->seconds_high.value_or(at_rec->seconds));
+    const int slow = slowest->total_threads;
+    const double ms = predict_boot_seconds(r, rec, 100000) * 1000;
+    // Five hosts at the recommended value, five others say the slow value is twice as fast.
+    std::vector<SkuBoot> boots;
+    add_named(boots, "a", rec, ms, 5);
+    add_named(boots, "b", slow, ms / 2, 5);
+    auto b = judge_boots(tally_boots(boots), r, rec, 0.02);
+    CHECK_FALSE(b->decided.has_value());
+    CHECK(b->disputed == slow);
+    CHECK(b->paired_hosts == 0);
+    CHECK(b->reason.find("the sweeps predict " + std::to_string(slow) + " slower") !=
+          std::string::npos);
+    // The same five hosts booting both values (a canary plan's): the boots settle.
+    boots.clear();
+    add_named(boots, "a", rec, ms, 5);
+    add_named(boots, "a", slow, ms / 2, 5);
+    b = judge_boots(tally_boots(boots), r, rec, 0.02);
+    CHECK(b->decided == slow);
+    CHECK_FALSE(b->disputed.has_value());
+    CHECK(b->paired_hosts == 5);
+    // Four paired hosts are not enough.
+    boots.clear();
+    add_named(boots, "a", rec, ms, 5);
+    add_named(boots, "a", slow, ms / 2, 4);
+    add_named(boots, "z", slow, ms / 2, 1);
+    b = judge_boots(tally_boots(boots), r, rec, 0.02);
+    CHECK(b->disputed == slow);
+    CHECK(b->paired_hosts == 4);
 }
 
 TEST_CASE("boots: within the tolerance the recommended value stands") {
@@ -105,12 +239,7 @@ TEST_CASE("boots: each host has one say, however often it booted") {
 }
 
 TEST_CASE("boots: the calibration's interval is the bootstrap of hosts, resample by resample") {
-    std::vector<FleetRun> runs;
-    for (int i = 0; i < 3; ++i)
-        runs.push_back(
-            {"host" + std::to_string(i), "run" + std::to_string(i),
-             hugetune::test::as_host(hugetune::test::fixed_report(), "host" + std::to_string(i))});
-    const Recommendation r = answer_sku(runs, FleetOptions{}).recommendation;
+    const Recommendation r = fitted();
     REQUIRE(r.decided_by_rule.empty());
     // 301 hosts (an odd count), booting one to three times at two values of three, some twice at
     // one value: resamples of odd and even sizes.

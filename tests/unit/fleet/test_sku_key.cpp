@@ -55,5 +55,6 @@ TEST_CASE("SKU statuses have their documented names") {
     CHECK(to_string(SkuStatus::fit_warnings) == "fit_warnings");
     CHECK(to_string(SkuStatus::low_confidence) == "low_confidence");
     CHECK(to_string(SkuStatus::hosts_disagree) == "hosts_disagree");
-    CHECK(std::size(kSkuStatuses) == 8);
+    CHECK(to_string(SkuStatus::disagrees_with_boots) == "disagrees_with_boots");
+    CHECK(std::size(kSkuStatuses) == 9);
 }

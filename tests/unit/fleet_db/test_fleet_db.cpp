@@ -9,6 +9,9 @@
 #include <fstream>
 #include <sstream>
 
+#include <soci/soci.h>
+#include <soci/sqlite3/soci-sqlite3.h>
+
 #include "fleet_db/fleet_db.hpp"
 #include "fleet_db/fleet_db_error.hpp"
 #include "fleet_db/report_intake.hpp"
@@ -489,7 +492,9 @@ std::vector<IntakeBoot> mixed_boots(const hugetune::model::SkuKey& sku) {
             r.recorded_at = "2026-12-03T10:00:00Z";
             r.host = "host-" + std::to_string(h);
             r.sku = sku;
-            r.boot_id = "boot-" + std::to_string(h) + "-" + std::to_string(b);
+            char id[40];  // a boot id's form, unique per host and boot
+            std::snprintf(id, sizeof id, "00000000-0000-4000-8000-%06x%06x", h, b);
+            r.boot_id = id;
             r.kernel_release = releases[h % 7 == 0 ? 2 : h % 2];
             const std::uint64_t pages = h % 3 == 0 ? 4096 : 8192;
             r.pool = hugetune::model::BootRecordPool{pages, 2048};
@@ -513,12 +518,13 @@ std::vector<IntakeBoot> mixed_boots(const hugetune::model::SkuKey& sku) {
 TEST_CASE("fleet db: the database's tally of a SKU's boots is the client's, bit for bit") {
     TempDb t;
     auto db = FleetDb::open(t.target(), true);
-    hugetune::model::SkuKey sku;
-    sku.microarch = "zen2";
-    sku.nodes = 2;
-    sku.hardware_threads_per_node = 16;
-    sku.memory_per_node_gib = 64;
-    sku.page_size_kb = 2048;
+    // Reports of hosts 0 to 54 of the fixture's SKU; hosts 55 to 59 are known by their boots
+    // alone, which count for nothing.
+    std::vector<IntakeReport> reports;
+    for (int h = 0; h < 55; ++h)
+        reports.push_back(report_of("host-" + std::to_string(h)));
+    db.ingest(reports);
+    const auto sku = hugetune::model::fleet::parse_sku_key(db.sku_keys().at(0));
     const auto boots = mixed_boots(sku);
     auto batch = db.begin_ingest();
     for (const auto& b : boots)
@@ -550,6 +556,59 @@ TEST_CASE("fleet db: the database's tally of a SKU's boots is the client's, bit 
         CHECK(a.ms_per_1000_pages == b.ms_per_1000_pages);  // the same bits
     }
     CHECK(in_db.pool_pages == in_client.pool_pages);
+    REQUIRE(in_db.families.size() == in_client.families.size());
+    int hosts = 0;
+    for (std::size_t i = 0; i < in_db.families.size(); ++i) {
+        CHECK(in_db.families[i].kernel_family == in_client.families[i].kernel_family);
+        CHECK(in_db.families[i].hvo == in_client.families[i].hvo);
+        CHECK(in_db.families[i].hosts == in_client.families[i].hosts);
+        hosts += in_db.families[i].hosts;
+    }
+    CHECK(hosts == 55);  // each host in one family; the five without a report not at all
+    for (const auto& m : in_db.host_medians)
+        CHECK(std::stoi(m.host.substr(5)) < 55);
     // A SKU without boots: nothing to tally.
     CHECK(db.boot_tally("zen2/1n/1t/1g/2048k").groups.empty());
+}
+
+TEST_CASE("fleet db: boot_records holds every row to the reader's rules, whoever writes it") {
+    TempDb t;
+    { auto db = FleetDb::open(t.target(), true); }
+    soci::session sql(soci::sqlite3, "db=" + (t.dir / "fleet.db").string());
+    const std::string columns =
+        "boot_key, host, boot_id, kernel_release, pool_pages, page_size_kb, threads,"
+        " milliseconds, line_present, absent_code, recorded_at, record";
+    const auto insert = [&](const std::string& values) {
+        try {
+            sql << "INSERT INTO boot_records (" + columns + ") VALUES (" + values + ")";
+            return true;
+        } catch (const soci::soci_error&) {
+            return false;
+        }
+    };
+    const std::string record =
+        R"('{"kind": "hugetune-boot-record", "host": "web-1", "boot_id": null,)"
+        R"( "kernel_release": "6.15.3", "recorded_at": "2026-12-01T10:00:00Z", "threads": 8,)"
+        R"( "milliseconds": 900, "pool": {"pages": 1024, "page_size_kb": 2048}}')";
+    const std::string good =
+        "'k1', 'web-1', NULL, '6.15.3', 1024, 2048, 8, 900, 1, NULL, '2026-12-01T10:00:00Z', " +
+        record;
+    CHECK(insert(good));
+    const auto with = [&](const std::string& from, const std::string& to) {
+        std::string v = good;
+        v.replace(v.find(from), from.size(), to);
+        v.replace(1, 2, "k2");
+        return v;
+    };
+    CHECK_FALSE(insert(with("8, 900", "99999, 900")));  // threads above 4096
+    CHECK_FALSE(insert(with("8, 900", "8, -5000")));    // a negative time
+    CHECK_FALSE(insert(with("'2026-12-01T10:00:00Z', '{", "'not a time', '{")));
+    CHECK_FALSE(insert(with("'web-1', NULL", "'WEB-1.', NULL")));       // not the host-name rule
+    CHECK_FALSE(insert(with("'6.15.3', 1024", "'6.15 3', 1024")));      // a release with a space
+    CHECK_FALSE(insert(with("1, NULL, '2026", "1, 'no_log', '2026")));  // a present line's reason
+    CHECK_FALSE(insert(with(record, "'not json'")));
+    CHECK_FALSE(insert(with("8, 900", "16, 900")));  // the record says 8
+    int rows = 0;
+    sql << "SELECT COUNT(*) FROM boot_records", soci::into(rows);
+    CHECK(rows == 1);
 }
