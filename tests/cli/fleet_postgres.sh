@@ -90,7 +90,7 @@ expect_error 1 "permission denied" "$bin" fleet skus --db "$writer_url"
 # The role writes through the function or not at all: no raw INSERT (a row the reader refuses,
 # or ids taken ahead of the boots to come), and the function's rows meet the reader's rules.
 row="'k-raw', 'boot-h1', 'x/1n/1t/1g/2048k', NULL, '6.15.3', 8, 2048, 99999, -5000, 1, NULL, 0, 0, NULL, 'not a time', 'not json'"
-for sql in "INSERT INTO boot_records (boot_key, host, sku_key, boot_id, kernel_release, pool_pages, page_size_kb, threads, milliseconds, line_present, absent_code, init_on_alloc, hvo, expected_threads, recorded_at, record) VALUES ($row)"     "INSERT INTO boot_records (id, boot_key, line_present, recorded_at, record) SELECT g, 'k' || g, 0, 'x', 'x' FROM generate_series(1, 100000) g"; do
+for sql in "INSERT INTO boot_records (boot_key, host, sku_key, boot_id, kernel_release, pool_pages, page_size_kb, threads, milliseconds, line_present, absent_code, init_on_alloc, hvo, expected_threads, recorded_at, record) VALUES ($row)"     "INSERT INTO boot_records (id, boot_key, line_present, recorded_at, record) OVERRIDING SYSTEM VALUE SELECT g, 'k' || g, 0, 'x', 'x' FROM generate_series(1, 100000) g"; do
     psql -X -q -t -A "$writer_url" -c "$sql" >"$work/writer.out" 2>&1 && fail "the writer role could: $sql"
     grep -q "permission denied" "$work/writer.out" || fail "$sql: $(cat "$work/writer.out")"
 done

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Every boot teaches the fleet (docs/fleet.md "Boots"), end to end on real kernels and a real
-# PostgreSQL: ten guests of one SKU, five booted at hugepage_alloc_threads=A and five at B, each
-# with its own host name, record their boot through `hugetune verify --fleet-db` over the network
+# PostgreSQL: ten guests of one SKU, five hosts each booted once at hugepage_alloc_threads=A and
+# once at B (a canary plan's hosts boot both; docs/fleet.md "What counts as evidence"), record their boot through `hugetune verify --fleet-db` over the network
 # into the host's server as the least-privilege role (fleet_db/sql/boot-writer-role.sql, its
 # password in a libpq password file laid into the guest); each row must be the guest's own record
 # of the kernel's own line. Then sweep reports of that SKU whose fit answers A are ingested, and
@@ -124,9 +124,9 @@ echo "$guest_url" >"$input/fleet-db"
 printf '10.0.2.2:%s:fleet:hugetune_boot:%s\n' "$port" "$password" >"$input/pgpass"
 chmod 600 "$input/pgpass"  # libpq ignores a password file others may read
 
-# fleet_boot NAME THREADS SHIFT [vmlab.probe=1]: one guest, host name lab-NAME.
+# fleet_boot NAME THREADS SHIFT HOST [vmlab.probe=1]: one guest, host name HOST.
 fleet_boot() {
-    vm_boot "fleet-$1" fleet-boot "hugepages=$pages hugepage_alloc_threads=$2 tsc=reliable vmlab.hostname=lab-$1 ${4:-}" \
+    vm_boot "fleet-$1" fleet-boot "hugepages=$pages hugepage_alloc_threads=$2 tsc=reliable vmlab.hostname=$4 ${5:-}" \
         --smp 2 --mem 512 --net --icount "$3" --input "$work/input" --timeout 180
 }
 # Two guests at a time, one of each value.
@@ -134,9 +134,9 @@ failed_boots=()
 for ((i = 1; i <= guests_per_value; i++)); do
     probe=""
     ((i == 1)) && probe=vmlab.probe=1
-    fleet_boot "a-$i" "$value_a" "$shift_a" "$probe" &
+    fleet_boot "a-$i" "$value_a" "$shift_a" "lab-$i" "$probe" &
     boot_jobs=($!)
-    fleet_boot "b-$i" "$value_b" "$shift_b" &
+    fleet_boot "b-$i" "$value_b" "$shift_b" "lab-$i" &
     boot_jobs+=($!)
     wait "${boot_jobs[0]}" || failed_boots+=("a-$i")
     wait "${boot_jobs[1]}" || failed_boots+=("b-$i")
@@ -150,7 +150,7 @@ declare -A ms_of=()
 keys=()
 for ((i = 1; i <= guests_per_value; i++)); do
     for side in a b; do
-        name=fleet-$side-$i host=lab-$side-$i threads=$value_a
+        name=fleet-$side-$i host=lab-$i threads=$value_a
         [[ $side == b ]] && threads=$value_b
         vm_expect_rc "$name" modules 0
         vm_expect_rc "$name" network 0
@@ -208,7 +208,7 @@ ms_per_sample = {("alloc", 1): 10.0, ("alloc", 2): 2.5, ("alloc", 4): 2.5,
                  ("zero", 1): 4.0, ("zero", 2): 2.0, ("zero", 4): 2.0, ("grow", 1): 1.0}
 for i in range(1, hosts + 1):
     d = copy.deepcopy(base)
-    d["host"]["hostname"] = "lab-sweep-%d" % i
+    d["host"]["hostname"] = "lab-%d" % i
     d["cpu"], d["topology"] = probe["cpu"], probe["topology"]
     d["sku"].update({"microarch": microarch, "nodes": int(nodes[:-1]),
                      "hardware_threads_per_node": int(threads[:-1]), "memory_per_node_gib": int(gib[:-1]),
@@ -223,7 +223,7 @@ for i in range(1, hosts + 1):
                   "thread_seconds": [[x] * p["total_threads"] for x in s],
                   "gib_per_second": p["pages_per_node"] * p["page_size_kb"] / 1048576 / s[2]})
     d["warnings"] = [w for w in d["warnings"] if w["code"] in ("vm", "oversubscribed")]
-    json.dump(d, open("%s/lab-sweep-%d.json" % (out, i), "w"), indent=1)
+    json.dump(d, open("%s/lab-%d.json" % (out, i), "w"), indent=1)
 PY
 "$hugetune" fleet ingest --db "$owner_url" "$work/reports" >"$work/ingest.out" 2>&1 ||
     { cat "$work/ingest.out" >&2; vmlab_fail "the sweep reports were not ingested"; }
@@ -239,7 +239,8 @@ d = json.load(open(sys.argv[1]))
 a, b, n = map(int, sys.argv[2:])
 boots = d["boots"]
 assert boots is not None, d
-assert boots["boots"] == 2 * n and boots["hosts"] == 2 * n and boots["other_boots"] == 0, boots
+assert boots["boots"] == 2 * n and boots["hosts"] == n and boots["other_boots"] == 0, boots
+assert boots["refused_boots"] == 0 and boots["paired_hosts"] == n, boots
 values = {v["threads"]: v for v in boots["values"]}
 assert sorted(values) == sorted([a, b]), boots["values"]
 assert all(values[t]["hosts"] == n and values[t]["boots"] == n for t in (a, b)), boots["values"]
