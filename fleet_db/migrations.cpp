@@ -143,11 +143,6 @@ const std::vector<std::vector<std::string>> kMigrations = {
 
 std::string with_dialect(std::string sql, Dialect dialect);
 
-std::string within(const std::string& column, long long low, unsigned long long high) {
-    return "(" + column + " IS NULL OR " + column + " BETWEEN " + std::to_string(low) + " AND " +
-           std::to_string(high) + ")";
-}
-
 // `column` matches a regular expression on PostgreSQL, or SQLite's GLOB conditions.
 std::string shaped(Dialect d, const std::string& column, const std::string& regex,
                    const std::vector<std::string>& globs) {
@@ -174,9 +169,11 @@ std::string boot_checks(Dialect d) {
     const bool pg = d == Dialect::postgresql;
     std::vector<std::string> c;
     const auto threads = kMaxAllocThreads;
-    c.push_back(within("threads", 1, threads));
-    c.push_back(within("expected_threads", 1, threads));
-    c.push_back(within("milliseconds", 0, model::kMaxBootAllocationMs));
+    const std::string most = std::to_string(threads);
+    c.push_back("(threads IS NULL OR threads BETWEEN 1 AND " + most + ")");
+    c.push_back("(expected_threads IS NULL OR expected_threads BETWEEN 1 AND " + most + ")");
+    c.push_back("(milliseconds IS NULL OR milliseconds BETWEEN 0 AND " +
+                std::to_string(model::kMaxBootAllocationMs) + ")");
     c.push_back("(pool_pages IS NULL OR (pool_pages >= 0 AND page_size_kb >= 4))");
     c.push_back("line_present IN (0, 1)");
     c.push_back("(init_on_alloc IS NULL OR init_on_alloc IN (0, 1))");
@@ -215,24 +212,26 @@ std::string boot_checks(Dialect d) {
                 std::to_string(model::fleet::kMaxHostNameChars) + ")");
     // The record is a boot record, and says what its columns say.
     if (pg) {
-        const std::string doc = "CAST(record AS jsonb)";
-        c.push_back(doc + " ->> 'kind' = 'hugetune-boot-record'");
-        for (const char* column : {"host", "boot_id", "kernel_release", "recorded_at"})
-            c.push_back("(" + doc + " ->> '" + column + "') IS NOT DISTINCT FROM " + column);
-        for (const char* column : {"threads", "milliseconds"})
-            c.push_back("(" + doc + " ->> '" + column + "') IS NOT DISTINCT FROM CAST(" + column +
-                        " AS TEXT)");
-        c.push_back("(" + doc +
-                    " -> 'pool' ->> 'pages') IS NOT DISTINCT FROM CAST(pool_pages AS TEXT)");
+        c.push_back(
+            "CAST(record AS jsonb) ->> 'kind' = 'hugetune-boot-record' AND"
+            " (CAST(record AS jsonb) ->> 'host') IS NOT DISTINCT FROM host AND"
+            " (CAST(record AS jsonb) ->> 'boot_id') IS NOT DISTINCT FROM boot_id AND"
+            " (CAST(record AS jsonb) ->> 'kernel_release') IS NOT DISTINCT FROM"
+            " kernel_release AND (CAST(record AS jsonb) ->> 'recorded_at') IS NOT"
+            " DISTINCT FROM recorded_at AND (CAST(record AS jsonb) ->> 'threads') IS NOT"
+            " DISTINCT FROM CAST(threads AS TEXT) AND (CAST(record AS jsonb) ->>"
+            " 'milliseconds') IS NOT DISTINCT FROM CAST(milliseconds AS TEXT) AND"
+            " (CAST(record AS jsonb) -> 'pool' ->> 'pages') IS NOT DISTINCT FROM"
+            " CAST(pool_pages AS TEXT)");
     } else {
-        std::string same =
+        c.push_back(
             "CASE WHEN json_valid(record) THEN json_extract(record, '$.kind') ="
-            " 'hugetune-boot-record'";
-        for (const char* column :
-             {"host", "boot_id", "kernel_release", "recorded_at", "threads", "milliseconds"})
-            same += std::string(" AND json_extract(record, '$.") + column + "') IS " + column;
-        same += " AND json_extract(record, '$.pool.pages') IS pool_pages ELSE 0 END";
-        c.push_back(same);
+            " 'hugetune-boot-record' AND json_extract(record, '$.host') IS host AND"
+            " json_extract(record, '$.boot_id') IS boot_id AND json_extract(record,"
+            " '$.kernel_release') IS kernel_release AND json_extract(record,"
+            " '$.recorded_at') IS recorded_at AND json_extract(record, '$.threads') IS"
+            " threads AND json_extract(record, '$.milliseconds') IS milliseconds AND"
+            " json_extract(record, '$.pool.pages') IS pool_pages ELSE 0 END");
     }
     std::string out;
     for (const auto& check : c)

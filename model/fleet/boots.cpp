@@ -199,9 +199,8 @@ void decide(SkuBoots& out, const std::vector<const HostBootMedian*>& by_host,
     out.reason = "The boots find hugepage_alloc_threads=" + std::to_string(fastest->threads) +
                  " faster (" + found + "), but " + *contradiction + "; " + pairs + ", and " +
                  std::to_string(kMinBootHosts) +
-                 " that are faster there are needed to settle it (a canary plan's hosts boot "
-                 "both: hugetune fleet plan --values " +
-                 std::to_string(fastest->threads) + ").";
+                 " that are faster there are needed to settle it (a canary plan of " +
+                 std::to_string(fastest->threads) + " boots both on its hosts).";
 }
 
 }  // namespace
