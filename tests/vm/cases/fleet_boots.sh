@@ -216,7 +216,10 @@ for i in range(1, hosts + 1):
     d["kernel"]["init_on_alloc"] = ioa == "ioa1"
     d["sweep"]["parameters"]["repetitions"] = 5
     for p in d["sweep"]["points"]:
-        ms = ms_per_sample[(p["phase"], p["threads_per_node"])] * (1 + 0.01 * i)
+        # Ten times the times above: the planted guest clocks make each boot 30 to 130 times
+        # those, beyond the 128 a boot may lie from the curve (docs/fleet.md "What counts as
+        # evidence"); the curve's shape, and so its answer, stays.
+        ms = 10 * ms_per_sample[(p["phase"], p["threads_per_node"])] * (1 + 0.01 * i)
         s = [ms * f / 1000 for f in (0.98, 0.99, 1.0, 1.01, 1.02)]
         p.update({"samples_seconds": s, "median_seconds": s[2],
                   "spread": {"min_seconds": s[0], "max_seconds": s[-1]},
