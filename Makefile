@@ -50,9 +50,6 @@ VM_ARM64_PKGS = qemu-system-arm cpio apt python3 xz-utils
 ARM64_BUILD ?= build-arm64
 ARM64_PKGS = crossbuild-essential-arm64 qemu-user libboost-program-options-dev:arm64 \
              libhwloc-dev:arm64 libsoci-dev:arm64 libsqlite3-dev:arm64 libpq5:arm64
-# The unit suites of the arm64 build, all of them run under qemu-user (tests/CMakeLists.txt:
-# unit_LAYER; ctest runs them with the toolchain file's emulator).
-ARM64_UNIT = model reports tuner fleet_db cli fleet
 
 .PHONY: all deps test-deps build install run test test-build test-plain test-package package test-asan ccache-stats ccache-zero bench fuzz vmtest vmtest-accuracy cross-arm64 test-arm64 vmtest-arm64 package-arm64 format format-check clean
 
@@ -150,24 +147,33 @@ vmtest-accuracy: test-build
 	@scripts/install-deps $(VM_PKGS)
 	tests/vm/accuracy.sh $(TEST_BUILD)/hugetune
 
-# hugetune and the unit test binaries for arm64 (aarch64), cross-built into $(ARM64_BUILD)/.
+# hugetune for arm64 (aarch64) and what its package takes with it (the target installable: the
+# man pages and completion come from running the arm64 binary under qemu-user), cross-built into
+# $(ARM64_BUILD)/; not the unit suites, which test-arm64 builds, so that the package and its
+# checks (package-arm64, which .ci/run runs) compile the binary's code only. Installing the
+# package needs what it holds, not everything the build directory defines
+# (CMAKE_SKIP_INSTALL_ALL_DEPENDENCY), or cpack would build the unit suites first.
 cross-arm64:
 	@scripts/install-deps $(BUILD_PKGS) $(ARM64_PKGS)
-	cmake -S . -B $(ARM64_BUILD) -DCMAKE_TOOLCHAIN_FILE=cmake/toolchain-aarch64-linux-gnu.cmake -DCMAKE_BUILD_TYPE=Release -DHUGETUNE_WERROR=ON -DCMAKE_UNITY_BUILD=$(UNITY) -DCMAKE_INSTALL_PREFIX=/usr $(LAUNCHER) $(CMAKE_ARGS) >/dev/null
-	cmake --build $(ARM64_BUILD) -j $(JOBS) --target hugetune $(foreach t,$(ARM64_UNIT),hugetune_$(t)_tests)
+	cmake -S . -B $(ARM64_BUILD) -DCMAKE_TOOLCHAIN_FILE=cmake/toolchain-aarch64-linux-gnu.cmake -DCMAKE_BUILD_TYPE=Release -DHUGETUNE_WERROR=ON -DCMAKE_UNITY_BUILD=$(UNITY) -DCMAKE_INSTALL_PREFIX=/usr -DCMAKE_SKIP_INSTALL_ALL_DEPENDENCY=ON $(LAUNCHER) $(CMAKE_ARGS) >/dev/null
+	cmake --build $(ARM64_BUILD) -j $(JOBS) --target installable
 	@file $(ARM64_BUILD)/hugetune
 
-# The unit suites of the arm64 build under qemu-user (the toolchain file's emulator).
+# Every unit suite of the arm64 build under qemu-user (the toolchain file's emulator): the target
+# unit_suites builds them and the label unit selects them, both defined in tests/CMakeLists.txt.
 test-arm64: cross-arm64
-	cd $(ARM64_BUILD) && ctest --output-on-failure -j $(JOBS) -R '^unit_'
+	cmake --build $(ARM64_BUILD) -j $(JOBS) --target unit_suites
+	@status=0; cd $(ARM64_BUILD) && ctest --output-on-failure -j $(JOBS) -L '^unit$$' || status=$$?; \
+	suites=$$(ctest -N -L '^unit$$' | sed -n 's/^ *Test *#[0-9]*: *//p'); \
+	echo "test-arm64: $$(echo $$suites | wc -w) unit suites of $(ARM64_BUILD) under qemu-aarch64," \
+	"$$( [ $$status -eq 0 ] && echo passed || echo FAILED): "$$suites; exit $$status
 
 # The Debian package for arm64 by the same CPack rules (cmake/Package.cmake), from the cross build,
-# into $(ARM64_BUILD)/package/; tests/package/arm64.sh checks it with dpkg-deb. The install step
-# needs only what the package holds, not the test binaries (CMAKE_SKIP_INSTALL_ALL_DEPENDENCY).
+# into $(ARM64_BUILD)/package/; lintian checks it as it checks the amd64 package
+# (tests/package/lintian.sh) and tests/package/arm64.sh with dpkg-deb. .ci/run runs it, so a
+# change that breaks the arm64 build or its package does not land unseen.
 package-arm64: cross-arm64
 	@scripts/install-deps $(PACKAGE_PKGS)
-	cmake -S . -B $(ARM64_BUILD) -DCMAKE_SKIP_INSTALL_ALL_DEPENDENCY=ON >/dev/null
-	cmake --build $(ARM64_BUILD) -j $(JOBS) --target installable
 	rm -f $(ARM64_BUILD)/package/*.deb
 	cd $(ARM64_BUILD) && cpack -G DEB
 	tests/package/lintian.sh $(ARM64_BUILD)/package/hugetune_*_arm64.deb
@@ -176,7 +182,8 @@ package-arm64: cross-arm64
 # The boot lab's arm64 cases (tests/vm/README.md "arm64") on the cross-built binary: Debian sid's
 # cloud-arm64 kernel under qemu-system-aarch64, emulated on an x86-64 host; the package_arm64 case
 # runs the package in a guest. Exits as vmtest does (77, a skip, fails it unless
-# VMTEST_ALLOW_SKIP=1). Not in .ci/run: run it before each release.
+# VMTEST_ALLOW_SKIP=1). Not in .ci/run, which checks the arm64 build and package only
+# (package-arm64): run it before each release.
 vmtest-arm64: package-arm64
 	@scripts/install-deps $(VM_ARM64_PKGS)
 	@status=0; tests/vm/run-all.sh $(ARM64_BUILD)/hugetune || status=$$?; \
