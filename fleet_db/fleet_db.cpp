@@ -4,6 +4,7 @@
 
 #include "model/input/json_text.hpp"
 
+#include <libpq-fe.h>
 #include <soci/postgresql/soci-postgresql.h>
 #include <soci/soci.h>
 #include <soci/sqlite3/soci-sqlite3.h>
@@ -719,6 +720,75 @@ std::string masked(std::string text, std::vector<std::string> secrets) {
     return text;
 }
 
+namespace {
+
+// libpq's words with every quoted part (where it repeats the value) as "***".
+std::string without_quoted(const std::string& message) {
+    std::string out;
+    bool quoted = false;
+    for (const char c : message) {
+        if (c == '"') {
+            out += quoted ? "***\"" : "\"";
+            quoted = !quoted;
+        } else if (!quoted && c != '\n') {
+            out += c;
+        }
+    }
+    return out;
+}
+
+// The connection string as libpq reads it (PQconninfoParse), never as a guess at its text: the
+// password libpq will send joins the secrets, and a string libpq cannot read, or reads so that
+// part of what was meant as the password would stand in a message as a host or a port, is
+// refused without showing it.
+void read_as_libpq(const std::string& value, bool url, DbTarget& t) {
+    const std::string fix =
+        ": keep the password out of it (libpq's password file, ~/.pgpass or PGPASSFILE), or "
+        "percent-encode '@', '/', ':', '&' and spaces in it (%40, %2F, %3A, %26, %20)";
+    char* error = nullptr;
+    PQconninfoOption* options = PQconninfoParse(value.c_str(), &error);
+    if (options == nullptr) {
+        const std::string said = error != nullptr ? without_quoted(error) : "out of memory";
+        PQfreemem(error);
+        throw FleetDbError(Kind::usage,
+                           "the PostgreSQL connection string (not shown) is one "
+                           "libpq cannot read (" +
+                               said + ")" + fix);
+    }
+    std::string problem, keywords;
+    for (const PQconninfoOption* o = options; o->keyword != nullptr; ++o) {
+        if (o->val == nullptr)
+            continue;
+        const std::string keyword = o->keyword, val = o->val;
+        // The keyword form is shown as libpq read it, not as written: its escapes ("pass\ word")
+        // would keep a password from being found in the text.
+        std::string shown = keyword == "password" ? "***" : val;
+        if (shown.empty() || shown.find_first_of(" '\\") != std::string::npos) {
+            std::string quoted = "'";
+            for (const char c : shown)
+                quoted += c == '\'' || c == '\\' ? std::string("\\") + c : std::string(1, c);
+            shown = quoted + "'";
+        }
+        keywords += (keywords.empty() ? "" : " ") + keyword + "=" + shown;
+        if (keyword == "password" && !val.empty()) {
+            t.secrets.push_back(val);
+        } else if (keyword == "host" && val.find('@') != std::string::npos) {
+            problem = "a host name with '@'";
+        } else if (keyword == "port" && val.find_first_not_of("0123456789,") != std::string::npos) {
+            problem = "a port that is not a number";
+        }
+    }
+    PQconninfoFree(options);
+    t.display = url ? masked(value, t.secrets) : keywords;
+    if (!problem.empty())
+        throw FleetDbError(Kind::usage,
+                           "the PostgreSQL connection string (not shown) reads, as "
+                           "libpq reads it, with " +
+                               problem + ", where a password was likely meant" + fix);
+}
+
+}  // namespace
+
 DbTarget parse_db_target(const std::string& value) {
     DbTarget t;
     t.location = value;
@@ -733,6 +803,7 @@ DbTarget parse_db_target(const std::string& value) {
                                "before it), or give a SQLite file path");
     if (!url && !keyword_form(value))
         return t;
+    read_as_libpq(value, url, t);
     t.dialect = Dialect::postgresql;
     t.location = with_timeouts(value, url);
     return t;

@@ -43,11 +43,15 @@ stderr_has "postgresql://hugetune:***@/postgres"
 grep -q secret "$err" && fail "the password reached the message: $(cat "$err")"
 HUGETUNE_DB="postgresql:///x?host=$work/no-server&password=hidden" expect 1 "$bin" fleet skus
 grep -q hidden "$err" && fail "the password reached the message: $(cat "$err")"
-# URLs libpq cannot parse (quoted whole in its message), a bad %-escape (its token quoted), and
-# near-URLs that are no SQLite path (refused, exit 2): the password in none of the messages.
+# URLs libpq cannot parse (its own PQconninfoParse says so before anything is tried: a usage
+# error, its quoted parts hidden), libpq's readings that would show part of a password as a host
+# or port, and near-URLs that are no SQLite path (refused, exit 2): the password in none of the
+# messages.
 for db in "postgresql://u:Secret@[::1]x/db" "postgresql://u:Secret@[]/db" \
-    "postgresql://u:Secret@[::1" "postgresql://u:Leak4%Secret@$work/no-server/db"; do
-    expect 1 timeout 60 "$bin" fleet skus --db "$db"
+    "postgresql://u:Secret@[::1" "postgresql://u:Leak4%Secret@$work/no-server/db" \
+    "postgresql://u:First@Secret@$work/no-server/db" "postgresql://u:Pass/Secret@h/db" \
+    "postgresql:///x?host=$work/no-server&password=First&Secret" "host=h password=First Secret"; do
+    expect_error 2 "(not shown)" timeout 60 "$bin" fleet skus --db "$db"
     grep -q Secret "$err" && fail "the password reached the message: $(cat "$err")"
     grep -q '\\n' "$err" && fail "a literal \\n in the message: $(cat "$err")"
 done
