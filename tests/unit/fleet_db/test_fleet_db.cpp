@@ -9,8 +9,7 @@
 #include <fstream>
 #include <sstream>
 
-#include <soci/soci.h>
-#include <soci/sqlite3/soci-sqlite3.h>
+#include <sqlite3.h>
 
 #include "fleet_db/fleet_db.hpp"
 #include "fleet_db/fleet_db_error.hpp"
@@ -591,17 +590,16 @@ TEST_CASE("fleet db: the database's tally of a SKU's boots is the client's, bit 
 TEST_CASE("fleet db: boot_records holds every row to the reader's rules, whoever writes it") {
     TempDb t;
     { auto db = FleetDb::open(t.target(), true); }
-    soci::session sql(soci::sqlite3, "db=" + (t.dir / "fleet.db").string());
+    // SQLite's own interface, as any writer beside hugetune would use it.
+    sqlite3* sql = nullptr;
+    REQUIRE(sqlite3_open((t.dir / "fleet.db").c_str(), &sql) == SQLITE_OK);
     const std::string columns =
         "boot_key, host, boot_id, kernel_release, pool_pages, page_size_kb, threads,"
         " milliseconds, line_present, absent_code, recorded_at, record";
     const auto insert = [&](const std::string& values) {
-        try {
-            sql << "INSERT INTO boot_records (" + columns + ") VALUES (" + values + ")";
-            return true;
-        } catch (const soci::soci_error&) {
-            return false;
-        }
+        const std::string statement =
+            "INSERT INTO boot_records (" + columns + ") VALUES (" + values + ")";
+        return sqlite3_exec(sql, statement.c_str(), nullptr, nullptr, nullptr) == SQLITE_OK;
     };
     const std::string record =
         R"('{"kind": "hugetune-boot-record", "host": "web-1", "boot_id": null,)"
@@ -625,7 +623,11 @@ TEST_CASE("fleet db: boot_records holds every row to the reader's rules, whoever
     CHECK_FALSE(insert(with("1, NULL, '2026", "1, 'no_log', '2026")));  // a present line's reason
     CHECK_FALSE(insert(with(record, "'not json'")));
     CHECK_FALSE(insert(with("8, 900", "16, 900")));  // the record says 8
-    int rows = 0;
-    sql << "SELECT COUNT(*) FROM boot_records", soci::into(rows);
-    CHECK(rows == 1);
+    sqlite3_stmt* count = nullptr;
+    REQUIRE(sqlite3_prepare_v2(sql, "SELECT COUNT(*) FROM boot_records", -1, &count, nullptr) ==
+            SQLITE_OK);
+    REQUIRE(sqlite3_step(count) == SQLITE_ROW);
+    CHECK(sqlite3_column_int(count, 0) == 1);
+    sqlite3_finalize(count);
+    sqlite3_close(sql);
 }
