@@ -5,6 +5,7 @@
 # says why, never a pass.
 source "$(dirname "$0")/lib/harness.bash"
 source "$(dirname "$0")/lib/fleet.bash"
+source "$(dirname "$0")/lib/hostile_boots.bash"
 require_command python3 "the suite edits reports with it"
 start_postgres
 fleet_suite "$pg_url"
@@ -103,6 +104,13 @@ db_sql "$boots_url" "INSERT INTO boot_records (id, boot_key, line_present, absen
     >"$work/owner.out" 2>&1 && fail "an id was set by hand"
 grep -q "GENERATED ALWAYS" "$work/owner.out" || fail "owner's id: $(cat "$work/owner.out")"
 [[ $(db_sql "$boots_url" "SELECT COUNT(*) FROM boot_records") == $((before + 1)) ]] || fail "a refused row was stored"
+# Forged boots of every kind, through ingest and as the role (tests/cli/lib/hostile_boots.bash).
+db_sql "$pg_url" "CREATE DATABASE hostile"
+hostile_url=${pg_url/\/postgres\?//hostile?}
+expect 0 "$bin" fleet skus --db "$hostile_url"
+psql -X -q -v ON_ERROR_STOP=1 -f "$src/fleet_db/sql/boot-writer-role.sql" "$hostile_url" >/dev/null ||
+    fail "the role's SQL failed on the hostile database"
+hostile_boots_suite "$hostile_url" "${hostile_url/user=hugetune/user=hugetune_boot}"
 # The spool survives a dead server: the record of a boot while it is down waits, and is sent
 # when it is back (here by --flush, as the role).
 echo "3f1e6c2a-8d4b-4c5e-9a7f-1b2c3d4e5f71" >"$work/boot-host/proc/sys/kernel/random/boot_id"

@@ -3,6 +3,7 @@
 # names it where --db is not given.
 source "$(dirname "$0")/lib/harness.bash"
 source "$(dirname "$0")/lib/fleet.bash"
+source "$(dirname "$0")/lib/hostile_boots.bash"
 require_command python3 "the suite edits reports and reads the database with it"
 fleet_suite "$work/fleet.db"
 # The SKU of one host: a small answer (the other SKU gained 200 hosts since it was kept).
@@ -42,4 +43,5 @@ wait "$locker" 2>/dev/null || true
 host_names_suite "$work/fleet.db"
 boots_suite "$work/boots.db"
 boot_lines_suite "$work/boot-lines.db"
+hostile_boots_suite "$work/hostile.db"
 echo "fleet on SQLite: all passed"
