@@ -3,6 +3,9 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <vector>
+
+#include "model/input/probe_nodes.hpp"
 
 namespace hugetune::model {
 
@@ -15,5 +18,9 @@ class JsonField;
 
 // The blocks wherever a document keeps them: a report at its top, a sweep under `probe`.
 ProbeRecord read_probe_record(const JsonField& blocks);
+
+// The NUMA nodes of a `topology` block, as the probe wrote them, for the node facts
+// (model/input/probe_nodes.hpp set_node_facts).
+std::vector<ProbeNode> read_probe_nodes(const JsonField& topology);
 
 }  // namespace hugetune::model

@@ -11,6 +11,7 @@
 #include "model/documents/report_schema.hpp"
 #include "model/input/fit_input.hpp"
 #include "model/input/json_fields.hpp"
+#include "model/input/probe_nodes.hpp"
 #include "model/microarch.hpp"
 #include "model/report_version.hpp"
 #include "model/text.hpp"
@@ -166,33 +167,45 @@ std::string checked_microarch(const JsonField& doc, const std::string& stored) {
               ") is: " + name);
 }
 
-// The sku block's nodes and hardware threads per node against the topology block the probe
-// counts them from (model/input/probe_nodes.hpp): the nodes with memory, and the most hardware
-// threads on one of them. A report whose two blocks disagree was edited, and would put its host
-// in a SKU its machine is not of. A topology without a node with memory holds the key to nothing.
-void check_sku_topology(const JsonField& doc, const SkuKey& sku) {
-    const JsonField nodes = doc["topology"]["nodes"];
-    int memory_nodes = 0, threads = 0;
-    for (std::size_t i = 0; i < nodes.hint_size(); ++i) {
-        if (nodes[i].hint<std::uint64_t>("memory_bytes").value_or(0) == 0)
-            continue;
-        ++memory_nodes;
-        threads = std::max(threads, static_cast<int>(nodes[i]["cpus"].hint_size()));
-    }
-    if (memory_nodes == 0)
-        return;
-    const auto check = [&](const JsonField& field, int stated, int counted, const char* what) {
-        if (stated != counted)
+// The sku block is what the rest of the report shows, derived again here as the probe derives
+// it (model/input/probe_nodes.hpp, model/documents/sku.hpp): the nodes with memory, the most
+// hardware threads on one of them and the smallest one's memory as installed, from the topology
+// block; the huge page size from the sweep that measured it; init_on_alloc from the kernel
+// block. A report whose blocks disagree was edited, and would put its host in a SKU its machine
+// is not of, or make a SKU no machine is. A topology without a node with memory holds the key to
+// nothing.
+void check_sku_facts(const JsonField& doc, const SkuKey& sku, std::uint64_t swept_page_size_kb) {
+    // stated and derived as the sku block writes them; `unit` follows the derived value.
+    const auto disagree = [&](const JsonField& field, const std::string& stated,
+                              const std::string& derived, const std::string& unit,
+                              const std::string& block) {
+        if (stated != derived)
             field
-                .with_fix(
-                    "the report's sku and topology blocks disagree (edited?); run 'hugetune run' "
-                    "again")
-                .fail("'" + std::to_string(stated) + "' is not what the topology block counts: " +
-                      std::to_string(counted) + " " + what);
+                .with_fix("the report's sku and " + block +
+                          " blocks disagree (edited?); run 'hugetune run' again")
+                .fail("'" + stated + "' is not what the " + block + " block says: " + derived +
+                      unit);
     };
-    check(doc["sku"]["nodes"], sku.nodes, memory_nodes, "nodes with memory");
-    check(doc["sku"]["hardware_threads_per_node"], sku.hardware_threads_per_node, threads,
-          "hardware threads on its largest such node");
+    MachineFacts machine;
+    set_node_facts(read_probe_nodes(doc["topology"]), {}, machine);
+    if (machine.sku_memory_nodes > 0) {
+        disagree(doc["sku"]["nodes"], std::to_string(sku.nodes),
+                 std::to_string(machine.sku_memory_nodes), " nodes with memory", "topology");
+        disagree(doc["sku"]["hardware_threads_per_node"],
+                 std::to_string(sku.hardware_threads_per_node),
+                 std::to_string(machine.sku_hardware_threads_per_node),
+                 " hardware threads on its largest such node", "topology");
+        disagree(doc["sku"]["memory_per_node_gib"], std::to_string(sku.memory_per_node_gib),
+                 std::to_string(machine.sku_memory_per_node_gib),
+                 " GiB on its smallest node with memory, as memory is installed", "topology");
+    }
+    disagree(doc["sku"]["page_size_kb"], std::to_string(sku.page_size_kb),
+             std::to_string(swept_page_size_kb), " kB pages measured", "sweep");
+    const auto kernel_init = doc["kernel"].hint<bool>("init_on_alloc");
+    const auto text = [](bool b) { return std::string(b ? "true" : "false"); };
+    if (sku.init_on_alloc && kernel_init)
+        disagree(doc["sku"]["init_on_alloc"], text(*sku.init_on_alloc), text(*kernel_init), "",
+                 "kernel");
 }
 
 ReportRun read_run_part(const JsonField& doc) {
@@ -209,7 +222,6 @@ ReportRun read_run_part(const JsonField& doc) {
     run.cpu_microarch = doc["cpu"].hint<std::string>("microarch").value_or("unknown");
     run.sku = read_sku(doc["sku"]);
     run.sku.microarch = checked_microarch(doc, run.sku.microarch);
-    check_sku_topology(doc, run.sku);
     // Reports made before the key held init_on_alloc say it in their kernel block.
     if (!run.sku.init_on_alloc)
         run.sku.init_on_alloc = doc["kernel"].hint<bool>("init_on_alloc");
@@ -218,6 +230,7 @@ ReportRun read_run_part(const JsonField& doc) {
     doc["sweep"].object();
     run.sweep_record = record_of(doc["sweep"]);
     run.sweep = read_measured_sweep(doc["sweep"]);
+    check_sku_facts(doc, run.sku, run.sweep.page_size_kb);
     run.fit = read_fit(doc["fit"]);
     run.warnings = read_warnings(doc["warnings"]);
     run.breakdown = read_breakdown(doc["breakdown"]);
@@ -241,6 +254,18 @@ bool is_short_form(const nlohmann::json& document) {
 }
 
 }  // namespace
+
+std::vector<ProbeNode> read_probe_nodes(const JsonField& topology) {
+    std::vector<ProbeNode> nodes;
+    const JsonField topology_nodes = topology["nodes"];
+    for (std::size_t i = 0; i < topology_nodes.hint_size(); ++i) {
+        const JsonField node = topology_nodes[i];
+        nodes.push_back({node.hint<int>("id"), node["cpus"].hint_size(),
+                         node.hint<std::uint64_t>("memory_bytes").value_or(0),
+                         node.hint<std::uint64_t>("memory_total_bytes").value_or(0)});
+    }
+    return nodes;
+}
 
 ProbeRecord read_probe_record(const JsonField& doc) {
     return {record_of(doc["host"]),           record_of(doc["cpu"]),

@@ -4,6 +4,7 @@
 #include <map>
 #include <set>
 
+#include "model/documents/probe_record.hpp"
 #include "model/documents/sweep.hpp"
 #include "model/input/fit_input.hpp"
 #include "model/input/json_fields.hpp"
@@ -59,26 +60,13 @@ void read_kernel(const JsonField& kernel, std::uint64_t page_size_kb, MachineFac
     read_kernel_options(kernel, page_size_kb, m.kernel);
 }
 
-// The probe's NUMA nodes as the node facts take them.
-void read_nodes(const JsonField& probe, const std::vector<int>& measured_nodes, MachineFacts& m) {
-    std::vector<ProbeNode> nodes;
-    const JsonField topology_nodes = probe["topology"]["nodes"];
-    for (std::size_t i = 0; i < topology_nodes.hint_size(); ++i) {
-        const JsonField node = topology_nodes[i];
-        nodes.push_back({node.hint<int>("id"), node["cpus"].hint_size(),
-                         node.hint<std::uint64_t>("memory_bytes").value_or(0),
-                         node.hint<std::uint64_t>("memory_total_bytes").value_or(0)});
-    }
-    set_node_facts(nodes, measured_nodes, m);
-}
-
 MachineFacts read_machine(const JsonField& probe, const std::vector<int>& measured_nodes,
                           std::uint64_t page_size_kb) {
     MachineFacts m;
     m.microarch = probe["cpu"].hint<std::string>("microarch").value_or("unknown");
     read_kernel(probe["kernel"], page_size_kb, m);
     m.hypervisor = probe["virtualization"].hint<bool>("hypervisor").value_or(false);
-    read_nodes(probe, measured_nodes, m);
+    set_node_facts(read_probe_nodes(probe["topology"]), measured_nodes, m);
     return m;
 }
 

@@ -137,9 +137,9 @@ TEST_CASE("verified boots that found a faster value than the recommended one dis
 
 TEST_CASE("runs of two SKUs or none are refused") {
     auto runs = copies(3);
-    runs[2].report["sku"]["memory_per_node_gib"] = 128;
+    runs[2].report["sku"]["init_on_alloc"] = runs[2].report["kernel"]["init_on_alloc"] = false;
     CHECK_THROWS_WITH_AS(answer_sku(runs, options()),
-                         doctest::Contains("is of SKU zen4/2n/16t/128g/2048k/ioa1, not"),
+                         doctest::Contains("is of SKU zen4/2n/16t/64g/2048k/ioa0, not"),
                          model::InputError);
     CHECK_THROWS_AS(check_hosts({}, options()), model::InputError);
     runs = copies(3);

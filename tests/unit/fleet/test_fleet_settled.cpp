@@ -260,7 +260,7 @@ TEST_CASE("a SKU whose decision a rule made is not settled, and the reason says 
     // init_on_alloc off: the grow phase's 1-thread time held flat, no curve decides.
     auto runs = unwarned_runs(3);
     for (auto& run : runs) {
-        run.report["kernel"]["init_on_alloc"] = false;
+        run.report["kernel"]["init_on_alloc"] = run.report["sku"]["init_on_alloc"] = false;
         std::map<double, json> zero;
         for (const auto& p : run.report["sweep"]["points"])
             if (p["phase"] == "zero")

@@ -149,15 +149,17 @@ TEST_CASE("init_on_alloc is part of the SKU key, from the sku block or an older 
     report["sku"].erase("init_on_alloc");
     report["kernel"]["init_on_alloc"] = true;
     CHECK(read_run(report).sku.init_on_alloc == true);
-    report["sku"]["init_on_alloc"] = false;  // the sku block says, and is what counts
+    report["sku"]["init_on_alloc"] = false;  // against the kernel block: an edited report
+    CHECK(refusal(report).find("is not what the kernel block says: true") != std::string::npos);
+    report["kernel"]["init_on_alloc"] = false;
     CHECK(read_run(report).sku.init_on_alloc == false);
     CHECK(to_string(read_run(report).sku).ends_with("/ioa0"));
     report["sku"]["init_on_alloc"] = "yes";
     CHECK(refusal(report).find("sku.init_on_alloc") != std::string::npos);
     // Hosts with it on and off are never one SKU's: their boots do different work.
     json on = fixed_report(), off = fixed_report();
-    on["sku"]["init_on_alloc"] = true;
-    off["sku"]["init_on_alloc"] = false;
+    on["sku"]["init_on_alloc"] = on["kernel"]["init_on_alloc"] = true;
+    off["sku"]["init_on_alloc"] = off["kernel"]["init_on_alloc"] = false;
     off["host"]["hostname"] = "other";
     const std::vector<FleetRun> runs = {{"fixture", "a", on}, {"other", "b", off}};
     try {
@@ -225,13 +227,13 @@ TEST_CASE("the sku block's nodes and threads are checked against the topology bl
     // The fixture: two nodes with memory, 16 hardware threads on each.
     json report = fixed_report();
     report["sku"]["nodes"] = 4;
-    CHECK(refusal(report).rfind("sku.nodes: '4' is not what the topology block counts: 2 nodes "
+    CHECK(refusal(report).rfind("sku.nodes: '4' is not what the topology block says: 2 nodes "
                                 "with memory; the report's sku and topology blocks disagree",
                                 0) == 0);
     report = fixed_report();
     report["sku"]["hardware_threads_per_node"] = 32;
     CHECK(refusal(report).rfind("sku.hardware_threads_per_node: '32' is not what the topology "
-                                "block counts: 16 hardware threads",
+                                "block says: 16 hardware threads",
                                 0) == 0);
     // A node without memory is not counted, as the probe does not count it.
     report = fixed_report();
@@ -240,6 +242,38 @@ TEST_CASE("the sku block's nodes and threads are checked against the topology bl
     empty["memory_bytes"] = 0;
     report["topology"]["nodes"].push_back(empty);
     CHECK(refusal(report).empty());
+}
+
+TEST_CASE("the sku block's memory, page size and init_on_alloc are derived again from the report") {
+    // A SKU no machine is (0 GiB, 10^12 GiB a node), a page size the sweep did not measure, and
+    // init_on_alloc against the kernel block: each an edited report, refused naming both values.
+    const std::uint64_t gib = read_run(fixed_report()).sku.memory_per_node_gib;
+    REQUIRE(gib > 0);
+    for (const std::uint64_t edited : {std::uint64_t{0}, std::uint64_t{1'000'000'000'000}}) {
+        json report = fixed_report();
+        report["sku"]["memory_per_node_gib"] = edited;
+        CHECK(refusal(report).rfind("sku.memory_per_node_gib: '" + std::to_string(edited) +
+                                        "' is not what the topology block says: " +
+                                        std::to_string(gib) + " GiB on its smallest node",
+                                    0) == 0);
+    }
+    json report = fixed_report();
+    const std::uint64_t page_kb = report["sku"]["page_size_kb"].get<std::uint64_t>();
+    report["sku"]["page_size_kb"] = page_kb == 2048 ? 1048576 : 2048;
+    CHECK(refusal(report).find("is not what the sweep block says: " + std::to_string(page_kb) +
+                               " kB pages measured") != std::string::npos);
+    report = fixed_report();
+    REQUIRE(report["kernel"].contains("init_on_alloc"));
+    const bool init = report["kernel"]["init_on_alloc"].get<bool>();
+    report["sku"]["init_on_alloc"] = !init;
+    CHECK(refusal(report).rfind(
+              std::string("sku.init_on_alloc: '") + (init ? "false" : "true") +
+                  "' is not what the kernel block says: " + (init ? "true" : "false"),
+              0) == 0);
+    // A report made before the sku block held init_on_alloc takes the kernel block's.
+    report = fixed_report();
+    report["sku"].erase("init_on_alloc");
+    CHECK(read_run(report).sku.init_on_alloc == init);
 }
 
 TEST_CASE("an older report's unknown or identity name becomes this table's name for its CPU") {
