@@ -159,7 +159,8 @@ std::string render(const std::string& format, const std::vector<SkuRow>& rows,
         out = "sku,status,decision,hugepage_alloc_threads,kernel_cmdline\n";
         for (const auto& row : rows) {
             if (!row.answer) {
-                out += csv_field(row.key) + ",error,,,\n";
+                out +=
+                    csv_field(row.key) + "," + std::string(model::fleet::kSkuErrorStatus) + ",,,\n";
                 continue;
             }
             const auto& a = *row.answer;
@@ -183,13 +184,13 @@ std::string render(const std::string& format, const std::vector<SkuRow>& rows,
     if (format == "machineconfig")
         return machineconfig_text(export_skus(rows, hosts, open_arms(db, hosts)));
     std::vector<FleetMetricInput> skus;
-    for (const auto& row : rows)
-        if (row.answer) {
-            const auto latest = hosts.latest_report.find(row.key);
-            skus.push_back({*row.answer, latest == hosts.latest_report.end()
-                                             ? std::nullopt
-                                             : unix_seconds_of_iso8601_utc(latest->second)});
-        }
+    for (const auto& row : rows) {
+        const auto latest = hosts.latest_report.find(row.key);
+        skus.push_back({row.key, row.answer,
+                        latest == hosts.latest_report.end()
+                            ? std::nullopt
+                            : unix_seconds_of_iso8601_utc(latest->second)});
+    }
     return prometheus_text(fleet_samples(skus, unix_now_seconds()));
 }
 
