@@ -177,6 +177,30 @@ else
     ansible_checked="; ansible-inventory not installed (Debian: ansible-core), its check left out"
 fi
 
+# An export to DIR writes and removes only inside DIR: a manifest edited to name a file through
+# a link planted in DIR (or outside DIR) names nothing, and a link where the export writes a
+# directory is refused. The files outside stay.
+mkdir "$work/outside"
+echo "keep" >"$work/outside/victim.yml"
+echo "keep" >"$work/outside/other.yml"
+ln -s "$work/outside" "$work/inv/linked"
+ln -s "$work/outside/other.yml" "$work/inv/other-link.yml"
+printf '%s\n' linked/victim.yml other-link.yml "../outside/other.yml" "$work/outside/other.yml" \
+    >>"$work/inv/.hugetune-export-manifest"
+expect 0 "$bin" fleet export --db "$db" --format ansible --out "$work/inv" "${analysis[@]}"
+stderr_has "warning: ignored line "
+stderr_has "'../outside/other.yml': not a path inside the directory"
+stderr_has "'$work/outside/other.yml': not a path inside the directory"
+[[ $(cat "$work/outside/victim.yml" "$work/outside/other.yml") == $'keep\nkeep' ]] ||
+    fail "an export removed a file outside its directory: $(ls -l "$work/outside")"
+[[ -L $work/inv/linked && -L $work/inv/other-link.yml ]] || fail "the planted links were removed"
+grep -q linked "$work/inv/.hugetune-export-manifest" && fail "the next manifest names what this export did not write"
+mkdir "$work/inv2"
+ln -s "$work/outside" "$work/inv2/group_vars"
+expect 2 "$bin" fleet export --db "$db" --format ansible --out "$work/inv2" "${analysis[@]}"
+stderr_has "error: --out: $work/inv2/group_vars is a symbolic link; hugetune writes only into the directory itself: remove the link"
+[[ $(ls "$work/outside") == $'other.yml\nvictim.yml' ]] || fail "an export wrote outside its directory: $(ls "$work/outside")"
+
 # Refusals: an unknown format names the new ones; --out of a directory format is a file.
 expect_error 2 "--format: 'xml' is not one of json, csv, cmdline, prometheus, ansible, tuned, machineconfig" \
     "$bin" fleet export --db "$db" --format xml
