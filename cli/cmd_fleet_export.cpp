@@ -12,6 +12,7 @@
 #include "cli/fleet_db_option.hpp"
 #include "cli/fleet_exports.hpp"
 #include "model/errors.hpp"
+#include "model/fleet/host_name.hpp"
 #include "model/text.hpp"
 #include "reports/prometheus.hpp"
 #include "tuner/system/atomic_file.hpp"
@@ -100,6 +101,18 @@ bool exportable(const SkuRow& row) {
            !row.answer->kernel_cmdline.empty();
 }
 
+// A name stored before the host-name rule refused it ("all", a group's name) would take the
+// place of a group in the inventory: the host is left out, and said so.
+bool exportable_host(const std::string& host) {
+    const auto problem = model::fleet::host_name_problem(host);
+    if (problem)
+        print_diagnostic("warning", "host '" + printable_text(host) + "' left out: " + *problem +
+                                        "; forget it (hugetune fleet forget --host " +
+                                        printable_text(host) +
+                                        ") and ingest its report under its DNS name");
+    return !problem;
+}
+
 // The open canary plans whose boots have not decided yet, by SKU: their arms are exported.
 std::map<std::string, model::fleet::CanaryPlan> open_arms(fleet_db::FleetDb& db,
                                                           const HostsOfSkus& hosts) {
@@ -131,7 +144,8 @@ std::vector<ExportSku> export_skus(const std::vector<SkuRow>& rows, const HostsO
             if (const auto found = hosts.hosts.find(row.key); found != hosts.hosts.end())
                 for (const auto& host : found->second) {
                     if (std::any_of(row.answer->excluded.begin(), row.answer->excluded.end(),
-                                    [&](const auto& e) { return e.host == host; }))
+                                    [&](const auto& e) { return e.host == host; }) ||
+                        !exportable_host(host))
                         continue;
                     const auto arm =
                         arms > 0 ? model::fleet::canary_arm(plan->second, host) : std::nullopt;
