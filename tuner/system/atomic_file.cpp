@@ -167,7 +167,11 @@ void write_file_atomically(const fs::path& path, std::string_view bytes,
     if (!target.refusal.empty())
         throw UsageError(target.refusal);
     const fs::path dir = directory_of(path);
+    // A directory one may write but not list (mode 0300) opens only as O_PATH, which serves
+    // the *at() calls but not the directory's fsync.
     Fd dir_fd(open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+    if (dir_fd.fd < 0 && errno == EACCES)
+        dir_fd.fd = open(dir.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
     if (dir_fd.fd < 0)
         throw RuntimeError("cannot create a temporary file in " + dir.string() + ": " +
                            errno_text());
