@@ -2,7 +2,6 @@
 // OpenShift, or anything reading JSON, CSV or plain lines) needs, or metrics for
 // node_exporter's textfile collector.
 #include <algorithm>
-#include <cassert>
 #include <filesystem>
 #include <iostream>
 #include <map>
@@ -258,20 +257,20 @@ void write_within(const ContainedDir& dir, const std::vector<std::string>& parts
     write_within(dir.subdirectory(parts[i]), parts, text, i + 1);
 }
 
+// An export names its files with plain names (the groups' safe names); one that does not is a
+// programming error, and stops the export before it writes.
 std::vector<std::string> parts_of(const ExportFile& file) {
-    auto parts = plain_parts(file.path.generic_string());
-    assert(parts && "an export names its files with plain names");
-    return *parts;
+    return plain_parts(file.path.generic_string()).value();
 }
 
 void write_files(const std::filesystem::path& path, const std::vector<ExportFile>& files) {
     const auto dir = ContainedDir::open(path, "--out");
     const auto before = read_manifest(dir);
     std::vector<std::vector<std::string>> now;
-    for (const auto& f : files) {
+    for (const auto& f : files)
         now.push_back(parts_of(f));
-        write_within(dir, now.back(), f.text);
-    }
+    for (std::size_t i = 0; i < files.size(); ++i)
+        write_within(dir, now[i], files[i].text);
     // Removed before the manifest moves on: an export stopped between the two removes them
     // next time.
     std::size_t removed = 0;
