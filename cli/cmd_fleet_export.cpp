@@ -3,17 +3,19 @@
 // node_exporter's textfile collector.
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <map>
+#include <sstream>
 
 #include "cli/fleet_commands.hpp"
 #include "cli/fleet_db_option.hpp"
 #include "cli/fleet_exports.hpp"
 #include "model/errors.hpp"
+#include "model/fleet/host_name.hpp"
 #include "model/text.hpp"
 #include "reports/prometheus.hpp"
 #include "tuner/system/atomic_file.hpp"
+#include "tuner/system/contained_dir.hpp"
 
 namespace hugetune::cli {
 namespace {
@@ -98,6 +100,18 @@ bool exportable(const SkuRow& row) {
            !row.answer->kernel_cmdline.empty();
 }
 
+// A name stored before the host-name rule refused it ("all", a group's name) would take the
+// place of a group in the inventory: the host is left out, and said so.
+bool exportable_host(const std::string& host) {
+    const auto problem = model::fleet::host_name_problem(host);
+    if (problem)
+        print_diagnostic("warning", "host '" + printable_text(host) + "' left out: " + *problem +
+                                        "; forget it (hugetune fleet forget --host " +
+                                        printable_text(host) +
+                                        ") and ingest its report under its DNS name");
+    return !problem;
+}
+
 // The open canary plans whose boots have not decided yet, by SKU: their arms are exported.
 std::map<std::string, model::fleet::CanaryPlan> open_arms(fleet_db::FleetDb& db,
                                                           const HostsOfSkus& hosts) {
@@ -129,7 +143,8 @@ std::vector<ExportSku> export_skus(const std::vector<SkuRow>& rows, const HostsO
             if (const auto found = hosts.hosts.find(row.key); found != hosts.hosts.end())
                 for (const auto& host : found->second) {
                     if (std::any_of(row.answer->excluded.begin(), row.answer->excluded.end(),
-                                    [&](const auto& e) { return e.host == host; }))
+                                    [&](const auto& e) { return e.host == host; }) ||
+                        !exportable_host(host))
                         continue;
                     const auto arm =
                         arms > 0 ? model::fleet::canary_arm(plan->second, host) : std::nullopt;
@@ -159,7 +174,8 @@ std::string render(const std::string& format, const std::vector<SkuRow>& rows,
         out = "sku,status,decision,hugepage_alloc_threads,kernel_cmdline\n";
         for (const auto& row : rows) {
             if (!row.answer) {
-                out += csv_field(row.key) + ",error,,,\n";
+                out +=
+                    csv_field(row.key) + "," + std::string(model::fleet::kSkuErrorStatus) + ",,,\n";
                 continue;
             }
             const auto& a = *row.answer;
@@ -183,82 +199,92 @@ std::string render(const std::string& format, const std::vector<SkuRow>& rows,
     if (format == "machineconfig")
         return machineconfig_text(export_skus(rows, hosts, open_arms(db, hosts)));
     std::vector<FleetMetricInput> skus;
-    for (const auto& row : rows)
-        if (row.answer) {
-            const auto latest = hosts.latest_report.find(row.key);
-            skus.push_back({*row.answer, latest == hosts.latest_report.end()
-                                             ? std::nullopt
-                                             : unix_seconds_of_iso8601_utc(latest->second)});
-        }
+    for (const auto& row : rows) {
+        const auto latest = hosts.latest_report.find(row.key);
+        skus.push_back({row.key, row.answer,
+                        latest == hosts.latest_report.end()
+                            ? std::nullopt
+                            : unix_seconds_of_iso8601_utc(latest->second)});
+    }
     return prometheus_text(fleet_samples(skus, unix_now_seconds()));
 }
 
 // The files an export to DIR wrote, one path relative to DIR a line: the next export to DIR
-// removes those it no longer holds, and nothing else (a file someone put there stays).
+// removes those it no longer holds, and nothing else (a file someone put there stays). Every
+// file is reached from DIR's descriptor one plain name at a time, never through a link
+// (ContainedDir), so neither the export nor a manifest someone edited reaches outside DIR.
 constexpr std::string_view kManifest = ".hugetune-export-manifest";
 
-std::vector<std::string> read_manifest(const std::filesystem::path& dir) {
-    std::vector<std::string> out;
-    std::ifstream in(dir / kManifest);
+// The manifest's paths, each split into its parts; a line that is not a path of plain names
+// inside DIR is refused with a warning and names nothing.
+std::vector<std::vector<std::string>> read_manifest(const ContainedDir& dir) {
+    std::vector<std::vector<std::string>> out;
+    const auto text = dir.read_file(std::string(kManifest));
+    if (!text)
+        return out;
+    std::istringstream in(*text);
+    std::size_t number = 0;
     for (std::string line; std::getline(in, line);) {
-        const std::filesystem::path p(line);
-        // Only paths inside DIR: a manifest edited to name another file names nothing.
-        const bool inside = !line.empty() && p.is_relative() &&
-                            std::none_of(p.begin(), p.end(), [](const auto& part) {
-                                return part == ".." || part == ".";
-                            });
-        if (inside)
-            out.push_back(line);
+        ++number;
+        if (auto parts = plain_parts(line))
+            out.push_back(std::move(*parts));
+        else
+            print_diagnostic("warning", "ignored line " + std::to_string(number) + " of " +
+                                            (dir.path() / kManifest).string() + ", '" +
+                                            printable_text(line) +
+                                            "': not a path inside the directory");
     }
     return out;
 }
 
-// Removes what the last export wrote and this one does not (and the directories that leaves
-// empty, up to DIR); returns how many files.
-std::size_t remove_stale(const std::filesystem::path& dir, const std::vector<std::string>& before,
-                         const std::vector<ExportFile>& now) {
-    namespace fs = std::filesystem;
-    std::size_t removed = 0;
-    for (const auto& rel : before) {
-        if (std::any_of(now.begin(), now.end(), [&](const ExportFile& f) { return f.path == rel; }))
-            continue;
-        std::error_code ec;
-        const fs::path path = dir / rel;
-        if (!fs::is_regular_file(fs::symlink_status(path, ec)))
-            continue;
-        if (!fs::remove(path, ec))
-            throw RuntimeError("cannot remove " + path.string() +
-                               " (--out), which the last export wrote: " + ec.message());
-        ++removed;
-        for (fs::path d = path.parent_path(); d != dir && d.has_relative_path();
-             d = d.parent_path())
-            if (!fs::is_empty(d, ec) || !fs::remove(d, ec))
-                break;
-    }
-    return removed;
+// Removes DIR/PARTS when it is a regular file, then the directories that leaves empty; whether
+// it removed the file.
+bool remove_within(const ContainedDir& dir, const std::vector<std::string>& parts,
+                   std::size_t i = 0) {
+    if (i + 1 == parts.size())
+        return dir.remove_file(parts[i]);
+    const auto sub = dir.existing_subdirectory(parts[i]);
+    if (!sub || !remove_within(*sub, parts, i + 1))
+        return false;
+    dir.remove_empty_subdirectory(parts[i]);
+    return true;
 }
 
-void write_files(const std::filesystem::path& dir, const std::vector<ExportFile>& files) {
-    const std::vector<std::string> before = read_manifest(dir);
-    for (const auto& f : files) {
-        const auto path = dir / f.path;
-        std::error_code ec;
-        std::filesystem::create_directories(path.parent_path(), ec);
-        if (ec)
-            throw RuntimeError("cannot create " + path.parent_path().string() +
-                               " (--out): " + ec.message());
-        write_file_atomically(path, f.text);
-    }
+void write_within(const ContainedDir& dir, const std::vector<std::string>& parts,
+                  std::string_view text, std::size_t i = 0) {
+    if (i + 1 == parts.size())
+        return dir.write_file(parts[i], text);
+    write_within(dir.subdirectory(parts[i]), parts, text, i + 1);
+}
+
+// An export names its files with plain names (the groups' safe names); one that does not is a
+// programming error, and stops the export before it writes.
+std::vector<std::string> parts_of(const ExportFile& file) {
+    return plain_parts(file.path.generic_string()).value();
+}
+
+void write_files(const std::filesystem::path& path, const std::vector<ExportFile>& files) {
+    const auto dir = ContainedDir::open(path, "--out");
+    const auto before = read_manifest(dir);
+    std::vector<std::vector<std::string>> now;
+    for (const auto& f : files)
+        now.push_back(parts_of(f));
+    for (std::size_t i = 0; i < files.size(); ++i)
+        write_within(dir, now[i], files[i].text);
     // Removed before the manifest moves on: an export stopped between the two removes them
     // next time.
-    if (const auto removed = remove_stale(dir, before, files); removed > 0)
+    std::size_t removed = 0;
+    for (const auto& parts : before)
+        if (std::find(now.begin(), now.end(), parts) == now.end() && remove_within(dir, parts))
+            ++removed;
+    if (removed > 0)
         print_diagnostic("note", "removed " + count_text(static_cast<long long>(removed), "file") +
-                                     " the last export to " + dir.string() +
+                                     " the last export to " + path.string() +
                                      " wrote and this one no longer holds");
     std::string manifest;
     for (const auto& f : files)
         manifest += f.path.generic_string() + "\n";
-    write_file_atomically(dir / kManifest, manifest);
+    dir.write_file(std::string(kManifest), manifest);
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 
 #include "fleet_db/report_intake.hpp"
 #include "model/alloc_threads.hpp"
+#include "model/fleet/host_name.hpp"
 #include "tuner/boot/tuned.hpp"
 
 namespace hugetune::cli {
@@ -87,7 +88,7 @@ std::string tuned_profile(const ExportSku& sku) {
 }  // namespace
 
 std::vector<std::string> ansible_group_names(const std::vector<std::string>& keys) {
-    return unique_names(keys, "hugetune_", '_', true, 128);
+    return unique_names(keys, std::string(model::fleet::kAnsibleGroupPrefix), '_', true, 128);
 }
 
 std::vector<std::string> kubernetes_names(const std::vector<std::string>& keys) {

@@ -183,14 +183,19 @@ std::vector<PrometheusSample> verification_samples(const model::Verification& v,
 std::vector<PrometheusSample> fleet_samples(const std::vector<FleetMetricInput>& skus,
                                             std::int64_t now_unix_seconds) {
     std::vector<PrometheusSample> out;
-    for (const auto& [a, latest] : skus) {
-        const std::string key = model::fleet::to_string(a.sku);
+    for (const auto& [key, answer, latest] : skus) {
         // One sample per status value, so that an alert matches status="..." == 1 whichever
-        // status the SKU had before.
-        for (const auto status : model::fleet::kSkuStatuses)
+        // status the SKU had before, and changes() of them counts its changes of status.
+        for (const auto value : model::fleet::kSkuStatuses)
             out.push_back({Metric::fleet_sku_status,
-                           {key, model::fleet::to_string(status)},
-                           status == a.status ? 1.0 : 0.0});
+                           {key, model::fleet::to_string(value)},
+                           answer && value == answer->status ? 1.0 : 0.0});
+        out.push_back({Metric::fleet_sku_status,
+                       {key, std::string(model::fleet::kSkuErrorStatus)},
+                       answer ? 0.0 : 1.0});
+        if (!answer)
+            continue;
+        const auto& a = *answer;
         const std::vector<std::string> labels = {key, model::fleet::to_string(a.status)};
         const auto add = [&](std::optional<double> value, Metric metric) {
             if (value)

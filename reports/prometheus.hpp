@@ -77,15 +77,19 @@ std::vector<PrometheusSample> verification_samples(const model::Verification& ve
 // What a verify that could not judge the boot writes: its exit code and the time.
 std::vector<PrometheusSample> verify_failure_samples(int exit_code, std::int64_t now_unix_seconds);
 
-// One SKU's answer with when its newest report was made, when known.
+// One SKU: its answer, none when its runs could not be fitted, and when its newest report was
+// made, when known.
 struct FleetMetricInput {
-    model::fleet::FleetAnswer answer;
+    std::string sku_key;
+    std::optional<model::fleet::FleetAnswer> answer;
     std::optional<std::int64_t> latest_report_unix_seconds;
 };
 
-// Per SKU: its status as one sample per status value (1 for the SKU's, 0 for the others), the
-// recommended value, predicted seconds, confidence, hosts, runs, verified boots and their
-// ratio, and its newest report's time; then the export's own time.
+// Per SKU: its status as one sample per status value and kSkuErrorStatus (1 for the SKU's, 0
+// for the others), so that a SKU without an answer still says so and a change of status moves
+// two samples whatever the statuses; then, for a SKU with an answer, the recommended value,
+// predicted seconds, confidence, hosts, runs, verified boots and their ratio, and its newest
+// report's time; then the export's own time.
 std::vector<PrometheusSample> fleet_samples(const std::vector<FleetMetricInput>& skus,
                                             std::int64_t now_unix_seconds);
 

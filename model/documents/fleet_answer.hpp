@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "model/documents/report.hpp"
@@ -40,6 +41,9 @@ inline constexpr SkuStatus kSkuStatuses[] = {SkuStatus::settled,
                                              SkuStatus::disagrees_with_verification,
                                              SkuStatus::disagrees_with_boots};
 std::string to_string(SkuStatus status);  // the enumerator's name: "settled", ...
+// What the exports give as the status of a SKU that has no answer: its runs could not be fitted
+// (a stored document the reader refuses, say); never settled.
+inline constexpr std::string_view kSkuErrorStatus = "error";
 // Settled either way: what the exports roll out.
 inline bool is_settled(SkuStatus status) {
     return status == SkuStatus::settled || status == SkuStatus::settled_by_boots;

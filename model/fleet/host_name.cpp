@@ -1,6 +1,7 @@
 #include "model/fleet/host_name.hpp"
 
 #include <algorithm>
+#include <iterator>
 
 #include "model/text.hpp"
 
@@ -23,6 +24,23 @@ std::optional<std::string> label_problem(std::string_view label) {
     return std::nullopt;
 }
 
+// Ansible's own groups, which every inventory has.
+constexpr std::string_view kAnsibleOwnGroups[] = {"all", "ungrouped"};
+
+// Group names hold no dot, so only a name of one label can be one.
+std::optional<std::string> group_name_problem(const std::string& canonical) {
+    if (std::find(std::begin(kAnsibleOwnGroups), std::end(kAnsibleOwnGroups), canonical) !=
+        std::end(kAnsibleOwnGroups))
+        return "it is the name of Ansible's group '" + canonical +
+               "', which a host of that name would take the place of in every play meant for "
+               "the group";
+    if (canonical.find('.') == std::string::npos && canonical.starts_with(kAnsibleGroupPrefix))
+        return "it starts with '" + std::string(kAnsibleGroupPrefix) +
+               "' as the SKU groups of the Ansible export do, and a host named like a group "
+               "takes its place in every play meant for the group";
+    return std::nullopt;
+}
+
 }  // namespace
 
 std::optional<std::string> host_name_problem(std::string_view name) {
@@ -42,7 +60,7 @@ std::optional<std::string> host_name_problem(std::string_view name) {
         if (const auto p = label_problem(name.substr(start, dot - start)))
             return p;
         if (dot == std::string_view::npos)
-            return std::nullopt;
+            return group_name_problem(canonical_host_name(name));
         start = dot + 1;
     }
 }

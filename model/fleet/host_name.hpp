@@ -14,11 +14,18 @@ namespace hugetune::model::fleet {
 inline constexpr std::size_t kMaxHostNameChars = 253;
 inline constexpr std::size_t kMaxHostLabelChars = 63;
 
+// The start of every group name of the Ansible inventory `fleet export` writes ("hugetune_"
+// and the SKU's key): no host name may start so (host_name_problem).
+inline constexpr std::string_view kAnsibleGroupPrefix = "hugetune_";
+
 // Why `name` is not a host name the fleet stores, absent when it is one: labels of ASCII
 // letters, digits, '-' and '_' (not RFC 1123's, but hosts named so exist and every export
 // carries it), neither starting nor ending with '-', separated by single dots, one trailing dot
 // allowed. Names such as "[list]", "a b" or "web:17" are refused: the exports' tools (Ansible's
-// host patterns above all) read them as something else.
+// host patterns above all) read them as something else. So are the names an Ansible group has
+// or may have, in any case: "all", "ungrouped", and a name of one label starting with
+// kAnsibleGroupPrefix. Ansible takes a pattern that names both a host and a group for the host,
+// so a host named "all" would be the only target of every play meant for all hosts.
 std::optional<std::string> host_name_problem(std::string_view name);
 
 // The name as the fleet stores and compares it, as DNS compares names (RFC 4343): lower case,

@@ -177,6 +177,74 @@ else
     ansible_checked="; ansible-inventory not installed (Debian: ansible-core), its check left out"
 fi
 
+# An export to DIR writes and removes only inside DIR: a manifest edited to name a file through
+# a link planted in DIR (or outside DIR) names nothing, and a link where the export writes a
+# directory is refused. The files outside stay.
+mkdir "$work/outside"
+echo "keep" >"$work/outside/victim.yml"
+echo "keep" >"$work/outside/other.yml"
+ln -s "$work/outside" "$work/inv/linked"
+ln -s "$work/outside/other.yml" "$work/inv/other-link.yml"
+printf '%s\n' linked/victim.yml other-link.yml "../outside/other.yml" "$work/outside/other.yml" \
+    >>"$work/inv/.hugetune-export-manifest"
+expect 0 "$bin" fleet export --db "$db" --format ansible --out "$work/inv" "${analysis[@]}"
+stderr_has "warning: ignored line "
+stderr_has "'../outside/other.yml': not a path inside the directory"
+stderr_has "'$work/outside/other.yml': not a path inside the directory"
+[[ $(cat "$work/outside/victim.yml" "$work/outside/other.yml") == $'keep\nkeep' ]] ||
+    fail "an export removed a file outside its directory: $(ls -l "$work/outside")"
+[[ -L $work/inv/linked && -L $work/inv/other-link.yml ]] || fail "the planted links were removed"
+grep -q linked "$work/inv/.hugetune-export-manifest" && fail "the next manifest names what this export did not write"
+mkdir "$work/inv2"
+ln -s "$work/outside" "$work/inv2/group_vars"
+expect 2 "$bin" fleet export --db "$db" --format ansible --out "$work/inv2" "${analysis[@]}"
+stderr_has "error: --out: $work/inv2/group_vars is a symbolic link; hugetune writes only into the directory itself: remove the link"
+[[ $(ls "$work/outside") == $'other.yml\nvictim.yml' ]] || fail "an export wrote outside its directory: $(ls "$work/outside")"
+
+# Host names Ansible reads as a group ("all", "ungrouped", a SKU's group) are refused on
+# ingest; a database that holds them from before the rule exports the others, without them.
+read -r group host1 host2 < <(python3 -c 'import sys, yaml
+children = yaml.safe_load(open(sys.argv[1]))["all"]["children"]
+group = sorted(children)[0]
+print(group, *sorted(children[group]["hosts"])[:2])' "$work/inv/inventory.yml")
+[[ $group == hugetune_* && -n $host2 ]] || fail "no group of two hosts in $work/inv/inventory.yml"
+mkdir "$work/named"
+for name in all UNGROUPED "$group"; do
+    python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); d["host"]["hostname"] = sys.argv[3]; json.dump(d, open(sys.argv[2], "w"))' \
+        "$work/fleet/skylake-sp-0-host00.json" "$work/named/$name.json" "$name"
+    expect 2 "$bin" fleet ingest --db "$db" "$work/named/$name.json"
+    stderr_has "refused $work/named/$name.json: host name '$name' is not a DNS host name: it "
+done
+stderr_has "it starts with 'hugetune_' as the SKU groups of the Ansible export do"
+cp "$db" "$work/before-the-rule.db"
+python3 -c 'import sqlite3, sys
+c = sqlite3.connect(sys.argv[1])
+for old, new in ((sys.argv[2], "all"), (sys.argv[3], sys.argv[4])):
+    c.execute("UPDATE hosts SET hostname = ? WHERE hostname = ?", (new, old))
+c.commit()' "$work/before-the-rule.db" "$host1" "$host2" "$group"
+expect 0 "$bin" fleet export --db "$work/before-the-rule.db" --format ansible --out "$work/inv-before" "${analysis[@]}"
+stderr_has "warning: host 'all' left out: it is the name of Ansible's group 'all'"
+stderr_has "warning: host '$group' left out: it starts with 'hugetune_'"
+grep -E '^        "(all|ungrouped|hugetune_[a-z0-9_]*)": ' "$work/inv-before/inventory.yml" &&
+    fail "a host named like a group is in the inventory"
+# Ansible itself: every host the inventory names is in the pattern all and in its group.
+if command -v ansible >/dev/null; then
+    for pattern in all "$group"; do
+        HOME=$work ANSIBLE_LOCAL_TEMP=$work/ansible-tmp ansible -i "$work/inv-before/inventory.yml" \
+            "$pattern" --list-hosts >"$work/listed.txt" 2>"$work/ansible.err" ||
+            fail "ansible $pattern --list-hosts: $(cat "$work/ansible.err")"
+        grep -qi "warning" "$work/ansible.err" && fail "ansible $pattern --list-hosts warns: $(cat "$work/ansible.err")"
+        python3 - "$work/inv-before/inventory.yml" "$pattern" "$work/listed.txt" <<'PY' || fail "ansible $pattern --list-hosts: $(cat "$work/listed.txt")"
+import sys, yaml
+children = yaml.safe_load(open(sys.argv[1]))["all"]["children"]
+pattern = sys.argv[2]
+want = {h for g, b in children.items() if pattern in ("all", g) for h in b["hosts"]}
+listed = {l.strip() for l in open(sys.argv[3]).read().splitlines()[1:]}
+sys.exit(0 if listed == want and len(want) >= 3 else 1)
+PY
+    done
+fi
+
 # Refusals: an unknown format names the new ones; --out of a directory format is a file.
 expect_error 2 "--format: 'xml' is not one of json, csv, cmdline, prometheus, ansible, tuned, machineconfig" \
     "$bin" fleet export --db "$db" --format xml

@@ -47,6 +47,20 @@ boot failed 1 --log "$logs/dmesg-6.15-failed.log"
 boot unjudged 2 --log "$logs/dmesg-rotated.log"
 expect 0 "$bin" fleet ingest --db "$work/fleet.db" "$src/tests/fixtures/fleet/report-1.json"
 expect 0 "$bin" fleet export --db "$work/fleet.db" --format prometheus --out "$work/prom/fleet.prom"
+# A SKU without an answer (a stored verification block this reader refuses, written with SQL
+# as the fleet suite writes it) keeps its status sample, status="error", so that the alert on a
+# SKU no longer settled fires for it too (the tests' SKU sapphirerapids).
+python3 -S -c 'import sqlite3, sys
+c = sqlite3.connect(sys.argv[1])
+run = c.execute("SELECT id FROM runs").fetchone()[0]
+c.execute("INSERT INTO verifications (run_id, block_hash, verified, ratio, block) VALUES (?, ?, 1, 1e300, ?)",
+          (run, "00000000000000aa", "{\"verified\": true, \"ratio\": 1e300, \"problems\": []}"))
+c.commit()' "$work/fleet.db"
+expect 0 "$bin" fleet export --db "$work/fleet.db" --format prometheus --out "$work/fleet-error.prom"
+grep -Eq '^hugetune_fleet_sku_status\{sku="[^"]+",status="error"\} 1$' "$work/fleet-error.prom" ||
+    fail "a SKU without an answer has no status=\"error\" sample: $(cat "$work/fleet-error.prom")"
+[[ $(grep -c '^hugetune_fleet_sku_status{.*} 1$' "$work/fleet-error.prom") == 1 ]] ||
+    fail "a SKU without an answer has another status too: $(cat "$work/fleet-error.prom")"
 
 # Which alerts each host's file fires (alertname:instance), after an hour of scrapes.
 cat >"$work/want" <<'WANT'

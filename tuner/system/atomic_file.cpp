@@ -6,6 +6,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <random>
 #include <string>
 #include <system_error>
 
@@ -44,22 +45,28 @@ struct Target {
     std::string refusal;  // empty: the target may be replaced
 };
 
-Target inspect_target(const fs::path& path) {
+// The entry `name` of the directory open as `dir_fd` (AT_FDCWD: `name` is a path), named
+// `shown` in the refusal.
+Target inspect_target(int dir_fd, const char* name, const fs::path& shown) {
     Target target;
     struct stat st {};
-    if (lstat(path.c_str(), &st) != 0)
+    if (fstatat(dir_fd, name, &st, AT_SYMLINK_NOFOLLOW) != 0)
         return target;  // absent, or unreachable: creating the temporary file will say why
     if (S_ISLNK(st.st_mode))
-        target.refusal = path.string() +
+        target.refusal = shown.string() +
                          " is a symbolic link; hugetune does not write through links: give the "
                          "path of the file itself, or remove the link";
     else if (S_ISDIR(st.st_mode))
-        target.refusal = path.string() + " is a directory; give a file name";
+        target.refusal = shown.string() + " is a directory; give a file name";
     else if (!S_ISREG(st.st_mode))
-        target.refusal = path.string() + " is not a regular file; give the path of a regular file";
+        target.refusal = shown.string() + " is not a regular file; give the path of a regular file";
     else
         target.existing = st;
     return target;
+}
+
+Target inspect_target(const fs::path& path) {
+    return inspect_target(AT_FDCWD, path.c_str(), path);
 }
 
 // Permission bits only: a report or a sweep has no use for set-id or sticky bits.
@@ -108,32 +115,67 @@ void fill_temporary(int fd, const std::string& name, std::string_view bytes,
         fail("cannot fsync", errno);
 }
 
+// mkostemp's names, ".NAME.tmp.XXXXXX", made in a directory given by descriptor (mkostemp takes
+// only a path). O_EXCL makes each a new file, as mkostemp's are.
+int create_temporary_at(int dir_fd, const std::string& name, std::string& temporary) {
+    static constexpr std::string_view kChars =
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+    std::random_device random;
+    for (int attempt = 0; attempt < 100; ++attempt) {
+        temporary = "." + name + ".tmp.";
+        for (int i = 0; i < 6; ++i)
+            temporary += kChars[random() % kChars.size()];
+        const int fd = openat(dir_fd, temporary.c_str(),
+                              O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+        if (fd >= 0 || errno != EEXIST)
+            return fd;
+    }
+    return -1;
+}
+
 }  // namespace
+
+void write_file_atomically_at(int dir_fd, const std::string& name, const fs::path& shown,
+                              std::string_view bytes, const FileOwnership& ownership) {
+    const Target target = inspect_target(dir_fd, name.c_str(), shown);
+    if (!target.refusal.empty())
+        throw UsageError(target.refusal);
+    const fs::path dir = directory_of(shown);
+    std::string temporary;
+    Fd fd(create_temporary_at(dir_fd, name, temporary));
+    if (fd.fd < 0)
+        throw RuntimeError("cannot create a temporary file in " + dir.string() + ": " +
+                           errno_text());
+    const std::string shown_temporary = (dir / temporary).string();
+    try {
+        fill_temporary(fd.fd, shown_temporary, bytes,
+                       resolve_ownership(ownership, target.existing));
+        if (renameat(dir_fd, temporary.c_str(), dir_fd, name.c_str()) != 0)
+            throw RuntimeError("cannot rename " + shown_temporary + " to " + shown.string() + ": " +
+                               errno_text());
+    } catch (...) {
+        unlinkat(dir_fd, temporary.c_str(), 0);
+        throw;
+    }
+    fsync(dir_fd);
+}
 
 void write_file_atomically(const fs::path& path, std::string_view bytes,
                            const FileOwnership& ownership) {
+    // Refused by its path first: a path such as "dir/" names no entry of its directory.
     const Target target = inspect_target(path);
     if (!target.refusal.empty())
         throw UsageError(target.refusal);
     const fs::path dir = directory_of(path);
-    std::string tmpl = (dir / ("." + path.filename().string() + ".tmp.XXXXXX")).string();
-    int raw = mkostemp(tmpl.data(), O_CLOEXEC);
-    if (raw < 0)
+    // A directory one may write but not list (mode 0300) opens only as O_PATH, which serves
+    // the *at() calls but not the directory's fsync.
+    Fd dir_fd(open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+    if (dir_fd.fd < 0 && errno == EACCES)
+        dir_fd.fd = open(dir.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
+    if (dir_fd.fd < 0)
         throw RuntimeError("cannot create a temporary file in " + dir.string() + ": " +
                            errno_text());
-    Fd fd(raw);
-    try {
-        fill_temporary(fd.fd, tmpl, bytes, resolve_ownership(ownership, target.existing));
-        if (rename(tmpl.c_str(), path.c_str()) != 0)
-            throw RuntimeError("cannot rename " + tmpl + " to " + path.string() + ": " +
-                               errno_text());
-    } catch (...) {
-        unlink(tmpl.c_str());
-        throw;
-    }
-    Fd dfd(open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
-    if (dfd.fd >= 0)
-        fsync(dfd.fd);
+    write_file_atomically_at(dir_fd.fd, path.filename().string(), path, bytes, ownership);
 }
 
 void check_writable_path(const fs::path& path, std::string_view option_name) {

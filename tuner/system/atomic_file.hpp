@@ -7,6 +7,7 @@
 #include <sys/types.h>
 #include <filesystem>
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace hugetune {
@@ -24,6 +25,11 @@ struct FileOwnership {
 // no temporary file is left behind.
 void write_file_atomically(const std::filesystem::path& path, std::string_view bytes,
                            const FileOwnership& ownership = {});
+// As above, for the entry `name` (one plain name) of the directory open as `dir_fd`: the file
+// lands in that directory whatever its path leads to by now. `shown` is its path in messages.
+void write_file_atomically_at(int dir_fd, const std::string& name,
+                              const std::filesystem::path& shown, std::string_view bytes,
+                              const FileOwnership& ownership = {});
 
 // Removes the temporary files write_file_atomically leaves beside `path` when it is killed
 // between creating one and renaming it (".NAME.tmp.XXXXXX"). Only for a caller that holds the

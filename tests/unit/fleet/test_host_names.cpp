@@ -67,6 +67,20 @@ TEST_CASE("host names: DNS names are taken, compared without case and trailing d
     CHECK(host_name_problem(name253 + "c"));
 }
 
+// Ansible takes a pattern that is both a host's and a group's name for the host: a host named
+// "all" would be the one target of a play for every host.
+TEST_CASE("host names: the names of Ansible's groups and of the export's groups are refused") {
+    for (const char* bad : {"all", "ALL", "all.", "ungrouped", "Ungrouped", "hugetune_",
+                            "hugetune_zen4_2n_32t_64g_2048k_ioa1", "HUGETUNE_zen4"})
+        CHECK_MESSAGE(host_name_problem(bad), bad);
+    CHECK(host_name_problem("all")->find("Ansible's group 'all'") != std::string::npos);
+    CHECK(host_name_problem("hugetune_x")->find("'hugetune_'") != std::string::npos);
+    // No group name holds a dot or a '-'.
+    for (const char* good : {"all.example.com", "all-1", "allhosts", "hugetune_x.example.com",
+                             "hugetune-x", "web.hugetune_x"})
+        CHECK_MESSAGE(!host_name_problem(good), good);
+}
+
 TEST_CASE("one report under a short name and its FQDN is one host: not enough for min hosts") {
     // Stored as ingest stores them: web-17 and WEB-17 are one name; the FQDN is the other.
     const std::vector<FleetRun> runs = {renamed("web-17"), renamed("web-17.example.com")};

@@ -88,15 +88,17 @@ TEST_CASE("prometheus: without a report the sku label is empty, so every sample 
 }
 
 TEST_CASE("prometheus: a SKU's status is one sample per status value") {
-    FleetMetricInput sku;
-    sku.answer.sku = {"zen4", 2, 32, 64, 2048, std::nullopt};
-    sku.answer.status = model::fleet::SkuStatus::needs_more_hosts;
-    sku.answer.confidence = 0.69;
-    sku.latest_report_unix_seconds = 1796120631;
+    model::fleet::FleetAnswer answer;
+    answer.sku = {"zen4", 2, 32, 64, 2048, std::nullopt};
+    answer.status = model::fleet::SkuStatus::needs_more_hosts;
+    answer.confidence = 0.69;
+    const FleetMetricInput sku{"zen4/2n/32t/64g/2048k", answer, 1796120631};
     const std::string text = prometheus_text(fleet_samples({sku}, 1796190647));
     const std::string key = "sku=\"zen4/2n/32t/64g/2048k\"";
+    CHECK(text.find("hugetune_fleet_sku_status{" + key + ",status=\"error\"} 0\n") !=
+          std::string::npos);
     for (const auto status : model::fleet::kSkuStatuses) {
-        const std::string value = status == sku.answer.status ? "1" : "0";
+        const std::string value = status == answer.status ? "1" : "0";
         CHECK(text.find("hugetune_fleet_sku_status{" + key + ",status=\"" +
                         model::fleet::to_string(status) + "\"} " + value + "\n") !=
               std::string::npos);
@@ -107,4 +109,19 @@ TEST_CASE("prometheus: a SKU's status is one sample per status value") {
                     ",status=\"needs_more_hosts\"} 1796120631\n") != std::string::npos);
     CHECK(text.find("\nhugetune_fleet_export_timestamp_seconds 1796190647\n") != std::string::npos);
     CHECK(text.find("hugetune_fleet_verification_ratio") == std::string::npos);
+}
+
+// Without an answer the SKU still has its status, so that an alert on a SKU no longer settled
+// fires for it too; it has no other sample.
+TEST_CASE("prometheus: a SKU without an answer has the status error") {
+    const FleetMetricInput sku{"zen4/2n/32t/64g/2048k", std::nullopt, 1796120631};
+    const std::string text = prometheus_text(fleet_samples({sku}, 1796190647));
+    const std::string key = "sku=\"zen4/2n/32t/64g/2048k\"";
+    CHECK(text.find("hugetune_fleet_sku_status{" + key + ",status=\"error\"} 1\n") !=
+          std::string::npos);
+    for (const auto status : model::fleet::kSkuStatuses)
+        CHECK(text.find("hugetune_fleet_sku_status{" + key + ",status=\"" +
+                        model::fleet::to_string(status) + "\"} 0\n") != std::string::npos);
+    CHECK(text.find("hugetune_fleet_recommended_threads") == std::string::npos);
+    CHECK(text.find("hugetune_fleet_latest_report_timestamp_seconds") == std::string::npos);
 }

@@ -11,10 +11,12 @@
 #include <functional>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "model/errors.hpp"
 #include "tests/unit/support/fixtures.hpp"
 #include "tuner/system/atomic_file.hpp"
+#include "tuner/system/contained_dir.hpp"
 
 using namespace hugetune;
 namespace fs = std::filesystem;
@@ -133,4 +135,50 @@ TEST_CASE("check_writable_path names the option, the problem and the fix") {
     // The probe file is gone and nothing was written.
     CHECK(s.entries() == 2);
     CHECK(slurp(s.dir / "target.json") == "theirs");
+}
+
+// A directory output (fleet export --out DIR) reaches its files from DIR's descriptor, one plain
+// name at a time: a link planted in DIR leads neither a write nor a removal out of it.
+TEST_CASE("contained directory: links inside it lead nowhere") {
+    Scratch outside;
+    Scratch s;
+    spit(outside.dir / "victim.txt", "keep");
+    const fs::path out = s.dir / "out";
+    const auto dir = ContainedDir::open(out, "--out");
+    fs::create_directory_symlink(outside.dir, out / "linked");
+    spit(out / "plain.txt", "old");
+    fs::create_symlink(outside.dir / "victim.txt", out / "file-link");
+
+    CHECK(!dir.existing_subdirectory("linked"));
+    CHECK(!dir.remove_file("linked"));
+    CHECK(!dir.remove_file("file-link"));
+    CHECK(!dir.remove_empty_subdirectory("linked"));
+    CHECK(usage_message([&] {
+              dir.subdirectory("linked");
+          }).find("--out: " + (out / "linked").string() + " is a symbolic link") == 0);
+    CHECK(usage_message([&] { dir.write_file("file-link", "x"); }).find("is a symbolic link") !=
+          std::string::npos);
+    CHECK(!dir.read_file("file-link"));
+    CHECK(slurp(outside.dir / "victim.txt") == "keep");
+    CHECK(fs::is_symlink(out / "linked"));
+    CHECK(outside.entries() == 1);
+
+    dir.subdirectory("sub").write_file("a.yml", "new");
+    CHECK(slurp(out / "sub" / "a.yml") == "new");
+    CHECK(dir.read_file("plain.txt") == "old");
+    CHECK(dir.remove_file("plain.txt"));
+    CHECK(!fs::exists(out / "plain.txt"));
+    CHECK(!dir.remove_empty_subdirectory("sub"));
+    CHECK(dir.existing_subdirectory("sub")->remove_file("a.yml"));
+    CHECK(dir.remove_empty_subdirectory("sub"));
+    CHECK(usage_message([&] {
+              ContainedDir::open(out / "linked", "--out");
+          }).find("is a symbolic link") != std::string::npos);
+}
+
+TEST_CASE("contained directory: only paths of plain names have parts") {
+    CHECK(plain_parts("inventory.yml") == std::vector<std::string>{"inventory.yml"});
+    CHECK(plain_parts("group_vars/x.yml") == std::vector<std::string>{"group_vars", "x.yml"});
+    for (const char* bad : {"", "/etc/passwd", "../x", "a/../b", "a//b", "a/", "./a", ".", ".."})
+        CHECK_MESSAGE(!plain_parts(bad), bad);
 }
