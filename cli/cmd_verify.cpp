@@ -358,7 +358,7 @@ bool send_records(const VerifyOptions& o, const std::optional<fleet_db::IntakeBo
 }
 
 // This boot's record as the fleet database takes it, or nothing, said, when a value in it is one
-// the record's reader refuses (a gathered tree's release that uname never printed, a line's
+// the record's reader refuses (a logged release longer than uname's 64 characters, a line's
 // thread count past the kernel's bound): `fleet ingest` would refuse it, so the database never
 // gets it, nor the spool, which would only set it aside later.
 std::optional<fleet_db::IntakeBoot> storable_record(const model::BootRecord& record) {
