@@ -7,6 +7,7 @@
 #include "cli/cli.hpp"
 #include "model/text.hpp"
 #include "tuner/system/atomic_file.hpp"
+#include "tuner/system/file_lock.hpp"
 #include "tuner/system/json_file.hpp"
 #include "tuner/system/root_path.hpp"
 
@@ -15,17 +16,34 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// The spool's records, oldest first: their names begin with the time they were made.
-std::vector<fs::path> spooled(const fs::path& spool) {
+// The spool's files of one extension, oldest first: their names begin with the time they were
+// made. A name that begins with a dot is a writer's temporary file (write_file_atomically's
+// ".NAME.tmp.XXXXXX"), not yet a record: never read. A link among them is no record verify kept:
+// never followed, so never read.
+std::vector<fs::path> spooled(const fs::path& spool, std::string_view extension = ".json") {
     std::vector<fs::path> out;
     std::error_code ec;
-    // A link among them is no record verify kept: never followed, so never read.
     for (const auto& entry : fs::directory_iterator(spool, ec))
-        if (entry.path().extension() == ".json" && entry.is_regular_file(ec) &&
+        if (entry.path().extension() == extension &&
+            !entry.path().filename().string().starts_with(".") && entry.is_regular_file(ec) &&
             !entry.is_symlink(ec))
             out.push_back(entry.path());
     std::sort(out.begin(), out.end());
     return out;
+}
+
+// A spooled file that is no boot record, renamed *.bad for its owner to look at; of those only
+// the newest kMaxSetAsideBootRecords stay, so a host that keeps making bad ones fills nothing.
+void set_aside(const fs::path& spool, const fs::path& path, const std::string& why) {
+    std::error_code ec;
+    fs::rename(path, fs::path(path).replace_extension(".bad"), ec);
+    print_diagnostic("warning",
+                     "set aside a spooled file that is not a boot record hugetune "
+                     "reads (" +
+                         printable_text(why) + "): renamed *.bad");
+    const auto bad = spooled(spool, ".bad");
+    for (std::size_t i = 0; i + kMaxSetAsideBootRecords < bad.size(); ++i)
+        fs::remove(bad[i], ec);
 }
 
 // "20261203T235000Z-<hash of the boot>.json": in time order by name, one file per boot.
@@ -88,7 +106,14 @@ SendResult send_boot_records(const fleet_db::DbTarget& target, const fs::path& s
         ++(db->store_boot_record(boot) ? result.sent : result.stored_before);
     };
     try {
-        for (const auto& path : spooled(spool)) {
+        // One verify sends the spool at a time; another that finds it locked sends its own
+        // record alone, and leaves the spool to the one sending it, which may have sent and
+        // removed what the other listed.
+        std::error_code ec;
+        const auto lock =
+            fs::is_directory(spool, ec) ? FileLock::try_lock_directory(spool) : std::nullopt;
+        result.spool_busy = !lock && fs::is_directory(spool, ec);
+        for (const auto& path : lock ? spooled(spool) : std::vector<fs::path>{}) {
             std::optional<fleet_db::IntakeBoot> boot;
             try {
                 auto bytes = read_document_file(path);
@@ -96,11 +121,7 @@ SendResult send_boot_records(const fleet_db::DbTarget& target, const fs::path& s
                     throw UsageError("cannot be read");
                 boot = fleet_db::read_intake_boot(path.string(), std::move(*bytes));
             } catch (const std::exception& e) {  // no database work here: the file itself
-                std::error_code ec;
-                fs::rename(path, fs::path(path).replace_extension(".bad"), ec);
-                print_diagnostic("warning", std::string("set aside a spooled file that is not a "
-                                                        "boot record hugetune reads (") +
-                                                e.what() + "): renamed *.bad");
+                set_aside(spool, path, e.what());
                 continue;
             }
             store(*boot);

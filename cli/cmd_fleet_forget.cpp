@@ -76,6 +76,8 @@ std::optional<ForgetCommand> parse_forget(const Args& args) {
                                       {"tool-version", &o.tool_version}})
         if (vm.count(name) && value->empty())
             usage_error(std::string("--") + name, "give a value");
+    if (vm.count("host"))
+        o.host = host_option(o.host);
     if (vm.count("before"))
         o.before = before_value(o.before);
     if (vm.count("verification"))
@@ -141,8 +143,6 @@ int run_fleet_forget(const Args& args) {
     auto o = parse_forget(args);
     if (!o)
         return 0;
-    if (!o->host.empty())  // as names are stored: lower case, no trailing dot
-        o->host = model::fleet::canonical_host_name(o->host);
     const auto target = fleet_db_target(o->db);
     auto db = fleet_db::FleetDb::open(target, false);
     if (!o->host.empty() && !db.sku_of_host(o->host) && db.boot_records_of_host(o->host) == 0)

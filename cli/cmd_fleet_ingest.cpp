@@ -66,9 +66,11 @@ bool is_lines_file(const fs::path& path) {
 
 struct Refusal {
     std::string name, reason;
+    std::string lines_of =
+        {};  // the JSON Lines input of a refused line, empty for a whole document
 };
 
-// The refusals, each listed, but of a JSON Lines file's lines only the first few: a file of a
+// The refusals, each listed, but of a JSON Lines input's lines only the first few: a file of a
 // million bad lines is said in a few lines, and not held.
 struct Refusals {
     static constexpr std::size_t kListedPerFile = 20;
@@ -76,14 +78,14 @@ struct Refusals {
     std::size_t count = 0;
     std::map<std::string, std::size_t> lines_of_file;
 
+    // Names and reasons hold what the input held (a file's name, a record's host): made
+    // printable here, once, they are safe on a terminal and valid UTF-8 in --json's output.
     void add(Refusal r) {
         ++count;
-        const auto colon = r.name.rfind(':');
-        const bool line = colon != std::string::npos && colon + 1 < r.name.size() &&
-                          r.name.find_first_not_of("0123456789", colon + 1) == std::string::npos &&
-                          is_lines_file(r.name.substr(0, colon));
-        if (line && ++lines_of_file[r.name.substr(0, colon)] > kListedPerFile)
+        if (!r.lines_of.empty() && ++lines_of_file[r.lines_of] > kListedPerFile)
             return;
+        r.name = printable_text(r.name);
+        r.reason = printable_text(r.reason);
         listed.push_back(std::move(r));
     }
 };
@@ -94,9 +96,42 @@ struct Input {
     // Not read at all: a FIFO, a device or a socket could block the ingest, which holds the
     // database's ingest lock, for as long as its writer likes.
     std::optional<std::string> refusal;
-    // A JSON Lines file of boot records (its name ends in .jsonl): one record a line.
+    // JSON Lines of boot records, one record a line: a file whose name ends in .jsonl, or
+    // standard input whose first line is a whole boot record.
     bool lines = false;
+    std::string head = {};  // of standard input: its first bytes, read to tell which it holds
 };
+
+// Standard input up to the end of its first line that is not blank, or up to a record line's
+// bound: enough to tell JSON Lines of boot records from one document without holding either.
+std::string read_stdin_head() {
+    std::string head;
+    std::streambuf* buf = std::cin.rdbuf();
+    std::size_t line_start = 0;
+    while (head.size() <= model::kMaxBootRecordLineBytes) {
+        const int c = buf->sbumpc();
+        if (c == std::char_traits<char>::eof())
+            break;
+        head.push_back(static_cast<char>(c));
+        if (c != '\n')
+            continue;
+        if (head.find_first_not_of(" \t\r\n", line_start) != std::string::npos)
+            break;
+        line_start = head.size();
+    }
+    return head;
+}
+
+// Standard input as an input: JSON Lines when its first line that is not blank is a whole boot
+// record by itself (a document that spans lines, or a report, is not), else one document.
+Input stdin_input() {
+    Input in{"<stdin>", true, std::nullopt};
+    in.head = read_stdin_head();
+    const auto start = in.head.find_first_not_of(" \t\r\n");
+    in.lines = start != std::string::npos &&
+               fleet_db::is_boot_record_line(std::string_view(in.head).substr(start));
+    return in;
+}
 
 // Why a named input is not read, or nothing for a regular file (or one that is not there,
 // which the read then refuses as unreadable).
@@ -117,7 +152,7 @@ std::vector<Input> gather_inputs(const std::vector<std::string>& inputs) {
     for (const auto& input : inputs) {
         std::error_code ec;
         if (input == "-") {
-            out.push_back({"<stdin>", true, std::nullopt});
+            out.push_back(stdin_input());
         } else if (fs::is_directory(input, ec)) {
             std::vector<fs::path> files;
             for (const auto& entry : fs::directory_iterator(input, ec))
@@ -135,9 +170,12 @@ std::vector<Input> gather_inputs(const std::vector<std::string>& inputs) {
 }
 
 std::optional<std::string> read_input(const Input& input) {
-    if (input.from_stdin)
-        return read_document_bytes(std::cin);
-    return read_document_file(input.name);
+    if (!input.from_stdin)
+        return read_document_file(input.name);
+    auto rest = read_document_bytes(std::cin);
+    if (!rest)
+        return std::nullopt;
+    return input.head + *rest;
 }
 
 using Checked = std::variant<fleet_db::IntakeReport, fleet_db::IntakeBoot, std::string>;
@@ -178,6 +216,7 @@ struct Unit {
 struct Item {
     std::string name;
     Checked checked;
+    std::string lines_of = {};  // as Refusal's
 };
 
 // A unit's documents, in order.
@@ -193,7 +232,8 @@ Prepared prepare_lines(const Input& input, Unit& unit) {
         if (skipped < unit.too_long.size() && unit.too_long[skipped] == line) {
             out.items.push_back({input.name + ":" + std::to_string(line),
                                  "longer than " + std::to_string(model::kMaxBootRecordLineBytes) +
-                                     " bytes, which no boot record is; give one record a line"});
+                                     " bytes, which no boot record is; give one record a line",
+                                 input.name});
             ++skipped;
             ++line;
             continue;
@@ -211,7 +251,7 @@ Prepared prepare_lines(const Input& input, Unit& unit) {
             boot.line = this_line;
             return boot;
         });
-        out.items.push_back({name, std::move(checked)});
+        out.items.push_back({name, std::move(checked), input.name});
     }
     return out;
 }
@@ -233,13 +273,21 @@ Prepared prepare(const Input& input, Unit& unit) {
     return out;
 }
 
-// Lines of a JSON Lines file, read a unit at a time as preparers ask for work.
+// Lines of a JSON Lines file or of standard input, read a unit at a time as preparers ask for
+// work.
 class LinesReader {
   public:
-    // A unit of the next lines, or nothing at the file's end.
+    // A unit of the next lines, or nothing at the input's end.
     std::optional<Unit> next(std::size_t input_index, const Input& input) {
         if (!in_) {
-            in_.emplace(input.name, std::ios::binary);
+            if (input.from_stdin) {
+                in_ = &std::cin;
+                pending_ = input.head;
+            } else {
+                file_.emplace(input.name, std::ios::binary);
+                in_ = &*file_;
+            }
+            pending_at_ = 0;
             line_ = 1;
             open_failed_ = !*in_;
         }
@@ -261,7 +309,11 @@ class LinesReader {
         return unit;
     }
     bool unreadable() const { return open_failed_ || (in_ && in_->bad()); }
-    void close() { in_.reset(); }
+    void close() {
+        in_ = nullptr;
+        file_.reset();
+        pending_.clear();
+    }
 
   private:
     // About a thousand records: few enough to hold several units at once, many enough that
@@ -274,7 +326,9 @@ class LinesReader {
         line.clear();
         std::streambuf* buf = in_->rdbuf();
         for (;;) {
-            const int c = buf->sbumpc();
+            const int c = pending_at_ < pending_.size()
+                              ? static_cast<unsigned char>(pending_[pending_at_++])
+                              : buf->sbumpc();
             if (c == std::char_traits<char>::eof())
                 return !line.empty();
             if (c == '\n')
@@ -284,7 +338,10 @@ class LinesReader {
         }
     }
 
-    std::optional<std::ifstream> in_;
+    std::optional<std::ifstream> file_;
+    std::istream* in_ = nullptr;
+    std::string pending_;  // read before the stream's bytes: standard input's head
+    std::size_t pending_at_ = 0;
     std::size_t line_ = 1;
     bool open_failed_ = false;
 };
@@ -428,7 +485,7 @@ class Preparers {
 
 nlohmann::json summary_json(const std::string& db, const fleet_db::IngestResult& r,
                             const Refusals& refused) {
-    nlohmann::json j = {{"database", db},
+    nlohmann::json j = {{"database", printable_text(db)},
                         {"added", r.added},
                         {"verification_added", r.verification_added},
                         {"skipped", r.skipped},
@@ -439,8 +496,9 @@ nlohmann::json summary_json(const std::string& db, const fleet_db::IngestResult&
                         {"refused", nlohmann::json::array()},
                         {"refused_count", refused.count}};
     for (const auto& f : r.boot_lines)
-        j["boot_lines"].push_back(
-            {{"file", f.file}, {"added", f.added}, {"stored_before", f.stored_before}});
+        j["boot_lines"].push_back({{"file", printable_text(f.file)},
+                                   {"added", f.added},
+                                   {"stored_before", f.stored_before}});
     for (const auto& x : refused.listed)
         j["refused"].push_back({{"file", x.name}, {"reason", x.reason}});
     return j;
@@ -473,7 +531,7 @@ int run_fleet_ingest(const Args& args) {
                 break;
             for (auto& item : prepared->items) {
                 if (auto* reason = std::get_if<std::string>(&item.checked)) {
-                    refused.add({std::move(item.name), std::move(*reason)});
+                    refused.add({std::move(item.name), std::move(*reason), item.lines_of});
                     continue;
                 }
                 if (auto* boot = std::get_if<fleet_db::IntakeBoot>(&item.checked))

@@ -51,6 +51,8 @@ std::optional<RecommendCommand> parse_recommend(const Args& args) {
         usage_error("--sku", "give either --sku KEY or --host NAME");
     if (!o.sku.empty())
         model::fleet::parse_sku_key(o.sku, {"", "sku"});
+    if (!o.host.empty())
+        o.host = host_option(o.host);
     return o;
 }
 

@@ -5,7 +5,6 @@
 #include "cli/fleet_commands.hpp"
 #include "cli/fleet_db_option.hpp"
 #include "model/errors.hpp"
-#include "model/fleet/host_name.hpp"
 #include "model/text.hpp"
 
 namespace hugetune::cli {
@@ -33,6 +32,8 @@ std::optional<RunsCommand> parse_runs(const Args& args) {
         usage_error("--sku", "give --host NAME or --sku KEY, not both");
     if (vm.count("host") && o.host.empty())
         usage_error("--host", "give a host name");
+    if (vm.count("host"))
+        o.host = host_option(o.host);
     if (vm.count("sku"))
         model::fleet::parse_sku_key(o.sku, {"", "sku"});
     return o;
@@ -60,8 +61,8 @@ int run_fleet_runs(const Args& args) {
         return 0;
     auto db = fleet_db::FleetDb::open(fleet_db_target(o->db), false);
     fleet_db::RunSelection selection;
-    if (!o->host.empty())  // as names are stored: lower case, no trailing dot
-        selection.host = model::fleet::canonical_host_name(o->host);
+    if (!o->host.empty())
+        selection.host = o->host;
     if (!o->sku.empty())
         selection.sku = o->sku;
     const auto runs = db.list_runs(selection);

@@ -8,6 +8,7 @@
 #include "cli/boot_record_sender.hpp"
 #include "cli/commands.hpp"
 #include "cli/setting_flags.hpp"
+#include "fleet_db/fleet_db_error.hpp"
 #include "model/alloc_threads.hpp"
 #include "model/documents/boot_record.hpp"
 #include "model/documents/sku.hpp"
@@ -338,6 +339,9 @@ std::optional<std::string> sku_key_of(const std::optional<model::Report>& report
 bool send_records(const VerifyOptions& o, const std::optional<fleet_db::IntakeBoot>& record) {
     const auto spool = boot_record_spool(o.root);
     const SendResult r = send_boot_records(*o.fleet_db, spool, record);
+    if (r.spool_busy)
+        print_diagnostic("note", "another hugetune verify is sending the records waiting in " +
+                                     printable_text(spool.string()) + "; this one left them to it");
     const std::string counts = "sent " + count_text(r.sent, "boot record") + ", " +
                                std::to_string(r.stored_before) + " stored before";
     if (r.problem)
@@ -351,6 +355,21 @@ bool send_records(const VerifyOptions& o, const std::optional<fleet_db::IntakeBo
     else if (!o.json)
         std::cout << counts << " to " << printable_text(o.fleet_db->display) << "\n";
     return r.left == 0;
+}
+
+// This boot's record as the fleet database takes it, or nothing, said, when a value in it is one
+// the record's reader refuses (a logged release longer than uname's 64 characters, a line's
+// thread count past the kernel's bound): `fleet ingest` would refuse it, so the database never
+// gets it, nor the spool, which would only set it aside later.
+std::optional<fleet_db::IntakeBoot> storable_record(const model::BootRecord& record) {
+    try {
+        return fleet_db::intake_boot("this boot's record", record);
+    } catch (const fleet_db::FleetDbError& e) {
+        print_diagnostic("warning", printable_text(e.what()) +
+                                        "; it is not sent to the fleet database, which refuses "
+                                        "it as fleet ingest does");
+        return std::nullopt;
+    }
 }
 
 // The verdict and its output; throws RuntimeError when the boot is not verified. `metrics_written`
@@ -372,7 +391,7 @@ int verify_and_report(const VerifyOptions& o, bool& metrics_written) {
     const model::BootRecord record = boot_record_of(fs, gathered, r);
     if (o.json) {
         auto out = model::to_json(v);
-        out["boot_record"] = model::to_json(record);
+        out[model::kBootRecordMember] = model::to_json(record);
         std::cout << out.dump(2) << "\n";
     } else
         print_verification(gathered, r);
@@ -384,7 +403,7 @@ int verify_and_report(const VerifyOptions& o, bool& metrics_written) {
                       << "\n";
     }
     if (o.fleet_db)
-        send_records(o, fleet_db::intake_boot("this boot's record", record));
+        send_records(o, storable_record(record));
     if (report && r.line) {
         add_to_report(*o.report, report->document, model::to_json(v));
         if (!o.json)

@@ -8,6 +8,7 @@
 #include "cli/setting_flags.hpp"
 #include "fleet_db/fleet_db_error.hpp"
 #include "model/errors.hpp"
+#include "model/fleet/host_name.hpp"
 #include "model/fleet/host_runs.hpp"
 #include "model/text.hpp"
 #include "tuner/system/own_binary.hpp"
@@ -52,6 +53,13 @@ void add_analysis_options(po::options_description& desc, AnalysisFlags& flags) {
             .c_str())("boot-pages", po::value(&flags.boot_pages)->value_name("N"),
                       "predict for a boot pool of N pages of the SKU's size (default: the pool "
                       "the hosts' reports were made for)");
+}
+
+std::string host_option(const std::string& value) {
+    if (const auto problem = model::fleet::host_name_problem(value))
+        usage_error("--host", "'" + printable_text(value) + "' is not a host name: " + *problem +
+                                  "; give it as 'hugetune fleet runs' lists it");
+    return model::fleet::canonical_host_name(value);
 }
 
 double percent_option(const std::string& flag, const std::string& value, double low, double high) {

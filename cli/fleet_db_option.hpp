@@ -21,6 +21,11 @@ void add_db_option(po::options_description& desc, std::string& value);
 // --db, else HUGETUNE_DB, else the default file.
 fleet_db::DbTarget fleet_db_target(const std::string& option_value);
 
+// --host NAME as every fleet command reads it: a name the host-name rule takes
+// (model/fleet/host_name.hpp), in the form names are stored and compared in ("WEB-17." is
+// "web-17"); a UsageError naming --host otherwise.
+std::string host_option(const std::string& value);
+
 // A percentage option ("5", "5%", "0.5"), from `low` to `high` percent, as a fraction; a
 // UsageError naming `flag` otherwise.
 double percent_option(const std::string& flag, const std::string& value, double low, double high);

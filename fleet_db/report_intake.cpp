@@ -101,16 +101,40 @@ bool is_boot_record(const nlohmann::json& doc) {
     return kind != doc.end() && *kind == model::kBootRecordKind;
 }
 
+// What `hugetune verify --json` prints: the verification, with this boot's record as a member
+// (and no kind or schema_version of its own, as a report and a record have).
+bool holds_boot_record(const nlohmann::json& doc) {
+    if (!doc.is_object() || doc.contains("kind") || doc.contains("schema_version"))
+        return false;
+    const auto record = doc.find(model::kBootRecordMember);
+    return record != doc.end() && is_boot_record(*record);
+}
+
 IntakeBoot boot_of(const std::string& name, const nlohmann::json& doc) {
     const model::JsonField field(
         doc, "make the record again with 'hugetune verify " + Flag{"boot_record"} + " FILE'",
         {name});
-    return intake_boot(name, model::read_boot_record(field));
+    // Read where it stands, so an error names it by its path in what was given.
+    return intake_boot(name, model::read_boot_record(
+                                 holds_boot_record(doc) ? field[model::kBootRecordMember] : field));
 }
 
 }  // namespace
 
+bool is_boot_record_line(std::string_view line) {
+    try {
+        model::CompactText compact;
+        return is_boot_record(model::parse_json_document(line, compact));
+    } catch (const model::JsonTextError&) {
+        return false;
+    }
+}
+
 IntakeBoot intake_boot(const std::string& name, model::BootRecord record) {
+    // A record made here (`verify --fleet-db`) is held to the rules its reader holds one read from
+    // a file to: the database stores no record `fleet ingest` would refuse.
+    if (const auto problem = model::boot_record_problem(record))
+        refuse(name, problem->path + ": " + problem->problem);
     IntakeBoot in;
     in.name = name;
     nlohmann::json written = model::to_json(record);
@@ -139,7 +163,7 @@ IntakeReport read_intake_report(const std::string& name, std::string bytes,
 IntakeBoot read_intake_boot(const std::string& name, std::string bytes) {
     model::CompactText compact;
     const nlohmann::json doc = parse_document(name, bytes, compact);
-    if (!is_boot_record(doc))
+    if (!is_boot_record(doc) && !holds_boot_record(doc))
         refuse(name, "not a hugetune boot record (its kind is not " +
                          std::string(model::kBootRecordKind) +
                          "); make one with 'hugetune verify " + Flag{"boot_record"} + " FILE'");
@@ -152,7 +176,7 @@ std::variant<IntakeReport, IntakeBoot> read_intake_document(
     compact.omit = "verification";
     nlohmann::json doc = parse_document(name, bytes, compact);
     std::string().swap(bytes);
-    if (is_boot_record(doc))
+    if (is_boot_record(doc) || holds_boot_record(doc))
         return boot_of(name, doc);
     return intake_report(name, std::move(doc), compact, ingest_unix_seconds);
 }

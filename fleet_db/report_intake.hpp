@@ -51,10 +51,17 @@ IntakeReport read_intake_report(const std::string& name, std::string bytes,
                                 std::optional<std::int64_t> ingest_unix_seconds = std::nullopt);
 
 // A boot record's checks (read_boot_record), keyed. Throws FleetDbError (usage) "NAME: reason".
+// The output of `hugetune verify --json` is taken for the boot record it holds.
 IntakeBoot read_intake_boot(const std::string& name, std::string bytes);
+// A record made by this program: the same checks (model::boot_record_problem), the same error.
 IntakeBoot intake_boot(const std::string& name, model::BootRecord record);
 
-// A report or a boot record, told apart by the record's `kind`; throws as the two above.
+// Whether `line` is one whole boot record: how standard input holding JSON Lines of them is told
+// from one document (docs/fleet.md "Ingest").
+bool is_boot_record_line(std::string_view line);
+
+// A report or a boot record (or `verify --json`'s output, for the record in it), told apart by
+// the record's `kind`; throws as the two above.
 std::variant<IntakeReport, IntakeBoot> read_intake_document(
     const std::string& name, std::string bytes,
     std::optional<std::int64_t> ingest_unix_seconds = std::nullopt);

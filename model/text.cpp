@@ -99,28 +99,65 @@ std::string_view trim(std::string_view s) {
     return s.substr(first, s.find_last_not_of(blanks) - first + 1);
 }
 
+namespace {
+
+// The length of the well-formed UTF-8 sequence at text[i] (Unicode 15, table 3-7), or 0 when
+// the byte there begins none: a lone continuation byte, an overlong form, a surrogate, a code
+// point above U+10FFFF, or a sequence cut short.
+std::size_t utf8_sequence_bytes(std::string_view text, std::size_t i) {
+    const auto at = [&](std::size_t k) -> unsigned char {
+        return i + k < text.size() ? static_cast<unsigned char>(text[i + k]) : 0;
+    };
+    const unsigned char lead = at(0);
+    std::size_t length = 0;
+    unsigned char low = 0x80, high = 0xbf;  // the second byte's range
+    if (lead >= 0xc2 && lead <= 0xdf)
+        length = 2;
+    else if (lead >= 0xe0 && lead <= 0xef)
+        length = 3;
+    else if (lead >= 0xf0 && lead <= 0xf4)
+        length = 4;
+    else
+        return 0;
+    if (lead == 0xe0)
+        low = 0xa0;
+    else if (lead == 0xed)
+        high = 0x9f;
+    else if (lead == 0xf0)
+        low = 0x90;
+    else if (lead == 0xf4)
+        high = 0x8f;
+    if (at(1) < low || at(1) > high)
+        return 0;
+    for (std::size_t k = 2; k < length; ++k)
+        if (at(k) < 0x80 || at(k) > 0xbf)
+            return 0;
+    return length;
+}
+
+}  // namespace
+
 std::string printable_text(std::string_view text) {
     std::string out;
     out.reserve(text.size());
     for (std::size_t i = 0; i < text.size(); ++i) {
         const auto byte = static_cast<unsigned char>(text[i]);
         char buf[8];
-        if (byte == '\t' || (byte >= 0x20 && byte != 0x7f && byte != 0xc2)) {
+        if (byte == '\t' || (byte >= 0x20 && byte < 0x7f)) {
             out += text[i];
         } else if (byte == '\n') {
             out += "\\n";
         } else if (byte == '\r') {
             out += "\\r";
-        } else if (byte == 0xc2) {
+        } else if (const std::size_t length = byte >= 0x80 ? utf8_sequence_bytes(text, i) : 0;
+                   length == 2 && byte == 0xc2 && static_cast<unsigned char>(text[i + 1]) <= 0x9f) {
             // U+0080 to U+009F, the C1 controls, are 0xC2 0x80..0x9F in UTF-8.
-            const auto next = i + 1 < text.size() ? static_cast<unsigned char>(text[i + 1]) : 0;
-            if (next < 0x80 || next > 0x9f) {
-                out += text[i];
-                continue;
-            }
-            std::snprintf(buf, sizeof buf, "\\u%04x", next);
+            std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned char>(text[i + 1]));
             out += buf;
             ++i;
+        } else if (length > 0) {
+            out.append(text.substr(i, length));
+            i += length - 1;
         } else {
             std::snprintf(buf, sizeof buf, "\\x%02x", byte);
             out += buf;

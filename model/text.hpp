@@ -57,8 +57,10 @@ std::string_view trim(std::string_view s);
 
 // Text from a file, a command line or another machine, safe to print on a terminal: control
 // characters (C0, DEL and C1 as UTF-8) become visible escapes ("\x1b", "\r", "\n",
-// "\u009b"), so input cannot move the cursor, retitle the window or clear the screen. Tab and
-// all other bytes are kept; the result escapes to itself, so escaping twice changes nothing.
+// "\u009b"), so input cannot move the cursor, retitle the window or clear the screen, and so
+// do bytes that are not UTF-8 ("\xff"), so the result is valid UTF-8 and fits in any JSON
+// string. Tab and every well-formed character are kept; the result escapes to itself, so
+// escaping twice changes nothing.
 std::string printable_text(std::string_view text);
 
 // Several lines of output, each made printable; the line breaks stay.

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <limits>
 
 #include "model/alloc_threads.hpp"
 #include "model/documents/json_schema.hpp"
@@ -21,18 +22,6 @@ namespace {
 
 using nlohmann::json;
 
-std::optional<std::string> read_host(const JsonField& field) {
-    auto host = field.optional_string();
-    if (!host)
-        return std::nullopt;
-    if (auto problem = fleet::host_name_problem(*host))
-        field.fail(*problem);
-    if (fleet::canonical_host_name(*host) != *host)
-        field.fail("'" + printable_text(*host) + "' is not in its canonical form '" +
-                   fleet::canonical_host_name(*host) + "' (lower case, no trailing dot)");
-    return host;
-}
-
 // The rule `fleet recommend --sku` keeps (model/fleet/sku_key.cpp); its error names the field.
 std::optional<SkuKey> read_sku_key(const JsonField& field) {
     auto text = field.optional_string();
@@ -41,9 +30,51 @@ std::optional<SkuKey> read_sku_key(const JsonField& field) {
     return fleet::parse_sku_key(*text, field.input().part(field.path()));
 }
 
+std::optional<BootRecordPool> read_record_pool(const JsonField& field) {
+    if (!field.present())
+        return std::nullopt;
+    field.object();
+    return BootRecordPool{static_cast<std::uint64_t>(field["pages"].whole_number({0})),
+                          static_cast<std::uint64_t>(field["page_size_kb"].whole_number({0}))};
+}
+
+AllocationLine read_line(const JsonField& field) {
+    field.object();
+    AllocationLine line;
+    line.present = field["present"].boolean();
+    line.text = field["text"].optional_string();
+    if (field["absent_reason"].present())
+        line.absent_reason = read_warning(field["absent_reason"]);
+    return line;
+}
+
+// The field at `path` ("allocation_line.text") of `document`.
+JsonField field_at(const JsonField& document, std::string_view path) {
+    JsonField field = document;
+    for (std::size_t start = 0; start <= path.size();) {
+        const std::size_t dot = std::min(path.find('.', start), path.size());
+        field = field[path.substr(start, dot - start)];
+        start = dot + 1;
+    }
+    return field;
+}
+
+using Problem = std::optional<BootRecordProblem>;
+
+Problem host_problem(const std::optional<std::string>& host) {
+    if (!host)
+        return std::nullopt;
+    if (auto problem = fleet::host_name_problem(*host))
+        return BootRecordProblem{"host", *problem};
+    if (fleet::canonical_host_name(*host) != *host)
+        return BootRecordProblem{
+            "host", "'" + printable_text(*host) + "' is not in its canonical form '" +
+                        fleet::canonical_host_name(*host) + "' (lower case, no trailing dot)"};
+    return std::nullopt;
+}
+
 // A boot id as the kernel writes it (/proc/sys/kernel/random/boot_id): a UUID in lower case.
-std::optional<std::string> read_boot_id(const JsonField& field) {
-    auto id = field.optional_string();
+Problem boot_id_problem(const std::optional<std::string>& id) {
     if (!id)
         return std::nullopt;
     bool uuid = id->size() == 36;
@@ -53,66 +84,65 @@ std::optional<std::string> read_boot_id(const JsonField& field) {
                    ? c == '-'
                    : std::isxdigit(static_cast<unsigned char>(c)) && !std::isupper(c);
     }
-    if (!uuid)
-        field.fail("'" + printable_text(id->substr(0, 80)) +
-                   "' is not a boot id (36 characters, as /proc/sys/kernel/random/boot_id)");
-    return id;
+    if (uuid)
+        return std::nullopt;
+    return BootRecordProblem{
+        "boot_id", "'" + printable_text(id->substr(0, 80)) +
+                       "' is not a boot id (36 characters, as /proc/sys/kernel/random/boot_id)"};
 }
 
-std::optional<std::string> read_release(const JsonField& field) {
-    auto release = field.optional_string();
+Problem release_problem(const std::optional<std::string>& release) {
     if (!release)
         return std::nullopt;
     const bool printable = std::all_of(release->begin(), release->end(), [](char c) {
         return std::isgraph(static_cast<unsigned char>(c)) != 0;
     });
-    if (release->empty() || release->size() > kMaxKernelReleaseChars || !printable)
-        field.fail("'" + printable_text(release->substr(0, 80)) +
-                   "' is not a kernel release (1 to " + std::to_string(kMaxKernelReleaseChars) +
-                   " printable characters without spaces, as uname -r)");
-    return release;
+    if (!release->empty() && release->size() <= kMaxKernelReleaseChars && printable)
+        return std::nullopt;
+    return BootRecordProblem{"kernel_release",
+                             "'" + printable_text(release->substr(0, 80)) +
+                                 "' is not a kernel release (1 to " +
+                                 std::to_string(kMaxKernelReleaseChars) +
+                                 " printable characters without spaces, as uname -r)"};
 }
 
-std::optional<BootRecordPool> read_record_pool(const JsonField& field) {
-    if (!field.present())
+// A count outside [min, max], said as the document's reader says it of any whole number.
+Problem count_problem(const char* path, const std::optional<std::uint64_t>& value,
+                      std::uint64_t min, std::uint64_t max) {
+    if (!value || (*value >= min && *value <= max))
         return std::nullopt;
-    field.object();
-    return BootRecordPool{static_cast<std::uint64_t>(field["pages"].whole_number({0})),
-                          static_cast<std::uint64_t>(field["page_size_kb"].whole_number({4}))};
+    return BootRecordProblem{path, "is " + std::to_string(*value) +
+                                       "; must be a whole number from " + std::to_string(min) +
+                                       " to " + std::to_string(max)};
 }
 
 // A present line comes with its numbers and the pool they are for; an absent one with its
 // reason and no numbers.
-AllocationLine read_line(const JsonField& document, BootRecord& r) {
-    const JsonField field = document["allocation_line"];
-    field.object();
-    AllocationLine line;
-    line.present = field["present"].boolean();
-    line.text = field["text"].optional_string();
-    if (field["absent_reason"].present())
-        line.absent_reason = read_warning(field["absent_reason"]);
+Problem line_problem(const BootRecord& r) {
+    const AllocationLine& line = r.allocation_line;
+    const std::pair<const char*, bool> numbers[] = {{"milliseconds", r.milliseconds.has_value()},
+                                                    {"threads", r.threads.has_value()},
+                                                    {"pool", r.pool.has_value()}};
     if (line.present) {
         if (line.absent_reason)
-            field["absent_reason"].fail("must be null when present is true");
-        for (auto [name, missing] : {std::pair{"milliseconds", !r.milliseconds},
-                                     std::pair{"threads", !r.threads}, std::pair{"pool", !r.pool}})
-            if (missing)
-                document[name].fail("missing, but allocation_line.present is true");
+            return BootRecordProblem{"allocation_line.absent_reason",
+                                     "must be null when present is true"};
+        for (auto [name, there] : numbers)
+            if (!there)
+                return BootRecordProblem{name, "missing, but allocation_line.present is true"};
         if (!line.text)
-            field["text"].fail("missing, but present is true");
-    } else {
-        if (!line.absent_reason)
-            field["absent_reason"].fail(
-                "missing, but present is false: say why the line is absent");
-        for (auto [name, there] :
-             {std::pair{"milliseconds", r.milliseconds.has_value()},
-              std::pair{"threads", r.threads.has_value()}, std::pair{"pool", r.pool.has_value()}})
-            if (there)
-                document[name].fail("must be null when allocation_line.present is false");
-        if (line.text)
-            field["text"].fail("must be null when present is false");
+            return BootRecordProblem{"allocation_line.text", "missing, but present is true"};
+        return std::nullopt;
     }
-    return line;
+    if (!line.absent_reason)
+        return BootRecordProblem{"allocation_line.absent_reason",
+                                 "missing, but present is false: say why the line is absent"};
+    for (auto [name, there] : numbers)
+        if (there)
+            return BootRecordProblem{name, "must be null when allocation_line.present is false"};
+    if (line.text)
+        return BootRecordProblem{"allocation_line.text", "must be null when present is false"};
+    return std::nullopt;
 }
 
 // The first way `document` breaks the shipped schema (members it does not know above all), as
@@ -148,30 +178,52 @@ json to_json(const BootRecord& r) {
     return j;
 }
 
+std::optional<BootRecordProblem> boot_record_problem(const BootRecord& r) {
+    if (!is_iso8601_utc(r.recorded_at))
+        return BootRecordProblem{"recorded_at",
+                                 "'" + printable_text(r.recorded_at.substr(0, 80)) +
+                                     "' is not an ISO 8601 UTC time such as 2026-12-01T10:00:00Z"};
+    const Problem checks[] = {
+        host_problem(r.host),
+        boot_id_problem(r.boot_id),
+        release_problem(r.kernel_release),
+        count_problem("pool.page_size_kb",
+                      r.pool ? std::optional(r.pool->page_size_kb) : std::nullopt, 4,
+                      std::numeric_limits<std::int64_t>::max()),
+        count_problem("threads", r.threads, 1, kMaxAllocThreads),
+        count_problem("milliseconds", r.milliseconds, 0, kMaxBootAllocationMs),
+        line_problem(r),
+        count_problem("expected_alloc_threads", r.expected_threads, 1, kMaxAllocThreads),
+    };
+    for (const auto& problem : checks)
+        if (problem)
+            return problem;
+    return std::nullopt;
+}
+
 BootRecord read_boot_record(const JsonField& document) {
     document.object();
     if (document["kind"].string() != kBootRecordKind)
         document["kind"].fail("must be \"" + std::string(kBootRecordKind) +
                               "\": this is not a boot record");
     document["schema_version"].whole_number({kBootRecordSchemaVersion, kBootRecordSchemaVersion});
+    // The members' types here; their values by the rules a record made in this program is held
+    // to too (boot_record_problem).
     BootRecord r;
     r.recorded_at = document["recorded_at"].string();
-    if (!is_iso8601_utc(r.recorded_at))
-        document["recorded_at"].fail("'" + printable_text(r.recorded_at.substr(0, 80)) +
-                                     "' is not an ISO 8601 UTC time such as 2026-12-01T10:00:00Z");
-    r.host = read_host(document["host"]);
+    r.host = document["host"].optional_string();
     r.sku = read_sku_key(document["sku_key"]);
-    r.boot_id = read_boot_id(document["boot_id"]);
-    r.kernel_release = read_release(document["kernel_release"]);
+    r.boot_id = document["boot_id"].optional_string();
+    r.kernel_release = document["kernel_release"].optional_string();
     r.pool = read_record_pool(document["pool"]);
-    const auto threads = WholeRange{1, static_cast<std::int64_t>(kMaxAllocThreads)};
-    r.threads = document["threads"].optional_count(threads);
-    r.milliseconds = document["milliseconds"].optional_count(
-        {0, static_cast<std::int64_t>(kMaxBootAllocationMs)});
+    r.threads = document["threads"].optional_count({0});
+    r.milliseconds = document["milliseconds"].optional_count({0});
     r.init_on_alloc = document["init_on_alloc"].optional_boolean();
     r.hvo = document["hvo"].optional_boolean();
-    r.allocation_line = read_line(document, r);
-    r.expected_threads = document["expected_alloc_threads"].optional_count(threads);
+    r.allocation_line = read_line(document["allocation_line"]);
+    r.expected_threads = document["expected_alloc_threads"].optional_count({0});
+    if (const auto problem = boot_record_problem(r))
+        field_at(document, problem->path).fail(problem->problem);
     // After the members it reads (their messages say how to fix them), the schema covers the
     // rest: every member there, none it does not know.
     if (const auto problem = schema_problem(document.object()))

@@ -58,13 +58,27 @@ struct BootRecord {
 
 nlohmann::json to_json(const BootRecord& record);
 
+// `hugetune verify --json` prints the verification with the boot record as this member.
+inline constexpr const char* kBootRecordMember = "boot_record";
+
+// The first value of `record` no boot record holds, named by its path in the document
+// ("allocation_line.text") with what is wrong: a time that is not ISO 8601 UTC, a host name the
+// fleet does not store (model/fleet/host_name.hpp) or not in its canonical form, a boot id or
+// kernel release not as the kernel writes them, threads outside 1 to kMaxAllocThreads, a time
+// above kMaxBootAllocationMs, a line present without its numbers or absent with them or
+// without its reason. The one set of rules of the reader below and of a record made in this
+// program before the fleet database stores it; nothing when every value is one a record holds.
+struct BootRecordProblem {
+    std::string path;
+    std::string problem;
+};
+std::optional<BootRecordProblem> boot_record_problem(const BootRecord& record);
+
 class JsonField;
 
-// Reads and checks a record: its kind and version, the schema's types, a host name the fleet
-// stores (model/fleet/host_name.hpp) in its canonical form, a SKU key `fleet recommend --sku`
-// takes, threads of 1 to kMaxAllocThreads, a time of at most kMaxBootAllocationMs, and a line
-// that is present with its numbers or absent with its reason and none. Throws InputError
-// naming the field by its path in the document ("allocation_line.absent_reason: ...").
+// Reads and checks a record: its kind and version, the schema's types, a SKU key `fleet
+// recommend --sku` takes, and its values by boot_record_problem. Throws InputError naming the
+// field by its path in the document ("allocation_line.absent_reason: ...").
 BootRecord read_boot_record(const JsonField& document);
 
 }  // namespace hugetune::model

@@ -46,9 +46,15 @@ std::optional<std::string> group_name_problem(const std::string& canonical) {
 std::optional<std::string> host_name_problem(std::string_view name) {
     if (const auto bad = std::find_if(name.begin(), name.end(),
                                       [](char c) { return !label_char(c) && c != '.'; });
-        bad != name.end())
-        return "it holds '" + printable_text(std::string_view(&*bad, 1)) +
+        bad != name.end()) {
+        // The whole character a byte of UTF-8 begins, not its first byte alone.
+        const auto end = std::find_if(bad + 1, std::min(bad + 4, name.end()), [](char c) {
+            return (static_cast<unsigned char>(c) & 0xc0) != 0x80;
+        });
+        return "it holds '" +
+               printable_text(std::string_view(&*bad, static_cast<std::size_t>(end - bad))) +
                "', and a host name holds only letters, digits, '-', '_' and dots";
+    }
     if (!name.empty() && name.back() == '.')
         name.remove_suffix(1);
     if (name.empty())

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <variant>
 
 #include <sqlite3.h>
 
@@ -487,6 +488,61 @@ TEST_CASE("fleet db: a boot is stored once, by host and boot id, or by its recor
     const auto result = batch.commit();
     CHECK(result.boots_added == std::vector<std::string>{"c.json", "e.json"});
     CHECK(result.boots_skipped == std::vector<std::string>{"c.json"});
+}
+
+TEST_CASE("fleet intake: a record made in the program is held to its reader's rules") {
+    // What `verify --fleet-db` made of a gathered tree: a release uname never prints, a line's
+    // thread count past any the kernel takes (the database's int column held it as 8).
+    hugetune::model::BootRecord r;
+    r.recorded_at = "2026-12-03T10:00:00Z";
+    r.host = "web-1";
+    r.pool = hugetune::model::BootRecordPool{4096, 2048};
+    r.threads = 4294967304ULL;
+    r.milliseconds = 300;
+    r.allocation_line.present = true;
+    r.allocation_line.text = "HugeTLB: allocation took 300ms with hugepage_allocation_threads=" +
+                             std::to_string(*r.threads);
+    const auto refusal = [](const hugetune::model::BootRecord& record) -> std::string {
+        try {
+            (void)intake_boot("this boot's record", record);
+        } catch (const FleetDbError& e) {
+            return e.what();
+        }
+        return "";
+    };
+    CHECK(refusal(r).starts_with("this boot's record: threads: is 4294967304; must be"));
+    r.threads = 8;
+    r.kernel_release = "6.15 generic";
+    CHECK(refusal(r).starts_with("this boot's record: kernel_release: '6.15 generic' is not"));
+    r.kernel_release = "6.15.0";
+    CHECK(refusal(r).empty());
+}
+
+TEST_CASE("fleet intake: verify --json's output is taken for the boot record it holds") {
+    hugetune::model::BootRecord r;
+    r.recorded_at = "2026-12-03T10:00:00Z";
+    r.host = "web-1";
+    r.boot_id = "3f1e6c2a-8d4b-4c5e-9a7f-1b2c3d4e5f60";
+    r.allocation_line.absent_reason = hugetune::model::Warning{"no_log", "no kernel message"};
+    nlohmann::json printed = {{"verified", false}, {"problems", nlohmann::json::array()}};
+    printed[hugetune::model::kBootRecordMember] = to_json(r);
+    auto read = read_intake_document("verify.json", printed.dump());
+    REQUIRE(std::holds_alternative<IntakeBoot>(read));
+    CHECK(std::get<IntakeBoot>(read).boot_key == intake_boot("x", r).boot_key);
+    CHECK(read_intake_boot("verify.json", printed.dump(2)).record.host == "web-1");
+    // Its errors name the record's members by their path in what was given.
+    printed[hugetune::model::kBootRecordMember]["threads"] = 5;
+    try {
+        (void)read_intake_document("verify.json", printed.dump());
+        FAIL("a record with numbers and no line was taken");
+    } catch (const std::exception& e) {
+        CHECK_MESSAGE(std::string(e.what()).find("boot_record.threads: ") != std::string::npos,
+                      e.what());
+    }
+    // One whole record on a line is how standard input's JSON Lines are told from a document.
+    CHECK(is_boot_record_line(to_json(r).dump()));
+    CHECK_FALSE(is_boot_record_line("{"));
+    CHECK_FALSE(is_boot_record_line(R"({"schema_version": 3})"));
 }
 
 namespace {

@@ -131,3 +131,29 @@ TEST_CASE("boot record: each bound is refused, naming the field") {
     CHECK(refusal(json::array()) ==
           "document: must be an object; give the record verify --boot-record wrote");
 }
+
+TEST_CASE("boot record: a record made in the program is held to the reader's rules") {
+    // The same rules, named by the same paths, as the reader's on a document.
+    CHECK_FALSE(boot_record_problem(booted()));
+    CHECK_FALSE(boot_record_problem(without_line()));
+    const auto path_of = [](auto edit) {
+        BootRecord r = booted();
+        edit(r);
+        const auto problem = boot_record_problem(r);
+        return problem ? problem->path : std::string();
+    };
+    CHECK(path_of([](BootRecord& r) { r.threads = 4294967304ULL; }) == "threads");
+    CHECK(path_of([](BootRecord& r) { r.expected_threads = 0; }) == "expected_alloc_threads");
+    CHECK(path_of([](BootRecord& r) { r.kernel_release = "6.15 generic"; }) == "kernel_release");
+    CHECK(path_of([](BootRecord& r) { r.kernel_release = std::string(65, '6'); }) ==
+          "kernel_release");
+    CHECK(path_of([](BootRecord& r) { r.host = "web-17."; }) == "host");
+    CHECK(path_of([](BootRecord& r) { r.recorded_at = "0000-00-00T00:00:00Z"; }) == "recorded_at");
+    CHECK(path_of([](BootRecord& r) { r.milliseconds = 24ULL * 3600 * 1000 + 1; }) ==
+          "milliseconds");
+    CHECK(path_of([](BootRecord& r) { r.allocation_line.text.reset(); }) == "allocation_line.text");
+    // The reader refuses the document of each with the same path first.
+    BootRecord wide = booted();
+    wide.threads = 4294967304ULL;
+    CHECK(refusal(to_json(wide)).starts_with("threads: is 4294967304; must be a whole number"));
+}

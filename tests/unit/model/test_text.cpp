@@ -1,5 +1,6 @@
 // How numbers read: one format per kind of value, across the range each one takes.
 #include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
 
 #include <array>
 #include <ctime>
@@ -138,6 +139,23 @@ TEST_CASE("printable text: control characters are escaped, everything else is ke
     // printed reads the same.
     const std::string once = printable_text("x\x1b[1m\r\n");
     CHECK(printable_text(once) == once);
+}
+
+TEST_CASE("printable text: bytes that are not UTF-8 are escaped, so the text fits in JSON") {
+    // A host name of Latin-1 bytes, a character cut short, a lone continuation byte, an
+    // overlong '/', a surrogate, a code point past U+10FFFF.
+    CHECK(printable_text("caf\xe9-host") == "caf\\xe9-host");
+    CHECK(printable_text("na\xc3") == "na\\xc3");
+    CHECK(printable_text("\x80x") == "\\x80x");
+    CHECK(printable_text("\xc0\xaf") == "\\xc0\\xaf");
+    CHECK(printable_text("\xed\xa0\x80") == "\\xed\\xa0\\x80");
+    CHECK(printable_text("\xf4\x90\x80\x80") == "\\xf4\\x90\\x80\\x80");
+    // Well-formed characters of every length stay.
+    CHECK(printable_text("\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80") ==
+          "\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80");
+    const std::string escaped = printable_text("\xff\xfe web-\xe9");
+    CHECK(printable_text(escaped) == escaped);
+    CHECK_NOTHROW((void)nlohmann::json(escaped).dump());
 }
 
 TEST_CASE("text: an ISO 8601 UTC time as unix seconds, as the C library reads it") {
