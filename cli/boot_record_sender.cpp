@@ -94,7 +94,8 @@ SendResult send_boot_records(const fleet_db::DbTarget& target, const fs::path& s
                 auto bytes = read_document_file(path);
                 if (!bytes)
                     throw UsageError("cannot be read");
-                boot = fleet_db::read_intake_boot(path.string(), std::move(*bytes));
+                boot = fleet_db::read_intake_boot(path.string(), std::move(*bytes),
+                                                  unix_now_seconds());
             } catch (const std::exception& e) {  // no database work here: the file itself
                 std::error_code ec;
                 fs::rename(path, fs::path(path).replace_extension(".bad"), ec);

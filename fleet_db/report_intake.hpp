@@ -50,9 +50,13 @@ inline constexpr std::int64_t kMaxClockSkewSeconds = 24 * 60 * 60;
 IntakeReport read_intake_report(const std::string& name, std::string bytes,
                                 std::optional<std::int64_t> ingest_unix_seconds = std::nullopt);
 
-// A boot record's checks (read_boot_record), keyed. Throws FleetDbError (usage) "NAME: reason".
-IntakeBoot read_intake_boot(const std::string& name, std::string bytes);
-IntakeBoot intake_boot(const std::string& name, model::BootRecord record);
+// A boot record's checks (read_boot_record), keyed. Throws FleetDbError (usage) "NAME: reason",
+// also for a recorded_at more than kMaxClockSkewSeconds after `ingest_unix_seconds` (when given):
+// the clock rule of reports.
+IntakeBoot read_intake_boot(const std::string& name, std::string bytes,
+                            std::optional<std::int64_t> ingest_unix_seconds = std::nullopt);
+IntakeBoot intake_boot(const std::string& name, model::BootRecord record,
+                       std::optional<std::int64_t> ingest_unix_seconds = std::nullopt);
 
 // A report or a boot record, told apart by the record's `kind`; throws as the two above.
 std::variant<IntakeReport, IntakeBoot> read_intake_document(

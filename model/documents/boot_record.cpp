@@ -21,16 +21,52 @@ namespace {
 
 using nlohmann::json;
 
+// The report's host-name rule (docs/fleet.md "The host-name rule"): any case and a trailing dot
+// are taken, and the name is the one DNS compares, so "WEB-17." is the host "web-17" a report
+// of it names.
 std::optional<std::string> read_host(const JsonField& field) {
     auto host = field.optional_string();
     if (!host)
         return std::nullopt;
     if (auto problem = fleet::host_name_problem(*host))
         field.fail(*problem);
-    if (fleet::canonical_host_name(*host) != *host)
-        field.fail("'" + printable_text(*host) + "' is not in its canonical form '" +
-                   fleet::canonical_host_name(*host) + "' (lower case, no trailing dot)");
-    return host;
+    return fleet::canonical_host_name(*host);
+}
+
+std::string read_recorded_at(const JsonField& field) {
+    std::string at = field.string();
+    if (!is_iso8601_utc(at))
+        field.fail("'" + printable_text(at.substr(0, 80)) +
+                   "' is not an ISO 8601 UTC time such as 2026-12-01T10:00:00Z");
+    // The text's order is time order: fixed width, most significant first.
+    if (at < kEarliestBootRecordTime)
+        field.fail("'" + at + "' is before " + std::string(kEarliestBootRecordTime) +
+                   ", when no hugetune made a record: set the host's clock and verify again");
+    return at;
+}
+
+// Version 1 has no such member (unknown); version 2 has it, null where the probe could not say.
+std::optional<std::string> read_virtualization(const JsonField& document, std::int64_t version) {
+    const JsonField field = document["virtualization"];
+    const bool member = document.object().contains("virtualization");
+    if (version < 2 && member)
+        field.fail("not a member of a boot record of schema_version " + std::to_string(version));
+    if (version >= 2 && !member)
+        field.fail("missing: a boot record of schema_version " + std::to_string(version) +
+                   " says its hypervisor, '" + std::string(kBareMetal) + "' or null");
+    auto name = field.optional_string();
+    if (!name)
+        return std::nullopt;
+    const bool printable = std::all_of(name->begin(), name->end(), [](char c) {
+        return std::isprint(static_cast<unsigned char>(c)) != 0;
+    });
+    if (name->empty() || name->size() > kMaxVirtualizationChars || !printable ||
+        name->front() == ' ' || name->back() == ' ')
+        field.fail("'" + printable_text(name->substr(0, 80)) +
+                   "' is not a hypervisor's name (1 to " + std::to_string(kMaxVirtualizationChars) +
+                   " printable characters, as the probe reads it) nor '" + std::string(kBareMetal) +
+                   "'");
+    return name;
 }
 
 // The rule `fleet recommend --sku` keeps (model/fleet/sku_key.cpp); its error names the field.
@@ -145,6 +181,7 @@ json to_json(const BootRecord& r) {
         {"text", or_null(line.text)},
         {"absent_reason", line.absent_reason ? warning_json(*line.absent_reason) : json()}};
     j["expected_alloc_threads"] = or_null(r.expected_threads);
+    j["virtualization"] = or_null(r.virtualization);
     return j;
 }
 
@@ -153,12 +190,10 @@ BootRecord read_boot_record(const JsonField& document) {
     if (document["kind"].string() != kBootRecordKind)
         document["kind"].fail("must be \"" + std::string(kBootRecordKind) +
                               "\": this is not a boot record");
-    document["schema_version"].whole_number({kBootRecordSchemaVersion, kBootRecordSchemaVersion});
+    const std::int64_t version = document["schema_version"].whole_number(
+        {kOldestBootRecordSchemaVersion, kBootRecordSchemaVersion});
     BootRecord r;
-    r.recorded_at = document["recorded_at"].string();
-    if (!is_iso8601_utc(r.recorded_at))
-        document["recorded_at"].fail("'" + printable_text(r.recorded_at.substr(0, 80)) +
-                                     "' is not an ISO 8601 UTC time such as 2026-12-01T10:00:00Z");
+    r.recorded_at = read_recorded_at(document["recorded_at"]);
     r.host = read_host(document["host"]);
     r.sku = read_sku_key(document["sku_key"]);
     r.boot_id = read_boot_id(document["boot_id"]);
@@ -172,6 +207,7 @@ BootRecord read_boot_record(const JsonField& document) {
     r.hvo = document["hvo"].optional_boolean();
     r.allocation_line = read_line(document, r);
     r.expected_threads = document["expected_alloc_threads"].optional_count(threads);
+    r.virtualization = read_virtualization(document, version);
     // After the members it reads (their messages say how to fix them), the schema covers the
     // rest: every member there, none it does not know.
     if (const auto problem = schema_problem(document.object()))
