@@ -774,8 +774,8 @@ TEST_CASE("fleet db: boot rows of before the clock and host rules are carried ov
         const std::string boot_id = "3f1e6c2a-8d4b-4c5e-9a7f-1b2c3d4e5f6" + id;
         const std::string record = R"({"kind": "hugetune-boot-record", "schema_version": 1,)"
                                    R"( "host": "web-1", "boot_id": ")" +
-                                   boot_id + R"(", "kernel_release": null, "recorded_at": ")" +
-                                   at + R"(", "threads": null, "milliseconds": null, "pool": null})";
+                                   boot_id + R"(", "kernel_release": null, "recorded_at": ")" + at +
+                                   R"(", "threads": null, "milliseconds": null, "pool": null})";
         return exec(
             "INSERT INTO boot_records (boot_key, host, boot_id, line_present, absent_code,"
             " recorded_at, record) VALUES ('boot web-1 " +
@@ -788,8 +788,9 @@ TEST_CASE("fleet db: boot rows of before the clock and host rules are carried ov
     REQUIRE(exec("UPDATE schema_info SET version = 12"));
     { auto db = FleetDb::open(t.target(), true); }
     CHECK(count_of(sql, "SELECT version FROM schema_info") == latest_schema_version());
-    CHECK(count_of(sql, "SELECT COUNT(*) FROM boot_records WHERE boot_id LIKE '%1' AND"
-                        " virtualization IS NULL") == 1);
+    CHECK(count_of(sql,
+                   "SELECT COUNT(*) FROM boot_records WHERE boot_id LIKE '%1' AND"
+                   " virtualization IS NULL") == 1);
     CHECK(count_of(sql, "SELECT COUNT(*) FROM boot_records") == 1);
     CHECK(count_of(sql, "SELECT COUNT(*) FROM boot_records_refused") == 2);
     sqlite3_close(sql);
