@@ -119,7 +119,8 @@ SendResult send_boot_records(const fleet_db::DbTarget& target, const fs::path& s
                 auto bytes = read_document_file(path);
                 if (!bytes)
                     throw UsageError("cannot be read");
-                boot = fleet_db::read_intake_boot(path.string(), std::move(*bytes));
+                boot = fleet_db::read_intake_boot(path.string(), std::move(*bytes),
+                                                  unix_now_seconds());
             } catch (const std::exception& e) {  // no database work here: the file itself
                 set_aside(spool, path, e.what());
                 continue;

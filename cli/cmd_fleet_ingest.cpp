@@ -246,7 +246,7 @@ Prepared prepare_lines(const Input& input, Unit& unit) {
             continue;  // a blank line holds no record
         const std::string name = input.name + ":" + std::to_string(this_line);
         Checked checked = intake(name, [&] {
-            auto boot = fleet_db::read_intake_boot(name, std::move(text));
+            auto boot = fleet_db::read_intake_boot(name, std::move(text), unix_now_seconds());
             boot.name = input.name;
             boot.line = this_line;
             return boot;

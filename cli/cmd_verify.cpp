@@ -237,13 +237,15 @@ model::Verification verification_of(const Gathered& g, const boot::VerifyResult&
     return v;
 }
 
-// The machine's SKU key as `hugetune probe` and a report make it, for the pool's page size:
-// nothing where the probe cannot read the machine (a tree gathered without its /sys).
-std::optional<model::SkuKey> probed_sku_key(const KernelFs& fs, std::uint64_t page_size_kb) {
+// The machine's hypervisor and SKU key (for the pool's page size) as `hugetune probe` and a
+// report make them: neither where the probe cannot read the machine (a tree gathered without
+// its /sys).
+void set_probed_facts(const KernelFs& fs, std::uint64_t page_size_kb, model::BootRecord& b) {
     try {
-        return model::sku_key(machine_facts(probe_machine(fs), page_size_kb, {}), page_size_kb);
+        const Probe probe = probe_machine(fs);
+        b.virtualization = hypervisor_name(probe.virtualization);
+        b.sku = model::sku_key(machine_facts(probe, page_size_kb, {}), page_size_kb);
     } catch (const Error&) {
-        return std::nullopt;
     }
 }
 
@@ -262,7 +264,7 @@ model::BootRecord boot_record_of(const KernelFs& fs, const Gathered& g,
     model::BootRecord b;
     b.recorded_at = utc_now();
     b.host = fleet_host_name(fs);
-    b.sku = probed_sku_key(fs, r.pool ? r.pool->page_size_kb : g.input.page_sizes.default_size_kb);
+    set_probed_facts(fs, r.pool ? r.pool->page_size_kb : g.input.page_sizes.default_size_kb, b);
     b.boot_id = g.boot_id;
     b.kernel_release = r.release;
     if (r.line) {

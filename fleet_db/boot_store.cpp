@@ -10,6 +10,7 @@
 #include "fleet_db/migrations.hpp"
 #include "fleet_db/pg_copy.hpp"
 #include "fleet_db/session_guard.hpp"
+#include "model/documents/boot_record.hpp"
 #include "model/fleet/canary.hpp"
 #include "model/fleet/fleet.hpp"
 #include "model/statistics.hpp"
@@ -220,7 +221,7 @@ namespace {
 // HVO setting): a statement's text and its values, bound in the order they appear.
 struct BootQuery {
     std::string sku_key;
-    bool grouped = false;  // the group's condition follows kCountedBoots
+    bool grouped = false;  // the group's condition follows counted_boots()
     int hvo = -1;          // -1 unknown, 0 off, 1 on
     std::vector<std::string> releases;
     std::string where;
@@ -239,14 +240,28 @@ struct BootQuery {
 // The memory PostgreSQL may sort a SKU's boots in (work_mem) before it spills to disk.
 constexpr int kTallyWorkMemMb = 64;
 
-// The boots that count: with the kernel's line, and of a host that a report of the SKU names
-// (docs/fleet.md "What counts as evidence"): a record names any host it likes, a report is
-// a whole sweep of the machine.
-constexpr const char* kCountedBoots =
+// The boots of hosts that a report of the SKU names, with the kernel's line (docs/fleet.md
+// "What counts as evidence"): a record names any host it likes, a report is a whole sweep of
+// the machine.
+constexpr const char* kKnownBoots =
     " FROM boot_records WHERE sku_key = :k AND line_present = 1 AND host IS NOT NULL AND"
     " threads >= 1 AND milliseconds IS NOT NULL AND pool_pages > 0 AND host IN (SELECT"
     " h.hostname FROM hosts h WHERE h.id IN (SELECT r.host_id FROM runs r JOIN skus s ON"
     " s.id = r.sku_id WHERE s.sku_key = :kh))";
+
+// Of those, the boots that count: on bare metal, or not known to be in a virtual machine (a
+// record of before records said it), and those set aside as in one.
+const std::string& counted_boots() {
+    static const std::string counted =
+        std::string(kKnownBoots) + " AND COALESCE(virtualization, '" +
+        std::string(model::kBareMetal) + "') = '" + std::string(model::kBareMetal) + "'";
+    return counted;
+}
+const std::string& boots_in_vm() {
+    static const std::string in_vm = std::string(kKnownBoots) + " AND virtualization <> '" +
+                                     std::string(model::kBareMetal) + "'";
+    return in_vm;
+}
 
 // Rows fetched this many at a time into vectors: one round trip per batch, and memory of one
 // batch, whatever the SKU's count of boots.
@@ -362,7 +377,7 @@ std::vector<int> plan_values(soci::session& sql, const std::string& sku_key) {
 }  // namespace
 
 const char* counted_boots_condition() {
-    return kCountedBoots;
+    return counted_boots().c_str();
 }
 
 std::size_t BootStore::copied() const {
@@ -381,7 +396,7 @@ model::fleet::BootTally tally_stored_boots(soci::session& sql, Dialect dialect,
     model::fleet::BootTally t;
     BootQuery q;
     q.sku_key = sku_key;
-    q.where = kCountedBoots;
+    q.where = counted_boots();
     {
         std::vector<std::string> releases;
         std::vector<std::string> hvos;
@@ -413,6 +428,21 @@ model::fleet::BootTally tally_stored_boots(soci::session& sql, Dialect dialect,
             hosts, releases, hvos);
         t.families = families.families();
     }
+    {
+        BootQuery in_vm;
+        in_vm.sku_key = sku_key;
+        in_vm.where = boots_in_vm();
+        std::vector<int> threads;
+        std::vector<long long> hosts, boots;
+        fetch_rows(
+            sql, in_vm, "SELECT threads, COUNT(DISTINCT host), COUNT(*)",
+            " GROUP BY threads ORDER BY threads",
+            [&](std::size_t i) {
+                t.virtual_boots.push_back(
+                    {threads[i], static_cast<int>(hosts[i]), static_cast<int>(boots[i])});
+            },
+            threads, hosts, boots);
+    }
     t.plan_values = plan_values(sql, sku_key);
     const auto compared = model::fleet::choose_boot_group(t.families, t.groups);
     if (!compared)
@@ -421,8 +451,8 @@ model::fleet::BootTally tally_stored_boots(soci::session& sql, Dialect dialect,
     q.grouped = true;
     q.hvo = t.compared.hvo ? (*t.compared.hvo ? 1 : 0) : -1;
     q.releases = t.compared.kernel_releases;
-    q.where = std::string(kCountedBoots) +
-              " AND COALESCE(hvo, -1) = :hvo AND COALESCE(kernel_release, '') IN (";
+    q.where =
+        counted_boots() + " AND COALESCE(hvo, -1) = :hvo AND COALESCE(kernel_release, '') IN (";
     for (std::size_t i = 0; i < q.releases.size(); ++i)
         q.where += (i == 0 ? ":r" : ", :r") + std::to_string(i);
     q.where += ")";

@@ -2,6 +2,7 @@
 
 #include <cassert>
 
+#include "fleet_db/report_intake.hpp"
 #include "model/alloc_threads.hpp"
 #include "model/documents/boot_record.hpp"
 #include "model/documents/verification.hpp"
@@ -139,6 +140,10 @@ const std::vector<std::vector<std::string>> kMigrations = {
     {
         // The boot records' rules in the database (boot_rules_migration below).
     },
+    {
+        // The report's host and clock rules for boot records, and their virtualization
+        // (boot_rules_migration below).
+    },
 };
 
 std::string with_dialect(std::string sql, Dialect dialect);
@@ -161,11 +166,54 @@ std::string glob_repeat(const std::string& set, int n) {
     return out;
 }
 
+// `expression`, a host name the host-name rule takes, as it compares it
+// (model::fleet::canonical_host_name): lower case, without its trailing dot.
+std::string canonical_host_sql(Dialect d, const std::string& expression) {
+    if (d == Dialect::postgresql)
+        return "lower(regexp_replace(" + expression + ", '[.]$', ''))";
+    return "lower(CASE WHEN " + expression + " GLOB '*.' THEN substr(" + expression +
+           ", 1, length(" + expression + ") - 1) ELSE " + expression + " END)";
+}
+
+// The clock as the text of recorded_at, a tolerance ahead (PostgreSQL; SQLite allows no clock
+// in a CHECK, so its triggers compare with its own).
+std::string clock_ahead_sql(Dialect d) {
+    const std::string ahead = std::to_string(kMaxClockSkewSeconds);
+    if (d == Dialect::postgresql)
+        return "to_char((now() AT TIME ZONE 'UTC') + interval '" + ahead +
+               " seconds', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"')";
+    return "strftime('%Y-%m-%dT%H:%M:%SZ', 'now', '+" + ahead + " seconds')";
+}
+
+// Migration 14's rules: the report's clock rule (not before any hugetune made a record, at most
+// kMaxClockSkewSeconds ahead of the database's clock: PostgreSQL's CHECK, SQLite's triggers),
+// the virtualization's shape and type, and a boot's key made of its canonical host and boot id.
+void v14_checks(Dialect d, std::vector<std::string>& c) {
+    const bool pg = d == Dialect::postgresql;
+    c.push_back("recorded_at >= '" + std::string(model::kEarliestBootRecordTime) + "'");
+    if (pg)
+        c.push_back("recorded_at <= " + clock_ahead_sql(d));
+    const std::string most = std::to_string(model::kMaxVirtualizationChars);
+    c.push_back(shaped(
+        d, "virtualization", "^[!-~]([ -~]*[!-~])?$",
+        {"length(virtualization) BETWEEN 1 AND " + most, "virtualization NOT GLOB '*[^ -~]*'",
+         "virtualization NOT GLOB ' *'", "virtualization NOT GLOB '* '"}));
+    c.push_back("(virtualization IS NULL OR length(virtualization) <= " + most + ")");
+    c.push_back(pg ? "(virtualization IS NULL OR jsonb_typeof(CAST(record AS jsonb) ->"
+                     " 'virtualization') = 'string')"
+                   : "(virtualization IS NULL OR json_type(record, '$.virtualization') = 'text')");
+    c.push_back(
+        "((boot_id IS NULL AND boot_key LIKE 'record %') OR (boot_id IS NOT NULL AND boot_key ="
+        " 'boot ' || COALESCE(host, '') || ' ' || boot_id))");
+}
+
 // Every rule the boot record's reader applies to a column it is stored in
 // (model/documents/boot_record.cpp), as CHECK constraints: a row another writer makes (the boot
 // writer role, SQL by hand) is held to what `fleet ingest` accepts. The shapes are the
 // reader's; on SQLite a host's labels are not held to 63 characters, which GLOB cannot say.
-std::string boot_checks(Dialect d) {
+// From migration 14 (`version`), the clock's and virtualization's rules too, and the record's
+// host compared as the host-name rule compares names.
+std::string boot_checks(Dialect d, int version) {
     const bool pg = d == Dialect::postgresql;
     std::vector<std::string> c;
     const auto threads = kMaxAllocThreads;
@@ -210,23 +258,30 @@ std::string boot_checks(Dialect d) {
                         "host NOT GLOB '*-'", "host NOT GLOB '*.-*'", "host NOT GLOB '*-.*'"}));
     c.push_back("(host IS NULL OR length(host) BETWEEN 1 AND " +
                 std::to_string(model::fleet::kMaxHostNameChars) + ")");
+    const bool v14 = version >= kBootVirtualizationVersion;
+    if (v14)
+        v14_checks(d, c);
     // The record is a boot record, and says what its columns say.
     if (pg) {
-        c.push_back(
-            "CAST(record AS jsonb) ->> 'kind' = 'hugetune-boot-record' AND"
-            " (CAST(record AS jsonb) ->> 'host') IS NOT DISTINCT FROM host AND"
-            " (CAST(record AS jsonb) ->> 'boot_id') IS NOT DISTINCT FROM boot_id AND"
-            " (CAST(record AS jsonb) ->> 'kernel_release') IS NOT DISTINCT FROM"
-            " kernel_release AND (CAST(record AS jsonb) ->> 'recorded_at') IS NOT"
-            " DISTINCT FROM recorded_at AND (CAST(record AS jsonb) ->> 'threads') IS NOT"
-            " DISTINCT FROM CAST(threads AS TEXT) AND (CAST(record AS jsonb) ->>"
-            " 'milliseconds') IS NOT DISTINCT FROM CAST(milliseconds AS TEXT) AND"
-            " (CAST(record AS jsonb) -> 'pool' ->> 'pages') IS NOT DISTINCT FROM"
-            " CAST(pool_pages AS TEXT)");
+        c.push_back("CAST(record AS jsonb) ->> 'kind' = 'hugetune-boot-record' AND " +
+                    (v14 ? canonical_host_sql(d, "CAST(record AS jsonb) ->> 'host'")
+                         : std::string("(CAST(record AS jsonb) ->> 'host')")) +
+                    " IS NOT DISTINCT FROM host AND"
+                    " (CAST(record AS jsonb) ->> 'boot_id') IS NOT DISTINCT FROM boot_id AND"
+                    " (CAST(record AS jsonb) ->> 'kernel_release') IS NOT DISTINCT FROM"
+                    " kernel_release AND (CAST(record AS jsonb) ->> 'recorded_at') IS NOT"
+                    " DISTINCT FROM recorded_at AND (CAST(record AS jsonb) ->> 'threads') IS NOT"
+                    " DISTINCT FROM CAST(threads AS TEXT) AND (CAST(record AS jsonb) ->>"
+                    " 'milliseconds') IS NOT DISTINCT FROM CAST(milliseconds AS TEXT) AND"
+                    " (CAST(record AS jsonb) -> 'pool' ->> 'pages') IS NOT DISTINCT FROM"
+                    " CAST(pool_pages AS TEXT)");
     } else {
         c.push_back(
             "CASE WHEN json_valid(record) THEN json_extract(record, '$.kind') ="
-            " 'hugetune-boot-record' AND json_extract(record, '$.host') IS host AND"
+            " 'hugetune-boot-record' AND " +
+            (v14 ? canonical_host_sql(d, "json_extract(record, '$.host')")
+                 : std::string("json_extract(record, '$.host')")) +
+            " IS host AND"
             " json_extract(record, '$.boot_id') IS boot_id AND json_extract(record,"
             " '$.kernel_release') IS kernel_release AND json_extract(record,"
             " '$.recorded_at') IS recorded_at AND json_extract(record, '$.threads') IS"
@@ -239,23 +294,32 @@ std::string boot_checks(Dialect d) {
     return out;
 }
 
-// Migration 13: boot_records made again with boot_checks, its ids drawn by the database alone
-// (PostgreSQL's GENERATED ALWAYS: no writer sets one, so none can fill the ids ahead of the
-// boots to come), the rows that meet the rules carried over in their order and the others kept
-// in boot_records_refused; on PostgreSQL, the one function the boot writer role adds records
-// through (fleet_db/sql/boot-writer-role.sql).
-std::vector<std::string> boot_rules_migration(Dialect d) {
+// Migrations 13 and 14 (`version`): boot_records made again with boot_checks, its ids drawn by
+// the database alone (PostgreSQL's GENERATED ALWAYS: no writer sets one, so none can fill the
+// ids ahead of the boots to come), the rows that meet the rules carried over in their order and
+// the others kept in boot_records_refused; on PostgreSQL, the one function the boot writer role
+// adds records through (fleet_db/sql/boot-writer-role.sql). From 14, `virtualization` is
+// derived from the record, and the function stores the host in its canonical form.
+std::vector<std::string> boot_rules_migration(Dialect d, int version) {
     const bool pg = d == Dialect::postgresql;
+    const bool v14 = version >= kBootVirtualizationVersion;
     const std::string id =
         pg ? "id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY" : "id INTEGER PRIMARY KEY";
+    const std::string made = "boot_records_" + std::to_string(version);
+    std::string derived;
+    if (v14)
+        derived = std::string(", virtualization TEXT GENERATED ALWAYS AS (") +
+                  (pg ? "CAST(record AS jsonb) ->> 'virtualization'"
+                      : "json_extract(record, '$.virtualization')") +
+                  ") STORED";
     std::vector<std::string> out;
-    out.push_back("CREATE TABLE boot_records_13 (" + id +
+    out.push_back("CREATE TABLE " + made + " (" + id +
                   ", boot_key TEXT NOT NULL UNIQUE, host TEXT, sku_key TEXT, boot_id TEXT,"
                   " kernel_release TEXT, pool_pages BIGINT, page_size_kb BIGINT, threads INTEGER,"
                   " milliseconds BIGINT, line_present INTEGER NOT NULL, absent_code TEXT,"
                   " init_on_alloc INTEGER, hvo INTEGER, expected_threads INTEGER,"
                   " recorded_at TEXT NOT NULL, record TEXT NOT NULL" +
-                  boot_checks(d) + ")");
+                  derived + boot_checks(d, version) + ")");
     // IF NOT EXISTS and OR REPLACE below: a database taken back to an older version by hand
     // (the tests do) keeps them.
     out.push_back(
@@ -273,42 +337,66 @@ std::vector<std::string> boot_rules_migration(Dialect d) {
             values += (values.empty() ? "r." : ", r.") + name;
             at = end + 1;
         }
-        out.push_back("DO $do$ DECLARE r RECORD; BEGIN BEGIN INSERT INTO boot_records_13 (" +
-                      columns + ") SELECT " + columns +
+        out.push_back("DO $do$ DECLARE r RECORD; BEGIN BEGIN INSERT INTO " + made + " (" + columns +
+                      ") SELECT " + columns +
                       " FROM boot_records ORDER BY id; EXCEPTION WHEN OTHERS THEN FOR r IN"
-                      " SELECT * FROM boot_records ORDER BY id LOOP BEGIN INSERT INTO"
-                      " boot_records_13 (" +
-                      columns + ") VALUES (" + values +
+                      " SELECT * FROM boot_records ORDER BY id LOOP BEGIN INSERT INTO " +
+                      made + " (" + columns + ") VALUES (" + values +
                       "); EXCEPTION WHEN OTHERS THEN NULL; END; END LOOP; END; END $do$");
     } else {
-        out.push_back("INSERT OR IGNORE INTO boot_records_13 (" + columns + ") SELECT " + columns +
-                      " FROM boot_records ORDER BY id");
+        // A row ahead of the clock is left to boot_records_refused, as the triggers below
+        // would refuse it, not the whole migration.
+        out.push_back("INSERT OR IGNORE INTO " + made + " (" + columns + ") SELECT " + columns +
+                      " FROM boot_records" +
+                      (v14 ? " WHERE recorded_at <= " + clock_ahead_sql(d) : std::string()) +
+                      " ORDER BY id");
     }
     out.push_back(
         "INSERT INTO boot_records_refused (boot_key, record) SELECT boot_key, record"
-        " FROM boot_records o WHERE NOT EXISTS (SELECT 1 FROM boot_records_13 n"
-        " WHERE n.boot_key = o.boot_key) ORDER BY id");
+        " FROM boot_records o WHERE NOT EXISTS (SELECT 1 FROM " +
+        made + " n WHERE n.boot_key = o.boot_key) ORDER BY id");
     out.push_back("DROP INDEX boot_records_tally");
     out.push_back("DROP TABLE boot_records");
-    out.push_back("ALTER TABLE boot_records_13 RENAME TO boot_records");
-    out.push_back(
-        with_dialect("CREATE INDEX boot_records_tally ON boot_records (sku_key, threads,"
-                     " host{bytes}, kernel_release, hvo, milliseconds, pool_pages,"
-                     " line_present, id)",
-                     d));
+    out.push_back("ALTER TABLE " + made + " RENAME TO boot_records");
+    out.push_back(with_dialect(
+        std::string("CREATE INDEX boot_records_tally ON boot_records (sku_key, threads,"
+                    " host{bytes}, kernel_release, hvo, milliseconds, pool_pages,"
+                    " line_present, ") +
+            (v14 ? "virtualization, " : "") + "id)",
+        d));
     // The answers kept were judged by the rules before these.
     out.push_back("DELETE FROM sku_answers");
+    if (v14 && !pg) {
+        // SQLite allows no clock in a CHECK: the same rule as PostgreSQL's, as triggers.
+        for (const char* when : {"INSERT", "UPDATE OF recorded_at"})
+            out.push_back(std::string("CREATE TRIGGER boot_records_clock_") +
+                          (when[0] == 'I' ? "insert" : "update") + " BEFORE " + when +
+                          " ON boot_records WHEN NEW.recorded_at > " + clock_ahead_sql(d) +
+                          " BEGIN SELECT RAISE(ABORT, 'CHECK constraint failed: recorded_at"
+                          " lies more than " +
+                          std::to_string(kMaxClockSkewSeconds) +
+                          " seconds ahead of the clock'); END");
+    }
     if (pg) {
         // Runs as its owner (SECURITY DEFINER) with the table's schema and nothing a caller
         // could put before it (pg_temp last); the conflict target is the boot's own key, so a
-        // record counts as stored before only where a row of that key is.
+        // record counts as stored before only where a row of that key is. From 14 the host is
+        // stored as the host-name rule compares it, and the key made of it: "WEB-17." and
+        // "web-17" are one host, and one boot of it is stored once. Replaced, not dropped: the
+        // role keeps its right to it.
+        std::string row = "$1, $2";
+        if (v14) {
+            const std::string host = canonical_host_sql(d, "$2");
+            row = "CASE WHEN $4 IS NULL THEN $1 ELSE 'boot ' || COALESCE(" + host +
+                  ", '') || ' ' || $4 END, " + host;
+        }
         out.push_back(
             "DO $do$ BEGIN EXECUTE format($f$CREATE OR REPLACE FUNCTION %I." +
             std::string(kAddBootRecordFunction) + "(" + kAddBootRecordArguments +
             ") RETURNS INTEGER LANGUAGE sql SECURITY DEFINER SET search_path = %I, pg_temp AS"
             " $body$ INSERT INTO %I.boot_records (" +
-            columns +
-            ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)"
+            columns + ") VALUES (" + row +
+            ", $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)"
             " ON CONFLICT (boot_key) DO NOTHING RETURNING 1 $body$$f$, current_schema(),"
             " current_schema(), current_schema()); END $do$");
         out.push_back("REVOKE ALL ON FUNCTION " + std::string(kAddBootRecordFunction) + "(" +
@@ -338,8 +426,8 @@ std::vector<std::string> migration_statements(int version, Dialect dialect) {
     std::vector<std::string> out;
     for (const auto& sql : kMigrations[static_cast<std::size_t>(version - 1)])
         out.push_back(with_dialect(sql, dialect));
-    if (version == kBootRulesVersion)
-        return boot_rules_migration(dialect);
+    if (version == kBootRulesVersion || version == kBootVirtualizationVersion)
+        return boot_rules_migration(dialect, version);
     return out;
 }
 

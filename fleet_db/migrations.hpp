@@ -60,4 +60,10 @@ inline constexpr const char* kAddBootRecordArguments =
     "TEXT, TEXT, TEXT, TEXT, TEXT, BIGINT, BIGINT, INTEGER, BIGINT, INTEGER, TEXT, INTEGER,"
     " INTEGER, INTEGER, TEXT, TEXT";
 
+// Migration 14 holds boot records to the report's host and clock rules and adds
+// `virtualization`, a column derived from the record (no writer sets it, so none can make it
+// disagree): the table made again as migration 13 made it, the function the same (its
+// arguments and the role's right to it kept), the host it stores in its canonical form.
+inline constexpr int kBootVirtualizationVersion = 14;
+
 }  // namespace hugetune::fleet_db

@@ -38,6 +38,24 @@ nlohmann::json parse_document(const std::string& name, std::string_view bytes,
     }
 }
 
+// The clock rule (docs/fleet.md "The clock rule"): a document's time (`member`, `at`) at most
+// kMaxClockSkewSeconds after the ingest's own, when given.
+void refuse_ahead(const std::string& name, const std::string& member, const std::string& at,
+                  std::optional<std::int64_t> ingest_unix_seconds, const std::string& why) {
+    if (!ingest_unix_seconds)
+        return;
+    const auto seconds = unix_seconds_of_iso8601_utc(at);
+    if (!seconds || *seconds <= *ingest_unix_seconds + kMaxClockSkewSeconds)
+        return;
+    refuse(name, member + " " + at + " lies " +
+                     decimals_text(
+                         static_cast<double>(*seconds - *ingest_unix_seconds) / (24 * 60 * 60), 1) +
+                     " days after this ingest (" +
+                     iso8601_utc(std::chrono::system_clock::from_time_t(
+                         static_cast<std::time_t>(*ingest_unix_seconds))) +
+                     "), more than the day a host's clock may be fast: " + why);
+}
+
 }  // namespace
 
 std::string content_hash(std::string_view text) {
@@ -71,19 +89,9 @@ IntakeReport intake_report(const std::string& name, nlohmann::json doc, model::C
                          "; give the host such a name (hostnamectl set-hostname) and write the "
                          "report again (docs/fleet.md \"The host-name rule\")");
     in.facts.host = model::fleet::canonical_host_name(in.facts.host);
-    if (ingest_unix_seconds)
-        if (const auto at = unix_seconds_of_iso8601_utc(in.facts.generated_at);
-            at && *at > *ingest_unix_seconds + kMaxClockSkewSeconds)
-            refuse(name,
-                   "generated_at " + in.facts.generated_at + " lies " +
-                       decimals_text(
-                           static_cast<double>(*at - *ingest_unix_seconds) / (24 * 60 * 60), 1) +
-                       " days after this ingest (" +
-                       iso8601_utc(std::chrono::system_clock::from_time_t(
-                           static_cast<std::time_t>(*ingest_unix_seconds))) +
-                       "), more than the day a host's clock may be fast: it would stand as "
-                       "the host's newest report until then; set the host's clock and "
-                       "write the report again");
+    refuse_ahead(name, "generated_at", in.facts.generated_at, ingest_unix_seconds,
+                 "it would stand as the host's newest report until then; set the host's clock "
+                 "and write the report again");
     if (compact.written) {
         in.document = std::move(compact.text);
         in.document.shrink_to_fit();  // reserved for the text read, which was indented
@@ -110,13 +118,16 @@ bool holds_boot_record(const nlohmann::json& doc) {
     return record != doc.end() && is_boot_record(*record);
 }
 
-IntakeBoot boot_of(const std::string& name, const nlohmann::json& doc) {
+IntakeBoot boot_of(const std::string& name, const nlohmann::json& doc,
+                   std::optional<std::int64_t> ingest_unix_seconds) {
     const model::JsonField field(
         doc, "make the record again with 'hugetune verify " + Flag{"boot_record"} + " FILE'",
         {name});
     // Read where it stands, so an error names it by its path in what was given.
-    return intake_boot(name, model::read_boot_record(
-                                 holds_boot_record(doc) ? field[model::kBootRecordMember] : field));
+    return intake_boot(
+        name,
+        model::read_boot_record(holds_boot_record(doc) ? field[model::kBootRecordMember] : field),
+        ingest_unix_seconds);
 }
 
 }  // namespace
@@ -130,11 +141,15 @@ bool is_boot_record_line(std::string_view line) {
     }
 }
 
-IntakeBoot intake_boot(const std::string& name, model::BootRecord record) {
+IntakeBoot intake_boot(const std::string& name, model::BootRecord record,
+                       std::optional<std::int64_t> ingest_unix_seconds) {
     // A record made here (`verify --fleet-db`) is held to the rules its reader holds one read from
     // a file to: the database stores no record `fleet ingest` would refuse.
     if (const auto problem = model::boot_record_problem(record))
         refuse(name, problem->path + ": " + problem->problem);
+    refuse_ahead(name, "recorded_at", record.recorded_at, ingest_unix_seconds,
+                 "it would count in every canary plan started before then; set the host's "
+                 "clock and verify again");
     IntakeBoot in;
     in.name = name;
     nlohmann::json written = model::to_json(record);
@@ -160,14 +175,15 @@ IntakeReport read_intake_report(const std::string& name, std::string bytes,
     return intake_report(name, std::move(doc), compact, ingest_unix_seconds);
 }
 
-IntakeBoot read_intake_boot(const std::string& name, std::string bytes) {
+IntakeBoot read_intake_boot(const std::string& name, std::string bytes,
+                            std::optional<std::int64_t> ingest_unix_seconds) {
     model::CompactText compact;
     const nlohmann::json doc = parse_document(name, bytes, compact);
     if (!is_boot_record(doc) && !holds_boot_record(doc))
         refuse(name, "not a hugetune boot record (its kind is not " +
                          std::string(model::kBootRecordKind) +
                          "); make one with 'hugetune verify " + Flag{"boot_record"} + " FILE'");
-    return boot_of(name, doc);
+    return boot_of(name, doc, ingest_unix_seconds);
 }
 
 std::variant<IntakeReport, IntakeBoot> read_intake_document(
@@ -177,7 +193,7 @@ std::variant<IntakeReport, IntakeBoot> read_intake_document(
     nlohmann::json doc = parse_document(name, bytes, compact);
     std::string().swap(bytes);
     if (is_boot_record(doc) || holds_boot_record(doc))
-        return boot_of(name, doc);
+        return boot_of(name, doc, ingest_unix_seconds);
     return intake_report(name, std::move(doc), compact, ingest_unix_seconds);
 }
 

@@ -50,11 +50,15 @@ inline constexpr std::int64_t kMaxClockSkewSeconds = 24 * 60 * 60;
 IntakeReport read_intake_report(const std::string& name, std::string bytes,
                                 std::optional<std::int64_t> ingest_unix_seconds = std::nullopt);
 
-// A boot record's checks (read_boot_record), keyed. Throws FleetDbError (usage) "NAME: reason".
-// The output of `hugetune verify --json` is taken for the boot record it holds.
-IntakeBoot read_intake_boot(const std::string& name, std::string bytes);
+// A boot record's checks (read_boot_record), keyed. Throws FleetDbError (usage) "NAME: reason",
+// also for a recorded_at more than kMaxClockSkewSeconds after `ingest_unix_seconds` (when given):
+// the clock rule of reports. The output of `hugetune verify --json` is taken for the boot record
+// it holds.
+IntakeBoot read_intake_boot(const std::string& name, std::string bytes,
+                            std::optional<std::int64_t> ingest_unix_seconds = std::nullopt);
 // A record made by this program: the same checks (model::boot_record_problem), the same error.
-IntakeBoot intake_boot(const std::string& name, model::BootRecord record);
+IntakeBoot intake_boot(const std::string& name, model::BootRecord record,
+                       std::optional<std::int64_t> ingest_unix_seconds = std::nullopt);
 
 // Whether `line` is one whole boot record: how standard input holding JSON Lines of them is told
 // from one document (docs/fleet.md "Ingest").

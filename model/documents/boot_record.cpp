@@ -22,6 +22,29 @@ namespace {
 
 using nlohmann::json;
 
+// The report's host-name rule (docs/fleet.md "The host-name rule"): any case and a trailing dot
+// are taken, and the name is the one DNS compares, so "WEB-17." is the host "web-17" a report
+// of it names. A name the rule refuses is kept as written, for boot_record_problem to name.
+std::optional<std::string> read_host(const JsonField& field) {
+    auto host = field.optional_string();
+    if (!host || fleet::host_name_problem(*host))
+        return host;
+    return fleet::canonical_host_name(*host);
+}
+
+// Version 1 has no such member (unknown); version 2 has it, null where the probe could not say.
+// Its value by boot_record_problem.
+std::optional<std::string> read_virtualization(const JsonField& document, std::int64_t version) {
+    const JsonField field = document["virtualization"];
+    const bool member = document.object().contains("virtualization");
+    if (version < 2 && member)
+        field.fail("not a member of a boot record of schema_version " + std::to_string(version));
+    if (version >= 2 && !member)
+        field.fail("missing: a boot record of schema_version " + std::to_string(version) +
+                   " says its hypervisor, '" + std::string(kBareMetal) + "' or null");
+    return field.optional_string();
+}
+
 // The rule `fleet recommend --sku` keeps (model/fleet/sku_key.cpp); its error names the field.
 std::optional<SkuKey> read_sku_key(const JsonField& field) {
     auto text = field.optional_string();
@@ -106,6 +129,38 @@ Problem release_problem(const std::optional<std::string>& release) {
                                  " printable characters without spaces, as uname -r)"};
 }
 
+// The time as the report's clock rule has it: ISO 8601 UTC, and not before any hugetune made a
+// record (a clock's error that would count in every canary plan).
+Problem recorded_at_problem(const std::string& at) {
+    if (!is_iso8601_utc(at))
+        return BootRecordProblem{"recorded_at",
+                                 "'" + printable_text(at.substr(0, 80)) +
+                                     "' is not an ISO 8601 UTC time such as 2026-12-01T10:00:00Z"};
+    // The text's order is time order: fixed width, most significant first.
+    if (at < kEarliestBootRecordTime)
+        return BootRecordProblem{"recorded_at", "'" + at + "' is before " +
+                                                    std::string(kEarliestBootRecordTime) +
+                                                    ", when no hugetune made a record: set the "
+                                                    "host's clock and verify again"};
+    return std::nullopt;
+}
+
+Problem virtualization_problem(const std::optional<std::string>& name) {
+    if (!name)
+        return std::nullopt;
+    const bool printable = std::all_of(name->begin(), name->end(), [](char c) {
+        return std::isprint(static_cast<unsigned char>(c)) != 0;
+    });
+    if (!name->empty() && name->size() <= kMaxVirtualizationChars && printable &&
+        name->front() != ' ' && name->back() != ' ')
+        return std::nullopt;
+    return BootRecordProblem{
+        "virtualization",
+        "'" + printable_text(name->substr(0, 80)) + "' is not a hypervisor's name (1 to " +
+            std::to_string(kMaxVirtualizationChars) +
+            " printable characters, as the probe reads it) nor '" + std::string(kBareMetal) + "'"};
+}
+
 // A count outside [min, max], said as the document's reader says it of any whole number.
 Problem count_problem(const char* path, const std::optional<std::uint64_t>& value,
                       std::uint64_t min, std::uint64_t max) {
@@ -175,15 +230,13 @@ json to_json(const BootRecord& r) {
         {"text", or_null(line.text)},
         {"absent_reason", line.absent_reason ? warning_json(*line.absent_reason) : json()}};
     j["expected_alloc_threads"] = or_null(r.expected_threads);
+    j["virtualization"] = or_null(r.virtualization);
     return j;
 }
 
 std::optional<BootRecordProblem> boot_record_problem(const BootRecord& r) {
-    if (!is_iso8601_utc(r.recorded_at))
-        return BootRecordProblem{"recorded_at",
-                                 "'" + printable_text(r.recorded_at.substr(0, 80)) +
-                                     "' is not an ISO 8601 UTC time such as 2026-12-01T10:00:00Z"};
     const Problem checks[] = {
+        recorded_at_problem(r.recorded_at),
         host_problem(r.host),
         boot_id_problem(r.boot_id),
         release_problem(r.kernel_release),
@@ -194,6 +247,7 @@ std::optional<BootRecordProblem> boot_record_problem(const BootRecord& r) {
         count_problem("milliseconds", r.milliseconds, 0, kMaxBootAllocationMs),
         line_problem(r),
         count_problem("expected_alloc_threads", r.expected_threads, 1, kMaxAllocThreads),
+        virtualization_problem(r.virtualization),
     };
     for (const auto& problem : checks)
         if (problem)
@@ -206,12 +260,13 @@ BootRecord read_boot_record(const JsonField& document) {
     if (document["kind"].string() != kBootRecordKind)
         document["kind"].fail("must be \"" + std::string(kBootRecordKind) +
                               "\": this is not a boot record");
-    document["schema_version"].whole_number({kBootRecordSchemaVersion, kBootRecordSchemaVersion});
+    const std::int64_t version = document["schema_version"].whole_number(
+        {kOldestBootRecordSchemaVersion, kBootRecordSchemaVersion});
     // The members' types here; their values by the rules a record made in this program is held
     // to too (boot_record_problem).
     BootRecord r;
     r.recorded_at = document["recorded_at"].string();
-    r.host = document["host"].optional_string();
+    r.host = read_host(document["host"]);
     r.sku = read_sku_key(document["sku_key"]);
     r.boot_id = document["boot_id"].optional_string();
     r.kernel_release = document["kernel_release"].optional_string();
@@ -222,6 +277,7 @@ BootRecord read_boot_record(const JsonField& document) {
     r.hvo = document["hvo"].optional_boolean();
     r.allocation_line = read_line(document["allocation_line"]);
     r.expected_threads = document["expected_alloc_threads"].optional_count({0});
+    r.virtualization = read_virtualization(document, version);
     if (const auto problem = boot_record_problem(r))
         field_at(document, problem->path).fail(problem->problem);
     // After the members it reads (their messages say how to fix them), the schema covers the

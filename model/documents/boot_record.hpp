@@ -18,10 +18,23 @@ namespace hugetune::model {
 // What tells a boot record from a report or any other document hugetune writes; the version
 // changes only when a member changes meaning or disappears.
 inline constexpr std::string_view kBootRecordKind = "hugetune-boot-record";
-inline constexpr int kBootRecordSchemaVersion = 1;
+// Version 2 adds `virtualization`; a record of version 1 reads as one whose virtualization is
+// unknown.
+inline constexpr int kBootRecordSchemaVersion = 2;
+inline constexpr int kOldestBootRecordSchemaVersion = 1;
 // A boot record as its writer writes it is under 2 kB: a line of a JSON Lines file of records
 // (`fleet ingest`) longer than this is not one, and is refused without being held.
 inline constexpr std::size_t kMaxBootRecordLineBytes = 64 * 1024;
+// No hugetune made a record before this: hugepage_alloc_threads= came with Linux 6.15, in 2025.
+// A recorded_at before it (year 0000, a clock never set) is a clock's error, not a boot; one
+// far ahead is refused where the record is stored, against that clock (docs/fleet.md "The
+// clock rule").
+inline constexpr std::string_view kEarliestBootRecordTime = "2025-01-01T00:00:00Z";
+// What a record says of a machine that booted in no virtual machine (`virtualization`).
+inline constexpr std::string_view kBareMetal = "none";
+// A hypervisor's name as the probe reads it (/sys/hypervisor/type, the DMI vendor): at most 64
+// printable characters.
+inline constexpr std::size_t kMaxVirtualizationChars = 64;
 // The kernel's release as uname(2) holds it: at most 64 characters.
 inline constexpr std::size_t kMaxKernelReleaseChars = 64;
 
@@ -54,6 +67,9 @@ struct BootRecord {
     std::optional<bool> hvo;  // hugetlb_optimize_vmemmap as booted; absent: unknown
     AllocationLine allocation_line;
     std::optional<std::uint64_t> expected_threads;  // the ledger's value, else the report's
+    // The hypervisor the machine booted under, as the probe names it for reports, or kBareMetal;
+    // absent: unknown (a record of version 1, a machine the probe could not read).
+    std::optional<std::string> virtualization;
 };
 
 nlohmann::json to_json(const BootRecord& record);
@@ -62,7 +78,8 @@ nlohmann::json to_json(const BootRecord& record);
 inline constexpr const char* kBootRecordMember = "boot_record";
 
 // The first value of `record` no boot record holds, named by its path in the document
-// ("allocation_line.text") with what is wrong: a time that is not ISO 8601 UTC, a host name the
+// ("allocation_line.text") with what is wrong: a time that is not ISO 8601 UTC or is before
+// kEarliestBootRecordTime, a virtualization that is no hypervisor's name, a host name the
 // fleet does not store (model/fleet/host_name.hpp) or not in its canonical form, a boot id or
 // kernel release not as the kernel writes them, threads outside 1 to kMaxAllocThreads, a time
 // above kMaxBootAllocationMs, a line present without its numbers or absent with them or
@@ -76,9 +93,11 @@ std::optional<BootRecordProblem> boot_record_problem(const BootRecord& record);
 
 class JsonField;
 
-// Reads and checks a record: its kind and version, the schema's types, a SKU key `fleet
-// recommend --sku` takes, and its values by boot_record_problem. Throws InputError naming the
-// field by its path in the document ("allocation_line.absent_reason: ...").
+// Reads and checks a record: its kind and version (1 or 2), the schema's types, a host read in
+// its canonical form as a report's is (model/fleet/host_name.hpp), a SKU key `fleet recommend
+// --sku` takes, whether version 2's virtualization member is there, and its values by
+// boot_record_problem. Throws InputError naming the field by its path in the document
+// ("allocation_line.absent_reason: ...").
 BootRecord read_boot_record(const JsonField& document);
 
 }  // namespace hugetune::model

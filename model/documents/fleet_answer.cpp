@@ -120,6 +120,7 @@ constexpr std::pair<BootRefusal, const char*> kRefusalCodes[] = {
     {BootRefusal::above_cpus, "above_cpus"},
     {BootRefusal::not_asked, "not_asked"},
     {BootRefusal::implausible, "implausible"},
+    {BootRefusal::virtual_machine, "virtual"},
 };
 
 const char* refusal_code(BootRefusal why) {
@@ -134,7 +135,7 @@ BootRefusal read_refusal(const JsonField& field) {
     for (const auto& [value, name] : kRefusalCodes)
         if (code == name)
             return value;
-    field.fail("'" + code + "' is not above_cpus, not_asked or implausible");
+    field.fail("'" + code + "' is not above_cpus, not_asked, implausible or virtual");
 }
 
 json boots_json(const std::optional<SkuBoots>& boots) {

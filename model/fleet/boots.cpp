@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cstdint>
 #include <map>
+#include <set>
 #include <tuple>
 #include <utility>
 
@@ -272,8 +273,16 @@ std::optional<BootGroupChoice> choose_boot_group(const std::vector<BootFamily>& 
     return c;
 }
 
-bool counts_as_boot(const SkuBoot& boot) {
+namespace {
+
+bool has_line(const SkuBoot& boot) {
     return !boot.host.empty() && boot.threads >= 1 && boot.pool_pages > 0;
+}
+
+}  // namespace
+
+bool counts_as_boot(const SkuBoot& boot) {
+    return has_line(boot) && !boot.in_vm;
 }
 
 BootTally tally_boots(const std::vector<SkuBoot>& boots) {
@@ -297,6 +306,14 @@ BootTally tally_boots(const std::vector<SkuBoot>& boots) {
     for (const auto* b : by_host)
         families.add(b->host, b->kernel_release, b->hvo);
     t.families = families.families();
+    std::map<int, std::pair<std::set<std::string>, int>> in_vm;  // value -> hosts, boots
+    for (const auto& b : boots)
+        if (has_line(b) && b.in_vm) {
+            in_vm[b.threads].first.insert(b.host);
+            ++in_vm[b.threads].second;
+        }
+    for (const auto& [threads, of] : in_vm)
+        t.virtual_boots.push_back({threads, static_cast<int>(of.first.size()), of.second});
     const auto compared = choose_boot_group(t.families, t.groups);
     if (!compared)
         return t;
@@ -365,6 +382,11 @@ std::string refusal_text(const RefusedBoots& f, const Recommendation& r) {
             return "Boots at " + std::to_string(f.threads) + who +
                    " count for nothing: neither the sweeps measured that value nor a canary "
                    "plan tried it.";
+        case BootRefusal::virtual_machine:
+            return "Boots at " + std::to_string(f.threads) + who +
+                   " count for nothing: they were recorded in virtual machines, whose "
+                   "hypervisor backs guest memory its own way, and the answer is fitted from "
+                   "bare-metal runs.";
         case BootRefusal::implausible:
             break;
     }
@@ -415,6 +437,9 @@ std::optional<SkuBoots> judge_boots(const BootTally& tally, const Recommendation
         }
         by_host.push_back(&m);
     }
+    for (const auto& v : tally.virtual_boots)
+        refused[{v.threads, BootRefusal::virtual_machine}] = {
+            v.threads, BootRefusal::virtual_machine, v.hosts, v.boots, {}};
     for (auto& [key, f] : refused) {
         f.reason = refusal_text(f, r);
         out.refused_boots += f.boots;

@@ -24,6 +24,9 @@ struct SkuBoot {
     std::uint64_t pool_pages = 0;
     std::optional<bool> hvo;
     std::string recorded_at = {};  // ISO 8601 UTC
+    // Its record says it booted under a hypervisor (a record that does not say counts as
+    // bare metal, as before records said it).
+    bool in_vm = false;
 };
 
 // The hosts a value's boots need before they count against another value; fewer say little
@@ -85,6 +88,14 @@ struct BootGroupChoice {
     std::vector<std::string> kernel_releases;  // of `groups`, those of the family with that HVO
 };
 
+// One value's boots recorded in virtual machines, of hosts a report of the SKU knows: counted
+// for the answer to say so, never compared (BootRefusal::virtual_machine).
+struct VirtualBoots {
+    int threads = 0;
+    int hosts = 0;
+    int boots = 0;
+};
+
 struct BootTally {
     std::vector<BootGroup> groups;     // every boot counted, by release and HVO
     std::vector<BootFamily> families;  // every host counted, by release family and HVO
@@ -95,6 +106,7 @@ struct BootTally {
     // The values the SKU's canary plans tried, open or ended (fleet_db's canary_plans): values
     // the fleet asked for, beside the sweeps' own.
     std::vector<int> plan_values;
+    std::vector<VirtualBoots> virtual_boots;  // by value; in no group above
 };
 
 // "6.15" of "6.15.2-cloud-amd64": the release family whose boots are compared together.
@@ -102,8 +114,9 @@ std::string kernel_family_of(const std::string& kernel_release);
 // Nothing without families; the releases are those of `groups` in the family chosen.
 std::optional<BootGroupChoice> choose_boot_group(const std::vector<BootFamily>& families,
                                                  const std::vector<BootGroup>& groups);
-// A boot the statistics count: its kernel logged the line with threads and a pool. Whose host
-// a report of the SKU knows is for the caller to select (fleet_db's tally and boots_of_sku do).
+// A boot the statistics count: its kernel logged the line with threads and a pool, not in a
+// virtual machine. Whose host a report of the SKU knows is for the caller to select (fleet_db's
+// tally and boots_of_sku do).
 bool counts_as_boot(const SkuBoot& boot);
 // The tally of boots held in memory (the database's own, fleet_db's boot_tally, is the other).
 BootTally tally_boots(const std::vector<SkuBoot>& boots);
@@ -123,6 +136,9 @@ enum class BootRefusal {
     above_cpus,   // more threads than the SKU's CPUs: no such boot of this SKU
     not_asked,    // a value neither the sweeps measured nor a canary plan tried
     implausible,  // a host's time outside kMinPlausibleRatio..kMaxPlausibleRatio of the curve
+    // booted in a virtual machine: the host's hypervisor backs guest memory its own way, and the
+    // answer is fitted from bare-metal runs (the run rule refuses `vm`)
+    virtual_machine,
 };
 struct RefusedBoots {
     int threads = 0;

@@ -122,4 +122,26 @@ start_postgres_again
 HUGETUNE_FLEET_DB=$writer_url expect 0 "$bin" verify --root "$work/boot-host" --flush
 stdout_has "sent 1 boot record, 0 stored before"
 [[ $(db_sql "$boots_url" "SELECT COUNT(*) FROM boot_records") == $((before + 2)) ]] || fail "the spooled record was lost"
+# The function holds records to the report's clock and host rules too: year 0000 and 2099 are
+# refused, and a host in capitals with a trailing dot is stored as the host-name rule compares
+# it, one boot with the same boot's record under its stored name; the record's virtualization is
+# the row's.
+fn_row() {  # fn_row HOST RECORDED_AT: a record without the line, as the function takes it
+    local id=3f1e6c2a-8d4b-4c5e-9a7f-1b2c3d4e5f7f
+    local record="{\"kind\": \"hugetune-boot-record\", \"host\": \"$1\", \"boot_id\": \"$id\", \"kernel_release\": null, \"recorded_at\": \"$2\", \"threads\": null, \"milliseconds\": null, \"pool\": null, \"virtualization\": \"KVM\"}"
+    echo "'boot $1 $id', '$1', NULL, '$id', NULL, NULL, 0, NULL, NULL, 0, 'no_log', NULL, NULL, NULL, '$2', '$record'"
+}
+for at in 0000-01-01T00:00:00Z 2024-12-31T23:59:59Z 2099-01-01T00:00:00Z; do
+    psql -X -q -t -A "$writer_url" -c "SELECT hugetune_add_boot_record($(fn_row fn-host "$at"))" >"$work/writer.out" 2>&1 &&
+        fail "the function took a record of $at"
+    grep -q "violates check constraint" "$work/writer.out" || fail "$at refused otherwise: $(cat "$work/writer.out")"
+done
+now=$(date -u +%Y-%m-%dT%H:%M:%SZ)
+[[ $(psql -X -q -t -A "$writer_url" -c "SELECT hugetune_add_boot_record($(fn_row FN-HOST. "$now"))") == 1 ]] ||
+    fail "the function did not take FN-HOST."
+[[ $(psql -X -q -t -A "$writer_url" -c "SELECT hugetune_add_boot_record($(fn_row fn-host "$now"))") == "" ]] ||
+    fail "one boot under two spellings was stored twice"
+[[ $(db_sql "$boots_url" "SELECT host || ' ' || boot_key || ' ' || virtualization FROM boot_records WHERE boot_id LIKE '%7f'") == \
+    "fn-host boot fn-host 3f1e6c2a-8d4b-4c5e-9a7f-1b2c3d4e5f7f KVM" ]] ||
+    fail "the function's row: $(db_sql "$boots_url" "SELECT host, boot_key, virtualization FROM boot_records WHERE boot_id LIKE '%7f'")"
 echo "fleet on PostgreSQL: all passed"

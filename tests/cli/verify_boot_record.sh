@@ -21,7 +21,8 @@ import json, sys
 v = json.load(open(sys.argv[1]))
 assert v["verified"] is True and v["measured_ms"] == 16012, v
 b = v["boot_record"]
-assert b["kind"] == "hugetune-boot-record" and b["schema_version"] == 1, b
+assert b["kind"] == "hugetune-boot-record" and b["schema_version"] == 2, b
+assert b["virtualization"] == "none", b
 assert b["host"] == "skylake-4node" and b["sku_key"] == "skylake-sp/4n/36t/384g/2048k/ioa0", b
 assert b["boot_id"] == "3f1e6c2a-8d4b-4c5e-9a7f-1b2c3d4e5f60", b
 assert b["kernel_release"] == "6.15.0-hugetune-fixture", b

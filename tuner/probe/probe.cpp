@@ -10,6 +10,7 @@
 #include <regex>
 #include <sstream>
 
+#include "model/documents/boot_record.hpp"
 #include "model/errors.hpp"
 #include "tuner/kernel/kernel_files.hpp"
 #include "tuner/system/root_path.hpp"
@@ -285,6 +286,7 @@ KernelFacts read_kernel(const KernelFs& fs, const Topology& topo) {
 Virtualization read_virtualization(const KernelFs& fs) {
     Virtualization v;
     if (auto cpuinfo = cpuinfo_text(fs)) {
+        v.read = true;
         // The CPUID hypervisor bit, which every mainstream hypervisor sets for its guests.
         std::istringstream in(*cpuinfo);
         std::string line;
@@ -300,6 +302,7 @@ Virtualization read_virtualization(const KernelFs& fs) {
         }
     }
     if (auto type = hypervisor_type(fs)) {
+        v.read = true;
         v.hypervisor = true;
         v.vendor = *type;
     }
@@ -376,6 +379,14 @@ void require_gathered_tree(const KernelFs& fs) {
             throw SettingError("root", fs.root().string() + " is not a gathered tree: it lacks " +
                                            std::string(needed) +
                                            "; copy /proc and /sys of the machine to describe");
+}
+
+std::optional<std::string> hypervisor_name(const Virtualization& v) {
+    if (!v.read)
+        return std::nullopt;
+    if (!v.hypervisor)
+        return std::string(model::kBareMetal);
+    return v.vendor.empty() ? std::string("unnamed") : v.vendor;
 }
 
 Probe probe_machine(const KernelFs& fs) {

@@ -84,7 +84,15 @@ struct KernelFacts {
 struct Virtualization {
     bool hypervisor = false;
     std::string vendor;  // e.g. "KVM", "Microsoft Hv"; empty when unknown or bare metal
+    // Whether /proc/cpuinfo or /sys/hypervisor/type could be read: without either, a machine
+    // without a hypervisor seen is not known to be bare metal.
+    bool read = false;
 };
+
+// The hypervisor's name as a boot record says it (model/documents/boot_record.hpp): the vendor,
+// "unnamed" for a hypervisor that does not say its name, model::kBareMetal without one;
+// nothing when neither file could be read.
+std::optional<std::string> hypervisor_name(const Virtualization& v);
 
 // What a fleet compares between hosts of one SKU (docs/fleet.md "Outliers"); absent when the
 // machine does not say (no DMI table in most guests, no microcode line on some CPUs).

@@ -855,6 +855,26 @@ PY
     expect 2 "$bin" fleet ingest --db "$db" "$work/bad-boot.json"
     stderr_has "refused 1 of 1 report"
     stderr_has "refused $work/bad-boot.json: threads:"
+    # The record says whether the machine booted in a VM (the probe's hypervisor, as a report's);
+    # its clock and host name follow the report's rules: year 0000 and 2099 are refused, and the
+    # same boot under its name in capitals with a trailing dot is the boot already stored.
+    [[ $(json_field "$d/boot-1.json" 'd["schema_version"], d["virtualization"]') == "(2, 'none')" ]] ||
+        fail "the record's virtualization: $(cat "$d/boot-1.json")"
+    python3 -S - "$d/boot-1.json" "$work" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+for name, at in (("future", "2099-01-01T00:00:00Z"), ("zero", "0000-01-01T00:00:00Z")):
+    json.dump(dict(r, recorded_at=at), open(sys.argv[2] + "/boot-" + name + ".json", "w"))
+json.dump(dict(r, host=r["host"].upper() + "."), open(sys.argv[2] + "/boot-upper.json", "w"))
+PY
+    expect 2 "$bin" fleet ingest --db "$db" "$work/boot-future.json"
+    stderr_has "refused $work/boot-future.json: recorded_at 2099-01-01T00:00:00Z lies"
+    stderr_has "set the host's clock"
+    expect 2 "$bin" fleet ingest --db "$db" "$work/boot-zero.json"
+    stderr_has "refused $work/boot-zero.json: recorded_at: '0000-01-01T00:00:00Z' is before 2025-01-01T00:00:00Z"
+    expect 0 "$bin" fleet ingest --db "$db" "$work/boot-upper.json"
+    stdout_has "boots added 0, boots already stored 1"
+    [[ $(db_sql "$db" "SELECT COUNT(*) FROM boot_records") == 3 ]] || fail "one boot under two spellings stored twice"
     # verify --fleet-db: this boot's record, once however often verify runs.
     echo "3f1e6c2a-8d4b-4c5e-9a7f-1b2c3d4e5f63" >"$root/proc/sys/kernel/random/boot_id"
     expect 0 "$bin" verify --root "$root" --fleet-db "$db"
@@ -905,32 +925,42 @@ PY
     expect 0 "$bin" fleet recommend --db "$db" --sku "$sku" --json
     r=$(json_field "$out" 'd["hugepage_alloc_threads"]')
     f=$(( r > 1 ? r / 2 : 2 ))
-    make_boot_records() {  # make_boot_records DIR THREADS MS: 6 hosts, 2 boots each
-        python3 -S - "$1" "$sku" "$2" "$3" <<'PY'
+    make_boot_records() {  # make_boot_records DIR THREADS MS [HYPERVISOR]: 6 hosts, 2 boots each
+        python3 -S - "$1" "$sku" "$2" "$3" "${4:-}" <<'PY'
 import json, sys, uuid
-out, sku, threads, ms = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+out, sku, threads, ms, vm = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
 for h in range(1, 7):
     for rep in range(2):
-        n = threads * 1000 + h * 10 + rep
+        n = threads * 1000 + h * 10 + rep + (500 if vm else 0)
         t = ms + 7 * h + rep
-        json.dump({"kind": "hugetune-boot-record", "schema_version": 1,
-                   "recorded_at": "2026-12-01T10:00:%02dZ" % rep, "host": "boot-h%d" % h,
-                   "sku_key": sku, "boot_id": str(uuid.UUID(int=n)), "kernel_release": "6.15.3",
-                   "pool": {"pages": 262144, "page_size_kb": 2048}, "threads": threads,
-                   "milliseconds": t, "init_on_alloc": False, "hvo": False,
-                   "allocation_line": {"present": True, "absent_reason": None,
-                                       "text": "HugeTLB: allocation took %dms with hugepage_allocation_threads=%d" % (t, threads)},
-                   "expected_alloc_threads": None},
-                  open("%s/b-%d.json" % (out, n), "w"))
+        r = {"kind": "hugetune-boot-record", "schema_version": 1,
+             "recorded_at": "2026-12-01T10:00:%02dZ" % rep, "host": "boot-h%d" % h,
+             "sku_key": sku, "boot_id": str(uuid.UUID(int=n)), "kernel_release": "6.15.3",
+             "pool": {"pages": 262144, "page_size_kb": 2048}, "threads": threads,
+             "milliseconds": t, "init_on_alloc": False, "hvo": False,
+             "allocation_line": {"present": True, "absent_reason": None,
+                                 "text": "HugeTLB: allocation took %dms with hugepage_allocation_threads=%d" % (t, threads)},
+             "expected_alloc_threads": None}
+        if vm:
+            r.update(schema_version=2, virtualization=vm)
+        json.dump(r, open("%s/b-%d.json" % (out, n), "w"))
 PY
     }
-    mkdir -p "$work/boots-r" "$work/boots-f"
+    mkdir -p "$work/boots-r" "$work/boots-f" "$work/boots-vm"
     make_boot_records "$work/boots-r" "$r" 10000
     make_boot_records "$work/boots-f" "$f" 7000
+    make_boot_records "$work/boots-vm" "$f" 7000 KVM
     expect 0 "$bin" fleet ingest --db "$db" "$work/boots-r"
     expect 0 "$bin" fleet recommend --db "$db" --sku "$sku" --json
     [[ $(json_field "$out" 'd["status"] != "settled_by_boots" and d["boots"]["decided"] is None and len(d["boots"]["values"])') == 1 ]] ||
         fail "boots at one value decided: $(json_field "$out" 'd["boots"]')"
+    # The same hosts' boots at the faster value, recorded in KVM guests: set aside, nothing
+    # decided.
+    expect 0 "$bin" fleet ingest --db "$db" "$work/boots-vm"
+    expect 0 "$bin" fleet recommend --db "$db" --sku "$sku" --json
+    [[ $(json_field "$out" 'd["status"] != "settled_by_boots", d["boots"]["decided"], [(x["threads"], x["why"], x["hosts"], x["boots"]) for x in d["boots"]["refused"]]') == \
+        "(True, None, [($f, 'virtual', 6, 12)])" ]] ||
+        fail "boots in VMs counted: $(json_field "$out" 'd["status"], d["boots"]')"
     expect 0 "$bin" fleet ingest --db "$db" "$work/boots-f"
     expect 0 "$bin" fleet recommend --db "$db" --sku "$sku" --json
     [[ $(json_field "$out" 'd["status"], d["hugepage_alloc_threads"], d["kernel_cmdline"], d["boots"]["decided"]') == \
@@ -975,10 +1005,11 @@ PY
     expect 0 "$bin" fleet export --db "$db" --format ansible
     [[ $(cat "$out") != *_canary_* ]] || fail "a stopped plan's arm is exported"
     expect_error 2 "has no open canary plan" "$bin" fleet plan --db "$db" --sku "$sku" --stop
-    # fleet forget takes a host's boots with its runs (here two boots at each of the two values),
-    # also those of a host known only by its boots (skylake-4node's, of verify above).
+    # fleet forget takes a host's boots with its runs (here two boots at each of the two values
+    # and two in a VM), also those of a host known only by its boots (skylake-4node's, of verify
+    # above).
     expect 0 "$bin" fleet forget --db "$db" --host boot-h1 --json
-    [[ $(json_field "$out" 'd["boot_records"], len(d["runs"])') == "(4, 1)" ]] || fail "forget boots: $(cat "$out")"
+    [[ $(json_field "$out" 'd["boot_records"], len(d["runs"])') == "(6, 1)" ]] || fail "forget boots: $(cat "$out")"
     [[ $(db_sql "$db" "SELECT COUNT(*) FROM boot_records WHERE host = 'boot-h1'") == 0 ]] || fail "boot-h1's boots stayed"
     local own
     own=$(db_sql "$db" "SELECT COUNT(*) FROM boot_records WHERE host = 'skylake-4node'")

@@ -281,3 +281,40 @@ TEST_CASE("boots: the calibration's interval is the bootstrap of hosts, resample
     CHECK(*judged->calibration_high == quantile(medians, 0.95));
     CHECK(*judged->calibration_low < *judged->calibration_high);
 }
+
+TEST_CASE("boots: boots recorded in virtual machines count for nothing, unknown ones count") {
+    // Five hosts at the recommended value, five more 25% faster at 16: settled by the boots,
+    // unless the faster ones were recorded in virtual machines.
+    std::vector<SkuBoot> boots;
+    add_named(boots, "h", 8, 2000, 5);
+    add_named(boots, "h", 16, 1500, 5);
+    for (auto& b : boots)
+        b.in_vm = b.threads == 16;
+    auto b = judge_boots(boots, rule_decided(), 8, 0.02);
+    REQUIRE(b.has_value());
+    CHECK_FALSE(b->decided.has_value());
+    CHECK(b->boots == 5);
+    CHECK(b->hosts == 5);
+    CHECK(b->refused_boots == 5);
+    REQUIRE(b->refused.size() == 1);
+    CHECK(b->refused[0].threads == 16);
+    CHECK(b->refused[0].why == BootRefusal::virtual_machine);
+    CHECK(b->refused[0].hosts == 5);
+    CHECK(b->refused[0].boots == 5);
+    CHECK(b->refused[0].reason.find("virtual machines") != std::string::npos);
+    REQUIRE(b->values.size() == 1);
+    CHECK(b->values[0].threads == 8);
+    // Not in a group either: a flood of VM boots on another kernel moves nothing.
+    for (int i = 0; i < 40; ++i)
+        boots.push_back({"guest-x" + std::to_string(i), "6.16.1", 8, 100, 100000, false, {}, true});
+    const auto t = tally_boots(boots);
+    CHECK(t.compared.kernel_family == "6.15");
+    CHECK(t.families.size() == 1);
+    // Boots whose records do not say (before records said it) count as they did.
+    for (auto& boot : boots)
+        boot.in_vm = false;
+    boots.resize(10);
+    b = judge_boots(boots, rule_decided(), 8, 0.02);
+    CHECK(b->decided == 16);
+    CHECK(b->refused.empty());
+}

@@ -662,13 +662,14 @@ TEST_CASE("fleet db: boot_records holds every row to the reader's rules, whoever
         R"( "kernel_release": "6.15.3", "recorded_at": "2026-12-01T10:00:00Z", "threads": 8,)"
         R"( "milliseconds": 900, "pool": {"pages": 1024, "page_size_kb": 2048}}')";
     const std::string good =
-        "'k1', 'web-1', NULL, '6.15.3', 1024, 2048, 8, 900, 1, NULL, '2026-12-01T10:00:00Z', " +
+        "'record k1', 'web-1', NULL, '6.15.3', 1024, 2048, 8, 900, 1, NULL,"
+        " '2026-12-01T10:00:00Z', " +
         record;
     CHECK(insert(good));
     const auto with = [&](const std::string& from, const std::string& to) {
         std::string v = good;
         v.replace(v.find(from), from.size(), to);
-        v.replace(1, 2, "k2");
+        v.replace(1, 9, "record k2");
         return v;
     };
     CHECK_FALSE(insert(with("8, 900", "99999, 900")));  // threads above 4096
@@ -685,5 +686,168 @@ TEST_CASE("fleet db: boot_records holds every row to the reader's rules, whoever
     REQUIRE(sqlite3_step(count) == SQLITE_ROW);
     CHECK(sqlite3_column_int(count, 0) == 1);
     sqlite3_finalize(count);
+    sqlite3_close(sql);
+}
+
+namespace {
+
+// The count of rows `query` (one number) gives.
+int count_of(sqlite3* sql, const std::string& query) {
+    sqlite3_stmt* st = nullptr;
+    REQUIRE(sqlite3_prepare_v2(sql, query.c_str(), -1, &st, nullptr) == SQLITE_OK);
+    REQUIRE(sqlite3_step(st) == SQLITE_ROW);
+    const int n = sqlite3_column_int(st, 0);
+    sqlite3_finalize(st);
+    return n;
+}
+
+}  // namespace
+
+TEST_CASE("fleet db: boot_records holds rows to the report's clock and host rules") {
+    TempDb t;
+    { auto db = FleetDb::open(t.target(), true); }
+    sqlite3* sql = nullptr;
+    REQUIRE(sqlite3_open((t.dir / "fleet.db").c_str(), &sql) == SQLITE_OK);
+    const auto insert = [&](const std::string& key, const std::string& host, const std::string& at,
+                            const std::string& record_host,
+                            const std::string& virtualization = "null") {
+        const std::string boot_id = "3f1e6c2a-8d4b-4c5e-9a7f-1b2c3d4e5f60";
+        const std::string record = R"({"kind": "hugetune-boot-record", "host": ")" + record_host +
+                                   R"(", "boot_id": ")" + boot_id +
+                                   R"(", "kernel_release": null, "recorded_at": ")" + at +
+                                   R"(", "threads": null, "milliseconds": null, "pool": null,)" +
+                                   R"( "virtualization": )" + virtualization + "}";
+        const std::string statement =
+            "INSERT INTO boot_records (boot_key, host, boot_id, line_present, absent_code,"
+            " recorded_at, record) VALUES ('" +
+            key + "', '" + host + "', '" + boot_id + "', 0, 'no_log', '" + at + "', '" + record +
+            "')";
+        return sqlite3_exec(sql, statement.c_str(), nullptr, nullptr, nullptr) == SQLITE_OK;
+    };
+    const std::string key = "boot web-1 3f1e6c2a-8d4b-4c5e-9a7f-1b2c3d4e5f60";
+    const std::string now = hugetune::utc_now();
+    // Year 0000, before any hugetune made a record, and 2099, ahead of the database's clock.
+    CHECK_FALSE(insert(key, "web-1", "0000-01-01T00:00:00Z", "web-1"));
+    CHECK_FALSE(insert(key, "web-1", "2024-12-31T23:59:59Z", "web-1"));
+    CHECK_FALSE(insert(key, "web-1", "2099-01-01T00:00:00Z", "web-1"));
+    // A key that is not the boot's own host and boot id.
+    CHECK_FALSE(insert("boot web-2 3f1e6c2a-8d4b-4c5e-9a7f-1b2c3d4e5f60", "web-1", now, "web-1"));
+    CHECK_FALSE(insert("anything", "web-1", now, "web-1"));
+    // A virtualization that is not a name.
+    CHECK_FALSE(insert(key, "web-1", now, "web-1", "5"));
+    CHECK_FALSE(insert(key, "web-1", now, "web-1", "\"\""));
+    CHECK(count_of(sql, "SELECT COUNT(*) FROM boot_records") == 0);
+    // The record's host as the host-name rule compares it; the column in its canonical form.
+    CHECK_FALSE(insert(key, "WEB-1", now, "WEB-1."));
+    CHECK(insert(key, "web-1", now, "WEB-1.", "\"KVM\""));
+    // The virtualization is the record's, derived: no writer sets it apart.
+    CHECK(count_of(sql, "SELECT COUNT(*) FROM boot_records WHERE virtualization = 'KVM'") == 1);
+    CHECK(sqlite3_exec(sql, "UPDATE boot_records SET virtualization = 'none'", nullptr, nullptr,
+                       nullptr) != SQLITE_OK);
+    CHECK(sqlite3_exec(sql, "UPDATE boot_records SET recorded_at = '2099-01-01T00:00:00Z'", nullptr,
+                       nullptr, nullptr) != SQLITE_OK);
+    sqlite3_close(sql);
+}
+
+TEST_CASE("intake: a recorded_at further ahead than the clock rule allows is refused") {
+    hugetune::model::BootRecord r;
+    r.recorded_at = "2099-01-01T00:00:00Z";
+    r.host = "web-1";
+    r.allocation_line.absent_reason = hugetune::model::Warning{"no_log", "no kernel message"};
+    const auto at = *hugetune::unix_seconds_of_iso8601_utc(r.recorded_at);
+    CHECK_NOTHROW(intake_boot("b.json", r, at - kMaxClockSkewSeconds));
+    try {
+        intake_boot("b.json", r, hugetune::unix_now_seconds());
+        FAIL("a boot record from 2099 was taken");
+    } catch (const FleetDbError& e) {
+        CHECK(e.kind() == FleetDbError::Kind::usage);
+        CHECK(std::string(e.what()).starts_with("b.json: recorded_at 2099-01-01T00:00:00Z lies "));
+        CHECK(std::string(e.what()).find("set the host's clock") != std::string::npos);
+    }
+    // Read from its text, as fleet ingest and a host's spool read it.
+    const std::string text = hugetune::model::to_json(r).dump();
+    CHECK_THROWS_AS(read_intake_boot("b.json", text, hugetune::unix_now_seconds()), FleetDbError);
+    CHECK_NOTHROW(read_intake_boot("b.json", text));
+}
+
+TEST_CASE("fleet db: boots recorded in virtual machines are counted apart, never compared") {
+    TempDb t;
+    auto db = FleetDb::open(t.target(), true);
+    std::vector<IntakeReport> reports;
+    for (int h = 0; h < 10; ++h)
+        reports.push_back(report_of("host-" + std::to_string(h)));
+    db.ingest(reports);
+    const std::string key = db.sku_keys().at(0);
+    auto batch = db.begin_ingest();
+    // Hosts 0 to 4 on bare metal, 5 to 7 in KVM guests, 8 and 9 not saying (records of before).
+    for (int h = 0; h < 10; ++h) {
+        hugetune::model::BootRecord r;
+        r.recorded_at = "2026-12-03T10:00:00Z";
+        r.host = "host-" + std::to_string(h);
+        r.sku = hugetune::model::fleet::parse_sku_key(key);
+        char id[40];
+        std::snprintf(id, sizeof id, "00000000-0000-4000-8000-%012x", h);
+        r.boot_id = id;
+        r.kernel_release = "6.15.3";
+        r.pool = hugetune::model::BootRecordPool{8192, 2048};
+        r.threads = 16;
+        r.milliseconds = 500;
+        r.allocation_line.present = true;
+        r.allocation_line.text =
+            "HugeTLB: allocation took 500ms with hugepage_allocation_threads=16";
+        if (h < 5)
+            r.virtualization = "none";
+        else if (h < 8)
+            r.virtualization = "KVM";
+        batch.store(intake_boot("boots.jsonl", r));
+    }
+    batch.commit();
+    const auto tally = db.boot_tally(key);
+    REQUIRE(tally.virtual_boots.size() == 1);
+    CHECK(tally.virtual_boots[0].threads == 16);
+    CHECK(tally.virtual_boots[0].hosts == 3);
+    CHECK(tally.virtual_boots[0].boots == 3);
+    REQUIRE(tally.families.size() == 1);
+    CHECK(tally.families[0].hosts == 7);
+    CHECK(db.boots_of_sku(key).size() == 7);
+}
+
+TEST_CASE("fleet db: boot rows of before the clock and host rules are carried over or set aside") {
+    TempDb t;
+    { auto db = FleetDb::open(t.target(), true); }
+    sqlite3* sql = nullptr;
+    REQUIRE(sqlite3_open((t.dir / "fleet.db").c_str(), &sql) == SQLITE_OK);
+    const auto exec = [&](const std::string& statement) {
+        return sqlite3_exec(sql, statement.c_str(), nullptr, nullptr, nullptr) == SQLITE_OK;
+    };
+    // boot_records as versions 9 and 11 made it, before any rule: a record of version 1 (no
+    // virtualization), one of 2099 and one of year 0000.
+    REQUIRE(exec("DROP TABLE boot_records"));
+    for (const int version : {9, 11})
+        for (const auto& statement : migration_statements(version, Dialect::sqlite))
+            REQUIRE(exec(statement));
+    const auto row = [&](const std::string& id, const std::string& at) {
+        const std::string boot_id = "3f1e6c2a-8d4b-4c5e-9a7f-1b2c3d4e5f6" + id;
+        const std::string record = R"({"kind": "hugetune-boot-record", "schema_version": 1,)"
+                                   R"( "host": "web-1", "boot_id": ")" +
+                                   boot_id + R"(", "kernel_release": null, "recorded_at": ")" + at +
+                                   R"(", "threads": null, "milliseconds": null, "pool": null})";
+        return exec(
+            "INSERT INTO boot_records (boot_key, host, boot_id, line_present, absent_code,"
+            " recorded_at, record) VALUES ('boot web-1 " +
+            boot_id + "', 'web-1', '" + boot_id + "', 0, 'no_log', '" + at + "', '" + record +
+            "')");
+    };
+    REQUIRE(row("1", "2026-12-01T10:00:00Z"));
+    REQUIRE(row("2", "2099-01-01T00:00:00Z"));
+    REQUIRE(row("3", "0000-01-01T00:00:00Z"));
+    REQUIRE(exec("UPDATE schema_info SET version = 12"));
+    { auto db = FleetDb::open(t.target(), true); }
+    CHECK(count_of(sql, "SELECT version FROM schema_info") == latest_schema_version());
+    CHECK(count_of(sql,
+                   "SELECT COUNT(*) FROM boot_records WHERE boot_id LIKE '%1' AND"
+                   " virtualization IS NULL") == 1);
+    CHECK(count_of(sql, "SELECT COUNT(*) FROM boot_records") == 1);
+    CHECK(count_of(sql, "SELECT COUNT(*) FROM boot_records_refused") == 2);
     sqlite3_close(sql);
 }

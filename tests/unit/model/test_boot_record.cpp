@@ -27,6 +27,7 @@ BootRecord booted() {
     r.allocation_line.present = true;
     r.allocation_line.text = "HugeTLB: allocation took 706ms with hugepage_allocation_threads=32";
     r.expected_threads = 32;
+    r.virtualization = "none";
     return r;
 }
 
@@ -59,7 +60,8 @@ std::string refusal(const json& document) {
 TEST_CASE("boot record: the writer's document reads back the same") {
     const json written = to_json(booted());
     CHECK(written["kind"] == "hugetune-boot-record");
-    CHECK(written["schema_version"] == 1);
+    CHECK(written["schema_version"] == 2);
+    CHECK(written["virtualization"] == "none");
     CHECK(written["sku_key"] == "skylake-sp/4n/36t/384g/2048k/ioa1");
     const BootRecord back = read(written);
     CHECK(back.sku == booted().sku);
@@ -85,10 +87,11 @@ TEST_CASE("boot record: each bound is refused, naming the field") {
         CHECK_MESSAGE(why.starts_with(path + ": "), why);
     };
     refused("kind", [](json& d) { d["kind"] = "hugetune-report"; });
-    refused("schema_version", [](json& d) { d["schema_version"] = 2; });
+    refused("schema_version", [](json& d) { d["schema_version"] = 3; });
+    refused("schema_version", [](json& d) { d["schema_version"] = 0; });
     refused("recorded_at", [](json& d) { d["recorded_at"] = "2026-13-01T00:00:00Z"; });
     refused("host", [](json& d) { d["host"] = "web 17"; });
-    refused("host", [](json& d) { d["host"] = "WEB-17"; });
+    refused("host", [](json& d) { d["host"] = "web..17"; });
     refused("sku_key", [](json& d) { d["sku_key"] = "skylake/4n/36t"; });
     refused("sku_key", [](json& d) { d["sku_key"] = "Sky Lake!/4n/36t/384g/2048k"; });
     refused("boot_id", [](json& d) { d["boot_id"] = "not-a-boot"; });
@@ -127,6 +130,11 @@ TEST_CASE("boot record: each bound is refused, naming the field") {
     refused("document", [](json& d) { d["boot_seconds"] = 1; });
     refused("document", [](json& d) { d.erase("hvo"); });
     refused("document", [](json& d) { d["pool"]["zeroed"] = true; });
+    refused("virtualization", [](json& d) { d["virtualization"] = ""; });
+    refused("virtualization", [](json& d) { d["virtualization"] = std::string(65, 'k'); });
+    refused("virtualization", [](json& d) { d["virtualization"] = "KVM\n"; });
+    refused("virtualization", [](json& d) { d["virtualization"] = 1; });
+    refused("virtualization", [](json& d) { d.erase("virtualization"); });
     CHECK(refusal(to_json(booted())).empty());
     CHECK(refusal(json::array()) ==
           "document: must be an object; give the record verify --boot-record wrote");
@@ -152,8 +160,53 @@ TEST_CASE("boot record: a record made in the program is held to the reader's rul
     CHECK(path_of([](BootRecord& r) { r.milliseconds = 24ULL * 3600 * 1000 + 1; }) ==
           "milliseconds");
     CHECK(path_of([](BootRecord& r) { r.allocation_line.text.reset(); }) == "allocation_line.text");
+    CHECK(path_of([](BootRecord& r) { r.recorded_at = "2024-12-31T23:59:59Z"; }) == "recorded_at");
+    CHECK(path_of([](BootRecord& r) { r.virtualization = " kvm"; }) == "virtualization");
     // The reader refuses the document of each with the same path first.
     BootRecord wide = booted();
     wide.threads = 4294967304ULL;
     CHECK(refusal(to_json(wide)).starts_with("threads: is 4294967304; must be a whole number"));
+}
+
+TEST_CASE(
+    "boot record: it says whether the machine booted in a virtual machine; version 1 did not") {
+    BootRecord vm = booted();
+    vm.virtualization = "KVM";
+    CHECK(read(to_json(vm)).virtualization == "KVM");
+    CHECK(read(to_json(booted())).virtualization == "none");
+    vm.virtualization.reset();  // the probe could not say
+    CHECK(to_json(vm)["virtualization"].is_null());
+    CHECK_FALSE(read(to_json(vm)).virtualization);
+    // A record of version 1, written before records said it: read, virtualization unknown.
+    json first = to_json(booted());
+    first["schema_version"] = 1;
+    first.erase("virtualization");
+    const BootRecord old = read(first);
+    CHECK_FALSE(old.virtualization);
+    CHECK(to_json(old)["schema_version"] == 2);
+    first["virtualization"] = "none";  // not a member of version 1
+    CHECK(refusal(first).starts_with("virtualization: not a member"));
+}
+
+TEST_CASE("boot record: its host follows the report's host-name rule") {
+    // Any case and a trailing dot, as a report's host name; read as DNS compares names.
+    for (const char* name : {"WEB-17.Example.COM.", "web-17.example.com.", "Web-17.example.com"}) {
+        json doc = to_json(booted());
+        doc["host"] = name;
+        CHECK(read(doc).host == "web-17.example.com");
+    }
+}
+
+TEST_CASE("boot record: a time before any hugetune made a record is a clock's error") {
+    for (const char* at :
+         {"0000-01-01T00:00:00Z", "1970-01-01T00:00:00Z", "2024-12-31T23:59:59Z"}) {
+        json doc = to_json(booted());
+        doc["recorded_at"] = at;
+        const std::string why = refusal(doc);
+        CHECK_MESSAGE(why.starts_with("recorded_at: '"), why);
+        CHECK_MESSAGE(why.find("set the host's clock") != std::string::npos, why);
+    }
+    json doc = to_json(booted());
+    doc["recorded_at"] = kEarliestBootRecordTime;
+    CHECK(refusal(doc).empty());
 }
