@@ -29,6 +29,7 @@ enum class SkuStatus {
     hosts_disagree,
     disagrees_with_verification,
     disagrees_with_boots,
+    stale_runs,
 };
 inline constexpr SkuStatus kSkuStatuses[] = {SkuStatus::settled,
                                              SkuStatus::settled_by_boots,
@@ -38,7 +39,8 @@ inline constexpr SkuStatus kSkuStatuses[] = {SkuStatus::settled,
                                              SkuStatus::low_confidence,
                                              SkuStatus::hosts_disagree,
                                              SkuStatus::disagrees_with_verification,
-                                             SkuStatus::disagrees_with_boots};
+                                             SkuStatus::disagrees_with_boots,
+                                             SkuStatus::stale_runs};
 std::string to_string(SkuStatus status);  // the enumerator's name: "settled", ...
 // Settled either way: what the exports roll out.
 inline bool is_settled(SkuStatus status) {
