@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <string>
+#include <utility>
 
 #include "model/fit/resampling.hpp"
 #include "model/fleet/fleet.hpp"
@@ -118,6 +120,14 @@ TEST_CASE("runs on a kernel the hosts have left that outvote the newest are stal
     const SkuAnswer pooled = answer_sku(months(sku, 0, kMonths - 1), stale_options());
     const SkuAnswer now = answer_sku(months(sku, kMonths - 1, kMonths - 1), stale_options());
     const SkuAnswer old = answer_sku(months(sku, 0, kMonths - 2), stale_options());
+    const std::pair<std::string, const SkuAnswer*> answers[] = {
+        {"old kernel's runs", &old}, {"newest", &now}, {"all", &pooled}};
+    for (const auto& [name, a] : answers)
+        MESSAGE(name, ": ", to_string(a->recommendation.decision), " ",
+                a->recommendation.hugepage_alloc_threads, ", ", a->recommendation.predicted_seconds,
+                " s [", a->recommendation.predicted_seconds_low.value_or(0), ", ",
+                a->recommendation.predicted_seconds_high.value_or(0), "], ", to_string(a->status),
+                ": ", a->status_reason);
     // The old kernel's runs alone settle on keeping the default; the newest alone set another
     // value, seconds faster on every boot.
     CHECK(old.status == SkuStatus::settled);
