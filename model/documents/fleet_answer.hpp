@@ -30,6 +30,7 @@ enum class SkuStatus {
     hosts_disagree,
     disagrees_with_verification,
     disagrees_with_boots,
+    stale_runs,
 };
 inline constexpr SkuStatus kSkuStatuses[] = {SkuStatus::settled,
                                              SkuStatus::settled_by_boots,
@@ -39,7 +40,8 @@ inline constexpr SkuStatus kSkuStatuses[] = {SkuStatus::settled,
                                              SkuStatus::low_confidence,
                                              SkuStatus::hosts_disagree,
                                              SkuStatus::disagrees_with_verification,
-                                             SkuStatus::disagrees_with_boots};
+                                             SkuStatus::disagrees_with_boots,
+                                             SkuStatus::stale_runs};
 std::string to_string(SkuStatus status);  // the enumerator's name: "settled", ...
 // What the exports give as the status of a SKU that has no answer: its runs could not be fitted
 // (a stored document the reader refuses, say); never settled.

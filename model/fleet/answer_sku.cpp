@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <set>
 #include <span>
 
 #include "model/alloc_threads.hpp"
@@ -173,6 +174,7 @@ struct FittedHosts {
     std::vector<std::size_t> curve_ends;
     VerifiedBoots boots;
     std::optional<std::string> warnings;  // host_warnings' reason
+    std::optional<std::string> stale;     // stale_reason's
 
     void add(const std::string& name, const std::map<double, double>& curve) {
         names += name;
@@ -343,6 +345,8 @@ void judge(SkuAnswer& a, const FittedHosts& fitted, const std::vector<std::strin
                  ".");
     if (a.boots && a.boots->disputed)
         fail(SkuStatus::disagrees_with_boots, a.boots->reason);
+    if (fitted.stale)
+        fail(SkuStatus::stale_runs, *fitted.stale);
     std::vector<std::string> sentences;
     for (const auto& r : a.reasons)
         sentences.push_back(r.reason);
@@ -359,6 +363,10 @@ void judge(SkuAnswer& a, const FittedHosts& fitted, const std::vector<std::strin
         (a.refused_runs == 0 ? std::string()
                              : ", " + count_text(a.refused_runs, "run") +
                                    " that apply would refuse left out of the fit") +
+        (a.superseded_runs == 0
+             ? std::string()
+             : ", " + count_text(a.superseded_runs, "older run") +
+                   " left out for its host's newer run of the same kernel family") +
         (a.verified_boots > 0 ? "; " + count_text(a.verified_boots, "verified boot") +
                                     (a.verified_boots == 1 ? " agrees." : " agree.")
                               : std::string("; no verified boot yet."));
@@ -393,6 +401,60 @@ std::vector<int> swept_values(const SweepData& pooled, const Recommendation& r) 
     return out;
 }
 
+// What the fitted hosts' newest runs alone answer: the hosts as they are now.
+struct NewestAnswer {
+    Decision decision = Decision::set;
+    int hugepage_alloc_threads = 1;
+    double predicted_seconds = 0;
+    std::set<std::string> older_families;  // of the runs that are not their host's newest
+};
+
+// The fitted hosts' newest runs fitted alone, for their value and predicted time only (no
+// bootstrap); absent when every fitted host has one run, whose answer is the SKU's own.
+std::optional<NewestAnswer> newest_answer(const std::vector<HostRuns>& fitted,
+                                          const RecommendOptions& recommend,
+                                          const InputSource& runs_input) {
+    if (std::all_of(fitted.begin(), fitted.end(),
+                    [](const HostRuns& h) { return h.runs.size() == 1; }))
+        return std::nullopt;
+    RecommendOptions point_only = recommend;
+    point_only.resamples = 0;
+    point_only.spread_sweeps = 0;
+    const Recommendation r = recommend_from_sweep(newest_sweep(fitted, runs_input), point_only);
+    NewestAnswer n{r.decision, r.hugepage_alloc_threads, r.predicted_seconds, {}};
+    for (const auto& h : fitted)
+        for (auto run = h.runs.begin(); run + 1 < h.runs.end(); ++run)
+            n.older_families.insert(kernel_family_of(run->kernel_release.value_or("")));
+    return n;
+}
+
+std::string value_text(Decision decision, int threads) {
+    return (decision == Decision::keep_default ? "the kept default hugepage_alloc_threads="
+                                               : "hugepage_alloc_threads=") +
+           std::to_string(threads);
+}
+
+// The newest runs' answer against the pooled one: stale when it takes another value, predicted
+// outside the pooled answer's 5%..95% interval (without one, beyond its tolerance).
+std::optional<std::string> stale_reason(const std::optional<NewestAnswer>& n,
+                                        const Recommendation& r) {
+    if (!n || (n->decision == r.decision && n->hugepage_alloc_threads == r.hugepage_alloc_threads))
+        return std::nullopt;
+    const double low = r.predicted_seconds_low.value_or(r.predicted_seconds * (1 - r.tolerance));
+    const double high = r.predicted_seconds_high.value_or(r.predicted_seconds * (1 + r.tolerance));
+    if (n->predicted_seconds >= low && n->predicted_seconds <= high)
+        return std::nullopt;
+    return "the fitted hosts' newest runs alone give " +
+           value_text(n->decision, n->hugepage_alloc_threads) + " (" +
+           seconds_text(n->predicted_seconds) + " predicted), outside the " + seconds_text(low) +
+           " to " + seconds_text(high) + " (5% to 95%) that all their runs predict for " +
+           value_text(r.decision, r.hugepage_alloc_threads) + ": older runs, of kernel " +
+           join(n->older_families, ", ",
+                [](const std::string& f) { return f.empty() ? std::string("unknown") : f; }) +
+           ", outvote the hosts as they are now; measure the hosts again, or forget the older "
+           "kernel's runs ('hugetune fleet forget').";
+}
+
 // Each stage takes the hosts' runs from the one before (moved, never copied): a SKU of 100,000
 // hosts is held once.
 SkuAnswer answer_hosts(std::vector<HostRuns>&& hosts, const FleetOptions& options,
@@ -402,6 +464,7 @@ SkuAnswer answer_hosts(std::vector<HostRuns>&& hosts, const FleetOptions& option
         a.runs += static_cast<int>(h.runs.size());
     int refused = 0;
     keep_acceptable_runs(hosts, options, refused);
+    keep_newest_per_family(hosts, a.superseded_runs);
     a.sku = hosts.front().runs.front().sku;
     a.hosts = static_cast<int>(hosts.size());
     std::vector<HostRuns> fitted;
@@ -421,6 +484,7 @@ SkuAnswer answer_hosts(std::vector<HostRuns>&& hosts, const FleetOptions& option
         judged.add(h.host, host_curve(h));
     judged.boots = verified_boots(fitted);
     judged.warnings = host_warnings(fitted, options);
+    const auto now = newest_answer(fitted, recommend, runs_input);
     SweepData pooled = pooled_sweep(std::move(fitted), runs_input);
     a.recommendation = recommend_from_sweep(pooled, recommend);
     const std::vector<int> swept = swept_values(pooled, a.recommendation);
@@ -437,6 +501,7 @@ SkuAnswer answer_hosts(std::vector<HostRuns>&& hosts, const FleetOptions& option
         a.verification_ratio = median(judged.boots.ratios);
     a.boots = judge_boots(boots, a.recommendation, a.recommendation.hugepage_alloc_threads,
                           options.recommend.tolerance, swept);
+    judged.stale = stale_reason(now, a.recommendation);
     judge(a, judged, camp, options);
     settle_by_boots(a);
     return a;

@@ -156,6 +156,9 @@ struct SkuAnswer {
     // Runs left out of the fit because `apply --report` would refuse them (a warning of
     // kUnfitCodes the options do not accept): docs/fleet.md "How a SKU's answer is made".
     int refused_runs = 0;
+    // Runs left out because a newer run of the same host and kernel release family stands for
+    // them (docs/fleet.md "How a SKU's answer is made").
+    int superseded_runs = 0;
     std::vector<ExcludedHost> excluded;
     // From every host's sweep fitted together; its uncertainty from a bootstrap that resamples
     // hosts, then each host's repetitions.

@@ -3,10 +3,12 @@
 #include <algorithm>
 #include <iterator>
 #include <map>
+#include <span>
 #ifdef __GLIBC__
 #include <malloc.h>
 #endif
 
+#include "model/fleet/boots.hpp"
 #include "model/fleet/host_name.hpp"
 
 namespace hugetune::model::fleet {
@@ -161,14 +163,24 @@ constexpr std::size_t kHostsBetweenReturns = 8192;
 
 }  // namespace
 
-SweepData pooled_sweep(std::vector<HostRuns>&& hosts, const InputSource& input) {
+namespace {
+
+// The runs of `host` that are pooled: all of them, or its newest alone.
+std::span<const RunFacts> pooled_runs(const HostRuns& host, bool newest_only) {
+    const std::span<const RunFacts> runs(host.runs);
+    return newest_only ? runs.last(1) : runs;
+}
+
+// The pooled series' machine facts and pool, its points not yet added (room made for them).
+SweepData start_pooled(const std::vector<HostRuns>& hosts, const InputSource& input,
+                       bool newest_only) {
     SweepData pooled = newest(hosts.front()).sweep;
     pooled.input = input;
     pooled.machine.boot_pool_pages = most_common_pool(hosts);
     for (auto& series : pooled.phases) {
         std::size_t points = 0;
         for (const auto& host : hosts)
-            for (const auto& run : host.runs)
+            for (const auto& run : pooled_runs(host, newest_only))
                 for (const auto& from : run.sweep.phases)
                     if (from.phase == series.phase)
                         points += from.points.size();
@@ -177,20 +189,31 @@ SweepData pooled_sweep(std::vector<HostRuns>&& hosts, const InputSource& input) 
         series.host_ends.reserve(hosts.size());
     }
     pooled.notes.clear();
+    return pooled;
+}
+
+void pool_host(SweepData& pooled, const HostRuns& host, bool newest_only) {
+    const auto runs = pooled_runs(host, newest_only);
+    const double weight = 1.0 / static_cast<double>(runs.size());
+    for (const auto& run : runs)
+        for (const auto& from : run.sweep.phases)
+            for (auto& to : pooled.phases)
+                if (to.phase == from.phase)
+                    append_points(to, from, weight);
+    for (auto& series : pooled.phases)
+        series.host_ends.push_back(series.points.size());
+}
+
+}  // namespace
+
+SweepData pooled_sweep(std::vector<HostRuns>&& hosts, const InputSource& input) {
+    SweepData pooled = start_pooled(hosts, input, false);
     // Each host goes once pooled, and what the hosts held goes back to the system every so
     // many hosts: the pooled series (a few large blocks) cannot reuse their small ones, and a
     // SKU of 100,000 hosts would otherwise hold both whole at the end.
     for (std::size_t h = 0; h < hosts.size(); ++h) {
-        auto& host = hosts[h];
-        const double weight = 1.0 / static_cast<double>(host.runs.size());
-        for (const auto& run : host.runs)
-            for (const auto& from : run.sweep.phases)
-                for (auto& to : pooled.phases)
-                    if (to.phase == from.phase)
-                        append_points(to, from, weight);
-        for (auto& series : pooled.phases)
-            series.host_ends.push_back(series.points.size());
-        host = HostRuns();
+        pool_host(pooled, hosts[h], false);
+        hosts[h] = HostRuns();
         if ((h + 1) % kHostsBetweenReturns == 0)
             return_freed_memory();
     }
@@ -198,6 +221,41 @@ SweepData pooled_sweep(std::vector<HostRuns>&& hosts, const InputSource& input) 
     return_freed_memory();
     pooled.complete = true;
     return pooled;
+}
+
+SweepData newest_sweep(const std::vector<HostRuns>& hosts, const InputSource& input) {
+    SweepData pooled = start_pooled(hosts, input, true);
+    for (const auto& host : hosts)
+        pool_host(pooled, host, true);
+    pooled.complete = true;
+    return pooled;
+}
+
+void keep_newest_per_family(std::vector<HostRuns>& hosts, int& superseded) {
+    for (auto& h : hosts) {
+        std::map<std::string, std::size_t> kept;  // family -> index of its newest run so far
+        std::vector<RunFacts> runs;
+        runs.reserve(h.runs.size());
+        for (auto& run : h.runs) {
+            const auto [at, first] =
+                kept.try_emplace(kernel_family_of(run.kernel_release.value_or("")), runs.size());
+            if (first) {
+                runs.push_back(std::move(run));
+                continue;
+            }
+            RunFacts& older = runs[at->second];
+            run.verifications.insert(run.verifications.begin(),
+                                     std::make_move_iterator(older.verifications.begin()),
+                                     std::make_move_iterator(older.verifications.end()));
+            older = std::move(run);
+            ++superseded;
+        }
+        // The newest run last again: a family's run moved to where its first run stood.
+        std::stable_sort(runs.begin(), runs.end(), [](const RunFacts& a, const RunFacts& b) {
+            return a.generated_at < b.generated_at;
+        });
+        h.runs = std::move(runs);
+    }
 }
 
 std::optional<std::string> most_common(const std::vector<std::optional<std::string>>& values) {

@@ -56,6 +56,16 @@ SweepData pooled_sweep(const std::vector<HostRuns>& hosts, const InputSource& in
 // The same, the hosts taken: they are gone once it returns.
 SweepData pooled_sweep(std::vector<HostRuns>&& hosts, const InputSource& input);
 
+// The same, of each host's newest run alone: the hosts as they are now.
+SweepData newest_sweep(const std::vector<HostRuns>& hosts, const InputSource& input);
+
+// Keeps each host's newest run of each kernel release family (kernel_family_of, runs without a
+// release one family): a host's older runs on a kernel it still runs are what it was, not what
+// it is (docs/fleet.md "How a SKU's answer is made"). A dropped run's verifications go to the
+// run kept in its place, ahead of its own: every boot still counts. `superseded`: how many runs
+// were dropped. The runs must be oldest first; they stay so.
+void keep_newest_per_family(std::vector<HostRuns>& hosts, int& superseded);
+
 // Each of `hosts` against the others (docs/fleet.md "Outliers"), in the same order.
 std::vector<HostCheck> check_host_runs(const std::vector<HostRuns>& hosts);
 

@@ -103,6 +103,8 @@ std::string to_string(SkuStatus status) {
             return "disagrees_with_verification";
         case SkuStatus::disagrees_with_boots:
             return "disagrees_with_boots";
+        case SkuStatus::stale_runs:
+            return "stale_runs";
     }
     return "settled";
 }

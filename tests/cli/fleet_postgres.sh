@@ -69,6 +69,8 @@ boot_lines_suite "${pg_url/\/postgres\?//boot_lines?}" 2600
 # filed and stored as SQLite does.
 db_sql "$pg_url" "CREATE DATABASE groups"
 groups_suite "${pg_url/\/postgres\?//groups?}"
+db_sql "$pg_url" "CREATE DATABASE stale"
+stale_suite "${pg_url/\/postgres\?//stale?}"
 
 # The boot writer role (fleet_db/sql/boot-writer-role.sql, as docs/fleet.md "The boot writer
 # role" makes it): it adds boot records, through verify, and reads, updates and deletes nothing.

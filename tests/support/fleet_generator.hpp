@@ -33,6 +33,19 @@ struct FleetSpec {
     int boot_hosts_per_sku = 0;
 };
 
+// `skus` SKUs of `hosts_per_sku` clean hosts (no outliers planted), quick to make: every report
+// carries one fit, made without resamples (the fleet refits from the samples anyway).
+inline FleetSpec clean_spec(std::uint64_t seed, int skus, int hosts_per_sku) {
+    FleetSpec spec;
+    spec.seed = seed;
+    spec.skus = skus;
+    spec.hosts_per_sku = hosts_per_sku;
+    spec.outliers_per_sku = 0;
+    spec.fit_every_host = false;
+    spec.report_resamples = 0;
+    return spec;
+}
+
 struct PlantedOutlier {
     std::string host;
     std::string planted;  // "slower_curve", "other_kernel", "odd_verification_ratio"

@@ -1140,3 +1140,69 @@ PY
     grep -F '"generated \"quoted\" back\\slash"' "$work/groups-escapes.txt" >/dev/null ||
         fail "groups: the escaped text was not stored as written"
 }
+
+# stale_suite DB: sixteen generated hosts of one SKU, four monthly reports each, the newest on a
+# new kernel whose curve drifted (less contention between allocating threads). Each host's
+# older runs of the old kernel give way to its newest of that kernel; the one of the old kernel
+# left still outvotes the hosts' newest runs, so the answer fails stale_runs (and, the two
+# kernels' curves pooled, low_confidence), settled nowhere: not in the exports, not as settled
+# in the metrics. Forgotten, the old kernel's runs leave the
+# newest runs' answer, settled.
+stale_suite() {
+    local db=$1 d=$work/stale tools sku
+    tools=$(dirname "$bin")/tests
+    "$tools/gen-fleet" --seed 3 --out "$d/gen" --skus 2 --hosts-per-sku 16 --outliers 0 --fit-once 1 \
+        --verify-share 0 2>"$work/gen.err" || fail "gen-fleet: $(cat "$work/gen.err")"
+    sku=$(json_field "$d/gen/truth.json" 'd["skus"][1]["key"]')
+    python3 -S - "$d/gen" "$d/months" "$sku" <<'PY'
+import glob, json, math, os, random, sys
+gen, out, sku = sys.argv[1:]
+truth = [s for s in json.load(open(gen + "/truth.json"))["skus"] if s["key"] == sku][0]
+sigma, kappa = truth["sigma"], truth["kappa"]
+def alloc(k, n):  # the generator's boot work per page plus the zeroing (fleet_generator.cpp)
+    return (1 + sigma * (n - 1) + k * n * (n - 1)) / n + 0.35 * (1 + 0.01 * (n - 1)) / n
+rng = random.Random(7)
+os.makedirs(out)
+for host in truth["hosts"]:
+    base = json.load(open(f"{gen}/{host}.json"))
+    for month in range(4):
+        doc = json.loads(json.dumps(base))
+        new = month == 3
+        doc["kernel"]["release"] = "6.16.1" if new else "6.15.3"
+        doc["generated_at"] = "2026-%02d-01T00:00:00Z" % (3 + month)
+        for p in doc["sweep"]["points"]:
+            n = p["threads_per_node"]
+            drift = alloc(kappa * 0.2, n) / alloc(kappa, n) if new and p["phase"] == "alloc" else 1
+            p["samples_seconds"] = [s * drift * math.exp(0.02 * rng.gauss(0, 1)) for s in p["samples_seconds"]]
+            p["median_seconds"] = sorted(p["samples_seconds"])[len(p["samples_seconds"]) // 2]
+        json.dump(doc, open(f"{out}/{host}-{month}.json", "w"))
+PY
+    expect 0 "$bin" fleet ingest --db "$db" "$d/months"
+    stdout_has "added 64,"
+    expect 0 "$bin" fleet recommend --db "$db" --sku "$sku" --json
+    [[ $(json_field "$out" 'd["status"] in ("settled", "settled_by_boots"), d["hosts"], d["runs"], d["status_reasons"][-1]["code"]') == \
+        "(False, 16, 64, 'stale_runs')" ]] ||
+        fail "four months of runs: $(json_field "$out" 'd["status"], d["status_reason"], d["hugepage_alloc_threads"]')"
+    json_field "$out" 'd["status_reason"]' | grep -q "the fitted hosts' newest runs alone give hugepage_alloc_threads=" ||
+        fail "the reason: $(json_field "$out" 'd["status_reason"]')"
+    expect 0 "$bin" fleet skus --db "$db"
+    stdout_matches "^$sku  hosts 16  runs 64  "
+    expect 0 "$bin" fleet export --db "$db" --format cmdline
+    stdout_empty
+    expect 0 "$bin" fleet export --db "$db" --format ansible
+    grep -q "hugetune_kernel_cmdline" "$out" && fail "a stale answer exported: $(cat "$out")"
+    expect 0 "$bin" fleet export --db "$db" --format prometheus --out "$work/stale.prom"
+    # The status at 1 is the answer's first reason; stale_runs is one of the statuses an alert
+    # can name, and neither settled status is 1.
+    grep -q "^hugetune_fleet_sku_status{sku=\"$sku\",status=\"stale_runs\"} [01]$" "$work/stale.prom" &&
+        grep -q "^hugetune_fleet_sku_status{sku=\"$sku\",status=\"settled\"} 0$" "$work/stale.prom" &&
+        grep -q "^hugetune_fleet_sku_status{sku=\"$sku\",status=\"settled_by_boots\"} 0$" "$work/stale.prom" ||
+        fail "prom status: $(grep sku_status "$work/stale.prom")"
+    # The old kernel's runs forgotten: the newest runs' own answer, settled and exported.
+    expect 0 "$bin" fleet forget --db "$db" --kernel 6.15.3
+    expect 0 "$bin" fleet recommend --db "$db" --sku "$sku" --json
+    [[ $(json_field "$out" 'd["status"], d["runs"]') == "('settled', 16)" ]] ||
+        fail "the newest runs alone: $(json_field "$out" 'd["status"], d["status_reason"]')"
+    expect 0 "$bin" fleet export --db "$db" --format cmdline
+    stdout_has "$sku hugepage_alloc_threads="
+}

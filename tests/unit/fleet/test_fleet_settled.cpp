@@ -59,13 +59,7 @@ bool has_reason(const SkuAnswer& a, SkuStatus code) {
 
 // One generated SKU of eight clean hosts, one report each.
 std::vector<FleetRun> seeded_sku(std::uint64_t seed) {
-    test::FleetSpec spec;
-    spec.seed = seed;
-    spec.skus = 1;
-    spec.outliers_per_sku = 0;
-    spec.fit_every_host = false;
-    spec.report_resamples = 0;
-    const auto fleet = test::generate_fleet(spec);
+    const auto fleet = test::generate_fleet(test::clean_spec(seed, 1, 8));
     return fleet.runs_of(fleet.skus.front());
 }
 
@@ -312,8 +306,8 @@ TEST_CASE("a minority camp is not outliers: the answer is hosts_disagree, never 
 }
 
 TEST_CASE("runs apply would refuse never enter the fit, however many a host has") {
-    // 8 hosts: each one clean newest run, and 3 older runs carrying vm and poor_fit whose alloc
-    // takes twice as long from 4 threads per node up.
+    // 8 hosts: each one clean newest run, and 3 older runs on an older kernel carrying vm and
+    // poor_fit whose alloc takes twice as long from 4 threads per node up.
     std::vector<FleetRun> clean, all;
     for (int i = 0; i < 8; ++i) {
         FleetRun newest_run = unwarned_run(i);
@@ -323,6 +317,7 @@ TEST_CASE("runs apply would refuse never enter the fit, however many a host has"
         stale.report["warnings"] = json::array({{{"code", "vm"}, {"message", "In a VM."}},
                                                 {{"code", "poor_fit"}, {"message", "Poor fit."}}});
         scale_alloc_by(stale, [](double n) { return n >= 4 ? 2.0 : 1.0; });
+        stale.report["kernel"]["release"] = "6.1.0-older";
         for (auto& r : repeated(stale, newest_run.host, 3))
             all.push_back(std::move(r));
         all.push_back(newest_run);
@@ -343,10 +338,11 @@ TEST_CASE("runs apply would refuse never enter the fit, however many a host has"
     CHECK(from_clean.status == SkuStatus::settled);
     CHECK(a.status_reason.find("24 runs that apply would refuse left out of the fit") !=
           std::string::npos);
-    // Accepted, they count again and move the answer.
+    // Accepted, they count again (each host's newest of the older kernel) and move the answer.
     o.accepted_warnings = {"vm", "poor_fit"};
     const SkuAnswer accepted = answer_sku(all, o);
     CHECK(accepted.refused_runs == 0);
+    CHECK(accepted.superseded_runs == 16);
     CHECK(accepted.recommendation.predicted_seconds !=
           doctest::Approx(from_clean.recommendation.predicted_seconds));
 }

@@ -56,5 +56,7 @@ TEST_CASE("SKU statuses have their documented names") {
     CHECK(to_string(SkuStatus::low_confidence) == "low_confidence");
     CHECK(to_string(SkuStatus::hosts_disagree) == "hosts_disagree");
     CHECK(to_string(SkuStatus::disagrees_with_boots) == "disagrees_with_boots");
-    CHECK(std::size(kSkuStatuses) == 9);
+    CHECK(to_string(SkuStatus::stale_runs) == "stale_runs");
+    CHECK(std::size(kSkuStatuses) == 10);
+    CHECK_FALSE(is_settled(SkuStatus::stale_runs));
 }
