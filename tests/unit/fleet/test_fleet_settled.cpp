@@ -296,19 +296,35 @@ TEST_CASE("a minority camp is not outliers: the answer is hosts_disagree, never 
         CHECK(has_reason(a, SkuStatus::hosts_disagree));
         CHECK(a.status_reason.find("a camp, not outliers") != std::string::npos);
     }
-    // Hosts standing alone are outliers: left out, and the rest settle; two slower and two
-    // faster are no camp either.
-    auto runs = unwarned_runs(14);
-    for (int i = 10; i < 12; ++i)
-        scale_alloc_by(runs[static_cast<std::size_t>(i)], [](double) { return 3.0; });
+    // Hosts standing alone are outliers: left out, and the rest settle.
+    auto runs = unwarned_runs(16);
+    scale_alloc_by(runs[14], [](double) { return 3.0; });
+    scale_alloc_by(runs[15], [](double) { return 1.0 / 3.0; });
+    FleetOptions o = settle_options();
+    o.min_confidence = 0;
+    const SkuAnswer alone = answer_sku(runs, o);
+    INFO(alone.status_reason);
+    CHECK(alone.excluded.size() == 2);
+    CHECK_FALSE(has_reason(alone, SkuStatus::hosts_disagree));
+}
+
+TEST_CASE("a camp split slower and faster is still a camp") {
+    // 16 hosts, 2 three times slower and 2 three times faster: 4 hosts stand out, more than
+    // kMaxOutliers, whichever way each does.
+    auto runs = unwarned_runs(16);
     for (int i = 12; i < 14; ++i)
+        scale_alloc_by(runs[static_cast<std::size_t>(i)], [](double) { return 3.0; });
+    for (int i = 14; i < 16; ++i)
         scale_alloc_by(runs[static_cast<std::size_t>(i)], [](double) { return 1.0 / 3.0; });
     FleetOptions o = settle_options();
     o.min_confidence = 0;
     const SkuAnswer a = answer_sku(runs, o);
     INFO(a.status_reason);
     CHECK(a.excluded.size() == 4);
-    CHECK_FALSE(has_reason(a, SkuStatus::hosts_disagree));
+    CHECK(a.status != SkuStatus::settled);
+    CHECK(has_reason(a, SkuStatus::hosts_disagree));
+    CHECK(a.status_reason.find("4 of 16 hosts") != std::string::npos);
+    CHECK(a.status_reason.find("a camp, not outliers") != std::string::npos);
 }
 
 TEST_CASE("runs apply would refuse never enter the fit, however many a host has") {
