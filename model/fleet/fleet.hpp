@@ -48,6 +48,7 @@ struct RunFacts {
     double predicted_seconds = 0;
     double saving_seconds = 0;
     std::optional<double> confidence;
+    // The codes the report's own facts give (judged_report_warnings), whatever its list says.
     std::vector<std::string> warning_codes;
     // Every verification of the run (`hugetune verify --report`: the kernel's own line against
     // the prediction), the report's own block first, then those the database stored.
@@ -60,6 +61,11 @@ struct RunFacts {
 // What the fleet keeps of a whole report (read_report with need_run); throws InputError when the
 // report's sweep cannot be fitted.
 RunFacts read_run(const Report& report);
+
+// Where the report's own warnings list differs from the codes its facts give (read_run's
+// warning_codes, judged_report_warnings): "its warnings lack vm, which its own facts give", or
+// nothing when they agree. A report hugetune wrote never differs.
+std::optional<std::string> warnings_unlike_facts(const Report& report, const RunFacts& run);
 
 // read_run of a document: read_report, then the above. Throws InputError naming the JSON path
 // of the first problem in `input`; a document it accepts can be fitted.

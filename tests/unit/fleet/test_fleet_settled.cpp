@@ -23,13 +23,10 @@ FleetOptions settle_options() {
     return o;
 }
 
-// The fixed report as host `i`'s, without its warnings (the fixed sweep was measured in a VM).
+// The fixed report as host `i`'s, measured on bare metal (the fixed sweep was measured in a VM):
+// its facts and its list without vm.
 FleetRun unwarned_run(int i) {
-    static const json base = [] {
-        json r = test::fixed_report();
-        r["warnings"] = json::array();
-        return r;
-    }();
+    static const json base = test::bare_metal(test::fixed_report());
     const std::string host = "host" + std::to_string(i);
     json r = base;
     r = test::as_host(r, host);
@@ -174,9 +171,7 @@ TEST_CASE("hosts in two camps are no outliers, but they do not agree") {
 
 TEST_CASE("a warning apply refuses keeps the answer unsettled unless it is accepted") {
     auto runs = unwarned_runs(3);
-    runs[1].report["warnings"] =
-        json::array({{{"code", "vm"}, {"message", "Measured in a virtual machine."}},
-                     {{"code", "poor_fit"}, {"message", "The curve does not fit."}}});
+    runs[1].report = test::with_vm_and_poor_fit(runs[1].report);
     const SkuAnswer a = answer_sku(runs, settle_options());
     CHECK(a.status == SkuStatus::host_warnings);
     CHECK(a.status_reason.find("vm (host1)") != std::string::npos);
@@ -190,11 +185,12 @@ TEST_CASE("a warning apply refuses keeps the answer unsettled unless it is accep
     // On many hosts the reason names five and counts the rest.
     auto many = unwarned_runs(9);
     for (auto& r : many)
-        r.report["warnings"] = json::array({{{"code", "vm"}, {"message", "In a VM."}}});
+        r.report["virtualization"]["hypervisor"] = true;
     const SkuAnswer b = answer_sku(many, settle_options());
     CHECK(b.status_reason.find("vm (host0, host1, host2, host3, host4 and 4 more)") !=
           std::string::npos);
     // A warning apply does not refuse does not count.
+    runs[1] = unwarned_run(1);
     runs[1].report["warnings"] =
         json::array({{{"code", "oversubscribed"}, {"message", "Points time-share CPUs."}}});
     CHECK(answer_sku(runs, settle_options()).status == SkuStatus::settled);
@@ -336,8 +332,7 @@ TEST_CASE("runs apply would refuse never enter the fit, however many a host has"
         newest_run.report["generated_at"] = "2026-08-01T00:00:00Z";
         newest_run.run_key = newest_run.host + "-clean";
         FleetRun stale = newest_run;
-        stale.report["warnings"] = json::array({{{"code", "vm"}, {"message", "In a VM."}},
-                                                {{"code", "poor_fit"}, {"message", "Poor fit."}}});
+        stale.report = test::with_vm_and_poor_fit(stale.report);
         scale_alloc_by(stale, [](double n) { return n >= 4 ? 2.0 : 1.0; });
         for (auto& r : repeated(stale, newest_run.host, 3))
             all.push_back(std::move(r));
