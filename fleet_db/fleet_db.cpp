@@ -998,7 +998,7 @@ void FleetDb::migrate() {
             hash_carried_verifications(*sql_);
         if (v == kCpuIdentityKeyVersion)
             rekey_by_reader(*sql_);
-        if (v == kRunDigestsVersion)
+        if (v == kRunDigestsVersion || v == kJudgedWarningsVersion)
             write_run_digests(*sql_);
         if (v == kLz4Version && target_.dialect == Dialect::postgresql)
             compress_with_lz4(*sql_);

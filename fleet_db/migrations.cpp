@@ -144,6 +144,12 @@ const std::vector<std::vector<std::string>> kMigrations = {
         // The report's host and clock rules for boot records, and their virtualization
         // (boot_rules_migration below).
     },
+    {
+        // A run's warning codes are those its report's facts give, not its list (docs/fleet.md
+        // "How a SKU's answer is made"): every digest is written again (fleet_db.cpp), and the
+        // answers kept were judged by the lists.
+        "DELETE FROM sku_answers",
+    },
 };
 
 std::string with_dialect(std::string sql, Dialect dialect);

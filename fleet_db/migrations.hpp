@@ -33,6 +33,9 @@ inline constexpr int kCpuIdentityKeyVersion = 5;
 // run from its report. A hugetune that raises model::fleet::kRunDigestVersion adds a migration
 // that writes them again.
 inline constexpr int kRunDigestsVersion = 7;
+// Migration 15 raises the digest's version to 2 (warning codes judged from the report's facts):
+// whoever applies it writes every digest again, as for migration 7.
+inline constexpr int kJudgedWarningsVersion = 15;
 
 // Migration 8 changes no table; on PostgreSQL whoever applies it has the server compress the
 // large text columns (kLz4Columns) with lz4 from then on, where the server was built with it.

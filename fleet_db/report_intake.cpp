@@ -88,6 +88,10 @@ IntakeReport intake_report(const std::string& name, nlohmann::json doc, model::C
                          "' is not a DNS host name: " + *problem +
                          "; give the host such a name (hostnamectl set-hostname) and write the "
                          "report again (docs/fleet.md \"The host-name rule\")");
+    if (const auto unlike = model::fleet::warnings_unlike_facts(report, in.facts))
+        refuse(name, *unlike +
+                         ": not the list hugetune writes from these facts; write the report with "
+                         "'hugetune run' again (docs/fleet.md \"How a SKU's answer is made\")");
     in.facts.host = model::fleet::canonical_host_name(in.facts.host);
     refuse_ahead(name, "generated_at", in.facts.generated_at, ingest_unix_seconds,
                  "it would stand as the host's newest report until then; set the host's clock "

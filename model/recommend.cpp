@@ -223,6 +223,28 @@ Recommendation recommend_from_sweep(const SweepData& data, const RecommendOption
                      .seed = seed});
 }
 
+std::vector<Warning> warnings_judged_again(const Recommendation& fit, const SweepData& data,
+                                           std::optional<double> confidence) {
+    using namespace recommend;
+    const auto judged_here = [](const std::string& code) {
+        return is_machine_warning(code) || code == "poor_fit" || code == "failed_resamples" ||
+               code == "low_confidence";
+    };
+    std::vector<Warning> out = machine_warnings(data.machine, data.page_size_kb);
+    for (const auto& w : fit.warnings)
+        if (!judged_here(w.code))
+            out.push_back(w);
+    if (auto w = poor_fit_warning(fit.model, fit.fallback))
+        out.push_back(std::move(*w));
+    // A confidence is there exactly where judge_uncertainty judged the resampling.
+    if (confidence)
+        for (auto& w : judge_resampling(fit.resamples, fit.usable_resamples, *confidence,
+                                        RecommendOptions{}.low_confidence)
+                           .warnings)
+            out.push_back(std::move(w));
+    return out;
+}
+
 double predict_boot_seconds(const Recommendation& r, double total_threads, double pool_pages) {
     const auto ev =
         recommend::Evaluator::for_pool(r.nodes, r.cpu_cap, r.pool_pages > 0, pool_pages);

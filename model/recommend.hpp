@@ -145,4 +145,12 @@ double predict_boot_seconds(const Recommendation& r, double total_threads, doubl
 // Throws InputError when the data cannot support a recommendation at all.
 Recommendation recommend_from_sweep(const SweepData& data, const RecommendOptions& options);
 
+// The warnings of a fit read back (a report's), each one its kept numbers decide judged again by
+// the code recommend_from_sweep judged it with: the machine's (machine_warnings of `data`, the
+// fit's input), poor_fit, failed_resamples and low_confidence of `confidence` (the one the
+// result states; at the default options' level, which `run` reports at); the rest as the fit
+// lists them. What the facts show, whatever the list says.
+std::vector<Warning> warnings_judged_again(const Recommendation& fit, const SweepData& data,
+                                           std::optional<double> confidence);
+
 }  // namespace hugetune::model

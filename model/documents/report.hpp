@@ -153,6 +153,13 @@ inline constexpr double kNoisySpreadRatio = 0.25;  // (max - min) / median of a 
 std::vector<Warning> collect_warnings(std::optional<bool> init_on_alloc, const MeasuredSweep& sweep,
                                       const Recommendation& fit);
 
+// The warnings a report read back has by its own facts: collect_warnings of its sweep and of its
+// fit's warnings judged again (warnings_judged_again) at the lower of the confidences its
+// recommendation and its fit state (one in a report hugetune wrote), `data` being the fit's input
+// as the report holds it (fit_input of its sweep and probe blocks). A list that differs from
+// these in a code they judge was not written by hugetune from these facts.
+std::vector<Warning> judged_report_warnings(const Report& report, const SweepData& data);
+
 // The parts that follow from a fit and its input: the fit, the machine's facts (`data`, which must
 // outlive the parts), the breakdown and what-if rows from the probe's kernel facts, and the pool
 // the predictions are for. `run` and `fit` add the rest.

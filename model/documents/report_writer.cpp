@@ -155,10 +155,12 @@ nlohmann::json to_json(const SkuKey& key) {
             {"init_on_alloc", or_null(key.init_on_alloc)}};
 }
 
+namespace {
+
 std::vector<Warning> collect_warnings(std::optional<bool> init_on_alloc, const MeasuredSweep& sweep,
-                                      const Recommendation& fit) {
+                                      const std::vector<Warning>& fit_warnings) {
     std::vector<Warning> w;
-    for (const auto& x : fit.warnings)
+    for (const auto& x : fit_warnings)
         if (is_machine_warning(x.code))
             w.push_back(as_sentence(x));
     if (!init_on_alloc)
@@ -168,10 +170,26 @@ std::vector<Warning> collect_warnings(std::optional<bool> init_on_alloc, const M
                      "every page), which overstates the time if it is off."});
     for (auto&& x : point_warnings(sweep))
         w.push_back(std::move(x));
-    for (const auto& x : fit.warnings)
+    for (const auto& x : fit_warnings)
         if (!is_machine_warning(x.code))
             w.push_back(as_sentence(x));
     return w;
+}
+
+}  // namespace
+
+std::vector<Warning> collect_warnings(std::optional<bool> init_on_alloc, const MeasuredSweep& sweep,
+                                      const Recommendation& fit) {
+    return collect_warnings(init_on_alloc, sweep, fit.warnings);
+}
+
+std::vector<Warning> judged_report_warnings(const Report& report, const SweepData& data) {
+    const ReportRun& run = report.run.value();
+    std::optional<double> confidence = report.recommendation.confidence;
+    if (const auto fit = run.fit.confidence; fit && (!confidence || *fit < *confidence))
+        confidence = fit;
+    return collect_warnings(data.machine.init_on_alloc, run.sweep,
+                            warnings_judged_again(run.fit, data, confidence));
 }
 
 ReportParts fitted_parts(Recommendation fit, const SweepData& data) {

@@ -18,6 +18,8 @@ namespace {
 
 struct VerifiedBoots {
     int boots = 0;
+    int hosts = 0;  // with at least one verified boot
+    // Each host's median measured/predicted ratio: a host has one say, however often it booted.
     std::vector<double> ratios;
     // Measured seconds per page of the booted pool, per total thread count booted.
     std::map<int, std::vector<double>> seconds_per_page;
@@ -25,16 +27,23 @@ struct VerifiedBoots {
 
 VerifiedBoots verified_boots(const std::vector<HostRuns>& hosts) {
     VerifiedBoots v;
-    for (const auto& host : hosts)
-        for (const Verification& f : verified_boots_of(host.runs)) {
+    for (const auto& host : hosts) {
+        std::vector<double> ratios;
+        const auto boots = verified_boots_of(host.runs);
+        for (const Verification& f : boots) {
             ++v.boots;
             if (f.ratio)
-                v.ratios.push_back(*f.ratio);
+                ratios.push_back(*f.ratio);
             if (f.threads && f.measured_ms && f.pool && f.pool->pages > 0)
                 v.seconds_per_page[static_cast<int>(*f.threads)].push_back(
                     static_cast<double>(*f.measured_ms) / 1000.0 /
                     static_cast<double>(f.pool->pages));
         }
+        if (!boots.empty())
+            ++v.hosts;
+        if (!ratios.empty())
+            v.ratios.push_back(median(ratios));
+    }
     return v;
 }
 
@@ -76,19 +85,20 @@ bool accepted(const FleetOptions& o, const std::string& code) {
 
 // The fitted hosts and the ones left out: check_hosts' outliers, unless the options keep them.
 // A SKU whose every host stands out (which the median makes impossible for curves) keeps all.
-// `camp`: the outliers whose curves stand out the same way (all slower, or all faster), when
-// they are more than kMaxOutliers and more than kMaxOutlierShare of the hosts: a group that
-// agrees with itself, not hosts standing alone.
+// `camp`: the hosts whose curves stand out, slower or faster, when they are more than
+// kMaxOutliers and more than kMaxOutlierShare of the hosts: more than hosts standing alone by
+// chance, whichever way each stands (two slower and two faster are as much a split SKU as four
+// slower).
 void split_outliers(std::vector<HostRuns>&& hosts, const FleetOptions& o,
                     std::vector<HostRuns>& fitted, std::vector<ExcludedHost>& excluded,
                     std::vector<std::string>& camp) {
     const auto checks = check_host_runs(hosts);
     const std::size_t all_hosts = hosts.size();
-    std::vector<std::string> slower, faster;
+    std::vector<std::string> standing_out;
     for (std::size_t h = 0; h < hosts.size(); ++h) {
         const HostCheck& c = checks[h];
         if (c.outlier && c.curve_deviation && std::abs(*c.curve_deviation) > kOutlierDeviations)
-            (*c.curve_deviation > 0 ? slower : faster).push_back(c.host);
+            standing_out.push_back(c.host);
         if (c.outlier && !o.include_outliers)
             excluded.push_back({c.host, c.reasons});
         else
@@ -100,9 +110,8 @@ void split_outliers(std::vector<HostRuns>&& hosts, const FleetOptions& o,
     }
     const double most = std::max(static_cast<double>(kMaxOutliers),
                                  kMaxOutlierShare * static_cast<double>(all_hosts));
-    for (auto* group : {&slower, &faster})
-        if (static_cast<double>(group->size()) > most && group->size() > camp.size())
-            camp = *group;
+    if (static_cast<double>(standing_out.size()) > most)
+        camp = std::move(standing_out);
 }
 
 // Each host's runs that `apply --report` would accept (no warning of kUnfitCodes but those the
@@ -256,10 +265,10 @@ std::optional<std::string> camp_reason(const std::vector<std::string>& camp, int
     if (camp.empty())
         return std::nullopt;
     return std::to_string(camp.size()) + " of " + count_text(hosts, "host") + " (" +
-           host_list(camp) + ") stand apart from the rest the same way: more than " +
+           host_list(camp) + ") stand apart from the rest, slower or faster: more than " +
            std::to_string(kMaxOutliers) + " and more than " + percent_text(kMaxOutlierShare) +
            " of the SKU's hosts, so they are a camp, not outliers; the hosts do not agree on one "
-           "curve (measure both camps again, or give them SKUs of their own).";
+           "curve (measure them again, or give each camp a SKU of its own).";
 }
 
 // Fitted hosts whose newest report carries a warning `apply --report` refuses.
@@ -331,14 +340,20 @@ void judge(SkuAnswer& a, const FittedHosts& fitted, const std::vector<std::strin
     if (const auto d = disagreeing_hosts(fitted, a.recommendation))
         fail(SkuStatus::hosts_disagree, *d);
     const int recommended = a.recommendation.hugepage_alloc_threads;
-    if (a.verification_ratio && (*a.verification_ratio < kVerificationRatioLow ||
-                                 *a.verification_ratio > kVerificationRatioHigh))
+    // Fewer verified hosts are one machine's word against the sweeps of all (docs/fleet.md
+    // "Status"): their boots are reported, and unsettle nothing.
+    const bool verifications_count = v.hosts >= kMinVerifiedHosts;
+    if (verifications_count && a.verification_ratio &&
+        (*a.verification_ratio < kVerificationRatioLow ||
+         *a.verification_ratio > kVerificationRatioHigh))
         fail(SkuStatus::disagrees_with_verification,
              "verified boots took " + decimals_text(*a.verification_ratio, 2) +
                  " times the predicted time (median), outside " +
                  decimals_text(kVerificationRatioLow, 2) + " to " +
                  decimals_text(kVerificationRatioHigh, 2) + ".");
-    if (const auto faster = faster_booted_count(v, recommended, o.recommend.tolerance))
+    if (const auto faster = verifications_count
+                                ? faster_booted_count(v, recommended, o.recommend.tolerance)
+                                : std::nullopt)
         fail(SkuStatus::disagrees_with_verification,
              "verified boots at hugepage_alloc_threads=" + std::to_string(*faster) +
                  " were faster per page than at the recommended " + std::to_string(recommended) +

@@ -48,6 +48,7 @@ struct RunFacts {
     double predicted_seconds = 0;
     double saving_seconds = 0;
     std::optional<double> confidence;
+    // The codes the report's own facts give (judged_report_warnings), whatever its list says.
     std::vector<std::string> warning_codes;
     // Every verification of the run (`hugetune verify --report`: the kernel's own line against
     // the prediction), the report's own block first, then those the database stored.
@@ -60,6 +61,11 @@ struct RunFacts {
 // What the fleet keeps of a whole report (read_report with need_run); throws InputError when the
 // report's sweep cannot be fitted.
 RunFacts read_run(const Report& report);
+
+// Where the report's own warnings list differs from the codes its facts give (read_run's
+// warning_codes, judged_report_warnings): "its warnings lack vm, which its own facts give", or
+// nothing when they agree. A report hugetune wrote never differs.
+std::optional<std::string> warnings_unlike_facts(const Report& report, const RunFacts& run);
 
 // read_run of a document: read_report, then the above. Throws InputError naming the JSON path
 // of the first problem in `input`; a document it accepts can be fitted.
@@ -129,6 +135,10 @@ inline constexpr double kHostAgreementFactor = 1.25;
 // lies within [low, high].
 inline constexpr double kVerificationRatioLow = 2.0 / 3.0;
 inline constexpr double kVerificationRatioHigh = 1.5;
+// Verified boots unsettle an answer (disagrees_with_verification) only when this many hosts made
+// them: the median of three hosts' ratios is one no single host moves, as the outlier rule's
+// deviations need kMinHostsToCompare hosts (docs/fleet.md "Status").
+inline constexpr int kMinVerifiedHosts = 3;
 // A host stands out when it lies more than this many robust deviations from its SKU's median.
 inline constexpr double kOutlierDeviations = 3.5;
 // The median absolute deviation times this estimates a normal standard deviation.
@@ -139,9 +149,9 @@ inline constexpr double kMinLogSpread = 0.02;
 // Fewest hosts (with a value) for the robust deviations to mean anything.
 inline constexpr int kMinHostsToCompare = 3;
 // An outlier is a host that stands alone. When more hosts than the larger of these would be
-// left out for curves that stand out the same way (all slower, or all faster: more than 2, and
-// more than a tenth of the SKU's hosts), they are a camp: the SKU's hosts do not agree on one
-// curve, and the answer is hosts_disagree, never settled.
+// left out for their curves, slower or faster (more than 2, and more than a tenth of the SKU's
+// hosts), they are a camp: the SKU's hosts do not agree on one curve, and the answer is
+// hosts_disagree, never settled. Why these numbers: docs/fleet.md "Status", the camp rule.
 inline constexpr int kMaxOutliers = 2;
 inline constexpr double kMaxOutlierShare = 0.1;
 
@@ -165,9 +175,10 @@ struct SkuAnswer {
     Recommendation recommendation;
     std::string kernel_cmdline;  // "hugepage_alloc_threads=N"; empty when the default is kept
     int verified_boots = 0;
-    std::optional<double> verification_ratio;  // median measured/predicted over verified boots
-    FleetPool pool;                            // the boot pool the prediction is for
-    std::optional<SkuBoots> boots;             // the hosts' recorded boots (judge_boots)
+    // The median over verified hosts of each one's median measured/predicted ratio.
+    std::optional<double> verification_ratio;
+    FleetPool pool;                 // the boot pool the prediction is for
+    std::optional<SkuBoots> boots;  // the hosts' recorded boots (judge_boots)
     // settled (or settled_by_boots) when `reasons` is empty, else the first reason's code.
     SkuStatus status = SkuStatus::needs_more_hosts;
     std::vector<StatusReason> reasons;  // every condition the answer fails, in the rules' order

@@ -1,9 +1,13 @@
 // One `hugetune-report` -> the facts the fleet needs. The report's reader checked every field.
+#include <algorithm>
+#include <iterator>
 #include <map>
+#include <set>
 
 #include "model/digest.hpp"
 #include "model/fleet/fleet.hpp"
 #include "model/input/json_fields.hpp"
+#include "model/text.hpp"
 
 namespace hugetune::model::fleet {
 namespace {
@@ -41,12 +45,33 @@ RunFacts read_run(const Report& report) {
     run.predicted_seconds = rec.predicted_seconds.value_or(0);
     run.saving_seconds = rec.saving_seconds.value_or(0);
     run.confidence = rec.confidence;
-    for (const auto& w : r.warnings)
+    // What the facts show, not what the list claims (docs/fleet.md "How a SKU's answer is made").
+    for (const auto& w : judged_report_warnings(report, run.sweep))
         run.warning_codes.push_back(w.code);
     if (report.verification)
         run.verifications.push_back(*report.verification);
     run.boot_pool = report.boot_pool;
     return run;
+}
+
+std::optional<std::string> warnings_unlike_facts(const Report& report, const RunFacts& run) {
+    const std::set<std::string> judged(run.warning_codes.begin(), run.warning_codes.end());
+    std::set<std::string> listed;
+    for (const auto& w : report.run.value().warnings)
+        listed.insert(w.code);
+    std::vector<std::string> missing, extra;
+    std::set_difference(judged.begin(), judged.end(), listed.begin(), listed.end(),
+                        std::back_inserter(missing));
+    std::set_difference(listed.begin(), listed.end(), judged.begin(), judged.end(),
+                        std::back_inserter(extra));
+    if (missing.empty() && extra.empty())
+        return std::nullopt;
+    std::vector<std::string> parts;
+    if (!missing.empty())
+        parts.push_back("lack " + join(missing) + ", which its own facts give");
+    if (!extra.empty())
+        parts.push_back("list " + join(extra) + ", which its own facts do not give");
+    return "its warnings " + join(parts, " and ");
 }
 
 RunFacts read_run(const nlohmann::json& document, const InputSource& input) {

@@ -8,24 +8,29 @@
 
 namespace hugetune::model::recommend {
 
-FitJudgement judge_fit(const FittedModels& fits) {
-    if (fits.fallback)
-        return {};
-    const ScalingFit& f = fits.model.chosen();
+std::optional<Warning> poor_fit_warning(const ModelSelection& model, bool fallback) {
+    if (fallback)
+        return std::nullopt;
+    const ScalingFit& f = model.chosen();
     if (f.fitted_points == 0)
-        return {};
+        return std::nullopt;
     const double rms_log = std::sqrt(f.rss / static_cast<double>(f.fitted_points));
     if (f.r2 >= kPoorFitR2 || rms_log <= kPoorFitRmsLog)
-        return {};
+        return std::nullopt;
+    return Warning{"poor_fit", "poor fit: the " + to_string(f.model) + " curve explains R^2 " +
+                                   decimals_text(f.r2, 3) +
+                                   " of the variation in log time (below " +
+                                   decimals_text(kPoorFitR2, 1) + ") and the points lie " +
+                                   percent_text(std::expm1(rms_log)) +
+                                   " from it on average; its predictions are not to be relied on "
+                                   "(what the sweep cannot reproduce of the boot: "
+                                   "docs/kernel-facts.md \"The sweep against the boot\")"};
+}
+
+FitJudgement judge_fit(const FittedModels& fits) {
     FitJudgement out;
-    out.remarks.warnings.push_back(
-        {"poor_fit", "poor fit: the " + to_string(f.model) + " curve explains R^2 " +
-                         decimals_text(f.r2, 3) + " of the variation in log time (below " +
-                         decimals_text(kPoorFitR2, 1) + ") and the points lie " +
-                         percent_text(std::expm1(rms_log)) +
-                         " from it on average; its predictions are not to be relied on (what "
-                         "the sweep cannot reproduce of the boot: docs/kernel-facts.md \"The "
-                         "sweep against the boot\")"});
+    if (auto w = poor_fit_warning(fits.model, fits.fallback))
+        out.remarks.warnings.push_back(std::move(*w));
     return out;
 }
 
@@ -51,26 +56,27 @@ Remarks judge_pick(const Outcome& outcome, const ThreadLimits& limits, const Fit
     return out;
 }
 
-namespace {
-
-// Resamples without a usable fit: a note, or a warning when they could move a whole tail.
-Remarks judge_failed_resamples(const Bootstrap& b) {
+Remarks judge_resampling(int resamples, int usable_resamples, double confidence,
+                         double low_confidence) {
     Remarks out;
-    const int failed = b.resamples - b.usable_resamples;
-    if (failed > kFailedResamplesShare * b.resamples)
+    const int failed = resamples - usable_resamples;
+    if (failed > kFailedResamplesShare * resamples)
         out.warnings.push_back(
             {"failed_resamples",
-             std::to_string(failed) + " of " + std::to_string(b.resamples) +
+             std::to_string(failed) + " of " + std::to_string(resamples) +
                  " bootstrap resamples gave no usable fit (more than " +
                  percent_text(kFailedResamplesShare) +
                  "): the interval rests on the rest, and the confidence counts them as "
                  "disagreeing"});
     else if (failed > 0)
         out.notes.push_back(std::to_string(failed) + " bootstrap resample(s) gave no usable fit");
+    if (confidence < low_confidence)
+        out.warnings.push_back({"low_confidence", "low confidence: only " +
+                                                      percent_text(confidence) +
+                                                      " of bootstrap resamples reach the same "
+                                                      "decision"});
     return out;
 }
-
-}  // namespace
 
 // A poor fit stays a warning of its own (judge_fit): the confidence is the share of resamples
 // and nothing else, so that it means one thing from run to run.
@@ -95,11 +101,7 @@ Uncertainty judge_uncertainty(const Bootstrap& b, const FittedModels& fits, Cost
              "freedom (measure repetitions or more thread counts)"});
         return u;
     }
-    u.remarks = judge_failed_resamples(b);
-    if (*u.confidence < o.low_confidence)
-        u.remarks.warnings.push_back(
-            {"low_confidence", "low confidence: only " + percent_text(*u.confidence) +
-                                   " of bootstrap resamples reach the same decision"});
+    u.remarks = judge_resampling(b.resamples, b.usable_resamples, *u.confidence, o.low_confidence);
     return u;
 }
 

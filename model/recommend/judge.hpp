@@ -28,6 +28,14 @@ struct FitJudgement {
 };
 
 FitJudgement judge_fit(const FittedModels& fits);
+// The judgement of judge_fit, from what a fit keeps of it (a report's fit block read back too).
+std::optional<Warning> poor_fit_warning(const ModelSelection& model, bool fallback);
+
+// The bootstrap's failed resamples (a note, or failed_resamples when they could move a whole
+// tail) and its confidence (low_confidence below `low_confidence`), from the numbers a fit keeps
+// of it: judge_uncertainty's, and a report's fit block read back.
+Remarks judge_resampling(int resamples, int usable_resamples, double confidence,
+                         double low_confidence);
 
 // Where the pick lies against the measured counts, and how much there is to gain.
 Remarks judge_pick(const Outcome& outcome, const ThreadLimits& limits, const FittedModels& fits,

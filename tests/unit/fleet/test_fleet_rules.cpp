@@ -126,13 +126,43 @@ TEST_CASE("verified boots that found a faster value than the recommended one dis
     const int recommended = answer_sku(runs, options()).recommendation.hugepage_alloc_threads;
     const int other = recommended == 2 ? 4 : 2;
     runs[0].report["verification"] = verified(recommended, 10000, 1.0);
-    runs[1].report["verification"] = verified(other, 10000 * 0.99, 1.0);
+    for (const std::size_t h : {1, 2})
+        runs[h].report["verification"] = verified(other, 10000 * 0.99, 1.0);
     CHECK(answer_sku(runs, options()).status == SkuStatus::settled);  // within the tolerance
-    runs[1].report["verification"] = verified(other, 10000 * 0.9, 1.0);
+    for (const std::size_t h : {1, 2})
+        runs[h].report["verification"] = verified(other, 10000 * 0.9, 1.0);
     const SkuAnswer a = answer_sku(runs, options());
     CHECK(a.status == SkuStatus::disagrees_with_verification);
     CHECK(a.status_reason.find("hugepage_alloc_threads=" + std::to_string(other)) !=
           std::string::npos);
+}
+
+TEST_CASE("verified boots unsettle an answer only from kMinVerifiedHosts hosts") {
+    // 16 hosts; one host's two verified boots took three times the prediction.
+    auto runs = copies(16);
+    FleetRun second = runs[0];
+    second.run_key = "host0-again";
+    second.report["generated_at"] = "2027-01-01T00:00:00Z";
+    runs[0].report["verification"] = verified(8, 30000, 3.0);
+    runs[0].report["verification"]["boot_id"] = "00000000-0000-4000-8000-000000000001";
+    second.report["verification"] = verified(8, 30000, 3.0);
+    second.report["verification"]["boot_id"] = "00000000-0000-4000-8000-000000000002";
+    runs.push_back(second);
+    const SkuAnswer one_host = answer_sku(runs, options());
+    INFO(one_host.status_reason);
+    CHECK(one_host.verified_boots == 2);
+    CHECK(one_host.status == SkuStatus::settled);
+    // Boots of kMinVerifiedHosts hosts do.
+    for (int h = 1; h < kMinVerifiedHosts; ++h)
+        runs[static_cast<std::size_t>(h)].report["verification"] = verified(8, 30000, 3.0);
+    const SkuAnswer enough = answer_sku(runs, options());
+    CHECK(enough.status == SkuStatus::disagrees_with_verification);
+    // Each host has one say: one host's many boots do not outvote the others'.
+    for (int h = 1; h < 4; ++h)
+        runs[static_cast<std::size_t>(h)].report["verification"] = verified(8, 10000, 1.0);
+    const SkuAnswer many = answer_sku(runs, options());
+    CHECK(many.verification_ratio == doctest::Approx(1.0));
+    CHECK(many.status == SkuStatus::settled);
 }
 
 TEST_CASE("runs of two SKUs or none are refused") {

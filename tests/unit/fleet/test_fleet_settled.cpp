@@ -23,13 +23,10 @@ FleetOptions settle_options() {
     return o;
 }
 
-// The fixed report as host `i`'s, without its warnings (the fixed sweep was measured in a VM).
+// The fixed report as host `i`'s, measured on bare metal (the fixed sweep was measured in a VM):
+// its facts and its list without vm.
 FleetRun unwarned_run(int i) {
-    static const json base = [] {
-        json r = test::fixed_report();
-        r["warnings"] = json::array();
-        return r;
-    }();
+    static const json base = test::bare_metal(test::fixed_report());
     const std::string host = "host" + std::to_string(i);
     json r = base;
     r = test::as_host(r, host);
@@ -168,9 +165,7 @@ TEST_CASE("hosts in two camps are no outliers, but they do not agree") {
 
 TEST_CASE("a warning apply refuses keeps the answer unsettled unless it is accepted") {
     auto runs = unwarned_runs(3);
-    runs[1].report["warnings"] =
-        json::array({{{"code", "vm"}, {"message", "Measured in a virtual machine."}},
-                     {{"code", "poor_fit"}, {"message", "The curve does not fit."}}});
+    runs[1].report = test::with_vm_and_poor_fit(runs[1].report);
     const SkuAnswer a = answer_sku(runs, settle_options());
     CHECK(a.status == SkuStatus::host_warnings);
     CHECK(a.status_reason.find("vm (host1)") != std::string::npos);
@@ -184,11 +179,12 @@ TEST_CASE("a warning apply refuses keeps the answer unsettled unless it is accep
     // On many hosts the reason names five and counts the rest.
     auto many = unwarned_runs(9);
     for (auto& r : many)
-        r.report["warnings"] = json::array({{{"code", "vm"}, {"message", "In a VM."}}});
+        r.report["virtualization"]["hypervisor"] = true;
     const SkuAnswer b = answer_sku(many, settle_options());
     CHECK(b.status_reason.find("vm (host0, host1, host2, host3, host4 and 4 more)") !=
           std::string::npos);
     // A warning apply does not refuse does not count.
+    runs[1] = unwarned_run(1);
     runs[1].report["warnings"] =
         json::array({{{"code", "oversubscribed"}, {"message", "Points time-share CPUs."}}});
     CHECK(answer_sku(runs, settle_options()).status == SkuStatus::settled);
@@ -290,19 +286,35 @@ TEST_CASE("a minority camp is not outliers: the answer is hosts_disagree, never 
         CHECK(has_reason(a, SkuStatus::hosts_disagree));
         CHECK(a.status_reason.find("a camp, not outliers") != std::string::npos);
     }
-    // Hosts standing alone are outliers: left out, and the rest settle; two slower and two
-    // faster are no camp either.
-    auto runs = unwarned_runs(14);
-    for (int i = 10; i < 12; ++i)
-        scale_alloc_by(runs[static_cast<std::size_t>(i)], [](double) { return 3.0; });
+    // Hosts standing alone are outliers: left out, and the rest settle.
+    auto runs = unwarned_runs(16);
+    scale_alloc_by(runs[14], [](double) { return 3.0; });
+    scale_alloc_by(runs[15], [](double) { return 1.0 / 3.0; });
+    FleetOptions o = settle_options();
+    o.min_confidence = 0;
+    const SkuAnswer alone = answer_sku(runs, o);
+    INFO(alone.status_reason);
+    CHECK(alone.excluded.size() == 2);
+    CHECK_FALSE(has_reason(alone, SkuStatus::hosts_disagree));
+}
+
+TEST_CASE("a camp split slower and faster is still a camp") {
+    // 16 hosts, 2 three times slower and 2 three times faster: 4 hosts stand out, more than
+    // kMaxOutliers, whichever way each does.
+    auto runs = unwarned_runs(16);
     for (int i = 12; i < 14; ++i)
+        scale_alloc_by(runs[static_cast<std::size_t>(i)], [](double) { return 3.0; });
+    for (int i = 14; i < 16; ++i)
         scale_alloc_by(runs[static_cast<std::size_t>(i)], [](double) { return 1.0 / 3.0; });
     FleetOptions o = settle_options();
     o.min_confidence = 0;
     const SkuAnswer a = answer_sku(runs, o);
     INFO(a.status_reason);
     CHECK(a.excluded.size() == 4);
-    CHECK_FALSE(has_reason(a, SkuStatus::hosts_disagree));
+    CHECK(a.status != SkuStatus::settled);
+    CHECK(has_reason(a, SkuStatus::hosts_disagree));
+    CHECK(a.status_reason.find("4 of 16 hosts") != std::string::npos);
+    CHECK(a.status_reason.find("a camp, not outliers") != std::string::npos);
 }
 
 TEST_CASE("runs apply would refuse never enter the fit, however many a host has") {
@@ -314,8 +326,7 @@ TEST_CASE("runs apply would refuse never enter the fit, however many a host has"
         newest_run.report["generated_at"] = "2026-08-01T00:00:00Z";
         newest_run.run_key = newest_run.host + "-clean";
         FleetRun stale = newest_run;
-        stale.report["warnings"] = json::array({{{"code", "vm"}, {"message", "In a VM."}},
-                                                {{"code", "poor_fit"}, {"message", "Poor fit."}}});
+        stale.report = test::with_vm_and_poor_fit(stale.report);
         scale_alloc_by(stale, [](double n) { return n >= 4 ? 2.0 : 1.0; });
         stale.report["kernel"]["release"] = "6.1.0-older";
         for (auto& r : repeated(stale, newest_run.host, 3))

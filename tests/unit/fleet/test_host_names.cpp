@@ -13,11 +13,7 @@ using nlohmann::json;
 namespace {
 
 const json& unwarned_report() {
-    static const json report = [] {
-        json r = test::fixed_report();
-        r["warnings"] = json::array();
-        return r;
-    }();
+    static const json report = test::bare_metal(test::fixed_report());
     return report;
 }
 

@@ -306,3 +306,38 @@ TEST_CASE("Xeon E5 v2, Opteron, Alder Lake and model 85 stepping 8 are four SKUs
                       "ivybridge-ep/2n/16t/64g/2048k/ioa1", "amd-21-2-0/2n/16t/64g/2048k/ioa1",
                       "alderlake/2n/16t/64g/2048k/ioa1", "intel-6-85-8/2n/16t/64g/2048k/ioa1"});
 }
+
+TEST_CASE("a run's warning codes are what its facts give, not what its list says") {
+    // Measured in a VM with a confidence of 0.1, its list without either code: the run rule
+    // still sees both.
+    json report = test::bare_metal(fixed_report());
+    report["virtualization"]["hypervisor"] = true;
+    report["recommendation"]["confidence"] = 0.1;
+    const RunFacts run = read_run(report);
+    const std::set<std::string> codes(run.warning_codes.begin(), run.warning_codes.end());
+    CHECK(codes.count("vm") == 1);
+    CHECK(codes.count("low_confidence") == 1);
+    const auto unlike = warnings_unlike_facts(test::read_whole_report(report), run);
+    REQUIRE(unlike);
+    CHECK(*unlike == "its warnings lack low_confidence, vm, which its own facts give");
+    // A report hugetune wrote lists exactly what its facts give.
+    CHECK_FALSE(
+        warnings_unlike_facts(test::read_whole_report(fixed_report()), read_run(fixed_report())));
+}
+
+TEST_CASE("four VMs of five hosts with emptied warnings lists settle nothing") {
+    std::vector<FleetRun> runs;
+    for (int i = 0; i < 5; ++i) {
+        const std::string host = "host" + std::to_string(i);
+        json r = test::as_host(test::bare_metal(fixed_report()), host);
+        if (i > 0)
+            r["virtualization"]["hypervisor"] = true;
+        runs.push_back({host, host + "-run", r});
+    }
+    FleetOptions o;
+    o.recommend.resamples = 50;
+    const SkuAnswer a = answer_sku(runs, o);
+    INFO(a.status_reason);
+    CHECK(a.status == SkuStatus::host_warnings);
+    CHECK(a.status_reason.find("vm (host1, host2, host3, host4)") != std::string::npos);
+}

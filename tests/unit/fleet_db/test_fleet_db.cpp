@@ -3,6 +3,8 @@
 // tests/cli/fleet_postgres.sh.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+
 #include <unistd.h>
 
 #include <filesystem>
@@ -297,6 +299,44 @@ TEST_CASE("fleet intake: truncated, other version, schema violation: refused wit
     CHECK(refusal("s.json", doc.dump()) ==
           "s.json: does not match the report schema: /topology: missing");
     CHECK(content_hash("") == "cbf29ce484222325");  // FNV-1a 64's offset basis
+}
+
+TEST_CASE("fleet intake: a report whose warnings list differs from its facts is refused") {
+    auto refusal = [](const nlohmann::json& doc) -> std::string {
+        try {
+            read_intake_report("w.json", doc.dump());
+        } catch (const FleetDbError& e) {
+            CHECK(e.kind() == FleetDbError::Kind::usage);
+            return e.what();
+        }
+        return "accepted";
+    };
+    const auto without = [](nlohmann::json doc, const std::string& code) {
+        auto& w = doc["warnings"];
+        w.erase(std::remove_if(w.begin(), w.end(),
+                               [&](const nlohmann::json& x) { return x["code"] == code; }),
+                w.end());
+        return doc;
+    };
+    const auto fixture = nlohmann::json::parse(fixture_text());
+    CHECK(refusal(fixture) == "accepted");
+    // Measured in a VM (virtualization.hypervisor), its list without vm.
+    CHECK(refusal(without(fixture, "vm")) ==
+          "w.json: its warnings lack vm, which its own facts give: not the list hugetune writes "
+          "from these facts; write the report with 'hugetune run' again (docs/fleet.md \"How a "
+          "SKU's answer is made\")");
+    // A confidence of 0.1 without low_confidence.
+    auto low = fixture;
+    low["recommendation"]["confidence"] = 0.1;
+    CHECK(refusal(low).rfind("w.json: its warnings lack low_confidence, which its own facts give",
+                             0) == 0);
+    // A code its facts do not give.
+    auto bare = without(fixture, "vm");
+    bare["virtualization"]["hypervisor"] = false;
+    CHECK(refusal(bare) == "accepted");
+    bare["warnings"].push_back({{"code", "poor_fit"}, {"message", "The curve does not fit."}});
+    CHECK(refusal(bare).rfind("w.json: its warnings list poor_fit, which its own facts do not give",
+                              0) == 0);
 }
 
 TEST_CASE("fleet intake: the stored text is the report's dump(), whichever way it was written") {

@@ -2,6 +2,7 @@
 // its seed. Shared by the golden tests and the schema test.
 #pragma once
 
+#include <algorithm>
 #include <chrono>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -82,6 +83,29 @@ inline nlohmann::json as_host(nlohmann::json report, const std::string& host) {
     name.add(host);
     auto& sample = report["sweep"]["points"][0]["samples_seconds"][0];
     sample = sample.get<double>() * (1 + 1e-12 * static_cast<double>(1 + name.value() % 1000000));
+    return report;
+}
+
+// `report` as measured on bare metal: its virtualization fact and its warnings list without vm.
+inline nlohmann::json bare_metal(nlohmann::json report) {
+    report["virtualization"]["hypervisor"] = false;
+    auto& warnings = report["warnings"];
+    warnings.erase(std::remove_if(warnings.begin(), warnings.end(),
+                                  [](const nlohmann::json& w) { return w["code"] == "vm"; }),
+                   warnings.end());
+    return report;
+}
+
+// `report` whose facts give vm (measured in a virtual machine) and poor_fit (its chosen curve
+// explains R^2 0.5, its points a root mean square of over 5% off it), its list saying so.
+inline nlohmann::json with_vm_and_poor_fit(nlohmann::json report) {
+    report["virtualization"]["hypervisor"] = true;
+    auto& model = report["fit"]["model"];
+    auto& chosen = model["fits"][model["name"].get<std::string>()];
+    chosen["r2"] = 0.5;
+    chosen["rss"] = 1.0;
+    report["warnings"].push_back({{"code", "vm"}, {"message", "Measured in a virtual machine."}});
+    report["warnings"].push_back({{"code", "poor_fit"}, {"message", "The curve does not fit."}});
     return report;
 }
 
