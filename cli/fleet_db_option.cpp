@@ -11,6 +11,7 @@
 #include "model/fleet/host_name.hpp"
 #include "model/fleet/host_runs.hpp"
 #include "model/text.hpp"
+#include "model/warning.hpp"
 #include "tuner/system/own_binary.hpp"
 
 namespace hugetune::cli {
@@ -231,8 +232,12 @@ model::fleet::FleetAnswer answer_of_sku(fleet_db::FleetDb& db, const std::string
     if (!any)
         throw UsageError("--sku: no runs of SKU '" + sku_key +
                          "' in the database; see 'hugetune fleet skus' for the SKUs it holds");
+    // A SKU answered with reports measured in VMs accepted is one of VMs: its VMs' boots count.
+    const bool vm_accepted =
+        std::find(options.accepted_warnings.begin(), options.accepted_warnings.end(),
+                  model::kVmWarning) != options.accepted_warnings.end();
     const model::fleet::FleetAnswer answer = model::fleet::fleet_answer(
-        model::fleet::answer_sku(std::move(runs), options, db.boot_tally(sku_key)));
+        model::fleet::answer_sku(std::move(runs), options, db.boot_tally(sku_key, vm_accepted)));
     if (keep)
         db.keep_answer(sku_key, inputs, to_json(answer).dump());
     return answer;

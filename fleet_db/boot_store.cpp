@@ -250,12 +250,15 @@ constexpr const char* kKnownBoots =
     " s.id = r.sku_id WHERE s.sku_key = :kh))";
 
 // Of those, the boots that count: on bare metal, or not known to be in a virtual machine (a
-// record of before records said it), and those set aside as in one.
-const std::string& counted_boots() {
+// record of before records said it), and those set aside as in one. Where the answer accepts
+// reports measured in virtual machines (its SKU is one of VMs), their boots count too, and none
+// is set aside.
+const std::string& counted_boots(bool virtual_machines_count = false) {
     static const std::string counted =
         std::string(kKnownBoots) + " AND COALESCE(virtualization, '" +
         std::string(model::kBareMetal) + "') = '" + std::string(model::kBareMetal) + "'";
-    return counted;
+    static const std::string every = kKnownBoots;
+    return virtual_machines_count ? every : counted;
 }
 const std::string& boots_in_vm() {
     static const std::string in_vm = std::string(kKnownBoots) + " AND virtualization <> '" +
@@ -385,7 +388,8 @@ std::size_t BootStore::copied() const {
 }
 
 model::fleet::BootTally tally_stored_boots(soci::session& sql, Dialect dialect,
-                                           const std::string& sku_key) {
+                                           const std::string& sku_key,
+                                           bool virtual_machines_count) {
     std::optional<Transaction> read;
     if (dialect == Dialect::postgresql) {
         // One snapshot for every statement, and room to sort a SKU's boots in memory rather
@@ -396,7 +400,7 @@ model::fleet::BootTally tally_stored_boots(soci::session& sql, Dialect dialect,
     model::fleet::BootTally t;
     BootQuery q;
     q.sku_key = sku_key;
-    q.where = counted_boots();
+    q.where = counted_boots(virtual_machines_count);
     {
         std::vector<std::string> releases;
         std::vector<std::string> hvos;
@@ -428,7 +432,7 @@ model::fleet::BootTally tally_stored_boots(soci::session& sql, Dialect dialect,
             hosts, releases, hvos);
         t.families = families.families();
     }
-    {
+    if (!virtual_machines_count) {
         BootQuery in_vm;
         in_vm.sku_key = sku_key;
         in_vm.where = boots_in_vm();
@@ -451,8 +455,8 @@ model::fleet::BootTally tally_stored_boots(soci::session& sql, Dialect dialect,
     q.grouped = true;
     q.hvo = t.compared.hvo ? (*t.compared.hvo ? 1 : 0) : -1;
     q.releases = t.compared.kernel_releases;
-    q.where =
-        counted_boots() + " AND COALESCE(hvo, -1) = :hvo AND COALESCE(kernel_release, '') IN (";
+    q.where = counted_boots(virtual_machines_count) +
+              " AND COALESCE(hvo, -1) = :hvo AND COALESCE(kernel_release, '') IN (";
     for (std::size_t i = 0; i < q.releases.size(); ++i)
         q.where += (i == 0 ? ":r" : ", :r") + std::to_string(i);
     q.where += ")";

@@ -54,7 +54,10 @@ class BootStore {
 // the SKU's key for the boots, then for the reports whose hosts they must be of.
 const char* counted_boots_condition();
 
+// `virtual_machines_count`: boots recorded in virtual machines count as the others (a SKU whose
+// answer accepts reports measured in them); otherwise they are tallied apart, as refused.
 model::fleet::BootTally tally_stored_boots(soci::session& sql, Dialect dialect,
-                                           const std::string& sku_key);
+                                           const std::string& sku_key,
+                                           bool virtual_machines_count = false);
 
 }  // namespace hugetune::fleet_db::storage

@@ -1364,9 +1364,11 @@ std::vector<model::fleet::SkuBoot> FleetDb::boots_of_sku(
     });
 }
 
-model::fleet::BootTally FleetDb::boot_tally(const std::string& sku_key) {
-    return guarded(target_, "read the boots",
-                   [&] { return storage::tally_stored_boots(*sql_, target_.dialect, sku_key); });
+model::fleet::BootTally FleetDb::boot_tally(const std::string& sku_key,
+                                            bool virtual_machines_count) {
+    return guarded(target_, "read the boots", [&] {
+        return storage::tally_stored_boots(*sql_, target_.dialect, sku_key, virtual_machines_count);
+    });
 }
 
 std::optional<std::string> FleetDb::kept_answer(const std::string& sku_key,

@@ -152,7 +152,9 @@ class FleetDb {
         const std::string& sku_key, const std::optional<std::string>& recorded_since = {});
     // The SKU's boots tallied by the database (docs/fleet.md "Boots at fleet size"): the same
     // as model::fleet::tally_boots(boots_of_sku(sku_key)), without holding every boot.
-    model::fleet::BootTally boot_tally(const std::string& sku_key);
+    // `virtual_machines_count`: boots recorded in VMs count too (the answer accepts `vm`).
+    model::fleet::BootTally boot_tally(const std::string& sku_key,
+                                       bool virtual_machines_count = false);
     // How many boot records the host has.
     int boot_records_of_host(const std::string& host);
     // The SKU's open canary plan, if any; every open plan, by SKU.

@@ -18,8 +18,9 @@ struct MachineFacts;
 // agreeing resamples, a curve that does not fit the points, or resamples that failed. `apply
 // --report` refuses a report with one (unless --force); a fleet answer is not settled while a
 // host's report or the SKU's own fit has one (unless the operator accepts the code).
-inline constexpr std::array<std::string_view, 4> kUnfitCodes = {"vm", "low_confidence", "poor_fit",
-                                                                "failed_resamples"};
+inline constexpr std::string_view kVmWarning = "vm";  // measured in a virtual machine
+inline constexpr std::array<std::string_view, 4> kUnfitCodes = {kVmWarning, "low_confidence",
+                                                                "poor_fit", "failed_resamples"};
 bool is_unfit_code(std::string_view code);
 // The codes as help and messages list them: "vm, low_confidence, poor_fit, failed_resamples".
 std::string unfit_codes_text();

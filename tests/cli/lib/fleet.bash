@@ -961,6 +961,10 @@ PY
     [[ $(json_field "$out" 'd["status"] != "settled_by_boots", d["boots"]["decided"], [(x["threads"], x["why"], x["hosts"], x["boots"]) for x in d["boots"]["refused"]]') == \
         "(True, None, [($f, 'virtual', 6, 12)])" ]] ||
         fail "boots in VMs counted: $(json_field "$out" 'd["status"], d["boots"]')"
+    # Asked as a SKU of VMs (its guests' reports accepted), the guests' boots count: none set aside.
+    expect 0 "$bin" fleet recommend --db "$db" --sku "$sku" --accept-warning vm --json
+    [[ $(json_field "$out" 'd["boots"]["refused"], d["boots"]["hosts"]') == "([], 6)" ]] ||
+        fail "a SKU of VMs set its boots aside: $(json_field "$out" 'd["boots"]')"
     expect 0 "$bin" fleet ingest --db "$db" "$work/boots-f"
     expect 0 "$bin" fleet recommend --db "$db" --sku "$sku" --json
     [[ $(json_field "$out" 'd["status"], d["hugepage_alloc_threads"], d["kernel_cmdline"], d["boots"]["decided"]') == \

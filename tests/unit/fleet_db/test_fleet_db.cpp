@@ -850,6 +850,11 @@ TEST_CASE("fleet db: boots recorded in virtual machines are counted apart, never
     REQUIRE(tally.families.size() == 1);
     CHECK(tally.families[0].hosts == 7);
     CHECK(db.boots_of_sku(key).size() == 7);
+    // A SKU answered with its VMs' reports accepted is one of VMs: their boots count too.
+    const auto of_vms = db.boot_tally(key, true);
+    CHECK(of_vms.virtual_boots.empty());
+    REQUIRE(of_vms.families.size() == 1);
+    CHECK(of_vms.families[0].hosts == 10);
 }
 
 TEST_CASE("fleet db: boot rows of before the clock and host rules are carried over or set aside") {
