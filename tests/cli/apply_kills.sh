@@ -15,7 +15,7 @@ if ! strace -f -qq -o /dev/null -e inject=getpid:error=EPERM true 2>/dev/null; t
 fi
 
 fixture=systemd-boot-esp
-calls=(openat write fsync fchmod fchown rename mkdir unlink)
+calls=(openat write fsync fchmod fchown rename renameat mkdir mkdirat unlink unlinkat)
 apply_args=(--value 8 --no-regenerate)
 
 # How often a whole apply makes each call: the kill points.
@@ -97,7 +97,7 @@ echo "apply_kills: $rollback_points kill points of rollback, each then rolled ba
 # An interrupted apply over a file someone changed since: refused, naming it, nothing written.
 root=$work/changed
 cp -a "$fixtures/$fixture" "$root"
-rc=$( (strace -f -qq -o /dev/null -e trace=rename -e inject=rename:signal=KILL:when=3 \
+rc=$( (strace -f -qq -o /dev/null -e trace=renameat -e inject=renameat:signal=KILL:when=3 \
     "$bin" apply --root "$root" "${apply_args[@]}" >/dev/null 2>&1
 echo $?) 2>/dev/null)
 [[ $rc -eq 137 ]] || fail "apply was not killed at its third rename (exit $rc)"

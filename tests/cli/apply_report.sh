@@ -18,7 +18,7 @@ if len(sys.argv) > 9:
     doc["cpu"] = json.loads(sys.argv[9])
 doc["host"]["hostname"] = host
 doc["sku"].update({"microarch": arch, "nodes": int(nodes), "hardware_threads_per_node": int(threads),
-                   "memory_per_node_gib": 9, "page_size_kb": 2048})
+                   "page_size_kb": 2048})
 # ... and that machine's nodes: the reader checks the sku block against the topology too.
 node = doc["topology"]["nodes"][0]
 doc["topology"]["nodes"] = [dict(node, id=i, cpus=list(range(i * int(threads), (i + 1) * int(threads))))
