@@ -51,7 +51,7 @@ ARM64_BUILD ?= build-arm64
 ARM64_PKGS = crossbuild-essential-arm64 qemu-user libboost-program-options-dev:arm64 \
              libhwloc-dev:arm64 libsoci-dev:arm64 libsqlite3-dev:arm64 libpq5:arm64
 
-.PHONY: all deps test-deps build install run test test-build test-plain test-package package test-asan ccache-stats ccache-zero bench fuzz vmtest vmtest-accuracy cross-arm64 test-arm64 vmtest-arm64 package-arm64 format format-check clean
+.PHONY: all deps test-deps build install run figures test test-build test-plain test-package package test-asan ccache-stats ccache-zero bench fuzz vmtest vmtest-accuracy cross-arm64 test-arm64 vmtest-arm64 package-arm64 format format-check clean
 
 all: build
 
@@ -74,6 +74,13 @@ install: build
 
 run: build
 	$(BUILD)/hugetune run
+
+# Every figure the documents state, written again from the stored outputs it comes from
+# (docs/figures/README.md): after storing an output, run this instead of typing a number. The
+# binary re-predicts the boot lab's stored sweeps with today's model; the test `figures` fails
+# where a document and the stored files differ.
+figures: build
+	python3 docs/figures/figures.py --write --hugetune $(BUILD)/hugetune
 
 test: test-deps format-check test-plain test-package test-asan
 

@@ -1,9 +1,9 @@
 # The package's Debian changelog (usr/share/doc/hugetune/changelog.gz: Debian policy 12.7 asks
 # one of every package, and a package that is its own upstream keeps it under that name) made
 # from CHANGELOG.md, its one owner: a stanza per "## VERSION (DATE)" section, with the section's
-# lead sentence and each "- " item as an entry, rewrapped to 80 columns, then compressed with
-# gzip -9n, which leaves the name and time out of the header, so the same sources give the same
-# bytes. A section dated "unreleased" gets distribution UNRELEASED and the time UNRELEASED_EPOCH
+# lead sentence and each "- " item as an entry, rewrapped to 80 columns (the figures' markers left
+# out), then compressed with gzip -9n, which leaves the name and time out of the header, so the
+# same sources give the same bytes. A section dated "unreleased" gets distribution UNRELEASED and the time UNRELEASED_EPOCH
 # (the commit's, cmake/GitCommit.cmake).
 #   cmake -DINPUT=CHANGELOG.md -DOUTPUT=changelog.gz -DPACKAGE=hugetune -DMAINTAINER="N <a@b.c>"
 #         -DUNRELEASED_EPOCH=SECONDS -DGZIP=gzip -P DebianChangelog.cmake
@@ -25,6 +25,8 @@ endfunction()
 # Appends to `stanza` the entry TEXT as lines of at most `width` columns: "  * " before the
 # first, four spaces before the others.
 function(append_entry text)
+  # The figures' markers (docs/figures/README.md) are HTML comments, unseen in Markdown.
+  string(REGEX REPLACE "<!-- [^>]* -->" "" text "${text}")
   string(REGEX REPLACE "[ \t\n]+" " " text "${text}")
   string(STRIP "${text}" text)
   set(lines "")

@@ -34,8 +34,8 @@ for setting, curve in (("1", "alloc_zeroed_once"), ("0", "alloc_only")):
 PY
 
 # The tuning run's table recomputes exactly from its stored sweeps (`fit` as it is now, in place of
-# the guests' reports) and boots, and the README's table of it gives the same predicted and
-# measured times, ranges and ratios: neither can be edited by hand away from the data.
+# the guests' reports) and boots. The documents' figures of every lab run (the README's tables,
+# tests/vm/README.md's rows) are the registry's (docs/figures, the test `figures`).
 tuning=$src/tests/vm/findings/accuracy-2026-12-01
 mkdir -p "$work/tuning"
 for setting in 1 0; do
@@ -48,55 +48,10 @@ for setting in 1 0; do
 done
 python3 "$src/tests/vm/lib/accuracy_table.py" "$work/tuning" "$tuning/measurements.tsv" 1 0 >"$work/tuning-table.md"
 diff "$work/tuning-table.md" "$tuning/table.md" >&2 || fail "the tuning run's table.md differs from its data"
-python3 -S - "$work/tuning-table.md" "$src/README.md" <<'PY' || fail "the README's table of the tuning run differs from its data"
-import re, sys
-table, readme = open(sys.argv[1]).read(), open(sys.argv[2]).read()
-want = {}
-for row in table.splitlines()[2:]:
-    ioa, memory, _, t, predicted, measured, ratio = [c.strip() for c in row.strip("|").split("|")][:7]
-    median, runs = re.fullmatch(r"(\d+) \((.*)\)", measured).groups()
-    runs = [int(x) for x in runs.split(", ")]
-    want[(ioa, memory, t)] = f"{predicted} ms | {median} ms ({min(runs)}-{max(runs)}) | {ratio}"
-section = readme[readme.index("| init_on_alloc | host memory | T | predicted |"):]
-rows = re.findall(r"^\| ([01]) \| (prealloc|lazy) \| ([12]) \| (\d+ ms) \| (\d+ ms \(\d+-\d+\)) \| \**([0-9.]+)\** \|", section, re.M)
-assert len(rows) == len(want), f"{len(rows)} README rows for {len(want)} in the table"
-for ioa, memory, t, predicted, measured, ratio in rows:
-    got = f"{predicted} | {measured} | {ratio}"
-    assert got == want[(ioa, memory, t)], f"README {ioa} {memory} T={t}: {got}, the data say {want[(ioa, memory, t)]}"
-PY
-
-# The README's table of the boot-sweep by kexec recomputes from its stored result, `fit
-# --boot-sweep` on the tuning run's sweep and the tuning run's fresh boots.
-kexec=$src/tests/vm/findings/boot-sweep-2026-12-01/result-init_on_alloc1-512.json
-"$bin" fit --input "$tuning/sweep-init_on_alloc1-prealloc.json" --boot-sweep "$kexec" --json \
-    >"$work/kexec-fit.json" 2>/dev/null || fail "fit --boot-sweep on the stored boot-sweep failed"
-python3 -S - "$work/kexec-fit.json" "$kexec" "$tuning/measurements.tsv" "$src/README.md" <<'PY' ||
-import json, re, statistics, sys
-fit, result = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
-fresh = {}
-for line in open(sys.argv[3]):
-    ioa, memory, t, ms = line.split()
-    if ioa == "1" and memory == "prealloc":
-        fresh.setdefault(int(t), []).append(int(ms))
-def shown(ms):
-    return f"{ms / 1000:.2f} s" if ms >= 1000 else f"{ms:.0f} ms"
-want = []
-for row in fit["boot_sweep"]["rows"]:
-    t = row["threads"]
-    boots = [s["milliseconds"] for s in result["steps"] if s["threads"] == t]
-    want.append(f"| {t} | {', '.join(map(str, boots))} | {shown(statistics.median(boots))} | "
-                f"{shown(row['predicted_ms'])} | {row['ratio']:.2f} | {shown(statistics.median(fresh[t]))} |")
-readme = open(sys.argv[4]).read()
-section = readme[readme.index("| threads | kexec boots (ms, in boot order) |"):]
-got = re.findall(r"^\| [12] \|.*\|$", section, re.M)[:len(want)]
-assert got == want, f"README {got}, the data say {want}"
-PY
-    fail "the README's table of the boot-sweep by kexec differs from its data"
 
 # The what-if runs' tables recompute from their stored sweeps and boots (`fit --boot-sweep` as it
-# is now), and tests/vm/README.md shows each row. The run of 2026-12-02 was tabled by the model
-# before the HVO row's fix: its two HVO rows are the only ones that differ, and the README gives
-# them as the current model computes them too.
+# is now). The run of 2026-12-02 was tabled by the model before the HVO row's fix: its two HVO
+# rows are the only ones that differ.
 for run in whatif-2026-12-02 whatif-2026-12-03; do
     found=$src/tests/vm/findings/$run
     mkdir -p "$work/$run"
@@ -119,20 +74,13 @@ for run in whatif-2026-12-02 whatif-2026-12-03; do
     else
         [[ $changed -eq 0 ]] || fail "$run: table.md differs from its data: $(diff "$work/$run/stored.md" "$work/$run/table.md")"
     fi
-    while IFS= read -r row; do
-        grep -qxF -- "$row" "$src/tests/vm/README.md" || fail "tests/vm/README.md lacks $run's row: $row"
-    done < <(tail -n +3 "$work/$run/table.md")
 done
 
 # The check run (tests/vm/findings/accuracy-2026-12-03), made after that correction with the
-# same code and never used to change it: its table recomputes exactly from its stored reports and
-# boots, and tests/vm/README.md shows every row of it as it is. Its ratios are what they are (the
-# README says which fall outside the bands above); this holds the figures to their data, not the
-# model to a band chosen after seeing them.
+# same code and never used to change it: its stored table recomputes exactly from its stored
+# reports and boots. Today's model on its sweeps, and which bands it misses, are the registry's
+# figures (docs/figures/fig_lab.py), which the README states first in its accuracy section.
 check=$src/tests/vm/findings/accuracy-2026-12-03
 python3 "$src/tests/vm/lib/accuracy_table.py" "$check" "$check/measurements.tsv" 1 0 >"$work/check-table.md" ||
     fail "the check run's table cannot be recomputed"
 diff "$work/check-table.md" "$check/table.md" >&2 || fail "the check run's table.md differs from its data"
-while IFS= read -r row; do
-    grep -qxF -- "$row" "$src/tests/vm/README.md" || fail "tests/vm/README.md lacks the check run's row: $row"
-done < <(tail -n +3 "$check/table.md")

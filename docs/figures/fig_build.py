@@ -1,0 +1,112 @@
+"""Figures of building, CI, packaging and the arm64 cross build on the 2-CPU development
+machine: docs/measurements/ outputs of `time`, ctest and the lab's run-all.sh."""
+import os
+import re
+
+M = "docs/measurements/"
+
+
+def wall_seconds(r, path, nth=0):
+    """The `real` line of bash's `time`, in seconds."""
+    m, s = r.file(path).grab(r"^real\t(\d+)m([\d.]+)s$", (1, 2), nth)
+    return int(m) * 60 + float(s)
+
+
+def add_duration(r, name, path, nth=0):
+    """A wall time shown as minutes and seconds: NAME_min and NAME_s."""
+    r.add(name + "_min", path, lambda: str(round(wall_seconds(r, path, nth)) // 60))
+    r.add(name + "_s", path, lambda: str(round(wall_seconds(r, path, nth)) % 60))
+
+
+def add_seconds(r, name, path, nth=0):
+    r.add(name, path, lambda: str(round(wall_seconds(r, path, nth))))
+
+
+def amd64_lab_cases(r):
+    """The boot lab's amd64 cases today: tests/vm/cases/*.sh without a `# vmlab-arch:` line or
+    with one naming amd64 (tests/vm/lib/arch.bash)."""
+    cases = "tests/vm/cases"
+    count = 0
+    for name in os.listdir(r.path(cases)):
+        if name.endswith(".sh"):
+            text = open(r.path(f"{cases}/{name}")).read()
+            arch = re.search(r"^# vmlab-arch:(.*)$", text, re.M)
+            count += arch is None or "amd64" in arch.group(1).split()
+    return str(count)
+
+
+def register(r):
+    ci, empty = M + "ci-run-2026-12-03.txt", M + "ci-run-empty-cache-2026-12-03.txt"
+    for key, path in (("ci", ci), ("ci_empty_cache", empty)):
+        for part, pattern in (("make_test_s", r"^ci: make test (\d+) s"), ("vmtest_s", r"make vmtest (\d+) s"),
+                              ("total_s", r"total (\d+) s")):
+            r.add(f"build.{key}.{part}", path,
+                  lambda path=path, pattern=pattern: f"{int(r.file(path).grab(pattern)):,}")
+        r.add(f"build.{key}.lab_cases", path,
+              lambda path=path: str(len(r.file(path).grab_all(r"^vmlab: (PASS|FAIL) ", 1))), optional=True)
+    r.add("build.lab_cases_amd64", "tests/vm/cases", lambda: amd64_lab_cases(r))
+    cold = M + "test-build-cold-2026-12-03.txt"
+    r.add("build.test_build_cold_s", cold, lambda: str(round(float(r.file(cold).grab(r"^/tmp/ci-clone: wall ([\d.]+) s")))))
+    r.add("build.test_build_cold_before_s", cold, lambda: str(round(float(r.file(cold).grab(r"^/tmp/old-tree: wall ([\d.]+) s")))))
+    failed = "tests/vm/findings/placement-2026-12-04/ci-vmtest-f0b19cf.txt"
+    r.grab("build.ci_failed_lab.wall_s", failed, r"^vmlab: \d+ passed, 1 failed, wall time (\d+) s")
+    r.grab("build.ci_failed_lab.passed", failed, r"^vmlab: (\d+) passed, 1 failed")
+    after = "tests/vm/findings/placement-2026-12-04/vmtest-all-after.txt"
+    r.grab("build.lab_after_silent_guest.wall_s", after, r"^vmlab: \d+ passed, 0 failed, wall time (\d+) s")
+    r.grab("build.lab_after_silent_guest.passed", after, r"^vmlab: (\d+) passed, 0 failed")
+    objects = M + "make-build-objects-2026-12-03.txt"
+    r.grab("build.objects_installable", objects, r"target installable \(make build\): (\d+)")
+    r.grab("build.objects_all", objects, r"target all \(make test builds\): (\d+)")
+
+    suite = M + "schema-suite-2026-12-03.txt"
+    r.grab("schema_suite.agree", suite, r"^schema suite: (\d+) agree")
+    r.grab("schema_suite.not_supported", suite, r"(\d+) not supported, \d+ wrong")
+    r.grab("schema_suite.wrong", suite, r"not supported, (\d+) wrong")
+    unsupported = lambda: r.file(suite).grab_all(r"^not supported: (.*)$")  # noqa: E731
+    r.add("schema_suite.pattern_properties", suite,
+          lambda: str(sum("keyword 'patternProperties'" in u for u in unsupported())))
+    r.add("schema_suite.tuple_items", suite,
+          lambda: str(sum(u.startswith("items.json") and "keyword '0'" in u for u in unsupported())))
+    r.add("schema_suite.max_items", suite, lambda: str(sum("keyword 'maxItems'" in u for u in unsupported())))
+    r.add("schema_suite.references", suite,
+          lambda: str(sum(u.startswith("ref.json") and "maxItems" not in u for u in unsupported())))
+
+    register_arm64(r)
+
+
+def register_arm64(r):
+    counts = M + "arm64-unit-case-counts-2026-12-03.txt"
+    suites = ("model", "reports", "tuner", "fleet_db", "cli", "fleet")
+    for suite in suites:
+        r.grab(f"arm64.cases_2026_12_03.{suite}", counts, rf"^unit_{suite}: .*: (\d+)$")
+    r.add("arm64.cases_2026_12_03.total", counts,
+          lambda: str(sum(int(r.value(f"arm64.cases_2026_12_03.{s}")) for s in suites)))
+    cross = M + "arm64-cross-and-test-2026-12-03.txt"
+    add_duration(r, "arm64.test_2026_12_03.wall", cross)
+    r.add("arm64.test_2026_12_03.suites_s", cross,
+          lambda: str(round(float(r.file(cross).grab(r"Total Test time \(real\) = +([\d.]+) sec")))))
+    r.add("arm64.test_2026_12_03.suites", cross, lambda: r.file(cross).grab(r"tests passed, 0 tests failed out of (\d+)"))
+    test = M + "test-arm64-2026-12-05.txt"
+    add_duration(r, "arm64.test_2026_12_05.wall", test)
+    r.add("arm64.test_2026_12_05.suites_s", test,
+          lambda: str(round(float(r.file(test).grab(r"Total Test time \(real\) = +([\d.]+) sec")))))
+    r.grab("arm64.test_2026_12_05.suites", test, r"^test-arm64: (\d+) unit suites")
+    for suite in ("unit_model", "unit_fleet"):
+        r.add(f"arm64.test_2026_12_05.{suite}_s", test,
+              lambda suite=suite: str(round(float(r.file(test).grab(rf"Test +#\d+: {suite} \.+ +Passed +([\d.]+) sec")))))
+    fresh = M + "arm64-fresh-clone-2026-12-05.txt"
+    add_duration(r, "arm64.fresh_clone.vmtest_wall", fresh, 0)
+    add_duration(r, "arm64.fresh_clone.test_wall", fresh, 1)
+    r.add("arm64.fresh_clone.suites_s", fresh,
+          lambda: str(round(float(r.file(fresh).grab(r"Total Test time \(real\) = +([\d.]+) sec")))))
+    for day, path in (("2026_12_03", M + "vmtest-arm64-2026-12-03.txt"), ("2026_12_05", M + "vmtest-arm64-2026-12-05.txt"),
+                      ("2026_12_05_failed", M + "vmtest-arm64-2026-12-05-cpu-identity-failed.txt")):
+        add_seconds(r, f"arm64.vmtest_{day}.wall_s", path)
+        r.grab(f"arm64.vmtest_{day}.run_all_s", path, r"^vmlab: \d+ passed, \d+ failed, wall time (\d+) s")
+        r.add(f"arm64.vmtest_{day}.guests", path,
+              lambda path=path: str(len(r.file(path).grab_all(r"^vmlab: (PASS|FAIL) ", 1))))
+    cold, warm = M + "package-arm64-cold-2026-12-05.txt", M + "package-arm64-warm-2026-12-05.txt"
+    add_duration(r, "arm64.package_cold.wall", cold)
+    add_seconds(r, "arm64.package_warm.wall_s", warm)
+    r.grab("arm64.package_warm.cache_hits", warm, r"^ccache: Hits: +(\d+) /")
+    r.grab("arm64.package_warm.cache_misses", warm, r"^ccache: Misses: +(\d+) /")

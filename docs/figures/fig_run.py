@@ -1,0 +1,130 @@
+"""Figures of hugetune's own runs on the 2-CPU development machine: the summary `run` prints,
+reruns side by side (tests/bench/run_repeat.sh), `verify --log` of a large log and the sweep
+benchmark (tests/bench/results/)."""
+import re
+
+from core import median, show
+
+M = "docs/measurements/"
+SUMMARY = M + "run-summary-final-2026-12-03.txt"
+REPEAT = M + "run-repeat-2026-12-05.txt"
+VERIFY_LOG = M + "verify-log-2026-12-03.txt"
+BENCH_SWEEP = "tests/bench/results/bench_sweep-2026-12-03.txt"
+
+
+def summary_block(r):
+    """The console summary as `run` printed it, up to the report's own line, as a code block."""
+    lines = r.file(SUMMARY).body.split("\n")
+    end = next(i for i, line in enumerate(lines) if line.startswith("report written to "))
+    lines = lines[:end]
+    while lines and not lines[-1].strip():
+        lines.pop()
+    return "\n".join("    " + line if line else "" for line in lines)
+
+
+def repeat_rows(r, path):
+    """run_repeat.sh's table: row name -> the cells of each run."""
+    rows = {}
+    for line in r.file(path).body.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if line.startswith("| ") and len(cells) > 1 and cells[0]:
+            rows[cells[0]] = cells[1:]
+    return rows
+
+
+def repeat_block(r, path):
+    """The reruns' table as the README shows it: the pool once, above the table."""
+    rows = repeat_rows(r, path)
+    runs = len(rows["recommendation"])
+    out = ["| | " + " | ".join(f"run {i}" for i in range(1, runs + 1)) + " |",
+           "| --- |" + " --- |" * runs]
+    for name, cells in rows.items():
+        if name == "predicted boot allocation":
+            name, cells = "predicted boot allocation, 1 TiB", [c.split(" for ")[0] for c in cells]
+        out.append(f"| {name} | " + " | ".join(cells) + " |")
+    return "\n".join(out)
+
+
+def seconds_of(cell):
+    return float(re.match(r"([\d.]+) s", cell).group(1))
+
+
+def register(r):
+    r.add("run.summary", SUMMARY, lambda: summary_block(r), block=True)
+
+    wall = lambda: r.file(VERIFY_LOG).grab(r"(\d+):(\d\d\.\d+) wall", (1, 2))  # noqa: E731
+    r.add("verify_log.seconds", VERIFY_LOG, lambda: show(int(wall()[0]) * 60 + float(wall()[1]), 2))
+    r.grab("verify_log.peak_mb", VERIFY_LOG, r"wall, (\d+) MB peak")
+    r.grab("verify_log.log_mb", VERIFY_LOG, r"verify --log of (\d+) MB")
+    r.grab("verify_log.boots", VERIFY_LOG, r"verify --log of \d+ MB \((\d+) boots\)")
+
+    for t in (1, 2):
+        r.grab(f"bench_sweep.placement_ratio_t{t}", BENCH_SWEEP, rf"N = {t}: .*time ratio boot/node-local ([\d.]+)")
+    r.grab("bench_sweep.zero_gib_s_t2", BENCH_SWEEP, r"harness median [\d.]+ ms \(([\d.]+) GiB/s\)")
+    r.number("bench_sweep.zero_gib_s_per_thread", BENCH_SWEEP,
+             lambda: float(r.value("bench_sweep.zero_gib_s_t2")) / 2, 1)
+
+    register_repeat(r)
+    register_more(r)
+
+
+def register_repeat(r):
+    for key, path in (("run_repeat", REPEAT), ("run_repeat_1203", M + "run-repeat-2026-12-03.txt"),
+                      ("run_repeat_10", M + "run-repeat-10-2026-12-03.txt")):
+        register_repeat_file(r, key, path)
+    load = lambda: [float(x) for x in r.file(REPEAT).grab_all(r"^load (?:before|after): ([\d.]+) ")]  # noqa: E731
+    r.number("run_repeat.load_min", REPEAT, lambda: min(load()), 1)
+    r.number("run_repeat.load_max", REPEAT, lambda: max(load()), 1)
+
+
+def register_repeat_file(r, key, path):
+    """run_repeat.sh's table of one stored run: the table itself and what the prose says of it."""
+    rows = lambda: repeat_rows(r, path)  # noqa: E731
+    r.add(f"{key}.table", path, lambda: repeat_block(r, path), block=True, optional=key != "run_repeat")
+    r.add(f"{key}.runs", path, lambda: str(len(rows()["recommendation"])), optional=True)
+    predicted = lambda: [seconds_of(c) for c in rows()["predicted boot allocation"]]  # noqa: E731
+    r.number(f"{key}.predicted_min_s", path, lambda: min(predicted()), 2, optional=True)
+    r.number(f"{key}.predicted_max_s", path, lambda: max(predicted()), 2, optional=True)
+    r.number(f"{key}.predicted_spread_pct", path,
+             lambda: (max(predicted()) - min(predicted())) / 2 / median(predicted()) * 100, optional=True)
+    r.add(f"{key}.same_recommendation", path,
+          lambda: str(max(rows()["recommendation"].count(c) for c in rows()["recommendation"])), optional=True)
+    r.add(f"{key}.by_rule", path, lambda: str(rows()["confidence"].count("by rule")), optional=True)
+    confidences = lambda: [int(c.rstrip("%")) for c in rows()["confidence"] if c.endswith("%")]  # noqa: E731
+    r.add(f"{key}.confidence_min_pct", path, lambda: str(min(confidences())), optional=True)
+    r.add(f"{key}.confidence_max_pct", path, lambda: str(max(confidences())), optional=True)
+    for phase in ("alloc", "zero"):
+        cells = lambda phase=phase: rows()[f"fitted optimum of the {phase} phase"]  # noqa: E731
+        r.add(f"{key}.{phase}_amdahl", path, lambda cells=cells: str(sum(c.startswith("none") for c in cells())), optional=True)
+        optima = lambda cells=cells: [float(c.split()[0]) for c in cells() if not c.startswith("none")]  # noqa: E731
+        r.number(f"{key}.{phase}_optimum_min", path, lambda optima=optima: min(optima()), 1, optional=True)
+        r.number(f"{key}.{phase}_optimum_max", path, lambda optima=optima: max(optima()), 1, optional=True)
+    walls = lambda: [seconds_of(c) for c in rows()["wall time of the run"]]  # noqa: E731
+    r.number(f"{key}.wall_min_s", path, lambda: min(walls()), 1, optional=True)
+    r.number(f"{key}.wall_max_s", path, lambda: max(walls()), 1, optional=True)
+
+
+APPLY_KILLS = M + "apply-kills-2026-12-03.txt"
+HVO_PASS = M + "hvo-pass-sweep-2026-12-03.txt"
+
+
+def register_more(r):
+    r.grab("apply_kills.apply_points", APPLY_KILLS, r"apply_kills: (\d+) kill points, ")
+    r.grab("apply_kills.rollback_points", APPLY_KILLS, r"apply_kills: (\d+) kill points of rollback")
+    took = lambda: [float(x) for x in r.file(HVO_PASS).grab_all(r"sweep took ([\d.]+) s;")]  # noqa: E731
+    r.number("hvo_pass.sweep_min_s", HVO_PASS, lambda: min(took()), 1)
+    r.number("hvo_pass.sweep_max_s", HVO_PASS, lambda: max(took()), 1)
+    r.add("hvo_pass.table", HVO_PASS, lambda: hvo_pass_block(r), block=True)
+
+
+def hvo_pass_block(r):
+    """tests/bench/hvo_pass_sweep.sh's lines as a table."""
+    out = ["| sweep | took | grow at 1 thread, HVO on (the pass) | grow at 1 thread, HVO off | HVO row |",
+           "| --- | --- | --- | --- | --- |"]
+    for line in r.file(HVO_PASS).body.splitlines():
+        m = re.match(r"(--threads [\d,]+): sweep took ([\d.]+) s; grow at 1 thread, HVO on \(pass\): ([\d.-]+ ms) \(\d+\); "
+                     r"HVO off \(sweep\): ([\d.-]+ ms) \(\d+\); HVO row: (predicted|no fit)", line)
+        if m:
+            row = "no fit (two thread counts)" if m.group(5) == "no fit" and "2 distinct" in line else m.group(5)
+            out.append(f"| `{m.group(1)}` | {m.group(2)} s | {m.group(3)} | {m.group(4)} | {row} |")
+    return "\n".join(out)
