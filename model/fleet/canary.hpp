@@ -16,7 +16,8 @@ namespace hugetune::model::fleet {
 inline constexpr double kDefaultCanaryShare = 0.05;
 inline constexpr double kMaxCanaryShare = 0.5;  // the answer stays on most hosts
 // A canary whose boots take more than this times the answer's (per page, hosts' medians) is
-// called out: stop it.
+// called out: stop it. The factor of kHostAgreementFactor (model/fleet/fleet.hpp), set like it
+// against the test generator's hosts only (tests/support/fleet_generator.cpp), no measured fleet.
 inline constexpr double kCanarySlowerBound = 1.25;
 
 struct CanaryPlan {
