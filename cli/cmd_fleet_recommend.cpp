@@ -23,7 +23,7 @@ std::optional<RecommendCommand> parse_recommend(const Args& args) {
     RecommendCommand o;
     po::options_description desc("Options");
     desc.add_options()("sku", po::value(&o.sku)->value_name("KEY"),
-                       "the SKU, as 'fleet skus' prints it (e.g. zen4/2n/32t/64g/2048k)")(
+                       "the SKU, as 'fleet skus' prints it (e.g. zen4/2n/32t/64g/2048k/ioa1)")(
         "host", po::value(&o.host)->value_name("NAME"), "the SKU of this host's latest report");
     add_db_option(desc, o.db);
     desc.add_options()("json", po::bool_switch(&o.json), "print the answer as one JSON object")(

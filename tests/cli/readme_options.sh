@@ -185,6 +185,13 @@ for path in [source + "/README.md"] + glob.glob(source + "/docs/*.md") + glob.gl
         if not re.fullmatch(r"[a-z0-9_.+-]+/\d+n/\d+t/\d+g/\d+k/ioa[01]", key):
             fail(f"{path[len(source) + 1:]}: --sku {key} is not a whole SKU key (.../ioa0 or /ioa1)")
 
+# The same of every example in the fleet commands' --help (the man pages are made from it).
+for sub in ("ingest", "skus", "recommend", "hosts", "export", "runs", "forget", "plan"):
+    text = words(run("fleet", sub, "--help").stdout)
+    for key in re.findall(r"e\.g\. ([^\s`'\"|\])]+/[^\s`'\"|\])]+)", text):
+        if not re.fullmatch(r"[a-z0-9_.+-]+/\d+n/\d+t/\d+g/\d+k/ioa[01]", key):
+            fail(f"hugetune fleet {sub} --help: the example {key} is not a whole SKU key (.../ioa0 or /ioa1)")
+
 print(f"{len(failures)} failed" if failures else "all passed")
 sys.exit(1 if failures else 0)
 EOF
