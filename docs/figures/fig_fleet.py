@@ -3,7 +3,7 @@ scripts (tests/bench/fleet_*_ab.sh), their outputs in docs/measurements/."""
 import os
 import re
 
-from core import show, the_one
+from core import median, show, the_one
 
 M = "docs/measurements/"
 
@@ -11,6 +11,9 @@ M = "docs/measurements/"
 def register(r):
     register_changelog(r)
     register_families(r)
+    register_tests(r)
+    register_profiles(r)
+    register_boots_table(r)
 
 
 TIMES = M + "fleet-answer-times-2026-12-03.txt"
@@ -35,7 +38,7 @@ BENCH_LINES = (
      ("ingest_s", "ingest_rate", "ingest_peak_mb")),
     (r"^(SQLite|PostgreSQL): ingest of one (\d+) MB report: ([\d.]+) s, peak memory (\d+) MB",
      ("large_report_mb", "large_report_s", "large_report_peak_mb")),
-    (r"^(SQLite|PostgreSQL): one SKU's answer over 1,000 hosts, computed from digests: ([\d.]+) s, peak memory (\d+) MB",
+    (r"^(SQLite|PostgreSQL): one SKU's answer over 1,000 hosts, computed(?: from digests)?: ([\d.]+) s(?:, peak memory (\d+) MB)?",
      ("answer_s", "answer_peak_mb")),
     (r"^(SQLite|PostgreSQL): the same answer again, kept: ([\d.]+) s", ("answer_kept_s",)),
     (r"^(SQLite|PostgreSQL): fleet skus over 10000 runs, every SKU computed: ([\d.]+) s", ("skus_s",)),
@@ -79,7 +82,8 @@ def parse_lines(r, path, patterns):
     for pattern, names in patterns:
         for m in re.finditer(pattern, r.file(path).body, re.M):
             for name, value in zip(names, m.groups()[1:]):
-                found[f"{family_key(m.group(1))}.{name}"] = shown_number(value)
+                if value is not None:
+                    found[f"{family_key(m.group(1))}.{name}"] = shown_number(value)
     return found
 
 
@@ -135,3 +139,104 @@ def register_families(r):
             register_ingest_ab(r, f"fleet.{stem}", path)
         elif name.startswith("fleet-answer-1") and "-ab-" in name and "round" in r.file(path).body:
             register_answer_ab(r, f"fleet.{stem}", path)
+
+
+STALE = M + "fleet-stale-runs-2026-12-05.txt"
+GENERATED = M + "fleet-generated-2026-12-05.txt"
+UNDER_LOAD = M + "fleet-ingest-memory-test-under-load-2026-12-04.txt"
+MEMORY_100K = M + "fleet-ingest-100k-memory-2026-12-04.txt"
+ANSWER_100K_BEFORE = M + "fleet-answer-100k-ab-2026-12-04.txt"
+
+
+def register_tests(r):
+    """Figures the unit tests print, stored."""
+    for key, prefix in (("old", "old kernel's runs"), ("newest", "newest"), ("all", "all")):
+        line = lambda prefix=prefix: r.file(STALE).grab(rf"^{prefix}: (.*)$")  # noqa: E731
+        r.add(f"fleet.stale.{key}_threads", STALE,
+              lambda line=line: re.match(r"(?:keep_default|set) (\d+)", line()).group(1), optional=True)
+        r.add(f"fleet.stale.{key}_s", STALE,
+              lambda line=line: show(float(re.search(r", ([\d.]+) s \[", line()).group(1)), 1), optional=True)
+        r.add(f"fleet.stale.{key}_low_s", STALE,
+              lambda line=line: show(float(re.search(r"\[([\d.]+), ", line()).group(1)), 1), optional=True)
+        r.add(f"fleet.stale.{key}_high_s", STALE,
+              lambda line=line: show(float(re.search(r", ([\d.]+)\]", line()).group(1)), 1), optional=True)
+    confidences = lambda: [(key, float(c), status) for key, c, status in re.findall(  # noqa: E731
+        r"MESSAGE: (\S+): confidence ([\d.]+), status (\w+)", r.file(GENERATED).body)]
+    skylake = lambda: [c for key, c, _ in confidences() if key.startswith("skylake")]  # noqa: E731
+    for seed in (1, 2):
+        r.add(f"fleet.generated.skylake_seed{seed}_pct", GENERATED,
+              lambda seed=seed: show(skylake()[seed - 1] * 100, 1 if skylake()[seed - 1] * 1000 % 10 else 0), optional=True)
+    old = M + "fleet-generated-confidence-2026-12-03.txt"
+    r.add("fleet.generated_1203.skylake_seed2_pct", old, lambda: show(float(r.file(old).grab(
+        r"MESSAGE: skylake\S+: confidence ([\d.]+)", 1, 1)) * 100), optional=True)
+    others = lambda: [c for key, c, _ in confidences() if not key.startswith("skylake")]  # noqa: E731
+    r.add("fleet.generated.others_min_pct", GENERATED, lambda: show(min(others()) * 100), optional=True)
+    r.add("fleet.generated.others_max_pct", GENERATED, lambda: show(max(others()) * 100), optional=True)
+    detection = lambda: r.file(GENERATED).grab(  # noqa: E731
+        r"over (\d+) seeds: detection (\d+)/(\d+) \(.*\), false positives (\d+)/(\d+) \(([\d.]+)%\)", (1, 2, 3, 4, 5, 6))
+    for i, name in enumerate(("seeds", "found", "planted", "false_positives", "clean", "false_positive_pct")):
+        r.add(f"fleet.generated.{name}", GENERATED, lambda i=i: detection()[i], optional=True)
+    runs = lambda binary: re.findall(rf"^{binary} [ab]: (peak resident memory|FAIL)", r.file(UNDER_LOAD).body, re.M)  # noqa: E731
+    for key, binary in (("before", "/tmp/hugetune-db2bed4"), ("after", "build-test/hugetune")):
+        r.add(f"fleet.memory_under_load.{key}_runs", UNDER_LOAD,
+              lambda binary=binary: str(sum(x == "peak resident memory" for x in runs(binary))), optional=True)
+        r.add(f"fleet.memory_under_load.{key}_failed", UNDER_LOAD,
+              lambda binary=binary: str(runs(binary).count("FAIL")), optional=True)
+    for side in ("A", "B", "C"):
+        rounds = lambda side=side: [(float(s), int(kb)) for s, kb in re.findall(  # noqa: E731
+            rf"^round \d+ {side}: ([\d.]+) s, peak memory (\d+) KB", r.file(MEMORY_100K).body, re.M)]
+        s = side.lower()
+        r.add(f"fleet.ingest_100k.{s}_min_s", MEMORY_100K, lambda rounds=rounds: show(min(t for t, _ in rounds()), 1), optional=True)
+        r.add(f"fleet.ingest_100k.{s}_max_s", MEMORY_100K, lambda rounds=rounds: show(max(t for t, _ in rounds()), 1), optional=True)
+        r.add(f"fleet.ingest_100k.{s}_peak_min_mb", MEMORY_100K, lambda rounds=rounds: show(min(k for _, k in rounds()) / 1000), optional=True)
+        r.add(f"fleet.ingest_100k.{s}_peak_max_mb", MEMORY_100K, lambda rounds=rounds: show(max(k for _, k in rounds()) / 1000), optional=True)
+        r.add(f"fleet.ingest_100k.{s}_rate", MEMORY_100K,
+              lambda rounds=rounds: show(100000 / median([t for t, _ in rounds()]), 0, True), optional=True)
+    for side in ("before", "after"):
+        rounds = lambda side=side: [(float(s), int(kb)) for s, kb in re.findall(  # noqa: E731
+            rf"^{side} run \d+: ([\d.]+) s, peak memory (\d+) KB", r.file(ANSWER_100K_BEFORE).body, re.M)]
+        r.add(f"fleet.answer_100k_streamed.{side}_min_s", ANSWER_100K_BEFORE, lambda rounds=rounds: show(min(t for t, _ in rounds()), 2), optional=True)
+        r.add(f"fleet.answer_100k_streamed.{side}_max_s", ANSWER_100K_BEFORE, lambda rounds=rounds: show(max(t for t, _ in rounds()), 2), optional=True)
+        r.add(f"fleet.answer_100k_streamed.{side}_peak_mb", ANSWER_100K_BEFORE,
+              lambda rounds=rounds: show(max(k for _, k in rounds()) / 1000), optional=True)
+
+
+def register_profiles(r):
+    """tests/bench/fleet_ingest_profile.sh: the share of samples per program, and the client's
+    escaping (`copy_text`)."""
+    for key in ("text", "binary"):
+        path = M + f"fleet-ingest-profile-2026-12-04-{key}.txt"
+        for program in ("hugetune", "postgres", "swapper"):
+            r.add(f"fleet.profile_{key}.{program}_pct", path,
+                  lambda path=path, program=program: r.file(path).grab(rf"^ +([\d.]+)%  {program}[-\w]* *$"), optional=True)
+        r.add(f"fleet.profile_{key}.copy_text_pct", path,
+              lambda path=path: r.file(path).grab(r"^ +([\d.]+)% .*storage::copy_text"), optional=True)
+
+
+BOOTS_C = M + "fleet-boots-bench-2026-12-04-c.txt"
+
+
+def boots_block(r):
+    """fleet_boots.sh's output as the table docs/fleet.md shows."""
+    v = parse_lines(r, BOOTS_C, BOOTS_LINES)
+    mb = r.file(BOOTS_C).grab(r"^generated 1000000 boot records \((\d+) MB\)")
+    pg, lite = "postgresql", "sqlite"
+    return "\n".join([
+        "| | PostgreSQL (local server) | SQLite | target |",
+        "|---|---|---|---|",
+        f"| ingest of 1,000,000 records ({mb} MB of JSON Lines) | {v[pg + '.ingest_s']} s, {v[pg + '.ingest_rate']} records/s, "
+        f"{v[pg + '.ingest_peak_mb']} MB | {v[lite + '.ingest_s']} s, {v[lite + '.ingest_rate']}/s, {v[lite + '.ingest_peak_mb']} MB "
+        "| 10,000/s into PostgreSQL, memory bounded |",
+        f"| one SKU's 100,000 boots tallied by the database | {v[pg + '.tally_s']} s, {v[pg + '.tally_peak_mb']} MB | "
+        f"{v[lite + '.tally_s']} s, {v[lite + '.tally_peak_mb']} MB | |",
+        f"| the same records read and tallied by the client | {v[pg + '.client_s']} s, {v[pg + '.client_peak_mb']} MB | "
+        f"{v[lite + '.client_s']} s, {v[lite + '.client_peak_mb']} MB | |",
+        "| the two tallies | " + " | ".join(
+            "the same bytes" if re.search(rf"^{db}: the database's tally and the client's are the same bytes$", r.file(BOOTS_C).body, re.M)
+            else "not the same" for db in ("PostgreSQL", "SQLite")) + " | |",
+        f"| the SKU's answer with its 100,000 boots, computed | {v[pg + '.answer_s']} s, {v[pg + '.answer_peak_mb']} MB | "
+        f"{v[lite + '.answer_s']} s, {v[lite + '.answer_peak_mb']} MB | under 1 s and 200 MB |"])
+
+
+def register_boots_table(r):
+    r.add("fleet.boots_bench.table", BOOTS_C, lambda: boots_block(r), block=True)
