@@ -76,8 +76,8 @@ class Problems:
         self.lines = []
 
     def add(self, where, name, said, computed, sources):
-        self.lines.append(f"{where}: figure {name}: the document says {said!r}, the stored files "
-                          f"give {computed!r} ({', '.join(sources)})")
+        self.lines.append(f"{where}: figure {name}: it says {said!r}, the stored files give "
+                          f"{computed!r} ({', '.join(sources)})")
 
 
 def scan(r, relative, text, problems, used, write):
