@@ -118,9 +118,10 @@ std::map<std::string, model::fleet::CanaryPlan> open_arms(fleet_db::FleetDb& db,
     std::map<std::string, model::fleet::CanaryPlan> out;
     for (auto& plan : db.open_plans()) {
         const auto found = hosts.hosts.find(plan.sku_key);
+        const auto& names = found == hosts.hosts.end() ? std::vector<std::string>{} : found->second;
         const auto status = model::fleet::plan_status(
-            plan, found == hosts.hosts.end() ? std::vector<std::string>{} : found->second,
-            db.boots_of_sku(plan.sku_key, plan.started_at));
+            plan, names,
+            db.boots_of_sku(plan.sku_key, model::fleet::BootHosts(names), plan.started_at));
         if (!status.decided)
             out.emplace(plan.sku_key, std::move(plan));
     }

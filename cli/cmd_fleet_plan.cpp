@@ -100,8 +100,8 @@ int show_status(fleet_db::FleetDb& db, const PlanCommand& o) {
                          " has no open canary plan; start one with 'hugetune fleet plan --sku " +
                          o.sku + "'");
     const auto hosts = hosts_of_skus(db).hosts[o.sku];
-    const auto s =
-        model::fleet::plan_status(*plan, hosts, db.boots_of_sku(o.sku, plan->started_at));
+    const auto s = model::fleet::plan_status(
+        *plan, hosts, db.boots_of_sku(o.sku, model::fleet::BootHosts(hosts), plan->started_at));
     if (o.json) {
         nlohmann::json arms = nlohmann::json::array();
         for (const auto& a : s.arms)

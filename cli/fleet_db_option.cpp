@@ -236,8 +236,12 @@ model::fleet::FleetAnswer answer_of_sku(fleet_db::FleetDb& db, const std::string
     const bool vm_accepted =
         std::find(options.accepted_warnings.begin(), options.accepted_warnings.end(),
                   model::kVmWarning) != options.accepted_warnings.end();
+    // The boots count for the hosts as the answer joins them: a machine under two names, or
+    // booting under its short name, votes once.
+    std::vector<model::fleet::HostRuns> hosts = std::move(runs).hosts();
+    const auto boots = db.boot_tally(sku_key, model::fleet::BootHosts(hosts), vm_accepted);
     const model::fleet::FleetAnswer answer = model::fleet::fleet_answer(
-        model::fleet::answer_sku(std::move(runs), options, db.boot_tally(sku_key, vm_accepted)));
+        model::fleet::answer_sku(std::move(hosts), options, sku_runs_input(sku_key), boots));
     if (keep)
         db.keep_answer(sku_key, inputs, to_json(answer).dump());
     return answer;

@@ -1,5 +1,7 @@
 #include "fleet_db/boot_store.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <cstdint>
 #include <optional>
 #include <set>
@@ -220,15 +222,21 @@ namespace {
 // The boots a SKU's statistics count, and of them the group compared (its kernel releases and
 // HVO setting): a statement's text and its values, bound in the order they appear.
 struct BootQuery {
+    std::string aliases;  // bound first where the boots' names are joined (BootSource)
     std::string sku_key;
-    bool grouped = false;  // the group's condition follows counted_boots()
+    bool reports = true;   // the condition names the hosts of the SKU's reports
+    bool grouped = false;  // the group's condition follows the counted boots' (BootSource)
     int hvo = -1;          // -1 unknown, 0 off, 1 on
     std::vector<std::string> releases;
     std::string where;
+    std::string host = "host";  // a boot's host, as the statement names it
 
     void bind(soci::statement& st) {
+        if (!aliases.empty())
+            st.exchange(soci::use(aliases));
         st.exchange(soci::use(sku_key));  // the boots'
-        st.exchange(soci::use(sku_key));  // the hosts' reports'
+        if (reports)
+            st.exchange(soci::use(sku_key));  // the hosts' reports'
         if (!grouped)
             return;
         st.exchange(soci::use(hvo));
@@ -240,31 +248,77 @@ struct BootQuery {
 // The memory PostgreSQL may sort a SKU's boots in (work_mem) before it spills to disk.
 constexpr int kTallyWorkMemMb = 64;
 
-// The boots of hosts that a report of the SKU names, with the kernel's line (docs/fleet.md
-// "What counts as evidence"): a record names any host it likes, a report is a whole sweep of
-// the machine.
-constexpr const char* kKnownBoots =
-    " FROM boot_records WHERE sku_key = :k AND line_present = 1 AND host IS NOT NULL AND"
-    " threads >= 1 AND milliseconds IS NOT NULL AND pool_pages > 0 AND host IN (SELECT"
-    " h.hostname FROM hosts h WHERE h.id IN (SELECT r.host_id FROM runs r JOIN skus s ON"
-    " s.id = r.sku_id WHERE s.sku_key = :kh))";
+// A SKU's boots with the kernel's line.
+constexpr const char* kLineBoots =
+    " WHERE sku_key = :k AND line_present = 1 AND host IS NOT NULL AND threads >= 1 AND"
+    " milliseconds IS NOT NULL AND pool_pages > 0";
+// The hosts that a report of the SKU names (docs/fleet.md "What counts as evidence"): a record
+// names any host it likes, a report is a whole sweep of the machine.
+constexpr const char* kReportHosts =
+    " (SELECT h.hostname FROM hosts h WHERE h.id IN (SELECT r.host_id FROM runs r JOIN skus s"
+    " ON s.id = r.sku_id WHERE s.sku_key = :kh))";
 
-// Of those, the boots that count: on bare metal, or not known to be in a virtual machine (a
-// record of before records said it), and those set aside as in one. Where the answer accepts
-// reports measured in virtual machines (its SKU is one of VMs), their boots count too, and none
-// is set aside.
-const std::string& counted_boots(bool virtual_machines_count = false) {
-    static const std::string counted =
-        std::string(kKnownBoots) + " AND COALESCE(virtualization, '" +
-        std::string(model::kBareMetal) + "') = '" + std::string(model::kBareMetal) + "'";
-    static const std::string every = kKnownBoots;
-    return virtual_machines_count ? every : counted;
+std::string not_in_vm() {
+    return " AND COALESCE(virtualization, '" + std::string(model::kBareMetal) + "') = '" +
+           std::string(model::kBareMetal) + "'";
 }
-const std::string& boots_in_vm() {
-    static const std::string in_vm = std::string(kKnownBoots) + " AND virtualization <> '" +
-                                     std::string(model::kBareMetal) + "'";
-    return in_vm;
+std::string in_vm() {
+    return " AND virtualization <> '" + std::string(model::kBareMetal) + "'";
 }
+
+// The boots of the hosts a SKU's reports name, under their hosts' names (model/fleet/
+// boot_hosts.hpp): a boot under a name a report carries is that name's; where some names are
+// another host's (a short name and its FQDN, one machine reported under two names) or
+// ambiguous, those names are joined in with their hosts (a JSON object, `aliases`), null where
+// ambiguous, and a boot under any of them is its host's.
+struct BootSource {
+    std::string aliases;    // empty: every name counted is its own host's
+    std::string from;       // " FROM ... WHERE ..." of the boots counted, VMs among them
+    std::string ambiguous;  // the same of the boots under an ambiguous name
+    std::string host = "host";
+
+    BootSource(Dialect dialect, std::string joined) : aliases(std::move(joined)) {
+        if (aliases.empty()) {
+            from = std::string(" FROM boot_records") + kLineBoots + " AND host IN" + kReportHosts;
+            return;
+        }
+        const std::string names = dialect == Dialect::postgresql
+                                      ? " (SELECT key AS name, value AS machine FROM"
+                                        " json_each_text(CAST(:a AS json))) a ON a.name = host"
+                                      : " (SELECT key AS name, value AS machine FROM"
+                                        " json_each(:a)) a ON a.name = host";
+        from = " FROM boot_records LEFT JOIN" + names + kLineBoots +
+               " AND (a.machine IS NOT NULL OR (a.name IS NULL AND host IN" + kReportHosts + "))";
+        ambiguous = " FROM boot_records JOIN" + names + kLineBoots + " AND a.machine IS NULL";
+        host = "COALESCE(a.machine, host)";
+    }
+
+    // Of those, the boots that count: on bare metal, or not known to be in a virtual machine (a
+    // record of before records said it). Where the answer accepts reports measured in virtual
+    // machines (its SKU is one of VMs), their boots count too, and none is set aside.
+    BootQuery counted(const std::string& sku_key, bool virtual_machines_count) const {
+        return query(sku_key, virtual_machines_count ? from : from + not_in_vm(), host);
+    }
+    BootQuery virtual_machines(const std::string& sku_key) const {
+        return query(sku_key, from + in_vm(), host);
+    }
+    // Under each ambiguous name as it is (no report's host: the reports are not bound).
+    BootQuery ambiguous_names(const std::string& sku_key) const {
+        BootQuery q = query(sku_key, ambiguous, "host");
+        q.reports = false;
+        return q;
+    }
+
+  private:
+    BootQuery query(const std::string& sku_key, std::string where, std::string host_of) const {
+        BootQuery q;
+        q.aliases = aliases;
+        q.sku_key = sku_key;
+        q.where = std::move(where);
+        q.host = std::move(host_of);
+        return q;
+    }
+};
 
 // Rows fetched this many at a time into vectors: one round trip per batch, and memory of one
 // batch, whatever the SKU's count of boots.
@@ -307,10 +361,11 @@ void tally_in_server(soci::session& sql, BootQuery& q, model::fleet::BootTally& 
     std::vector<double> medians;
     fetch_rows(
         sql, q,
-        "SELECT threads, host COLLATE \"C\", COUNT(*), percentile_cont(0.5) WITHIN GROUP"
-        " (ORDER BY CAST(milliseconds AS DOUBLE PRECISION) * 1000 / CAST(pool_pages AS DOUBLE"
-        " PRECISION))",
-        " GROUP BY threads, host COLLATE \"C\" ORDER BY threads",
+        "SELECT threads, " + q.host +
+            " COLLATE \"C\", COUNT(*), percentile_cont(0.5) WITHIN GROUP (ORDER BY"
+            " CAST(milliseconds AS DOUBLE PRECISION) * 1000 / CAST(pool_pages AS DOUBLE"
+            " PRECISION))",
+        " GROUP BY threads, " + q.host + " COLLATE \"C\" ORDER BY threads",
         [&](std::size_t i) {
             t.host_medians.push_back(
                 {std::move(hosts[i]), threads[i], static_cast<int>(boots[i]), medians[i]});
@@ -348,7 +403,8 @@ void tally_streamed(soci::session& sql, BootQuery& q, model::fleet::BootTally& t
         value_pools.clear();
     };
     fetch_rows(
-        sql, q, "SELECT threads, host, milliseconds, pool_pages", " ORDER BY threads, host",
+        sql, q, "SELECT threads, " + q.host + ", milliseconds, pool_pages",
+        " ORDER BY threads, " + q.host,
         [&](std::size_t i) {
             if (threads[i] != current.threads || value_pools.empty())
                 end_value();
@@ -377,10 +433,82 @@ std::vector<int> plan_values(soci::session& sql, const std::string& sku_key) {
     return out;
 }
 
+// The names the SKU's boots are under that are not their own host's, as BootSource joins them
+// in: those the reports carry joined into another host (or ambiguous), and those no report
+// carries that BootHosts places all the same (a short name, its FQDN). Empty when none.
+std::string joined_names(soci::session& sql, const std::string& sku_key,
+                         const model::fleet::BootHosts& hosts) {
+    nlohmann::json out = nlohmann::json::object();
+    for (const auto& [name, host] : hosts.joined())
+        out[name] = host ? nlohmann::json(*host) : nlohmann::json(nullptr);
+    BootQuery q;
+    q.sku_key = sku_key;
+    q.where = std::string(" FROM boot_records") + kLineBoots + " AND host NOT IN" + kReportHosts;
+    std::vector<std::string> names;
+    fetch_rows(
+        sql, q, "SELECT DISTINCT host", "",
+        [&](std::size_t i) {
+            const auto of = hosts.of(names[i]);
+            if (of.kind == model::fleet::BootHost::Kind::host)
+                out[names[i]] = of.host;
+            else if (of.kind == model::fleet::BootHost::Kind::ambiguous)
+                out[names[i]] = nullptr;
+        },
+        names);
+    return out.empty() ? std::string() : out.dump();
+}
+
+void tally_groups(soci::session& sql, BootQuery& q, model::fleet::BootTally& t) {
+    std::vector<std::string> releases;
+    std::vector<std::string> hvos;
+    std::vector<long long> boots;
+    fetch_rows(
+        sql, q, "SELECT COALESCE(kernel_release, ''), COALESCE(CAST(hvo AS TEXT), ''), COUNT(*)",
+        " GROUP BY kernel_release, hvo ORDER BY 1, 2",
+        [&](std::size_t i) {
+            model::fleet::BootGroup g;
+            g.kernel_release = std::move(releases[i]);
+            if (!hvos[i].empty())
+                g.hvo = hvos[i] == "1";
+            g.boots = static_cast<int>(boots[i]);
+            t.groups.push_back(std::move(g));
+        },
+        releases, hvos, boots);
+}
+
+void tally_families(soci::session& sql, BootQuery& q, model::fleet::BootTally& t) {
+    std::vector<std::string> hosts, releases, hvos;
+    model::fleet::BootFamilyCounter families;
+    fetch_rows(
+        sql, q,
+        "SELECT " + q.host + ", COALESCE(kernel_release, ''), COALESCE(CAST(hvo AS TEXT), '')",
+        " GROUP BY " + q.host + ", kernel_release, hvo ORDER BY 1",
+        [&](std::size_t i) {
+            families.add(hosts[i], releases[i],
+                         hvos[i].empty() ? std::nullopt : std::optional<bool>(hvos[i] == "1"));
+        },
+        hosts, releases, hvos);
+    t.families = families.families();
+}
+
+std::vector<model::fleet::SetAsideBoots> tally_set_aside(soci::session& sql, BootQuery q) {
+    std::vector<model::fleet::SetAsideBoots> out;
+    std::vector<int> threads;
+    std::vector<long long> hosts, boots;
+    fetch_rows(
+        sql, q, "SELECT threads, COUNT(DISTINCT " + q.host + "), COUNT(*)",
+        " GROUP BY threads ORDER BY threads",
+        [&](std::size_t i) {
+            out.push_back({threads[i], static_cast<int>(hosts[i]), static_cast<int>(boots[i])});
+        },
+        threads, hosts, boots);
+    return out;
+}
+
 }  // namespace
 
-const char* counted_boots_condition() {
-    return counted_boots().c_str();
+std::string line_boots_condition() {
+    return std::string(" FROM boot_records") + kLineBoots + not_in_vm();
 }
 
 std::size_t BootStore::copied() const {
@@ -389,6 +517,7 @@ std::size_t BootStore::copied() const {
 
 model::fleet::BootTally tally_stored_boots(soci::session& sql, Dialect dialect,
                                            const std::string& sku_key,
+                                           const model::fleet::BootHosts& hosts,
                                            bool virtual_machines_count) {
     std::optional<Transaction> read;
     if (dialect == Dialect::postgresql) {
@@ -397,56 +526,15 @@ model::fleet::BootTally tally_stored_boots(soci::session& sql, Dialect dialect,
         read.emplace(sql, dialect);
         sql << "SET LOCAL work_mem = '" + std::to_string(kTallyWorkMemMb) + "MB'";
     }
+    const BootSource source(dialect, joined_names(sql, sku_key, hosts));
     model::fleet::BootTally t;
-    BootQuery q;
-    q.sku_key = sku_key;
-    q.where = counted_boots(virtual_machines_count);
-    {
-        std::vector<std::string> releases;
-        std::vector<std::string> hvos;
-        std::vector<long long> boots;
-        fetch_rows(
-            sql, q,
-            "SELECT COALESCE(kernel_release, ''), COALESCE(CAST(hvo AS TEXT), ''), COUNT(*)",
-            " GROUP BY kernel_release, hvo ORDER BY 1, 2",
-            [&](std::size_t i) {
-                model::fleet::BootGroup g;
-                g.kernel_release = std::move(releases[i]);
-                if (!hvos[i].empty())
-                    g.hvo = hvos[i] == "1";
-                g.boots = static_cast<int>(boots[i]);
-                t.groups.push_back(std::move(g));
-            },
-            releases, hvos, boots);
-    }
-    {
-        std::vector<std::string> hosts, releases, hvos;
-        model::fleet::BootFamilyCounter families;
-        fetch_rows(
-            sql, q, "SELECT host, COALESCE(kernel_release, ''), COALESCE(CAST(hvo AS TEXT), '')",
-            " GROUP BY host, kernel_release, hvo ORDER BY 1",
-            [&](std::size_t i) {
-                families.add(hosts[i], releases[i],
-                             hvos[i].empty() ? std::nullopt : std::optional<bool>(hvos[i] == "1"));
-            },
-            hosts, releases, hvos);
-        t.families = families.families();
-    }
-    if (!virtual_machines_count) {
-        BootQuery in_vm;
-        in_vm.sku_key = sku_key;
-        in_vm.where = boots_in_vm();
-        std::vector<int> threads;
-        std::vector<long long> hosts, boots;
-        fetch_rows(
-            sql, in_vm, "SELECT threads, COUNT(DISTINCT host), COUNT(*)",
-            " GROUP BY threads ORDER BY threads",
-            [&](std::size_t i) {
-                t.virtual_boots.push_back(
-                    {threads[i], static_cast<int>(hosts[i]), static_cast<int>(boots[i])});
-            },
-            threads, hosts, boots);
-    }
+    BootQuery q = source.counted(sku_key, virtual_machines_count);
+    tally_groups(sql, q, t);
+    tally_families(sql, q, t);
+    if (!virtual_machines_count)
+        t.virtual_boots = tally_set_aside(sql, source.virtual_machines(sku_key));
+    if (!source.aliases.empty())
+        t.ambiguous_boots = tally_set_aside(sql, source.ambiguous_names(sku_key));
     t.plan_values = plan_values(sql, sku_key);
     const auto compared = model::fleet::choose_boot_group(t.families, t.groups);
     if (!compared)
@@ -455,8 +543,7 @@ model::fleet::BootTally tally_stored_boots(soci::session& sql, Dialect dialect,
     q.grouped = true;
     q.hvo = t.compared.hvo ? (*t.compared.hvo ? 1 : 0) : -1;
     q.releases = t.compared.kernel_releases;
-    q.where = counted_boots(virtual_machines_count) +
-              " AND COALESCE(hvo, -1) = :hvo AND COALESCE(kernel_release, '') IN (";
+    q.where += " AND COALESCE(hvo, -1) = :hvo AND COALESCE(kernel_release, '') IN (";
     for (std::size_t i = 0; i < q.releases.size(); ++i)
         q.where += (i == 0 ? ":r" : ", :r") + std::to_string(i);
     q.where += ")";

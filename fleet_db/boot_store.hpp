@@ -47,17 +47,19 @@ class BootStore {
     std::unique_ptr<State> state_;
 };
 
-// The SKU's boots tallied where they are stored: PostgreSQL's aggregates compute each host's
-// median per value and each value's median pool; SQLite's rows are streamed in order and
-// reduced as they come. Either way the same bits as model::fleet::tally_boots.
-// " FROM boot_records WHERE ..." of the boots a SKU's statistics count, with two values to bind:
-// the SKU's key for the boots, then for the reports whose hosts they must be of.
-const char* counted_boots_condition();
+// " FROM boot_records WHERE ..." of a SKU's boots whose kernel logged the line, not in a
+// virtual machine, whatever their hosts: one value to bind, the SKU's key.
+std::string line_boots_condition();
 
-// `virtual_machines_count`: boots recorded in virtual machines count as the others (a SKU whose
-// answer accepts reports measured in them); otherwise they are tallied apart, as refused.
+// The SKU's boots of `hosts` (model/fleet/boot_hosts.hpp) tallied where they are stored:
+// PostgreSQL's aggregates compute each host's median per value and each value's median pool;
+// SQLite's rows are streamed in order and reduced as they come. Either way the same bits as
+// model::fleet::tally_boots. `virtual_machines_count`: boots recorded in virtual machines count
+// as the others (a SKU whose answer accepts reports measured in them); otherwise they are
+// tallied apart, as refused.
 model::fleet::BootTally tally_stored_boots(soci::session& sql, Dialect dialect,
                                            const std::string& sku_key,
+                                           const model::fleet::BootHosts& hosts,
                                            bool virtual_machines_count = false);
 
 }  // namespace hugetune::fleet_db::storage

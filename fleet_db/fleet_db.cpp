@@ -1336,17 +1336,18 @@ bool FleetDb::end_plan(const std::string& sku_key, const std::string& at,
 }
 
 std::vector<model::fleet::SkuBoot> FleetDb::boots_of_sku(
-    const std::string& sku_key, const std::optional<std::string>& recorded_since) {
+    const std::string& sku_key, const model::fleet::BootHosts& hosts,
+    const std::optional<std::string>& recorded_since) {
     return guarded(target_, "read the boots", [&] {
         std::vector<model::fleet::SkuBoot> boots;
         const std::string since = recorded_since.value_or("");
         soci::rowset<soci::row> rows =
-            (sql_->prepare << std::string("SELECT host, kernel_release, CAST(threads AS TEXT),"
-                                          " CAST(milliseconds AS TEXT), CAST(pool_pages AS TEXT),"
-                                          " CAST(hvo AS TEXT), recorded_at") +
-                                  storage::counted_boots_condition() +
+            (sql_->prepare << "SELECT host, kernel_release, CAST(threads AS TEXT),"
+                              " CAST(milliseconds AS TEXT), CAST(pool_pages AS TEXT),"
+                              " CAST(hvo AS TEXT), recorded_at" +
+                                  storage::line_boots_condition() +
                                   " AND recorded_at >= :s ORDER BY id",
-             soci::use(sku_key), soci::use(sku_key), soci::use(since));
+             soci::use(sku_key), soci::use(since));
         for (const auto& row : rows) {
             model::fleet::SkuBoot b;
             b.host = row.get<std::string>(0);
@@ -1360,14 +1361,16 @@ std::vector<model::fleet::SkuBoot> FleetDb::boots_of_sku(
             b.recorded_at = row.get<std::string>(6);
             boots.push_back(std::move(b));
         }
-        return boots;
+        return model::fleet::boots_of_hosts(std::move(boots), hosts);
     });
 }
 
 model::fleet::BootTally FleetDb::boot_tally(const std::string& sku_key,
+                                            const model::fleet::BootHosts& hosts,
                                             bool virtual_machines_count) {
     return guarded(target_, "read the boots", [&] {
-        return storage::tally_stored_boots(*sql_, target_.dialect, sku_key, virtual_machines_count);
+        return storage::tally_stored_boots(*sql_, target_.dialect, sku_key, hosts,
+                                           virtual_machines_count);
     });
 }
 

@@ -11,6 +11,7 @@
 
 #include "fleet_db/migrations.hpp"
 #include "fleet_db/report_intake.hpp"
+#include "model/fleet/boot_hosts.hpp"
 #include "model/fleet/canary.hpp"
 #include "model/fleet/fleet.hpp"
 
@@ -146,14 +147,18 @@ class FleetDb {
     // 100,000 hosts is never held here whole.
     void runs_of_sku(const std::string& sku_key,
                      const std::function<void(model::fleet::FleetRun&&)>& take);
-    // The SKU's boots whose kernel logged the allocation line, in the order they were stored;
-    // given `recorded_since` (ISO 8601 UTC), only those recorded then or later (a canary plan's).
+    // The SKU's boots whose kernel logged the allocation line, not in a virtual machine, of
+    // `hosts` (model::fleet::boots_of_hosts: each under its host's name, those under an
+    // ambiguous name marked), in the order they were stored; given `recorded_since` (ISO 8601
+    // UTC), only those recorded then or later (a canary plan's).
     std::vector<model::fleet::SkuBoot> boots_of_sku(
-        const std::string& sku_key, const std::optional<std::string>& recorded_since = {});
-    // The SKU's boots tallied by the database (docs/fleet.md "Boots at fleet size"): the same
-    // as model::fleet::tally_boots(boots_of_sku(sku_key)), without holding every boot.
-    // `virtual_machines_count`: boots recorded in VMs count too (the answer accepts `vm`).
+        const std::string& sku_key, const model::fleet::BootHosts& hosts,
+        const std::optional<std::string>& recorded_since = {});
+    // The SKU's boots of `hosts` tallied by the database (docs/fleet.md "Boots at fleet size"):
+    // the same as model::fleet::tally_boots(boots_of_sku(sku_key, hosts)), without holding every
+    // boot. `virtual_machines_count`: boots recorded in VMs count too (the answer accepts `vm`).
     model::fleet::BootTally boot_tally(const std::string& sku_key,
+                                       const model::fleet::BootHosts& hosts,
                                        bool virtual_machines_count = false);
     // How many boot records the host has.
     int boot_records_of_host(const std::string& host);

@@ -117,10 +117,9 @@ FleetPool read_pool(const JsonField& field) {
 }
 
 constexpr std::pair<BootRefusal, const char*> kRefusalCodes[] = {
-    {BootRefusal::above_cpus, "above_cpus"},
-    {BootRefusal::not_asked, "not_asked"},
-    {BootRefusal::implausible, "implausible"},
-    {BootRefusal::virtual_machine, "virtual"},
+    {BootRefusal::above_cpus, "above_cpus"},         {BootRefusal::not_asked, "not_asked"},
+    {BootRefusal::implausible, "implausible"},       {BootRefusal::virtual_machine, "virtual"},
+    {BootRefusal::ambiguous_host, "ambiguous_host"},
 };
 
 const char* refusal_code(BootRefusal why) {
@@ -135,7 +134,8 @@ BootRefusal read_refusal(const JsonField& field) {
     for (const auto& [value, name] : kRefusalCodes)
         if (code == name)
             return value;
-    field.fail("'" + code + "' is not above_cpus, not_asked, implausible or virtual");
+    field.fail("'" + code +
+               "' is not above_cpus, not_asked, implausible, virtual or ambiguous_host");
 }
 
 json boots_json(const std::optional<SkuBoots>& boots) {

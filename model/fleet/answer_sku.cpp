@@ -534,9 +534,9 @@ SkuAnswer answer_sku(std::vector<FleetRun>&& runs, const FleetOptions& options,
     return answer_hosts(read_host_runs(std::move(runs), runs_input), options, runs_input, boots);
 }
 
-SkuAnswer answer_sku(HostRunsReader&& runs, const FleetOptions& options, const BootTally& boots) {
-    const InputSource runs_input = runs.input();
-    return answer_hosts(std::move(runs).hosts(), options, runs_input, boots);
+SkuAnswer answer_sku(std::vector<HostRuns>&& hosts, const FleetOptions& options,
+                     const InputSource& runs_input, const BootTally& boots) {
+    return answer_hosts(std::move(hosts), options, runs_input, boots);
 }
 
 }  // namespace hugetune::model::fleet

@@ -282,8 +282,27 @@ bool has_line(const SkuBoot& boot) {
 }  // namespace
 
 bool counts_as_boot(const SkuBoot& boot) {
-    return has_line(boot) && !boot.in_vm;
+    return has_line(boot) && !boot.in_vm && !boot.ambiguous_host;
 }
+
+namespace {
+
+// Per value, the hosts and boots of those `boots` with the line that `set_aside` selects.
+template <typename Select>
+std::vector<SetAsideBoots> set_aside_boots(const std::vector<SkuBoot>& boots, Select set_aside) {
+    std::map<int, std::pair<std::set<std::string>, int>> by_value;  // value -> hosts, boots
+    for (const auto& b : boots)
+        if (has_line(b) && set_aside(b)) {
+            by_value[b.threads].first.insert(b.host);
+            ++by_value[b.threads].second;
+        }
+    std::vector<SetAsideBoots> out;
+    for (const auto& [threads, of] : by_value)
+        out.push_back({threads, static_cast<int>(of.first.size()), of.second});
+    return out;
+}
+
+}  // namespace
 
 BootTally tally_boots(const std::vector<SkuBoot>& boots) {
     BootTally t;
@@ -306,14 +325,9 @@ BootTally tally_boots(const std::vector<SkuBoot>& boots) {
     for (const auto* b : by_host)
         families.add(b->host, b->kernel_release, b->hvo);
     t.families = families.families();
-    std::map<int, std::pair<std::set<std::string>, int>> in_vm;  // value -> hosts, boots
-    for (const auto& b : boots)
-        if (has_line(b) && b.in_vm) {
-            in_vm[b.threads].first.insert(b.host);
-            ++in_vm[b.threads].second;
-        }
-    for (const auto& [threads, of] : in_vm)
-        t.virtual_boots.push_back({threads, static_cast<int>(of.first.size()), of.second});
+    t.virtual_boots =
+        set_aside_boots(boots, [](const SkuBoot& b) { return b.in_vm && !b.ambiguous_host; });
+    t.ambiguous_boots = set_aside_boots(boots, [](const SkuBoot& b) { return b.ambiguous_host; });
     const auto compared = choose_boot_group(t.families, t.groups);
     if (!compared)
         return t;
@@ -387,6 +401,11 @@ std::string refusal_text(const RefusedBoots& f, const Recommendation& r) {
                    " count for nothing: they were recorded in virtual machines, whose "
                    "hypervisor backs guest memory its own way, and the answer is fitted from "
                    "bare-metal runs.";
+        case BootRefusal::ambiguous_host:
+            return "Boots at " + std::to_string(f.threads) + who +
+                   " count for nothing: each was recorded under a short name that two or more "
+                   "of the reports' host names begin with, so which machine booted cannot be "
+                   "told; record the boots under the host's full name.";
         case BootRefusal::implausible:
             break;
     }
@@ -440,6 +459,9 @@ std::optional<SkuBoots> judge_boots(const BootTally& tally, const Recommendation
     for (const auto& v : tally.virtual_boots)
         refused[{v.threads, BootRefusal::virtual_machine}] = {
             v.threads, BootRefusal::virtual_machine, v.hosts, v.boots, {}};
+    for (const auto& v : tally.ambiguous_boots)
+        refused[{v.threads, BootRefusal::ambiguous_host}] = {
+            v.threads, BootRefusal::ambiguous_host, v.hosts, v.boots, {}};
     for (auto& [key, f] : refused) {
         f.reason = refusal_text(f, r);
         out.refused_boots += f.boots;

@@ -27,6 +27,9 @@ struct SkuBoot {
     // Its record says it booted under a hypervisor (a record that does not say counts as
     // bare metal, as before records said it).
     bool in_vm = false;
+    // Its host is a short name that two or more of the SKU's report names begin with: which
+    // machine booted cannot be told (boot_hosts.hpp).
+    bool ambiguous_host = false;
 };
 
 // The hosts a value's boots need before they count against another value; fewer say little
@@ -88,9 +91,10 @@ struct BootGroupChoice {
     std::vector<std::string> kernel_releases;  // of `groups`, those of the family with that HVO
 };
 
-// One value's boots recorded in virtual machines, of hosts a report of the SKU knows: counted
-// for the answer to say so, never compared (BootRefusal::virtual_machine).
-struct VirtualBoots {
+// One value's boots set aside, counted for the answer to say so, never compared: recorded in
+// virtual machines, of hosts a report of the SKU knows (BootRefusal::virtual_machine), or under
+// an ambiguous short name (BootRefusal::ambiguous_host).
+struct SetAsideBoots {
     int threads = 0;
     int hosts = 0;
     int boots = 0;
@@ -106,7 +110,8 @@ struct BootTally {
     // The values the SKU's canary plans tried, open or ended (fleet_db's canary_plans): values
     // the fleet asked for, beside the sweeps' own.
     std::vector<int> plan_values;
-    std::vector<VirtualBoots> virtual_boots;  // by value; in no group above
+    std::vector<SetAsideBoots> virtual_boots;    // by value; in no group above
+    std::vector<SetAsideBoots> ambiguous_boots;  // by value; in no group above, nor virtual_boots
 };
 
 // "6.15" of "6.15.2-cloud-amd64": the release family whose boots are compared together.
@@ -115,8 +120,8 @@ std::string kernel_family_of(const std::string& kernel_release);
 std::optional<BootGroupChoice> choose_boot_group(const std::vector<BootFamily>& families,
                                                  const std::vector<BootGroup>& groups);
 // A boot the statistics count: its kernel logged the line with threads and a pool, not in a
-// virtual machine. Whose host a report of the SKU knows is for the caller to select (fleet_db's
-// tally and boots_of_sku do).
+// virtual machine, under a host that is not ambiguous. Whose host a report of the SKU knows is
+// for the caller to select (boots_of_hosts, fleet_db's tally and boots_of_sku do).
 bool counts_as_boot(const SkuBoot& boot);
 // The tally of boots held in memory (the database's own, fleet_db's boot_tally, is the other).
 BootTally tally_boots(const std::vector<SkuBoot>& boots);
@@ -139,6 +144,9 @@ enum class BootRefusal {
     // booted in a virtual machine: the host's hypervisor backs guest memory its own way, and the
     // answer is fitted from bare-metal runs (the run rule refuses `vm`)
     virtual_machine,
+    // recorded under a short name that two or more of the reports' names begin with: which
+    // machine booted cannot be told (docs/fleet.md "The host-name rule")
+    ambiguous_host,
 };
 struct RefusedBoots {
     int threads = 0;

@@ -202,11 +202,13 @@ SkuAnswer answer_sku(const std::vector<FleetRun>& runs, const FleetOptions& opti
 SkuAnswer answer_sku(std::vector<FleetRun>&& runs, const FleetOptions& options,
                      const InputSource& runs_input = {}, const BootTally& boots = {});
 
-// The same, from runs read one at a time as the database hands them (host_runs.hpp): a SKU of
-// 100,000 hosts is never held as stored runs beside what is read of them.
-class HostRunsReader;
-SkuAnswer answer_sku(HostRunsReader&& runs, const FleetOptions& options,
-                     const BootTally& boots = {});
+// The same, from the runs grouped by host (host_runs.hpp: read_host_runs, or a HostRunsReader
+// that read them one at a time as the database hands them, so that a SKU of 100,000 hosts is
+// never held as stored runs beside what is read of them). `boots` tallied for these hosts
+// (boot_hosts.hpp).
+struct HostRuns;
+SkuAnswer answer_sku(std::vector<HostRuns>&& hosts, const FleetOptions& options,
+                     const InputSource& runs_input, const BootTally& boots = {});
 
 // Another name the same machine's runs were stored under, and why it is the same machine
 // (docs/fleet.md "The host-name rule"): its runs are this host's, counted once.

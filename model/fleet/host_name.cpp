@@ -85,4 +85,15 @@ std::string_view first_label(std::string_view name) {
     return name.substr(0, name.find('.'));
 }
 
+void FullNamesByLabel::add(const std::string& name) {
+    if (name.find('.') != std::string::npos)
+        by_label_[std::string(first_label(name))].push_back(name);
+}
+
+const std::vector<std::string>& FullNamesByLabel::of(std::string_view short_name) const {
+    static const std::vector<std::string> none;
+    const auto at = by_label_.find(short_name);
+    return at == by_label_.end() ? none : at->second;
+}
+
 }  // namespace hugetune::model::fleet

@@ -3,9 +3,12 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace hugetune::model::fleet {
 
@@ -35,5 +38,20 @@ std::string canonical_host_name(std::string_view name);
 
 // The first label: "web-17" of "web-17.example.com", the name itself when it has no dot.
 std::string_view first_label(std::string_view name);
+
+// The short-name rule's look-up (docs/fleet.md "The host-name rule"): of the names added, those
+// with a dot, by their first label. A short name (no dot) is the host of the one such name it is
+// the first label of; of two or more it is ambiguous, as which machine it is cannot be told.
+class FullNamesByLabel {
+  public:
+    // A name without a dot is not kept.
+    void add(const std::string& name);
+    // The names added whose first label `short_name` is: empty for none, and for a name with a
+    // dot.
+    const std::vector<std::string>& of(std::string_view short_name) const;
+
+  private:
+    std::map<std::string, std::vector<std::string>, std::less<>> by_label_;
+};
 
 }  // namespace hugetune::model::fleet

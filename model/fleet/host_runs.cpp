@@ -49,19 +49,18 @@ void absorb(HostRuns& into, HostRuns&& from, std::string reason) {
 // A short name (no dot) is the host whose name it is the first label of, when exactly one
 // stored name is; of two or more, it stays apart, marked.
 void join_short_names(std::map<std::string, HostRuns>& by_host) {
-    std::map<std::string, std::vector<std::string>, std::less<>> full_names;
+    FullNamesByLabel full_names;
     for (const auto& [name, host] : by_host)
-        if (name.find('.') != std::string::npos)
-            full_names[std::string(first_label(name))].push_back(name);
+        full_names.add(name);
     for (auto it = by_host.begin(); it != by_host.end();) {
-        const auto full = full_names.find(it->first);
-        if (full == full_names.end()) {
+        const auto& full = full_names.of(it->first);
+        if (full.empty()) {
             ++it;
-        } else if (full->second.size() > 1) {
-            it->second.short_name_of = full->second;
+        } else if (full.size() > 1) {
+            it->second.short_name_of = full;
             ++it;
         } else {
-            absorb(by_host.at(full->second.front()), std::move(it->second),
+            absorb(by_host.at(full.front()), std::move(it->second),
                    "its short name, and no other stored name begins with it");
             it = by_host.erase(it);
         }

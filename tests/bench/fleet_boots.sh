@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
 # `make bench`, boot records at fleet size (docs/fleet.md "Boots at fleet size"): a generated
-# fleet of 10 SKUs whose 100,000 hosts each recorded one boot (1,000,000 records in one JSON
-# Lines file, and 20 hosts' sweep reports a SKU) ingested into a throwaway PostgreSQL server
-# (records per second, target at least 10,000, and peak resident memory) and into SQLite; then
-# one SKU's 100,000 boots tallied by the database (PostgreSQL's aggregates, SQLite's stream)
-# beside the same records read through the client (boot-tally), time and peak memory side by
-# side, the two tallies compared byte for byte; and that SKU's whole answer (`fleet recommend`,
-# computed, target under 1 s and 200 MB). Prints the figures; asserts no time. The fleet comes
-# from gen-fleet, the seeded fleet generator (a test program, not a command); without it, or
-# without boot-tally, this says so and measures nothing.
+# SKU of 100,000 reporting hosts, each of which recorded one boot (a boot counts only for a host
+# a report of the SKU names), ingested into a throwaway PostgreSQL server and into SQLite. Per
+# database, each figure taken HUGETUNE_BENCH_ROUNDS times (3), each round printed and then the
+# median with the lowest and highest: the SKU's answer without its boots; the 100,000 records
+# ingested (records per second, target at least 10,000 into PostgreSQL, and peak resident
+# memory), removed again between rounds; the SKU's boots tallied by the database (PostgreSQL's
+# aggregates, SQLite's stream) beside the same records read through the client (boot-tally),
+# time and peak memory side by side, the two tallies compared byte for byte; and the SKU's
+# whole answer with its boots (`fleet recommend`, computed). What the boots add to the answer is
+# the difference of the two answers. Prints the figures; asserts no time. The fleet comes from
+# gen-fleet, the seeded fleet generator (a test program, not a command); without it, or without
+# boot-tally, this says so and measures nothing.
 #     usage: tests/bench/fleet_boots.sh HUGETUNE SOURCE_DIR GEN_FLEET BOOT_TALLY
 source "$(dirname "$0")/../cli/lib/harness.bash"
 source "$(dirname "$0")/../cli/lib/fleet.bash"
@@ -22,36 +25,86 @@ for tool in "$gen" "$tally"; do
 done
 
 hosts=${HUGETUNE_BENCH_BOOT_HOSTS:-100000}
+rounds=${HUGETUNE_BENCH_ROUNDS:-3}
 start=$(date +%s.%N)
-"$gen" --seed 31 --out "$work/fleet" --skus 10 --hosts-per-sku 20 --fit-once 1 --compact 1 \
+"$gen" --seed 31 --out "$work/fleet" --skus 1 --hosts-per-sku "$hosts" --fit-once 1 --compact 1 \
     --boot-hosts-per-sku "$hosts" 2>"$work/gen.err" || fail "gen-fleet: $(cat "$work/gen.err")"
 mv "$work/fleet/boots.jsonl" "$work/boots.jsonl"
 sku=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["skus"][0]["key"])' "$work/fleet/truth.json")
 rm "$work/fleet/truth.json"
 records=$(wc -l <"$work/boots.jsonl")
 echo "generated $records boot records ($(du -m "$work/boots.jsonl" | cut -f1) MB) and $(find "$work/fleet" -name '*.json' | wc -l) reports in $(python3 -c "print(f'{$(date +%s.%N) - $start:.1f}')") s"
+echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 
 start_postgres
-# measure NAME DB: the records ingested, then the SKU's boots tallied both ways and answered.
-measure() {
-    local r t
-    "$bin" fleet ingest --db "$2" "$work/fleet" >/dev/null 2>"$work/bench.err" || fail "reports: $(cat "$work/bench.err")"
-    r=$(timed "$bin" fleet ingest --db "$2" "$work/boots.jsonl")
-    t=${r% *}
-    echo "$1: ingest of $records boot records: $t s, $(python3 -c "print(round($records / $t))") records/s (target at least 10,000 into PostgreSQL), peak memory $((${r#* } / 1024)) MB"
-    local mode
-    for mode in database client; do
-        r=$(timed "$tally" "$2" "$sku" "$mode")
-        echo "$1: one SKU's $hosts boots tallied by the $mode: ${r% *} s, peak memory $((${r#* } / 1024)) MB"
-        "$tally" "$2" "$sku" "$mode" >"$work/tally-$mode" 2>/dev/null
+
+# spread LABEL "SECONDS PEAK_KB"...: the median of the rounds' seconds and memory, with the
+# lowest and highest.
+spread() {
+    python3 -S - "$@" <<'PY'
+import sys
+label, rounds = sys.argv[1], [r.split() for r in sys.argv[2:]]
+def stat(values, unit):
+    values = sorted(values)
+    return f"median {values[len(values) // 2]:g}{unit} ({values[0]:g} to {values[-1]:g})"
+print(f"{label}: {stat([float(r[0]) for r in rounds], ' s')}, peak memory "
+      f"{stat([int(r[1]) // 1024 for r in rounds], ' MB')}")
+PY
+}
+
+# rounds LABEL COMMAND...: COMMAND timed $rounds times, each printed, then their spread; before
+# each, `before_round` (a function the caller sets) runs.
+rounds() {
+    local label=$1 i r all=()
+    shift
+    for ((i = 1; i <= rounds; i++)); do
+        before_round
+        r=$(timed "$@")
+        all+=("$r")
+        echo "$label, round $i: ${r% *} s, peak memory $((${r#* } / 1024)) MB"
     done
+    spread "$label" "${all[@]}"
+}
+
+# measure NAME DB: the reports ingested, then the answer without boots, the records ingested, the
+# SKU's boots tallied both ways and the answer with them.
+measure() {
+    local name=$1 db=$2 r mode
+    r=$(timed "$bin" fleet ingest --db "$db" "$work/fleet")
+    echo "$name: ingest of $hosts reports: ${r% *} s, peak memory $((${r#* } / 1024)) MB"
+    before_round() { db_sql "$db" "DELETE FROM sku_answers" >/dev/null; }
+    rounds "$name: the SKU's answer over $hosts hosts without boots, computed" \
+        "$bin" fleet recommend --db "$db" --sku "$sku" --json
+    local ingested=0
+    before_round() {
+        ((ingested++ == 0)) || db_sql "$db" "DELETE FROM boot_records" >/dev/null
+    }
+    rounds "$name: ingest of $records boot records (target at least 10,000 records/s into PostgreSQL)" \
+        "$bin" fleet ingest --db "$db" "$work/boots.jsonl"
+    before_round() { :; }
+    for mode in database client; do
+        rounds "$name: the SKU's $records boots of $hosts reporting hosts tallied by the $mode" \
+            "$tally" "$db" "$sku" "$mode"
+        "$tally" "$db" "$sku" "$mode" >"$work/tally-$mode" 2>"$work/tally.err" ||
+            fail "boot-tally: $(cat "$work/tally.err")"
+        echo "$name: $(cat "$work/tally.err") (the tally alone, the SKU's host names read before)"
+    done
+    echo "$name: the tally holds $(grep -c '^host ' "$work/tally-database") host medians"
     cmp -s "$work/tally-database" "$work/tally-client" &&
-        echo "$1: the database's tally and the client's are the same bytes" ||
-        echo "$1: THE DATABASE'S TALLY AND THE CLIENT'S DIFFER"
-    db_sql "$2" "DELETE FROM sku_answers" >/dev/null
-    r=$(timed "$bin" fleet recommend --db "$2" --sku "$sku" --json)
-    echo "$1: the SKU's answer with its $hosts boots, computed: ${r% *} s, peak memory $((${r#* } / 1024)) MB (target under 1 s and 200 MB)"
+        echo "$name: the database's tally and the client's are the same bytes" ||
+        echo "$name: THE DATABASE'S TALLY AND THE CLIENT'S DIFFER"
+    before_round() { db_sql "$db" "DELETE FROM sku_answers" >/dev/null; }
+    rounds "$name: the SKU's answer over $hosts hosts with their $records boots, computed" \
+        "$bin" fleet recommend --db "$db" --sku "$sku" --json
+    "$bin" fleet recommend --db "$db" --sku "$sku" --json >"$work/answer.json" ||
+        fail "recommend: the answer with boots failed"
+    echo "$name: the answer's boots: $(json_field "$work/answer.json" \
+        'd["boots"]["hosts"], d["boots"]["boots"], d["boots"]["refused_boots"], d["boots"]["decided"], d["status"]') (hosts, boots, refused, decided, status)"
+    echo "$name: refused: $(json_field "$work/answer.json" \
+        '[(f["threads"], f["why"], f["hosts"], f["boots"]) for f in d["boots"]["refused"]]') (value, why, hosts, boots)"
+    echo "$name: load average: $(cut -d' ' -f1-3 /proc/loadavg)"
 }
 measure PostgreSQL "$pg_url"
 measure SQLite "$work/boots.db"
+echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 rm -f "$work/boots.jsonl"

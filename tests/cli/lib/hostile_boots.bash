@@ -66,6 +66,42 @@ print(len(lines))
 PY
 }
 
+# name_boots TEMPLATE OUT REC SHORT_HOST: boot records of the value with the most hosts in REC
+# (`fleet recommend --json`), at its hosts' median time, under host names the host-name rule
+# joins: web-17.example.com's report booting as web-17, as itself and as WEB-17.example.com.;
+# SHORT_HOST's (a report under its short name) under two spellings of one FQDN; and twin-17,
+# which the reports of twin-17.a.example and twin-17.b.example both begin with. Prints the value.
+name_boots() {
+    python3 -S - "$@" <<'PY'
+import copy, json, sys
+template, out, rec, short = sys.argv[1:5]
+base = json.loads(open(template).readline())
+value = max(json.load(open(rec))["boots"]["values"], key=lambda v: (v["hosts"], v["threads"]))
+threads = value["threads"]
+ms = round(value["ms_per_1000_pages"] * base["pool"]["pages"] / 1000)
+names = ["web-17", "web-17.example.com", "WEB-17.example.com.", short + ".example.com",
+         short.upper() + ".Example.COM.", "twin-17", "twin-17"]
+with open(out, "w") as f:
+    for i, host in enumerate(names):
+        r = copy.deepcopy(base)
+        r["host"], r["threads"], r["milliseconds"] = host, threads, ms
+        r["boot_id"] = "%08x-0000-4000-8000-%012x" % (0x17, i)
+        r["allocation_line"]["text"] = (
+            "HugeTLB: allocation took %dms with hugepage_allocation_threads=%d" % (ms, threads))
+        f.write(json.dumps(r) + "\n")
+print(threads)
+PY
+}
+
+# boot_counts REC THREADS: the value's hosts and boots, and its boots refused as ambiguous
+# (hosts, boots), in `fleet recommend --json` REC.
+boot_counts() {
+    local values="[(v['hosts'], v['boots']) for v in d['boots']['values'] if v['threads'] == $2]"
+    local refused="[(f['hosts'], f['boots']) for f in d['boots']['refused']"
+    refused+=" if f['threads'] == $2 and f['why'] == 'ambiguous_host']"
+    json_field "$1" "$values, $refused"
+}
+
 # answer_of DB SKU FILE: the SKU's exported cmdline, decision, value and status, one line each.
 answer_of() {
     local db=$1 sku=$2 file=$3
@@ -87,6 +123,14 @@ hostile_boots_suite() {
         --fit-once 1 --boot-hosts-per-sku 60 2>"$work/gen.err" || fail "gen-fleet: $(cat "$work/gen.err")"
     sku=$(json_field "$d/truth.json" 'd["skus"][0]["key"]')
     rm "$d/truth.json"
+    # Reports under FQDNs: web-17's, and two that the short name twin-17 begins with.
+    local prefix=${sku%%/*}-0-host
+    local h
+    local -A fqdn=([997]=web-17.example.com [998]=twin-17.a.example [999]=twin-17.b.example)
+    for h in "${!fqdn[@]}"; do
+        rename_report "$d/$prefix$h.json" "$d/${fqdn[$h]}.json" "${fqdn[$h]}" &&
+            rm "$d/$prefix$h.json" || fail "cannot rename $d/$prefix$h.json"
+    done
     expect 0 "$bin" fleet ingest --db "$db" "$d"
     answer_of "$db" "$sku" "$work/hostile-before"
     recommended=$(json_field "$work/hostile-rec.json" 'd["hugepage_alloc_threads"]')
@@ -109,4 +153,18 @@ hostile_boots_suite() {
     # The answer says what it set aside: the refused hosts' boots are named as refused.
     [[ $(json_field "$work/hostile-rec.json" 'd["boots"]["refused_boots"] > 0') == True ]] ||
         fail "the refused boots are not counted: $(cat "$work/hostile-rec.json")"
+
+    # One machine booting under its short name and its FQDNs in any case is one boot host, as is
+    # a short-named report's host booting under an FQDN: two hosts more, five boots more. A short
+    # name two reports' FQDNs begin with counts for nothing, and is said to be refused.
+    local threads before after
+    threads=$(name_boots "$d/boots.jsonl" "$work/names.jsonl" "$work/hostile-rec.json" "${prefix}996")
+    before=$(boot_counts "$work/hostile-rec.json" "$threads")
+    expect 0 "$bin" fleet ingest --db "$db" "$work/names.jsonl"
+    answer_of "$db" "$sku" "$work/hostile-names"
+    after=$(boot_counts "$work/hostile-rec.json" "$threads")
+    python3 -S -c 'import sys; b, a = eval(sys.argv[1]), eval(sys.argv[2]); sys.exit(not (
+        a[0][0] == (b[0][0][0] + 2, b[0][0][1] + 5) and a[1] == [(1, 2)] and b[1] == []))' \
+        "$before" "$after" ||
+        fail "boots under a machine's names: at $threads before $before, after $after (hosts +2, boots +5, and twin-17's 2 boots refused as ambiguous expected)"
 }

@@ -8,8 +8,10 @@
 #include <random>
 
 #include "model/fit/resampling.hpp"
+#include "model/fleet/boot_hosts.hpp"
 #include "model/fleet/boots.hpp"
 #include "model/fleet/fleet.hpp"
+#include "model/fleet/host_runs.hpp"
 #include "model/statistics.hpp"
 #include "tests/unit/support/report_data.hpp"
 
@@ -317,4 +319,95 @@ TEST_CASE("boots: boots recorded in virtual machines count for nothing, unknown 
     b = judge_boots(boots, rule_decided(), 8, 0.02);
     CHECK(b->decided == 16);
     CHECK(b->refused.empty());
+}
+
+TEST_CASE("boot hosts: a short name is its one FQDN's host, an FQDN its short report's") {
+    const BootHosts hosts(std::vector<std::string>{"web-17.example.com", "db-1", "app-3.a.example",
+                                                   "app-3.b.example"});
+    const auto host_of = [&](const std::string& name) {
+        const BootHost h = hosts.of(name);
+        return h.kind == BootHost::Kind::host ? h.host : std::string();
+    };
+    CHECK(host_of("web-17.example.com") == "web-17.example.com");
+    CHECK(host_of("web-17") == "web-17.example.com");
+    CHECK(host_of("db-1") == "db-1");
+    CHECK(host_of("db-1.example.com") == "db-1");
+    CHECK(host_of("app-3.a.example") == "app-3.a.example");
+    CHECK(hosts.of("app-3").kind == BootHost::Kind::ambiguous);
+    // Another FQDN of a label an FQDN report has is another machine; names no report knows.
+    CHECK(hosts.of("web-17.other.example").kind == BootHost::Kind::unknown);
+    CHECK(hosts.of("app-3.c.example").kind == BootHost::Kind::unknown);
+    CHECK(hosts.of("ghost").kind == BootHost::Kind::unknown);
+    CHECK(hosts.of("web").kind == BootHost::Kind::unknown);
+    CHECK(hosts.joined().empty());  // every report's name is its own host's
+}
+
+TEST_CASE("boot hosts: one machine booting under its short name and its FQDN has one vote") {
+    // web-17.example.com boots as web-17 and under its FQDN (three boots, its median one vote);
+    // app-3, which two FQDN reports begin with, is set aside as ambiguous, at no value.
+    const BootHosts hosts(std::vector<std::string>{"web-17.example.com", "app-3.a.example",
+                                                   "app-3.b.example", "db-1"});
+    std::vector<SkuBoot> boots;
+    boots.push_back({"web-17", "6.15.3", 8, 2000, 100000, false});
+    boots.push_back({"web-17.example.com", "6.15.3", 8, 2100, 100000, false});
+    boots.push_back({"web-17.example.com", "6.15.3", 8, 2600, 100000, false});
+    boots.push_back({"db-1.example.com", "6.15.3", 8, 2000, 100000, false});
+    boots.push_back({"app-3", "6.15.3", 8, 1000, 100000, false});
+    boots.push_back({"app-3", "6.15.3", 16, 1000, 100000, false});
+    boots.push_back({"ghost", "6.15.3", 8, 1000, 100000, false});
+    const auto t = tally_boots(boots_of_hosts(boots, hosts));
+    REQUIRE(t.host_medians.size() == 2);
+    CHECK(t.host_medians[0].host == "db-1");
+    CHECK(t.host_medians[1].host == "web-17.example.com");
+    CHECK(t.host_medians[1].boots == 3);
+    CHECK(t.host_medians[1].ms_per_1000_pages == 21.0);  // the median of its three boots
+    REQUIRE(t.families.size() == 1);
+    CHECK(t.families[0].hosts == 2);
+    REQUIRE(t.groups.size() == 1);
+    CHECK(t.groups[0].boots == 4);
+    REQUIRE(t.ambiguous_boots.size() == 2);
+    CHECK(t.ambiguous_boots[0].threads == 8);
+    CHECK(t.ambiguous_boots[0].hosts == 1);
+    CHECK(t.ambiguous_boots[0].boots == 1);
+    const auto b = judge_boots(t, rule_decided(), 8, 0.02);
+    REQUIRE(b.has_value());
+    CHECK(b->hosts == 2);
+    CHECK(b->boots == 4);
+    CHECK(b->refused_boots == 2);
+    REQUIRE(b->refused.size() == 2);
+    CHECK(b->refused[0].why == BootRefusal::ambiguous_host);
+    CHECK(b->refused[0].reason.find("short name") != std::string::npos);
+}
+
+TEST_CASE("boot hosts: hosts joined by their samples, or by a short report name, are one host") {
+    // x and y carry the same samples (one machine reported under two names); web-17 is the
+    // short name of web-17.example.com's report; app-3 that of two FQDN reports.
+    const auto report = [](const std::string& host, const std::string& samples_of) {
+        auto r = hugetune::test::as_host(hugetune::test::fixed_report(), samples_of);
+        r["host"]["hostname"] = host;
+        return FleetRun{host, host + "-run", r};
+    };
+    std::vector<FleetRun> runs = {report("x", "x"),
+                                  report("y", "x"),
+                                  report("web-17", "web-17"),
+                                  report("web-17.example.com", "web-17.example.com"),
+                                  report("app-3", "app-3"),
+                                  report("app-3.a.example", "app-3.a.example"),
+                                  report("app-3.b.example", "app-3.b.example")};
+    const BootHosts hosts(read_host_runs(runs, InputSource("runs")));
+    CHECK(hosts.of("y").host == "x");
+    CHECK(hosts.of("web-17").host == "web-17.example.com");
+    CHECK(hosts.of("app-3").kind == BootHost::Kind::ambiguous);
+    CHECK(hosts.of("app-3.a.example").host == "app-3.a.example");
+    using Joined = std::pair<std::string, std::optional<std::string>>;
+    CHECK(hosts.joined() == std::vector<Joined>{{"app-3", std::nullopt},
+                                                {"web-17", "web-17.example.com"},
+                                                {"y", "x"}});
+    std::vector<SkuBoot> boots;
+    boots.push_back({"x", "6.15.3", 8, 2000, 100000, false});
+    boots.push_back({"y", "6.15.3", 8, 3000, 100000, false});
+    const auto t = tally_boots(boots_of_hosts(boots, hosts));
+    REQUIRE(t.host_medians.size() == 1);
+    CHECK(t.host_medians[0].host == "x");
+    CHECK(t.host_medians[0].boots == 2);
 }

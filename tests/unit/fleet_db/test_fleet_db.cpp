@@ -17,8 +17,10 @@
 #include "fleet_db/fleet_db.hpp"
 #include "fleet_db/fleet_db_error.hpp"
 #include "fleet_db/report_intake.hpp"
+#include "model/fleet/host_runs.hpp"
 #include "model/text.hpp"
 #include "tests/unit/support/fixtures.hpp"
+#include "tests/unit/support/report_data.hpp"
 
 using namespace hugetune::fleet_db;
 namespace fs = std::filesystem;
@@ -38,6 +40,22 @@ IntakeReport report_of(const std::string& host, const nlohmann::json* verificati
     if (verification)
         doc["verification"] = *verification;
     return read_intake_report(host + ".json", doc.dump());
+}
+
+// The fixture's report as host `host`'s, its samples its own (test::as_host): a host of its own
+// however the fleet joins hosts.
+IntakeReport own_report_of(const std::string& host) {
+    auto doc = hugetune::test::as_host(nlohmann::json::parse(fixture_text()), host);
+    return read_intake_report(host + ".json", doc.dump());
+}
+
+// Each host with a report of the SKU a host of its own.
+hugetune::model::fleet::BootHosts report_hosts(FleetDb& db, const std::string& sku_key) {
+    std::vector<std::string> names;
+    for (const auto& row : db.host_sku_latest())
+        if (row.sku_key == sku_key)
+            names.push_back(row.host);
+    return hugetune::model::fleet::BootHosts(names);
 }
 
 struct TempDb {
@@ -650,8 +668,9 @@ TEST_CASE("fleet db: the database's tally of a SKU's boots is the client's, bit 
     CHECK(result.boots_added.empty());
 
     const std::string key = hugetune::model::fleet::to_string(sku);
-    const auto in_db = db.boot_tally(key);
-    const auto in_client = hugetune::model::fleet::tally_boots(db.boots_of_sku(key));
+    const auto reporting = report_hosts(db, key);
+    const auto in_db = db.boot_tally(key, reporting);
+    const auto in_client = hugetune::model::fleet::tally_boots(db.boots_of_sku(key, reporting));
     REQUIRE(in_db.groups.size() == in_client.groups.size());
     CHECK(in_db.groups.size() > 3);
     CHECK(in_db.compared.kernel_family == in_client.compared.kernel_family);
@@ -680,7 +699,81 @@ TEST_CASE("fleet db: the database's tally of a SKU's boots is the client's, bit 
     for (const auto& m : in_db.host_medians)
         CHECK(std::stoi(m.host.substr(5)) < 55);
     // A SKU without boots: nothing to tally.
-    CHECK(db.boot_tally("zen2/1n/1t/1g/2048k").groups.empty());
+    CHECK(db.boot_tally("zen2/1n/1t/1g/2048k", reporting).groups.empty());
+}
+
+TEST_CASE(
+    "fleet db: a machine's boots under its short name, its FQDNs, its other names: one vote") {
+    TempDb t;
+    auto db = FleetDb::open(t.target(), true);
+    // twin-b carries twin-a's samples: one machine reported under two names.
+    auto twin = hugetune::test::as_host(nlohmann::json::parse(fixture_text()), "twin-a");
+    twin["host"]["hostname"] = "twin-b";
+    db.ingest({own_report_of("web-17.example.com"), own_report_of("db-1"),
+               own_report_of("app-3.a.example"), own_report_of("app-3.b.example"),
+               own_report_of("twin-a"), read_intake_report("twin-b.json", twin.dump())});
+    const std::string key = db.sku_keys().at(0);
+    auto batch = db.begin_ingest();
+    int serial = 0;
+    const auto boot = [&](const std::string& host, std::uint64_t ms) {
+        hugetune::model::BootRecord r;
+        r.recorded_at = "2026-12-03T10:00:00Z";
+        r.host = host;
+        r.sku = hugetune::model::fleet::parse_sku_key(key);
+        char id[40];
+        std::snprintf(id, sizeof id, "00000000-0000-4000-8000-%012x", ++serial);
+        r.boot_id = id;
+        r.kernel_release = "6.15.3";
+        r.pool = hugetune::model::BootRecordPool{8192, 2048};
+        r.threads = 16;
+        r.milliseconds = ms;
+        r.allocation_line.present = true;
+        r.allocation_line.text = "HugeTLB: allocation took " + std::to_string(ms) +
+                                 "ms with hugepage_allocation_threads=16";
+        batch.store(intake_boot("boots.jsonl", r));
+    };
+    boot("web-17", 400);  // the short name of web-17.example.com's report
+    boot("web-17.example.com", 500);
+    boot("web-17.example.com", 700);
+    boot("db-1.example.com", 500);  // an FQDN of db-1's report
+    boot("app-3", 100);             // two reports' FQDNs begin with it: ambiguous
+    boot("app-3", 100);
+    boot("twin-a", 500);
+    boot("twin-b", 600);
+    boot("web-17.other.example", 100);  // another machine than web-17's
+    boot("ghost", 100);
+    batch.commit();
+    auto runs = db.runs_of_sku(key);
+    const hugetune::model::fleet::BootHosts hosts(
+        hugetune::model::fleet::read_host_runs(std::move(runs), hugetune::model::InputSource()));
+    const auto in_db = db.boot_tally(key, hosts);
+    const auto in_client = hugetune::model::fleet::tally_boots(db.boots_of_sku(key, hosts));
+    for (const auto* tally : {&in_db, &in_client}) {
+        REQUIRE(tally->host_medians.size() == 3);
+        auto medians = tally->host_medians;
+        std::sort(medians.begin(), medians.end(),
+                  [](const auto& a, const auto& b) { return a.host < b.host; });
+        CHECK(medians[0].host == "db-1");
+        CHECK(medians[0].boots == 1);
+        CHECK(medians[1].host == "twin-a");
+        CHECK(medians[1].boots == 2);
+        CHECK(medians[2].host == "web-17.example.com");
+        CHECK(medians[2].boots == 3);
+        CHECK(medians[2].ms_per_1000_pages == 500.0 * 1000 / 8192);
+        REQUIRE(tally->families.size() == 1);
+        CHECK(tally->families[0].hosts == 3);
+        REQUIRE(tally->groups.size() == 1);
+        CHECK(tally->groups[0].boots == 6);
+        REQUIRE(tally->ambiguous_boots.size() == 1);
+        CHECK(tally->ambiguous_boots[0].threads == 16);
+        CHECK(tally->ambiguous_boots[0].hosts == 1);
+        CHECK(tally->ambiguous_boots[0].boots == 2);
+        CHECK(tally->pool_pages == in_db.pool_pages);
+    }
+    // Every report's name its own host: the twins are two hosts, web-17 still web-17's.
+    const auto by_name = db.boot_tally(key, report_hosts(db, key));
+    CHECK(by_name.host_medians.size() == 4);
+    CHECK(by_name.ambiguous_boots.size() == 1);
 }
 
 TEST_CASE("fleet db: boot_records holds every row to the reader's rules, whoever writes it") {
@@ -842,16 +935,17 @@ TEST_CASE("fleet db: boots recorded in virtual machines are counted apart, never
         batch.store(intake_boot("boots.jsonl", r));
     }
     batch.commit();
-    const auto tally = db.boot_tally(key);
+    const auto hosts = report_hosts(db, key);
+    const auto tally = db.boot_tally(key, hosts);
     REQUIRE(tally.virtual_boots.size() == 1);
     CHECK(tally.virtual_boots[0].threads == 16);
     CHECK(tally.virtual_boots[0].hosts == 3);
     CHECK(tally.virtual_boots[0].boots == 3);
     REQUIRE(tally.families.size() == 1);
     CHECK(tally.families[0].hosts == 7);
-    CHECK(db.boots_of_sku(key).size() == 7);
+    CHECK(db.boots_of_sku(key, hosts).size() == 7);
     // A SKU answered with its VMs' reports accepted is one of VMs: their boots count too.
-    const auto of_vms = db.boot_tally(key, true);
+    const auto of_vms = db.boot_tally(key, hosts, true);
     CHECK(of_vms.virtual_boots.empty());
     REQUIRE(of_vms.families.size() == 1);
     CHECK(of_vms.families[0].hosts == 10);
