@@ -85,10 +85,13 @@ bool accepted(const FleetOptions& o, const std::string& code) {
 
 // The fitted hosts and the ones left out: check_hosts' outliers, unless the options keep them.
 // A SKU whose every host stands out (which the median makes impossible for curves) keeps all.
-// `camp`: the hosts whose curves stand out, slower or faster, when they are more than
+// `camp`: the hosts whose curves stand out, slower or faster, each also beyond
+// kHostAgreementFactor of the hosts' median at some thread count, when they are more than
 // kMaxOutliers and more than kMaxOutlierShare of the hosts: more than hosts standing alone by
 // chance, whichever way each stands (two slower and two faster are as much a split SKU as four
-// slower).
+// slower). A host left out within the factor would not unsettle the answer kept in
+// (disagreeing_hosts), so it does not left out either: clean SKUs' hosts stand out by chance
+// only a little (docs/fleet.md "Outliers", the false camp rate).
 void split_outliers(std::vector<HostRuns>&& hosts, const FleetOptions& o,
                     std::vector<HostRuns>& fitted, std::vector<ExcludedHost>& excluded,
                     std::vector<std::string>& camp) {
@@ -97,7 +100,8 @@ void split_outliers(std::vector<HostRuns>&& hosts, const FleetOptions& o,
     std::vector<std::string> standing_out;
     for (std::size_t h = 0; h < hosts.size(); ++h) {
         const HostCheck& c = checks[h];
-        if (c.outlier && c.curve_deviation && std::abs(*c.curve_deviation) > kOutlierDeviations)
+        if (c.outlier && c.curve_deviation && std::abs(*c.curve_deviation) > kOutlierDeviations &&
+            c.curve_factor && *c.curve_factor > kHostAgreementFactor)
             standing_out.push_back(c.host);
         if (c.outlier && !o.include_outliers)
             excluded.push_back({c.host, c.reasons});

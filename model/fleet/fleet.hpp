@@ -157,8 +157,9 @@ inline constexpr double kMinLogSpread = 0.02;
 inline constexpr int kMinHostsToCompare = 3;
 // An outlier is a host that stands alone. When more hosts than the larger of these would be
 // left out for their curves, slower or faster (more than 2, and more than a tenth of the SKU's
-// hosts), they are a camp: the SKU's hosts do not agree on one curve, and the answer is
-// hosts_disagree, never settled. Why these numbers: docs/fleet.md "Status", the camp rule.
+// hosts), each also lying beyond kHostAgreementFactor of the hosts' median at some thread count,
+// they are a camp: the SKU's hosts do not agree on one curve, and the answer is hosts_disagree,
+// never settled. Why these numbers: docs/fleet.md "Status", the camp rule.
 inline constexpr int kMaxOutliers = 2;
 inline constexpr double kMaxOutlierShare = 0.1;
 
@@ -225,6 +226,9 @@ struct HostCheck {
     bool outlier = false;
     std::vector<std::string> reasons;       // one plain clause per reason; empty when clean
     std::optional<double> curve_deviation;  // in robust deviations (see fleet.cpp)
+    // The most its time per page lies from its SKU's hosts' median at one thread count, as a
+    // factor of 1 or more: what the camp rule weighs against kHostAgreementFactor.
+    std::optional<double> curve_factor;
     std::optional<double> verification_ratio;
     std::optional<std::string> kernel_release;
     std::optional<std::string> firmware;

@@ -12,16 +12,22 @@
 namespace hugetune::model::fleet {
 namespace {
 
-// Per host, the deviation of largest size over the thread counts at least kMinHostsToCompare
-// hosts measured.
-std::vector<std::optional<double>> curve_deviations(const std::vector<HostRuns>& hosts) {
+// Where a host's curve stands among its SKU's hosts, over the thread counts at least
+// kMinHostsToCompare hosts measured: its robust deviation of largest size, and the largest factor
+// its value lies from the hosts' median at one of those counts.
+struct CurveStanding {
+    std::optional<double> deviation;
+    std::optional<double> factor;
+};
+
+std::vector<CurveStanding> curve_standings(const std::vector<HostRuns>& hosts) {
     // Per thread count, each host that measured it (in host order) with its value there: one
     // block per count, not a map per host, for a SKU of 100,000 hosts.
     std::map<double, std::vector<std::pair<std::size_t, double>>> hosts_at;
     for (std::size_t h = 0; h < hosts.size(); ++h)
         for (const auto& [threads, log_seconds] : host_curve(hosts[h]))
             hosts_at[threads].emplace_back(h, log_seconds);
-    std::vector<std::optional<double>> out(hosts.size());
+    std::vector<CurveStanding> out(hosts.size());
     for (const auto& [threads, at] : hosts_at) {
         if (at.size() < static_cast<std::size_t>(kMinHostsToCompare))
             continue;
@@ -30,9 +36,14 @@ std::vector<std::optional<double>> curve_deviations(const std::vector<HostRuns>&
         for (const auto& [h, value] : at)
             values.push_back(value);
         const auto z = robust_deviations(values, kMinLogSpread);
-        for (std::size_t i = 0; i < at.size(); ++i)
-            if (auto& d = out[at[i].first]; !d || std::abs(z[i]) > std::abs(*d))
-                d = z[i];
+        const double centre = median(values);
+        for (std::size_t i = 0; i < at.size(); ++i) {
+            auto& s = out[at[i].first];
+            if (!s.deviation || std::abs(z[i]) > std::abs(*s.deviation))
+                s.deviation = z[i];
+            if (const double f = std::exp(std::abs(values[i] - centre)); !s.factor || f > *s.factor)
+                s.factor = f;
+        }
     }
     return out;
 }
@@ -68,8 +79,10 @@ void flag(HostCheck& c, std::string reason) {
     c.reasons.push_back(std::move(reason));
 }
 
-void judge_curve(HostCheck& c, std::optional<double> deviation) {
+void judge_curve(HostCheck& c, const CurveStanding& standing) {
+    const auto deviation = standing.deviation;
     c.curve_deviation = deviation;
+    c.curve_factor = standing.factor;
     if (deviation && std::abs(*deviation) > kOutlierDeviations)
         flag(c, std::string("its curve is ") + (*deviation > 0 ? "slower" : "faster") +
                     " than the SKU's by " + decimals_text(std::abs(*deviation), 1) +
@@ -146,7 +159,7 @@ std::vector<HostCheck> check_host_runs(const std::vector<HostRuns>& hosts) {
         firmwares.push_back(c.firmware);
         checks.push_back(std::move(c));
     }
-    const auto curves = curve_deviations(hosts);
+    const auto curves = curve_standings(hosts);
     const auto ratios = ratio_deviations(checks);
     const auto common_kernel = most_common(kernels);
     const auto common_firmware = most_common(firmwares);

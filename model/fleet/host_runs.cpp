@@ -10,6 +10,7 @@
 
 #include "model/fleet/boots.hpp"
 #include "model/fleet/host_name.hpp"
+#include "model/fleet/same_samples.hpp"
 
 namespace hugetune::model::fleet {
 namespace {
@@ -34,12 +35,13 @@ std::optional<std::uint64_t> most_common_pool(const std::vector<HostRuns>& hosts
         ->first;
 }
 
-// `from`'s runs and names into `into`, each run whose samples `into` already holds left out:
-// one machine's samples are taken once.
+// `from`'s runs and names into `into`, each run whose samples `into` already holds (bit for bit
+// or within kSameSampleShare) left out: one machine's samples are taken once.
 void absorb(HostRuns& into, HostRuns&& from, std::string reason) {
     for (auto& run : from.runs)
-        if (std::none_of(into.runs.begin(), into.runs.end(),
-                         [&](const RunFacts& r) { return r.samples_digest == run.samples_digest; }))
+        if (std::none_of(into.runs.begin(), into.runs.end(), [&](const RunFacts& r) {
+                return r.samples_digest == run.samples_digest || same_samples(r, run);
+            }))
             into.runs.push_back(std::move(run));
     into.same_machine.push_back({from.host, std::move(reason)});
     for (auto& other : from.same_machine)
@@ -67,25 +69,41 @@ void join_short_names(std::map<std::string, HostRuns>& by_host) {
     }
 }
 
-// In name order, a host any of whose runs carries the samples of an earlier host's run joins
-// that host: bit-identical samples are one sweep, reported under two names.
+// Why a host joins the one whose run `place` names: that run's samples are `run`'s bit for bit,
+// or within kSameSampleShare (same_samples).
+std::string same_samples_reason(const RunFacts& run, const std::vector<HostRuns>& out,
+                                RunPlace place) {
+    if (out[place.host].runs[place.run].samples_digest == run.samples_digest)
+        return "its runs carry the same samples, bit for bit: one machine reported under two "
+               "names";
+    static_assert(kSameSampleShare == 1e-6, "the words below say a part in a million");
+    return "its runs carry the same samples, each within a part in a million (the same thread "
+           "counts and repetitions): one machine's sweep reported under two names, its numbers "
+           "nudged";
+}
+
+// In name order, a host any of whose runs carries the samples of an earlier host's run (bit for
+// bit, or each within kSameSampleShare: same_samples) joins that host: one sweep, reported under
+// two names. The runs are found through an index of their samples, not compared pair by pair.
 std::vector<HostRuns> join_same_samples(std::map<std::string, HostRuns>& by_host) {
     std::vector<HostRuns> out;
-    std::map<std::uint64_t, std::size_t> owner;  // samples digest -> index in out
+    SameSamplesIndex index;
     for (auto& [name, host] : by_host) {
-        std::optional<std::size_t> same;
+        std::optional<RunPlace> same;
+        std::string reason;
         for (const auto& run : host.runs)
-            if (const auto at = owner.find(run.samples_digest); at != owner.end() && !same)
-                same = at->second;
-        const std::size_t index = same.value_or(out.size());
-        for (const auto& run : host.runs)
-            owner.emplace(run.samples_digest, index);
+            if ((same = index.find(run, out))) {
+                reason = same_samples_reason(run, out, *same);
+                break;
+            }
+        const std::size_t owner = same ? same->host : out.size();
+        const std::size_t held = same ? out[owner].runs.size() : 0;
         if (same)
-            absorb(out[index], std::move(host),
-                   "its runs carry the same samples, bit for bit: one machine reported under "
-                   "two names");
+            absorb(out[owner], std::move(host), std::move(reason));
         else
             out.push_back(std::move(host));
+        for (std::size_t r = held; r < out[owner].runs.size(); ++r)
+            index.add(out[owner].runs[r], {owner, r});
     }
     return out;
 }

@@ -35,8 +35,6 @@ constexpr SkuTemplate kTemplates[] = {
 };
 constexpr double kSecondsPerPage = 1.0e-3;    // boot work at one thread per node
 constexpr double kZeroShare = 0.35;           // the fault's zeroing against the boot's work
-constexpr double kHostNoise = 0.03;           // log sd of a host's level
-constexpr double kRepetitionNoise = 0.02;     // log sd of one repetition
 constexpr double kSlowerCurve = 1.4;          // planted: the boot's work this much slower
 constexpr double kRatioNoise = 0.04;          // log sd of a verified boot's ratio
 constexpr double kOddRatio = 1.8;             // planted: this times the SKU's ratio
@@ -74,13 +72,17 @@ SkuTruth make_truth(const FleetSpec& spec, int k, model::Resampler& rng) {
         if (s.boot_seconds(n * t.nodes) < s.boot_seconds(best * t.nodes))
             best = n;
     s.best_hugepage_alloc_threads = best * t.nodes;
-    for (int h = 0; h < spec.hosts_per_sku; ++h)
+    const int hosts =
+        spec.max_hosts_per_sku > spec.hosts_per_sku
+            ? spec.hosts_per_sku + static_cast<int>(rng.index(static_cast<std::size_t>(
+                                       spec.max_hosts_per_sku - spec.hosts_per_sku + 1)))
+            : spec.hosts_per_sku;
+    for (int h = 0; h < hosts; ++h)
         s.hosts.push_back(s.key.microarch + "-" + std::to_string(k) + "-host" +
                           (h < 10 ? "0" : "") + std::to_string(h));
     const char* kinds[] = {"slower_curve", "other_kernel", "odd_verification_ratio"};
-    for (int o = 0; o < std::min(spec.outliers_per_sku, spec.hosts_per_sku); ++o)
-        s.outliers.push_back(
-            {s.hosts[static_cast<std::size_t>(spec.hosts_per_sku - 1 - o)], kinds[o % 3]});
+    for (int o = 0; o < std::min(spec.outliers_per_sku, hosts); ++o)
+        s.outliers.push_back({s.hosts[static_cast<std::size_t>(hosts - 1 - o)], kinds[o % 3]});
     return s;
 }
 
@@ -158,10 +160,11 @@ json point(const char* phase, int n, const SkuTruth& s, std::vector<double> samp
 json sweep(const FleetSpec& spec, const SkuTruth& s, const json& probe_json, double host_level,
            double work_factor, model::Resampler& rng) {
     const auto noisy = [&](double per_page) {
+        const double level = spec.count_noise > 0 ? std::exp(spec.count_noise * rng.normal()) : 1;
         std::vector<double> samples;
         for (int r = 0; r < spec.repetitions; ++r)
-            samples.push_back(per_page * kPagesPerNode * host_level *
-                              std::exp(kRepetitionNoise * rng.normal()));
+            samples.push_back(per_page * kPagesPerNode * host_level * level *
+                              std::exp(spec.repetition_noise * rng.normal()));
         return samples;
     };
     json points = json::array();
@@ -227,7 +230,7 @@ json host_report(const FleetSpec& spec, const SkuTruth& s, std::size_t h, double
     const std::string planted = planted_on(s, host);
     const std::string kernel = planted == "other_kernel" ? "6.16.2" : "6.15.3";
     const json probe_json = probe(s, host, kernel);
-    const double level = std::exp(kHostNoise * rng.normal());
+    const double level = std::exp(spec.host_noise * rng.normal());
     const json sweep_json =
         sweep(spec, s, probe_json, level, planted == "slower_curve" ? kSlowerCurve : 1.0, rng);
     const model::SweepData data = model::parse_sweep_json(sweep_json);
@@ -279,7 +282,8 @@ void sku_boots(const FleetSpec& spec, const SkuTruth& s, int k, const BootSink& 
         const int threads = values[h % 3];
         r.threads = static_cast<std::uint64_t>(threads);
         r.milliseconds = static_cast<std::uint64_t>(std::max(
-            1.0, std::round(s.boot_seconds(threads) * 1000 * std::exp(kHostNoise * rng.normal()))));
+            1.0,
+            std::round(s.boot_seconds(threads) * 1000 * std::exp(spec.host_noise * rng.normal()))));
         r.init_on_alloc = true;
         r.hvo = true;
         r.allocation_line.present = true;
@@ -303,7 +307,7 @@ GeneratedFleet generate_fleet(const FleetSpec& spec, const ReportSink& sink,
     for (int k = 0; k < spec.skus; ++k) {
         SkuTruth s = make_truth(spec, k, rng);
         const double sku_ratio = 1.1 * std::exp(0.05 * rng.normal());
-        const int clean = spec.hosts_per_sku - static_cast<int>(s.outliers.size());
+        const int clean = static_cast<int>(s.hosts.size() - s.outliers.size());
         const int verified_clean = static_cast<int>(std::ceil(spec.verify_share * clean - 1e-9));
         std::optional<model::Recommendation> sku_fit;
         for (std::size_t h = 0; h < s.hosts.size(); ++h) {

@@ -28,6 +28,14 @@ struct FleetSpec {
     // its own samples still: the fleet refits from samples, and a fit per host is what makes a
     // large fleet slow to generate in a Debug build.
     bool fit_every_host = true;
+    // More than hosts_per_sku: each SKU's number of hosts is drawn, uniformly, from
+    // hosts_per_sku to this.
+    int max_hosts_per_sku = 0;
+    // Log standard deviations of the noise: a host's level (all its samples), a host's level at
+    // one thread count of one phase, one repetition.
+    double host_noise = 0.03;
+    double count_noise = 0;
+    double repetition_noise = 0.02;
     // Hosts per SKU that record one boot each (boot records, no report): in turn at half, once
     // and twice the SKU's best value, each taking the true time with a little noise.
     int boot_hosts_per_sku = 0;

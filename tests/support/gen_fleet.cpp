@@ -5,56 +5,33 @@
 // helper: not installed. --fit-once 1: every host's report carries its SKU's first host's fit
 // (its own samples still), which makes a fleet of 100,000 hosts quick to generate; --compact 1:
 // reports without indentation, a third smaller.
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <map>
 #include <optional>
 #include <stdexcept>
 #include <string>
 
 #include "tests/support/fleet_generator.hpp"
+#include "tests/support/program_options.hpp"
 #include "tuner/system/atomic_file.hpp"
 
 namespace {
 
-constexpr const char* kUsage =
+constexpr hugetune::test::ProgramUsage kUsage{
+    "gen-fleet",
     "usage: gen-fleet --seed S --out DIR [--skus K] [--hosts-per-sku H] [--outliers O] "
-    "[--verify-share F] [--fit-once 0|1] [--compact 0|1] [--boot-hosts-per-sku B]";
-
-[[noreturn]] void usage_error(const std::string& problem) {
-    std::cerr << "gen-fleet: error: " << problem << "\n" << kUsage << "\n";
-    std::exit(2);
-}
-
-double number(const std::string& option, const std::string& text, double min, double max) {
-    std::size_t end = 0;
-    double value = 0;
-    try {
-        value = std::stod(text, &end);
-    } catch (const std::exception&) {
-        end = 0;
-    }
-    if (end != text.size() || !(value >= min && value <= max))
-        usage_error(option + " '" + text + "': give a number from " + std::to_string(min) + " to " +
-                    std::to_string(max));
-    return value;
-}
+    "[--verify-share F] [--fit-once 0|1] [--compact 0|1] [--boot-hosts-per-sku B]"};
 
 }  // namespace
 
 int main(int argc, char** argv) {
-    std::map<std::string, std::string> given;
-    for (int i = 1; i < argc; i += 2) {
-        const std::string option = argv[i];
-        if (i + 1 >= argc)
-            usage_error(option + " needs a value");
-        given[option] = argv[i + 1];
-    }
+    auto given = kUsage.options(argc, argv);
+    const auto number = [](const std::string& option, const std::string& text, double min,
+                           double max) { return kUsage.number(option, text, min, max); };
     hugetune::test::FleetSpec spec;
     if (!given.contains("--seed") || !given.contains("--out"))
-        usage_error("--seed and --out are required");
+        kUsage.fail("--seed and --out are required");
     for (const auto& [option, value] : given) {
         if (option == "--seed")
             spec.seed = static_cast<std::uint64_t>(number(option, value, 0, 1e15));
@@ -71,7 +48,7 @@ int main(int argc, char** argv) {
         else if (option == "--fit-once")
             spec.fit_every_host = number(option, value, 0, 1) == 0;
         else if (option != "--out" && option != "--compact")
-            usage_error("unknown option " + option);
+            kUsage.fail("unknown option " + option);
     }
     const std::filesystem::path out = given["--out"];
     try {

@@ -7,14 +7,19 @@
 fleet_fixture=$src/tests/fixtures/fleet/report-1.json
 fleet_fixture2=$src/tests/fixtures/fleet/report-2.json
 
-# A host's own samples: the first sample moved by at most a part in 10^6, a step the name chooses.
-# The fleet takes hosts with identical samples for one machine under two names (docs/fleet.md
-# "The host-name rule"); hosts made of one report stay apart so.
+# A host's own samples: every sample moved by its own share of at most 3 parts in 1,000 either
+# way, which the name, the point and the sample choose, as two runs of one machine differ in every
+# sample (by a percent and more). The fleet takes hosts whose samples agree within a part in a
+# million for one machine under two names (docs/fleet.md "The host-name rule"); hosts made of one
+# report stay apart so. nudge_samples moves every sample by one SHARE instead: a copy.
 own_samples_py='
 import zlib
 def own_samples(doc, host):
-    p = doc["sweep"]["points"][0]["samples_seconds"]
-    p[0] = p[0] * (1 + 1e-12 * (1 + zlib.crc32(host.encode()) % 1000000))
+    for p, point in enumerate(doc["sweep"]["points"]):
+        s = point["samples_seconds"]
+        for i in range(len(s)):
+            share = zlib.crc32(f"{host}/{p}/{i}".encode()) % 2001 / 1000 - 1
+            s[i] = s[i] * (1 + 0.003 * share)
 '
 
 # make_report SRC OUT HOST [TIME] [MODEL] [KERNEL]: SRC with those fields changed, and the samples
@@ -49,6 +54,17 @@ if len(sys.argv) > 4:
     doc["cpu"].update({"vendor": "GenuineIntel", "family": 6, "model": int(sys.argv[4]), "stepping": 0,
                        "microarch": "intel-6-%s-0" % sys.argv[4]})
     doc["sku"]["microarch"] = "intel-6-%s-0" % sys.argv[4]
+json.dump(doc, open(sys.argv[2], "w"), indent=1)' "$@"
+}
+
+# nudge_report SRC OUT HOST SHARE: SRC under another name, every sample times 1 + SHARE: one
+# machine's report copied with its numbers nudged.
+nudge_report() {
+    python3 -S -c 'import json, sys
+doc = json.load(open(sys.argv[1]))
+doc["host"]["hostname"] = sys.argv[3]
+for point in doc["sweep"]["points"]:
+    point["samples_seconds"] = [s * (1 + float(sys.argv[4])) for s in point["samples_seconds"]]
 json.dump(doc, open(sys.argv[2], "w"), indent=1)' "$@"
 }
 
@@ -749,6 +765,13 @@ digests_suite() {
     cmp -s "$out" "$work/from-digests.json" || fail "a damaged digest changed the answer"
 }
 
+# same_machine_of DB SKU: each host of the SKU with the other names its runs were stored under,
+# as python prints the list of (host, [names]), from `fleet hosts --json`.
+same_machine_of() {
+    expect 0 "$bin" fleet hosts --db "$1" --sku "$2" --json
+    json_field "$out" '[(h["host"], [m["host"] for m in h["same_machine"]]) for h in d["hosts"]]'
+}
+
 # The host-name rule (docs/fleet.md): names compared as DNS compares them, a short name and its
 # one FQDN one host, one machine's samples under two names counted once, names the exports
 # cannot carry refused, and rows of an older database that differ only in case made one.
@@ -778,8 +801,7 @@ host_names_suite() {
     [[ $(json_field "$out" 'd["hosts"], d["status_reasons"][0]["code"]') == "(2, 'needs_more_hosts')" ]] ||
         fail "one machine counted as more: $(cat "$out")"
     # fleet hosts names the other names, in text and JSON.
-    expect 0 "$bin" fleet hosts --db "$db" --sku "$sku" --json
-    [[ $(json_field "$out" '[(h["host"], [m["host"] for m in h["same_machine"]]) for h in d["hosts"]]') == \
+    [[ $(same_machine_of "$db" "$sku") == \
         "[('other-machine', []), ('web-17.example.com', ['web-17'])]" ]] || fail "hosts: $(cat "$out")"
     expect 0 "$bin" fleet hosts --db "$db" --sku "$sku"
     stdout_matches "^web-17\.example\.com .*; same machine as web-17 \(its short name"
@@ -787,13 +809,29 @@ host_names_suite() {
     # Identical samples under two unrelated names: flagged, counted once.
     rename_report "$fleet_fixture" "$d/6.json" zulu 1003
     expect 0 "$bin" fleet ingest --db "$db" "$d/6.json"
-    expect 0 "$bin" fleet hosts --db "$db" --sku "$sku" --json
-    [[ $(json_field "$out" '[(h["host"], [m["host"] for m in h["same_machine"]]) for h in d["hosts"]]') == \
+    [[ $(same_machine_of "$db" "$sku") == \
         "[('other-machine', []), ('web-17.example.com', ['web-17', 'zulu'])]" ]] || fail "same samples: $(cat "$out")"
     expect 0 "$bin" fleet hosts --db "$db" --sku "$sku"
     stdout_has "same machine as zulu (its runs carry the same samples, bit for bit"
     expect 0 "$bin" fleet recommend --db "$db" --sku "$sku" --json
     [[ $(json_field "$out" 'd["hosts"]') == 2 ]] || fail "same samples counted twice: $(cat "$out")"
+
+    # One report under three names, its samples nudged by a part in 10^12 and in 10^9: one
+    # machine, never three for --min-hosts 3. A machine of its own (make_report's samples differ
+    # by parts in 1,000, as two machines' do) is a second host.
+    local nudged_sku=intel-6-1004-0/${old_sku#*/}
+    rename_report "$fleet_fixture" "$d/nudge-1.json" nudge-a 1004
+    nudge_report "$d/nudge-1.json" "$d/nudge-2.json" nudge-b 1e-12
+    nudge_report "$d/nudge-1.json" "$d/nudge-3.json" nudge-c -1e-9
+    make_report "$fleet_fixture" "$d/nudge-4.json" own-machine "" 1004
+    expect 0 "$bin" fleet ingest --db "$db" "$d"/nudge-*.json
+    expect 0 "$bin" fleet recommend --db "$db" --sku "$nudged_sku" --min-hosts 3 --accept-warning vm,low_confidence,poor_fit,failed_resamples --json
+    [[ $(json_field "$out" 'd["hosts"], d["runs"], d["status_reasons"][0]["code"]') == "(2, 2, 'needs_more_hosts')" ]] ||
+        fail "a nudged copy counted as a host: $(cat "$out")"
+    [[ $(same_machine_of "$db" "$nudged_sku") == \
+        "[('nudge-a', ['nudge-b', 'nudge-c']), ('own-machine', [])]" ]] || fail "nudged hosts: $(cat "$out")"
+    expect 0 "$bin" fleet hosts --db "$db" --sku "$nudged_sku"
+    stdout_has "same machine as nudge-c (its runs carry the same samples, each within a part in a million"
 
     # A database written before the rule, with WEB-17 and web-17 rows: one host once opened.
     local old=$work/names-old.db

@@ -1,6 +1,7 @@
 // The status and outlier rules at their edges, on copies of one report (docs/fleet.md).
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "model/fleet/fleet.hpp"
@@ -22,6 +23,43 @@ FleetRun host_run(int i, const json& report) {
     json r = report;
     r = test::as_host(r, host);
     return {host, host + "-run", r};
+}
+
+// The report as host `i`'s of a pair of hosts whose samples, together, are the report's twice
+// over: at each point, pair `pair`'s two neighbouring repetitions, the first host with both the
+// second's value, the other host with both the first's. Hosts of other pairs swap other
+// repetitions, so that no two hosts carry the same samples (those would be one machine).
+FleetRun paired_host(int i, const json& report) {
+    const std::string host = "host" + std::to_string(i);
+    json r = report;
+    r["host"]["hostname"] = host;
+    for (auto& p : r["sweep"]["points"]) {
+        auto& s = p["samples_seconds"];
+        const std::size_t a = static_cast<std::size_t>(i / 2) % (s.size() - 1);
+        if (i % 2 == 0)
+            s[a] = s[a + 1];
+        else
+            s[a + 1] = s[a];
+    }
+    return {host, host + "-run", r};
+}
+
+// Hosts whose every point has the report's median: host i's largest repetition of each point
+// moved up by (i + 1) parts in 1,000, its own samples, its curve (host_curve) the report's.
+std::vector<FleetRun> same_median_copies(int hosts) {
+    std::vector<FleetRun> runs;
+    for (int i = 0; i < hosts; ++i) {
+        const std::string host = "host" + std::to_string(i);
+        json r = base_report();
+        r["host"]["hostname"] = host;
+        for (auto& p : r["sweep"]["points"]) {
+            auto& s = p["samples_seconds"];
+            auto largest = std::max_element(s.begin(), s.end());
+            *largest = largest->get<double>() * (1 + 1e-3 * (i + 1));
+        }
+        runs.push_back({host, host + "-run", r});
+    }
+    return runs;
 }
 
 std::vector<FleetRun> copies(int hosts) {
@@ -81,10 +119,16 @@ TEST_CASE("fewer hosts than min_hosts need more hosts") {
     CHECK_FALSE(three.verification_ratio);
 }
 
-TEST_CASE("the pooled answer of identical hosts is the single host's") {
+TEST_CASE("the pooled answer of hosts whose samples are the report's four times over is its own") {
+    // Identical hosts would be one machine (docs/fleet.md "The host-name rule"): these four
+    // differ, and their samples pooled are the report's, each four times.
     const auto single =
         model::recommend_from_sweep(read_run(base_report()).sweep, options().recommend);
-    const SkuAnswer a = answer_sku(copies(4), options());
+    std::vector<FleetRun> runs;
+    for (int i = 0; i < 4; ++i)
+        runs.push_back(paired_host(i, base_report()));
+    const SkuAnswer a = answer_sku(runs, options());
+    CHECK(a.hosts == 4);
     CHECK(a.recommendation.hugepage_alloc_threads == single.hugepage_alloc_threads);
     CHECK(a.recommendation.predicted_seconds == doctest::Approx(single.predicted_seconds));
     CHECK(a.kernel_cmdline ==
@@ -194,11 +238,11 @@ TEST_CASE("robust deviations use the floor when hosts agree exactly") {
 
 TEST_CASE("a host's curve is flagged just past the threshold") {
     const auto curve_check = [](double log_shift) {
-        auto runs = copies(5);
+        auto runs = same_median_copies(5);
         scale_alloc(runs[4], std::exp(log_shift));
         return check_of(check_hosts(runs, options()), "host4");
     };
-    // Identical hosts spread by nothing: deviations are in units of the 2% floor.
+    // Hosts of one curve spread by nothing: deviations are in units of the 2% floor.
     const HostCheck below = curve_check(kMinLogSpread * (kOutlierDeviations - 0.05));
     CHECK_FALSE(below.outlier);
     REQUIRE(below.curve_deviation);
@@ -210,6 +254,8 @@ TEST_CASE("a host's curve is flagged just past the threshold") {
     const HostCheck faster = curve_check(-kMinLogSpread * 4);
     CHECK(faster.outlier);
     CHECK(faster.reasons[0].find("curve is faster") != std::string::npos);
+    for (const auto& c : check_hosts(same_median_copies(5), options()))
+        CHECK_FALSE(c.outlier);
     for (const auto& c : check_hosts(copies(5), options()))
         CHECK_FALSE(c.outlier);
 }

@@ -317,6 +317,36 @@ TEST_CASE("a camp split slower and faster is still a camp") {
     CHECK(a.status_reason.find("a camp, not outliers") != std::string::npos);
 }
 
+TEST_CASE("camps of 3 to 8 of 16 hosts stay unsettled, whichever way they stand") {
+    // The hostile camps of docs/fleet.md "Status": a camp that takes twice as long at 16 or
+    // more threads per node, and one split three times slower and three times faster. Up to 7
+    // the camp rule or the agreement factor names them. 8 of 16 slower at 16 and more agree with
+    // the rest where the answer compares (4 per node): both halves pooled fit no curve well
+    // (poor_fit), which keeps that one unsettled.
+    for (const int campers : {3, 4, 5, 6, 7, 8}) {
+        CAPTURE(campers);
+        auto slower = unwarned_runs(16);
+        auto split = unwarned_runs(16);
+        for (int i = 16 - campers; i < 16; ++i) {
+            scale_alloc_by(slower[static_cast<std::size_t>(i)],
+                           [](double n) { return n >= 16 ? 2.0 : 1.0; });
+            const double factor = i % 2 == 0 ? 3.0 : 1.0 / 3.0;
+            scale_alloc_by(split[static_cast<std::size_t>(i)], [&](double) { return factor; });
+        }
+        FleetOptions o = settle_options();
+        o.min_confidence = 0;
+        for (const auto* runs : {&slower, &split}) {
+            const SkuAnswer a = answer_sku(*runs, o);
+            INFO(a.status_reason);
+            CHECK(a.status != SkuStatus::settled);
+            if (campers < 8 || runs == &split)
+                CHECK(has_reason(a, SkuStatus::hosts_disagree));
+            else
+                CHECK(has_reason(a, SkuStatus::fit_warnings));
+        }
+    }
+}
+
 TEST_CASE("runs apply would refuse never enter the fit, however many a host has") {
     // 8 hosts: each one clean newest run, and 3 older runs on an older kernel carrying vm and
     // poor_fit whose alloc takes twice as long from 4 threads per node up.

@@ -2,8 +2,11 @@
 // one machine's samples under two names counted once.
 #include <doctest/doctest.h>
 
+#include <cmath>
+
 #include "model/fleet/fleet.hpp"
 #include "model/fleet/host_name.hpp"
+#include "model/fleet/same_samples.hpp"
 #include "tests/unit/support/report_data.hpp"
 
 using namespace hugetune;
@@ -27,6 +30,17 @@ FleetRun renamed(const std::string& host) {
 // A machine of its own: its samples differ from every other's.
 FleetRun own_machine(const std::string& host) {
     return {host, host + "-run", test::as_host(unwarned_report(), host)};
+}
+
+// The same report stored under `host`, every sample times 1 + `share`: a copy, its numbers
+// nudged.
+FleetRun nudged(const std::string& host, double share) {
+    json r = unwarned_report();
+    r["host"]["hostname"] = host;
+    for (auto& point : r["sweep"]["points"])
+        for (auto& sample : point["samples_seconds"])
+            sample = sample.get<double>() * (1 + share);
+    return {host, host + "-run", r};
 }
 
 FleetOptions quick() {
@@ -125,4 +139,92 @@ TEST_CASE("a short name of two stored names is judged apart and left out of the 
     const SkuAnswer a = answer_sku(runs, quick());
     REQUIRE(a.excluded.size() == 1);
     CHECK(a.excluded[0].host == "web-17");
+}
+
+TEST_CASE("one report nudged by a part in 10^12 or 10^9 under three names is one machine") {
+    for (const double share : {1e-12, 1e-9}) {
+        CAPTURE(share);
+        std::vector<FleetRun> runs = {renamed("alpha"), nudged("beta", share),
+                                      nudged("gamma", -share)};
+        FleetOptions o = quick();
+        o.min_hosts = 3;
+        const SkuAnswer a = answer_sku(runs, o);
+        CHECK(a.hosts == 1);
+        CHECK(a.runs == 1);
+        CHECK(a.status == SkuStatus::needs_more_hosts);
+        const auto checks = check_hosts(runs, o);
+        REQUIRE(checks.size() == 1);
+        CHECK(checks[0].host == "alpha");
+        REQUIRE(checks[0].same_machine.size() == 2);
+        CHECK(checks[0].same_machine[0].host == "beta");
+        CHECK(checks[0].same_machine[1].host == "gamma");
+        CHECK(checks[0].same_machine[0].reason.find("each within a part in a million") !=
+              std::string::npos);
+
+        // Two machines of their own (as_host: samples apart by parts in 1,000) are two more.
+        runs.push_back(own_machine("delta"));
+        runs.push_back(own_machine("epsilon"));
+        CHECK(answer_sku(runs, o).hosts == 3);
+    }
+}
+
+TEST_CASE("one report with only its first sample nudged, under two names, is one machine") {
+    FleetRun copy = renamed("beta");
+    auto& first = copy.report["sweep"]["points"][0]["samples_seconds"][0];
+    first = first.get<double>() * (1 + 1e-12);
+    const SkuAnswer a = answer_sku({renamed("alpha"), copy}, quick());
+    CHECK(a.hosts == 1);
+}
+
+namespace {
+
+// A run of one alloc series, its samples at 1, 2 and 4 threads per node.
+RunFacts run_of(const std::vector<std::pair<double, double>>& samples) {
+    RunFacts run;
+    model::PhaseSeries alloc;
+    alloc.phase = "alloc";
+    alloc.pages_per_node = 512;
+    for (const auto& [threads, seconds] : samples)
+        alloc.points.push_back({threads, seconds});
+    run.sweep.phases.push_back(alloc);
+    return run;
+}
+
+}  // namespace
+
+TEST_CASE("same samples: every sample within a part in a million, the same counts, any order") {
+    const RunFacts a = run_of({{1, 0.4}, {1, 0.41}, {2, 0.25}, {4, 0.2}});
+    CHECK(same_samples(a, a));
+    CHECK(same_samples(a, run_of({{1, 0.4 * (1 + 9e-7)}, {1, 0.41}, {2, 0.25}, {4, 0.2}})));
+    // One sample moved by 2 parts in a million: two measurements.
+    CHECK_FALSE(same_samples(a, run_of({{1, 0.4 * (1 + 2e-6)}, {1, 0.41}, {2, 0.25}, {4, 0.2}})));
+    // A count's repetitions in another order are the same samples.
+    CHECK(same_samples(a, run_of({{1, 0.41}, {2, 0.25}, {1, 0.4}, {4, 0.2}})));
+    // A sample left out, or counted at another thread count, is another sweep.
+    CHECK_FALSE(same_samples(a, run_of({{1, 0.4}, {2, 0.25}, {4, 0.2}})));
+    CHECK_FALSE(same_samples(a, run_of({{1, 0.4}, {1, 0.41}, {2, 0.25}, {8, 0.2}})));
+    RunFacts other_pages = a;
+    other_pages.sweep.phases[0].pages_per_node = 1024;
+    CHECK_FALSE(same_samples(a, other_pages));
+}
+
+TEST_CASE("the samples index finds a copy whose sum lies in the neighbouring cell") {
+    // Sums just below a cell's edge (cells 2e-6 wide in log of the sum), the copy's just above
+    // and the reverse: a lookup reads the neighbouring cells too.
+    for (const double side : {-1.0, 1.0}) {
+        const double edge = std::floor(std::log(1.05) / 2e-6) * 2e-6;
+        const double sum = std::exp(edge - side * 2e-7);
+        const RunFacts a = run_of({{1, sum * 0.5}, {2, sum * 0.3}, {4, sum * 0.2}});
+        const double move = 1 + side * 4e-7;
+        const RunFacts copy =
+            run_of({{1, sum * 0.5 * move}, {2, sum * 0.3 * move}, {4, sum * 0.2 * move}});
+        std::vector<HostRuns> hosts(1);
+        hosts[0].runs.push_back(a);
+        SameSamplesIndex index;
+        index.add(a, {0, 0});
+        const auto found = index.find(copy, hosts);
+        REQUIRE(found);
+        CHECK(found->host == 0);
+        CHECK_FALSE(index.find(run_of({{1, sum * 0.5}, {2, sum * 0.31}, {4, sum * 0.19}}), hosts));
+    }
 }

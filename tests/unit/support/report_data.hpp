@@ -74,15 +74,29 @@ inline nlohmann::json fixed_report(bool breakdown = false,
     return report_of_sweep(fixed_sweep(file), breakdown, kernel_from_probe);
 }
 
-// `report` as host `host`'s: its name, and its first sample moved by at most a part in 10^6,
-// a step the name chooses. The fleet takes hosts with identical samples for one machine under
-// two names (docs/fleet.md "The host-name rule"); hosts made of one report stay apart so.
+// How much as_host moves each sample, at most, as a share of it: a few parts in 1,000, as two
+// runs of one machine differ in every sample (by a percent and more: docs/fleet.md "The
+// host-name rule"), and a thousand times what the fleet still takes for one machine's copy.
+inline constexpr double kHostSampleShare = 0.003;
+
+// `report` as host `host`'s: its name, and every sample moved by its own share of at most
+// kHostSampleShare either way, which the name, the point and the sample choose. The fleet takes
+// hosts whose samples agree within a part in a million for one machine under two names
+// (docs/fleet.md "The host-name rule"); hosts made of one report stay apart so.
 inline nlohmann::json as_host(nlohmann::json report, const std::string& host) {
     report["host"]["hostname"] = host;
-    model::Fnv1a name;
-    name.add(host);
-    auto& sample = report["sweep"]["points"][0]["samples_seconds"][0];
-    sample = sample.get<double>() * (1 + 1e-12 * static_cast<double>(1 + name.value() % 1000000));
+    auto& points = report["sweep"]["points"];
+    for (std::size_t p = 0; p < points.size(); ++p) {
+        auto& samples = points[p]["samples_seconds"];
+        for (std::size_t i = 0; i < samples.size(); ++i) {
+            model::Fnv1a h;
+            h.add(host);
+            h.add(static_cast<std::uint64_t>(p));
+            h.add(static_cast<std::uint64_t>(i));
+            const double share = static_cast<double>(h.value() % 2001) / 1000.0 - 1.0;  // -1..1
+            samples[i] = samples[i].get<double>() * (1 + kHostSampleShare * share);
+        }
+    }
     return report;
 }
 
