@@ -86,12 +86,14 @@ test: test-deps format-check test-plain test-package test-asan
 
 # The build users get (Release, -O3), with warnings as errors: some warnings appear only with
 # -O3's inlining, so this is the build that must stay clean. Its own directory, so `make build`
-# (warnings not errors) and `make test` do not rebuild each other's objects.
+# (warnings not errors) and `make test` do not rebuild each other's objects. It also compiles
+# each header alone (HUGETUNE_HEADER_CHECK, cmake/HeaderCheck.cmake), which the unity build's
+# batches would otherwise hide.
 test-plain: test-build
 	cd $(TEST_BUILD) && ctest --output-on-failure -j $(JOBS)
 
 test-build: test-deps
-	cmake -S . -B $(TEST_BUILD) -DCMAKE_BUILD_TYPE=Release -DHUGETUNE_WERROR=ON -DCMAKE_UNITY_BUILD=$(UNITY) -DCMAKE_INSTALL_PREFIX=/usr $(LAUNCHER) $(CMAKE_ARGS) >/dev/null
+	cmake -S . -B $(TEST_BUILD) -DCMAKE_BUILD_TYPE=Release -DHUGETUNE_WERROR=ON -DHUGETUNE_HEADER_CHECK=ON -DCMAKE_UNITY_BUILD=$(UNITY) -DCMAKE_INSTALL_PREFIX=/usr $(LAUNCHER) $(CMAKE_ARGS) >/dev/null
 	cmake --build $(TEST_BUILD) -j $(JOBS)
 
 # The Debian package, from the Release build `make test` makes (no build of its own), into

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "cli/commands.hpp"
+#include "cli/setting_flags.hpp"
 #include "cli/sweep_options.hpp"
 #include "model/errors.hpp"
 #include "reports/summary.hpp"

@@ -1,0 +1,32 @@
+# Every header compiles on its own: one generated translation unit per header, holding nothing
+# but its #include, so a header that leans on what its includer happened to include first fails
+# here, where the unity build (which joins sources) and a source that includes the header after
+# others would both hide it. The headers are found by a glob evaluated again at each build
+# (CONFIGURE_DEPENDS), so a new header is checked without being listed. Each unit is an object
+# of one library that nothing links; ccache keeps the ones whose header did not change, and a
+# failure fails the build. The units never join a unity batch, which would defeat the check.
+file(GLOB_RECURSE HUGETUNE_CHECKED_HEADERS CONFIGURE_DEPENDS RELATIVE ${PROJECT_SOURCE_DIR}
+     ${PROJECT_SOURCE_DIR}/cli/*.hpp ${PROJECT_SOURCE_DIR}/tuner/*.hpp
+     ${PROJECT_SOURCE_DIR}/model/*.hpp ${PROJECT_SOURCE_DIR}/reports/*.hpp
+     ${PROJECT_SOURCE_DIR}/fleet_db/*.hpp ${PROJECT_SOURCE_DIR}/tests/*.hpp)
+set(units "")
+foreach(header ${HUGETUNE_CHECKED_HEADERS})
+  set(unit ${CMAKE_BINARY_DIR}/header_check/${header}.cpp)
+  # Written only when its text changes, so an unchanged unit is not compiled again.
+  file(CONFIGURE OUTPUT ${unit} CONTENT "#include \"${header}\"\n" @ONLY)
+  list(APPEND units ${unit})
+endforeach()
+add_library(hugetune_header_check OBJECT ${units})
+set_target_properties(hugetune_header_check PROPERTIES UNITY_BUILD OFF)
+# Every include path a header of ours may use: the libraries' (hugetune_cli brings the others
+# and their dependencies), SOCI's and PostgreSQL's (fleet_db's private ones) and doctest's (the
+# tests' support headers).
+target_link_libraries(hugetune_header_check PRIVATE hugetune_cli doctest::doctest
+                      hugetune_warnings)
+target_include_directories(hugetune_header_check SYSTEM PRIVATE ${SOCI_INCLUDE_DIR}
+                           ${PostgreSQL_INCLUDE_DIR})
+# What the tests' targets define for their support headers (tests/CMakeLists.txt).
+target_compile_definitions(hugetune_header_check PRIVATE
+                           HUGETUNE_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
+# The units keep the tree's flags (its -O3 too: _FORTIFY_SOURCE warns without optimisation);
+# they emit almost no code, so parsing the header is nearly all that each costs.
