@@ -102,8 +102,10 @@ std::optional<RunPlace> SameSamplesIndex::find(const RunFacts& run,
         if (at == cells_.end())
             continue;
         for (const Entry& e : at->second)
-            if (log_near(e.log_sum, summary->log_sum) && log_near(e.log_least, summary->log_least) &&
-                log_near(e.log_most, summary->log_most) && (!first || placed_before(e.place, *first)) &&
+            if (log_near(e.log_sum, summary->log_sum) &&
+                log_near(e.log_least, summary->log_least) &&
+                log_near(e.log_most, summary->log_most) &&
+                (!first || placed_before(e.place, *first)) &&
                 same_samples(hosts[e.place.host].runs[e.place.run], run))
                 first = e.place;
     }

@@ -7,8 +7,8 @@ namespace {
 
 constexpr std::size_t kExamples = 5;
 
-void tally(std::vector<model::fleet::FleetRun>&& runs,
-           const model::fleet::FleetOptions& options, FalseCamps& out) {
+void tally(std::vector<model::fleet::FleetRun>&& runs, const model::fleet::FleetOptions& options,
+           FalseCamps& out) {
     using model::fleet::SkuStatus;
     const model::fleet::SkuAnswer a = model::fleet::answer_sku(std::move(runs), options);
     ++out.skus;
@@ -17,7 +17,8 @@ void tally(std::vector<model::fleet::FleetRun>&& runs,
     bool camp = false, disagreeing = false;
     for (const auto& r : a.reasons)
         if (r.code == SkuStatus::hosts_disagree)
-            (r.reason.find("a camp, not outliers") != std::string::npos ? camp : disagreeing) = true;
+            (r.reason.find("a camp, not outliers") != std::string::npos ? camp : disagreeing) =
+                true;
     out.camp += camp ? 1 : 0;
     out.disagreeing += disagreeing ? 1 : 0;
     if (camp || disagreeing) {

@@ -60,10 +60,11 @@ int main(int argc, char** argv) {
     }
     const auto c = hugetune::test::count_false_camps(spec, options);
     std::cout << "clean SKUs: " << c.skus << " (seed " << spec.seed << ", " << spec.hosts_per_sku
-              << " to " << std::max(spec.hosts_per_sku, spec.max_hosts_per_sku)
-              << " hosts each, " << c.hosts << " hosts in all)\n"
-              << "noise (log sd): host level " << spec.host_noise << ", host level per thread count "
-              << spec.count_noise << ", repetition " << spec.repetition_noise << "\n"
+              << " to " << std::max(spec.hosts_per_sku, spec.max_hosts_per_sku) << " hosts each, "
+              << c.hosts << " hosts in all)\n"
+              << "noise (log sd): host level " << spec.host_noise
+              << ", host level per thread count " << spec.count_noise << ", repetition "
+              << spec.repetition_noise << "\n"
               << "hosts left out as outliers: " << share(c.excluded_hosts, c.hosts) << "\n"
               << "SKUs hosts_disagree by the camp rule: " << share(c.camp, c.skus) << "\n"
               << "SKUs hosts_disagree by the agreement factor: " << share(c.disagreeing, c.skus)
