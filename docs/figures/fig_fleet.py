@@ -1,5 +1,6 @@
 """Figures of the fleet database on the 2-CPU machines: tests/bench/fleet.sh and the side-by-side
 scripts (tests/bench/fleet_*_ab.sh), their outputs in docs/measurements/."""
+import math
 import os
 import re
 
@@ -14,6 +15,8 @@ def register(r):
     register_tests(r)
     register_profiles(r)
     register_boots_table(r)
+    register_sample_spread(r)
+    register_false_camps(r)
 
 
 TIMES = M + "fleet-answer-times-2026-12-03.txt"
@@ -240,3 +243,64 @@ def boots_block(r):
 
 def register_boots_table(r):
     r.add("fleet.boots_bench.table", BOOTS_C, lambda: boots_block(r), block=True)
+
+
+SPREAD = M + "fleet-sample-spread-2026-12-05.txt"
+
+
+def register_sample_spread(r):
+    """tests/bench/sample_spread.py: how far apart one machine's timings lie, behind
+    kSameSampleShare, and the chance two samples agree within it."""
+    spread = lambda path, which: float(r.file(SPREAD).grab(  # noqa: E731
+        rf"^  {re.escape(path)}: .* sd ([\d.]+), MAD ([\d.]+)$", 1 if which == "sd" else 2))
+    zen4, report1, report2 = ("tests/data/sweep-zen4-2node.json", "tests/fixtures/fleet/report-1.json",
+                              "tests/fixtures/fleet/report-2.json")
+    r.number("fleet.sample_spread.repetitions_low_pct", SPREAD, lambda: spread(zen4, "sd") * 100, 1)
+    r.number("fleet.sample_spread.repetitions_high_pct", SPREAD, lambda: spread(report1, "MAD") * 100, 1)
+    r.number("fleet.sample_spread.repetitions_mad_pct", SPREAD, lambda: spread(zen4, "MAD") * 100, 1)
+    r.number("fleet.sample_spread.vm_repetitions_pct", SPREAD, lambda: spread(report2, "MAD") * 100)
+    r.number("fleet.sample_spread.two_runs_nearest_pct", SPREAD,
+             lambda: float(r.file(SPREAD).grab(r"^  the nearest over all points: ([\d.]+)$")) * 100, 1)
+    runs = lambda: [float(x) for x in r.file(SPREAD).grab_all(r"^  docs/measurements/run-repeat.*, sd ([\d.]+)$")]  # noqa: E731
+    r.number("fleet.sample_spread.runs_low_pct", SPREAD, lambda: min(runs()) * 100, 1)
+    r.number("fleet.sample_spread.runs_high_pct", SPREAD, lambda: max(runs()) * 100, 1)
+    chance = lambda share, what: float(r.file(SPREAD).grab(  # noqa: E731
+        rf"^two independent samples .* within {share} of each other: about ([\d.e+-]+); all 3 of the smallest sweep "
+        r"([\d.e+-]+), all 21 of a fixture's ([\d.e+-]+); expected among the 5e9 pairs .*: ([\d.e+-]+)$",
+        {"one": 1, "three": 2, "fixture": 3, "expected": 4}[what]))
+    mantissa = lambda x: x / 10 ** math.floor(math.log10(x))  # noqa: E731
+    exponent = lambda x: math.floor(math.log10(x))  # noqa: E731
+    r.number("fleet.sample_spread.one_in_100k", SPREAD, lambda: chance("1e-06", "one") * 1e5, 1)
+    r.number("fleet.sample_spread.fixture_mantissa", SPREAD, lambda: mantissa(chance("1e-06", "fixture")), 1)
+    r.number("fleet.sample_spread.fixture_exp", SPREAD, lambda: exponent(chance("1e-06", "fixture")))
+    r.number("fleet.sample_spread.three_mantissa", SPREAD, lambda: mantissa(chance("1e-06", "three")), 1)
+    r.number("fleet.sample_spread.three_exp", SPREAD, lambda: exponent(chance("1e-06", "three")))
+    r.number("fleet.sample_spread.expected_mantissa", SPREAD, lambda: mantissa(chance("1e-06", "expected")), 1)
+    r.number("fleet.sample_spread.expected_exp", SPREAD, lambda: exponent(chance("1e-06", "expected")))
+    r.number("fleet.sample_spread.expected_at_1e_4", SPREAD, lambda: chance("0.0001", "expected"))
+
+
+CAMPS = M + "fleet-false-camps-2026-12-05.txt"
+CAMPS_BEFORE = M + "fleet-false-camps-2026-12-05-camp-rule-as-on-main.txt"
+
+
+def camp_runs(r, path):
+    """false-camps' runs in a stored file: (SKUs, hosts disagree, hosts left out %) each."""
+    return [(int(skus), int(bad), float(out)) for skus, out, bad in re.findall(
+        r"^clean SKUs: (\d+) .*\n.*\nhosts left out as outliers: \d+ of \d+ \(([\d.]+)%\)\n(?:.*\n){2}"
+        r"SKUs hosts_disagree \(false camp rate\): (\d+) of", r.file(path).body, re.M)]
+
+
+def register_false_camps(r):
+    """false-camps (tests/support/false_camps.cpp): clean generated SKUs that end hosts_disagree,
+    with the camp rule as it is and as it was before its agreement factor."""
+    for i, name in enumerate(("seed1", "seed2", "count_noise")):
+        r.add(f"fleet.false_camps.{name}", CAMPS, lambda i=i: str(camp_runs(r, CAMPS)[i][1]))
+        r.add(f"fleet.false_camps.{name}_skus", CAMPS, lambda i=i: f"{camp_runs(r, CAMPS)[i][0]:,}")
+    r.number("fleet.false_camps.left_out_min_pct", CAMPS, lambda: min(x for _, _, x in camp_runs(r, CAMPS)), 1)
+    r.number("fleet.false_camps.left_out_max_pct", CAMPS, lambda: max(x for _, _, x in camp_runs(r, CAMPS)), 1)
+    for i, name in enumerate(("seed1", "seed2")):
+        r.add(f"fleet.false_camps_before.{name}", CAMPS_BEFORE, lambda i=i: str(camp_runs(r, CAMPS_BEFORE)[i][1]))
+        r.add(f"fleet.false_camps_before.{name}_skus", CAMPS_BEFORE, lambda i=i: f"{camp_runs(r, CAMPS_BEFORE)[i][0]:,}")
+        r.number(f"fleet.false_camps_before.{name}_pct", CAMPS_BEFORE,
+                 lambda i=i: 100 * camp_runs(r, CAMPS_BEFORE)[i][1] / camp_runs(r, CAMPS_BEFORE)[i][0], 1)

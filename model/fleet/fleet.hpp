@@ -130,9 +130,11 @@ struct FleetOptions {
 // Hosts agree when each fitted host's median time per page, at the measured thread counts
 // nearest the recommended value and the kernel default, lies within this factor of the hosts'
 // median there. 1.25 is set against the test generator's hosts only (tests/support/
-// fleet_generator.cpp, whose hosts' levels spread by a log standard deviation of 0.03,
-// kHostNoise: 1.25 is about seven of them); no real SKU's host-to-host spread has been measured,
-// and one wider than that would make clean hosts disagree.
+// fleet_generator.cpp, whose hosts' levels spread by a log standard deviation of 0.03 by
+// default, FleetSpec::host_noise: 1.25 is about seven of them, and between four and five of the
+// 0.05 consecutive runs of one machine spread by, which the false camp rate is measured with:
+// docs/fleet.md "Outliers"); no real SKU's host-to-host spread has been measured, and one wider
+// than that would make clean hosts disagree.
 inline constexpr double kHostAgreementFactor = 1.25;
 // Verified boots agree with the SKU's prediction while their median measured/predicted ratio
 // lies within [low, high]: a judgement, tried only on the test generator's boots (their ratios
