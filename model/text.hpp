@@ -55,6 +55,10 @@ std::string count_text(long long n, std::string_view noun, std::string_view plur
 // s without its leading and trailing ASCII blanks (space, tab, CR, LF, VT, FF).
 std::string_view trim(std::string_view s);
 
+// s with its ASCII capitals in lower case, every other byte as it is: how names DNS compares
+// and identities hashed (model/hardware_identity.hpp) are made one form, whatever the locale.
+std::string ascii_lower(std::string_view s);
+
 // Text from a file, a command line or another machine, safe to print on a terminal: control
 // characters (C0, DEL and C1 as UTF-8) become visible escapes ("\x1b", "\r", "\n",
 // "\u009b"), so input cannot move the cursor, retitle the window or clear the screen, and so

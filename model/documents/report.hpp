@@ -17,6 +17,7 @@
 #include "model/documents/probe_record.hpp"
 #include "model/documents/sweep.hpp"
 #include "model/documents/verification.hpp"
+#include "model/hardware_identity.hpp"
 #include "model/recommend.hpp"
 #include "model/warning.hpp"
 
@@ -94,7 +95,9 @@ struct ReportRun {
     ReportTool tool;
     std::string generated_at;  // ISO 8601 UTC
     ProbeRecord probe;
-    std::string hostname;                 // probe.host.hostname
+    std::string hostname;  // probe.host.hostname
+    // probe.host.hardware_identity; nothing in reports written before it.
+    std::optional<HardwareIdentity> hardware_identity;
     std::string cpu_microarch;            // probe.cpu.microarch
     std::optional<std::string> firmware;  // "bios <version>, microcode <revision>"
     SkuKey sku;
@@ -192,6 +195,10 @@ SkuKey read_sku(const JsonField& sku);
 // "bios <version>, microcode <revision>" from a probe's optional `firmware` block; nothing when
 // it is absent or names neither.
 std::optional<std::string> firmware_text(const JsonField& firmware);
+
+// A host block's optional `hardware_identity` (model/hardware_identity.hpp): its source and hash,
+// or no source and why; nothing when absent.
+std::optional<HardwareIdentity> read_hardware_identity(const JsonField& identity);
 
 // A `decision` field wherever a document keeps one ("set" or "keep_default").
 Decision read_decision(const JsonField& decision);

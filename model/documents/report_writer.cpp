@@ -219,6 +219,8 @@ Report make_report(ReportParts parts) {
     run.cpu_microarch =
         JsonField(parts.probe.cpu).hint<std::string>("microarch").value_or("unknown");
     run.firmware = firmware_text(JsonField(parts.probe.firmware));
+    run.hardware_identity =
+        read_hardware_identity(JsonField(parts.probe.host)["hardware_identity"]);
     run.sku = sku_key(parts.data->machine, parts.sweep.page_size_kb);
     run.warnings = collect_warnings(init_on_alloc, parts.sweep, parts.fit);
     run.probe = std::move(parts.probe);

@@ -74,11 +74,7 @@ std::optional<std::string> host_name_problem(std::string_view name) {
 std::string canonical_host_name(std::string_view name) {
     if (!name.empty() && name.back() == '.')
         name.remove_suffix(1);
-    std::string out(name);
-    std::transform(out.begin(), out.end(), out.begin(), [](char c) {
-        return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
-    });
-    return out;
+    return ascii_lower(name);
 }
 
 std::string_view first_label(std::string_view name) {

@@ -71,7 +71,7 @@ other_documents=(
     "tuner/sweep/plan.cpp: the sweep plan (--dry-run --json)"
     "tuner/boot/ledger.cpp: apply's ledger"
     "tuner/sweep/pool_state.cpp cli/cmd_restore.cpp: the saved pools and restore's result"
-    "cli/json_result.cpp cli/cmd_boot_sweep.cpp cli/cmd_verify.cpp: the commands' --json results"
+    "cli/json_result.cpp cli/cmd_boot_sweep.cpp cli/cmd_verify.cpp cli/cmd_fleet_ingest.cpp: the commands' --json results"
     "reports/prometheus.cpp: the Prometheus labels"
     "fleet_db/report_intake.cpp: the intake's version check before the reader"
     "cli/setting_flags.cpp cli/commands.cpp: setting and command names, not JSON"

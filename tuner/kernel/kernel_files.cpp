@@ -207,6 +207,29 @@ std::optional<std::string> dmi_id(const KernelFs& fs, std::string_view name) {
     return non_empty_line(fs, "/sys/class/dmi/id/" + std::string(name));
 }
 
+namespace {
+
+model::IdentityReading identity_file(const KernelFs& fs, std::string_view file) {
+    model::IdentityReading reading{std::string(file), fs.read_line(file), ""};
+    if (reading.line && reading.line->empty()) {
+        reading.line.reset();
+        reading.problem = "is empty";
+    } else if (!reading.line) {
+        reading.problem = fs.exists(file) ? "could not be read" : "is absent";
+    }
+    return reading;
+}
+
+}  // namespace
+
+model::IdentityReading dmi_product_uuid(const KernelFs& fs) {
+    return identity_file(fs, "/sys/class/dmi/id/product_uuid");
+}
+
+model::IdentityReading machine_id_file(const KernelFs& fs) {
+    return identity_file(fs, "/etc/machine-id");
+}
+
 std::optional<std::string> running_kernel_config(const KernelFs& fs, const std::string& release) {
     auto gz = fs.resolve("/proc/config.gz");
     std::error_code ec;

@@ -12,6 +12,7 @@
 #include <string>
 #include <string_view>
 
+#include "model/hardware_identity.hpp"
 #include "model/page_sizes.hpp"
 #include "tuner/kernel/kernel_fs.hpp"
 
@@ -91,6 +92,13 @@ std::optional<std::string> hypervisor_type(const KernelFs& fs);
 // /sys/class/dmi/id/<name> ("sys_vendor", "product_name", "bios_version"); nothing when absent
 // or empty.
 std::optional<std::string> dmi_id(const KernelFs& fs, std::string_view name);
+
+// The files a machine's hardware identity is read from (model/hardware_identity.hpp), each with
+// its first line or why it has none: /sys/class/dmi/id/product_uuid, the DMI table's UUID, which
+// the kernel lets only root read and machines without a DMI table (most arm64 ones, many
+// guests) lack; /etc/machine-id (machine-id(5)), which systemd writes at installation.
+model::IdentityReading dmi_product_uuid(const KernelFs& fs);
+model::IdentityReading machine_id_file(const KernelFs& fs);
 
 // The running kernel's build configuration: /proc/config.gz through gzip, else
 // /boot/config-<release>; nothing when neither can be read.

@@ -393,6 +393,7 @@ Probe probe_machine(const KernelFs& fs) {
     require_gathered_tree(fs);
     Probe p;
     p.hostname = hostname_of(fs);
+    p.hardware_identity = model::hardware_identity(dmi_product_uuid(fs), machine_id_file(fs));
     p.cpu = parse_cpuinfo(cpuinfo_text(fs).value_or(""));
     // arm64: the register itself where sysfs shows it, /proc/cpuinfo's fields otherwise
     // (docs/kernel-facts.md "The CPU's identity on arm64").

@@ -11,6 +11,7 @@
 
 #include "model/alloc_threads.hpp"
 #include "model/documents/probe_record.hpp"
+#include "model/hardware_identity.hpp"
 #include "tuner/kernel/boot_log.hpp"
 #include "tuner/kernel/boot_pool.hpp"
 #include "tuner/kernel/cmdline.hpp"
@@ -103,6 +104,8 @@ struct Firmware {
 
 struct Probe {
     std::string hostname;
+    // A hash of what names the machine (model/hardware_identity.hpp), or why there is none.
+    model::HardwareIdentity hardware_identity;
     CpuIdentity cpu;
     Topology topology;
     KernelFacts kernel;

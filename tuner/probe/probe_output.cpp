@@ -133,6 +133,17 @@ json cpu_json(const CpuIdentity& c) {
     return cpu;
 }
 
+// The host block's identity: its source and hash, or no source and why
+// (model/hardware_identity.hpp).
+json hardware_identity_json(const model::HardwareIdentity& identity) {
+    json out = {{"source", model::to_string(identity.source)}};
+    if (identity.source == model::IdentitySource::none)
+        out["reason"] = identity.reason;
+    else
+        out["sha256"] = identity.sha256;
+    return out;
+}
+
 // Only what was read: the block is optional in the report (old reports have none); null when
 // nothing was.
 json firmware_json(const Firmware& f) {
@@ -147,7 +158,8 @@ json firmware_json(const Firmware& f) {
 }  // namespace
 
 model::ProbeRecord probe_record(const Probe& p) {
-    return {{{"hostname", p.hostname}},
+    return {{{"hostname", p.hostname},
+             {"hardware_identity", hardware_identity_json(p.hardware_identity)}},
             cpu_json(p.cpu),
             topology_json(p.topology),
             kernel_json(p.kernel),
@@ -171,6 +183,11 @@ std::string format_summary(const Probe& p) {
     std::ostringstream s;
     const auto& k = p.kernel;
     s << "host      " << (p.hostname.empty() ? "(unknown)" : p.hostname) << "\n";
+    if (const auto& id = p.hardware_identity; id.source == model::IdentitySource::none)
+        s << "identity  none: " << id.reason << "\n";
+    else
+        s << "identity  " << model::to_string(id.source) << ", sha256 " << id.sha256.substr(0, 16)
+          << "...\n";
     s << "cpu       " << p.cpu.model_name << "\n";
     if (const auto& m = p.cpu.midr)
         s << "          " << p.cpu.vendor << " part " << hex_text(m->part, 3) << " r" << m->variant

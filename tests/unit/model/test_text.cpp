@@ -82,6 +82,13 @@ TEST_CASE("trim removes ASCII blanks at both ends and nothing inside") {
     CHECK(trim("").empty());
 }
 
+TEST_CASE("ascii_lower lowers ASCII capitals alone") {
+    CHECK(ascii_lower("WEB-17.Example.COM") == "web-17.example.com");
+    CHECK(ascii_lower("4C4C4544-B4C0") == "4c4c4544-b4c0");
+    CHECK(ascii_lower("\xc3\x89t\xc3\xa9") == "\xc3\x89t\xc3\xa9");  // UTF-8 as it is
+    CHECK(ascii_lower("").empty());
+}
+
 TEST_CASE("page sizes and UTC times") {
     CHECK(page_size_text(2048) == "2 MiB");
     CHECK(page_size_text(1024 * 1024) == "1 GiB");

@@ -2,6 +2,8 @@
 // tree that lacks the files, and on scratch trees holding one file as a kernel may write it.
 #include <doctest/doctest.h>
 
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -32,6 +34,7 @@ class ScratchTree {
         std::filesystem::remove_all(dir_, ec);
     }
     KernelFs fs() const { return KernelFs(dir_); }
+    const std::filesystem::path& dir() const { return dir_; }
 
   private:
     std::filesystem::path dir_;
@@ -217,4 +220,52 @@ TEST_CASE("the buddy allocator and page size facts of gathered trees") {
     ScratchTree bare("/proc/cmdline", "ro\n");
     CHECK(running_buddy_allocator(bare.fs()).largest_block_kb() == 4096);
     CHECK(running_page_size_facts(bare.fs()).default_size_kb == 2048);
+}
+
+TEST_CASE("identity files: the product UUID and machine ID of a tree, or why there are none") {
+    const KernelFs skylake(test::fixture("skylake-4node"));
+    const auto uuid = dmi_product_uuid(skylake);
+    CHECK(uuid.file == "/sys/class/dmi/id/product_uuid");
+    CHECK(uuid.line == "4C4C4544-0051-3010-8052-B4C04F4B4E32");
+    CHECK(machine_id_file(skylake).line == "b08dfa6083e7567a1921a715000001fb");
+    const KernelFs vm(test::fixture("vm-1node"));
+    CHECK_FALSE(dmi_product_uuid(vm).line);
+    CHECK(dmi_product_uuid(vm).problem == "is absent");
+    CHECK(machine_id_file(vm).problem == "is absent");
+    const ScratchTree empty("/etc/machine-id", "\n");
+    CHECK_FALSE(machine_id_file(empty.fs()).line);
+    CHECK(machine_id_file(empty.fs()).problem == "is empty");
+}
+
+namespace {
+
+// 0 when the product UUID of `tree`, readable by root alone as the kernel makes it, is
+// "could not be read" to nobody (65534), in a child process; 1 otherwise.
+int unreadable_as_nobody(const ScratchTree& tree) {
+    const pid_t pid = fork();
+    if (pid == 0) {
+        if (geteuid() == 0 && seteuid(65534) != 0)
+            _exit(2);
+        const auto reading = dmi_product_uuid(tree.fs());
+        _exit(!reading.line && reading.problem == "could not be read" ? 0 : 1);
+    }
+    int status = 0;
+    if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+        return -1;
+    return WEXITSTATUS(status);
+}
+
+}  // namespace
+
+TEST_CASE("identity files: a product UUID only root may read is unreadable, not absent") {
+    const ScratchTree tree("/sys/class/dmi/id/product_uuid",
+                           "4C4C4544-0051-3010-8052-B4C04F4B4E32\n");
+    // The tree's directories open to all (as /sys's are), the file to its owner alone; a
+    // process that is not root keeps no right to its own file either.
+    for (auto dir = tree.dir() / "sys/class/dmi/id"; dir != tree.dir().parent_path();
+         dir = dir.parent_path())
+        REQUIRE(chmod(dir.c_str(), 0755) == 0);
+    const auto file = tree.dir() / "sys/class/dmi/id/product_uuid";
+    REQUIRE(chmod(file.c_str(), geteuid() == 0 ? 0400 : 0) == 0);
+    CHECK(unreadable_as_nobody(tree) == 0);
 }

@@ -79,6 +79,43 @@ TEST_CASE("probe: firmware from the DMI table and cpuinfo, absent where the tree
     CHECK_FALSE(to_json(vm).contains("firmware"));
 }
 
+TEST_CASE("probe: the hardware identity, from the DMI table, the machine ID or neither") {
+    const Probe skylake = probe_machine(KernelFs(fixture("skylake-4node")));
+    CHECK(skylake.hardware_identity.source == model::IdentitySource::dmi_product_uuid);
+    CHECK(skylake.hardware_identity.sha256 ==
+          model::identity_hash(model::IdentitySource::dmi_product_uuid,
+                               "4c4c4544-0051-3010-8052-b4c04f4b4e32"));
+    const auto host = to_json(skylake)["host"];
+    CHECK(host["hostname"] == "skylake-4node");
+    CHECK(host["hardware_identity"] ==
+          nlohmann::json{{"source", "dmi_product_uuid"},
+                         {"sha256", skylake.hardware_identity.sha256}});
+    // Neither the UUID nor the machine ID is written anywhere in the probe's output.
+    const std::string text = to_json(skylake).dump() + format_summary(skylake);
+    CHECK(text.find("4c4c4544") == std::string::npos);
+    CHECK(text.find("4C4C4544") == std::string::npos);
+    CHECK(text.find("b08dfa60") == std::string::npos);
+    CHECK(format_summary(skylake).find("identity  dmi_product_uuid, sha256 " +
+                                       skylake.hardware_identity.sha256.substr(0, 16)) !=
+          std::string::npos);
+
+    // No DMI table: the machine ID; a UUID of zeros names no machine: the machine ID too.
+    for (const char* tree : {"zen4-2node", "neoverse-n1-1node"}) {
+        CAPTURE(tree);
+        const Probe p = probe_machine(KernelFs(fixture(tree)));
+        CHECK(p.hardware_identity.source == model::IdentitySource::machine_id);
+        CHECK(model::is_identity_hash(p.hardware_identity.sha256));
+    }
+    const Probe vm = probe_machine(KernelFs(fixture("vm-1node")));
+    CHECK(vm.hardware_identity.source == model::IdentitySource::none);
+    CHECK(vm.hardware_identity.reason ==
+          "/sys/class/dmi/id/product_uuid is absent; /etc/machine-id is absent");
+    CHECK(to_json(vm)["host"]["hardware_identity"] ==
+          nlohmann::json{{"source", "none"}, {"reason", vm.hardware_identity.reason}});
+    CHECK(format_summary(vm).find("identity  none: /sys/class/dmi/id/product_uuid is absent") !=
+          std::string::npos);
+}
+
 TEST_CASE("probe: 2-node 192-thread Zen 4 server with node-format hugepages=") {
     Probe p = probe_machine(KernelFs(fixture("zen4-2node")));
     CHECK(p.cpu.microarch == "zen4");
