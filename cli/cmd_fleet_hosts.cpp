@@ -80,6 +80,8 @@ int run_fleet_hosts(const Args& args) {
         for (const auto& m : c.same_machine)
             std::cout << "; same machine as " << printable_text(m.host) << " ("
                       << printable_text(m.reason) << "), counted once";
+        if (c.new_hardware)
+            std::cout << "; " << printable_text(model::fleet::new_hardware_text(*c.new_hardware));
         if (other && std::count(other->hosts.begin(), other->hosts.end(), c.host) > 0)
             std::cout << "; also measured with init_on_alloc " << (other->on ? "on" : "off")
                       << " (SKU " << printable_text(other->key) << ")";

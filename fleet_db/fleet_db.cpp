@@ -991,6 +991,9 @@ void FleetDb::migrate() {
     refuse_newer(version);
     if (version == 0)
         *sql_ << "CREATE TABLE schema_info (version INTEGER NOT NULL)";
+    // The digests are written once, after the last migration that raises their version: each
+    // writes the digest of this hugetune, and no migration reads them.
+    bool digests = false;
     for (int v = version + 1; v <= latest; ++v) {
         for (const auto& statement : migration_statements(v, target_.dialect))
             *sql_ << statement;
@@ -998,11 +1001,13 @@ void FleetDb::migrate() {
             hash_carried_verifications(*sql_);
         if (v == kCpuIdentityKeyVersion)
             rekey_by_reader(*sql_);
-        if (v == kRunDigestsVersion || v == kJudgedWarningsVersion)
-            write_run_digests(*sql_);
+        if (v == kRunDigestsVersion || v == kJudgedWarningsVersion || v == kHardwareIdVersion)
+            digests = true;
         if (v == kLz4Version && target_.dialect == Dialect::postgresql)
             compress_with_lz4(*sql_);
     }
+    if (digests)
+        write_run_digests(*sql_);
     *sql_ << "DELETE FROM schema_info";
     *sql_ << "INSERT INTO schema_info (version) VALUES (:v)", soci::use(latest);
     t.commit();

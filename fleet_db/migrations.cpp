@@ -150,6 +150,12 @@ const std::vector<std::vector<std::string>> kMigrations = {
         // answers kept were judged by the lists.
         "DELETE FROM sku_answers",
     },
+    {
+        // Each run's hardware identity joins its digest (docs/fleet.md "The host-name rule"),
+        // where a SKU's answer reads it: every digest is written again (fleet_db.cpp), and the
+        // answers kept counted a host name's machines as one host.
+        "DELETE FROM sku_answers",
+    },
 };
 
 std::string with_dialect(std::string sql, Dialect dialect);

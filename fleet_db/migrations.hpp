@@ -36,6 +36,9 @@ inline constexpr int kRunDigestsVersion = 7;
 // Migration 15 raises the digest's version to 2 (warning codes judged from the report's facts):
 // whoever applies it writes every digest again, as for migration 7.
 inline constexpr int kJudgedWarningsVersion = 15;
+// Migration 16 raises it to 3 (each run's hardware identity, which splits a host name's runs by
+// machine: docs/fleet.md "The host-name rule"): the digests written again as for 15.
+inline constexpr int kHardwareIdVersion = 16;
 
 // Migration 8 changes no table; on PostgreSQL whoever applies it has the server compress the
 // large text columns (kLz4Columns) with lz4 from then on, where the server was built with it.

@@ -23,6 +23,8 @@ namespace hugetune::model::fleet {
 // The report's `sku` block (model/documents/report.hpp): hosts with the same key share one
 // answer.
 using SkuKey = model::SkuKey;
+using model::IdentityKey;
+using model::IdentitySource;
 
 // "<microarch>/<nodes>n/<threads>t/<gib>g/<page kB>k/ioa<0|1>", e.g.
 // "skylake/4n/28t/192g/2048k/ioa1": what `fleet recommend --sku` takes and every output prints.
@@ -42,6 +44,8 @@ struct RunFacts {
     std::string tool_version;
     std::optional<std::string> kernel_release;
     std::optional<std::string> firmware;  // BIOS version and microcode, when the report has them
+    // The report's hardware identity as the host-name rule compares it; nothing when it has none.
+    std::optional<IdentityKey> hardware;
     SweepData sweep;  // the report's samples and machine facts, as `fit` reads a sweep
     Decision decision = Decision::set;
     int hugepage_alloc_threads = 1;
@@ -220,10 +224,25 @@ struct SameMachine {
     std::string reason;
 };
 
+// The runs of another hardware identity than the first under one host name, counted as a host
+// of their own (docs/fleet.md "The host-name rule"): the name, the time of their first run, and
+// the sources of their identity and of the name's first.
+struct NewHardware {
+    std::string host;
+    std::string since;
+    IdentitySource source = IdentitySource::none;
+    IdentitySource first_source = IdentitySource::none;
+};
+
+// "hardware identity changed at the run of TIME (...): counted as a new host, apart from HOST's
+// earlier runs", as `fleet hosts` says it.
+std::string new_hardware_text(const NewHardware& change);
+
 // One host against its SKU's other hosts.
 struct HostCheck {
     std::string host;
     std::vector<SameMachine> same_machine;
+    std::optional<NewHardware> new_hardware;  // set on the host its runs were split into
     int runs = 0;
     bool outlier = false;
     std::vector<std::string> reasons;       // one plain clause per reason; empty when clean

@@ -134,6 +134,16 @@ std::vector<double> robust_deviations(const std::vector<double>& values, double 
     return z;
 }
 
+std::string new_hardware_text(const NewHardware& change) {
+    const std::string source(to_string(change.source));
+    const bool same = change.source == change.first_source;
+    return "hardware identity changed at the run of " + change.since + " (" +
+           (same ? "another " + source + " than " : source + ", where ") + change.host +
+           "'s first runs" +
+           (same ? std::string() : " had " + std::string(to_string(change.first_source))) +
+           "): counted as a new host, apart from " + change.host;
+}
+
 std::vector<HostCheck> check_hosts(const std::vector<FleetRun>& runs,
                                    const FleetOptions& /*options*/, const InputSource& runs_input) {
     return check_host_runs(read_host_runs(runs, runs_input));
@@ -146,6 +156,7 @@ std::vector<HostCheck> check_host_runs(const std::vector<HostRuns>& hosts) {
         HostCheck c;
         c.host = host.host;
         c.same_machine = host.same_machine;
+        c.new_hardware = host.new_hardware;
         if (!host.short_name_of.empty())
             flag(c, "its name is the short name of " + join(host.short_name_of) +
                         ": which machine it is cannot be told, so it is left out of the fit; "

@@ -35,6 +35,70 @@ std::optional<std::uint64_t> most_common_pool(const std::vector<HostRuns>& hosts
         ->first;
 }
 
+// The name of the host that a name's `nth` hardware identity (from 2) is counted as.
+std::string hardware_host_name(const std::string& name, std::size_t nth) {
+    return name + " (hardware " + std::to_string(nth) + ")";
+}
+
+// The identities of `runs` in their order, each once.
+std::vector<IdentityKey> identities_of(const std::vector<RunFacts>& runs) {
+    std::vector<IdentityKey> identities;
+    for (const auto& run : runs)
+        if (run.hardware &&
+            std::find(identities.begin(), identities.end(), *run.hardware) == identities.end())
+            identities.push_back(*run.hardware);
+    return identities;
+}
+
+// The runs of one name as hosts by hardware identity: the runs of the identity that ran first
+// and those without one keep the name; each other identity's runs, in the order they first
+// ran, are a host of their own, hardware_host_name's, marked with the change. Nothing when the
+// name's runs carry one identity at most.
+std::vector<HostRuns> split_host_by_hardware(HostRuns& host) {
+    if (identities_of(host.runs).size() < 2)
+        return {};
+    std::stable_sort(host.runs.begin(), host.runs.end(), [](const RunFacts& a, const RunFacts& b) {
+        return a.generated_at < b.generated_at;
+    });
+    const std::vector<IdentityKey> identities = identities_of(host.runs);
+    std::vector<HostRuns> split(identities.size() - 1);
+    std::vector<RunFacts> kept;
+    for (auto& run : host.runs) {
+        const auto nth = run.hardware
+                             ? std::find(identities.begin(), identities.end(), *run.hardware) -
+                                   identities.begin()
+                             : 0;
+        if (nth == 0) {
+            kept.push_back(std::move(run));
+            continue;
+        }
+        HostRuns& to = split[static_cast<std::size_t>(nth - 1)];
+        if (to.runs.empty()) {
+            to.host = hardware_host_name(host.host, static_cast<std::size_t>(nth + 1));
+            to.new_hardware = NewHardware{host.host, run.generated_at, run.hardware->source,
+                                          identities.front().source};
+        }
+        to.runs.push_back(std::move(run));
+    }
+    host.runs = std::move(kept);
+    return split;
+}
+
+// Every name's runs split by hardware identity (docs/fleet.md "The host-name rule"): a name
+// whose reports came from two machines (another machine's report renamed to it, a board
+// replaced) is two hosts, each counted once. No stored name holds a blank, so the split hosts'
+// names are no stored host's.
+void split_by_hardware(std::map<std::string, HostRuns>& by_host) {
+    std::vector<HostRuns> added;
+    for (auto& [name, host] : by_host)
+        for (auto& split : split_host_by_hardware(host))
+            added.push_back(std::move(split));
+    for (auto& host : added) {
+        std::string name = host.host;
+        by_host.emplace(std::move(name), std::move(host));
+    }
+}
+
 // `from`'s runs and names into `into`, each run whose samples `into` already holds (bit for bit
 // or within kSameSampleShare) left out: one machine's samples are taken once.
 void absorb(HostRuns& into, HostRuns&& from, std::string reason) {
@@ -147,6 +211,7 @@ std::vector<HostRuns> HostRunsReader::hosts() && {
     if (by_host_.empty())
         throw InputError(input_, std::nullopt, "no runs of this SKU; ingest reports first");
     join_short_names(by_host_);
+    split_by_hardware(by_host_);
     std::vector<HostRuns> out = join_same_samples(by_host_);
     by_host_.clear();
     for (auto& host : out)

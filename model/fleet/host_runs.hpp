@@ -18,12 +18,16 @@ struct HostRuns {
     // When `host` is a short name that two or more stored names begin with: those names. Which
     // machine it is cannot be told, so it is judged apart and left out of the fit.
     std::vector<std::string> short_name_of = {};
+    // When these are the runs of another hardware identity than the first under their name.
+    std::optional<NewHardware> new_hardware = {};
 };
 
 // Reads every run (an error names the run and the JSON path), checks they share one SKU key
 // and groups them by host, in host name order, one machine one host: a short name joins the
-// one stored name it is the first label of, and a host whose runs carry the same samples as an
-// earlier host's joins that host, its runs taken once (docs/fleet.md "The host-name rule").
+// one stored name it is the first label of, a name whose runs carry two hardware identities is
+// a host per identity (the later ones "NAME (hardware 2)" and on), and a host whose runs carry
+// the same samples as an earlier host's joins that host, its runs taken once (docs/fleet.md
+// "The host-name rule").
 // Throws InputError when there are none. Errors are about `input`, a run's about its part
 // "run <key> of host <host>".
 std::vector<HostRuns> read_host_runs(const std::vector<FleetRun>& runs, const InputSource& input);

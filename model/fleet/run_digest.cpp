@@ -146,6 +146,22 @@ MachineFacts read_machine(const json& j) {
     return m;
 }
 
+// A run's identity key as [source, the hash's first 64 bits], or null.
+json hardware_json(const std::optional<IdentityKey>& key) {
+    if (!key)
+        return nullptr;
+    return {to_string(key->source), key->hash_prefix};
+}
+
+std::optional<IdentityKey> read_hardware(const json& j) {
+    if (j.is_null())
+        return std::nullopt;
+    const auto source = model::identity_source(j.at(0).get<std::string>());
+    if (!source || *source == IdentitySource::none)
+        throw std::invalid_argument("not an identity's source");
+    return IdentityKey{*source, j.at(1).get<std::uint64_t>()};
+}
+
 json sku_json(const SkuKey& k) {
     return {k.microarch,           k.nodes,        k.hardware_threads_per_node,
             k.memory_per_node_gib, k.page_size_kb, or_null(k.init_on_alloc)};
@@ -187,6 +203,7 @@ std::optional<std::string> run_digest(const RunFacts& run) {
                          {"tool_version", run.tool_version},
                          {"kernel_release", or_null(run.kernel_release)},
                          {"firmware", or_null(run.firmware)},
+                         {"hardware", hardware_json(run.hardware)},
                          {"decision", to_string(run.decision)},
                          {"threads", run.hugepage_alloc_threads},
                          {"predicted_seconds", run.predicted_seconds},
@@ -230,6 +247,7 @@ std::optional<RunFacts> read_run_digest(std::string_view text, const InputSource
         run.tool_version = d.at("tool_version").get<std::string>();
         run.kernel_release = optional_of<std::string>(d, "kernel_release");
         run.firmware = optional_of<std::string>(d, "firmware");
+        run.hardware = read_hardware(d.at("hardware"));
         const std::string decision = d.at("decision").get<std::string>();
         if (decision != to_string(Decision::set) && decision != to_string(Decision::keep_default))
             return std::nullopt;

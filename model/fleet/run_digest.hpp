@@ -18,7 +18,7 @@ namespace hugetune::model::fleet {
 // The digest's format. Raised whenever read_run would make other facts of the same report (a
 // reader's rule changed, a field added to RunFacts): a digest of another version is not read,
 // and the database's migration to the hugetune that raises it writes every digest again.
-inline constexpr int kRunDigestVersion = 2;
+inline constexpr int kRunDigestVersion = 3;
 
 // The digest of `run` as read_run made it, its verifications left out (the database keeps
 // those apart); nothing for facts a digest does not carry (a boot sweep's settings).

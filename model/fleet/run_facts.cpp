@@ -38,6 +38,8 @@ RunFacts read_run(const Report& report) {
     run.tool_version = r.tool.version;
     run.kernel_release = report.kernel.release;
     run.firmware = r.firmware;
+    if (r.hardware_identity)
+        run.hardware = identity_key(*r.hardware_identity);
     // The report's top holds the probe's blocks (cpu, topology, kernel, virtualization).
     run.sweep = fit_input(r.sweep, JsonField(report.document), "sweep.points");
     run.decision = rec.decision;

@@ -62,8 +62,16 @@ json to_json(const HostCheck& c) {
     json same = json::array();
     for (const auto& m : c.same_machine)
         same.push_back({{"host", m.host}, {"reason", m.reason}});
+    json new_hardware = nullptr;
+    if (const auto& n = c.new_hardware)
+        new_hardware = {{"host", n->host},
+                        {"since", n->since},
+                        {"source", to_string(n->source)},
+                        {"first_source", to_string(n->first_source)},
+                        {"reason", new_hardware_text(*n)}};
     return {{"host", c.host},
             {"same_machine", same},
+            {"new_hardware", new_hardware},
             {"runs", c.runs},
             {"outlier", c.outlier},
             {"reasons", c.reasons},

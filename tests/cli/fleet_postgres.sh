@@ -71,6 +71,8 @@ db_sql "$pg_url" "CREATE DATABASE groups"
 groups_suite "${pg_url/\/postgres\?//groups?}"
 db_sql "$pg_url" "CREATE DATABASE stale"
 stale_suite "${pg_url/\/postgres\?//stale?}"
+db_sql "$pg_url" "CREATE DATABASE hwid"
+hardware_identity_suite "${pg_url/\/postgres\?//hwid?}"
 
 # The boot writer role (fleet_db/sql/boot-writer-role.sql, as docs/fleet.md "The boot writer
 # role" makes it): it adds boot records, through verify, and reads, updates and deletes nothing.

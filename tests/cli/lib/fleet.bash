@@ -852,6 +852,81 @@ host_names_suite() {
     [[ $(json_field "$out" 'd["hosts"], d["runs"]') == "(1, 2)" ]] || fail "old db: $(cat "$out")"
 }
 
+# with_identity REPORT SOURCE [VALUE]: REPORT's host block given the identity a probe writes
+# that read VALUE from SOURCE (docs/fleet.md "The host-name rule": SHA-256 of hugetune's prefix,
+# the source's name and the value in lower case); SOURCE none: no identity, and why.
+with_identity() {
+    python3 -S - "$@" <<'PY'
+import hashlib, json, sys
+path, source = sys.argv[1:3]
+doc = json.load(open(path))
+if source == "none":
+    identity = {"source": "none", "reason": "/etc/machine-id is absent"}
+else:
+    text = "hugetune hardware identity 1\n%s\n%s" % (source, sys.argv[3].lower())
+    identity = {"source": source, "sha256": hashlib.sha256(text.encode()).hexdigest()}
+doc["host"]["hardware_identity"] = identity
+json.dump(doc, open(path, "w"), indent=1)
+PY
+}
+
+# The hardware identity (docs/fleet.md "The host-name rule"): a name whose reports carry two
+# machines' identities is two hosts, and `fleet hosts` names the run where it changed; another
+# machine's report renamed to a host's name leaves that host; an identity the reader refuses is
+# refused by ingest; a database of version 15 gets the identities into its digests when opened.
+hardware_identity_suite() {
+    local db=$1 d=$work/hwid sku old_sku
+    mkdir -p "$d"
+    old_sku=$(sku_key_of "$fleet_fixture")
+    sku=intel-6-1004-0/${old_sku#*/}
+    # hw-a's board replaced between its two runs (the second one's samples are another
+    # machine's); hw-b's report renamed to hw-c, whose own runs carry another identity; hw-d's
+    # probe found no identity.
+    make_report "$fleet_fixture" "$d/a1.json" hw-a 2026-12-01T10:00:00Z 1004
+    make_report "$fleet_fixture" "$d/a2.json" hw-a-board 2026-12-02T10:00:00Z 1004
+    rename_report "$d/a2.json" "$d/a2.json" hw-a
+    make_report "$fleet_fixture" "$d/b.json" hw-b 2026-12-03T11:00:00Z 1004
+    make_report "$fleet_fixture" "$d/c.json" hw-c 2026-12-01T12:00:00Z 1004
+    make_report "$fleet_fixture" "$d/d.json" hw-d 2026-12-01T13:00:00Z 1004
+    with_identity "$d/a1.json" machine_id 0a000000000000000000000000000001
+    with_identity "$d/a2.json" machine_id 0a000000000000000000000000000002
+    with_identity "$d/b.json" dmi_product_uuid 4C4C4544-0051-3010-8052-B4C04F4B4E32
+    rename_report "$d/b.json" "$d/b-as-c.json" hw-c
+    with_identity "$d/c.json" machine_id 0c000000000000000000000000000001
+    with_identity "$d/d.json" none
+    expect 0 "$bin" fleet ingest --db "$db" "$d/a1.json" "$d/a2.json" "$d/b.json" "$d/c.json" \
+        "$d/b-as-c.json" "$d/d.json"
+    stdout_has "added 6,"
+    local want="[('hw-a', None, []), ('hw-a (hardware 2)', '2026-12-02T10:00:00Z', []), ('hw-b', None, ['hw-c (hardware 2)']), ('hw-c', None, []), ('hw-d', None, [])]"
+    local hosts='[(h["host"], h["new_hardware"] and h["new_hardware"]["since"], [m["host"] for m in h["same_machine"]]) for h in d["hosts"]]'
+    expect 0 "$bin" fleet hosts --db "$db" --sku "$sku" --json
+    [[ $(json_field "$out" "$hosts") == "$want" ]] || fail "hosts by hardware: $(cat "$out")"
+    expect 0 "$bin" fleet hosts --db "$db" --sku "$sku"
+    stdout_matches "^hw-a \(hardware 2\)  runs 1 .*; hardware identity changed at the run of 2026-12-02T10:00:00Z \(another machine_id than hw-a's first runs\): counted as a new host, apart from hw-a$"
+    expect 0 "$bin" fleet recommend --db "$db" --sku "$sku" --accept-warning vm,low_confidence,poor_fit,failed_resamples --json
+    [[ $(json_field "$out" 'd["hosts"]') == 5 ]] || fail "hosts counted: $(cat "$out")"
+
+    # An identity the reader refuses: refused by ingest, naming the field.
+    make_report "$fleet_fixture" "$d/bad.json" hw-e 2026-12-01T14:00:00Z 1004
+    with_identity "$d/bad.json" machine_id 0e000000000000000000000000000001
+    python3 -S -c 'import json, sys
+doc = json.load(open(sys.argv[1]))
+doc["host"]["hardware_identity"]["sha256"] = "0e00"
+json.dump(doc, open(sys.argv[1], "w"))' "$d/bad.json"
+    expect 2 "$bin" fleet ingest --db "$db" "$d/bad.json"
+    stderr_has "host.hardware_identity.sha256: is not 64 lower-case hex digits"
+
+    # A database of version 15: its digests (version 2) have no identity; opened, each is
+    # written again, and the hosts are the same.
+    db_sql "$db" "UPDATE run_digests SET digest = replace(digest, '\"v\":3', '\"v\":2')" >/dev/null
+    db_sql "$db" "UPDATE schema_info SET version = 15" >/dev/null
+    expect 0 "$bin" fleet hosts --db "$db" --sku "$sku" --json
+    [[ $(json_field "$out" "$hosts") == "$want" ]] || fail "hosts after migration 16: $(cat "$out")"
+    [[ $(db_sql "$db" "SELECT version FROM schema_info") == 16 ]] || fail "not migrated to 16"
+    [[ $(db_sql "$db" "SELECT COUNT(*) FROM run_digests WHERE digest LIKE '%\"v\":3%' AND digest LIKE '%\"hardware\":%'") == \
+        "$(run_count "$db")" ]] || fail "digests after migration 16: $(db_sql "$db" "SELECT digest FROM run_digests" | cut -c1-200)"
+}
+
 # Boot records in the fleet database (docs/fleet.md "Boots"): `fleet ingest` takes them beside
 # reports, told apart by their kind; a boot is stored once however often it is recorded (by its
 # host and boot id, or for a saved log by the record without its time); a bad record is refused

@@ -1,5 +1,5 @@
-// The host-name rule (docs/fleet.md): which names are stored, how two names are one host, and
-// one machine's samples under two names counted once.
+// The host-name rule (docs/fleet.md): which names are stored, how two names are one host, one
+// machine's samples under two names counted once, and two machines under one name two hosts.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -42,6 +42,23 @@ FleetRun nudged(const std::string& host, double share) {
             sample = sample.get<double>() * (1 + share);
     return {host, host + "-run", r};
 }
+
+// A run of `host` at `time` measured on `machine` (its own samples), whose probe read the machine
+// ID `machine_id` (none when empty).
+FleetRun run_on(const std::string& host, const std::string& machine, const std::string& time,
+                const std::string& machine_id) {
+    json r = test::as_host(unwarned_report(), machine);
+    r["host"]["hostname"] = host;
+    r["generated_at"] = time;
+    if (!machine_id.empty())
+        r["host"]["hardware_identity"] = {
+            {"source", "machine_id"},
+            {"sha256", model::identity_hash(model::IdentitySource::machine_id, machine_id)}};
+    return {host, host + "-" + time, r};
+}
+
+constexpr const char* kFirstId = "5f2c1e0b9a7d4c3e8b6a0f1d2e3c4b5a";
+constexpr const char* kSecondId = "9e4d3c2b1a0f4e5d8c7b6a5f4e3d2c1b";
 
 FleetOptions quick() {
     FleetOptions o;
@@ -227,4 +244,89 @@ TEST_CASE("the samples index finds a copy whose sum lies in the neighbouring cel
         CHECK(found->host == 0);
         CHECK_FALSE(index.find(run_of({{1, sum * 0.5}, {2, sum * 0.31}, {4, sum * 0.19}}), hosts));
     }
+}
+
+TEST_CASE("a name whose runs carry two hardware identities is two hosts, the later named apart") {
+    // web-17's machine was replaced between its first and second runs; its third run, from a
+    // hugetune of before the identity, joins the name. Given in no order of time.
+    const std::vector<FleetRun> runs = {
+        run_on("web-17", "new-board", "2026-12-02T10:00:00Z", kSecondId),
+        run_on("web-17", "old-board", "2026-12-01T10:00:00Z", kFirstId),
+        run_on("web-17", "unknown", "2026-12-03T10:00:00Z", ""), own_machine("beta")};
+    const auto checks = check_hosts(runs, quick());
+    REQUIRE(checks.size() == 3);
+    CHECK(checks[0].host == "beta");
+    CHECK_FALSE(checks[0].new_hardware);
+    CHECK(checks[1].host == "web-17");
+    CHECK(checks[1].runs == 2);
+    CHECK_FALSE(checks[1].new_hardware);
+    const HostCheck& later = checks[2];
+    CHECK(later.host == "web-17 (hardware 2)");
+    CHECK(later.runs == 1);
+    CHECK_FALSE(later.outlier);
+    REQUIRE(later.new_hardware);
+    CHECK(later.new_hardware->host == "web-17");
+    CHECK(later.new_hardware->since == "2026-12-02T10:00:00Z");
+    CHECK(new_hardware_text(*later.new_hardware) ==
+          "hardware identity changed at the run of 2026-12-02T10:00:00Z (another machine_id than "
+          "web-17's first runs): counted as a new host, apart from web-17");
+    const json j = to_json(later);
+    CHECK(j["new_hardware"]["host"] == "web-17");
+    CHECK(j["new_hardware"]["since"] == "2026-12-02T10:00:00Z");
+    CHECK(j["new_hardware"]["source"] == "machine_id");
+    CHECK(to_json(checks[1])["new_hardware"].is_null());
+    // The answer counts three hosts: web-17's two machines and beta.
+    CHECK(answer_sku(runs, quick()).hosts == 3);
+}
+
+TEST_CASE("one identity under a name keeps one host; another source is another identity") {
+    const std::vector<FleetRun> same = {
+        run_on("web-17", "board", "2026-12-01T10:00:00Z", kFirstId),
+        run_on("web-17", "board-again", "2026-12-02T10:00:00Z", kFirstId)};
+    const auto one = check_hosts(same, quick());
+    REQUIRE(one.size() == 1);
+    CHECK(one[0].runs == 2);
+    // The DMI table read where the machine ID was before: the fleet cannot tell it from
+    // another machine, and says which sources it compared.
+    std::vector<FleetRun> runs = same;
+    runs[1].report["host"]["hardware_identity"] = {
+        {"source", "dmi_product_uuid"},
+        {"sha256", model::identity_hash(model::IdentitySource::dmi_product_uuid,
+                                        "4c4c4544-0051-3010-8052-b4c04f4b4e32")}};
+    const auto two = check_hosts(runs, quick());
+    REQUIRE(two.size() == 2);
+    REQUIRE(two[1].new_hardware);
+    CHECK(new_hardware_text(*two[1].new_hardware)
+              .starts_with("hardware identity changed at the run of 2026-12-02T10:00:00Z "
+                           "(dmi_product_uuid, where web-17's first runs had machine_id): "));
+}
+
+TEST_CASE("a report renamed to another host's name is that machine's, not the name's") {
+    // beta's report saved again as web-17: its identity is beta's, not web-17's, so it leaves
+    // web-17's host, and its samples make it beta's run, counted once.
+    FleetRun renamed_beta = run_on("beta", "beta", "2026-12-02T10:00:00Z", kSecondId);
+    renamed_beta.host = "web-17";
+    renamed_beta.report["host"]["hostname"] = "web-17";
+    const std::vector<FleetRun> runs = {
+        run_on("web-17", "web-17", "2026-12-01T10:00:00Z", kFirstId),
+        run_on("beta", "beta", "2026-12-02T10:00:00Z", kSecondId), renamed_beta};
+    const auto checks = check_hosts(runs, quick());
+    REQUIRE(checks.size() == 2);
+    CHECK(checks[0].host == "beta");
+    CHECK(checks[0].runs == 1);
+    REQUIRE(checks[0].same_machine.size() == 1);
+    CHECK(checks[0].same_machine[0].host == "web-17 (hardware 2)");
+    CHECK(checks[1].host == "web-17");
+    CHECK(checks[1].runs == 1);
+    CHECK(answer_sku(runs, quick()).hosts == 2);
+}
+
+TEST_CASE("one identity under two names stays two hosts: a clone or a placeholder is no rename") {
+    const std::vector<FleetRun> runs = {run_on("alpha", "alpha", "2026-12-01T10:00:00Z", kFirstId),
+                                        run_on("omega", "omega", "2026-12-02T10:00:00Z", kFirstId)};
+    const auto checks = check_hosts(runs, quick());
+    REQUIRE(checks.size() == 2);
+    CHECK(checks[0].same_machine.empty());
+    CHECK(checks[1].same_machine.empty());
+    CHECK(answer_sku(runs, quick()).hosts == 2);
 }

@@ -79,6 +79,27 @@ TEST_CASE("a report's firmware and verification blocks are read when present") {
     CHECK(v.kernel_release == "6.15.0");
 }
 
+TEST_CASE("a report's hardware identity is read into the key the host-name rule compares") {
+    CHECK_FALSE(read_run(fixed_report()).hardware);  // a report of before the field: none
+    json report = fixed_report();
+    const std::string hash =
+        model::identity_hash(model::IdentitySource::machine_id, "5f2c1e0b9a7d4c3e8b6a0f1d2e3c4b5a");
+    report["host"]["hardware_identity"] = {{"source", "machine_id"}, {"sha256", hash}};
+    const auto key = read_run(report).hardware;
+    REQUIRE(key);
+    CHECK(key->source == model::IdentitySource::machine_id);
+    CHECK(key->hash_prefix == std::stoull(hash.substr(0, 16), nullptr, 16));
+    const model::Report whole = test::read_whole_report(report);
+    REQUIRE(whole.run->hardware_identity);
+    CHECK(whole.run->hardware_identity->sha256 == hash);
+    // No source: no key, the run joins its name as a report of before the field does.
+    report["host"]["hardware_identity"] = {{"source", "none"},
+                                           {"reason", "/etc/machine-id is absent"}};
+    CHECK_FALSE(read_run(report).hardware);
+    CHECK(test::read_whole_report(report).run->hardware_identity->reason ==
+          "/etc/machine-id is absent");
+}
+
 TEST_CASE("each bad field is refused by its JSON path") {
     const json good = fixed_report();
     REQUIRE(refusal(good).empty());
@@ -128,6 +149,22 @@ TEST_CASE("each bad field is refused by its JSON path") {
             "recommendation.confidence: must be from 0 to 1");
     refused("/warnings/0"_json_pointer, json::object(), "warnings[0].code: missing");
     refused("/firmware"_json_pointer, "x", "firmware: must be an object");
+    refused("/host/hardware_identity"_json_pointer, "x",
+            "host.hardware_identity: must be an object");
+    refused("/host/hardware_identity"_json_pointer, json{{"source", "dmi_product_serial"}},
+            "host.hardware_identity.source: 'dmi_product_serial' is not one of dmi_product_uuid, "
+            "machine_id, none");
+    refused("/host/hardware_identity"_json_pointer,
+            json{{"source", "machine_id"}, {"sha256", "ab"}},
+            "host.hardware_identity.sha256: is not 64 lower-case hex digits");
+    refused("/host/hardware_identity"_json_pointer, json{{"source", "none"}},
+            "host.hardware_identity.reason: missing");
+    refused("/host/hardware_identity"_json_pointer, json{{"source", "none"}, {"reason", ""}},
+            "host.hardware_identity.reason: must say why");
+    // What the reader does not name, the schema does: a hash beside no source.
+    refused("/host/hardware_identity"_json_pointer,
+            json{{"source", "none"}, {"reason", "r"}, {"sha256", std::string(64, 'a')}},
+            "does not match the report schema: /host/hardware_identity");
     refused("/verification"_json_pointer, json{{"verified", "yes"}},
             "verification.verified: must be true or false");
     refused("/verification"_json_pointer, json{{"verified", true}, {"ratio", -1}},

@@ -37,6 +37,7 @@ void check_same_facts(const RunFacts& got, const RunFacts& want) {
     CHECK(got.tool_version == want.tool_version);
     CHECK(got.kernel_release == want.kernel_release);
     CHECK(got.firmware == want.firmware);
+    CHECK(got.hardware == want.hardware);
     CHECK(got.decision == want.decision);
     CHECK(got.hugepage_alloc_threads == want.hugepage_alloc_threads);
     CHECK(got.predicted_seconds == want.predicted_seconds);
@@ -88,6 +89,19 @@ TEST_CASE("a run's digest gives back the facts of its report") {
             const RunFacts facts = read_run(report);
             check_same_facts(round_trip(facts), facts);
         }
+    }
+    SUBCASE("a report with a hardware identity, and one whose probe found none") {
+        json report = test::fixed_report();
+        report.erase("verification");
+        report["host"]["hardware_identity"] = {
+            {"source", "dmi_product_uuid"},
+            {"sha256", model::identity_hash(model::IdentitySource::dmi_product_uuid,
+                                            "4c4c4544-0051-3010-8052-b4c04f4b4e32")}};
+        const RunFacts facts = read_run(report);
+        REQUIRE(facts.hardware);
+        check_same_facts(round_trip(facts), facts);
+        report["host"]["hardware_identity"] = {{"source", "none"}, {"reason", "no DMI table"}};
+        check_same_facts(round_trip(read_run(report)), read_run(report));
     }
     SUBCASE("generated hosts, warned and not, with verification blocks left out") {
         test::FleetSpec spec;

@@ -990,3 +990,51 @@ TEST_CASE("fleet db: boot rows of before the clock and host rules are carried ov
     CHECK(count_of(sql, "SELECT COUNT(*) FROM boot_records_refused") == 2);
     sqlite3_close(sql);
 }
+
+TEST_CASE("fleet db: migration 16 writes each digest again with its run's hardware identity") {
+    TempDb t;
+    auto with_identity = [](const std::string& host) {
+        auto doc = nlohmann::json::parse(fixture_text());
+        doc["host"]["hostname"] = host;
+        doc["host"]["hardware_identity"] = {
+            {"source", "machine_id"},
+            {"sha256", hugetune::model::identity_hash(hugetune::model::IdentitySource::machine_id,
+                                                      "5f2c1e0b9a7d4c3e8b6a0f1d2e3c4b5a")}};
+        return read_intake_report(host + ".json", doc.dump());
+    };
+    {
+        auto db = FleetDb::open(t.target(), true);
+        db.ingest({with_identity("a"), report_of("b")});
+    }
+    sqlite3* sql = nullptr;
+    REQUIRE(sqlite3_open((t.dir / "fleet.db").c_str(), &sql) == SQLITE_OK);
+    const auto exec = [&](const std::string& statement) {
+        return sqlite3_exec(sql, statement.c_str(), nullptr, nullptr, nullptr) == SQLITE_OK;
+    };
+    // The database as version 15 left it: digests of version 2, without the identity, and an
+    // answer kept.
+    REQUIRE(
+        exec("UPDATE run_digests SET digest = json_set(json_remove(digest, '$.hardware'),"
+             " '$.v', 2)"));
+    REQUIRE(exec("INSERT INTO sku_answers (sku_id, inputs, answer) SELECT id, 'x', 'y' FROM skus"));
+    REQUIRE(exec("UPDATE schema_info SET version = 15"));
+    REQUIRE(count_of(sql, "SELECT COUNT(*) FROM run_digests WHERE digest LIKE '%\"hardware\"%'") ==
+            0);
+    {
+        auto db = FleetDb::open(t.target(), true);
+        CHECK(db.schema_version() == latest_schema_version());
+        const auto runs = db.runs_of_sku(db.sku_keys().at(0));
+        REQUIRE(runs.size() == 2);
+        for (const auto& run : runs) {
+            CAPTURE(run.host);
+            REQUIRE(run.facts);  // from the digest
+            CHECK(run.facts->hardware.has_value() == (run.host == "a"));
+        }
+    }
+    CHECK(count_of(sql, "SELECT COUNT(*) FROM run_digests WHERE digest LIKE '%\"v\":3%'") == 2);
+    CHECK(count_of(sql,
+                   "SELECT COUNT(*) FROM run_digests WHERE digest LIKE"
+                   " '%\"hardware\":[\"machine_id\",%'") == 1);
+    CHECK(count_of(sql, "SELECT COUNT(*) FROM sku_answers") == 0);
+    sqlite3_close(sql);
+}
