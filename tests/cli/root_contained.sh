@@ -51,6 +51,13 @@ for mode in --dry-run --no-regenerate; do
     stderr_has "/etc/default/grub.d/50-vendor.cfg is a symbolic link and would need this change"
 done
 rm "$root/etc/default/grub.d/50-vendor.cfg"
+# Inside the tree /var leads to the tree's own $elsewhere/var, which does not exist: the ledger's
+# directory cannot be made there (mkdir -p fails so in a chroot too), and nothing is written.
+before=$(tree_sum "$root")
+traced "$root" 1 apply --root "$root" --value 8 --no-regenerate
+stderr_has "cannot create $root/var: No such file or directory (a link on the way that leads to nothing)"
+[[ $(tree_sum "$root") == "$before" ]] || fail "a refused apply changed the tree"
+mkdir -p "$root$elsewhere/var"
 traced "$root" 0 apply --root "$root" --value 8 --no-regenerate
 # /var -> elsewhere/var is, inside the tree, the tree's own $elsewhere/var.
 [[ -f $root$elsewhere/var/lib/hugetune/applied.json ]] || fail "the ledger is not in the tree"
@@ -72,6 +79,7 @@ stderr_has "nothing to roll back"
 root=$(copy_fixture debian climbing)
 rm -rf "$root/var"
 ln -s "../../../../../../../../..$elsewhere/var" "$root/var"
+mkdir -p "$root$elsewhere/var"
 traced "$root" 0 apply --root "$root" --value 8 --no-regenerate
 [[ -f $root$elsewhere/var/lib/hugetune/applied.json ]] || fail "the climbing link left the tree"
 traced "$root" 0 rollback --root "$root" --no-regenerate
@@ -150,6 +158,8 @@ cp "$root/usr/sbin/kexec" "$root/usr/sbin/hugetune"
 chmod +x "$root/usr/sbin/kexec" "$root/usr/sbin/hugetune"
 ln -s "$elsewhere/var" "$root/var"
 ln -s "$elsewhere/etc/systemd" "$root/etc/systemd"
+# Inside the tree the links lead to its own copies of those paths.
+mkdir -p "$root$elsewhere/var" "$root$elsewhere/etc/systemd"
 args=(--root "$root" --pages 1024 --repetitions 1 --threads 1,2)
 traced "$root" 0 boot-sweep plan "${args[@]}"
 traced "$root" 0 boot-sweep start "${args[@]}" --dry-run

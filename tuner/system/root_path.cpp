@@ -2,8 +2,10 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <deque>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -41,9 +43,10 @@ fs::path joined(const fs::path& root, const std::vector<std::string>& parts) {
     return p;
 }
 
-}  // namespace
-
-fs::path resolve_in_root(const fs::path& root, std::string_view target_path, LastLink last) {
+// The host path of `target_path` inside `root`, each part checked with lstat() as a chroot into
+// `root` would resolve it. A check only, for link_out_of_root: what it finds may change before
+// anything opens it.
+fs::path resolve_in_root(const fs::path& root, std::string_view target_path) {
     // `done` holds real directories (or, once `missing`, names that do not exist yet), so ".."
     // over it is the parent on disk and stops at the root, as RESOLVE_IN_ROOT does.
     std::vector<std::string> done;
@@ -72,7 +75,7 @@ fs::path resolve_in_root(const fs::path& root, std::string_view target_path, Las
             done.push_back(std::move(part));
             continue;
         }
-        if (!S_ISLNK(st.st_mode) || (todo.empty() && last == LastLink::keep)) {
+        if (!S_ISLNK(st.st_mode)) {
             done.push_back(std::move(part));
             continue;
         }
@@ -94,23 +97,21 @@ fs::path resolve_in_root(const fs::path& root, std::string_view target_path, Las
     return joined(root, done);
 }
 
-std::optional<std::string> target_path_of(const fs::path& root, const fs::path& host_path) {
+// `host_path` inside `root`, taken lexically.
+bool lexically_inside(const fs::path& root, const fs::path& host_path) {
     const fs::path r = root.lexically_normal();
     const fs::path h = host_path.lexically_normal();
     auto [ri, hi] = std::mismatch(r.begin(), r.end(), h.begin(), h.end());
     // A root written with a trailing '/' ends in an empty component.
     if (ri != r.end() && !(std::next(ri) == r.end() && ri->empty()))
-        return std::nullopt;
-    std::string out;
-    for (; hi != h.end(); ++hi) {
-        if (hi->empty())
-            continue;
+        return false;
+    for (; hi != h.end(); ++hi)
         if (*hi == "..")
-            return std::nullopt;
-        out += "/" + hi->string();
-    }
-    return out.empty() ? "/" : out;
+            return false;
+    return true;
 }
+
+}  // namespace
 
 std::optional<fs::path> link_out_of_root(const fs::path& root, std::string_view dir) {
     std::error_code ec;
@@ -126,7 +127,7 @@ std::optional<fs::path> link_out_of_root(const fs::path& root, std::string_view 
         // lookup out of the tree this guards against.
         const fs::path target = fs::read_symlink(it->path(), ec);
         const fs::path lands = target.is_absolute() ? target : it->path().parent_path() / target;
-        if (ec || !target_path_of(canonical_root, lands))
+        if (ec || !lexically_inside(canonical_root, lands))
             return it->path();
     }
     return std::nullopt;
