@@ -24,14 +24,18 @@ echo 'BOOT_IMAGE=/elsewhere hugepage_alloc_threads=16' >"$elsewhere/proc/cmdline
 outside_sum() { (cd "$elsewhere" && find . -print0 | sort -z | xargs -0 ls -ld --time-style=+ && find . -type f -print0 | sort -z | xargs -0 cat) | sha256sum; }
 elsewhere_before=$(outside_sum)
 
-# traced ROOT CODE ARGS...: hugetune ARGS exits CODE, and every path it named lies inside ROOT.
+# traced ROOT CODE ARGS...: hugetune ARGS exits CODE, every path it named lies inside ROOT, and
+# it named none of ROOT's either: each file of the tree is reached from the root's descriptor
+# (openat2 RESOLVE_IN_ROOT, *at() on directories held from there). BY_NAME=1 allows paths inside
+# ROOT: hwloc reads a tree's /sys by its host path (HWLOC_FSROOT).
 trace=$work/strace.log
 traced() {
-    local root=$1 code=$2
+    local root=$1 code=$2 strict=--by-descriptor
     shift 2
-    expect "$code" strace -f -qq -s 4096 -e trace=%file -o "$trace" "$bin" "$@"
-    python3 "$src/tests/cli/lib/contained.py" "$trace" "$root" "$bin" >"$work/outside.txt" ||
-        { cat "$work/outside.txt" >&2; fail "hugetune $1 named paths outside $root"; }
+    [[ ${BY_NAME:-} == 1 ]] && strict=
+    expect "$code" strace -f -qq -s 4096 -e trace=%file,openat2 -o "$trace" "$bin" "$@"
+    python3 "$src/tests/cli/lib/contained.py" "$trace" "$root" "$bin" $strict >"$work/outside.txt" ||
+        { cat "$work/outside.txt" >&2; fail "hugetune $1 named paths outside $root, or inside it by name"; }
     [[ $(outside_sum) == "$elsewhere_before" ]] || fail "hugetune $* changed $elsewhere"
 }
 
@@ -161,9 +165,10 @@ ln -s "$elsewhere/etc/systemd" "$root/etc/systemd"
 # Inside the tree the links lead to its own copies of those paths.
 mkdir -p "$root$elsewhere/var" "$root$elsewhere/etc/systemd"
 args=(--root "$root" --pages 1024 --repetitions 1 --threads 1,2)
-traced "$root" 0 boot-sweep plan "${args[@]}"
-traced "$root" 0 boot-sweep start "${args[@]}" --dry-run
-traced "$root" 0 boot-sweep start "${args[@]}"
+# plan and start probe the machine, and hwloc reads the tree's /sys by name.
+BY_NAME=1 traced "$root" 0 boot-sweep plan "${args[@]}"
+BY_NAME=1 traced "$root" 0 boot-sweep start "${args[@]}" --dry-run
+BY_NAME=1 traced "$root" 0 boot-sweep start "${args[@]}"
 [[ -f $root$elsewhere/var/lib/hugetune/boot-sweep.json ]] || fail "the state is not in the tree"
 [[ -f $root$elsewhere/etc/systemd/system/hugetune-boot-sweep.service ]] || fail "the unit is not in the tree"
 traced "$root" 0 boot-sweep status --root "$root"
@@ -177,10 +182,28 @@ mkdir -p "$elsewhere-sys"
 cp -a "$root/sys/devices/system/node/node0" "$elsewhere-sys/node0"
 rm -rf "$root/sys/devices/system/node/node0"
 ln -s "$elsewhere-sys/node0" "$root/sys/devices/system/node/node0"
-traced "$root" 2 boot-sweep plan "${args[@]}"
+BY_NAME=1 traced "$root" 2 boot-sweep plan "${args[@]}"
 stderr_has "$root/sys/devices/system/node/node0 is a link that leads out of the tree"
 ln -sfn "../../../../..$elsewhere-sys/node0" "$root/sys/devices/system/node/node0"
-traced "$root" 2 boot-sweep plan "${args[@]}"
+BY_NAME=1 traced "$root" 2 boot-sweep plan "${args[@]}"
 stderr_has "is a link that leads out of the tree"
+
+# --- a kernel without openat2: only this machine's / opens --------------------------------------
+# strace answers every openat2 with ENOSYS, as a kernel before 5.6 does (or EPERM, as a seccomp
+# filter that does not know the call may): a tree is refused before anything is read or
+# written, in one line, and this machine's own / still works through plain openat.
+root=$(copy_fixture debian no-openat2)
+before=$(tree_sum "$root")
+for errno_name in ENOSYS EPERM; do
+    without_openat2=(strace -f -qq -o /dev/null -e trace=openat2 -e inject=openat2:error=$errno_name)
+    for command in "apply --value 8 --no-regenerate" "rollback --no-regenerate" verify \
+        "boot-sweep status" probe; do
+        # shellcheck disable=SC2086  # the command and its options
+        expect_error 4 "--root $root: this kernel has no openat2()" \
+            "${without_openat2[@]}" "$bin" $command --root "$root"
+    done
+    [[ $(tree_sum "$root") == "$before" ]] || fail "a refused tree was changed ($errno_name)"
+    expect 0 "${without_openat2[@]}" "$bin" probe --json
+done
 
 echo "root_contained: ok"

@@ -70,9 +70,9 @@ constexpr int kDirectoryFlags = O_RDONLY | O_DIRECTORY | O_CLOEXEC;
 RootDir RootDir::open(const fs::path& dir) {
     OwnedFd fd(::open(dir.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC));
     if (!fd.valid())
-        refuse_root(dir, errno == ENOTDIR ? "is not a directory; give the root of a tree"
-                                          : std::string("cannot be opened: ") +
-                                                std::strerror(errno));
+        refuse_root(dir, errno == ENOTDIR
+                             ? "is not a directory; give the root of a tree"
+                             : std::string("cannot be opened: ") + std::strerror(errno));
     std::error_code ec;
     const bool live = fs::weakly_canonical(dir, ec) == fs::path("/") && !ec;
     const bool contained = has_openat2(fd.get());
@@ -161,7 +161,7 @@ std::optional<std::pair<std::string, std::string>> split_target_path(std::string
     if (name.empty() || name == "." || name == "..")
         return std::nullopt;
     std::string dir(slash == std::string_view::npos ? std::string_view()
-                                                     : target_path.substr(0, slash));
+                                                    : target_path.substr(0, slash));
     if (dir.empty())
         dir = "/";
     return std::make_pair(std::move(dir), std::string(name));
