@@ -171,10 +171,32 @@ BY_NAME=1 traced "$root" 0 boot-sweep start "${args[@]}" --dry-run
 BY_NAME=1 traced "$root" 0 boot-sweep start "${args[@]}"
 [[ -f $root$elsewhere/var/lib/hugetune/boot-sweep.json ]] || fail "the state is not in the tree"
 [[ -f $root$elsewhere/etc/systemd/system/hugetune-boot-sweep.service ]] || fail "the unit is not in the tree"
+# A sweep in progress, kept outside the tree for the checks of ".." below.
+outside=$work/outside-state
+mkdir -p "$outside"
+cp "$root$elsewhere/var/lib/hugetune/boot-sweep.json" "$outside/boot-sweep.json"
 traced "$root" 0 boot-sweep status --root "$root"
 traced "$root" 0 boot-sweep abort --root "$root"
 traced "$root" 0 boot-sweep continue --root "$root"
 nothing_recorded
+
+# ".." after a missing part climbs from that part, which does not exist: inside the tree
+# "/nonexist/../lnk" is missing at /nonexist, and never the folder outside that lnk names. (The
+# string walk this replaced appended the parts after a missing one unchecked, and then followed
+# lnk out of the tree: status printed the state outside, start made a folder there, and a marker
+# naming such a path made start read the state outside and refuse.)
+ln -s "$outside" "$root/lnk"
+outside_listing=$(cd "$outside" && find . -print0 | sort -z | xargs -0 ls -ld --time-style=+ && sha256sum boot-sweep.json)
+traced "$root" 0 boot-sweep status --root "$root" --state /nonexist/../lnk/boot-sweep.json --json
+stdout_has '"state": null'
+BY_NAME=1 traced "$root" 1 boot-sweep start "${args[@]}" --state /nonexist/sub/../../lnk/boot-sweep.json
+stderr_has "a link on the way that leads to nothing"
+[[ -d $root/nonexist/sub ]] || fail "start did not make the missing folders inside the tree"
+echo /nonexist/../lnk/boot-sweep.json >"$root$elsewhere/var/lib/hugetune/boot-sweep-active"
+BY_NAME=1 traced "$root" 0 boot-sweep start "${args[@]}" --dry-run
+[[ $(cd "$outside" && find . -print0 | sort -z | xargs -0 ls -ld --time-style=+ && sha256sum boot-sweep.json) == "$outside_listing" ]] ||
+    fail "the boot sweep changed the folder outside the tree"
+rm "$root/lnk"
 
 # hwloc reads the topology through this machine's own lookup: a tree whose /sys has a link out
 # of it is refused before hwloc opens anything.
