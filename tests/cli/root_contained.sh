@@ -199,16 +199,51 @@ BY_NAME=1 traced "$root" 0 boot-sweep start "${args[@]}" --dry-run
 rm "$root/lnk"
 
 # hwloc reads the topology through this machine's own lookup: a tree whose /sys has a link out
-# of it is refused before hwloc opens anything.
+# of it is refused before hwloc opens anything. The check follows each link as that lookup will,
+# naming the paths outside it follows, so these runs are not traced.
 mkdir -p "$elsewhere-sys"
 cp -a "$root/sys/devices/system/node/node0" "$elsewhere-sys/node0"
 rm -rf "$root/sys/devices/system/node/node0"
 ln -s "$elsewhere-sys/node0" "$root/sys/devices/system/node/node0"
-BY_NAME=1 traced "$root" 2 boot-sweep plan "${args[@]}"
+expect 2 "$bin" boot-sweep plan "${args[@]}"
 stderr_has "$root/sys/devices/system/node/node0 is a link that leads out of the tree"
 ln -sfn "../../../../..$elsewhere-sys/node0" "$root/sys/devices/system/node/node0"
-BY_NAME=1 traced "$root" 2 boot-sweep plan "${args[@]}"
+expect 2 "$bin" boot-sweep plan "${args[@]}"
 stderr_has "is a link that leads out of the tree"
+
+# /sys itself leading out, to this machine's through /proc's magic link or to a decoy, and a
+# "b/.." chain whose text stays in the tree while b leads to a decoy, are refused the same way.
+# In each the tree holds, where the link leads inside it, a gathered /sys of its own, which
+# hugetune's own reading (openat2) finds; hwloc, following the link as this machine does, would
+# read another.
+sysroot=$work/sys-link-root
+decoy_sys=$work/decoy-sys
+cp -a "$src/tests/fixtures/vm-1node" "$sysroot"
+cp -a "$src/tests/fixtures/zen4-2node/sys" "$decoy_sys"
+expect 0 "$bin" probe --root "$sysroot" --json
+mv "$sysroot/sys" "$sysroot/sys.real"
+for outside_sys in /proc/1/root/sys "$decoy_sys"; do
+    mkdir -p "$(dirname "$sysroot$outside_sys")"
+    cp -a "$sysroot/sys.real" "$sysroot$outside_sys"
+    ln -sfn "$outside_sys" "$sysroot/sys"
+    expect_error 2 "$sysroot/sys is a link that leads out of the tree" "$bin" probe --root "$sysroot"
+    stdout_empty
+done
+rm "$sysroot/sys"
+mv "$sysroot/sys.real" "$sysroot/sys"
+mkdir -p "$decoy_sys-chain/deep/dir" "$sysroot$decoy_sys-chain/deep/dir"
+cp -a "$decoy_sys/devices" "$decoy_sys-chain/deep/devices"
+mv "$sysroot/sys/devices" "$sysroot$decoy_sys-chain/deep/devices"
+ln -s "$decoy_sys-chain/deep/dir" "$sysroot/b"
+ln -s ../b/../devices "$sysroot/sys/devices"
+expect_error 2 "$sysroot/sys/devices is a link that leads out of the tree" "$bin" probe --root "$sysroot"
+stdout_empty
+# The same chain over a b inside the tree is read.
+rm "$sysroot/b"
+mkdir -p "$sysroot/inside/dir"
+mv "$sysroot$decoy_sys-chain/deep/devices" "$sysroot/inside/devices"
+ln -s inside/dir "$sysroot/b"
+expect 0 "$bin" probe --root "$sysroot" --json
 
 # --- a kernel without openat2: only this machine's / opens --------------------------------------
 # strace answers every openat2 with ENOSYS, as a kernel before 5.6 does (or EPERM, as a seccomp

@@ -11,9 +11,11 @@
 
 namespace hugetune {
 
-// The first link under `root`/`dir` (a target path) that a lookup from the host leads out of
-// `root`, when there is one: for code that opens the tree through the host's own resolution
-// (hwloc's HWLOC_FSROOT) and so cannot be given a descriptor (RootDir).
+// The first link at or under `root`/`dir` (`dir` a target path, "/sys") that a lookup from the
+// host leads out of `root`, when there is one: for code that opens the tree through the host's
+// own resolution (hwloc's HWLOC_FSROOT) and so cannot be given a descriptor (RootDir). Each link
+// is followed physically, as the host's lookup will follow it, `root`/`dir` itself included. A
+// check before the reading, not a bound on it: a link swapped in afterwards is not seen.
 std::optional<std::filesystem::path> link_out_of_root(const std::filesystem::path& root,
                                                       std::string_view dir);
 

@@ -223,7 +223,7 @@ TEST_CASE("a target path splits into its directory and the name a writer replace
     CHECK_FALSE(split_target_path("/var/."));
 }
 
-TEST_CASE("a link out of the tree is found without following it") {
+TEST_CASE("a link out of the tree is found as this machine's lookup follows it") {
     Tree t;
     fs::create_directories(t.root / "sys/devices");
     fs::create_symlink("../devices", t.root / "sys/bus");
@@ -234,6 +234,33 @@ TEST_CASE("a link out of the tree is found without following it") {
     fs::remove(t.root / "sys/devices/node0");
     fs::create_symlink("../../../elsewhere", t.root / "sys/devices/node0");
     CHECK(link_out_of_root(t.root, "/sys"));
+    fs::remove(t.root / "sys/devices/node0");
+    CHECK_FALSE(link_out_of_root(t.root, "/sys"));
+}
+
+TEST_CASE("the folder itself may be the link out, and a b/.. chain goes where b leads") {
+    Tree t;
+    // /sys itself, through /proc's magic link to this machine's /.
+    fs::create_symlink("/proc/1/root/sys", t.root / "sys");
+    CHECK(link_out_of_root(t.root, "/sys") == std::optional<fs::path>(t.root / "sys"));
+    fs::remove(t.root / "sys");
+    fs::create_symlink("/sys", t.root / "sys");
+    CHECK(link_out_of_root(t.root, "/sys") == std::optional<fs::path>(t.root / "sys"));
+    fs::remove(t.root / "sys");
+    // b, outside /sys, leads to a decoy's folder; "b/.." is its parent there, not the tree's top,
+    // though the text "../b/../devices" reads as a path inside the tree.
+    fs::create_directories(t.elsewhere / "deep/devices");
+    fs::create_directories(t.root / "sys");
+    fs::create_symlink(t.elsewhere / "deep/dir", t.root / "b");
+    fs::create_directories(t.elsewhere / "deep/dir");
+    fs::create_symlink("../b/../devices", t.root / "sys/devices");
+    CHECK(link_out_of_root(t.root, "/sys") == std::optional<fs::path>(t.root / "sys/devices"));
+    // The same chain over a b inside the tree stays in it.
+    fs::remove(t.root / "b");
+    fs::create_directories(t.root / "inside/dir");
+    fs::create_directories(t.root / "inside/devices");
+    fs::create_symlink("inside/dir", t.root / "b");
+    CHECK_FALSE(link_out_of_root(t.root, "/sys"));
 }
 
 TEST_CASE("a plain absolute path names each part plainly") {
