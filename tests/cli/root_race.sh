@@ -35,6 +35,12 @@ cp -a "$root" "$decoy"
 echo "# decoy-marker" >>"$decoy/etc/default/grub"
 echo "BOOT_IMAGE=/decoy-marker hugepage_alloc_threads=16" >"$decoy/proc/cmdline"
 expect 0 "$bin" apply --root "$decoy" --value 16 --no-regenerate
+# Inside the tree the links lead to the tree's own copy of the decoy's path: a copy of the tree,
+# unmarked, so that a command meeting a link still finds its files and goes on to write, and
+# gets every chance to stray.
+cp -a "$root" "$work/mirror"
+mkdir -p "$(dirname "$root$decoy")"
+mv "$work/mirror" "$root$decoy"
 decoy_sum() { (cd "$decoy" && find . -print0 | sort -z | xargs -0 ls -ld --time-style=+ && tree_sum .) | sha256sum; }
 decoy_before=$(decoy_sum)
 
@@ -60,7 +66,8 @@ cycle() {
 }
 
 # One directory at a time swaps, so that a command gets far enough to write through the one it
-# meets: each phase runs every command at least once.
+# meets: each phase runs every command at least once. A command that meets a link finds the
+# tree's mirror and goes on, so that each of its reads and writes is a chance to stray.
 swapper=
 stop_swapping() {
     [[ -n $swapper ]] || return 0
