@@ -142,10 +142,13 @@ fuzz:
 	scripts/run-fuzzers build-fuzz
 
 # Boots Debian unstable's kernel under QEMU with hugetune in the initramfs (tests/vm/README.md),
-# on the binary `make test` built. When the kernel cannot be fetched or QEMU is missing the lab
-# exits 77, which fails this target unless VMTEST_ALLOW_SKIP=1 (then it says SKIPPED and why).
+# on the binary `make test` built; first the --root race (tests/cli/root_race.sh) for two
+# minutes instead of the suite's few seconds. When the kernel cannot be fetched or QEMU is
+# missing the lab exits 77, which fails this target unless VMTEST_ALLOW_SKIP=1 (then it says
+# SKIPPED and why).
 vmtest: test-build
 	@scripts/install-deps $(VM_PKGS)
+	ROOT_RACE_SECONDS=120 bash tests/cli/root_race.sh $(TEST_BUILD)/hugetune $(CURDIR)
 	@status=0; tests/vm/run-all.sh $(TEST_BUILD)/hugetune || status=$$?; \
 	if [ $$status -eq 77 ] && [ "$(VMTEST_ALLOW_SKIP)" = 1 ]; then \
 		echo "vmtest: SKIPPED: the boot lab cannot run on this machine (the reason is above)"; \

@@ -5,11 +5,12 @@
 #pragma once
 
 #include <cstddef>
-#include <filesystem>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "fleet_db/fleet_db.hpp"
+#include "tuner/system/root_dir.hpp"
 
 namespace hugetune::cli {
 
@@ -20,9 +21,9 @@ inline constexpr std::size_t kMaxSpooledBootRecords = 1000;
 // a document's size): the newest, for their owner to look at; older ones are removed.
 inline constexpr std::size_t kMaxSetAsideBootRecords = 20;
 
-// The spool's directory on the machine whose root is `root`, resolved inside it (a link in the
-// tree never leads the spool out of it: tuner/system/root_path.hpp).
-std::filesystem::path boot_record_spool(const std::filesystem::path& root);
+// The spool's directory on the machine, reached inside its tree (RootDir: a link in the tree
+// never leads the spool out of it).
+inline constexpr std::string_view kBootRecordSpool = "/var/lib/hugetune/boot-records";
 
 // --fleet-db, else HUGETUNE_FLEET_DB, else nothing. A connection string that holds a password
 // is refused (UsageError naming `flag`): it would stand on a command line or in an environment
@@ -43,7 +44,7 @@ struct SendResult {
 // A spooled file that is not a boot record is set aside (renamed *.bad, the newest
 // kMaxSetAsideBootRecords kept), with a warning. The spool is sent under a lock on its
 // directory: a verify that finds it taken sends `record` alone.
-SendResult send_boot_records(const fleet_db::DbTarget& target, const std::filesystem::path& spool,
+SendResult send_boot_records(const fleet_db::DbTarget& target, const RootDir& root,
                              const std::optional<fleet_db::IntakeBoot>& record);
 
 }  // namespace hugetune::cli

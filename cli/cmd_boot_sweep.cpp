@@ -1,6 +1,7 @@
 // `hugetune boot-sweep plan|start|continue|status|abort`: measures the kernel's own boot
 // allocation at each thread count, one kexec boot per step, never writing the boot
 // configuration (tuner/boot_sweep/steps.hpp has the rules that make a loop impossible).
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -31,8 +32,11 @@
 #include "tuner/system/effects.hpp"
 #include "tuner/system/file_lock.hpp"
 #include "tuner/system/own_binary.hpp"
+#include "tuner/system/owned_fd.hpp"
 #include "tuner/system/privilege.hpp"
 #include "tuner/system/process.hpp"
+#include "tuner/system/root_dir.hpp"
+#include "tuner/system/root_path.hpp"
 
 namespace hugetune::cli {
 namespace {
@@ -216,41 +220,38 @@ std::optional<BootSweepOptions> parse_sub(const std::string& sub, const Args& ar
     return o;
 }
 
-// The state file as the machine sees it (what the unit names) and where this command reads and
-// writes it: the same file on this machine, inside DIR under --root (nothing outside DIR is
-// written then).
-struct StatePaths {
-    fs::path machine;
-    fs::path here;
-};
-
-StatePaths state_paths(const BootSweepOptions& o, const KernelFs& kfs) {
+// The state file as the machine sees it: what the unit names, and the path this command reads and
+// writes in the tree (under --root inside DIR, never outside it: RootDir).
+fs::path state_path(const BootSweepOptions& o, const KernelFs& kfs) {
     fs::path machine = o.state_given ? o.state : bs::kDefaultStatePath;
     const std::string last = machine.lexically_normal().filename().string();
-    if (last.empty() || last == "." || last == "..")
+    if (last.empty() || last == "." || last == ".." || !split_target_path(machine.string()))
         usage_error("--state", "'" + machine.string() +
                                    "' names a directory, not a file; give a file path such as " +
                                    bs::kDefaultStatePath.string());
-    if (kfs.is_live()) {
-        machine = fs::absolute(machine).lexically_normal();  // the unit names it from "/"
-        return {machine, machine};
-    }
+    if (kfs.is_live())
+        return fs::absolute(machine).lexically_normal();  // the unit names it from "/"
     if (!machine.is_absolute())
         usage_error("--state", "under --root give the path the machine sees, from its /");
-    return {machine, kfs.resolve(machine.string(), LastLink::keep)};
+    return machine;
 }
 
 // Before any effect: the state must be a file this command can replace, and on this machine one
 // only root could have written, since what the sweep kexecs comes from it.
 void require_usable_state(const fs::path& state, const KernelFs& kfs) {
-    check_writable_path(state, "--state");
-    struct stat st {};
-    if (!kfs.is_live() || lstat(state.c_str(), &st) != 0)
+    const auto [dir_path, name] = split_target_path(state.string()).value();
+    const auto dir = kfs.root_dir().directory(dir_path);
+    if (!dir)
+        usage_error("--state", "directory " + kfs.shown(dir_path) +
+                                   " does not exist; create it or choose another path");
+    check_writable_at(dir->fd(), name, kfs.shown(state.string()), "--state");
+    const auto st = dir->entry_status(name);
+    if (!kfs.is_live() || !st)
         return;
-    if (st.st_uid != geteuid() || (st.st_mode & (S_IWGRP | S_IWOTH)) != 0)
+    if (st->st_uid != geteuid() || (st->st_mode & (S_IWGRP | S_IWOTH)) != 0)
         throw UsageError("--state: " + state.string() +
                          " is writable by another user than root (owner uid " +
-                         std::to_string(st.st_uid) +
+                         std::to_string(st->st_uid) +
                          ", or group or other write permission); a boot sweep kexecs what its "
                          "state says, so give it a file only root can write (chmod 0644, owned "
                          "by root)");
@@ -279,11 +280,12 @@ std::optional<std::string> given_file(const KernelFs& kfs, const std::optional<s
         usage_error(flag, "'" + *path +
                               "' is not an absolute path without '.' or '..' parts; name the "
                               "file as the machine sees it, e.g. /boot/vmlinuz-6.15.0");
-    if (!kfs.exists(*path))
-        usage_error(flag, kfs.resolve(*path).string() + " does not exist; name an existing file");
-    std::error_code ec;
-    if (!fs::is_regular_file(kfs.resolve(*path), ec))
-        usage_error(flag, kfs.resolve(*path).string() + " is not a regular file; name the " +
+    const OwnedFd file = kfs.root_dir().open_path(*path, O_PATH);
+    if (!file.valid())
+        usage_error(flag, kfs.shown(*path) + " does not exist; name an existing file");
+    struct stat st {};
+    if (fstat(file.get(), &st) != 0 || !S_ISREG(st.st_mode))
+        usage_error(flag, kfs.shown(*path) + " is not a regular file; name the " +
                               (std::string(flag) == "--kernel" ? "kernel image" : "initrd") +
                               " itself");
     return path;
@@ -293,7 +295,7 @@ std::optional<std::string> given_file(const KernelFs& kfs, const std::optional<s
 std::uint64_t memory_total_bytes(const KernelFs& kfs) {
     if (auto bytes = system_meminfo_bytes(kfs, "MemTotal"))
         return *bytes;
-    throw RuntimeError("cannot read MemTotal from " + kfs.resolve("/proc/meminfo").string());
+    throw RuntimeError("cannot read MemTotal from " + kfs.shown("/proc/meminfo"));
 }
 
 bs::MachineFacts gather_facts(const BootSweepOptions& o, const KernelFs& kfs) {
@@ -327,10 +329,10 @@ bs::MachineFacts gather_facts(const BootSweepOptions& o, const KernelFs& kfs) {
 
 // The state must outlive a kexec and a reboot: a file system in memory forgets it, and the next
 // boot would find no state and stop the sweep.
-void require_persistent(const fs::path& state) {
-    if (const auto dir = memory_filesystem_of(state))
-        throw SettingError("state", state.string() + " is on a file system in memory (" +
-                                        dir->string() +
+void require_persistent(const fs::path& state, const KernelFs& kfs) {
+    if (const auto dir = memory_filesystem_of(kfs.root_dir(), state.string()))
+        throw SettingError("state", kfs.shown(state.string()) + " is on a file system in memory (" +
+                                        kfs.shown(*dir) +
                                         "), lost at the next boot; give a file "
                                         "on persistent storage");
 }
@@ -358,18 +360,17 @@ void require_no_other_sweep(const KernelFs& kfs) {
     const std::string named = text ? std::string(trim(*text)) : "";
     if (named.empty() || !fs::path(named).is_absolute())
         return;
-    const fs::path marker = kfs.resolve(bs::kActiveSweepPath.string());
+    const std::string marker = kfs.shown(bs::kActiveSweepPath.string());
     std::optional<bs::State> other;
     try {
-        other = bs::read_state(kfs.resolve(named));
+        other = bs::read_state(kfs.root_dir(), named);
     } catch (const std::exception& e) {
-        throw BusyError("the boot sweep named in " + marker.string() + " (" + named +
-                        ") cannot be read (" + e.what() +
-                        "); see to it, and remove that file once no sweep runs");
+        throw BusyError("the boot sweep named in " + marker + " (" + named + ") cannot be read (" +
+                        e.what() + "); see to it, and remove that file once no sweep runs");
     }
     if (other && other->in_progress())
         throw BusyError("a boot sweep is in progress (" + bs::to_string(other->phase) + ", " +
-                        named + ", named in " + marker.string() +
+                        named + ", named in " + marker +
                         "); one sweep per machine: see 'hugetune boot-sweep status --state " +
                         named + "', or abort it first");
 }
@@ -408,36 +409,34 @@ int plan_command(const BootSweepOptions& o, const KernelFs& kfs) {
 int start_command(const BootSweepOptions& o, const KernelFs& kfs) {
     require_root_for_kexec(o, kfs, "start");
     const bs::Plan plan = bs::make_plan(gather_facts(o, kfs), o.request);
-    const StatePaths state = state_paths(o, kfs);
-    const std::vector<std::string> command = continue_command(kfs, o.systemd, state.machine);
+    const fs::path state = state_path(o, kfs);
+    const std::vector<std::string> command = continue_command(kfs, o.systemd, state);
     // The sweep's lock on this machine; a tree under --root gets no file of ours, so its own
     // directory is locked, and there a --dry-run takes none.
     std::optional<RunLock> run_lock;
     if (kfs.is_live())
         run_lock.emplace(kDefaultRuntimeDir);
     const std::optional<FileLock> tree_lock =
-        kfs.is_live() || o.dry_run ? std::nullopt : FileLock::try_lock_directory(kfs.root());
+        kfs.is_live() || o.dry_run ? std::nullopt : kfs.root_dir().try_lock();
     if (!kfs.is_live() && !o.dry_run && !tree_lock)
         throw BusyError("another hugetune command is working on " + kfs.root().string() +
                         "; wait for it to finish and run again");
-    if (const auto existing = bs::read_state(state.here); existing && existing->in_progress())
+    if (const auto existing = bs::read_state(kfs.root_dir(), state.string());
+        existing && existing->in_progress())
         throw BusyError("a boot sweep is in progress (" + bs::to_string(existing->phase) + ", " +
-                        state.here.string() +
+                        kfs.shown(state.string()) +
                         "); see 'hugetune boot-sweep status', or abort it first");
     require_no_other_sweep(kfs);
-    require_persistent(state.here);
+    require_persistent(state, kfs);
     if (!o.dry_run) {
-        std::error_code ec;
-        fs::create_directories(state.here.parent_path(), ec);
-        fs::create_directories(kfs.resolve(bs::kActiveSweepPath.parent_path().string()), ec);
-        require_usable_state(state.here, kfs);
+        kfs.root_dir().make_directories(state.parent_path().string());
+        require_usable_state(state, kfs);
     }
-    Effects effects(kfs.root(), o.dry_run, std::cout, flag_words());
-    bs::LiveHost host(kfs, effects, o.systemd, command, state.machine);
+    Effects effects(kfs.root_dir(), o.dry_run, std::cout, flag_words());
+    bs::LiveHost host(kfs, effects, o.systemd, command, state);
     std::cout << printable_lines(bs::format_plan(plan));
-    effects.write_file(kfs.resolve(bs::kActiveSweepPath.string(), LastLink::keep),
-                       state.machine.string() + "\n");
-    carry_and_report(bs::plan_start(plan, o.finish, o.systemd, host.this_boot()), host, state.here);
+    effects.write_file(bs::kActiveSweepPath.string(), state.string() + "\n");
+    carry_and_report(bs::plan_start(plan, o.finish, o.systemd, host.this_boot()), host, state);
     return 0;
 }
 
@@ -448,37 +447,37 @@ int start_command(const BootSweepOptions& o, const KernelFs& kfs) {
 int advance_command(const BootSweepOptions& o, const KernelFs& kfs, const std::string& sub,
                     bs::Transition (*decide)(bs::State, const bs::BootFacts&)) {
     require_root_for_kexec(o, kfs, sub);
-    const StatePaths state = state_paths(o, kfs);
-    auto saved = bs::read_state(state.here);
+    const fs::path state = state_path(o, kfs);
+    const std::string shown = kfs.shown(state.string());
+    auto saved = bs::read_state(kfs.root_dir(), state.string());
     if (!saved && sub == "abort")
-        throw RuntimeError("no boot sweep state at " + state.here.string() + "; nothing to abort");
+        throw RuntimeError("no boot sweep state at " + shown + "; nothing to abort");
     if (!saved) {
-        print_diagnostic("note",
-                         "no boot sweep state at " + state.here.string() + ": nothing to do");
+        print_diagnostic("note", "no boot sweep state at " + shown + ": nothing to do");
         return 0;
     }
     if (!o.dry_run && saved->in_progress())
-        require_usable_state(state.here, kfs);
-    Effects effects(kfs.root(), o.dry_run, std::cout, flag_words());
-    bs::LiveHost host(kfs, effects, saved->systemd,
-                      continue_command(kfs, saved->systemd, state.machine), state.machine);
-    carry_and_report(decide(std::move(*saved), host.this_boot()), host, state.here);
+        require_usable_state(state, kfs);
+    Effects effects(kfs.root_dir(), o.dry_run, std::cout, flag_words());
+    bs::LiveHost host(kfs, effects, saved->systemd, continue_command(kfs, saved->systemd, state),
+                      state);
+    carry_and_report(decide(std::move(*saved), host.this_boot()), host, state);
     return 0;
 }
 
 int status_command(const BootSweepOptions& o, const KernelFs& kfs) {
-    const fs::path state = state_paths(o, kfs).here;
-    const auto saved = bs::read_state(state);
+    const std::string state = state_path(o, kfs).string();
+    const auto saved = bs::read_state(kfs.root_dir(), state);
     if (o.json) {
         nlohmann::json out = {
-            {"state_file", state.string()}, {"state", nullptr}, {"result", nullptr}};
+            {"state_file", kfs.shown(state)}, {"state", nullptr}, {"result", nullptr}};
         if (saved) {
             out["state"] = bs::to_json(*saved);
             out["result"] = bs::to_json(bs::summarize(*saved));
         }
         std::cout << out.dump(2) << "\n";
     } else if (!saved) {
-        std::cout << "no boot sweep: no state at " << printable_text(state.string()) << "\n";
+        std::cout << "no boot sweep: no state at " << printable_text(kfs.shown(state)) << "\n";
     } else {
         std::cout << printable_lines(bs::format_status(*saved));
     }

@@ -156,7 +156,7 @@ void gather_boot(const VerifyOptions& o, const KernelFs& fs, Gathered& g) {
     if (o.log)
         in.log_unread = "--log " + o.log->string() + " holds no kernel message";
     else if (!fs.is_live())
-        in.log_unread = "under --root the log is the tree's " + fs.resolve("/dev/kmsg").string() +
+        in.log_unread = "under --root the log is the tree's " + fs.shown("/dev/kmsg") +
                         ", which is missing or empty";
     std::optional<std::string> cmdline;
     if (o.cmdline) {
@@ -172,7 +172,7 @@ void gather_boot(const VerifyOptions& o, const KernelFs& fs, Gathered& g) {
     } else {
         cmdline = running_kernel_cmdline(fs);
         if (!cmdline)
-            throw RuntimeError("cannot read " + fs.resolve("/proc/cmdline").string() +
+            throw RuntimeError("cannot read " + fs.shown("/proc/cmdline") +
                                "; give the kernel command line with --cmdline FILE");
     }
     in.cmdline = *cmdline;
@@ -339,11 +339,12 @@ std::optional<std::string> sku_key_of(const std::optional<model::Report>& report
 // waits in the spool. Said on stderr, as it is not the verdict: verify's exit code stays its own.
 // True when nothing is left waiting.
 bool send_records(const VerifyOptions& o, const std::optional<fleet_db::IntakeBoot>& record) {
-    const auto spool = boot_record_spool(o.root);
-    const SendResult r = send_boot_records(*o.fleet_db, spool, record);
+    const RootDir root = RootDir::open(o.root);
+    const std::string spool = root.shown(kBootRecordSpool);
+    const SendResult r = send_boot_records(*o.fleet_db, root, record);
     if (r.spool_busy)
         print_diagnostic("note", "another hugetune verify is sending the records waiting in " +
-                                     printable_text(spool.string()) + "; this one left them to it");
+                                     printable_text(spool) + "; this one left them to it");
     const std::string counts = "sent " + count_text(r.sent, "boot record") + ", " +
                                std::to_string(r.stored_before) + " stored before";
     if (r.problem)
@@ -351,7 +352,7 @@ bool send_records(const VerifyOptions& o, const std::optional<fleet_db::IntakeBo
                                         " did not take the boot records (" + *r.problem +
                                         "): " + count_text(r.left, "record") +
                                         (r.left == 1 ? " waits" : " wait") + " in " +
-                                        printable_text(spool.string()) +
+                                        printable_text(spool) +
                                         ", sent by the next verify that reaches it or by "
                                         "'hugetune verify --flush'");
     else if (!o.json)

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # apply records its intent (every file, its bytes before and after) in the ledger, synced,
 # before the first byte of any boot file changes. A SIGKILL at any file system call of apply
-# (each open, write, fsync, chmod, chown, rename, mkdir and unlink, one run each) followed by
-# rollback, or by another apply and then rollback, leaves every boot file byte for byte as it
-# was, no ledger and no temporary file.
+# (each open, openat2, write, fsync, chmod, chown, rename, mkdir and unlink, one run each)
+# followed by rollback, or by another apply and then rollback, leaves every boot file byte for
+# byte as it was, no ledger and no temporary file.
 source "$(dirname "$0")/lib/harness.bash"
 source "$(dirname "$0")/lib/boot-standins.bash"
 require_command strace "the kill points are strace's signal injection at each call"
@@ -15,7 +15,7 @@ if ! strace -f -qq -o /dev/null -e inject=getpid:error=EPERM true 2>/dev/null; t
 fi
 
 fixture=systemd-boot-esp
-calls=(openat write fsync fchmod fchown rename renameat mkdir mkdirat unlink unlinkat)
+calls=(openat openat2 write fsync fchmod fchown rename renameat mkdir mkdirat unlink unlinkat)
 apply_args=(--value 8 --no-regenerate)
 
 # How often a whole apply makes each call: the kill points.

@@ -285,13 +285,21 @@ rm "$state"
 boot "$original"
 expect 0 "${sweep[@]}" start "${plan_args[@]}" --state "$state_arg"
 boot "$step1" 1
+# A link that leads out of the tree leads, inside it, to no state: nothing outside is read.
 mv "$state" "$persist/real-state.json"
 ln -s "$persist/real-state.json" "$state"
+expect 0 "${sweep[@]}" continue --root "$root" --state "$state_arg"
+stderr_has "no boot sweep state at $state: nothing to do"
+nothing_recorded
+rm "$state"
+# One inside the tree is read, and refused as the place to write the state back.
+mv "$persist/real-state.json" "$root/var/lib/hugetune/real-state.json"
+ln -s /var/lib/hugetune/real-state.json "$state"
 expect_error 2 "--state: $state is a symbolic link" "${sweep[@]}" continue --root "$root" --state "$state_arg"
 [[ ! -s $out ]] || fail "continue printed before refusing: $(cat "$out")"
 nothing_recorded
 rm "$state"
-mv "$persist/real-state.json" "$state"
+mv "$root/var/lib/hugetune/real-state.json" "$state"
 # A forged step: what is kexec'd is derived from the plan and checked against it.
 python3 -S - "$state" <<'PY'
 import json, sys

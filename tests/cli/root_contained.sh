@@ -24,14 +24,18 @@ echo 'BOOT_IMAGE=/elsewhere hugepage_alloc_threads=16' >"$elsewhere/proc/cmdline
 outside_sum() { (cd "$elsewhere" && find . -print0 | sort -z | xargs -0 ls -ld --time-style=+ && find . -type f -print0 | sort -z | xargs -0 cat) | sha256sum; }
 elsewhere_before=$(outside_sum)
 
-# traced ROOT CODE ARGS...: hugetune ARGS exits CODE, and every path it named lies inside ROOT.
+# traced ROOT CODE ARGS...: hugetune ARGS exits CODE, every path it named lies inside ROOT, and
+# it named none of ROOT's either: each file of the tree is reached from the root's descriptor
+# (openat2 RESOLVE_IN_ROOT, *at() on directories held from there). BY_NAME=1 allows paths inside
+# ROOT: hwloc reads a tree's /sys by its host path (HWLOC_FSROOT).
 trace=$work/strace.log
 traced() {
-    local root=$1 code=$2
+    local root=$1 code=$2 strict=--by-descriptor
     shift 2
-    expect "$code" strace -f -qq -s 4096 -e trace=%file -o "$trace" "$bin" "$@"
-    python3 "$src/tests/cli/lib/contained.py" "$trace" "$root" "$bin" >"$work/outside.txt" ||
-        { cat "$work/outside.txt" >&2; fail "hugetune $1 named paths outside $root"; }
+    [[ ${BY_NAME:-} == 1 ]] && strict=
+    expect "$code" strace -f -qq -s 4096 -e trace=%file,openat2 -o "$trace" "$bin" "$@"
+    python3 "$src/tests/cli/lib/contained.py" "$trace" "$root" "$bin" $strict >"$work/outside.txt" ||
+        { cat "$work/outside.txt" >&2; fail "hugetune $1 named paths outside $root, or inside it by name"; }
     [[ $(outside_sum) == "$elsewhere_before" ]] || fail "hugetune $* changed $elsewhere"
 }
 
@@ -51,6 +55,13 @@ for mode in --dry-run --no-regenerate; do
     stderr_has "/etc/default/grub.d/50-vendor.cfg is a symbolic link and would need this change"
 done
 rm "$root/etc/default/grub.d/50-vendor.cfg"
+# Inside the tree /var leads to the tree's own $elsewhere/var, which does not exist: the ledger's
+# directory cannot be made there (mkdir -p fails so in a chroot too), and nothing is written.
+before=$(tree_sum "$root")
+traced "$root" 1 apply --root "$root" --value 8 --no-regenerate
+stderr_has "cannot create $root/var: No such file or directory (a link on the way that leads to nothing)"
+[[ $(tree_sum "$root") == "$before" ]] || fail "a refused apply changed the tree"
+mkdir -p "$root$elsewhere/var"
 traced "$root" 0 apply --root "$root" --value 8 --no-regenerate
 # /var -> elsewhere/var is, inside the tree, the tree's own $elsewhere/var.
 [[ -f $root$elsewhere/var/lib/hugetune/applied.json ]] || fail "the ledger is not in the tree"
@@ -72,6 +83,7 @@ stderr_has "nothing to roll back"
 root=$(copy_fixture debian climbing)
 rm -rf "$root/var"
 ln -s "../../../../../../../../..$elsewhere/var" "$root/var"
+mkdir -p "$root$elsewhere/var"
 traced "$root" 0 apply --root "$root" --value 8 --no-regenerate
 [[ -f $root$elsewhere/var/lib/hugetune/applied.json ]] || fail "the climbing link left the tree"
 traced "$root" 0 rollback --root "$root" --no-regenerate
@@ -150,27 +162,105 @@ cp "$root/usr/sbin/kexec" "$root/usr/sbin/hugetune"
 chmod +x "$root/usr/sbin/kexec" "$root/usr/sbin/hugetune"
 ln -s "$elsewhere/var" "$root/var"
 ln -s "$elsewhere/etc/systemd" "$root/etc/systemd"
+# Inside the tree the links lead to its own copies of those paths.
+mkdir -p "$root$elsewhere/var" "$root$elsewhere/etc/systemd"
 args=(--root "$root" --pages 1024 --repetitions 1 --threads 1,2)
-traced "$root" 0 boot-sweep plan "${args[@]}"
-traced "$root" 0 boot-sweep start "${args[@]}" --dry-run
-traced "$root" 0 boot-sweep start "${args[@]}"
+# plan and start probe the machine, and hwloc reads the tree's /sys by name.
+BY_NAME=1 traced "$root" 0 boot-sweep plan "${args[@]}"
+BY_NAME=1 traced "$root" 0 boot-sweep start "${args[@]}" --dry-run
+BY_NAME=1 traced "$root" 0 boot-sweep start "${args[@]}"
 [[ -f $root$elsewhere/var/lib/hugetune/boot-sweep.json ]] || fail "the state is not in the tree"
 [[ -f $root$elsewhere/etc/systemd/system/hugetune-boot-sweep.service ]] || fail "the unit is not in the tree"
+# A sweep in progress, kept outside the tree for the checks of ".." below.
+outside=$work/outside-state
+mkdir -p "$outside"
+cp "$root$elsewhere/var/lib/hugetune/boot-sweep.json" "$outside/boot-sweep.json"
 traced "$root" 0 boot-sweep status --root "$root"
 traced "$root" 0 boot-sweep abort --root "$root"
 traced "$root" 0 boot-sweep continue --root "$root"
 nothing_recorded
 
+# ".." after a missing part climbs from that part, which does not exist: inside the tree
+# "/nonexist/../lnk" is missing at /nonexist, and never the folder outside that lnk names. (The
+# string walk this replaced appended the parts after a missing one unchecked, and then followed
+# lnk out of the tree: status printed the state outside, start made a folder there, and a marker
+# naming such a path made start read the state outside and refuse.)
+ln -s "$outside" "$root/lnk"
+outside_listing=$(cd "$outside" && find . -print0 | sort -z | xargs -0 ls -ld --time-style=+ && sha256sum boot-sweep.json)
+traced "$root" 0 boot-sweep status --root "$root" --state /nonexist/../lnk/boot-sweep.json --json
+stdout_has '"state": null'
+BY_NAME=1 traced "$root" 1 boot-sweep start "${args[@]}" --state /nonexist/sub/../../lnk/boot-sweep.json
+stderr_has "a link on the way that leads to nothing"
+[[ -d $root/nonexist/sub ]] || fail "start did not make the missing folders inside the tree"
+echo /nonexist/../lnk/boot-sweep.json >"$root$elsewhere/var/lib/hugetune/boot-sweep-active"
+BY_NAME=1 traced "$root" 0 boot-sweep start "${args[@]}" --dry-run
+[[ $(cd "$outside" && find . -print0 | sort -z | xargs -0 ls -ld --time-style=+ && sha256sum boot-sweep.json) == "$outside_listing" ]] ||
+    fail "the boot sweep changed the folder outside the tree"
+rm "$root/lnk"
+
 # hwloc reads the topology through this machine's own lookup: a tree whose /sys has a link out
-# of it is refused before hwloc opens anything.
+# of it is refused before hwloc opens anything. The check follows each link as that lookup will,
+# naming the paths outside it follows, so these runs are not traced.
 mkdir -p "$elsewhere-sys"
 cp -a "$root/sys/devices/system/node/node0" "$elsewhere-sys/node0"
 rm -rf "$root/sys/devices/system/node/node0"
 ln -s "$elsewhere-sys/node0" "$root/sys/devices/system/node/node0"
-traced "$root" 2 boot-sweep plan "${args[@]}"
+expect 2 "$bin" boot-sweep plan "${args[@]}"
 stderr_has "$root/sys/devices/system/node/node0 is a link that leads out of the tree"
 ln -sfn "../../../../..$elsewhere-sys/node0" "$root/sys/devices/system/node/node0"
-traced "$root" 2 boot-sweep plan "${args[@]}"
+expect 2 "$bin" boot-sweep plan "${args[@]}"
 stderr_has "is a link that leads out of the tree"
+
+# /sys itself leading out, to this machine's through /proc's magic link or to a decoy, and a
+# "b/.." chain whose text stays in the tree while b leads to a decoy, are refused the same way.
+# In each the tree holds, where the link leads inside it, a gathered /sys of its own, which
+# hugetune's own reading (openat2) finds; hwloc, following the link as this machine does, would
+# read another.
+sysroot=$work/sys-link-root
+decoy_sys=$work/decoy-sys
+cp -a "$src/tests/fixtures/vm-1node" "$sysroot"
+cp -a "$src/tests/fixtures/zen4-2node/sys" "$decoy_sys"
+expect 0 "$bin" probe --root "$sysroot" --json
+mv "$sysroot/sys" "$sysroot/sys.real"
+for outside_sys in /proc/1/root/sys "$decoy_sys"; do
+    mkdir -p "$(dirname "$sysroot$outside_sys")"
+    cp -a "$sysroot/sys.real" "$sysroot$outside_sys"
+    ln -sfn "$outside_sys" "$sysroot/sys"
+    expect_error 2 "$sysroot/sys is a link that leads out of the tree" "$bin" probe --root "$sysroot"
+    stdout_empty
+done
+rm "$sysroot/sys"
+mv "$sysroot/sys.real" "$sysroot/sys"
+mkdir -p "$decoy_sys-chain/deep/dir" "$sysroot$decoy_sys-chain/deep/dir"
+cp -a "$decoy_sys/devices" "$decoy_sys-chain/deep/devices"
+mv "$sysroot/sys/devices" "$sysroot$decoy_sys-chain/deep/devices"
+ln -s "$decoy_sys-chain/deep/dir" "$sysroot/b"
+ln -s ../b/../devices "$sysroot/sys/devices"
+expect_error 2 "$sysroot/sys/devices is a link that leads out of the tree" "$bin" probe --root "$sysroot"
+stdout_empty
+# The same chain over a b inside the tree is read.
+rm "$sysroot/b"
+mkdir -p "$sysroot/inside/dir"
+mv "$sysroot$decoy_sys-chain/deep/devices" "$sysroot/inside/devices"
+ln -s inside/dir "$sysroot/b"
+expect 0 "$bin" probe --root "$sysroot" --json
+
+# --- a kernel without openat2: only this machine's / opens --------------------------------------
+# strace answers every openat2 with ENOSYS, as a kernel before 5.6 does (or EPERM, as a seccomp
+# filter that does not know the call may): a tree is refused before anything is read or
+# written, in one line, and this machine's own / still works through plain openat.
+root=$(copy_fixture debian no-openat2)
+before=$(tree_sum "$root")
+for errno_name in ENOSYS EPERM; do
+    without_openat2=(strace -f -qq -o /dev/null -e trace=openat2 -e inject=openat2:error=$errno_name)
+    for command in "apply --value 8 --no-regenerate" "rollback --no-regenerate" verify \
+        "boot-sweep status" probe; do
+        # shellcheck disable=SC2086  # the command and its options
+        expect_error 4 "--root $root: this kernel has no openat2()" \
+            "${without_openat2[@]}" "$bin" $command --root "$root"
+    done
+    [[ $(tree_sum "$root") == "$before" ]] || fail "a refused tree was changed ($errno_name)"
+    expect 0 "${without_openat2[@]}" "$bin" probe --json
+done
 
 echo "root_contained: ok"

@@ -26,8 +26,8 @@ Detection choose_bootloader(const TargetOptions& target, const KernelFs& root,
     Detection det = target.bootloader ? Detection{*target.bootloader, target.words("bootloader")}
                                       : detect_bootloader(root, grub.sources);
     if (det.kind != Bootloader::kernel_cmdline && grub.sources.empty())
-        throw SettingError("bootloader", bootloader_name(det.kind) + ": " +
-                                             root.resolve(kGrubMain).string() + " does not exist");
+        throw SettingError("bootloader", bootloader_name(det.kind) + ": " + root.shown(kGrubMain) +
+                                             " does not exist");
     return det;
 }
 
@@ -166,20 +166,20 @@ std::optional<Ledger> write_apply(const ApplyRequest& request, const ApplyPlan& 
                 if (ledger.files.empty() && ledger.bls_entries.empty())
                     return;
                 ledger.pending = pending_writes(plan.change.files, backups);
-                recorded = write_ledger(effects, root, ledger);
+                recorded = write_ledger(effects, ledger);
             },
             [&](const std::vector<std::string>&) {
                 if (!recorded)
                     return;
                 ledger.pending.clear();
-                write_ledger(effects, root, ledger);
+                write_ledger(effects, ledger);
             },
             effects, out);
     } catch (const Error& e) {
         if (!recorded)
             throw;
         try {
-            put_back_ledger(effects, root, previous);
+            put_back_ledger(effects, previous);
         } catch (const Error& undo) {
             throw Error(e.code(), e.message() + "; " + std::string(kLedgerPath) +
                                       " still records the change (" + undo.what() +
@@ -208,10 +208,10 @@ std::vector<Argv> run_ostree_change(const ApplyPlan& plan, const std::optional<L
     } catch (const Error& e) {
         done.written = false;
         done.ledger = before;
-        std::string ledger = root.resolve(kLedgerPath).string();
+        std::string ledger = root.shown(kLedgerPath);
         std::string after = "; nothing was changed";
         try {
-            put_back_ledger(effects, root, before);
+            put_back_ledger(effects, before);
         } catch (const Error& undo) {
             after = "; " + ledger + " now names a change that did not happen (" + undo.what() +
                     "): remove it by hand";
@@ -230,7 +230,7 @@ ApplyPlan plan_config_files(const ApplyRequest& request, const KernelFs& root,
     auto kcmd = read_config_file(root, std::string(kKernelCmdlineFile));
     if (kind == Bootloader::kernel_cmdline && !kcmd)
         throw SettingError("bootloader", bootloader_name(kind) + ": " +
-                                             root.resolve(kKernelCmdlineFile).string() +
+                                             root.shown(kKernelCmdlineFile) +
                                              " does not exist; create it with the current "
                                              "command line first");
     plan.change.notes.push_back("boot loader: " + bootloader_name(kind) + " (" +
@@ -263,8 +263,7 @@ ApplyPlan plan_ostree(const ApplyRequest& request, const KernelFs& root) {
     if (request.target.bootloader)
         throw SettingError(
             "bootloader",
-            bootloader_name(*request.target.bootloader) + ": " +
-                root.resolve(kOstreeBooted).string() +
+            bootloader_name(*request.target.bootloader) + ": " + root.shown(kOstreeBooted) +
                 " exists: an ostree system boots with its deployment's kernel arguments, which "
                 "only rpm-ostree kargs changes, and ignores /etc/default/grub and "
                 "/etc/kernel/cmdline; leave the boot loader to be detected");
@@ -352,7 +351,7 @@ void apply_steps(const ApplyRequest& request, BootOutcome& done, std::ostream& o
     std::optional<BootConfigLock> lock;
     if (!target.dry_run)
         lock.emplace(root);
-    Effects effects(root.root(), target.dry_run, out, target.words);
+    Effects effects(root.root_dir(), target.dry_run, out, target.words);
     finish_interrupted_apply(root, effects, target, err);
     ApplyPlan plan = plan_apply(request, root);
     done.bootloader = bootloader_name(plan.bootloader.kind);

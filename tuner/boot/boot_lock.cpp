@@ -18,7 +18,7 @@ fs::path lock_target(const KernelFs& root) {
 
 FileLock held_boot_lock(const KernelFs& root) {
     const fs::path path = lock_target(root);
-    auto lock = root.is_live() ? FileLock::try_lock(path) : FileLock::try_lock_directory(path);
+    auto lock = root.is_live() ? FileLock::try_lock(path) : root.root_dir().try_lock();
     if (lock)
         return std::move(*lock);
     throw BusyError(

@@ -1,17 +1,20 @@
 #include "tuner/boot/config_file.hpp"
 
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <chrono>
 #include <cstring>
 #include <ctime>
-#include <fstream>
-#include <sstream>
+#include <string>
 
 #include "model/errors.hpp"
 #include "tuner/boot/unified_diff.hpp"
 #include "tuner/system/atomic_file.hpp"
+#include "tuner/system/owned_fd.hpp"
+#include "tuner/system/root_dir.hpp"
 
 namespace hugetune::boot {
 namespace fs = std::filesystem;
@@ -30,48 +33,70 @@ std::string too_large(const std::string& target_path, std::uintmax_t bytes) {
 }
 
 // At most kMaxConfigBytes: a file that grew past them since its stat is refused too.
-std::string read_all(const fs::path& path, const std::string& target_path) {
-    std::ifstream in(path, std::ios::binary);
+std::string read_all(int fd, const std::string& target_path) {
     std::string text(kMaxConfigBytes + 1, '\0');
-    if (in)
-        in.read(text.data(), static_cast<std::streamsize>(text.size()));
-    if (in.bad() || (!in && !in.eof()))
-        throw RuntimeError("cannot read " + target_path);
-    text.resize(static_cast<std::size_t>(in.gcount()));
+    std::size_t have = 0;
+    while (have < text.size()) {
+        const ssize_t n = ::read(fd, text.data() + have, text.size() - have);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            throw RuntimeError("cannot read " + target_path + ": " + std::strerror(errno));
+        if (n == 0)
+            break;
+        have += static_cast<std::size_t>(n);
+    }
+    text.resize(have);
     if (text.size() > kMaxConfigBytes)
         throw UsageError(too_large(target_path, text.size()));
     return text;
 }
 
-std::optional<ConfigFile> read_at(const std::string& target_path, const fs::path& host_path) {
+// Whether the entry at `target_path` is itself a symbolic link.
+bool is_link(const RootDir& root, const std::string& target_path) {
+    const OwnedFd fd = root.open_path(target_path, O_PATH | O_NOFOLLOW);
     struct stat st {};
-    if (lstat(host_path.c_str(), &st) != 0) {
-        if (errno == ENOENT)
-            return std::nullopt;
-        throw RuntimeError("cannot stat " + target_path + ": " + std::strerror(errno));
-    }
-    if (S_ISLNK(st.st_mode))
+    return fd.valid() && fstat(fd.get(), &st) == 0 && S_ISLNK(st.st_mode);
+}
+
+// The file itself, opened inside the root without following a link at its name. O_NONBLOCK: a
+// FIFO there is refused by its type, not waited on.
+OwnedFd open_config(const RootDir& root, const std::string& target_path) {
+    OwnedFd fd = root.open_path(target_path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
+    if (fd.valid() || errno == ENOENT)
+        return fd;
+    const int err = errno;
+    if (err == ELOOP && is_link(root, target_path))
         throw UsageError(target_path +
                          " is a symbolic link; hugetune edits only regular "
                          "files: edit the file it points to by hand");
+    throw RuntimeError("cannot open " + target_path + ": " + std::strerror(err));
+}
+
+std::optional<ConfigFile> read_at(const RootDir& root, const std::string& target_path) {
+    const OwnedFd fd = open_config(root, target_path);
+    if (!fd.valid())
+        return std::nullopt;
+    struct stat st {};
+    if (fstat(fd.get(), &st) != 0)
+        throw RuntimeError("cannot stat " + target_path + ": " + std::strerror(errno));
     if (!S_ISREG(st.st_mode))
         throw UsageError(target_path + " is not a regular file; hugetune will not edit it");
     if (static_cast<std::uintmax_t>(st.st_size) > kMaxConfigBytes)
         throw UsageError(too_large(target_path, static_cast<std::uintmax_t>(st.st_size)));
     ConfigFile f;
     f.target_path = target_path;
-    f.host_path = host_path;
     f.mode = st.st_mode & 07777;
     f.uid = st.st_uid;
     f.gid = st.st_gid;
-    f.text = read_all(host_path, target_path);
+    f.text = read_all(fd.get(), target_path);
     return f;
 }
 
 }  // namespace
 
 std::optional<ConfigFile> read_config_file(const KernelFs& root, const std::string& target_path) {
-    return read_at(target_path, root.resolve(target_path, LastLink::keep));
+    return read_at(root.root_dir(), target_path);
 }
 
 std::string utc_timestamp(const char* format) {
@@ -87,15 +112,14 @@ std::string backup_timestamp() {
     return utc_timestamp("%Y%m%dT%H%M%SZ");
 }
 
-std::string backup_path(const ConfigFile& file, const std::string& timestamp) {
-    std::string suffix = std::string(kBackupInfix) + timestamp;
-    fs::path host = file.host_path;
-    std::string name = host.filename().string() + suffix;
-    std::error_code ec;
-    for (int n = 1; fs::exists(host.parent_path() / (name + std::string(kBackupSuffix)), ec); ++n)
-        name = host.filename().string() + suffix + "-" + std::to_string(n);
-    return (fs::path(file.target_path).parent_path() / (name + std::string(kBackupSuffix)))
-        .string();
+std::string backup_path(const RootDir& root, const ConfigFile& file, const std::string& timestamp) {
+    const fs::path target(file.target_path);
+    const std::string stem = target.filename().string() + std::string(kBackupInfix) + timestamp;
+    const auto dir = root.directory(target.parent_path().string());
+    std::string name = stem + std::string(kBackupSuffix);
+    for (int n = 1; dir && dir->entry_status(name); ++n)
+        name = stem + "-" + std::to_string(n) + std::string(kBackupSuffix);
+    return (target.parent_path() / name).string();
 }
 
 bool is_backup_name(std::string_view name, std::string_view file_name) {
@@ -116,18 +140,19 @@ std::vector<std::string> backups_beside(const KernelFs& root, const std::string&
 
 bool write_backup(Effects& effects, const ConfigFile& file, const std::string& backup,
                   const std::string& bytes) {
-    return effects.write_file(file.host_path.parent_path() / fs::path(backup).filename(), bytes,
-                              FileOwnership{file.mode, file.uid, file.gid}, "");
+    const fs::path beside = fs::path(file.target_path).parent_path() / fs::path(backup).filename();
+    return effects.write_file(beside.string(), bytes, FileOwnership{file.mode, file.uid, file.gid},
+                              "");
 }
 
 bool replace_config_file(Effects& effects, const ConfigFile& file, const std::string& text) {
-    auto now = read_at(file.target_path, file.host_path);
+    auto now = read_at(effects.root(), file.target_path);
     if (!now || now->text != file.text)
         throw RuntimeError(file.target_path +
                            " changed while hugetune was editing it; nothing was written to it. "
                            "Run the command again");
     return effects.write_file(
-        file.host_path, text, FileOwnership{file.mode, file.uid, file.gid},
+        file.target_path, text, FileOwnership{file.mode, file.uid, file.gid},
         unified_diff(file.text, text, "a" + file.target_path, "b" + file.target_path));
 }
 

@@ -19,8 +19,7 @@
 namespace hugetune::boot {
 
 struct ConfigFile {
-    std::string target_path;          // as on the target machine, e.g. "/etc/default/grub"
-    std::filesystem::path host_path;  // the same under --root
+    std::string target_path;  // as on the target machine, e.g. "/etc/default/grub"
     std::string text;
     mode_t mode = 0644;
     uid_t uid = 0;
@@ -32,9 +31,9 @@ struct ConfigFile {
 // huge file from costing memory, also with --dry-run.
 inline constexpr std::size_t kMaxConfigBytes = 1024 * 1024;
 
-// `target_path` in `root`, its directories resolved inside the root (KernelFs::resolve). Nothing
-// when the path does not exist; throws UsageError for a symlink, anything but a regular file or
-// one above kMaxConfigBytes, RuntimeError when it cannot be read.
+// `target_path` in `root`, opened inside it (RootDir) without following a link at its name.
+// Nothing when the path does not exist; throws UsageError for a symlink, anything but a regular
+// file or one above kMaxConfigBytes, RuntimeError when it cannot be read.
 std::optional<ConfigFile> read_config_file(const KernelFs& root, const std::string& target_path);
 
 // The current UTC time as strftime writes it with `format`.
@@ -45,7 +44,7 @@ std::string backup_timestamp();
 
 // The target path of a backup of the file: "<path>.hugetune-<timestamp>.bak" (a name that
 // grub's "*.cfg" glob does not pick up), with "-N" before ".bak" when that name is taken.
-std::string backup_path(const ConfigFile& file, const std::string& timestamp);
+std::string backup_path(const RootDir& root, const ConfigFile& file, const std::string& timestamp);
 // Whether `name` is the file name backup_path gives a backup of the file named `file_name`:
 // "<file_name>.hugetune-<...>.bak".
 bool is_backup_name(std::string_view name, std::string_view file_name);
@@ -58,8 +57,9 @@ std::vector<std::string> backups_beside(const KernelFs& root, const std::string&
 bool write_backup(Effects& effects, const ConfigFile& file, const std::string& backup,
                   const std::string& bytes);
 
-// Replaces the file with `text` atomically, keeping owner and mode; --dry-run shows the unified
-// diff instead. Refuses when the file changed since it was read (another editor at work).
+// Replaces the file with `text` atomically, keeping owner and mode, in the tree of `effects`;
+// --dry-run shows the unified diff instead. Refuses when the file changed since it was read
+// (another editor at work).
 // Returns whether it was written.
 bool replace_config_file(Effects& effects, const ConfigFile& file, const std::string& text);
 

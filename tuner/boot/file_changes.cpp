@@ -16,17 +16,13 @@ struct WrittenFile {
     bool replaced = false;
 };
 
-std::filesystem::path host_path_of_backup(const PlannedFile& p, const std::string& backup) {
-    return p.file.host_path.parent_path() / std::filesystem::path(backup).filename();
-}
-
 // Puts one file back as it was read and removes its backup; returns what went wrong, if
 // anything, as a clause for the error line.
 std::string undo_one(const WrittenFile& w, Effects& effects) {
     const PlannedFile& p = *w.planned;
     if (w.replaced) {
         try {
-            effects.write_file(p.file.host_path, p.file.text,
+            effects.write_file(p.file.target_path, p.file.text,
                                FileOwnership{p.file.mode, p.file.uid, p.file.gid});
         } catch (const Error& e) {
             return "could not put back " + p.file.target_path + " (" + e.what() +
@@ -36,7 +32,7 @@ std::string undo_one(const WrittenFile& w, Effects& effects) {
     }
     try {
         if (!w.backup.empty())
-            effects.remove_file(host_path_of_backup(p, w.backup));
+            effects.remove_file(w.backup);
     } catch (const Error& e) {
         return "could not remove the backup " + w.backup + " (" + e.what() + ")";
     }
@@ -64,7 +60,8 @@ void write_changes(const std::vector<PlannedFile>& files, const RecordChange& in
     const std::string stamp = backup_timestamp();
     std::vector<std::string> backups;
     for (const auto& p : files)
-        backups.push_back(p.restores_original ? std::string() : backup_path(p.file, stamp));
+        backups.push_back(p.restores_original ? std::string()
+                                              : backup_path(effects.root(), p.file, stamp));
     std::vector<WrittenFile> written;
     std::string step = "cannot record the change before writing it";
     try {
@@ -106,7 +103,7 @@ bool finish_interrupted_apply(const KernelFs& root, Effects& effects, const Targ
     // the caller holds the boot configuration lock, so no writer of them is alive.
     const auto remove_temporaries = [&](const std::string& path) {
         if (!path.empty())
-            effects.remove_stale_temporaries_of(root.resolve(path, LastLink::keep));
+            effects.remove_stale_temporaries_of(path);
     };
     remove_temporaries(std::string(kLedgerPath));
     auto ledger = read_ledger(root);
@@ -143,7 +140,7 @@ bool finish_interrupted_apply(const KernelFs& root, Effects& effects, const Targ
         replace_config_file(effects, *now, w.to);
     }
     ledger->pending.clear();
-    write_ledger(effects, root, *ledger);
+    write_ledger(effects, *ledger);
     err << "hugetune: note: completed " << what
         << ", which was interrupted while writing; its boot entries may need rebuilding\n";
     return true;

@@ -1,29 +1,32 @@
 #include "tuner/boot/grub_files.hpp"
 
-#include <filesystem>
+#include <fcntl.h>
+#include <sys/stat.h>
+
 #include <optional>
+#include <string>
 
 #include "model/errors.hpp"
+#include "tuner/system/owned_fd.hpp"
 
 namespace hugetune::boot {
-namespace fs = std::filesystem;
 
 namespace {
 
 // A drop-in reached through a symlink is read (grub-mkconfig sources it) but never edited.
 std::optional<ConfigFile> read_dropin(const KernelFs& root, const std::string& target,
                                       bool& editable) {
-    fs::path host = root.resolve(target, LastLink::keep);
-    std::error_code ec;
-    if (fs::is_directory(root.resolve(target), ec))
+    if (root.root_dir().directory(target))
         return std::nullopt;
-    editable = !fs::is_symlink(host, ec);
+    const OwnedFd entry = root.root_dir().open_path(target, O_PATH | O_NOFOLLOW);
+    struct stat st {};
+    editable = !(entry.valid() && fstat(entry.get(), &st) == 0 && S_ISLNK(st.st_mode));
     if (editable)
         return read_config_file(root, target);
     auto text = root.read(target);
     if (!text)
         return std::nullopt;
-    return ConfigFile{target, host, *text};
+    return ConfigFile{target, *text};
 }
 
 }  // namespace

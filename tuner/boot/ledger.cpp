@@ -265,28 +265,27 @@ Ledger ledger_from_json(const nlohmann::json& document, const std::string& where
 }
 
 std::optional<Ledger> read_ledger(const KernelFs& root) {
-    const std::string where = root.resolve(kLedgerPath).string();
-    const auto document = read_json_file_if_readable(where, {true, kLedgerFix});
+    const auto document =
+        read_json_file_if_readable(root.root_dir(), kLedgerPath, {true, kLedgerFix});
     if (!document)
         return std::nullopt;
-    return ledger_from_json(*document, where);
+    return ledger_from_json(*document, root.shown(kLedgerPath));
 }
 
-bool write_ledger(Effects& effects, const KernelFs& root, const Ledger& ledger) {
-    return effects.write_file(root.resolve(kLedgerPath, LastLink::keep),
-                              ledger_to_json(ledger).dump(2) + "\n", FileOwnership{0600, {}, {}},
-                              "");
+bool write_ledger(Effects& effects, const Ledger& ledger) {
+    return effects.write_file(kLedgerPath, ledger_to_json(ledger).dump(2) + "\n",
+                              FileOwnership{0600, {}, {}}, "");
 }
 
-void remove_ledger(Effects& effects, const KernelFs& root) {
-    effects.remove_file(root.resolve(kLedgerPath, LastLink::keep), "");
+void remove_ledger(Effects& effects) {
+    effects.remove_file(kLedgerPath, "");
 }
 
-void put_back_ledger(Effects& effects, const KernelFs& root, const std::optional<Ledger>& before) {
+void put_back_ledger(Effects& effects, const std::optional<Ledger>& before) {
     if (before)
-        write_ledger(effects, root, *before);
+        write_ledger(effects, *before);
     else
-        remove_ledger(effects, root);
+        remove_ledger(effects);
 }
 
 }  // namespace hugetune::boot

@@ -80,12 +80,12 @@ Ledger ledger_from_json(const nlohmann::json& document, const std::string& where
 // Nothing when there is no ledger, or when it cannot be read (a user without root); the errors
 // of read_json_file (tuner/system/json_file.hpp) and ledger_from_json otherwise.
 std::optional<Ledger> read_ledger(const KernelFs& root);
-// Through `effects`, as part of the change the ledger records: --dry-run shows nothing of its
-// own for them. Returns whether the ledger was written.
-bool write_ledger(Effects& effects, const KernelFs& root, const Ledger& ledger);
-void remove_ledger(Effects& effects, const KernelFs& root);
+// Through `effects` (in its tree), as part of the change the ledger records: --dry-run shows
+// nothing of its own for them. Returns whether the ledger was written.
+bool write_ledger(Effects& effects, const Ledger& ledger);
+void remove_ledger(Effects& effects);
 // The ledger as it was before a change that failed: `before` written back, or none.
-void put_back_ledger(Effects& effects, const KernelFs& root, const std::optional<Ledger>& before);
+void put_back_ledger(Effects& effects, const std::optional<Ledger>& before);
 
 std::string base64_encode(std::string_view bytes);
 std::optional<std::string> base64_decode(std::string_view text);

@@ -1,5 +1,7 @@
 #include "tuner/boot/regenerate.hpp"
 
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "model/errors.hpp"
@@ -8,6 +10,7 @@
 #include "tuner/boot/token_edit.hpp"
 #include "tuner/kernel/cmdline.hpp"
 #include "tuner/system/effects.hpp"
+#include "tuner/system/owned_fd.hpp"
 
 namespace hugetune::boot {
 namespace {
@@ -112,7 +115,7 @@ Argv grub_regenerate_command(const KernelFs& root) {
             }
         return argv;
     }
-    throw RuntimeError("no grub.cfg under " + root.resolve("/boot").string() +
+    throw RuntimeError("no grub.cfg under " + root.shown("/boot") +
                        " (looked for /boot/grub2/grub.cfg and /boot/grub/grub.cfg); use " +
                        Flag{"regenerate"} + " and rebuild the boot menu by hand");
 }
@@ -134,7 +137,11 @@ std::optional<std::string> program_in_root(const KernelFs& root, const std::stri
     for (const char* dir :
          {"/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin", "/sbin", "/bin"}) {
         const std::string path = std::string(dir) + "/" + name;
-        if (access(root.resolve(path).c_str(), X_OK) == 0)
+        // An executable regular file, as access(X_OK) finds it for root: any execute bit.
+        const OwnedFd fd = root.root_dir().open_path(path, O_PATH);
+        struct stat st {};
+        if (fd.valid() && fstat(fd.get(), &st) == 0 && S_ISREG(st.st_mode) &&
+            (st.st_mode & (S_IXUSR | S_IXGRP | S_IXOTH)) != 0)
             return path;
     }
     return std::nullopt;

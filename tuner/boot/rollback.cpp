@@ -185,7 +185,7 @@ void refuse_over_someone_elses_value(const RollbackPlan& plan, const Ledger& led
 Ledger require_ledger(const KernelFs& root) {
     auto ledger = read_ledger(root);
     if (!ledger)
-        throw RuntimeError("nothing to roll back: " + root.resolve(kLedgerPath).string() +
+        throw RuntimeError("nothing to roll back: " + root.shown(kLedgerPath) +
                            " does not exist (hugetune apply has not changed this system, or it "
                            "was rolled back already)");
     return *ledger;
@@ -253,7 +253,7 @@ void rollback_steps(const TargetOptions& target, bool force, BootOutcome& done, 
     std::optional<BootConfigLock> lock;
     if (!target.dry_run)
         lock.emplace(root);
-    Effects effects(root.root(), target.dry_run, out, target.words);
+    Effects effects(root.root_dir(), target.dry_run, out, target.words);
     finish_interrupted_apply(root, effects, target, err);
     Ledger ledger = require_ledger(root);
     done.ledger = ledger;
@@ -266,7 +266,7 @@ void rollback_steps(const TargetOptions& target, bool force, BootOutcome& done, 
     // files already restored holding their original bytes and restores the rest.
     write_changes(
         plan.change.files, [](const std::vector<std::string>&) {},
-        [&](const std::vector<std::string>&) { remove_ledger(effects, root); }, effects, out);
+        [&](const std::vector<std::string>&) { remove_ledger(effects); }, effects, out);
     done.written = !effects.dry_run();
     done.not_run = done.commands;  // until the rebuild returns, none counts as run
     try {
@@ -275,11 +275,10 @@ void rollback_steps(const TargetOptions& target, bool force, BootOutcome& done, 
         // On ostree the command is the whole undo: the ledger stays for another rollback.
         if (plan.bootloader != Bootloader::ostree)
             throw;
-        write_ledger(effects, root, ledger);
+        write_ledger(effects, ledger);
         done.written = false;
         throw Error(e.code(), e.message() + "; nothing was changed, and " +
-                                  root.resolve(kLedgerPath).string() +
-                                  " is kept for another rollback");
+                                  root.shown(kLedgerPath) + " is kept for another rollback");
     }
     if (effects.dry_run())
         return;

@@ -1,5 +1,7 @@
 #include "tuner/boot_sweep/host.hpp"
 
+#include <string>
+
 #include "model/errors.hpp"
 #include "model/text.hpp"
 #include "tuner/kernel/boot_log.hpp"
@@ -64,12 +66,12 @@ BootFacts LiveHost::this_boot() const {
     // The boot id is what tells the boot that left for a step from the step's own boot.
     b.boot_id = running_boot_id(fs_).value_or("");
     if (b.boot_id.empty())
-        throw RuntimeError("cannot read " + fs_.resolve(kBootIdFile).string() +
+        throw RuntimeError("cannot read " + fs_.shown(kBootIdFile) +
                            ", which tells one boot from the next");
     b.kernel_release = running_kernel_release(fs_).value_or("");
     const auto cmdline = running_kernel_cmdline(fs_);
     if (!cmdline)
-        throw RuntimeError("cannot read " + fs_.resolve("/proc/cmdline").string());
+        throw RuntimeError("cannot read " + fs_.shown("/proc/cmdline"));
     b.cmdline = std::string(trim(*cmdline));
     b.log = fs_.kernel_log().messages;
     b.largest_buddy_block_kb = running_buddy_allocator(fs_).largest_block_kb();
@@ -79,13 +81,15 @@ BootFacts LiveHost::this_boot() const {
 }
 
 void LiveHost::write_file(const std::filesystem::path& path, const std::string& bytes) {
-    effects_.write_file(path, bytes);
+    effects_.write_file(path.string(), bytes);
 }
 
 void LiveHost::load_kexec(const KexecImage& image, const std::string& cmdline) {
-    std::vector<std::string> argv = {"kexec", "-l", fs_.resolve(image.kernel).string()};
+    // kexec takes the files by name: on this machine their own, under --root (where it is never
+    // run, only printed) the tree's, as shown.
+    std::vector<std::string> argv = {"kexec", "-l", fs_.shown(image.kernel)};
     if (image.initrd)
-        argv.push_back("--initrd=" + fs_.resolve(*image.initrd).string());
+        argv.push_back("--initrd=" + fs_.shown(*image.initrd));
     argv.push_back("--append=" + cmdline);
     effects_.run(argv);
 }
@@ -114,7 +118,8 @@ std::vector<std::string> LiveHost::systemctl_argv(const std::string& verb) const
 }
 
 void LiveHost::enable_unit() {
-    effects_.write_file(fs_.resolve(kUnitDir) / kUnitName, unit_text(continue_command_, state_));
+    effects_.write_file(std::string(kUnitDir) + "/" + kUnitName,
+                        unit_text(continue_command_, state_));
     if (fs_.is_live())
         effects_.run({"systemctl", "daemon-reload"});
     effects_.run(systemctl_argv("enable"));
@@ -122,7 +127,7 @@ void LiveHost::enable_unit() {
 
 void LiveHost::disable_unit() {
     effects_.run(systemctl_argv("disable"));
-    effects_.remove_file(fs_.resolve(std::string(kUnitDir) + "/" + kUnitName, LastLink::keep));
+    effects_.remove_file(std::string(kUnitDir) + "/" + kUnitName);
 }
 
 }  // namespace hugetune::boot_sweep

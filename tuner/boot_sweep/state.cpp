@@ -318,11 +318,11 @@ bool is_planned_cmdline(const State& state, const std::string& cmdline) {
     return false;
 }
 
-std::optional<State> read_state(const std::filesystem::path& path) {
-    std::error_code ec;
-    if (!std::filesystem::exists(std::filesystem::symlink_status(path, ec)))
+std::optional<State> read_state(const RootDir& root, std::string_view target_path) {
+    const auto document = read_json_file(root, target_path, {false, kStateFix});
+    if (!document)
         return std::nullopt;
-    return state_from_json(read_json_file(path, {false, kStateFix}), {path.string()});
+    return state_from_json(*document, {root.shown(target_path)});
 }
 
 }  // namespace hugetune::boot_sweep

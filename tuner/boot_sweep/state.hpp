@@ -8,10 +8,12 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "model/input/input_error.hpp"
 #include "tuner/boot_sweep/plan.hpp"
+#include "tuner/system/root_dir.hpp"
 
 namespace hugetune::boot_sweep {
 
@@ -82,8 +84,10 @@ std::string state_text(const State& state);
 // Whether `cmdline` is one the plan boots: a step's or the original command line.
 bool is_planned_cmdline(const State& state, const std::string& cmdline);
 
-// Read with one-line errors naming the file (UsageError) and the field (model::InputError). The
-// state is written as state_text through the command's Effects (tuner/boot_sweep/host.hpp).
-std::optional<State> read_state(const std::filesystem::path& path);
+// The state at `target_path` in the tree `root` (opened inside it, RootDir); nothing when there
+// is none. Read with one-line errors naming the file (UsageError) and the field
+// (model::InputError). The state is written as state_text through the command's Effects
+// (tuner/boot_sweep/host.hpp).
+std::optional<State> read_state(const RootDir& root, std::string_view target_path);
 
 }  // namespace hugetune::boot_sweep

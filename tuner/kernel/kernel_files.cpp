@@ -1,5 +1,6 @@
 #include "tuner/kernel/kernel_files.hpp"
 
+#include <fcntl.h>
 #include <unistd.h>
 #include <algorithm>
 #include <array>
@@ -12,7 +13,9 @@
 
 #include "model/errors.hpp"
 #include "model/text.hpp"
+#include "tuner/system/owned_fd.hpp"
 #include "tuner/system/process.hpp"
+#include "tuner/system/root_dir.hpp"
 
 namespace hugetune {
 
@@ -231,10 +234,10 @@ model::IdentityReading machine_id_file(const KernelFs& fs) {
 }
 
 std::optional<std::string> running_kernel_config(const KernelFs& fs, const std::string& release) {
-    auto gz = fs.resolve("/proc/config.gz");
-    std::error_code ec;
-    if (std::filesystem::exists(gz, ec) && program_exists("gzip")) {
-        auto r = run_program({"gzip", "-dc", gz.string()});
+    // gzip reads the file from the descriptor opened inside the root, never by its name.
+    const OwnedFd gz = fs.root_dir().open_path("/proc/config.gz", O_RDONLY | O_NONBLOCK);
+    if (gz.valid() && program_exists("gzip")) {
+        auto r = run_program_reading({"gzip", "-dc"}, gz.get());
         if (r.exit_code == 0 && !r.out.empty())
             return r.out;
     }
@@ -276,7 +279,7 @@ std::optional<LockdownMode> kernel_lockdown_mode(const KernelFs& fs) {
         return std::nullopt;
     if (auto mode = parse_lockdown_mode(*text))
         return mode;
-    throw RuntimeError(fs.resolve(file).string() + " holds \"" + std::string(trim(*text)) +
+    throw RuntimeError(fs.shown(file) + " holds \"" + std::string(trim(*text)) +
                        "\", not one bracketed mode of none, integrity or confidentiality");
 }
 

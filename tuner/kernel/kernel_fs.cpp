@@ -7,8 +7,9 @@
 #include <cerrno>
 #include <charconv>
 #include <cstring>
-#include <fstream>
-#include <sstream>
+#include <functional>
+#include <string>
+#include <vector>
 
 #include "model/errors.hpp"
 #include "model/text.hpp"
@@ -45,39 +46,46 @@ KernelLog read_live_kmsg() {
     return reader.finish();
 }
 
-}  // namespace
-
-KernelFs::KernelFs(fs::path root) : root_(std::move(root)) {
-    std::error_code ec;
-    auto canonical = fs::weakly_canonical(root_, ec);
-    live_ = !ec && canonical == fs::path("/");
+// Hands what `fd` reads to `take` a piece at a time, to its end: false when a read fails.
+bool read_pieces(int fd, const std::function<void(std::string_view)>& take) {
+    std::vector<char> buffer(1 << 16);
+    for (;;) {
+        const ssize_t n = ::read(fd, buffer.data(), buffer.size());
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return n == 0;
+        take(std::string_view(buffer.data(), static_cast<std::size_t>(n)));
+    }
 }
 
-fs::path KernelFs::resolve(std::string_view abs, LastLink last) const {
-    if (live_) {
-        // The running system's own lookup from "/" is the walk resolve_in_root would do.
-        std::string_view rel = abs;
-        while (!rel.empty() && rel.front() == '/')
-            rel.remove_prefix(1);
-        return root_ / fs::path(rel);
-    }
-    return resolve_in_root(root_, abs, last);
+}  // namespace
+
+KernelFs::KernelFs(const fs::path& root) : root_(RootDir::open(root)) {}
+
+OwnedFd KernelFs::open(std::string_view abs, int flags) const {
+    OwnedFd fd = root_.open_path(abs, flags);
+    // The kernel gives up after 40 links in one lookup (MAXSYMLINKS, include/linux/namei.h), and
+    // refuses a /proc magic link (RESOLVE_NO_MAGICLINKS): a tree that is broken, not a file
+    // that is missing.
+    if (!fd.valid() && errno == ELOOP)
+        throw RuntimeError(root_.shown(abs) +
+                           ": more than 40 symbolic links on the way (a loop?), or a /proc "
+                           "magic link; fix the links in that tree");
+    return fd;
 }
 
 bool KernelFs::exists(std::string_view abs) const {
-    std::error_code ec;
-    return fs::exists(resolve(abs), ec);
+    return open(abs, O_PATH).valid();
 }
 
 std::optional<std::string> KernelFs::read(std::string_view abs) const {
-    std::ifstream in(resolve(abs), std::ios::binary);
-    if (!in)
+    // O_NONBLOCK: a FIFO planted in a tree answers at once instead of waiting for a writer.
+    const OwnedFd fd = open(abs, O_RDONLY | O_NONBLOCK);
+    std::string text;
+    if (!fd.valid() || !read_pieces(fd.get(), [&text](std::string_view piece) { text += piece; }))
         return std::nullopt;
-    std::ostringstream text;
-    text << in.rdbuf();
-    if (in.bad())
-        return std::nullopt;
-    return text.str();
+    return text;
 }
 
 std::optional<std::string> KernelFs::read_line(std::string_view abs) const {
@@ -100,36 +108,37 @@ std::optional<std::uint64_t> KernelFs::read_u64(std::string_view abs) const {
 }
 
 std::vector<std::string> KernelFs::list(std::string_view abs_dir) const {
-    std::vector<std::string> names;
-    std::error_code ec;
-    for (fs::directory_iterator it(resolve(abs_dir), ec), end; !ec && it != end; it.increment(ec))
-        names.push_back(it->path().filename().string());
+    const auto dir = root_.directory(abs_dir);
+    auto names =
+        dir ? dir->list().value_or(std::vector<std::string>{}) : std::vector<std::string>{};
     std::sort(names.begin(), names.end());
     return names;
 }
 
 void KernelFs::write_u64(std::string_view abs, std::uint64_t value) const {
-    auto path = resolve(abs);
-    int fd = open(path.c_str(), O_WRONLY | O_CLOEXEC | (live_ ? 0 : O_TRUNC));
-    if (fd < 0)
-        throw RuntimeError("cannot open " + path.string() +
-                           " for writing: " + std::strerror(errno));
+    const std::string shown = root_.shown(abs);
+    const OwnedFd fd = open(abs, O_WRONLY | (is_live() ? 0 : O_TRUNC));
+    if (!fd.valid())
+        throw RuntimeError("cannot open " + shown + " for writing: " + std::strerror(errno));
     std::string text = std::to_string(value) + "\n";
     ssize_t n;
     do {
-        n = ::write(fd, text.data(), text.size());
+        n = ::write(fd.get(), text.data(), text.size());
     } while (n < 0 && errno == EINTR);
-    int saved = errno;
-    close(fd);
     if (n < 0)
-        throw RuntimeError("the kernel refused " + std::to_string(value) + " for " + path.string() +
-                           ": " + std::strerror(saved));
+        throw RuntimeError("the kernel refused " + std::to_string(value) + " for " + shown + ": " +
+                           std::strerror(errno));
 }
 
 KernelLog KernelFs::kernel_log() const {
-    if (!live_) {
-        std::ifstream in(resolve("/dev/kmsg"), std::ios::binary);
-        return in ? read_kernel_log(in) : KernelLog{};
+    if (!is_live()) {
+        // A tree's log is a file of kmsg records or dmesg lines, read within the reader's bounds.
+        KernelLogReader reader;
+        const OwnedFd fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK);
+        if (!fd.valid() ||
+            !read_pieces(fd.get(), [&reader](std::string_view piece) { reader.add_text(piece); }))
+            return {};
+        return reader.finish();
     }
     auto live = read_live_kmsg();
     if (!live.messages.empty())

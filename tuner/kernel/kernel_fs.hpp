@@ -1,5 +1,7 @@
-// The one module through which hugetune reads and writes /proc and /sys. It takes a root
-// directory so that tests point it at fixture trees (tests/fixtures/*) instead of the machine.
+// The one module through which hugetune reads and writes /proc and /sys, and reads the other
+// files of a tree. It takes a root directory so that tests point it at fixture trees
+// (tests/fixtures/*) instead of the machine, and reaches every file through it (RootDir,
+// tuner/system/root_dir.hpp): no link in a --root tree leads out of it.
 #pragma once
 
 #include <cstdint>
@@ -10,21 +12,24 @@
 #include <vector>
 
 #include "tuner/kernel/kernel_log.hpp"
-#include "tuner/system/root_path.hpp"
+#include "tuner/system/root_dir.hpp"
 
 namespace hugetune {
 
 class KernelFs {
   public:
-    explicit KernelFs(std::filesystem::path root = "/");
+    // Throws as RootDir::open does.
+    explicit KernelFs(const std::filesystem::path& root = "/");
 
-    const std::filesystem::path& root() const { return root_; }
-    bool is_live() const { return live_; }  // root is "/": the running machine
+    // The tree's directory as given: for messages and the programs that take it.
+    const std::filesystem::path& root() const { return root_.path(); }
+    const RootDir& root_dir() const { return root_; }
+    bool is_live() const { return root_.is_live(); }  // root is "/": the running machine
 
-    // `abs` is an absolute path on the target machine, e.g. "/proc/cmdline"; its host path, every
-    // link on the way followed inside the root as a chroot would (tuner/system/root_path.hpp), so
-    // that no link in a --root tree leads out of it. Every reader below goes through it.
-    std::filesystem::path resolve(std::string_view abs, LastLink last = LastLink::follow) const;
+    // Paths below are absolute paths on the target machine, e.g. "/proc/cmdline", opened inside
+    // the root; a link loop on the way throws RuntimeError naming it. shown() is one for a
+    // message.
+    std::string shown(std::string_view abs) const { return root_.shown(abs); }
     bool exists(std::string_view abs) const;
 
     // Whole file, or nothing when it is absent or unreadable.
@@ -47,8 +52,9 @@ class KernelFs {
     KernelLog kernel_log() const;
 
   private:
-    std::filesystem::path root_;
-    bool live_;
+    // RootDir::open_path; throws RuntimeError naming the file for a link loop.
+    OwnedFd open(std::string_view abs, int flags) const;
+    RootDir root_;
 };
 
 }  // namespace hugetune

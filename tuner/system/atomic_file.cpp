@@ -133,6 +133,15 @@ int create_temporary_at(int dir_fd, const std::string& name, std::string& tempor
     return -1;
 }
 
+// A directory one may write but not list (mode 0300) opens only as O_PATH, which serves the
+// *at() calls but not the directory's fsync.
+int open_directory(const fs::path& dir) {
+    int fd = open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0 && errno == EACCES)
+        fd = open(dir.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
+    return fd;
+}
+
 }  // namespace
 
 void write_file_atomically_at(int dir_fd, const std::string& name, const fs::path& shown,
@@ -167,11 +176,7 @@ void write_file_atomically(const fs::path& path, std::string_view bytes,
     if (!target.refusal.empty())
         throw UsageError(target.refusal);
     const fs::path dir = directory_of(path);
-    // A directory one may write but not list (mode 0300) opens only as O_PATH, which serves
-    // the *at() calls but not the directory's fsync.
-    Fd dir_fd(open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
-    if (dir_fd.fd < 0 && errno == EACCES)
-        dir_fd.fd = open(dir.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
+    Fd dir_fd(open_directory(dir));
     if (dir_fd.fd < 0)
         throw RuntimeError("cannot create a temporary file in " + dir.string() + ": " +
                            errno_text());
@@ -179,47 +184,50 @@ void write_file_atomically(const fs::path& path, std::string_view bytes,
 }
 
 void check_writable_path(const fs::path& path, std::string_view option_name) {
-    const std::string opt(option_name);
     const fs::path dir = directory_of(path);
     std::error_code ec;
     if (!fs::is_directory(dir, ec))
-        throw UsageError(opt + ": directory " + dir.string() +
+        throw UsageError(std::string(option_name) + ": directory " + dir.string() +
                          " does not exist; create it or choose another path");
+    Fd dir_fd(open_directory(dir));
+    if (dir_fd.fd < 0)
+        throw UsageError(std::string(option_name) + ": cannot create a file in " + dir.string() +
+                         " (" + errno_text() + "); choose a writable directory");
+    // Refused by its path first: a path such as "dir/" names no entry of its directory.
     const Target target = inspect_target(path);
     if (!target.refusal.empty())
+        throw UsageError(std::string(option_name) + ": " + target.refusal);
+    check_writable_at(dir_fd.fd, path.filename().string(), path, option_name);
+}
+
+void check_writable_at(int dir_fd, const std::string& name, const fs::path& shown,
+                       std::string_view option_name) {
+    const std::string opt(option_name);
+    const fs::path dir = directory_of(shown);
+    const Target target = inspect_target(dir_fd, name.c_str(), shown);
+    if (!target.refusal.empty())
         throw UsageError(opt + ": " + target.refusal);
-    std::string probe = (dir / ".hugetune-write-check.XXXXXX").string();
-    Fd fd(mkostemp(probe.data(), O_CLOEXEC));
+    std::string probe;
+    Fd fd(create_temporary_at(dir_fd, "hugetune-write-check", probe));
     if (fd.fd < 0)
         throw UsageError(opt + ": cannot create a file in " + dir.string() + " (" + errno_text() +
                          "); choose a writable directory");
-    unlink(probe.c_str());
+    unlinkat(dir_fd, probe.c_str(), 0);
     // In a sticky directory such as /tmp only a file's owner (or the directory's, or root)
     // may replace it; the rename would fail after the work.
     struct stat dir_st {};
     const uid_t me = geteuid();
     if (target.existing && !running_as_root() && target.existing->st_uid != me &&
-        stat(dir.c_str(), &dir_st) == 0 && (dir_st.st_mode & S_ISVTX) && dir_st.st_uid != me)
-        throw UsageError(opt + ": " + path.string() + " belongs to another user in " +
+        fstat(dir_fd, &dir_st) == 0 && (dir_st.st_mode & S_ISVTX) && dir_st.st_uid != me)
+        throw UsageError(opt + ": " + shown.string() + " belongs to another user in " +
                          dir.string() +
                          ", which lets only its owner replace it; choose another "
                          "file name");
 }
 
-int remove_stale_temporaries(const fs::path& path) {
-    const std::string prefix = "." + path.filename().string() + ".tmp.";
-    std::error_code ec;
-    int removed = 0;
-    for (fs::directory_iterator it(path.parent_path(), ec), end; !ec && it != end;
-         it.increment(ec)) {
-        const std::string name = it->path().filename().string();
-        std::error_code type_ec;
-        if (name.size() == prefix.size() + 6 && name.starts_with(prefix) &&
-            it->symlink_status(type_ec).type() == fs::file_type::regular &&
-            fs::remove(it->path(), type_ec))
-            ++removed;
-    }
-    return removed;
+bool is_temporary_of(std::string_view entry, std::string_view name) {
+    const std::string prefix = "." + std::string(name) + ".tmp.";
+    return entry.size() == prefix.size() + 6 && entry.starts_with(prefix);
 }
 
 }  // namespace hugetune

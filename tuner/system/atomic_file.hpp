@@ -31,10 +31,10 @@ void write_file_atomically_at(int dir_fd, const std::string& name,
                               const std::filesystem::path& shown, std::string_view bytes,
                               const FileOwnership& ownership = {});
 
-// Removes the temporary files write_file_atomically leaves beside `path` when it is killed
-// between creating one and renaming it (".NAME.tmp.XXXXXX"). Only for a caller that holds the
-// lock of every writer of `path`; returns how many it removed.
-int remove_stale_temporaries(const std::filesystem::path& path);
+// Whether the directory entry `entry` is a temporary file write_file_atomically makes for the
+// file `name` beside it (".NAME.tmp.XXXXXX"), which a writer killed between creating and renaming
+// it leaves behind (ContainedDir::remove_stale_temporaries removes them).
+bool is_temporary_of(std::string_view entry, std::string_view name);
 
 // Checks, before long work, that `path` can be written by write_file_atomically: its
 // directory exists and a file can be created there (one is created and removed, since
@@ -42,5 +42,8 @@ int remove_stale_temporaries(const std::filesystem::path& path);
 // path is neither a directory, a symbolic link nor another non-regular file. Throws UsageError
 // "OPTION: problem; fix" with `option_name` given by the command line.
 void check_writable_path(const std::filesystem::path& path, std::string_view option_name);
+// The same for the entry `name` of the directory open as `dir_fd`, shown as `shown`.
+void check_writable_at(int dir_fd, const std::string& name, const std::filesystem::path& shown,
+                       std::string_view option_name);
 
 }  // namespace hugetune

@@ -1,5 +1,6 @@
 #include "tuner/system/contained_dir.hpp"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -7,7 +8,9 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <string>
 #include <utility>
+#include <vector>
 
 #include "model/errors.hpp"
 #include "tuner/system/atomic_file.hpp"
@@ -37,54 +40,59 @@ constexpr int kDirectoryFlags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
                        "): " + std::strerror(err));
 }
 
+// Every entry is one plain name: with a '/' in it, openat() would walk more than one directory
+// and follow the links on the way.
+const std::string& plain(const std::string& name) {
+    if (name.empty() || name == "." || name == ".." || name.find('/') != std::string::npos ||
+        name.find('\0') != std::string::npos)
+        throw RuntimeError("'" + name + "' is not a plain file name");
+    return name;
+}
+
 }  // namespace
 
 ContainedDir ContainedDir::open(const fs::path& path, std::string_view option_name) {
     if (mkdir(path.c_str(), 0755) != 0 && errno != EEXIST)
         throw RuntimeError("cannot create " + path.string() + " (" + std::string(option_name) +
                            "): " + std::strerror(errno));
-    const int fd = ::open(path.c_str(), kDirectoryFlags);
-    if (fd < 0)
+    OwnedFd fd(::open(path.c_str(), kDirectoryFlags));
+    if (!fd.valid())
         refuse_directory(AT_FDCWD, path.c_str(), path, option_name);
-    return ContainedDir(fd, path, std::string(option_name));
-}
-
-ContainedDir::ContainedDir(ContainedDir&& other) noexcept
-    : fd_(std::exchange(other.fd_, -1)),
-      path_(std::move(other.path_)),
-      option_name_(std::move(other.option_name_)) {}
-
-ContainedDir::~ContainedDir() {
-    if (fd_ >= 0)
-        close(fd_);
+    return ContainedDir(std::move(fd), path, std::string(option_name));
 }
 
 ContainedDir ContainedDir::subdirectory(const std::string& name) const {
     const fs::path path = path_ / name;
-    if (mkdirat(fd_, name.c_str(), 0755) != 0 && errno != EEXIST)
+    if (mkdirat(fd(), plain(name).c_str(), 0755) != 0 && errno != EEXIST)
         throw RuntimeError("cannot create " + path.string() + " (" + option_name_ +
                            "): " + std::strerror(errno));
-    const int fd = openat(fd_, name.c_str(), kDirectoryFlags);
-    if (fd < 0)
-        refuse_directory(fd_, name.c_str(), path, option_name_);
-    return ContainedDir(fd, path, option_name_);
+    OwnedFd fd(openat(this->fd(), name.c_str(), kDirectoryFlags));
+    if (!fd.valid())
+        refuse_directory(this->fd(), name.c_str(), path, option_name_);
+    return ContainedDir(std::move(fd), path, option_name_);
 }
 
 std::optional<ContainedDir> ContainedDir::existing_subdirectory(const std::string& name) const {
-    const int fd = openat(fd_, name.c_str(), kDirectoryFlags);
-    if (fd < 0)
+    OwnedFd fd(openat(this->fd(), plain(name).c_str(), kDirectoryFlags));
+    if (!fd.valid())
         return std::nullopt;
-    return ContainedDir(fd, path_ / name, option_name_);
+    return ContainedDir(std::move(fd), path_ / name, option_name_);
 }
 
-void ContainedDir::write_file(const std::string& name, std::string_view bytes) const {
-    write_file_atomically_at(fd_, name, path_ / name, bytes);
+void ContainedDir::write_file(const std::string& name, std::string_view bytes,
+                              const FileOwnership& ownership) const {
+    write_file_atomically_at(fd(), plain(name), path_ / name, bytes, ownership);
+}
+
+OwnedFd ContainedDir::open_entry(const std::string& name, int flags) const {
+    return OwnedFd(openat(fd(), plain(name).c_str(), flags | O_NOFOLLOW | O_CLOEXEC));
 }
 
 std::optional<std::string> ContainedDir::read_file(const std::string& name) const {
-    const int fd = openat(fd_, name.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0)
+    OwnedFd held = open_entry(name, O_RDONLY | O_NONBLOCK);
+    if (!held.valid())
         return std::nullopt;
+    const int fd = held.release();
     struct stat st {};
     std::optional<std::string> out;
     if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
@@ -105,21 +113,81 @@ std::optional<std::string> ContainedDir::read_file(const std::string& name) cons
 }
 
 bool ContainedDir::remove_file(const std::string& name) const {
-    struct stat st {};
-    if (fstatat(fd_, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode))
+    const auto st = entry_status(name);
+    return st && S_ISREG(st->st_mode) && remove_entry(name);
+}
+
+bool ContainedDir::remove_entry(const std::string& name) const {
+    if (unlinkat(fd(), plain(name).c_str(), 0) == 0)
+        return true;
+    if (errno == ENOENT)
         return false;
-    if (unlinkat(fd_, name.c_str(), 0) != 0) {
-        if (errno == ENOENT)
-            return false;
-        throw RuntimeError("cannot remove " + (path_ / name).string() + ": " +
-                           std::strerror(errno));
-    }
-    return true;
+    throw RuntimeError("cannot remove " + (path_ / name).string() + ": " + std::strerror(errno));
 }
 
 bool ContainedDir::remove_empty_subdirectory(const std::string& name) const {
     // rmdir of a link fails (ENOTDIR), of a directory with entries too (ENOTEMPTY).
-    return unlinkat(fd_, name.c_str(), AT_REMOVEDIR) == 0;
+    return unlinkat(fd(), plain(name).c_str(), AT_REMOVEDIR) == 0;
+}
+
+void ContainedDir::rename_entry(const std::string& from, const std::string& to) const {
+    if (renameat(fd(), plain(from).c_str(), fd(), plain(to).c_str()) != 0)
+        throw RuntimeError("cannot rename " + (path_ / from).string() + " to " + to + ": " +
+                           std::strerror(errno));
+}
+
+void ContainedDir::set_mode(mode_t mode) const {
+    if (fchmod(fd(), mode) != 0)
+        throw RuntimeError("cannot set the mode of " + path_.string() + ": " +
+                           std::strerror(errno));
+}
+
+std::optional<FileLock> ContainedDir::try_lock() const {
+    // A flock belongs to one open of the directory: this one's own descriptor would share it.
+    const int fd = openat(this->fd(), ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0)
+        throw RuntimeError("cannot open " + path_.string() + ": " + std::strerror(errno));
+    return FileLock::try_lock_descriptor(fd, path_);
+}
+
+int ContainedDir::remove_stale_temporaries(const std::string& name) const {
+    int removed = 0;
+    for (const auto& entry : list().value_or(std::vector<std::string>{})) {
+        const auto st = is_temporary_of(entry, plain(name)) ? entry_status(entry) : std::nullopt;
+        if (st && S_ISREG(st->st_mode) && unlinkat(fd(), entry.c_str(), 0) == 0)
+            ++removed;
+    }
+    return removed;
+}
+
+std::optional<struct stat> ContainedDir::entry_status(const std::string& name) const {
+    struct stat st {};
+    if (fstatat(fd(), plain(name).c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0)
+        return std::nullopt;
+    return st;
+}
+
+std::optional<std::vector<std::string>> ContainedDir::list() const {
+    // A fresh descriptor for fdopendir(), which takes it over and reads from its offset.
+    const int fd = openat(this->fd(), ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    DIR* listing = fd < 0 ? nullptr : fdopendir(fd);
+    if (listing == nullptr) {
+        if (fd >= 0)
+            close(fd);
+        return std::nullopt;
+    }
+    std::vector<std::string> names;
+    errno = 0;
+    while (const dirent* entry = readdir(listing)) {
+        const std::string_view entry_name = entry->d_name;
+        if (entry_name != "." && entry_name != "..")
+            names.emplace_back(entry_name);
+    }
+    const bool failed = errno != 0;
+    closedir(listing);
+    if (failed)
+        return std::nullopt;
+    return names;
 }
 
 std::optional<std::vector<std::string>> plain_parts(std::string_view relative_path) {

@@ -1,12 +1,13 @@
 #include "tuner/system/effects.hpp"
 
 #include <algorithm>
+#include <string>
+#include <utility>
 
 #include "model/errors.hpp"
 #include "model/text.hpp"
 #include "tuner/system/atomic_file.hpp"
 #include "tuner/system/process.hpp"
-#include "tuner/system/root_path.hpp"
 
 namespace hugetune {
 namespace {
@@ -49,15 +50,12 @@ std::string command_text(const std::vector<std::string>& argv) {
     return out;
 }
 
-Effects::Effects(fs::path root, bool dry_run, std::ostream& plan, SettingWords words)
-    : root_(std::move(root)), dry_run_(dry_run), plan_(plan), words_(std::move(words)) {
-    std::error_code ec;
-    given_root_ = fs::absolute(root_, ec);
-    const fs::path canonical = fs::weakly_canonical(root_, ec);
-    live_ = !ec && canonical == fs::path("/");
-    if (!ec)
-        root_ = canonical;
-}
+Effects::Effects(const RootDir& root, bool dry_run, std::ostream& plan, SettingWords words)
+    : root_(root),
+      live_(root.is_live()),
+      dry_run_(dry_run),
+      plan_(plan),
+      words_(std::move(words)) {}
 
 void Effects::plan_line(const std::string& line) {
     plan_ << printable_text(line) << "\n";
@@ -73,23 +71,6 @@ void Effects::plan(const Shown& shown, const std::string& line) {
         return;
     plan_ << *shown;
     planned_.push_back(*shown);
-}
-
-fs::path Effects::inside_root(const fs::path& path) const {
-    if (live_)
-        return path;
-    std::error_code ec;
-    const fs::path abs = path.is_absolute() ? path : fs::current_path(ec) / path;
-    auto target = target_path_of(given_root_, abs);
-    if (!target)
-        target = target_path_of(root_, abs);
-    if (!target)
-        throw RuntimeError(
-            Message(path.string() + " is outside the root " + root_.string() + ": under ") +
-            Flag{"root"} + " nothing outside it is written; name a file inside it");
-    // Its directories again as a chroot into the root finds them: a link on the way that leads
-    // out of the root is followed inside it instead.
-    return resolve_in_root(root_, *target, LastLink::keep);
 }
 
 namespace {
@@ -117,7 +98,7 @@ bool Effects::run(const Argv& argv) {
         // the real run would do.
         plan_line("would run: " + command_text(argv) +
                   (live_ ? ""
-                         : "  (not run: " + words_("root") + " " + root_.string() +
+                         : "  (not run: " + words_("root") + " " + root_.path().string() +
                                " is not this machine)"));
         return false;
     }
@@ -128,7 +109,7 @@ bool Effects::run(const Argv& argv) {
 bool Effects::run_inside_root(const Argv& argv) {
     if (live_ || argv.empty())
         return run(argv);
-    Argv chrooted = {"chroot", root_.string()};
+    Argv chrooted = {"chroot", root_.path().string()};
     chrooted.insert(chrooted.end(), argv.begin(), argv.end());
     if (dry_run_) {
         plan_line("would run: " + command_text(chrooted));
@@ -138,38 +119,47 @@ bool Effects::run_inside_root(const Argv& argv) {
     return true;
 }
 
-bool Effects::write_file(const fs::path& named, std::string_view bytes,
+namespace {
+
+// The directory and name of `target_path`; throws for one that names no file.
+std::pair<std::string, std::string> entry_of(const RootDir& root, std::string_view target_path) {
+    auto split = split_target_path(target_path);
+    if (!split)
+        throw RuntimeError(root.shown(target_path) + " names no file");
+    return std::move(*split);
+}
+
+}  // namespace
+
+bool Effects::write_file(std::string_view target_path, std::string_view bytes,
                          const FileOwnership& ownership, const Shown& shown) {
-    const fs::path path = inside_root(named);
+    const auto [dir, name] = entry_of(root_, target_path);
     if (dry_run_) {
-        plan(shown, "would write " + path.string());
+        plan(shown, "would write " + root_.shown(target_path));
         return false;
     }
-    std::error_code ec;
-    fs::create_directories(path.parent_path(), ec);
-    if (ec)
-        throw RuntimeError("cannot create " + path.parent_path().string() + ": " + ec.message());
-    write_file_atomically(path, bytes, ownership);
+    root_.make_directories(dir).write_file(name, bytes, ownership);
     return true;
 }
 
-bool Effects::remove_file(const fs::path& named, const Shown& shown) {
-    const fs::path path = inside_root(named);
-    std::error_code ec;
-    if (!fs::exists(fs::symlink_status(path, ec)))
+bool Effects::remove_file(std::string_view target_path, const Shown& shown) {
+    const auto [dir_path, name] = entry_of(root_, target_path);
+    const auto dir = root_.directory(dir_path);
+    if (!dir || !dir->entry_status(name))
         return false;
     if (dry_run_) {
-        plan(shown, "would remove " + path.string());
+        plan(shown, "would remove " + root_.shown(target_path));
         return false;
     }
-    if (!fs::remove(path, ec) && ec)
-        throw RuntimeError("cannot remove " + path.string() + ": " + ec.message());
-    return true;
+    return dir->remove_entry(name);
 }
 
-void Effects::remove_stale_temporaries_of(const fs::path& named) {
-    if (!dry_run_)
-        remove_stale_temporaries(inside_root(named));
+void Effects::remove_stale_temporaries_of(std::string_view target_path) {
+    if (dry_run_)
+        return;
+    const auto [dir_path, name] = entry_of(root_, target_path);
+    if (const auto dir = root_.directory(dir_path))
+        dir->remove_stale_temporaries(name);
 }
 
 }  // namespace hugetune

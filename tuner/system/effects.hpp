@@ -6,7 +6,9 @@
 //   --dry-run   every effect is printed ("would run: ...", "would write ...", or what the caller
 //               shows instead, such as a file's diff), none is done;
 //   --root DIR  every program is printed, never run (a program of this machine acts on this
-//               machine, not on DIR), and files are written only inside DIR.
+//               machine, not on DIR), and files are written only inside DIR: each is named by
+//               its path on the tree and written through the tree's RootDir
+//               (tuner/system/root_dir.hpp), so no link in DIR leads a write out of it.
 // A command asks its Effects for each of these; none runs such a program or writes such a file
 // on its own. A dry run and a real one are then the same calls: what differs is only whether
 // each is done or printed.
@@ -21,6 +23,7 @@
 
 #include "model/errors.hpp"
 #include "tuner/system/atomic_file.hpp"
+#include "tuner/system/root_dir.hpp"
 
 namespace hugetune {
 
@@ -33,12 +36,12 @@ class Effects {
     // of a file and the ledger that records its change belong to the file's diff).
     using Shown = std::optional<std::string>;
 
-    // `root`: "/" for this machine, another directory for --root. The plan is printed on `plan`,
-    // its settings worded as `words` says.
-    Effects(std::filesystem::path root, bool dry_run, std::ostream& plan, SettingWords words = {});
+    // `root`: this machine's "/" or the tree of --root, which outlives the Effects. The plan is
+    // printed on `plan`, its settings worded as `words` says.
+    Effects(const RootDir& root, bool dry_run, std::ostream& plan, SettingWords words = {});
 
     bool dry_run() const { return dry_run_; }
-    const std::filesystem::path& root() const { return root_; }
+    const RootDir& root() const { return root_; }
     // Whether a program would really run: this machine and no --dry-run.
     bool runs_programs() const { return live_ && !dry_run_; }
 
@@ -52,20 +55,20 @@ class Effects {
     // (argv[0] must then be a program inside DIR). Printed instead under --dry-run.
     bool run_inside_root(const Argv& argv);
 
-    // Writes `bytes` to `path` (a path on this machine, inside the root) with
-    // write_file_atomically and `ownership`, creating its missing directories, and returns true.
-    // Under --dry-run prints it as `shown` says and returns false. Throws RuntimeError naming a
-    // directory it cannot create, and for a path outside the root: under --root nothing outside
-    // DIR is written, and a link inside DIR on the way is followed inside it
-    // (tuner/system/root_path.hpp).
-    bool write_file(const std::filesystem::path& path, std::string_view bytes,
+    // Writes `bytes` to `target_path` (its path on the tree: "/etc/default/grub") with
+    // write_file_atomically and `ownership` in its directory, held by descriptor, creating the
+    // missing directories, and returns true. Under --dry-run prints it as `shown` says and
+    // returns false. Throws RuntimeError naming a directory it cannot create; a link on the way
+    // is followed inside the tree, and one at the file itself refused (UsageError).
+    bool write_file(std::string_view target_path, std::string_view bytes,
                     const FileOwnership& ownership = {}, const Shown& shown = std::nullopt);
-    // Removes `path` (inside the root) when it exists; printed under --dry-run as `shown` says.
-    bool remove_file(const std::filesystem::path& path, const Shown& shown = std::nullopt);
-    // Removes the temporary files a killed writer left beside `path` (inside the root;
-    // remove_stale_temporaries in atomic_file.hpp): only for a caller holding the lock of every
-    // writer of it. Nothing under --dry-run, and nothing printed: they were never in a plan.
-    void remove_stale_temporaries_of(const std::filesystem::path& path);
+    // Removes the entry at `target_path` (a file or a link itself) when it exists; printed under
+    // --dry-run as `shown` says.
+    bool remove_file(std::string_view target_path, const Shown& shown = std::nullopt);
+    // Removes the temporary files a killed writer left beside `target_path`
+    // (ContainedDir::remove_stale_temporaries): only for a caller holding the lock of every writer
+    // of it. Nothing under --dry-run, and nothing printed: they were never in a plan.
+    void remove_stale_temporaries_of(std::string_view target_path);
 
     // Every effect printed instead of done, in order, as printed.
     const std::vector<std::string>& planned() const { return planned_; }
@@ -74,11 +77,8 @@ class Effects {
     void plan_line(const std::string& line);
     // `shown`, or `line` when nothing is given.
     void plan(const Shown& shown, const std::string& line);
-    // `path` (inside the root) as it is written: its directories resolved inside the root.
-    std::filesystem::path inside_root(const std::filesystem::path& path) const;
 
-    std::filesystem::path root_;
-    std::filesystem::path given_root_;  // as given, absolute: the callers' host paths start with it
+    const RootDir& root_;
     bool live_;
     bool dry_run_;
     std::ostream& plan_;

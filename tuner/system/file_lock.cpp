@@ -19,14 +19,10 @@ std::optional<FileLock> FileLock::try_lock(const fs::path& path) {
     fs::create_directories(path.parent_path(), ec);
     if (ec)
         throw RuntimeError("cannot create " + path.parent_path().string() + ": " + ec.message());
-    return lock_open(open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644), path);
+    return try_lock_descriptor(open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644), path);
 }
 
-std::optional<FileLock> FileLock::try_lock_directory(const fs::path& dir) {
-    return lock_open(open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC), dir);
-}
-
-std::optional<FileLock> FileLock::lock_open(int fd, const fs::path& path) {
+std::optional<FileLock> FileLock::try_lock_descriptor(int fd, const fs::path& path) {
     if (fd < 0)
         throw RuntimeError("cannot open " + path.string() + ": " + std::strerror(errno));
     int rc;

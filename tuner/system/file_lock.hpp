@@ -14,8 +14,9 @@ class FileLock {
     // Nothing when another process holds it; RuntimeError when it cannot be created, opened or
     // locked.
     static std::optional<FileLock> try_lock(const std::filesystem::path& path);
-    // The same on a directory that must exist (a tree under --root, which gets no file of ours).
-    static std::optional<FileLock> try_lock_directory(const std::filesystem::path& dir);
+    // The same on a descriptor the caller opened (a tree's top directory, RootDir::try_lock),
+    // which the lock then owns; `shown` names it in an error.
+    static std::optional<FileLock> try_lock_descriptor(int fd, const std::filesystem::path& shown);
 
     ~FileLock();
     FileLock(FileLock&& other) noexcept;
@@ -25,7 +26,6 @@ class FileLock {
 
   private:
     explicit FileLock(int fd) : fd_(fd) {}
-    static std::optional<FileLock> lock_open(int fd, const std::filesystem::path& path);
     int fd_ = -1;
 };
 

@@ -6,10 +6,13 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstring>
+#include <string>
 
 #include "model/input/fit_input.hpp"
 #include "model/input/json_text.hpp"
 #include "model/text.hpp"
+#include "tuner/system/owned_fd.hpp"
 
 namespace hugetune {
 namespace fs = std::filesystem;
@@ -25,9 +28,11 @@ namespace {
 }  // namespace
 
 std::optional<std::string> read_document_file(const fs::path& file) {
-    const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return std::nullopt;
+    const OwnedFd fd(::open(file.c_str(), O_RDONLY | O_CLOEXEC));
+    return fd.valid() ? read_document_fd(fd.get()) : std::nullopt;
+}
+
+std::optional<std::string> read_document_fd(int fd) {
     constexpr std::size_t kLimit = static_cast<std::size_t>(model::kMaxInputBytes) + 1;
     struct stat st {};
     std::size_t size = ::fstat(fd, &st) == 0 && st.st_size > 0
@@ -44,15 +49,12 @@ std::optional<std::string> read_document_file(const fs::path& file) {
         const ssize_t n = ::read(fd, bytes.data() + have, bytes.size() - have);
         if (n < 0 && errno == EINTR)
             continue;
-        if (n < 0) {
-            ::close(fd);
+        if (n < 0)
             return std::nullopt;
-        }
         if (n == 0)
             break;
         have += static_cast<std::size_t>(n);
     }
-    ::close(fd);
     bytes.resize(have);
     return bytes;
 }
@@ -124,6 +126,49 @@ std::optional<nlohmann::json> read_json_file_if_readable(const fs::path& file,
     if (!text)
         return std::nullopt;
     return parse_json_text(file.string(), *text, nullptr, errors);
+}
+
+namespace {
+
+enum class Unreadable { error, nothing };
+
+std::optional<nlohmann::json> read_json_in_root(const RootDir& root, std::string_view target_path,
+                                                const JsonFileErrors& errors,
+                                                Unreadable unreadable) {
+    const std::string name = root.shown(target_path);
+    // O_NONBLOCK: a FIFO planted there is refused by its type instead of waited on.
+    const OwnedFd fd = root.open_path(target_path, O_RDONLY | O_NONBLOCK);
+    if (!fd.valid() && (errno == ENOENT || errno == ENOTDIR))
+        return std::nullopt;
+    if (!fd.valid() && errno == EACCES && unreadable == Unreadable::nothing)
+        return std::nullopt;
+    if (!fd.valid())
+        refuse(errors,
+               name + ": cannot be read (" + std::strerror(errno) + "); check its permissions");
+    struct stat st {};
+    if (::fstat(fd.get(), &st) == 0 && S_ISDIR(st.st_mode))
+        refuse(errors, name + ": is a directory; give a JSON file");
+    if (!S_ISREG(st.st_mode))
+        refuse(errors, name + ": is not a regular file; give a JSON file");
+    const auto text = read_document_fd(fd.get());
+    if (!text)
+        refuse(errors, name + ": cannot be read; check its permissions");
+    if (text->find_first_not_of(" \t\r\n") == std::string::npos)
+        refuse(errors, name + ": the file is empty; give a JSON document");
+    return parse_json_text(name, *text, nullptr, errors);
+}
+
+}  // namespace
+
+std::optional<nlohmann::json> read_json_file(const RootDir& root, std::string_view target_path,
+                                             const JsonFileErrors& errors) {
+    return read_json_in_root(root, target_path, errors, Unreadable::error);
+}
+
+std::optional<nlohmann::json> read_json_file_if_readable(const RootDir& root,
+                                                         std::string_view target_path,
+                                                         const JsonFileErrors& errors) {
+    return read_json_in_root(root, target_path, errors, Unreadable::nothing);
 }
 
 }  // namespace hugetune

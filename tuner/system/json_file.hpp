@@ -14,6 +14,7 @@
 #include <string>
 
 #include "model/errors.hpp"
+#include "tuner/system/root_dir.hpp"
 
 namespace hugetune {
 
@@ -35,11 +36,23 @@ nlohmann::json read_json_file(const std::filesystem::path& file, const JsonFileE
 std::optional<nlohmann::json> read_json_file_if_readable(const std::filesystem::path& file,
                                                          const JsonFileErrors& errors);
 
+// The document at `target_path` in the tree `root`, opened through it (RootDir) and named in
+// errors as root.shown() names it: nothing when no file is there, the errors of read_json_file
+// otherwise (also for a file that cannot be read, or is not a regular file).
+std::optional<nlohmann::json> read_json_file(const RootDir& root, std::string_view target_path,
+                                             const JsonFileErrors& errors = {});
+// The same, with nothing too for a file this user may not read (a ledger without root).
+std::optional<nlohmann::json> read_json_file_if_readable(const RootDir& root,
+                                                         std::string_view target_path,
+                                                         const JsonFileErrors& errors);
+
 // A file's bytes, read straight into the string a reader takes (open, fstat, read: no stream,
 // no copy through a buffer), at most one byte past the most a document may hold
 // (model::kMaxInputBytes), so that a larger one is refused by its size without being held
 // whole; nothing when it cannot be opened or read.
 std::optional<std::string> read_document_file(const std::filesystem::path& file);
+// The same from a descriptor the caller opened.
+std::optional<std::string> read_document_fd(int fd);
 
 // At most 64 kB more than a document may hold (model::kMaxInputBytes), so a larger one is
 // refused by its size without being held whole; nothing when `in` fails. `size_hint`, a file's

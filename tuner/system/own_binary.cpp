@@ -47,17 +47,18 @@ const std::string& own_binary_digest() {
     return digest;
 }
 
-std::optional<fs::path> memory_filesystem_of(const fs::path& path) {
-    fs::path dir = path.parent_path().empty() ? fs::path(".") : path.parent_path();
-    std::error_code ec;
-    while (!fs::exists(dir, ec) && dir.has_parent_path() && dir != dir.parent_path())
+std::optional<std::string> memory_filesystem_of(const RootDir& root, std::string_view target_path) {
+    fs::path dir = fs::path(target_path).parent_path();
+    std::optional<ContainedDir> held;
+    while (!(held = root.directory(dir.string())) && dir.has_parent_path() &&
+           dir != dir.parent_path())
         dir = dir.parent_path();
     struct statfs info {};
-    if (statfs(dir.c_str(), &info) != 0)
+    if (!held || fstatfs(held->fd(), &info) != 0)
         return std::nullopt;
     const auto type = static_cast<long>(info.f_type);
     if (type == TMPFS_MAGIC || type == RAMFS_MAGIC)
-        return dir;
+        return dir.string();
     return std::nullopt;
 }
 

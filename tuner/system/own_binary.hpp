@@ -5,6 +5,9 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <string_view>
+
+#include "tuner/system/root_dir.hpp"
 
 namespace hugetune {
 
@@ -17,8 +20,9 @@ std::filesystem::path own_binary_path();
 // 100 MB. Empty when it cannot be read.
 const std::string& own_binary_digest();
 
-// The nearest existing directory of `path` when it lies on a file system in memory (tmpfs,
-// ramfs), lost at the next boot; nothing when it is on persistent storage or cannot be told.
-std::optional<std::filesystem::path> memory_filesystem_of(const std::filesystem::path& path);
+// The nearest existing directory of `target_path` in the tree `root` (a target path, opened
+// inside it) when it lies on a file system in memory (tmpfs, ramfs), lost at the next boot;
+// nothing when it is on persistent storage or cannot be told.
+std::optional<std::string> memory_filesystem_of(const RootDir& root, std::string_view target_path);
 
 }  // namespace hugetune

@@ -35,17 +35,9 @@ struct Pipe {
     }
 };
 
-}  // namespace
-
-ProcessResult run_program(const std::vector<std::string>& argv) {
-    std::string out;
-    auto result = run_program(argv, [&out](std::string_view piece) { out.append(piece); });
-    result.out = std::move(out);
-    return result;
-}
-
-ProcessResult run_program(const std::vector<std::string>& argv,
-                          const std::function<void(std::string_view)>& on_output) {
+// Standard input from `input_fd`, or /dev/null when it is -1.
+ProcessResult run_program_from(const std::vector<std::string>& argv, int input_fd,
+                               const std::function<void(std::string_view)>& on_output) {
     ProcessResult result;
     if (argv.empty())
         return result;
@@ -55,7 +47,10 @@ ProcessResult run_program(const std::vector<std::string>& argv,
 
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+    if (input_fd >= 0)
+        posix_spawn_file_actions_adddup2(&actions, input_fd, 0);
+    else
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
     posix_spawn_file_actions_adddup2(&actions, out.fds[1], 1);
     posix_spawn_file_actions_adddup2(&actions, err.fds[1], 2);
 
@@ -106,6 +101,28 @@ ProcessResult run_program(const std::vector<std::string>& argv,
         result.exit_code = WEXITSTATUS(status);
     else if (WIFSIGNALED(status))
         result.exit_code = 128 + WTERMSIG(status);
+    return result;
+}
+
+}  // namespace
+
+ProcessResult run_program(const std::vector<std::string>& argv) {
+    std::string out;
+    auto result = run_program(argv, [&out](std::string_view piece) { out.append(piece); });
+    result.out = std::move(out);
+    return result;
+}
+
+ProcessResult run_program(const std::vector<std::string>& argv,
+                          const std::function<void(std::string_view)>& on_output) {
+    return run_program_from(argv, -1, on_output);
+}
+
+ProcessResult run_program_reading(const std::vector<std::string>& argv, int input_fd) {
+    std::string out;
+    auto result =
+        run_program_from(argv, input_fd, [&out](std::string_view piece) { out.append(piece); });
+    result.out = std::move(out);
     return result;
 }
 

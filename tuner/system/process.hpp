@@ -16,6 +16,9 @@ struct ProcessResult {
 
 // argv[0] is looked up on PATH. Standard input is /dev/null.
 ProcessResult run_program(const std::vector<std::string>& argv);
+// The same with standard input read from `input_fd` (a file the caller opened, such as a tree's
+// compressed kernel configuration for `gzip -dc`), which stays the caller's.
+ProcessResult run_program_reading(const std::vector<std::string>& argv, int input_fd);
 
 // The same, with standard output handed to `on_output` piece by piece as it comes, not kept in
 // the result: for output of any size.

@@ -1,134 +1,61 @@
 #include "tuner/system/root_path.hpp"
 
-#include <sys/stat.h>
-
-#include <cerrno>
-#include <deque>
+#include <algorithm>
+#include <iterator>
 #include <string>
-#include <vector>
-
-#include "model/errors.hpp"
 
 namespace hugetune {
 namespace fs = std::filesystem;
 
 namespace {
 
-// The kernel gives up after 40 links in one lookup (MAXSYMLINKS, include/linux/namei.h).
-constexpr int kMaxLinks = 40;
-
-void push_components(std::string_view path, std::deque<std::string>& todo, bool front) {
-    std::vector<std::string> parts;
-    std::size_t i = 0;
-    while (i < path.size()) {
-        std::size_t j = path.find('/', i);
-        if (j == std::string_view::npos)
-            j = path.size();
-        if (j > i)
-            parts.emplace_back(path.substr(i, j - i));
-        i = j + 1;
-    }
-    if (front)
-        todo.insert(todo.begin(), parts.begin(), parts.end());
-    else
-        todo.insert(todo.end(), parts.begin(), parts.end());
-}
-
-fs::path joined(const fs::path& root, const std::vector<std::string>& parts) {
-    fs::path p = root;
-    for (const auto& part : parts)
-        p /= part;
-    return p;
-}
-
-}  // namespace
-
-fs::path resolve_in_root(const fs::path& root, std::string_view target_path, LastLink last) {
-    // `done` holds real directories (or, once `missing`, names that do not exist yet), so ".."
-    // over it is the parent on disk and stops at the root, as RESOLVE_IN_ROOT does.
-    std::vector<std::string> done;
-    std::deque<std::string> todo;
-    push_components(target_path, todo, false);
-    bool missing = false;
-    int links = 0;
-    while (!todo.empty()) {
-        std::string part = std::move(todo.front());
-        todo.pop_front();
-        if (part == ".")
-            continue;
-        if (part == "..") {
-            if (!done.empty())
-                done.pop_back();
-            continue;
-        }
-        if (missing) {
-            done.push_back(std::move(part));
-            continue;
-        }
-        const fs::path host = joined(root, done) / part;
-        struct stat st {};
-        if (lstat(host.c_str(), &st) != 0) {
-            missing = true;  // absent, or not a directory on the way: the open says which
-            done.push_back(std::move(part));
-            continue;
-        }
-        if (!S_ISLNK(st.st_mode) || (todo.empty() && last == LastLink::keep)) {
-            done.push_back(std::move(part));
-            continue;
-        }
-        if (++links > kMaxLinks)
-            throw RuntimeError(std::string(target_path) + " under " + root.string() +
-                               ": more than 40 symbolic links on the way (a loop?); fix the "
-                               "links in that tree");
-        std::error_code ec;
-        const std::string target = fs::read_symlink(host, ec).string();
-        if (ec || target.empty()) {
-            missing = true;
-            done.push_back(std::move(part));
-            continue;
-        }
-        if (target.front() == '/')
-            done.clear();  // an absolute link starts again at the root, not at this machine's /
-        push_components(target, todo, true);
-    }
-    return joined(root, done);
-}
-
-std::optional<std::string> target_path_of(const fs::path& root, const fs::path& host_path) {
+// `host_path` inside `root`, taken lexically.
+bool lexically_inside(const fs::path& root, const fs::path& host_path) {
     const fs::path r = root.lexically_normal();
     const fs::path h = host_path.lexically_normal();
     auto [ri, hi] = std::mismatch(r.begin(), r.end(), h.begin(), h.end());
     // A root written with a trailing '/' ends in an empty component.
     if (ri != r.end() && !(std::next(ri) == r.end() && ri->empty()))
-        return std::nullopt;
-    std::string out;
-    for (; hi != h.end(); ++hi) {
-        if (hi->empty())
-            continue;
+        return false;
+    for (; hi != h.end(); ++hi)
         if (*hi == "..")
-            return std::nullopt;
-        out += "/" + hi->string();
-    }
-    return out.empty() ? "/" : out;
+            return false;
+    return true;
 }
+
+// Whether the link at `link` leads out of `canonical_root` as this machine's lookup follows it:
+// where it lands physically, every link and ".." on the way followed as hwloc's open will (a
+// "b/.." over a link b goes to the parent of b's target, not back to b's folder). A link that
+// lands nowhere (dangling, a loop) leads nowhere to read; one that points out of the tree by its
+// text is refused all the same, since what it names may appear.
+bool leads_out(const fs::path& canonical_root, const fs::path& link) {
+    std::error_code ec;
+    const fs::path lands = fs::canonical(link, ec);
+    if (!ec)
+        return !lexically_inside(canonical_root, lands);
+    const fs::path target = fs::read_symlink(link, ec);
+    return ec || !lexically_inside(canonical_root,
+                                   target.is_absolute() ? target : link.parent_path() / target);
+}
+
+}  // namespace
 
 std::optional<fs::path> link_out_of_root(const fs::path& root, std::string_view dir) {
     std::error_code ec;
-    const fs::path canonical_root = fs::weakly_canonical(root, ec);
-    const fs::path start = resolve_in_root(canonical_root, dir);
-    if (ec || !fs::is_directory(start, ec))
+    const fs::path canonical_root = fs::canonical(root, ec);
+    if (ec)
         return std::nullopt;
-    fs::recursive_directory_iterator it(start, fs::directory_options::skip_permission_denied, ec);
-    for (fs::recursive_directory_iterator end; !ec && it != end; it.increment(ec)) {
-        if (!it->is_symlink(ec))
-            continue;
-        // Where the link points, taken lexically: following it to find out would be the very
-        // lookup out of the tree this guards against.
-        const fs::path target = fs::read_symlink(it->path(), ec);
-        const fs::path lands = target.is_absolute() ? target : it->path().parent_path() / target;
-        if (ec || !target_path_of(canonical_root, lands))
+    // hwloc opens the root, then every file by its path from there: the folder itself may be the
+    // link that leads out.
+    const fs::path top = canonical_root / fs::path(dir).relative_path();
+    if (fs::is_symlink(top, ec) && leads_out(canonical_root, top))
+        return top;
+    if (!fs::is_directory(top, ec))
+        return std::nullopt;
+    fs::recursive_directory_iterator it(top, fs::directory_options::skip_permission_denied, ec);
+    for (fs::recursive_directory_iterator end; !ec && it != end; it.increment(ec))
+        if (it->is_symlink(ec) && leads_out(canonical_root, it->path()))
             return it->path();
-    }
     return std::nullopt;
 }
 

@@ -40,10 +40,11 @@ void put(const fs::path& path, const std::string& text) {
 TEST_CASE("Effects under --dry-run: each write shown as its caller says, none done") {
     TreeDir d;
     std::ostringstream plan;
-    Effects effects(d.root, true, plan);
-    CHECK_FALSE(effects.write_file(d.root / "etc/state.json", "{}"));
-    CHECK_FALSE(effects.write_file(d.root / "etc/grub.bak", "old", {}, ""));
-    CHECK_FALSE(effects.write_file(d.root / "etc/grub", "new", {}, "-old\n+new\n"));
+    const RootDir root = RootDir::open(d.root);
+    Effects effects(root, true, plan);
+    CHECK_FALSE(effects.write_file("/etc/state.json", "{}"));
+    CHECK_FALSE(effects.write_file("/etc/grub.bak", "old", {}, ""));
+    CHECK_FALSE(effects.write_file("/etc/grub", "new", {}, "-old\n+new\n"));
     CHECK(plan.str() == "would write " + (d.root / "etc/state.json").string() + "\n-old\n+new\n");
     CHECK(effects.planned().size() == 2);
     CHECK_FALSE(fs::exists(d.root / "etc"));
@@ -51,8 +52,8 @@ TEST_CASE("Effects under --dry-run: each write shown as its caller says, none do
     const fs::path kept = d.root / "kept", temporary = d.root / ".kept.tmp.AbC123";
     put(kept, "x");
     put(temporary, "half");
-    CHECK_FALSE(effects.remove_file(kept, ""));
-    effects.remove_stale_temporaries_of(kept);
+    CHECK_FALSE(effects.remove_file("/kept", ""));
+    effects.remove_stale_temporaries_of("/kept");
     CHECK(fs::exists(kept));
     CHECK(fs::exists(temporary));
     CHECK(effects.planned().size() == 2);
@@ -61,11 +62,12 @@ TEST_CASE("Effects under --dry-run: each write shown as its caller says, none do
 TEST_CASE("Effects writes with the mode asked, makes the directories, and stays in the root") {
     TreeDir d;
     std::ostringstream plan;
-    // The root as the user names it, through a link: the callers' paths start with that name.
+    // The root as the user names it, through a link.
     const fs::path named = d.root.string() + "-link";
     fs::create_directory_symlink(d.root, named);
-    Effects effects(named, false, plan);
-    const fs::path ledger = named / "var/lib/hugetune/applied.json";
+    const RootDir root = RootDir::open(named);
+    Effects effects(root, false, plan);
+    const std::string ledger = "/var/lib/hugetune/applied.json";
     CHECK(effects.write_file(ledger, "{}\n", FileOwnership{0600, {}, {}}, ""));
     CHECK(test::read_text(d.root / "var/lib/hugetune/applied.json") == "{}\n");
     CHECK(fs::status(d.root / "var/lib/hugetune/applied.json").permissions() ==
@@ -78,12 +80,36 @@ TEST_CASE("Effects writes with the mode asked, makes the directories, and stays 
     CHECK(fs::exists(d.root / "var/.applied.json.tmp.AbC123"));
 
     put(d.root / "etc", "a file where a directory belongs");
-    CHECK_THROWS_WITH_AS(effects.write_file(named / "etc/default/grub", "x"),
+    CHECK_THROWS_WITH_AS(effects.write_file("/etc/default/grub", "x"),
                          doctest::Contains("cannot create"), RuntimeError);
+    CHECK_THROWS_WITH_AS(effects.write_file("/var/lib/hugetune/..", "x"),
+                         doctest::Contains("names no file"), RuntimeError);
     CHECK(effects.remove_file(ledger, ""));
     CHECK_FALSE(fs::exists(d.root / "var/lib/hugetune/applied.json"));
     CHECK(plan.str().empty());
     fs::remove(named);
+}
+
+TEST_CASE("Effects writes a link's own directory inside the tree, and refuses a link at the file") {
+    TreeDir d;
+    std::ostringstream plan;
+    fs::create_directories(d.root / "tree/etc");
+    fs::create_directories(d.root / "outside");
+    fs::create_directory_symlink(d.root / "outside", d.root / "tree/var");
+    fs::create_symlink("/etc/grub.real", d.root / "tree/etc/grub");
+    const RootDir root = RootDir::open(d.root / "tree");
+    Effects effects(root, false, plan);
+    // /var leads to the tree's own copy of the outside directory's path, made for the write.
+    CHECK_THROWS_WITH_AS(effects.write_file("/var/lib/x.json", "{}"),
+                         doctest::Contains("leads to nothing"), RuntimeError);
+    fs::create_directories(d.root / "tree" / (d.root / "outside").relative_path());
+    CHECK(effects.write_file("/var/lib/x.json", "{}"));
+    CHECK(fs::exists(d.root / "tree" / (d.root / "outside").relative_path() / "lib/x.json"));
+    CHECK(fs::is_empty(d.root / "outside"));
+    CHECK_THROWS_WITH_AS(effects.write_file("/etc/grub", "x"),
+                         doctest::Contains("is a symbolic link"), UsageError);
+    CHECK(effects.remove_file("/etc/grub"));
+    CHECK_FALSE(fs::exists(fs::symlink_status(d.root / "tree/etc/grub")));
 }
 
 TEST_CASE("a boot command's outcome keeps what it said in order, and the error that stopped it") {

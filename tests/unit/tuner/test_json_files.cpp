@@ -29,12 +29,13 @@ TEST_CASE("json files: hugetune's own files too large or too deep are refused in
         std::string fix;
     };
     const OwnFile files[] = {
-        {root.resolve(hugetune::boot::kLedgerPath), [&] { hugetune::boot::read_ledger(root); },
+        {d.path / hugetune::boot::kLedgerPath.substr(1), [&] { hugetune::boot::read_ledger(root); },
          ExitCode::failure, "restore the files from their .hugetune-*.bak backups by hand"},
         {hugetune::state_file_path(d.path), [&] { hugetune::read_state_file(d.path); },
          ExitCode::failure, "inspect it, restore the pools by hand and delete it"},
         {d.path / "boot-sweep.json",
-         [&] { hugetune::boot_sweep::read_state(d.path / "boot-sweep.json"); }, ExitCode::usage,
+         [&] { hugetune::boot_sweep::read_state(root.root_dir(), "/boot-sweep.json"); },
+         ExitCode::usage,
          "the state file is damaged; remove it (the machine's boot configuration was never "
          "changed)"},
     };

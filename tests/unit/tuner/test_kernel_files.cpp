@@ -35,6 +35,8 @@ class ScratchTree {
     }
     KernelFs fs() const { return KernelFs(dir_); }
     const std::filesystem::path& dir() const { return dir_; }
+    // Where the tree's `abs` is, for the test to write it.
+    std::filesystem::path host_path(const std::string& abs) const { return dir_ / abs.substr(1); }
 
   private:
     std::filesystem::path dir_;
@@ -213,7 +215,7 @@ TEST_CASE("the buddy allocator and page size facts of gathered trees") {
     // Without buddyinfo the kernel config's forced order counts; without either, 10.
     ScratchTree config("/boot/config-6.15.0-t",
                        "CONFIG_ARCH_FORCE_MAX_ORDER=13\nCONFIG_PAGE_SHIFT=16\n");
-    const auto release = config.fs().resolve("/proc/sys/kernel/osrelease");
+    const auto release = config.host_path("/proc/sys/kernel/osrelease");
     std::filesystem::create_directories(release.parent_path());
     std::ofstream(release) << "6.15.0-t\n";
     CHECK(running_buddy_allocator(config.fs()).largest_block_kb() == 512 * 1024);

@@ -93,8 +93,9 @@ TEST_CASE("a value the kernel will not take is a failed write, and the report sa
     KernelFs k = s.kfs();
     PoolValues saved = read_pool_values(k, 2048);
     k.write_u64(kOver, 5);
-    fs::remove(k.resolve(kOver));  // the file vanishes: the write fails
-    fs::create_directory(k.resolve(kOver));
+    const fs::path over = s.dir / "root" / kOver.substr(1);
+    fs::remove(over);  // the file vanishes: the write fails
+    fs::create_directory(over);
     RestoreReport r = restore_pools(k, {saved});
     CHECK(r.writes_failed);
     CHECK_FALSE(r.problems.empty());
