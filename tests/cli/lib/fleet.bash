@@ -1006,14 +1006,23 @@ PY
     stdout_has "sent 1 boot record, 0 stored before"
     [[ $(find "$root/var/lib/hugetune/boot-records" -name '*.json' | wc -l) == 0 ]] || fail "the spool was not emptied"
     [[ $(db_sql "$db" "SELECT COUNT(*) FROM boot_records") == 5 ]] || fail "the spooled record was not stored"
-    # A spool that is a link out of the tree, and a spooled link to a file outside: the record
-    # is kept inside the tree, and the outside file is neither read nor moved.
+    # A spool that is a link out of the tree, and a spooled link to a file outside: the link is
+    # followed inside the tree (the tree's own copy of its target), which does not exist, and is
+    # not made, as mkdir -p in a chroot would not: the record is lost, saying so, and nothing
+    # outside is read or written. Once the tree holds the target, the record waits there, and the
+    # outside file is neither read nor moved.
     local outside=$work/outside-spool
     mkdir -p "$outside"
     echo '{"kind": "hugetune-boot-record"}' >"$outside/planted.json"
     rm -r "$root/var/lib/hugetune/boot-records"
     ln -s "$outside" "$root/var/lib/hugetune/boot-records"
     echo "3f1e6c2a-8d4b-4c5e-9a7f-1b2c3d4e5f65" >"$root/proc/sys/kernel/random/boot_id"
+    expect 0 "$bin" verify --root "$root" --fleet-db "postgresql:///fleet?host=$work/no-server&user=hugetune&connect_timeout=2"
+    stderr_has "a link on the way that leads to nothing)); it is lost"
+    [[ $(find "$outside" -type f | wc -l) == 1 ]] || fail "the spool wrote out of the tree: $(ls "$outside")"
+    [[ ! -e $root$outside ]] || fail "the spool made the link's target"
+    mkdir -p "$root$outside"
+    echo "3f1e6c2a-8d4b-4c5e-9a7f-1b2c3d4e5f66" >"$root/proc/sys/kernel/random/boot_id"
     expect 0 "$bin" verify --root "$root" --fleet-db "postgresql:///fleet?host=$work/no-server&user=hugetune&connect_timeout=2"
     [[ $(find "$outside" -type f | wc -l) == 1 ]] || fail "the spool wrote out of the tree: $(ls "$outside")"
     [[ $(find "$root$outside" -name '*.json' | wc -l) == 1 ]] || fail "the record was not kept inside the tree"
