@@ -17,6 +17,10 @@ set -euo pipefail
 
 bin=${1:?usage: bash SCRIPT HUGETUNE_BINARY SOURCE_DIR}
 src=${2:?usage: bash SCRIPT HUGETUNE_BINARY SOURCE_DIR}
+# Debian's python3 (the one the test packages' modules belong to) before any other on PATH
+# (tests/debian-python/README.md); where it is missing the link leads nowhere and the lookup
+# goes on down PATH.
+PATH=$src/tests/debian-python:$PATH
 work=$(mktemp -d)
 out=$work/out  # stdout of the last `expect`
 err=$work/err  # stderr of the last `expect`
