@@ -26,6 +26,11 @@ export CCACHE_MAXSIZE ?= 2G
 # Evaluated when a recipe runs, after test-deps installed ccache; empty clears an earlier one.
 LAUNCHER    = -DCMAKE_CXX_COMPILER_LAUNCHER=$(if $(filter 1,$(CCACHE)),$(if $(shell command -v ccache),ccache))
 
+# Debian's python3 first on PATH for every recipe (tests/debian-python/README.md): the tests,
+# the boot lab, the figures and the benchmarks use the interpreter whose modules TEST_PKGS
+# installs, not a shim that happens to come first.
+export PATH := $(CURDIR)/tests/debian-python:$(PATH)
+
 BUILD_PKGS = cmake make g++ pkg-config libboost-program-options-dev libeigen3-dev \
              nlohmann-json3-dev libhwloc-dev doctest-dev libsoci-dev libsqlite3-dev libpq-dev
 TEST_PKGS  = python3 python3-jsonschema gnuplot-nox util-linux procps clang-format man-db strace \
@@ -51,7 +56,7 @@ ARM64_BUILD ?= build-arm64
 ARM64_PKGS = crossbuild-essential-arm64 qemu-user libboost-program-options-dev:arm64 \
              libhwloc-dev:arm64 libsoci-dev:arm64 libsqlite3-dev:arm64 libpq5:arm64
 
-.PHONY: all deps test-deps build install run figures test test-build test-plain test-package package test-asan ccache-stats ccache-zero bench fuzz vmtest vmtest-accuracy cross-arm64 test-arm64 vmtest-arm64 package-arm64 format format-check clean
+.PHONY: all deps test-deps build install run figures test test-build test-shipped test-plain test-package package test-asan ccache-stats ccache-zero bench fuzz vmtest vmtest-accuracy cross-arm64 test-arm64 vmtest-arm64 package-arm64 format format-check clean
 
 all: build
 
@@ -82,19 +87,30 @@ run: build
 figures: build
 	python3 docs/figures/figures.py --write --hugetune $(BUILD)/hugetune
 
-test: test-deps format-check test-plain test-package test-asan
+# Each test runs once: the unit suites and the CLI scripts on the sanitizer build (test-asan),
+# and on the Release build only what tests the shipped binary itself (test-shipped, the label
+# shipped in tests/CMakeLists.txt) and its package (test-package).
+test: test-deps format-check test-shipped test-package test-asan
 
 # The build users get (Release, -O3), with warnings as errors: some warnings appear only with
-# -O3's inlining, so this is the build that must stay clean. Its own directory, so `make build`
-# (warnings not errors) and `make test` do not rebuild each other's objects. It also compiles
-# each header alone (HUGETUNE_HEADER_CHECK, cmake/HeaderCheck.cmake), which the unity build's
-# batches would otherwise hide.
-test-plain: test-build
-	cd $(TEST_BUILD) && ctest --output-on-failure -j $(JOBS)
-
+# -O3's inlining, so this is the build that must stay clean. Built without unity, as packagers
+# build it (dh_cmake, a spec file), so a missing include fails here; its own directory, so `make
+# build` (warnings not errors) and `make test` do not rebuild each other's objects. It builds
+# the product and the shipped tests' programs only (the target shipped_tests); installing, as
+# cpack does, needs no more (CMAKE_SKIP_INSTALL_ALL_DEPENDENCY).
+SHIPPED_UNITY ?= OFF
 test-build: test-deps
-	cmake -S . -B $(TEST_BUILD) -DCMAKE_BUILD_TYPE=Release -DHUGETUNE_WERROR=ON -DHUGETUNE_HEADER_CHECK=ON -DCMAKE_UNITY_BUILD=$(UNITY) -DCMAKE_INSTALL_PREFIX=/usr $(LAUNCHER) $(CMAKE_ARGS) >/dev/null
+	cmake -S . -B $(TEST_BUILD) -DCMAKE_BUILD_TYPE=Release -DHUGETUNE_WERROR=ON -DCMAKE_UNITY_BUILD=$(SHIPPED_UNITY) -DCMAKE_INSTALL_PREFIX=/usr -DCMAKE_SKIP_INSTALL_ALL_DEPENDENCY=ON $(LAUNCHER) $(CMAKE_ARGS) >/dev/null
+	cmake --build $(TEST_BUILD) -j $(JOBS) --target shipped_tests
+
+test-shipped: test-build
+	cd $(TEST_BUILD) && ctest --output-on-failure -j $(JOBS) -L shipped
+
+# Every test on the Release build, for a change whose behaviour may differ at -O3: builds the
+# unit suites and helpers there too. Not part of `make test`.
+test-plain: test-build
 	cmake --build $(TEST_BUILD) -j $(JOBS)
+	cd $(TEST_BUILD) && ctest --output-on-failure -j $(JOBS)
 
 # The Debian package, from the Release build `make test` makes (no build of its own), into
 # $(TEST_BUILD)/package/.
@@ -112,13 +128,14 @@ test-package: package
 	@status=0; HUGETUNE_PACKAGE_TEST=1 tests/package/deb.sh $(TEST_BUILD)/package/hugetune_*.deb || status=$$?; \
 	if [ $$status -eq 77 ]; then echo "test-package: SKIPPED (the reason is above)"; else exit $$status; fi
 
-# The same tests under AddressSanitizer and UBSan, less those labelled artefacts (checks of
-# generated files and of the harness, tests/CMakeLists.txt), which run no code of ours that
-# the others do not.
+# The unit suites and the CLI scripts under AddressSanitizer and UBSan (Debug, unity), less the
+# label shipped, which the Release build runs. This build also compiles each header alone
+# (HUGETUNE_HEADER_CHECK, cmake/HeaderCheck.cmake), which the unity build's batches would
+# otherwise hide.
 test-asan: test-deps
-	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DHUGETUNE_SANITIZE=ON -DHUGETUNE_WERROR=ON -DCMAKE_UNITY_BUILD=$(UNITY) $(LAUNCHER) $(CMAKE_ARGS) >/dev/null
+	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DHUGETUNE_SANITIZE=ON -DHUGETUNE_WERROR=ON -DHUGETUNE_HEADER_CHECK=ON -DCMAKE_UNITY_BUILD=$(UNITY) $(LAUNCHER) $(CMAKE_ARGS) >/dev/null
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
-	cd $(ASAN_BUILD) && ctest --output-on-failure -j $(JOBS) -LE artefacts
+	cd $(ASAN_BUILD) && ctest --output-on-failure -j $(JOBS) -LE shipped
 
 # What the compiler cache gave since ccache-zero (.ci/run prints it): hits and misses.
 ccache-stats:
@@ -135,20 +152,21 @@ bench: build
 	$(BUILD)/tests/gen-fleet $(BUILD)/tests/boot-tally || test $$? -eq 77
 	@echo "== verify's log reader"; bash tests/bench/verify_log.sh $(BUILD)/hugetune .
 
-fuzz:
+# The fuzzers (scripts/run-fuzzers), after the --root race (tests/cli/root_race.sh) for two
+# minutes instead of the suite's few seconds, on the binary `make test` builds. Not in .ci/run.
+fuzz: test-build
+	ROOT_RACE_SECONDS=120 bash tests/cli/root_race.sh $(TEST_BUILD)/hugetune $(CURDIR)
 	@scripts/install-deps $(BUILD_PKGS) $(FUZZ_PKGS)
 	cmake -S . -B build-fuzz -DCMAKE_CXX_COMPILER=clang++ -DHUGETUNE_FUZZ=ON -DHUGETUNE_TESTS=OFF >/dev/null
 	cmake --build build-fuzz -j $(JOBS) --target fuzzers
 	scripts/run-fuzzers build-fuzz
 
 # Boots Debian unstable's kernel under QEMU with hugetune in the initramfs (tests/vm/README.md),
-# on the binary `make test` built; first the --root race (tests/cli/root_race.sh) for two
-# minutes instead of the suite's few seconds. When the kernel cannot be fetched or QEMU is
+# on the binary `make test` built. When the kernel cannot be fetched or QEMU is
 # missing the lab exits 77, which fails this target unless VMTEST_ALLOW_SKIP=1 (then it says
 # SKIPPED and why).
 vmtest: test-build
 	@scripts/install-deps $(VM_PKGS)
-	ROOT_RACE_SECONDS=120 bash tests/cli/root_race.sh $(TEST_BUILD)/hugetune $(CURDIR)
 	@status=0; tests/vm/run-all.sh $(TEST_BUILD)/hugetune || status=$$?; \
 	if [ $$status -eq 77 ] && [ "$(VMTEST_ALLOW_SKIP)" = 1 ]; then \
 		echo "vmtest: SKIPPED: the boot lab cannot run on this machine (the reason is above)"; \

@@ -18,15 +18,17 @@ foreach(header ${HUGETUNE_CHECKED_HEADERS})
 endforeach()
 add_library(hugetune_header_check OBJECT ${units})
 set_target_properties(hugetune_header_check PROPERTIES UNITY_BUILD OFF)
-# Every include path a header of ours may use: the libraries' (hugetune_cli brings the others
-# and their dependencies), SOCI's and PostgreSQL's (fleet_db's private ones) and doctest's (the
-# tests' support headers).
-target_link_libraries(hugetune_header_check PRIVATE hugetune_cli doctest::doctest
-                      hugetune_warnings)
+# Every include path a header of ours may use: the project's, its libraries' dependencies',
+# SOCI's and PostgreSQL's (fleet_db's private ones) and doctest's (the tests' support headers).
+# Not our libraries themselves, which would make the check wait until they are built.
+target_include_directories(hugetune_header_check PRIVATE ${PROJECT_SOURCE_DIR})
 target_include_directories(hugetune_header_check SYSTEM PRIVATE ${SOCI_INCLUDE_DIR}
                            ${PostgreSQL_INCLUDE_DIR})
+target_link_libraries(hugetune_header_check PRIVATE Eigen3::Eigen nlohmann_json::nlohmann_json
+                      Boost::program_options doctest::doctest hugetune_warnings)
 # What the tests' targets define for their support headers (tests/CMakeLists.txt).
 target_compile_definitions(hugetune_header_check PRIVATE
                            HUGETUNE_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
-# The units keep the tree's flags (its -O3 too: _FORTIFY_SOURCE warns without optimisation);
-# they emit almost no code, so parsing the header is nearly all that each costs.
+# The units keep the tree's flags; they emit almost no code, so parsing the header is nearly all
+# that each costs. `make test` turns the check on in the sanitizer build (Debug, -O0), where
+# that parse is cheapest.
