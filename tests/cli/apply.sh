@@ -226,6 +226,25 @@ expect 0 "$bin" apply --value 8 --root "$root" --no-regenerate
 sed -i 's/hugepage_alloc_threads=8/hugepage-alloc-threads=+8 quiet/' "$root/etc/kernel/cmdline"
 expect 0 "$bin" rollback --root "$root" --no-regenerate
 stderr_has "changed since hugetune applied"
+# A later occurrence the kernel's handler ignores (0, what kstrtoul refuses, a bare name) leaves
+# the kernel the 8 apply wrote (docs/kernel-facts.md "Parsing the value"): nobody's own value.
+for added in hugepage_alloc_threads=0 hugepage_alloc_threads=abc hugepage_alloc_threads=-1 \
+    hugepage_alloc_threads==4 hugepage_alloc_threads 'hugepage_alloc_threads=1"6"'; do
+    root=$work/kernel-cmdline-ignored
+    rm -rf "$root"
+    cp -a "$fixtures/systemd-boot" "$root"
+    expect 0 "$bin" apply --value 8 --root "$root" --no-regenerate
+    sed -i "s/hugepage_alloc_threads=8/& $added/" "$root/etc/kernel/cmdline"
+    expect 0 "$bin" rollback --root "$root" --no-regenerate
+    stderr_has "changed since hugetune applied"
+done
+# --value as the kernel reads it (kstrtoul base 0), written in decimal.
+for typed in 0x8 +8 0X8; do
+    root=$work/value-$typed
+    cp -a "$fixtures/systemd-boot" "$root"
+    expect 0 "$bin" apply --value "$typed" --root "$root" --no-regenerate
+    grep -qw "hugepage_alloc_threads=8" "$root/etc/kernel/cmdline" || fail "--value $typed not written as 8"
+done
 
 # The regenerate tool fails: exit 1 naming it; the configuration stays edited and the ledger
 # allows a rollback.

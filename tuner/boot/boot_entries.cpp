@@ -91,7 +91,7 @@ std::string edit_boot_entry_text(const std::string& path, const std::string& tex
     for (std::size_t i = 0; i < lines.size(); ++i) {
         std::string v =
             text.substr(lines[i].value_begin, lines[i].value_end - lines[i].value_begin);
-        if (kernel_cmdline_alloc_threads(v)) {
+        if (kernel_alloc_threads(std::string_view(v)).shown()) {
             keep = i;
             break;
         }
