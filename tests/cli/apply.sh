@@ -238,6 +238,33 @@ for added in hugepage_alloc_threads=0 hugepage_alloc_threads=abc hugepage_alloc_
     expect 0 "$bin" rollback --root "$root" --no-regenerate
     stderr_has "changed since hugetune applied"
 done
+# apply 4, a hand edit, apply 8, rollback: the value from before the first apply comes back, the
+# hand edit stays, whether it changed another line or hugetune's own value.
+for edit in 's/^GRUB_TIMEOUT=5/GRUB_TIMEOUT=7/' 's/hugepage_alloc_threads=4/hugepage_alloc_threads=6/'; do
+    root=$work/debian-edited-between
+    rm -rf "$root"
+    cp -a "$fixtures/debian" "$root"
+    sed -i 's/^GRUB_CMDLINE_LINUX="\(.*\)"/GRUB_CMDLINE_LINUX="\1 hugepage_alloc_threads=16"/' \
+        "$root/etc/default/grub"
+    cp "$root/etc/default/grub" "$work/before-first"
+    expect 0 "$bin" apply --value 4 --root "$root" --no-regenerate
+    sed -i "$edit" "$root/etc/default/grub"
+    expect 0 "$bin" apply --value 8 --root "$root" --no-regenerate
+    expect 0 "$bin" rollback --root "$root" --no-regenerate
+    stdout_has "rolled back hugepage_alloc_threads=8"
+    sed "$edit" "$work/before-first" | sed 's/hugepage_alloc_threads=6/hugepage_alloc_threads=16/' |
+        cmp -s - "$root/etc/default/grub" ||
+        { diff -u "$work/before-first" "$root/etc/default/grub" >&2; fail "rollback after '$edit': not the value from before the first apply"; }
+    [[ ! -e $root/var/lib/hugetune/applied.json ]] || fail "the ledger stayed"
+done
+root=$work/kernel-cmdline-edited-between
+cp -a "$fixtures/systemd-boot" "$root"
+expect 0 "$bin" apply --value 4 --root "$root" --no-regenerate
+sed -i 's/$/ mitigations=off/' "$root/etc/kernel/cmdline"
+expect 0 "$bin" apply --value 8 --root "$root" --no-regenerate
+expect 0 "$bin" rollback --root "$root" --no-regenerate
+sed 's/$/ mitigations=off/' "$fixtures/systemd-boot/etc/kernel/cmdline" | cmp -s - "$root/etc/kernel/cmdline" ||
+    fail "kernel-cmdline: rollback after a hand edit between two applies"
 # --value as the kernel reads it (kstrtoul base 0), written in decimal.
 for typed in 0x8 +8 0X8; do
     root=$work/value-$typed
