@@ -265,6 +265,19 @@ expect 0 "$bin" apply --value 8 --root "$root" --no-regenerate
 expect 0 "$bin" rollback --root "$root" --no-regenerate
 sed 's/$/ mitigations=off/' "$fixtures/systemd-boot/etc/kernel/cmdline" | cmp -s - "$root/etc/kernel/cmdline" ||
     fail "kernel-cmdline: rollback after a hand edit between two applies"
+# An indented options line is the entry's options to systemd-boot (docs/kernel-facts.md
+# "systemd-boot's entries"): the value goes into it, before its '--', and no second options
+# line is added after it, where it would be init's.
+root=$work/systemd-boot-indented
+cp -a "$fixtures/systemd-boot" "$root"
+entry=$root/boot/loader/entries/5a1f9c2e-6.15.2-arch1-1.conf
+sed -i 's/^options\(.*\)$/  options\1 -- single/' "$entry"
+expect 0 "$bin" apply --value 8 --root "$root" --no-regenerate
+[[ $(grep -c 'options' "$entry") == 1 ]] || { cat "$entry" >&2; fail "a second options line was added"; }
+grep -q '^  options .* hugepage_alloc_threads=8 -- single$' "$entry" || { cat "$entry" >&2; fail "the value is not in the indented options line, before its --"; }
+expect 0 "$bin" rollback --root "$root" --no-regenerate
+sed 's/^options\(.*\)$/  options\1 -- single/' "$fixtures/systemd-boot/boot/loader/entries/5a1f9c2e-6.15.2-arch1-1.conf" |
+    cmp -s - "$entry" || fail "the indented entry was not rolled back byte for byte"
 # --value as the kernel reads it (kstrtoul base 0), written in decimal.
 for typed in 0x8 +8 0X8; do
     root=$work/value-$typed
