@@ -10,6 +10,7 @@
 #include "tuner/boot/apply.hpp"
 #include "tuner/boot/report_gate.hpp"
 #include "tuner/boot/report_input.hpp"
+#include "tuner/kernel/cmdline.hpp"
 
 namespace hugetune::cli {
 namespace {
@@ -29,6 +30,24 @@ struct ApplyCommand {
 
 // A report from another machine says nothing about this one; a tree under --root is not this
 // machine, so there is nothing to compare it with.
+// --value read as the kernel reads the parameter's value (kstrtoul base 0: "+8" and "0x8" are
+// 8) and written in decimal. A leading 0 is refused: the kernel reads "010" as octal 8, where a
+// person typing it means ten (docs/kernel-facts.md "Parsing the value").
+std::string value_option(const std::string& value) {
+    std::string_view number = value;
+    if (number.starts_with('+'))
+        number.remove_prefix(1);
+    const auto count = parse_kernel_ulong(value);
+    if (number.size() > 1 && number[0] == '0' && number[1] != 'x' && number[1] != 'X')
+        usage_error("--value", "'" + value + "' starts with 0, which the kernel reads as octal" +
+                                   (count ? " (" + std::to_string(*count) + ")" : "") +
+                                   "; give the count in decimal, without the 0");
+    if (!count || *count < 1 || *count > kMaxAllocThreads)
+        usage_error("--value", "'" + value + "' is not an integer from 1 to " +
+                                   std::to_string(kMaxAllocThreads));
+    return std::to_string(*count);
+}
+
 std::optional<boot::MachineIdentity> target_machine(const boot::TargetOptions& target) {
     KernelFs root(target.root);
     if (!root.is_live())
@@ -102,11 +121,7 @@ std::optional<ApplyCommand> parse_apply(const Args& args, bool& json) {
                         "'" + loader + "' is not one of auto, grub, grubby, kernel-cmdline");
     }
     if (vm.count("value")) {
-        auto n = parse_thread_count(value);
-        if (!n)
-            usage_error("--value", "'" + value + "' is not an integer from 1 to " +
-                                       std::to_string(kMaxAllocThreads));
-        r.value = std::to_string(*n);
+        r.value = value_option(value);
         cmd.value_given = true;
     }
     if (vm.count("report")) {

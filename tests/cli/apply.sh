@@ -226,6 +226,65 @@ expect 0 "$bin" apply --value 8 --root "$root" --no-regenerate
 sed -i 's/hugepage_alloc_threads=8/hugepage-alloc-threads=+8 quiet/' "$root/etc/kernel/cmdline"
 expect 0 "$bin" rollback --root "$root" --no-regenerate
 stderr_has "changed since hugetune applied"
+# A later occurrence the kernel's handler ignores (0, what kstrtoul refuses, a bare name) leaves
+# the kernel the 8 apply wrote (docs/kernel-facts.md "Parsing the value"): nobody's own value.
+for added in hugepage_alloc_threads=0 hugepage_alloc_threads=abc hugepage_alloc_threads=-1 \
+    hugepage_alloc_threads==4 hugepage_alloc_threads 'hugepage_alloc_threads=1"6"'; do
+    root=$work/kernel-cmdline-ignored
+    rm -rf "$root"
+    cp -a "$fixtures/systemd-boot" "$root"
+    expect 0 "$bin" apply --value 8 --root "$root" --no-regenerate
+    sed -i "s/hugepage_alloc_threads=8/& $added/" "$root/etc/kernel/cmdline"
+    expect 0 "$bin" rollback --root "$root" --no-regenerate
+    stderr_has "changed since hugetune applied"
+done
+# apply 4, a hand edit, apply 8, rollback: the value from before the first apply comes back, the
+# hand edit stays, whether it changed another line or hugetune's own value.
+for edit in 's/^GRUB_TIMEOUT=5/GRUB_TIMEOUT=7/' 's/hugepage_alloc_threads=4/hugepage_alloc_threads=6/'; do
+    root=$work/debian-edited-between
+    rm -rf "$root"
+    cp -a "$fixtures/debian" "$root"
+    sed -i 's/^GRUB_CMDLINE_LINUX="\(.*\)"/GRUB_CMDLINE_LINUX="\1 hugepage_alloc_threads=16"/' \
+        "$root/etc/default/grub"
+    cp "$root/etc/default/grub" "$work/before-first"
+    expect 0 "$bin" apply --value 4 --root "$root" --no-regenerate
+    sed -i "$edit" "$root/etc/default/grub"
+    expect 0 "$bin" apply --value 8 --root "$root" --no-regenerate
+    expect 0 "$bin" rollback --root "$root" --no-regenerate
+    stdout_has "rolled back hugepage_alloc_threads=8"
+    sed "$edit" "$work/before-first" | sed 's/hugepage_alloc_threads=6/hugepage_alloc_threads=16/' |
+        cmp -s - "$root/etc/default/grub" ||
+        { diff -u "$work/before-first" "$root/etc/default/grub" >&2; fail "rollback after '$edit': not the value from before the first apply"; }
+    [[ ! -e $root/var/lib/hugetune/applied.json ]] || fail "the ledger stayed"
+done
+root=$work/kernel-cmdline-edited-between
+cp -a "$fixtures/systemd-boot" "$root"
+expect 0 "$bin" apply --value 4 --root "$root" --no-regenerate
+sed -i 's/$/ mitigations=off/' "$root/etc/kernel/cmdline"
+expect 0 "$bin" apply --value 8 --root "$root" --no-regenerate
+expect 0 "$bin" rollback --root "$root" --no-regenerate
+sed 's/$/ mitigations=off/' "$fixtures/systemd-boot/etc/kernel/cmdline" | cmp -s - "$root/etc/kernel/cmdline" ||
+    fail "kernel-cmdline: rollback after a hand edit between two applies"
+# An indented options line is the entry's options to systemd-boot (docs/kernel-facts.md
+# "systemd-boot's entries"): the value goes into it, before its '--', and no second options
+# line is added after it, where it would be init's.
+root=$work/systemd-boot-indented
+cp -a "$fixtures/systemd-boot" "$root"
+entry=$root/boot/loader/entries/5a1f9c2e-6.15.2-arch1-1.conf
+sed -i 's/^options\(.*\)$/  options\1 -- single/' "$entry"
+expect 0 "$bin" apply --value 8 --root "$root" --no-regenerate
+[[ $(grep -c 'options' "$entry") == 1 ]] || { cat "$entry" >&2; fail "a second options line was added"; }
+grep -q '^  options .* hugepage_alloc_threads=8 -- single$' "$entry" || { cat "$entry" >&2; fail "the value is not in the indented options line, before its --"; }
+expect 0 "$bin" rollback --root "$root" --no-regenerate
+sed 's/^options\(.*\)$/  options\1 -- single/' "$fixtures/systemd-boot/boot/loader/entries/5a1f9c2e-6.15.2-arch1-1.conf" |
+    cmp -s - "$entry" || fail "the indented entry was not rolled back byte for byte"
+# --value as the kernel reads it (kstrtoul base 0), written in decimal.
+for typed in 0x8 +8 0X8; do
+    root=$work/value-$typed
+    cp -a "$fixtures/systemd-boot" "$root"
+    expect 0 "$bin" apply --value "$typed" --root "$root" --no-regenerate
+    grep -qw "hugepage_alloc_threads=8" "$root/etc/kernel/cmdline" || fail "--value $typed not written as 8"
+done
 
 # The regenerate tool fails: exit 1 naming it; the configuration stays edited and the ledger
 # allows a rollback.

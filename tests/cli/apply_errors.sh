@@ -85,9 +85,12 @@ ln -s ../../shared.cfg "$root/etc/default/grub.d/80-link.cfg"
 refused 2 "80-link.cfg is a symbolic link" "$root" --value 8
 
 root=$(grub_root values)
-for bad in 0 4097 -3 abc 1.5 0x10; do
+for bad in 0 4097 -3 abc 1.5 0x 0x1001 ++8; do
     refused 2 "--value: '$bad' is not an integer from 1 to 4096" "$root" --value "$bad"
 done
+# The kernel reads a leading 0 as octal: 010 would be 8 to it, ten to a person.
+refused 2 "--value: '010' starts with 0, which the kernel reads as octal (8); give the count in decimal" "$root" --value 010
+refused 2 "--value: '08' starts with 0, which the kernel reads as octal; give" "$root" --value 08
 refused 2 "--report: missing" "$root"
 refused 2 "--bootloader: 'lilo' is not one of" "$root" --value 8 --bootloader lilo
 refused 2 "--no-regenerate: cannot be combined with --regenerate" "$root" --value 8 --no-regenerate

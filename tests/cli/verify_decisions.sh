@@ -48,6 +48,24 @@ write_report 32 0.65 524288 2048 true
 expect 0 "$bin" verify --json --root "$root" --log "$logs/dmesg-6.15-threads32.log" --report "$report"
 json_check 'v["verified"] is True and v["cmdline_value"] == "32" and codes == []'
 json_check 'v["kernel_release"] == "6.15.0-hugetune" and "boot_id" not in v'
+# The kernel keeps 32 through a later occurrence its handler ignores, and takes 0x20 and +32 as
+# 32 (docs/kernel-facts.md "Parsing the value"): each boot is verified, its value named.
+booted="BOOT_IMAGE=/vmlinuz-6.15.0 root=/dev/sda1 hugepagesz=2M hugepages=524288"
+for params in "hugepage_alloc_threads=32 hugepage_alloc_threads=0" \
+    "hugepage_alloc_threads=32 hugepage_alloc_threads=abc" \
+    "hugepage_alloc_threads=32 hugepage_alloc_threads==4" \
+    "hugepage_alloc_threads=32 hugepage_alloc_threads=-1" \
+    "hugepage_alloc_threads=32 hugepage_alloc_threads" \
+    'hugepage_alloc_threads=32 hugepage_alloc_threads=1"6"' \
+    'hugepage_alloc_threads=32 hugepage_"alloc_threads"=16' \
+    "hugepage_alloc_threads=0x20" "hugepage_alloc_threads=+32" "hugepage_alloc_threads=040"; do
+    sed "s|^\(\[ *0.000000\] Command line: \).*|\1$booted $params|" \
+        "$logs/dmesg-6.15-threads32.log" >"$work/ignored.log"
+    grep -qF "$params" "$work/ignored.log" || fail "the log's command line was not replaced"
+    expect 0 "$bin" verify --json --root "$root" --log "$work/ignored.log" --report "$report"
+    json_check 'v["verified"] is True and codes == []'
+done
+json_check 'v["cmdline_value"] == "040"'
 expect 2 "$bin" verify --root "$root" --log "$logs/dmesg-rotated.log"
 stderr_has "--cmdline FILE"
 one_error_line
@@ -59,6 +77,30 @@ json_check 'v["kernel_release"] == "6.12.9-amd64"'
 expect 0 "$bin" verify --json --root "$root" --log "$logs/journal-two-boots.log"
 json_check 'v["measured_ms"] == 2210 and v["cmdline_value"] == "8"'
 json_check 'v["kernel_release"] == "6.15.3-hugetune"'
+# journalctl -o short-precise: the same.
+sed 's/^\([A-Z][a-z][a-z] [0-9][0-9] [0-9:]*\) /\1.123456 /' "$logs/journal-two-boots.log" >"$work/precise.log"
+grep -q '^Dec 01 03:00:04.123456 db7 kernel: HugeTLB' "$work/precise.log" || fail "no precise time"
+expect 0 "$bin" verify --json --root "$root" --log "$work/precise.log"
+json_check 'v["measured_ms"] == 2210 and v["kernel_release"] == "6.15.3-hugetune"'
+# dmesg with printk's caller ids, and journalctl -o short-monotonic: the boot is verified.
+sed 's/^\(\[ *[0-9.]*\]\) /\1 [    T1] /' "$logs/dmesg-6.15-threads32.log" >"$work/caller.log"
+sed 's/^\(\[ *[0-9.]*\]\) /\1 db7 kernel: /' "$logs/dmesg-6.15-threads32.log" >"$work/monotonic.log"
+for form in caller monotonic; do
+    grep -q '^\[    4.350400\] .* HugeTLB: allocation' "$work/$form.log" || fail "$form: no prefix"
+    expect 0 "$bin" verify --json --root "$root" --log "$work/$form.log" --report "$report"
+    json_check 'v["verified"] is True and v["measured_ms"] == 706 and codes == []'
+done
+# A later boot whose start (banner, command line, allocation line) was lost: its clock starts
+# again, and the boot before it is not taken for it.
+cp "$logs/dmesg-6.15-threads32.log" "$work/concatenated.log"
+printf '[    1.500000] usb 3-1: new device\n[    2.100000] eth0: link up\n' >>"$work/concatenated.log"
+echo "BOOT_IMAGE=/vmlinuz-6.15.0 root=/dev/sda1 hugepagesz=2M hugepages=524288 hugepage_alloc_threads=32" >"$cmdline"
+expect 1 "$bin" verify --json --root "$root" --log "$work/concatenated.log" --cmdline "$cmdline"
+json_check 'v["verified"] is False and v["measured_ms"] is None and "log_truncated" in codes'
+# A line that is not the kernel's: threads=32xyz is no %ld.
+sed 's/threads=32$/threads=32xyz/' "$logs/dmesg-6.15-threads32.log" >"$work/xyz.log"
+expect 1 "$bin" verify --json --root "$root" --log "$work/xyz.log" --report "$report"
+json_check 'v["verified"] is False and v["measured_ms"] is None'
 
 # The line of the requested pool, not the 0 ms line of an empty page size after it.
 expect 0 "$bin" verify --json --root "$root" --log "$logs/dmesg-arm64-6.15-two-sizes.log"

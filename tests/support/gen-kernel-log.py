@@ -37,14 +37,16 @@ with open(args.out, "w") as out:
         share = (target - written) // (len(releases) - b)
         i, chunk = 0, []
         while i < CHATTER or share > 0:
-            line = "[   12.%06d] usb 3-1: chatter %d of boot %d, to fill the log\n" % (
-                i % 1000000, i, b)
+            # The time since boot grows within a boot, as the kernel's does: a step back is a
+            # later boot to verify's reader.
+            stamp = "[%5d.%06d]" % (12 + i // 1000000, i % 1000000)
+            line = "%s usb 3-1: chatter %d of boot %d, to fill the log\n" % (stamp, i, b)
             chunk.append(line)
             share -= len(line)
             written += len(line)
             i += 1
             if last and args.late and i == CHATTER:
-                chunk.append("[   13.000000] %s\n" % ALLOC)
+                chunk.append("%s %s\n" % (stamp, ALLOC))
             if len(chunk) >= 10000:
                 out.write("".join(chunk))
                 chunk = []

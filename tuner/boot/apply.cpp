@@ -133,18 +133,56 @@ std::vector<std::string> next_boot_caveats(const KernelFs& root, std::optional<s
         release);
 }
 
+// What rollback is to write back into a file someone edited after an earlier apply: the file as
+// this apply found it, their edit kept, with the value from before the earlier apply in place of
+// the one it wrote (for grub, as one edit over all grub files, as rollback makes it).
+std::string original_before_earlier_apply(const PlannedFile& planned, const LedgerFile& earlier,
+                                          const KernelFs& root) {
+    const auto& value = earlier.previous_value;
+    if (value && !is_safe_param_value(*value))
+        throw RuntimeError(planned.file.target_path +
+                           " changed since hugetune last applied, and the value from before that "
+                           "apply, '" +
+                           printable_text(*value) +
+                           "', cannot be written back into it safely; run hugetune rollback "
+                           "first, then apply again");
+    if (planned.kind == FileKind::kernel_cmdline)
+        return edit_kernel_cmdline_text(planned.file.target_path, planned.file.text, value);
+    if (planned.kind == FileKind::boot_entry)
+        return edit_boot_entry_text(planned.file.target_path, planned.file.text, value);
+    const GrubFiles grub = load_grub(root);
+    const GrubEdit edit = plan_grub_edit(grub.sources, value);
+    for (std::size_t i = 0; i < grub.files.size(); ++i)
+        if (grub.files[i].target_path == planned.file.target_path)
+            return edit.new_texts[i];
+    return planned.file.text;
+}
+
+// A second apply keeps what rollback returns to: the value from before the first apply and,
+// for a file unchanged since hugetune wrote it, its bytes from then; a file edited in between
+// keeps the edit, with that value back in it. A grub file new to the ledger takes the grub
+// value from before the first apply too: for grub it is one value over all the files.
 LedgerFile ledger_entry(const PlannedFile& planned, const std::string& backup,
-                        const LedgerFile* previous) {
-    // A second apply keeps the bytes from before the first one, so that rollback goes back to
-    // the configuration hugetune found.
-    bool chained = previous && previous->applied == planned.file.text;
+                        const std::optional<Ledger>& previous, const KernelFs& root) {
+    const LedgerFile* earlier = previous ? previous->file(planned.file.target_path) : nullptr;
     LedgerFile lf;
     lf.path = planned.file.target_path;
     lf.kind = planned.kind;
-    lf.backup = chained ? previous->backup : backup;
-    lf.original = chained ? previous->original : planned.file.text;
-    lf.previous_value = chained ? previous->previous_value : planned.previous_value;
     lf.applied = planned.new_text;
+    if (earlier && earlier->applied == planned.file.text) {
+        lf.backup = earlier->backup;
+        lf.original = earlier->original;
+        lf.previous_value = earlier->previous_value;
+        return lf;
+    }
+    lf.backup = backup;
+    lf.original =
+        earlier ? original_before_earlier_apply(planned, *earlier, root) : planned.file.text;
+    lf.previous_value = earlier ? earlier->previous_value : planned.previous_value;
+    if (!earlier && planned.kind == FileKind::grub && previous)
+        for (const auto& f : previous->files)
+            if (f.kind == FileKind::grub)
+                lf.previous_value = f.previous_value;
     return lf;
 }
 
@@ -315,8 +353,7 @@ Ledger ledger_after_apply(const ApplyRequest& request, const ApplyPlan& plan,
     ledger.forced = request.forced;
     for (std::size_t i = 0; i < plan.change.files.size(); ++i) {
         const PlannedFile& p = plan.change.files[i];
-        ledger.files.push_back(
-            ledger_entry(p, backups[i], previous ? previous->file(p.file.target_path) : nullptr));
+        ledger.files.push_back(ledger_entry(p, backups[i], previous, root));
     }
     if (previous) {
         for (const auto& f : previous->files) {

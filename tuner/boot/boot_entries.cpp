@@ -1,5 +1,10 @@
 #include "tuner/boot/boot_entries.hpp"
 
+#include <algorithm>
+#include <optional>
+#include <string_view>
+#include <utility>
+
 #include "tuner/boot/kernel_cmdline_file.hpp"
 #include "tuner/boot/token_edit.hpp"
 #include "tuner/kernel/cmdline.hpp"
@@ -11,20 +16,38 @@ struct OptionsLine {
     std::size_t value_begin = 0, value_end = 0;  // bytes of the value in the entry's text
 };
 
-// Every `options` line, in order: the key, blanks, then the value up to the line's end.
+// The value of an `options` line as systemd-boot reads it (docs/kernel-facts.md "systemd-boot's
+// entries"): blanks around the line dropped, the key up to the first blank, the value after the
+// blanks that follow, one pair of double quotes around the whole value removed; a line without a
+// value is skipped. Returns the value's bytes within `line`.
+std::optional<std::pair<std::size_t, std::size_t>> options_value(std::string_view line) {
+    constexpr std::string_view blanks = " \t";
+    const std::size_t begin = line.find_first_not_of(blanks);
+    if (begin == std::string_view::npos)
+        return std::nullopt;
+    const std::size_t end = line.find_last_not_of(blanks) + 1;
+    const std::size_t key_end = line.find_first_of(blanks, begin);
+    if (key_end >= end || line.substr(begin, key_end - begin) != "options")
+        return std::nullopt;
+    std::size_t value = line.find_first_not_of(blanks, key_end);
+    std::size_t value_end = end;
+    if (line[value] == '"' && line[end - 1] == '"') {
+        ++value;
+        value_end = std::max(value, end - 1);
+    }
+    return std::pair{value, value_end};
+}
+
+// Every `options` line, in order; a line ends at '\n' or '\r', as in systemd-boot.
 std::vector<OptionsLine> options_lines(const std::string& text) {
     std::vector<OptionsLine> lines;
     std::size_t at = 0;
     while (at < text.size()) {
-        std::size_t end = text.find('\n', at);
+        std::size_t end = text.find_first_of("\n\r", at);
         if (end == std::string::npos)
             end = text.size();
-        std::string_view line(text.data() + at, end - at);
-        if (line.starts_with("options") && line.size() > 7 && (line[7] == ' ' || line[7] == '\t')) {
-            std::size_t value = line.find_first_not_of(" \t", 7);
-            std::size_t value_end = line.ends_with('\r') ? line.size() - 1 : line.size();
-            lines.push_back({at + std::min(value, value_end), at + value_end});
-        }
+        if (auto value = options_value(std::string_view(text).substr(at, end - at)))
+            lines.push_back({at + value->first, at + value->second});
         at = end + 1;
     }
     return lines;
@@ -91,7 +114,7 @@ std::string edit_boot_entry_text(const std::string& path, const std::string& tex
     for (std::size_t i = 0; i < lines.size(); ++i) {
         std::string v =
             text.substr(lines[i].value_begin, lines[i].value_end - lines[i].value_begin);
-        if (kernel_cmdline_alloc_threads(v)) {
+        if (kernel_alloc_threads(std::string_view(v)).shown()) {
             keep = i;
             break;
         }

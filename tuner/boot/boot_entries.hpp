@@ -33,7 +33,7 @@ BootEntries read_boot_entries(const KernelFs& root);
 std::string edit_boot_entry_text(const std::string& path, const std::string& text,
                                  const std::optional<std::string>& value);
 
-// The value the entry's options give the kernel (the last one wins).
+// The value the entry's options give the kernel (the last one it accepts: kernel_alloc_threads).
 std::optional<std::string> boot_entry_alloc_threads(const std::string& text);
 
 }  // namespace hugetune::boot

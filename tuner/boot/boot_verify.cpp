@@ -40,10 +40,7 @@ Boot read_boot(const VerifyInput& in) {
 // memparse), to tell whether two describe the same boot however each is spelled.
 bool same_boot_request(const KernelCmdline& a, const KernelCmdline& b, std::uint64_t default_kb) {
     auto taken = [](const KernelCmdline& c) {
-        std::optional<std::uint64_t> threads;
-        if (auto v = c.last("hugepage_alloc_threads"))
-            if (auto n = parse_kernel_ulong(*v); n && *n > 0)
-                threads = n;
+        const auto threads = kernel_alloc_threads(c).threads;
         auto ioa = c.last("init_on_alloc");
         auto size = c.last("default_hugepagesz");
         return std::tuple(threads, ioa ? parse_kernel_bool(*ioa) : std::nullopt,
@@ -64,19 +61,15 @@ bool same_boot_request(const KernelCmdline& a, const KernelCmdline& b, std::uint
 // the command line the log says was booted.
 std::optional<std::uint64_t> check_cmdline(const VerifyInput& in, const Boot& boot,
                                            VerifyResult& r) {
-    r.cmdline_value = boot.cmdline.last("hugepage_alloc_threads");
-    std::optional<std::uint64_t> in_force;
-    if (r.cmdline_value) {
-        auto v = parse_kernel_ulong(*r.cmdline_value);
-        // An unparsable value or 0 is ignored by the kernel (docs/kernel-facts.md "Parsing the
-        // value").
-        if (v && *v > 0)
-            in_force = v;
-        else
-            r.problems.push_back(
-                {"threads_ignored", "the command line has hugepage_alloc_threads=" +
-                                        *r.cmdline_value + ", which the kernel ignores"});
-    }
+    const auto setting = kernel_alloc_threads(boot.cmdline);
+    r.cmdline_value = setting.shown();
+    const std::optional<std::uint64_t> in_force = setting.threads;
+    // An unparsable value or 0 leaves the kernel's count as it was (docs/kernel-facts.md
+    // "Parsing the value"): only when none is accepted does the default stay.
+    if (!in_force && r.cmdline_value)
+        r.problems.push_back(
+            {"threads_ignored", "the command line has hugepage_alloc_threads=" + *r.cmdline_value +
+                                    ", which the kernel ignores"});
     if (in.applied && in_force != in.applied)
         r.problems.push_back(
             {"not_applied",

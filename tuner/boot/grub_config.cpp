@@ -60,7 +60,7 @@ std::string evaluated_cmdline(const std::vector<GrubSource>& sources) {
 }
 
 std::optional<std::string> effective_alloc_threads(const std::vector<GrubSource>& sources) {
-    return parse_kernel_cmdline(evaluated_cmdline(sources)).last(kAllocThreadsParam);
+    return kernel_alloc_threads(std::string_view(evaluated_cmdline(sources))).value;
 }
 
 namespace {
@@ -156,11 +156,11 @@ void apply_changes(const std::vector<GrubSource>& sources, const SourceChanges& 
     // The kernel must end up with exactly the requested value. A parameter that reaches the
     // command line through another variable ($X) is out of reach of the edit above.
     auto evaluated = evaluate_cmdline(after);
-    auto result = parse_kernel_cmdline(evaluated.text()).last(kAllocThreadsParam);
-    if (result == value)
+    const auto result = kernel_alloc_threads(std::string_view(evaluated.text()));
+    if (result.value == value)
         return;
-    std::string got = result ? std::string(kAllocThreadsParam) + "=" + *result
-                             : "no " + std::string(kAllocThreadsParam) + "=";
+    std::string got = result.shown() ? std::string(kAllocThreadsParam) + "=" + *result.shown()
+                                     : "no " + std::string(kAllocThreadsParam) + "=";
     // Everything after a bare "--" goes to init (docs/kernel-facts.md "Kernel command line
     // syntax"): the value hugetune adds at the end of GRUB_CMDLINE_LINUX would land there.
     if (value && parse_kernel_cmdline(evaluated.text()).init_args)

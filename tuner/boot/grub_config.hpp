@@ -43,7 +43,8 @@ std::optional<AssignmentRef> effective_assignment(const std::vector<GrubSource>&
 // other expansions left out.
 std::string evaluated_cmdline(const std::vector<GrubSource>& sources);
 
-// The value of hugepage_alloc_threads= a normal entry would get (the last one wins).
+// The value of hugepage_alloc_threads= a normal entry would give the kernel (the last one it
+// accepts: kernel_alloc_threads).
 std::optional<std::string> effective_alloc_threads(const std::vector<GrubSource>& sources);
 
 struct GrubEdit {

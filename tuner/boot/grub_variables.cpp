@@ -105,7 +105,7 @@ void check_grub_variable(const GrubVariableRef& ref, const std::string& where,
             "again");
     std::optional<std::string> theirs;
     if (found != vars.grubenv.values.end()) {
-        theirs = parse_kernel_cmdline(found->second).last(kAllocThreadsParam);
+        theirs = kernel_alloc_threads(std::string_view(found->second)).value;
         if (theirs && *theirs != value) {
             std::string fix =
                 tuned_var && vars.tuned.active()
@@ -124,7 +124,7 @@ void check_grub_variable(const GrubVariableRef& ref, const std::string& where,
     // tuned that puts none.
     const bool tuned_sets_one =
         theirs || (vars.tuned.boot_cmdline &&
-                   parse_kernel_cmdline(*vars.tuned.boot_cmdline).last(kAllocThreadsParam));
+                   kernel_alloc_threads(std::string_view(*vars.tuned.boot_cmdline)).value);
     if (tuned_var && vars.tuned.active() && !tuned_sets_one) {
         std::string warning = tuned_follows_warning(vars.tuned, value);
         if (std::find(warnings.begin(), warnings.end(), warning) == warnings.end())

@@ -44,7 +44,7 @@ std::string edit_kernel_cmdline_text(const std::string& path, const std::string&
 }
 
 std::optional<std::string> kernel_cmdline_alloc_threads(const std::string& text) {
-    return parse_kernel_cmdline(text).last(kAllocThreadsParam);
+    return kernel_alloc_threads(std::string_view(text)).value;
 }
 
 }  // namespace hugetune::boot

@@ -16,6 +16,7 @@ inline constexpr std::string_view kKernelCmdlineFile = "/etc/kernel/cmdline";
 std::string edit_kernel_cmdline_text(const std::string& path, const std::string& text,
                                      const std::optional<std::string>& value);
 
+// The value the text gives the kernel (the last one it accepts: kernel_alloc_threads).
 std::optional<std::string> kernel_cmdline_alloc_threads(const std::string& text);
 
 }  // namespace hugetune::boot

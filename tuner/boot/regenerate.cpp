@@ -75,7 +75,7 @@ std::vector<BlsEntry> read_bls_entries(const KernelFs& root) {
             if (line.starts_with("options ") || line.starts_with("options\t"))
                 e.options += (e.options.empty() ? "" : " ") + line.substr(8);
         }
-        e.alloc_threads = parse_kernel_cmdline(e.options).last(kAllocThreadsParam);
+        e.alloc_threads = kernel_alloc_threads(std::string_view(e.options)).value;
         entries.push_back(std::move(e));
     }
     return entries;

@@ -86,7 +86,7 @@ TunedVerdict check_tuned(const TunedState& tuned, const std::string& value) {
     TunedVerdict verdict;
     if (!tuned.boot_cmdline)
         return verdict;
-    auto theirs = parse_kernel_cmdline(*tuned.boot_cmdline).last(kAllocThreadsParam);
+    auto theirs = kernel_alloc_threads(std::string_view(*tuned.boot_cmdline)).value;
     if (!theirs)
         return verdict;
     std::string from = std::string(kTunedBootCmdline) + ": tuned puts " +

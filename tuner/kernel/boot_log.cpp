@@ -15,10 +15,10 @@ std::optional<BootAllocationLine> read_allocation_line(const std::string& messag
     if (message.find("HugeTLB: allocation took ") == std::string::npos)
         return std::nullopt;
     static const std::regex re(
-        R"(HugeTLB: allocation took (\d+)ms with hugepage_(?:allocation|alloc)_threads=(\d+))");
+        R"(HugeTLB: allocation took (\d+)ms with hugepage_(?:allocation|alloc)_threads=(\d+)[ \t]*$)");
     std::smatch m;
-    // At the start of the message: the same words inside another one (a device's name, say)
-    // are not the kernel's line.
+    // The whole message: the same words inside another one (a device's name, say) are not the
+    // kernel's line, and neither is "threads=32xyz", which no %ld prints.
     if (!std::regex_search(message, m, re, std::regex_constants::match_continuous))
         return std::nullopt;
     BootAllocationLine line;

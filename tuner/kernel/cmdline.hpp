@@ -1,5 +1,6 @@
-// /proc/cmdline as the kernel reads it: blank-separated parameters, double quotes may wrap a
-// value containing blanks, and for repeated parameters the last occurrence wins.
+// /proc/cmdline as the kernel reads it: blank-separated parameters, double quotes group blanks
+// and are dropped only where they open a word or its value, and every occurrence of a parameter
+// goes to its handler, which decides whether a later one overrides an earlier one.
 #pragma once
 
 #include <cstdint>
@@ -14,6 +15,7 @@ struct CmdlineParam {
     std::string name;
     std::optional<std::string> value;  // absent for a bare flag like "quiet"
     std::string raw;                   // the token as written, quotes kept
+    // name and value are as next_arg() hands them on: a '"' inside a word stays in it.
 };
 
 struct KernelCmdline {
@@ -26,9 +28,26 @@ struct KernelCmdline {
     std::optional<std::string> last(std::string_view name) const;
 };
 
-// Tokenises a kernel command line. Everything after a bare "--" goes to init: it is kept apart
-// in `init_args`, never read as parameters.
+// Tokenises a kernel command line as parse_args() and next_arg() do (docs/kernel-facts.md
+// "Kernel command line syntax"). Everything after a bare "--" goes to init: it is kept apart in
+// `init_args`, never read as parameters.
 KernelCmdline parse_kernel_cmdline(std::string_view text);
+
+// What the kernel makes of a command line's hugepage_alloc_threads=: each occurrence with a
+// value goes to hugepage_alloc_threads_setup(), which keeps the count it had for 0 and for what
+// kstrtoul() refuses, so the last accepted occurrence sets it, not the last one; a bare name is
+// not the parameter (docs/kernel-facts.md "Parsing the value"). verify, rollback and apply read
+// the value the kernel gets only through this.
+struct AllocThreadsOnCmdline {
+    std::optional<std::uint64_t> threads;  // the count the kernel ends with; nothing: its default
+    std::optional<std::string> value;      // the occurrence that set it, its value as handed on
+    std::vector<std::string> ignored;      // the values the handler kept the count for, in order
+
+    // The value to name: the one in force, else the last ignored one.
+    std::optional<std::string> shown() const;
+};
+AllocThreadsOnCmdline kernel_alloc_threads(const KernelCmdline& cmdline);
+AllocThreadsOnCmdline kernel_alloc_threads(std::string_view cmdline);
 
 // The byte offset of the first bare "--" token of `text` (outside double quotes), where the
 // init arguments begin, or npos when there is none.

@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <istream>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -29,8 +30,9 @@ struct KernelLog {
 };
 
 // Takes the log a piece at a time. A "Linux version" message starts a boot (docs/kernel-facts.md
-// "What a boot log says about itself") and drops what was kept before it; journalctl's own
-// "-- ..." lines are passed over.
+// "What a boot log says about itself") and drops what was kept before it, and so do journalctl's
+// "-- Boot ID --" line and a clock that steps back a second or more (a later boot whose start
+// is lost); journalctl's other "-- ..." lines are passed over.
 class KernelLogReader {
   public:
     // One line without its newline.
@@ -41,11 +43,14 @@ class KernelLogReader {
     KernelLog finish();
 
   private:
+    void start_boot();
+
     std::vector<std::string> kept_;  // the current boot's lines, prefixes still on
     std::size_t kept_bytes_ = 0;
     KernelLog log_;
     std::string open_line_;
     bool open_line_cut_ = false;
+    std::optional<double> last_seconds_;  // the time since boot of the last line that had one
 };
 
 // Reads `in` to its end; the caller checks in.bad().
@@ -57,8 +62,9 @@ KernelLog read_kernel_log(std::string_view text);
 // One sentence on the bounds `log` hit, or "" when it hit none.
 std::string kernel_log_bounds_note(const KernelLog& log);
 
-// Parses one kernel log line in kmsg ("6,123,456,-;text"), dmesg ("[  1.23] text") or
-// journalctl -k ("Dec 01 03:00:00 host kernel: text", short-iso) form and returns the text;
+// Parses one kernel log line in kmsg ("6,123,456,-;text"), dmesg ("[  1.23] text", also with
+// printk's caller id "[  1.23] [    T1] text") or journalctl -k form ("Dec 01 03:00:00 host
+// kernel: text"; -o short, short-precise, short-iso, short-monotonic) and returns the text;
 // other lines come back unchanged.
 std::string strip_kernel_log_prefix(std::string_view line);
 

@@ -259,12 +259,7 @@ KernelFacts read_kernel(const KernelFs& fs, const Topology& topo) {
     k.supports_hugepage_alloc_threads =
         release_supports_alloc_threads(k.version_major, k.version_minor);
     k.default_alloc_threads = kernel_default_alloc_threads(k.online_cpus);
-    if (auto v = k.cmdline.last("hugepage_alloc_threads")) {
-        // The kernel ignores an unparsable value or 0 (docs/kernel-facts.md "Parsing the value").
-        auto n = parse_kernel_ulong(*v);
-        if (n && *n > 0)
-            k.cmdline_alloc_threads = n;
-    }
+    k.cmdline_alloc_threads = kernel_alloc_threads(k.cmdline).threads;
 
     const auto log = fs.kernel_log().messages;
     read_init_on_alloc(fs, log, k);

@@ -54,6 +54,13 @@ TEST_CASE("the allocation line in dmesg and kmsg form, both parameter spellings"
     CHECK(find_boot_allocation_lines(
               {"HugeTLB: allocation took ms with hugepage_allocation_threads=3"})
               .empty());
+    // The whole message: the kernel's %ld ends it.
+    CHECK(find_boot_allocation_lines(
+              {"HugeTLB: allocation took 706ms with hugepage_allocation_threads=32xyz"})
+              .empty());
+    CHECK(find_boot_allocation_lines(
+              {"HugeTLB: allocation took 706ms with hugepage_allocation_threads=32 "})
+              .size() == 1);
 }
 
 TEST_CASE("verified: the line, the applied value on the command line, the ratio") {

@@ -52,3 +52,30 @@ TEST_CASE("/etc/kernel/cmdline: nothing after a bare -- is the kernel's; the val
     CHECK(boot_entry_alloc_threads(edited) == std::optional<std::string>("8"));
     CHECK(boot_entry_alloc_threads(entry + "options hugepage_alloc_threads=4\n") == std::nullopt);
 }
+
+// systemd-boot reads an entry line with the blanks around it dropped and one pair of quotes
+// around the whole value removed (docs/kernel-facts.md "systemd-boot's entries"): an indented
+// options line is the entry's options, and apply edits it instead of adding a second line.
+TEST_CASE("systemd-boot entries: options lines read as systemd-boot reads them") {
+    using hugetune::boot::boot_entry_alloc_threads;
+    using hugetune::boot::edit_boot_entry_text;
+    const std::optional<std::string> v = std::string("8");
+    const std::string e = "/boot/loader/entries/x.conf";
+    const std::string indented = "title x\n  options root=/dev/sda1 hugepage_alloc_threads=4\n";
+    CHECK(boot_entry_alloc_threads(indented) == std::optional<std::string>("4"));
+    CHECK(edit_boot_entry_text(e, indented, v) ==
+          "title x\n  options root=/dev/sda1 hugepage_alloc_threads=8\n");
+    const std::string tabbed = "\toptions\troot=/dev/sda1 -- single \t\r\n";
+    CHECK(edit_boot_entry_text(e, tabbed, v) ==
+          "\toptions\troot=/dev/sda1 hugepage_alloc_threads=8 -- single \t\r\n");
+    // Quotes around the whole value are systemd-boot's, not the kernel's.
+    const std::string quoted = "options \"root=/dev/sda1 hugepage_alloc_threads=4\"\n";
+    CHECK(boot_entry_alloc_threads(quoted) == std::optional<std::string>("4"));
+    CHECK(edit_boot_entry_text(e, quoted, v) ==
+          "options \"root=/dev/sda1 hugepage_alloc_threads=8\"\n");
+    // Not options lines: a comment, a longer key, a key without a value.
+    const std::string others =
+        "# options hugepage_alloc_threads=2\noptionsx hugepage_alloc_threads=3\n  options \n";
+    CHECK(boot_entry_alloc_threads(others) == std::nullopt);
+    CHECK(edit_boot_entry_text(e, others, v) == others + "options hugepage_alloc_threads=8\n");
+}

@@ -120,3 +120,57 @@ TEST_CASE("kernel log: a banner later in a boot, or a program's record, starts n
                                                     "hugepage_allocation_threads=8",
                                                     "Linux version 9.9"});
 }
+
+// dmesg with printk's caller ids (CONFIG_PRINTK_CALLER) and journalctl -o short-precise and
+// -o short-monotonic: each line's text as the kernel logged it.
+TEST_CASE("kernel log: caller ids and journalctl's precise and monotonic forms") {
+    const std::string alloc = "HugeTLB: allocation took 706ms with hugepage_allocation_threads=32";
+    CHECK(strip_kernel_log_prefix("[    4.350000] [    T1] " + alloc) == alloc);
+    CHECK(strip_kernel_log_prefix("[    4.350000] [   C12] " + alloc) == alloc);
+    CHECK(strip_kernel_log_prefix("Dec 01 03:00:04.350400 db7 kernel: " + alloc) == alloc);
+    CHECK(strip_kernel_log_prefix("[    4.350400] db7 kernel: " + alloc) == alloc);
+    CHECK(strip_kernel_log_prefix("6,812,4350400,-,caller=T1;" + alloc) == alloc);
+    // Not a caller id: the message keeps it.
+    CHECK(strip_kernel_log_prefix("[    4.350000] [Tx] x") == "[Tx] x");
+    const KernelLog log =
+        read_kernel_log(std::string_view("[    0.000000] [    T0] Linux version 6.15.3 #1\n"
+                                         "[    4.350000] [    T1] " +
+                                         alloc + "\n"));
+    CHECK(log.messages == std::vector<std::string>{"Linux version 6.15.3 #1", alloc});
+    const KernelLog monotonic =
+        read_kernel_log(std::string_view("[    0.000000] db7 kernel: Linux version 6.15.3 #1\n"
+                                         "[    4.350400] db7 kernel: " +
+                                         alloc + "\n"));
+    CHECK(monotonic.messages == std::vector<std::string>{"Linux version 6.15.3 #1", alloc});
+}
+
+// A later boot whose start, banner and all, is not in the log (a concatenated or rotated log):
+// its clock starts again, and nothing of the boot before it is taken for it.
+TEST_CASE("kernel log: a boot without its banner is a boot of its own") {
+    const std::string later = "[    0.600000] usb 3-1: new device\n[    0.700000] eth0: link up\n";
+    KernelLog log = read_kernel_log(std::string_view(boot_text("6.15.0", 2) + later));
+    CHECK(log.messages == std::vector<std::string>{"usb 3-1: new device", "eth0: link up"});
+    // The same in journalctl -o short-monotonic, and in kmsg records.
+    log = read_kernel_log(
+        std::string_view("[    0.000000] db7 kernel: Linux version 6.15.0 #1\n"
+                         "[    9.000000] db7 kernel: HugeTLB: allocation took 96ms with "
+                         "hugepage_allocation_threads=8\n"
+                         "[    5.000000] db7 kernel: eth0: link up\n"));
+    CHECK(log.messages == std::vector<std::string>{"eth0: link up"});
+    log =
+        read_kernel_log(std::string_view("5,0,0,-;Linux version 6.15.0 #1\n"
+                                         "6,9,9000000,-;HugeTLB: x\n"
+                                         "6,3,5000000,-;eth0: link up\n"));
+    CHECK(log.messages == std::vector<std::string>{"eth0: link up"});
+    // journalctl -o short shows no time since boot: its "-- Boot" line parts the boots.
+    log =
+        read_kernel_log(std::string_view("Dec 01 03:00:00 db7 kernel: Linux version 6.15.0 #1\n"
+                                         "Dec 01 03:00:04 db7 kernel: HugeTLB: x\n"
+                                         "-- Boot 3f1e --\n"
+                                         "Dec 02 03:00:09 db7 kernel: eth0: link up\n"));
+    CHECK(log.messages == std::vector<std::string>{"eth0: link up"});
+    // Records a little out of order within one boot part nothing.
+    log = read_kernel_log(
+        std::string_view(boot_text("6.15.0", 0) + "[    1.900000] a\n[    1.200000] b\n"));
+    CHECK(log.messages.size() == 5);
+}
