@@ -22,7 +22,8 @@ reads, how it is computed); docs/figures/values.tsv holds every value as compute
     figures.py --list [--hugetune BIN]    each figure, its value and its files
     figures.py --audit                    per document: figures marked, blocks, and the
                                           measurement-like numbers that are figures, that are
-                                          not (not_figures.tsv) and that carry no marker
+                                          not (not_figures.tsv) and that carry no marker; then
+                                          each number that is not a figure, with its reason
 
 --check also fails on a number with a unit of time, size or rate, or a ratio, that carries no
 marker and is not listed in docs/figures/not_figures.tsv (unmarked.py).
@@ -213,6 +214,10 @@ def audit():
         counts += [kinds.count(kind) for kind in ("figure", "not-figure", "unmarked")]
         if any(counts):
             print(relative + "".join(f"\t{n}" for n in counts))
+    print("\nnumbers with a unit that are not figures (docs/figures/not_figures.tsv), and unmarked ones")
+    for f in findings:
+        if f.kind != "figure":
+            print(f"{f.relative}:{f.line}: {f.text}: {f.why or 'UNMARKED'}")
     return 0
 
 

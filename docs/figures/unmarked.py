@@ -7,6 +7,7 @@ reason it is not a measurement (a page size, a default, a limit, a target). Anyt
 unmarked, and the check fails naming the document and line. Text a reader does not see as
 prose is left out: code spans, fenced and indented code blocks, HTML comments and the blocks
 `make figures` fills (docs/figures/README.md, "Numbers that are not figures")."""
+import collections
 import os
 import re
 
@@ -81,35 +82,39 @@ def phrase_pattern(phrase):
     return re.compile(r"(?<![\w.,])" + r"\s+".join(words) + r"(?![\w])")
 
 
-class Finding:
-    def __init__(self, relative, line, text, kind, why=None):
-        self.relative, self.line, self.text, self.kind, self.why = relative, line, text, kind, why
+# One measurement-like number (or range) of a document: kind is `figure`, `not-figure` or
+# `unmarked`; why is the not_figures.tsv reason of a not-figure.
+Finding = collections.namedtuple("Finding", "relative line text kind why")
 
 
-def scan(relative, text, rows):
-    """Every measurement-like number of one document: each a Finding of kind `figure`,
-    `not-figure` or `unmarked`; and the rows of not_figures.tsv that excused one."""
-    masked, marks = prose(text)
+def excusing_spans(relative, text, rows):
+    """Where each not_figures.tsv phrase of this document stands: (start, end, why, row)."""
     spans = []
     for document, phrase, why, number in rows:
         if document in (relative, EVERY_DOCUMENT):
             spans += [(m.start(), m.end(), why, number) for m in phrase_pattern(phrase).finditer(text)]
+    return spans
+
+
+def scan(relative, text, rows):
+    """Every measurement-like number of one document, as Findings; and the rows of
+    not_figures.tsv that excused one."""
+    masked, marks = prose(text)
+    spans = excusing_spans(relative, text, rows)
     findings, used = [], set()
     for m in CANDIDATE.finditer(masked):
         line = masked.count("\n", 0, m.start()) + 1
-        shown = " ".join(text[m.start():m.end()].split())
-        shown = re.sub(r"<!-- fig:[a-z0-9_.]+ -->", "", shown)
+        shown = FIG_MARK.sub("", " ".join(text[m.start():m.end()].split()))
         numbers = [(m.start(1) + n.start(), m.start(1) + n.end()) for n in NUMBER.finditer(m.group(1))]
         loose = [(a, b) for a, b in numbers if a not in marks]
-        if not loose:
-            findings.append(Finding(relative, line, shown, "figure"))
-            continue
         excused = [next((s for s in spans if s[0] <= a and b <= s[1]), None) for a, b in loose]
-        if all(excused):
+        if not loose:
+            findings.append(Finding(relative, line, shown, "figure", None))
+        elif all(excused):
             used.update(s[3] for s in excused)
             findings.append(Finding(relative, line, shown, "not-figure", excused[0][2]))
         else:
-            findings.append(Finding(relative, line, shown, "unmarked"))
+            findings.append(Finding(relative, line, shown, "unmarked", None))
     return findings, used
 
 
