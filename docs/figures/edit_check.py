@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Shows the registry's check catching edits: in a scratch copy of the tree, each edit below
-(a figure changed in a document, or a stored file behind figures changed) is made alone, the
-check is run, and its verdict printed; the copy is put back after each. Every edit must make the
-check fail. A measurement of the method, stored with scripts/record-measurement.
+(a figure changed in a document, a measured-looking number typed without a marker, or a stored
+file behind figures changed) is made alone, the check is run, and its verdict printed; the copy
+is put back after each. Every edit must make the check fail. A measurement of the method, stored with scripts/record-measurement.
 
     docs/figures/edit_check.py --hugetune BIN
 """
@@ -48,6 +48,11 @@ EDITS = (
      M + "at.apply_kills_2026_12_03 -->a4891db", M + "at.apply_kills_2026_12_03 -->a4891dc"),
     ("a table row of tests/vm/README.md's fleet_boots runs", "tests/vm/README.md",
      "| 100 s | not kept | 2012, 276", "| 100 s | not kept | 2016, 276"),
+    ("README: an unmarked \"0.37 s\" typed into a paragraph", "README.md",
+     "It starts after the local file systems, with a 2 minute limit.",
+     "It starts after the local file systems in 0.37 s, with a 2 minute limit."),
+    ("CHANGELOG.md: an unmarked \"0.37 s\" typed into a line", "CHANGELOG.md",
+     "rather than pair by pair.", "rather than pair by pair, in 0.37 s."),
     ("stored file: a boot of the check run (measurements.tsv, 3524 -> 3624 ms)",
      "tests/vm/findings/accuracy-2026-12-03/measurements.tsv", "1\tprealloc\t1\t3524\n", "1\tprealloc\t1\t3624\n"),
     ("stored file: the SQLite answer from reports (fleet-bench-quiet, 1.09 -> 1.19 s)",

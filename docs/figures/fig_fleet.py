@@ -31,6 +31,9 @@ def register_changelog(r):
     ratios = lambda: [float(x) for x in r.file(BENCH_JSON).grab_all(r"ratio ([\d.]+)$")]  # noqa: E731
     r.number("bench_json.min_ratio", BENCH_JSON, lambda: min(ratios()), 2)
     r.number("bench_json.max_ratio", BENCH_JSON, lambda: max(ratios()), 2)
+    for name, path in (("report_kb", "tests/fixtures/fleet/report-1.json"), ("sweep_kb", "tests/data/sweep-zen4-2node.json")):
+        r.add(f"bench_json.{name}", BENCH_JSON,
+              lambda path=path: the_one(r.file(BENCH_JSON).grab_all(rf"^{re.escape(path)} \((\d+) kB\):"), f"{path}'s sizes"))
 
 
 # --- families: every figure of each stored fleet output, by the script that wrote it ----------

@@ -51,6 +51,9 @@ def seconds_of(cell):
 
 def register(r):
     r.add("run.summary", SUMMARY, lambda: summary_block(r), block=True)
+    machine = lambda: r.file(REPEAT).header["machine"]  # noqa: E731
+    r.add("run_repeat.machine_cpus", REPEAT, lambda: re.match(r"(\d+) CPUs ", machine()).group(1))
+    r.add("run_repeat.machine_gib", REPEAT, lambda: re.search(r", (\d+) GiB,", machine()).group(1))
 
     wall = lambda: r.file(VERIFY_LOG).grab(r"(\d+):(\d\d\.\d+) wall", (1, 2))  # noqa: E731
     r.add("verify_log.seconds", VERIFY_LOG, lambda: show(int(wall()[0]) * 60 + float(wall()[1]), 2))

@@ -212,8 +212,16 @@ def register_example(r):
 PLACEMENT = F + "placement-2026-12-03/run-all.txt"
 
 
+PLACEMENT_RUNS = F + "placement-2026-12-04/boot_placement-5-runs.txt"
+
+
 def register_placement(r):
-    """The boot_placement case's first run (its README names the runs beside it)."""
+    """The boot_placement case's first run (its README names the runs beside it), and its five
+    runs on the machine where a CI run's guest hung."""
+    seconds = lambda: [int(s) for s in r.file(PLACEMENT_RUNS).grab_all(r"^vmlab: PASS boot_placement \((\d+) s\)$")]  # noqa: E731
+    r.add("lab.placement.five_runs", PLACEMENT_RUNS, lambda: str(len(seconds())))
+    r.add("lab.placement.five_runs_min_s", PLACEMENT_RUNS, lambda: str(min(seconds())))
+    r.add("lab.placement.five_runs_max_s", PLACEMENT_RUNS, lambda: str(max(seconds())))
     for nodes, key in ((2, "2 nodes"), (4, "4 nodes, node 3 memory only")):
         line = lambda key=key: r.file(PLACEMENT).grab(rf"^    {key}: (.*)$")  # noqa: E731
         for name, pattern in (("booted", r"booted per node \[([\d, ]+)\]"), ("spread", r"each spread \[([\d, ]+)\]"),

@@ -20,6 +20,13 @@ reads, how it is computed); docs/figures/values.tsv holds every value as compute
     figures.py --write [--hugetune BIN]   rewrites the documents' figures and values.tsv from
                                           the stored files (`make figures`)
     figures.py --list [--hugetune BIN]    each figure, its value and its files
+    figures.py --audit                    per document: figures marked, blocks, and the
+                                          measurement-like numbers that are figures, that are
+                                          not (not_figures.tsv) and that carry no marker; then
+                                          each number that is not a figure, with its reason
+
+--check also fails on a number with a unit of time, size or rate, or a ratio, that carries no
+marker and is not listed in docs/figures/not_figures.tsv (unmarked.py).
 """
 import argparse
 import importlib
@@ -31,6 +38,7 @@ sys.dont_write_bytecode = True
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 from core import COMMIT, KINDS, LIST, NUMBER, FigureError, Registry  # noqa: E402
+import unmarked  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(HERE))
 VALUES = "docs/figures/values.tsv"
@@ -185,12 +193,41 @@ def check_values_file(r, used, problems):
             problems.add(VALUES, name, said.get(name, "(missing)"), computed, r.figures[name].sources)
 
 
+def unmarked_problems(problems):
+    """Measurement-like numbers without a marker, and not_figures.tsv rows that excuse none."""
+    try:
+        rows = unmarked.load_not_figures(ROOT)
+    except (OSError, ValueError) as e:
+        problems.lines.append(str(e))
+        return
+    problems.lines += unmarked.self_test() + unmarked.check(ROOT, documents(ROOT), rows)[1]
+
+
+def audit():
+    """Counts per document, for a reviewer: what is marked, what is listed as no figure."""
+    findings = unmarked.check(ROOT, documents(ROOT), unmarked.load_not_figures(ROOT))[0]
+    print("document\tfigure markers\tblocks\tmeasurement-like: figures\tnot figures\tunmarked")
+    for relative in documents(ROOT):
+        text = open(os.path.join(ROOT, relative), encoding="utf-8").read()
+        kinds = [f.kind for f in findings if f.relative == relative]
+        counts = [len(MARK.findall(text)), sum(bool(BEGIN.match(line)) for line in text.split("\n"))]
+        counts += [kinds.count(kind) for kind in ("figure", "not-figure", "unmarked")]
+        if any(counts):
+            print(relative + "".join(f"\t{n}" for n in counts))
+    print("\nnumbers with a unit that are not figures (docs/figures/not_figures.tsv), and unmarked ones")
+    for f in findings:
+        if f.kind != "figure":
+            print(f"{f.relative}:{f.line}: {f.text}: {f.why or 'UNMARKED'}")
+    return 0
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     mode = p.add_mutually_exclusive_group(required=True)
     mode.add_argument("--check", action="store_true")
     mode.add_argument("--write", action="store_true")
     mode.add_argument("--list", action="store_true")
+    mode.add_argument("--audit", action="store_true")
     p.add_argument("--hugetune", help="the hugetune binary that re-predicts stored sweeps")
     args = p.parse_args()
     try:
@@ -198,6 +235,8 @@ def main():
     except ValueError as e:
         print(f"figures: {e}", file=sys.stderr)
         return 2
+    if args.audit:
+        return audit()
     if args.list:
         for name in sorted(r.figures):
             try:
@@ -220,6 +259,7 @@ def main():
         write_atomically(os.path.join(ROOT, VALUES), values_table(r, used, problems))
     else:
         check_values_file(r, used, problems)
+        unmarked_problems(problems)
     for line in problems.lines:
         print(f"figures: {line}", file=sys.stderr)
     if problems.lines:
