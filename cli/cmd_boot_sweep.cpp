@@ -229,6 +229,9 @@ fs::path state_path(const BootSweepOptions& o, const KernelFs& kfs) {
         usage_error("--state", "'" + machine.string() +
                                    "' names a directory, not a file; give a file path such as " +
                                    bs::kDefaultStatePath.string());
+    if (const auto problem = bs::unit_path_problem(machine.string()))
+        usage_error("--state", "'" + printable_text(machine.string()) +
+                                   "' is named in the boot sweep's systemd unit, and " + *problem);
     if (kfs.is_live())
         return fs::absolute(machine).lexically_normal();  // the unit names it from "/"
     if (!machine.is_absolute())
