@@ -4,6 +4,7 @@
 // tuner/system/root_dir.hpp): no link in a --root tree leads out of it.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <filesystem>
 #include <optional>
@@ -15,6 +16,11 @@
 #include "tuner/system/root_dir.hpp"
 
 namespace hugetune {
+
+// The most hugetune reads of one file of a tree that it reads whole (/proc, /sys, /etc, /boot):
+// the largest of them on a real machine, a grub.cfg or the /proc/cpuinfo of thousands of CPUs,
+// holds a few MiB.
+inline constexpr std::size_t kMaxTreeFileBytes = std::size_t{64} << 20;
 
 class KernelFs {
   public:
@@ -32,7 +38,9 @@ class KernelFs {
     std::string shown(std::string_view abs) const { return root_.shown(abs); }
     bool exists(std::string_view abs) const;
 
-    // Whole file, or nothing when it is absent or unreadable.
+    // Whole file, or nothing when it is absent, a directory or unreadable. Throws RuntimeError
+    // naming it when it is another kind of file than a regular one (a FIFO, a device: opened
+    // without waiting, never read) or holds more than kMaxTreeFileBytes.
     std::optional<std::string> read(std::string_view abs) const;
     // First line without the newline, surrounding blanks trimmed.
     std::optional<std::string> read_line(std::string_view abs) const;
@@ -48,12 +56,14 @@ class KernelFs {
     // Kernel log messages of this boot, oldest first, without timestamps or prefixes, read as
     // a stream within kernel_log.hpp's bounds. On the live machine from /dev/kmsg, else
     // `journalctl -k -b`; under a fixture root from the file dev/kmsg (kmsg records or dmesg
-    // lines). No messages when nothing could be read.
+    // lines; a device or FIFO there is read up to kMaxTreeFileBytes). No messages when nothing
+    // could be read.
     KernelLog kernel_log() const;
 
   private:
     // RootDir::open_path; throws RuntimeError naming the file for a link loop.
     OwnedFd open(std::string_view abs, int flags) const;
+    KernelLog tree_kernel_log() const;
     RootDir root_;
 };
 
