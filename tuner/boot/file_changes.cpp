@@ -3,6 +3,7 @@
 #include <filesystem>
 
 #include "model/errors.hpp"
+#include "model/text.hpp"
 #include "tuner/boot/ledger.hpp"
 #include "tuner/boot/token_edit.hpp"
 #include "tuner/system/atomic_file.hpp"
@@ -83,8 +84,9 @@ void write_changes(const std::vector<PlannedFile>& files, const RecordChange& in
         if (!w.replaced)
             continue;
         if (!w.backup.empty())
-            out << "backed up " << w.planned->file.target_path << " to " << w.backup << "\n";
-        out << verb_of(*w.planned) << " " << w.planned->file.target_path << "\n";
+            out << "backed up " << printable_text(w.planned->file.target_path) << " to "
+                << printable_text(w.backup) << "\n";
+        out << verb_of(*w.planned) << " " << printable_text(w.planned->file.target_path) << "\n";
     }
 }
 
@@ -118,7 +120,7 @@ bool finish_interrupted_apply(const KernelFs& root, Effects& effects, const Targ
     if (ledger->pending.empty())
         return false;
     const std::string what = std::string(kAllocThreadsParam) + "=" + ledger->value + " (apply of " +
-                             ledger->applied_at + ")";
+                             printable_text(ledger->applied_at) + ")";
     if (effects.dry_run()) {
         err << "hugetune: warning: " << what
             << " was interrupted while writing; apply or rollback without "

@@ -283,7 +283,7 @@ void rollback_steps(const TargetOptions& target, bool force, BootOutcome& done, 
     if (effects.dry_run())
         return;
     out << "rolled back " << kAllocThreadsParam << "=" << ledger.value << " (applied "
-        << ledger.applied_at << ")" << pending_rebuild_clause(done.not_run) << "\n";
+        << printable_text(ledger.applied_at) << ")" << pending_rebuild_clause(done.not_run) << "\n";
     say_backups_left(ledger, plan, root, out);
 }
 
