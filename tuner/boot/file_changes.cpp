@@ -129,16 +129,18 @@ bool finish_interrupted_apply(const KernelFs& root, Effects& effects, const Targ
     }
     for (const PendingWrite& w : ledger->pending) {
         auto now = read_config_file(root, w.path);
-        if (now && !w.backup.empty() && !root.exists(w.backup))
-            write_backup(effects, *now, w.backup, w.from);
         if (now && now->text == w.to)
-            continue;
+            continue;  // written: its backup came before it
         if (!now || now->text != w.from)
             throw RuntimeError(
                 w.path + (now ? " holds other bytes than" : " is gone since") + " the " + what +
                 " that was interrupted while writing it; compare it with " +
                 (w.backup.empty() ? std::string("its backup") : w.backup) +
                 ", put back the version you want, and remove " + std::string(kLedgerPath));
+        // Only now, the file holding the bytes the ledger says it had: a forged entry's bytes
+        // never become a backup.
+        if (!w.backup.empty() && !root.exists(w.backup))
+            write_backup(effects, *now, w.backup, w.from);
         replace_config_file(effects, *now, w.to);
     }
     ledger->pending.clear();
