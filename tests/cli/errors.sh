@@ -20,6 +20,14 @@ expect 2 "$bin"
 expect_error 2 "hugetune: error: unknown command 'frobnicate'; commands are: probe" "$bin" frobnicate
 expect_error 2 "unknown option '--frobnicate'" "$bin" --frobnicate
 expect_error 2 "unknown option '--bogus' for 'probe'; see 'hugetune probe --help'" "$bin" probe --bogus
+# No option is abbreviated, for any command: a shortened --root, --dry-run or --value is refused
+# before anything runs.
+for command in "apply --value 8 --roo $work" "apply --value 8 --dry" "apply --val 8 --dry-run" \
+    "rollback --dry" "verify --roo=$work" "sweep --dry" "run --roo $work" "probe --js" \
+    "boot-sweep plan --roo $work"; do
+    # shellcheck disable=SC2086 # the command's words
+    expect_error 2 "unknown option '--" "$bin" $command
+done
 expect_error 2 "'--root' is missing" "$bin" probe --root
 expect_error 2 "--root: /no/such/dir is not a directory" "$bin" probe --root /no/such/dir
 expect_error 2 "unexpected argument for 'probe'" "$bin" probe extra
