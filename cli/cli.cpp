@@ -1,5 +1,7 @@
 #include "cli/cli.hpp"
 
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -189,6 +191,16 @@ std::filesystem::path root_option(const std::string& value, std::string_view wha
     std::error_code ec;
     if (!std::filesystem::is_directory(value, ec))
         usage_error("--root", value + " is not a directory; give " + std::string(what));
+    // The same directory as "/" (a link to it, a ".." that climbs to it, a bind mount of it)
+    // would be this machine under the name of a tree: its programs would run, which --root
+    // never does.
+    struct stat given {
+    }, slash{};
+    if (::stat(value.c_str(), &given) == 0 && ::stat("/", &slash) == 0 &&
+        given.st_dev == slash.st_dev && given.st_ino == slash.st_ino)
+        usage_error("--root", printable_text(value) +
+                                  " is this machine's own /, and --root names another tree; "
+                                  "leave --root out to work on this machine");
     return value;
 }
 

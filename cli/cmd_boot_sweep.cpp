@@ -436,6 +436,11 @@ int start_command(const BootSweepOptions& o, const KernelFs& kfs) {
         require_usable_state(state, kfs);
     }
     Effects effects(kfs.root_dir(), o.dry_run, std::cout, flag_words());
+    // What a sweep command killed between a temporary file and its rename left; the locks above
+    // keep every other start out, and no continue or abort writes while no sweep is in progress.
+    for (const fs::path& path : {fs::path(bs::kUnitDir) / bs::kUnitName, state,
+                                 bs::result_path(state), bs::kActiveSweepPath})
+        effects.remove_stale_temporaries_of(path.string());
     bs::LiveHost host(kfs, effects, o.systemd, command, state);
     std::cout << printable_lines(bs::format_plan(plan));
     effects.write_file(bs::kActiveSweepPath.string(), state.string() + "\n");

@@ -177,7 +177,15 @@ for command in start status continue abort; do
 done
 [[ ! -e $root/etc/systemd/system/hugetune-boot-sweep.service ]] || fail "a unit with a forged line"
 odd_state=/var/lib/hugetune/%h-\$HOME.json
+# What a killed sweep command left between a temporary file and its rename: start removes it.
+mkdir -p "$root/etc/systemd/system" "$root/var/lib/hugetune"
+killed_left=("$root/etc/systemd/system/.hugetune-boot-sweep.service.tmp.Ab12Cd"
+    "$root/var/lib/hugetune/.%h-\$HOME.json.tmp.Ef34Gh" "$root/var/lib/hugetune/.boot-sweep-active.tmp.Ij56Kl")
+touch "${killed_left[@]}"
+expect 0 "${sweep[@]}" start "${plan_args[@]}" --state "$odd_state" --dry-run
+for left in "${killed_left[@]}"; do [[ -e $left ]] || fail "--dry-run removed $left"; done
 expect 0 "${sweep[@]}" start "${plan_args[@]}" --state "$odd_state"
+for left in "${killed_left[@]}"; do [[ ! -e $left ]] || fail "start left $left"; done
 odd_unit=$root/etc/systemd/system/hugetune-boot-sweep.service
 grep -qxF 'ConditionPathExists=/var/lib/hugetune/%%h-$HOME.json' "$odd_unit" || fail "the condition's specifier"
 grep -qxF 'ExecStart=/usr/sbin/hugetune boot-sweep continue --state /var/lib/hugetune/%%h-$$HOME.json' "$odd_unit" ||

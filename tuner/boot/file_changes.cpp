@@ -99,6 +99,29 @@ std::vector<PendingWrite> pending_writes(const std::vector<PlannedFile>& files,
     return pending;
 }
 
+namespace {
+
+// Each pending file as it is now, holding its bytes from before or after the interrupted apply
+// `what`; throws RuntimeError naming the first that holds neither, or is gone.
+std::vector<ConfigFile> pending_files_now(const KernelFs& root,
+                                          const std::vector<PendingWrite>& pending,
+                                          const std::string& what) {
+    std::vector<ConfigFile> files;
+    for (const PendingWrite& w : pending) {
+        auto now = read_config_file(root, w.path);
+        if (!now || (now->text != w.from && now->text != w.to))
+            throw RuntimeError(
+                w.path + (now ? " holds other bytes than" : " is gone since") + " the " + what +
+                " that was interrupted while writing it; compare it with " +
+                (w.backup.empty() ? std::string("its backup") : w.backup) +
+                ", put back the version you want, and remove " + std::string(kLedgerPath));
+        files.push_back(std::move(*now));
+    }
+    return files;
+}
+
+}  // namespace
+
 bool finish_interrupted_apply(const KernelFs& root, Effects& effects, const TargetOptions& target,
                               std::ostream& err) {
     // A killed apply or rollback leaves its temporary files beside the files it was writing;
@@ -121,27 +144,23 @@ bool finish_interrupted_apply(const KernelFs& root, Effects& effects, const Targ
         return false;
     const std::string what = std::string(kAllocThreadsParam) + "=" + ledger->value + " (apply of " +
                              printable_text(ledger->applied_at) + ")";
+    // Checked with --dry-run as without, so that a dry run refuses what the real run refuses.
+    const std::vector<ConfigFile> now = pending_files_now(root, ledger->pending, what);
     if (effects.dry_run()) {
         err << "hugetune: warning: " << what
             << " was interrupted while writing; apply or rollback without "
             << target.words("dry_run") << " completes it first\n";
         return true;
     }
-    for (const PendingWrite& w : ledger->pending) {
-        auto now = read_config_file(root, w.path);
-        if (now && now->text == w.to)
+    for (std::size_t i = 0; i < now.size(); ++i) {
+        const PendingWrite& w = ledger->pending[i];
+        if (now[i].text == w.to)
             continue;  // written: its backup came before it
-        if (!now || now->text != w.from)
-            throw RuntimeError(
-                w.path + (now ? " holds other bytes than" : " is gone since") + " the " + what +
-                " that was interrupted while writing it; compare it with " +
-                (w.backup.empty() ? std::string("its backup") : w.backup) +
-                ", put back the version you want, and remove " + std::string(kLedgerPath));
-        // Only now, the file holding the bytes the ledger says it had: a forged entry's bytes
-        // never become a backup.
+        // The file holds the bytes the ledger says it had: a forged entry's bytes never become
+        // a backup.
         if (!w.backup.empty() && !root.exists(w.backup))
-            write_backup(effects, *now, w.backup, w.from);
-        replace_config_file(effects, *now, w.to);
+            write_backup(effects, now[i], w.backup, w.from);
+        replace_config_file(effects, now[i], w.to);
     }
     ledger->pending.clear();
     write_ledger(effects, *ledger);
