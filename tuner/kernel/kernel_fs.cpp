@@ -147,10 +147,16 @@ std::optional<std::uint64_t> KernelFs::read_u64(std::string_view abs) const {
 
 std::vector<std::string> KernelFs::list(std::string_view abs_dir) const {
     const auto dir = root_.directory(abs_dir);
-    auto names =
-        dir ? dir->list().value_or(std::vector<std::string>{}) : std::vector<std::string>{};
-    std::sort(names.begin(), names.end());
-    return names;
+    if (!dir)
+        return {};
+    // A directory that is there but cannot be read (no permission, an I/O error) is not an
+    // empty one: a grub.d read as empty hides the drop-in that sets the value.
+    auto names = dir->list();
+    if (!names)
+        throw RuntimeError("cannot list " + root_.shown(abs_dir) + ": " + std::strerror(errno) +
+                           "; hugetune needs every file in it to know what the system boots with");
+    std::sort(names->begin(), names->end());
+    return std::move(*names);
 }
 
 void KernelFs::write_u64(std::string_view abs, std::uint64_t value) const {

@@ -46,7 +46,8 @@ class KernelFs {
     std::optional<std::string> read_line(std::string_view abs) const;
     // A decimal unsigned integer file (sysfs counters). Absent or not a number: nothing.
     std::optional<std::uint64_t> read_u64(std::string_view abs) const;
-    // Names in a directory, sorted; empty when it is absent.
+    // Names in a directory, sorted; empty when it is absent. Throws RuntimeError naming it when
+    // it is there but cannot be listed.
     std::vector<std::string> list(std::string_view abs_dir) const;
 
     // Writes a value the way `echo N > file` does; throws RuntimeError naming the file and
