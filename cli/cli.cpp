@@ -1,5 +1,7 @@
 #include "cli/cli.hpp"
 
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -36,11 +38,17 @@ constexpr ExitCodeMeaning kExitCodeMeanings[] = {
 };
 
 // `--help` only prints, `--dry-run` prints a plan, `--root DIR` works on a tree: none of them
-// may change the machine, so none restores a killed sweep's pools first.
+// may change the machine, so none restores a killed sweep's pools first. Nor does a shortened
+// spelling of one ("--dry", "--roo=DIR"), which the command then refuses (no option is
+// abbreviated: parse_options).
 bool asks_for_no_effect(const Args& args) {
-    return std::any_of(args.begin(), args.end(), [](const std::string& a) {
-        return a == "--help" || a == "-h" || a == "--dry-run" || a == "--root" ||
-               a.starts_with("--root=");
+    const auto shortened = [](std::string_view given, std::string_view option) {
+        return given.size() > 2 && option.starts_with(given);
+    };
+    return std::any_of(args.begin(), args.end(), [&](const std::string& a) {
+        const std::string_view name = std::string_view(a).substr(0, a.find('='));
+        return a == "-h" || shortened(name, "--help") || shortened(name, "--dry-run") ||
+               shortened(name, "--root");
     });
 }
 
@@ -183,6 +191,16 @@ std::filesystem::path root_option(const std::string& value, std::string_view wha
     std::error_code ec;
     if (!std::filesystem::is_directory(value, ec))
         usage_error("--root", value + " is not a directory; give " + std::string(what));
+    // The same directory as "/" (a link to it, a ".." that climbs to it, a bind mount of it)
+    // would be this machine under the name of a tree: its programs would run, which --root
+    // never does.
+    struct stat given {
+    }, slash{};
+    if (::stat(value.c_str(), &given) == 0 && ::stat("/", &slash) == 0 &&
+        given.st_dev == slash.st_dev && given.st_ino == slash.st_ino)
+        usage_error("--root", printable_text(value) +
+                                  " is this machine's own /, and --root names another tree; "
+                                  "leave --root out to work on this machine");
     return value;
 }
 
@@ -228,7 +246,11 @@ bool parse_options(std::string_view command, std::string_view usage,
     try {
         // Without `positional` a stray word is an error, not silently ignored.
         const po::positional_options_description none;
+        // No abbreviations: "--roo" guessed as --root, or "--dry" as --dry-run, would be an
+        // option the user never spelled, and a later option's name could take over one.
         po::store(po::command_line_parser(args)
+                      .style(po::command_line_style::default_style &
+                             ~po::command_line_style::allow_guessing)
                       .options(parsed)
                       .positional(positional ? *positional : none)
                       .run(),

@@ -229,6 +229,9 @@ fs::path state_path(const BootSweepOptions& o, const KernelFs& kfs) {
         usage_error("--state", "'" + machine.string() +
                                    "' names a directory, not a file; give a file path such as " +
                                    bs::kDefaultStatePath.string());
+    if (const auto problem = bs::unit_path_problem(machine.string()))
+        usage_error("--state", "'" + printable_text(machine.string()) +
+                                   "' is named in the boot sweep's systemd unit, and " + *problem);
     if (kfs.is_live())
         return fs::absolute(machine).lexically_normal();  // the unit names it from "/"
     if (!machine.is_absolute())
@@ -433,6 +436,11 @@ int start_command(const BootSweepOptions& o, const KernelFs& kfs) {
         require_usable_state(state, kfs);
     }
     Effects effects(kfs.root_dir(), o.dry_run, std::cout, flag_words());
+    // What a sweep command killed between a temporary file and its rename left; the locks above
+    // keep every other start out, and no continue or abort writes while no sweep is in progress.
+    for (const fs::path& path : {fs::path(bs::kUnitDir) / bs::kUnitName, state,
+                                 bs::result_path(state), bs::kActiveSweepPath})
+        effects.remove_stale_temporaries_of(path.string());
     bs::LiveHost host(kfs, effects, o.systemd, command, state);
     std::cout << printable_lines(bs::format_plan(plan));
     effects.write_file(bs::kActiveSweepPath.string(), state.string() + "\n");

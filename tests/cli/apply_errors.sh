@@ -135,6 +135,29 @@ elif nobody_bin=$(nobody_copy "$bin") && can_run_as_nobody "$nobody_bin"; then
     done
     [[ $(tree_sum "$root") == "$before" ]] || fail "a refused --regenerate changed the tree"
     nothing_recorded "as nobody"
+    # A user's own tree, whose file has a group the user is not in: apply writes the file as the
+    # user's own (only root keeps owner and group), instead of failing on chown.
+    root=$(grub_root nobody-group)
+    chown -R 65534:65534 "$root"
+    chgrp 0 "$root/etc/default/grub"
+    expect 0 as_nobody "$nobody_bin" apply --root "$root" --value 8 --no-regenerate
+    grep -q 'hugepage_alloc_threads=8' "$root/etc/default/grub" || fail "as nobody: not written"
+    [[ $(stat -c %u:%g "$root/etc/default/grub") == 65534:65534 ]] || fail "as nobody: owner"
+    expect 0 as_nobody "$nobody_bin" rollback --root "$root" --no-regenerate
+    # A grub.d that is there but cannot be listed hides the drop-in that sets the value: an error,
+    # never read as empty.
+    root=$(grub_root nobody-unlistable)
+    mkdir -p "$root/etc/default/grub.d"
+    echo 'GRUB_CMDLINE_LINUX_DEFAULT="$GRUB_CMDLINE_LINUX_DEFAULT hugepage_alloc_threads=8"' \
+        >"$root/etc/default/grub.d/50-vendor.cfg"
+    chown -R 65534:65534 "$root"
+    chmod 0300 "$root/etc/default/grub.d"
+    before=$(tree_sum "$root")
+    for mode in --dry-run --no-regenerate; do
+        expect_error 1 "cannot list $root/etc/default/grub.d: Permission denied" \
+            as_nobody "$nobody_bin" apply --root "$root" --value 4 "$mode"
+    done
+    [[ $(tree_sum "$root") == "$before" ]] || fail "an unlistable grub.d: the tree changed"
 else
     echo "note: cannot drop privileges here; the not-root check is not exercised" >&2
 fi

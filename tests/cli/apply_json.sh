@@ -33,8 +33,12 @@ json_check 'j["exit_code"] == 5 and "is locked" in j["error"]["message"] and not
 expect 5 flock "$root" "$bin" rollback --root "$root"
 error_line "another hugetune apply or rollback"
 [[ $(tree_sum "$root") == "$before" ]] || fail "a refused apply or rollback changed the tree"
-# A dry run writes nothing and does not wait for the lock.
-expect 0 flock "$root" "$bin" apply --root "$root" --value 4 --dry-run --json
+# A dry run writes nothing, and beside a change in progress (its lock held) says so instead of
+# reading the change half-written.
+expect 5 flock "$root" "$bin" apply --root "$root" --value 4 --dry-run --json
+error_line "is locked"
+json_check 'j["exit_code"] == 5 and not j["written"]'
+expect 0 "$bin" apply --root "$root" --value 4 --dry-run --json
 json_check 'j["dry_run"] and not j["written"] and j["ledger"] is None'
 
 expect 0 "$bin" rollback --root "$root" --json

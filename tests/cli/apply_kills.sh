@@ -104,10 +104,33 @@ echo $?) 2>/dev/null)
 grep -q '"pending"' "$root/var/lib/hugetune/applied.json" || fail "no pending edit in the ledger"
 expect 0 "$bin" rollback --root "$root" --no-regenerate --dry-run
 stderr_has "was interrupted while writing; apply or rollback without --dry-run completes it first"
+# A dry run beside a real apply or rollback (which holds the tree's lock while its ledger has
+# pending files) would take that change for an interrupted one: it waits its turn instead.
+python3 -S -c 'import fcntl, os, sys, time
+fcntl.flock(os.open(sys.argv[1], os.O_RDONLY), fcntl.LOCK_EX)
+time.sleep(30)' "$root" &
+holder=$!
+track_background "$holder"
+for _ in $(seq 50); do ! flock --nonblock "$root" true 2>/dev/null && break; sleep 0.1; done
+for command in "rollback" "apply --value 8"; do
+    # shellcheck disable=SC2086 # the command's words
+    expect_error 5 "another hugetune apply or rollback is changing this system's boot configuration" \
+        "$bin" $command --root "$root" --no-regenerate --dry-run
+    if grep -q "interrupted" "$err"; then fail "$command --dry-run beside a change: a false interruption"; fi
+done
+kill "$holder"
+wait "$holder" 2>/dev/null || true
 echo "# edited by hand" >>"$root/etc/kernel/cmdline"
 cp -a "$root" "$work/changed-before"
-expect_error 1 "/etc/kernel/cmdline holds other bytes than the hugepage_alloc_threads=8" \
-    "$bin" rollback --root "$root" --no-regenerate
+# The dry run refuses what the real run refuses, and both change nothing.
+for mode in --dry-run ""; do
+    # shellcheck disable=SC2086 # the mode, or none
+    expect_error 1 "/etc/kernel/cmdline holds other bytes than the hugepage_alloc_threads=8" \
+        "$bin" rollback --root "$root" --no-regenerate $mode
+    # shellcheck disable=SC2086
+    expect_error 1 "/etc/kernel/cmdline holds other bytes than the hugepage_alloc_threads=8" \
+        "$bin" apply --root "$root" "${apply_args[@]}" $mode
+done
 # (The killed writer's temporary files go; they were never a boot file.)
 diff -r -x '.*.tmp.*' "$work/changed-before" "$root" >/dev/null || fail "a refused completion changed the tree"
 

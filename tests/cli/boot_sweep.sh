@@ -167,6 +167,34 @@ if can_run_as_nobody "$bin"; then
     expect_error 3 "as root" as_nobody "$(nobody_copy "$bin")" boot-sweep start --pages 1024
 fi
 
+# --- paths the unit names: no line of their own, no systemd specifier or variable ---------------
+forged=$'/var/lib/hugetune/x.json\nExecStartPre=/bin/touch /PWNED'
+for command in start status continue abort; do
+    args=(--root "$root")
+    [[ $command == start ]] && args=("${plan_args[@]}")
+    expect_error 2 "--state: '/var/lib/hugetune/x.json\nExecStartPre=/bin/touch /PWNED' is named in the boot sweep's systemd unit, and it holds a control character" \
+        "${sweep[@]}" "$command" "${args[@]}" --state "$forged"
+done
+[[ ! -e $root/etc/systemd/system/hugetune-boot-sweep.service ]] || fail "a unit with a forged line"
+odd_state=/var/lib/hugetune/%h-\$HOME.json
+# What a killed sweep command left between a temporary file and its rename: start removes it.
+mkdir -p "$root/etc/systemd/system" "$root/var/lib/hugetune"
+killed_left=("$root/etc/systemd/system/.hugetune-boot-sweep.service.tmp.Ab12Cd"
+    "$root/var/lib/hugetune/.%h-\$HOME.json.tmp.Ef34Gh" "$root/var/lib/hugetune/.boot-sweep-active.tmp.Ij56Kl")
+touch "${killed_left[@]}"
+expect 0 "${sweep[@]}" start "${plan_args[@]}" --state "$odd_state" --dry-run
+for left in "${killed_left[@]}"; do [[ -e $left ]] || fail "--dry-run removed $left"; done
+expect 0 "${sweep[@]}" start "${plan_args[@]}" --state "$odd_state"
+for left in "${killed_left[@]}"; do [[ ! -e $left ]] || fail "start left $left"; done
+odd_unit=$root/etc/systemd/system/hugetune-boot-sweep.service
+grep -qxF 'ConditionPathExists=/var/lib/hugetune/%%h-$HOME.json' "$odd_unit" || fail "the condition's specifier"
+grep -qxF 'ExecStart=/usr/sbin/hugetune boot-sweep continue --state /var/lib/hugetune/%%h-$$HOME.json' "$odd_unit" ||
+    fail "the command's specifier or variable"
+expect 0 "${sweep[@]}" abort --root "$root" --state "$odd_state"
+[[ ! -e $odd_unit ]] || fail "abort left the unit"
+rm -f "$root$odd_state" "$root/var/lib/hugetune/boot-sweep-active"
+: >"$record"
+
 # --- a whole sweep of two steps: under --root each program is printed, none run ----------------
 expect 0 "${sweep[@]}" start "${plan_args[@]}" --state "$state_arg"
 stdout_has "kexec into step 1 of 2 (1 threads"

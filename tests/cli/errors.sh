@@ -20,7 +20,27 @@ expect 2 "$bin"
 expect_error 2 "hugetune: error: unknown command 'frobnicate'; commands are: probe" "$bin" frobnicate
 expect_error 2 "unknown option '--frobnicate'" "$bin" --frobnicate
 expect_error 2 "unknown option '--bogus' for 'probe'; see 'hugetune probe --help'" "$bin" probe --bogus
+# No option is abbreviated, for any command: a shortened --root, --dry-run or --value is refused
+# before anything runs.
+for command in "apply --value 8 --roo $work" "apply --value 8 --dry" "apply --val 8 --dry-run" \
+    "rollback --dry" "verify --roo=$work" "sweep --dry" "run --roo $work" "probe --js" \
+    "boot-sweep plan --roo $work"; do
+    # shellcheck disable=SC2086 # the command's words
+    expect_error 2 "unknown option '--" "$bin" $command
+done
 expect_error 2 "'--root' is missing" "$bin" probe --root
+# A --root that is this machine's own / (a link to it, a ".." that climbs to it) would work on
+# this machine under the name of a tree: refused, for every command that takes --root.
+ln -s / "$work/slash"
+climb=$work$(printf '/..%.0s' $(seq "$(tr -cd / <<<"$work" | wc -c)"))
+for dir in "$work/slash" "$climb"; do
+    for command in "probe" "verify" "sweep --dry-run" "apply --value 8 --dry-run" \
+        "rollback --dry-run" "boot-sweep plan" "boot-sweep status"; do
+        # shellcheck disable=SC2086 # the command's words
+        expect_error 2 "--root: $dir is this machine's own /, and --root names another tree; leave --root out" \
+            "$bin" $command --root "$dir"
+    done
+done
 expect_error 2 "--root: /no/such/dir is not a directory" "$bin" probe --root /no/such/dir
 expect_error 2 "unexpected argument for 'probe'" "$bin" probe extra
 # An empty path option (`--root "$UNSET"`) is refused before anything runs: it never means this

@@ -80,6 +80,28 @@ PY
 expect_error 2 "points[0].phase" "$bin" fit --input "$work/esc-phase.json"
 no_raw_controls "a sweep's phase in an error"
 
+# --- names and lines of a tree's files never forge a line of apply's output -------------------
+# A drop-in named with an escape sequence and a line break (GRUB files holding control
+# characters are refused as binary): the --dry-run diff, and the real run's list of what it
+# wrote, show the name escaped, and no line of stdout is one the name made up.
+tree=$work/forged-names
+cp -a "$src/tests/fixtures/boot/debian" "$tree"
+mkdir -p "$tree/etc/default/grub.d"
+forged_name=$'50-\e]0;pwned\a\n+GRUB_CMDLINE_LINUX="evil".cfg'
+printf '# vendor\nGRUB_CMDLINE_LINUX_DEFAULT="$GRUB_CMDLINE_LINUX_DEFAULT hugepage_alloc_threads=4"\n' \
+    >"$tree/etc/default/grub.d/$forged_name"
+for mode in --dry-run --no-regenerate; do
+    expect 0 "$bin" apply --root "$tree" --value 8 "$mode"
+    [[ $mode == --no-regenerate ]] ||
+        stdout_has '+++ b/etc/default/grub.d/50-\x1b]0;pwned\x07\n+GRUB_CMDLINE_LINUX="evil".cfg'
+    no_raw_controls "apply $mode with a forged drop-in name"
+    if grep -q '^+GRUB_CMDLINE_LINUX="evil"' "$out"; then fail "apply $mode: a forged line"; fi
+done
+stdout_has 'edited /etc/default/grub.d/50-\x1b]0;pwned\x07\n+GRUB_CMDLINE_LINUX="evil".cfg'
+expect 0 "$bin" rollback --root "$tree" --dry-run
+no_raw_controls "rollback --dry-run with a forged drop-in name"
+if grep -q '^+GRUB_CMDLINE_LINUX="evil"' "$out"; then fail "rollback --dry-run: a forged line"; fi
+
 # --- probe --root: a directory that is not a gathered tree ------------------------------------
 mkdir -p "$work/empty"
 expect_error 2 "--root: $work/empty is not a gathered tree: it lacks /proc/cpuinfo" \

@@ -385,9 +385,8 @@ void apply_steps(const ApplyRequest& request, BootOutcome& done, std::ostream& o
     require_root(root, target, "apply");
     std::string setting = std::string(kAllocThreadsParam) + "=" + request.value;
     done.setting = setting;
-    std::optional<BootConfigLock> lock;
-    if (!target.dry_run)
-        lock.emplace(root);
+    const std::optional<BootConfigLock> lock =
+        target.dry_run ? BootConfigLock::for_dry_run(root) : BootConfigLock(root);
     Effects effects(root.root_dir(), target.dry_run, out, target.words);
     finish_interrupted_apply(root, effects, target, err);
     ApplyPlan plan = plan_apply(request, root);

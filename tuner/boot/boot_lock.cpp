@@ -1,5 +1,8 @@
 #include "tuner/boot/boot_lock.hpp"
 
+#include <fcntl.h>
+
+#include <cerrno>
 #include <string>
 
 #include "model/errors.hpp"
@@ -16,18 +19,30 @@ fs::path lock_target(const KernelFs& root) {
     return root.is_live() ? kBootLockPath : root.root();
 }
 
-FileLock held_boot_lock(const KernelFs& root) {
-    const fs::path path = lock_target(root);
-    auto lock = root.is_live() ? FileLock::try_lock(path) : root.root_dir().try_lock();
+FileLock held(std::optional<FileLock> lock, const KernelFs& root) {
     if (lock)
         return std::move(*lock);
     throw BusyError(
         "another hugetune apply or rollback is changing this system's boot configuration: " +
-        path.string() + " is locked; wait for it to finish and run again");
+        lock_target(root).string() + " is locked; wait for it to finish and run again");
+}
+
+FileLock held_boot_lock(const KernelFs& root) {
+    return held(root.is_live() ? FileLock::try_lock(lock_target(root)) : root.root_dir().try_lock(),
+                root);
 }
 
 }  // namespace
 
 BootConfigLock::BootConfigLock(const KernelFs& root) : lock_(held_boot_lock(root)) {}
+
+std::optional<BootConfigLock> BootConfigLock::for_dry_run(const KernelFs& root) {
+    if (!root.is_live())
+        return BootConfigLock(held(root.root_dir().try_lock(), root));
+    const int fd = open(kBootLockPath.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0 && errno == ENOENT)
+        return std::nullopt;
+    return BootConfigLock(held(FileLock::try_lock_descriptor(fd, kBootLockPath), root));
+}
 
 }  // namespace hugetune::boot

@@ -4,6 +4,8 @@
 #pragma once
 
 #include <filesystem>
+#include <optional>
+#include <utility>
 
 #include "tuner/kernel/kernel_fs.hpp"
 #include "tuner/system/file_lock.hpp"
@@ -18,8 +20,14 @@ class BootConfigLock {
   public:
     // Throws BusyError when another process holds it, RuntimeError when it cannot be opened.
     explicit BootConfigLock(const KernelFs& root);
+    // The same for a --dry-run, which reads what a real change beside it would be writing (a
+    // ledger with its pending files, half of them written) and would report an interrupted
+    // apply. It makes no file: on the running machine, with no lock file yet no apply or rollback
+    // ran since boot, and nothing is held.
+    static std::optional<BootConfigLock> for_dry_run(const KernelFs& root);
 
   private:
+    explicit BootConfigLock(FileLock lock) : lock_(std::move(lock)) {}
     FileLock lock_;
 };
 

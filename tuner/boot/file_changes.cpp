@@ -3,6 +3,7 @@
 #include <filesystem>
 
 #include "model/errors.hpp"
+#include "model/text.hpp"
 #include "tuner/boot/ledger.hpp"
 #include "tuner/boot/token_edit.hpp"
 #include "tuner/system/atomic_file.hpp"
@@ -83,8 +84,9 @@ void write_changes(const std::vector<PlannedFile>& files, const RecordChange& in
         if (!w.replaced)
             continue;
         if (!w.backup.empty())
-            out << "backed up " << w.planned->file.target_path << " to " << w.backup << "\n";
-        out << verb_of(*w.planned) << " " << w.planned->file.target_path << "\n";
+            out << "backed up " << printable_text(w.planned->file.target_path) << " to "
+                << printable_text(w.backup) << "\n";
+        out << verb_of(*w.planned) << " " << printable_text(w.planned->file.target_path) << "\n";
     }
 }
 
@@ -96,6 +98,29 @@ std::vector<PendingWrite> pending_writes(const std::vector<PlannedFile>& files,
             {files[i].file.target_path, backups.at(i), files[i].file.text, files[i].new_text});
     return pending;
 }
+
+namespace {
+
+// Each pending file as it is now, holding its bytes from before or after the interrupted apply
+// `what`; throws RuntimeError naming the first that holds neither, or is gone.
+std::vector<ConfigFile> pending_files_now(const KernelFs& root,
+                                          const std::vector<PendingWrite>& pending,
+                                          const std::string& what) {
+    std::vector<ConfigFile> files;
+    for (const PendingWrite& w : pending) {
+        auto now = read_config_file(root, w.path);
+        if (!now || (now->text != w.from && now->text != w.to))
+            throw RuntimeError(
+                w.path + (now ? " holds other bytes than" : " is gone since") + " the " + what +
+                " that was interrupted while writing it; compare it with " +
+                (w.backup.empty() ? std::string("its backup") : w.backup) +
+                ", put back the version you want, and remove " + std::string(kLedgerPath));
+        files.push_back(std::move(*now));
+    }
+    return files;
+}
+
+}  // namespace
 
 bool finish_interrupted_apply(const KernelFs& root, Effects& effects, const TargetOptions& target,
                               std::ostream& err) {
@@ -118,26 +143,24 @@ bool finish_interrupted_apply(const KernelFs& root, Effects& effects, const Targ
     if (ledger->pending.empty())
         return false;
     const std::string what = std::string(kAllocThreadsParam) + "=" + ledger->value + " (apply of " +
-                             ledger->applied_at + ")";
+                             printable_text(ledger->applied_at) + ")";
+    // Checked with --dry-run as without, so that a dry run refuses what the real run refuses.
+    const std::vector<ConfigFile> now = pending_files_now(root, ledger->pending, what);
     if (effects.dry_run()) {
         err << "hugetune: warning: " << what
             << " was interrupted while writing; apply or rollback without "
             << target.words("dry_run") << " completes it first\n";
         return true;
     }
-    for (const PendingWrite& w : ledger->pending) {
-        auto now = read_config_file(root, w.path);
-        if (now && !w.backup.empty() && !root.exists(w.backup))
-            write_backup(effects, *now, w.backup, w.from);
-        if (now && now->text == w.to)
-            continue;
-        if (!now || now->text != w.from)
-            throw RuntimeError(
-                w.path + (now ? " holds other bytes than" : " is gone since") + " the " + what +
-                " that was interrupted while writing it; compare it with " +
-                (w.backup.empty() ? std::string("its backup") : w.backup) +
-                ", put back the version you want, and remove " + std::string(kLedgerPath));
-        replace_config_file(effects, *now, w.to);
+    for (std::size_t i = 0; i < now.size(); ++i) {
+        const PendingWrite& w = ledger->pending[i];
+        if (now[i].text == w.to)
+            continue;  // written: its backup came before it
+        // The file holds the bytes the ledger says it had: a forged entry's bytes never become
+        // a backup.
+        if (!w.backup.empty() && !root.exists(w.backup))
+            write_backup(effects, now[i], w.backup, w.from);
+        replace_config_file(effects, now[i], w.to);
     }
     ledger->pending.clear();
     write_ledger(effects, *ledger);

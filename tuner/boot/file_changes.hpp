@@ -35,8 +35,8 @@ std::vector<PendingWrite> pending_writes(const std::vector<PlannedFile>& files,
 // apply killed while writing left its ledger with `pending` files: each is brought to the
 // bytes the ledger records (its backup made first when missing), and the ledger is written
 // without them, through `effects`. A file that holds neither its bytes from before nor after is
-// refused, naming it and its backup. Under the target's dry run only says so on `err`: the
-// refusal needs the files as the completion leaves them. Returns whether one was found.
+// refused, naming it and its backup, with the target's dry run as without; a dry run then only
+// says on `err` that the completion is due. Returns whether one was found.
 bool finish_interrupted_apply(const KernelFs& root, Effects& effects, const TargetOptions& target,
                               std::ostream& err);
 

@@ -223,12 +223,15 @@ LedgerBlsEntry read_bls_entry(const JsonField& e, const std::string& where) {
     return entry;
 }
 
-// The pending file must be one the ledger records, with the bytes it records.
+// The pending file must be one the ledger records, with the bytes it records: what it becomes,
+// and, when its backup is the one the file records (the first apply since the file was edited by
+// hand, apply.cpp ledger_entry), what it was.
 PendingWrite read_pending(const JsonField& w, const Ledger& l, const std::string& where) {
     PendingWrite pw{w["path"].string(), w["backup"].string(), decoded(w["from_base64"]),
                     decoded(w["to_base64"])};
     const LedgerFile* lf = l.file(pw.path);
-    if (!lf || lf->applied != pw.to)
+    const bool first = lf && !pw.backup.empty() && pw.backup == lf->backup;
+    if (!lf || lf->applied != pw.to || (first && lf->original != pw.from))
         throw RuntimeError(where + ": pending names '" + printable_text(pw.path) +
                            "', which its files do not record so; " + kLedgerFix);
     LedgerFile as_file = *lf;

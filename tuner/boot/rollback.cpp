@@ -250,9 +250,8 @@ void rollback_steps(const TargetOptions& target, bool force, BootOutcome& done, 
                     std::ostream& err) {
     KernelFs root(target.root);
     require_root(root, target, "rollback");
-    std::optional<BootConfigLock> lock;
-    if (!target.dry_run)
-        lock.emplace(root);
+    const std::optional<BootConfigLock> lock =
+        target.dry_run ? BootConfigLock::for_dry_run(root) : BootConfigLock(root);
     Effects effects(root.root_dir(), target.dry_run, out, target.words);
     finish_interrupted_apply(root, effects, target, err);
     Ledger ledger = require_ledger(root);
@@ -283,7 +282,7 @@ void rollback_steps(const TargetOptions& target, bool force, BootOutcome& done, 
     if (effects.dry_run())
         return;
     out << "rolled back " << kAllocThreadsParam << "=" << ledger.value << " (applied "
-        << ledger.applied_at << ")" << pending_rebuild_clause(done.not_run) << "\n";
+        << printable_text(ledger.applied_at) << ")" << pending_rebuild_clause(done.not_run) << "\n";
     say_backups_left(ledger, plan, root, out);
 }
 

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <vector>
 
+#include "model/text.hpp"
+
 namespace hugetune::boot {
 namespace {
 
@@ -74,11 +76,13 @@ std::string range(std::size_t start0, std::size_t count) {
     return std::to_string(count == 0 ? start0 : start0 + 1) + "," + std::to_string(count);
 }
 
+// A line's own bytes are escaped as all printed text is (printable_text): a carriage return or
+// an escape sequence in a file must not rewrite the lines around it on a terminal.
 void put_line(std::string& out, char prefix, std::string_view line) {
     out.push_back(prefix);
-    out.append(line);
-    if (line.empty() || line.back() != '\n')
-        out.append("\n\\ No newline at end of file\n");
+    const bool ended = !line.empty() && line.back() == '\n';
+    out.append(printable_text(ended ? line.substr(0, line.size() - 1) : line));
+    out.append(ended ? "\n" : "\n\\ No newline at end of file\n");
 }
 
 }  // namespace
@@ -90,7 +94,9 @@ std::string unified_diff(std::string_view old_text, std::string_view new_text,
     constexpr std::size_t context = 3;
     auto a = lines_of(old_text), b = lines_of(new_text);
     auto steps = edit_script(a, b);
-    std::string out = "--- " + std::string(old_label) + "\n+++ " + std::string(new_label) + "\n";
+    // A file name with a line break in it would otherwise start a line of its own in the diff.
+    std::string out =
+        "--- " + printable_text(old_label) + "\n+++ " + printable_text(new_label) + "\n";
     std::size_t k = 0;
     while (k < steps.size()) {
         while (k < steps.size() && steps[k].op == Op::same)

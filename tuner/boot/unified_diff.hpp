@@ -6,7 +6,8 @@
 
 namespace hugetune::boot {
 
-// Empty when the texts are equal. Labels go on the "---" and "+++" lines.
+// Empty when the texts are equal. Labels go on the "---" and "+++" lines. Labels and lines are
+// printable_text (model/text.hpp): the diff is for a terminal, never for `patch`.
 std::string unified_diff(std::string_view old_text, std::string_view new_text,
                          std::string_view old_label, std::string_view new_label);
 

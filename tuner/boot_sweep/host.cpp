@@ -1,6 +1,8 @@
 #include "tuner/boot_sweep/host.hpp"
 
+#include <optional>
 #include <string>
+#include <string_view>
 
 #include "model/errors.hpp"
 #include "model/text.hpp"
@@ -10,36 +12,70 @@
 namespace hugetune::boot_sweep {
 namespace {
 
-constexpr const char* kUnitDir = "/etc/systemd/system";
-
-// One word of a unit file's command line: '%' starts a specifier and blanks or quotes split
-// words, so such a path is escaped and double-quoted (systemd.service(5) "Command lines").
+// One word of a unit file's command line (systemd.service(5) "Command lines", systemd.unit(5)
+// "Specifiers"): '%' starts a specifier and '$' a variable, each written twice to stand for
+// itself; blanks, quotes, backslashes and ';' (which separates commands) are kept in a
+// double-quoted word, inside which a quote and a backslash are escaped.
 std::string unit_word(const std::string& word) {
     std::string escaped;
     bool quote = false;
     for (char c : word) {
-        if (c == '%')
-            escaped += '%';
+        if (c == '%' || c == '$')
+            escaped += c;
         if (c == '"' || c == '\\')
             escaped += '\\';
-        quote = quote || c == ' ' || c == '\t' || c == '"' || c == '\'' || c == '\\';
+        quote = quote || c == ' ' || c == '\t' || c == '"' || c == '\'' || c == '\\' || c == ';';
         escaped += c;
     }
     return quote ? '"' + escaped + '"' : escaped;
 }
 
+// A path as the value of ConditionPathExists=, which takes it as it stands after its specifiers
+// are expanded (systemd.unit(5) "Conditions and Asserts"): only '%' is written twice.
+std::string unit_condition_path(const std::string& path) {
+    std::string escaped;
+    for (char c : path)
+        escaped += c == '%' ? std::string("%%") : std::string(1, c);
+    return escaped;
+}
+
+void require_unit_path(const std::string& path) {
+    if (const auto problem = unit_path_problem(path))
+        throw RuntimeError("the boot sweep's unit cannot name '" + printable_text(path) +
+                           "': " + *problem);
+}
+
 }  // namespace
 
+std::optional<std::string> unit_path_problem(std::string_view path) {
+    // A line break would end the directive and let the rest of the path add lines of its own to
+    // a unit that runs as root at every boot; no control character belongs in a path here.
+    for (const char c : path)
+        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
+            return "it holds a control character (" + printable_text(std::string(1, c)) +
+                   "); give a path without one";
+    // systemd joins a line that ends in a backslash with the next, and strips the blanks at either
+    // end of a value (systemd.syntax(7)).
+    if (!path.empty() && (path.back() == '\\' || path.back() == ' ' || path.front() == ' '))
+        return std::string(
+            "it begins or ends with a blank or ends with a backslash, which a unit "
+            "file cannot keep; give a path without them");
+    return std::nullopt;
+}
+
 std::string unit_text(const std::vector<std::string>& command, const std::filesystem::path& state) {
+    require_unit_path(state.string());
     std::string exec_start;
-    for (const auto& word : command)
+    for (const auto& word : command) {
+        require_unit_path(word);
         exec_start += (exec_start.empty() ? "" : " ") + unit_word(word);
+    }
     return "# Written by hugetune boot-sweep start; disabled and removed when the sweep ends.\n"
            "[Unit]\n"
            "Description=hugetune boot sweep: record this boot and kexec into the next step\n"
            "After=local-fs.target\n"
            "ConditionPathExists=" +
-           state.string() +
+           unit_condition_path(state.string()) +
            "\n\n"
            "[Service]\n"
            "Type=oneshot\n"

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "model/page_sizes.hpp"
@@ -17,6 +18,7 @@
 namespace hugetune::boot_sweep {
 
 inline constexpr const char* kUnitName = "hugetune-boot-sweep.service";
+inline constexpr const char* kUnitDir = "/etc/systemd/system";
 // Long enough for the allocation's log to be read and the next kexec to be loaded; a continue
 // that hangs past it is killed and the boot goes on without the sweep.
 inline constexpr int kUnitTimeoutSeconds = 300;
@@ -53,8 +55,14 @@ class Host {
     virtual void disable_unit() = 0;
 };
 
+// Why `path` (the state file, the program the unit runs) cannot be written into the unit, or
+// nothing: a control character, or a blank or backslash at an end, which no quoting of a unit file
+// keeps (systemd.unit(5)).
+std::optional<std::string> unit_path_problem(std::string_view path);
+
 // The unit file that runs `command` (the caller's `continue` of the sweep whose state file is
-// `state`) early in each boot while the state file exists.
+// `state`) early in each boot while the state file exists, each path escaped as systemd reads it
+// (specifiers, variables, quoting). Throws RuntimeError for a path unit_path_problem refuses.
 std::string unit_text(const std::vector<std::string>& command, const std::filesystem::path& state);
 
 // The running machine: /proc, /sys and /dev/kmsg through `fs` (a fixture tree in tests);

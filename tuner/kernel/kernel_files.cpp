@@ -1,6 +1,7 @@
 #include "tuner/kernel/kernel_files.hpp"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <algorithm>
 #include <array>
@@ -235,8 +236,10 @@ model::IdentityReading machine_id_file(const KernelFs& fs) {
 
 std::optional<std::string> running_kernel_config(const KernelFs& fs, const std::string& release) {
     // gzip reads the file from the descriptor opened inside the root, never by its name.
+    // Only a regular file: gzip would wait on a FIFO's writer or read a device without end.
     const OwnedFd gz = fs.root_dir().open_path("/proc/config.gz", O_RDONLY | O_NONBLOCK);
-    if (gz.valid() && program_exists("gzip")) {
+    struct stat st {};
+    if (gz.valid() && fstat(gz.get(), &st) == 0 && S_ISREG(st.st_mode) && program_exists("gzip")) {
         auto r = run_program_reading({"gzip", "-dc"}, gz.get());
         if (r.exit_code == 0 && !r.out.empty())
             return r.out;

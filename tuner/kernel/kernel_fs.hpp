@@ -4,6 +4,7 @@
 // tuner/system/root_dir.hpp): no link in a --root tree leads out of it.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <filesystem>
 #include <optional>
@@ -15,6 +16,11 @@
 #include "tuner/system/root_dir.hpp"
 
 namespace hugetune {
+
+// The most hugetune reads of one file of a tree that it reads whole (/proc, /sys, /etc, /boot):
+// the largest of them on a real machine, a grub.cfg or the /proc/cpuinfo of thousands of CPUs,
+// holds a few MiB.
+inline constexpr std::size_t kMaxTreeFileBytes = std::size_t{64} << 20;
 
 class KernelFs {
   public:
@@ -32,13 +38,16 @@ class KernelFs {
     std::string shown(std::string_view abs) const { return root_.shown(abs); }
     bool exists(std::string_view abs) const;
 
-    // Whole file, or nothing when it is absent or unreadable.
+    // Whole file, or nothing when it is absent, a directory or unreadable. Throws RuntimeError
+    // naming it when it is another kind of file than a regular one (a FIFO, a device: opened
+    // without waiting, never read) or holds more than kMaxTreeFileBytes.
     std::optional<std::string> read(std::string_view abs) const;
     // First line without the newline, surrounding blanks trimmed.
     std::optional<std::string> read_line(std::string_view abs) const;
     // A decimal unsigned integer file (sysfs counters). Absent or not a number: nothing.
     std::optional<std::uint64_t> read_u64(std::string_view abs) const;
-    // Names in a directory, sorted; empty when it is absent.
+    // Names in a directory, sorted; empty when it is absent. Throws RuntimeError naming it when
+    // it is there but cannot be listed.
     std::vector<std::string> list(std::string_view abs_dir) const;
 
     // Writes a value the way `echo N > file` does; throws RuntimeError naming the file and
@@ -48,12 +57,14 @@ class KernelFs {
     // Kernel log messages of this boot, oldest first, without timestamps or prefixes, read as
     // a stream within kernel_log.hpp's bounds. On the live machine from /dev/kmsg, else
     // `journalctl -k -b`; under a fixture root from the file dev/kmsg (kmsg records or dmesg
-    // lines). No messages when nothing could be read.
+    // lines; a device or FIFO there is read up to kMaxTreeFileBytes). No messages when nothing
+    // could be read.
     KernelLog kernel_log() const;
 
   private:
     // RootDir::open_path; throws RuntimeError naming the file for a link loop.
     OwnedFd open(std::string_view abs, int flags) const;
+    KernelLog tree_kernel_log() const;
     RootDir root_;
 };
 

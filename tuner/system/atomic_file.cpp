@@ -75,7 +75,12 @@ FileOwnership resolve_ownership(const FileOwnership& asked,
     FileOwnership o = asked;
     if (!o.mode)
         o.mode = existing ? static_cast<mode_t>(existing->st_mode & 0777) : mode_t{0644};
-    if (existing && running_as_root()) {
+    if (!running_as_root()) {
+        // Only root may give a file away, or to a group its user is not in (chown(2)): another
+        // user's file is replaced by one of the writer's own, as README.md "Safety" says.
+        o.uid.reset();
+        o.gid.reset();
+    } else if (existing) {
         o.uid = o.uid.value_or(existing->st_uid);
         o.gid = o.gid.value_or(existing->st_gid);
     }

@@ -13,7 +13,8 @@
 namespace hugetune {
 
 // Unset fields keep what the replaced file had: its mode (permission bits only), and, when
-// hugetune runs as root, its owner and group. A new file gets 0644 and the writer's owner.
+// hugetune runs as root, its owner and group. A new file gets 0644 and the writer's owner. Owner
+// and group, set or kept, are applied only as root; any other user's file is its own.
 struct FileOwnership {
     std::optional<mode_t> mode;
     std::optional<uid_t> uid;

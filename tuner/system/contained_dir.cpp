@@ -172,8 +172,10 @@ std::optional<std::vector<std::string>> ContainedDir::list() const {
     const int fd = openat(this->fd(), ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     DIR* listing = fd < 0 ? nullptr : fdopendir(fd);
     if (listing == nullptr) {
+        const int err = errno;
         if (fd >= 0)
             close(fd);
+        errno = err;
         return std::nullopt;
     }
     std::vector<std::string> names;
@@ -183,9 +185,10 @@ std::optional<std::vector<std::string>> ContainedDir::list() const {
         if (entry_name != "." && entry_name != "..")
             names.emplace_back(entry_name);
     }
-    const bool failed = errno != 0;
+    const int err = errno;
     closedir(listing);
-    if (failed)
+    errno = err;
+    if (err != 0)
         return std::nullopt;
     return names;
 }

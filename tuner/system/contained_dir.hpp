@@ -76,7 +76,8 @@ class ContainedDir {
 
     // The entry `name` itself as lstat() gives it; nothing when it is absent.
     std::optional<struct stat> entry_status(const std::string& name) const;
-    // The names of its entries ("." and ".." left out), unsorted; nothing when it cannot be read.
+    // The names of its entries ("." and ".." left out), unsorted; nothing, with errno set, when
+    // it cannot be read.
     std::optional<std::vector<std::string>> list() const;
 
   private:

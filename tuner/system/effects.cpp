@@ -47,7 +47,9 @@ std::string command_text(const std::vector<std::string>& argv) {
             out += c == '\'' ? std::string("'\\''") : std::string(1, c);
         out += '\'';
     }
-    return out;
+    // A word from a tree (a boot entry's kernel path) may hold a line break or an escape
+    // sequence: shown escaped, like every text hugetune prints.
+    return printable_text(out);
 }
 
 Effects::Effects(const RootDir& root, bool dry_run, std::ostream& plan, SettingWords words)
@@ -69,7 +71,7 @@ void Effects::plan(const Shown& shown, const std::string& line) {
     }
     if (shown->empty())
         return;
-    plan_ << *shown;
+    plan_ << printable_lines(*shown);
     planned_.push_back(*shown);
 }
 

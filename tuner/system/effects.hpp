@@ -86,7 +86,8 @@ class Effects {
     std::vector<std::string> planned_;
 };
 
-// A command shell-quoted for people; programs run from their argument vector, never from this.
+// A command shell-quoted for people, its control characters escaped (printable_text); programs
+// run from their argument vector, never from this.
 std::string command_text(const std::vector<std::string>& argv);
 
 }  // namespace hugetune

@@ -705,6 +705,25 @@ TEST_CASE("the unit runs continue on the state file, once per boot, with a timeo
                    "/var/lib/100%%/s.json\n") != std::string::npos);
 }
 
+TEST_CASE("a path the unit names can neither add a line nor be expanded by systemd") {
+    const std::string specifiers = bs::unit_text(
+        {"/usr/bin/hugetune", "boot-sweep", "continue", "--state", "/var/lib/%h/$HOME;x.json"},
+        "/var/lib/%h/$HOME;x.json");
+    CHECK(specifiers.find("\nConditionPathExists=/var/lib/%%h/$HOME;x.json\n") !=
+          std::string::npos);
+    CHECK(specifiers.find("--state \"/var/lib/%%h/$$HOME;x.json\"\n") != std::string::npos);
+    const std::string forged = "/var/lib/x.json\nExecStartPre=/bin/touch /PWNED";
+    CHECK_THROWS_AS(
+        bs::unit_text({"/usr/bin/hugetune", "boot-sweep", "continue", "--state", forged}, forged),
+        hugetune::RuntimeError);
+    CHECK_THROWS_AS(bs::unit_text({"/usr/bin/huge\rtune"}, "/var/lib/x.json"),
+                    hugetune::RuntimeError);
+    CHECK(bs::unit_path_problem(forged).has_value());
+    CHECK(bs::unit_path_problem("/var/lib/x\\").has_value());
+    CHECK(bs::unit_path_problem("/var/lib/x ").has_value());
+    CHECK_FALSE(bs::unit_path_problem("/var/lib/my sweep/x.json").has_value());
+}
+
 TEST_CASE("a step's command line sets init_on_alloc and hugetlb_free_vmemmap where asked") {
     const std::string original = "root=/dev/sda1 hugetlb_free_vmemmap=on init_on_alloc=1 quiet";
     CHECK(bs::step_cmdline(original, 2048, 64, 2, {std::nullopt, false}) ==

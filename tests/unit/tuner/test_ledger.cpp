@@ -1,10 +1,12 @@
 #include <doctest/doctest.h>
 
 #include <fstream>
+#include <sstream>
 
 #include "model/errors.hpp"
 #include "tests/unit/support/fixtures.hpp"
 #include "tuner/boot/config_file.hpp"
+#include "tuner/boot/file_changes.hpp"
 #include "tuner/boot/ledger.hpp"
 #include "tuner/boot/report_input.hpp"
 
@@ -172,4 +174,34 @@ TEST_CASE("a ledger's pending edit round trips and names only the files it recor
     CHECK_THROWS_WITH_AS(ledger_from_json(ledger_to_json(l), "ledger"),
                          doctest::Contains("the backup of /etc/kernel/cmdline"),
                          hugetune::RuntimeError);
+}
+
+TEST_CASE("a forged pending edit is refused before any backup of its bytes is written") {
+    Ledger l;
+    l.applied_at = "2026-01-02T03:04:05Z";
+    l.value = "8";
+    l.bootloader = "kernel-cmdline";
+    const std::string first_backup = "/etc/kernel/cmdline.hugetune-20260102T030405Z.bak";
+    l.files.push_back({"/etc/kernel/cmdline", FileKind::kernel_cmdline, first_backup, "a\n", "b\n",
+                       std::nullopt});
+    // The backup the file records holds its bytes from before: a pending edit naming it must too.
+    l.pending.push_back({"/etc/kernel/cmdline", first_backup, "forged\n", "b\n"});
+    CHECK_THROWS_WITH_AS(ledger_from_json(ledger_to_json(l), "ledger"),
+                         doctest::Contains("pending names '/etc/kernel/cmdline'"),
+                         hugetune::RuntimeError);
+    // A later apply's backup (another name) holds what that apply read, which the file itself
+    // must hold: checked before anything is written.
+    const std::string later_backup = "/etc/kernel/cmdline.hugetune-20260103T000000Z.bak";
+    l.pending[0] = {"/etc/kernel/cmdline", later_backup, "forged\n", "b\n"};
+    hugetune::test::ScratchDir dir;
+    std::filesystem::create_directories(dir.path / "etc/kernel");
+    std::filesystem::create_directories(dir.path / "var/lib/hugetune");
+    std::ofstream(dir.path / "etc/kernel/cmdline") << "hand edit\n";
+    std::ofstream(dir.path / "var/lib/hugetune/applied.json") << ledger_to_json(l).dump();
+    const hugetune::KernelFs root(dir.path);
+    std::ostringstream plan, err;
+    hugetune::Effects effects(root.root_dir(), false, plan);
+    CHECK_THROWS_WITH_AS(finish_interrupted_apply(root, effects, TargetOptions{}, err),
+                         doctest::Contains("holds other bytes than"), hugetune::RuntimeError);
+    CHECK_FALSE(std::filesystem::exists(dir.path / later_backup.substr(1)));
 }

@@ -48,3 +48,17 @@ TEST_CASE("unified diff matches diff -u") {
     auto body = [](const std::string& d) { return d.substr(d.find("@@")); };
     CHECK(body(unified_diff(a, b, "a", "b")) == body(r.out));
 }
+
+TEST_CASE("a file name or line cannot forge a line of the diff or reach the terminal raw") {
+    const std::string name = "/etc/default/grub.d/\x1b]0;x\a\n+GRUB_CMDLINE_LINUX=\"evil\".cfg";
+    const std::string d = unified_diff("a\x1b[2J\rb\nkeep\n", "c\nkeep\n", "a" + name, "b" + name);
+    CHECK(d ==
+          "--- a/etc/default/grub.d/\\x1b]0;x\\x07\\n+GRUB_CMDLINE_LINUX=\"evil\".cfg\n"
+          "+++ b/etc/default/grub.d/\\x1b]0;x\\x07\\n+GRUB_CMDLINE_LINUX=\"evil\".cfg\n"
+          "@@ -1,2 +1,2 @@\n"
+          "-a\\x1b[2J\\rb\n"
+          "+c\n"
+          " keep\n");
+    CHECK(unified_diff("a", "b\x1b", "a", "b").find("+b\\x1b\n\\ No newline at end of file\n") !=
+          std::string::npos);
+}
