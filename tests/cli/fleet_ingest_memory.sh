@@ -2,11 +2,14 @@
 # `fleet ingest` holds a few reports at a time (docs/fleet.md "Ingest": at most 16, two per
 # processor): its peak memory is set by the largest reports, not by how many the batch holds.
 # A batch of 18 reports of a few MB each and one of 36 such reports, both more than it ever
-# holds, are ingested into new SQLite files; the larger batch may take no more than four
-# reports' file size beyond the smaller one's peak (the preparing threads' own malloc arenas keep
-# some freed memory, about two reports' worth measured), where holding the batch would take 18
-# more reports, each several times its file size once parsed. A file larger than
-# any report is refused without being read whole.
+# holds, are ingested into new SQLite files; the larger batch may take no more than nine
+# reports' file size beyond the smaller one's peak, half of what holding the 18 more reports
+# would take even before parsing (each is several times its file size once parsed). The bound
+# is set by what the test must tell apart, not by this machine: the preparing threads' own malloc
+# arenas keep some freed memory, which varied from about two to over four reports' worth with
+# the threads' timing under load (a bound of four failed so, stored in
+# docs/measurements/ci-run-warm-2026-12-06.txt). A file larger than any report is refused
+# without being read whole.
 source "$(dirname "$0")/lib/harness.bash"
 source "$(dirname "$0")/lib/fleet.bash"
 require_command python3 "the test writes the reports and reads the kernel's memory count with it"
@@ -35,7 +38,7 @@ if ldd "$bin" 2>/dev/null | grep libasan >/dev/null; then
     skip "the binary is built with AddressSanitizer, whose quarantine holds freed memory; both ingests ran, the memory bound is the plain build's test"
 fi
 echo "peak resident memory: 18 reports of $report_kb kB: $peak18 kB; 36 of them: $peak36 kB"
-((peak36 <= peak18 + 4 * report_kb)) ||
+((peak36 <= peak18 + 9 * report_kb)) ||
     fail "36 reports took $peak36 kB, 18 took $peak18 kB: memory grows with the batch"
 
 # A file larger than any report is refused by its size after reading a little past the bound,
