@@ -93,14 +93,15 @@ figures: build
 test: test-deps format-check test-shipped test-package test-asan
 
 # The build users get (Release, -O3), with warnings as errors: some warnings appear only with
-# -O3's inlining, so this is the build that must stay clean. Built without unity, as packagers
-# build it (dh_cmake, a spec file), so a missing include fails here; its own directory, so `make
-# build` (warnings not errors) and `make test` do not rebuild each other's objects. It builds
-# the product and the shipped tests' programs only (the target shipped_tests); installing, as
-# cpack does, needs no more (CMAKE_SKIP_INSTALL_ALL_DEPENDENCY).
+# -O3's inlining, so this is the build that must stay clean. The product is built without unity,
+# as packagers build it (dh_cmake, a spec file), so a missing include fails here; its own
+# directory, so `make build` (warnings not errors) and `make test` do not rebuild each other's
+# objects. It builds the product and the shipped tests' programs only (the target
+# shipped_tests: the allocator's, and the model's and fleet's for their trials, as unity builds);
+# installing, as cpack does, needs no more (CMAKE_SKIP_INSTALL_ALL_DEPENDENCY).
 SHIPPED_UNITY ?= OFF
 test-build: test-deps
-	cmake -S . -B $(TEST_BUILD) -DCMAKE_BUILD_TYPE=Release -DHUGETUNE_WERROR=ON -DCMAKE_UNITY_BUILD=$(SHIPPED_UNITY) -DCMAKE_INSTALL_PREFIX=/usr -DCMAKE_SKIP_INSTALL_ALL_DEPENDENCY=ON $(LAUNCHER) $(CMAKE_ARGS) >/dev/null
+	cmake -S . -B $(TEST_BUILD) -DCMAKE_BUILD_TYPE=Release -DHUGETUNE_WERROR=ON -DCMAKE_UNITY_BUILD=$(SHIPPED_UNITY) -DHUGETUNE_TEST_UNITY=ON -DCMAKE_INSTALL_PREFIX=/usr -DCMAKE_SKIP_INSTALL_ALL_DEPENDENCY=ON $(LAUNCHER) $(CMAKE_ARGS) >/dev/null
 	cmake --build $(TEST_BUILD) -j $(JOBS) --target shipped_tests
 
 test-shipped: test-build
@@ -132,10 +133,13 @@ test-package: package
 # label shipped, which the Release build runs. This build also compiles each header alone
 # (HUGETUNE_HEADER_CHECK, cmake/HeaderCheck.cmake), which the unity build's batches would
 # otherwise hide.
+# Allocation stacks in a report 8 frames deep, not 30: recording every allocation's stack is a
+# fifth of the fleet suites' time under the sanitizers (docs/measurements/asan-options-*.txt).
+ASAN_TEST_OPTIONS ?= malloc_context_size=8
 test-asan: test-deps
 	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DHUGETUNE_SANITIZE=ON -DHUGETUNE_WERROR=ON -DHUGETUNE_HEADER_CHECK=ON -DCMAKE_UNITY_BUILD=$(UNITY) $(LAUNCHER) $(CMAKE_ARGS) >/dev/null
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
-	cd $(ASAN_BUILD) && ctest --output-on-failure -j $(JOBS) -LE shipped
+	cd $(ASAN_BUILD) && ASAN_OPTIONS=$(ASAN_TEST_OPTIONS) ctest --output-on-failure -j $(JOBS) -LE shipped
 
 # What the compiler cache gave since ccache-zero (.ci/run prints it): hits and misses.
 ccache-stats:

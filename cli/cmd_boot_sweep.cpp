@@ -398,6 +398,33 @@ std::vector<std::string> continue_command(const KernelFs& kfs, bool systemd,
     return {unit_binary(kfs, systemd), "boot-sweep", "continue", "--state", state.string()};
 }
 
+// The locks every start, continue and abort holds while it reads and writes the sweep's files:
+// on this machine the sweep's run lock; a tree under --root gets no file of ours, so its own
+// directory is locked, and there a --dry-run takes none.
+class SweepLocks {
+  public:
+    SweepLocks(const BootSweepOptions& o, const KernelFs& kfs)
+        : tree_(kfs.is_live() || o.dry_run ? std::nullopt : kfs.root_dir().try_lock()) {
+        if (kfs.is_live())
+            run_.emplace(kDefaultRuntimeDir);
+        else if (!o.dry_run && !tree_)
+            throw BusyError("another hugetune command is working on " + kfs.root().string() +
+                            "; wait for it to finish and run again");
+    }
+
+  private:
+    std::optional<FileLock> tree_;
+    std::optional<RunLock> run_;
+};
+
+// What a start, continue or abort killed between a temporary file and its rename left. Only
+// under SweepLocks: every command that writes these files holds them.
+void remove_sweep_temporaries(Effects& effects, const fs::path& state) {
+    for (const fs::path& path : {fs::path(bs::kUnitDir) / bs::kUnitName, state,
+                                 bs::result_path(state), bs::kActiveSweepPath})
+        effects.remove_stale_temporaries_of(path.string());
+}
+
 int plan_command(const BootSweepOptions& o, const KernelFs& kfs) {
     const bs::Plan plan = bs::make_plan(gather_facts(o, kfs), o.request);
     bs::State preview;
@@ -414,16 +441,7 @@ int start_command(const BootSweepOptions& o, const KernelFs& kfs) {
     const bs::Plan plan = bs::make_plan(gather_facts(o, kfs), o.request);
     const fs::path state = state_path(o, kfs);
     const std::vector<std::string> command = continue_command(kfs, o.systemd, state);
-    // The sweep's lock on this machine; a tree under --root gets no file of ours, so its own
-    // directory is locked, and there a --dry-run takes none.
-    std::optional<RunLock> run_lock;
-    if (kfs.is_live())
-        run_lock.emplace(kDefaultRuntimeDir);
-    const std::optional<FileLock> tree_lock =
-        kfs.is_live() || o.dry_run ? std::nullopt : kfs.root_dir().try_lock();
-    if (!kfs.is_live() && !o.dry_run && !tree_lock)
-        throw BusyError("another hugetune command is working on " + kfs.root().string() +
-                        "; wait for it to finish and run again");
+    const SweepLocks locks(o, kfs);
     if (const auto existing = bs::read_state(kfs.root_dir(), state.string());
         existing && existing->in_progress())
         throw BusyError("a boot sweep is in progress (" + bs::to_string(existing->phase) + ", " +
@@ -436,11 +454,7 @@ int start_command(const BootSweepOptions& o, const KernelFs& kfs) {
         require_usable_state(state, kfs);
     }
     Effects effects(kfs.root_dir(), o.dry_run, std::cout, flag_words());
-    // What a sweep command killed between a temporary file and its rename left; the locks above
-    // keep every other start out, and no continue or abort writes while no sweep is in progress.
-    for (const fs::path& path : {fs::path(bs::kUnitDir) / bs::kUnitName, state,
-                                 bs::result_path(state), bs::kActiveSweepPath})
-        effects.remove_stale_temporaries_of(path.string());
+    remove_sweep_temporaries(effects, state);
     bs::LiveHost host(kfs, effects, o.systemd, command, state);
     std::cout << printable_lines(bs::format_plan(plan));
     effects.write_file(bs::kActiveSweepPath.string(), state.string() + "\n");
@@ -457,6 +471,7 @@ int advance_command(const BootSweepOptions& o, const KernelFs& kfs, const std::s
     require_root_for_kexec(o, kfs, sub);
     const fs::path state = state_path(o, kfs);
     const std::string shown = kfs.shown(state.string());
+    const SweepLocks locks(o, kfs);
     auto saved = bs::read_state(kfs.root_dir(), state.string());
     if (!saved && sub == "abort")
         throw RuntimeError("no boot sweep state at " + shown + "; nothing to abort");
@@ -467,6 +482,7 @@ int advance_command(const BootSweepOptions& o, const KernelFs& kfs, const std::s
     if (!o.dry_run && saved->in_progress())
         require_usable_state(state, kfs);
     Effects effects(kfs.root_dir(), o.dry_run, std::cout, flag_words());
+    remove_sweep_temporaries(effects, state);
     bs::LiveHost host(kfs, effects, saved->systemd, continue_command(kfs, saved->systemd, state),
                       state);
     carry_and_report(decide(std::move(*saved), host.this_boot()), host, state);

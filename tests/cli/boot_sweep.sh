@@ -215,7 +215,26 @@ grep -qxF "ExecStart=/usr/sbin/hugetune boot-sweep continue --state $state_arg" 
 nothing_recorded
 
 boot "$step1" 1
+# A continue killed between a temporary file and its rename: the next continue (not its dry run)
+# removes what it left, holding the tree's lock as start and abort do.
+continue_left=("$root/etc/systemd/system/.hugetune-boot-sweep.service.tmp.Mn78Op"
+    "$(dirname "$state")/.$(basename "$state").tmp.Qr90St")
+touch "${continue_left[@]}"
+flock -o "$root" sleep 600 &
+tree_holder=$!
+track_background "$tree_holder"
+for _ in $(seq 100); do flock -n "$root" true 2>/dev/null || break; sleep 0.1; done
+expect_error 5 "another hugetune command is working on $root" \
+    "${sweep[@]}" continue --root "$root" --state "$state_arg"
+expect_error 5 "another hugetune command is working on $root" \
+    "${sweep[@]}" abort --root "$root" --state "$state_arg"
+pkill -P "$tree_holder" sleep
+wait "$tree_holder" 2>/dev/null || true
+expect 0 "${sweep[@]}" continue --root "$root" --state "$state_arg" --dry-run
+for left in "${continue_left[@]}"; do [[ -e $left ]] || fail "continue --dry-run removed $left"; done
+[[ $(field "$state" 'd["steps"][0].get("recorded")') == None ]] || fail "continue --dry-run recorded step 1"
 expect 0 "${sweep[@]}" continue --root "$root" --state "$state_arg"
+for left in "${continue_left[@]}"; do [[ ! -e $left ]] || fail "continue left $left"; done
 stdout_has "kexec into step 2 of 2"
 planned "$(kexec_load "$step2")"
 [[ $(field "$state" 'd["steps"][0]["recorded"]["milliseconds"]') == 900 ]] || fail "step 1 ms"

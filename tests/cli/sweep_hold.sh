@@ -16,14 +16,7 @@ held_sweep() {
     HUGETUNE_TEST_HOLD=$hold "$bin" "${sweep_args[@]}" >"$work/stdout" 2>"$work/stderr" &
     sweep=$!
     track_background "$sweep"
-    local i
-    for i in $(seq 600); do
-        grep -qx "held grow-raised $sweep" "$hold" && return 0
-        kill -0 "$sweep" 2>/dev/null || break
-        sleep 0.1
-    done
-    cat "$work/stderr" >&2
-    fail "the sweep did not hold at grow-raised: '$(cat "$hold")'"
+    wait_held "$hold" grow-raised "$sweep" "$work/stderr"
 }
 
 before=$(pool_snapshot)

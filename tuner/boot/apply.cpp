@@ -430,9 +430,10 @@ void apply_steps(const ApplyRequest& request, BootOutcome& done, std::ostream& o
 }  // namespace
 
 BootOutcome apply_boot_parameter(const ApplyRequest& request) {
-    return run_boot_steps([&](BootOutcome& done, std::ostream& out, std::ostream& err) {
-        apply_steps(request, done, out, err);
-    });
+    return run_boot_steps_locked(request.target,
+                                 [&](BootOutcome& done, std::ostream& out, std::ostream& err) {
+                                     apply_steps(request, done, out, err);
+                                 });
 }
 
 }  // namespace hugetune::boot

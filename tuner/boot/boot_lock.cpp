@@ -1,11 +1,13 @@
 #include "tuner/boot/boot_lock.hpp"
 
 #include <fcntl.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <string>
 
 #include "model/errors.hpp"
+#include "tuner/system/test_hold.hpp"
 
 namespace hugetune::boot {
 
@@ -32,9 +34,23 @@ FileLock held_boot_lock(const KernelFs& root) {
                 root);
 }
 
+bool lock_file_exists() {
+    return access(kBootLockPath.c_str(), F_OK) == 0;
+}
+
 }  // namespace
 
 BootConfigLock::BootConfigLock(const KernelFs& root) : lock_(held_boot_lock(root)) {}
+
+BootOutcome run_boot_steps_locked(const TargetOptions& target, const BootSteps& steps) {
+    // A root other than "/" is never the running machine (`--root /` is refused).
+    const bool unlocked = target.dry_run && target.root == "/" && !lock_file_exists();
+    BootOutcome outcome = run_boot_steps(steps);
+    test_hold_point(kHoldDryRunRead);
+    if (unlocked && lock_file_exists())
+        return run_boot_steps(steps);
+    return outcome;
+}
 
 std::optional<BootConfigLock> BootConfigLock::for_dry_run(const KernelFs& root) {
     if (!root.is_live())

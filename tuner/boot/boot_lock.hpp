@@ -7,6 +7,8 @@
 #include <optional>
 #include <utility>
 
+#include "tuner/boot/boot_change.hpp"
+#include "tuner/boot/boot_outcome.hpp"
 #include "tuner/kernel/kernel_fs.hpp"
 #include "tuner/system/file_lock.hpp"
 
@@ -30,5 +32,12 @@ class BootConfigLock {
     explicit BootConfigLock(FileLock lock) : lock_(std::move(lock)) {}
     FileLock lock_;
 };
+
+// Runs the steps of an apply or rollback (run_boot_steps), which take BootConfigLock. A dry run
+// on the running machine before any apply or rollback since boot finds no lock file and, making
+// none, holds nothing; a change that begins beside it creates the file before its first write.
+// So when the file is there once the dry run has read, it may have read half of that change: it
+// runs again, and then takes the lock (or says the change is running).
+BootOutcome run_boot_steps_locked(const TargetOptions& target, const BootSteps& steps);
 
 }  // namespace hugetune::boot

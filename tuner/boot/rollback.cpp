@@ -289,9 +289,10 @@ void rollback_steps(const TargetOptions& target, bool force, BootOutcome& done, 
 }  // namespace
 
 BootOutcome rollback_boot_parameter(const TargetOptions& target, bool force) {
-    return run_boot_steps([&](BootOutcome& done, std::ostream& out, std::ostream& err) {
-        rollback_steps(target, force, done, out, err);
-    });
+    return run_boot_steps_locked(target,
+                                 [&](BootOutcome& done, std::ostream& out, std::ostream& err) {
+                                     rollback_steps(target, force, done, out, err);
+                                 });
 }
 
 }  // namespace hugetune::boot

@@ -24,6 +24,10 @@ inline constexpr std::string_view kHoldGrowRaised = "grow-raised";
 inline constexpr std::string_view kHoldAllocFaulted = "alloc-faulted";
 inline constexpr std::string_view kHoldZeroFaulted = "zero-faulted";
 
+// A dry run of apply or rollback on the running machine has read and planned, and not yet
+// looked again for the boot configuration's lock file (tuner/boot/boot_lock.hpp).
+inline constexpr std::string_view kHoldDryRunRead = "dry-run-read";
+
 // Holds here when the test asked for `point` (see above); returns at once otherwise.
 void test_hold_point(std::string_view point);
 

@@ -199,6 +199,20 @@ expect_pools() {
     fi
 }
 
+# wait_held HOLD POINT PID STDERR: until the binary PID says in the file HOLD that it holds at
+# POINT (HUGETUNE_TEST_HOLD, tuner/system/test_hold.hpp), up to 60 s; fails showing its STDERR
+# when it exits first or never holds.
+wait_held() {
+    local hold=$1 point=$2 pid=$3 stderr=$4 i
+    for i in $(seq 600); do
+        grep -qx "held $point $pid" "$hold" && return 0
+        kill -0 "$pid" 2>/dev/null || break
+        sleep 0.1
+    done
+    cat "$stderr" >&2
+    fail "the binary did not hold at $point: '$(cat "$hold")'"
+}
+
 # wait_for_file FILE: until FILE exists and is not empty (a sweep has started), up to 20 s.
 wait_for_file() {
     local i

@@ -6,7 +6,8 @@
 
 using namespace hugetune;
 
-TEST_CASE("clean generated SKUs end hosts_disagree less than once in 100") {
+TEST_CASE("clean generated SKUs end hosts_disagree less than once in 100" *
+          doctest::test_suite("trials")) {
     // 150 SKUs of 8 to 32 hosts, the stored data's noise (docs/fleet.md "Outliers"): the
     // measurement's setting on fewer SKUs, so that the suite runs it. A rate of 1 in 100 or more
     // shows as 2 or more of 150.

@@ -78,7 +78,8 @@ std::vector<FleetRun> repeated(const FleetRun& run, const std::string& host, int
 
 }  // namespace
 
-TEST_CASE("one host's many runs have one host's say in the answer") {
+TEST_CASE("one host's many runs have one host's say in the answer" *
+          doctest::test_suite("trials")) {
     // A ninth host with a curve of its own: its one run, or the same run 1,000 times.
     const auto sku = seeded_sku(11);
     FleetRun contrary = sku.front();
@@ -100,7 +101,8 @@ TEST_CASE("one host's many runs have one host's say in the answer") {
           doctest::Approx(a1.recommendation.predicted_seconds).epsilon(1e-9));
 }
 
-TEST_CASE("a flooding outlier host is left out and the answer does not move") {
+TEST_CASE("a flooding outlier host is left out and the answer does not move" *
+          doctest::test_suite("trials")) {
     const auto sku = seeded_sku(11);
     const SkuAnswer before = answer_sku(sku, settle_options());
     FleetRun contrary = sku.front();

@@ -295,7 +295,8 @@ TEST_CASE("resamples without a usable fit: a coded warning above 5%, counted as 
     CHECK(*r.confidence <= static_cast<double>(r.usable_resamples) / r.resamples);
 }
 
-TEST_CASE("every prediction lies in its own bootstrap interval, and the report carries them") {
+TEST_CASE("every prediction lies in its own bootstrap interval, and the report carries them" *
+          doctest::test_suite("trials")) {
     for (std::uint64_t seed = 1; seed <= 3; ++seed) {
         CAPTURE(seed);
         const auto data = boot_table(usl_points({1, 2, 4, 8, 16, 32}, 0.05, 0.002, 3, 0.2, seed));
@@ -535,7 +536,8 @@ SweepData rerun_sweep(std::uint64_t seed, double sigma, double kappa) {
 // for theirs (Recommendation::confidence_spread, nominally 5%..95%), on a steeper and a flatter
 // optimum. With 5 rounds the resampled sweeps vary a little less than reruns do: the ranges hold
 // about three quarters of the other reruns' confidences, not the nominal 90% (README).
-TEST_CASE("the confidence of reruns agrees within the range each states") {
+TEST_CASE("the confidence of reruns agrees within the range each states" *
+          doctest::test_suite("trials")) {
     for (const auto& [sigma, kappa, least_share] :
          {std::tuple{0.1, 0.01, 0.7}, std::tuple{0.3, 0.02, 0.7}}) {
         CAPTURE(sigma);
