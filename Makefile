@@ -133,8 +133,8 @@ test-package: package
 # label shipped, which the Release build runs. This build also compiles each header alone
 # (HUGETUNE_HEADER_CHECK, cmake/HeaderCheck.cmake), which the unity build's batches would
 # otherwise hide.
-# Allocation stacks in a report 8 frames deep, not 30: recording every allocation's stack is a
-# fifth of the fleet suites' time under the sanitizers (docs/measurements/asan-options-*.txt).
+# Allocation stacks in a report 8 frames deep, not 30: a fleet trial under the sanitizers took
+# 1.08 times as long with 30 (docs/measurements/asan-costs-2026-12-06.txt).
 ASAN_TEST_OPTIONS ?= malloc_context_size=8
 test-asan: test-deps
 	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DHUGETUNE_SANITIZE=ON -DHUGETUNE_WERROR=ON -DHUGETUNE_HEADER_CHECK=ON -DCMAKE_UNITY_BUILD=$(UNITY) $(LAUNCHER) $(CMAKE_ARGS) >/dev/null
