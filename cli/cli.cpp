@@ -134,7 +134,20 @@ double parse_percent(std::string_view option, const std::string& text) {
     return percent / 100;
 }
 
+std::vector<std::string> list_items(std::string_view option, const std::string& text) {
+    std::vector<std::string> items;
+    for (const std::string_view item : comma_items(text)) {
+        if (item.empty())
+            usage_error(option, "'" + text +
+                                    "' has an empty item; separate the values by single commas, "
+                                    "with none before the first or after the last");
+        items.emplace_back(item);
+    }
+    return items;
+}
+
 std::vector<int> parse_thread_list(std::string_view option, const std::string& text) {
+    list_items(option, text);
     const ThreadCountList list = parse_thread_counts(text);
     if (list.not_a_count)
         usage_error(option,

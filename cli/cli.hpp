@@ -54,6 +54,12 @@ std::uint64_t parse_unsigned(std::string_view option, const std::string& text);
 // A percentage such as "2" or "2%" in [0, 100), as a fraction; UsageError naming `option`.
 double parse_percent(std::string_view option, const std::string& text);
 
+// The items of a list option's value ("--phases alloc,zero"), as model's comma_items splits
+// every list: UsageError "OPTION: 'TEXT' has an empty item; ..." for a comma first, last or
+// doubled, the same for every list option. An empty value has no item: the caller says what to
+// give.
+std::vector<std::string> list_items(std::string_view option, const std::string& text);
+
 // A list of thread counts, "1,2,4,8", as model::parse_thread_counts reads it (its range is the
 // caller's: per node or in total); UsageError "OPTION: 'x' is not a thread count; give a list
 // like 1,2,4,8" for an item that is not one, "OPTION: give a list like 1,2,4,8" for no item.

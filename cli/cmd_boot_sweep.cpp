@@ -9,7 +9,6 @@
 #include <filesystem>
 #include <iostream>
 #include <optional>
-#include <sstream>
 
 #include "cli/commands.hpp"
 #include "cli/help_formats.hpp"
@@ -121,9 +120,7 @@ std::vector<bool> setting_values(const std::string& flag, const std::string& tex
     if (text == "keep")
         return {};
     std::vector<bool> values;
-    std::stringstream in(text);
-    std::string item;
-    while (std::getline(in, item, ',')) {
+    for (const std::string& item : list_items(flag, text)) {
         if (item != names.first && item != names.second)
             usage_error(flag, "'" + item + "' is not one of " + allowed);
         const bool value = item == names.second;
@@ -131,7 +128,7 @@ std::vector<bool> setting_values(const std::string& flag, const std::string& tex
             usage_error(flag, "gives " + item + " twice; give each value once");
         values.push_back(value);
     }
-    if (values.empty() || text.back() == ',')
+    if (values.empty())
         usage_error(flag, "must be " + allowed);
     return values;
 }

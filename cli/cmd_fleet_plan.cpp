@@ -16,8 +16,17 @@ namespace {
 
 struct PlanCommand {
     std::string sku, db, share, values;
+    std::vector<int> value_list;  // --values read, before the database is opened
     bool status = false, stop = false, json = false;
 };
+
+std::vector<int> parse_values(const std::string& text) {
+    std::vector<int> out;
+    for (const std::string& item : list_items("--values", text))
+        out.push_back(static_cast<int>(std::min<std::uint64_t>(
+            parse_unsigned("--values", item), static_cast<std::uint64_t>(1) << 30)));
+    return out;
+}
 
 std::optional<PlanCommand> parse_plan(const Args& args) {
     PlanCommand o;
@@ -51,19 +60,9 @@ std::optional<PlanCommand> parse_plan(const Args& args) {
     if ((o.status || o.stop) && (!o.share.empty() || !o.values.empty()))
         usage_error(o.status ? "--status" : "--stop",
                     "--share and --values are for starting a plan");
+    if (!o.values.empty())
+        o.value_list = parse_values(o.values);
     return o;
-}
-
-std::vector<int> parse_values(const std::string& text) {
-    std::vector<int> out;
-    for (std::size_t at = 0; at <= text.size();) {
-        const std::size_t end = std::min(text.find(',', at), text.size());
-        const std::string item = text.substr(at, end - at);
-        out.push_back(static_cast<int>(std::min<std::uint64_t>(
-            parse_unsigned("--values", item), static_cast<std::uint64_t>(1) << 30)));
-        at = end + 1;
-    }
-    return out;
 }
 
 std::string now_text() {
@@ -143,7 +142,7 @@ int start_plan(fleet_db::FleetDb& db, const PlanCommand& o) {
     plan.started_at = now_text();
     const int cpus = answer.sku.nodes * answer.sku.hardware_threads_per_node;
     plan.values = o.values.empty() ? model::fleet::default_canary_values(plan.answer_threads, cpus)
-                                   : parse_values(o.values);
+                                   : o.value_list;
     if (const auto problem =
             model::fleet::canary_values_problem(plan.values, plan.answer_threads, cpus))
         usage_error("--values", *problem + "; give other values, e.g. " +

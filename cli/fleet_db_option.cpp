@@ -108,10 +108,7 @@ model::fleet::FleetOptions fleet_analysis_options(const AnalysisFlags& flags) {
         options.min_confidence = percent_option("--min-confidence", flags.min_confidence, 0, 100);
     options.include_outliers = flags.include_outliers;
     for (const auto& list : flags.accept_warnings) {
-        std::size_t begin = 0;
-        while (begin <= list.size()) {
-            const std::size_t comma = std::min(list.find(',', begin), list.size());
-            const std::string code = list.substr(begin, comma - begin);
+        for (const std::string& code : list_items("--accept-warning", list)) {
             if (!model::is_unfit_code(code)) {
                 usage_error("--accept-warning", "'" + code +
                                                     "' is not a warning that keeps an answer "
@@ -121,7 +118,6 @@ model::fleet::FleetOptions fleet_analysis_options(const AnalysisFlags& flags) {
             if (std::find(options.accepted_warnings.begin(), options.accepted_warnings.end(),
                           code) == options.accepted_warnings.end())
                 options.accepted_warnings.push_back(code);
-            begin = comma + 1;
         }
     }
     std::sort(options.accepted_warnings.begin(), options.accepted_warnings.end());

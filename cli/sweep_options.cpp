@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <sstream>
 
 #include "cli/setting_flags.hpp"
 #include "model/errors.hpp"
@@ -23,18 +22,9 @@ constexpr std::string_view kPageSizes =
     "the huge page size: one the kernel lists under /sys/kernel/mm/hugepages, written as 2M, 1G "
     "or, on arm64, 64K, 32M, 512M, 16G";
 
-std::vector<std::string> split_list(const std::string& text) {
-    std::vector<std::string> items;
-    std::stringstream in(text);
-    std::string item;
-    while (std::getline(in, item, ','))
-        items.push_back(item);
-    return items;
-}
-
 std::vector<Phase> parse_phase_list(const std::string& text) {
     std::vector<Phase> phases;
-    for (const auto& item : split_list(text)) {
+    for (const auto& item : list_items("--phases", text)) {
         auto p = parse_phase(item);
         if (!p)
             usage_error("--phases", "unknown phase '" + item + "'; use alloc, zero and/or grow");

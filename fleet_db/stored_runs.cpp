@@ -59,11 +59,8 @@ std::optional<std::string> optional_text(const soci::row& row, std::size_t at) {
 
 std::vector<std::string> split_codes(const std::string& text) {
     std::vector<std::string> codes;
-    for (std::size_t from = 0; from < text.size();) {
-        const auto comma = std::min(text.find(',', from), text.size());
-        codes.push_back(text.substr(from, comma - from));
-        from = comma + 1;
-    }
+    for (const std::string_view code : comma_items(text))
+        codes.emplace_back(code);
     return codes;
 }
 

@@ -4,6 +4,8 @@
 #include <charconv>
 #include <cstdio>
 
+#include "model/text.hpp"
+
 namespace hugetune {
 namespace {
 
@@ -30,14 +32,11 @@ std::optional<std::uint64_t> parse_thread_count(std::string_view text) {
 
 ThreadCountList parse_thread_counts(std::string_view list) {
     ThreadCountList parsed;
-    while (!list.empty()) {
-        const auto comma = list.find(',');
-        const std::string_view item = list.substr(0, comma);
+    for (const std::string_view item : comma_items(list)) {
         const auto count = decimal_count(item);
         if (!count)
             return {{}, std::string(item)};
         parsed.counts.push_back(*count);
-        list = comma == std::string_view::npos ? std::string_view{} : list.substr(comma + 1);
     }
     return parsed;
 }

@@ -91,6 +91,19 @@ std::string count_text(long long n, std::string_view noun, std::string_view plur
     return out.append(noun).append("s");
 }
 
+std::vector<std::string_view> comma_items(std::string_view text) {
+    std::vector<std::string_view> items;
+    if (text.empty())
+        return items;
+    for (std::size_t at = 0;;) {
+        const std::size_t comma = text.find(',', at);
+        items.push_back(text.substr(at, comma == std::string_view::npos ? text.npos : comma - at));
+        if (comma == std::string_view::npos)
+            return items;
+        at = comma + 1;
+    }
+}
+
 std::string_view trim(std::string_view s) {
     constexpr std::string_view blanks = " \t\r\n\v\f";
     const auto first = s.find_first_not_of(blanks);

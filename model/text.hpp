@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace hugetune {
 
@@ -51,6 +52,12 @@ std::string significant_text(double value, int digits);
 // "host") "3 hosts", count_text(0, "run") "0 runs"; `plural` for a noun that takes more than an
 // "s" (count_text(2, "query", "queries")). The one way output counts things.
 std::string count_text(long long n, std::string_view noun, std::string_view plural = {});
+
+// The items of a comma-separated list, as typed, in order: "1,2,4" is {"1", "2", "4"}; an empty
+// text has none. An empty item (a comma first, last or doubled) is kept as "" for the reader to
+// refuse: every list hugetune reads, from a flag or a stored column, is split here, so a
+// trailing comma means the same everywhere.
+std::vector<std::string_view> comma_items(std::string_view text);
 
 // s without its leading and trailing ASCII blanks (space, tab, CR, LF, VT, FF).
 std::string_view trim(std::string_view s);

@@ -142,11 +142,8 @@ std::string arm_values_text(const std::vector<int>& values) {
 
 std::vector<int> arm_values_of(const std::string& text) {
     std::vector<int> out;
-    for (std::size_t at = 0; at < text.size();) {
-        const std::size_t end = std::min(text.find(',', at), text.size());
-        out.push_back(std::stoi(text.substr(at, end - at)));
-        at = end + 1;
-    }
+    for (const std::string_view item : comma_items(text))
+        out.push_back(std::stoi(std::string(item)));
     return out;
 }
 

@@ -447,7 +447,7 @@ stdout_has "init_on_alloc=1"
 expect_error 2 "--init-on-alloc: gives 0 twice; give each value once" "${sweep[@]}" plan "${base_args[@]}" --init-on-alloc 0,0
 expect_error 2 "--init-on-alloc: 'keep' is not one of keep, 0, 1, or both (0,1)" "${sweep[@]}" plan "${base_args[@]}" --init-on-alloc 1,keep
 expect_error 2 "--hugetlb-free-vmemmap: 'yes' is not one of keep, off, on, or both (off,on)" "${sweep[@]}" plan "${base_args[@]}" --hugetlb-free-vmemmap yes
-expect_error 2 "--hugetlb-free-vmemmap: must be keep, off, on" "${sweep[@]}" plan "${base_args[@]}" --hugetlb-free-vmemmap on,
+expect_error 2 "--hugetlb-free-vmemmap: 'on,' has an empty item" "${sweep[@]}" plan "${base_args[@]}" --hugetlb-free-vmemmap on,
 expect 0 "${sweep[@]}" start "${set_args[@]}" --state "$state_arg" --dry-run
 stdout_has "would run: $(kexec_load "$set1")"
 nothing_recorded

@@ -94,4 +94,17 @@ expect_error 2 "'--report' is required" "$bin" cmdline
 # run --first-touch-gib: a positive size, and the zero phase it is read from.
 expect_error 2 "--first-touch-gib: give a positive size in GiB, e.g. 64" "$bin" run --first-touch-gib 0
 expect_error 2 "--first-touch-gib: the first touch is the zero phase's work; include zero in --phases" "$bin" run --first-touch-gib 8 --phases alloc
+# Every list option reads its commas one way (model/text.hpp comma_items, cli list_items): an
+# empty item, the last comma's included, is refused with the same line.
+empty_item="has an empty item; separate the values by single commas, with none before the first or after the last"
+for list in "1,2," ",1" "1,,2"; do
+    expect_error 2 "--threads: '$list' $empty_item" "$bin" sweep --threads "$list"
+    expect_error 2 "--threads: '$list' $empty_item" "$bin" run --threads "$list" --dry-run
+    expect_error 2 "--threads: '$list' $empty_item" "$bin" boot-sweep plan --threads "$list"
+    expect_error 2 "--values: '$list' $empty_item" "$bin" fleet plan --db "$work/lists.db" --sku skylake/4n/28t/192g/2048k --values "$list"
+done
+expect_error 2 "--phases: 'alloc,' $empty_item" "$bin" sweep --phases alloc,
+expect_error 2 "--init-on-alloc: '0,' $empty_item" "$bin" boot-sweep plan --init-on-alloc 0,
+expect_error 2 "--accept-warning: 'flat_curve,' $empty_item" \
+    "$bin" fleet recommend --db "$work/lists.db" --accept-warning flat_curve,
 echo "errors: ok"

@@ -35,14 +35,18 @@ std::string refusal_of_gib(const std::string& text) {
 
 TEST_CASE("--threads: a list of counts, the range left to the command") {
     CHECK(parse_thread_list("--threads", "1,2,4,8") == std::vector<int>{1, 2, 4, 8});
-    CHECK(parse_thread_list("--threads", "2,") == std::vector<int>{2});
     CHECK(parse_thread_list("--threads", "0,100000") == std::vector<int>{0, 100000});
     CHECK(refusal_of_threads("1,x") ==
           "--threads: 'x' is not a thread count; give a list like 1,2,4,8");
     CHECK(refusal_of_threads("1,-2") ==
           "--threads: '-2' is not a thread count; give a list like 1,2,4,8");
-    CHECK(refusal_of_threads(",") ==
-          "--threads: '' is not a thread count; give a list like 1,2,4,8");
+    const std::string empty_item =
+        "' has an empty item; separate the values by single commas, "
+        "with none before the first or after the last";
+    for (const char* list : {",", "2,", ",2", "1,,2"}) {
+        CAPTURE(list);
+        CHECK(refusal_of_threads(list) == "--threads: '" + std::string(list) + empty_item);
+    }
     CHECK(refusal_of_threads("") == "--threads: give a list like 1,2,4,8");
 }
 

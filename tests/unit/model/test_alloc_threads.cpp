@@ -35,7 +35,6 @@ TEST_CASE("thread count lists: digits between commas, the range left to the call
     CHECK(counts("1,2,4,8") == std::vector<int>{1, 2, 4, 8});
     CHECK(counts("2") == std::vector<int>{2});
     CHECK(counts("4,2,4") == std::vector<int>{4, 2, 4});
-    CHECK(counts("1,2,") == std::vector<int>{1, 2});
     CHECK(counts("0,100000") == std::vector<int>{0, 100000});
     CHECK(counts("").empty());
     CHECK_FALSE(parse_thread_counts("").not_a_count);
@@ -44,9 +43,9 @@ TEST_CASE("thread count lists: digits between commas, the range left to the call
         const char* list;
         const char* refused;
     };
-    for (const Case c :
-         {Case{"1,x", "x"}, Case{",1", ""}, Case{"1,,2", ""}, Case{"1, 2", " 2"}, Case{"-1", "-1"},
-          Case{"+2", "+2"}, Case{"0x10", "0x10"}, Case{"1,3000000000", "3000000000"}}) {
+    for (const Case c : {Case{"1,x", "x"}, Case{",1", ""}, Case{"1,,2", ""}, Case{"1,2,", ""},
+                         Case{"1, 2", " 2"}, Case{"-1", "-1"}, Case{"+2", "+2"},
+                         Case{"0x10", "0x10"}, Case{"1,3000000000", "3000000000"}}) {
         CAPTURE(c.list);
         const ThreadCountList parsed = parse_thread_counts(c.list);
         CHECK(parsed.not_a_count == std::optional<std::string>(c.refused));

@@ -132,6 +132,21 @@ TEST_CASE("join: the items with a separator between them, each as the text funct
           "[2 MiB] and [1 GiB]");
 }
 
+TEST_CASE("comma items: each item as typed, an empty one kept for the reader to refuse") {
+    using Items = std::vector<std::string_view>;
+    CHECK(comma_items("1,2,4") == Items{"1", "2", "4"});
+    CHECK(comma_items("alloc") == Items{"alloc"});
+    CHECK(comma_items("").empty());
+    CHECK(comma_items("1,2,") == Items{"1", "2", ""});
+    CHECK(comma_items(",1") == Items{"", "1"});
+    CHECK(comma_items("1,,2") == Items{"1", "", "2"});
+    CHECK(comma_items(",") == Items{"", ""});
+    CHECK(comma_items(" 1, 2") == Items{" 1", " 2"});
+    // join with "," writes what comma_items reads back, empty items included.
+    for (const Items& items : {Items{"a", "b"}, Items{"", "b"}, Items{"a", ""}, Items{"x"}})
+        CHECK(comma_items(join(items, ",")) == items);
+}
+
 TEST_CASE("printable text: control characters are escaped, everything else is kept") {
     CHECK(printable_text("plain text, naïve: ok\t(tab kept)") ==
           "plain text, naïve: ok\t(tab kept)");
