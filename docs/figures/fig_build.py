@@ -35,6 +35,19 @@ def amd64_lab_cases(r):
     return str(count)
 
 
+def add_ci_run(r, key, path):
+    """A .ci/run output: its step times, the shipped and sanitizer ctest runs, the cache's hits."""
+    for part, pattern in (("make_test_s", r"^ci: make test (\d+) s"), ("vmtest_s", r"make vmtest (\d+) s"),
+                          ("arm64_s", r"make package-arm64 (\d+) s"), ("total_s", r"total (\d+) s")):
+        r.add(f"build.{key}.{part}", path, lambda pattern=pattern: f"{int(r.file(path).grab(pattern)):,}")
+    ctest_total = r"^Total Test time \(real\) = +([\d.]+) sec"
+    r.add(f"build.{key}.shipped_tests_s", path,
+          lambda: str(round(float(r.file(path).grab(ctest_total, nth=0)))))
+    r.add(f"build.{key}.asan_tests_s", path,
+          lambda: f"{round(float(r.file(path).grab(ctest_total, nth=1))):,}")
+    r.add(f"build.{key}.hits", path, lambda: r.file(path).grab(r"^ccache: Hits: +(\d+) /"))
+
+
 def register(r):
     ci, empty = M + "ci-run-2026-12-03.txt", M + "ci-run-empty-cache-2026-12-03.txt"
     for key, path in (("ci", ci), ("ci_empty_cache", empty)):
@@ -45,19 +58,10 @@ def register(r):
         r.add(f"build.{key}.lab_cases", path,
               lambda path=path: str(len(r.file(path).grab_all(r"^vmlab: (PASS|FAIL) ", 1))), optional=True)
     r.add("build.lab_cases_amd64", "tests/vm/cases", lambda: amd64_lab_cases(r))
-    # .ci/run from a fresh clone with an empty compiler cache, each test once (2026-12-06).
-    ci_cold = M + "ci-run-cold-2026-12-06.txt"
-    for part, pattern in (("make_test_s", r"^ci: make test (\d+) s"), ("vmtest_s", r"make vmtest (\d+) s"),
-                          ("arm64_s", r"make package-arm64 (\d+) s"), ("total_s", r"total (\d+) s")):
-        r.add(f"build.ci_cold_2026_12_06.{part}", ci_cold,
-              lambda pattern=pattern: f"{int(r.file(ci_cold).grab(pattern)):,}")
-    ctest_total = r"^Total Test time \(real\) = +([\d.]+) sec"
-    r.add("build.ci_cold_2026_12_06.shipped_tests_s", ci_cold,
-          lambda: str(round(float(r.file(ci_cold).grab(ctest_total, nth=0)))))
-    r.add("build.ci_cold_2026_12_06.asan_tests_s", ci_cold,
-          lambda: f"{round(float(r.file(ci_cold).grab(ctest_total, nth=1))):,}")
-    r.add("build.ci_cold_2026_12_06.hits", ci_cold,
-          lambda: r.file(ci_cold).grab(r"^ccache: Hits: +(\d+) /"))
+    # .ci/run from a fresh clone, each test once: with an empty compiler cache, and with the
+    # cache the runs before filled after the slow tests moved (2026-12-06).
+    add_ci_run(r, "ci_cold_2026_12_06", M + "ci-run-cold-2026-12-06.txt")
+    add_ci_run(r, "ci_warm_2026_12_06_c", M + "ci-run-warm-2026-12-06-c.txt")
     py = M + "python-start-2026-12-05.txt"
     r.grab("build.python_start.shim_s", py, r"^shim: ([\d.]+) s a start")
     r.grab("build.python_start.debian_s", py, r"/usr/bin/python3: ([\d.]+) s a start")

@@ -223,6 +223,7 @@ touch "${continue_left[@]}"
 flock -o "$root" sleep 600 &
 tree_holder=$!
 track_background "$tree_holder"
+at_exit "pkill -P $tree_holder sleep 2>/dev/null; true"
 for _ in $(seq 100); do flock -n "$root" true 2>/dev/null || break; sleep 0.1; done
 expect_error 5 "another hugetune command is working on $root" \
     "${sweep[@]}" continue --root "$root" --state "$state_arg"

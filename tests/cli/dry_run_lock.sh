@@ -53,6 +53,8 @@ for command in "apply --value 8 --no-regenerate" "rollback --no-regenerate"; do
     flock -o "$lock" sleep 600 &
     holder=$!
     track_background "$holder"
+    # flock holds the lock itself (-o); its sleep ends here or, on a failure, at exit.
+    at_exit "pkill -P $holder sleep 2>/dev/null; true"
     for _ in $(seq 100); do flock -n "$lock" true 2>/dev/null || break; sleep 0.1; done
     ! flock -n "$lock" true || fail "$name: flock did not take $lock"
     finish
