@@ -62,6 +62,7 @@ def register(r):
     # cache the runs before filled after the slow tests moved (2026-12-06).
     add_ci_run(r, "ci_cold_2026_12_06", M + "ci-run-cold-2026-12-06.txt")
     add_ci_run(r, "ci_warm_2026_12_06_c", M + "ci-run-warm-2026-12-06-c.txt")
+    add_ci_run(r, "ci_warm_2026_12_06_d", M + "ci-run-warm-2026-12-06-d.txt")
     py = M + "python-start-2026-12-05.txt"
     r.grab("build.python_start.shim_s", py, r"^shim: ([\d.]+) s a start")
     r.grab("build.python_start.debian_s", py, r"/usr/bin/python3: ([\d.]+) s a start")
