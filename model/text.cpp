@@ -97,7 +97,7 @@ std::vector<std::string_view> comma_items(std::string_view text) {
         return items;
     for (std::size_t at = 0;;) {
         const std::size_t comma = text.find(',', at);
-        items.push_back(text.substr(at, comma == std::string_view::npos ? text.npos : comma - at));
+        items.push_back(text.substr(at, comma - at));  // to the end when there is no comma
         if (comma == std::string_view::npos)
             return items;
         at = comma + 1;

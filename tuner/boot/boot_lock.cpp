@@ -46,10 +46,10 @@ BootOutcome run_boot_steps_locked(const TargetOptions& target, const BootSteps& 
     // A root other than "/" is never the running machine (`--root /` is refused).
     const bool unlocked = target.dry_run && target.root == "/" && !lock_file_exists();
     BootOutcome outcome = run_boot_steps(steps);
+    if (!unlocked)
+        return outcome;
     test_hold_point(kHoldDryRunRead);
-    if (unlocked && lock_file_exists())
-        return run_boot_steps(steps);
-    return outcome;
+    return lock_file_exists() ? run_boot_steps(steps) : outcome;
 }
 
 std::optional<BootConfigLock> BootConfigLock::for_dry_run(const KernelFs& root) {
