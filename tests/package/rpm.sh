@@ -6,8 +6,8 @@
 # which must agree in path, type, mode, size and link target except where
 # packaging/rpm/file-differences.txt says; then `rpm -i` into a scratch root with a scratch database,
 # `rpm -V` there, the %preun on the ledger of an apply to a copy of a fixture root, `rpm -e`,
-# and nothing of the package left in the root. `make test-package` runs it after
-# tests/package/deb.sh.
+# and nothing of the package left in the root. It changes nothing outside a temporary folder,
+# so it needs no root; `make test-package` runs it after tests/package/deb.sh.
 #   tests/package/rpm.sh build-test/rpm/hugetune.spec build-test/rpm/RPMS/x86_64/hugetune-0.2.0-1.x86_64.rpm \
 #       build-test/package/hugetune_0.2.0_amd64.deb
 set -euo pipefail
@@ -43,8 +43,9 @@ echo "rpmlint $(rpmlint --version) on $spec and $package"
 status=0
 lint=$(rpmlint -c "$rpmlint_config" -r "$rpmlintrc" "$spec" "$package" 2>&1) || status=$?
 echo "$lint"
-grep -Eq '; 0 errors, 0 warnings,' <<<"$lint" && ((status == 0)) ||
+if ((status != 0)) || ! grep -Eq '; 0 errors, 0 warnings,' <<<"$lint"; then
     fail "rpmlint reports the errors or warnings above (exit $status): fix them, or filter one that is wrong for this package in packaging/rpm/hugetune.rpmlintrc with the reason"
+fi
 
 query() { rpm -qp --qf "$1" "$package"; }
 version=$(dpkg-deb -f "$deb" Version)
@@ -87,12 +88,16 @@ unlisted() {
     for pattern in "$@"; do
         matched=0
         while read -r path rest; do
+            # shellcheck disable=SC2053  # a pattern
             if [[ $path == $pattern ]]; then matched=1 && break; fi
         done <"$list"
         ((matched)) || fail "$differences: '$pattern' matches no file of the package any more"
     done
     while read -r path rest; do
-        for pattern in "$@"; do [[ $path == $pattern ]] && continue 2; done
+        for pattern in "$@"; do
+            # shellcheck disable=SC2053  # a pattern
+            [[ $path == $pattern ]] && continue 2
+        done
         echo "$path $rest"
     done <"$list"
 }
