@@ -63,7 +63,7 @@ fi
     fail "Recommends is '$(rpm -qp --recommends "$package")', not bash-completion"
 [[ $(rpm -qp --suggests "$package" | sort | tr '\n' ' ') == 'gnuplot kexec-tools man-db ' ]] ||
     fail "Suggests is '$(rpm -qp --suggests "$package" | tr '\n' ' ')', not the .deb's gnuplot, kexec-tools, man-db"
-rpm -qp --changelog "$package" | grep -q "^- What changed in each release: /usr/share/doc/hugetune/CHANGELOG.md$" ||
+grep -q "^- What changed in each release: CHANGELOG.md in the documentation (rpm -qd hugetune)$" <<<"$(rpm -qp --changelog "$package")" ||
     fail "the RPM's changelog does not point at CHANGELOG.md"
 
 # Each file (not directory) as "path mode size link" from dpkg-deb -c or rpm -qlv, which print
@@ -141,6 +141,8 @@ done
     fail "the unit is not wanted by multi-user.target"
 [[ $(in_root -q --qf '[%{FILEFLAGS:fflags} %{FILENAMES}\n]' hugetune | grep ' /usr/share/doc/hugetune/copyright$') == *l*' '* ]] ||
     fail "/usr/share/doc/hugetune/copyright is not the package's %license"
+grep -qx /usr/share/doc/hugetune/CHANGELOG.md <<<"$(in_root -qd hugetune)" ||
+    fail "rpm -qd hugetune does not list CHANGELOG.md, which the changelog points at"
 
 # The %preun is packaging/prerm behind rpm's argument: the count of instances left, 0 at an
 # erase. rpm runs it inside the scratch root, which lacks /bin/sh and the binary's libraries
@@ -148,7 +150,7 @@ done
 # PATH and the ledger of an apply to a copy of a fixture root (HUGETUNE_PRERM_ROOT, as
 # tests/package/deb.sh runs the prerm); rpm -e then skips it (--nopreun).
 preun=$work/preun
-query '%{PREUNPROG}' | grep -qx /bin/sh || fail "the %preun is not run by /bin/sh"
+[[ $(query '%{PREUNPROG}') == /bin/sh ]] || fail "the %preun is not run by /bin/sh"
 query '%{PREUN}' >"$preun"
 sh -n "$preun" || fail "the %preun is not valid sh"
 apply_root=$work/apply-root
