@@ -3,7 +3,7 @@
 # rpmlint on the spec and the package, failing on any error or warning not filtered with its
 # reason in packaging/rpm/hugetune.rpmlintrc; its header (version, the libraries it requires,
 # what it recommends and suggests, no boot tool required); its files against the .deb's,
-# which must agree in path, type, mode, size and link target except where
+# which must agree in path, type, mode, size, bytes and link target except where
 # packaging/rpm/file-differences.txt says; then `rpm -i` into a scratch root with a scratch database,
 # `rpm -V` there, the %preun on the ledger of an apply to a copy of a fixture root, `rpm -e`,
 # and nothing of the package left in the root. It changes nothing outside a temporary folder,
@@ -135,6 +135,13 @@ mapfile -t installed < <(in_root -ql hugetune)
 for f in "${installed[@]}"; do
     [[ -e $root$f || -L $root$f ]] || fail "rpm -ql lists $f, missing in $root"
 done
+# The same bytes as the .deb's, file by file (the sizes agreed above).
+dpkg-deb -x "$deb" "$work/deb"
+while read -r path mode _; do
+    if [[ $mode == -* ]] && ! cmp -s "$work/deb$path" "$root$path"; then
+        fail "$path differs from the .deb's"
+    fi
+done <"$work/rpm.compared"
 "$root/usr/bin/hugetune" --version | grep -Eq "^hugetune $version \\(([0-9a-f]{7,40}|unknown)\\)$" ||
     fail "hugetune --version: $("$root/usr/bin/hugetune" --version)"
 [[ $(readlink "$root/usr/lib/systemd/system/multi-user.target.wants/hugetune-verify.service") == ../hugetune-verify.service ]] ||
