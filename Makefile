@@ -142,7 +142,8 @@ rpm: test-build
 # says SKIPPED and why. Then the RPM: rpmlint, its files against the .deb's, and an install and
 # erase in a scratch root (tests/package/rpm.sh), which leaves this machine alone. Both fit in
 # make test: on the 2-CPU machine under a load of 10, make rpm took 26 s with its check that the
-# Release tree is built, and the RPM's test 5 s (docs/measurements/rpm-package-2026-12-06.txt).
+# Release tree is built, and the RPM's test 5 s (docs/measurements/rpm-package-2026-12-06.txt);
+# make test-package, both packages, 85 s (docs/measurements/test-package-2026-12-06.txt).
 test-package: package rpm
 	tests/package/lintian.sh $(TEST_BUILD)/package/hugetune_*.deb
 	@status=0; HUGETUNE_PACKAGE_TEST=1 tests/package/deb.sh $(TEST_BUILD)/package/hugetune_*.deb || status=$$?; \
