@@ -126,9 +126,10 @@ package: test-build
 # (hugetune_build_dir: no build of its own), into $(TEST_BUILD)/rpm/RPMS/. _topdir keeps
 # rpmbuild's work in the build tree instead of ~/rpmbuild; --nodeps, because rpmbuild looks for
 # the spec's BuildRequires (the RHEL family's package names) in an RPM database, and here the
-# Debian packages of BUILD_PKGS provide them. Debian's brp-compress (rpm 4.18) runs bash's
-# `read -d` under /bin/sh, fails with "Illegal option -d" and compresses nothing: it is left
-# out, as the build compresses the man pages itself (cmake/Generated.cmake).
+# Debian packages of BUILD_PKGS provide them. Debian's /usr/lib/rpm/brp-compress (rpm
+# 4.18.0+dfsg-1+deb12u1) is a #!/bin/sh script that uses bash's `read -d`: under Debian's dash it
+# prints "Illegal option -d" and compresses nothing. It is left out, as the build compresses the
+# man pages itself (cmake/Generated.cmake).
 RPM_TOPDIR = $(abspath $(TEST_BUILD))/rpm
 rpm: test-build
 	rm -rf $(RPM_TOPDIR)/RPMS $(RPM_TOPDIR)/BUILDROOT $(RPM_TOPDIR)/BUILD
