@@ -179,7 +179,8 @@ in_root -e --nopreun --force-debian hugetune
 in_root -q hugetune >/dev/null 2>&1 && fail "rpm -q hugetune: still installed after rpm -e"
 left=$(cd "$root" && find . ! -type d ! -path './var/lib/rpm/*' | sed 's/^\.//')
 [[ -z $left ]] || fail "left in $root after rpm -e: $left"
-for dir in /usr/share/hugetune /usr/share/doc/hugetune /usr/libexec/hugetune; do
-    [[ ! -e $root$dir ]] || fail "left in $root after rpm -e: $dir"
+# Nor a directory the package owned (rpm -ql listed them with the files).
+for f in "${installed[@]}"; do
+    [[ ! -e $root$f && ! -L $root$f ]] || fail "left in $root after rpm -e: $f"
 done
 echo "rpm: linted, $(stat -c %s "$package") bytes; installed into a scratch root, verified and erased; nothing left"
