@@ -1275,14 +1275,14 @@ PY
     db_sql "$db" "SELECT report FROM runs r JOIN hosts h ON h.id = r.host_id WHERE h.hostname = 'escapes'" >"$work/groups-escapes.txt"
     grep -F '"generated \"quoted\" back\\slash"' "$work/groups-escapes.txt" >/dev/null ||
         fail "groups: the escaped text was not stored as written"
-    # The SKU's 622 runs read back as they come (on PostgreSQL a cursor, more than one fetch of
-    # fleet_queries.cpp kRowsPerFetch): every run, and the answer SQLite gives.
+    # The SKU's runs read back as they come (on PostgreSQL a cursor, more than one fetch of
+    # fleet_queries.cpp kRowsPerFetch, 512): the answer SQLite gives.
     local sku fields='d["hosts"], d["runs"], d["status"], d["hugepage_alloc_threads"], d["confidence"]'
     sku=$(sku_key_of "$d/g1.json")
     expect 0 "$bin" fleet recommend --db "$sqlite" --sku "$sku" --json
     json_field "$out" "$fields" >"$work/groups-answer-sqlite.txt"
     expect 0 "$bin" fleet recommend --db "$db" --sku "$sku" --json
-    [[ $(json_field "$out" 'd["runs"]') == 622 ]] || fail "groups: the answer read $(json_field "$out" 'd["runs"]') runs, not 622"
+    (($(json_field "$out" 'd["runs"]') > 512)) || fail "groups: the answer read $(json_field "$out" 'd["runs"]') runs, one fetch or less"
     [[ $(json_field "$out" "$fields") == "$(cat "$work/groups-answer-sqlite.txt")" ]] ||
         fail "groups: the answer differs from SQLite's: $(json_field "$out" "$fields") against $(cat "$work/groups-answer-sqlite.txt")"
 }
