@@ -34,6 +34,7 @@ constexpr ExitCodeMeaning kExitCodeMeanings[] = {
     {ExitCode::not_root, "the command needs root"},
     {ExitCode::unsupported, "this kernel lacks what the command needs (e.g. no hugetlb support)"},
     {ExitCode::busy, "another hugetune is running (lock held)"},
+    {ExitCode::internal, "internal error: a bug in hugetune, not in the input or the machine"},
     {ExitCode::interrupted, "interrupted; the machine was restored before exiting"},
 };
 
@@ -337,6 +338,13 @@ ErrorReport current_error() {
         throw;
     } catch (const Error& e) {
         return {error_text(e), e.code(), true};
+    } catch (const std::logic_error& e) {
+        // What the code itself rules out: a precondition the caller had to meet, an index that
+        // had to exist. Never the user's mistake, so not exit 1 or 2 like one.
+        return {std::string("internal error: ") + e.what() +
+                    "; this is a bug in hugetune, not in the input or the machine: please report "
+                    "it with the command line that gave it",
+                ExitCode::internal, false};
     } catch (const std::exception& e) {
         return {e.what(), ExitCode::failure, false};
     }

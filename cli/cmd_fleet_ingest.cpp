@@ -352,7 +352,7 @@ class LinesReader {
 // stored, which are stored in the order given. At most kWindowUnits units, and kWindowBytes of
 // what they would store, are held ready at once: memory stays bounded by those and the units
 // being prepared, not by the batch. The window is as long as one of PostgreSQL's groups of
-// reports (fleet_db.cpp kRunCopyRows), so the preparing goes on while the storing thread sends
+// reports (ingest_batch.cpp kRunCopyRows), so the preparing goes on while the storing thread sends
 // a group and waits for the server. An error that is not a refusal is handed to the storing
 // thread at its unit's turn.
 class Preparers {

@@ -56,10 +56,6 @@ std::optional<RecommendCommand> parse_recommend(const Args& args) {
     return o;
 }
 
-std::string number_text(double value) {
-    return decimals_text(value, 2);
-}
-
 // The hosts' recorded boots beside the sweeps' prediction, a line per value booted.
 void print_boots(const model::fleet::SkuBoots& b) {
     std::cout << "\nboots      " << count_text(b.boots, "boot") << " of "
@@ -68,17 +64,18 @@ void print_boots(const model::fleet::SkuBoots& b) {
     if (b.other_boots > 0)
         std::cout << " (" << count_text(b.other_boots, "boot") << " of other kernels or HVO)";
     if (b.calibration) {
-        std::cout << "; boots/prediction " << number_text(*b.calibration);
+        std::cout << "; boots/prediction " << decimals_text(*b.calibration, 2);
         if (b.calibration_low && b.calibration_high)
-            std::cout << " (" << number_text(*b.calibration_low) << " to "
-                      << number_text(*b.calibration_high) << ")";
+            std::cout << " (" << decimals_text(*b.calibration_low, 2) << " to "
+                      << decimals_text(*b.calibration_high, 2) << ")";
     }
     for (const auto& v : b.values) {
-        std::cout << "\n  threads=" << v.threads << ": " << number_text(v.ms_per_1000_pages)
-                  << " ms per 1,000 pages (" << number_text(v.low) << " to " << number_text(v.high)
-                  << "), " << count_text(v.hosts, "host") << ", " << count_text(v.boots, "boot");
+        std::cout << "\n  threads=" << v.threads << ": " << decimals_text(v.ms_per_1000_pages, 2)
+                  << " ms per 1,000 pages (" << decimals_text(v.low, 2) << " to "
+                  << decimals_text(v.high, 2) << "), " << count_text(v.hosts, "host") << ", "
+                  << count_text(v.boots, "boot");
         if (v.predicted_ms_per_1000_pages)
-            std::cout << "; predicted " << number_text(*v.predicted_ms_per_1000_pages);
+            std::cout << "; predicted " << decimals_text(*v.predicted_ms_per_1000_pages, 2);
     }
     std::cout << "\n  " << printable_text(b.reason);
 }
@@ -89,11 +86,11 @@ void print_answer(const model::fleet::FleetAnswer& a) {
     std::cout << "decision   "
               << (a.decision == model::Decision::set ? "set" : "keep the kernel default,")
               << " hugepage_alloc_threads=" << a.hugepage_alloc_threads << "\n";
-    std::cout << "predicted  " << number_text(a.predicted_seconds) << " s";
+    std::cout << "predicted  " << decimals_text(a.predicted_seconds, 2) << " s";
     if (a.predicted_seconds_low && a.predicted_seconds_high)
-        std::cout << " (" << number_text(*a.predicted_seconds_low) << " to "
-                  << number_text(*a.predicted_seconds_high) << " s)";
-    std::cout << ", saving " << number_text(a.saving_seconds) << " s, confidence "
+        std::cout << " (" << decimals_text(*a.predicted_seconds_low, 2) << " to "
+                  << decimals_text(*a.predicted_seconds_high, 2) << " s)";
+    std::cout << ", saving " << decimals_text(a.saving_seconds, 2) << " s, confidence "
               << (a.confidence ? decimals_text(*a.confidence * 100, 0) + "%" : std::string("-"))
               << "\n";
     std::cout << "pool       " << a.pool.pages << " pages of " << a.pool.page_size_kb
@@ -111,7 +108,7 @@ void print_answer(const model::fleet::FleetAnswer& a) {
     }
     std::cout << "verified   " << count_text(a.verified_boots, "boot");
     if (a.verification_ratio)
-        std::cout << ", measured/predicted " << number_text(*a.verification_ratio);
+        std::cout << ", measured/predicted " << decimals_text(*a.verification_ratio, 2);
     if (a.boots)
         print_boots(*a.boots);
     std::cout << "\nstatus     " << model::fleet::to_string(a.status);

@@ -9,7 +9,7 @@ namespace hugetune::cli {
 namespace {
 
 // A number, or "-" for none.
-std::string number_text(const std::optional<double>& value, int decimals, double scale = 1) {
+std::string cell_text(const std::optional<double>& value, int decimals, double scale = 1) {
     return value ? decimals_text(*value * scale, decimals) : "-";
 }
 
@@ -26,11 +26,11 @@ void print_row(const SkuRow& row) {
         return;
     }
     const auto& a = *row.answer;
-    const std::string confidence = number_text(a.confidence, 0, 100);
+    const std::string confidence = cell_text(a.confidence, 0, 100);
     std::cout << "  hosts " << a.hosts << "  runs " << a.runs << "  " << value_text(a)
               << "  confidence " << (confidence == "-" ? confidence : confidence + "%")
-              << "  saving " << number_text(a.saving_seconds, 2) << " s  verified boots "
-              << a.verified_boots << "  measured/predicted " << number_text(a.verification_ratio, 2)
+              << "  saving " << cell_text(a.saving_seconds, 2) << " s  verified boots "
+              << a.verified_boots << "  measured/predicted " << cell_text(a.verification_ratio, 2)
               << "  pool " << a.pool.pages << "  ";
     if (a.status_reasons.empty())
         std::cout << model::fleet::to_string(a.status);

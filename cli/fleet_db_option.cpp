@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -10,6 +11,7 @@
 #include "model/errors.hpp"
 #include "model/fleet/host_name.hpp"
 #include "model/fleet/host_runs.hpp"
+#include "model/input/json_text.hpp"
 #include "model/text.hpp"
 #include "model/warning.hpp"
 #include "tuner/system/own_binary.hpp"
@@ -145,57 +147,26 @@ std::string answer_inputs(const std::string& runs_digest, const model::fleet::Fl
            runs_digest;
 }
 
-// Where the JSON value that starts at `at` ends (one past it), passing over strings and what
-// nests; text.size() when it does not end. Checks no more than that: the text is parsed after.
-std::size_t value_end(std::string_view text, std::size_t at) {
-    int depth = 0;
-    for (std::size_t i = at; i < text.size(); ++i) {
-        const char c = text[i];
-        if (c == '"') {
-            for (++i; i < text.size() && text[i] != '"'; ++i)
-                if (text[i] == '\\')
-                    ++i;
-            if (depth == 0)
-                return i + 1;
-        } else if (c == '{' || c == '[') {
-            ++depth;
-        } else if (c == '}' || c == ']') {
-            if (depth == 0)
-                return i;  // a scalar ended by its container
-            if (--depth == 0)
-                return i + 1;
-        } else if (c == ',' && depth == 0) {
-            return i;
-        }
-    }
-    return text.size();
+// The answer as the database keeps it: the fit apart from the rest (fleet_db.hpp KeptAnswer).
+fleet_db::KeptAnswer kept_form(const model::fleet::FleetAnswer& answer) {
+    nlohmann::json document = to_json(answer);
+    fleet_db::KeptAnswer kept{"", document["recommendation"].dump()};
+    document["recommendation"] = nlohmann::json::object();
+    kept.headline = document.dump();
+    return kept;
 }
 
-// The kept answer's text with its fit (the top-level "recommendation") as {}: the fit is nearly
-// all of the text (the residuals of every curve over every host's points, MB per SKU), and a
-// command that prints only the headline fields does not read it. Nothing when the text does not
-// hold the member as to_json(FleetAnswer).dump() writes it; the text is then read whole.
-std::optional<std::string> without_fit(const std::string& text) {
-    static constexpr std::string_view key = "\"recommendation\":";
-    std::size_t at = 0;
-    for (std::size_t i = 1; i < text.size() && text[0] == '{';) {
-        if (text.compare(i, key.size(), key) == 0) {
-            at = i + key.size();
-            break;
-        }
-        const std::size_t end = value_end(text, i);
-        if (end == i)  // the object's '}'
-            break;
-        i = end;
-        while (i < text.size() && (text[i] == ',' || text[i] == ':'))
-            ++i;
+// A kept answer read back, its fit {} unless it was read; nothing when it is damaged or of
+// another layout (the answer is then computed again).
+std::optional<model::fleet::FleetAnswer> read_kept(const fleet_db::KeptAnswer& kept, Fit fit) {
+    try {
+        nlohmann::json document = model::parse_json_document(kept.headline);
+        if (fit == Fit::read)
+            document["recommendation"] = model::parse_json_document(kept.fit);
+        return model::fleet::read_fleet_answer(document);
+    } catch (const std::exception&) {
+        return std::nullopt;
     }
-    if (at == 0)
-        return std::nullopt;
-    const std::size_t end = value_end(text, at);
-    if (end >= text.size())
-        return std::nullopt;
-    return text.substr(0, at) + "{}" + text.substr(end);
 }
 
 }  // namespace
@@ -209,14 +180,9 @@ model::fleet::FleetAnswer answer_of_sku(fleet_db::FleetDb& db, const std::string
     const bool keep = !own_binary_digest().empty();
     const std::string inputs = keep ? answer_inputs(db.runs_digest(sku_key), options) : "";
     if (keep)
-        if (const auto kept = db.kept_answer(sku_key, inputs)) {
-            try {
-                const auto headline = fit == Fit::left_out ? without_fit(*kept) : std::nullopt;
-                return model::fleet::read_fleet_answer(
-                    nlohmann::json::parse(headline ? *headline : *kept));
-            } catch (const std::exception&) {  // damaged or of another layout: computed again
-            }
-        }
+        if (const auto kept = db.kept_answer(sku_key, inputs, fit == Fit::read))
+            if (auto answer = read_kept(*kept, fit))
+                return std::move(*answer);
     // The runs go to the model as they are read: a SKU of 100,000 hosts is never held as stored
     // runs beside what is read of them.
     model::fleet::HostRunsReader runs(sku_runs_input(sku_key));
@@ -239,7 +205,7 @@ model::fleet::FleetAnswer answer_of_sku(fleet_db::FleetDb& db, const std::string
     const model::fleet::FleetAnswer answer = model::fleet::fleet_answer(
         model::fleet::answer_sku(std::move(hosts), options, sku_runs_input(sku_key), boots));
     if (keep)
-        db.keep_answer(sku_key, inputs, to_json(answer).dump());
+        db.keep_answer(sku_key, inputs, kept_form(answer));
     return answer;
 }
 

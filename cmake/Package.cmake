@@ -49,3 +49,32 @@ set(CPACK_DEBIAN_PACKAGE_SUGGESTS "gnuplot-nox, kexec-tools, man-db")
 set(CPACK_DEBIAN_PACKAGE_CONTROL_EXTRA ${PROJECT_SOURCE_DIR}/packaging/prerm)
 set(CPACK_DEBIAN_PACKAGE_CONTROL_STRICT_PERMISSION ON)
 include(CPack)
+
+# `make rpm`: the RHEL family's package, by rpmbuild from BUILD/rpm/hugetune.spec, which is
+# packaging/rpm/hugetune.spec.in with what the .deb takes from here and from packaging/prerm.
+# rpm reads % as a macro in the description and the scriptlet: doubled, it stays a %.
+function(hugetune_rpm_text text out)
+  string(REPLACE "%" "%%" text "${text}")
+  set(${out} "${text}" PARENT_SCOPE)
+endfunction()
+# A summary starts with a capital (rpmlint's summary-not-capitalized); Debian's synopsis does not.
+string(SUBSTRING "${CPACK_PACKAGE_DESCRIPTION_SUMMARY}" 0 1 first)
+string(SUBSTRING "${CPACK_PACKAGE_DESCRIPTION_SUMMARY}" 1 -1 rest)
+string(TOUPPER "${first}" first)
+hugetune_rpm_text("${first}${rest}" HUGETUNE_RPM_SUMMARY)
+hugetune_rpm_text("${CPACK_PACKAGE_DESCRIPTION}" HUGETUNE_RPM_DESCRIPTION)
+# The prerm from its first command on: rpm runs %preun with /bin/sh itself, and the comments
+# above that speak of dpkg (the spec says how rpm calls it).
+file(READ ${PROJECT_SOURCE_DIR}/packaging/prerm prerm)
+string(REGEX REPLACE "^(#[^\n]*\n)+" "" prerm "${prerm}")
+string(STRIP "${prerm}" prerm)
+hugetune_rpm_text("${prerm}" HUGETUNE_RPM_PREUN)
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/packaging/prerm)
+# The changelog entry's date, the commit's (cmake/GitCommit.cmake), as rpm writes it.
+execute_process(COMMAND date -u -d "@${HUGETUNE_COMMIT_EPOCH}" "+%a %b %d %Y"
+                OUTPUT_VARIABLE HUGETUNE_RPM_CHANGELOG_DATE OUTPUT_STRIP_TRAILING_WHITESPACE
+                RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "date -d @${HUGETUNE_COMMIT_EPOCH} failed (${rc})")
+endif()
+configure_file(packaging/rpm/hugetune.spec.in ${CMAKE_BINARY_DIR}/rpm/hugetune.spec @ONLY)

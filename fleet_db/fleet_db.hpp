@@ -117,6 +117,14 @@ struct ForgetResult {
     std::vector<std::string> plans_ended;           // SKUs whose open canary plan ends with them
 };
 
+// A SKU's answer as the database keeps it (docs/fleet.md "Answers kept"): the JSON that
+// `fleet recommend --json` prints, its fit (the top-level `recommendation`) as {} in
+// `headline` and kept whole in `fit`.
+struct KeptAnswer {
+    std::string headline;
+    std::string fit;
+};
+
 class IngestBatch;
 
 class FleetDb {
@@ -189,13 +197,15 @@ class FleetDb {
     // Throws FleetDbError (usage) when no verification or more than one has that key.
     ForgetResult forget_verification(const std::string& key, bool dry_run);
 
-    // The answer kept for the SKU when it was computed from `inputs`, else nothing.
-    std::optional<std::string> kept_answer(const std::string& sku_key, const std::string& inputs);
+    // The answer kept for the SKU when it was computed from `inputs`, else nothing; its fit
+    // only when `with_fit` (else empty: the fit is nearly all of a kept answer's bytes).
+    std::optional<KeptAnswer> kept_answer(const std::string& sku_key, const std::string& inputs,
+                                          bool with_fit);
     // Keeps the answer for the SKU, replacing the one before. False when the database does not
     // take it now (read-only; another writer holds SQLite's lock, not waited for): the answer
     // stands, it is computed again next time.
     bool keep_answer(const std::string& sku_key, const std::string& inputs,
-                     const std::string& answer);
+                     const KeptAnswer& answer);
     int schema_version();
 
     // Stores the record (its own transaction); false when its boot is stored already.

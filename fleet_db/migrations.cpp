@@ -47,7 +47,7 @@ const std::vector<std::vector<std::string>> kMigrations = {
         // at another boot is kept beside the first. `block_hash` (content_hash of `block`)
         // tells blocks apart; the rows of version 2 come over with a placeholder that
         // kCarriedVerificationPrefix marks, replaced by their hash in the same transaction
-        // (fleet_db.cpp), as SQL has no FNV-1a.
+        // (data_migrations.cpp), as SQL has no FNV-1a.
         "CREATE TABLE verifications_3 ({id}, run_id BIGINT NOT NULL REFERENCES runs(id),"
         " block_hash TEXT NOT NULL, verified INTEGER NOT NULL, measured_ms DOUBLE PRECISION,"
         " threads INTEGER, predicted_ms DOUBLE PRECISION, ratio DOUBLE PRECISION,"
@@ -62,13 +62,13 @@ const std::vector<std::vector<std::string>> kMigrations = {
     {
         // init_on_alloc joins the SKU key (docs/fleet.md): each SKU row says it (null: the
         // reports do not), and the runs stored under a key without it move to the key their
-        // report gives, in the same transaction (fleet_db.cpp: SQL cannot read the reports).
+        // report gives, in the same transaction (data_migrations.cpp: SQL cannot read the reports).
         "ALTER TABLE skus ADD COLUMN init_on_alloc INTEGER",
     },
     {
         // No statement: a CPU the table did not name no longer keys `unknown` but its identity
         // (docs/fleet.md "The SKU key"), and each run moves to the key its report's reader now
-        // gives, in the same transaction (fleet_db.cpp: SQL cannot read the reports).
+        // gives, in the same transaction (data_migrations.cpp: SQL cannot read the reports).
     },
     {
         // Host names as DNS compares them (docs/fleet.md "The host-name rule"): lower case,
@@ -85,7 +85,7 @@ const std::vector<std::vector<std::string>> kMigrations = {
     {
         // Each run's digest (model/fleet/run_digest.hpp): the facts of its report the SKU's
         // answer reads, so an answer reads numbers, not report texts; the report stays whole.
-        // Written for every stored run in the same transaction (fleet_db.cpp).
+        // Written for every stored run in the same transaction (data_migrations.cpp).
         // A table of its own: SQLite reads a row's columns in order, so a digest stored after
         // the report would be reached through the report's overflow pages.
         "CREATE TABLE run_digests (run_id BIGINT PRIMARY KEY REFERENCES runs(id),"
@@ -93,7 +93,7 @@ const std::vector<std::vector<std::string>> kMigrations = {
     },
     {
         // No statement: on PostgreSQL, the large texts (reports, digests, kept answers) are
-        // compressed with lz4, the faster, where the server has it, not pglz (fleet_db.cpp,
+        // compressed with lz4, the faster, where the server has it, not pglz (data_migrations.cpp,
         // docs/fleet.md "Schema and migrations").
         // SQLite does not compress.
     },
@@ -114,7 +114,7 @@ const std::vector<std::vector<std::string>> kMigrations = {
     {
         // Canary plans (docs/fleet.md "Canary plans"): per SKU, the values its arms boot, the
         // share of hosts, the answer and the time it started; ended_at once stopped. At most
-        // one plan of a SKU is open (ended_at null), which fleet_db.cpp keeps so.
+        // one plan of a SKU is open (ended_at null), which fleet_queries.cpp keeps so.
         "CREATE TABLE canary_plans ({id}, sku_key TEXT NOT NULL, arm_values TEXT NOT NULL,"
         " share DOUBLE PRECISION NOT NULL, answer_threads INTEGER NOT NULL,"
         " started_at TEXT NOT NULL, ended_at TEXT, end_reason TEXT)",
@@ -146,15 +146,22 @@ const std::vector<std::vector<std::string>> kMigrations = {
     },
     {
         // A run's warning codes are those its report's facts give, not its list (docs/fleet.md
-        // "How a SKU's answer is made"): every digest is written again (fleet_db.cpp), and the
+        // "How a SKU's answer is made"): every digest is written again (data_migrations.cpp), and the
         // answers kept were judged by the lists.
         "DELETE FROM sku_answers",
     },
     {
         // Each run's hardware identity joins its digest (docs/fleet.md "The host-name rule"),
-        // where a SKU's answer reads it: every digest is written again (fleet_db.cpp), and the
+        // where a SKU's answer reads it: every digest is written again (data_migrations.cpp), and the
         // answers kept counted a host name's machines as one host.
         "DELETE FROM sku_answers",
+    },
+    {
+        // A kept answer's fit (its `recommendation`, nearly all of its text) in a column of its
+        // own, so a command that prints the headline reads only that (docs/fleet.md "Answers
+        // kept"); the answers kept before held both in one text.
+        "DELETE FROM sku_answers",
+        "ALTER TABLE sku_answers ADD COLUMN fit TEXT NOT NULL DEFAULT '{}'",
     },
 };
 

@@ -46,6 +46,11 @@ inline constexpr int kLz4Version = 8;
 inline constexpr std::string_view kLz4Columns[][2] = {
     {"runs", "report"}, {"run_digests", "digest"}, {"sku_answers", "answer"}};
 
+// Migration 17 keeps a kept answer's fit in a column of its own (sku_answers.fit), compressed
+// as migration 8 compresses the others.
+inline constexpr int kAnswerFitVersion = 17;
+inline constexpr std::string_view kAnswerFitColumn[][2] = {{"sku_answers", "fit"}};
+
 // Migration 9 adds boot_records; a writer that may only add boot records (PostgreSQL's boot
 // writer role) needs at least this version and never migrates.
 inline constexpr int kBootRecordsVersion = 9;

@@ -24,6 +24,7 @@ enum class ExitCode : int {
     not_root = 3,      // the command changes the machine and needs root
     unsupported = 4,   // this kernel lacks what the command needs (e.g. no hugetlb)
     busy = 5,          // another hugetune holds the lock
+    internal = 70,     // a bug in hugetune (a broken invariant, std::logic_error), never the input
     interrupted = 130  // stopped by SIGINT/SIGTERM/SIGHUP after restoring the machine
 };
 

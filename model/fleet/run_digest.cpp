@@ -3,11 +3,11 @@
 #include <algorithm>
 #include <charconv>
 #include <exception>
-#include <thread>
 
 #include "model/documents/json_values.hpp"
 #include "model/input/json_plain.hpp"
 #include "model/input/json_text.hpp"
+#include "model/parallel.hpp"
 
 namespace hugetune::model::fleet {
 namespace {
@@ -289,27 +289,8 @@ std::vector<std::optional<RunFacts>> read_run_digests(std::span<const std::strin
     std::vector<std::optional<RunFacts>> out(texts.size());
     // Below this many digests a thread costs more than it saves.
     constexpr std::size_t kDigestsPerThread = 256;
-    const std::size_t threads = std::clamp<std::size_t>(
-        texts.size() / kDigestsPerThread, 1, std::max(1u, std::thread::hardware_concurrency()));
-    const std::size_t share = (texts.size() + threads - 1) / threads;
-    std::vector<std::exception_ptr> failures(threads);  // out of memory, say
-    const auto work = [&](std::size_t t) {
-        try {
-            for (std::size_t i = t * share; i < std::min(texts.size(), (t + 1) * share); ++i)
-                out[i] = read_run_digest(texts[i], input);
-        } catch (...) {
-            failures[t] = std::current_exception();
-        }
-    };
-    std::vector<std::thread> helpers;
-    for (std::size_t t = 1; t < threads; ++t)
-        helpers.emplace_back(work, t);
-    work(0);
-    for (auto& h : helpers)
-        h.join();
-    for (const auto& f : failures)
-        if (f)
-            std::rethrow_exception(f);
+    parallel_for(texts.size(), threads_for(texts.size(), kDigestsPerThread),
+                 [&](std::size_t i) { out[i] = read_run_digest(texts[i], input); });
     return out;
 }
 

@@ -8,20 +8,22 @@
 
 #include <cstddef>
 #include <nlohmann/json.hpp>
-#include <stdexcept>
 #include <string>
 #include <string_view>
 
+#include "model/errors.hpp"
 #include "model/input/json_plain.hpp"
 
 namespace hugetune::model {
 
-class JsonTextError : public std::runtime_error {
+// A text that is no JSON document hugetune reads: bad input (exit 2) wherever it is not read
+// into a message naming the file first.
+class JsonTextError : public Error {
   public:
     // `byte`: where the parser stopped (1-based, as nlohmann/json counts; 0 when unknown).
     JsonTextError(const std::string& detail, std::size_t byte, bool truncated,
                   bool beyond_bounds = false)
-        : std::runtime_error(detail),
+        : Error(ExitCode::usage, detail),
           byte_(byte),
           truncated_(truncated),
           beyond_bounds_(beyond_bounds) {}

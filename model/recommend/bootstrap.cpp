@@ -1,14 +1,12 @@
 #include "model/recommend/bootstrap.hpp"
 
 #include <algorithm>
-#include <atomic>
 #include <cmath>
-#include <exception>
 #include <map>
 #include <span>
-#include <thread>
 
 #include "model/fit/resampling.hpp"
+#include "model/parallel.hpp"
 
 namespace hugetune::model::recommend {
 
@@ -245,14 +243,7 @@ ResampleOutcome one_resample(const ResampleSource& from, const ModelSelection& m
 }
 
 // Below this many resamples per thread a thread costs more than it saves.
-constexpr int kResamplesPerThread = 64;
-
-int bootstrap_threads(const RecommendOptions& o) {
-    const int wanted = o.threads > 0
-                           ? o.threads
-                           : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-    return std::clamp(o.resamples / kResamplesPerThread, 1, wanted);
-}
+constexpr std::size_t kResamplesPerThread = 64;
 
 }  // namespace
 
@@ -264,28 +255,12 @@ Bootstrap run_bootstrap(const CostSeries& cost, const ModelSelection& model,
         return out;
     const ResampleSource from = resample_source(cost, chosen, out.method);
     std::vector<ResampleOutcome> outcomes(static_cast<std::size_t>(o.resamples));
-    std::atomic<int> next{0};
-    std::exception_ptr failure;
-    std::atomic<bool> failed{false};
-    const auto work = [&] {
-        try {
-            for (int b = next++; b < o.resamples && !failed; b = next++)
-                outcomes[static_cast<std::size_t>(b)] =
-                    one_resample(from, model, chosen, predictor, ours, o,
-                                 resample_seed(seed, static_cast<std::uint64_t>(b)));
-        } catch (...) {
-            if (!failed.exchange(true))
-                failure = std::current_exception();
-        }
-    };
-    std::vector<std::thread> helpers;
-    for (int t = 1; t < bootstrap_threads(o); ++t)
-        helpers.emplace_back(work);
-    work();
-    for (auto& h : helpers)
-        h.join();
-    if (failure)
-        std::rethrow_exception(failure);
+    const auto threads = threads_for(outcomes.size(), kResamplesPerThread,
+                                     static_cast<std::size_t>(std::max(o.threads, 0)));
+    parallel_for(outcomes.size(), threads, [&](std::size_t b) {
+        outcomes[b] = one_resample(from, model, chosen, predictor, ours, o,
+                                   resample_seed(seed, static_cast<std::uint64_t>(b)));
+    });
     // In resample order, so the figures do not depend on which thread drew what.
     out.resamples = o.resamples;
     out.seconds.resize(predictor.candidates.size());

@@ -10,12 +10,12 @@ require_command python3 "the suite edits reports with it"
 start_postgres
 fleet_suite "$pg_url"
 
-# Migration 8: the large texts compressed with lz4 where the server has it, pglz (the column's
+# Migrations 8 and 17: the large texts compressed with lz4 where the server has it, pglz (the column's
 # default, '') where it does not; a server without lz4 is no reason to refuse the database.
 lz4=$(db_sql "$pg_url" "SELECT COUNT(*) FROM pg_settings WHERE name = 'default_toast_compression' AND 'lz4' = ANY(enumvals)")
-compression=$(db_sql "$pg_url" "SELECT string_agg(c.relname || '.' || a.attname || '=' || a.attcompression::text, ' ' ORDER BY c.relname) FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid WHERE (c.relname, a.attname) IN (('runs', 'report'), ('run_digests', 'digest'), ('sku_answers', 'answer'))")
+compression=$(db_sql "$pg_url" "SELECT string_agg(c.relname || '.' || a.attname || '=' || a.attcompression::text, ' ' ORDER BY c.relname, a.attname) FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid WHERE (c.relname, a.attname) IN (('runs', 'report'), ('run_digests', 'digest'), ('sku_answers', 'answer'), ('sku_answers', 'fit'))")
 if [[ $lz4 == 1 ]]; then
-    [[ $compression == "run_digests.digest=l runs.report=l sku_answers.answer=l" ]] ||
+    [[ $compression == "run_digests.digest=l runs.report=l sku_answers.answer=l sku_answers.fit=l" ]] ||
         fail "lz4 is not set: $compression"
 else
     echo "note: this PostgreSQL has no lz4; its columns keep pglz: $compression"
@@ -65,7 +65,7 @@ boots_suite "$boots_url"
 # in another COPY than its first.
 db_sql "$pg_url" "CREATE DATABASE boot_lines"
 boot_lines_suite "${pg_url/\/postgres\?//boot_lines?}" 2600
-# Reports in more than one of the groups PostgreSQL's ingest sends (fleet_db.cpp kRunCopyRows),
+# Reports in more than one of the groups PostgreSQL's ingest sends (ingest_batch.cpp kRunCopyRows),
 # filed and stored as SQLite does.
 db_sql "$pg_url" "CREATE DATABASE groups"
 groups_suite "${pg_url/\/postgres\?//groups?}"

@@ -75,7 +75,7 @@ other_documents=(
     "reports/prometheus.cpp: the Prometheus labels"
     "fleet_db/report_intake.cpp: the intake's version check before the reader"
     "cli/setting_flags.cpp cli/commands.cpp: setting and command names, not JSON"
-    "fleet_db/fleet_db.cpp: libpq's connection keywords, not JSON"
+    "fleet_db/db_target.cpp: libpq's connection keywords, not JSON"
     "model/fleet/run_facts.cpp: a stored verification's name in messages"
     "model/fleet/run_digest.cpp: a run's digest, the facts of its report the fleet keeps"
     "model/documents/boot_record.cpp: the boot record"

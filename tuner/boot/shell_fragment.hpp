@@ -7,10 +7,11 @@
 #pragma once
 
 #include <cstddef>
-#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "model/errors.hpp"
 
 namespace hugetune::boot {
 
@@ -44,10 +45,12 @@ struct ShellFragment {
     bool crlf = false;                    // lines end with "\r\n"
 };
 
-class ShellParseError : public std::runtime_error {
+// A file of assignments hugetune cannot read with certainty: bad input (exit 2) wherever it is
+// not read into a message naming the file first.
+class ShellParseError : public Error {
   public:
     ShellParseError(std::size_t line, const std::string& message)
-        : std::runtime_error("line " + std::to_string(line) + ": " + message), line_(line) {}
+        : Error(ExitCode::usage, "line " + std::to_string(line) + ": " + message), line_(line) {}
     std::size_t line() const { return line_; }
 
   private:

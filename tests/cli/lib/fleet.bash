@@ -698,12 +698,19 @@ answers_kept_suite() {
     expect 0 "$bin" fleet export --db "$db" --format json
     [[ $(json_field "$out" '[x["status_reason"][:4] for x in d if x["sku"] == "'"$sku"'"][0]') == KEPT ]] ||
         fail "export did not take the kept answer: $(cat "$out")"
-    # The commands that print only the headline fields do not read the kept fit (nearly all of
-    # the kept text): with the fit made unreadable they still take the kept answer.
+    # The fit is kept apart from the headline (its own column, nearly all of the kept bytes), as
+    # {} in the headline; the commands that print only the headline fields do not read it: with
+    # the fit made unreadable they still take the kept answer, and those that print the fit
+    # compute the answer anew.
+    [[ $(db_sql "$db" "SELECT CASE WHEN answer LIKE '%\"recommendation\":{}%' AND fit LIKE '{%' THEN 1 ELSE 0 END FROM sku_answers WHERE sku_id = $sku_id") == 1 ]] ||
+        fail "the kept headline holds its fit, or the fit is not kept apart"
     db_sql "$db" "UPDATE sku_answers SET answer = REPLACE(answer, '\"reason\":\"', '\"reason\":\"KEPT ') WHERE sku_id = $sku_id" >/dev/null
-    db_sql "$db" "UPDATE sku_answers SET answer = REPLACE(answer, '\"recommendation\":{', '\"recommendation\":{\"unread\":x,') WHERE sku_id = $sku_id" >/dev/null
+    db_sql "$db" "UPDATE sku_answers SET fit = 'unread' WHERE sku_id = $sku_id" >/dev/null
     expect 0 "$bin" fleet recommend --db "$db" --sku "$sku"
     stdout_has "KEPT"
+    expect 0 "$bin" fleet recommend --db "$db" --sku "$sku" --json
+    [[ $(json_field "$out" 'd["status_reason"][:4]') != KEPT ]] || fail "a kept answer whose fit is damaged was taken whole"
+    db_sql "$db" "UPDATE sku_answers SET answer = REPLACE(answer, '\"status_reason\":\"', '\"status_reason\":\"KEPT ') WHERE sku_id = $sku_id" >/dev/null
     # A new verification of a run verified before: computed anew.
     cp "$work/verified.json" "$work/verified3.json"
     "$bin" verify --log "$src/tests/fixtures/boot/logs/dmesg-6.15-default-threads.log" \
@@ -751,6 +758,7 @@ digests_suite() {
     db_sql "$db" "DROP TABLE run_digests" >/dev/null
     db_sql "$db" "DROP TABLE boot_records" >/dev/null
     db_sql "$db" "DROP TABLE canary_plans" >/dev/null
+    db_sql "$db" "ALTER TABLE sku_answers DROP COLUMN fit" >/dev/null  # migration 17's
     db_sql "$db" "UPDATE schema_info SET version = 6" >/dev/null
     db_sql "$db" "DELETE FROM sku_answers" >/dev/null
     expect 0 "$bin" fleet recommend --db "$db" --sku "$sku" --json
@@ -843,6 +851,7 @@ host_names_suite() {
     db_sql "$old" "DROP TABLE run_digests" >/dev/null
     db_sql "$old" "DROP TABLE boot_records" >/dev/null
     db_sql "$old" "DROP TABLE canary_plans" >/dev/null
+    db_sql "$old" "ALTER TABLE sku_answers DROP COLUMN fit" >/dev/null  # migration 17's
     db_sql "$old" "UPDATE schema_info SET version = 5" >/dev/null
     expect 0 "$bin" fleet runs --db "$old" --json
     [[ $(json_field "$out" 'sorted(set(r["host"] for r in d))') == "['web-17']" ]] ||
@@ -919,10 +928,11 @@ json.dump(doc, open(sys.argv[1], "w"))' "$d/bad.json"
     # A database of version 15: its digests (version 2) have no identity; opened, each is
     # written again, and the hosts are the same.
     db_sql "$db" "UPDATE run_digests SET digest = replace(digest, '\"v\":3', '\"v\":2')" >/dev/null
+    db_sql "$db" "ALTER TABLE sku_answers DROP COLUMN fit" >/dev/null  # migration 17's
     db_sql "$db" "UPDATE schema_info SET version = 15" >/dev/null
     expect 0 "$bin" fleet hosts --db "$db" --sku "$sku" --json
     [[ $(json_field "$out" "$hosts") == "$want" ]] || fail "hosts after migration 16: $(cat "$out")"
-    [[ $(db_sql "$db" "SELECT version FROM schema_info") == 16 ]] || fail "not migrated to 16"
+    [[ $(db_sql "$db" "SELECT version FROM schema_info") == 17 ]] || fail "not migrated to 17"
     [[ $(db_sql "$db" "SELECT COUNT(*) FROM run_digests WHERE digest LIKE '%\"v\":3%' AND digest LIKE '%\"hardware\":%'") == \
         "$(run_count "$db")" ]] || fail "digests after migration 16: $(db_sql "$db" "SELECT digest FROM run_digests" | cut -c1-200)"
 }
@@ -1218,7 +1228,7 @@ for row in sys.stdin.read().rstrip("\n").split("\x1e"):
           repr(float(v[9])) if v[9] else None, v[10], sha(v[11]) if v[11] else None)'
 }
 
-# groups_suite DB: an ingest larger than one of PostgreSQL's groups (500 reports, fleet_db.cpp
+# groups_suite DB: an ingest larger than one of PostgreSQL's groups (500 reports, fleet_db/ingest_batch.cpp
 # kRunCopyRows): a report stored before and a conflict in a later group than their host's, a
 # report whose stored text holds escapes, a second ingest of hosts stored before, each filed as
 # SQLite files it (a conflict exits 2, the rest stored), and runs stored as SQLite stores them, row for row.
@@ -1265,6 +1275,16 @@ PY
     db_sql "$db" "SELECT report FROM runs r JOIN hosts h ON h.id = r.host_id WHERE h.hostname = 'escapes'" >"$work/groups-escapes.txt"
     grep -F '"generated \"quoted\" back\\slash"' "$work/groups-escapes.txt" >/dev/null ||
         fail "groups: the escaped text was not stored as written"
+    # The SKU's 622 runs read back as they come (on PostgreSQL a cursor, more than one fetch of
+    # fleet_queries.cpp kRowsPerFetch): every run, and the answer SQLite gives.
+    local sku fields='d["hosts"], d["runs"], d["status"], d["hugepage_alloc_threads"], d["confidence"]'
+    sku=$(sku_key_of "$d/g1.json")
+    expect 0 "$bin" fleet recommend --db "$sqlite" --sku "$sku" --json
+    json_field "$out" "$fields" >"$work/groups-answer-sqlite.txt"
+    expect 0 "$bin" fleet recommend --db "$db" --sku "$sku" --json
+    [[ $(json_field "$out" 'd["runs"]') == 622 ]] || fail "groups: the answer read $(json_field "$out" 'd["runs"]') runs, not 622"
+    [[ $(json_field "$out" "$fields") == "$(cat "$work/groups-answer-sqlite.txt")" ]] ||
+        fail "groups: the answer differs from SQLite's: $(json_field "$out" "$fields") against $(cat "$work/groups-answer-sqlite.txt")"
 }
 
 # stale_suite DB: sixteen generated hosts of one SKU, four monthly reports each, the newest on a

@@ -155,7 +155,7 @@ TEST_CASE("fleet db: forget removes the selected runs, their hosts and SKUs left
     const auto v = verified_at("boot-1", 900);
     db.ingest({report_of("a", &v), report_of("b")});
     const std::string sku = db.sku_keys().at(0);
-    CHECK(db.keep_answer(sku, "in", "{}"));
+    CHECK(db.keep_answer(sku, "in", {"{}", "{}"}));
     RunSelection host_a;
     host_a.host = "a";
     const auto dry = db.forget_runs(host_a, true);
@@ -165,12 +165,12 @@ TEST_CASE("fleet db: forget removes the selected runs, their hosts and SKUs left
     CHECK(dry.skus.empty());  // host b keeps it
     CHECK(dry.answers_dropped == std::vector<std::string>{sku});
     CHECK(db.list_runs({}).size() == 2);  // a dry run changes nothing
-    CHECK(db.kept_answer(sku, "in").has_value());
+    CHECK(db.kept_answer(sku, "in", false).has_value());
     const auto done = db.forget_runs(host_a, false);
     CHECK(done.hosts == dry.hosts);
     CHECK(db.list_runs({}).size() == 1);
     CHECK_FALSE(db.sku_of_host("a").has_value());
-    CHECK_FALSE(db.kept_answer(sku, "in").has_value());
+    CHECK_FALSE(db.kept_answer(sku, "in", false).has_value());
     RunSelection old;
     old.before = "2999-01-01";
     CHECK(db.forget_runs(old, false).skus == std::vector<std::string>{sku});
@@ -228,14 +228,25 @@ TEST_CASE("fleet db: an answer is kept per SKU and taken only with its inputs") 
     auto db = FleetDb::open(t.target(), true);
     db.ingest({report_of("a")});
     const std::string sku = db.sku_keys().at(0);
-    CHECK_FALSE(db.kept_answer(sku, "in-1").has_value());
-    CHECK(db.keep_answer(sku, "in-1", R"({"n":1})"));
-    CHECK(db.kept_answer(sku, "in-1") == R"({"n":1})");
-    CHECK_FALSE(db.kept_answer(sku, "in-2").has_value());
-    CHECK(db.keep_answer(sku, "in-2", R"({"n":2})"));  // replaces the one before
-    CHECK_FALSE(db.kept_answer(sku, "in-1").has_value());
-    CHECK(db.kept_answer(sku, "in-2") == R"({"n":2})");
-    CHECK_FALSE(db.kept_answer("none/1n/1t/1g/2048k", "in-2").has_value());
+    CHECK_FALSE(db.kept_answer(sku, "in-1", true).has_value());
+    CHECK(db.keep_answer(sku, "in-1", {R"({"n":1})", R"({"fit":1})"}));
+    auto kept = db.kept_answer(sku, "in-1", true);
+    REQUIRE(kept);
+    CHECK(kept->headline == R"({"n":1})");
+    CHECK(kept->fit == R"({"fit":1})");
+    // Without its fit, the fit is not read: only the headline comes back.
+    kept = db.kept_answer(sku, "in-1", false);
+    REQUIRE(kept);
+    CHECK(kept->headline == R"({"n":1})");
+    CHECK(kept->fit.empty());
+    CHECK_FALSE(db.kept_answer(sku, "in-2", true).has_value());
+    CHECK(db.keep_answer(sku, "in-2", {R"({"n":2})", R"({"fit":2})"}));  // replaces the one before
+    CHECK_FALSE(db.kept_answer(sku, "in-1", true).has_value());
+    kept = db.kept_answer(sku, "in-2", true);
+    REQUIRE(kept);
+    CHECK(kept->headline == R"({"n":2})");
+    CHECK(kept->fit == R"({"fit":2})");
+    CHECK_FALSE(db.kept_answer("none/1n/1t/1g/2048k", "in-2", true).has_value());
     // Another writer holding SQLite's lock: tests/cli/fleet_sqlite.sh.
 }
 
@@ -980,6 +991,8 @@ TEST_CASE("fleet db: boot rows of before the clock and host rules are carried ov
     REQUIRE(row("1", "2026-12-01T10:00:00Z"));
     REQUIRE(row("2", "2099-01-01T00:00:00Z"));
     REQUIRE(row("3", "0000-01-01T00:00:00Z"));
+    // Migration 17's column, which a database of version 12 lacks.
+    REQUIRE(exec("ALTER TABLE sku_answers DROP COLUMN fit"));
     REQUIRE(exec("UPDATE schema_info SET version = 12"));
     { auto db = FleetDb::open(t.target(), true); }
     CHECK(count_of(sql, "SELECT version FROM schema_info") == latest_schema_version());
@@ -1016,6 +1029,7 @@ TEST_CASE("fleet db: migration 16 writes each digest again with its run's hardwa
     REQUIRE(
         exec("UPDATE run_digests SET digest = json_set(json_remove(digest, '$.hardware'),"
              " '$.v', 2)"));
+    REQUIRE(exec("ALTER TABLE sku_answers DROP COLUMN fit"));  // migration 17's
     REQUIRE(exec("INSERT INTO sku_answers (sku_id, inputs, answer) SELECT id, 'x', 'y' FROM skus"));
     REQUIRE(exec("UPDATE schema_info SET version = 15"));
     REQUIRE(count_of(sql, "SELECT COUNT(*) FROM run_digests WHERE digest LIKE '%\"hardware\"%'") ==
