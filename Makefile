@@ -4,6 +4,8 @@ TEST_BUILD ?= build-test
 ASAN_BUILD ?= build-asan
 JOBS       ?= $(shell nproc)
 CMAKE_ARGS ?=
+# Runs of each method in `make bench`'s side-by-side `run` comparison (the stored figure: 10).
+RUN_ADAPTIVE_RUNS ?= 3
 # Each library and test binary compiled as a few large translation units: the headers every file
 # includes (nlohmann/json, Boost, Eigen) are parsed once a batch instead of once a file, which
 # halves the compile (613 against 325 CPU seconds for the test build, measured 2026-12-01). A
@@ -177,6 +179,8 @@ bench: build
 	@echo "== boot records at fleet size"; bash tests/bench/fleet_boots.sh $(BUILD)/hugetune . \
 	$(BUILD)/tests/gen-fleet $(BUILD)/tests/boot-tally || test $$? -eq 77
 	@echo "== verify's log reader"; bash tests/bench/verify_log.sh $(BUILD)/hugetune .
+	@echo "== run: the adaptive rule against --repetitions 5 ($(RUN_ADAPTIVE_RUNS) runs each)"; \
+	bash tests/bench/run_adaptive.sh $(BUILD)/hugetune $(RUN_ADAPTIVE_RUNS) || test $$? -eq 77
 
 # The fuzzers (scripts/run-fuzzers), after the --root race (tests/cli/root_race.sh) for two
 # minutes instead of the suite's few seconds, on the binary `make test` builds. Not in .ci/run.

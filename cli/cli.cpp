@@ -158,14 +158,19 @@ std::vector<int> parse_thread_list(std::string_view option, const std::string& t
     return list.counts;
 }
 
-double parse_gib(std::string_view option, const std::string& text, std::string_view example) {
-    double gib = 0;
+double parse_positive_number(std::string_view option, const std::string& text,
+                             std::string_view what, std::string_view example) {
+    double value = 0;
     const char* end = text.data() + text.size();
-    const auto [ptr, ec] = std::from_chars(text.data(), end, gib);
-    if (text.empty() || ec != std::errc() || ptr != end || !(gib > 0) || !std::isfinite(gib))
-        usage_error(option, "give a positive size in GiB, e.g. " + std::string(example) + "; '" +
-                                text + "' is not one");
-    return gib;
+    const auto [ptr, ec] = std::from_chars(text.data(), end, value);
+    if (text.empty() || ec != std::errc() || ptr != end || !(value > 0) || !std::isfinite(value))
+        usage_error(option, "give a positive " + std::string(what) + ", e.g. " +
+                                std::string(example) + "; '" + text + "' is not one");
+    return value;
+}
+
+double parse_gib(std::string_view option, const std::string& text, std::string_view example) {
+    return parse_positive_number(option, text, "size in GiB", example);
 }
 
 po::typed_value<std::string>* gib_value(std::string_view option, double& gib,

@@ -65,6 +65,11 @@ std::vector<std::string> list_items(std::string_view option, const std::string& 
 // like 1,2,4,8" for an item that is not one, "OPTION: give a list like 1,2,4,8" for no item.
 std::vector<int> parse_thread_list(std::string_view option, const std::string& text);
 
+// A positive finite decimal number such as "30" or "0.5": UsageError "OPTION: give a positive
+// WHAT, e.g. EXAMPLE; 'TEXT' is not one" for anything else.
+double parse_positive_number(std::string_view option, const std::string& text,
+                             std::string_view what, std::string_view example);
+
 // A size in GiB such as "64" or "0.5": a positive finite decimal number. UsageError "OPTION:
 // give a positive size in GiB, e.g. EXAMPLE" for anything else, the value quoted after it.
 double parse_gib(std::string_view option, const std::string& text, std::string_view example);

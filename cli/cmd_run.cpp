@@ -112,6 +112,8 @@ std::optional<RunOptions> parse_run(const Args& args) {
                                            "include zero in --phases");
     if (vm.count("tolerance"))
         o.tolerance = parse_percent("--tolerance", tolerance);
+    // The adaptive rule weighs the points with the decision's own tolerance.
+    o.sweep.tolerance = o.tolerance;
     return o;
 }
 

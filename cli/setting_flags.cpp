@@ -6,6 +6,7 @@ const std::vector<SettingFlag>& setting_flags() {
     static const std::vector<SettingFlag> all = {
         {"threads_per_node", "--threads"},
         {"repetitions", "--repetitions"},
+        {"budget_seconds", "--budget"},
         {"phases", "--phases"},
         {"max_memory_fraction", "--max-memory-fraction"},
         {"page_size", "--page-size"},

@@ -49,8 +49,16 @@ void add_sweep_options(po::options_description& desc, SweepOptionValues& v) {
                     "each " + range_text(kMinThreadsPerNode, kMaxThreadsPerNode))
             .c_str());
     add("repetitions", po::value(&v.repetitions)->value_name("R"),
-        option_help("repetitions per point", std::to_string(kDefaultRepetitions),
+        option_help("measure every point exactly R times",
+                    "adaptive: " + std::to_string(kAdaptiveFirstRounds) + " rounds, then up to " +
+                        std::to_string(kAdaptiveMaxRepetitions) +
+                        " samples only for the points that could still change the decision",
                     range_text(kMinRepetitions, kMaxRepetitions))
+            .c_str());
+    add("budget", po::value(&v.budget)->value_name("SECONDS"),
+        option_help("stop the adaptive rule's further rounds once the timed samples would pass "
+                    "SECONDS; the first rounds always run; not with --repetitions",
+                    "none", "above 0")
             .c_str());
     add("phases", po::value(&v.phases)->value_name("LIST"),
         option_help("the phases to measure", join(kDefaultPhases, ",", phase_name)).c_str());
@@ -88,8 +96,16 @@ SweepOptions sweep_options_from(const SweepOptionValues& v, const po::variables_
         o.threads_per_node = parse_thread_list("--threads", v.threads);
     if (vm.count("phases"))
         o.phases = parse_phase_list(v.phases);
-    if (vm.count("repetitions"))
+    if (vm.count("repetitions")) {
+        if (vm.count("budget"))
+            usage_error("--budget",
+                        "bounds the adaptive rule, which --repetitions turns off; "
+                        "give one of them");
+        o.adaptive = false;
         o.repetitions = v.repetitions;
+    }
+    if (vm.count("budget"))
+        o.budget_seconds = parse_positive_number("--budget", v.budget, "number of seconds", "60");
     if (vm.count("page-size")) {
         auto kb = parse_memsize_kb(v.page_size);
         if (!kb || *kb == 0)

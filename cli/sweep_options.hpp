@@ -19,6 +19,7 @@ struct SweepOptionValues {
     std::string phases;
     std::string page_size;
     int repetitions = 0;
+    std::string budget;
     long long sample_mib = 0;
     double max_memory_fraction = 0;
     std::string seed;

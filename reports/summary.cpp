@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <map>
 #include <sstream>
 
@@ -170,6 +171,41 @@ std::string placement_line(const model::MeasuredSweep& sweep, const SettingWords
     return line;
 }
 
+void add_sample_counts(std::ostringstream& s, const std::vector<model::MeasuredPoint>& points,
+                       std::string_view prefix, std::size_t& fewest, std::size_t& most) {
+    std::string phase;
+    for (const auto& p : points) {
+        if (p.phase != phase)
+            s << (phase.empty() && prefix.empty() ? "" : ", ") << prefix << p.phase;
+        phase = p.phase;
+        s << ' ' << p.threads_per_node << ':' << p.samples_seconds.size();
+        fewest = std::min(fewest, p.samples_seconds.size());
+        most = std::max(most, p.samples_seconds.size());
+    }
+}
+
+// One line: how many samples each point got (threads per node : samples) and why measuring
+// stopped; nothing for a sweep that does not say (written before the adaptive rule).
+std::string sampling_line(const model::MeasuredSweep& sweep) {
+    if (!sweep.sampling)
+        return "";
+    std::ostringstream counts;
+    std::size_t fewest = std::numeric_limits<std::size_t>::max(), most = 0;
+    add_sample_counts(counts, sweep.points, "", fewest, most);
+    if (sweep.hvo_pass)
+        add_sample_counts(counts, sweep.hvo_pass->points, "HVO pass ", fewest, most);
+    if (most == 0)
+        return "";
+    std::ostringstream s;
+    s << "sampling: " << sweep.sampling->rule << ", "
+      << (fewest == most ? std::to_string(most)
+                         : std::to_string(fewest) + " to " + std::to_string(most))
+      << " samples per point (" << counts.str() << "), stopped: "
+      << (sweep.sampling->stopped.empty() ? "interrupted" : sweep.sampling->stopped) << " after "
+      << count_text(sweep.sampling->rounds, "round") << "\n";
+    return s.str();
+}
+
 }  // namespace
 
 std::string format_sweep_summary(const model::MeasuredSweep& sweep, const SettingWords& words) {
@@ -179,7 +215,7 @@ std::string format_sweep_summary(const model::MeasuredSweep& sweep, const Settin
           << page_size_text(sweep.points[0].page_size_kb > 0 ? sweep.points[0].page_size_kb
                                                              : sweep.page_size_kb)
           << " pages per node, " << sweep.nodes.size() << " node(s)\n"
-          << placement_line(sweep, words) << "\n";
+          << placement_line(sweep, words) << sampling_line(sweep) << "\n";
     if (auto tables = format_phase_tables(sweep.points); !tables.empty())
         s << tables;
     for (const auto& w : sweep.warnings)
@@ -692,6 +728,8 @@ std::string format_report_summary(const model::Report& report, const SettingWord
       << report.kernel.release.value_or("?") << "\n\n";
     const bool machine_line = answer_lines(s, fit, grid, words);
     prediction_table(s, fit, grid);
+    if (const std::string sampling = sampling_line(run.sweep); !sampling.empty())
+        s << "\n" << sampling;
     if (!verbose) {
         warning_lines(s, run.warnings, machine_line, false, words);
         s << "\n(the measurements behind it, the model, the breakdown, the what-if rows and the "

@@ -69,6 +69,7 @@ def register(r):
 
     register_repeat(r)
     register_more(r)
+    register_adaptive(r)
 
 
 def register_repeat(r):
@@ -131,3 +132,53 @@ def hvo_pass_block(r):
             row = "no fit (two thread counts)" if m.group(5) == "no fit" and "2 distinct" in line else m.group(5)
             out.append(f"| `{m.group(1)}` | {m.group(2)} s | {m.group(3)} | {m.group(4)} | {row} |")
     return "\n".join(out)
+
+
+ADAPTIVE = M + "adaptive-run-2026-12-06.txt"
+ESTIMATE = M + "adaptive-estimate-2026-12-06.txt"
+
+
+def adaptive_block(r):
+    """run_adaptive.sh's output after its load line, as a code block."""
+    lines = r.file(ADAPTIVE).body.split("\n")
+    start = next(i for i, line in enumerate(lines) if line.startswith("runs: "))
+    lines = [line for line in lines[start:] if not line.startswith("--- exit status")]
+    while lines and not lines[-1].strip():
+        lines.pop()
+    return "\n".join("    " + line if line else "" for line in lines)
+
+
+def register_adaptive(r):
+    """tests/bench/run_adaptive.sh (the adaptive rule against --repetitions 5, alternated) and
+    tests/bench/sweep_estimate.sh (the sweep's timing model for the two)."""
+    r.add("run_adaptive.output", ADAPTIVE, lambda: adaptive_block(r), block=True)
+    r.grab("run_adaptive.runs", ADAPTIVE, r"^runs: (\d+) of each")
+    r.grab("run_adaptive.fixed_median_s", ADAPTIVE, r"median wall time: [\d.]+ s against ([\d.]+) s")
+    r.grab("run_adaptive.adaptive_median_s", ADAPTIVE, r"median wall time: ([\d.]+) s against")
+    r.grab("run_adaptive.ratio", ADAPTIVE, r"median wall time: .* ratio ([\d.]+) ")
+    r.grab("run_adaptive.adaptive_modal_pct", ADAPTIVE, r"modal decision: (\d+)% against")
+    r.grab("run_adaptive.fixed_modal_pct", ADAPTIVE, r"modal decision: \d+% against (\d+)%")
+    load = lambda: [float(x) for x in r.file(ADAPTIVE).grab_all(r"load (?:before|after): ([\d.]+) ")]  # noqa: E731
+    r.number("run_adaptive.load_min", ADAPTIVE, lambda: min(load()), 1)
+    r.number("run_adaptive.load_max", ADAPTIVE, lambda: max(load()), 1)
+
+    def seconds(label):
+        return float(r.file(ESTIMATE).grab(rf"^{re.escape(label)}: \d+ timed repetitions, ([\d.]+) s$"))
+
+    fixed = lambda: seconds("skylake-4node: fixed count 5")  # noqa: E731
+    settled = lambda: seconds("skylake-4node: every point settled after the first rounds (3)")  # noqa: E731
+    # A further round of two open counts in alloc and zero: the 3-repetition plan of those points
+    # less the 1-repetition one, over the two rounds between them.
+    round_of_two = lambda: (seconds("skylake-4node: alloc and zero at 1,2 per node, 3 repetitions") -  # noqa: E731
+                            seconds("skylake-4node: alloc and zero at 1,2 per node, 1 repetition")) / 2
+    two_open = lambda: settled() + 2 * round_of_two()  # noqa: E731
+    r.number("sweep_estimate.server_fixed_s", ESTIMATE, fixed)
+    r.number("sweep_estimate.server_settled_s", ESTIMATE, settled)
+    r.number("sweep_estimate.server_two_open_s", ESTIMATE, two_open)
+    r.number("sweep_estimate.server_settled_saving_s", ESTIMATE, lambda: fixed() - settled())
+    r.number("sweep_estimate.server_two_open_saving_s", ESTIMATE, lambda: fixed() - two_open())
+    r.number("sweep_estimate.server_settled_saving_pct", ESTIMATE, lambda: (1 - settled() / fixed()) * 100)
+    r.number("sweep_estimate.server_two_open_saving_pct", ESTIMATE, lambda: (1 - two_open() / fixed()) * 100)
+    r.number("sweep_estimate.vm_fixed_s", ESTIMATE, lambda: seconds("vm-1node: fixed count 5"))
+    r.number("sweep_estimate.vm_settled_s", ESTIMATE,
+             lambda: seconds("vm-1node: every point settled after the first rounds (3)"))

@@ -103,6 +103,10 @@ MeasuredSweep read_measured_sweep(const JsonField& sweep) {
         }
         m.hvo_pass = std::move(pass);
     }
+    if (const JsonField sampling = sweep["sampling"]; sampling.present())
+        m.sampling = Sampling{sampling.hint<std::string>("rule").value_or(""),
+                              sampling.hint<int>("rounds").value_or(0),
+                              sampling.hint<std::string>("stopped").value_or("")};
     for (std::size_t i = 0; i < sweep["warnings"].hint_size(); ++i)
         if (auto w = sweep["warnings"][i].hint<std::string>())
             m.warnings.push_back(std::move(*w));
@@ -134,8 +138,9 @@ nlohmann::json measured_block_of(const nlohmann::json& sweep) {
     nlohmann::json block = {{"parameters", member("parameters")},
                             {"complete", sweep.is_object() ? sweep.value("complete", true) : true},
                             {"points", member("points")}};
-    if (sweep.is_object() && sweep.contains("hvo_pass"))
-        block["hvo_pass"] = sweep.at("hvo_pass");
+    for (const char* key : {"hvo_pass", "sampling"})
+        if (sweep.is_object() && sweep.contains(key))
+            block[key] = sweep.at(key);
     return block;
 }
 

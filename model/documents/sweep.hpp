@@ -45,6 +45,15 @@ struct HvoPass {
     std::vector<MeasuredPoint> points;
 };
 
+// How the points were sampled (docs/sweep-format.md "Sampling"): informative, the fit reads the
+// samples whatever their count. Absent from a sweep written before it, which measured every point
+// `parameters.repetitions` times.
+struct Sampling {
+    std::string rule;  // "adaptive" or "fixed"
+    int rounds = 0;    // rounds measured; a round after the first ones times only the open points
+    std::string stopped;  // "settled", "budget", "maximum" or "fixed count"; empty: not stopped
+};
+
 // The measured block: `parameters` (the part the fit uses), `complete`, `points`, `warnings`.
 struct MeasuredSweep {
     std::uint64_t page_size_kb = 0;
@@ -56,6 +65,7 @@ struct MeasuredSweep {
     std::string placement = kPlacementNodeLocal;
     std::vector<MeasuredPoint> points;
     std::optional<HvoPass> hvo_pass;  // nothing: the sweep had none
+    std::optional<Sampling> sampling;
     std::vector<std::string> warnings;
     InputSource input;  // the document it was read from, for errors about its data
 };
@@ -67,8 +77,8 @@ class JsonField;
 // holding more than kMaxInputSamples samples is refused.
 MeasuredSweep read_measured_sweep(const JsonField& sweep);
 
-// The measured block of a sweep document (`parameters`, `complete`, `points`, `hvo_pass`) as it
-// is, for a report to carry.
+// The measured block of a sweep document (`parameters`, `complete`, `points`, `hvo_pass`,
+// `sampling`) as it is, for a report to carry.
 nlohmann::json measured_block_of(const nlohmann::json& sweep_document);
 
 // Throws InputError about `input` unless `document` is an object of this format and version. A

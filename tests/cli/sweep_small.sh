@@ -35,6 +35,8 @@ assert d["complete"] is True
 p = d["parameters"]
 assert p["threads_per_node"] == [1, 2] and p["repetitions"] == 2 and p["page_size_kb"] == 2048
 assert p["sample_mib_per_node"] == 8 and p["nodes"], p
+assert d["sampling"]["rule"] == "fixed" and d["sampling"]["stopped"] == "fixed count", d["sampling"]
+assert d["sampling"]["rounds"] == 2, d["sampling"]
 want = {("alloc", 1), ("alloc", 2), ("zero", 1), ("zero", 2), ("grow", 1)}
 got = {(q["phase"], q["threads_per_node"]) for q in d["points"]}
 assert got == want, got
@@ -52,6 +54,25 @@ PY
 
 hvo_sysctl=/proc/sys/vm/hugetlb_optimize_vmemmap
 check_sweep "empty pools"
+
+# The default measures adaptively: 3 to 5 samples a point, the stop and its reason in the file
+# and in the summary's sampling line.
+before=$(pool_snapshot)
+expect 0 "$bin" sweep --threads 1,2 --sample-mib 8 --out "$work/adaptive.json"
+expect_pools "$before" "adaptive sweep"
+stdout_has "sampling: adaptive, "
+validate_schema sweep.schema.json "$work/adaptive.json"
+python3 -S - "$work/adaptive.json" <<'PY' || fail "adaptive sweep output is wrong"
+import json, sys
+d = json.load(open(sys.argv[1]))
+s = d["sampling"]
+assert s["rule"] == "adaptive" and s["first_rounds"] == 3 and s["max_repetitions"] == 5, s
+assert s["stopped"] in ("settled", "maximum"), s
+assert d["parameters"]["repetitions"] == 5, d["parameters"]
+counts = [len(q["samples_seconds"]) for q in d["points"]]
+assert all(3 <= n <= 5 for n in counts), counts
+assert s["rounds"] >= max(counts), (s, counts)
+PY
 
 # Someone else's pool: 6 persistent pages (3 of them in use would need a helper process; free
 # pages are the harder case: the alloc phase must not take them) and an overcommit of 3.

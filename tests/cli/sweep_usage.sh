@@ -14,6 +14,11 @@ expect_error 2 "--page-size" "${dry[@]}" --page-size lots
 expect_error 2 "--sample-mib" "${dry[@]}" --page-size 1G --sample-mib 1000
 expect_error 2 "--repetitions" "${dry[@]}" --repetitions 0
 expect_error 2 "--max-memory-fraction" "${dry[@]}" --max-memory-fraction 2
+expect_error 2 "--budget: give a positive number of seconds" "${dry[@]}" --budget 0
+expect_error 2 "--budget: give a positive number of seconds" "${dry[@]}" --budget 10s
+expect_error 2 "--budget: bounds the adaptive rule" "${dry[@]}" --budget 10 --repetitions 3
+expect 0 "${dry[@]}" --budget 10
+stdout_has "3 to 5 repetitions (adaptive: more only where the decision is still open, within a budget of 10.0 s)"
 expect_error 2 "--sample-mib: 200000 MiB per node" "${dry[@]}" --sample-mib 200000
 stderr_has "; use 73728 or less"
 expect_error 2 "--root" "$bin" sweep --root "$sky"

@@ -416,7 +416,7 @@ double estimate_seconds(const SweepPlan& plan) {
             double per_rep =
                 sample_gib / assumed_rate(phase) * (phase == Phase::grow ? 2.0 * node_count : 1.0) +
                 kRepetitionOverheadSeconds + kThreadOverheadSeconds * p.total_threads;
-            seconds += per_rep * plan.options.repetitions;
+            seconds += per_rep * plan.options.most_repetitions();
         }
         seconds += sample_gib / assumed_rate(phase);  // warm-up repetition
     }
@@ -514,11 +514,38 @@ SweepPlan plan_sweep(const Probe& probe, const MemoryView& memory,
     }
     plan.points = plan_points(plan, counts);
     plan_hvo_pass(probe, plan);
-    plan.timed_repetitions = static_cast<int>(plan.points.size()) * options.repetitions;
+    plan.timed_repetitions = static_cast<int>(plan.points.size()) * options.most_repetitions();
     plan.estimated_seconds = estimate_seconds(plan);
     for (auto& note : machine_notes(probe, plan, counts.back()))
         plan.warnings.push_back(std::move(note));
     return plan;
+}
+
+std::string repetitions_text(const SweepOptions& o) {
+    if (!o.adaptive)
+        return std::to_string(o.repetitions) + " repetitions";
+    std::string text = std::to_string(o.first_rounds()) + " to " +
+                       std::to_string(o.most_repetitions()) +
+                       " repetitions (adaptive: more only where the decision is still open";
+    if (o.budget_seconds)
+        text += ", within a budget of " + seconds_text(*o.budget_seconds);
+    return text + ")";
+}
+
+std::string_view sampling_rule(const SweepOptions& o) {
+    return o.adaptive ? "adaptive" : "fixed";
+}
+
+nlohmann::json sampling_json(const SweepOptions& o) {
+    nlohmann::json sampling = {{"rule", sampling_rule(o)},
+                               {"first_rounds", o.first_rounds()},
+                               {"max_repetitions", o.most_repetitions()}};
+    if (o.adaptive) {
+        sampling["tolerance"] = o.tolerance;
+        if (o.budget_seconds)
+            sampling["budget_seconds"] = *o.budget_seconds;
+    }
+    return sampling;
 }
 
 nlohmann::json to_json(const SweepPlan& plan) {
@@ -559,7 +586,8 @@ nlohmann::json to_json(const SweepPlan& plan) {
                           {"hugetlb_optimize_vmemmap_pass", plan.hvo_pass->flipped() ? 1 : 0}}
                    : json{{"note", plan.hvo_pass_note}};
     return {{"threads_per_node", plan.options.threads_per_node},
-            {"repetitions", plan.options.repetitions},
+            {"repetitions", plan.options.most_repetitions()},
+            {"sampling", sampling_json(plan.options)},
             {"phases", phases},
             {"page_size_kb", plan.page_size_kb},
             {"sample_mib_per_node", plan.sample_mib_per_node},
@@ -582,8 +610,8 @@ std::string format_plan(const SweepPlan& plan) {
     std::ostringstream out;
     out << "sweep plan: " << plan.pages_per_node << " x "
         << page_size_text(plan.page_size_kb, SizeStyle::cmdline) << " pages ("
-        << plan.sample_mib_per_node << " MiB) per node, " << plan.options.repetitions
-        << " repetitions, seed " << plan.options.seed << "\n";
+        << plan.sample_mib_per_node << " MiB) per node, " << repetitions_text(plan.options)
+        << ", seed " << plan.options.seed << "\n";
     const bool boot = plan.options.placement == Placement::boot;
     out << "  placement: "
         << (boot ? "boot: threads placed as the kernel's boot workers (the boot CPU's node "
@@ -618,8 +646,8 @@ std::string format_plan(const SweepPlan& plan) {
         out << "  " << plan.hvo_pass_note << "\n";
     char est[64];
     std::snprintf(est, sizeof est, "%.0f", plan.estimated_seconds);
-    out << "  " << plan.timed_repetitions << " timed repetitions, about " << est
-        << " s (a rough upper estimate)\n";
+    out << "  " << (plan.options.adaptive ? "at most " : "") << plan.timed_repetitions
+        << " timed repetitions, about " << est << " s (a rough upper estimate)\n";
     for (const auto& w : plan.warnings)
         out << "  note: " << w << "\n";
     return out.str();

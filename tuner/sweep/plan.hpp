@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "model/errors.hpp"
+#include "model/recommend.hpp"
 #include "tuner/kernel/kernel_fs.hpp"
 #include "tuner/probe/probe.hpp"
 #include "tuner/sweep/boot_layout.hpp"
@@ -30,7 +31,15 @@ std::optional<Placement> parse_placement(std::string_view name);
 // Defaults and ranges: tuner/sweep/settings.hpp.
 struct SweepOptions {
     std::vector<int> threads_per_node{kDefaultThreadsPerNode.begin(), kDefaultThreadsPerNode.end()};
-    int repetitions = kDefaultRepetitions;
+    // adaptive: measure kAdaptiveFirstRounds rounds, then only the points that could still
+    // change the decision (tuner/sweep/adaptive.hpp); otherwise every point `repetitions` times.
+    bool adaptive = true;
+    int repetitions = kDefaultRepetitions;  // the fixed count, when not adaptive
+    // adaptive: stop measuring once the timed samples add up to this much (none: no budget).
+    std::optional<double> budget_seconds;
+    // adaptive: the share of the best time within which a count with fewer threads is as good
+    // (the decision's tolerance, model::RecommendOptions::tolerance).
+    double tolerance = model::RecommendOptions{}.tolerance;
     std::vector<Phase> phases{kDefaultPhases.begin(), kDefaultPhases.end()};
     std::uint64_t page_size_kb = kKernelDefaultPageSize;  // KiB, a size the kernel lists
     // Unset: kDefaultSampleMib (halved until it fits in free memory), raised to one page when
@@ -45,6 +54,11 @@ struct SweepOptions {
     // How the plan's notes name these options ("hvo_pass" for its switch-off, "phases"): the
     // command line's flags.
     SettingWords words;
+
+    // The rounds every point is measured: the first adaptive rounds, or the fixed count.
+    int first_rounds() const { return adaptive ? kAdaptiveFirstRounds : repetitions; }
+    // The most samples a point gets.
+    int most_repetitions() const { return adaptive ? kAdaptiveMaxRepetitions : repetitions; }
 };
 
 // Free memory the sweep may draw from, per node. See node_available_bytes() for the rule.
@@ -112,7 +126,7 @@ struct SweepPlan {
     std::vector<PointPlan> points;             // in the order of the output, not of execution
     std::optional<HvoPassPlan> hvo_pass;       // nothing: no pass (hvo_pass_note says why)
     std::string hvo_pass_note;
-    int timed_repetitions = 0;  // points x repetitions
+    int timed_repetitions = 0;  // points x the most repetitions a point gets
     double estimated_seconds = 0;
     std::vector<std::string> warnings;
 
@@ -145,6 +159,14 @@ std::uint64_t page_size_of(const SweepOptions& options, const Probe& probe);
 
 // Pages of `pages_per_node` given to thread `index` of `threads`: as even as possible.
 std::uint64_t pages_for_thread(std::uint64_t pages_per_node, int threads, int index);
+
+// "5 repetitions", or the adaptive rule's range and budget, as the plan and the summary say it.
+std::string repetitions_text(const SweepOptions& options);
+// "adaptive" or "fixed", as the sweep file names the rule.
+std::string_view sampling_rule(const SweepOptions& options);
+// How the points are sampled (the rule, its rounds and bounds), as the plan and the sweep file
+// write it (docs/sweep-format.md "Sampling").
+nlohmann::json sampling_json(const SweepOptions& options);
 
 nlohmann::json to_json(const SweepPlan& plan);
 std::string format_plan(const SweepPlan& plan);

@@ -1,5 +1,6 @@
 #include "tuner/sweep/settings.hpp"
 
+#include <cmath>
 #include <sstream>
 #include <string>
 
@@ -29,6 +30,9 @@ void validate_sweep_options(const SweepOptions& options) {
     if (options.repetitions < kMinRepetitions || options.repetitions > kMaxRepetitions)
         throw SettingError("repetitions", "use " + std::to_string(kMinRepetitions) + " to " +
                                               std::to_string(kMaxRepetitions));
+    if (options.budget_seconds &&
+        !(std::isfinite(*options.budget_seconds) && *options.budget_seconds > 0))
+        throw SettingError("budget_seconds", "give a number of seconds above 0, e.g. 30");
     if (options.phases.empty())
         throw SettingError("phases", "give at least one of alloc, zero, grow");
     if (!(options.max_memory_fraction > 0 && options.max_memory_fraction <= kMaxMaxMemoryFraction))

@@ -32,6 +32,15 @@ inline constexpr int kDefaultRepetitions = 5;
 inline constexpr int kMinRepetitions = 1;
 inline constexpr int kMaxRepetitions = 1000;
 
+// The adaptive rule (tuner/sweep/adaptive.hpp), the default where no fixed count is asked for.
+// It first measures every point this many rounds: the fewest at which the rank test it asks
+// (model/fit/rank_test.hpp) can tell two points apart at its 5% level (3 against 3, every value
+// of one above every value of the other, probability 1/20).
+inline constexpr int kAdaptiveFirstRounds = 3;
+// The most samples it gives a point: the fixed count it replaces, so it never measures more
+// than that count did and a point it leaves open has today's evidence.
+inline constexpr int kAdaptiveMaxRepetitions = kDefaultRepetitions;
+
 inline constexpr std::array<Phase, 3> kDefaultPhases = {Phase::alloc, Phase::zero, Phase::grow};
 
 // --page-size not given: the kernel's default huge page size (Hugepagesize in /proc/meminfo),
@@ -56,8 +65,8 @@ inline constexpr double kMaxMaxMemoryFraction = 0.9;
 inline constexpr std::uint64_t kDefaultSeed = 1;
 
 // Throws SettingError (setting names "threads_per_node", "repetitions", "phases",
-// "max_memory_fraction") for a value outside the ranges above. What depends on the machine
-// (page size, sample against free memory) is checked by plan_sweep.
+// "max_memory_fraction", "budget_seconds") for a value outside the ranges above. What depends on
+// the machine (page size, sample against free memory) is checked by plan_sweep.
 void validate_sweep_options(const SweepOptions& options);
 
 }  // namespace hugetune

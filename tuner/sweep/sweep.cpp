@@ -127,6 +127,20 @@ SweepInterrupted::SweepInterrupted(int signal)
             "interrupted by " + signal_name(signal) + "; huge page pools restored"),
       signal_number(signal) {}
 
+std::string_view stop_reason_name(StopReason reason) {
+    switch (reason) {
+        case StopReason::settled:
+            return "settled";
+        case StopReason::budget:
+            return "budget";
+        case StopReason::maximum:
+            return "maximum";
+        case StopReason::fixed_count:
+            return "fixed count";
+    }
+    return "fixed count";
+}
+
 double PointResult::median_seconds() const {
     return model::median(samples_seconds);
 }

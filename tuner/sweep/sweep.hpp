@@ -6,7 +6,9 @@
 #include <cstdint>
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "model/documents/sweep.hpp"
@@ -33,11 +35,19 @@ struct PointResult {
     double median_seconds() const;
 };
 
+// Why a sweep stopped measuring: the adaptive rule found nothing open, spent its budget or gave
+// every open point its most samples; or every point had the fixed count.
+enum class StopReason { settled, budget, maximum, fixed_count };
+// "settled", "budget", "maximum", "fixed count" (the sweep file's sampling.stopped)
+std::string_view stop_reason_name(StopReason reason);
+
 struct SweepResult {
     SweepPlan plan;
     nlohmann::json probe;
     std::vector<PointResult> points;  // the plan's points, same order
     bool complete = false;
+    int rounds = 0;                     // rounds measured, a first round counting one
+    std::optional<StopReason> stopped;  // absent until the last round is done
     std::string started_at;
     double elapsed_seconds = 0;
     std::vector<std::string> warnings;

@@ -3,9 +3,11 @@
 #include <algorithm>
 #include <chrono>
 #include <random>
+#include <span>
 #include <utility>
 
 #include "model/text.hpp"
+#include "tuner/sweep/adaptive.hpp"
 #include "tuner/sweep/workers.hpp"
 
 namespace hugetune {
@@ -58,25 +60,83 @@ SweepProgress progress_after(const PointResult& point, int done, int total, doub
     return p;
 }
 
+// Times the points of each round in turn, reporting every repetition to the sink.
+class RoundTimer {
+  public:
+    RoundTimer(SweepMachine& machine, SweepResult& result, ProgressSink* progress,
+               Clock::time_point started)
+        : machine_(machine), result_(result), progress_(progress), started_(started) {}
+
+    // `order`: the points' indexes in the order to time them; the progress counts them in.
+    void time(const std::vector<std::size_t>& order) {
+        total_ += static_cast<int>(order.size());
+        for (std::size_t index : order) {
+            stop_if_signalled(machine_);
+            PointResult& point = result_.points[index];
+            record_repetition(point,
+                              machine_.run(point.phase, point.threads_per_node, point.hvo_flipped));
+            ++done_;
+            const auto now = Clock::now();
+            result_.elapsed_seconds = seconds_between(started_, now);
+            if (progress_)
+                progress_->on_repetition(
+                    progress_after(point, done_, total_, result_.elapsed_seconds,
+                                   seconds_between(timed_start_, now)),
+                    result_);
+        }
+    }
+
+  private:
+    SweepMachine& machine_;
+    SweepResult& result_;
+    ProgressSink* progress_;
+    Clock::time_point started_;
+    Clock::time_point timed_start_ = Clock::now();
+    int done_ = 0;
+    int total_ = 0;
+};
+
+// Fisher-Yates with the raw generator, whose output the standard fixes, where std::shuffle's
+// use of the generator is unspecified.
+void shuffle_in_place(std::span<std::size_t> items, std::mt19937_64& rng) {
+    for (std::size_t i = items.size(); i > 1; --i)
+        std::swap(items[i - 1], items[rng() % i]);
+}
+
+void append_rounds(std::vector<std::size_t>& order, std::size_t points, int rounds,
+                   std::mt19937_64& rng) {
+    for (int r = 0; r < rounds; ++r) {
+        const std::size_t start = order.size();
+        for (std::size_t i = 0; i < points; ++i)
+            order.push_back(i);
+        shuffle_in_place(std::span(order).subspan(start), rng);
+    }
+}
+
+// The first rounds time every point; after them the adaptive rule (adaptive.hpp) names the
+// points of each further round, shuffled by the generator the first rounds left, until it stops.
 void time_repetitions(SweepMachine& machine, SweepResult& result, ProgressSink* progress,
                       Clock::time_point started) {
-    const auto order = repetition_order(result.points.size(), result.plan.options.repetitions,
-                                        result.plan.options.seed);
-    const int total = static_cast<int>(order.size());
-    const auto timed_start = Clock::now();
-    int done = 0;
-    for (std::size_t index : order) {
-        stop_if_signalled(machine);
-        PointResult& point = result.points[index];
-        record_repetition(point,
-                          machine.run(point.phase, point.threads_per_node, point.hvo_flipped));
-        ++done;
-        const auto now = Clock::now();
-        result.elapsed_seconds = seconds_between(started, now);
-        if (progress)
-            progress->on_repetition(progress_after(point, done, total, result.elapsed_seconds,
-                                                   seconds_between(timed_start, now)),
-                                    result);
+    const SweepOptions& options = result.plan.options;
+    std::mt19937_64 rng(options.seed);
+    RoundTimer timer(machine, result, progress, started);
+    std::vector<std::size_t> first;
+    append_rounds(first, result.points.size(), options.first_rounds(), rng);
+    timer.time(first);
+    result.rounds = options.first_rounds();
+    if (!options.adaptive) {
+        result.stopped = StopReason::fixed_count;
+        return;
+    }
+    for (;;) {
+        AdaptiveStep step = next_adaptive_round(result.points, options);
+        if (step.stopped) {
+            result.stopped = step.stopped;
+            return;
+        }
+        shuffle_in_place(step.next, rng);
+        timer.time(step.next);
+        ++result.rounds;
     }
 }
 
@@ -122,18 +182,10 @@ int warm_up_threads_per_node(const SweepPlan& plan) {
 
 // In rounds: each round times every point once, in an order of its own, so sample k of every
 // point is from round k and a bootstrap can draw whole rounds (model/recommend/bootstrap.hpp).
-// Fisher-Yates with the raw generator, whose output the standard fixes, where std::shuffle's
-// use of the generator is unspecified.
 std::vector<std::size_t> repetition_order(std::size_t points, int repetitions, std::uint64_t seed) {
     std::vector<std::size_t> order;
     std::mt19937_64 rng(seed);
-    for (int r = 0; r < repetitions; ++r) {
-        const std::size_t start = order.size();
-        for (std::size_t i = 0; i < points; ++i)
-            order.push_back(i);
-        for (std::size_t i = points; i > 1; --i)
-            std::swap(order[start + i - 1], order[start + rng() % i]);
-    }
+    append_rounds(order, points, repetitions, rng);
     return order;
 }
 

@@ -1,7 +1,8 @@
 // The sweep loop, apart from the machine it measures. What touches the machine (pool changes,
 // timing a phase on pinned threads, putting the pools back, noticing a stop signal) sits behind
 // SweepMachine, so the loop itself (the untimed warm-up, the repetitions in an order shuffled by
-// the seed, progress, a restore on every exit path) runs against a fake in the unit tests.
+// the seed, the adaptive rule's rounds, progress, a restore on every exit path) runs against a
+// fake in the unit tests.
 #pragma once
 
 #include <cstddef>
@@ -49,10 +50,13 @@ int warm_up_threads_per_node(const SweepPlan& plan);
 // shuffled by `seed`: the same seed gives the same order on every standard library.
 std::vector<std::size_t> repetition_order(std::size_t points, int repetitions, std::uint64_t seed);
 
-// Measures `result.plan` on `machine`: an untimed warm-up, then every point's repetitions in
-// the order of repetition_order(), each reported to `progress` (may be null) with the samples so
-// far. Calls restore() once when every repetition is done, or restore_after_error() on any other
-// way out: a stop signal (then SweepInterrupted) or an error, which propagates.
+// Measures `result.plan` on `machine`: an untimed warm-up, then the first rounds in the order of
+// repetition_order() (all of them for a fixed count), then, for the adaptive rule, further rounds
+// of the points it names (adaptive.hpp), each shuffled by the generator the rounds before left;
+// each repetition is reported to `progress` (may be null) with the samples so far. The result
+// says how many rounds ran and why they stopped. Calls restore() once when every repetition is
+// done, or restore_after_error() on any other way out: a stop signal (then SweepInterrupted) or an
+// error, which propagates.
 SweepResult sweep_on(SweepMachine& machine, SweepResult result, ProgressSink* progress);
 
 }  // namespace hugetune

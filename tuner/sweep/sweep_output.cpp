@@ -70,6 +70,8 @@ model::MeasuredSweep measured_sweep(const SweepResult& r) {
     for (const auto& p : r.points)
         if (!p.samples_seconds.empty())  // not reached before an interruption
             (p.hvo_flipped ? m.hvo_pass->points : m.points).push_back(measured_point(r, p));
+    m.sampling = model::Sampling{std::string(sampling_rule(r.plan.options)), r.rounds,
+                                 r.stopped ? std::string(stop_reason_name(*r.stopped)) : ""};
     m.warnings = r.warnings;
     return m;
 }
@@ -86,7 +88,7 @@ nlohmann::json measured_block_json(const SweepResult& r) {
     json block = {{"complete", r.complete},
                   {"parameters",
                    {{"threads_per_node", r.plan.options.threads_per_node},
-                    {"repetitions", r.plan.options.repetitions},
+                    {"repetitions", r.plan.options.most_repetitions()},
                     {"phases", phases},
                     {"page_size_kb", r.plan.page_size_kb},
                     {"sample_mib_per_node", r.plan.sample_mib_per_node},
@@ -99,6 +101,10 @@ nlohmann::json measured_block_json(const SweepResult& r) {
         block["parameters"]["memory_nodes"] = r.plan.memory_node_ids();
         block["parameters"]["boot_node"] = r.plan.boot_node;
     }
+    block["sampling"] = sampling_json(r.plan.options);
+    block["sampling"]["rounds"] = r.rounds;
+    if (r.stopped)
+        block["sampling"]["stopped"] = stop_reason_name(*r.stopped);
     if (r.plan.hvo_pass)
         block["hvo_pass"] = {{"hugetlb_optimize_vmemmap_as_is", r.plan.hvo_pass->as_is ? 1 : 0},
                              {"hugetlb_optimize_vmemmap", r.plan.hvo_pass->flipped() ? 1 : 0},

@@ -77,6 +77,7 @@ TEST_CASE("the engine's setting names map to the flags users type") {
     const std::pair<const char*, const char*> expected[] = {
         {"threads_per_node", "--threads"},
         {"repetitions", "--repetitions"},
+        {"budget_seconds", "--budget"},
         {"phases", "--phases"},
         {"max_memory_fraction", "--max-memory-fraction"},
         {"page_size", "--page-size"},

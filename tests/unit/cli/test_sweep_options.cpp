@@ -59,13 +59,46 @@ TEST_CASE("options not given keep SweepOptions' defaults") {
     CHECK(given.repetitions == defaults.repetitions);
 }
 
+TEST_CASE("adaptive unless --repetitions fixes the count; --budget bounds the adaptive rule") {
+    SweepOptions adaptive = parse({});
+    CHECK(adaptive.adaptive);
+    CHECK_FALSE(adaptive.budget_seconds.has_value());
+    CHECK(adaptive.first_rounds() == kAdaptiveFirstRounds);
+    CHECK(adaptive.most_repetitions() == kAdaptiveMaxRepetitions);
+
+    SweepOptions fixed = parse({"--repetitions", "5"});
+    CHECK_FALSE(fixed.adaptive);
+    CHECK(fixed.first_rounds() == 5);
+    CHECK(fixed.most_repetitions() == 5);
+
+    SweepOptions budget = parse({"--budget", "12.5"});
+    CHECK(budget.adaptive);
+    REQUIRE(budget.budget_seconds.has_value());
+    CHECK(*budget.budget_seconds == 12.5);
+
+    for (const char* bad : {"0", "-3", "x", "", "inf", "nan", "5s"})
+        CHECK_THROWS_WITH_AS(parse({"--budget", bad}),
+                             ("--budget: give a positive number of seconds, e.g. 60; '" +
+                              std::string(bad) + "' is not one")
+                                 .c_str(),
+                             UsageError);
+    CHECK_THROWS_WITH_AS(
+        parse({"--budget", "30", "--repetitions", "3"}),
+        "--budget: bounds the adaptive rule, which --repetitions turns off; give one of "
+        "them",
+        UsageError);
+}
+
 TEST_CASE("the help states the settings' defaults and ranges") {
     const std::string help = help_text();
     CHECK(help.find("Sweep options:") != std::string::npos);
     CHECK(help.find("(default 1,2,4,8,16,32; each 1 to " + std::to_string(kMaxThreadsPerNode) +
                     ")") != std::string::npos);
-    CHECK(help.find("(default " + std::to_string(kDefaultRepetitions) + "; 1 to " +
+    CHECK(help.find("(default adaptive: " + std::to_string(kAdaptiveFirstRounds) +
+                    " rounds, then up to " + std::to_string(kAdaptiveMaxRepetitions) +
+                    " samples only for the points that could still change the decision; 1 to " +
                     std::to_string(kMaxRepetitions) + ")") != std::string::npos);
+    CHECK(help.find("(default none; above 0)") != std::string::npos);
     CHECK(help.find("(default alloc,zero,grow)") != std::string::npos);
     // The page size's default is the kernel's, in a text long enough to be wrapped.
     std::string flat;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <csignal>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -11,6 +12,7 @@
 #include "model/errors.hpp"
 #include "tests/unit/support/fixtures.hpp"
 #include "tuner/probe/probe.hpp"
+#include "tuner/sweep/adaptive.hpp"
 #include "tuner/sweep/sweep_loop.hpp"
 
 using namespace hugetune;
@@ -41,13 +43,22 @@ class FakeMachine : public SweepMachine {
             throw RuntimeError("fake: cannot write nr_hugepages");
         return {"node 0: the pool grew by only 1 of 4 pages"};
     }
+    // Where a point (call name) is given here, its k-th call (warm-up included) takes the k-th
+    // of these seconds, the last one over again once they run out.
+    std::map<std::string, std::vector<double>> point_seconds;
+
     PhaseRepetition run(Phase phase, int threads_per_node, bool hvo_flipped) override {
-        calls.push_back((hvo_flipped ? "~" : "") + call_name(phase, threads_per_node));
+        const std::string name = (hvo_flipped ? "~" : "") + call_name(phase, threads_per_node);
+        const long before = count(name);
+        calls.push_back(name);
         ++runs;
         if (fail_on_run == runs)
             throw RuntimeError("fake: the kernel refused");
         PhaseRepetition rep;
         rep.run.wall_seconds = runs;
+        if (auto it = point_seconds.find(name); it != point_seconds.end())
+            rep.run.wall_seconds = it->second[std::min<std::size_t>(
+                static_cast<std::size_t>(before), it->second.size() - 1)];
         rep.run.threads.assign(static_cast<std::size_t>(threads_per_node), {0.5, 1});
         rep.shortfall_pages = shortfall_pages;
         return rep;
@@ -99,6 +110,7 @@ SweepPlan vm_plan(std::uint64_t seed = 1,
     Probe probe = probe_machine(fs);
     SweepOptions o;
     o.threads_per_node = {1, 2, 4};
+    o.adaptive = false;
     o.repetitions = 3;
     o.seed = seed;
     o.phases = std::move(phases);
@@ -310,6 +322,7 @@ TEST_CASE("the HVO pass's points run flipped, shuffled among the others, and fil
     Probe probe = probe_machine(fs);
     SweepOptions o;
     o.threads_per_node = {1, 2, 4};
+    o.adaptive = false;
     o.repetitions = 2;
     SweepPlan plan = plan_sweep(probe, read_memory_view(fs, probe), o);
     REQUIRE(plan.hvo_pass.has_value());
@@ -327,4 +340,178 @@ TEST_CASE("the HVO pass's points run flipped, shuffled among the others, and fil
     CHECK(j["hvo_pass"]["points"].size() == 1);
     CHECK(j["hvo_pass"]["hugetlb_optimize_vmemmap"] == 0);
     CHECK(j["points"].size() == 7);
+}
+
+namespace {
+
+// vm_plan()'s seven points measured by the adaptive rule.
+SweepPlan adaptive_plan(std::optional<double> budget_seconds = std::nullopt) {
+    SweepPlan plan = vm_plan();
+    plan.options.adaptive = true;
+    plan.options.repetitions = kDefaultRepetitions;  // as options not given leave it
+    plan.options.budget_seconds = budget_seconds;
+    return plan;
+}
+
+// Every point of vm_plan() far from the others: alloc and zero fastest at 2 threads, the others
+// more than twice as slow, each within 1% of its own times. The first call of each count is
+// the warm-up's, where there is one.
+FakeMachine separated_machine() {
+    FakeMachine machine;
+    for (const char* phase : {"alloc", "zero"}) {
+        const std::string p(phase);
+        machine.point_seconds[p + "@1"] = {2.00, 2.01, 1.99, 2.02, 2.00, 2.01};
+        machine.point_seconds[p + "@2"] = {0.50, 0.50, 0.51, 0.49, 0.50, 0.50};
+        machine.point_seconds[p + "@4"] = {1.20, 1.21, 1.19, 1.20, 1.22, 1.20};
+    }
+    machine.point_seconds["grow@1"] = {0.3};
+    return machine;
+}
+
+// As separated_machine(), but alloc at 1 and at 2 threads take turns being faster by 10%, and
+// so do zero at 2 and 4 (4 oversubscribes the node, so the decision cannot take it): no count of
+// samples tells them apart.
+FakeMachine overlapping_machine() {
+    FakeMachine machine = separated_machine();
+    std::vector<double> faster_first, slower_first;
+    for (int k = 0; k < 12; ++k) {
+        faster_first.push_back(k % 2 == 0 ? 0.50 : 0.55);
+        slower_first.push_back(k % 2 == 0 ? 0.55 : 0.50);
+    }
+    machine.point_seconds["alloc@1"] = slower_first;
+    machine.point_seconds["alloc@2"] = faster_first;
+    machine.point_seconds["zero@2"] = faster_first;
+    machine.point_seconds["zero@4"] = slower_first;
+    return machine;
+}
+
+std::size_t samples_of(const SweepResult& result, Phase phase, int threads_per_node) {
+    for (const auto& p : result.points)
+        if (p.phase == phase && p.threads_per_node == threads_per_node && !p.hvo_flipped)
+            return p.samples_seconds.size();
+    FAIL("no such point");
+    return 0;
+}
+
+double timed_seconds(const SweepResult& result) {
+    double seconds = 0;
+    for (const auto& p : result.points)
+        for (double x : p.samples_seconds)
+            seconds += x;
+    return seconds;
+}
+
+}  // namespace
+
+TEST_CASE("adaptive: samples clearly apart stop after the first rounds, settled") {
+    SweepPlan plan = adaptive_plan();
+    FakeMachine machine = separated_machine();
+    SweepResult result = sweep(machine, plan);
+    for (const auto& p : result.points)
+        CHECK(p.samples_seconds.size() == kAdaptiveFirstRounds);
+    CHECK(result.rounds == kAdaptiveFirstRounds);
+    REQUIRE(result.stopped.has_value());
+    CHECK(*result.stopped == StopReason::settled);
+    CHECK(result.complete);
+    // The first rounds in the order a fixed count of that many rounds takes.
+    CHECK(machine.timed_calls(kWarmUpCalls) ==
+          calls_in_order(plan, repetition_order(plan.points.size(), kAdaptiveFirstRounds, 1)));
+    // The file says how each point was sampled and why measuring stopped.
+    const auto j = to_json(result);
+    CHECK(j["sampling"]["rule"] == "adaptive");
+    CHECK(j["sampling"]["rounds"] == kAdaptiveFirstRounds);
+    CHECK(j["sampling"]["stopped"] == "settled");
+    CHECK(j["points"][1]["samples_seconds"].size() == kAdaptiveFirstRounds);
+    const auto m = measured_sweep(result);
+    REQUIRE(m.sampling.has_value());
+    CHECK(m.sampling->stopped == "settled");
+}
+
+TEST_CASE("adaptive: the best candidates overlapping are measured to the most, the rest not") {
+    SweepPlan plan = adaptive_plan();
+    FakeMachine machine = overlapping_machine();
+    SweepResult result = sweep(machine, plan);
+    CHECK(samples_of(result, Phase::alloc, 1) == kAdaptiveMaxRepetitions);
+    CHECK(samples_of(result, Phase::alloc, 2) == kAdaptiveMaxRepetitions);
+    CHECK(samples_of(result, Phase::alloc, 4) == kAdaptiveFirstRounds);
+    for (int n : {1, 2, 4})
+        CHECK(samples_of(result, Phase::zero, n) == kAdaptiveFirstRounds);
+    CHECK(samples_of(result, Phase::grow, 1) == kAdaptiveFirstRounds);
+    REQUIRE(result.stopped.has_value());
+    CHECK(*result.stopped == StopReason::maximum);
+    CHECK(result.rounds == kAdaptiveMaxRepetitions);
+    // After the first rounds only the two open points ran.
+    const auto timed = machine.timed_calls(kWarmUpCalls);
+    const std::size_t first = plan.points.size() * kAdaptiveFirstRounds;
+    REQUIRE(timed.size() == first + 2 * (kAdaptiveMaxRepetitions - kAdaptiveFirstRounds));
+    for (std::size_t i = first; i < timed.size(); ++i)
+        CHECK((timed[i] == "alloc@1" || timed[i] == "alloc@2"));
+    CHECK(to_json(result)["sampling"]["stopped"] == "maximum");
+    // The same samples, the same rounds.
+    FakeMachine again = overlapping_machine();
+    sweep(again, plan);
+    CHECK(again.calls == machine.calls);
+}
+
+TEST_CASE("adaptive: the budget stops the further rounds before the timed samples pass it") {
+    // The first rounds, then room for one further round of the two open points (about 1.05 s)
+    // and not for a second.
+    FakeMachine first_rounds_only = overlapping_machine();
+    SweepPlan capped = vm_plan();
+    const double first_seconds = timed_seconds(sweep(first_rounds_only, capped));
+    SweepPlan plan = adaptive_plan(first_seconds + 1.5);
+    FakeMachine machine = overlapping_machine();
+    SweepResult result = sweep(machine, plan);
+    CHECK(samples_of(result, Phase::alloc, 1) == kAdaptiveFirstRounds + 1);
+    CHECK(samples_of(result, Phase::alloc, 2) == kAdaptiveFirstRounds + 1);
+    CHECK(samples_of(result, Phase::alloc, 4) == kAdaptiveFirstRounds);
+    REQUIRE(result.stopped.has_value());
+    CHECK(*result.stopped == StopReason::budget);
+    CHECK(timed_seconds(result) <= *plan.options.budget_seconds);
+    CHECK(to_json(result)["sampling"]["stopped"] == "budget");
+    CHECK(to_json(result)["sampling"]["budget_seconds"] == *plan.options.budget_seconds);
+}
+
+TEST_CASE("a fixed count measures every point that many times and says so") {
+    FakeMachine machine = overlapping_machine();
+    SweepResult result = sweep(machine, vm_plan());
+    for (const auto& p : result.points)
+        CHECK(p.samples_seconds.size() == 3);
+    REQUIRE(result.stopped.has_value());
+    CHECK(*result.stopped == StopReason::fixed_count);
+    CHECK(to_json(result)["sampling"]["rule"] == "fixed");
+    CHECK(to_json(result)["sampling"]["stopped"] == "fixed count");
+    CHECK(to_json(result)["parameters"]["repetitions"] == 3);
+}
+
+TEST_CASE("open_points: apart, together within the tolerance, or open") {
+    auto point = [](int n, std::vector<double> samples) {
+        PointResult p;
+        p.phase = Phase::alloc;
+        p.threads_per_node = n;
+        p.samples_seconds = std::move(samples);
+        return p;
+    };
+    // 2 threads the best; 1 slower by far more than 2%: apart.
+    std::vector<PointResult> apart = {point(1, {2.0, 2.1, 2.05}), point(2, {1.0, 1.01, 1.02})};
+    CHECK(open_points(apart, 0.02).empty());
+    // Within 1% of each other every time: together, the decision takes the fewer threads.
+    std::vector<PointResult> together = {point(1, {1.000, 1.001, 1.002}),
+                                         point(2, {1.004, 1.003, 1.005})};
+    CHECK(open_points(together, 0.02).empty());
+    // Interleaved by more than the tolerance: both open, whichever the best.
+    std::vector<PointResult> mixed = {point(1, {1.0, 1.2, 1.1}), point(2, {1.05, 1.15, 1.0}),
+                                      point(4, {3.0, 3.1, 3.2})};
+    CHECK(open_points(mixed, 0.02) == std::vector<std::size_t>{0, 1});
+    // The other phase is weighed apart: a lone grow point is settled.
+    std::vector<PointResult> grow = {point(1, {1.0, 1.2, 1.1})};
+    grow[0].phase = Phase::grow;
+    CHECK(open_points(grow, 0.02).empty());
+    // A count that oversubscribes a node is no candidate: neither weighed nor the best.
+    std::vector<PointResult> oversubscribed = {
+        point(1, {2.0, 2.1, 2.05}), point(2, {1.0, 1.01, 1.02}), point(4, {1.0, 0.9, 1.1})};
+    oversubscribed[2].oversubscribed = true;
+    CHECK(open_points(oversubscribed, 0.02).empty());
+    oversubscribed[2].oversubscribed = false;
+    CHECK(open_points(oversubscribed, 0.02) == std::vector<std::size_t>{1, 2});
 }
