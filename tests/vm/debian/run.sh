@@ -93,14 +93,34 @@ verdict() {
 expected_steps=(boot-1 first-boot sandbox-security cli-systemd-sandbox run apply reboot-2
     verify-at-boot rollback reboot-3 default-back poweroff)
 
-# watch VARIANT PID MARKS CONSOLE: follows the guest's markers until it powers off, printing each
-# step as it ends; a step that never ended is named.
+# start_guest VARIANT DISK MARKS CONSOLE: one power-on of the guest; sets guest_pid. No -kernel:
+# the firmware boots the disk's MBR, GRUB its grub.cfg. The guest's reboot ends QEMU
+# (-no-reboot) and watch_guest powers it on again: a cold boot through GRUB each time (a warm
+# reset inside one QEMU hung after GRUB had loaded the kernel, under the emulator here; not
+# explained). Both serial ports append, so the files hold every boot. No network device.
+start_guest() {
+    # shellcheck disable=SC2054 # the commas belong to QEMU's options, not to the array
+    setpriv --pdeathsig KILL "$vmlab_qemu" -name "vmlab-debian-$1" -nodefaults -no-user-config \
+        -display none -monitor none -no-reboot "${vmlab_accel_args[@]}" -smp 2 -m 1024M \
+        -drive "file=$2,if=virtio,format=raw" \
+        -chardev "file,id=console,path=$4,append=on" -serial chardev:console \
+        -chardev "file,id=marks,path=$3,append=on" -serial chardev:marks \
+        </dev/null >>"$work/$1.qemu" 2>&1 &
+    guest_pid=$!
+    vmlab_guest_pids+=("$guest_pid")
+}
+
+# watch_guest VARIANT DISK MARKS CONSOLE: powers the guest on and follows its markers until it
+# powers off (on again after each reboot it asks for), printing each step as it ends; a step
+# that never ended is named.
 watch_guest() {
-    local v=$1 pid=$2 marks=$3 console=$4 deadline=$((SECONDS + ${VMLAB_DEBIAN_TIMEOUT_S:-2400}))
-    local seen=0 line since=$SECONDS current=boot-1 done_steps=" " word
+    local v=$1 disk=$2 marks=$3 console=$4 deadline=$((SECONDS + ${VMLAB_DEBIAN_TIMEOUT_S:-2400}))
+    local seen=0 line since=$SECONDS current=boot-1 done_steps=" " word failed_step="" guest_pid
+    local power_ons=1
+    start_guest "$v" "$disk" "$marks" "$console"
     while :; do
         local alive=1
-        kill -0 "$pid" 2>/dev/null || alive=0
+        kill -0 "$guest_pid" 2>/dev/null || alive=0
         mapfile -t lines < <(tr -d '\r' <"$marks" | grep '^HTLAB ')
         while ((seen < ${#lines[@]})); do
             line=${lines[seen]#HTLAB }
@@ -126,7 +146,11 @@ watch_guest() {
                 else
                     local rest=${line#step "${word[1]}" "${word[2]}"}
                     verdict "$v" "${word[1]}" $((SECONDS - since)) "${word[2]}" "${rest# }"
-                    [[ ${word[2]} == ok ]] && done_steps+="${word[1]} "
+                    if [[ ${word[2]} == ok ]]; then
+                        done_steps+="${word[1]} "
+                    else
+                        failed_step=${word[1]}
+                    fi
                     since=$SECONDS
                 fi
                 ;;
@@ -134,10 +158,19 @@ watch_guest() {
                 current=reboot-$(($(wc -l <"$work/$v.boot-ids") + 1))
                 since=$SECONDS
                 ;;
-            poweroff) current=poweroff since=$SECONDS ;;
+            poweroff)
+                [[ -z $failed_step ]] && current=poweroff
+                since=$SECONDS
+                ;;
             *) say "$v: guest says: $line" ;;
             esac
         done
+        if ((!alive)) && [[ $current == reboot-* && -z $failed_step ]] && ((power_ons < 3)); then
+            wait "$guest_pid" 2>/dev/null
+            power_ons=$((power_ons + 1))
+            start_guest "$v" "$disk" "$marks" "$console"
+            continue
+        fi
         if ((!alive)); then
             [[ $current == poweroff ]] && verdict "$v" poweroff $((SECONDS - since)) ok && done_steps+="poweroff "
             break
@@ -154,7 +187,7 @@ watch_guest() {
         [[ $done_steps == *" $s "* ]] || missing+=" $s"
     done
     if [[ -n $missing ]]; then
-        verdict "$v" "$current" $((SECONDS - since)) FAIL "the guest stopped here; never passed:$missing (console tail below)"
+        verdict "$v" "$current" $((SECONDS - since)) FAIL "the guest stopped ${failed_step:+after this failed step }here; never passed:$missing (console tail below)"
         tr -d '\r' <"$console" | tail -n 25 | sed 's/^/    /'
     fi
 }
@@ -166,7 +199,7 @@ check_disk() {
     local boot2
     boot2=$(awk '$1 == 2 { print $2 }' "$work/$v.boot-ids" 2>/dev/null)
     local why
-    if why=$(python3 - "$root" "${value:-0}" "${boot2:-none}" <<'PY'
+    if why=$(python3 - "$root" "${value:-0}" "${boot2:-none}" 2>&1 <<'PY'
 import glob, json, sys
 root, value, boot2 = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 records = []
@@ -243,15 +276,7 @@ run_variant() {
     : >"$console"
     : >"$marks"
     : >"$work/$v.boot-ids"
-    # No -kernel: the firmware boots the disk's MBR, GRUB its grub.cfg. Reboots stay in this
-    # QEMU (no -no-reboot); a guest that powers off ends it. No network device.
-    setpriv --pdeathsig KILL "$vmlab_qemu" -name "vmlab-debian-$v" -nodefaults -no-user-config \
-        -display none -monitor none "${vmlab_accel_args[@]}" -smp 2 -m 1024M \
-        -drive "file=$disk,if=virtio,format=raw" -serial "file:$console" -serial "file:$marks" \
-        </dev/null >"$work/$v.qemu" 2>&1 &
-    local pid=$!
-    vmlab_guest_pids+=("$pid")
-    watch_guest "$v" "$pid" "$marks" "$console"
+    watch_guest "$v" "$disk" "$marks" "$console"
     vmlab_stop_guests
     attach_disk "$disk" "$work/mnt" ro && check_disk "$v" "$work/mnt"
     release_disk
