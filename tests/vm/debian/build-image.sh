@@ -155,4 +155,8 @@ mv "$work/disk.raw" "$work/vmlinuz" "$work/manifest" "$image_dir.partial/"
 rm -rf "$image_dir"
 mv "$image_dir.partial" "$image_dir"
 echo "vmlab: debian image $variant-$key built in $((SECONDS - started)) s" >&2
+# The variant's older images and trees (inputs that changed since) go: each is hundreds of MiB.
+find "$cache" -mindepth 1 -maxdepth 1 -regextype posix-extended \
+    -regex ".*/$variant-(tree-)?[0-9a-f]{16}(\.tar|\.tar\.partial|\.partial)?" \
+    ! -path "$image_dir" ! -path "$tree" -exec rm -rf {} +
 echo "$image_dir"
