@@ -149,6 +149,7 @@ def register(r):
     register_fleet_boots(r)
     register_example(r)
     register_placement(r)
+    register_debian(r)
 
 
 def register_fleet_boots(r):
@@ -228,3 +229,39 @@ def register_placement(r):
                               ("threads_on", r"threads on nodes \[([\d, ]+)\]")):
             r.add(f"lab.placement.nodes{nodes}_{name}", PLACEMENT,
                   lambda line=line, pattern=pattern: re.search(pattern, line()).group(1))
+
+
+DEBIAN = F + "debian-2026-12-06/output.txt"
+DEBIAN_VARIANTS = ("plain", "two-kernels")
+
+
+def debian_steps(r, variant):
+    """Each step of one variant of `make vmtest-debian`: (name, verdict, seconds)."""
+    return [(name, verdict, int(s)) for verdict, name, s in re.findall(
+        rf"^vmlab-debian: {variant}: (PASS|FAIL) ([\w-]+) \((\d+) s\)", r.file(DEBIAN).body, re.M)]
+
+
+def debian_steps_block(r):
+    out = ["| step | " + " | ".join(DEBIAN_VARIANTS) + " |", "| --- |" + " --- |" * len(DEBIAN_VARIANTS)]
+    runs = {v: {name: (verdict, s) for name, verdict, s in debian_steps(r, v)} for v in DEBIAN_VARIANTS}
+    names = list(dict.fromkeys(name for v in DEBIAN_VARIANTS for name, _, _ in debian_steps(r, v)))
+    for name in names:
+        cells = []
+        for v in DEBIAN_VARIANTS:
+            verdict, s = runs[v].get(name, ("-", None))
+            cells.append("-" if s is None else f"{verdict} {s} s")
+        out.append(f"| `{name}` | " + " | ".join(cells) + " |")
+    return "\n".join(out)
+
+
+def register_debian(r):
+    """The Debian lab's stored run (tests/vm/README.md "A real Debian system")."""
+    r.add("lab.debian_2026_12_06.steps", DEBIAN, lambda: debian_steps_block(r), block=True)
+    r.add("lab.debian_2026_12_06.wall_s", DEBIAN,
+          lambda: r.file(DEBIAN).grab(r"^vmlab-debian: \d+ failed, wall time (\d+) s$"))
+    r.add("lab.debian_2026_12_06.failed", DEBIAN,
+          lambda: r.file(DEBIAN).grab(r"^vmlab-debian: (\d+) failed, wall time \d+ s$"))
+    for v in DEBIAN_VARIANTS:
+        key = v.replace("-", "_")
+        r.add(f"lab.debian_2026_12_06.{key}_guest_s", DEBIAN,
+              lambda v=v: str(sum(s for name, _, s in debian_steps(r, v) if not name.startswith(("image", "inject", "disk-")))))

@@ -4,7 +4,9 @@
 # manager, with a report under /root and one under /var/lib/hugetune/. The one under /root is
 # out of its sight: the boot is verified without it and a line says so; the one under
 # /var/lib/hugetune/ is read. A stand-in plays hugetune. Skips where systemd cannot start a
-# transient service (no systemd as PID 1, a container, not root).
+# transient service (no systemd as PID 1, a container, not root): every machine the suite runs
+# on here. `make vmtest-debian` runs this script in a Debian guest with systemd as PID 1, on the
+# installed unit and wrapper, where a skip fails (tests/vm/README.md "A real Debian system").
 source "$(dirname "$0")/lib/harness.bash"
 require_root "systemd-run starts a transient service of the system manager"
 require_command systemd-run "it runs the wrapper in the unit's sandbox (Debian: systemd)"
