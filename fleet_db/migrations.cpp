@@ -146,14 +146,14 @@ const std::vector<std::vector<std::string>> kMigrations = {
     },
     {
         // A run's warning codes are those its report's facts give, not its list (docs/fleet.md
-        // "How a SKU's answer is made"): every digest is written again (data_migrations.cpp), and the
-        // answers kept were judged by the lists.
+        // "How a SKU's answer is made"): every digest is written again (data_migrations.cpp), and
+        // the answers kept were judged by the lists.
         "DELETE FROM sku_answers",
     },
     {
         // Each run's hardware identity joins its digest (docs/fleet.md "The host-name rule"),
-        // where a SKU's answer reads it: every digest is written again (data_migrations.cpp), and the
-        // answers kept counted a host name's machines as one host.
+        // where a SKU's answer reads it: every digest is written again (data_migrations.cpp), and
+        // the answers kept counted a host name's machines as one host.
         "DELETE FROM sku_answers",
     },
     {

@@ -41,8 +41,8 @@ std::map<std::pair<Phase, bool>, std::vector<std::size_t>> groups_of(
 
 void add_open_of_group(std::span<const PointResult> points, const std::vector<std::size_t>& group,
                        double tolerance, std::vector<std::size_t>& open) {
-    const std::size_t best = *std::min_element(
-        group.begin(), group.end(), [&](std::size_t a, std::size_t b) {
+    const std::size_t best =
+        *std::min_element(group.begin(), group.end(), [&](std::size_t a, std::size_t b) {
             return points[a].median_seconds() < points[b].median_seconds();
         });
     bool any = false;
