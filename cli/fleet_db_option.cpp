@@ -160,10 +160,10 @@ fleet_db::KeptAnswer kept_form(const model::fleet::FleetAnswer& answer) {
 // another layout (the answer is then computed again).
 std::optional<model::fleet::FleetAnswer> read_kept(const fleet_db::KeptAnswer& kept, Fit fit) {
     try {
-        nlohmann::json document = model::parse_json_document(kept.headline);
+        nlohmann::json stored = model::parse_json_document(kept.headline);
         if (fit == Fit::read)
-            document["recommendation"] = model::parse_json_document(kept.fit);
-        return model::fleet::read_fleet_answer(document);
+            stored["recommendation"] = model::parse_json_document(kept.fit);
+        return model::fleet::read_fleet_answer(stored);
     } catch (const std::exception&) {
         return std::nullopt;
     }
