@@ -105,11 +105,14 @@ test: test-deps format-check test-shipped test-package test-asan
 # as packagers build it (dh_cmake, a spec file), so a missing include fails here; its own
 # directory, so `make build` (warnings not errors) and `make test` do not rebuild each other's
 # objects. It builds the product and the shipped tests' programs only (the target
-# shipped_tests: the allocator's, and the model's and fleet's for their trials, as unity builds);
-# installing, as cpack does, needs no more (CMAKE_SKIP_INSTALL_ALL_DEPENDENCY).
+# shipped_tests: the allocator's, the model's and fleet's trials, built from the few sources that
+# hold one, and the fleet generator, a unity build);
+# installing, as cpack does, needs no more (CMAKE_SKIP_INSTALL_ALL_DEPENDENCY). It also compiles
+# alone each header that no source of the same name proves by including it first
+# (HUGETUNE_HEADER_CHECK, cmake/HeaderCheck.cmake).
 SHIPPED_UNITY ?= OFF
 test-build: test-deps
-	cmake -S . -B $(TEST_BUILD) -DCMAKE_BUILD_TYPE=Release -DHUGETUNE_WERROR=ON -DCMAKE_UNITY_BUILD=$(SHIPPED_UNITY) -DHUGETUNE_TEST_UNITY=ON -DCMAKE_INSTALL_PREFIX=/usr -DCMAKE_SKIP_INSTALL_ALL_DEPENDENCY=ON $(LAUNCHER) $(CMAKE_ARGS) >/dev/null
+	cmake -S . -B $(TEST_BUILD) -DCMAKE_BUILD_TYPE=Release -DHUGETUNE_WERROR=ON -DHUGETUNE_HEADER_CHECK=ON -DCMAKE_UNITY_BUILD=$(SHIPPED_UNITY) -DHUGETUNE_TEST_UNITY=ON -DCMAKE_INSTALL_PREFIX=/usr -DCMAKE_SKIP_INSTALL_ALL_DEPENDENCY=ON $(LAUNCHER) $(CMAKE_ARGS) >/dev/null
 	cmake --build $(TEST_BUILD) -j $(JOBS) --target shipped_tests
 
 test-shipped: test-build
@@ -159,14 +162,16 @@ test-package: package rpm
 	tests/package/rpm.sh $(TEST_BUILD)/rpm/hugetune.spec $(RPM_TOPDIR)/RPMS/*/hugetune-*.rpm $(TEST_BUILD)/package/hugetune_*.deb
 
 # The unit suites and the CLI scripts under AddressSanitizer and UBSan (Debug, unity), less the
-# label shipped, which the Release build runs. This build also compiles each header alone
-# (HUGETUNE_HEADER_CHECK, cmake/HeaderCheck.cmake), which the unity build's batches would
-# otherwise hide.
+# label shipped, which the Release build runs.
 # Allocation stacks in a report 8 frames deep, not 30: a fleet trial under the sanitizers took
 # 1.08 times as long with 30 (docs/measurements/asan-costs-2026-12-06.txt).
 ASAN_TEST_OPTIONS ?= malloc_context_size=8
+# Sixteen sources a batch there, not CMake's eight: at -O0 parsing the heavy headers is most of
+# a batch's compile, so fewer batches compile faster, and there are still enough to keep every
+# CPU busy.
+ASAN_UNITY_BATCH ?= 16
 test-asan: test-deps
-	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DHUGETUNE_SANITIZE=ON -DHUGETUNE_WERROR=ON -DHUGETUNE_HEADER_CHECK=ON -DCMAKE_UNITY_BUILD=$(UNITY) $(LAUNCHER) $(CMAKE_ARGS) >/dev/null
+	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DHUGETUNE_SANITIZE=ON -DHUGETUNE_WERROR=ON -DCMAKE_UNITY_BUILD=$(UNITY) -DCMAKE_UNITY_BUILD_BATCH_SIZE=$(ASAN_UNITY_BATCH) $(LAUNCHER) $(CMAKE_ARGS) >/dev/null
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
 	cd $(ASAN_BUILD) && ASAN_OPTIONS=$(ASAN_TEST_OPTIONS) ctest --output-on-failure -j $(JOBS) -LE shipped
 

@@ -35,17 +35,41 @@ def amd64_lab_cases(r):
     return str(count)
 
 
-def add_ci_run(r, key, path):
-    """A .ci/run output: its step times, the shipped and sanitizer ctest runs, the cache's hits."""
-    for part, pattern in (("make_test_s", r"^ci: make test (\d+) s"), ("vmtest_s", r"make vmtest (\d+) s"),
+def stamp_at(r, path, pattern, last=False):
+    """The seconds stamp scripts/ci-timed put on the first (or last) line matching PATTERN."""
+    stamps = r.file(path).grab_all(r"^ *(\d+) " + pattern)
+    if not stamps:
+        raise ValueError(f"{path}: no line matching /{pattern}/")
+    return int(stamps[-1] if last else stamps[0])
+
+
+def add_ci_phases(r, key, path):
+    """Where the time of a timed .ci/run (scripts/ci-timed) went, from its lines' stamps: the
+    packages, the Release tree's build, the sanitizer tree's build."""
+    release = r"cmake --build build-test "
+    asan = r"cmake --build build-asan "
+    r.add(f"build.{key}.packages_s", path, lambda: str(stamp_at(r, path, release)))
+    r.add(f"build.{key}.release_build_s", path,
+          lambda: str(stamp_at(r, path, r"cd build-test && ctest") - stamp_at(r, path, release)))
+    r.add(f"build.{key}.asan_build_s", path,
+          lambda: str(stamp_at(r, path, r"cd build-asan && .*ctest") - stamp_at(r, path, asan)))
+
+
+def add_ci_run(r, key, path, timed=False):
+    """A .ci/run output: its step times, the shipped and sanitizer ctest runs, the cache's hits;
+    TIMED for an output of scripts/ci-timed, each line headed by its seconds."""
+    at = r"^ *\d+ " if timed else r"^"
+    for part, pattern in (("make_test_s", at + r"ci: make test (\d+) s"), ("vmtest_s", r"make vmtest (\d+) s"),
                           ("arm64_s", r"make package-arm64 (\d+) s"), ("total_s", r"total (\d+) s")):
         r.add(f"build.{key}.{part}", path, lambda pattern=pattern: f"{int(r.file(path).grab(pattern)):,}")
-    ctest_total = r"^Total Test time \(real\) = +([\d.]+) sec"
+    if timed:
+        add_ci_phases(r, key, path)
+    ctest_total = at + r"Total Test time \(real\) = +([\d.]+) sec"
     r.add(f"build.{key}.shipped_tests_s", path,
           lambda: str(round(float(r.file(path).grab(ctest_total, nth=0)))))
     r.add(f"build.{key}.asan_tests_s", path,
           lambda: f"{round(float(r.file(path).grab(ctest_total, nth=1))):,}")
-    r.add(f"build.{key}.hits", path, lambda: r.file(path).grab(r"^ccache: Hits: +(\d+) /"))
+    r.add(f"build.{key}.hits", path, lambda: r.file(path).grab(at + r"ccache: Hits: +(\d+) /"))
 
 
 def register(r):
@@ -63,6 +87,8 @@ def register(r):
     add_ci_run(r, "ci_cold_2026_12_06", M + "ci-run-cold-2026-12-06.txt")
     add_ci_run(r, "ci_warm_2026_12_06_c", M + "ci-run-warm-2026-12-06-c.txt")
     add_ci_run(r, "ci_warm_2026_12_06_d", M + "ci-run-warm-2026-12-06-d.txt")
+    # Timed by scripts/ci-timed: a fresh clone on a new machine (no test packages, no cache).
+    add_ci_run(r, "ci_cold_2026_12_06_b", M + "ci-run-cold-2026-12-06-b.txt", timed=True)
     py = M + "python-start-2026-12-05.txt"
     r.grab("build.python_start.shim_s", py, r"^shim: ([\d.]+) s a start")
     r.grab("build.python_start.debian_s", py, r"/usr/bin/python3: ([\d.]+) s a start")

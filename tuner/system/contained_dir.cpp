@@ -21,7 +21,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr int kDirectoryFlags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
+constexpr int kEntryDirectoryFlags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
 
 // Why the entry `name` of `dir_fd` (`path`) could not be opened as a directory. O_NOFOLLOW with
 // O_DIRECTORY gives ENOTDIR for a link as for any other file, so the entry itself tells.
@@ -55,7 +55,7 @@ ContainedDir ContainedDir::open(const fs::path& path, std::string_view option_na
     if (mkdir(path.c_str(), 0755) != 0 && errno != EEXIST)
         throw RuntimeError("cannot create " + path.string() + " (" + std::string(option_name) +
                            "): " + std::strerror(errno));
-    OwnedFd fd(::open(path.c_str(), kDirectoryFlags));
+    OwnedFd fd(::open(path.c_str(), kEntryDirectoryFlags));
     if (!fd.valid())
         refuse_directory(AT_FDCWD, path.c_str(), path, option_name);
     return ContainedDir(std::move(fd), path, std::string(option_name));
@@ -66,14 +66,14 @@ ContainedDir ContainedDir::subdirectory(const std::string& name) const {
     if (mkdirat(fd(), plain(name).c_str(), 0755) != 0 && errno != EEXIST)
         throw RuntimeError("cannot create " + path.string() + " (" + option_name_ +
                            "): " + std::strerror(errno));
-    OwnedFd fd(openat(this->fd(), name.c_str(), kDirectoryFlags));
+    OwnedFd fd(openat(this->fd(), name.c_str(), kEntryDirectoryFlags));
     if (!fd.valid())
         refuse_directory(this->fd(), name.c_str(), path, option_name_);
     return ContainedDir(std::move(fd), path, option_name_);
 }
 
 std::optional<ContainedDir> ContainedDir::existing_subdirectory(const std::string& name) const {
-    OwnedFd fd(openat(this->fd(), plain(name).c_str(), kDirectoryFlags));
+    OwnedFd fd(openat(this->fd(), plain(name).c_str(), kEntryDirectoryFlags));
     if (!fd.valid())
         return std::nullopt;
     return ContainedDir(std::move(fd), path_ / name, option_name_);

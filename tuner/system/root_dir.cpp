@@ -63,7 +63,7 @@ std::string relative(std::string_view target_path) {
     throw SettingError("root", dir.string() + " " + why);
 }
 
-constexpr int kDirectoryFlags = O_RDONLY | O_DIRECTORY | O_CLOEXEC;
+constexpr int kTargetDirectoryFlags = O_RDONLY | O_DIRECTORY | O_CLOEXEC;
 
 }  // namespace
 
@@ -106,7 +106,7 @@ OwnedFd RootDir::open_path(std::string_view target_path, int flags, mode_t mode)
 }
 
 OwnedFd RootDir::open_directory(std::string_view target_dir) const {
-    OwnedFd fd = open_path(target_dir, kDirectoryFlags);
+    OwnedFd fd = open_path(target_dir, kTargetDirectoryFlags);
     // A directory one may write but not list (0300) opens only as O_PATH, which serves the *at()
     // calls of a writer.
     if (!fd.valid() && errno == EACCES)
