@@ -89,6 +89,11 @@ def register(r):
     add_ci_run(r, "ci_warm_2026_12_06_d", M + "ci-run-warm-2026-12-06-d.txt")
     # Timed by scripts/ci-timed: a fresh clone on a new machine (no test packages, no cache).
     add_ci_run(r, "ci_cold_2026_12_06_b", M + "ci-run-cold-2026-12-06-b.txt", timed=True)
+    # The same after the lighter sanitizer build, the test packages installed, the cache empty.
+    add_ci_run(r, "ci_cold_2026_12_06_c", M + "ci-run-cold-2026-12-06-c.txt", timed=True)
+    ubsan = M + "asan-ubsan-checks-2026-12-06.txt"
+    r.grab("build.ubsan_checks.start_with_s", ubsan, r"^with +the three checks: binary .* start median ([\d.]+) s")
+    r.grab("build.ubsan_checks.start_without_s", ubsan, r"^without +the three checks: binary .* start median ([\d.]+) s")
     py = M + "python-start-2026-12-05.txt"
     r.grab("build.python_start.shim_s", py, r"^shim: ([\d.]+) s a start")
     r.grab("build.python_start.debian_s", py, r"/usr/bin/python3: ([\d.]+) s a start")
