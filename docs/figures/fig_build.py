@@ -91,6 +91,8 @@ def register(r):
     add_ci_run(r, "ci_cold_2026_12_06_b", M + "ci-run-cold-2026-12-06-b.txt", timed=True)
     # The same after the lighter sanitizer build, the test packages installed, the cache empty.
     add_ci_run(r, "ci_cold_2026_12_06_c", M + "ci-run-cold-2026-12-06-c.txt", timed=True)
+    # And again from a fresh clone with the cache that run filled.
+    add_ci_run(r, "ci_warm_2026_12_06_g", M + "ci-run-warm-2026-12-06-g.txt", timed=True)
     ubsan = M + "asan-ubsan-checks-2026-12-06.txt"
     r.grab("build.ubsan_checks.start_with_s", ubsan, r"^with +the three checks: binary .* start median ([\d.]+) s")
     r.grab("build.ubsan_checks.start_without_s", ubsan, r"^without +the three checks: binary .* start median ([\d.]+) s")
