@@ -169,7 +169,8 @@ ASAN_TEST_OPTIONS ?= malloc_context_size=8
 # Sixteen sources a batch there, not CMake's eight: at -O0 parsing the heavy headers is most of
 # a batch's compile, so fewer batches compile faster, and there are still enough to keep every
 # CPU busy. With UBSan's three checks left out and the header check moved to the Release tree,
-# the tree's cold compile went from 711 s to 270 s (README "Building and testing"; not measured apart).
+# the tree's cold compile went from 711 s to 270 s (README "Building and testing"; the batch
+# size not measured apart).
 ASAN_UNITY_BATCH ?= 16
 test-asan: test-deps
 	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DHUGETUNE_SANITIZE=ON -DHUGETUNE_WERROR=ON -DCMAKE_UNITY_BUILD=$(UNITY) -DCMAKE_UNITY_BUILD_BATCH_SIZE=$(ASAN_UNITY_BATCH) $(LAUNCHER) $(CMAKE_ARGS) >/dev/null
