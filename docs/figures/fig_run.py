@@ -135,6 +135,8 @@ def hvo_pass_block(r):
 
 
 ADAPTIVE = M + "adaptive-run-2026-12-06.txt"
+ADAPTIVE_QUIET = M + "adaptive-run-2026-12-06-quiet.txt"
+REPETITIONS = M + "run-repetitions-2026-12-06.txt"
 ESTIMATE = M + "adaptive-estimate-2026-12-06.txt"
 
 
@@ -161,6 +163,23 @@ def register_adaptive(r):
     load = lambda: [float(x) for x in r.file(ADAPTIVE).grab_all(r"load (?:before|after): ([\d.]+) ")]  # noqa: E731
     r.number("run_adaptive.load_min", ADAPTIVE, lambda: min(load()), 1)
     r.number("run_adaptive.load_max", ADAPTIVE, lambda: max(load()), 1)
+    q = "run_adaptive_quiet."
+    r.grab(q + "fixed_median_s", ADAPTIVE_QUIET, r"median wall time: [\d.]+ s against ([\d.]+) s")
+    r.grab(q + "adaptive_median_s", ADAPTIVE_QUIET, r"median wall time: ([\d.]+) s against")
+    r.grab(q + "ratio", ADAPTIVE_QUIET, r"median wall time: .* ratio ([\d.]+) ")
+    r.grab(q + "settled_runs", ADAPTIVE_QUIET, r"stopped: settled x(\d+)")
+    quiet_load = lambda: [float(x) for x in r.file(ADAPTIVE_QUIET).grab_all(r"load (?:before|after): ([\d.]+) ")]  # noqa: E731
+    r.number(q + "load_max", ADAPTIVE_QUIET, lambda: max(quiet_load()), 1)
+    samples = lambda: [int(x) for x in r.file(ADAPTIVE_QUIET).grab_all(r"timed samples per run: ([\d ]+);")[1].split()]  # noqa: E731
+    r.number(q + "samples_min", ADAPTIVE_QUIET, lambda: min(samples()), 0)
+    r.number(q + "samples_max", ADAPTIVE_QUIET, lambda: max(samples()), 0)
+
+    def run_median(n):
+        return median([float(x) for x in r.file(REPETITIONS).grab_all(rf"^repetitions {n}: ([\d.]+) s$")])
+
+    for n in (1, 2, 5):
+        r.number(f"run_repetitions.median_{n}_s", REPETITIONS, lambda n=n: run_median(n), 2)
+    r.number("run_repetitions.ratio_2_5", REPETITIONS, lambda: run_median(2) / run_median(5), 2)
 
     def seconds(label):
         return float(r.file(ESTIMATE).grab(rf"^{re.escape(label)}: \d+ timed repetitions, ([\d.]+) s$"))
