@@ -19,7 +19,6 @@
 
 #include "cli/fleet_commands.hpp"
 #include "cli/fleet_db_option.hpp"
-#include "cli/small_blocks.hpp"
 #include "model/documents/boot_record.hpp"
 #include "model/errors.hpp"
 #include "model/text.hpp"
@@ -521,9 +520,6 @@ int run_fleet_ingest(const Args& args) {
     Refusals refused;
     std::size_t accepted = 0;
     {
-        // This thread frees the reports the preparing threads made and keeps each host's runs
-        // for the whole batch: it takes no freed block again (cli/small_blocks.hpp).
-        keep_small_blocks(false);
         Preparers preparers(inputs);
         for (std::size_t at = 0;; ++at) {
             auto prepared = preparers.take(at);

@@ -17,6 +17,7 @@ def register(r):
     register_boots_table(r)
     register_sample_spread(r)
     register_false_camps(r)
+    register_allocators(r)
 
 
 TIMES = M + "fleet-answer-times-2026-12-03.txt"
@@ -307,3 +308,47 @@ def register_false_camps(r):
         r.add(f"fleet.false_camps_before.{name}_skus", CAMPS_BEFORE, lambda i=i: f"{camp_runs(r, CAMPS_BEFORE)[i][0]:,}")
         r.number(f"fleet.false_camps_before.{name}_pct", CAMPS_BEFORE,
                  lambda i=i: 100 * camp_runs(r, CAMPS_BEFORE)[i][1] / camp_runs(r, CAMPS_BEFORE)[i][0], 1)
+
+
+ALLOCATORS = M + "allocators-2026-12-06-c.txt"
+ALLOCATORS_FIRST = M + "allocators-2026-12-06.txt"
+
+
+def allocator_line(db, name):
+    return rf"^{db} {name}: median (\d+) reports/s, ([\d.]+) of glibc, peak memory up to (\d+) MB$"
+
+
+def allocators_table(r):
+    """tests/bench/allocators.sh's medians as a table, an allocator a row."""
+    out = ["| allocator | SQLite, reports/s | of glibc | peak | PostgreSQL, reports/s | of glibc | peak |",
+           "| --- | --- | --- | --- | --- | --- | --- |"]
+    for name in ALLOCATOR_NAMES:
+        cells = []
+        for db in ("SQLite", "PostgreSQL"):
+            rate, ratio, peak = r.file(ALLOCATORS).grab(allocator_line(db, name), (1, 2, 3))
+            cells += [shown_number(rate), ratio, peak + " MB"]
+        out.append(f"| {name} | " + " | ".join(cells) + " |")
+    return "\n".join(out)
+
+
+ALLOCATOR_NAMES = ("glibc", "own", "tcache", "mimalloc", "jemalloc")
+
+
+def register_allocators(r):
+    """tests/bench/allocators.sh: each allocator's median ingest rate, its ratio to glibc's and
+    its highest peak, into SQLite and PostgreSQL."""
+    r.add("fleet.allocators.table", ALLOCATORS, lambda: allocators_table(r), block=True)
+    r.grab("fleet.allocators.load_before", ALLOCATORS, r"load average ([\d.]+) ")
+    for db in ("SQLite", "PostgreSQL"):
+        key = f"fleet.allocators.{db.lower()}"
+        line = allocator_line(db, "glibc")
+        r.add(key + ".glibc.rate", ALLOCATORS, lambda line=line: shown_number(r.file(ALLOCATORS).grab(line, 1)))
+        r.grab(key + ".glibc.peak_mb", ALLOCATORS, line, 3)
+        rounds = lambda db=db: [int(x) for x in r.file(ALLOCATORS).grab_all(  # noqa: E731
+            rf"^round \d+ glibc {db}: [\d.]+ s, (\d+) reports/s")]
+        r.add(key + ".glibc.min", ALLOCATORS, lambda rounds=rounds: f"{min(rounds()):,}")
+        first = allocator_line(db, "glibc")
+        r.add(key + ".glibc.first_rate", ALLOCATORS_FIRST, lambda first=first: shown_number(r.file(ALLOCATORS_FIRST).grab(first, 1)))
+        ratios = lambda db=db: [float(r.file(ALLOCATORS).grab(allocator_line(db, n), 2)) for n in ALLOCATOR_NAMES[1:]]  # noqa: E731
+        r.number(key + ".fastest_ratio", ALLOCATORS, lambda ratios=ratios: max(ratios()), 2)
+        r.number(key + ".slowest_ratio", ALLOCATORS, lambda ratios=ratios: min(ratios()), 2)

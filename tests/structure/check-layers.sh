@@ -6,8 +6,7 @@
 #     fleet_db  -> reports, model
 #     tuner     -> model
 #     cli       -> tuner, fleet_db, reports, model
-# A unit test folder tests/unit/<folder>/ may include what <folder> may, and tests/unit/support;
-# tests/unit/small_blocks/ what cli/ may.
+# A unit test folder tests/unit/<folder>/ may include what <folder> may, and tests/unit/support.
 # Every include of the project's own headers names its path from the repository root. Prints
 # each offending line; exits 1 if any.
 set -uo pipefail
@@ -30,8 +29,6 @@ may_see() {
     tests/unit/support/*) return ;;
     tests/unit/fleet/* | tests/support/fleet_generator.*)
         echo "reports model tests/unit/support tests/support"; return ;;
-    # The binary's operator new (cli/small_blocks.cpp), tested in a program of its own.
-    tests/unit/small_blocks/*) echo "cli tests/unit/support"; return ;;
     tests/unit/*) top=${file#tests/unit/}; top=${top%%/*}
         echo "${sees[$top]:-} tests/unit/support"; return ;;
     esac
