@@ -4,7 +4,7 @@
 #include <filesystem>
 #include <string>
 
-#include "reports/plot.hpp"
+#include "reports/gnuplot_script.hpp"
 #include "tuner/system/gnuplot.hpp"
 
 namespace hugetune::cli {

@@ -1,10 +1,10 @@
 // The charts of a report: the predicted boot allocation time the decision rests on, with its
 // bootstrap band and the recommended and default values marked, and the measured phases'
-// throughput; as a gnuplot rendering (SVG or PNG) and as text charts for the console summary.
-// All take plain data; none runs a sweep.
+// throughput: what they draw, as plain data. Drawn by gnuplot (reports/gnuplot_script.hpp: SVG
+// or PNG) and as text charts for the console summary (reports/text_chart.hpp); none runs a
+// sweep.
 #pragma once
 
-#include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
@@ -110,32 +110,5 @@ struct FleetPlotData {
     BootPanel boot;
     std::vector<HostLine> hosts;  // by host name
 };
-
-enum class PlotFormat { svg, png };
-
-// The format from the file name's extension; nothing for anything but .svg and .png.
-std::optional<PlotFormat> plot_format_for(const std::filesystem::path& file);
-
-// gnuplot's inline-data script drawing `data` into `output`: the boot panel, the breakdown
-// panel and the phase panel, each left out when it has nothing to draw. The breakdown panel
-// writes each bar's value above it; a bar taller than kDecidedSpan times the decision's and the
-// default's bars is cut at that height, with a white break across it.
-std::string gnuplot_script(const PlotData& data, PlotFormat format,
-                           const std::filesystem::path& output);
-
-// The fleet's picture of one SKU: the boot panel, then a panel with one line per host, the
-// outliers drawn red, dashed and named with their reasons in the key.
-std::string fleet_gnuplot_script(const FleetPlotData& data, PlotFormat format,
-                                 const std::filesystem::path& output);
-
-// The boot panel as text, `width` x `height` characters of plot area: '-' the predicted time,
-// '.' its bootstrap band, '*' measured points (on hardware threads only), 'R' the recommended
-// and 'D' the default value ("R=D" when they coincide) with a legend giving their times and
-// what the y axis cuts (kDecidedSpan); log2 x axis. Empty when there is nothing to draw.
-std::string boot_chart(const PlotData& data, int width = 56, int height = 12);
-
-// The phase panel as text: '*' medians, 'o' time-shared medians (with a legend line), '-'
-// fitted curve, 'R' the recommended N, 'D' the kernel default, log2 x axis.
-std::string phase_chart(const PlotData& data, int width = 56, int height = 12);
 
 }  // namespace hugetune

@@ -15,6 +15,7 @@
 #include "model/fit/scaling_fit.hpp"
 #include "model/text.hpp"
 #include "reports/result_text.hpp"
+#include "reports/text_chart.hpp"
 
 namespace hugetune {
 namespace {

@@ -5,7 +5,9 @@
 #include <string>
 #include <vector>
 
+#include "reports/gnuplot_script.hpp"
 #include "reports/plot.hpp"
+#include "reports/text_chart.hpp"
 #include "tests/unit/support/plot_data.hpp"
 
 using namespace hugetune;

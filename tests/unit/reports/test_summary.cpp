@@ -14,6 +14,7 @@
 #include "model/input/json_fields.hpp"
 #include "model/recommend.hpp"
 #include "model/text.hpp"
+#include "reports/gnuplot_script.hpp"
 #include "reports/summary.hpp"
 #include "tests/unit/support/fixtures.hpp"
 #include "tests/unit/support/report_data.hpp"
