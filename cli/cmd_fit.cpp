@@ -26,6 +26,7 @@
 #include "model/input/json_fields.hpp"
 #include "model/recommend.hpp"
 #include "model/text.hpp"
+#include "reports/plot_data.hpp"
 #include "reports/summary.hpp"
 #include "tuner/system/atomic_file.hpp"
 #include "tuner/system/build_info.hpp"

@@ -18,6 +18,7 @@
 #include "model/input/fit_input.hpp"
 #include "model/recommend.hpp"
 #include "model/text.hpp"
+#include "reports/plot_data.hpp"
 #include "reports/summary.hpp"
 #include "tuner/probe/machine_facts.hpp"
 #include "tuner/probe/probe.hpp"

@@ -11,6 +11,7 @@
 #include "cli/sweep_options.hpp"
 #include "model/errors.hpp"
 #include "reports/summary.hpp"
+#include "reports/sweep_tables.hpp"
 #include "tuner/kernel/cmdline.hpp"
 #include "tuner/probe/probe.hpp"
 #include "tuner/sweep/sweep.hpp"

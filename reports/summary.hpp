@@ -1,6 +1,6 @@
-// The console summary of a report, for people: per-phase tables, the model, the
-// recommendation with the predicted boot times, warnings and a small chart. It reads only the
-// report (model/documents/report.hpp), so a stored report prints the same summary later.
+// The console summary of a report, for people: the recommendation with the predicted boot
+// times, warnings, and under --verbose the sweep's tables, the model and small charts. It reads
+// only the report (model/documents/report.hpp), so a stored report prints the same summary later.
 #pragma once
 
 #include <string>
@@ -8,26 +8,10 @@
 
 #include "model/boot_comparison.hpp"
 #include "model/documents/report.hpp"
-#include "model/documents/sweep.hpp"
 #include "model/errors.hpp"
 #include "model/input/fit_input.hpp"
 
-#include "reports/plot.hpp"
-
 namespace hugetune {
-
-// One table per phase of the sweep points: N, median, spread, GiB/s.
-std::string format_phase_tables(const std::vector<model::MeasuredPoint>& points);
-
-// The console output of `hugetune sweep`: the sample, the phase tables, what spread means and
-// the sweep's notes.
-// Settings the user can change are named as `words` says (the command line's flags).
-std::string format_sweep_summary(const model::MeasuredSweep& sweep, const SettingWords& words = {});
-
-// The measured medians (with their spread) and fitted throughput per phase, in GiB/s over all
-// nodes, with the recommended and default thread counts marked, and the report's breakdown and
-// what-if rows as bars. A whole report (report.run).
-PlotData plot_data_from_report(const model::Report& report);
 
 // The breakdown of the predicted boot, the what-if rows and the first touch (the report's
 // `breakdown`, `what_if` and `first_touch`), as the report's summary and `hugetune fit` print

@@ -4,6 +4,7 @@
 
 #include "cli/setting_flags.hpp"
 #include "reports/summary.hpp"
+#include "reports/sweep_tables.hpp"
 #include "tests/unit/support/sweep_data.hpp"
 
 using namespace hugetune;

@@ -15,7 +15,9 @@
 #include "model/recommend.hpp"
 #include "model/text.hpp"
 #include "reports/gnuplot_script.hpp"
+#include "reports/plot_data.hpp"
 #include "reports/summary.hpp"
+#include "reports/sweep_tables.hpp"
 #include "tests/unit/support/fixtures.hpp"
 #include "tests/unit/support/report_data.hpp"
 
