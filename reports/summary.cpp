@@ -25,17 +25,56 @@ double finite_or_zero(double x) {
     return std::isfinite(x) ? x : 0;
 }
 
-void model_lines(std::ostringstream& s, const model::Recommendation& fit) {
-    const model::ModelSelection& m = fit.model;
-    s << "model      " << (m.any_converged ? model::to_string(m.chosen().model) : "none")
-      << " on the " << fit.curve << " curve";
-    if (m.any_converged && std::isfinite(m.chosen().sigma))
-        s << ": sigma " << significant_text(m.chosen().sigma, 4) << ", kappa "
-          << significant_text(finite_or_zero(m.chosen().kappa), 4) << ", R^2 "
-          << decimals_text(finite_or_zero(m.chosen().r2), 3);
+// One model fitted, on one line after its label: which, sigma, kappa, R^2 and N* where the fit
+// has them (a report keeps what is not finite as null, which reads as 0), and why it was chosen;
+// "no fit" and why where none converged.
+void model_line(std::ostringstream& s, const std::string& label, const model::ModelSelection& m) {
+    if (!m.any_converged) {
+        s << label << "no fit: " << m.reason << "\n";
+        return;
+    }
+    const model::ScalingFit& f = m.chosen();
+    s << label << model::to_string(f.model);
+    if (std::isfinite(f.sigma))
+        s << ": sigma " << significant_text(f.sigma, 4) << ", kappa "
+          << significant_text(finite_or_zero(f.kappa), 4) << ", R^2 "
+          << decimals_text(finite_or_zero(f.r2), 3);
+    if (auto n = f.n_star())
+        s << ", N* " << decimals_text(*n, 1);
+    s << " (" << m.reason << ")\n";
+}
+
+// The answer's details, as `run --verbose` and `fit --verbose` print them: the verdict, the
+// curve and its model (and each other phase's), the best value where the decision took fewer
+// threads, the tolerance and every prediction.
+void answer_details(std::ostringstream& s, const model::Recommendation& r) {
+    if (!r.verdict.empty())
+        s << "\nverdict     " << r.verdict << "\n";
+    s << "curve       " << r.curve << " (" << model::describe(r.basis) << "), "
+      << printable_text(r.key.microarch) << ", " << count_text(r.nodes, "node") << ", up to "
+      << r.max_threads_per_node << " thread(s) per node\n";
+    model_line(s, "model       ", r.model);
+    for (const auto& p : r.phases) {
+        if (p.phase == r.curve)
+            continue;
+        std::string label = "phase " + p.phase;
+        label.resize(std::max<std::size_t>(label.size() + 1, 12), ' ');
+        if (p.selection)
+            model_line(s, label, *p.selection);
+        else
+            s << label << p.message << "\n";
+    }
+    if (r.best_hugepage_alloc_threads != r.hugepage_alloc_threads)
+        s << "best        hugepage_alloc_threads=" << r.best_hugepage_alloc_threads
+          << ", predicted " << seconds_text(r.predicted_best_seconds) << "\n";
+    s << "tolerance   " << percent_text(r.tolerance, 1)
+      << " (the fewest threads within it of the best)\n";
+    s << "predictions (hugepage_alloc_threads: boot allocation of the pool)";
+    for (std::size_t i = 0; i < r.predictions.size(); ++i) {
+        const auto& p = r.predictions[i];
+        s << (i % 6 == 0 ? "\n  " : "  ") << p.total_threads << ": " << seconds_text(p.seconds);
+    }
     s << "\n";
-    if (!m.reason.empty())
-        s << "           " << m.reason << "\n";
 }
 
 bool has_warning(const model::Recommendation& r, std::string_view code) {
@@ -402,8 +441,7 @@ std::string format_report_summary(const model::Report& report, const SettingWord
           << words("verbose") << ")\n";
         return s.str();
     }
-    if (!fit.verdict.empty())
-        s << "\nverdict    " << fit.verdict << "\n";
+    answer_details(s, fit);
     s << "\nthe raw measurements behind the prediction (sample "
       << (run.sweep.points.empty()
               ? std::string("-")
@@ -412,7 +450,6 @@ std::string format_report_summary(const model::Report& report, const SettingWord
       << ")\n"
       << format_phase_tables(run.sweep.points) << "\n"
       << placement_line(run.sweep, words) << "\n";
-    model_lines(s, fit);
     s << format_breakdown(run.breakdown, run.what_if, run.first_touch);
     warning_lines(s, run.warnings, machine_line, true, words);
     const PlotData plot = plot_data_from_report(report);
@@ -447,44 +484,7 @@ std::string format_fit_summary(const model::Recommendation& r, const std::vector
           << words("verbose") << ")\n";
         return s.str();
     }
-    s << "\nverdict     " << r.verdict << "\n";
-    s << "curve       " << r.curve << " (" << model::describe(r.basis) << "), "
-      << printable_text(r.key.microarch) << ", " << count_text(r.nodes, "node") << ", up to "
-      << r.max_threads_per_node << " thread(s) per node\n";
-    const auto describe = [&](const std::string& label, const model::ModelSelection& m) {
-        if (!m.any_converged) {
-            s << label << "no fit: " << m.reason << "\n";
-            return;
-        }
-        const model::ScalingFit& f = m.chosen();
-        s << label << model::to_string(f.model) << ": sigma " << significant_text(f.sigma, 4)
-          << ", kappa " << significant_text(f.kappa, 4) << ", R^2 " << decimals_text(f.r2, 3);
-        if (auto n = f.n_star())
-            s << ", N* " << decimals_text(*n, 1);
-        s << " (" << m.reason << ")\n";
-    };
-    describe("model       ", r.model);
-    for (const auto& p : r.phases) {
-        if (p.phase == r.curve)
-            continue;
-        std::string label = "phase " + p.phase;
-        label.resize(std::max<std::size_t>(label.size() + 1, 12), ' ');
-        if (p.selection)
-            describe(label, *p.selection);
-        else
-            s << label << p.message << "\n";
-    }
-    if (r.best_hugepage_alloc_threads != r.hugepage_alloc_threads)
-        s << "best        hugepage_alloc_threads=" << r.best_hugepage_alloc_threads
-          << ", predicted " << seconds_text(r.predicted_best_seconds) << "\n";
-    s << "tolerance   " << percent_text(r.tolerance, 1)
-      << " (the fewest threads within it of the best)\n";
-    s << "predictions (hugepage_alloc_threads: boot allocation of the pool)";
-    for (std::size_t i = 0; i < r.predictions.size(); ++i) {
-        const auto& p = r.predictions[i];
-        s << (i % 6 == 0 ? "\n  " : "  ") << p.total_threads << ": " << seconds_text(p.seconds);
-    }
-    s << "\n";
+    answer_details(s, r);
     warning_lines(s, r.warnings, machine_line, true, words);
     return s.str();
 }

@@ -23,8 +23,9 @@ std::string format_breakdown(const std::optional<model::BootBreakdown>& breakdow
 // The console summary of a run, the answer first: the decision, its predicted boot time and the
 // default's with intervals, the pool, how sure and why, whether this machine can answer at all
 // (cannot_answer), then the predicted boot at each measured count and the warnings, one line
-// each. `verbose` adds the raw measurements, the model, the breakdown, the what-if rows, the
-// notes, the warnings whole and the charts.
+// each. `verbose` adds the answer's details as `fit --verbose` prints them (the verdict, the
+// curve and its model and each other phase's, every prediction), then the raw measurements, the
+// breakdown, the what-if rows, the notes, the warnings whole and the charts.
 std::string format_report_summary(const model::Report& report, const SettingWords& words = {},
                                   bool verbose = false);
 
@@ -37,9 +38,8 @@ std::vector<std::string> cannot_answer(const model::Recommendation& recommendati
 // The distinct thread counts per node an input measured.
 std::vector<int> thread_grid(const model::SweepData& data);
 
-// The console output of `hugetune fit`, the answer first as in the run's summary; `verbose` adds
-// the verdict, the curve and its model (and each other phase's), every prediction, the notes and
-// the warnings whole.
+// The console output of `hugetune fit`, the answer first and its details under `verbose` as the
+// run's summary prints them (one printer of an answer), then the warnings whole.
 std::string format_fit_summary(const model::Recommendation& recommendation,
                                const std::vector<int>& grid, const SettingWords& words = {},
                                bool verbose = false);
