@@ -349,15 +349,20 @@ class LinesReader {
 // and its hash) is most of an ingest's time and needs nothing of the others, so a few threads
 // prepare the units (a whole input, or a part of a JSON Lines file) ahead of the one being
 // stored, which are stored in the order given. At most kWindowUnits units, and kWindowBytes of
-// what they would store, are held ready at once: memory stays bounded by those and the units
-// being prepared, not by the batch. The window is as long as one of PostgreSQL's groups of
-// reports (ingest_batch.cpp kRunCopyRows), so the preparing goes on while the storing thread sends
-// a group and waits for the server. An error that is not a refusal is handed to the storing
+// what they hold in memory (bytes_of), are held ready at once: memory stays bounded by those and
+// the units being prepared, not by the batch. The window holds most of one of PostgreSQL's groups
+// of reports (ingest_batch.cpp kRunCopyRows), so the preparing goes on while the storing thread
+// sends a group and waits for the server. An error that is not a refusal is handed to the storing
 // thread at its unit's turn.
 class Preparers {
   public:
     static constexpr std::size_t kWindowUnits = 512;
-    static constexpr std::size_t kWindowBytes = std::size_t{64} << 20;
+    // Reports (30 to 50 kB each, counted twice) fill the bytes at 330 to 500 units, and ingested
+    // as fast as with 64 MB (fleet-ingest-ab-2026-12-06-window.txt in docs/measurements); a unit
+    // of boot records, a megabyte of lines, counts about 4 MB: with 32 MB an ingest of 1,000,000
+    // or 2,000,000 records peaked at 67 to 79 MB, with 64 MB at 95 to 108 MB
+    // (docs/measurements/boot-ingest-memory-2026-12-06.txt).
+    static constexpr std::size_t kWindowBytes = std::size_t{32} << 20;
 
     explicit Preparers(const std::vector<Input>& inputs) : inputs_(inputs), slots_(window_) {
         const auto threads = std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, 8);
@@ -401,13 +406,21 @@ class Preparers {
         std::size_t bytes = 0;  // what its documents would store
     };
 
+    // What a prepared unit holds in memory: its items as laid out, their names, and each
+    // document twice over, since the typed values read from it (a report's facts, a record's
+    // fields and key) are the document's own values and hold at most its length again.
+    // Counting the documents alone, a window of boot records (about 500 bytes of text each, in
+    // items of about 1 kB) held five times its bound.
     static std::size_t bytes_of(const Prepared& prepared) {
-        std::size_t bytes = 0;
+        std::size_t bytes = prepared.items.capacity() * sizeof(Item);
         for (const auto& item : prepared.items) {
+            bytes += item.name.capacity() + item.lines_of.capacity();
             if (const auto* r = std::get_if<fleet_db::IntakeReport>(&item.checked))
-                bytes += r->stored_bytes();
+                bytes += r->name.capacity() + 2 * r->stored_bytes() + r->content_hash.capacity();
             else if (const auto* b = std::get_if<fleet_db::IntakeBoot>(&item.checked))
-                bytes += b->document.size();
+                bytes += b->name.capacity() + 2 * b->document.capacity() + b->boot_key.capacity();
+            else if (const auto* reason = std::get_if<std::string>(&item.checked))
+                bytes += reason->capacity();
         }
         return bytes;
     }
@@ -511,7 +524,7 @@ int run_fleet_ingest(const Args& args) {
         return 0;
     const auto target = fleet_db_target(o->db);
     auto db = fleet_db::FleetDb::open(target, true);
-    // At most 512 prepared units or 64 MB of what they would store in memory at a time
+    // At most 512 prepared units or 32 MB of what they hold in memory at a time
     // (Preparers), besides PostgreSQL's group being sent: read, checked, stored in turn, let go.
     // The batch's transaction stores all of them or none.
     // The inputs are named and judged (a FIFO is never read) before the ingest lock is taken.

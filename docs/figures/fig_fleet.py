@@ -18,6 +18,7 @@ def register(r):
     register_sample_spread(r)
     register_false_camps(r)
     register_allocators(r)
+    register_boot_ingest_memory(r)
 
 
 TIMES = M + "fleet-answer-times-2026-12-03.txt"
@@ -352,3 +353,22 @@ def register_allocators(r):
         ratios = lambda db=db: [float(r.file(ALLOCATORS).grab(allocator_line(db, n), 2)) for n in ALLOCATOR_NAMES[1:]]  # noqa: E731
         r.number(key + ".fastest_ratio", ALLOCATORS, lambda ratios=ratios: max(ratios()), 2)
         r.number(key + ".slowest_ratio", ALLOCATORS, lambda ratios=ratios: min(ratios()), 2)
+
+
+BOOT_MEMORY = M + "boot-ingest-memory-2026-12-06.txt"
+BOOT_MEMORY_BEFORE = M + "boot-ingest-memory-2026-12-06-window-64-stopped.txt"
+
+
+def register_boot_ingest_memory(r):
+    """tests/bench/boot_ingest_memory.sh: per file of records, each side's time, rate and peak."""
+    for path, prefix, sides in ((BOOT_MEMORY, "fleet.boot_memory", ("A", "B")),
+                                (BOOT_MEMORY_BEFORE, "fleet.boot_memory_before", ("A",))):
+        for records, key in (("1000000", "m1"), ("2000000", "m2")):
+            for side in sides:
+                for db in ("SQLite", "PostgreSQL"):
+                    line = (rf"^file: \S+, {records} records, \d+ MB\n(?:.*\n)*?{side} {db}: ([\d.]+) s, "
+                            rf"(\d+) records/s, peak memory (\d+) MB")
+                    k = f"{prefix}.{key}.{side.lower()}.{db.lower()}"
+                    r.add(k + ".rate", path, lambda path=path, line=line: shown_number(r.file(path).grab(line, 2)),
+                          optional=True)
+                    r.add(k + ".peak_mb", path, lambda path=path, line=line: r.file(path).grab(line, 3), optional=True)

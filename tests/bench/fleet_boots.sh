@@ -5,13 +5,13 @@
 # database, each figure taken HUGETUNE_BENCH_ROUNDS times (3), each round printed and then the
 # median with the lowest and highest: the SKU's answer without its boots; the 100,000 records
 # ingested (records per second, target at least 10,000 into PostgreSQL, and peak resident
-# memory), removed again between rounds; the SKU's boots tallied by the database (PostgreSQL's
-# aggregates, SQLite's stream) beside the same records read through the client (boot-tally),
-# time and peak memory side by side, the two tallies compared byte for byte; and the SKU's
-# whole answer with its boots (`fleet recommend`, computed). What the boots add to the answer is
-# the difference of the two answers. Prints the figures; asserts no time. The fleet comes from
-# gen-fleet, the seeded fleet generator (a test program, not a command); without it, or without
-# boot-tally, this says so and measures nothing.
+# memory, target under 100 MB), removed again between rounds; the SKU's boots tallied by the
+# database (PostgreSQL's aggregates, SQLite's stream) beside the same records read through the
+# client (boot-tally), time and peak memory side by side, the two tallies compared byte for
+# byte; and the SKU's whole answer with its boots (`fleet recommend`, computed). What the boots
+# add to the answer is the difference of the two answers. Prints the figures; asserts no time.
+# The fleet comes from gen-fleet, the seeded fleet generator (a test program, not a command);
+# without it, or without boot-tally, this says so and measures nothing.
 #     usage: tests/bench/fleet_boots.sh HUGETUNE SOURCE_DIR GEN_FLEET BOOT_TALLY
 source "$(dirname "$0")/../cli/lib/harness.bash"
 source "$(dirname "$0")/../cli/lib/fleet.bash"
@@ -79,7 +79,7 @@ measure() {
     before_round() {
         ((ingested++ == 0)) || db_sql "$db" "DELETE FROM boot_records" >/dev/null
     }
-    rounds "$name: ingest of $records boot records (target at least 10,000 records/s into PostgreSQL)" \
+    rounds "$name: ingest of $records boot records (targets: at least 10,000 records/s into PostgreSQL, peak memory under 100 MB)" \
         "$bin" fleet ingest --db "$db" "$work/boots.jsonl"
     before_round() { :; }
     for mode in database client; do
