@@ -359,8 +359,8 @@ class Preparers {
     static constexpr std::size_t kWindowUnits = 512;
     // Reports (30 to 50 kB each, counted twice) fill the bytes at 330 to 500 units, and ingested
     // as fast as with 64 MB (fleet-ingest-ab-2026-12-06-window.txt in docs/measurements); a unit
-    // of boot records, a megabyte of lines, counts about 4 MB: with 32 MB an ingest of 1,000,000
-    // or 2,000,000 records peaked at 67 to 79 MB, with 64 MB at 95 to 108 MB
+    // of boot records, a megabyte of lines, counts several megabytes: with 32 MB an ingest of
+    // 1,000,000 or 2,000,000 records peaked at 67 to 79 MB, with 64 MB at 95 to 108 MB
     // (docs/measurements/boot-ingest-memory-2026-12-06.txt).
     static constexpr std::size_t kWindowBytes = std::size_t{32} << 20;
 
@@ -403,14 +403,14 @@ class Preparers {
     struct Slot {
         Prepared prepared;
         std::exception_ptr error;
-        std::size_t bytes = 0;  // what its documents would store
+        std::size_t bytes = 0;  // what it holds in memory (bytes_of)
     };
 
     // What a prepared unit holds in memory: its items as laid out, their names, and each
     // document twice over, since the typed values read from it (a report's facts, a record's
     // fields and key) are the document's own values and hold at most its length again.
-    // Counting the documents alone, a window of boot records (about 500 bytes of text each, in
-    // items of about 1 kB) held five times its bound.
+    // Counting the documents alone, a window of boot records held five to six times its bound
+    // (docs/measurements/boot-ingest-memory-2026-12-06-window-64-stopped.txt).
     static std::size_t bytes_of(const Prepared& prepared) {
         std::size_t bytes = prepared.items.capacity() * sizeof(Item);
         for (const auto& item : prepared.items) {
