@@ -7,7 +7,6 @@
 #include <cmath>
 #include <iostream>
 #include <limits>
-#include <sstream>
 
 #include "cli/commands.hpp"
 #include "cli/help_formats.hpp"
@@ -186,12 +185,6 @@ std::string option_help(std::string_view what, std::string_view default_text,
     if (!range.empty())
         text += "; " + std::string(range);
     return text + ")";
-}
-
-std::string number_text(double value) {
-    std::ostringstream text;
-    text << value;
-    return text.str();
 }
 
 void add_tolerance_option(po::options_description& desc, std::string& text) {

@@ -82,8 +82,6 @@ po::typed_value<std::string>* gib_value(std::string_view option, double& gib,
 // README.md states them in (tests/cli/readme_options.sh compares the two).
 std::string option_help(std::string_view what, std::string_view default_text,
                         std::string_view range = {});
-// A number as the help and messages write it: "0.5", "2", "1024".
-std::string number_text(double value);
 
 // --tolerance P of `fit` and `run`; its default is the model's (model::RecommendOptions).
 void add_tolerance_option(po::options_description& desc, std::string& text);

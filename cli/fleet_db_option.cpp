@@ -45,7 +45,7 @@ void add_analysis_options(po::options_description& desc, AnalysisFlags& flags) {
                            .c_str())(
         "min-confidence", po::value(&flags.min_confidence)->value_name("P"),
         option_help("the least confidence, in percent, of a settled answer",
-                    cli::number_text(defaults.min_confidence * 100), "0 to 100")
+                    number_text(defaults.min_confidence * 100), "0 to 100")
             .c_str())("include-outliers", po::bool_switch(&flags.include_outliers),
                       "keep the hosts 'fleet hosts' calls outliers in the fit (default: left "
                       "out, and named)")(

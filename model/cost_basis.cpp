@@ -72,10 +72,6 @@ bool has_count(std::span<const Point> points, double threads_per_node) {
                        [&](const Point& p) { return p.threads_per_node == threads_per_node; });
 }
 
-std::string counts_text(std::span<const double> counts) {
-    return join(counts, ", ", [](double c) { return std::to_string(static_cast<long>(c)); });
-}
-
 // Too few counts where alloc stands above zero to fit a curve.
 // The way to measure it: a larger sample or more repetitions, as the user sets them.
 std::string measure_more(const SettingWords& words) {

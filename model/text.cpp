@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 #include <ctime>
+#include <sstream>
 
 namespace hugetune {
 namespace {
@@ -89,6 +90,12 @@ std::string count_text(long long n, std::string_view noun, std::string_view plur
     if (!plural.empty())
         return out.append(plural);
     return out.append(noun).append("s");
+}
+
+std::string number_text(double value) {
+    std::ostringstream text;
+    text << value;
+    return text.str();
 }
 
 std::vector<std::string_view> comma_items(std::string_view text) {

@@ -36,6 +36,17 @@ std::string join(const Items& items, std::string_view separator = ", ", Text tex
     return out;
 }
 
+// Thread counts (or any whole numbers, held as int or double) as a list for a message: "1, 2,
+// 4"; each value written whole. The one way a message lists counts.
+template <typename Counts>
+std::string counts_text(const Counts& counts) {
+    return join(counts, ", ", [](auto n) { return std::to_string(static_cast<long long>(n)); });
+}
+
+// A number as an option's help and its refusals write it: as short as a stream writes it, "2",
+// "0.5", "37.5". The one way a setting's default and its range read.
+std::string number_text(double value);
+
 // A duration from a single page fault to hours of boot allocation, in the unit that keeps the
 // number short: "0.1 ns", "85.3 us", "32.1 ms", "3.24 s", "12.5 s", "4 min 10 s", "2 h 5 min";
 // "0 s" for zero; beyond that range "9e+07 s".

@@ -82,10 +82,6 @@ bool has_warning(const model::Recommendation& r, std::string_view code) {
                        [&](const model::Warning& w) { return w.code == code; });
 }
 
-std::string counts_text(const std::vector<int>& counts) {
-    return join(counts, ", ", [](int n) { return std::to_string(n); });
-}
-
 }  // namespace
 
 std::vector<std::string> cannot_answer(const model::Recommendation& r,

@@ -90,10 +90,6 @@ Sample sample_of(const MeasuredPoint& point, std::optional<int> nodes) {
     return s;
 }
 
-std::string counts_text(const std::set<int>& counts) {
-    return join(counts, ", ", [](int n) { return std::to_string(n); });
-}
-
 // Time-sliced threads measure the scheduler, not the allocator, and the kernel never runs more
 // than the CPUs either: oversubscribed points stay out of the fit, unless without them the
 // alloc series has fewer than three thread counts (a machine with one or two hardware threads

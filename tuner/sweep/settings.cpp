@@ -1,23 +1,13 @@
 #include "tuner/sweep/settings.hpp"
 
 #include <cmath>
-#include <sstream>
 #include <string>
 
 #include "model/errors.hpp"
+#include "model/text.hpp"
 #include "tuner/sweep/plan.hpp"
 
 namespace hugetune {
-namespace {
-
-std::string number_text(double value) {
-    std::ostringstream text;
-    text << value;
-    return text.str();
-}
-
-}  // namespace
-
 void validate_sweep_options(const SweepOptions& options) {
     if (options.threads_per_node.empty())
         throw SettingError("threads_per_node", "give at least one thread count, e.g. 1,2,4");
