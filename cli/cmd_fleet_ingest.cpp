@@ -357,10 +357,10 @@ class LinesReader {
 class Preparers {
   public:
     static constexpr std::size_t kWindowUnits = 512;
-    // Reports (30 to 50 kB each, counted twice) fill the bytes at 330 to 500 units, and ingested
-    // as fast as with 64 MB (fleet-ingest-ab-2026-12-06-window.txt in docs/measurements); a unit
-    // of boot records, a megabyte of lines, counts several megabytes: with 32 MB an ingest of
-    // 1,000,000 or 2,000,000 records peaked at 67 to 79 MB, with 64 MB at 95 to 108 MB
+    // Reports, counted twice over, may reach the bytes before the units; they ingested as fast
+    // as with 64 MB (docs/measurements/fleet-ingest-ab-2026-12-06-window.txt). A unit of boot
+    // records, a megabyte of lines, counts several megabytes: with 32 MB an ingest of 1,000,000
+    // or 2,000,000 records peaked at 67 to 79 MB, with 64 MB at 95 to 108 MB
     // (docs/measurements/boot-ingest-memory-2026-12-06.txt).
     static constexpr std::size_t kWindowBytes = std::size_t{32} << 20;
 

@@ -11,16 +11,6 @@
 
 namespace hugetune {
 namespace fs = std::filesystem;
-using plot::any_time_shared;
-using plot::boot_scale;
-using plot::boot_xmax;
-using plot::BootScale;
-using plot::clipped_text;
-using plot::drawn_measured;
-using plot::kTimeSharedText;
-using plot::left_out_text;
-using plot::measured_left_out;
-using plot::x_of;
 
 namespace {
 
@@ -52,10 +42,6 @@ std::string double_quoted(const std::string& s) {
     return out + "\"";
 }
 
-std::string number(double v) {
-    return plot::plot_number(v);
-}
-
 }  // namespace
 
 std::optional<PlotFormat> plot_format_for(const fs::path& file) {
@@ -85,13 +71,13 @@ bool has_band(const BootPanel& boot) {
 void boot_mark(std::ostringstream& s, const model::Prediction& mark, double xmax,
                const std::string& name, const char* colour, double label_height, const char* dash,
                bool coincide) {
-    const std::string text = name + " hugepage_alloc_threads=" + number(x_of(mark)) + ": " +
+    const std::string text = name + " hugepage_alloc_threads=" + plot_number(x_of(mark)) + ": " +
                              seconds_text(mark.seconds) + (coincide ? " (the same value)" : "");
     const bool right_half = std::log(x_of(mark) / kBootXmin) > 0.5 * std::log(xmax / kBootXmin);
-    s << "set arrow from " << number(x_of(mark)) << ", graph 0 to " << number(x_of(mark))
+    s << "set arrow from " << plot_number(x_of(mark)) << ", graph 0 to " << plot_number(x_of(mark))
       << ", graph 1 nohead " << dash << "lw 2 lc rgb '" << colour << "'\n";
-    s << "set label " << quoted(text) << " at " << number(x_of(mark)) << ", graph "
-      << number(label_height) << (right_half ? " right offset -0.5,0" : " offset 0.5,0")
+    s << "set label " << quoted(text) << " at " << plot_number(x_of(mark)) << ", graph "
+      << plot_number(label_height) << (right_half ? " right offset -0.5,0" : " offset 0.5,0")
       << " front tc rgb '" << colour << "' noenhanced\n";
 }
 
@@ -103,23 +89,23 @@ void boot_panel(std::ostringstream& s, const BootPanel& boot) {
     // The key below the panel leaves the labelled marks free wherever they fall.
     s << "set logscale x 2\nset grid\nset key below horizontal box\n";
     if (scale.top > 0)
-        s << "set yrange [0:" << number(scale.top) << "]\n";
+        s << "set yrange [0:" << plot_number(scale.top) << "]\n";
     else
         s << "set yrange [0:*]\n";
     const double xmax = boot_xmax(boot) * 1.25;
-    s << "set xrange [" << number(kBootXmin) << ":" << number(xmax) << "]\n";
+    s << "set xrange [" << plot_number(kBootXmin) << ":" << plot_number(xmax) << "]\n";
     s << "$boot << EOD\n";
     for (const auto& p : boot.predicted)
-        s << number(x_of(p)) << ' ' << number(p.seconds) << ' '
-          << number(p.seconds_low.value_or(p.seconds)) << ' '
-          << number(p.seconds_high.value_or(p.seconds)) << "\n";
+        s << plot_number(x_of(p)) << ' ' << plot_number(p.seconds) << ' '
+          << plot_number(p.seconds_low.value_or(p.seconds)) << ' '
+          << plot_number(p.seconds_high.value_or(p.seconds)) << "\n";
     s << "EOD\n$boot_measured << EOD\n";
     for (const auto& p : measured)
-        s << number(x_of(p)) << ' ' << number(p.seconds) << "\n";
+        s << plot_number(x_of(p)) << ' ' << plot_number(p.seconds) << "\n";
     s << "EOD\n$boot_marks << EOD\n";
     for (const auto& mark : {boot.recommended, boot.kernel_default})
         if (mark)
-            s << number(x_of(*mark)) << ' ' << number(mark->seconds) << "\n";
+            s << plot_number(x_of(*mark)) << ' ' << plot_number(mark->seconds) << "\n";
     s << "EOD\n";
     const bool coincide = boot.recommended && boot.kernel_default &&
                           x_of(*boot.recommended) == x_of(*boot.kernel_default);
@@ -161,34 +147,34 @@ void phase_panel(std::ostringstream& s, const PlotData& data) {
         for (const auto& p : series.fitted)
             xmax = std::max(xmax, p.first);
     }
-    s << "set xrange [0.5:" << number(xmax * 1.25) << "]\n";
+    s << "set xrange [0.5:" << plot_number(xmax * 1.25) << "]\n";
     for (std::size_t i = 0; i < data.series.size(); ++i) {
         const auto& series = data.series[i];
         for (const bool time_shared : {false, true}) {
             s << (time_shared ? "$time_shared" : "$measured") << i << " << EOD\n";
             for (const auto& p : series.measured)
                 if (p.time_shared == time_shared)
-                    s << number(p.threads_per_node) << ' ' << number(p.value) << ' '
-                      << number(p.low) << ' ' << number(p.high) << "\n";
+                    s << plot_number(p.threads_per_node) << ' ' << plot_number(p.value) << ' '
+                      << plot_number(p.low) << ' ' << plot_number(p.high) << "\n";
             s << "EOD\n";
         }
         s << "$fitted" << i << " << EOD\n";
         for (const auto& [x, y] : series.fitted)
-            s << number(x) << ' ' << number(y) << "\n";
+            s << plot_number(x) << ' ' << plot_number(y) << "\n";
         s << "EOD\n";
     }
     if (data.recommended_threads_per_node) {
         double x = *data.recommended_threads_per_node;
-        s << "set arrow from " << number(x) << ", graph 0 to " << number(x)
+        s << "set arrow from " << plot_number(x) << ", graph 0 to " << plot_number(x)
           << ", graph 1 nohead lw 2 lc rgb '" << kRecommendedColour << "'\n";
-        s << "set label 'recommended N=" << number(x) << "' at " << number(x)
+        s << "set label 'recommended N=" << plot_number(x) << "' at " << plot_number(x)
           << ", graph 0.95 offset 0.5,0 tc rgb '" << kRecommendedColour << "'\n";
     }
     if (data.default_threads_per_node) {
         double x = *data.default_threads_per_node;
-        s << "set arrow from " << number(x) << ", graph 0 to " << number(x)
+        s << "set arrow from " << plot_number(x) << ", graph 0 to " << plot_number(x)
           << ", graph 1 nohead dt 2 lw 2 lc rgb '" << kDefaultColour << "'\n";
-        s << "set label 'kernel default N=" << number(x) << "' at " << number(x)
+        s << "set label 'kernel default N=" << plot_number(x) << "' at " << plot_number(x)
           << ", graph 0.88 offset 0.5,0 tc rgb '" << kDefaultColour << "'\n";
     }
     s << "plot ";
@@ -279,10 +265,11 @@ std::optional<double> bar_cut(const BreakdownPanel& panel) {
 void bar_break(std::ostringstream& s, std::size_t at, double cut) {
     const double x = static_cast<double>(at), w = kBarHalfWidth + 0.05;
     const double y = 0.9 * cut, rise = 0.03 * cut, gap = 0.025 * cut;
-    s << "set object polygon from " << number(x - w) << ',' << number(y) << " to " << number(x + w)
-      << ',' << number(y + rise) << " to " << number(x + w) << ',' << number(y + rise + gap)
-      << " to " << number(x - w) << ',' << number(y + gap) << " to " << number(x - w) << ','
-      << number(y) << " front fillcolor rgb '#ffffff' fillstyle solid 1.0 noborder\n";
+    s << "set object polygon from " << plot_number(x - w) << ',' << plot_number(y) << " to "
+      << plot_number(x + w) << ',' << plot_number(y + rise) << " to " << plot_number(x + w) << ','
+      << plot_number(y + rise + gap) << " to " << plot_number(x - w) << ',' << plot_number(y + gap)
+      << " to " << plot_number(x - w) << ',' << plot_number(y)
+      << " front fillcolor rgb '#ffffff' fillstyle solid 1.0 noborder\n";
 }
 
 // Stacked bars: each part a box from the parts below it to its own top, the whole's interval an
@@ -302,17 +289,17 @@ void breakdown_panel(std::ostringstream& s, const BreakdownPanel& panel) {
     s << "unset logscale x\nunset xlabel\nset ylabel 'seconds'\nset grid ytics\nset grid "
          "noxtics\nset key inside right top vertical box opaque\n";
     if (ymax > 0)
-        s << "set yrange [0:" << number(ymax * kBarHeadroom) << "]\n";
+        s << "set yrange [0:" << plot_number(ymax * kBarHeadroom) << "]\n";
     else
         s << "set yrange [0:*]\n";
-    s << "set xrange [0.4:" << number(static_cast<double>(panel.bars.size()) + 0.6) << "]\n";
+    s << "set xrange [0.4:" << plot_number(static_cast<double>(panel.bars.size()) + 0.6) << "]\n";
     std::vector<std::string> tics;
     for (std::size_t i = 0; i < panel.bars.size(); ++i)
         tics.push_back(double_quoted(panel.bars[i].label) + " " + std::to_string(i + 1));
     s << "set xtics (" << join(tics) << ") noenhanced\n";
     if (cut)
         s << "set label "
-          << quoted("bars above " + seconds_text(*cut) + " (" + number(kDecidedSpan) +
+          << quoted("bars above " + seconds_text(*cut) + " (" + plot_number(kDecidedSpan) +
                     " x the larger of the decision and the default) are cut there")
           << " at graph 0.01, graph 0.95 left font ',10' noenhanced\n";
     std::vector<std::string> plots;
@@ -323,7 +310,7 @@ void breakdown_panel(std::ostringstream& s, const BreakdownPanel& panel) {
             for (const auto& segment : panel.bars[i].segments) {
                 const double top = std::min(bottom + segment.seconds, limit);
                 if (segment.part == style.part && top > bottom)
-                    rows << i + 1 << ' ' << number(bottom) << ' ' << number(top) << "\n";
+                    rows << i + 1 << ' ' << plot_number(bottom) << ' ' << plot_number(top) << "\n";
                 bottom = top;
             }
         }
@@ -331,7 +318,7 @@ void breakdown_panel(std::ostringstream& s, const BreakdownPanel& panel) {
             continue;
         s << style.data << " << EOD\n" << rows.str() << "EOD\n";
         plots.push_back(std::string(style.data) + " using 1:(($2+$3)/2):($1-" +
-                        number(kBarHalfWidth) + "):($1+" + number(kBarHalfWidth) +
+                        plot_number(kBarHalfWidth) + "):($1+" + plot_number(kBarHalfWidth) +
                         "):2:3 with boxxyerror fs solid 0.85 border lc rgb '#333333' fc rgb '" +
                         style.colour + "' title " + quoted(bar_part_title(style.part, panel)) +
                         " noenhanced");
@@ -344,8 +331,8 @@ void breakdown_panel(std::ostringstream& s, const BreakdownPanel& panel) {
         if (broken)
             bar_break(s, i + 1, limit);
         if (!bar.segments.empty() && !broken && bar.low && bar.high)
-            intervals << i + 1 << ' ' << number(top) << ' ' << number(*bar.low) << ' '
-                      << number(*bar.high) << "\n";
+            intervals << i + 1 << ' ' << plot_number(top) << ' ' << plot_number(*bar.low) << ' '
+                      << plot_number(*bar.high) << "\n";
         // The value above the bar and its interval, the note above the value, or on the axis
         // where there is no bar; lines are centred on the point, so each lifts a label by half.
         if (bar.segments.empty()) {
@@ -356,11 +343,12 @@ void breakdown_panel(std::ostringstream& s, const BreakdownPanel& panel) {
         }
         const double above = broken ? limit : std::max(top, bar.high.value_or(0));
         s << "set label " << quoted(seconds_text(top)) << " at " << i + 1 << ", first "
-          << number(above) << " offset 0,1.1 center font ',10' noenhanced\n";
+          << plot_number(above) << " offset 0,1.1 center font ',10' noenhanced\n";
         if (!bar.note.empty()) {
             const auto lines = 1 + std::count(bar.note.begin(), bar.note.end(), '\n');
             s << "set label " << double_quoted(bar.note) << " at " << i + 1 << ", first "
-              << number(above) << " offset 0," << number(1.7 + 0.5 * static_cast<double>(lines))
+              << plot_number(above) << " offset 0,"
+              << plot_number(1.7 + 0.5 * static_cast<double>(lines))
               << " center font ',10' noenhanced\n";
         }
     }
@@ -420,16 +408,16 @@ void hosts_panel(std::ostringstream& s, const FleetPlotData& data) {
     for (const auto& h : data.hosts)
         for (const auto& p : h.points)
             xmax = std::max(xmax, p.first);
-    s << "set xrange [" << number(kBootXmin) << ":" << number(xmax * 1.25) << "]\n";
+    s << "set xrange [" << plot_number(kBootXmin) << ":" << plot_number(xmax * 1.25) << "]\n";
     for (std::size_t i = 0; i < data.hosts.size(); ++i) {
         s << "$host" << i << " << EOD\n";
         for (const auto& [x, y] : data.hosts[i].points)
-            s << number(x) << ' ' << number(y) << "\n";
+            s << plot_number(x) << ' ' << plot_number(y) << "\n";
         s << "EOD\n";
     }
     if (data.boot.recommended) {
         const double x = x_of(*data.boot.recommended);
-        s << "set arrow from " << number(x) << ", graph 0 to " << number(x)
+        s << "set arrow from " << plot_number(x) << ", graph 0 to " << plot_number(x)
           << ", graph 1 nohead lw 2 lc rgb '" << kRecommendedColour << "'\n";
     }
     s << "plot ";

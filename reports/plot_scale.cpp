@@ -5,7 +5,7 @@
 
 #include "model/text.hpp"
 
-namespace hugetune::plot {
+namespace hugetune {
 
 double x_of(const model::Prediction& p) {
     return static_cast<double>(p.total_threads);
@@ -76,4 +76,4 @@ std::string plot_number(double v) {
     return buf;
 }
 
-}  // namespace hugetune::plot
+}  // namespace hugetune

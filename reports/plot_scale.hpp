@@ -10,7 +10,7 @@
 
 #include "reports/plot.hpp"
 
-namespace hugetune::plot {
+namespace hugetune {
 
 // Where the boot panel draws a value: at its total thread count, the kernel parameter.
 double x_of(const model::Prediction& p);
@@ -42,4 +42,4 @@ bool any_time_shared(const PlotSeries& series);
 // A number as both write it: up to six significant digits ("0.8", "32", "1.25e+06").
 std::string plot_number(double v);
 
-}  // namespace hugetune::plot
+}  // namespace hugetune

@@ -8,16 +8,6 @@
 #include "reports/plot_scale.hpp"
 
 namespace hugetune {
-using plot::any_time_shared;
-using plot::boot_scale;
-using plot::boot_xmax;
-using plot::BootScale;
-using plot::clipped_text;
-using plot::drawn_measured;
-using plot::kTimeSharedText;
-using plot::left_out_text;
-using plot::measured_left_out;
-using plot::x_of;
 
 namespace {
 
@@ -82,7 +72,7 @@ class TextCanvas {
           << std::string(static_cast<std::size_t>(width_), '-') << "\n";
         std::string axis(static_cast<std::size_t>(width_) + margin + 8, ' ');
         for (double x = 1; x <= xmax_ * 1.0001; x *= 2) {
-            const std::string t = plot::plot_number(x);
+            const std::string t = plot_number(x);
             const auto at = margin + 2 + static_cast<std::size_t>(col(x));
             if (at + t.size() <= axis.size())
                 axis.replace(at, t.size(), t);
@@ -101,7 +91,7 @@ class TextCanvas {
 
 std::string mark_legend(char letter, const std::string& name, const model::Prediction& mark) {
     return std::string(1, letter) + " " + name +
-           " hugepage_alloc_threads=" + plot::plot_number(x_of(mark)) + ": " +
+           " hugepage_alloc_threads=" + plot_number(x_of(mark)) + ": " +
            seconds_text(mark.seconds) + "\n";
 }
 
