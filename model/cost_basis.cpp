@@ -5,6 +5,7 @@
 
 #include "model/fit/rank_test.hpp"
 #include "model/fit/resampling.hpp"
+#include "model/parallel.hpp"
 #include "model/text.hpp"
 
 namespace hugetune::model {
@@ -58,6 +59,9 @@ std::string curve_name(CostBasis basis) {
 
 namespace {
 
+// Repetitions of alloc and zero below which the rank tests of every count share one thread.
+constexpr std::size_t kPointsPerTestThread = 100000;
+
 // Each count's samples in seconds per page.
 std::map<double, std::vector<double>> per_page_by_count(std::span<const Point> points,
                                                         double pages) {
@@ -107,12 +111,23 @@ void unmeasurable(BasisChoice& c, bool init_on_alloc, const SettingWords& words)
 std::vector<double> separable_counts(std::span<const Point> alloc, double alloc_pages,
                                      std::span<const Point> zero, double zero_pages) {
     const auto zero_by_count = per_page_by_count(zero, zero_pages);
+    const auto alloc_by_count = per_page_by_count(alloc, alloc_pages);
+    std::vector<std::pair<double, const std::vector<double>*>> counts;
+    for (const auto& [n, alloc_values] : alloc_by_count)
+        counts.emplace_back(n, &alloc_values);
+    // Each count's test is its own: side by side where they are long (a SKU's pooled
+    // repetitions, hundreds of thousands a count, sorted by each test).
+    std::vector<char> above(counts.size(), 0);
+    parallel_for(counts.size(), threads_for(alloc.size() + zero.size(), kPointsPerTestThread),
+                 [&](std::size_t i) {
+                     const auto z = zero_by_count.find(counts[i].first);
+                     above[i] =
+                         z != zero_by_count.end() && stands_above(*counts[i].second, z->second);
+                 });
     std::vector<double> out;
-    for (const auto& [n, alloc_values] : per_page_by_count(alloc, alloc_pages)) {
-        auto z = zero_by_count.find(n);
-        if (z != zero_by_count.end() && stands_above(alloc_values, z->second))
-            out.push_back(n);
-    }
+    for (std::size_t i = 0; i < counts.size(); ++i)
+        if (above[i])
+            out.push_back(counts[i].first);
     return out;
 }
 

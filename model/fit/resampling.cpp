@@ -260,7 +260,19 @@ std::vector<Point> HostRepetitionPool::draw_medians(std::span<const std::size_t>
         else
             ranks[c].reserve(expected + 8);
     }
-    for (const std::size_t host : drawn)
+    // A drawn host's groups and ranks lie wherever its index puts them, so each host read is a
+    // few cache misses: the hosts drawn next are asked for ahead, each step of the chain (where
+    // its groups begin, the groups, their ranks) some hosts before it is read.
+    const auto ahead = [&](std::size_t i, std::size_t distance) {
+        return i + distance < drawn.size() ? drawn[i + distance] : drawn[i];
+    };
+    for (std::size_t i = 0; i < drawn.size(); ++i) {
+        const std::size_t host = drawn[i];
+        __builtin_prefetch(host_group_begin_.data() + ahead(i, 12));
+        if (const std::size_t g = host_group_begin_[ahead(i, 8)]; g < groups_.size())
+            __builtin_prefetch(groups_.data() + g);
+        if (const std::size_t g = host_group_begin_[ahead(i, 4)]; g < groups_.size())
+            __builtin_prefetch(ranks_.data() + groups_[g].begin);
         for (std::size_t g = host_group_begin_[host]; g < host_group_begin_[host + 1]; ++g) {
             const RankedGroup& group = groups_[g];
             const std::size_t size = group.size;
@@ -268,14 +280,15 @@ std::vector<Point> HostRepetitionPool::draw_medians(std::span<const std::size_t>
             drawn_per_count[group.count] += size;
             if (by_hits[group.count]) {
                 std::uint32_t* count_hits = hits[group.count].data();
-                for (std::size_t i = 0; i < size; ++i)
+                for (std::size_t k = 0; k < size; ++k)
                     ++count_hits[group_ranks[rng.index(size)]];
             } else {
                 auto& count_ranks = ranks[group.count];
-                for (std::size_t i = 0; i < size; ++i)
+                for (std::size_t k = 0; k < size; ++k)
                     count_ranks.push_back(group_ranks[rng.index(size)]);
             }
         }
+    }
     // Each count's middle sample (or the mean of the two middle ones), as weighted_median
     // gives it for unit weights.
     std::vector<Point> out;
@@ -421,10 +434,58 @@ double weighted_median(std::vector<Point> values) {
 
 }  // namespace
 
+namespace {
+
+// The middle value of `values` (or the mean of the two middle ones), which it reorders.
+double middle_of(std::vector<double>& values) {
+    const auto middle = values.begin() + static_cast<std::ptrdiff_t>(values.size() / 2);
+    std::nth_element(values.begin(), middle, values.end());
+    if (values.size() % 2 == 1)
+        return *middle;
+    return (*std::max_element(values.begin(), middle) + *middle) / 2;
+}
+
+}  // namespace
+
 std::vector<Point> medians_per_count(std::span<const Point> points) {
     std::vector<Point> out;
-    for (auto& [n, values] : group_by_count(points))
-        out.push_back({n, weighted_median(std::move(values))});
+    // A count that is not a number is never found again; group_by_count keeps each such point.
+    const auto plain = [](const Point& p) {
+        return p.weight == 1.0 && !std::isnan(p.threads_per_node);
+    };
+    if (!std::all_of(points.begin(), points.end(), plain)) {
+        for (auto& [n, values] : group_by_count(points))
+            out.push_back({n, weighted_median(std::move(values))});
+        return out;
+    }
+    // Every point weighs 1 (a sweep, a pooled SKU): each count's seconds alone, a third of its
+    // points' bytes, sized first and selected in place. A SKU of 100,000 hosts takes these
+    // medians of millions of pooled repetitions several times in an answer, where copying the
+    // points into groups was most of their time. The values are weighted_median's.
+    std::vector<double> counts;
+    std::vector<std::size_t> sizes;
+    const auto count_of = [&](double n) {
+        return static_cast<std::size_t>(std::find(counts.begin(), counts.end(), n) -
+                                        counts.begin());
+    };
+    for (const Point& p : points) {
+        const std::size_t c = count_of(p.threads_per_node);
+        if (c == counts.size()) {
+            counts.push_back(p.threads_per_node);
+            sizes.push_back(0);
+        }
+        ++sizes[c];
+    }
+    std::vector<std::vector<double>> seconds(counts.size());
+    for (std::size_t c = 0; c < counts.size(); ++c)
+        seconds[c].reserve(sizes[c]);
+    for (const Point& p : points)
+        seconds[count_of(p.threads_per_node)].push_back(p.seconds);
+    for (std::size_t c = 0; c < counts.size(); ++c)
+        out.push_back({counts[c], middle_of(seconds[c])});
+    std::sort(out.begin(), out.end(), [](const Point& a, const Point& b) {
+        return a.threads_per_node < b.threads_per_node;
+    });
     return out;
 }
 

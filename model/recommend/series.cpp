@@ -1,6 +1,7 @@
 #include "model/recommend/series.hpp"
 
 #include "model/fit/resampling.hpp"
+#include "model/parallel.hpp"
 
 namespace hugetune::model::recommend {
 
@@ -59,16 +60,25 @@ CostSeries choose_cost_series(const SweepData& data, const SettingWords& words) 
 
 namespace {
 
+// Points of a sweep's phases below which their fits share one thread: a host's sweep has tens,
+// a SKU of 100,000 hosts millions, where each phase's fits take a second.
+constexpr std::size_t kPointsPerFitThread = 100000;
+
 std::vector<PhaseModel> fit_phases(const SweepData& data, const FitOptions& fit) {
     std::vector<PhaseModel> phases;
+    std::size_t points = 0;
     for (const auto& ph : data.phases) {
-        PhaseModel pm{ph.phase, std::nullopt, {}};
-        if (distinct_thread_counts(ph.points) >= kMinThreadCounts)
-            pm.selection = fit_and_select(per_page(ph.points, ph.pages_per_node), fit);
-        else
-            pm.message = "not fitted: fewer than 3 thread counts";
-        phases.push_back(std::move(pm));
+        phases.push_back({ph.phase, std::nullopt, {}});
+        points += ph.points.size();
     }
+    // Each phase is fitted alone, so the phases are fitted side by side.
+    parallel_for(phases.size(), threads_for(points, kPointsPerFitThread), [&](std::size_t i) {
+        const PhaseSeries& ph = data.phases[i];
+        if (distinct_thread_counts(ph.points) >= kMinThreadCounts)
+            phases[i].selection = fit_and_select(per_page(ph.points, ph.pages_per_node), fit);
+        else
+            phases[i].message = "not fitted: fewer than 3 thread counts";
+    });
     return phases;
 }
 

@@ -8,7 +8,9 @@
 #     usage: tests/bench/fleet_answer_ab.sh HUGETUNE_A HUGETUNE_B SOURCE_DIR DB SKU [ROUNDS]
 # DB: a SQLite fleet database of A's schema or older (tests/bench/fleet.sh makes one SKU of
 # 100,000 hosts: gen-fleet --seed 11 --skus 1 --hosts-per-sku 100000 --fit-once 1 --compact 1,
-# then fleet ingest). ROUNDS: 3 unless given.
+# then fleet ingest), or a folder of reports: then both answer from PostgreSQL, a throwaway
+# server this script starts and stops, the folder ingested by A into one database that B's is
+# a copy of (CREATE DATABASE ... TEMPLATE). ROUNDS: 3 unless given.
 usage="usage: fleet_answer_ab.sh HUGETUNE_A HUGETUNE_B SOURCE_DIR DB SKU [ROUNDS]"
 a=${1:?$usage}
 b=${2:?$usage}
@@ -19,28 +21,41 @@ sku=${5:?$usage}
 rounds=${6:-3}
 echo "A: $a ($(sha256sum "$a" | cut -c1-12))"
 echo "B: $b ($(sha256sum "$b" | cut -c1-12))"
-echo "SKU: $sku in $db ($(du -m "$db" | cut -f1) MB); load average $(cut -d' ' -f1-3 /proc/loadavg)"
+declare -A target
+if [[ -d $db ]]; then
+    start_postgres
+    for side in a b; do target[${side^^}]=${pg_url/\/postgres\?//side_$side?}; done
+    psql -X -q "$pg_url" -c "CREATE DATABASE side_a" >/dev/null
+    r=$(timed "$a" fleet ingest --db "${target[A]}" "$db")
+    psql -X -q "$pg_url" -c "CREATE DATABASE side_b TEMPLATE side_a" >/dev/null
+    echo "SKU: $sku in PostgreSQL $(psql -X -t -A "$pg_url" -c 'SHOW server_version'), ingested by A from $db in ${r% *} s; load average $(cut -d' ' -f1-3 /proc/loadavg)"
+else
+    echo "SKU: $sku in $db ($(du -m "$db" | cut -f1) MB); load average $(cut -d' ' -f1-3 /proc/loadavg)"
+    for side in A B; do
+        target[$side]=$work/$side.db
+        cp "$db" "${target[$side]}"
+    done
+fi
 for side in A B; do
     [[ $side == A ]] && exe=$a || exe=$b
-    cp "$db" "$work/$side.db"
     # Any command opens (and migrates) it; this one reads nothing, and says the host has no runs.
-    "$exe" fleet runs --db "$work/$side.db" --host nobody.invalid >/dev/null 2>&1 || true
+    "$exe" fleet runs --db "${target[$side]}" --host nobody.invalid >/dev/null 2>&1 || true
 done
 clear_kept() { db_sql "$1" "DELETE FROM sku_answers" >/dev/null; }
 declare -A times
 for ((round = 1; round <= rounds; round++)); do
     for side in A B; do
         [[ $side == A ]] && exe=$a || exe=$b
-        clear_kept "$work/$side.db"
-        r=$(timed "$exe" fleet recommend --db "$work/$side.db" --sku "$sku")
+        clear_kept "${target[$side]}"
+        r=$(timed "$exe" fleet recommend --db "${target[$side]}" --sku "$sku")
         times[$side]+="${r% *} "
         echo "round $round $side: ${r% *} s, peak memory $((${r#* } / 1024)) MB"
     done
 done
 for side in A B; do
     [[ $side == A ]] && exe=$a || exe=$b
-    clear_kept "$work/$side.db"
-    "$exe" fleet recommend --db "$work/$side.db" --sku "$sku" --json >"$work/$side.json" ||
+    clear_kept "${target[$side]}"
+    "$exe" fleet recommend --db "${target[$side]}" --sku "$sku" --json >"$work/$side.json" ||
         fail "$side's answer failed"
 done
 python3 -S -c 'import statistics, sys
