@@ -13,6 +13,7 @@ def register(r):
     register_changelog(r)
     register_families(r)
     register_tests(r)
+    register_tally_statements(r)
     register_profiles(r)
     register_boots_table(r)
     register_sample_spread(r)
@@ -73,6 +74,16 @@ BOOTS_LINES = (
      ("client_s", "client_peak_mb")),
     (r"^(SQLite|PostgreSQL): the SKU's answer with its 100000 boots, computed: ([\d.]+) s, peak memory (\d+) MB",
      ("answer_s", "answer_peak_mb")),
+    # Since 2026-12-06: a boot each of 100,000 reporting hosts, each figure a median of rounds.
+    (r"^(SQLite|PostgreSQL): the SKU's answer over \d+ hosts without boots, computed: median ([\d.]+) s .*"
+     r"peak memory median (\d+) MB", ("bare_answer_s", "bare_answer_peak_mb")),
+    (r"^(SQLite|PostgreSQL): the SKU's \d+ boots of \d+ reporting hosts tallied by the database: median ([\d.]+) s",
+     ("hosts_tally_s",)),
+    (r"^(SQLite|PostgreSQL): the SKU's \d+ boots of \d+ reporting hosts tallied by the client: median ([\d.]+) s",
+     ("hosts_client_s",)),
+    (r"^(SQLite|PostgreSQL): the SKU's answer over \d+ hosts with their \d+ boots, computed: median ([\d.]+) s .*"
+     r"peak memory median (\d+) MB \((\d+) to (\d+)\)",
+     ("hosts_answer_s", "hosts_answer_peak_mb", "hosts_answer_peak_min_mb", "hosts_answer_peak_max_mb")),
 )
 
 
@@ -154,6 +165,17 @@ GENERATED = M + "fleet-generated-2026-12-05.txt"
 UNDER_LOAD = M + "fleet-ingest-memory-test-under-load-2026-12-04.txt"
 MEMORY_100K = M + "fleet-ingest-100k-memory-2026-12-04.txt"
 ANSWER_100K_BEFORE = M + "fleet-answer-100k-ab-2026-12-04.txt"
+
+
+TALLY_STATEMENTS = M + "fleet-boots-tally-statements-2026-12-06.txt"
+
+
+def register_tally_statements(r):
+    """The database's tally at 100,000 reporting hosts, each statement as PostgreSQL logged it."""
+    selects = lambda: [float(ms) / 1000 for ms in re.findall(  # noqa: E731
+        r"^duration: ([\d.]+) ms  execute \w+: (?:SELECT|WITH) ", r.file(TALLY_STATEMENTS).body, re.M)]
+    r.add("fleet.tally_statements.max_s", TALLY_STATEMENTS, lambda: show(max(selects()), 1))
+    r.add("fleet.tally_statements.count", TALLY_STATEMENTS, lambda: str(len(selects())))
 
 
 def register_tests(r):
