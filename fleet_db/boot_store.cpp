@@ -253,10 +253,13 @@ constexpr const char* kLineBoots =
     " WHERE sku_key = :k AND line_present = 1 AND host IS NOT NULL AND threads >= 1 AND"
     " milliseconds IS NOT NULL AND pool_pages > 0";
 // The hosts that a report of the SKU names (docs/fleet.md "What counts as evidence"): a record
-// names any host it likes, a report is a whole sweep of the machine.
+// names any host it likes, a report is a whole sweep of the machine. The SKU's id is looked up
+// once and its runs joined to their hosts: PostgreSQL then hashes the names once, where a
+// nested IN over the runs had it deduplicate them and look each host up by id, in every
+// parallel worker (a statement of the tally at 100,000 reporting hosts took twice as long).
 constexpr const char* kReportHosts =
-    " (SELECT h.hostname FROM hosts h WHERE h.id IN (SELECT r.host_id FROM runs r JOIN skus s"
-    " ON s.id = r.sku_id WHERE s.sku_key = :kh))";
+    " (SELECT h.hostname FROM runs r JOIN hosts h ON h.id = r.host_id"
+    " WHERE r.sku_id = (SELECT id FROM skus WHERE sku_key = :kh))";
 
 std::string not_in_vm() {
     return " AND COALESCE(virtualization, '" + std::string(model::kBareMetal) + "') = '" +

@@ -14,6 +14,7 @@ def register(r):
     register_families(r)
     register_tests(r)
     register_tally_statements(r)
+    register_tally_ab(r)
     register_profiles(r)
     register_boots_table(r)
     register_sample_spread(r)
@@ -176,6 +177,22 @@ def register_tally_statements(r):
         r"^duration: ([\d.]+) ms  execute \w+: (?:SELECT|WITH) ", r.file(TALLY_STATEMENTS).body, re.M)]
     r.add("fleet.tally_statements.max_s", TALLY_STATEMENTS, lambda: show(max(selects()), 1))
     r.add("fleet.tally_statements.count", TALLY_STATEMENTS, lambda: str(len(selects())))
+
+
+TALLY_AB = M + "fleet-boots-tally-ab-2026-12-06-report-hosts.txt"
+
+
+def register_tally_ab(r):
+    """boot-tally's database tally before and after the reporting hosts' change, the median of
+    each side's rounds per database."""
+    def median_of(db, side):
+        body = r.file(TALLY_AB).body
+        part = body.split("\nSQLite:\n")[1 if db == "sqlite" else 0]
+        times = sorted(float(t) for t in re.findall(rf"^{side} boot-tally: database \d+ host medians in ([\d.]+) s", part, re.M))
+        return show(times[len(times) // 2], 2)
+    for db in ("postgresql", "sqlite"):
+        for side in ("base", "new"):
+            r.add(f"fleet.tally_ab.{db}.{side}_s", TALLY_AB, lambda db=db, side=side: median_of(db, side))
 
 
 def register_tests(r):
