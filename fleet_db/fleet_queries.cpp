@@ -125,9 +125,9 @@ void FleetDb::runs_of_sku(const std::string& sku_key,
         std::vector<std::string> ids, digests;
         std::vector<model::fleet::FleetRun> batch;
         // A batch's digests, fetched by run id once its runs are in order: the database then
-        // sorts the runs' keys, not their digests (a SKU of 100,000 hosts holds 260 MB of them,
-        // which a sort of whole rows wrote to temporary files and read back). The ids go as one
-        // bound value: an array in PostgreSQL, a JSON array in SQLite.
+        // sorts the runs' keys, not their digests (SQLite wrote a sort of whole rows, digests
+        // and all, to temporary files and read them back: docs/fleet.md "Answers kept"). The
+        // ids go as one bound value: an array in PostgreSQL, a JSON array in SQLite.
         const bool pg = target_.dialect == Dialect::postgresql;
         const std::string digests_of_ids =
             pg ? "SELECT CAST(run_id AS TEXT), digest FROM run_digests"

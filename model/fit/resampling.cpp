@@ -399,25 +399,32 @@ std::vector<Point> resample_residuals(std::span<const Point> points, const Scali
 
 namespace {
 
+// The middle value of `values` by `seconds_of` (or the mean of the two middle ones), which it
+// reorders: a selection in linear time.
+template <typename T, typename Seconds>
+double middle_of(std::vector<T>& values, Seconds seconds_of) {
+    const auto less = [&](const T& a, const T& b) { return seconds_of(a) < seconds_of(b); };
+    const auto middle = values.begin() + static_cast<std::ptrdiff_t>(values.size() / 2);
+    std::nth_element(values.begin(), middle, values.end(), less);
+    if (values.size() % 2 == 1)
+        return seconds_of(*middle);
+    // The half below the middle holds the other middle value: its largest.
+    return (seconds_of(*std::max_element(values.begin(), middle, less)) + seconds_of(*middle)) / 2;
+}
+
 // A weighted median: the value where the cumulative weight passes half the total, or the mean
 // of the two values around it when it falls exactly between them (the even case of equal weights).
 //
 // When every point weighs 1 (measurements, and every exact resample) the same value comes from a
-// selection in linear time instead of a sort: a SKU's answer takes the medians of thousands of
-// pooled repetitions per count in every resample, where the sort was most of its time.
+// selection in linear time instead of a sort (middle_of): a SKU's answer takes the medians of
+// thousands of pooled repetitions per count in every resample, where the sort was most of its
+// time.
 double weighted_median(std::vector<Point> values) {
     const auto by_seconds = [](const Point& a, const Point& b) { return a.seconds < b.seconds; };
     const bool unit_weights =
         std::all_of(values.begin(), values.end(), [](const Point& p) { return p.weight == 1.0; });
-    if (unit_weights && !values.empty()) {
-        const auto middle = values.begin() + static_cast<std::ptrdiff_t>(values.size() / 2);
-        std::nth_element(values.begin(), middle, values.end(), by_seconds);
-        if (values.size() % 2 == 1)
-            return middle->seconds;
-        // The half below the middle holds the other middle value: its largest.
-        const auto below = std::max_element(values.begin(), middle, by_seconds);
-        return (below->seconds + middle->seconds) / 2;
-    }
+    if (unit_weights && !values.empty())
+        return middle_of(values, [](const Point& p) { return p.seconds; });
     if (!std::is_sorted(values.begin(), values.end(), by_seconds))  // blocks come sorted
         std::sort(values.begin(), values.end(), by_seconds);
     const double half = weight_of(values) / 2;
@@ -430,19 +437,6 @@ double weighted_median(std::vector<Point> values) {
             return (values[i].seconds + values[i + 1].seconds) / 2;
     }
     return values.empty() ? 0 : values.back().seconds;
-}
-
-}  // namespace
-
-namespace {
-
-// The middle value of `values` (or the mean of the two middle ones), which it reorders.
-double middle_of(std::vector<double>& values) {
-    const auto middle = values.begin() + static_cast<std::ptrdiff_t>(values.size() / 2);
-    std::nth_element(values.begin(), middle, values.end());
-    if (values.size() % 2 == 1)
-        return *middle;
-    return (*std::max_element(values.begin(), middle) + *middle) / 2;
 }
 
 }  // namespace
@@ -482,7 +476,7 @@ std::vector<Point> medians_per_count(std::span<const Point> points) {
     for (const Point& p : points)
         seconds[count_of(p.threads_per_node)].push_back(p.seconds);
     for (std::size_t c = 0; c < counts.size(); ++c)
-        out.push_back({counts[c], middle_of(seconds[c])});
+        out.push_back({counts[c], middle_of(seconds[c], [](double v) { return v; })});
     std::sort(out.begin(), out.end(), [](const Point& a, const Point& b) {
         return a.threads_per_node < b.threads_per_node;
     });
