@@ -1,5 +1,7 @@
 #include "cli/boot_sweep_option.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include "model/errors.hpp"
 #include "tuner/system/json_file.hpp"
 

@@ -2,7 +2,7 @@
 #pragma once
 
 #include <filesystem>
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include "model/boot_comparison.hpp"
 #include "model/input/fit_input.hpp"

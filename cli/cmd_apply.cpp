@@ -1,5 +1,6 @@
 #include <filesystem>
 #include <iostream>
+#include <nlohmann/json.hpp>
 
 #include "cli/boot_target_options.hpp"
 #include "cli/commands.hpp"

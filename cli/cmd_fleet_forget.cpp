@@ -1,6 +1,7 @@
 // `hugetune fleet forget`: removes runs (by host, date, kernel, tool version) or one
 // verification, in one transaction; --dry-run says what would go and changes nothing.
 #include <iostream>
+#include <nlohmann/json.hpp>
 
 #include "cli/fleet_commands.hpp"
 #include "cli/fleet_db_option.hpp"

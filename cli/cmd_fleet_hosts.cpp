@@ -1,6 +1,7 @@
 // `hugetune fleet hosts --sku KEY`: each host of a SKU against its siblings.
 #include <algorithm>
 #include <iostream>
+#include <nlohmann/json.hpp>
 
 #include "cli/fleet_commands.hpp"
 #include "cli/fleet_db_option.hpp"

@@ -2,6 +2,7 @@
 // in one transaction; a document that cannot be stored is refused with its name and the reason.
 // A file named *.jsonl holds boot records, one a line (docs/fleet.md "Boots at fleet size").
 #include <unistd.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <condition_variable>

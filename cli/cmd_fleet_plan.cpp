@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <chrono>
 #include <iostream>
+#include <nlohmann/json.hpp>
 
 #include "cli/commands.hpp"
 #include "cli/fleet_commands.hpp"

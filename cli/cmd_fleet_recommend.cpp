@@ -1,5 +1,6 @@
 // `hugetune fleet recommend --sku KEY|--host NAME`: one SKU's answer from all its hosts.
 #include <iostream>
+#include <nlohmann/json.hpp>
 
 #include "cli/fleet_commands.hpp"
 #include "cli/fleet_db_option.hpp"

@@ -1,6 +1,7 @@
 // `hugetune fleet runs [--host NAME | --sku KEY]`: every stored run with its key and its
 // verifications, in host then time order.
 #include <iostream>
+#include <nlohmann/json.hpp>
 
 #include "cli/fleet_commands.hpp"
 #include "cli/fleet_db_option.hpp"

@@ -1,5 +1,6 @@
 // `hugetune fleet skus`: one line per SKU with its answer and whether it is settled.
 #include <iostream>
+#include <nlohmann/json.hpp>
 
 #include "cli/fleet_commands.hpp"
 #include "cli/fleet_db_option.hpp"

@@ -1,5 +1,6 @@
 #include <filesystem>
 #include <iostream>
+#include <nlohmann/json.hpp>
 
 #include "cli/commands.hpp"
 #include "cli/json_result.hpp"

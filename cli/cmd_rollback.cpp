@@ -1,4 +1,5 @@
 #include <iostream>
+#include <nlohmann/json.hpp>
 
 #include "cli/boot_target_options.hpp"
 #include "cli/commands.hpp"

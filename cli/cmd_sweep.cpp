@@ -1,4 +1,5 @@
 #include <unistd.h>
+#include <nlohmann/json.hpp>
 
 #include <cstdio>
 #include <filesystem>

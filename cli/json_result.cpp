@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <iostream>
+#include <nlohmann/json.hpp>
 
 #include "cli/cli.hpp"
 

@@ -5,7 +5,7 @@
 
 #include <boost/program_options.hpp>
 #include <functional>
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 #include <string_view>
 
 #include "tuner/boot/apply.hpp"

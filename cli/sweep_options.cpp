@@ -1,6 +1,7 @@
 #include "cli/sweep_options.hpp"
 
 #include <unistd.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cstdio>

@@ -1,5 +1,6 @@
 #include "fleet_db/data_migrations.hpp"
 
+#include <nlohmann/json.hpp>
 #include <span>
 #include <string>
 #include <string_view>

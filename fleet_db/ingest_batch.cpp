@@ -1,6 +1,7 @@
 // The ingest writer: a batch of reports and boot records stored in one transaction, each
 // report's host, run, digest and verification blocks (docs/fleet.md "Ingest").
 #include <soci/soci.h>
+#include <nlohmann/json.hpp>
 
 #include <fcntl.h>
 #include <unistd.h>

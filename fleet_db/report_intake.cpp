@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdint>
 #include <ctime>
+#include <nlohmann/json.hpp>
 
 #include "fleet_db/fleet_db_error.hpp"
 #include "model/digest.hpp"

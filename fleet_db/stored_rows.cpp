@@ -1,5 +1,7 @@
 #include "fleet_db/stored_rows.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include "fleet_db/fleet_db_error.hpp"
 #include "model/input/json_text.hpp"
 

@@ -4,7 +4,7 @@
 
 #include <soci/soci.h>
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 
 #include "model/fleet/fleet.hpp"

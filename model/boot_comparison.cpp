@@ -1,6 +1,7 @@
 #include "model/boot_comparison.hpp"
 
 #include <cmath>
+#include <nlohmann/json.hpp>
 #include <tuple>
 
 #include "model/fit/resampling.hpp"

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <limits>
+#include <nlohmann/json.hpp>
 
 #include "model/alloc_threads.hpp"
 #include "model/documents/json_schema.hpp"

@@ -1,5 +1,7 @@
 #include "model/documents/breakdown.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include "model/documents/json_values.hpp"
 #include "model/input/json_fields.hpp"
 

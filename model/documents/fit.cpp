@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <limits>
+#include <nlohmann/json.hpp>
 
 #include "model/documents/json_values.hpp"
 #include "model/input/json_fields.hpp"

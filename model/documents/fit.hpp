@@ -4,7 +4,7 @@
 // what the document does not keep (the solver's evaluations, the curve the predictions follow).
 #pragma once
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include "model/recommend.hpp"
 

@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <limits>
+#include <nlohmann/json.hpp>
 #include <set>
 
 #include "model/alloc_threads.hpp"

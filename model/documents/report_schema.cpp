@@ -1,5 +1,7 @@
 #include "model/documents/report_schema.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include "model/documents/json_schema.hpp"
 
 namespace hugetune::model {

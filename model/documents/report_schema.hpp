@@ -2,7 +2,7 @@
 // report is checked against the very file that documents it.
 #pragma once
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
 

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cmath>
 #include <iterator>
+#include <nlohmann/json.hpp>
 #include <set>
 
 #include "model/alloc_threads.hpp"

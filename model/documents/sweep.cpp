@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <nlohmann/json.hpp>
 
 #include "model/alloc_threads.hpp"
 #include "model/input/fit_input.hpp"

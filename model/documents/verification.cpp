@@ -1,6 +1,7 @@
 #include "model/documents/verification.hpp"
 
 #include <cmath>
+#include <nlohmann/json.hpp>
 
 #include "model/alloc_threads.hpp"
 #include "model/boot_plausibility.hpp"

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <exception>
+#include <nlohmann/json.hpp>
 
 #include "model/documents/json_values.hpp"
 #include "model/input/json_plain.hpp"

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <iterator>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <set>
 
 #include "model/digest.hpp"

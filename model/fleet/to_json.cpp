@@ -1,5 +1,6 @@
 // The fleet's answers as their document, and each host's check as JSON for `fleet hosts --json`.
 #include <algorithm>
+#include <nlohmann/json.hpp>
 
 #include "model/documents/fit.hpp"
 #include "model/documents/json_values.hpp"

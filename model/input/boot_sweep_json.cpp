@@ -3,6 +3,7 @@
 // total thread count, spread over the nodes the result names, per setting of init_on_alloc and
 // HVO the sweep booted.
 #include <limits>
+#include <nlohmann/json.hpp>
 
 #include "model/alloc_threads.hpp"
 #include "model/input/fit_input.hpp"

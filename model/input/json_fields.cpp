@@ -1,6 +1,7 @@
 #include "model/input/json_fields.hpp"
 
 #include <cmath>
+#include <nlohmann/json.hpp>
 
 #include "model/input/fit_input.hpp"
 #include "model/text.hpp"

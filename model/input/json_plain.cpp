@@ -3,6 +3,7 @@
 #include <array>
 #include <charconv>
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <system_error>
 #include <tuple>

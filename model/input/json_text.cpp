@@ -3,6 +3,7 @@
 #include "model/input/fit_input.hpp"
 #include "model/input/json_plain.hpp"
 
+#include <nlohmann/json.hpp>
 #include <set>
 #include <vector>
 

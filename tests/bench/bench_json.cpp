@@ -4,6 +4,7 @@
 // the medians and their ratio; asserts no time.
 #include <cstdio>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 

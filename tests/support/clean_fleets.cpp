@@ -1,5 +1,6 @@
 #include "tests/support/clean_fleets.hpp"
 
+#include <nlohmann/json.hpp>
 #include <utility>
 
 namespace hugetune::test {

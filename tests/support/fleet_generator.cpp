@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <nlohmann/json.hpp>
 
 #include "model/alloc_threads.hpp"
 #include "model/documents/boot_record.hpp"

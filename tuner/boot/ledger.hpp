@@ -2,7 +2,7 @@
 // from which `hugetune rollback` restores the files byte for byte.
 #pragma once
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
 #include <vector>

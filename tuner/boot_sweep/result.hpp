@@ -2,7 +2,7 @@
 // median and spread, and the fewest threads within the tolerance of the best median.
 #pragma once
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
 #include <vector>

@@ -1,6 +1,7 @@
 #include "tuner/boot_sweep/state.hpp"
 
 #include <limits>
+#include <nlohmann/json.hpp>
 
 #include "model/alloc_threads.hpp"
 #include "model/documents/json_values.hpp"

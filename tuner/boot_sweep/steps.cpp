@@ -1,5 +1,7 @@
 #include "tuner/boot_sweep/steps.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include "model/errors.hpp"
 #include "tuner/boot_sweep/result.hpp"
 #include "tuner/kernel/boot_log.hpp"

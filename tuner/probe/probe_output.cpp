@@ -1,5 +1,6 @@
 // The probe as JSON (for reports and `probe --json`) and as a short human summary.
 #include <cstdio>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <utility>
 

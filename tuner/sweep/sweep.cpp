@@ -1,6 +1,7 @@
 #include "tuner/sweep/sweep.hpp"
 
 #include <algorithm>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <utility>
 

@@ -1,6 +1,7 @@
 // The report against its shipped JSON Schema, and the warnings the report adds from a probe
 // of fixture trees: tests that join the machine side with the reports.
 #include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
 
 #include <unistd.h>
 

@@ -2,6 +2,7 @@
 // uses, against python3-jsonschema on the same documents: a real report and broken copies of it,
 // one keyword each. They must agree on every one.
 #include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
 
 #include <fstream>
 #include <functional>

@@ -1,6 +1,7 @@
 // A SKU's answer as its document: what the writer writes the reader reads back the same, and a
 // kept answer that was damaged or edited is refused by the field at fault.
 #include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
 
 #include "model/documents/fleet_answer.hpp"
 #include "model/fleet/fleet.hpp"

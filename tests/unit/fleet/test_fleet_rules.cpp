@@ -1,5 +1,6 @@
 // The status and outlier rules at their edges, on copies of one report (docs/fleet.md).
 #include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cmath>

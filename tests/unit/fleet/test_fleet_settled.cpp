@@ -1,6 +1,7 @@
 // What keeps a SKU's answer from being settled, and what one host may not do to it
 // (docs/fleet.md "How a SKU's answer is made" and "Status").
 #include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cmath>

@@ -1,6 +1,7 @@
 // Which of a host's runs the SKU's answer fits, and the answer that older runs would outvote
 // (docs/fleet.md "How a SKU's answer is made" and "Status").
 #include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cmath>

@@ -1,6 +1,7 @@
 // The host-name rule (docs/fleet.md): which names are stored, how two names are one host, one
 // machine's samples under two names counted once, and two machines under one name two hosts.
 #include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
 
 #include <cmath>
 

@@ -1,6 +1,7 @@
 // A run's digest gives back the facts read_run makes of its report, and a SKU's answer from
 // digests is the answer from reports, byte for byte (docs/fleet.md "Run digests").
 #include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
 
 #include "model/fleet/fleet.hpp"
 #include "model/fleet/run_digest.hpp"

@@ -1,6 +1,7 @@
 // Every verification the database stored for a run is read, and each verified boot counts once
 // (docs/fleet.md "Verified boots").
 #include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
 
 #include <cmath>
 

@@ -2,6 +2,7 @@
 // time and content, a verification added later. The same statements on PostgreSQL:
 // tests/cli/fleet_postgres.sh.
 #include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 

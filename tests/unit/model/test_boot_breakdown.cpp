@@ -2,6 +2,7 @@
 // per-page costs: zeroing 0.2 ms / N per page, allocation alone 0.05 ms at every N; and boots at
 // the other setting set beside the what-if prediction at their count.
 #include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
 
 #include <fstream>
 

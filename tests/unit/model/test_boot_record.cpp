@@ -1,6 +1,7 @@
 // The boot record (model/documents/boot_record.hpp): what its writer writes its reader reads
 // back the same, and the reader refuses each value no boot record holds, naming the field.
 #include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
 
 #include <string>
 

@@ -1,5 +1,6 @@
 // A boot sweep's result read as a measured boot table, and what fit makes of it.
 #include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
 
 #include <fstream>
 

@@ -1,5 +1,6 @@
 // The typed field reader every user document goes through: paths, types, ranges and the fix.
 #include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
 
 #include "model/input/fit_input.hpp"
 #include "model/input/json_fields.hpp"

@@ -4,6 +4,7 @@
 // document the parser builds (value types and the bits of every double included) or give up;
 // it must never take a text the parser refuses.
 #include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
 
 #include <cstdint>
 #include <cstring>

@@ -1,5 +1,6 @@
 // Reading CSV tables and sweep documents into plain data, and every way they can be wrong.
 #include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
 
 #include <fstream>
 #include <functional>

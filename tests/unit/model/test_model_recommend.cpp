@@ -1,5 +1,6 @@
 // The recommendation pipeline: published data, synthetic curves, fallbacks, determinism.
 #include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
 
 #include <fstream>
 #include <map>

@@ -1,6 +1,7 @@
 // Large inputs: the fit works on per-count summaries, the bootstrap on a bounded per-count pool,
 // and the readers refuse inputs past their documented size.
 #include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cmath>

@@ -1,6 +1,7 @@
 // The verification document (model/documents/verification.hpp): what its writer writes its
 // reader reads back the same, and the reader refuses what no boot could have measured.
 #include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
 
 #include <string>
 

@@ -2,6 +2,7 @@
 // same value and prints the same summary; every stored report this version wrote reads back to
 // the same bytes.
 #include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
 
 #include <filesystem>
 #include <fstream>

@@ -1,6 +1,7 @@
 // Golden output of the console summary and the report built from fixed data: a committed
 // sweep of a 2-node Zen 4 machine and the model's fit with its seed.
 #include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 

@@ -1,6 +1,7 @@
 // Programs that own part of the kernel command line besides the files apply edits: tuned (its
 // bootcmdline and grub's $tuned_params), grub's environment block, and ostree's deployments.
 #include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
 
 #include <functional>
 

@@ -1,6 +1,7 @@
 // The boot sweep's plan, state file and state machine, driven through a fake machine that boots
 // whatever command line was last loaded and logs the allocation line a real kernel would.
 #include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
 
 #include <filesystem>
 #include <fstream>

@@ -1,6 +1,7 @@
 // Every JSON file hugetune reads goes through read_json_file, within one size and depth: its own
 // ledger and state files as much as the documents a user names.
 #include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
 
 #include <filesystem>
 #include <fstream>

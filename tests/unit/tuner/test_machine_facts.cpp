@@ -1,5 +1,6 @@
 #include <doctest/doctest.h>
 #include <unistd.h>
+#include <nlohmann/json.hpp>
 
 #include <filesystem>
 #include <fstream>

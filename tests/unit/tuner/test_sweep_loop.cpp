@@ -1,6 +1,7 @@
 // The sweep loop against a fake machine: the untimed warm-up, the repetitions in the order the
 // seed shuffles, progress, and the pools put back on every way out (done, a signal, an error).
 #include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <csignal>

@@ -1,5 +1,6 @@
 // The sweep file's shape (docs/sweep-format.md), from made-up samples, and its schema.
 #include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
 
 #include <fstream>
 #include <set>

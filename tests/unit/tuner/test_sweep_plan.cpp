@@ -1,6 +1,7 @@
 // The sweep plan on gathered trees: which CPUs each node's threads use, how much memory a node
 // may give, oversubscription, refusals, and that the sample does not grow with the machine.
 #include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
 
 #include <string>
 

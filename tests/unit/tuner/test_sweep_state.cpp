@@ -1,5 +1,6 @@
 // Saving and restoring pool values, on a writable copy of a gathered tree (never the machine).
 #include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
 
 #include <sys/wait.h>
 #include <unistd.h>
