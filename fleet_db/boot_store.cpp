@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <exception>
 #include <optional>
 #include <set>
 #include <tuple>
@@ -222,9 +223,7 @@ namespace {
 // The boots a SKU's statistics count, and of them the group compared (its kernel releases and
 // HVO setting): a statement's text and its values, bound in the order they appear.
 struct BootQuery {
-    std::string aliases;  // bound first where the boots' names are joined (BootSource)
-    std::string sku_key;
-    bool reports = true;   // the condition names the hosts of the SKU's reports
+    std::string aliases;   // bound first where the boots' names are joined (BootSource)
     bool grouped = false;  // the group's condition follows the counted boots' (BootSource)
     int hvo = -1;          // -1 unknown, 0 off, 1 on
     std::vector<std::string> releases;
@@ -234,9 +233,6 @@ struct BootQuery {
     void bind(soci::statement& st) {
         if (!aliases.empty())
             st.exchange(soci::use(aliases));
-        st.exchange(soci::use(sku_key));  // the boots'
-        if (reports)
-            st.exchange(soci::use(sku_key));  // the hosts' reports'
         if (!grouped)
             return;
         st.exchange(soci::use(hvo));
@@ -261,6 +257,45 @@ constexpr const char* kReportHosts =
     " (SELECT h.hostname FROM runs r JOIN hosts h ON h.id = r.host_id"
     " WHERE r.sku_id = (SELECT id FROM skus WHERE sku_key = :kh))";
 
+// The SKU's boots with the kernel's line, each marked whether a report of the SKU names its
+// host, copied once into a temporary table that every statement of the tally then reads: the
+// reporting hosts are looked up once a tally, where each of its six statements looked them up
+// again (docs/fleet.md "Boots at fleet size"). PostgreSQL drops the table when the tally's
+// transaction ends, SQLite when the tally does (TallyTable).
+class TallyTable {
+  public:
+    TallyTable(soci::session& sql, Dialect dialect, const std::string& sku_key)
+        : sql_(sql), dialect_(dialect) {
+        if (dialect_ == Dialect::sqlite)
+            sql_ << "DROP TABLE IF EXISTS temp.tally_boots";
+        sql_ << std::string(
+                    "CREATE TEMPORARY TABLE tally_boots (host TEXT, threads INTEGER,"
+                    " milliseconds BIGINT, pool_pages BIGINT, kernel_release TEXT,"
+                    " hvo INTEGER, virtualization TEXT, reported INTEGER)") +
+                    (dialect_ == Dialect::postgresql ? " ON COMMIT DROP" : "");
+        sql_ << std::string(
+                    "INSERT INTO tally_boots SELECT host, threads, milliseconds,"
+                    " pool_pages, kernel_release, hvo, virtualization, CASE WHEN host IN") +
+                    kReportHosts + " THEN 1 ELSE 0 END FROM boot_records" + kLineBoots,
+            soci::use(sku_key, "kh"), soci::use(sku_key, "k");
+    }
+    TallyTable(const TallyTable&) = delete;
+    TallyTable& operator=(const TallyTable&) = delete;
+    ~TallyTable() {
+        if (dialect_ != Dialect::sqlite)
+            return;
+        try {
+            sql_ << "DROP TABLE IF EXISTS temp.tally_boots";
+        } catch (const std::exception&) {
+            // The next tally drops it first; the connection's end drops it in any case.
+        }
+    }
+
+  private:
+    soci::session& sql_;
+    Dialect dialect_;
+};
+
 std::string not_in_vm() {
     return " AND COALESCE(virtualization, '" + std::string(model::kBareMetal) + "') = '" +
            std::string(model::kBareMetal) + "'";
@@ -282,7 +317,7 @@ struct BootSource {
 
     BootSource(Dialect dialect, std::string joined) : aliases(std::move(joined)) {
         if (aliases.empty()) {
-            from = std::string(" FROM boot_records") + kLineBoots + " AND host IN" + kReportHosts;
+            from = " FROM tally_boots WHERE reported = 1";
             return;
         }
         const std::string names = dialect == Dialect::postgresql
@@ -290,33 +325,26 @@ struct BootSource {
                                         " json_each_text(CAST(:a AS json))) a ON a.name = host"
                                       : " (SELECT key AS name, value AS machine FROM"
                                         " json_each(:a)) a ON a.name = host";
-        from = " FROM boot_records LEFT JOIN" + names + kLineBoots +
-               " AND (a.machine IS NOT NULL OR (a.name IS NULL AND host IN" + kReportHosts + "))";
-        ambiguous = " FROM boot_records JOIN" + names + kLineBoots + " AND a.machine IS NULL";
+        from = " FROM tally_boots LEFT JOIN" + names +
+               " WHERE (a.machine IS NOT NULL OR (a.name IS NULL AND reported = 1))";
+        ambiguous = " FROM tally_boots JOIN" + names + " WHERE a.machine IS NULL";
         host = "COALESCE(a.machine, host)";
     }
 
     // Of those, the boots that count: on bare metal, or not known to be in a virtual machine (a
     // record of before records said it). Where the answer accepts reports measured in virtual
     // machines (its SKU is one of VMs), their boots count too, and none is set aside.
-    BootQuery counted(const std::string& sku_key, bool virtual_machines_count) const {
-        return query(sku_key, virtual_machines_count ? from : from + not_in_vm(), host);
+    BootQuery counted(bool virtual_machines_count) const {
+        return query(virtual_machines_count ? from : from + not_in_vm(), host);
     }
-    BootQuery virtual_machines(const std::string& sku_key) const {
-        return query(sku_key, from + in_vm(), host);
-    }
-    // Under each ambiguous name as it is (no report's host: the reports are not bound).
-    BootQuery ambiguous_names(const std::string& sku_key) const {
-        BootQuery q = query(sku_key, ambiguous, "host");
-        q.reports = false;
-        return q;
-    }
+    BootQuery virtual_machines() const { return query(from + in_vm(), host); }
+    // Under each ambiguous name as it is.
+    BootQuery ambiguous_names() const { return query(ambiguous, "host"); }
 
   private:
-    BootQuery query(const std::string& sku_key, std::string where, std::string host_of) const {
+    BootQuery query(std::string where, std::string host_of) const {
         BootQuery q;
         q.aliases = aliases;
-        q.sku_key = sku_key;
         q.where = std::move(where);
         q.host = std::move(host_of);
         return q;
@@ -439,14 +467,12 @@ std::vector<int> plan_values(soci::session& sql, const std::string& sku_key) {
 // The names the SKU's boots are under that are not their own host's, as BootSource joins them
 // in: those the reports carry joined into another host (or ambiguous), and those no report
 // carries that BootHosts places all the same (a short name, its FQDN). Empty when none.
-std::string joined_names(soci::session& sql, const std::string& sku_key,
-                         const model::fleet::BootHosts& hosts) {
+std::string joined_names(soci::session& sql, const model::fleet::BootHosts& hosts) {
     nlohmann::json out = nlohmann::json::object();
     for (const auto& [name, host] : hosts.joined())
         out[name] = host ? nlohmann::json(*host) : nlohmann::json(nullptr);
     BootQuery q;
-    q.sku_key = sku_key;
-    q.where = std::string(" FROM boot_records") + kLineBoots + " AND host NOT IN" + kReportHosts;
+    q.where = " FROM tally_boots WHERE reported = 0";
     std::vector<std::string> names;
     fetch_rows(
         sql, q, "SELECT DISTINCT host", "",
@@ -529,15 +555,16 @@ model::fleet::BootTally tally_stored_boots(soci::session& sql, Dialect dialect,
         read.emplace(sql, dialect);
         sql << "SET LOCAL work_mem = '" + std::to_string(kTallyWorkMemMb) + "MB'";
     }
-    const BootSource source(dialect, joined_names(sql, sku_key, hosts));
+    const TallyTable table(sql, dialect, sku_key);
+    const BootSource source(dialect, joined_names(sql, hosts));
     model::fleet::BootTally t;
-    BootQuery q = source.counted(sku_key, virtual_machines_count);
+    BootQuery q = source.counted(virtual_machines_count);
     tally_groups(sql, q, t);
     tally_families(sql, q, t);
     if (!virtual_machines_count)
-        t.virtual_boots = tally_set_aside(sql, source.virtual_machines(sku_key));
+        t.virtual_boots = tally_set_aside(sql, source.virtual_machines());
     if (!source.aliases.empty())
-        t.ambiguous_boots = tally_set_aside(sql, source.ambiguous_names(sku_key));
+        t.ambiguous_boots = tally_set_aside(sql, source.ambiguous_names());
     t.plan_values = plan_values(sql, sku_key);
     const auto compared = model::fleet::choose_boot_group(t.families, t.groups);
     if (!compared)

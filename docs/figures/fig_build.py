@@ -123,6 +123,22 @@ def register(r):
           lambda: str(sum(u.startswith("ref.json") and "maxItems" not in u for u in unsupported())))
 
     register_arm64(r)
+    register_compile_ab(r)
+
+
+def register_compile_ab(r):
+    """tests/bench/compile_ab.sh: the product's cold compile of two commits side by side."""
+    path = M + "compile-ab-2026-12-06-json-fwd.txt"
+    for what in ("wall", "cpu"):
+        for side in ("old", "new"):
+            r.add(f"build.compile_ab_json_fwd.{side}_{what}_s", path,
+                  lambda what=what, side=side: str(round(float(
+                      r.file(path).grab(rf"^median {what}: old ([\d.]+) s, new ([\d.]+) s", 1 if side == "old" else 2)))))
+        r.grab(f"build.compile_ab_json_fwd.{what}_ratio", path, rf"^median {what}: .*, new/old ([\d.]+)$")
+    includes = M + "json-includes-2026-12-06.txt"
+    r.grab("build.json_includes.sources", includes, r"^new: sources of the product: (\d+);")
+    for side in ("old", "new"):
+        r.grab(f"build.json_includes.{side}", includes, rf"^{side}: .*; including nlohmann/json.hpp: (\d+)$")
 
 
 def register_arm64(r):

@@ -180,19 +180,46 @@ def register_tally_statements(r):
 
 
 TALLY_AB = M + "fleet-boots-tally-ab-2026-12-06-report-hosts.txt"
+TALLY_TABLE_AB = M + "fleet-boots-tally-ab-2026-12-06-tally-table.txt"
+ANSWER_BOOTS_AB = M + "fleet-answer-boots-ab-2026-12-06-tally-table.txt"
+
+
+def db_part(r, path, db):
+    """The PostgreSQL or SQLite part of an A/B output that prints both, in that order."""
+    body = r.file(path).body.split("\nstatements of one tally")[0]
+    return body.split("\nSQLite:\n")[1 if db == "sqlite" else 0]
+
+
+def median_text(values, decimals):
+    values = sorted(values)
+    return show(values[len(values) // 2], decimals)
 
 
 def register_tally_ab(r):
-    """boot-tally's database tally before and after the reporting hosts' change, the median of
-    each side's rounds per database."""
-    def median_of(db, side):
-        body = r.file(TALLY_AB).body
-        part = body.split("\nSQLite:\n")[1 if db == "sqlite" else 0]
-        times = sorted(float(t) for t in re.findall(rf"^{side} boot-tally: database \d+ host medians in ([\d.]+) s", part, re.M))
-        return show(times[len(times) // 2], 2)
+    """boot-tally's database tally before and after a change, the median of each side's rounds
+    per database: the reporting hosts through the SKU's id (base, new), then the tally's
+    temporary table (old, new)."""
+    def median_of(path, db, side):
+        return median_text([float(t) for t in re.findall(
+            rf"^{side} boot-tally: database \d+ host medians in ([\d.]+) s", db_part(r, path, db), re.M)], 2)
+    for key, path, sides in (("tally_ab", TALLY_AB, ("base", "new")),
+                             ("tally_table_ab", TALLY_TABLE_AB, ("old", "new"))):
+        for db in ("postgresql", "sqlite"):
+            for side in sides:
+                r.add(f"fleet.{key}.{db}.{side}_s", path,
+                      lambda path=path, db=db, side=side: median_of(path, db, side))
+    # The whole answer with its boots, computed, before and after the temporary table.
+    def answer(db, side, what):
+        rounds = re.findall(rf"^{side}: ([\d.]+) s, peak (\d+) MB$", db_part(r, ANSWER_BOOTS_AB, db), re.M)
+        if what == "s":
+            return median_text([float(s) for s, _ in rounds], 2)
+        return str(max(int(mb) for _, mb in rounds))
     for db in ("postgresql", "sqlite"):
-        for side in ("base", "new"):
-            r.add(f"fleet.tally_ab.{db}.{side}_s", TALLY_AB, lambda db=db, side=side: median_of(db, side))
+        for side in ("old", "new"):
+            r.add(f"fleet.answer_boots_ab.{db}.{side}_s", ANSWER_BOOTS_AB,
+                  lambda db=db, side=side: answer(db, side, "s"))
+        r.add(f"fleet.answer_boots_ab.{db}.new_peak_max_mb", ANSWER_BOOTS_AB,
+              lambda db=db: answer(db, "new", "mb"))
 
 
 def register_tests(r):
