@@ -2,11 +2,18 @@
 
 #include <algorithm>
 
+#include "model/enum_names.hpp"
 #include "model/sha256.hpp"
 #include "model/text.hpp"
 
 namespace hugetune::model {
 namespace {
+
+constexpr EnumNames<IdentitySource, 3> kIdentitySourceNames{
+    {{IdentitySource::none, "none"},
+     {IdentitySource::dmi_product_uuid, "dmi_product_uuid"},
+     {IdentitySource::machine_id, "machine_id"}}};
+static_assert(names_distinct(kIdentitySourceNames));
 
 bool is_hex(char c) {
     return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
@@ -66,23 +73,11 @@ std::optional<std::string> usable(const IdentityReading& reading,
 }  // namespace
 
 std::string_view to_string(IdentitySource source) {
-    switch (source) {
-        case IdentitySource::dmi_product_uuid:
-            return "dmi_product_uuid";
-        case IdentitySource::machine_id:
-            return "machine_id";
-        case IdentitySource::none:
-            break;
-    }
-    return "none";
+    return name_of(kIdentitySourceNames, source);
 }
 
 std::optional<IdentitySource> identity_source(std::string_view name) {
-    for (const auto source :
-         {IdentitySource::none, IdentitySource::dmi_product_uuid, IdentitySource::machine_id})
-        if (to_string(source) == name)
-            return source;
-    return std::nullopt;
+    return value_named(kIdentitySourceNames, name);
 }
 
 HardwareIdentity hardware_identity(const IdentityReading& product_uuid,

@@ -159,7 +159,7 @@ std::optional<ConfidenceSpread> confidence_spread(const SweepData& data, const C
 }  // namespace recommend
 
 std::string to_string(Decision decision) {
-    return decision == Decision::set ? "set" : "keep_default";
+    return std::string(name_of(kDecisionNames, decision));
 }
 
 std::size_t fewest_within_tolerance(const std::vector<double>& seconds, double tolerance) {

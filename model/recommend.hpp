@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "model/cost_basis.hpp"
+#include "model/enum_names.hpp"
 #include "model/errors.hpp"
 #include "model/fit/model_selection.hpp"
 #include "model/input/fit_input.hpp"
@@ -79,6 +80,9 @@ struct ConfidenceSpread {
 // default, because no candidate beats it by more than the tolerance or the whole allocation
 // is too short for the setting to matter.
 enum class Decision { set, keep_default };
+inline constexpr EnumNames<Decision, 2> kDecisionNames{
+    {{Decision::set, "set"}, {Decision::keep_default, "keep_default"}}};
+static_assert(names_distinct(kDecisionNames));
 std::string to_string(Decision decision);  // "set", "keep_default"
 
 struct Recommendation {

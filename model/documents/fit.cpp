@@ -177,17 +177,14 @@ double number_or_nan(const JsonField& f) {
 }
 
 CurveModel read_curve_model(const JsonField& name) {
-    return name.hint<std::string>() == "usl" ? CurveModel::usl : CurveModel::amdahl;
+    return value_named(kCurveModelNames, name.hint<std::string>().value_or(""))
+        .value_or(CurveModel::amdahl);
 }
 
 FitStatus read_fit_status(const JsonField& status) {
-    const auto s = status.hint<std::string>();
-    if (!s)
+    if (!status.hint<std::string>())
         return FitStatus::invalid_input;
-    for (FitStatus f : {FitStatus::converged, FitStatus::not_converged, FitStatus::invalid_input})
-        if (s == to_string(f))
-            return f;
-    status.fail("'" + s.value_or("") + "' is not converged, not_converged or invalid_input");
+    return named_value(status, kFitStatusNames);
 }
 
 ScalingFit read_scaling_fit(const JsonField& f) {
@@ -281,8 +278,8 @@ std::optional<ConfidenceSpread> read_spread(const JsonField& field) {
 }
 
 void read_decision_block(const JsonField& rec, Recommendation& r) {
-    r.decision = rec.hint<std::string>("decision") == "keep_default" ? Decision::keep_default
-                                                                     : Decision::set;
+    r.decision = value_named(kDecisionNames, rec.hint<std::string>("decision").value_or(""))
+                     .value_or(Decision::set);
     r.threads_per_node = rec.hint<double>("threads_per_node").value_or(1);
     r.hugepage_alloc_threads = rec.hint<int>("hugepage_alloc_threads").value_or(1);
     r.predicted_seconds = rec.hint<double>("predicted_seconds").value_or(0);

@@ -344,10 +344,7 @@ std::optional<HardwareIdentity> read_hardware_identity(const JsonField& identity
 }
 
 Decision read_decision(const JsonField& decision) {
-    const std::string d = decision.string();
-    if (d != "set" && d != "keep_default")
-        decision.fail("'" + d + "' is not one of set, keep_default");
-    return d == "keep_default" ? Decision::keep_default : Decision::set;
+    return named_value(decision, kDecisionNames);
 }
 
 Report read_report(nlohmann::json document, const ReportReading& reading) {

@@ -295,19 +295,11 @@ ScalingFit fit_curve(std::span<const Point> points, bool with_kappa, const FitOp
 }  // namespace
 
 std::string to_string(FitStatus status) {
-    switch (status) {
-        case FitStatus::converged:
-            return "converged";
-        case FitStatus::not_converged:
-            return "not_converged";
-        case FitStatus::invalid_input:
-            return "invalid_input";
-    }
-    return "unknown";
+    return std::string(name_of(kFitStatusNames, status));
 }
 
 std::string to_string(CurveModel model) {
-    return model == CurveModel::usl ? "usl" : "amdahl";
+    return std::string(name_of(kCurveModelNames, model));
 }
 
 double ScalingFit::seconds(double threads_per_node) const {

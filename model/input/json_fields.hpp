@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "model/enum_names.hpp"
 #include "model/input/input_error.hpp"
 
 namespace hugetune::model {
@@ -120,6 +121,16 @@ class JsonField {
     std::string path_;             // empty: the document itself
     std::shared_ptr<const Context> context_;
 };
+
+// A required string naming one of an enum's values by its table (model/enum_names.hpp):
+// "'x' is not one of a, b, c" otherwise.
+template <typename Enum, std::size_t N>
+Enum named_value(const JsonField& field, const EnumNames<Enum, N>& names) {
+    const std::string text = field.string();
+    if (const auto value = value_named(names, text))
+        return *value;
+    field.fail("'" + text + "' is not one of " + names_text(names));
+}
 
 struct SweepData;
 

@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "model/enum_names.hpp"
 #include "model/errors.hpp"
 #include "model/text.hpp"
 #include "tuner/boot/kernel_cmdline_file.hpp"
@@ -14,6 +15,12 @@
 
 namespace hugetune::boot {
 namespace {
+
+constexpr EnumNames<Bootloader, 4> kBootloaderNames{{{Bootloader::grub, "grub"},
+                                                     {Bootloader::grubby, "grubby"},
+                                                     {Bootloader::kernel_cmdline, "kernel-cmdline"},
+                                                     {Bootloader::ostree, "ostree"}}};
+static_assert(names_distinct(kBootloaderNames));
 
 constexpr std::string_view kBlsDir = "/boot/loader/entries";
 
@@ -28,29 +35,11 @@ std::optional<std::string> grub_variable(const std::vector<GrubSource>& grub,
 }  // namespace
 
 std::string bootloader_name(Bootloader b) {
-    switch (b) {
-        case Bootloader::grub:
-            return "grub";
-        case Bootloader::grubby:
-            return "grubby";
-        case Bootloader::kernel_cmdline:
-            return "kernel-cmdline";
-        case Bootloader::ostree:
-            return "ostree";
-    }
-    return "?";
+    return std::string(name_of(kBootloaderNames, b));
 }
 
 std::optional<Bootloader> parse_bootloader_name(std::string_view name) {
-    if (name == "grub")
-        return Bootloader::grub;
-    if (name == "grubby")
-        return Bootloader::grubby;
-    if (name == "kernel-cmdline")
-        return Bootloader::kernel_cmdline;
-    if (name == "ostree")
-        return Bootloader::ostree;
-    return std::nullopt;
+    return value_named(kBootloaderNames, name);
 }
 
 std::vector<BlsEntry> read_bls_entries(const KernelFs& root) {

@@ -5,6 +5,7 @@
 
 #include "model/alloc_threads.hpp"
 #include "model/documents/json_values.hpp"
+#include "model/enum_names.hpp"
 #include "model/errors.hpp"
 #include "model/input/fit_input.hpp"
 #include "model/input/json_fields.hpp"
@@ -22,6 +23,14 @@ namespace {
 
 using model::JsonField;
 using nlohmann::json;
+
+constexpr EnumNames<Phase, 4> kPhaseNames{{{Phase::running, "running"},
+                                           {Phase::finishing, "finishing"},
+                                           {Phase::done, "done"},
+                                           {Phase::aborted, "aborted"}}};
+static_assert(names_distinct(kPhaseNames));
+constexpr EnumNames<Finish, 2> kFinishNames{{{Finish::kexec, "kexec"}, {Finish::reboot, "reboot"}}};
+static_assert(names_distinct(kFinishNames));
 
 constexpr const char* kStateFix =
     "the state file is damaged; remove it (the machine's boot configuration was never changed)";
@@ -217,33 +226,14 @@ StepState read_step_state(const JsonField& f) {
     return s;
 }
 
-template <typename E>
-E read_enum(const JsonField& f, std::initializer_list<E> values) {
-    const std::string text = f.string();
-    for (E v : values)
-        if (to_string(v) == text)
-            return v;
-    f.fail("'" + text + "' is not one of " + join(values, ", ", [](E v) { return to_string(v); }));
-}
-
 }  // namespace
 
 std::string to_string(Phase phase) {
-    switch (phase) {
-        case Phase::running:
-            return "running";
-        case Phase::finishing:
-            return "finishing";
-        case Phase::done:
-            return "done";
-        case Phase::aborted:
-            return "aborted";
-    }
-    return "aborted";
+    return std::string(name_of(kPhaseNames, phase));
 }
 
 std::string to_string(Finish finish) {
-    return finish == Finish::kexec ? "kexec" : "reboot";
+    return std::string(name_of(kFinishNames, finish));
 }
 
 StepState* State::in_flight() {
@@ -279,11 +269,10 @@ State state_from_json(const json& document, const model::InputSource& input) {
         doc["format_version"].fail(std::to_string(v) + " is not supported (this hugetune reads " +
                                    std::to_string(kStateFormatVersion) + ")");
     State s;
-    s.phase =
-        read_enum(doc["phase"], {Phase::running, Phase::finishing, Phase::done, Phase::aborted});
+    s.phase = model::named_value(doc["phase"], kPhaseNames);
     s.abort_requested = doc["abort_requested"].boolean();
     s.abort_reason = doc["abort_reason"].string();
-    s.finish = read_enum(doc["finish"], {Finish::kexec, Finish::reboot});
+    s.finish = model::named_value(doc["finish"], kFinishNames);
     s.systemd = doc["systemd"].boolean();
     s.started_at = doc["started_at"].string();
     s.ended_at = doc["ended_at"].optional_string();

@@ -6,12 +6,20 @@
 #include <set>
 #include <sstream>
 
+#include "model/enum_names.hpp"
 #include "model/errors.hpp"
 #include "model/text.hpp"
 #include "tuner/kernel/kernel_files.hpp"
 
 namespace hugetune {
 namespace {
+
+constexpr EnumNames<Phase, 3> kPhaseNames{
+    {{Phase::alloc, "alloc"}, {Phase::zero, "zero"}, {Phase::grow, "grow"}}};
+static_assert(names_distinct(kPhaseNames));
+constexpr EnumNames<Placement, 2> kPlacementNames{
+    {{Placement::boot, "boot"}, {Placement::node_local, "node-local"}}};
+static_assert(names_distinct(kPlacementNames));
 
 constexpr std::uint64_t kMib = 1024 * 1024;
 
@@ -43,15 +51,7 @@ double assumed_rate(Phase phase) {
 }  // namespace
 
 std::string_view phase_name(Phase phase) {
-    switch (phase) {
-        case Phase::alloc:
-            return "alloc";
-        case Phase::zero:
-            return "zero";
-        case Phase::grow:
-            return "grow";
-    }
-    return "?";
+    return name_of(kPhaseNames, phase);
 }
 
 bool has_phase(const std::vector<Phase>& phases, Phase phase) {
@@ -59,25 +59,15 @@ bool has_phase(const std::vector<Phase>& phases, Phase phase) {
 }
 
 std::optional<Phase> parse_phase(std::string_view name) {
-    if (name == "alloc")
-        return Phase::alloc;
-    if (name == "zero")
-        return Phase::zero;
-    if (name == "grow")
-        return Phase::grow;
-    return std::nullopt;
+    return value_named(kPhaseNames, name);
 }
 
 std::string_view placement_name(Placement placement) {
-    return placement == Placement::boot ? "boot" : "node-local";
+    return name_of(kPlacementNames, placement);
 }
 
 std::optional<Placement> parse_placement(std::string_view name) {
-    if (name == "boot")
-        return Placement::boot;
-    if (name == "node-local")
-        return Placement::node_local;
-    return std::nullopt;
+    return value_named(kPlacementNames, name);
 }
 
 MemoryView read_memory_view(const KernelFs& fs, const Probe& probe) {
