@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Every boot teaches the fleet (docs/fleet.md "Boots"), end to end on real kernels and a real
-# PostgreSQL: ten guests of one SKU, five hosts each booted once at hugepage_alloc_threads=A and
-# once at B (a canary plan's hosts boot both; docs/fleet.md "What counts as evidence"), record their boot through `hugetune verify --fleet-db` over the network
+# PostgreSQL: twelve guests of one SKU, six hosts each booted once at hugepage_alloc_threads=A
+# and once at B (a canary plan's hosts boot both; docs/fleet.md "What counts as evidence"), record their boot through `hugetune verify --fleet-db` over the network
 # into the host's server as the least-privilege role (fleet_db/sql/boot-writer-role.sql, its
 # password in a libpq password file laid into the guest); each row must be the guest's own record
 # of the kernel's own line. Then sweep reports of that SKU whose fit answers A are ingested, and
@@ -38,7 +38,12 @@ command -v psql >/dev/null || vmlab_skip "psql is not installed (Debian package 
 value_a=2 value_b=1
 shift_a=4 shift_b=2
 pages=8
-guests_per_value=5  # kMinBootHosts (model/fleet/boots.hpp): hosts a value needs before boots compare
+needed_hosts=5  # kMinBootHosts (model/fleet/boots.hpp): hosts a value needs before boots compare
+# One host more than that: a boot that logs far more than its instructions' time (above) is
+# refused as implausible, and then the value still has the hosts it needs. A run of five with one
+# boot at 2 threads logged at 3,220 ms against 276 failed so
+# (docs/measurements/ci-run-warm-2026-12-06-l.txt).
+guests_per_value=$((needed_hosts + 1))
 
 work=$VMLAB_WORK/fleet-boots
 rm -rf "$work" && mkdir -p "$work"
@@ -240,17 +245,20 @@ grep -q "^added $guests_per_value," "$work/ingest.out" || vmlab_fail "ingest: $(
 "$hugetune" fleet recommend --db "$owner_url" --sku "$sku" --accept-warning vm --json \
     >"$work/recommend.json" 2>"$work/recommend.err" ||
     { cat "$work/recommend.err" >&2; vmlab_fail "fleet recommend failed"; }
-python3 - "$work/recommend.json" "$value_a" "$value_b" "$guests_per_value" <<'PY' ||
+python3 - "$work/recommend.json" "$value_a" "$value_b" "$guests_per_value" "$needed_hosts" <<'PY' ||
 import json, sys
 d = json.load(open(sys.argv[1]))
-a, b, n = map(int, sys.argv[2:])
+a, b, n, m = map(int, sys.argv[2:])
 boots = d["boots"]
 assert boots is not None, d
-assert boots["boots"] == 2 * n and boots["hosts"] == n and boots["other_boots"] == 0, boots
-assert boots["refused_boots"] == 0 and boots["paired_hosts"] == n, boots
+# At most one boot refused, and only as implausible (a boot the emulator stretched).
+assert boots["refused_boots"] <= 1, boots
+assert all(f["why"] == "implausible" for f in boots["refused"]), boots["refused"]
+assert boots["boots"] + boots["refused_boots"] == 2 * n and boots["other_boots"] == 0, boots
+assert boots["hosts"] == n and boots["paired_hosts"] >= m, boots
 values = {v["threads"]: v for v in boots["values"]}
 assert sorted(values) == sorted([a, b]), boots["values"]
-assert all(values[t]["hosts"] == n and values[t]["boots"] == n for t in (a, b)), boots["values"]
+assert all(m <= values[t]["hosts"] == values[t]["boots"] <= n for t in (a, b)), boots["values"]
 assert values[b]["ms_per_1000_pages"] < values[a]["ms_per_1000_pages"] / 1.02, boots["values"]
 assert boots["decided"] == b, boots
 assert d["status"] == "settled_by_boots", (d["status"], d["status_reason"])
