@@ -10,10 +10,27 @@
 #include <string_view>
 #include <utility>
 
+#include "model/text.hpp"
+
 namespace hugetune {
 
 template <typename Enum, std::size_t N>
 using EnumNames = std::array<std::pair<Enum, std::string_view>, N>;
+
+// The table of `entries`, made at compile time: a value or a name given twice does not compile
+// (a throw in a consteval function is an error where the table is defined).
+//     constexpr auto kFinishNames = enum_names<Finish>({{Finish::kexec, "kexec"}, ...});
+template <typename Enum, std::size_t N>
+consteval EnumNames<Enum, N> enum_names(const std::pair<Enum, std::string_view> (&entries)[N]) {
+    EnumNames<Enum, N> names{};
+    for (std::size_t i = 0; i < N; ++i) {
+        for (std::size_t j = 0; j < i; ++j)
+            if (entries[i].first == entries[j].first || entries[i].second == entries[j].second)
+                throw "an enum's names table gives a value or a name twice";
+        names[i] = entries[i];
+    }
+    return names;
+}
 
 // The name `value` is written under; "?" for a value the table lacks (a table names every one).
 template <typename Enum, std::size_t N>
@@ -22,16 +39,6 @@ constexpr std::string_view name_of(const EnumNames<Enum, N>& names, Enum value) 
         if (v == value)
             return name;
     return "?";
-}
-
-// No two entries share a value or a name: each table's static_assert.
-template <typename Enum, std::size_t N>
-constexpr bool names_distinct(const EnumNames<Enum, N>& names) {
-    for (std::size_t i = 0; i < N; ++i)
-        for (std::size_t j = i + 1; j < N; ++j)
-            if (names[i].first == names[j].first || names[i].second == names[j].second)
-                return false;
-    return true;
 }
 
 // The value `name` stands for; nothing for a name the table does not hold.
@@ -46,10 +53,7 @@ constexpr std::optional<Enum> value_named(const EnumNames<Enum, N>& names, std::
 // Every name, in the table's order, as a refusal lists them: "running, finishing, done".
 template <typename Enum, std::size_t N>
 std::string names_text(const EnumNames<Enum, N>& names) {
-    std::string out;
-    for (const auto& [value, name] : names)
-        out += (out.empty() ? "" : ", ") + std::string(name);
-    return out;
+    return join(names, ", ", [](const auto& entry) { return std::string(entry.second); });
 }
 
 }  // namespace hugetune

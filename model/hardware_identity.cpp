@@ -9,11 +9,10 @@
 namespace hugetune::model {
 namespace {
 
-constexpr EnumNames<IdentitySource, 3> kIdentitySourceNames{
-    {{IdentitySource::none, "none"},
-     {IdentitySource::dmi_product_uuid, "dmi_product_uuid"},
-     {IdentitySource::machine_id, "machine_id"}}};
-static_assert(names_distinct(kIdentitySourceNames));
+constexpr auto kIdentitySourceNames =
+    enum_names<IdentitySource>({{IdentitySource::none, "none"},
+                                {IdentitySource::dmi_product_uuid, "dmi_product_uuid"},
+                                {IdentitySource::machine_id, "machine_id"}});
 
 bool is_hex(char c) {
     return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');

@@ -80,9 +80,8 @@ struct ConfidenceSpread {
 // default, because no candidate beats it by more than the tolerance or the whole allocation
 // is too short for the setting to matter.
 enum class Decision { set, keep_default };
-inline constexpr EnumNames<Decision, 2> kDecisionNames{
-    {{Decision::set, "set"}, {Decision::keep_default, "keep_default"}}};
-static_assert(names_distinct(kDecisionNames));
+inline constexpr auto kDecisionNames =
+    enum_names<Decision>({{Decision::set, "set"}, {Decision::keep_default, "keep_default"}});
 std::string to_string(Decision decision);  // "set", "keep_default"
 
 struct Recommendation {

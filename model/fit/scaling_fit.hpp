@@ -40,19 +40,17 @@ enum class FitStatus {
     not_converged,  // it ran out of function evaluations; the parameters are not trustworthy
     invalid_input,  // too few distinct thread counts, or a non-positive / non-finite value
 };
-inline constexpr EnumNames<FitStatus, 3> kFitStatusNames{
-    {{FitStatus::converged, "converged"},
-     {FitStatus::not_converged, "not_converged"},
-     {FitStatus::invalid_input, "invalid_input"}}};
-static_assert(names_distinct(kFitStatusNames));
+inline constexpr auto kFitStatusNames =
+    enum_names<FitStatus>({{FitStatus::converged, "converged"},
+                           {FitStatus::not_converged, "not_converged"},
+                           {FitStatus::invalid_input, "invalid_input"}});
 
 std::string to_string(FitStatus status);
 
 // Which curve: the USL, or Amdahl's law (the USL with kappa = 0).
 enum class CurveModel { usl, amdahl };
-inline constexpr EnumNames<CurveModel, 2> kCurveModelNames{
-    {{CurveModel::usl, "usl"}, {CurveModel::amdahl, "amdahl"}}};
-static_assert(names_distinct(kCurveModelNames));
+inline constexpr auto kCurveModelNames =
+    enum_names<CurveModel>({{CurveModel::usl, "usl"}, {CurveModel::amdahl, "amdahl"}});
 
 // "usl" or "amdahl", as the report names the curve.
 std::string to_string(CurveModel model);

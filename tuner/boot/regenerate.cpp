@@ -16,11 +16,11 @@
 namespace hugetune::boot {
 namespace {
 
-constexpr EnumNames<Bootloader, 4> kBootloaderNames{{{Bootloader::grub, "grub"},
-                                                     {Bootloader::grubby, "grubby"},
-                                                     {Bootloader::kernel_cmdline, "kernel-cmdline"},
-                                                     {Bootloader::ostree, "ostree"}}};
-static_assert(names_distinct(kBootloaderNames));
+constexpr auto kBootloaderNames =
+    enum_names<Bootloader>({{Bootloader::grub, "grub"},
+                            {Bootloader::grubby, "grubby"},
+                            {Bootloader::kernel_cmdline, "kernel-cmdline"},
+                            {Bootloader::ostree, "ostree"}});
 
 constexpr std::string_view kBlsDir = "/boot/loader/entries";
 

@@ -24,13 +24,12 @@ namespace {
 using model::JsonField;
 using nlohmann::json;
 
-constexpr EnumNames<Phase, 4> kPhaseNames{{{Phase::running, "running"},
-                                           {Phase::finishing, "finishing"},
-                                           {Phase::done, "done"},
-                                           {Phase::aborted, "aborted"}}};
-static_assert(names_distinct(kPhaseNames));
-constexpr EnumNames<Finish, 2> kFinishNames{{{Finish::kexec, "kexec"}, {Finish::reboot, "reboot"}}};
-static_assert(names_distinct(kFinishNames));
+constexpr auto kPhaseNames = enum_names<Phase>({{Phase::running, "running"},
+                                                {Phase::finishing, "finishing"},
+                                                {Phase::done, "done"},
+                                                {Phase::aborted, "aborted"}});
+constexpr auto kFinishNames =
+    enum_names<Finish>({{Finish::kexec, "kexec"}, {Finish::reboot, "reboot"}});
 
 constexpr const char* kStateFix =
     "the state file is damaged; remove it (the machine's boot configuration was never changed)";

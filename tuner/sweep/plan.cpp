@@ -14,12 +14,10 @@
 namespace hugetune {
 namespace {
 
-constexpr EnumNames<Phase, 3> kPhaseNames{
-    {{Phase::alloc, "alloc"}, {Phase::zero, "zero"}, {Phase::grow, "grow"}}};
-static_assert(names_distinct(kPhaseNames));
-constexpr EnumNames<Placement, 2> kPlacementNames{
-    {{Placement::boot, "boot"}, {Placement::node_local, "node-local"}}};
-static_assert(names_distinct(kPlacementNames));
+constexpr auto kPhaseNames =
+    enum_names<Phase>({{Phase::alloc, "alloc"}, {Phase::zero, "zero"}, {Phase::grow, "grow"}});
+constexpr auto kPlacementNames =
+    enum_names<Placement>({{Placement::boot, "boot"}, {Placement::node_local, "node-local"}});
 
 constexpr std::uint64_t kMib = 1024 * 1024;
 
