@@ -3,6 +3,7 @@
 // statements on both (docs/fleet.md "The database").
 #pragma once
 
+#include <cstddef>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -152,9 +153,12 @@ class FleetDb {
     // for it. A stored document that is not JSON throws FleetDbError (failure).
     std::vector<model::fleet::FleetRun> runs_of_sku(const std::string& sku_key);
     // The same, each run handed to `take` as it is read, in the same order, so that a SKU of
-    // 100,000 hosts is never held here whole.
+    // 100,000 hosts is never held here whole: `runs_per_batch` runs at a time, their digests
+    // fetched together and read on every CPU.
+    static constexpr std::size_t kRunsPerBatch = 4096;
     void runs_of_sku(const std::string& sku_key,
-                     const std::function<void(model::fleet::FleetRun&&)>& take);
+                     const std::function<void(model::fleet::FleetRun&&)>& take,
+                     std::size_t runs_per_batch = kRunsPerBatch);
     // The SKU's boots whose kernel logged the allocation line, not in a virtual machine, of
     // `hosts` (model::fleet::boots_of_hosts: each under its host's name, those under an
     // ambiguous name marked), in the order they were stored; given `recorded_since` (ISO 8601

@@ -93,7 +93,8 @@ class RowStream {
 }  // namespace
 
 void FleetDb::runs_of_sku(const std::string& sku_key,
-                          const std::function<void(model::fleet::FleetRun&&)>& take) {
+                          const std::function<void(model::fleet::FleetRun&&)>& take,
+                          std::size_t runs_per_batch) {
     guarded(target_, "read the runs", [&] {
         RowStream stream(*sql_, target_.dialect);
         // The verifications first (a SKU has few beside its runs), so that each run goes to
@@ -118,7 +119,6 @@ void FleetDb::runs_of_sku(const std::string& sku_key,
         // runs' rows come a batch at a time (RowStream), and the statement that reads a report
         // runs beside the one that reads them. The digests are read a batch at a time, on
         // every CPU, the runs then handed out in order.
-        constexpr std::size_t kRunsPerBatch = 4096;
         // PostgreSQL's rows per fetch, each a run's keys without its digest
         // (tests/cli/lib/fleet.bash groups_suite reads a SKU of more than one fetch).
         constexpr std::size_t kRowsPerFetch = 512;
@@ -185,7 +185,7 @@ void FleetDb::runs_of_sku(const std::string& sku_key,
             sku_key, kRowsPerFetch, [&](const soci::row& row) {
                 batch.push_back({row.get<std::string>(1), row.get<std::string>(2), nullptr});
                 ids.push_back(row.get<std::string>(0));
-                if (batch.size() == kRunsPerBatch)
+                if (batch.size() >= runs_per_batch)
                     hand_out();
             });
         hand_out();

@@ -848,6 +848,65 @@ int count_of(sqlite3* sql, const std::string& query) {
 
 }  // namespace
 
+TEST_CASE("fleet db: a SKU's runs read a few at a time come whole and in order, as read at once") {
+    using hugetune::model::fleet::FleetRun;
+    TempDb t;
+    std::string sku;
+    {
+        auto db = FleetDb::open(t.target(), true);
+        std::vector<IntakeReport> reports;
+        for (int i = 0; i < 7; ++i)
+            reports.push_back(own_report_of("h" + std::to_string(i)));
+        auto verified = hugetune::test::as_host(nlohmann::json::parse(fixture_text()), "h5");
+        verified["verification"] = verified_at("boot-1", 900);
+        reports.push_back(read_intake_report("h5.json", verified.dump()));
+        db.ingest(reports);
+        sku = db.sku_keys().at(0);
+    }
+    sqlite3* sql = nullptr;
+    REQUIRE(sqlite3_open((t.dir / "fleet.db").c_str(), &sql) == SQLITE_OK);
+    const std::string run_of_h3 =
+        "(SELECT r.id FROM runs r JOIN hosts h ON h.id = r.host_id WHERE h.hostname = 'h3')";
+    // h3's digest damaged: its report is read in its place, in the middle of a batch.
+    REQUIRE(sqlite3_exec(
+                sql,
+                ("UPDATE run_digests SET digest = 'damaged' WHERE run_id = " + run_of_h3).c_str(),
+                nullptr, nullptr, nullptr) == SQLITE_OK);
+    auto db = FleetDb::open(t.target(), true);
+    const auto whole = db.runs_of_sku(sku);
+    REQUIRE(whole.size() == 7);
+    for (const std::size_t per_batch : {1, 2, 3, 7}) {
+        CAPTURE(per_batch);
+        std::vector<FleetRun> runs;
+        db.runs_of_sku(
+            sku, [&runs](FleetRun&& run) { runs.push_back(std::move(run)); }, per_batch);
+        REQUIRE(runs.size() == whole.size());
+        for (std::size_t i = 0; i < runs.size(); ++i) {
+            CAPTURE(i);
+            CHECK(runs[i].host == "h" + std::to_string(i));
+            CHECK(runs[i].host == whole[i].host);
+            CHECK(runs[i].run_key == whole[i].run_key);
+            const bool damaged = runs[i].host == "h3";
+            CHECK((runs[i].facts == nullptr) == damaged);
+            CHECK(runs[i].report.is_null() == !damaged);
+            if (runs[i].facts)
+                CHECK(hugetune::model::fleet::to_string(runs[i].facts->sku) == sku);
+            CHECK(runs[i].verifications.size() == (runs[i].host == "h5" ? 1U : 0U));
+        }
+    }
+    // Its report not JSON either, in the second of four batches: the read fails naming the run,
+    // after the runs before it were handed out.
+    REQUIRE(sqlite3_exec(sql,
+                         ("UPDATE runs SET report = 'not json' WHERE id = " + run_of_h3).c_str(),
+                         nullptr, nullptr, nullptr) == SQLITE_OK);
+    sqlite3_close(sql);
+    std::size_t taken = 0;
+    CHECK_THROWS_WITH_AS(db.runs_of_sku(
+                             sku, [&taken](FleetRun&&) { ++taken; }, 2),
+                         doctest::Contains("is not JSON; the database is damaged"), FleetDbError);
+    CHECK(taken == 3);
+}
+
 TEST_CASE("fleet db: boot_records holds rows to the report's clock and host rules") {
     TempDb t;
     { auto db = FleetDb::open(t.target(), true); }
