@@ -21,15 +21,6 @@ src=${2:?usage: bash SCRIPT HUGETUNE_BINARY SOURCE_DIR}
 # (tests/debian-python/README.md); where it is missing the link leads nowhere and the lookup
 # goes on down PATH.
 PATH=$src/tests/debian-python:$PATH
-# A binary built with AddressSanitizer (make test-asan) holds freed memory back, so that a use
-# after the free is caught, up to 256 MB by default: more than most commands of these scripts
-# free in their life, so they never reused memory and every page they allocated was a fresh
-# one, a fault the kernel counts as system time. 16 MB still holds what a command freed last; a
-# plain build ignores the variable. An ASAN_OPTIONS that sets the quarantine keeps its own
-# (docs/measurements/asan-quarantine-2026-12-06.txt compares the two: the sanitizer tests took
-# 418 s against 486 s, their system time 196 s against 251 s).
-[[ ${ASAN_OPTIONS:-} == *quarantine_size_mb=* ]] ||
-    export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}quarantine_size_mb=16"
 work=$(mktemp -d)
 out=$work/out  # stdout of the last `expect`
 err=$work/err  # stderr of the last `expect`
