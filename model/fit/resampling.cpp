@@ -6,6 +6,8 @@
 #include <numbers>
 #include <tuple>
 
+#include "model/parallel.hpp"
+
 namespace hugetune::model {
 namespace {
 
@@ -153,7 +155,8 @@ std::vector<std::pair<double, std::span<const Point>>> RepetitionPool::groups() 
 }
 
 HostRepetitionPool::HostRepetitionPool(std::span<const Point> points,
-                                       std::span<const std::size_t> host_ends) {
+                                       std::span<const std::size_t> host_ends, std::size_t threads)
+    : threads_(threads) {
     std::vector<std::span<const Point>> spans;
     if (host_ends.empty()) {
         spans.push_back(points);
@@ -180,46 +183,80 @@ HostRepetitionPool::HostRepetitionPool(std::span<const Point> points,
             hosts_.emplace_back(span);
         return;
     }
-    // Every sample of every host, by count, as (seconds, its group, its place in ranks_), then
-    // ranked. A host's groups are RepetitionPool's: ascending count, samples in input order.
+    rank_samples(spans);
+}
+
+void HostRepetitionPool::rank_samples(std::span<const std::span<const Point>> spans) {
+    // The distinct counts, ascending, and how many samples each has over all hosts, so that
+    // each count's samples are gathered in room made once (a SKU of 100,000 hosts has millions).
+    std::vector<std::size_t> per_count;
+    std::size_t samples = 0;
+    const auto count_of = [this](double n) {
+        return static_cast<std::size_t>(
+            std::lower_bound(count_values_.begin(), count_values_.end(), n) -
+            count_values_.begin());
+    };
+    for (const auto& span : spans)
+        for (const auto& p : span) {
+            const std::size_t c = count_of(p.threads_per_node);
+            if (c == count_values_.size() || count_values_[c] != p.threads_per_node) {
+                count_values_.insert(count_values_.begin() + static_cast<std::ptrdiff_t>(c),
+                                     p.threads_per_node);
+                per_count.insert(per_count.begin() + static_cast<std::ptrdiff_t>(c), 0);
+            }
+            ++per_count[c];
+            ++samples;
+        }
+    // Every sample of every host, by count, as (seconds, its place in ranks_), then ranked. A
+    // host's groups are RepetitionPool's: ascending count, samples in input order.
     struct Sample {
         double seconds;
-        std::uint32_t group, slot;
+        std::uint32_t slot;
     };
-    std::vector<std::vector<Sample>> by_count;
+    const std::size_t counts = count_values_.size();
+    std::vector<std::vector<Sample>> by_count(counts);
+    for (std::size_t c = 0; c < counts; ++c)
+        by_count[c].reserve(per_count[c]);
+    ranks_.resize(samples);
+    host_group_begin_.reserve(spans.size() + 1);
     host_group_begin_.push_back(0);
+    std::vector<std::uint32_t> host_count;  // each of a host's samples' count
+    std::vector<std::uint32_t> filled(counts);
+    std::uint32_t next_slot = 0;
     for (const auto& span : spans) {
-        for (const auto& [n, values] : group_by_count(span)) {
-            const auto at = std::lower_bound(count_values_.begin(), count_values_.end(), n);
-            const auto c = static_cast<std::size_t>(at - count_values_.begin());
-            if (at == count_values_.end() || *at != n) {
-                count_values_.insert(at, n);
-                by_count.insert(by_count.begin() + static_cast<std::ptrdiff_t>(c),
-                                std::vector<Sample>());
-            }
-            const auto group = static_cast<std::uint32_t>(groups_.size());
-            const auto begin = static_cast<std::uint32_t>(ranks_.size());
-            groups_.push_back({0, begin, static_cast<std::uint32_t>(values.size())});
-            for (std::size_t i = 0; i < values.size(); ++i)
-                by_count[c].push_back(
-                    {values[i].seconds, group, begin + static_cast<std::uint32_t>(i)});
-            ranks_.resize(ranks_.size() + values.size());
+        host_count.resize(span.size());
+        std::fill(filled.begin(), filled.end(), 0);
+        for (std::size_t i = 0; i < span.size(); ++i) {
+            host_count[i] = static_cast<std::uint32_t>(count_of(span[i].threads_per_node));
+            ++filled[host_count[i]];
         }
+        // filled: each count's samples in this host, then where its group begins in ranks_.
+        for (std::size_t c = 0; c < counts; ++c) {
+            if (filled[c] == 0)
+                continue;
+            groups_.push_back({static_cast<std::uint32_t>(c), next_slot, filled[c]});
+            filled[c] = next_slot;
+            next_slot += groups_.back().size;
+        }
+        for (std::size_t i = 0; i < span.size(); ++i)
+            by_count[host_count[i]].push_back({span[i].seconds, filled[host_count[i]]++});
         host_group_begin_.push_back(groups_.size());
     }
-    ranked_seconds_.resize(count_values_.size());
-    for (std::size_t c = 0; c < by_count.size(); ++c) {
-        auto& samples = by_count[c];
-        std::sort(samples.begin(), samples.end(),
-                  [](const Sample& a, const Sample& b) { return a.seconds < b.seconds; });
-        for (std::size_t rank = 0; rank < samples.size(); ++rank) {
-            const Sample& s = samples[rank];
-            groups_[s.group].count = static_cast<std::uint32_t>(c);
-            ranks_[s.slot] = static_cast<std::uint32_t>(rank);
-            ranked_seconds_[c].push_back(s.seconds);
-        }
-        std::vector<Sample>().swap(samples);
-    }
+    // Each count ranked on its own: the counts share nothing but ranks_, where each sample's
+    // slot is its own.
+    ranked_seconds_.resize(counts);
+    parallel_for(
+        counts, threads_for(samples, kRankedSamplesPerThread, threads_), [&](std::size_t c) {
+            auto& values = by_count[c];
+            std::sort(values.begin(), values.end(),
+                      [](const Sample& a, const Sample& b) { return a.seconds < b.seconds; });
+            ranked_seconds_[c].reserve(values.size());
+            for (std::size_t rank = 0; rank < values.size(); ++rank) {
+                ranks_[values[rank].slot] = static_cast<std::uint32_t>(rank);
+                ranked_seconds_[c].push_back(values[rank].seconds);
+            }
+            std::vector<Sample>().swap(values);
+        });
 }
 
 namespace {

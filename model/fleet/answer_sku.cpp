@@ -408,15 +408,18 @@ void settle_by_boots(SkuAnswer& a) {
 }
 
 // The kernel values the sweeps measured: each thread count per node of every phase, on every
-// node, within the CPUs.
+// node, within the CPUs. The pooled phases hold millions of samples of a few counts: each
+// value is kept once as it is met.
 std::vector<int> swept_values(const SweepData& pooled, const Recommendation& r) {
     std::vector<int> out;
     for (const auto& phase : pooled.phases)
-        for (const auto& p : phase.points)
-            out.push_back(
-                std::min(r.cpu_cap, static_cast<int>(std::llround(p.threads_per_node * r.nodes))));
+        for (const auto& p : phase.points) {
+            const int value =
+                std::min(r.cpu_cap, static_cast<int>(std::llround(p.threads_per_node * r.nodes)));
+            if (std::find(out.begin(), out.end(), value) == out.end())
+                out.push_back(value);
+        }
     std::sort(out.begin(), out.end());
-    out.erase(std::unique(out.begin(), out.end()), out.end());
     return out;
 }
 

@@ -11,6 +11,7 @@
 #include "model/fleet/boots.hpp"
 #include "model/fleet/host_name.hpp"
 #include "model/fleet/same_samples.hpp"
+#include "model/parallel.hpp"
 
 namespace hugetune::model::fleet {
 namespace {
@@ -242,6 +243,8 @@ void return_freed_memory() {
 // How many hosts pooled_sweep pools between two returns of the freed memory: a return walks
 // every free block, so not after each host.
 constexpr std::size_t kHostsBetweenReturns = 8192;
+// Below this many hosts, pooling the phases on threads of their own costs more than it saves.
+constexpr std::size_t kHostsPerPoolingThread = 1024;
 
 }  // namespace
 
@@ -274,30 +277,38 @@ SweepData start_pooled(const std::vector<HostRuns>& hosts, const InputSource& in
     return pooled;
 }
 
-void pool_host(SweepData& pooled, const HostRuns& host, bool newest_only) {
-    const auto runs = pooled_runs(host, newest_only);
-    const double weight = 1.0 / static_cast<double>(runs.size());
-    for (const auto& run : runs)
-        for (const auto& from : run.sweep.phases)
-            for (auto& to : pooled.phases)
+// The pooled runs of hosts [begin, end) appended to one phase's series.
+void pool_hosts(PhaseSeries& to, std::span<const HostRuns> hosts, bool newest_only) {
+    for (const auto& host : hosts) {
+        const auto runs = pooled_runs(host, newest_only);
+        const double weight = 1.0 / static_cast<double>(runs.size());
+        for (const auto& run : runs)
+            for (const auto& from : run.sweep.phases)
                 if (to.phase == from.phase)
                     append_points(to, from, weight);
-    for (auto& series : pooled.phases)
-        series.host_ends.push_back(series.points.size());
+        to.host_ends.push_back(to.points.size());
+    }
+}
+
+// Each phase's series is its own: the phases are pooled side by side where the hosts are many.
+void pool_phases(SweepData& pooled, std::span<const HostRuns> hosts, bool newest_only) {
+    parallel_for(pooled.phases.size(), threads_for(hosts.size(), kHostsPerPoolingThread),
+                 [&](std::size_t i) { pool_hosts(pooled.phases[i], hosts, newest_only); });
 }
 
 }  // namespace
 
 SweepData pooled_sweep(std::vector<HostRuns>&& hosts, const InputSource& input) {
     SweepData pooled = start_pooled(hosts, input, false);
-    // Each host goes once pooled, and what the hosts held goes back to the system every so
-    // many hosts: the pooled series (a few large blocks) cannot reuse their small ones, and a
-    // SKU of 100,000 hosts would otherwise hold both whole at the end.
-    for (std::size_t h = 0; h < hosts.size(); ++h) {
-        pool_host(pooled, hosts[h], false);
-        hosts[h] = HostRuns();
-        if ((h + 1) % kHostsBetweenReturns == 0)
-            return_freed_memory();
+    // The hosts go pooled a share at a time, and what that share held goes back to the system
+    // before the next: the pooled series (a few large blocks) cannot reuse their small ones, and
+    // a SKU of 100,000 hosts would otherwise hold both whole at the end.
+    for (std::size_t begin = 0; begin < hosts.size(); begin += kHostsBetweenReturns) {
+        const std::size_t end = std::min(hosts.size(), begin + kHostsBetweenReturns);
+        pool_phases(pooled, std::span<const HostRuns>(hosts).subspan(begin, end - begin), false);
+        for (std::size_t h = begin; h < end; ++h)
+            hosts[h] = HostRuns();
+        return_freed_memory();
     }
     std::vector<HostRuns>().swap(hosts);
     return_freed_memory();
@@ -307,8 +318,7 @@ SweepData pooled_sweep(std::vector<HostRuns>&& hosts, const InputSource& input) 
 
 SweepData newest_sweep(const std::vector<HostRuns>& hosts, const InputSource& input) {
     SweepData pooled = start_pooled(hosts, input, true);
-    for (const auto& host : hosts)
-        pool_host(pooled, host, true);
+    pool_phases(pooled, hosts, true);
     pooled.complete = true;
     return pooled;
 }

@@ -45,8 +45,12 @@ struct ResampleSource {
     std::optional<ResidualPool> residuals;
 };
 
+// Below this many samples in the pools, arranging them on more threads costs more than it saves.
+constexpr std::size_t kPointsPerPoolThread = 1 << 16;
+
+// `threads`: the most that arrange the pools (0: the machine's).
 ResampleSource resample_source(const CostSeries& cost, const std::optional<ScalingFit>& chosen,
-                               BootstrapMethod method) {
+                               BootstrapMethod method, std::size_t threads) {
     const BasisChoice& b = cost.basis;
     const bool repetitions = method != BootstrapMethod::residuals;
     ResampleSource from{&b, repetitions, kMinThreadCounts, pooled_hosts(b), 0, {}, {}, {}, {}};
@@ -60,11 +64,23 @@ ResampleSource resample_source(const CostSeries& cost, const std::optional<Scali
         from.rounds = sweep_rounds(b);
         return from;
     }
-    from.main.emplace(b.main->points, b.main->host_ends);
+    std::vector<std::pair<std::optional<HostRepetitionPool>*, const PhaseSeries*>> pools{
+        {&from.main, b.main}};
     if (b.zero != nullptr)
-        from.zero.emplace(b.zero->points, b.zero->host_ends);
+        pools.emplace_back(&from.zero, b.zero);
     if (b.grow != nullptr && (from.hosts > 1 || has_repetitions(b.grow->points)))
-        from.grow.emplace(b.grow->points, b.grow->host_ends);
+        pools.emplace_back(&from.grow, b.grow);
+    // The pools side by side where they are long (a SKU's pooled repetitions, millions of
+    // samples), the threads shared among them.
+    std::size_t samples = 0;
+    for (const auto& [pool, series] : pools)
+        samples += series->points.size();
+    const std::size_t most = threads_for(samples, kPointsPerPoolThread, threads);
+    const std::size_t side = std::min(pools.size(), most);
+    parallel_for(pools.size(), side, [&](std::size_t i) {
+        const auto& [pool, series] = pools[i];
+        pool->emplace(series->points, series->host_ends, std::max<std::size_t>(1, most / side));
+    });
     return from;
 }
 
@@ -253,10 +269,10 @@ Bootstrap run_bootstrap(const CostSeries& cost, const ModelSelection& model,
     Bootstrap out{bootstrap_method(cost, chosen), 0, 0, 0, {}};
     if (out.method == BootstrapMethod::none || o.resamples <= 0)
         return out;
-    const ResampleSource from = resample_source(cost, chosen, out.method);
+    const auto most_threads = static_cast<std::size_t>(std::max(o.threads, 0));
+    const ResampleSource from = resample_source(cost, chosen, out.method, most_threads);
     std::vector<ResampleOutcome> outcomes(static_cast<std::size_t>(o.resamples));
-    const auto threads = threads_for(outcomes.size(), kResamplesPerThread,
-                                     static_cast<std::size_t>(std::max(o.threads, 0)));
+    const auto threads = threads_for(outcomes.size(), kResamplesPerThread, most_threads);
     parallel_for(outcomes.size(), threads, [&](std::size_t b) {
         outcomes[b] = one_resample(from, model, chosen, predictor, ours, o,
                                    resample_seed(seed, static_cast<std::uint64_t>(b)));

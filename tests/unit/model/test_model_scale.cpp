@@ -148,6 +148,35 @@ TEST_CASE("a pooled resample drawn as medians gives the medians of the resample 
     }
 }
 
+TEST_CASE("a pooled series ranked on several threads resamples as on one") {
+    // Enough samples that the counts are ranked side by side, with ties among them: the ranks,
+    // and so every resample's medians, must not depend on how many threads ranked them.
+    Resampler make(5);
+    std::vector<Point> points;
+    std::vector<std::size_t> ends;
+    for (std::size_t h = 0; h < 12000; ++h) {
+        for (const double n : {1.0, 2.0, 4.0, 8.0})
+            for (int r = 0; r < 3; ++r)
+                points.push_back({n, 1 + static_cast<double>(make.index(50)) / 8 / n});
+        ends.push_back(points.size());
+    }
+    const HostRepetitionPool one(points, ends, 1), several(points, ends, 4);
+    REQUIRE(several.exact());
+    REQUIRE(several.hosts() == one.hosts());
+    Resampler a(11), b(11);
+    for (int resample = 0; resample < 10; ++resample) {
+        const auto drawn = draw_hosts(one.hosts(), a);
+        CHECK(draw_hosts(several.hosts(), b) == drawn);
+        const auto x = one.draw_medians(drawn, a);
+        const auto y = several.draw_medians(drawn, b);
+        REQUIRE(x.size() == y.size());
+        for (std::size_t i = 0; i < x.size(); ++i) {
+            CHECK(x[i].threads_per_node == y[i].threads_per_node);
+            CHECK(x[i].seconds == y[i].seconds);
+        }
+    }
+}
+
 TEST_CASE("small series resample exactly as every repetition drawn in turn") {
     // At most kExactResampleSamples the pool is the samples themselves: the draws are the
     // classic bootstrap, so committed results with fixed seeds stay as they were.
