@@ -10,7 +10,10 @@
 # 100,000 hosts: gen-fleet --seed 11 --skus 1 --hosts-per-sku 100000 --fit-once 1 --compact 1,
 # then fleet ingest), or a folder of reports: then both answer from PostgreSQL, a throwaway
 # server this script starts and stops, the folder ingested by A into one database that B's is
-# a copy of (CREATE DATABASE ... TEMPLATE). ROUNDS: 3 unless given.
+# a copy of (CREATE DATABASE ... TEMPLATE); or a postgresql:// URL of a database already
+# ingested (and analyzed): then each side answers from its own copy of it (TEMPLATE), dropped
+# when the script ends, so rounds are not timed against a server still settling an ingest.
+# ROUNDS: 3 unless given.
 usage="usage: fleet_answer_ab.sh HUGETUNE_A HUGETUNE_B SOURCE_DIR DB SKU [ROUNDS]"
 a=${1:?$usage}
 b=${2:?$usage}
@@ -22,7 +25,19 @@ rounds=${6:-3}
 echo "A: $a ($(sha256sum "$a" | cut -c1-12))"
 echo "B: $b ($(sha256sum "$b" | cut -c1-12))"
 declare -A target
-if [[ -d $db ]]; then
+if [[ $db == postgresql:* ]]; then
+    # The server's own maintenance database beside the one given, for CREATE and DROP.
+    admin=$(sed -E 's|^(postgresql://[^/]*/)[^?]*|\1postgres|' <<<"$db")
+    source_db=$(sed -E 's|^postgresql://[^/]*/([^?]*).*|\1|' <<<"$db")
+    for side in a b; do
+        target[${side^^}]=$(sed -E "s|^(postgresql://[^/]*/)[^?]*|\\1ab_side_$side|" <<<"$db")
+        psql -X -q "$admin" -c "DROP DATABASE IF EXISTS ab_side_$side" >/dev/null 2>&1
+        psql -X -q "$admin" -c "CREATE DATABASE ab_side_$side TEMPLATE $source_db" >/dev/null ||
+            fail "could not copy $source_db (is another session connected to it?)"
+        at_exit "psql -X -q '$admin' -c 'DROP DATABASE IF EXISTS ab_side_$side' >/dev/null 2>&1"
+    done
+    echo "SKU: $sku in copies of $source_db on PostgreSQL $(psql -X -t -A "$admin" -c 'SHOW server_version'); load average $(cut -d' ' -f1-3 /proc/loadavg)"
+elif [[ -d $db ]]; then
     start_postgres
     for side in a b; do target[${side^^}]=${pg_url/\/postgres\?//side_$side?}; done
     psql -X -q "$pg_url" -c "CREATE DATABASE side_a" >/dev/null
