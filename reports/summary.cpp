@@ -108,11 +108,9 @@ std::string pool_text(const model::Recommendation& r, const SettingWords& words)
     if (r.pool_pages <= 0)
         return "";
     const auto pages = static_cast<std::uint64_t>(r.pool_pages);
-    const double gib = r.pool_pages * static_cast<double>(r.key.page_size_kb) / (1024.0 * 1024);
-    const std::string s = std::to_string(pages) + " x " + page_size_text(r.key.page_size_kb) +
-                          " (" +
-                          (gib >= 1024 ? significant_text(gib / 1024, 4) + " TiB"
-                                       : significant_text(gib, 4) + " GiB");
+    const std::string s =
+        std::to_string(pages) + " x " + page_size_text(r.key.page_size_kb) + " (" +
+        memory_text(r.pool_pages * static_cast<double>(r.key.page_size_kb) * 1024);
     if (r.pool_source == "1 TiB reference")
         return s + ") for reference: none is configured; " + words("boot_gib") + " sets yours";
     if (r.pool_source == "cmdline")

@@ -15,14 +15,6 @@ namespace {
 
 using nlohmann::json;
 
-std::string gib_text(std::uint64_t bytes) {
-    std::ostringstream s;
-    s.setf(std::ios::fixed);
-    s.precision(1);
-    s << static_cast<double>(bytes) / (1024.0 * 1024 * 1024) << " GiB";
-    return s.str();
-}
-
 // "0xd0c": a MIDR field as the kernel's /proc/cpuinfo writes it.
 std::string hex_text(int value, int digits) {
     char text[16];
@@ -213,7 +205,7 @@ std::string format_summary(const Probe& p) {
       << " hardware threads\n";
     for (const auto& n : p.topology.nodes)
         s << "          node " << n.id << ": " << n.cpus.size() << " threads, "
-          << gib_text(n.memory_bytes) << "\n";
+          << memory_text(static_cast<double>(n.memory_bytes)) << "\n";
     s << "virtual   "
       << (p.virtualization.hypervisor
               ? "yes" +

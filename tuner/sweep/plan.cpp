@@ -30,6 +30,8 @@ constexpr double kAssumedGrowGibPerSecond = 1.0;
 constexpr double kRepetitionOverheadSeconds = 0.005;
 constexpr double kThreadOverheadSeconds = 0.0002;
 
+// In MiB, whole, as --sample-mib-per-node is given: a refusal of that flag says its sizes in the
+// flag's own unit (model/text.hpp memory_text says every other size).
 std::string mib_text(std::uint64_t bytes) {
     return std::to_string(bytes / kMib) + " MiB";
 }
@@ -611,16 +613,17 @@ std::string format_plan(const SweepPlan& plan) {
     for (const auto& n : plan.nodes) {
         out << "  node " << n.node << ": " << n.hardware_threads << " hardware threads";
         if (!boot)
-            out << ", " << mib_text(n.available_bytes) << " available, holds up to "
-                << mib_text(n.peak_bytes);
+            out << ", " << memory_text(static_cast<double>(n.available_bytes))
+                << " available, holds up to " << memory_text(static_cast<double>(n.peak_bytes));
         out << "; CPUs by thread:";
         for (int c : n.cpus)
             out << ' ' << c;
         out << "\n";
     }
     for (const auto& m : plan.memory_nodes)
-        out << "  memory node " << m.node << ": " << mib_text(m.available_bytes)
-            << " available, holds up to " << mib_text(m.peak_bytes) << "\n";
+        out << "  memory node " << m.node << ": "
+            << memory_text(static_cast<double>(m.available_bytes)) << " available, holds up to "
+            << memory_text(static_cast<double>(m.peak_bytes)) << "\n";
     out << "  points:";
     for (const auto& p : plan.points)
         out << ' ' << (p.hvo_flipped ? "~" : "") << phase_name(p.phase) << '@' << p.threads_per_node

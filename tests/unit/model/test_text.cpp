@@ -96,6 +96,19 @@ TEST_CASE("page sizes and UTC times") {
     CHECK(iso8601_utc(std::chrono::system_clock::time_point{}) == "1970-01-01T00:00:00Z");
 }
 
+TEST_CASE("amounts of memory: MiB, GiB or TiB, whichever keeps the number under 1024") {
+    constexpr double kMib = 1024.0 * 1024;
+    CHECK(memory_text(512 * kMib) == "512 MiB");
+    CHECK(memory_text(1023.5 * kMib) == "1024 MiB");  // four digits, still below 1 GiB
+    CHECK(memory_text(1024 * kMib) == "1 GiB");
+    CHECK(memory_text(23.66 * 1024 * kMib) == "23.66 GiB");
+    CHECK(memory_text(400000 * 2 * kMib) == "781.2 GiB");  // a pool of 400,000 x 2 MiB
+    CHECK(memory_text(524288 * 2 * kMib) == "1 TiB");
+    CHECK(memory_text(1.5 * 1024 * 1024 * kMib) == "1.5 TiB");
+    CHECK(memory_text(94.71 * 1024 * kMib, 3) == "94.7 GiB");
+    CHECK(memory_text(0) == "0 MiB");
+}
+
 TEST_CASE("page sizes: one unit rule, for people, the kernel's command line and sysfs") {
     struct Case {
         std::uint64_t kb;
