@@ -295,7 +295,7 @@ int run_fleet_export(const Args& args) {
     const auto o = parse_export(args);
     if (!o)
         return 0;
-    auto db = fleet_db::FleetDb::open(fleet_db_target(o->db), false);
+    auto db = open_fleet_db(o->db);
     // The formats that print only the headline fields read a kept answer without its fit.
     const auto rows =
         answers_of_all_skus(db, o->options, o->format == "json" ? Fit::read : Fit::left_out);

@@ -48,7 +48,7 @@ int run_fleet_hosts(const Args& args) {
                        desc, args, vm))
         return 0;
     model::fleet::parse_sku_key(sku, {"", "sku"});
-    auto db = fleet_db::FleetDb::open(fleet_db_target(db_option), false);
+    auto db = open_fleet_db(db_option);
     const auto runs = db.runs_of_sku(sku);
     if (runs.empty())
         usage_error("--sku",

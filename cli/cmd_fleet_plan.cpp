@@ -175,7 +175,7 @@ int run_fleet_plan(const Args& args) {
     const auto o = parse_plan(args);
     if (!o)
         return 0;
-    auto db = fleet_db::FleetDb::open(fleet_db_target(o->db), false);
+    auto db = open_fleet_db(o->db);
     if (o->status)
         return show_status(db, *o);
     if (o->stop) {

@@ -131,7 +131,7 @@ int run_fleet_recommend(const Args& args) {
     const auto o = parse_recommend(args);
     if (!o)
         return 0;
-    auto db = fleet_db::FleetDb::open(fleet_db_target(o->db), false);
+    auto db = open_fleet_db(o->db);
     std::string key = o->sku;
     if (key.empty()) {
         const auto found = db.sku_of_host(o->host);

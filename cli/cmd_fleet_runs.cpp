@@ -60,7 +60,7 @@ int run_fleet_runs(const Args& args) {
     const auto o = parse_runs(args);
     if (!o)
         return 0;
-    auto db = fleet_db::FleetDb::open(fleet_db_target(o->db), false);
+    auto db = open_fleet_db(o->db);
     fleet_db::RunSelection selection;
     if (!o->host.empty())
         selection.host = o->host;
@@ -73,17 +73,7 @@ int run_fleet_runs(const Args& args) {
     if (runs.empty() && selection.sku)
         usage_error("--sku",
                     "no runs of SKU '" + o->sku + "' in the database; see 'hugetune fleet skus'");
-    if (o->json) {
-        nlohmann::json out = nlohmann::json::array();
-        for (const auto& r : runs)
-            out.push_back(to_json(r));
-        std::cout << out.dump(2) << "\n";
-        return 0;
-    }
-    if (runs.empty())
-        std::cout << "no runs yet: hugetune fleet ingest REPORT...\n";
-    for (const auto& r : runs)
-        print_run(r);
+    print_listing(runs, o->json, print_run, "no runs yet: hugetune fleet ingest REPORT...");
     return 0;
 }
 

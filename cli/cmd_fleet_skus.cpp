@@ -59,19 +59,9 @@ int run_fleet_skus(const Args& args) {
                        args, vm))
         return 0;
     const auto options = fleet_analysis_options(flags);
-    auto db = fleet_db::FleetDb::open(fleet_db_target(db_option), false);
+    auto db = open_fleet_db(db_option);
     const auto rows = answers_of_all_skus(db, options, json ? Fit::read : Fit::left_out);
-    if (json) {
-        nlohmann::json out = nlohmann::json::array();
-        for (const auto& row : rows)
-            out.push_back(to_json(row));
-        std::cout << out.dump(2) << "\n";
-        return 0;
-    }
-    if (rows.empty())
-        std::cout << "no SKUs yet: hugetune fleet ingest REPORT...\n";
-    for (const auto& row : rows)
-        print_row(row);
+    print_listing(rows, json, print_row, "no SKUs yet: hugetune fleet ingest REPORT...");
     return 0;
 }
 

@@ -37,6 +37,10 @@ fleet_db::DbTarget fleet_db_target(const std::string& option_value) {
     return fleet_db::parse_db_target(value);
 }
 
+fleet_db::FleetDb open_fleet_db(const std::string& option_value) {
+    return fleet_db::FleetDb::open(fleet_db_target(option_value), false);
+}
+
 void add_analysis_options(po::options_description& desc, AnalysisFlags& flags) {
     const model::fleet::FleetOptions defaults;
     const std::string codes = model::unfit_codes_text();

@@ -2,7 +2,9 @@
 // analysis' options.
 #pragma once
 
+#include <iostream>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -20,6 +22,10 @@ void add_db_option(po::options_description& desc, std::string& value);
 
 // --db, else HUGETUNE_DB, else the default file.
 fleet_db::DbTarget fleet_db_target(const std::string& option_value);
+
+// The database --db names (fleet_db_target), opened as a reading subcommand opens it: migrated
+// to this binary's schema, a SQLite file that does not exist refused.
+fleet_db::FleetDb open_fleet_db(const std::string& option_value);
 
 // --host NAME as every fleet command reads it: a name the host-name rule takes
 // (model/fleet/host_name.hpp), in the form names are stored and compared in ("WEB-17." is
@@ -76,6 +82,24 @@ nlohmann::json to_json(const SkuRow& row);
 // them.
 nlohmann::json to_json(const fleet_db::StoredRun& run);
 nlohmann::json to_json(const fleet_db::StoredVerification& verification);
+
+// A listing as the fleet subcommands print one: with --json one JSON array of each item's
+// to_json, else each item's lines by `print`, or `none` (how to get some) when there is none.
+template <class Item, class Print>
+void print_listing(const std::vector<Item>& items, bool json, Print&& print,
+                   const std::string& none) {
+    if (json) {
+        nlohmann::json out = nlohmann::json::array();
+        for (const auto& item : items)
+            out.push_back(to_json(item));
+        std::cout << out.dump(2) << "\n";
+        return;
+    }
+    if (items.empty())
+        std::cout << none << "\n";
+    for (const auto& item : items)
+        print(item);
+}
 
 // What the analysis' errors name: "SKU <key>", the database's data, so a failure (exit 1).
 model::InputSource sku_runs_input(const std::string& sku_key);
