@@ -80,11 +80,17 @@ RunFacts read_run(const nlohmann::json& document, const InputSource& input = {})
 // boot_id (a saved log) is told apart from the others by its content.
 std::vector<Verification> verified_boots_of(const std::vector<RunFacts>& host_runs);
 
-// One verification block as the database stored it.
+// One verification block as the database stored it, read (read_stored_verification).
 struct FleetVerification {
-    std::string key;       // the database's key of it, as `fleet runs` prints it
-    nlohmann::json block;  // the `verification` block, read by read_verification
+    std::string key;  // the database's key of it, as `fleet runs` prints it
+    Verification verification;
 };
+
+// A stored `verification` block of `host`'s run, as read_verification reads a report's, under
+// its database key: a block this hugetune refuses is an InputError that says to forget it by
+// that key.
+Verification read_stored_verification(nlohmann::json block, const std::string& key,
+                                      const std::string& host, const InputSource& input);
 
 // One stored run as the database hands it back.
 struct FleetRun {

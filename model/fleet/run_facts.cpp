@@ -84,6 +84,19 @@ RunFacts read_run(const nlohmann::json& document, const InputSource& input) {
     return read_run(read_report(document, reading));
 }
 
+Verification read_stored_verification(nlohmann::json block, const std::string& key,
+                                      const std::string& host, const InputSource& input) {
+    // Under its key, so a message names it as the report's block is named.
+    nlohmann::json holder = nlohmann::json::object();
+    holder["verification"] = std::move(block);
+    const JsonField field(holder,
+                          "the database holds a block this hugetune refuses: forget it with "
+                          "'hugetune fleet forget " +
+                              Flag{"verification"} + " " + key + "'",
+                          input.part("verification " + key + " of host " + host));
+    return read_verification(field["verification"]);
+}
+
 RunFacts read_stored_run(const FleetRun& run, const InputSource& input) {
     FleetRun copy{run.host, run.run_key, nullptr, run.verifications, run.facts};
     if (!run.facts)
@@ -95,16 +108,8 @@ RunFacts read_stored_run(FleetRun&& run, const InputSource& input) {
     RunFacts facts =
         run.facts ? (run.facts.use_count() == 1 ? std::move(*run.facts) : *run.facts)
                   : read_run(run.report, input.part("run " + run.run_key + " of host " + run.host));
-    for (const auto& stored : run.verifications) {
-        // Under its key, so a message names it as the report's block is named.
-        const nlohmann::json holder = {{"verification", stored.block}};
-        const JsonField block(holder,
-                              "the database holds a block this hugetune refuses: forget it with "
-                              "'hugetune fleet forget " +
-                                  Flag{"verification"} + " " + stored.key + "'",
-                              input.part("verification " + stored.key + " of host " + run.host));
-        facts.verifications.push_back(read_verification(block["verification"]));
-    }
+    for (auto& stored : run.verifications)
+        facts.verifications.push_back(std::move(stored.verification));
     if (!run.host.empty())
         facts.host = run.host;
     return facts;

@@ -172,7 +172,9 @@ TEST_CASE("a SKU's answer from digests is its answer from reports, byte for byte
             FleetRun d{run.host, run.run_key, nullptr, run.verifications, {}};
             // As the database holds a run: the report's verification apart, as a stored block.
             if (stored.contains("verification")) {
-                d.verifications.push_back({run.run_key + ":v", stored["verification"]});
+                const std::string key = run.run_key + ":v";
+                d.verifications.push_back(
+                    {key, read_stored_verification(stored["verification"], key, run.host, {})});
                 stored.erase("verification");
             }
             auto facts = read_run_digest(*run_digest(read_run(stored)), {});

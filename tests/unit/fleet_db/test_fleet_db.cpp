@@ -101,7 +101,7 @@ TEST_CASE("fleet db: a verification block is added to its run on re-ingest, once
     REQUIRE(runs.size() == 1);
     CHECK_FALSE(runs[0].report.contains("verification"));
     REQUIRE(runs[0].verifications.size() == 1);
-    CHECK(runs[0].verifications[0].block.at("measured_ms") == 900);
+    CHECK(runs[0].verifications[0].verification.measured_ms == 900u);
     CHECK(runs[0].verifications[0].key.rfind(with.content_hash + ":", 0) == 0);
 }
 
@@ -137,8 +137,8 @@ TEST_CASE("fleet db: each distinct verification of a run is kept, an identical o
     const auto runs = db.runs_of_sku(sku);
     REQUIRE(runs.size() == 1);
     REQUIRE(runs[0].verifications.size() == 2);
-    CHECK(runs[0].verifications[0].block.at("boot_id") == "boot-1");
-    CHECK(runs[0].verifications[1].block.at("boot_id") == "boot-2");
+    CHECK(runs[0].verifications[0].verification.boot_id == "boot-1");
+    CHECK(runs[0].verifications[1].verification.boot_id == "boot-2");
     CHECK(runs[0].verifications[0].key != runs[0].verifications[1].key);
     // Listed from the columns, by host then time.
     const auto listed = db.list_runs({});
