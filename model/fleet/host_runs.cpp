@@ -277,7 +277,7 @@ SweepData start_pooled(const std::vector<HostRuns>& hosts, const InputSource& in
     return pooled;
 }
 
-// The pooled runs of hosts [begin, end) appended to one phase's series.
+// The pooled runs of `hosts` appended to one phase's series, with each host's end.
 void pool_hosts(PhaseSeries& to, std::span<const HostRuns> hosts, bool newest_only) {
     for (const auto& host : hosts) {
         const auto runs = pooled_runs(host, newest_only);
