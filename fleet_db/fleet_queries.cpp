@@ -3,6 +3,7 @@
 #include <soci/soci.h>
 
 #include <algorithm>
+#include <exception>
 #include <functional>
 #include <map>
 #include <set>
@@ -124,13 +125,23 @@ void FleetDb::runs_of_sku(const std::string& sku_key,
             }
             const model::InputSource input{"SKU " + sku_key, "", true};
             std::vector<model::Verification> read(texts.size());
+            // Every block read, and of those refused the first in the database's order named,
+            // whichever thread came to it first.
+            std::vector<std::exception_ptr> refused(texts.size());
             model::parallel_for(texts.size(), model::threads_for(texts.size(), kBlocksPerThread),
                                 [&](std::size_t i) {
-                                    read[i] = model::fleet::read_stored_verification(
-                                        stored_json(texts[i], "verification", keys[i]), keys[i],
-                                        hosts[i], input);
+                                    try {
+                                        read[i] = model::fleet::read_stored_verification(
+                                            stored_json(texts[i], "verification", keys[i]), keys[i],
+                                            hosts[i], input);
+                                    } catch (...) {
+                                        refused[i] = std::current_exception();
+                                    }
                                     std::string().swap(texts[i]);
                                 });
+            for (const auto& error : refused)
+                if (error)
+                    std::rethrow_exception(error);
             for (std::size_t i = 0; i < read.size(); ++i)
                 verifications_of[run_ids[i]].push_back({std::move(keys[i]), std::move(read[i])});
         }
