@@ -907,6 +907,59 @@ TEST_CASE("fleet db: a SKU's runs read a few at a time come whole and in order, 
     CHECK(taken == 3);
 }
 
+TEST_CASE(
+    "fleet db: a refused stored verification is named by key and host, the first of several") {
+    using hugetune::model::fleet::FleetRun;
+    TempDb t;
+    std::string sku;
+    {
+        auto db = FleetDb::open(t.target(), true);
+        std::vector<IntakeReport> reports;
+        for (int i = 0; i < 4; ++i) {
+            auto doc = hugetune::test::as_host(nlohmann::json::parse(fixture_text()),
+                                               "h" + std::to_string(i));
+            doc["verification"] = verified_at("boot-" + std::to_string(i), 900);
+            reports.push_back(read_intake_report("h" + std::to_string(i) + ".json", doc.dump()));
+        }
+        db.ingest(reports);
+        sku = db.sku_keys().at(0);
+        std::size_t read = 0;
+        db.runs_of_sku(sku, [&read](FleetRun&& run) {
+            CHECK(run.verifications.size() == 1);
+            CHECK(run.verifications.at(0).verification.boot_id == "boot-" + run.host.substr(1));
+            ++read;
+        });
+        CHECK(read == 4);
+    }
+    // h3's block and h1's forged, h3's first: h1's was stored before h3's (its report was
+    // ingested first), so it is the one named, whichever block the reading meets first.
+    sqlite3* sql = nullptr;
+    REQUIRE(sqlite3_open((t.dir / "fleet.db").c_str(), &sql) == SQLITE_OK);
+    const auto forge = [&](const std::string& host) {
+        const std::string update =
+            "UPDATE verifications SET block = json_set(block, '$.ratio', 5.0) WHERE run_id IN"
+            " (SELECT r.id FROM runs r JOIN hosts h ON h.id = r.host_id WHERE h.hostname = '" +
+            host + "')";
+        REQUIRE(sqlite3_exec(sql, update.c_str(), nullptr, nullptr, nullptr) == SQLITE_OK);
+    };
+    forge("h3");
+    forge("h1");
+    sqlite3_close(sql);
+    auto db = FleetDb::open(t.target(), false);
+    std::size_t taken = 0;
+    try {
+        db.runs_of_sku(sku, [&taken](FleetRun&&) { ++taken; });
+        FAIL("a forged block was read");
+    } catch (const hugetune::model::InputError& e) {
+        CHECK(e.source().stored);
+        CHECK(e.source().name.find(" of host h1") != std::string::npos);
+        CHECK(std::string(e.what()).find("verification.ratio") != std::string::npos);
+        CHECK(std::string(e.what()).find("hugetune fleet forget verification ") !=
+              std::string::npos);
+    }
+    CHECK(taken == 0);  // refused before any run is handed out
+}
+
 TEST_CASE("fleet db: boot_records holds rows to the report's clock and host rules") {
     TempDb t;
     { auto db = FleetDb::open(t.target(), true); }
