@@ -43,15 +43,16 @@ std::string page_size_text(std::uint64_t kb, SizeStyle style) {
     return std::to_string(kb) + (people ? " KiB" : "K");
 }
 
-std::string memory_text(double bytes, int digits) {
+std::string memory_text(double bytes) {
+    constexpr int kDigits = 4;
     constexpr double kMib = 1024.0 * 1024;
     constexpr double kGib = kMib * 1024;
     constexpr double kTib = kGib * 1024;
     if (bytes >= kTib)
-        return significant_text(bytes / kTib, digits) + " TiB";
+        return significant_text(bytes / kTib, kDigits) + " TiB";
     if (bytes >= kGib)
-        return significant_text(bytes / kGib, digits) + " GiB";
-    return significant_text(bytes / kMib, digits) + " MiB";
+        return significant_text(bytes / kGib, kDigits) + " GiB";
+    return significant_text(bytes / kMib, kDigits) + " MiB";
 }
 
 std::string seconds_text(double seconds) {

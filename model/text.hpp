@@ -20,11 +20,11 @@ enum class SizeStyle { people, cmdline, sysfs };
 // A huge page size in KiB, in the largest unit that divides it (sysfs: always kB).
 std::string page_size_text(std::uint64_t kb, SizeStyle style = SizeStyle::people);
 
-// An amount of memory for people, in MiB below 1 GiB, GiB below 1 TiB, TiB above, to `digits`
+// An amount of memory for people, in MiB below 1 GiB, GiB below 1 TiB, TiB above, to four
 // significant digits: memory_text(3 * 2^30) is "3 GiB", memory_text(2^40 * 1.5) "1.5 TiB",
-// memory_text(94.7 * 2^30, 3) "94.7 GiB". The one way output sizes memory; a size given in a
+// memory_text(23.66 * 2^30) "23.66 GiB". The one way output sizes memory; a size given in a
 // flag's own unit (MiB per node) stays in that unit where the flag is named.
-std::string memory_text(double bytes, int digits = 4);
+std::string memory_text(double bytes);
 
 // The items one after another with `separator` between them, each as `text` writes it (the item
 // itself by default): join(sizes) is "2 MiB, 1 GiB"; join(counts, ",", number) "1,2,4"; nothing

@@ -155,8 +155,8 @@ std::vector<std::pair<double, std::span<const Point>>> RepetitionPool::groups() 
 }
 
 HostRepetitionPool::HostRepetitionPool(std::span<const Point> points,
-                                       std::span<const std::size_t> host_ends, std::size_t threads)
-    : threads_(threads) {
+                                       std::span<const std::size_t> host_ends,
+                                       std::size_t threads) {
     std::vector<std::span<const Point>> spans;
     if (host_ends.empty()) {
         spans.push_back(points);
@@ -183,10 +183,11 @@ HostRepetitionPool::HostRepetitionPool(std::span<const Point> points,
             hosts_.emplace_back(span);
         return;
     }
-    rank_samples(spans);
+    rank_samples(spans, threads);
 }
 
-void HostRepetitionPool::rank_samples(std::span<const std::span<const Point>> spans) {
+void HostRepetitionPool::rank_samples(std::span<const std::span<const Point>> spans,
+                                      std::size_t threads) {
     // The distinct counts, ascending, and how many samples each has over all hosts, so that
     // each count's samples are gathered in room made once (a SKU of 100,000 hosts has millions).
     std::vector<std::size_t> per_count;
@@ -245,18 +246,17 @@ void HostRepetitionPool::rank_samples(std::span<const std::span<const Point>> sp
     // Each count ranked on its own: the counts share nothing but ranks_, where each sample's
     // slot is its own.
     ranked_seconds_.resize(counts);
-    parallel_for(
-        counts, threads_for(samples, kRankedSamplesPerThread, threads_), [&](std::size_t c) {
-            auto& values = by_count[c];
-            std::sort(values.begin(), values.end(),
-                      [](const Sample& a, const Sample& b) { return a.seconds < b.seconds; });
-            ranked_seconds_[c].reserve(values.size());
-            for (std::size_t rank = 0; rank < values.size(); ++rank) {
-                ranks_[values[rank].slot] = static_cast<std::uint32_t>(rank);
-                ranked_seconds_[c].push_back(values[rank].seconds);
-            }
-            std::vector<Sample>().swap(values);
-        });
+    parallel_for(counts, threads_for(samples, kSamplesPerThread, threads), [&](std::size_t c) {
+        auto& values = by_count[c];
+        std::sort(values.begin(), values.end(),
+                  [](const Sample& a, const Sample& b) { return a.seconds < b.seconds; });
+        ranked_seconds_[c].reserve(values.size());
+        for (std::size_t rank = 0; rank < values.size(); ++rank) {
+            ranks_[values[rank].slot] = static_cast<std::uint32_t>(rank);
+            ranked_seconds_[c].push_back(values[rank].seconds);
+        }
+        std::vector<Sample>().swap(values);
+    });
 }
 
 namespace {

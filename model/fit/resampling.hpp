@@ -111,6 +111,8 @@ class HostRepetitionPool {
     // empty: one host. `threads`: the most that rank the samples (0: the machine's).
     HostRepetitionPool(std::span<const Point> points, std::span<const std::size_t> host_ends,
                        std::size_t threads = 0);
+    // Below this many samples per thread, ranking them on more threads costs more than it saves.
+    static constexpr std::size_t kSamplesPerThread = 1 << 16;
 
     std::size_t hosts() const { return hosts_count_; }
     // One resample from the hosts `drawn` (indexes, repeats allowed), in that order.
@@ -125,11 +127,8 @@ class HostRepetitionPool {
     std::vector<Point> draw_medians(std::span<const std::size_t> drawn, Resampler& rng) const;
 
   private:
-    // Below this many samples per thread, ranking them on more threads costs more than it saves.
-    static constexpr std::size_t kRankedSamplesPerThread = 1 << 16;
-    void rank_samples(std::span<const std::span<const Point>> spans);
+    void rank_samples(std::span<const std::span<const Point>> spans, std::size_t threads);
 
-    std::size_t threads_ = 0;
     std::size_t hosts_count_ = 0;
     std::vector<RepetitionPool> hosts_;  // each host's, when the pool is not exact
     bool exact_ = true;

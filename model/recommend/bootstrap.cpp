@@ -45,9 +45,6 @@ struct ResampleSource {
     std::optional<ResidualPool> residuals;
 };
 
-// Below this many samples in the pools, arranging them on more threads costs more than it saves.
-constexpr std::size_t kPointsPerPoolThread = 1 << 16;
-
 // `threads`: the most that arrange the pools (0: the machine's).
 ResampleSource resample_source(const CostSeries& cost, const std::optional<ScalingFit>& chosen,
                                BootstrapMethod method, std::size_t threads) {
@@ -75,7 +72,7 @@ ResampleSource resample_source(const CostSeries& cost, const std::optional<Scali
     std::size_t samples = 0;
     for (const auto& [pool, series] : pools)
         samples += series->points.size();
-    const std::size_t most = threads_for(samples, kPointsPerPoolThread, threads);
+    const std::size_t most = threads_for(samples, HostRepetitionPool::kSamplesPerThread, threads);
     const std::size_t side = std::min(pools.size(), most);
     parallel_for(pools.size(), side, [&](std::size_t i) {
         const auto& [pool, series] = pools[i];

@@ -105,7 +105,7 @@ TEST_CASE("amounts of memory: MiB, GiB or TiB, whichever keeps the number under 
     CHECK(memory_text(400000 * 2 * kMib) == "781.2 GiB");  // a pool of 400,000 x 2 MiB
     CHECK(memory_text(524288 * 2 * kMib) == "1 TiB");
     CHECK(memory_text(1.5 * 1024 * 1024 * kMib) == "1.5 TiB");
-    CHECK(memory_text(94.71 * 1024 * kMib, 3) == "94.7 GiB");
+    CHECK(memory_text(94.71 * 1024 * kMib) == "94.71 GiB");
     CHECK(memory_text(0) == "0 MiB");
 }
 
