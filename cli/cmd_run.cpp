@@ -198,14 +198,15 @@ Fitted recommend(const RunOptions& o, const Probe& probe, const SweepResult& swe
 }
 
 // The kernel's facts the what-if rows and the first touch need are the probe's, as the fit
-// input took them (tuner/probe/machine_facts.hpp: the facts `fit` of the kept sweep reads).
-model::Report make_run_report(const RunOptions& o, const Probe& probe, const SweepResult& sweep,
+// input took them (tuner/probe/machine_facts.hpp: the facts `fit` of the kept sweep reads); the
+// probe's blocks are the ones the sweep keeps for its file.
+model::Report make_run_report(const RunOptions& o, const SweepResult& sweep,
                               model::MeasuredSweep measured, Fitted fitted) {
     model::ReportParts parts = model::fitted_parts(std::move(fitted.recommendation), fitted.data);
     if (o.first_touch_gib)
         parts.first_touch =
             model::first_touch(fitted.data, *o.first_touch_gib, fitted.data.machine.kernel);
-    parts.probe = probe_record(probe);
+    parts.probe = sweep.probe;
     parts.sweep_record = measured_block_json(sweep);
     parts.sweep = std::move(measured);
     parts.tool = {std::string(tool_version()), std::string(tool_commit())};
@@ -266,8 +267,7 @@ int run_run(const Args& args) {
     if (boot_data)
         boots = model::compare_with_boots(fitted.recommendation, *boot_data,
                                           {&fitted.data, fitted.data.machine.kernel});
-    model::Report report =
-        make_run_report(*options, probe, sweep, std::move(measured), std::move(fitted));
+    model::Report report = make_run_report(*options, sweep, std::move(measured), std::move(fitted));
     if (boots)
         report.run->boot_sweep = model::to_json(*boots);
     publish(*options, report, boots);

@@ -9,6 +9,7 @@
 
 #include "cli/setting_flags.hpp"
 #include "fleet_db/fleet_db_error.hpp"
+#include "model/documents/fit.hpp"
 #include "model/errors.hpp"
 #include "model/fleet/host_name.hpp"
 #include "model/fleet/host_runs.hpp"
@@ -153,11 +154,10 @@ std::string answer_inputs(const std::string& runs_digest, const model::fleet::Fl
 }
 
 // The answer as the database keeps it: the fit apart from the rest (fleet_db.hpp KeptAnswer).
-fleet_db::KeptAnswer kept_form(const model::fleet::FleetAnswer& answer) {
-    nlohmann::json document = to_json(answer);
-    fleet_db::KeptAnswer kept{"", document["recommendation"].dump()};
-    document["recommendation"] = nlohmann::json::object();
-    kept.headline = document.dump();
+fleet_db::KeptAnswer kept_form(model::fleet::FleetAnswer answer) {
+    fleet_db::KeptAnswer kept{"", to_json(answer.recommendation.value()).dump()};
+    answer.recommendation.reset();
+    kept.headline = to_json(answer).dump();
     return kept;
 }
 

@@ -2,20 +2,20 @@
 
 #include <cmath>
 #include <map>
+#include <stdexcept>
 
-#include "model/documents/fit.hpp"
-#include "model/input/json_fields.hpp"
 #include "model/text.hpp"
 
 namespace hugetune {
 namespace {
 
-// The answer's fit, read by the report's reader of a fit block: its predictions per value
-// with their band, its pooled medians scaled to the pool, the recommended and default values.
+// The answer's fit: its predictions per value with their band, its pooled medians scaled to the
+// pool, the recommended and default values.
 BootPanel boot_of(const model::fleet::FleetAnswer& a) {
-    const model::Recommendation fit = model::read_fit(
-        model::JsonField(a.recommendation, {},
-                         {"the kept answer of SKU " + model::fleet::to_string(a.sku), "", true}));
+    if (!a.recommendation)
+        throw std::logic_error("the plot of SKU " + model::fleet::to_string(a.sku) +
+                               " was given its answer without the fit");
+    const model::Recommendation& fit = *a.recommendation;
     BootPanel boot;
     boot.predicted = fit.predictions;
     boot.measured = fit.measured;

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "model/alloc_threads.hpp"
+#include "model/documents/fit.hpp"
 #include "model/documents/json_values.hpp"
 #include "model/fleet/fleet.hpp"
 #include "model/input/json_fields.hpp"
@@ -252,7 +253,7 @@ json to_json(const FleetAnswer& a) {
             {"verified_boots", a.verified_boots},
             {"verification_ratio", or_null(a.verification_ratio)},
             {"boots", boots_json(a.boots)},
-            {"recommendation", a.recommendation}};
+            {"recommendation", a.recommendation ? to_json(*a.recommendation) : json::object()}};
 }
 
 FleetAnswer read_fleet_answer(const json& document, const InputSource& input) {
@@ -289,8 +290,8 @@ FleetAnswer read_fleet_answer(const json& document, const InputSource& input) {
         doc["status"].fail("'" + to_string(a.status) +
                            "' is not what boots say (settled_by_boots exactly when they decided "
                            "a value, and that value is hugepage_alloc_threads)");
-    doc["recommendation"].object();
-    a.recommendation = document.at("recommendation");
+    if (!doc["recommendation"].object().empty())
+        a.recommendation = read_fit(doc["recommendation"]);
     return a;
 }
 

@@ -5,7 +5,7 @@
 #pragma once
 
 #include <cstdint>
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -93,7 +93,9 @@ struct FleetAnswer {
     int verified_boots = 0;
     std::optional<double> verification_ratio;  // median measured/predicted of verified boots
     std::optional<SkuBoots> boots;             // the hosts' recorded boots; none without
-    nlohmann::json recommendation;             // the whole fit (model::to_json(Recommendation))
+    // The whole fit (written by model::to_json(Recommendation), read by model::read_fit); none
+    // where a listing did not read it (fleet_db_option.hpp Fit::skip), written as {}.
+    std::optional<Recommendation> recommendation;
 };
 
 // The headline fields flat, `sku` as its key text beside `sku_fields`, the fit under

@@ -16,6 +16,10 @@ struct ProbeRecord {
 
 class JsonField;
 
+// The blocks as one object (host, cpu, topology, kernel, virtualization, and firmware when the
+// probe had one): a sweep keeps it under `probe`, a report at its top.
+nlohmann::json to_json(const ProbeRecord& record);
+
 // The blocks wherever a document keeps them: a report at its top, a sweep under `probe`.
 ProbeRecord read_probe_record(const JsonField& blocks);
 

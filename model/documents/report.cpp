@@ -257,24 +257,6 @@ bool is_short_form(const nlohmann::json& document) {
 
 }  // namespace
 
-std::vector<ProbeNode> read_probe_nodes(const JsonField& topology) {
-    std::vector<ProbeNode> nodes;
-    const JsonField topology_nodes = topology["nodes"];
-    for (std::size_t i = 0; i < topology_nodes.hint_size(); ++i) {
-        const JsonField node = topology_nodes[i];
-        nodes.push_back({node.hint<int>("id"), node["cpus"].hint_size(),
-                         node.hint<std::uint64_t>("memory_bytes").value_or(0),
-                         node.hint<std::uint64_t>("memory_total_bytes").value_or(0)});
-    }
-    return nodes;
-}
-
-ProbeRecord read_probe_record(const JsonField& doc) {
-    return {record_of(doc["host"]),           record_of(doc["cpu"]),
-            record_of(doc["topology"]),       record_of(doc["kernel"]),
-            record_of(doc["virtualization"]), record_of(doc["firmware"])};
-}
-
 // "bios <version>, microcode <revision>" from the optional `firmware` block.
 std::optional<std::string> firmware_text(const JsonField& firmware) {
     if (!firmware.present())

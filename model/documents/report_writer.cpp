@@ -127,11 +127,6 @@ json whole_report_json(const Report& report, const ReportRun& run) {
         {"tool",
          {{"name", "hugetune"}, {"version", run.tool.version}, {"commit", run.tool.commit}}},
         {"generated_at", run.generated_at},
-        {"host", run.probe.host},
-        {"cpu", run.probe.cpu},
-        {"topology", run.probe.topology},
-        {"kernel", run.probe.kernel},
-        {"virtualization", run.probe.virtualization},
         {"sweep", run.sweep_record},
         {"model", models_by_phase_json(run.fit)},
         {"fit", std::move(fit)},
@@ -139,8 +134,7 @@ json whole_report_json(const Report& report, const ReportRun& run) {
         {"boot_pool", report.boot_pool ? boot_pool_json(*report.boot_pool) : json(nullptr)},
         {"sku", to_json(run.sku)},
         {"warnings", warnings_json(run.warnings)}};
-    if (!run.probe.firmware.is_null())
-        doc["firmware"] = run.probe.firmware;
+    doc.update(to_json(run.probe));
     add_blocks(doc, run.breakdown, run.what_if, run.first_touch, run.boot_sweep);
     return doc;
 }

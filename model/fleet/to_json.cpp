@@ -51,7 +51,7 @@ FleetAnswer fleet_answer(const SkuAnswer& a) {
         f.predicted_seconds_high = at != r.predictions.end() ? at->seconds_high : std::nullopt;
         f.saving_seconds = r.predicted_default_seconds - f.predicted_seconds;
     }
-    f.recommendation = to_json(r);
+    f.recommendation = r;
     return f;
 }
 

@@ -61,7 +61,7 @@ document run-digest model/fleet/run_digest.cpp read_run_digest "" 'samples_diges
 # share a member name with it ("threads", "pages"). A file that digs into a report by its keys
 # anywhere else is printed with the key.
 report_owners="model/documents/report.cpp model/documents/report_writer.cpp model/documents/fit.cpp
-    model/documents/breakdown.cpp model/documents/sweep.cpp model/documents/verification.cpp
+    model/documents/probe_record.cpp model/documents/breakdown.cpp model/documents/sweep.cpp model/documents/verification.cpp
     tuner/sweep/sweep_output.cpp tuner/probe/probe_output.cpp model/input/sweep_json.cpp
     model/boot_comparison.cpp"
 other_documents=(

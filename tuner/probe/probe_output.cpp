@@ -161,15 +161,7 @@ model::ProbeRecord probe_record(const Probe& p) {
 }
 
 nlohmann::json to_json(const Probe& p) {
-    model::ProbeRecord r = probe_record(p);
-    json out = {{"host", std::move(r.host)},
-                {"cpu", std::move(r.cpu)},
-                {"topology", std::move(r.topology)},
-                {"kernel", std::move(r.kernel)},
-                {"virtualization", std::move(r.virtualization)}};
-    if (!r.firmware.is_null())
-        out["firmware"] = std::move(r.firmware);
-    return out;
+    return model::to_json(probe_record(p));
 }
 
 std::string format_summary(const Probe& p) {

@@ -151,7 +151,7 @@ SweepResult run_sweep(const KernelFs& fs, const Probe& probe, const SweepOptions
     require_live_machine_as_root(fs);
     const SweepPlan plan = plan_sweep(probe, read_memory_view(fs, probe), options);
     require_node_pool_files(fs, plan);
-    SweepResult result = start_result(plan, to_json(probe));
+    SweepResult result = start_result(plan, probe_record(probe));
     // Declared before the lock and the machine's pool guard: destroyed after them, so signals
     // stay blocked until the pools are back.
     SignalGuard signals;

@@ -5,12 +5,13 @@
 
 #include <cstdint>
 #include <filesystem>
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "model/documents/probe_record.hpp"
 #include "model/documents/sweep.hpp"
 #include "model/errors.hpp"
 #include "tuner/kernel/kernel_fs.hpp"
@@ -43,7 +44,7 @@ std::string_view stop_reason_name(StopReason reason);
 
 struct SweepResult {
     SweepPlan plan;
-    nlohmann::json probe;
+    model::ProbeRecord probe;
     std::vector<PointResult> points;  // the plan's points, same order
     bool complete = false;
     int rounds = 0;                     // rounds measured, a first round counting one

@@ -153,7 +153,7 @@ void note_shortfalls(SweepResult& result) {
 
 }  // namespace
 
-SweepResult start_result(const SweepPlan& plan, nlohmann::json probe) {
+SweepResult start_result(const SweepPlan& plan, model::ProbeRecord probe) {
     SweepResult result;
     result.plan = plan;
     result.probe = std::move(probe);

@@ -7,10 +7,10 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <vector>
 
+#include "model/documents/probe_record.hpp"
 #include "tuner/sweep/phases.hpp"
 #include "tuner/sweep/plan.hpp"
 #include "tuner/sweep/pool_state.hpp"
@@ -40,7 +40,7 @@ class SweepMachine {
 };
 
 // The result before the first repetition: the plan's points without samples, the start time.
-SweepResult start_result(const SweepPlan& plan, nlohmann::json probe);
+SweepResult start_result(const SweepPlan& plan, model::ProbeRecord probe);
 
 // The count the alloc and zero phases warm up at: the largest planned count that oversubscribes
 // no node, or 1.

@@ -124,7 +124,7 @@ nlohmann::json to_json(const SweepResult& r) {
     doc["generated_at"] = utc_now();
     doc["started_at"] = r.started_at;
     doc["elapsed_seconds"] = r.elapsed_seconds;
-    doc["probe"] = r.probe;
+    doc["probe"] = model::to_json(r.probe);
     doc["warnings"] = r.warnings;
     return doc;
 }

@@ -49,6 +49,17 @@ TEST_CASE("fleet answer: written and read back unchanged") {
     CHECK(back.decision == a.decision);
     CHECK(back.kernel_cmdline == a.kernel_cmdline);
     CHECK(written["sku"] == to_string(a.sku));
+    // The fit is read as the value it was written from, not kept as text.
+    REQUIRE(back.recommendation.has_value());
+    CHECK(back.recommendation->hugepage_alloc_threads == a.recommendation->hugepage_alloc_threads);
+    CHECK(back.recommendation->predictions.size() == a.recommendation->predictions.size());
+    // A listing's answer, its fit not read: written as {} and read back as none.
+    FleetAnswer listed = a;
+    listed.recommendation.reset();
+    const json listed_written = to_json(listed);
+    CHECK(listed_written["recommendation"] == json::object());
+    CHECK_FALSE(read_fleet_answer(listed_written).recommendation.has_value());
+    CHECK(to_json(read_fleet_answer(listed_written)) == listed_written);
 }
 
 TEST_CASE("fleet answer: each damaged field is refused by its path") {
@@ -75,6 +86,10 @@ TEST_CASE("fleet answer: each damaged field is refused by its path") {
     refused("confidence", 1.5, "confidence: must be from 0 to 1");
     refused("predicted_seconds", -1, "predicted_seconds: must be at least 0");
     refused("recommendation", gone, "recommendation: missing");
+    // The fit is read by the fit's reader, which names the field by its path.
+    json damaged_fit = good["recommendation"];
+    damaged_fit["warnings"] = json::array({{{"message", "a warning without its code"}}});
+    refused("recommendation", damaged_fit, "recommendation.warnings[0].code: missing");
     CHECK(answer_refusal(json::array()).rfind("document: must be an object", 0) == 0);
 }
 

@@ -17,7 +17,7 @@ inline SweepResult made_up_sweep() {
     o.sample_mib_per_node = 1024;  // 512 pages per node, 4 GiB over four nodes
     SweepResult r;
     r.plan = plan_sweep(probe, read_memory_view(fs, probe), o);
-    r.probe = to_json(probe);
+    r.probe = probe_record(probe);
     for (const auto& p : r.plan.points)
         r.points.push_back(
             {p.phase, p.threads_per_node, p.total_threads, p.oversubscribed, {}, {}, 0, false, {}});

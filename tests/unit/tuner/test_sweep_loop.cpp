@@ -119,7 +119,7 @@ SweepPlan vm_plan(std::uint64_t seed = 1,
 }
 
 SweepResult sweep(FakeMachine& machine, const SweepPlan& plan, ProgressSink* sink = nullptr) {
-    return sweep_on(machine, start_result(plan, nlohmann::json::object()), sink);
+    return sweep_on(machine, start_result(plan, {}), sink);
 }
 
 // The timed calls the plan's points make in `order`.
