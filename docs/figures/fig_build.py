@@ -90,6 +90,13 @@ def register(r):
     add_ci_run(r, "ci_cold_2026_12_06_c", M + "ci-run-cold-2026-12-06-c.txt", timed=True)
     # And again from a fresh clone with the cache that run filled.
     add_ci_run(r, "ci_warm_2026_12_06_g", M + "ci-run-warm-2026-12-06-g.txt", timed=True)
+    # A machine new to the session: no packages, no cache (2026-12-07).
+    add_ci_run(r, "ci_cold_2026_12_07", M + "ci-run-cold-2026-12-07.txt", timed=True)
+    # The sanitizer tree's cold compile without and with precompiled headers, in turns.
+    pch = M + "asan-tree-pch-2026-12-07.txt"
+    for side in ("OFF", "ON"):
+        r.add(f"build.asan_pch.{side.lower()}_s", pch,
+              lambda side=side: str(round(float(r.file(pch).grab(rf"^round 1 pch {side}: build ([\d.]+) s, exit 0")))))
     ubsan = M + "asan-ubsan-checks-2026-12-06.txt"
     r.grab("build.ubsan_checks.start_with_s", ubsan, r"^with +the three checks: binary .* start median ([\d.]+) s")
     r.grab("build.ubsan_checks.start_without_s", ubsan, r"^without +the three checks: binary .* start median ([\d.]+) s")
