@@ -201,11 +201,11 @@ Input parse_input(const std::filesystem::path& path, const std::string& text) {
 // --plot draws what `run --plot` draws for the same sweep: the report `run` would have written,
 // made in memory (never written), so the picture comes from the same place for both commands.
 void draw_plot(const std::filesystem::path& plot, const Input& input, model::ReportParts parts) {
-    parts.probe = model::read_probe_record(model::JsonField(input.sweep["probe"]));
-    parts.sweep_record = model::measured_block_of(input.sweep);
-    parts.sweep = input.measured;
-    parts.tool = {std::string(tool_version()), std::string(tool_commit())};
-    parts.generated_at = utc_now();
+    parts.run.probe = model::read_probe_record(model::JsonField(input.sweep["probe"]));
+    parts.run.sweep_record = model::measured_block_of(input.sweep);
+    parts.run.sweep = input.measured;
+    parts.run.tool = {std::string(tool_version()), std::string(tool_commit())};
+    parts.run.generated_at = utc_now();
     const model::Report report = model::make_report(std::move(parts));
     const auto plotted = render_plot(plot_data_from_report(report), plot);
     std::cerr << "hugetune: " << plotted.message << "\n";
@@ -237,18 +237,19 @@ int run_fit(const Args& args) {
     // The kernel's facts are the sweep's probe's, as `run` takes them for its report.
     model::ReportParts parts =
         model::fitted_parts(model::recommend_from_sweep(data, options->recommend), data);
-    const model::Recommendation& result = parts.fit;
+    const model::Recommendation& result = parts.run.fit;
     std::optional<model::BootComparison> boots;
     if (boot_data)
         boots = model::compare_with_boots(result, *boot_data, {&data, data.machine.kernel});
-    parts.first_touch = std::move(touch);
+    parts.run.first_touch = std::move(touch);
     if (options->json) {
         std::cout << model::fit_output_json(parts, boots ? model::to_json(*boots) : nullptr).dump(2)
                   << "\n";
     } else {
         std::cout << printable_lines(
             format_fit_summary(result, thread_grid(data), flag_words(), options->verbose));
-        if (const auto lines = format_breakdown(parts.breakdown, parts.what_if, parts.first_touch);
+        if (const auto lines =
+                format_breakdown(parts.run.breakdown, parts.run.what_if, parts.run.first_touch);
             options->verbose && !lines.empty())
             std::cout << "\n" << printable_lines(lines);
         if (boots)

@@ -204,13 +204,13 @@ model::Report make_run_report(const RunOptions& o, const SweepResult& sweep,
                               model::MeasuredSweep measured, Fitted fitted) {
     model::ReportParts parts = model::fitted_parts(std::move(fitted.recommendation), fitted.data);
     if (o.first_touch_gib)
-        parts.first_touch =
+        parts.run.first_touch =
             model::first_touch(fitted.data, *o.first_touch_gib, fitted.data.machine.kernel);
-    parts.probe = sweep.probe;
-    parts.sweep_record = measured_block_json(sweep);
-    parts.sweep = std::move(measured);
-    parts.tool = {std::string(tool_version()), std::string(tool_commit())};
-    parts.generated_at = utc_now();
+    parts.run.probe = sweep.probe;
+    parts.run.sweep_record = measured_block_json(sweep);
+    parts.run.sweep = std::move(measured);
+    parts.run.tool = {std::string(tool_version()), std::string(tool_commit())};
+    parts.run.generated_at = utc_now();
     return model::make_report(std::move(parts));
 }
 

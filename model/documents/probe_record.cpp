@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "model/input/json_fields.hpp"
+#include "model/text.hpp"
 
 namespace hugetune::model {
 namespace {
@@ -40,9 +41,58 @@ std::vector<ProbeNode> read_probe_nodes(const JsonField& topology) {
 }
 
 ProbeRecord read_probe_record(const JsonField& doc) {
-    return {block_of(doc["host"]),           block_of(doc["cpu"]),
-            block_of(doc["topology"]),       block_of(doc["kernel"]),
-            block_of(doc["virtualization"]), block_of(doc["firmware"])};
+    ProbeRecord r;
+    r.host = block_of(doc["host"]);
+    r.cpu = block_of(doc["cpu"]);
+    r.topology = block_of(doc["topology"]);
+    r.kernel = block_of(doc["kernel"]);
+    r.virtualization = block_of(doc["virtualization"]);
+    r.firmware = block_of(doc["firmware"]);
+    r.hostname = doc["host"].hint<std::string>("hostname").value_or("");
+    r.hardware_identity = read_hardware_identity(doc["host"]["hardware_identity"]);
+    r.cpu_microarch = doc["cpu"].hint<std::string>("microarch").value_or("unknown");
+    r.firmware_text = firmware_text(doc["firmware"]);
+    return r;
+}
+
+std::optional<std::string> firmware_text(const std::optional<std::string>& bios_version,
+                                         const std::optional<std::string>& microcode) {
+    if (!bios_version && !microcode)
+        return std::nullopt;
+    return "bios " + bios_version.value_or("unknown") + ", microcode " +
+           microcode.value_or("unknown");
+}
+
+std::optional<std::string> firmware_text(const JsonField& firmware) {
+    if (!firmware.present())
+        return std::nullopt;
+    firmware.object();
+    return firmware_text(firmware["bios_version"].optional_string(),
+                         firmware["microcode"].optional_string());
+}
+
+std::optional<HardwareIdentity> read_hardware_identity(const JsonField& identity) {
+    if (!identity.present())
+        return std::nullopt;
+    identity.object();
+    const JsonField source_field = identity["source"];
+    const std::string name = source_field.string();
+    const auto source = identity_source(name);
+    if (!source)
+        source_field.fail("'" + printable_text(name.substr(0, 40)) +
+                          "' is not one of dmi_product_uuid, machine_id, none");
+    HardwareIdentity out;
+    out.source = *source;
+    if (out.source == IdentitySource::none) {
+        out.reason = identity["reason"].string();
+        if (out.reason.empty())
+            identity["reason"].fail("must say why the machine has no identity");
+        return out;
+    }
+    out.sha256 = identity["sha256"].string();
+    if (!is_identity_hash(out.sha256))
+        identity["sha256"].fail("is not 64 lower-case hex digits, the SHA-256 the probe writes");
+    return out;
 }
 
 }  // namespace hugetune::model

@@ -220,15 +220,15 @@ ReportRun read_run_part(const JsonField& doc) {
                                  "2026-12-01T10:00:00Z");
     run.hostname = doc["host"]["hostname"].string();
     check_hostname(doc["host"]["hostname"], run.hostname);
-    run.hardware_identity = read_hardware_identity(doc["host"]["hardware_identity"]);
-    run.cpu_microarch = doc["cpu"].hint<std::string>("microarch").value_or("unknown");
+    run.probe = read_probe_record(doc);
+    run.hardware_identity = run.probe.hardware_identity;
+    run.cpu_microarch = run.probe.cpu_microarch;
+    run.firmware = run.probe.firmware_text;
     run.sku = read_sku(doc["sku"]);
     run.sku.microarch = checked_microarch(doc, run.sku.microarch);
     // Reports made before the key held init_on_alloc say it in their kernel block.
     if (!run.sku.init_on_alloc)
         run.sku.init_on_alloc = doc["kernel"].hint<bool>("init_on_alloc");
-    run.firmware = firmware_text(doc["firmware"]);
-    run.probe = read_probe_record(doc);
     doc["sweep"].object();
     run.sweep_record = record_of(doc["sweep"]);
     run.sweep = read_measured_sweep(doc["sweep"]);
@@ -256,18 +256,6 @@ bool is_short_form(const nlohmann::json& document) {
 }
 
 }  // namespace
-
-// "bios <version>, microcode <revision>" from the optional `firmware` block.
-std::optional<std::string> firmware_text(const JsonField& firmware) {
-    if (!firmware.present())
-        return std::nullopt;
-    firmware.object();
-    const auto bios = firmware["bios_version"].optional_string();
-    const auto microcode = firmware["microcode"].optional_string();
-    if (!bios && !microcode)
-        return std::nullopt;
-    return "bios " + bios.value_or("unknown") + ", microcode " + microcode.value_or("unknown");
-}
 
 std::uint64_t nominal_memory_gib(std::uint64_t memory_total_bytes) {
     const double gib = static_cast<double>(memory_total_bytes) / (1024.0 * 1024 * 1024);
@@ -299,30 +287,6 @@ SkuKey read_sku(const JsonField& sku) {
     key.page_size_kb = static_cast<std::uint64_t>(sku["page_size_kb"].whole_number({4}));
     key.init_on_alloc = sku["init_on_alloc"].optional_boolean();
     return key;
-}
-
-std::optional<HardwareIdentity> read_hardware_identity(const JsonField& identity) {
-    if (!identity.present())
-        return std::nullopt;
-    identity.object();
-    const JsonField source_field = identity["source"];
-    const std::string name = source_field.string();
-    const auto source = identity_source(name);
-    if (!source)
-        source_field.fail("'" + printable_text(name.substr(0, 40)) +
-                          "' is not one of dmi_product_uuid, machine_id, none");
-    HardwareIdentity out;
-    out.source = *source;
-    if (out.source == IdentitySource::none) {
-        out.reason = identity["reason"].string();
-        if (out.reason.empty())
-            identity["reason"].fail("must say why the machine has no identity");
-        return out;
-    }
-    out.sha256 = identity["sha256"].string();
-    if (!is_identity_hash(out.sha256))
-        identity["sha256"].fail("is not 64 lower-case hex digits, the SHA-256 the probe writes");
-    return out;
 }
 
 Decision read_decision(const JsonField& decision) {

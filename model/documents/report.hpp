@@ -131,19 +131,14 @@ struct Report {
     nlohmann::json document;
 };
 
-// Everything a report is made of, as the stages before it return them.
+// Everything a report is made of, as the stages before it return them: the run's part as far as
+// they make it (the probe's record, the sweep, the fit and what is derived from it, the tool and
+// the time), which make_report completes (the host's facts from the probe's record, the SKU key,
+// the warnings), the fit's input and the pool.
 struct ReportParts {
-    ProbeRecord probe;
+    ReportRun run;
     const SweepData* data = nullptr;  // the fit's input: the machine's facts
-    nlohmann::json sweep_record;      // the sweep's measured block, as its writer wrote it
-    MeasuredSweep sweep;
-    Recommendation fit;
-    std::optional<BootBreakdown> breakdown;
-    std::vector<WhatIf> what_if;
-    std::optional<FirstTouch> first_touch;
     ReportBootPool boot_pool;
-    ReportTool tool;
-    std::string generated_at;  // iso8601_utc
 };
 
 // The threshold behind the noisy warning, named so the README can quote it.
@@ -191,14 +186,6 @@ struct ReportReading {
 
 // A `sku` block wherever a document keeps it (a report's `sku`, a fleet answer's `sku_fields`).
 SkuKey read_sku(const JsonField& sku);
-
-// "bios <version>, microcode <revision>" from a probe's optional `firmware` block; nothing when
-// it is absent or names neither.
-std::optional<std::string> firmware_text(const JsonField& firmware);
-
-// A host block's optional `hardware_identity` (model/hardware_identity.hpp): its source and hash,
-// or no source and why; nothing when absent.
-std::optional<HardwareIdentity> read_hardware_identity(const JsonField& identity);
 
 // A `decision` field wherever a document keeps one ("set" or "keep_default").
 Decision read_decision(const JsonField& decision);

@@ -14,7 +14,6 @@
 #include "model/documents/json_values.hpp"
 #include "model/documents/report.hpp"
 #include "model/documents/sku.hpp"
-#include "model/input/json_fields.hpp"
 #include "model/report_version.hpp"
 #include "model/text.hpp"
 
@@ -190,41 +189,30 @@ std::vector<Warning> judged_report_warnings(const Report& report, const SweepDat
 ReportParts fitted_parts(Recommendation fit, const SweepData& data) {
     const KernelOptions& kernel = data.machine.kernel;
     ReportParts parts;
-    parts.breakdown = boot_breakdown(fit, data, kernel);
-    if (parts.breakdown)
-        parts.what_if = what_if_rows(fit, *parts.breakdown, kernel);
+    parts.run.breakdown = boot_breakdown(fit, data, kernel);
+    if (parts.run.breakdown)
+        parts.run.what_if = what_if_rows(fit, *parts.run.breakdown, kernel);
     parts.boot_pool = {static_cast<std::uint64_t>(fit.pool_pages), data.page_size_kb,
                        fit.pool_source};
     parts.data = &data;
-    parts.fit = std::move(fit);
+    parts.run.fit = std::move(fit);
     return parts;
 }
 
 Report make_report(ReportParts parts) {
     const std::optional<bool> init_on_alloc = parts.data->machine.init_on_alloc;
     Report report;
-    report.recommendation = recommendation_of(parts.fit);
+    report.recommendation = recommendation_of(parts.run.fit);
     report.kernel = {parts.data->machine.kernel_release, init_on_alloc,
                      parts.data->machine.online_cpus};
     report.boot_pool = parts.boot_pool;
-    ReportRun run;
-    run.tool = parts.tool;
-    run.generated_at = parts.generated_at;
-    run.hostname = JsonField(parts.probe.host).hint<std::string>("hostname").value_or("");
-    run.cpu_microarch =
-        JsonField(parts.probe.cpu).hint<std::string>("microarch").value_or("unknown");
-    run.firmware = firmware_text(JsonField(parts.probe.firmware));
-    run.hardware_identity =
-        read_hardware_identity(JsonField(parts.probe.host)["hardware_identity"]);
-    run.sku = sku_key(parts.data->machine, parts.sweep.page_size_kb);
-    run.warnings = collect_warnings(init_on_alloc, parts.sweep, parts.fit);
-    run.probe = std::move(parts.probe);
-    run.sweep_record = std::move(parts.sweep_record);
-    run.sweep = std::move(parts.sweep);
-    run.fit = std::move(parts.fit);
-    run.breakdown = std::move(parts.breakdown);
-    run.what_if = std::move(parts.what_if);
-    run.first_touch = std::move(parts.first_touch);
+    ReportRun& run = parts.run;
+    run.hostname = run.probe.hostname;
+    run.cpu_microarch = run.probe.cpu_microarch;
+    run.firmware = run.probe.firmware_text;
+    run.hardware_identity = run.probe.hardware_identity;
+    run.sku = sku_key(parts.data->machine, run.sweep.page_size_kb);
+    run.warnings = collect_warnings(init_on_alloc, run.sweep, run.fit);
     report.run = std::move(run);
     return report;
 }
@@ -237,8 +225,8 @@ nlohmann::json to_json(const Report& report) {
 }
 
 nlohmann::json fit_output_json(const ReportParts& parts, const nlohmann::json& boot_sweep) {
-    json doc = to_json(parts.fit);
-    add_blocks(doc, parts.breakdown, parts.what_if, parts.first_touch, boot_sweep);
+    json doc = to_json(parts.run.fit);
+    add_blocks(doc, parts.run.breakdown, parts.run.what_if, parts.run.first_touch, boot_sweep);
     return doc;
 }
 

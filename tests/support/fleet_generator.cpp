@@ -241,14 +241,14 @@ json host_report(const FleetSpec& spec, const SkuTruth& s, std::size_t h, double
         sku_fit = model::recommend_from_sweep(data, options);
     }
     model::ReportParts parts;
-    parts.probe = model::read_probe_record(model::JsonField(probe_json));
+    parts.run.probe = model::read_probe_record(model::JsonField(probe_json));
     parts.data = &data;
-    parts.sweep_record = model::measured_block_of(sweep_json);
-    parts.sweep = model::read_measured_sweep(model::JsonField(sweep_json));
-    parts.fit = *sku_fit;
+    parts.run.sweep_record = model::measured_block_of(sweep_json);
+    parts.run.sweep = model::read_measured_sweep(model::JsonField(sweep_json));
+    parts.run.fit = *sku_fit;
     parts.boot_pool = {s.pool_pages, 2048, "cmdline"};
-    parts.tool = {"0.1.0", "unknown"};
-    parts.generated_at = iso8601_utc(std::chrono::system_clock::from_time_t(
+    parts.run.tool = {"0.1.0", "unknown"};
+    parts.run.generated_at = iso8601_utc(std::chrono::system_clock::from_time_t(
         1'780'000'000 + static_cast<std::time_t>(spec.seed % 1000) * 86400 +
         static_cast<std::time_t>(h) * 60));
     json report = model::to_json(model::make_report(std::move(parts)));

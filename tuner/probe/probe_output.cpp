@@ -151,13 +151,20 @@ json firmware_json(const Firmware& f) {
 }  // namespace
 
 model::ProbeRecord probe_record(const Probe& p) {
-    return {{{"hostname", p.hostname},
-             {"hardware_identity", hardware_identity_json(p.hardware_identity)}},
-            cpu_json(p.cpu),
-            topology_json(p.topology),
-            kernel_json(p.kernel),
-            {{"hypervisor", p.virtualization.hypervisor}, {"vendor", p.virtualization.vendor}},
-            firmware_json(p.firmware)};
+    model::ProbeRecord r;
+    r.host = {{"hostname", p.hostname},
+              {"hardware_identity", hardware_identity_json(p.hardware_identity)}};
+    r.cpu = cpu_json(p.cpu);
+    r.topology = topology_json(p.topology);
+    r.kernel = kernel_json(p.kernel);
+    r.virtualization = {{"hypervisor", p.virtualization.hypervisor},
+                        {"vendor", p.virtualization.vendor}};
+    r.firmware = firmware_json(p.firmware);
+    r.hostname = p.hostname;
+    r.hardware_identity = p.hardware_identity;
+    r.cpu_microarch = p.cpu.microarch;
+    r.firmware_text = model::firmware_text(p.firmware.bios_version, p.firmware.microcode);
+    return r;
 }
 
 nlohmann::json to_json(const Probe& p) {

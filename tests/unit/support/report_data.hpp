@@ -38,21 +38,21 @@ inline model::Report report_value_of_sweep(const nlohmann::json& sweep, bool bre
                                            bool kernel_from_probe) {
     const model::SweepData data = model::parse_sweep_json(sweep);
     model::ReportParts parts;
-    parts.fit = model::recommend_from_sweep(data, model::RecommendOptions{});
+    parts.run.fit = model::recommend_from_sweep(data, model::RecommendOptions{});
     if (breakdown) {
         const auto kernel = kernel_from_probe ? data.machine.kernel : fixed_kernel_options();
-        parts.breakdown = model::boot_breakdown(parts.fit, data, kernel).value();
-        parts.what_if = model::what_if_rows(parts.fit, *parts.breakdown, kernel);
-        parts.first_touch = model::first_touch(data, 64, kernel).value();
+        parts.run.breakdown = model::boot_breakdown(parts.run.fit, data, kernel).value();
+        parts.run.what_if = model::what_if_rows(parts.run.fit, *parts.run.breakdown, kernel);
+        parts.run.first_touch = model::first_touch(data, 64, kernel).value();
     }
-    parts.probe = model::read_probe_record(model::JsonField(sweep["probe"]));
+    parts.run.probe = model::read_probe_record(model::JsonField(sweep["probe"]));
     parts.data = &data;
-    parts.sweep_record = model::measured_block_of(sweep);
-    parts.sweep = model::read_measured_sweep(model::JsonField(sweep));
-    parts.boot_pool = {static_cast<std::uint64_t>(parts.fit.pool_pages), 2048,
-                       parts.fit.pool_source};
-    parts.tool = {"0.1.0", "abc1234"};
-    parts.generated_at = iso8601_utc(std::chrono::system_clock::from_time_t(1'780'000'000));
+    parts.run.sweep_record = model::measured_block_of(sweep);
+    parts.run.sweep = model::read_measured_sweep(model::JsonField(sweep));
+    parts.boot_pool = {static_cast<std::uint64_t>(parts.run.fit.pool_pages), 2048,
+                       parts.run.fit.pool_source};
+    parts.run.tool = {"0.1.0", "abc1234"};
+    parts.run.generated_at = iso8601_utc(std::chrono::system_clock::from_time_t(1'780'000'000));
     return model::make_report(std::move(parts));
 }
 

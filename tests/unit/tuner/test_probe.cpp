@@ -7,6 +7,8 @@
 #include <iterator>
 #include <set>
 
+#include "model/documents/probe_record.hpp"
+#include "model/input/json_fields.hpp"
 #include "tests/unit/support/fixtures.hpp"
 #include "tuner/probe/probe.hpp"
 
@@ -78,6 +80,35 @@ TEST_CASE("probe: firmware from the DMI table and cpuinfo, absent where the tree
     CHECK_FALSE(vm.firmware.bios_version);
     CHECK_FALSE(vm.firmware.microcode);
     CHECK_FALSE(to_json(vm).contains("firmware"));
+}
+
+// A report takes the host's name, identity, microarchitecture and firmware from the record typed,
+// as made from the probe in `run`; `fit` and the report's reader read them from the blocks. Both
+// give the same facts.
+TEST_CASE("probe: the record's typed facts are the ones read back from its blocks") {
+    const auto same = [](const Probe& p) {
+        const model::ProbeRecord made = probe_record(p);
+        const model::ProbeRecord read =
+            model::read_probe_record(model::JsonField(model::to_json(made)));
+        CHECK(made.hostname == p.hostname);
+        CHECK(read.hostname == made.hostname);
+        CHECK(read.hardware_identity == made.hardware_identity);
+        CHECK(read.cpu_microarch == made.cpu_microarch);
+        CHECK(read.firmware_text == made.firmware_text);
+        CHECK(model::to_json(read) == model::to_json(made));
+        return made;
+    };
+    for (const char* tree : {"skylake-4node", "zen4-2node", "vm-1node", "neoverse-n1-1node",
+                             "neoverse-v2-2node", "kunpeng920-64k"}) {
+        CAPTURE(tree);
+        same(probe_machine(KernelFs(fixture(tree))));
+    }
+    Probe skylake = probe_machine(KernelFs(fixture("skylake-4node")));
+    CHECK(same(skylake).firmware_text == "bios 2.19.1, microcode 0x2007006");
+    skylake.firmware.bios_version.reset();
+    CHECK(same(skylake).firmware_text == "bios unknown, microcode 0x2007006");
+    skylake.firmware.microcode.reset();
+    CHECK_FALSE(same(skylake).firmware_text.has_value());
 }
 
 TEST_CASE("probe: the hardware identity, from the DMI table, the machine ID or neither") {
