@@ -145,7 +145,7 @@ BreakdownPanel breakdown_panel_from_report(const model::ReportRun& run) {
 PlotData plot_data_from_report(const model::Report& report) {
     const model::ReportRun& run = report.run.value();
     PlotData d;
-    d.title = "host " + run.hostname + ", CPU " + run.cpu_microarch + ", " +
+    d.title = "host " + run.probe.hostname + ", CPU " + run.probe.cpu_microarch + ", " +
               page_size_text(run.sku.page_size_kb) + " pages";
     d.y_label = "GiB/s, all nodes";
     auto by_phase = points_by_phase(run.sweep.points);

@@ -419,7 +419,7 @@ std::string format_report_summary(const model::Report& report, const SettingWord
     const model::Recommendation& fit = run.fit;
     const std::vector<int> grid = grid_of(run.sweep.points);
     std::ostringstream s;
-    s << "hugetune " << run.tool.version << " on host " << run.hostname << " (CPU "
+    s << "hugetune " << run.tool.version << " on host " << run.probe.hostname << " (CPU "
       << run.sku.microarch << ", " << count_text(run.sku.nodes, "node") << " x "
       << run.sku.hardware_threads_per_node << " hardware threads), "
       << page_size_text(run.sku.page_size_kb) << " pages, kernel "

@@ -8,15 +8,6 @@
 #include "model/text.hpp"
 
 namespace hugetune::model {
-namespace {
-
-// A block as written, or null when absent.
-nlohmann::json block_of(const JsonField& block) {
-    return block.hint<nlohmann::json>().value_or(nullptr);
-}
-
-}  // namespace
-
 nlohmann::json to_json(const ProbeRecord& record) {
     nlohmann::json blocks = {{"host", record.host},
                              {"cpu", record.cpu},
@@ -42,12 +33,12 @@ std::vector<ProbeNode> read_probe_nodes(const JsonField& topology) {
 
 ProbeRecord read_probe_record(const JsonField& doc) {
     ProbeRecord r;
-    r.host = block_of(doc["host"]);
-    r.cpu = block_of(doc["cpu"]);
-    r.topology = block_of(doc["topology"]);
-    r.kernel = block_of(doc["kernel"]);
-    r.virtualization = block_of(doc["virtualization"]);
-    r.firmware = block_of(doc["firmware"]);
+    r.host = doc["host"].kept();
+    r.cpu = doc["cpu"].kept();
+    r.topology = doc["topology"].kept();
+    r.kernel = doc["kernel"].kept();
+    r.virtualization = doc["virtualization"].kept();
+    r.firmware = doc["firmware"].kept();
     r.hostname = doc["host"].hint<std::string>("hostname").value_or("");
     r.hardware_identity = read_hardware_identity(doc["host"]["hardware_identity"]);
     r.cpu_microarch = doc["cpu"].hint<std::string>("microarch").value_or("unknown");

@@ -138,11 +138,6 @@ std::vector<Warning> read_warnings(const JsonField& warnings) {
     return out;
 }
 
-// A block carried as written: its value, or null when absent.
-nlohmann::json record_of(const JsonField& block) {
-    return block.hint<nlohmann::json>().value_or(nullptr);
-}
-
 // The sku block's microarchitecture as this hugetune names the cpu block's CPU (docs/fleet.md
 // "The SKU key"): the same name, or the name an older hugetune gave a CPU its table did not
 // name then (its identity name, or `unknown` before identity names), which the current name
@@ -218,19 +213,15 @@ ReportRun read_run_part(const JsonField& doc) {
         doc["generated_at"].fail("'" + run.generated_at.substr(0, 40) +
                                  "' is not a UTC time the calendar has, written like "
                                  "2026-12-01T10:00:00Z");
-    run.hostname = doc["host"]["hostname"].string();
-    check_hostname(doc["host"]["hostname"], run.hostname);
+    check_hostname(doc["host"]["hostname"], doc["host"]["hostname"].string());
     run.probe = read_probe_record(doc);
-    run.hardware_identity = run.probe.hardware_identity;
-    run.cpu_microarch = run.probe.cpu_microarch;
-    run.firmware = run.probe.firmware_text;
     run.sku = read_sku(doc["sku"]);
     run.sku.microarch = checked_microarch(doc, run.sku.microarch);
     // Reports made before the key held init_on_alloc say it in their kernel block.
     if (!run.sku.init_on_alloc)
         run.sku.init_on_alloc = doc["kernel"].hint<bool>("init_on_alloc");
     doc["sweep"].object();
-    run.sweep_record = record_of(doc["sweep"]);
+    run.sweep_record = doc["sweep"].kept();
     run.sweep = read_measured_sweep(doc["sweep"]);
     check_sku_facts(doc, run.sku, run.sweep.page_size_kb);
     run.fit = read_fit(doc["fit"]);
@@ -238,7 +229,7 @@ ReportRun read_run_part(const JsonField& doc) {
     run.breakdown = read_breakdown(doc["breakdown"]);
     run.what_if = read_what_if(doc["what_if"]);
     run.first_touch = read_first_touch(doc["first_touch"]);
-    run.boot_sweep = record_of(doc["boot_sweep"]);
+    run.boot_sweep = doc["boot_sweep"].kept();
     return run;
 }
 

@@ -94,12 +94,9 @@ struct ReportTool {
 struct ReportRun {
     ReportTool tool;
     std::string generated_at;  // ISO 8601 UTC
+    // The probe's blocks and the facts the report takes from them (host name, hardware identity,
+    // nothing in reports written before it; microarchitecture; firmware).
     ProbeRecord probe;
-    std::string hostname;  // probe.host.hostname
-    // probe.host.hardware_identity; nothing in reports written before it.
-    std::optional<HardwareIdentity> hardware_identity;
-    std::string cpu_microarch;            // probe.cpu.microarch
-    std::optional<std::string> firmware;  // "bios <version>, microcode <revision>"
     SkuKey sku;
     // The sweep's measured block (`parameters`, `complete`, `points`, `hvo_pass`) as the sweep's
     // writer wrote it (docs/sweep-format.md), and the same read.
@@ -133,8 +130,8 @@ struct Report {
 
 // Everything a report is made of, as the stages before it return them: the run's part as far as
 // they make it (the probe's record, the sweep, the fit and what is derived from it, the tool and
-// the time), which make_report completes (the host's facts from the probe's record, the SKU key,
-// the warnings), the fit's input and the pool.
+// the time), which make_report completes (the SKU key, the warnings), the fit's input and the
+// pool.
 struct ReportParts {
     ReportRun run;
     const SweepData* data = nullptr;  // the fit's input: the machine's facts

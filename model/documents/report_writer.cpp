@@ -207,10 +207,6 @@ Report make_report(ReportParts parts) {
                      parts.data->machine.online_cpus};
     report.boot_pool = parts.boot_pool;
     ReportRun& run = parts.run;
-    run.hostname = run.probe.hostname;
-    run.cpu_microarch = run.probe.cpu_microarch;
-    run.firmware = run.probe.firmware_text;
-    run.hardware_identity = run.probe.hardware_identity;
     run.sku = sku_key(parts.data->machine, run.sweep.page_size_kb);
     run.warnings = collect_warnings(init_on_alloc, run.sweep, run.fit);
     report.run = std::move(run);

@@ -32,15 +32,15 @@ RunFacts read_run(const Report& report) {
     const ReportRun& r = report.run.value();
     const ReportRecommendation& rec = report.recommendation;
     RunFacts run;
-    run.host = r.hostname;
+    run.host = r.probe.hostname;
     run.samples_digest = samples_digest(r.sweep);
     run.sku = r.sku;
     run.generated_at = r.generated_at;
     run.tool_version = r.tool.version;
     run.kernel_release = report.kernel.release;
-    run.firmware = r.firmware;
-    if (r.hardware_identity)
-        run.hardware = identity_key(*r.hardware_identity);
+    run.firmware = r.probe.firmware_text;
+    if (r.probe.hardware_identity)
+        run.hardware = identity_key(*r.probe.hardware_identity);
     // The report's top holds the probe's blocks (cpu, topology, kernel, virtualization).
     run.sweep = fit_input(r.sweep, JsonField(report.document), "sweep.points");
     run.decision = rec.decision;

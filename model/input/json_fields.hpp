@@ -86,6 +86,9 @@ class JsonField {
         return hint_of<T>(it == value_->end() || it->is_null() ? nullptr : &*it);
     }
 
+    // The value as the document has it, for a block kept and written again: null when absent.
+    nlohmann::json kept() const { return value_ != nullptr ? *value_ : nlohmann::json(nullptr); }
+
     // How many elements a hinted array has: 0 when absent or not an array.
     std::size_t hint_size() const {
         return value_ != nullptr && value_->is_array() ? value_->size() : 0;

@@ -34,7 +34,7 @@ ReportStanding report_standing(const model::Report& report) {
     s.verdict = report.recommendation.verdict;
     if (report.run) {
         s.warnings = report.run->warnings;
-        s.hostname = report.run->hostname;
+        s.hostname = report.run->probe.hostname;
         s.sku = report.run->sku;
     }
     return s;

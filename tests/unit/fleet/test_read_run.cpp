@@ -91,13 +91,13 @@ TEST_CASE("a report's hardware identity is read into the key the host-name rule 
     CHECK(key->source == model::IdentitySource::machine_id);
     CHECK(key->hash_prefix == std::stoull(hash.substr(0, 16), nullptr, 16));
     const model::Report whole = test::read_whole_report(report);
-    REQUIRE(whole.run->hardware_identity);
-    CHECK(whole.run->hardware_identity->sha256 == hash);
+    REQUIRE(whole.run->probe.hardware_identity);
+    CHECK(whole.run->probe.hardware_identity->sha256 == hash);
     // No source: no key, the run joins its name as a report of before the field does.
     report["host"]["hardware_identity"] = {{"source", "none"},
                                            {"reason", "/etc/machine-id is absent"}};
     CHECK_FALSE(read_run(report).hardware);
-    CHECK(test::read_whole_report(report).run->hardware_identity->reason ==
+    CHECK(test::read_whole_report(report).run->probe.hardware_identity->reason ==
           "/etc/machine-id is absent");
 }
 

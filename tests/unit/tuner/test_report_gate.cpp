@@ -15,7 +15,7 @@ Report report_with(const std::vector<Warning>& warnings) {
     r.recommendation.hugepage_alloc_threads = 24;
     r.recommendation.confidence = 0.93;
     r.run.emplace();
-    r.run->hostname = "node-17";
+    r.run->probe.hostname = "node-17";
     r.run->sku = {"zen4", 2, 96, 377, 2048, std::nullopt};
     r.run->warnings = warnings;
     return r;
