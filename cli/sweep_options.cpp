@@ -50,15 +50,18 @@ void add_sweep_options(po::options_description& desc, SweepOptionValues& v) {
                     "each " + range_text(kMinThreadsPerNode, kMaxThreadsPerNode))
             .c_str());
     add("repetitions", po::value(&v.repetitions)->value_name("R"),
-        option_help("measure every point exactly R times",
-                    "adaptive: " + std::to_string(kAdaptiveFirstRounds) + " rounds, then up to " +
-                        std::to_string(kAdaptiveMaxRepetitions) +
-                        " samples only for the points that could still change the decision",
-                    range_text(kMinRepetitions, kMaxRepetitions))
+        option_help(
+            "measure every point exactly R times",
+            "adaptive: every point " +
+                (kAdaptiveFirstRounds == 1 ? std::string("once")
+                                           : std::to_string(kAdaptiveFirstRounds) + " times") +
+                ", then up to " + std::to_string(kAdaptiveMaxRepetitions) +
+                " samples only for the points that could still change the decision",
+            range_text(kMinRepetitions, kMaxRepetitions))
             .c_str());
     add("budget", po::value(&v.budget)->value_name("SECONDS"),
         option_help("stop the adaptive rule's further rounds once the timed samples would pass "
-                    "SECONDS; the first rounds always run; not with --repetitions",
+                    "SECONDS; the first round always runs; not with --repetitions",
                     "none", "above 0")
             .c_str());
     add("phases", po::value(&v.phases)->value_name("LIST"),

@@ -136,13 +136,15 @@ def hvo_pass_block(r):
 
 ADAPTIVE = M + "adaptive-run-2026-12-06.txt"
 ADAPTIVE_QUIET = M + "adaptive-run-2026-12-06-quiet.txt"
+# The rule as it is: every point once, then the candidates from two samples a side.
+ADAPTIVE_ONCE = M + "adaptive-run-2026-12-07-quiet.txt"
 REPETITIONS = M + "run-repetitions-2026-12-06.txt"
-ESTIMATE = M + "adaptive-estimate-2026-12-06.txt"
+ESTIMATE = M + "adaptive-estimate-2026-12-07.txt"
 
 
-def adaptive_block(r):
+def adaptive_block(r, path):
     """run_adaptive.sh's output after its load line, as a code block."""
-    lines = r.file(ADAPTIVE).body.split("\n")
+    lines = r.file(path).body.split("\n")
     start = next(i for i, line in enumerate(lines) if line.startswith("runs: "))
     lines = [line for line in lines[start:] if not line.startswith("--- exit status")]
     while lines and not lines[-1].strip():
@@ -150,10 +152,28 @@ def adaptive_block(r):
     return "\n".join("    " + line if line else "" for line in lines)
 
 
+def register_adaptive_once(r):
+    """The same bench on the rule as it is (ADAPTIVE_ONCE)."""
+    o = "run_adaptive_once."
+    f = ADAPTIVE_ONCE
+    r.add(o + "output", f, lambda: adaptive_block(r, f), block=True)
+    r.grab(o + "runs", f, r"^runs: (\d+) of each")
+    r.grab(o + "fixed_median_s", f, r"median wall time: [\d.]+ s against ([\d.]+) s")
+    r.grab(o + "adaptive_median_s", f, r"median wall time: ([\d.]+) s against")
+    r.grab(o + "ratio", f, r"median wall time: .* ratio ([\d.]+) ")
+    r.grab(o + "adaptive_modal_pct", f, r"modal decision: (\d+)% against")
+    r.grab(o + "fixed_modal_pct", f, r"modal decision: \d+% against (\d+)%")
+    load = lambda: [float(x) for x in r.file(f).grab_all(r"load (?:before|after): ([\d.]+) ")]  # noqa: E731
+    r.number(o + "load_max", f, lambda: max(load()), 1)
+    samples = lambda: [int(x) for x in r.file(f).grab_all(r"timed samples per run: ([\d ]+);")[1].split()]  # noqa: E731
+    r.number(o + "samples_min", f, lambda: min(samples()), 0)
+    r.number(o + "samples_max", f, lambda: max(samples()), 0)
+
+
 def register_adaptive(r):
     """tests/bench/run_adaptive.sh (the adaptive rule against --repetitions 5, alternated) and
     tests/bench/sweep_estimate.sh (the sweep's timing model for the two)."""
-    r.add("run_adaptive.output", ADAPTIVE, lambda: adaptive_block(r), block=True)
+    r.add("run_adaptive.output", ADAPTIVE, lambda: adaptive_block(r, ADAPTIVE), block=True)
     r.grab("run_adaptive.runs", ADAPTIVE, r"^runs: (\d+) of each")
     r.grab("run_adaptive.fixed_median_s", ADAPTIVE, r"median wall time: [\d.]+ s against ([\d.]+) s")
     r.grab("run_adaptive.adaptive_median_s", ADAPTIVE, r"median wall time: ([\d.]+) s against")
@@ -173,6 +193,7 @@ def register_adaptive(r):
     samples = lambda: [int(x) for x in r.file(ADAPTIVE_QUIET).grab_all(r"timed samples per run: ([\d ]+);")[1].split()]  # noqa: E731
     r.number(q + "samples_min", ADAPTIVE_QUIET, lambda: min(samples()), 0)
     r.number(q + "samples_max", ADAPTIVE_QUIET, lambda: max(samples()), 0)
+    register_adaptive_once(r)
 
     def run_median(n):
         return median([float(x) for x in r.file(REPETITIONS).grab_all(rf"^repetitions {n}: ([\d.]+) s$")])
@@ -184,20 +205,27 @@ def register_adaptive(r):
     def seconds(label):
         return float(r.file(ESTIMATE).grab(rf"^{re.escape(label)}: \d+ timed repetitions, ([\d.]+) s$"))
 
+    def round_of(fixture, counts):
+        """One round of alloc and zero at `counts` per node: the plan at 2 repetitions less the
+        plan at 1, so that what a plan spends once cancels."""
+        label = f"{fixture}: alloc and zero at {counts} per node"
+        return seconds(f"{label}, 2 repetitions") - seconds(f"{label}, 1 repetition")
+
     fixed = lambda: seconds("skylake-4node: fixed count 5")  # noqa: E731
-    settled = lambda: seconds("skylake-4node: every point settled after the first rounds (3)")  # noqa: E731
-    # A further round of two open counts in alloc and zero: the 3-repetition plan of those points
-    # less the 1-repetition one, over the two rounds between them.
-    round_of_two = lambda: (seconds("skylake-4node: alloc and zero at 1,2 per node, 3 repetitions") -  # noqa: E731
-                            seconds("skylake-4node: alloc and zero at 1,2 per node, 1 repetition")) / 2
-    two_open = lambda: settled() + 2 * round_of_two()  # noqa: E731
+    # Every point once, then the candidates (alloc and zero at every count: all fit in a node of
+    # 36 hardware threads) a second time, and every one settled.
+    settled = lambda: (seconds("skylake-4node: every point once") +  # noqa: E731
+                       round_of("skylake-4node", "1,2,4,8,16,32"))
+    # Two candidates of alloc and of zero left open to the maximum: three further rounds of them.
+    two_open = lambda: settled() + 3 * round_of("skylake-4node", "1,2")  # noqa: E731
     r.number("sweep_estimate.server_fixed_s", ESTIMATE, fixed)
     r.number("sweep_estimate.server_settled_s", ESTIMATE, settled)
     r.number("sweep_estimate.server_two_open_s", ESTIMATE, two_open)
-    r.number("sweep_estimate.server_settled_saving_s", ESTIMATE, lambda: fixed() - settled())
-    r.number("sweep_estimate.server_two_open_saving_s", ESTIMATE, lambda: fixed() - two_open())
-    r.number("sweep_estimate.server_settled_saving_pct", ESTIMATE, lambda: (1 - settled() / fixed()) * 100)
-    r.number("sweep_estimate.server_two_open_saving_pct", ESTIMATE, lambda: (1 - two_open() / fixed()) * 100)
+    r.number("sweep_estimate.server_settled_ratio", ESTIMATE, lambda: settled() / fixed(), 2)
+    r.number("sweep_estimate.server_two_open_ratio", ESTIMATE, lambda: two_open() / fixed(), 2)
     r.number("sweep_estimate.vm_fixed_s", ESTIMATE, lambda: seconds("vm-1node: fixed count 5"))
     r.number("sweep_estimate.vm_settled_s", ESTIMATE,
-             lambda: seconds("vm-1node: every point settled after the first rounds (3)"))
+             lambda: seconds("vm-1node: every point once") + round_of("vm-1node", "1,2"))
+    r.number("sweep_estimate.vm_settled_ratio", ESTIMATE,
+             lambda: (seconds("vm-1node: every point once") + round_of("vm-1node", "1,2")) /
+             seconds("vm-1node: fixed count 5"), 2)

@@ -55,8 +55,9 @@ PY
 hvo_sysctl=/proc/sys/vm/hugetlb_optimize_vmemmap
 check_sweep "empty pools"
 
-# The default measures adaptively: 3 to 5 samples a point, the stop and its reason in the file
-# and in the summary's sampling line.
+# The default measures adaptively: every point once, the candidates (alloc and zero at the counts
+# that fit in the node, where a phase has two) at least twice and at most 5 times, the stop and
+# its reason in the file and in the summary's sampling line.
 before=$(pool_snapshot)
 expect 0 "$bin" sweep --threads 1,2 --sample-mib 8 --out "$work/adaptive.json"
 expect_pools "$before" "adaptive sweep"
@@ -66,12 +67,16 @@ python3 -S - "$work/adaptive.json" <<'PY' || fail "adaptive sweep output is wron
 import json, sys
 d = json.load(open(sys.argv[1]))
 s = d["sampling"]
-assert s["rule"] == "adaptive" and s["first_rounds"] == 3 and s["max_repetitions"] == 5, s
+assert s["rule"] == "adaptive" and s["first_rounds"] == 1 and s["max_repetitions"] == 5, s
 assert s["stopped"] in ("settled", "maximum"), s
 assert d["parameters"]["repetitions"] == 5, d["parameters"]
 counts = [len(q["samples_seconds"]) for q in d["points"]]
-assert all(3 <= n <= 5 for n in counts), counts
+assert all(1 <= n <= 5 for n in counts), counts
 assert s["rounds"] >= max(counts), (s, counts)
+for phase in ("alloc", "zero"):
+    candidates = [q for q in d["points"] if q["phase"] == phase and not q.get("oversubscribed")]
+    if len(candidates) >= 2:
+        assert all(len(q["samples_seconds"]) >= 2 for q in candidates), (phase, candidates)
 PY
 
 # Someone else's pool: 6 persistent pages (3 of them in use would need a helper process; free

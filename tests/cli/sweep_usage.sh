@@ -18,7 +18,7 @@ expect_error 2 "--budget: give a positive number of seconds" "${dry[@]}" --budge
 expect_error 2 "--budget: give a positive number of seconds" "${dry[@]}" --budget 10s
 expect_error 2 "--budget: bounds the adaptive rule" "${dry[@]}" --budget 10 --repetitions 3
 expect 0 "${dry[@]}" --budget 10
-stdout_has "3 to 5 repetitions (adaptive: more only where the decision is still open, within a budget of 10.0 s)"
+stdout_has "1 to 5 repetitions (adaptive: more only where the decision is still open, within a budget of 10.0 s)"
 expect_error 2 "--sample-mib: 200000 MiB per node" "${dry[@]}" --sample-mib 200000
 stderr_has "; use 73728 or less"
 expect_error 2 "--root" "$bin" sweep --root "$sky"

@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <map>
 #include <numeric>
+#include <optional>
 #include <utility>
 
+#include "model/fit/noise_test.hpp"
 #include "model/fit/rank_test.hpp"
 
 namespace hugetune {
@@ -18,13 +20,22 @@ std::vector<double> grown(const std::vector<double>& samples, double tolerance) 
     return out;
 }
 
-// Apart or together by the rank test; either way more samples would not change which of the
-// two the decision takes.
-bool settled_against(const PointResult& point, const PointResult& best, double tolerance) {
-    if (model::stands_above(point.samples_seconds, grown(best.samples_seconds, tolerance)))
+// Apart or together by the rank test, or, with as few as two samples a side, by the tests on the
+// noise pooled over every candidate (model/fit/noise_test.hpp); either way more samples would
+// not change which of the two the decision takes. One sample has no spread of its own: a point
+// weighed against another is not settled before each has two.
+bool settled_against(const PointResult& point, const PointResult& best, double tolerance,
+                     const std::optional<model::PooledNoise>& noise) {
+    const auto& p = point.samples_seconds;
+    const auto& b = best.samples_seconds;
+    if (p.size() < 2 || b.size() < 2)
+        return false;
+    if (model::stands_above(p, grown(b, tolerance)) ||
+        (model::stands_above(grown(b, tolerance), p) &&
+         model::stands_above(grown(p, tolerance), b)))
         return true;
-    return model::stands_above(grown(best.samples_seconds, tolerance), point.samples_seconds) &&
-           model::stands_above(grown(point.samples_seconds, tolerance), best.samples_seconds);
+    return noise && (model::apart_beyond(p, b, tolerance, *noise) ||
+                     model::together_within(p, b, tolerance, *noise));
 }
 
 // The indexes of the candidates of each phase, the HVO pass's apart. An oversubscribed count
@@ -39,15 +50,25 @@ std::map<std::pair<Phase, bool>, std::vector<std::size_t>> groups_of(
     return groups;
 }
 
+// The timing noise of the candidates, every phase's: a property of the machine, not of a point.
+std::optional<model::PooledNoise> candidates_noise(std::span<const PointResult> points) {
+    std::vector<std::vector<double>> samples;
+    for (const auto& p : points)
+        if (!p.oversubscribed)
+            samples.push_back(p.samples_seconds);
+    return model::pooled_log_noise(samples);
+}
+
 void add_open_of_group(std::span<const PointResult> points, const std::vector<std::size_t>& group,
-                       double tolerance, std::vector<std::size_t>& open) {
+                       double tolerance, const std::optional<model::PooledNoise>& noise,
+                       std::vector<std::size_t>& open) {
     const std::size_t best =
         *std::min_element(group.begin(), group.end(), [&](std::size_t a, std::size_t b) {
             return points[a].median_seconds() < points[b].median_seconds();
         });
     bool any = false;
     for (std::size_t i : group)
-        if (i != best && !settled_against(points[i], points[best], tolerance)) {
+        if (i != best && !settled_against(points[i], points[best], tolerance, noise)) {
             open.push_back(i);
             any = true;
         }
@@ -72,8 +93,9 @@ double timed_seconds(std::span<const PointResult> points) {
 
 std::vector<std::size_t> open_points(std::span<const PointResult> points, double tolerance) {
     std::vector<std::size_t> open;
+    const auto noise = candidates_noise(points);
     for (const auto& [key, group] : groups_of(points))
-        add_open_of_group(points, group, tolerance, open);
+        add_open_of_group(points, group, tolerance, noise, open);
     std::sort(open.begin(), open.end());
     return open;
 }

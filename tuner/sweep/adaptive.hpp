@@ -14,17 +14,21 @@ namespace hugetune {
 
 // The indexes of `points` whose samples could still change the decision. Within each phase (the
 // HVO pass's points a group of their own), the point of the smallest median is the best, and
-// every other point is weighed against it with the rank test the fit already uses
-// (model/fit/rank_test.hpp, one-sided at 5%):
+// every other point is weighed against it:
 // - settled apart when its samples stand above the best's grown by `tolerance`: slower by more
 //   than the decision's tolerance, it cannot be the count the decision takes;
 // - settled together when each one's samples stand below the other's grown by `tolerance`: within
 //   the tolerance of each other either way, the decision takes the fewer threads of the two
 //   whichever is faster;
 // - open otherwise, and then the best is open too.
+// "Stand above" is either test at 5%: the rank test the fit already uses
+// (model/fit/rank_test.hpp, from 3 samples a side), or, from 2 samples a side, every sample
+// beyond every other and the gap beyond a t margin with the noise of one sample pooled over
+// every candidate point of the sweep (model/fit/noise_test.hpp).
+// A point with one sample has no spread of its own and is open while weighed against another.
 // A point alone in its phase has nothing to be weighed against and is settled; so is a point
 // whose count oversubscribes a node, which the decision cannot take (the kernel value is capped
-// at the CPUs), so it is neither weighed nor the best.
+// at the CPUs), so it is neither weighed nor the best: both keep the first round's sample.
 std::vector<std::size_t> open_points(std::span<const PointResult> points, double tolerance);
 
 // What the rule does after a round: measure `next` again (in an order the loop shuffles), or

@@ -33,10 +33,12 @@ inline constexpr int kMinRepetitions = 1;
 inline constexpr int kMaxRepetitions = 1000;
 
 // The adaptive rule (tuner/sweep/adaptive.hpp), the default where no fixed count is asked for.
-// It first measures every point this many rounds: the fewest at which the rank test it asks
-// (model/fit/rank_test.hpp) can tell two points apart at its 5% level (3 against 3, every value
-// of one above every value of the other, probability 1/20).
-inline constexpr int kAdaptiveFirstRounds = 3;
+// It first measures every point once. A point that cannot change the decision (one that
+// oversubscribes a node, or alone in its phase) keeps that sample; the candidates weighed
+// against each other are timed again until each is settled, from two samples a side (the tests
+// on the noise pooled over every candidate, model/fit/noise_test.hpp; the rank test,
+// model/fit/rank_test.hpp, from three).
+inline constexpr int kAdaptiveFirstRounds = 1;
 // The most samples it gives a point: the fixed count it replaces, so it never measures more
 // than that count did and a point it leaves open has today's evidence.
 inline constexpr int kAdaptiveMaxRepetitions = kDefaultRepetitions;

@@ -94,8 +94,9 @@ TEST_CASE("the help states the settings' defaults and ranges") {
     CHECK(help.find("Sweep options:") != std::string::npos);
     CHECK(help.find("(default 1,2,4,8,16,32; each 1 to " + std::to_string(kMaxThreadsPerNode) +
                     ")") != std::string::npos);
-    CHECK(help.find("(default adaptive: " + std::to_string(kAdaptiveFirstRounds) +
-                    " rounds, then up to " + std::to_string(kAdaptiveMaxRepetitions) +
+    static_assert(kAdaptiveFirstRounds == 1, "the help says once");
+    CHECK(help.find("(default adaptive: every point once, then up to " +
+                    std::to_string(kAdaptiveMaxRepetitions) +
                     " samples only for the points that could still change the decision; 1 to " +
                     std::to_string(kMaxRepetitions) + ")") != std::string::npos);
     CHECK(help.find("(default none; above 0)") != std::string::npos);

@@ -404,25 +404,41 @@ double timed_seconds(const SweepResult& result) {
 
 }  // namespace
 
-TEST_CASE("adaptive: samples clearly apart stop after the first rounds, settled") {
+// The points of vm_plan() the adaptive rule weighs: alloc and zero at 1 and 2 threads per node
+// (4 oversubscribes the node, grow is alone in its phase).
+bool candidate(const PointResult& p) {
+    return p.phase != Phase::grow && p.threads_per_node <= 2;
+}
+
+TEST_CASE("adaptive: samples clearly apart stop once each candidate has two samples, settled") {
     SweepPlan plan = adaptive_plan();
     FakeMachine machine = separated_machine();
     SweepResult result = sweep(machine, plan);
-    for (const auto& p : result.points)
-        CHECK(p.samples_seconds.size() == kAdaptiveFirstRounds);
-    CHECK(result.rounds == kAdaptiveFirstRounds);
+    // The first round times every point once; the second only the candidates, which are then
+    // apart from the best of their phase; the others keep their one sample.
+    for (const auto& p : result.points) {
+        CAPTURE(p.threads_per_node);
+        CHECK(p.samples_seconds.size() == (candidate(p) ? 2u : 1u));
+    }
+    CHECK(result.rounds == 2);
     REQUIRE(result.stopped.has_value());
     CHECK(*result.stopped == StopReason::settled);
     CHECK(result.complete);
-    // The first rounds in the order a fixed count of that many rounds takes.
-    CHECK(machine.timed_calls(kWarmUpCalls) ==
-          calls_in_order(plan, repetition_order(plan.points.size(), kAdaptiveFirstRounds, 1)));
+    // The first round in the order a fixed count of one round takes, then the four candidates.
+    const auto timed = machine.timed_calls(kWarmUpCalls);
+    const auto first = calls_in_order(plan, repetition_order(plan.points.size(), 1, 1));
+    REQUIRE(timed.size() == first.size() + 4);
+    CHECK(std::vector<std::string>(timed.begin(), timed.begin() + first.size()) == first);
+    for (std::size_t i = first.size(); i < timed.size(); ++i)
+        CHECK((timed[i] == "alloc@1" || timed[i] == "alloc@2" || timed[i] == "zero@1" ||
+               timed[i] == "zero@2"));
     // The file says how each point was sampled and why measuring stopped.
     const auto j = to_json(result);
     CHECK(j["sampling"]["rule"] == "adaptive");
-    CHECK(j["sampling"]["rounds"] == kAdaptiveFirstRounds);
+    CHECK(j["sampling"]["first_rounds"] == kAdaptiveFirstRounds);
+    CHECK(j["sampling"]["rounds"] == 2);
     CHECK(j["sampling"]["stopped"] == "settled");
-    CHECK(j["points"][1]["samples_seconds"].size() == kAdaptiveFirstRounds);
+    CHECK(j["points"][1]["samples_seconds"].size() == 2);
     const auto m = measured_sweep(result);
     REQUIRE(m.sampling.has_value());
     CHECK(m.sampling->stopped == "settled");
@@ -434,18 +450,19 @@ TEST_CASE("adaptive: the best candidates overlapping are measured to the most, t
     SweepResult result = sweep(machine, plan);
     CHECK(samples_of(result, Phase::alloc, 1) == kAdaptiveMaxRepetitions);
     CHECK(samples_of(result, Phase::alloc, 2) == kAdaptiveMaxRepetitions);
-    CHECK(samples_of(result, Phase::alloc, 4) == kAdaptiveFirstRounds);
-    for (int n : {1, 2, 4})
-        CHECK(samples_of(result, Phase::zero, n) == kAdaptiveFirstRounds);
-    CHECK(samples_of(result, Phase::grow, 1) == kAdaptiveFirstRounds);
+    CHECK(samples_of(result, Phase::alloc, 4) == 1);
+    CHECK(samples_of(result, Phase::zero, 1) == 2);
+    CHECK(samples_of(result, Phase::zero, 2) == 2);
+    CHECK(samples_of(result, Phase::zero, 4) == 1);
+    CHECK(samples_of(result, Phase::grow, 1) == 1);
     REQUIRE(result.stopped.has_value());
     CHECK(*result.stopped == StopReason::maximum);
     CHECK(result.rounds == kAdaptiveMaxRepetitions);
-    // After the first rounds only the two open points ran.
+    // After the first round and the candidates' second only the two open points ran.
     const auto timed = machine.timed_calls(kWarmUpCalls);
-    const std::size_t first = plan.points.size() * kAdaptiveFirstRounds;
-    REQUIRE(timed.size() == first + 2 * (kAdaptiveMaxRepetitions - kAdaptiveFirstRounds));
-    for (std::size_t i = first; i < timed.size(); ++i)
+    const std::size_t first_two = plan.points.size() + 4;
+    REQUIRE(timed.size() == first_two + 2 * (kAdaptiveMaxRepetitions - 2));
+    for (std::size_t i = first_two; i < timed.size(); ++i)
         CHECK((timed[i] == "alloc@1" || timed[i] == "alloc@2"));
     CHECK(to_json(result)["sampling"]["stopped"] == "maximum");
     // The same samples, the same rounds.
@@ -455,17 +472,19 @@ TEST_CASE("adaptive: the best candidates overlapping are measured to the most, t
 }
 
 TEST_CASE("adaptive: the budget stops the further rounds before the timed samples pass it") {
-    // The first rounds, then room for one further round of the two open points (about 1.05 s)
-    // and not for a second.
-    FakeMachine first_rounds_only = overlapping_machine();
-    SweepPlan capped = vm_plan();
-    const double first_seconds = timed_seconds(sweep(first_rounds_only, capped));
-    SweepPlan plan = adaptive_plan(first_seconds + 1.5);
+    // The first two rounds (each point's first sample, each candidate's second), then room for
+    // one further round of the two open points (about 1.05 s) and not for a second.
+    FakeMachine unbounded = overlapping_machine();
+    double first_two = 0;
+    for (const auto& p : sweep(unbounded, adaptive_plan()).points)
+        for (std::size_t k = 0; k < p.samples_seconds.size() && k < 2; ++k)
+            first_two += p.samples_seconds[k];
+    SweepPlan plan = adaptive_plan(first_two + 1.5);
     FakeMachine machine = overlapping_machine();
     SweepResult result = sweep(machine, plan);
-    CHECK(samples_of(result, Phase::alloc, 1) == kAdaptiveFirstRounds + 1);
-    CHECK(samples_of(result, Phase::alloc, 2) == kAdaptiveFirstRounds + 1);
-    CHECK(samples_of(result, Phase::alloc, 4) == kAdaptiveFirstRounds);
+    CHECK(samples_of(result, Phase::alloc, 1) == 3);
+    CHECK(samples_of(result, Phase::alloc, 2) == 3);
+    CHECK(samples_of(result, Phase::alloc, 4) == 1);
     REQUIRE(result.stopped.has_value());
     CHECK(*result.stopped == StopReason::budget);
     CHECK(timed_seconds(result) <= *plan.options.budget_seconds);
@@ -515,4 +534,20 @@ TEST_CASE("open_points: apart, together within the tolerance, or open") {
     CHECK(open_points(oversubscribed, 0.02).empty());
     oversubscribed[2].oversubscribed = false;
     CHECK(open_points(oversubscribed, 0.02) == std::vector<std::size_t>{1, 2});
+    // Two samples a side: apart where the gap is far beyond the noise pooled over the candidates,
+    // open where a noisy candidate widens that noise past the gap.
+    std::vector<PointResult> two = {point(1, {1.10, 1.11}), point(2, {1.0, 1.01}),
+                                    point(4, {3.0, 3.01})};
+    CHECK(open_points(two, 0.02).empty());
+    two[2].samples_seconds = {3.0, 4.5};
+    CHECK(open_points(two, 0.02) == std::vector<std::size_t>{0, 1});
+    // Within a tenth of a percent on a quiet machine: together.
+    std::vector<PointResult> close = {point(1, {1.000, 1.001}), point(2, {1.001, 1.000}),
+                                      point(4, {3.0, 3.001})};
+    CHECK(open_points(close, 0.02).empty());
+    // One sample has no spread: open while weighed against another, settled alone.
+    std::vector<PointResult> once = {point(1, {2.0}), point(2, {1.0, 1.01}), point(4, {3.0, 3.01})};
+    CHECK(open_points(once, 0.02) == std::vector<std::size_t>{0, 1});
+    std::vector<PointResult> lone = {point(1, {2.0})};
+    CHECK(open_points(lone, 0.02).empty());
 }
