@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
+#include <vector>
 
-#include "model/fit/rank_test.hpp"
+#include "model/fit/noise_test.hpp"
 #include "model/fit/resampling.hpp"
 #include "model/parallel.hpp"
 #include "model/text.hpp"
@@ -114,6 +116,26 @@ void unmeasurable(BasisChoice& c, bool init_on_alloc, const SettingWords& words)
 
 }  // namespace
 
+namespace {
+
+// The noise of one sample pooled over every count of both phases, where a count has two samples
+// on a side (the adaptive rule leaves settled candidates there): only then can the test on it
+// show what the rank test cannot (noise_test.hpp shown_above). None otherwise, which also spares
+// a SKU's pooled phases, millions of samples a count, a pass over them.
+std::optional<PooledNoise> two_sample_noise(const std::map<double, std::vector<double>>& alloc,
+                                            const std::map<double, std::vector<double>>& zero) {
+    bool two = false;
+    std::vector<std::vector<double>> points;
+    for (const auto* phase : {&alloc, &zero})
+        for (const auto& [n, values] : *phase) {
+            two = two || values.size() == 2;
+            points.push_back(values);
+        }
+    return two ? pooled_log_noise(points) : std::nullopt;
+}
+
+}  // namespace
+
 std::vector<double> separable_counts(std::span<const Point> alloc, double alloc_pages,
                                      std::span<const Point> zero, double zero_pages) {
     const auto zero_by_count = per_page_by_count(zero, zero_pages);
@@ -123,12 +145,13 @@ std::vector<double> separable_counts(std::span<const Point> alloc, double alloc_
         counts.emplace_back(n, &alloc_values);
     // Each count's test is its own: side by side where they are long (a SKU's pooled
     // repetitions, hundreds of thousands a count, sorted by each test).
+    const std::optional<PooledNoise> noise = two_sample_noise(alloc_by_count, zero_by_count);
     std::vector<char> above(counts.size(), 0);
     parallel_for(counts.size(), threads_for(alloc.size() + zero.size(), kPointsPerTestThread),
                  [&](std::size_t i) {
                      const auto z = zero_by_count.find(counts[i].first);
-                     above[i] =
-                         z != zero_by_count.end() && stands_above(*counts[i].second, z->second);
+                     above[i] = z != zero_by_count.end() &&
+                                shown_above(*counts[i].second, z->second, noise);
                  });
     std::vector<double> out;
     for (std::size_t i = 0; i < counts.size(); ++i)

@@ -46,8 +46,9 @@ struct BasisChoice {
     const PhaseSeries* main = nullptr;  // boot or alloc series
     const PhaseSeries* zero = nullptr;  // subtracted from alloc
     const PhaseSeries* grow = nullptr;  // anchors N = 1
-    // The counts above 1 at which alloc stands above zero (stands_above on their repetitions,
-    // per page): only there is the difference the boot's work and not noise.
+    // The counts above 1 at which alloc stands above zero (shown_above on their repetitions,
+    // per page, model/fit/noise_test.hpp): only there is the difference the boot's work and not
+    // noise.
     std::vector<double> separable_counts;
     std::vector<std::string> notes;
     std::vector<Warning> warnings;
@@ -64,7 +65,8 @@ std::vector<Point> boot_work_points(std::span<const Point> alloc, double alloc_p
                                     std::span<const Point> grow, double grow_pages,
                                     std::span<const double> counts, int* dropped = nullptr);
 
-// The counts at which the alloc phase's repetitions stand above the zero phase's, per page.
+// The counts at which the alloc phase's repetitions stand above the zero phase's, per page: by
+// the rank test, or from two samples a side by the test on the noise pooled over both phases.
 std::vector<double> separable_counts(std::span<const Point> alloc, double alloc_pages,
                                      std::span<const Point> zero, double zero_pages);
 

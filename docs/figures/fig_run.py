@@ -173,13 +173,7 @@ def register_adaptive_once(r):
 def register_adaptive(r):
     """tests/bench/run_adaptive.sh (the adaptive rule against --repetitions 5, alternated) and
     tests/bench/sweep_estimate.sh (the sweep's timing model for the two)."""
-    r.add("run_adaptive.output", ADAPTIVE, lambda: adaptive_block(r, ADAPTIVE), block=True)
-    r.grab("run_adaptive.runs", ADAPTIVE, r"^runs: (\d+) of each")
-    r.grab("run_adaptive.fixed_median_s", ADAPTIVE, r"median wall time: [\d.]+ s against ([\d.]+) s")
-    r.grab("run_adaptive.adaptive_median_s", ADAPTIVE, r"median wall time: ([\d.]+) s against")
     r.grab("run_adaptive.ratio", ADAPTIVE, r"median wall time: .* ratio ([\d.]+) ")
-    r.grab("run_adaptive.adaptive_modal_pct", ADAPTIVE, r"modal decision: (\d+)% against")
-    r.grab("run_adaptive.fixed_modal_pct", ADAPTIVE, r"modal decision: \d+% against (\d+)%")
     load = lambda: [float(x) for x in r.file(ADAPTIVE).grab_all(r"load (?:before|after): ([\d.]+) ")]  # noqa: E731
     r.number("run_adaptive.load_min", ADAPTIVE, lambda: min(load()), 1)
     r.number("run_adaptive.load_max", ADAPTIVE, lambda: max(load()), 1)
@@ -187,12 +181,6 @@ def register_adaptive(r):
     r.grab(q + "fixed_median_s", ADAPTIVE_QUIET, r"median wall time: [\d.]+ s against ([\d.]+) s")
     r.grab(q + "adaptive_median_s", ADAPTIVE_QUIET, r"median wall time: ([\d.]+) s against")
     r.grab(q + "ratio", ADAPTIVE_QUIET, r"median wall time: .* ratio ([\d.]+) ")
-    r.grab(q + "settled_runs", ADAPTIVE_QUIET, r"stopped: settled x(\d+)")
-    quiet_load = lambda: [float(x) for x in r.file(ADAPTIVE_QUIET).grab_all(r"load (?:before|after): ([\d.]+) ")]  # noqa: E731
-    r.number(q + "load_max", ADAPTIVE_QUIET, lambda: max(quiet_load()), 1)
-    samples = lambda: [int(x) for x in r.file(ADAPTIVE_QUIET).grab_all(r"timed samples per run: ([\d ]+);")[1].split()]  # noqa: E731
-    r.number(q + "samples_min", ADAPTIVE_QUIET, lambda: min(samples()), 0)
-    r.number(q + "samples_max", ADAPTIVE_QUIET, lambda: max(samples()), 0)
     register_adaptive_once(r)
 
     def run_median(n):

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "model/fit/rank_test.hpp"
 #include "model/statistics.hpp"
 
 namespace hugetune::model {
@@ -70,6 +71,11 @@ bool together_within(std::span<const double> a, std::span<const double> b, doubl
     if (!usable(a) || !usable(b) || !within(a, b, tolerance))
         return false;
     return std::abs(mean_log(a) - mean_log(b)) + margin(a, b, noise) < std::log1p(tolerance);
+}
+
+bool shown_above(std::span<const double> higher, std::span<const double> lower,
+                 const std::optional<PooledNoise>& noise) {
+    return stands_above(higher, lower) || (noise && apart_beyond(higher, lower, 0, *noise));
 }
 
 }  // namespace hugetune::model

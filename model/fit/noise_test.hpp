@@ -1,8 +1,9 @@
 // Whether two points stand apart, or together, beyond a tolerance with as few as two samples a
 // side: the noise of one sample is taken from every point of the sweep at once instead of from
 // the two points alone, as a rank test must (model/fit/rank_test.hpp cannot reject at 5% with
-// fewer than three samples a side). Used by the sweep's adaptive rule (tuner/sweep/adaptive.hpp);
-// the rule is stated in docs/sweep-format.md "Sampling".
+// fewer than three samples a side). Used by the sweep's adaptive rule (tuner/sweep/adaptive.hpp)
+// and by the fit where it asks whether alloc stands above zero (model/cost_basis.hpp), so that
+// what settles a point is evidence the fit takes too; stated in docs/sweep-format.md "Sampling".
 #pragma once
 
 #include <optional>
@@ -36,5 +37,12 @@ bool apart_beyond(std::span<const double> higher, std::span<const double> lower,
 // one-sided tests). Needs two samples a side.
 bool together_within(std::span<const double> a, std::span<const double> b, double tolerance,
                      const PooledNoise& noise);
+
+// `higher` stands above `lower` at 5% by either test: the rank test (model/fit/rank_test.hpp),
+// or, where `noise` is given, apart_beyond with no tolerance. From 3 samples a side every sample
+// beyond every other already passes the rank test, so the second test adds only where a side
+// has two samples (the adaptive rule's, docs/sweep-format.md "Sampling").
+bool shown_above(std::span<const double> higher, std::span<const double> lower,
+                 const std::optional<PooledNoise>& noise);
 
 }  // namespace hugetune::model

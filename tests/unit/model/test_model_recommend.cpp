@@ -7,6 +7,7 @@
 #include <sstream>
 #include <tuple>
 
+#include "model/cost_basis.hpp"
 #include "model/documents/fit.hpp"
 #include "model/input/fit_input.hpp"
 #include "model/recommend.hpp"
@@ -426,6 +427,36 @@ SweepData alloc_within_zero_noise(bool init_on_alloc) {
             phase.points = zero->points;
     std::reverse(data.phases.front().points.begin(), data.phases.front().points.end());
     return data;
+}
+
+// The first `samples` repetitions of every count of every phase, as the adaptive rule leaves a
+// settled candidate.
+SweepData first_samples(SweepData data, std::size_t samples) {
+    for (auto& phase : data.phases) {
+        std::map<double, std::size_t> kept;
+        std::vector<Point> points;
+        for (const auto& p : phase.points)
+            if (kept[p.threads_per_node]++ < samples)
+                points.push_back(p);
+        phase.points = std::move(points);
+    }
+    return data;
+}
+
+TEST_CASE("alloc above zero is seen from two samples a side, by the noise pooled over the counts") {
+    // The rank test alone cannot reach 5% with two samples a side: without the test on the
+    // pooled noise no count would be separable and a rule would decide.
+    const BasisChoice two = choose_basis(first_samples(synthetic_sweep(false, 0.1, 0.01), 2));
+    CHECK(two.basis == CostBasis::alloc_only);
+    CHECK(two.separable_counts.size() >= 3);
+    // The same counts as from all five samples, where the rank test sees them.
+    const BasisChoice five = choose_basis(synthetic_sweep(false, 0.1, 0.01));
+    CHECK(two.separable_counts == five.separable_counts);
+    // Allocation within the zeroing's noise stays so with two samples a side: a count may pass
+    // by chance (each at 5%), too few to fit a curve from.
+    const BasisChoice flat = choose_basis(first_samples(alloc_within_zero_noise(false), 2));
+    CHECK(flat.basis == CostBasis::alloc_only_flat);
+    CHECK(flat.separable_counts.size() <= 1);
 }
 
 bool has_warning(const Recommendation& r, const std::string& code) {
