@@ -137,7 +137,9 @@ def hvo_pass_block(r):
 ADAPTIVE = M + "adaptive-run-2026-12-06.txt"
 ADAPTIVE_QUIET = M + "adaptive-run-2026-12-06-quiet.txt"
 # The rule as it is: every point once, then the candidates from two samples a side.
-ADAPTIVE_ONCE = M + "adaptive-run-2026-12-07-quiet.txt"
+ADAPTIVE_ONCE = M + "adaptive-run-2026-12-07-quiet-b.txt"
+# The same rule and fit where the data decide: a simulated server (tests/bench/bench_adaptive.cpp).
+ADAPTIVE_SIMULATED = M + "adaptive-simulated-2026-12-07.txt"
 REPETITIONS = M + "run-repetitions-2026-12-06.txt"
 ESTIMATE = M + "adaptive-estimate-2026-12-07.txt"
 
@@ -168,6 +170,18 @@ def register_adaptive_once(r):
     samples = lambda: [int(x) for x in r.file(f).grab_all(r"timed samples per run: ([\d ]+);")[1].split()]  # noqa: E731
     r.number(o + "samples_min", f, lambda: min(samples()), 0)
     r.number(o + "samples_max", f, lambda: max(samples()), 0)
+    sim = "run_adaptive_simulated."
+    g = ADAPTIVE_SIMULATED
+    ratios = lambda: r.file(g).grab_all(r"median timed seconds: .* ratio ([\d.]+) ")  # noqa: E731
+    for i, name in enumerate(("quiet", "noisy", "flat")):
+        r.add(sim + name + "_ratio", g, lambda i=i: ratios()[i])
+    r.grab(sim + "trials", g, r"(\d+) sweeps of each")
+    by_rule = lambda: sum(int(x) for x in r.file(g).grab_all(r"; (\d+) decided by rule"))  # noqa: E731
+    r.number(sim + "decided_by_rule", g, by_rule, 0)
+    modal = lambda: r.file(g).grab_all(r"modal in (\d+)%")  # noqa: E731
+    r.number(sim + "modal_pct_min", g, lambda: min(int(x) for x in modal()), 0)
+    lows = lambda: [int(x) for x in r.file(g).grab_all(r"confidence: median \d+%, (\d+)%\.\.")]  # noqa: E731
+    r.number(sim + "confidence_min_pct", g, lambda: min(lows()), 0)
 
 
 def register_adaptive(r):
