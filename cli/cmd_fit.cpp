@@ -243,8 +243,7 @@ int run_fit(const Args& args) {
         boots = model::compare_with_boots(result, *boot_data, {&data, data.machine.kernel});
     parts.run.first_touch = std::move(touch);
     if (options->json) {
-        std::cout << model::fit_output_json(parts, boots ? model::to_json(*boots) : nullptr).dump(2)
-                  << "\n";
+        std::cout << model::fit_output_json(parts, boots).dump(2) << "\n";
     } else {
         std::cout << printable_lines(
             format_fit_summary(result, thread_grid(data), flag_words(), options->verbose));

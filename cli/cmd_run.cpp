@@ -269,7 +269,7 @@ int run_run(const Args& args) {
                                           {&fitted.data, fitted.data.machine.kernel});
     model::Report report = make_run_report(*options, sweep, std::move(measured), std::move(fitted));
     if (boots)
-        report.run->boot_sweep = model::to_json(*boots);
+        report.run->boot_sweep = boots;
     publish(*options, report, boots);
     return 0;
 }

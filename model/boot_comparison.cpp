@@ -1,7 +1,6 @@
 #include "model/boot_comparison.hpp"
 
 #include <cmath>
-#include <nlohmann/json.hpp>
 #include <tuple>
 
 #include "model/fit/resampling.hpp"
@@ -23,6 +22,10 @@ std::pair<std::optional<bool>, std::optional<bool>> predicted_settings(const Rec
     const std::optional<bool> hvo =
         basis.sweep->hvo_pass ? std::optional(basis.sweep->hvo_pass->as_is) : basis.kernel.hvo;
     return {ioa, hvo};
+}
+
+std::optional<double> milliseconds(const std::optional<double>& seconds) {
+    return seconds ? std::optional(*seconds * 1000) : std::nullopt;
 }
 
 bool differs(const std::optional<bool>& a, const std::optional<bool>& b) {
@@ -63,7 +66,7 @@ void add_what_if(BootComparison& c, const Recommendation& r, const WhatIfBasis& 
         row.threads = m.threads;
         row.recommended = m.threads == r.hugepage_alloc_threads;
         row.boots = m.boots;
-        row.measured_seconds = m.seconds;
+        row.measured_ms = m.seconds * 1000;
         if (parameter.empty()) {
             row.note =
                 "init_on_alloc and HVO both differ from the sweep's; each what-if row "
@@ -77,7 +80,10 @@ void add_what_if(BootComparison& c, const Recommendation& r, const WhatIfBasis& 
             if (w.parameter != parameter)
                 continue;
             row.value = w.value;
-            row.predicted = w.predicted;
+            if (w.predicted)
+                row.predicted =
+                    PredictedMs{w.predicted->seconds * 1000, milliseconds(w.predicted->low),
+                                milliseconds(w.predicted->high)};
             row.note = w.note;
             if (w.predicted && w.predicted->seconds > 0)
                 row.ratio = m.seconds / w.predicted->seconds;
@@ -119,11 +125,11 @@ BootComparison compare_with_boots(const Recommendation& r, const SweepData& boot
                 BootComparisonRow row;
                 row.threads = m.threads;
                 row.boots = m.boots;
-                row.measured_seconds = m.seconds;
-                row.predicted_seconds =
+                const double predicted =
                     predict_boot_seconds(r, row.threads, static_cast<double>(c.pages));
-                row.ratio =
-                    row.predicted_seconds > 0 ? row.measured_seconds / row.predicted_seconds : 0;
+                row.measured_ms = m.seconds * 1000;
+                row.predicted_ms = predicted * 1000;
+                row.ratio = predicted > 0 ? m.seconds / predicted : 0;
                 c.rows.push_back(row);
             }
         } else if ((ioa_differs || hvo_differs) && basis.sweep != nullptr) {
@@ -140,50 +146,6 @@ BootComparison compare_with_boots(const Recommendation& r, const SweepData& boot
         }
     }
     return c;
-}
-
-nlohmann::json to_json(const BootComparison& c) {
-    const auto optional_number = [](const std::optional<double>& v) {
-        return v ? nlohmann::json(*v * 1000) : nlohmann::json(nullptr);
-    };
-    nlohmann::json rows = nlohmann::json::array();
-    for (const auto& row : c.rows)
-        rows.push_back({{"threads", row.threads},
-                        {"boots", row.boots},
-                        {"measured_ms", row.measured_seconds * 1000},
-                        {"predicted_ms", row.predicted_seconds * 1000},
-                        {"ratio", row.ratio}});
-    nlohmann::json what_if = nlohmann::json::array();
-    for (const auto& w : c.what_if) {
-        nlohmann::json row = {{"parameter", w.parameter},
-                              {"value", w.value},
-                              {"threads", w.threads},
-                              {"recommended", w.recommended},
-                              {"boots", w.boots},
-                              {"measured_ms", w.measured_seconds * 1000},
-                              {"predicted_ms", nullptr},
-                              {"predicted_low_ms", nullptr},
-                              {"predicted_high_ms", nullptr},
-                              {"ratio", w.ratio ? nlohmann::json(*w.ratio) : nullptr},
-                              {"note", w.note}};
-        if (w.predicted) {
-            row["predicted_ms"] = w.predicted->seconds * 1000;
-            row["predicted_low_ms"] = optional_number(w.predicted->low);
-            row["predicted_high_ms"] = optional_number(w.predicted->high);
-        }
-        what_if.push_back(row);
-    }
-    const auto optional_bool = [](const std::optional<bool>& v) {
-        return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
-    };
-    return {{"pages", c.pages},
-            {"page_size_kb", c.page_size_kb},
-            {"kernel_release", c.kernel_release ? nlohmann::json(*c.kernel_release) : nullptr},
-            {"init_on_alloc", optional_bool(c.init_on_alloc)},
-            {"hvo", optional_bool(c.hvo)},
-            {"rows", rows},
-            {"what_if", what_if},
-            {"unmatched", c.unmatched}};
 }
 
 }  // namespace hugetune::model

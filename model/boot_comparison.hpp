@@ -6,7 +6,6 @@
 #pragma once
 
 #include <cstdint>
-#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -17,12 +16,20 @@
 
 namespace hugetune::model {
 
+// Times in milliseconds, the unit the report's boot_sweep block gives them in, so that a report
+// read back is written again the same (model/documents/boot_comparison.hpp).
 struct BootComparisonRow {
     int threads = 1;  // total, as booted
     std::size_t boots = 0;
-    double measured_seconds = 0;  // median of the boots
-    double predicted_seconds = 0;
+    double measured_ms = 0;  // median of the boots
+    double predicted_ms = 0;
     double ratio = 0;  // measured / predicted
+};
+
+// A what-if prediction in milliseconds, with its interval where one was estimated.
+struct PredictedMs {
+    double ms = 0;
+    std::optional<double> low_ms, high_ms;
 };
 
 // Boots at one setting the other way, beside the what-if row's prediction at their count.
@@ -32,10 +39,10 @@ struct BootWhatIfRow {
     int threads = 1;
     bool recommended = false;  // the count the report's what-if row is at
     std::size_t boots = 0;
-    double measured_seconds = 0;        // median of the boots
-    std::optional<Estimate> predicted;  // nothing: not predicted, see `note`
-    std::optional<double> ratio;        // measured / predicted
-    std::string note;                   // how it was predicted, or why not
+    double measured_ms = 0;                // median of the boots
+    std::optional<PredictedMs> predicted;  // nothing: not predicted, see `note`
+    std::optional<double> ratio;           // measured / predicted
+    std::string note;                      // how it was predicted, or why not
 };
 
 struct BootComparison {
@@ -62,7 +69,5 @@ struct WhatIfBasis {
 // the recommendation's sweep.
 BootComparison compare_with_boots(const Recommendation& r, const SweepData& boots,
                                   const WhatIfBasis& basis = {});
-
-nlohmann::json to_json(const BootComparison& comparison);
 
 }  // namespace hugetune::model

@@ -491,8 +491,8 @@ std::string format_boot_comparison(const model::BootComparison& c) {
     for (const auto& row : c.rows) {
         char line[128];
         std::snprintf(line, sizeof line, "  %7d  %5zu  %8s  %9s  %s\n", row.threads, row.boots,
-                      seconds_text(row.measured_seconds).c_str(),
-                      seconds_text(row.predicted_seconds).c_str(),
+                      seconds_text(row.measured_ms / 1000).c_str(),
+                      seconds_text(row.predicted_ms / 1000).c_str(),
                       decimals_text(row.ratio, 2).c_str());
         s << line;
     }
@@ -505,15 +505,15 @@ std::string format_boot_comparison(const model::BootComparison& c) {
                 w.parameter.empty() ? "both other" : w.parameter + "=" + w.value;
             std::string predicted = "-";
             if (w.predicted) {
-                predicted = seconds_text(w.predicted->seconds);
-                if (w.predicted->low && w.predicted->high)
-                    predicted += " (" + seconds_text(*w.predicted->low) + "-" +
-                                 seconds_text(*w.predicted->high) + ")";
+                predicted = seconds_text(w.predicted->ms / 1000);
+                if (w.predicted->low_ms && w.predicted->high_ms)
+                    predicted += " (" + seconds_text(*w.predicted->low_ms / 1000) + "-" +
+                                 seconds_text(*w.predicted->high_ms / 1000) + ")";
             }
             char line[256];
             std::snprintf(line, sizeof line, "  %-24s  %7d%s  %5zu  %8s  %-24s  %s\n",
                           setting.c_str(), w.threads, w.recommended ? "*" : " ", w.boots,
-                          seconds_text(w.measured_seconds).c_str(), predicted.c_str(),
+                          seconds_text(w.measured_ms / 1000).c_str(), predicted.c_str(),
                           w.ratio ? decimals_text(*w.ratio, 2).c_str() : "-");
             s << line;
             if (!w.predicted)

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "model/alloc_threads.hpp"
+#include "model/documents/boot_comparison.hpp"
 #include "model/documents/breakdown.hpp"
 #include "model/documents/fit.hpp"
 #include "model/documents/report_schema.hpp"
@@ -229,7 +230,8 @@ ReportRun read_run_part(const JsonField& doc) {
     run.breakdown = read_breakdown(doc["breakdown"]);
     run.what_if = read_what_if(doc["what_if"]);
     run.first_touch = read_first_touch(doc["first_touch"]);
-    run.boot_sweep = doc["boot_sweep"].kept();
+    if (doc["boot_sweep"].present())
+        run.boot_sweep = read_boot_comparison(doc["boot_sweep"]);
     return run;
 }
 

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "model/boot_breakdown.hpp"
+#include "model/boot_comparison.hpp"
 #include "model/documents/probe_record.hpp"
 #include "model/documents/sweep.hpp"
 #include "model/documents/verification.hpp"
@@ -110,9 +111,8 @@ struct ReportRun {
     std::optional<BootBreakdown> breakdown;
     std::vector<WhatIf> what_if;
     std::optional<FirstTouch> first_touch;
-    // `run --boot-sweep`: the boots against the prediction (model::to_json(BootComparison)),
-    // carried for people; null: none.
-    nlohmann::json boot_sweep;
+    // `run --boot-sweep`: the boots against the prediction; none without.
+    std::optional<BootComparison> boot_sweep;
 };
 
 struct Report {
@@ -168,7 +168,8 @@ nlohmann::json to_json(const Report& report);
 
 // `hugetune fit --json`: the fit document with the additive blocks of `parts` and the boots
 // (null: none) beside it.
-nlohmann::json fit_output_json(const ReportParts& parts, const nlohmann::json& boot_sweep);
+nlohmann::json fit_output_json(const ReportParts& parts,
+                               const std::optional<BootComparison>& boot_sweep);
 
 class JsonField;
 

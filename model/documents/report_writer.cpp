@@ -8,7 +8,7 @@
 #include <set>
 
 #include "model/alloc_threads.hpp"
-#include "model/boot_comparison.hpp"
+#include "model/documents/boot_comparison.hpp"
 #include "model/documents/breakdown.hpp"
 #include "model/documents/fit.hpp"
 #include "model/documents/json_values.hpp"
@@ -106,15 +106,15 @@ json boot_pool_json(const ReportBootPool& pool) {
 // The additive blocks where a document has them.
 void add_blocks(json& doc, const std::optional<BootBreakdown>& breakdown,
                 const std::vector<WhatIf>& what_if, const std::optional<FirstTouch>& first_touch,
-                const json& boot_sweep) {
+                const std::optional<BootComparison>& boot_sweep) {
     if (breakdown) {
         doc["breakdown"] = to_json(*breakdown);
         doc["what_if"] = to_json(what_if);
     }
     if (first_touch)
         doc["first_touch"] = to_json(*first_touch);
-    if (!boot_sweep.is_null())
-        doc["boot_sweep"] = boot_sweep;
+    if (boot_sweep)
+        doc["boot_sweep"] = to_json(*boot_sweep);
 }
 
 json whole_report_json(const Report& report, const ReportRun& run) {
@@ -220,7 +220,8 @@ nlohmann::json to_json(const Report& report) {
     return doc;
 }
 
-nlohmann::json fit_output_json(const ReportParts& parts, const nlohmann::json& boot_sweep) {
+nlohmann::json fit_output_json(const ReportParts& parts,
+                               const std::optional<BootComparison>& boot_sweep) {
     json doc = to_json(parts.run.fit);
     add_blocks(doc, parts.run.breakdown, parts.run.what_if, parts.run.first_touch, boot_sweep);
     return doc;

@@ -63,7 +63,7 @@ document run-digest model/fleet/run_digest.cpp read_run_digest "" 'samples_diges
 report_owners="model/documents/report.cpp model/documents/report_writer.cpp model/documents/fit.cpp
     model/documents/probe_record.cpp model/documents/breakdown.cpp model/documents/sweep.cpp model/documents/verification.cpp
     tuner/sweep/sweep_output.cpp tuner/probe/probe_output.cpp model/input/sweep_json.cpp
-    model/boot_comparison.cpp"
+    model/documents/boot_comparison.cpp"
 other_documents=(
     "model/documents/fleet_answer.cpp model/fleet/to_json.cpp: the fleet's answers"
     "cli/fleet_db_option.cpp cli/cmd_fleet_forget.cpp cli/cmd_fleet_hosts.cpp: fleet --json results"

@@ -8,6 +8,7 @@
 
 #include "model/boot_breakdown.hpp"
 #include "model/boot_comparison.hpp"
+#include "model/documents/boot_comparison.hpp"
 #include "model/documents/breakdown.hpp"
 #include "model/input/fit_input.hpp"
 #include "model/input/json_fields.hpp"
@@ -474,7 +475,7 @@ TEST_CASE("boots at the other init_on_alloc are set beside the what-if predictio
     CHECK(c.init_on_alloc == true);
     REQUIRE(c.rows.size() == 2);
     CHECK(c.rows[0].threads == 2);
-    CHECK(c.rows[0].measured_seconds == doctest::Approx(5.0));
+    CHECK(c.rows[0].measured_ms == doctest::Approx(5000));
     REQUIRE(c.what_if.size() == 2);
     for (const BootWhatIfRow& w : c.what_if) {
         CHECK(w.parameter == "init_on_alloc");
@@ -483,16 +484,18 @@ TEST_CASE("boots at the other init_on_alloc are set beside the what-if predictio
         CHECK(w.recommended == (w.threads == r.hugepage_alloc_threads));
         const auto expected = what_if_rows_at(r, data, kernel(), w.threads, kPoolPages);
         REQUIRE(w.predicted);
-        CHECK(w.predicted->seconds == doctest::Approx(expected[0].predicted->seconds));
+        CHECK(w.predicted->ms == doctest::Approx(expected[0].predicted->seconds * 1000));
         REQUIRE(w.ratio);
-        CHECK(*w.ratio == doctest::Approx(w.measured_seconds / w.predicted->seconds));
+        CHECK(*w.ratio == doctest::Approx(w.measured_ms / w.predicted->ms));
     }
-    CHECK(c.what_if[0].measured_seconds == doctest::Approx(0.5));
+    CHECK(c.what_if[0].measured_ms == doctest::Approx(500));
     CHECK(c.unmatched.empty());
     const auto doc = to_json(c);
     CHECK(doc["what_if"][0]["parameter"] == "init_on_alloc");
     CHECK(doc["what_if"][0]["measured_ms"] == doctest::Approx(500));
     CHECK(doc["what_if"][0]["predicted_ms"].is_number());
+    // Read back from the report's block, the comparison is written the same.
+    CHECK(to_json(read_boot_comparison(JsonField(doc))).dump() == doc.dump());
 
     SUBCASE("without the sweep no what-if is predicted, and the other setting is named") {
         const BootComparison plain = compare_with_boots(r, boots);

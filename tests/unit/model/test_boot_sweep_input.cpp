@@ -5,7 +5,9 @@
 #include <fstream>
 
 #include "model/boot_comparison.hpp"
+#include "model/documents/boot_comparison.hpp"
 #include "model/input/fit_input.hpp"
+#include "model/input/json_fields.hpp"
 #include "model/recommend.hpp"
 
 using namespace hugetune::model;
@@ -109,21 +111,72 @@ TEST_CASE("boot comparison: the recommendation's own predictions beside the meas
     REQUIRE(c.rows.size() == 4);
     CHECK(c.rows[0].threads == 2);
     CHECK(c.rows[0].boots == 2);
-    CHECK(c.rows[0].measured_seconds == doctest::Approx(40.5));
+    CHECK(c.rows[0].measured_ms == doctest::Approx(40500));
     CHECK(c.rows[3].boots == 1);
     for (const auto& row : c.rows) {
         // At the recommendation's own pool, the prediction is the one it made for that count.
         for (const Prediction& p : r.predictions)
             if (p.total_threads == row.threads)
-                CHECK(row.predicted_seconds == doctest::Approx(p.seconds));
-        CHECK(row.ratio == doctest::Approx(row.measured_seconds / row.predicted_seconds));
+                CHECK(row.predicted_ms == doctest::Approx(p.seconds * 1000));
+        CHECK(row.ratio == doctest::Approx(row.measured_ms / row.predicted_ms));
     }
     // The boot work grows with the pool: twice the pages, twice the predicted time.
     doc["pages"] = 2 * static_cast<std::uint64_t>(r.pool_pages);
     const BootComparison twice = compare_with_boots(r, parse_boot_sweep_json(doc));
-    CHECK(twice.rows[1].predicted_seconds == doctest::Approx(2 * c.rows[1].predicted_seconds));
+    CHECK(twice.rows[1].predicted_ms == doctest::Approx(2 * c.rows[1].predicted_ms));
     CHECK(to_json(c)["rows"][0]["measured_ms"] == doctest::Approx(40500));
+    // The report's block read back is the comparison again, written the same.
+    const BootComparison back = read_boot_comparison(JsonField(to_json(c)));
+    CHECK(to_json(back).dump() == to_json(c).dump());
+    REQUIRE(back.rows.size() == c.rows.size());
+    CHECK(back.rows[3].boots == 1);
+    // A damaged block is refused by the member at fault.
+    json damaged = to_json(c);
+    damaged["rows"][1]["measured_ms"] = -1;
+    CHECK_THROWS_WITH_AS(read_boot_comparison(JsonField(damaged)),
+                         doctest::Contains("rows[1].measured_ms"), InputError);
 
     doc["page_size_kb"] = 1048576;
     CHECK_THROWS_AS(compare_with_boots(r, parse_boot_sweep_json(doc)), InputError);
+}
+
+TEST_CASE("boot comparison: the report's block read back holds every row, written the same") {
+    BootComparison c;
+    c.pages = 4096;
+    c.page_size_kb = 2048;
+    c.kernel_release = "6.15.0";
+    c.init_on_alloc = true;
+    c.rows.push_back({4, 3, 812.25, 790.5, 812.25 / 790.5});
+    BootWhatIfRow predicted;
+    predicted.parameter = "init_on_alloc";
+    predicted.value = "0";
+    predicted.threads = 4;
+    predicted.recommended = true;
+    predicted.boots = 2;
+    predicted.measured_ms = 401.125;
+    predicted.predicted = PredictedMs{380.0625, 350.5, std::nullopt};
+    predicted.ratio = 401.125 / 380.0625;
+    predicted.note = "from the zero phase";
+    BootWhatIfRow both = predicted;
+    both.parameter = "";
+    both.value = "";
+    both.recommended = false;
+    both.predicted.reset();
+    both.ratio.reset();
+    both.note = "init_on_alloc and HVO both differ from the sweep's; each what-if row changes one";
+    c.what_if = {predicted, both};
+    c.unmatched.push_back(
+        "init_on_alloc 0, HVO on: not compared (no sweep to predict the setting "
+        "from)");
+    const json written = to_json(c);
+    const BootComparison back = read_boot_comparison(JsonField(written));
+    CHECK(to_json(back).dump() == written.dump());
+    REQUIRE(back.what_if.size() == 2);
+    REQUIRE(back.what_if[0].predicted.has_value());
+    CHECK(back.what_if[0].predicted->low_ms == 350.5);
+    CHECK_FALSE(back.what_if[0].predicted->high_ms);
+    CHECK_FALSE(back.what_if[1].predicted);
+    CHECK(back.init_on_alloc == true);
+    CHECK_FALSE(back.hvo);
+    CHECK(back.unmatched == c.unmatched);
 }

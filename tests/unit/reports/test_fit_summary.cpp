@@ -69,7 +69,7 @@ TEST_CASE("boot comparison: one row per measured value") {
     model::BootComparison c;
     c.pages = 1000;
     c.page_size_kb = 2048;
-    c.rows.push_back({8, 2, 0.5, 0.4, 1.25});
+    c.rows.push_back({8, 2, 500, 400, 1.25});
     const std::string text = format_boot_comparison(c);
     CHECK(text.starts_with("Measured boots against the prediction (1000 pages of 2 MiB):\n"));
     CHECK(contains(text, "measured/predicted\n"));
