@@ -140,6 +140,8 @@ ADAPTIVE_QUIET = M + "adaptive-run-2026-12-06-quiet.txt"
 ADAPTIVE_ONCE = M + "adaptive-run-2026-12-07-quiet-b.txt"
 # The same rule and fit where the data decide: a simulated server (tests/bench/bench_adaptive.cpp).
 ADAPTIVE_SIMULATED = M + "adaptive-simulated-2026-12-07.txt"
+# The same before the fit took the rule's test: its rank test alone.
+ADAPTIVE_RANK_ONLY = M + "adaptive-simulated-2026-12-07-rank-only.txt"
 REPETITIONS = M + "run-repetitions-2026-12-06.txt"
 ESTIMATE = M + "adaptive-estimate-2026-12-07.txt"
 
@@ -182,6 +184,9 @@ def register_adaptive_once(r):
     r.number(sim + "modal_pct_min", g, lambda: min(int(x) for x in modal()), 0)
     lows = lambda: [int(x) for x in r.file(g).grab_all(r"confidence: median \d+%, (\d+)%\.\.")]  # noqa: E731
     r.number(sim + "confidence_min_pct", g, lambda: min(lows()), 0)
+    # The adaptive sweeps of the first case (noise 3%) a rule decided: the second method printed.
+    r.add(sim + "rank_only_by_rule", ADAPTIVE_RANK_ONLY,
+          lambda: r.file(ADAPTIVE_RANK_ONLY).grab_all(r"; (\d+) decided by rule")[1])
 
 
 def register_adaptive(r):

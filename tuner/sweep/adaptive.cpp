@@ -40,7 +40,7 @@ bool settled_against(const PointResult& point, const PointResult& best, double t
 
 // The indexes of the candidates of each phase, the HVO pass's apart. An oversubscribed count
 // cannot be the decision's: the kernel value is capped at the CPUs (model/recommend.hpp
-// cpu_cap), so such a point only shapes the curve and is left as the first rounds measured it.
+// cpu_cap), so such a point only shapes the curve and keeps the first round's sample.
 std::map<std::pair<Phase, bool>, std::vector<std::size_t>> groups_of(
     std::span<const PointResult> points) {
     std::map<std::pair<Phase, bool>, std::vector<std::size_t>> groups;

@@ -1,4 +1,4 @@
-// The adaptive rule: after the first rounds, which points could still change the decision, and
+// The adaptive rule: after the first round, which points could still change the decision, and
 // when to stop measuring. Pure: it reads the samples so far and nothing else, so the same
 // samples give the same rounds (the unit tests run it through a fake machine).
 #pragma once
