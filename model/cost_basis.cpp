@@ -114,24 +114,23 @@ void unmeasurable(BasisChoice& c, bool init_on_alloc, const SettingWords& words)
              measure_more(words)});
 }
 
-}  // namespace
-
-namespace {
-
 // The noise of one sample pooled over every count of both phases, where a count has two samples
 // on a side (the adaptive rule leaves settled candidates there): only then can the test on it
 // show what the rank test cannot (noise_test.hpp shown_above). None otherwise, which also spares
 // a SKU's pooled phases, millions of samples a count, a pass over them.
 std::optional<PooledNoise> two_sample_noise(const std::map<double, std::vector<double>>& alloc,
                                             const std::map<double, std::vector<double>>& zero) {
-    bool two = false;
+    const auto has_two = [](const std::map<double, std::vector<double>>& phase) {
+        return std::any_of(phase.begin(), phase.end(),
+                           [](const auto& count) { return count.second.size() == 2; });
+    };
+    if (!has_two(alloc) && !has_two(zero))
+        return std::nullopt;
     std::vector<std::vector<double>> points;
     for (const auto* phase : {&alloc, &zero})
-        for (const auto& [n, values] : *phase) {
-            two = two || values.size() == 2;
+        for (const auto& [n, values] : *phase)
             points.push_back(values);
-        }
-    return two ? pooled_log_noise(points) : std::nullopt;
+    return pooled_log_noise(points);
 }
 
 }  // namespace

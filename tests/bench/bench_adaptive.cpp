@@ -16,12 +16,14 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <optional>
 #include <random>
 #include <string>
 #include <vector>
 
+#include "model/input/fit_input.hpp"
 #include "model/recommend.hpp"
 #include "model/statistics.hpp"
 #include "tuner/kernel/kernel_fs.hpp"
@@ -35,19 +37,19 @@ using namespace hugetune;
 
 namespace {
 
-// The published boot times by threads per node (threads_per_node,seconds), and 1 thread per
-// node at twice the time of 2, which the table leaves out.
+// The published boot times by threads per node, read by the fit's own CSV reader, and 1 thread
+// per node at twice the time of 2, which the table leaves out.
 std::map<int, double> published_boot_seconds() {
-    std::ifstream in(std::string(HUGETUNE_SOURCE_DIR) + "/tests/data/skylake-4node-1tib.csv");
-    std::string line;
-    std::getline(in, line);  // the header
+    const std::string path =
+        std::string(HUGETUNE_SOURCE_DIR) + "/tests/data/skylake-4node-1tib.csv";
+    std::ifstream in(path);
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const model::SweepData table = model::parse_csv_table(text, {path});
     std::map<int, double> out;
-    while (std::getline(in, line))
-        if (const auto comma = line.find(','); comma != std::string::npos)
-            out[std::stoi(line.substr(0, comma))] = std::stod(line.substr(comma + 1));
+    for (const model::Point& p : table.phase(model::kPhaseBoot)->points)
+        out[static_cast<int>(p.threads_per_node)] = p.seconds;
     if (out.count(2) == 0) {
-        std::fprintf(stderr,
-                     "bench_adaptive: tests/data/skylake-4node-1tib.csv has no 2 threads\n");
+        std::fprintf(stderr, "bench_adaptive: %s has no row at 2 threads per node\n", path.c_str());
         std::exit(1);
     }
     out[1] = 2 * out[2];
