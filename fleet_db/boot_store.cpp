@@ -3,7 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
-#include <exception>
+#include <map>
 #include <optional>
 #include <set>
 #include <tuple>
@@ -224,6 +224,7 @@ namespace {
 // HVO setting): a statement's text and its values, bound in the order they appear.
 struct BootQuery {
     std::string aliases;   // bound first where the boots' names are joined (BootSource)
+    std::string sku_key;   // bound next: the SKU's boots
     bool grouped = false;  // the group's condition follows the counted boots' (BootSource)
     int hvo = -1;          // -1 unknown, 0 off, 1 on
     std::vector<std::string> releases;
@@ -233,6 +234,7 @@ struct BootQuery {
     void bind(soci::statement& st) {
         if (!aliases.empty())
             st.exchange(soci::use(aliases));
+        st.exchange(soci::use(sku_key));
         if (!grouped)
             return;
         st.exchange(soci::use(hvo));
@@ -248,53 +250,6 @@ constexpr int kTallyWorkMemMb = 64;
 constexpr const char* kLineBoots =
     " WHERE sku_key = :k AND line_present = 1 AND host IS NOT NULL AND threads >= 1 AND"
     " milliseconds IS NOT NULL AND pool_pages > 0";
-// The hosts that a report of the SKU names (docs/fleet.md "What counts as evidence"): a record
-// names any host it likes, a report is a whole sweep of the machine. The SKU's id is looked up
-// once and its runs joined to their hosts: PostgreSQL then hashes the names once, where a
-// nested IN over the runs had it deduplicate them and look each host up by id, in every
-// parallel worker (a statement of the tally at 100,000 reporting hosts took twice as long).
-constexpr const char* kReportHosts =
-    " (SELECT h.hostname FROM runs r JOIN hosts h ON h.id = r.host_id"
-    " WHERE r.sku_id = (SELECT id FROM skus WHERE sku_key = :kh))";
-
-// The SKU's boots with the kernel's line, each marked whether a report of the SKU names its
-// host, copied once into a temporary table that every statement of the tally then reads: the
-// reporting hosts are looked up once a tally, where each of its six statements looked them up
-// again (docs/fleet.md "Boots at fleet size"). PostgreSQL drops the table when the tally's
-// transaction ends, SQLite when the tally does (TallyTable).
-class TallyTable {
-  public:
-    TallyTable(soci::session& sql, Dialect dialect, const std::string& sku_key)
-        : sql_(sql), dialect_(dialect) {
-        if (dialect_ == Dialect::sqlite)
-            sql_ << "DROP TABLE IF EXISTS temp.tally_boots";
-        sql_ << std::string(
-                    "CREATE TEMPORARY TABLE tally_boots (host TEXT, threads INTEGER,"
-                    " milliseconds BIGINT, pool_pages BIGINT, kernel_release TEXT,"
-                    " hvo INTEGER, virtualization TEXT, reported INTEGER)") +
-                    (dialect_ == Dialect::postgresql ? " ON COMMIT DROP" : "");
-        sql_ << std::string(
-                    "INSERT INTO tally_boots SELECT host, threads, milliseconds,"
-                    " pool_pages, kernel_release, hvo, virtualization, CASE WHEN host IN") +
-                    kReportHosts + " THEN 1 ELSE 0 END FROM boot_records" + kLineBoots,
-            soci::use(sku_key, "kh"), soci::use(sku_key, "k");
-    }
-    TallyTable(const TallyTable&) = delete;
-    TallyTable& operator=(const TallyTable&) = delete;
-    ~TallyTable() {
-        if (dialect_ != Dialect::sqlite)
-            return;
-        try {
-            sql_ << "DROP TABLE IF EXISTS temp.tally_boots";
-        } catch (const std::exception&) {
-            // The next tally drops it first; the connection's end drops it in any case.
-        }
-    }
-
-  private:
-    soci::session& sql_;
-    Dialect dialect_;
-};
 
 std::string not_in_vm() {
     return " AND COALESCE(virtualization, '" + std::string(model::kBareMetal) + "') = '" +
@@ -311,13 +266,17 @@ std::string in_vm() {
 // ambiguous, and a boot under any of them is its host's.
 struct BootSource {
     std::string aliases;    // empty: every name counted is its own host's
+    std::string sku_key;
     std::string from;       // " FROM ... WHERE ..." of the boots counted, VMs among them
     std::string ambiguous;  // the same of the boots under an ambiguous name
     std::string host = "host";
 
-    BootSource(Dialect dialect, std::string joined) : aliases(std::move(joined)) {
+    // The boots whose hosts a report of the SKU names (boot_records.reported, which the
+    // database keeps: migration 18) are one range of the tally's index.
+    BootSource(Dialect dialect, std::string sku, std::string joined)
+        : aliases(std::move(joined)), sku_key(std::move(sku)) {
         if (aliases.empty()) {
-            from = " FROM tally_boots WHERE reported = 1";
+            from = std::string(" FROM boot_records") + kLineBoots + " AND reported = 1";
             return;
         }
         const std::string names = dialect == Dialect::postgresql
@@ -325,9 +284,10 @@ struct BootSource {
                                         " json_each_text(CAST(:a AS json))) a ON a.name = host"
                                       : " (SELECT key AS name, value AS machine FROM"
                                         " json_each(:a)) a ON a.name = host";
-        from = " FROM tally_boots LEFT JOIN" + names +
-               " WHERE (a.machine IS NOT NULL OR (a.name IS NULL AND reported = 1))";
-        ambiguous = " FROM tally_boots JOIN" + names + " WHERE a.machine IS NULL";
+        const std::string boots = std::string(kLineBoots).replace(0, 7, " AND ");
+        from = " FROM boot_records LEFT JOIN" + names +
+               " WHERE (a.machine IS NOT NULL OR (a.name IS NULL AND reported = 1))" + boots;
+        ambiguous = " FROM boot_records JOIN" + names + " WHERE a.machine IS NULL" + boots;
         host = "COALESCE(a.machine, host)";
     }
 
@@ -345,6 +305,7 @@ struct BootSource {
     BootQuery query(std::string where, std::string host_of) const {
         BootQuery q;
         q.aliases = aliases;
+        q.sku_key = sku_key;
         q.where = std::move(where);
         q.host = std::move(host_of);
         return q;
@@ -467,12 +428,14 @@ std::vector<int> plan_values(soci::session& sql, const std::string& sku_key) {
 // The names the SKU's boots are under that are not their own host's, as BootSource joins them
 // in: those the reports carry joined into another host (or ambiguous), and those no report
 // carries that BootHosts places all the same (a short name, its FQDN). Empty when none.
-std::string joined_names(soci::session& sql, const model::fleet::BootHosts& hosts) {
+std::string joined_names(soci::session& sql, const std::string& sku_key,
+                         const model::fleet::BootHosts& hosts) {
     nlohmann::json out = nlohmann::json::object();
     for (const auto& [name, host] : hosts.joined())
         out[name] = host ? nlohmann::json(*host) : nlohmann::json(nullptr);
     BootQuery q;
-    q.where = " FROM tally_boots WHERE reported = 0";
+    q.sku_key = sku_key;
+    q.where = std::string(" FROM boot_records") + kLineBoots + " AND reported = 0";
     std::vector<std::string> names;
     fetch_rows(
         sql, q, "SELECT DISTINCT host", "",
@@ -487,37 +450,31 @@ std::string joined_names(soci::session& sql, const model::fleet::BootHosts& host
     return out.empty() ? std::string() : out.dump();
 }
 
-void tally_groups(soci::session& sql, BootQuery& q, model::fleet::BootTally& t) {
-    std::vector<std::string> releases;
-    std::vector<std::string> hvos;
-    std::vector<long long> boots;
-    fetch_rows(
-        sql, q, "SELECT COALESCE(kernel_release, ''), COALESCE(CAST(hvo AS TEXT), ''), COUNT(*)",
-        " GROUP BY kernel_release, hvo ORDER BY 1, 2",
-        [&](std::size_t i) {
-            model::fleet::BootGroup g;
-            g.kernel_release = std::move(releases[i]);
-            if (!hvos[i].empty())
-                g.hvo = hvos[i] == "1";
-            g.boots = static_cast<int>(boots[i]);
-            t.groups.push_back(std::move(g));
-        },
-        releases, hvos, boots);
-}
-
-void tally_families(soci::session& sql, BootQuery& q, model::fleet::BootTally& t) {
+// The counted boots by host, kernel release and HVO setting, one row each: the hosts of each
+// family, and (summed over the hosts) the boots of each release and setting, ordered as
+// model::fleet::tally_boots orders them.
+void tally_groups_and_families(soci::session& sql, BootQuery& q, model::fleet::BootTally& t) {
     std::vector<std::string> hosts, releases, hvos;
+    std::vector<long long> boots;
     model::fleet::BootFamilyCounter families;
+    std::map<std::pair<std::string, int>, long long> groups;
     fetch_rows(
         sql, q,
-        "SELECT " + q.host + ", COALESCE(kernel_release, ''), COALESCE(CAST(hvo AS TEXT), '')",
+        "SELECT " + q.host +
+            ", COALESCE(kernel_release, ''), COALESCE(CAST(hvo AS TEXT), ''), COUNT(*)",
         " GROUP BY " + q.host + ", kernel_release, hvo ORDER BY 1",
         [&](std::size_t i) {
-            families.add(hosts[i], releases[i],
-                         hvos[i].empty() ? std::nullopt : std::optional<bool>(hvos[i] == "1"));
+            const std::optional<bool> hvo =
+                hvos[i].empty() ? std::nullopt : std::optional<bool>(hvos[i] == "1");
+            families.add(hosts[i], releases[i], hvo);
+            groups[{releases[i], hvo ? (*hvo ? 1 : 0) : -1}] += boots[i];
         },
-        hosts, releases, hvos);
+        hosts, releases, hvos, boots);
     t.families = families.families();
+    for (const auto& [key, count] : groups)
+        t.groups.push_back({key.first,
+                            key.second < 0 ? std::nullopt : std::optional<bool>(key.second == 1),
+                            static_cast<int>(count)});
 }
 
 std::vector<model::fleet::SetAsideBoots> tally_set_aside(soci::session& sql, BootQuery q) {
@@ -555,12 +512,10 @@ model::fleet::BootTally tally_stored_boots(soci::session& sql, Dialect dialect,
         read.emplace(sql, dialect);
         sql << "SET LOCAL work_mem = '" + std::to_string(kTallyWorkMemMb) + "MB'";
     }
-    const TallyTable table(sql, dialect, sku_key);
-    const BootSource source(dialect, joined_names(sql, hosts));
+    const BootSource source(dialect, sku_key, joined_names(sql, sku_key, hosts));
     model::fleet::BootTally t;
     BootQuery q = source.counted(virtual_machines_count);
-    tally_groups(sql, q, t);
-    tally_families(sql, q, t);
+    tally_groups_and_families(sql, q, t);
     if (!virtual_machines_count)
         t.virtual_boots = tally_set_aside(sql, source.virtual_machines());
     if (!source.aliases.empty())

@@ -183,6 +183,9 @@ void FleetDb::migrate() {
     if (target_.dialect == Dialect::postgresql) {
         int one = 0;  // two first opens at once: the second waits, then finds the schema made
         *sql_ << "SELECT 1 FROM (SELECT pg_advisory_xact_lock(4711)) AS l", soci::into(one);
+        // A statement that makes what is there already (IF NOT EXISTS) says so as a notice,
+        // which the server sends and libpq prints on stderr: not news to whoever opens it.
+        *sql_ << "SET LOCAL client_min_messages = warning";
     }
     version = schema_version();
     refuse_newer(version);

@@ -163,6 +163,10 @@ const std::vector<std::vector<std::string>> kMigrations = {
         "DELETE FROM sku_answers",
         "ALTER TABLE sku_answers ADD COLUMN fit TEXT NOT NULL DEFAULT '{}'",
     },
+    {
+        // Each boot says whether a report of its SKU names its host, kept so by the database
+        // itself (boot_reported_migration below).
+    },
 };
 
 std::string with_dialect(std::string sql, Dialect dialect);
@@ -424,6 +428,126 @@ std::vector<std::string> boot_rules_migration(Dialect d, int version) {
     return out;
 }
 
+// Migration 18 (docs/fleet.md "Boots at fleet size"): boot_records.reported, 1 where a run of
+// the boot's SKU names its host (a host the SKU's reports name, the only boots its answer
+// counts), kept so by triggers on every table it depends on, whoever writes them: the boots'
+// own (an insert, or an update of the host, the SKU or the flag itself), the runs' (added,
+// forgotten, moved to another host or SKU), the hosts' names and the SKUs' keys. A tally then
+// reads the SKU's counted boots from one index, without looking up its reporting hosts. On
+// PostgreSQL a boot's flag is set before the row is written; SQLite's triggers cannot change the
+// row being written, so they put it right just after. Either way a flag that is wrong is flipped,
+// and one that is right is not written again.
+std::vector<std::string> boot_reported_migration(Dialect d) {
+    const bool pg = d == Dialect::postgresql;
+    // Inside PostgreSQL's trigger functions every table is named with the schema the migration
+    // ran in (format's %1$I), so a caller's search_path cannot put another table first.
+    const std::string in = pg ? "%1$I." : "";
+    // The host's runs are searched by host, and their SKU compared: a host has few runs, a SKU
+    // many. The unary plus keeps SQLite, which has no statistics, from searching them by SKU
+    // instead (runs_by_sku holds the host too), which made each boot read all of its SKU's runs.
+    const auto named = [&](const std::string& host, const std::string& sku, bool qualify) {
+        const std::string t = qualify ? in : "";
+        return "EXISTS (SELECT 1 FROM " + t + "hosts h JOIN " + t +
+               "runs r ON r.host_id = h.id WHERE h.hostname = " + host +
+               " AND +r.sku_id = (SELECT s.id FROM " + t + "skus s WHERE s.sku_key = " + sku +
+               "))";
+    };
+    const auto reported = [&](const std::string& host, const std::string& sku, bool qualify) {
+        return "CASE WHEN " + named(host, sku, qualify) + " THEN 1 ELSE 0 END";
+    };
+    // The flag of the boots `where` selects flipped where it is wrong.
+    const auto put_right = [&](const std::string& where) {
+        return "UPDATE " + in + "boot_records SET reported = 1 - reported WHERE " + where +
+               " AND reported <> " + reported("boot_records.host", "boot_records.sku_key", true);
+    };
+    // The boots of a run's host and SKU.
+    const auto of_run = [&](const std::string& row) {
+        return "host = (SELECT hostname FROM " + in + "hosts WHERE id = " + row +
+               ".host_id) AND sku_key = (SELECT sku_key FROM " + in + "skus WHERE id = " + row +
+               ".sku_id)";
+    };
+    const std::string of_hosts = "host IN (OLD.hostname, NEW.hostname)";
+    const std::string of_skus = "sku_key IN (OLD.sku_key, NEW.sku_key)";
+    std::vector<std::string> out;
+    out.push_back(
+        "ALTER TABLE boot_records ADD COLUMN reported INTEGER NOT NULL DEFAULT 0"
+        " CHECK (reported IN (0, 1))");
+    // Each boot looks its host and SKU up by their unique names, and the host's runs by host.
+    out.push_back("UPDATE boot_records SET reported = 1 WHERE " +
+                  named("boot_records.host", "boot_records.sku_key", false));
+    // The tally's index with the flag after the SKU: a SKU's counted boots are one range of it,
+    // in the order the tally groups them.
+    out.push_back("DROP INDEX IF EXISTS boot_records_tally");
+    out.push_back(with_dialect(
+        "CREATE INDEX boot_records_tally ON boot_records (sku_key, reported, threads,"
+        " host{bytes}, kernel_release, hvo, milliseconds, pool_pages, line_present,"
+        " virtualization, id)",
+        d));
+    // What a change of a run or a host's name finds its boots by.
+    out.push_back("CREATE INDEX IF NOT EXISTS boot_records_by_host ON boot_records (host, sku_key)");
+    // Triggers of before are replaced: a database taken back to an older version by hand (the
+    // tests do) keeps them.
+    struct Trigger {
+        const char* name;
+        const char* table;
+        const char* when;  // SQLite's; PostgreSQL's fires on each of them at once
+        std::vector<std::string> body;
+    };
+    if (!pg) {
+        const std::vector<Trigger> triggers = {
+            {"boot_records_reported_insert", "boot_records", "AFTER INSERT",
+             {put_right("id = NEW.id")}},
+            {"boot_records_reported_update", "boot_records",
+             "AFTER UPDATE OF host, sku_key, reported",
+             {put_right("id = NEW.id")}},
+            {"runs_report_boots_insert", "runs", "AFTER INSERT", {put_right(of_run("NEW"))}},
+            {"runs_report_boots_delete", "runs", "AFTER DELETE", {put_right(of_run("OLD"))}},
+            {"runs_report_boots_update", "runs", "AFTER UPDATE OF host_id, sku_id",
+             {put_right(of_run("OLD")), put_right(of_run("NEW"))}},
+            {"hosts_report_boots", "hosts", "AFTER UPDATE OF hostname", {put_right(of_hosts)}},
+            {"skus_report_boots", "skus", "AFTER UPDATE OF sku_key", {put_right(of_skus)}},
+        };
+        for (const auto& t : triggers) {
+            std::string body;
+            for (const auto& statement : t.body)
+                body += " " + statement + ";";
+            out.push_back(std::string("DROP TRIGGER IF EXISTS ") + t.name);
+            out.push_back(std::string("CREATE TRIGGER ") + t.name + " " + t.when + " ON " +
+                          t.table + " BEGIN" + body + " END");
+        }
+        return out;
+    }
+    // PostgreSQL: one function per table, made in the migration's schema.
+    const auto function = [&](const std::string& name, const std::string& body) {
+        return "DO $do$ BEGIN EXECUTE format($f$CREATE OR REPLACE FUNCTION %1$I." + name +
+               "() RETURNS trigger LANGUAGE plpgsql AS $body$ BEGIN " + body +
+               " END $body$$f$, current_schema()); END $do$";
+    };
+    const auto trigger = [&](const std::string& name, const std::string& table,
+                             const std::string& when, const std::string& fn) {
+        out.push_back("DROP TRIGGER IF EXISTS " + name + " ON " + table);
+        out.push_back("CREATE TRIGGER " + name + " " + when + " ON " + table +
+                      " FOR EACH ROW EXECUTE FUNCTION " + fn + "()");
+    };
+    out.push_back(function("hugetune_boot_reported",
+                           "NEW.reported := " + reported("NEW.host", "NEW.sku_key", true) +
+                               "; RETURN NEW;"));
+    trigger("boot_records_reported", "boot_records",
+            "BEFORE INSERT OR UPDATE OF host, sku_key, reported", "hugetune_boot_reported");
+    out.push_back(function("hugetune_run_reports_boots",
+                           "IF TG_OP <> 'INSERT' THEN " + put_right(of_run("OLD")) +
+                               "; END IF; IF TG_OP <> 'DELETE' THEN " +
+                               put_right(of_run("NEW")) + "; END IF; RETURN NULL;"));
+    trigger("runs_report_boots", "runs", "AFTER INSERT OR DELETE OR UPDATE OF host_id, sku_id",
+            "hugetune_run_reports_boots");
+    out.push_back(function("hugetune_host_reports_boots", put_right(of_hosts) + "; RETURN NULL;"));
+    trigger("hosts_report_boots", "hosts", "AFTER UPDATE OF hostname",
+            "hugetune_host_reports_boots");
+    out.push_back(function("hugetune_sku_reports_boots", put_right(of_skus) + "; RETURN NULL;"));
+    trigger("skus_report_boots", "skus", "AFTER UPDATE OF sku_key", "hugetune_sku_reports_boots");
+    return out;
+}
+
 std::string with_dialect(std::string sql, Dialect dialect) {
     const std::string id = dialect == Dialect::sqlite
                                ? "id INTEGER PRIMARY KEY"
@@ -447,6 +571,8 @@ std::vector<std::string> migration_statements(int version, Dialect dialect) {
         out.push_back(with_dialect(sql, dialect));
     if (version == kBootRulesVersion || version == kBootVirtualizationVersion)
         return boot_rules_migration(dialect, version);
+    if (version == kBootReportedVersion)
+        return boot_reported_migration(dialect);
     return out;
 }
 

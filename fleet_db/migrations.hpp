@@ -77,4 +77,9 @@ inline constexpr const char* kAddBootRecordArguments =
 // arguments and the role's right to it kept), the host it stores in its canonical form.
 inline constexpr int kBootVirtualizationVersion = 14;
 
+// Migration 18 adds boot_records.reported: 1 where a run of the boot's SKU names its host, kept
+// so by triggers on boot_records, runs, hosts and skus (no writer sets it, so none can make it
+// disagree), so that a SKU's tally reads its counted boots from one index.
+inline constexpr int kBootReportedVersion = 18;
+
 }  // namespace hugetune::fleet_db

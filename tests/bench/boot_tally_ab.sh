@@ -4,7 +4,9 @@
 # round's time as boot-tally prints it; then whether the two tallies are the same bytes, and
 # whether the last database's tally is the same bytes as the first's. Each DB is a SQLite file or
 # a postgresql:// URL holding the SKU's reports and boots (tests/bench/fleet_boots.sh makes such
-# a fleet). Asserts nothing but that every tally ran.
+# a fleet), or two of them as OLD_DB::NEW_DB, each build's own (where NEW's schema is one that
+# OLD refuses: the same reports and boots, ingested by each). Asserts nothing but that every
+# tally ran.
 #     usage: tests/bench/boot_tally_ab.sh OLD_BOOT_TALLY NEW_BOOT_TALLY SKU ROUNDS DB...
 set -euo pipefail
 old=${1:?usage: boot_tally_ab.sh OLD_BOOT_TALLY NEW_BOOT_TALLY SKU ROUNDS DB...}
@@ -17,10 +19,12 @@ trap 'rm -rf "$work"' EXIT
 echo "SKU: $sku; load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 first=""
 for db in "$@"; do
+    old_db=${db%%::*} new_db=${db##*::}
     case $db in postgresql*) echo "PostgreSQL:" ;; *) echo "SQLite:" ;; esac
     for ((i = 1; i <= rounds; i++)); do
         for side in old new; do
-            "${!side}" "$db" "$sku" database >"$work/$side.out" 2>"$work/$side.err" || {
+            db_of=${side}_db
+            "${!side}" "${!db_of}" "$sku" database >"$work/$side.out" 2>"$work/$side.err" || {
                 echo "boot_tally_ab: the $side tally failed: $(cat "$work/$side.err")"
                 exit 1
             }

@@ -126,6 +126,27 @@ c.commit()' "$1" "$2"
 }
 run_count() { db_sql "$1" "SELECT COUNT(*) FROM runs"; }
 
+# undo_boot_reported DB: what migration 18 made taken away (boot_records.reported, its index and
+# the triggers that keep it), for a test that takes a database back to an older version.
+undo_boot_reported() {
+    local db=$1 t
+    if [[ $db == postgresql://* ]]; then
+        for t in runs hosts skus; do
+            db_sql "$db" "DROP TRIGGER IF EXISTS ${t}_report_boots ON $t" >/dev/null
+        done
+        db_sql "$db" "ALTER TABLE IF EXISTS boot_records DROP COLUMN IF EXISTS reported CASCADE" >/dev/null
+        return
+    fi
+    for t in $(db_sql "$db" "SELECT name FROM sqlite_master WHERE type = 'trigger' AND sql LIKE '%reported%'"); do
+        db_sql "$db" "DROP TRIGGER $t" >/dev/null
+    done
+    db_sql "$db" "DROP INDEX IF EXISTS boot_records_tally" >/dev/null
+    db_sql "$db" "DROP INDEX IF EXISTS boot_records_by_host" >/dev/null
+    if [[ $(db_sql "$db" "SELECT COUNT(*) FROM pragma_table_info('boot_records') WHERE name = 'reported'") == 1 ]]; then
+        db_sql "$db" "ALTER TABLE boot_records DROP COLUMN reported" >/dev/null
+    fi
+}
+
 # sku_key_of REPORT: the report's SKU key as hugetune prints it (docs/fleet.md); init_on_alloc
 # from the sku block, else, for reports made before it was there, from the kernel block.
 sku_key_of() {
@@ -407,6 +428,7 @@ print(max(calendar.timegm(time.strptime(json.load(open(f))["generated_at"], "%Y-
     # to the latest on open, its verifications carried over under their blocks' hashes.
     local latest
     latest=$(db_sql "$db" "SELECT version FROM schema_info")
+    undo_boot_reported "$db"
     db_sql "$db" "CREATE TABLE verifications_1 (run_id BIGINT PRIMARY KEY REFERENCES runs(id), verified INTEGER NOT NULL, measured_ms DOUBLE PRECISION, threads INTEGER, predicted_ms DOUBLE PRECISION, ratio DOUBLE PRECISION, kernel_release TEXT, boot_id TEXT, block TEXT NOT NULL)" >/dev/null
     db_sql "$db" "INSERT INTO verifications_1 SELECT run_id, verified, measured_ms, threads, predicted_ms, ratio, kernel_release, boot_id, block FROM verifications v WHERE v.id = (SELECT MIN(w.id) FROM verifications w WHERE w.run_id = v.run_id)" >/dev/null
     db_sql "$db" "DROP TABLE verifications" >/dev/null
@@ -755,6 +777,7 @@ digests_suite() {
     # A database of before the digests (version 6; 7 adds them): each run gets its digest
     # when it is opened.
     before=$(db_sql "$db" "SELECT version FROM schema_info")
+    undo_boot_reported "$db"
     db_sql "$db" "DROP TABLE run_digests" >/dev/null
     db_sql "$db" "DROP TABLE boot_records" >/dev/null
     db_sql "$db" "DROP TABLE canary_plans" >/dev/null
@@ -848,6 +871,7 @@ host_names_suite() {
     expect 0 "$bin" fleet ingest --db "$old" "$d/old-1.json" "$d/old-2.json"
     db_sql "$old" "UPDATE hosts SET hostname = 'WEB-17.' WHERE hostname = 'old-17'" >/dev/null
     # Version 5, before the host-name rule (6) and the digests (7).
+    undo_boot_reported "$old"
     db_sql "$old" "DROP TABLE run_digests" >/dev/null
     db_sql "$old" "DROP TABLE boot_records" >/dev/null
     db_sql "$old" "DROP TABLE canary_plans" >/dev/null
@@ -929,10 +953,11 @@ json.dump(doc, open(sys.argv[1], "w"))' "$d/bad.json"
     # written again, and the hosts are the same.
     db_sql "$db" "UPDATE run_digests SET digest = replace(digest, '\"v\":3', '\"v\":2')" >/dev/null
     db_sql "$db" "ALTER TABLE sku_answers DROP COLUMN fit" >/dev/null  # migration 17's
+    undo_boot_reported "$db"
     db_sql "$db" "UPDATE schema_info SET version = 15" >/dev/null
     expect 0 "$bin" fleet hosts --db "$db" --sku "$sku" --json
     [[ $(json_field "$out" "$hosts") == "$want" ]] || fail "hosts after migration 16: $(cat "$out")"
-    [[ $(db_sql "$db" "SELECT version FROM schema_info") == 17 ]] || fail "not migrated to 17"
+    [[ $(db_sql "$db" "SELECT version FROM schema_info") == 18 ]] || fail "not migrated to 18"
     [[ $(db_sql "$db" "SELECT COUNT(*) FROM run_digests WHERE digest LIKE '%\"v\":3%' AND digest LIKE '%\"hardware\":%'") == \
         "$(run_count "$db")" ]] || fail "digests after migration 16: $(db_sql "$db" "SELECT digest FROM run_digests" | cut -c1-200)"
 }

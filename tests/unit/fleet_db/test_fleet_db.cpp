@@ -846,6 +846,30 @@ int count_of(sqlite3* sql, const std::string& query) {
     return n;
 }
 
+// What migration 18 made taken away (boot_records.reported, its indexes, the triggers that keep
+// it), for a test that takes a database back to an older version.
+void undo_boot_reported(sqlite3* sql) {
+    const auto exec = [&](const std::string& statement) {
+        INFO(statement);
+        REQUIRE(sqlite3_exec(sql, statement.c_str(), nullptr, nullptr, nullptr) == SQLITE_OK);
+    };
+    std::vector<std::string> triggers;
+    sqlite3_stmt* st = nullptr;
+    REQUIRE(sqlite3_prepare_v2(sql,
+                               "SELECT name FROM sqlite_master WHERE type = 'trigger' AND sql"
+                               " LIKE '%reported%'",
+                               -1, &st, nullptr) == SQLITE_OK);
+    while (sqlite3_step(st) == SQLITE_ROW)
+        triggers.emplace_back(reinterpret_cast<const char*>(sqlite3_column_text(st, 0)));
+    sqlite3_finalize(st);
+    REQUIRE(triggers.size() == 7);
+    for (const auto& name : triggers)
+        exec("DROP TRIGGER " + name);
+    exec("DROP INDEX boot_records_tally");
+    exec("DROP INDEX boot_records_by_host");
+    exec("ALTER TABLE boot_records DROP COLUMN reported");
+}
+
 }  // namespace
 
 TEST_CASE("fleet db: a SKU's runs read a few at a time come whole and in order, as read at once") {
@@ -1085,6 +1109,7 @@ TEST_CASE("fleet db: boot rows of before the clock and host rules are carried ov
     };
     // boot_records as versions 9 and 11 made it, before any rule: a record of version 1 (no
     // virtualization), one of 2099 and one of year 0000.
+    undo_boot_reported(sql);
     REQUIRE(exec("DROP TABLE boot_records"));
     for (const int version : {9, 11})
         for (const auto& statement : migration_statements(version, Dialect::sqlite))
@@ -1143,6 +1168,7 @@ TEST_CASE("fleet db: migration 16 writes each digest again with its run's hardwa
         exec("UPDATE run_digests SET digest = json_set(json_remove(digest, '$.hardware'),"
              " '$.v', 2)"));
     REQUIRE(exec("ALTER TABLE sku_answers DROP COLUMN fit"));  // migration 17's
+    undo_boot_reported(sql);
     REQUIRE(exec("INSERT INTO sku_answers (sku_id, inputs, answer) SELECT id, 'x', 'y' FROM skus"));
     REQUIRE(exec("UPDATE schema_info SET version = 15"));
     REQUIRE(count_of(sql, "SELECT COUNT(*) FROM run_digests WHERE digest LIKE '%\"hardware\"%'") ==
@@ -1164,4 +1190,100 @@ TEST_CASE("fleet db: migration 16 writes each digest again with its run's hardwa
                    " '%\"hardware\":[\"machine_id\",%'") == 1);
     CHECK(count_of(sql, "SELECT COUNT(*) FROM sku_answers") == 0);
     sqlite3_close(sql);
+}
+
+TEST_CASE("fleet db: a boot counts while a run of its SKU names its host, whoever changes what") {
+    TempDb t;
+    std::string key;
+    {
+        auto db = FleetDb::open(t.target(), true);
+        db.ingest({own_report_of("host-0")});
+        key = db.sku_keys().at(0);
+        auto batch = db.begin_ingest();
+        int serial = 0;
+        for (const std::string host : {"host-0", "late-1", "ghost"}) {
+            hugetune::model::BootRecord r;
+            r.recorded_at = "2026-12-03T10:00:00Z";
+            r.host = host;
+            r.sku = hugetune::model::fleet::parse_sku_key(key);
+            char id[40];
+            std::snprintf(id, sizeof id, "00000000-0000-4000-8000-%012x", ++serial);
+            r.boot_id = id;
+            r.kernel_release = "6.15.3";
+            r.pool = hugetune::model::BootRecordPool{8192, 2048};
+            r.threads = 16;
+            r.milliseconds = 500;
+            r.allocation_line.present = true;
+            r.allocation_line.text = "HugeTLB: allocation took 500ms with"
+                                     " hugepage_allocation_threads=16";
+            batch.store(intake_boot("boots.jsonl", r));
+        }
+        batch.commit();
+        CHECK(db.boot_tally(key, report_hosts(db, key)).host_medians.size() == 1);
+        // late-1's report comes after its boot: the boot counts from then on.
+        db.ingest({own_report_of("late-1")});
+        const auto tally = db.boot_tally(key, report_hosts(db, key));
+        REQUIRE(tally.host_medians.size() == 2);
+        CHECK(tally.host_medians[1].host == "late-1");
+    }
+    sqlite3* sql = nullptr;
+    REQUIRE(sqlite3_open((t.dir / "fleet.db").c_str(), &sql) == SQLITE_OK);
+    const auto exec = [&](const std::string& statement) {
+        INFO(statement);
+        REQUIRE(sqlite3_exec(sql, statement.c_str(), nullptr, nullptr, nullptr) == SQLITE_OK);
+    };
+    const auto reported = [&](const std::string& host) {
+        return count_of(sql, "SELECT reported FROM boot_records WHERE host = '" + host + "'");
+    };
+    CHECK(reported("host-0") == 1);
+    CHECK(reported("late-1") == 1);
+    CHECK(reported("ghost") == 0);
+    // A writer that sets the flag itself is put right, on insert and on update.
+    exec("UPDATE boot_records SET reported = 0 WHERE host = 'host-0'");
+    exec("UPDATE boot_records SET reported = 1 WHERE host = 'ghost'");
+    CHECK(reported("host-0") == 1);
+    CHECK(reported("ghost") == 0);
+    exec("INSERT INTO boot_records (boot_key, host, sku_key, boot_id, kernel_release, pool_pages,"
+         " page_size_kb, threads, milliseconds, line_present, recorded_at, record, reported)"
+         " SELECT 'boot ghost-2 ' || replace(boot_id, '3', '9'), 'ghost-2', sku_key,"
+         " replace(boot_id, '3', '9'), kernel_release, pool_pages, page_size_kb, threads,"
+         " milliseconds, 1, recorded_at, replace(replace(record, '\"ghost\"', '\"ghost-2\"'),"
+         " boot_id, replace(boot_id, '3', '9')), 1 FROM boot_records WHERE host = 'ghost'");
+    CHECK(reported("ghost-2") == 0);
+    // late-1's run moved to another SKU, its host renamed, the run moved back, the name back.
+    exec("INSERT INTO skus (sku_key, microarch, nodes, hardware_threads_per_node,"
+         " memory_per_node_gib, page_size_kb) VALUES ('other', 'zen4', 1, 1, 1, 2048)");
+    const std::string late_run =
+        "host_id = (SELECT id FROM hosts WHERE hostname IN ('late-1', 'late-2'))";
+    exec("UPDATE runs SET sku_id = (SELECT id FROM skus WHERE sku_key = 'other') WHERE " +
+         late_run);
+    CHECK(reported("late-1") == 0);
+    exec("UPDATE hosts SET hostname = 'late-2' WHERE hostname = 'late-1'");
+    exec("UPDATE runs SET sku_id = (SELECT id FROM skus WHERE sku_key = '" + key + "') WHERE " +
+         late_run);
+    CHECK(reported("late-1") == 0);  // its run is late-2's now
+    exec("UPDATE hosts SET hostname = 'late-1' WHERE hostname = 'late-2'");
+    CHECK(reported("late-1") == 1);
+    // The SKU's key renamed: no run of the boots' SKU is left.
+    exec("UPDATE skus SET sku_key = 'renamed' WHERE sku_key = '" + key + "'");
+    CHECK(reported("host-0") == 0);
+    exec("UPDATE skus SET sku_key = '" + key + "' WHERE sku_key = 'renamed'");
+    CHECK(reported("host-0") == 1);
+    sqlite3_close(sql);
+    // The runs forgotten by their tool version, which names no boot: the boots stay, counted for
+    // nothing.
+    auto db = FleetDb::open(t.target(), true);
+    RunSelection of_host;
+    of_host.host = "host-0";
+    const auto runs = db.list_runs(of_host);
+    REQUIRE(runs.size() == 1);
+    RunSelection by_tool;
+    by_tool.tool_version = runs[0].tool_version;
+    CHECK(db.forget_runs(by_tool, false).runs.size() == 2);
+    CHECK(db.boot_tally(key, report_hosts(db, key)).host_medians.empty());
+    sqlite3* again = nullptr;
+    REQUIRE(sqlite3_open((t.dir / "fleet.db").c_str(), &again) == SQLITE_OK);
+    CHECK(count_of(again, "SELECT COUNT(*) FROM boot_records") == 4);
+    CHECK(count_of(again, "SELECT COUNT(*) FROM boot_records WHERE reported = 1") == 0);
+    sqlite3_close(again);
 }
