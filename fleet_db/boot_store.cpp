@@ -72,11 +72,16 @@ soci::statement prepare_boot_insert(soci::session& sql, Dialect dialect, BootRow
     const std::string values =
         "(:key, :host, :sku, :boot, :kernel, :pages, :page_kb, :threads, :ms, :present, :absent,"
         " :ioa, :hvo, :expected, :at, :record)";
+    // SQLite's row says itself whether a report names its host, as the trigger that puts a
+    // wrong mark right after the insert would (migration 18): then that trigger writes nothing.
+    // PostgreSQL's trigger sets the mark before the row is written.
     const std::string text = dialect == Dialect::postgresql
                                  ? std::string("SELECT ") + kAddBootRecordFunction + values
                                  : std::string("INSERT INTO boot_records (") + kBootColumns +
-                                       ") VALUES " + values +
-                                       " ON CONFLICT (boot_key) DO NOTHING RETURNING 1";
+                                       ", reported) VALUES " + values.substr(0, values.size() - 1) +
+                                       ", " + boot_reported_sql(":host", ":sku") +
+                                       ") ON CONFLICT (boot_key) DO NOTHING RETURNING 1";
+    // SQLite binds a name that appears twice once (:host, :sku).
     return (sql.prepare << text, soci::into(added, added_ind), soci::use(row.boot_key),
             soci::use(row.host, row.host_ind), soci::use(row.sku_key, row.sku_ind),
             soci::use(row.boot_id, row.boot_id_ind), soci::use(row.kernel_release, row.kernel_ind),
@@ -265,7 +270,7 @@ std::string in_vm() {
 // ambiguous, those names are joined in with their hosts (a JSON object, `aliases`), null where
 // ambiguous, and a boot under any of them is its host's.
 struct BootSource {
-    std::string aliases;    // empty: every name counted is its own host's
+    std::string aliases;  // empty: every name counted is its own host's
     std::string sku_key;
     std::string from;       // " FROM ... WHERE ..." of the boots counted, VMs among them
     std::string ambiguous;  // the same of the boots under an ambiguous name

@@ -428,6 +428,23 @@ std::vector<std::string> boot_rules_migration(Dialect d, int version) {
     return out;
 }
 
+}  // namespace
+
+// The host's runs are searched by host, and their SKU compared: a host has few runs, a SKU many.
+// The unary plus keeps SQLite, which has no statistics, from searching them by SKU instead
+// (runs_by_sku holds the host too), which made each boot read all of its SKU's runs.
+std::string boot_reported_sql(const std::string& host, const std::string& sku,
+                              const std::string& schema, bool as_number) {
+    const std::string t = schema;
+    const std::string exists = "EXISTS (SELECT 1 FROM " + t + "hosts h JOIN " + t +
+                               "runs r ON r.host_id = h.id WHERE h.hostname = " + host +
+                               " AND +r.sku_id = (SELECT s.id FROM " + t +
+                               "skus s WHERE s.sku_key = " + sku + "))";
+    return as_number ? "CASE WHEN " + exists + " THEN 1 ELSE 0 END" : exists;
+}
+
+namespace {
+
 // Migration 18 (docs/fleet.md "Boots at fleet size"): boot_records.reported, 1 where a run of
 // the boot's SKU names its host (a host the SKU's reports name, the only boots its answer
 // counts), kept so by triggers on every table it depends on, whoever writes them: the boots'
@@ -442,18 +459,11 @@ std::vector<std::string> boot_reported_migration(Dialect d) {
     // Inside PostgreSQL's trigger functions every table is named with the schema the migration
     // ran in (format's %1$I), so a caller's search_path cannot put another table first.
     const std::string in = pg ? "%1$I." : "";
-    // The host's runs are searched by host, and their SKU compared: a host has few runs, a SKU
-    // many. The unary plus keeps SQLite, which has no statistics, from searching them by SKU
-    // instead (runs_by_sku holds the host too), which made each boot read all of its SKU's runs.
     const auto named = [&](const std::string& host, const std::string& sku, bool qualify) {
-        const std::string t = qualify ? in : "";
-        return "EXISTS (SELECT 1 FROM " + t + "hosts h JOIN " + t +
-               "runs r ON r.host_id = h.id WHERE h.hostname = " + host +
-               " AND +r.sku_id = (SELECT s.id FROM " + t + "skus s WHERE s.sku_key = " + sku +
-               "))";
+        return boot_reported_sql(host, sku, qualify ? in : "", false);
     };
     const auto reported = [&](const std::string& host, const std::string& sku, bool qualify) {
-        return "CASE WHEN " + named(host, sku, qualify) + " THEN 1 ELSE 0 END";
+        return boot_reported_sql(host, sku, qualify ? in : "");
     };
     // The flag of the boots `where` selects flipped where it is wrong.
     const auto put_right = [&](const std::string& where) {
@@ -478,34 +488,44 @@ std::vector<std::string> boot_reported_migration(Dialect d) {
     // The tally's index with the flag after the SKU: a SKU's counted boots are one range of it,
     // in the order the tally groups them.
     out.push_back("DROP INDEX IF EXISTS boot_records_tally");
-    out.push_back(with_dialect(
-        "CREATE INDEX boot_records_tally ON boot_records (sku_key, reported, threads,"
-        " host{bytes}, kernel_release, hvo, milliseconds, pool_pages, line_present,"
-        " virtualization, id)",
-        d));
+    out.push_back(
+        with_dialect("CREATE INDEX boot_records_tally ON boot_records (sku_key, reported, threads,"
+                     " host{bytes}, kernel_release, hvo, milliseconds, pool_pages, line_present,"
+                     " virtualization, id)",
+                     d));
     // What a change of a run or a host's name finds its boots by.
-    out.push_back("CREATE INDEX IF NOT EXISTS boot_records_by_host ON boot_records (host, sku_key)");
+    out.push_back(
+        "CREATE INDEX IF NOT EXISTS boot_records_by_host ON boot_records (host, sku_key)");
     // Triggers of before are replaced: a database taken back to an older version by hand (the
     // tests do) keeps them.
     struct Trigger {
         const char* name;
         const char* table;
-        const char* when;  // SQLite's; PostgreSQL's fires on each of them at once
+        const char* when;       // SQLite's; PostgreSQL's fires on each of them at once
+        std::string condition;  // SQLite's WHEN, if any
         std::vector<std::string> body;
     };
+    // A boot's own row: the trigger fires only where its mark is wrong (hugetune's own insert
+    // sets it right, boot_store.cpp), and flips it.
+    const std::string wrong_mark = "NEW.reported <> " + reported("NEW.host", "NEW.sku_key", false);
+    const std::string flip = "UPDATE boot_records SET reported = 1 - reported WHERE id = NEW.id";
     if (!pg) {
         const std::vector<Trigger> triggers = {
-            {"boot_records_reported_insert", "boot_records", "AFTER INSERT",
-             {put_right("id = NEW.id")}},
-            {"boot_records_reported_update", "boot_records",
+            {"boot_records_reported_insert", "boot_records", "AFTER INSERT", wrong_mark, {flip}},
+            {"boot_records_reported_update",
+             "boot_records",
              "AFTER UPDATE OF host, sku_key, reported",
-             {put_right("id = NEW.id")}},
-            {"runs_report_boots_insert", "runs", "AFTER INSERT", {put_right(of_run("NEW"))}},
-            {"runs_report_boots_delete", "runs", "AFTER DELETE", {put_right(of_run("OLD"))}},
-            {"runs_report_boots_update", "runs", "AFTER UPDATE OF host_id, sku_id",
+             wrong_mark,
+             {flip}},
+            {"runs_report_boots_insert", "runs", "AFTER INSERT", "", {put_right(of_run("NEW"))}},
+            {"runs_report_boots_delete", "runs", "AFTER DELETE", "", {put_right(of_run("OLD"))}},
+            {"runs_report_boots_update",
+             "runs",
+             "AFTER UPDATE OF host_id, sku_id",
+             "",
              {put_right(of_run("OLD")), put_right(of_run("NEW"))}},
-            {"hosts_report_boots", "hosts", "AFTER UPDATE OF hostname", {put_right(of_hosts)}},
-            {"skus_report_boots", "skus", "AFTER UPDATE OF sku_key", {put_right(of_skus)}},
+            {"hosts_report_boots", "hosts", "AFTER UPDATE OF hostname", "", {put_right(of_hosts)}},
+            {"skus_report_boots", "skus", "AFTER UPDATE OF sku_key", "", {put_right(of_skus)}},
         };
         for (const auto& t : triggers) {
             std::string body;
@@ -513,7 +533,8 @@ std::vector<std::string> boot_reported_migration(Dialect d) {
                 body += " " + statement + ";";
             out.push_back(std::string("DROP TRIGGER IF EXISTS ") + t.name);
             out.push_back(std::string("CREATE TRIGGER ") + t.name + " " + t.when + " ON " +
-                          t.table + " BEGIN" + body + " END");
+                          t.table + (t.condition.empty() ? "" : " WHEN " + t.condition) + " BEGIN" +
+                          body + " END");
         }
         return out;
     }
@@ -529,15 +550,15 @@ std::vector<std::string> boot_reported_migration(Dialect d) {
         out.push_back("CREATE TRIGGER " + name + " " + when + " ON " + table +
                       " FOR EACH ROW EXECUTE FUNCTION " + fn + "()");
     };
-    out.push_back(function("hugetune_boot_reported",
-                           "NEW.reported := " + reported("NEW.host", "NEW.sku_key", true) +
-                               "; RETURN NEW;"));
+    out.push_back(
+        function("hugetune_boot_reported",
+                 "NEW.reported := " + reported("NEW.host", "NEW.sku_key", true) + "; RETURN NEW;"));
     trigger("boot_records_reported", "boot_records",
             "BEFORE INSERT OR UPDATE OF host, sku_key, reported", "hugetune_boot_reported");
     out.push_back(function("hugetune_run_reports_boots",
                            "IF TG_OP <> 'INSERT' THEN " + put_right(of_run("OLD")) +
-                               "; END IF; IF TG_OP <> 'DELETE' THEN " +
-                               put_right(of_run("NEW")) + "; END IF; RETURN NULL;"));
+                               "; END IF; IF TG_OP <> 'DELETE' THEN " + put_right(of_run("NEW")) +
+                               "; END IF; RETURN NULL;"));
     trigger("runs_report_boots", "runs", "AFTER INSERT OR DELETE OR UPDATE OF host_id, sku_id",
             "hugetune_run_reports_boots");
     out.push_back(function("hugetune_host_reports_boots", put_right(of_hosts) + "; RETURN NULL;"));

@@ -81,5 +81,10 @@ inline constexpr int kBootVirtualizationVersion = 14;
 // so by triggers on boot_records, runs, hosts and skus (no writer sets it, so none can make it
 // disagree), so that a SKU's tally reads its counted boots from one index.
 inline constexpr int kBootReportedVersion = 18;
+// boot_records.reported of a boot of `host` and `sku` (SQL expressions), as migration 18's
+// triggers compute it: 1 where a run of that SKU names that host, else 0 (`as_number`), or the
+// condition alone. `schema`: the tables' schema and a dot, or empty.
+std::string boot_reported_sql(const std::string& host, const std::string& sku,
+                              const std::string& schema = "", bool as_number = true);
 
 }  // namespace hugetune::fleet_db

@@ -1214,8 +1214,9 @@ TEST_CASE("fleet db: a boot counts while a run of its SKU names its host, whoeve
             r.threads = 16;
             r.milliseconds = 500;
             r.allocation_line.present = true;
-            r.allocation_line.text = "HugeTLB: allocation took 500ms with"
-                                     " hugepage_allocation_threads=16";
+            r.allocation_line.text =
+                "HugeTLB: allocation took 500ms with"
+                " hugepage_allocation_threads=16";
             batch.store(intake_boot("boots.jsonl", r));
         }
         batch.commit();
@@ -1243,16 +1244,18 @@ TEST_CASE("fleet db: a boot counts while a run of its SKU names its host, whoeve
     exec("UPDATE boot_records SET reported = 1 WHERE host = 'ghost'");
     CHECK(reported("host-0") == 1);
     CHECK(reported("ghost") == 0);
-    exec("INSERT INTO boot_records (boot_key, host, sku_key, boot_id, kernel_release, pool_pages,"
-         " page_size_kb, threads, milliseconds, line_present, recorded_at, record, reported)"
-         " SELECT 'boot ghost-2 ' || replace(boot_id, '3', '9'), 'ghost-2', sku_key,"
-         " replace(boot_id, '3', '9'), kernel_release, pool_pages, page_size_kb, threads,"
-         " milliseconds, 1, recorded_at, replace(replace(record, '\"ghost\"', '\"ghost-2\"'),"
-         " boot_id, replace(boot_id, '3', '9')), 1 FROM boot_records WHERE host = 'ghost'");
+    exec(
+        "INSERT INTO boot_records (boot_key, host, sku_key, boot_id, kernel_release, pool_pages,"
+        " page_size_kb, threads, milliseconds, line_present, recorded_at, record, reported)"
+        " SELECT 'boot ghost-2 ' || replace(boot_id, '3', '9'), 'ghost-2', sku_key,"
+        " replace(boot_id, '3', '9'), kernel_release, pool_pages, page_size_kb, threads,"
+        " milliseconds, 1, recorded_at, replace(replace(record, '\"ghost\"', '\"ghost-2\"'),"
+        " boot_id, replace(boot_id, '3', '9')), 1 FROM boot_records WHERE host = 'ghost'");
     CHECK(reported("ghost-2") == 0);
     // late-1's run moved to another SKU, its host renamed, the run moved back, the name back.
-    exec("INSERT INTO skus (sku_key, microarch, nodes, hardware_threads_per_node,"
-         " memory_per_node_gib, page_size_kb) VALUES ('other', 'zen4', 1, 1, 1, 2048)");
+    exec(
+        "INSERT INTO skus (sku_key, microarch, nodes, hardware_threads_per_node,"
+        " memory_per_node_gib, page_size_kb) VALUES ('other', 'zen4', 1, 1, 1, 2048)");
     const std::string late_run =
         "host_id = (SELECT id FROM hosts WHERE hostname IN ('late-1', 'late-2'))";
     exec("UPDATE runs SET sku_id = (SELECT id FROM skus WHERE sku_key = 'other') WHERE " +
