@@ -181,6 +181,8 @@ def register_tally_statements(r):
 
 TALLY_AB = M + "fleet-boots-tally-ab-2026-12-06-report-hosts.txt"
 TALLY_TABLE_AB = M + "fleet-boots-tally-ab-2026-12-06-tally-table.txt"
+TALLY_REPORTED_AB = M + "fleet-boots-tally-ab-2026-12-07-reported.txt"
+BOOT_INGEST_REPORTED_AB = M + "fleet-boot-ingest-ab-2026-12-07-reported-{db}.txt"
 ANSWER_BOOTS_AB = M + "fleet-answer-boots-ab-2026-12-06-tally-table.txt"
 
 
@@ -198,16 +200,30 @@ def median_text(values, decimals):
 def register_tally_ab(r):
     """boot-tally's database tally before and after a change, the median of each side's rounds
     per database: the reporting hosts through the SKU's id (base, new), then the tally's
-    temporary table (old, new)."""
+    temporary table (old, new), then the database's own reported mark (old, new)."""
     def median_of(path, db, side):
         return median_text([float(t) for t in re.findall(
             rf"^{side} boot-tally: database \d+ host medians in ([\d.]+) s", db_part(r, path, db), re.M)], 2)
     for key, path, sides in (("tally_ab", TALLY_AB, ("base", "new")),
-                             ("tally_table_ab", TALLY_TABLE_AB, ("old", "new"))):
+                             ("tally_table_ab", TALLY_TABLE_AB, ("old", "new")),
+                             ("tally_reported_ab", TALLY_REPORTED_AB, ("old", "new"))):
         for db in ("postgresql", "sqlite"):
             for side in sides:
                 r.add(f"fleet.{key}.{db}.{side}_s", path,
                       lambda path=path, db=db, side=side: median_of(path, db, side))
+    # The boot records' ingest before and after the database kept the reported mark: each
+    # side's median rate and the new over the old.
+    for db in ("postgresql", "sqlite"):
+        path = BOOT_INGEST_REPORTED_AB.format(db=db)
+        median = r"^median: old (\d+) records/s, new (\d+) records/s, new/old ([\d.]+)$"
+        r.add(f"fleet.boot_ingest_reported_ab.{db}.old_rate", path,
+              lambda path=path, median=median: show(int(r.file(path).grab(median, 1)), 0, True))
+        r.add(f"fleet.boot_ingest_reported_ab.{db}.new_rate", path,
+              lambda path=path, median=median: show(int(r.file(path).grab(median, 2)), 0, True))
+        r.grab(f"fleet.boot_ingest_reported_ab.{db}.ratio", path, median, 3)
+    first = BOOT_INGEST_REPORTED_AB.format(db="sqlite-first-form")
+    r.grab("fleet.boot_ingest_reported_first_ab.sqlite.ratio", first,
+           r"^median: old \d+ records/s, new \d+ records/s, new/old ([\d.]+)$")
     # The whole answer with its boots, computed, before and after the temporary table.
     def answer(db, side, what):
         rounds = re.findall(rf"^{side}: ([\d.]+) s, peak (\d+) MB$", db_part(r, ANSWER_BOOTS_AB, db), re.M)

@@ -147,6 +147,14 @@ hostile_boots_suite() {
         psql -X -q -t -A "$writer" -c "$sql" >"$work/writer.out" 2>&1 && fail "the writer role inserted raw rows"
         grep -q "permission denied" "$work/writer.out" || fail "raw insert: $(cat "$work/writer.out")"
     fi
+    # Whoever writes the table cannot mark a ghost's boots as a reporting host's: the database's
+    # triggers put the mark right (schema version 18).
+    db_sql "$db" "UPDATE boot_records SET reported = 1 WHERE host LIKE 'ghost-%'" >/dev/null
+    [[ $(db_sql "$db" "SELECT COUNT(*) FROM boot_records WHERE host LIKE 'ghost-%'") -ge 300 &&
+        $(db_sql "$db" "SELECT COUNT(*) FROM boot_records WHERE host LIKE 'ghost-%' AND reported = 1") == 0 ]] ||
+        fail "ghosts' boots marked as reported: $(db_sql "$db" "SELECT COUNT(*) FROM boot_records WHERE reported = 1 AND host LIKE 'ghost-%'")"
+    [[ $(db_sql "$db" "SELECT COUNT(*) FROM boot_records b WHERE reported = 0 AND EXISTS (SELECT 1 FROM hosts h JOIN runs r ON r.host_id = h.id WHERE h.hostname = b.host)") == 0 ]] ||
+        fail "reporting hosts' boots not marked"
     answer_of "$db" "$sku" "$work/hostile-after"
     cmp -s "$work/hostile-before" "$work/hostile-after" ||
         fail "forged boots changed the answer: $(diff "$work/hostile-before" "$work/hostile-after")"
