@@ -516,12 +516,6 @@ model::fleet::BootTally tally_stored_boots(soci::session& sql, Dialect dialect,
         // than on disk (work_mem's default is 4 MB): for this transaction only.
         read.emplace(sql, dialect);
         sql << "SET LOCAL work_mem = '" + std::to_string(kTallyWorkMemMb) + "MB'";
-        // Every statement reads one range of the tally's index, in the order it groups. The
-        // planner cannot see that (the condition on virtualization is an expression it guesses
-        // at), and once the index has grown past its rows (boots deleted and added again) it
-        // took a parallel scan of the whole table with its records and a sort instead, which
-        // doubled the tally (docs/measurements/fleet-boots-bench-2026-12-07-reported.txt).
-        sql << "SET LOCAL enable_seqscan = off";
     }
     const BootSource source(dialect, sku_key, joined_names(sql, sku_key, hosts));
     model::fleet::BootTally t;
