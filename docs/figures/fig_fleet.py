@@ -221,6 +221,16 @@ def register_tally_ab(r):
         r.add(f"fleet.boot_ingest_reported_ab.{db}.new_rate", path,
               lambda path=path, median=median: show(int(r.file(path).grab(median, 2)), 0, True))
         r.grab(f"fleet.boot_ingest_reported_ab.{db}.ratio", path, median, 3)
+    # make bench's boots part: the database's tally alone, as boot-tally timed it.
+    for stem in ("fleet-boots-bench-2026-12-07-reported", "fleet-boots-bench-2026-12-07-reported-b",
+                 "fleet-boots-bench-2026-12-07-reported-seqscan-off"):
+        path = M + stem + ".txt"
+        for db, name in (("postgresql", "PostgreSQL"), ("sqlite", "SQLite")):
+            if stem.endswith("seqscan-off") and db == "sqlite":
+                continue  # a change to PostgreSQL's planner only
+            alone = rf"^{name}: boot-tally: database \d+ host medians in ([\d.]+) s"
+            r.add(f"fleet.{family_key(stem)[len('fleet_'):]}.{db}.tally_alone_s", path,
+                  lambda path=path, alone=alone: show(float(r.file(path).grab(alone)), 2))
     first = BOOT_INGEST_REPORTED_AB.format(db="sqlite-first-form")
     r.grab("fleet.boot_ingest_reported_first_ab.sqlite.ratio", first,
            r"^median: old \d+ records/s, new \d+ records/s, new/old ([\d.]+)$")

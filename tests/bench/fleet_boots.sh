@@ -82,7 +82,7 @@ measure() {
     rounds "$name: ingest of $records boot records (targets: at least 10,000 records/s into PostgreSQL, peak memory under 100 MB)" \
         "$bin" fleet ingest --db "$db" "$work/boots.jsonl"
     # The rounds deleted the boots and stored them again: PostgreSQL's indexes keep the pages of
-    # the dead entries beside the live ones (the tally's index three times one ingest's size),
+    # the dead entries beside the live ones (the tally's index several times one ingest's size),
     # which a fleet that only adds boots never sees, and the planner then reads the whole table
     # instead of the index (docs/measurements/fleet-boots-bench-2026-12-07-reported.txt). The
     # table as one ingest leaves it: rewritten (VACUUM FULL), then its pages marked visible, as
