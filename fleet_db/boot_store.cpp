@@ -251,10 +251,13 @@ struct BootQuery {
 // The memory PostgreSQL may sort a SKU's boots in (work_mem) before it spills to disk.
 constexpr int kTallyWorkMemMb = 64;
 
-// A SKU's boots with the kernel's line.
-constexpr const char* kLineBoots =
-    " WHERE sku_key = :k AND line_present = 1 AND host IS NOT NULL AND threads >= 1 AND"
+// A SKU's boots with the kernel's line: the condition, and a statement's WHERE of it.
+constexpr const char* kSkuLineBoots =
+    " sku_key = :k AND line_present = 1 AND host IS NOT NULL AND threads >= 1 AND"
     " milliseconds IS NOT NULL AND pool_pages > 0";
+std::string line_boots_where() {
+    return std::string(" WHERE") + kSkuLineBoots;
+}
 
 std::string not_in_vm() {
     return " AND COALESCE(virtualization, '" + std::string(model::kBareMetal) + "') = '" +
@@ -281,7 +284,7 @@ struct BootSource {
     BootSource(Dialect dialect, std::string sku, std::string joined)
         : aliases(std::move(joined)), sku_key(std::move(sku)) {
         if (aliases.empty()) {
-            from = std::string(" FROM boot_records") + kLineBoots + " AND reported = 1";
+            from = " FROM boot_records" + line_boots_where() + " AND reported = 1";
             return;
         }
         const std::string names = dialect == Dialect::postgresql
@@ -289,7 +292,7 @@ struct BootSource {
                                         " json_each_text(CAST(:a AS json))) a ON a.name = host"
                                       : " (SELECT key AS name, value AS machine FROM"
                                         " json_each(:a)) a ON a.name = host";
-        const std::string boots = std::string(kLineBoots).replace(0, 7, " AND ");
+        const std::string boots = std::string(" AND") + kSkuLineBoots;
         from = " FROM boot_records LEFT JOIN" + names +
                " WHERE (a.machine IS NOT NULL OR (a.name IS NULL AND reported = 1))" + boots;
         ambiguous = " FROM boot_records JOIN" + names + " WHERE a.machine IS NULL" + boots;
@@ -440,7 +443,7 @@ std::string joined_names(soci::session& sql, const std::string& sku_key,
         out[name] = host ? nlohmann::json(*host) : nlohmann::json(nullptr);
     BootQuery q;
     q.sku_key = sku_key;
-    q.where = std::string(" FROM boot_records") + kLineBoots + " AND reported = 0";
+    q.where = " FROM boot_records" + line_boots_where() + " AND reported = 0";
     std::vector<std::string> names;
     fetch_rows(
         sql, q, "SELECT DISTINCT host", "",
@@ -499,7 +502,7 @@ std::vector<model::fleet::SetAsideBoots> tally_set_aside(soci::session& sql, Boo
 }  // namespace
 
 std::string line_boots_condition() {
-    return std::string(" FROM boot_records") + kLineBoots + not_in_vm();
+    return " FROM boot_records" + line_boots_where() + not_in_vm();
 }
 
 std::size_t BootStore::copied() const {
