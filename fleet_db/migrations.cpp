@@ -435,10 +435,9 @@ std::vector<std::string> boot_rules_migration(Dialect d, int version) {
 // (runs_by_sku holds the host too), which made each boot read all of its SKU's runs.
 std::string boot_reported_sql(const std::string& host, const std::string& sku,
                               const std::string& schema, bool as_number) {
-    const std::string t = schema;
-    const std::string exists = "EXISTS (SELECT 1 FROM " + t + "hosts h JOIN " + t +
+    const std::string exists = "EXISTS (SELECT 1 FROM " + schema + "hosts h JOIN " + schema +
                                "runs r ON r.host_id = h.id WHERE h.hostname = " + host +
-                               " AND +r.sku_id = (SELECT s.id FROM " + t +
+                               " AND +r.sku_id = (SELECT s.id FROM " + schema +
                                "skus s WHERE s.sku_key = " + sku + "))";
     return as_number ? "CASE WHEN " + exists + " THEN 1 ELSE 0 END" : exists;
 }
@@ -448,11 +447,11 @@ namespace {
 // Migration 18 (docs/fleet.md "Boots at fleet size"): boot_records.reported, 1 where a run of
 // the boot's SKU names its host (a host the SKU's reports name, the only boots its answer
 // counts), kept so by triggers on every table it depends on, whoever writes them: the boots'
-// own (an insert, or an update of the host, the SKU or the flag itself), the runs' (added,
+// own (an insert, or an update of the host, the SKU or the mark itself), the runs' (added,
 // forgotten, moved to another host or SKU), the hosts' names and the SKUs' keys. A tally then
 // reads the SKU's counted boots from one index, without looking up its reporting hosts. On
-// PostgreSQL a boot's flag is set before the row is written; SQLite's triggers cannot change the
-// row being written, so they put it right just after. Either way a flag that is wrong is flipped,
+// PostgreSQL a boot's mark is set before the row is written; SQLite's triggers cannot change the
+// row being written, so they put it right just after. Either way a mark that is wrong is flipped,
 // and one that is right is not written again.
 std::vector<std::string> boot_reported_migration(Dialect d) {
     const bool pg = d == Dialect::postgresql;
@@ -465,7 +464,7 @@ std::vector<std::string> boot_reported_migration(Dialect d) {
     const auto reported = [&](const std::string& host, const std::string& sku, bool qualify) {
         return boot_reported_sql(host, sku, qualify ? in : "");
     };
-    // The flag of the boots `where` selects flipped where it is wrong.
+    // The mark of the boots `where` selects flipped where it is wrong.
     const auto put_right = [&](const std::string& where) {
         return "UPDATE " + in + "boot_records SET reported = 1 - reported WHERE " + where +
                " AND reported <> " + reported("boot_records.host", "boot_records.sku_key", true);
@@ -485,7 +484,7 @@ std::vector<std::string> boot_reported_migration(Dialect d) {
     // Each boot looks its host and SKU up by their unique names, and the host's runs by host.
     out.push_back("UPDATE boot_records SET reported = 1 WHERE " +
                   named("boot_records.host", "boot_records.sku_key", false));
-    // The tally's index with the flag after the SKU: a SKU's counted boots are one range of it,
+    // The tally's index with the mark after the SKU: a SKU's counted boots are one range of it,
     // in the order the tally groups them.
     out.push_back("DROP INDEX IF EXISTS boot_records_tally");
     out.push_back(
@@ -498,18 +497,20 @@ std::vector<std::string> boot_reported_migration(Dialect d) {
         "CREATE INDEX IF NOT EXISTS boot_records_by_host ON boot_records (host, sku_key)");
     // Triggers of before are replaced: a database taken back to an older version by hand (the
     // tests do) keeps them.
-    struct Trigger {
-        const char* name;
-        const char* table;
-        const char* when;       // SQLite's; PostgreSQL's fires on each of them at once
-        std::string condition;  // SQLite's WHEN, if any
-        std::vector<std::string> body;
-    };
-    // A boot's own row: the trigger fires only where its mark is wrong (hugetune's own insert
-    // sets it right, boot_store.cpp), and flips it.
-    const std::string wrong_mark = "NEW.reported <> " + reported("NEW.host", "NEW.sku_key", false);
-    const std::string flip = "UPDATE boot_records SET reported = 1 - reported WHERE id = NEW.id";
     if (!pg) {
+        struct Trigger {
+            const char* name;
+            const char* table;
+            const char* when;
+            std::string condition;  // its WHEN, if any
+            std::vector<std::string> body;
+        };
+        // A boot's own row: the trigger fires only where its mark is wrong (hugetune's own
+        // insert sets it right, boot_store.cpp), and flips it.
+        const std::string wrong_mark =
+            "NEW.reported <> " + reported("NEW.host", "NEW.sku_key", false);
+        const std::string flip =
+            "UPDATE boot_records SET reported = 1 - reported WHERE id = NEW.id";
         const std::vector<Trigger> triggers = {
             {"boot_records_reported_insert", "boot_records", "AFTER INSERT", wrong_mark, {flip}},
             {"boot_records_reported_update",
