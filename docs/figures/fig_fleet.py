@@ -231,6 +231,9 @@ def register_tally_ab(r):
             alone = rf"^{name}: boot-tally: database \d+ host medians in ([\d.]+) s"
             r.add(f"fleet.{family_key(stem)[len('fleet_'):]}.{db}.tally_alone_s", path,
                   lambda path=path, alone=alone: show(float(r.file(path).grab(alone)), 2))
+    r.grab("fleet.boot_ingest_reported_journal_ab.sqlite.ratio",
+           BOOT_INGEST_REPORTED_AB.format(db="sqlite-journal-on-disk"),
+           r"^median: old \d+ records/s, new \d+ records/s, new/old ([\d.]+)$")
     first = BOOT_INGEST_REPORTED_AB.format(db="sqlite-first-form")
     r.grab("fleet.boot_ingest_reported_first_ab.sqlite.ratio", first,
            r"^median: old \d+ records/s, new \d+ records/s, new/old ([\d.]+)$")
