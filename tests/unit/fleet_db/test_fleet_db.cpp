@@ -59,6 +59,27 @@ hugetune::model::fleet::BootHosts report_hosts(FleetDb& db, const std::string& s
     return hugetune::model::fleet::BootHosts(names);
 }
 
+// A boot of `host` on the SKU `key` with the kernel's line: 16 threads, 8,192 pages of 2 MiB,
+// `ms` milliseconds; `serial` makes its boot id.
+IntakeBoot line_boot(const std::string& key, const std::string& host, int serial,
+                     std::uint64_t ms) {
+    hugetune::model::BootRecord r;
+    r.recorded_at = "2026-12-03T10:00:00Z";
+    r.host = host;
+    r.sku = hugetune::model::fleet::parse_sku_key(key);
+    char id[40];
+    std::snprintf(id, sizeof id, "00000000-0000-4000-8000-%012x", serial);
+    r.boot_id = id;
+    r.kernel_release = "6.15.3";
+    r.pool = hugetune::model::BootRecordPool{8192, 2048};
+    r.threads = 16;
+    r.milliseconds = ms;
+    r.allocation_line.present = true;
+    r.allocation_line.text =
+        "HugeTLB: allocation took " + std::to_string(ms) + "ms with hugepage_allocation_threads=16";
+    return intake_boot("boots.jsonl", r);
+}
+
 struct TempDb {
     fs::path dir = fs::temp_directory_path() / ("hugetune-fleet-" + std::to_string(getpid()));
     TempDb() { fs::create_directories(dir); }
@@ -728,21 +749,7 @@ TEST_CASE(
     auto batch = db.begin_ingest();
     int serial = 0;
     const auto boot = [&](const std::string& host, std::uint64_t ms) {
-        hugetune::model::BootRecord r;
-        r.recorded_at = "2026-12-03T10:00:00Z";
-        r.host = host;
-        r.sku = hugetune::model::fleet::parse_sku_key(key);
-        char id[40];
-        std::snprintf(id, sizeof id, "00000000-0000-4000-8000-%012x", ++serial);
-        r.boot_id = id;
-        r.kernel_release = "6.15.3";
-        r.pool = hugetune::model::BootRecordPool{8192, 2048};
-        r.threads = 16;
-        r.milliseconds = ms;
-        r.allocation_line.present = true;
-        r.allocation_line.text = "HugeTLB: allocation took " + std::to_string(ms) +
-                                 "ms with hugepage_allocation_threads=16";
-        batch.store(intake_boot("boots.jsonl", r));
+        batch.store(line_boot(key, host, ++serial, ms));
     };
     boot("web-17", 400);  // the short name of web-17.example.com's report
     boot("web-17.example.com", 500);
@@ -1201,24 +1208,8 @@ TEST_CASE("fleet db: a boot counts while a run of its SKU names its host, whoeve
         key = db.sku_keys().at(0);
         auto batch = db.begin_ingest();
         int serial = 0;
-        for (const std::string host : {"host-0", "late-1", "ghost"}) {
-            hugetune::model::BootRecord r;
-            r.recorded_at = "2026-12-03T10:00:00Z";
-            r.host = host;
-            r.sku = hugetune::model::fleet::parse_sku_key(key);
-            char id[40];
-            std::snprintf(id, sizeof id, "00000000-0000-4000-8000-%012x", ++serial);
-            r.boot_id = id;
-            r.kernel_release = "6.15.3";
-            r.pool = hugetune::model::BootRecordPool{8192, 2048};
-            r.threads = 16;
-            r.milliseconds = 500;
-            r.allocation_line.present = true;
-            r.allocation_line.text =
-                "HugeTLB: allocation took 500ms with"
-                " hugepage_allocation_threads=16";
-            batch.store(intake_boot("boots.jsonl", r));
-        }
+        for (const std::string host : {"host-0", "late-1", "ghost"})
+            batch.store(line_boot(key, host, ++serial, 500));
         batch.commit();
         CHECK(db.boot_tally(key, report_hosts(db, key)).host_medians.size() == 1);
         // late-1's report comes after its boot: the boot counts from then on.
