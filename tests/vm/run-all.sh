@@ -57,21 +57,76 @@ else
 fi
 echo "vmlab: kernel $(cat "$kernel_dir/version"), $vmlab_arch guests, accelerator $vmlab_accel_name, results in $VMLAB_WORK"
 
+# VMLAB_JOBS cases at a time (default 2), each in a folder of its own under VMLAB_WORK; a case
+# whose "# vmlab-alone:" line says why runs by itself once the others are done (fleet_boots: its
+# guests already keep two CPUs busy, and under another case's load the emulator slows their boots
+# until the answer refuses them as implausible, docs/measurements/vmtest-jobs-2026-12-06.txt).
+# A case's lines are printed whole when it ends, so cases that run together do not mix.
+jobs=${VMLAB_JOBS:-2}
+[[ $jobs =~ ^[1-9][0-9]*$ ]] || {
+    echo "vmlab: error: VMLAB_JOBS is '$jobs'; give a whole number from 1" >&2
+    exit 2
+}
 failed=0 passed=0
-for case_script in "${cases[@]}"; do
-    name=$(basename "$case_script" .sh)
-    case_started=$SECONDS
-    "$case_script" >"$VMLAB_WORK/$name.log" 2>&1
-    rc=$?
+declare -A name_of=() started_of=()
+finish_case() {
+    local pid=$1 rc=$2 name=${name_of[$1]} verdict
     case $rc in
     0) verdict=PASS; passed=$((passed + 1)) ;;
     77) verdict=SKIP ;;
     *) verdict=FAIL; failed=$((failed + 1)) ;;
     esac
-    echo "vmlab: $verdict $name ($((SECONDS - case_started)) s)"
+    echo "vmlab: $verdict $name ($((SECONDS - started_of[$pid])) s)"
     [[ $verdict == PASS ]] && grep -v '^vmlab: ' "$VMLAB_WORK/$name.log" | sed 's/^/    /'
     [[ $verdict != PASS ]] && sed 's/^/    /' "$VMLAB_WORK/$name.log" | tail -n 40
+    unset "name_of[$pid]" "started_of[$pid]"
+}
+# Waits for one running case to end and reports it.
+wait_one() {
+    local pid rc=0
+    wait -n -p pid "${!name_of[@]}" || rc=$?
+    finish_case "$pid" "$rc"
+}
+stop_cases() {
+    local pid
+    for pid in "${!name_of[@]}"; do kill -TERM "$pid" 2>/dev/null; done
+}
+# Stops the cases still running with the guests of lib/vm.bash's own traps, which these replace.
+trap 'stop_cases; vmlab_stop_guests' EXIT
+trap 'stop_cases; vmlab_stop_guests; exit 130' INT
+trap 'stop_cases; vmlab_stop_guests; exit 143' TERM
+# A case's own server, run as nobody, passes through this folder to the case's (x only: nobody
+# lists it), as fleet_boots lets it through the case's folder.
+chmod go+x "$VMLAB_WORK"
+start_case() {
+    local case_script=$1 name
+    name=$(basename "$case_script" .sh)
+    mkdir -p "$VMLAB_WORK/$name"
+    VMLAB_WORK=$VMLAB_WORK/$name "$case_script" >"$VMLAB_WORK/$name.log" 2>&1 &
+    name_of[$!]=$name
+    started_of[$!]=$SECONDS
+}
+# A case whose "# vmlab-long:" line says why starts first, so that the short ones fill the other
+# CPU beside it instead of leaving it to run last on its own.
+alone=() long=() short=()
+for case_script in "${cases[@]}"; do
+    if grep -q '^# vmlab-alone:' "$case_script"; then
+        alone+=("$case_script")
+    elif grep -q '^# vmlab-long:' "$case_script"; then
+        long+=("$case_script")
+    else
+        short+=("$case_script")
+    fi
 done
+for case_script in "${long[@]}" "${short[@]}"; do
+    while ((${#name_of[@]} >= jobs)); do wait_one; done
+    start_case "$case_script"
+done
+for case_script in "${alone[@]}"; do
+    while ((${#name_of[@]} > 0)); do wait_one; done
+    start_case "$case_script"
+done
+while ((${#name_of[@]} > 0)); do wait_one; done
 echo "vmlab: $passed passed, $failed failed, wall time $((SECONDS - started)) s"
 ((failed == 0)) || exit 1
 ((passed > 0)) || exit 77

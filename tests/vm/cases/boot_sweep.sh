@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# vmlab-long: four guests one after another, a sweep of four boots among them (tests/vm/README.md)
 # `hugetune boot-sweep` on a real kernel: a guest whose init plays systemd's part (runs
 # `continue` at every boot) kexecs into one boot per thread count, records each boot's own
 # "allocation took" line, and ends on its original command line; the state and the kexec image

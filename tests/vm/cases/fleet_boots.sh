@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# vmlab-alone: its guests run two at a time under the single-threaded emulator, and another case beside them slows their boots until the answer refuses them (tests/vm/README.md)
 # Every boot teaches the fleet (docs/fleet.md "Boots"), end to end on real kernels and a real
 # PostgreSQL: twelve guests of one SKU, six hosts each booted once at hugepage_alloc_threads=A
 # and once at B (a canary plan's hosts boot both; docs/fleet.md "What counts as evidence"), record their boot through `hugetune verify --fleet-db` over the network
