@@ -92,6 +92,20 @@ def register(r):
     add_ci_run(r, "ci_warm_2026_12_06_g", M + "ci-run-warm-2026-12-06-g.txt", timed=True)
     # A machine new to the session: no packages, no cache (2026-12-07).
     add_ci_run(r, "ci_cold_2026_12_07", M + "ci-run-cold-2026-12-07.txt", timed=True)
+    # The boot lab two cases at a time (2026-12-07): the lab side by side with one at a time, then
+    # a fresh clone's .ci/run with it, and the CPUs that run kept busy.
+    jobs = M + "vmtest-jobs-2026-12-07.txt"
+    for nth, side in ((0, "two"), (1, "one")):
+        r.grab(f"build.lab_jobs_2026_12_07.{side}_s", jobs,
+               r"^vmlab: \d+ passed, 0 failed, wall time (\d+) s", nth=nth)
+    j = M + "ci-run-warm-2026-12-07-j.txt"
+    for part, pattern in (("total_s", r"^ *\d+ ci: .*total (\d+) s"),
+                          ("vmtest_s", r"^ *\d+ ci: .*make vmtest (\d+) s")):
+        r.grab(f"build.ci_warm_2026_12_07_j.{part}", j, pattern)
+    busy = M + "ci-run-warm-2026-12-07-j-cpu.txt"
+    r.grab("build.ci_warm_2026_12_07_j.busy_cpus", busy, r"^the whole run \(0-790 s\): ([\d.]+) of 2 CPUs busy")
+    r.grab("build.ci_warm_2026_12_07_j.busy_cpus_asan", busy,
+           r"^the sanitizer tree's tests \(\d+-\d+ s\): ([\d.]+) of 2 CPUs busy")
     # The sanitizer tree's cold compile without and with precompiled headers, in turns.
     pch = M + "asan-tree-pch-2026-12-07.txt"
     for side in ("OFF", "ON"):
