@@ -16,6 +16,12 @@ if [[ $# -lt 1 ]]; then
 fi
 binary=$(realpath "$1")
 shift
+# Cases at a time (below, where they start).
+jobs=${VMLAB_JOBS:-2}
+[[ $jobs =~ ^[1-9][0-9]*$ ]] || {
+    echo "vmlab: error: VMLAB_JOBS is '$jobs'; give a whole number from 1" >&2
+    exit 2
+}
 here=$(cd "$(dirname "$0")" && pwd)
 started=$SECONDS
 # shellcheck source=lib/arch.bash
@@ -62,11 +68,6 @@ echo "vmlab: kernel $(cat "$kernel_dir/version"), $vmlab_arch guests, accelerato
 # guests already keep two CPUs busy, and under another case's load the emulator slows their boots
 # until the answer refuses them as implausible, docs/measurements/vmtest-jobs-2026-12-06.txt).
 # A case's lines are printed whole when it ends, so cases that run together do not mix.
-jobs=${VMLAB_JOBS:-2}
-[[ $jobs =~ ^[1-9][0-9]*$ ]] || {
-    echo "vmlab: error: VMLAB_JOBS is '$jobs'; give a whole number from 1" >&2
-    exit 2
-}
 failed=0 passed=0
 declare -A name_of=() started_of=()
 finish_case() {

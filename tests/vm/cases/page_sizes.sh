@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # vmlab-arch: arm64
+# vmlab-alone: it tells two allocation lines of one boot apart by their times (the larger pool at least three times the smaller one's); another case beside it could stretch either
 # Boot pools of two non-gigantic sizes in one boot (arm64 with 4 KiB pages: 64K, contiguous PTEs,
 # and 2M, a PMD): the kernel logs one allocation line per size, in the order of its sizes
 # (docs/kernel-facts.md "The boot allocation log line"), and verify must take the line of the size
