@@ -21,6 +21,7 @@ def register(r):
     register_false_camps(r)
     register_allocators(r)
     register_boot_ingest_memory(r)
+    register_answer_quiet(r)
 
 
 TIMES = M + "fleet-answer-times-2026-12-03.txt"
@@ -467,3 +468,22 @@ def register_boot_ingest_memory(r):
                     r.add(k + ".rate", path, lambda path=path, line=line: shown_number(r.file(path).grab(line, 2)),
                           optional=True)
                     r.add(k + ".peak_mb", path, lambda path=path, line=line: r.file(path).grab(line, 3), optional=True)
+
+
+ANSWER_QUIET = M + "fleet-answer-100k-quiet-2026-12-07-b.txt"
+
+
+def register_answer_quiet(r):
+    """The 100,000-host answer with its boots, quiet, on databases filled as a fleet fills them:
+    per database the median, lowest and highest of its rounds and its highest peak in MB."""
+    def rounds(db):
+        return [float(t) for t in re.findall(rf"^{db} round \d+: ([\d.]+) s", r.file(ANSWER_QUIET).body, re.M)]
+
+    def peaks(db):
+        return [int(k) for k in re.findall(rf"^{db} round \d+: [\d.]+ s, peak (\d+) kB", r.file(ANSWER_QUIET).body, re.M)]
+    for db, key in (("PostgreSQL", "postgresql"), ("SQLite", "sqlite")):
+        base = f"fleet.answer_100k_quiet_2026_12_07.{key}"
+        r.add(base + ".median_s", ANSWER_QUIET, lambda db=db: median_text(rounds(db), 2))
+        r.add(base + ".min_s", ANSWER_QUIET, lambda db=db: show(min(rounds(db)), 2))
+        r.add(base + ".max_s", ANSWER_QUIET, lambda db=db: show(max(rounds(db)), 2))
+        r.add(base + ".peak_mb", ANSWER_QUIET, lambda db=db: str(round(max(peaks(db)) / 1024)))
