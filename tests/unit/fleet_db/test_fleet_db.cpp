@@ -59,10 +59,10 @@ hugetune::model::fleet::BootHosts report_hosts(FleetDb& db, const std::string& s
     return hugetune::model::fleet::BootHosts(names);
 }
 
-// A boot of `host` on the SKU `key` with the kernel's line: 16 threads, 8,192 pages of 2 MiB,
-// `ms` milliseconds; `serial` makes its boot id.
-IntakeBoot line_boot(const std::string& key, const std::string& host, int serial,
-                     std::uint64_t ms) {
+// The record of a boot of `host` on the SKU `key` with the kernel's line: 16 threads, 8,192 pages
+// of 2 MiB, `ms` milliseconds; `serial` makes its boot id.
+hugetune::model::BootRecord line_record(const std::string& key, const std::string& host, int serial,
+                                        std::uint64_t ms) {
     hugetune::model::BootRecord r;
     r.recorded_at = "2026-12-03T10:00:00Z";
     r.host = host;
@@ -77,7 +77,13 @@ IntakeBoot line_boot(const std::string& key, const std::string& host, int serial
     r.allocation_line.present = true;
     r.allocation_line.text =
         "HugeTLB: allocation took " + std::to_string(ms) + "ms with hugepage_allocation_threads=16";
-    return intake_boot("boots.jsonl", r);
+    return r;
+}
+
+// That boot as `fleet ingest` takes it from a JSON Lines file.
+IntakeBoot line_boot(const std::string& key, const std::string& host, int serial,
+                     std::uint64_t ms) {
+    return intake_boot("boots.jsonl", line_record(key, host, serial, ms));
 }
 
 struct TempDb {
@@ -1069,20 +1075,7 @@ TEST_CASE("fleet db: boots recorded in virtual machines are counted apart, never
     auto batch = db.begin_ingest();
     // Hosts 0 to 4 on bare metal, 5 to 7 in KVM guests, 8 and 9 not saying (records of before).
     for (int h = 0; h < 10; ++h) {
-        hugetune::model::BootRecord r;
-        r.recorded_at = "2026-12-03T10:00:00Z";
-        r.host = "host-" + std::to_string(h);
-        r.sku = hugetune::model::fleet::parse_sku_key(key);
-        char id[40];
-        std::snprintf(id, sizeof id, "00000000-0000-4000-8000-%012x", h);
-        r.boot_id = id;
-        r.kernel_release = "6.15.3";
-        r.pool = hugetune::model::BootRecordPool{8192, 2048};
-        r.threads = 16;
-        r.milliseconds = 500;
-        r.allocation_line.present = true;
-        r.allocation_line.text =
-            "HugeTLB: allocation took 500ms with hugepage_allocation_threads=16";
+        auto r = line_record(key, "host-" + std::to_string(h), h, 500);
         if (h < 5)
             r.virtualization = "none";
         else if (h < 8)
