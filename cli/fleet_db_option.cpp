@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <future>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string_view>
@@ -204,11 +206,23 @@ model::fleet::FleetAnswer answer_of_sku(fleet_db::FleetDb& db, const std::string
         std::find(options.accepted_warnings.begin(), options.accepted_warnings.end(),
                   model::kVmWarning) != options.accepted_warnings.end();
     // The boots count for the hosts as the answer joins them: a machine under two names, or
-    // booting under its short name, votes once.
+    // booting under its short name, votes once. The database tallies them on a thread of its own
+    // while the answer checks, pools and fits the runs here, and the connection is that thread's
+    // alone until the answer asks for the tally: the tally is mostly the server's work (or
+    // SQLite's, on that thread), beside checks that keep one CPU busy. The names go once the
+    // tally is read, so the fit's peak does not hold them.
     std::vector<model::fleet::HostRuns> hosts = std::move(runs).hosts();
-    const auto boots = db.boot_tally(sku_key, model::fleet::BootHosts(hosts), vm_accepted);
-    const model::fleet::FleetAnswer answer = model::fleet::fleet_answer(
-        model::fleet::answer_sku(std::move(hosts), options, sku_runs_input(sku_key), boots));
+    // (Where no thread can be had, the tally runs when the answer asks for it.)
+    std::future<model::fleet::BootTally> tally =
+        std::async(std::launch::async | std::launch::deferred,
+                   [&db, &sku_key, vm_accepted,
+                    names = std::make_unique<model::fleet::BootHosts>(hosts)]() mutable {
+                       model::fleet::BootTally t = db.boot_tally(sku_key, *names, vm_accepted);
+                       names.reset();
+                       return t;
+                   });
+    const model::fleet::FleetAnswer answer = model::fleet::fleet_answer(model::fleet::answer_sku(
+        std::move(hosts), options, sku_runs_input(sku_key), [&tally] { return tally.get(); }));
     if (keep)
         db.keep_answer(sku_key, inputs, kept_form(answer));
     return answer;

@@ -3,6 +3,7 @@
 // every condition a roll-out needs (docs/fleet.md "How a SKU's answer is made" and "Status").
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <map>
 #include <set>
 #include <span>
@@ -480,7 +481,7 @@ std::optional<std::string> stale_reason(const std::optional<NewestAnswer>& n,
 // Each stage takes the hosts' runs from the one before (moved, never copied): a SKU of 100,000
 // hosts is held once.
 SkuAnswer answer_hosts(std::vector<HostRuns>&& hosts, const FleetOptions& options,
-                       const InputSource& runs_input, const BootTally& boots) {
+                       const InputSource& runs_input, const std::function<BootTally()>& boots) {
     SkuAnswer a;
     for (const auto& h : hosts)
         a.runs += static_cast<int>(h.runs.size());
@@ -521,7 +522,7 @@ SkuAnswer answer_hosts(std::vector<HostRuns>&& hosts, const FleetOptions& option
     a.verified_boots = judged.boots.boots;
     if (!judged.boots.ratios.empty())
         a.verification_ratio = median(judged.boots.ratios);
-    a.boots = judge_boots(boots, a.recommendation, a.recommendation.hugepage_alloc_threads,
+    a.boots = judge_boots(boots(), a.recommendation, a.recommendation.hugepage_alloc_threads,
                           options.recommend.tolerance, swept);
     judged.stale = stale_reason(now, a.recommendation);
     judge(a, judged, camp, options);
@@ -538,11 +539,16 @@ SkuAnswer answer_sku(const std::vector<FleetRun>& runs, const FleetOptions& opti
 
 SkuAnswer answer_sku(std::vector<FleetRun>&& runs, const FleetOptions& options,
                      const InputSource& runs_input, const BootTally& boots) {
-    return answer_hosts(read_host_runs(std::move(runs), runs_input), options, runs_input, boots);
+    return answer_sku(read_host_runs(std::move(runs), runs_input), options, runs_input, boots);
 }
 
 SkuAnswer answer_sku(std::vector<HostRuns>&& hosts, const FleetOptions& options,
                      const InputSource& runs_input, const BootTally& boots) {
+    return answer_hosts(std::move(hosts), options, runs_input, [&boots] { return boots; });
+}
+
+SkuAnswer answer_sku(std::vector<HostRuns>&& hosts, const FleetOptions& options,
+                     const InputSource& runs_input, const std::function<BootTally()>& boots) {
     return answer_hosts(std::move(hosts), options, runs_input, boots);
 }
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -222,6 +223,10 @@ SkuAnswer answer_sku(std::vector<FleetRun>&& runs, const FleetOptions& options,
 struct HostRuns;
 SkuAnswer answer_sku(std::vector<HostRuns>&& hosts, const FleetOptions& options,
                      const InputSource& runs_input, const BootTally& boots = {});
+// The same, the boots asked for once, when the answer comes to them (after the fit): a caller
+// that tallies them in the database meanwhile hands over what waits for that tally.
+SkuAnswer answer_sku(std::vector<HostRuns>&& hosts, const FleetOptions& options,
+                     const InputSource& runs_input, const std::function<BootTally()>& boots);
 
 // Another name the same machine's runs were stored under, and why it is the same machine
 // (docs/fleet.md "The host-name rule"): its runs are this host's, counted once.

@@ -2,9 +2,11 @@
 // kept answer that was damaged or edited is refused by the field at fault.
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
+#include <stdexcept>
 
 #include "model/documents/fleet_answer.hpp"
 #include "model/fleet/fleet.hpp"
+#include "model/fleet/host_runs.hpp"
 #include "tests/unit/support/report_data.hpp"
 
 using namespace hugetune;
@@ -124,4 +126,34 @@ TEST_CASE("fleet answer: boots that settle a value are written, read back and he
     edited["boots"]["values"][0]["threads"] = 0;
     CHECK(answer_refusal(edited).rfind("boots.values[0].threads: must be a whole number from 1",
                                        0) == 0);
+}
+
+TEST_CASE("fleet answer: boots asked for once, after the fit, give the answer the tally gives") {
+    // The database tallies a SKU's boots while the answer fits its runs (cli's answer_of_sku):
+    // the answer asks for them once, and gives what it gives with the tally handed over whole.
+    std::vector<FleetRun> runs;
+    for (int i = 0; i < 3; ++i)
+        runs.push_back({"host" + std::to_string(i), "run" + std::to_string(i),
+                        test::as_host(test::fixed_report(), "host" + std::to_string(i))});
+    const int recommended = static_cast<int>(computed_answer().hugepage_alloc_threads);
+    const int faster = recommended > 1 ? recommended / 2 : 2;
+    std::vector<SkuBoot> boots;
+    for (int h = 0; h < kMinBootHosts; ++h)
+        for (const auto& [threads, ms] : {std::pair{recommended, 2000.0}, {faster, 1400.0}})
+            boots.push_back({"b" + std::to_string(h), "6.15.3", threads, ms + h, 100000, false});
+    const BootTally tally = tally_boots(boots);
+    const json whole = to_json(fleet_answer(answer_sku(runs, FleetOptions{}, {}, tally)));
+    int asked = 0;
+    const SkuAnswer later =
+        answer_sku(read_host_runs(runs, {}), FleetOptions{}, {}, [&]() -> BootTally {
+            ++asked;
+            return tally;
+        });
+    CHECK(asked == 1);
+    CHECK(later.status == SkuStatus::settled_by_boots);
+    CHECK(to_json(fleet_answer(later)) == whole);
+    // A tally that fails fails the answer with its own error.
+    CHECK_THROWS_WITH(answer_sku(read_host_runs(runs, {}), FleetOptions{}, {},
+                                 []() -> BootTally { throw std::runtime_error("tally failed"); }),
+                      "tally failed");
 }
