@@ -16,6 +16,7 @@
 #include "model/recommend.hpp"
 #include "model/text.hpp"
 #include "tuner/system/build_info.hpp"
+#include "tuner/system/own_binary.hpp"
 
 namespace hugetune::cli {
 
@@ -312,6 +313,8 @@ int run_main(int argc, char** argv) {
                 // A sweep killed by SIGKILL or a crash left its state file: restore first.
                 if (c.uses_pools && !asks_for_no_effect(rest))
                     restore_before_command();
+                if (c.holds_a_sku && c.holds_a_sku(rest))
+                    run_again_with_huge_heap_pages(argv);
                 return c.run(rest);
             }
         }

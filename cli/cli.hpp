@@ -23,6 +23,9 @@ struct Command {
     // restored before it runs (restore_before_command). Commands on files, reports, boot
     // configuration or the fleet database leave it for `restore` and the next such command.
     bool uses_pools = false;
+    // Holds a fleet's SKU in memory with these arguments (an answer of 100,000 hosts): run again
+    // with huge pages for the heap first (tuner/system/own_binary.hpp).
+    bool (*holds_a_sku)(const Args& args) = nullptr;
 };
 
 // Every command, in the order `hugetune --help` lists them (commands.cpp).

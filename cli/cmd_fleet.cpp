@@ -1,6 +1,8 @@
 // `hugetune fleet ingest|skus|recommend|hosts|export|runs|forget|plan`: the fleet database
 // (docs/fleet.md).
+#include <algorithm>
 #include <iostream>
+#include <string>
 #include <vector>
 
 #include "cli/commands.hpp"
@@ -38,6 +40,15 @@ const std::vector<Sub>& subcommands() {
 }
 
 }  // namespace
+
+bool fleet_holds_a_sku(const Args& args) {
+    static const std::vector<std::string> holding = {"skus", "recommend", "hosts", "export",
+                                                     "plan"};
+    return !args.empty() &&
+           std::find(holding.begin(), holding.end(), args.front()) != holding.end() &&
+           std::none_of(args.begin(), args.end(),
+                        [](const std::string& a) { return a == "--help" || a == "-h"; });
+}
 
 int run_fleet(const Args& args) {
     const std::string names = "ingest, skus, recommend, hosts, export, runs, forget, plan";

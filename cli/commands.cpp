@@ -17,7 +17,7 @@ const std::vector<Command>& commands() {
         {"boot-sweep", "measure the boot allocation at each thread count, one kexec boot each",
          run_boot_sweep, true},
         {"fleet", "the fleet database: store reports, one answer per SKU, outliers, export",
-         run_fleet},
+         run_fleet, false, fleet_holds_a_sku},
         {"restore", "put back huge page pools left changed by an interrupted sweep", run_restore},
     };
     return all;

@@ -22,5 +22,8 @@ int run_rollback(const Args& args);
 int run_verify(const Args& args);
 int run_boot_sweep(const Args& args);
 int run_fleet(const Args& args);
+// The fleet subcommands that hold a SKU's runs in memory (an answer, the hosts' checks), not
+// their --help.
+bool fleet_holds_a_sku(const Args& args);
 
 }  // namespace hugetune::cli

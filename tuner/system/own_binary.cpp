@@ -2,11 +2,15 @@
 
 #include <linux/magic.h>
 #include <sys/statfs.h>
+#include <unistd.h>
 
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <iostream>
+#include <string>
 #include <vector>
 
 namespace hugetune {
@@ -60,6 +64,40 @@ std::optional<std::string> memory_filesystem_of(const RootDir& root, std::string
     if (type == TMPFS_MAGIC || type == RAMFS_MAGIC)
         return dir.string();
     return std::nullopt;
+}
+
+#if defined(__GLIBC__)
+#if __GLIBC_PREREQ(2, 35)  // the tunable came with glibc 2.35
+#define HUGETUNE_MALLOC_HUGETLB 1
+#endif
+#endif
+
+void run_again_with_huge_heap_pages(char** argv) {
+#ifdef HUGETUNE_MALLOC_HUGETLB
+    constexpr const char* kName = "GLIBC_TUNABLES";
+    constexpr const char* kTunable = "glibc.malloc.hugetlb";
+    const char* before = std::getenv(kName);
+    const std::string had = before ? before : "";
+    if (before && had.find(kTunable) != std::string::npos)
+        return;
+    std::string mode;
+    std::getline(std::ifstream("/sys/kernel/mm/transparent_hugepage/enabled"), mode);
+    if (mode.empty() || mode.find("[never]") != std::string::npos)
+        return;
+    const std::string value = had + (had.empty() ? "" : ":") + kTunable + "=1";
+    if (setenv(kName, value.c_str(), 1) != 0)
+        return;
+    std::cout.flush();
+    std::cerr.flush();
+    execv("/proc/self/exe", argv);
+    // Not run again (no /proc, a sandbox): on as it was.
+    if (before)
+        setenv(kName, had.c_str(), 1);
+    else
+        unsetenv(kName);
+#else
+    (void)argv;
+#endif
 }
 
 }  // namespace hugetune

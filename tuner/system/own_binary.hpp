@@ -25,4 +25,16 @@ const std::string& own_binary_digest();
 // nothing when it is on persistent storage or cannot be told.
 std::optional<std::string> memory_filesystem_of(const RootDir& root, std::string_view target_path);
 
+// A SKU of 100,000 hosts holds hundreds of megabytes of small blocks while its answer is computed,
+// and the kernel maps each 4 KiB page of it on first touch: glibc's malloc asks for transparent
+// huge pages when GLIBC_TUNABLES says glibc.malloc.hugetlb=1, which only the environment a program
+// starts with can say (docs/fleet.md "Answers kept").
+//
+// Runs this program again, the same arguments, with glibc.malloc.hugetlb=1 added to
+// GLIBC_TUNABLES, before anything is opened or written. Returns without doing so, and nothing
+// changed, where that cannot help or cannot be done: a C library other than glibc, the kernel's
+// transparent huge pages set to never, GLIBC_TUNABLES already naming glibc.malloc.hugetlb (the
+// user's choice, or this program run again), or the program not to be run again.
+void run_again_with_huge_heap_pages(char** argv);
+
 }  // namespace hugetune
