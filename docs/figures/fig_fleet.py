@@ -22,6 +22,7 @@ def register(r):
     register_allocators(r)
     register_boot_ingest_memory(r)
     register_answer_quiet(r)
+    register_answer_ab_2026_12_07(r)
 
 
 TIMES = M + "fleet-answer-times-2026-12-03.txt"
@@ -487,3 +488,51 @@ def register_answer_quiet(r):
         r.add(base + ".min_s", ANSWER_QUIET, lambda db=db: show(min(rounds(db)), 2))
         r.add(base + ".max_s", ANSWER_QUIET, lambda db=db: show(max(rounds(db)), 2))
         r.add(base + ".peak_mb", ANSWER_QUIET, lambda db=db: str(round(max(peaks(db)) / 1024)))
+
+
+HUGE_HEAP_AB = M + "fleet-answer-100k-huge-heap-ab-2026-12-07.txt"
+TALLY_BESIDE_AB = M + "fleet-answer-100k-tally-beside-huge-heap-ab-2026-12-07.txt"
+
+
+def register_answer_ab_2026_12_07(r):
+    """The 100,000-host answer with its boots, two binaries in turns on both databases
+    (answer_ab.sh, the script in each file): the figures docs/fleet.md states of a side (a, b)
+    and database: median, lowest and highest seconds, highest peak in MB, median thousands of
+    minor page faults; per database its rounds and the ratio of the medians."""
+    stated = {
+        ("huge_heap_ab", "postgresql"): ["rounds", "ratio", "a.median_s", "a.faults_k", "b.median_s",
+                                         "b.min_s", "b.max_s", "b.peak_mb", "b.faults_k"],
+        ("huge_heap_ab", "sqlite"): ["ratio", "a.median_s", "b.median_s", "b.min_s", "b.max_s",
+                                     "b.peak_mb"],
+        ("tally_beside_ab", "postgresql"): ["rounds", "a.median_s", "b.median_s", "a.peak_mb",
+                                            "b.peak_mb"],
+        ("tally_beside_ab", "sqlite"): ["a.median_s", "b.median_s"],
+    }
+    paths = {"huge_heap_ab": HUGE_HEAP_AB, "tally_beside_ab": TALLY_BESIDE_AB}
+
+    def rows(path, db, side):
+        return [(float(t), int(mb), int(faults)) for t, mb, faults in re.findall(
+            rf"^{db} round \d+ {side}: ([\d.]+) s, peak (\d+) MB, (\d+) minor faults",
+            r.file(path).body, re.M)]
+
+    def middle(values):
+        return sorted(values)[len(values) // 2]
+
+    def value(path, db, what):
+        if what == "rounds":
+            return str(len(rows(path, db, "B")))
+        if what == "ratio":
+            return show(middle([x[0] for x in rows(path, db, "B")]) /
+                        middle([x[0] for x in rows(path, db, "A")]), 2)
+        side, field = what.split(".")
+        got = rows(path, db, side.upper())
+        return {"median_s": lambda: median_text([x[0] for x in got], 2),
+                "min_s": lambda: show(min(x[0] for x in got), 2),
+                "max_s": lambda: show(max(x[0] for x in got), 2),
+                "peak_mb": lambda: str(max(x[1] for x in got)),
+                "faults_k": lambda: str(round(middle([x[2] for x in got]) / 1000))}[field]()
+
+    for (name, db), whats in stated.items():
+        for what in whats:
+            r.add(f"fleet.answer_100k_2026_12_07.{name}.{db}.{what}", paths[name],
+                  lambda path=paths[name], db=db, what=what: value(path, db, what))
