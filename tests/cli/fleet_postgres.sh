@@ -9,6 +9,7 @@ source "$(dirname "$0")/lib/hostile_boots.bash"
 require_command python3 "the suite edits reports with it"
 start_postgres
 fleet_suite "$pg_url"
+heap_pages_suite "$pg_url"
 
 # Migrations 8 and 17: the large texts compressed with lz4 where the server has it, pglz (the column's
 # default, '') where it does not; a server without lz4 is no reason to refuse the database.

@@ -46,32 +46,4 @@ boot_lines_suite "$work/boot-lines.db"
 hostile_boots_suite "$work/hostile.db"
 stale_suite "$work/stale.db"
 hardware_identity_suite "$work/hwid.db"
-
-# The subcommands that hold a SKU in memory start once more, with glibc's malloc asking for
-# transparent huge pages (tuner/system/own_binary.hpp), unless the kernel's are off: each start is one
-# "initialize program" line of the dynamic loader's log. A GLIBC_TUNABLES that names the tunable
-# is the user's and is kept; the other subcommands and --help start once. The answer is the
-# same either way.
-starts() { LD_DEBUG=libs "$@" 2>&1 >/dev/null | grep -c "initialize program:"; }
-thp=$(cat /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null)
-holding=2
-[[ -z $thp || $thp == *"[never]"* ]] && holding=1
-for sub in skus recommend hosts export; do
-    args=(fleet "$sub" --db "$work/fleet.db")
-    [[ $sub == recommend || $sub == hosts ]] &&
-        args+=(--sku "$(db_sql "$work/fleet.db" "SELECT sku_key FROM skus ORDER BY sku_key LIMIT 1")")
-    [[ $(starts "$bin" "${args[@]}") == "$holding" ]] ||
-        fail "fleet $sub started $(starts "$bin" "${args[@]}") times, expected $holding (transparent huge pages: ${thp:-none})"
-    [[ $(GLIBC_TUNABLES=glibc.malloc.hugetlb=0 starts "$bin" "${args[@]}") == 1 ]] ||
-        fail "fleet $sub ran again over the user's GLIBC_TUNABLES"
-done
-[[ $(starts "$bin" fleet runs --db "$work/fleet.db") == 1 ]] || fail "fleet runs started twice"
-[[ $(starts "$bin" fleet recommend --help) == 1 ]] || fail "fleet recommend --help started twice"
-sku=$(db_sql "$work/fleet.db" "SELECT sku_key FROM skus ORDER BY sku_key LIMIT 1")
-db_sql "$work/fleet.db" "DELETE FROM sku_answers" >/dev/null
-expect 0 "$bin" fleet recommend --db "$work/fleet.db" --sku "$sku" --json
-cp "$out" "$work/answer-run-again.json"
-db_sql "$work/fleet.db" "DELETE FROM sku_answers" >/dev/null
-GLIBC_TUNABLES=glibc.malloc.hugetlb=0 expect 0 "$bin" fleet recommend --db "$work/fleet.db" --sku "$sku" --json
-cmp -s "$out" "$work/answer-run-again.json" || fail "the answer differs when run again with huge pages"
 echo "fleet on SQLite: all passed"

@@ -66,8 +66,9 @@ std::optional<std::string> memory_filesystem_of(const RootDir& root, std::string
     return std::nullopt;
 }
 
-#if defined(__GLIBC__)
-#if __GLIBC_PREREQ(2, 35)  // the tunable came with glibc 2.35
+// The tunable came with glibc 2.35; a sanitizer build's allocator is the sanitizer's own.
+#if defined(__GLIBC__) && !defined(__SANITIZE_ADDRESS__)
+#if __GLIBC_PREREQ(2, 35)
 #define HUGETUNE_MALLOC_HUGETLB 1
 #endif
 #endif

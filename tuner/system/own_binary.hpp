@@ -32,9 +32,10 @@ std::optional<std::string> memory_filesystem_of(const RootDir& root, std::string
 //
 // Runs this program again, the same arguments, with glibc.malloc.hugetlb=1 added to
 // GLIBC_TUNABLES, before anything is opened or written. Returns without doing so, and nothing
-// changed, where that cannot help or cannot be done: a C library other than glibc, the kernel's
-// transparent huge pages set to never, GLIBC_TUNABLES already naming glibc.malloc.hugetlb (the
-// user's choice, or this program run again), or the program not to be run again.
+// changed, where that cannot help or cannot be done: a C library other than glibc, a sanitizer
+// build, the kernel's transparent huge pages set to never, GLIBC_TUNABLES already naming
+// glibc.malloc.hugetlb (the user's choice, or this program run again), or the program not to
+// be run again.
 void run_again_with_huge_heap_pages(char** argv);
 
 }  // namespace hugetune

@@ -1377,3 +1377,34 @@ PY
     expect 0 "$bin" fleet export --db "$db" --format cmdline
     stdout_has "$sku hugepage_alloc_threads="
 }
+
+# heap_pages_suite DB: the subcommands that hold a SKU in memory start once more, with glibc's
+# malloc asking for transparent huge pages (tuner/system/own_binary.hpp), unless the kernel's are
+# off or the binary is a sanitizer build (whose allocator is the sanitizer's): each start is one
+# "initialize program" line of the dynamic loader's log. A GLIBC_TUNABLES that names the tunable
+# is the user's and is kept; the other subcommands and --help start once. The answer is the same
+# either way. DB holds a SKU.
+heap_pages_suite() {
+    local db=$1 thp holding=2 sub sku
+    starts() { LD_DEBUG=libs "$@" 2>&1 >/dev/null | grep -c "initialize program:"; }
+    thp=$(cat /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null)
+    [[ -z $thp || $thp == *"[never]"* ]] && holding=1
+    ldd "$bin" 2>/dev/null | grep -q libasan && holding=1
+    sku=$(db_sql "$db" "SELECT sku_key FROM skus ORDER BY sku_key LIMIT 1")
+    for sub in skus recommend hosts export; do
+        local args=(fleet "$sub" --db "$db")
+        [[ $sub == recommend || $sub == hosts ]] && args+=(--sku "$sku")
+        [[ $(starts "$bin" "${args[@]}") == "$holding" ]] ||
+            fail "fleet $sub started $(starts "$bin" "${args[@]}") times, expected $holding (transparent huge pages: ${thp:-none})"
+        [[ $(GLIBC_TUNABLES=glibc.malloc.hugetlb=0 starts "$bin" "${args[@]}") == 1 ]] ||
+            fail "fleet $sub ran again over the user's GLIBC_TUNABLES"
+    done
+    [[ $(starts "$bin" fleet runs --db "$db") == 1 ]] || fail "fleet runs started twice"
+    [[ $(starts "$bin" fleet recommend --help) == 1 ]] || fail "fleet recommend --help started twice"
+    db_sql "$db" "DELETE FROM sku_answers" >/dev/null
+    expect 0 "$bin" fleet recommend --db "$db" --sku "$sku" --json
+    cp "$out" "$work/answer-run-again.json"
+    db_sql "$db" "DELETE FROM sku_answers" >/dev/null
+    GLIBC_TUNABLES=glibc.malloc.hugetlb=0 expect 0 "$bin" fleet recommend --db "$db" --sku "$sku" --json
+    cmp -s "$out" "$work/answer-run-again.json" || fail "the answer differs when run again with huge pages"
+}
