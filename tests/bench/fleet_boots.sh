@@ -9,7 +9,9 @@
 # database (PostgreSQL's aggregates, SQLite's stream; target under 0.5 s, the tally alone) beside
 # the same records read through the client (boot-tally), time and peak memory side by side, the
 # two tallies compared byte for byte; and the SKU's whole answer with its boots (`fleet
-# recommend`, computed). What the boots add to the answer is the difference of the two answers. Prints the figures; asserts no time.
+# recommend`, computed; targets under 10 s and 500 MB, its medians printed as shares of them).
+# What the boots add to the answer is the difference of the two answers. Prints the figures;
+# asserts no time.
 # The fleet comes from gen-fleet, the seeded fleet generator (a test program, not a command);
 # without it, or without boot-tally, this says so and measures nothing.
 #     usage: tests/bench/fleet_boots.sh HUGETUNE SOURCE_DIR GEN_FLEET BOOT_TALLY
@@ -64,6 +66,20 @@ rounds() {
         echo "$label, round $i: ${r% *} s, peak memory $((${r#* } / 1024)) MB"
     done
     spread "$label" "${all[@]}"
+    last_rounds=("${all[@]}")
+}
+
+# against_targets LABEL SECONDS MB "SECONDS PEAK_KB"...: the medians of the rounds as shares of
+# the targets.
+against_targets() {
+    python3 -S - "$@" <<'PY'
+import sys
+label, seconds, mb, rounds = sys.argv[1], float(sys.argv[2]), int(sys.argv[3]), [r.split() for r in sys.argv[4:]]
+def middle(values):
+    return sorted(values)[len(values) // 2]
+s, m = middle([float(r[0]) for r in rounds]), middle([int(r[1]) // 1024 for r in rounds])
+print(f"{label} against its targets of {seconds:g} s and {mb} MB: {s / seconds:.2f} and {m / mb:.2f} of them (medians)")
+PY
 }
 
 # measure NAME DB: the reports ingested, then the answer without boots, the records ingested, the
@@ -112,6 +128,7 @@ print(f"{sys.argv[1]}: the database'"'"'s tally against its target of 0.5 s: {s 
     before_round() { db_sql "$db" "DELETE FROM sku_answers" >/dev/null; }
     rounds "$name: the SKU's answer over $hosts hosts with their $records boots, computed" \
         "$bin" fleet recommend --db "$db" --sku "$sku" --json
+    against_targets "$name: the answer with its boots" 10 500 "${last_rounds[@]}"
     "$bin" fleet recommend --db "$db" --sku "$sku" --json >"$work/answer.json" ||
         fail "recommend: the answer with boots failed"
     echo "$name: the answer's boots: $(json_field "$work/answer.json" \
