@@ -142,18 +142,19 @@ TEST_CASE("fleet answer: boots asked for once, after the fit, give the answer th
         for (const auto& [threads, ms] : {std::pair{recommended, 2000.0}, {faster, 1400.0}})
             boots.push_back({"b" + std::to_string(h), "6.15.3", threads, ms + h, 100000, false});
     const BootTally tally = tally_boots(boots);
-    const json whole = to_json(fleet_answer(answer_sku(runs, FleetOptions{}, {}, tally)));
+    FleetOptions quick;  // the boots need the calibration's bootstrap, not many of the fit's
+    quick.recommend.resamples = 50;
+    const json whole = to_json(fleet_answer(answer_sku(runs, quick, {}, tally)));
     int asked = 0;
-    const SkuAnswer later =
-        answer_sku(read_host_runs(runs, {}), FleetOptions{}, {}, [&]() -> BootTally {
-            ++asked;
-            return tally;
-        });
+    const SkuAnswer later = answer_sku(read_host_runs(runs, {}), quick, {}, [&]() -> BootTally {
+        ++asked;
+        return tally;
+    });
     CHECK(asked == 1);
     CHECK(later.status == SkuStatus::settled_by_boots);
     CHECK(to_json(fleet_answer(later)) == whole);
     // A tally that fails fails the answer with its own error.
-    CHECK_THROWS_WITH(answer_sku(read_host_runs(runs, {}), FleetOptions{}, {},
+    CHECK_THROWS_WITH(answer_sku(read_host_runs(runs, {}), quick, {},
                                  []() -> BootTally { throw std::runtime_error("tally failed"); }),
                       "tally failed");
 }
