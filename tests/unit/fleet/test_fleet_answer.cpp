@@ -28,6 +28,27 @@ const FleetAnswer& computed_answer() {
     return answer;
 }
 
+// Three hosts' runs, and boots of kMinBootHosts hosts at the sweeps' answer and at a value
+// faster than it by more than the tolerance: boots that settle the faster value.
+struct SettlingFleet {
+    std::vector<FleetRun> runs;
+    std::vector<SkuBoot> boots;
+    int faster = 0;
+};
+
+SettlingFleet settling_fleet() {
+    SettlingFleet f;
+    for (int i = 0; i < 3; ++i)
+        f.runs.push_back({"host" + std::to_string(i), "run" + std::to_string(i),
+                          test::as_host(test::fixed_report(), "host" + std::to_string(i))});
+    const int recommended = static_cast<int>(computed_answer().hugepage_alloc_threads);
+    f.faster = recommended > 1 ? recommended / 2 : 2;
+    for (int h = 0; h < kMinBootHosts; ++h)
+        for (const auto& [threads, ms] : {std::pair{recommended, 2000.0}, {f.faster, 1400.0}})
+            f.boots.push_back({"b" + std::to_string(h), "6.15.3", threads, ms + h, 100000, false});
+    return f;
+}
+
 std::string answer_refusal(const json& document) {
     try {
         read_fleet_answer(document, {"kept answer"});
@@ -96,16 +117,7 @@ TEST_CASE("fleet answer: each damaged field is refused by its path") {
 }
 
 TEST_CASE("fleet answer: boots that settle a value are written, read back and held to the status") {
-    std::vector<FleetRun> runs;
-    for (int i = 0; i < 3; ++i)
-        runs.push_back({"host" + std::to_string(i), "run" + std::to_string(i),
-                        test::as_host(test::fixed_report(), "host" + std::to_string(i))});
-    const int recommended = static_cast<int>(computed_answer().hugepage_alloc_threads);
-    const int faster = recommended > 1 ? recommended / 2 : 2;
-    std::vector<SkuBoot> boots;
-    for (int h = 0; h < kMinBootHosts; ++h)
-        for (const auto& [threads, ms] : {std::pair{recommended, 2000.0}, {faster, 1400.0}})
-            boots.push_back({"b" + std::to_string(h), "6.15.3", threads, ms + h, 100000, false});
+    const auto [runs, boots, faster] = settling_fleet();
     const FleetAnswer a = fleet_answer(answer_sku(runs, FleetOptions{}, {}, tally_boots(boots)));
     REQUIRE(a.boots.has_value());
     CHECK(a.status == SkuStatus::settled_by_boots);
@@ -131,17 +143,9 @@ TEST_CASE("fleet answer: boots that settle a value are written, read back and he
 TEST_CASE("fleet answer: boots asked for once, after the fit, give the answer the tally gives") {
     // The database tallies a SKU's boots while the answer fits its runs (cli's answer_of_sku):
     // the answer asks for them once, and gives what it gives with the tally handed over whole.
-    std::vector<FleetRun> runs;
-    for (int i = 0; i < 3; ++i)
-        runs.push_back({"host" + std::to_string(i), "run" + std::to_string(i),
-                        test::as_host(test::fixed_report(), "host" + std::to_string(i))});
-    const int recommended = static_cast<int>(computed_answer().hugepage_alloc_threads);
-    const int faster = recommended > 1 ? recommended / 2 : 2;
-    std::vector<SkuBoot> boots;
-    for (int h = 0; h < kMinBootHosts; ++h)
-        for (const auto& [threads, ms] : {std::pair{recommended, 2000.0}, {faster, 1400.0}})
-            boots.push_back({"b" + std::to_string(h), "6.15.3", threads, ms + h, 100000, false});
-    const BootTally tally = tally_boots(boots);
+    const SettlingFleet fleet = settling_fleet();
+    const std::vector<FleetRun>& runs = fleet.runs;
+    const BootTally tally = tally_boots(fleet.boots);
     FleetOptions quick;  // the boots need the calibration's bootstrap, not many of the fit's
     quick.recommend.resamples = 50;
     const json whole = to_json(fleet_answer(answer_sku(runs, quick, {}, tally)));
