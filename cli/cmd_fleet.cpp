@@ -16,6 +16,7 @@ namespace {
 struct Sub {
     Subcommand help;
     int (*run)(const Args&);
+    bool holds_a_sku = false;  // holds a SKU's runs in memory (an answer, the hosts' checks)
 };
 
 const std::vector<Sub>& subcommands() {
@@ -23,18 +24,24 @@ const std::vector<Sub>& subcommands() {
         {{"ingest", "store reports and boot records (files, directories, - for stdin), each once"},
          run_fleet_ingest},
         {{"skus", "one line per SKU: hosts, runs, the answer and whether it is settled"},
-         run_fleet_skus},
+         run_fleet_skus,
+         true},
         {{"recommend", "one SKU's answer from all its hosts' sweeps, with the kernel cmdline"},
-         run_fleet_recommend},
+         run_fleet_recommend,
+         true},
         {{"hosts", "each host of a SKU against its siblings, outliers with the reason"},
-         run_fleet_hosts},
-        {{"export", "per SKU, hugepage_alloc_threads=N for configuration tools"}, run_fleet_export},
+         run_fleet_hosts,
+         true},
+        {{"export", "per SKU, hugepage_alloc_threads=N for configuration tools"},
+         run_fleet_export,
+         true},
         {{"runs", "every stored run with its key, host, SKU, kernel and verifications"},
          run_fleet_runs},
         {{"forget", "remove a host's runs, old runs, a kernel's or a version's, or a verification"},
          run_fleet_forget},
         {{"plan", "canary values on a share of a SKU's hosts, measured by their reboots"},
-         run_fleet_plan},
+         run_fleet_plan,
+         true},
     };
     return subs;
 }
@@ -42,12 +49,13 @@ const std::vector<Sub>& subcommands() {
 }  // namespace
 
 bool fleet_holds_a_sku(const Args& args) {
-    static const std::vector<std::string> holding = {"skus", "recommend", "hosts", "export",
-                                                     "plan"};
-    return !args.empty() &&
-           std::find(holding.begin(), holding.end(), args.front()) != holding.end() &&
-           std::none_of(args.begin(), args.end(),
-                        [](const std::string& a) { return a == "--help" || a == "-h"; });
+    if (args.empty() || std::any_of(args.begin(), args.end(), [](const std::string& a) {
+            return a == "--help" || a == "-h";
+        }))
+        return false;
+    const auto& subs = subcommands();
+    return std::any_of(subs.begin(), subs.end(),
+                       [&](const Sub& s) { return s.holds_a_sku && s.help.name == args.front(); });
 }
 
 int run_fleet(const Args& args) {
