@@ -23,6 +23,7 @@ def register(r):
     register_boot_ingest_memory(r)
     register_answer_quiet(r)
     register_answer_ab_2026_12_07(r)
+    register_digest_formats(r)
 
 
 TIMES = M + "fleet-answer-times-2026-12-03.txt"
@@ -536,3 +537,30 @@ def register_answer_ab_2026_12_07(r):
         for what in whats:
             r.add(f"fleet.answer_100k_2026_12_07.{name}.{db}.{what}", paths[name],
                   lambda path=paths[name], db=db, what=what: value(path, db, what))
+
+
+DIGEST_READS = [M + f"bench-json-digest-2026-12-07-{x}.txt" for x in "ab"]
+
+
+def register_digest_formats(r):
+    """bench_json's read of a run's digest five ways, two runs (docs/fleet.md "Run digests"): the
+    sizes, the plain reader's time, and each other way's time as a share of it, lowest to highest
+    over the runs."""
+    def times(path, way):
+        return [float(t) for t in r.file(path).grab_all(rf"^run digest, {re.escape(way)} +([\d.]+) us,")]
+
+    def shares(way):
+        return [float(x) for path in DIGEST_READS for x in r.file(path).grab_all(
+            rf"^run digest, {re.escape(way)} +[\d.]+ us, ([\d.]+) of the plain reader's time")]
+    for name, group in (("json_bytes", 1), ("cbor_bytes", 2), ("msgpack_bytes", 3)):
+        r.number(f"bench_json.digest.{name}", DIGEST_READS, lambda group=group: int(the_one(
+            [r.file(p).grab(r"^run digest: (\d+) bytes of JSON, (\d+) of CBOR, (\d+) of MessagePack", group)
+             for p in DIGEST_READS], "the digest's sizes")), thousands=True)
+    plain = lambda: [t for p in DIGEST_READS for t in times(p, "plain reader")]  # noqa: E731
+    r.number("bench_json.digest.plain_max_us", DIGEST_READS, lambda: max(plain()), 2)
+    whole = lambda: [t for p in DIGEST_READS for t in times(p, "read_run_digest, whole")]  # noqa: E731
+    r.number("bench_json.digest.whole_max_us", DIGEST_READS, lambda: max(whole()), 2)
+    for key, way in (("json", "nlohmann/json parse"), ("cbor", "CBOR (nlohmann)"),
+                     ("msgpack", "MessagePack (nlohmann)")):
+        r.number(f"bench_json.digest.{key}_min_share", DIGEST_READS, lambda way=way: min(shares(way)), 2)
+        r.number(f"bench_json.digest.{key}_max_share", DIGEST_READS, lambda way=way: max(shares(way)), 2)
