@@ -7,6 +7,7 @@ source "$(dirname "$0")/lib/harness.bash"
 source "$(dirname "$0")/lib/fleet.bash"
 source "$(dirname "$0")/lib/hostile_boots.bash"
 require_command python3 "the suite edits reports with it"
+require_command readelf "it reads the binary's build ID (Debian: binutils)"
 start_postgres
 fleet_suite "$pg_url"
 heap_pages_suite "$pg_url"

@@ -5,6 +5,7 @@ source "$(dirname "$0")/lib/harness.bash"
 source "$(dirname "$0")/lib/fleet.bash"
 source "$(dirname "$0")/lib/hostile_boots.bash"
 require_command python3 "the suite edits reports and reads the database with it"
+require_command readelf "it reads the binary's build ID (Debian: binutils)"
 fleet_suite "$work/fleet.db"
 # The SKU of one host: a small answer (the other SKU gained 200 hosts since it was kept).
 HUGETUNE_DB=$work/fleet.db expect 0 "$bin" fleet recommend --host other-1 --json

@@ -1,5 +1,7 @@
 #include "tuner/system/own_binary.hpp"
 
+#include <elf.h>
+#include <link.h>
 #include <linux/magic.h>
 #include <sys/statfs.h>
 #include <unistd.h>
@@ -23,30 +25,92 @@ fs::path own_binary_path() {
     return ec ? fs::path("/usr/bin/hugetune") : self;
 }
 
-const std::string& own_binary_digest() {
-    static const std::string digest = []() -> std::string {
-        std::ifstream in("/proc/self/exe", std::ios::binary);
-        std::uint64_t h = 0xcbf29ce484222325ULL;
-        std::vector<char> block(1 << 20);
-        std::size_t total = 0;
-        while (in) {
-            in.read(block.data(), static_cast<std::streamsize>(block.size()));
-            const auto got = static_cast<std::size_t>(in.gcount());
-            std::size_t i = 0;
-            for (; i + 8 <= got; i += 8) {
-                std::uint64_t word;
-                std::memcpy(&word, block.data() + i, 8);
-                h = (h ^ word) * 0x100000001b3ULL;
+namespace {
+
+// Hex digits of the running program's build ID kept for the digest: 64 bits, as the digest of the
+// file's bytes gives.
+constexpr std::size_t kDigestHexDigits = 16;
+
+// The build ID the linker wrote into the running program (its NT_GNU_BUILD_ID note: a hash of
+// the linked output), read from the program's headers as loaded; empty when it has none or one
+// shorter than the digest.
+std::string loaded_build_id() {
+    std::string hex;
+    dl_iterate_phdr(
+        [](dl_phdr_info* info, std::size_t, void* out) -> int {
+            for (ElfW(Half) i = 0; i < info->dlpi_phnum; ++i) {
+                const ElfW(Phdr)& segment = info->dlpi_phdr[i];
+                if (segment.p_type != PT_NOTE)
+                    continue;
+                // Each note's name and description are padded to the segment's alignment (4, or 8
+                // for a segment of 8-aligned notes).
+                const std::size_t align = segment.p_align == 8 ? 8 : 4;
+                const auto pad = [align](std::size_t n) { return (n + align - 1) / align * align; };
+                const auto* at =
+                    reinterpret_cast<const unsigned char*>(info->dlpi_addr + segment.p_vaddr);
+                const unsigned char* end = at + segment.p_memsz;
+                while (static_cast<std::size_t>(end - at) >= sizeof(ElfW(Nhdr))) {
+                    ElfW(Nhdr) note;
+                    std::memcpy(&note, at, sizeof note);
+                    const unsigned char* name = at + sizeof note;
+                    const std::size_t left = static_cast<std::size_t>(end - name);
+                    if (pad(note.n_namesz) > left || note.n_descsz > left - pad(note.n_namesz))
+                        break;
+                    const unsigned char* desc = name + pad(note.n_namesz);
+                    if (note.n_type == NT_GNU_BUILD_ID && note.n_namesz == 4 &&
+                        std::memcmp(name, "GNU", 4) == 0 && 2 * note.n_descsz >= kDigestHexDigits) {
+                        auto& text = *static_cast<std::string*>(out);
+                        char two[3];
+                        for (std::size_t k = 0; 2 * k < kDigestHexDigits; ++k) {
+                            std::snprintf(two, sizeof two, "%02x", desc[k]);
+                            text += two;
+                        }
+                        return 1;
+                    }
+                    if (pad(note.n_descsz) > static_cast<std::size_t>(end - desc))
+                        break;
+                    at = desc + pad(note.n_descsz);
+                }
             }
-            for (; i < got; ++i)
-                h = (h ^ static_cast<unsigned char>(block[i])) * 0x100000001b3ULL;
-            total += got;
+            return 1;  // the first object is the program itself: nothing after it
+        },
+        &hex);
+    return hex;
+}
+
+// The running binary's own bytes (/proc/self/exe) as FNV-1a over 64-bit words, a byte at the end
+// taken alone, read in blocks (a sanitizer build is 100 MB); empty when it cannot be read.
+std::string file_digest() {
+    std::ifstream in("/proc/self/exe", std::ios::binary);
+    std::uint64_t h = 0xcbf29ce484222325ULL;
+    std::vector<char> block(1 << 20);
+    std::size_t total = 0;
+    while (in) {
+        in.read(block.data(), static_cast<std::streamsize>(block.size()));
+        const auto got = static_cast<std::size_t>(in.gcount());
+        std::size_t i = 0;
+        for (; i + 8 <= got; i += 8) {
+            std::uint64_t word;
+            std::memcpy(&word, block.data() + i, 8);
+            h = (h ^ word) * 0x100000001b3ULL;
         }
-        if (in.bad() || total == 0)
-            return {};
-        char hex[17];
-        std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h));
-        return hex;
+        for (; i < got; ++i)
+            h = (h ^ static_cast<unsigned char>(block[i])) * 0x100000001b3ULL;
+        total += got;
+    }
+    if (in.bad() || total == 0)
+        return {};
+    char hex[17];
+    std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h));
+    return hex;
+}
+
+}  // namespace
+
+const std::string& own_binary_digest() {
+    static const std::string digest = [] {
+        std::string id = loaded_build_id();
+        return id.empty() ? file_digest() : id;
     }();
     return digest;
 }

@@ -14,10 +14,11 @@ namespace hugetune {
 // The running binary (/proc/self/exe), else /usr/bin/hugetune when the link cannot be read.
 std::filesystem::path own_binary_path();
 
-// The running binary as 16 hex digits of its own bytes (FNV-1a over 64-bit words, a byte at the
-// end taken alone), read once: an answer kept by another build (another model) is not taken,
-// and hosts running the same build share what they keep. Read in blocks: a sanitizer build is
-// 100 MB. Empty when it cannot be read.
+// The running binary as 16 hex digits, made once: an answer kept by another build (another
+// model) is not taken, and hosts running the same build share what they keep. The first 64 bits
+// of the build ID the linker wrote into it (a hash of the linked output, the same stripped or
+// not), read from the program's headers in memory; for a binary linked without one, a digest of
+// its own bytes (FNV-1a over 64-bit words of /proc/self/exe). Empty when neither can be had.
 const std::string& own_binary_digest();
 
 // The nearest existing directory of `target_path` in the tree `root` (a target path, opened

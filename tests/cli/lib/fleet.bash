@@ -712,6 +712,12 @@ answers_kept_suite() {
         fail "no answer kept for $sku"
     [[ $(db_sql "$db" "SELECT inputs FROM sku_answers WHERE sku_id = $sku_id") =~ ^tool\ [0-9a-f]{16}\;\ seed\ 1,\ resamples\ 2000,.*\;\ runs\ [0-9a-f]{16}$ ]] ||
         fail "inputs: $(db_sql "$db" "SELECT inputs FROM sku_answers WHERE sku_id = $sku_id")"
+    # The tool is the first 64 bits of the build ID the linker wrote into the binary.
+    local build_id
+    build_id=$(readelf -n "$bin" | sed -n 's/^ *Build ID: \([0-9a-f]*\)$/\1/p')
+    [[ -n $build_id ]] || fail "readelf shows no build ID in $bin"
+    [[ $(db_sql "$db" "SELECT inputs FROM sku_answers WHERE sku_id = $sku_id") == "tool ${build_id:0:16}; "* ]] ||
+        fail "the kept answer's tool is not the build ID ${build_id:0:16}: $(db_sql "$db" "SELECT inputs FROM sku_answers WHERE sku_id = $sku_id")"
     # Taken from the database: an answer edited there (same inputs) is what the commands print.
     db_sql "$db" "UPDATE sku_answers SET answer = REPLACE(answer, '\"status_reason\":\"', '\"status_reason\":\"KEPT ') WHERE sku_id = $sku_id" >/dev/null
     expect 0 "$bin" fleet recommend --db "$db" --sku "$sku" --json
