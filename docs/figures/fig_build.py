@@ -145,6 +145,7 @@ def register(r):
 
     register_arm64(r)
     register_compile_ab(r)
+    register_compile_costs(r)
 
 
 def register_compile_ab(r):
@@ -160,6 +161,22 @@ def register_compile_ab(r):
     r.grab("build.json_includes.sources", includes, r"^new: sources of the product: (\d+);")
     for side in ("old", "new"):
         r.grab(f"build.json_includes.{side}", includes, rf"^{side}: .*; including nlohmann/json.hpp: (\d+)$")
+
+
+def register_compile_costs(r):
+    """tests/bench/compile_costs.sh: each source of the product compiled cold and timed, grouped
+    by the heavy headers it reaches."""
+    path = M + "compile-costs-2026-12-07.txt"
+    r.grab("build.compile_costs.wall_s", path, r"^build: wall (\d+)\.\d+ s")
+    r.grab("build.compile_costs.cpu_s", path, r"^build: wall [\d.]+ s, cpu (\d+)\.\d+ s")
+    r.grab("build.compile_costs.json_sources", path, r"^sources reaching nlohmann/json.hpp: (\d+) of")
+    r.grab("build.compile_costs.sources", path, r"^sources reaching nlohmann/json.hpp: \d+ of (\d+),")
+    r.grab("build.compile_costs.json_cpu_s", path, r"^sources reaching nlohmann/json.hpp: .*, (\d+) of \d+ CPU s")
+    r.grab("build.compile_costs.compile_cpu_s", path, r"^sources reaching nlohmann/json.hpp: .*, \d+ of (\d+) CPU s")
+    r.grab("build.compile_costs.json_share", path, r"^sources reaching nlohmann/json.hpp: .* \((\d+)%\)$")
+    for key, group in (("json", "json"), ("json_boost", "json \\+ boost"), ("no_json", "no json")):
+        r.grab(f"build.compile_costs.{key}_each_s", path, rf"^{group} +\d+ sources .*, ([\d.]+) s each$")
+        r.grab(f"build.compile_costs.{key}_count", path, rf"^{group} +(\d+) sources")
 
 
 def register_arm64(r):
