@@ -31,46 +31,51 @@ namespace {
 // file's bytes gives.
 constexpr std::size_t kDigestHexDigits = 16;
 
+// The first kDigestHexDigits hex digits of the GNU build ID among the notes from `at` to `end`,
+// each note's name and description padded to `align` bytes; empty when there is none (or it is
+// shorter).
+std::string build_id_in_notes(const unsigned char* at, const unsigned char* end,
+                              std::size_t align) {
+    const auto pad = [align](std::size_t n) { return (n + align - 1) / align * align; };
+    while (static_cast<std::size_t>(end - at) >= sizeof(ElfW(Nhdr))) {
+        ElfW(Nhdr) note;
+        std::memcpy(&note, at, sizeof note);
+        const unsigned char* name = at + sizeof note;
+        const auto left = static_cast<std::size_t>(end - name);
+        if (pad(note.n_namesz) > left || pad(note.n_descsz) > left - pad(note.n_namesz))
+            return {};
+        const unsigned char* desc = name + pad(note.n_namesz);
+        if (note.n_type == NT_GNU_BUILD_ID && note.n_namesz == 4 &&
+            std::memcmp(name, "GNU", 4) == 0 && 2 * note.n_descsz >= kDigestHexDigits) {
+            std::string hex;
+            char two[3];
+            for (std::size_t k = 0; 2 * k < kDigestHexDigits; ++k) {
+                std::snprintf(two, sizeof two, "%02x", desc[k]);
+                hex += two;
+            }
+            return hex;
+        }
+        at = desc + pad(note.n_descsz);
+    }
+    return {};
+}
+
 // The build ID the linker wrote into the running program (its NT_GNU_BUILD_ID note: a hash of
-// the linked output), read from the program's headers as loaded; empty when it has none or one
-// shorter than the digest.
+// the linked output), read from the program's note segments as loaded; empty when it has none
+// or one shorter than the digest.
 std::string loaded_build_id() {
     std::string hex;
     dl_iterate_phdr(
         [](dl_phdr_info* info, std::size_t, void* out) -> int {
-            for (ElfW(Half) i = 0; i < info->dlpi_phnum; ++i) {
+            auto& found = *static_cast<std::string*>(out);
+            for (ElfW(Half) i = 0; i < info->dlpi_phnum && found.empty(); ++i) {
                 const ElfW(Phdr)& segment = info->dlpi_phdr[i];
                 if (segment.p_type != PT_NOTE)
                     continue;
-                // Each note's name and description are padded to the segment's alignment (4, or 8
-                // for a segment of 8-aligned notes).
-                const std::size_t align = segment.p_align == 8 ? 8 : 4;
-                const auto pad = [align](std::size_t n) { return (n + align - 1) / align * align; };
                 const auto* at =
                     reinterpret_cast<const unsigned char*>(info->dlpi_addr + segment.p_vaddr);
-                const unsigned char* end = at + segment.p_memsz;
-                while (static_cast<std::size_t>(end - at) >= sizeof(ElfW(Nhdr))) {
-                    ElfW(Nhdr) note;
-                    std::memcpy(&note, at, sizeof note);
-                    const unsigned char* name = at + sizeof note;
-                    const std::size_t left = static_cast<std::size_t>(end - name);
-                    if (pad(note.n_namesz) > left || note.n_descsz > left - pad(note.n_namesz))
-                        break;
-                    const unsigned char* desc = name + pad(note.n_namesz);
-                    if (note.n_type == NT_GNU_BUILD_ID && note.n_namesz == 4 &&
-                        std::memcmp(name, "GNU", 4) == 0 && 2 * note.n_descsz >= kDigestHexDigits) {
-                        auto& text = *static_cast<std::string*>(out);
-                        char two[3];
-                        for (std::size_t k = 0; 2 * k < kDigestHexDigits; ++k) {
-                            std::snprintf(two, sizeof two, "%02x", desc[k]);
-                            text += two;
-                        }
-                        return 1;
-                    }
-                    if (pad(note.n_descsz) > static_cast<std::size_t>(end - desc))
-                        break;
-                    at = desc + pad(note.n_descsz);
-                }
+                // Notes are 4-aligned, or 8 in a segment of 8-aligned notes.
+                found = build_id_in_notes(at, at + segment.p_memsz, segment.p_align == 8 ? 8 : 4);
             }
             return 1;  // the first object is the program itself: nothing after it
         },
