@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <fstream>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
@@ -27,9 +28,21 @@ std::string file_text(const std::string& relative) {
     return s.str();
 }
 
+// After a warm-up round, 11 rounds of the median of `reads` reads by each way in turn: each
+// way's mean over the rounds, in seconds.
+std::vector<double> alternate_rounds(int reads, const std::vector<std::function<void()>>& ways) {
+    std::vector<double> mean(ways.size(), 0.0);
+    for (int round = 0; round <= 11; ++round)
+        for (std::size_t w = 0; w < ways.size(); ++w) {
+            const double t = hugetune::bench::median_seconds(reads, ways[w]);
+            if (round > 0)
+                mean[w] += t / 11;
+        }
+    return mean;
+}
+
 // The digest of the fleet fixture's report, read five ways in turn, as above.
 void digest_reads() {
-    using hugetune::bench::median_seconds;
     namespace fleet = hugetune::model::fleet;
     const nlohmann::json report =
         nlohmann::json::parse(file_text("tests/fixtures/fleet/report-1.json"));
@@ -38,28 +51,17 @@ void digest_reads() {
     const std::vector<std::uint8_t> cbor = nlohmann::json::to_cbor(doc);
     const std::vector<std::uint8_t> msgpack = nlohmann::json::to_msgpack(doc);
     volatile std::size_t sink = 0;
-    constexpr int kWays = 5;
-    const char* names[kWays] = {"nlohmann/json parse", "plain reader", "CBOR (nlohmann)",
-                                "MessagePack (nlohmann)", "read_run_digest, whole"};
-    double mean[kWays] = {};
-    for (int round = 0; round <= 11; ++round) {
-        const double t[kWays] = {
-            median_seconds(201, [&] { sink = sink + nlohmann::json::parse(text).size(); }),
-            median_seconds(201,
-                           [&] { sink = sink + hugetune::model::read_plain_json(text)->size(); }),
-            median_seconds(201, [&] { sink = sink + nlohmann::json::from_cbor(cbor).size(); }),
-            median_seconds(201,
-                           [&] { sink = sink + nlohmann::json::from_msgpack(msgpack).size(); }),
-            median_seconds(
-                201, [&] { sink = sink + fleet::read_run_digest(text, {}).value().host.size(); })};
-        if (round == 0)
-            continue;
-        for (int w = 0; w < kWays; ++w)
-            mean[w] += t[w] / 11;
-    }
+    const char* names[] = {"nlohmann/json parse", "plain reader", "CBOR (nlohmann)",
+                           "MessagePack (nlohmann)", "read_run_digest, whole"};
+    const std::vector<double> mean = alternate_rounds(
+        201, {[&] { sink = sink + nlohmann::json::parse(text).size(); },
+              [&] { sink = sink + hugetune::model::read_plain_json(text)->size(); },
+              [&] { sink = sink + nlohmann::json::from_cbor(cbor).size(); },
+              [&] { sink = sink + nlohmann::json::from_msgpack(msgpack).size(); },
+              [&] { sink = sink + fleet::read_run_digest(text, {}).value().host.size(); }});
     std::printf("run digest: %zu bytes of JSON, %zu of CBOR, %zu of MessagePack\n", text.size(),
                 cbor.size(), msgpack.size());
-    for (int w = 0; w < kWays; ++w)
+    for (std::size_t w = 0; w < mean.size(); ++w)
         std::printf("run digest, %-24s %8.2f us, %.2f of the plain reader's time\n", names[w],
                     mean[w] * 1e6, mean[w] / mean[1]);
 }
@@ -67,24 +69,14 @@ void digest_reads() {
 }  // namespace
 
 int main() {
-    using hugetune::bench::median_seconds;
     for (const char* name :
          {"tests/fixtures/fleet/report-1.json", "tests/data/sweep-zen4-2node.json"}) {
         const std::string text = file_text(name);
         volatile std::size_t sink = 0;
-        double full = 0, plain = 0;
-        // After a warm-up round, 11 rounds of the median of 21 reads by each reader in turn;
-        // the figures are the rounds' mean.
-        for (int round = 0; round <= 11; ++round) {
-            const double f =
-                median_seconds(21, [&] { sink = sink + nlohmann::json::parse(text).size(); });
-            const double p = median_seconds(
-                21, [&] { sink = sink + hugetune::model::read_plain_json(text)->size(); });
-            if (round == 0)
-                continue;
-            full += f / 11;
-            plain += p / 11;
-        }
+        const std::vector<double> mean = alternate_rounds(
+            21, {[&] { sink = sink + nlohmann::json::parse(text).size(); },
+                 [&] { sink = sink + hugetune::model::read_plain_json(text)->size(); }});
+        const double full = mean[0], plain = mean[1];
         std::printf("%s (%zu kB): nlohmann/json %8.1f us, plain reader %8.1f us, ratio %.2f\n",
                     name, text.size() / 1024, full * 1e6, plain * 1e6, full / plain);
     }

@@ -84,7 +84,7 @@ std::string loaded_build_id() {
 }
 
 // The running binary's own bytes (/proc/self/exe) as FNV-1a over 64-bit words, a byte at the end
-// taken alone, read in blocks (a sanitizer build is 100 MB); empty when it cannot be read.
+// taken alone, read in blocks (a sanitizer build is tens of MB); empty when it cannot be read.
 std::string file_digest() {
     std::ifstream in("/proc/self/exe", std::ios::binary);
     std::uint64_t h = 0xcbf29ce484222325ULL;
