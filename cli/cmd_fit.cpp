@@ -202,7 +202,6 @@ Input parse_input(const std::filesystem::path& path, const std::string& text) {
 // made in memory (never written), so the picture comes from the same place for both commands.
 void draw_plot(const std::filesystem::path& plot, const Input& input, model::ReportParts parts) {
     parts.run.probe = model::read_probe_record(model::JsonField(input.sweep["probe"]));
-    parts.run.sweep_record = model::measured_block_of(input.sweep);
     parts.run.sweep = input.measured;
     parts.run.tool = {std::string(tool_version()), std::string(tool_commit())};
     parts.run.generated_at = utc_now();

@@ -207,7 +207,6 @@ model::Report make_run_report(const RunOptions& o, const SweepResult& sweep,
         parts.run.first_touch =
             model::first_touch(fitted.data, *o.first_touch_gib, fitted.data.machine.kernel);
     parts.run.probe = sweep.probe;
-    parts.run.sweep_record = measured_block_json(sweep);
     parts.run.sweep = std::move(measured);
     parts.run.tool = {std::string(tool_version()), std::string(tool_commit())};
     parts.run.generated_at = utc_now();

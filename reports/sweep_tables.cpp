@@ -164,7 +164,7 @@ std::string sampling_line(const model::MeasuredSweep& sweep) {
                          : std::to_string(fewest) + " to " + std::to_string(most))
       << " samples per point (" << counts.str() << "), stopped: "
       << (sweep.sampling->stopped.empty() ? "interrupted" : sweep.sampling->stopped) << " after "
-      << count_text(sweep.sampling->rounds, "round") << "\n";
+      << count_text(sweep.sampling->rounds.value_or(0), "round") << "\n";
     return s.str();
 }
 

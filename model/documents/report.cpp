@@ -222,7 +222,6 @@ ReportRun read_run_part(const JsonField& doc) {
     if (!run.sku.init_on_alloc)
         run.sku.init_on_alloc = doc["kernel"].hint<bool>("init_on_alloc");
     doc["sweep"].object();
-    run.sweep_record = doc["sweep"].kept();
     run.sweep = read_measured_sweep(doc["sweep"]);
     check_sku_facts(doc, run.sku, run.sweep.page_size_kb);
     run.fit = read_fit(doc["fit"]);

@@ -99,9 +99,8 @@ struct ReportRun {
     // nothing in reports written before it; microarchitecture; firmware).
     ProbeRecord probe;
     SkuKey sku;
-    // The sweep's measured block (`parameters`, `complete`, `points`, `hvo_pass`) as the sweep's
-    // writer wrote it (docs/sweep-format.md), and the same read.
-    nlohmann::json sweep_record;
+    // The sweep's measured block (docs/sweep-format.md), written under `sweep` by its one writer
+    // (model/documents/sweep_block.cpp).
     MeasuredSweep sweep;
     Recommendation fit;
     std::vector<Warning> warnings;

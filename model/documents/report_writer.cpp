@@ -126,7 +126,7 @@ json whole_report_json(const Report& report, const ReportRun& run) {
         {"tool",
          {{"name", "hugetune"}, {"version", run.tool.version}, {"commit", run.tool.commit}}},
         {"generated_at", run.generated_at},
-        {"sweep", run.sweep_record},
+        {"sweep", measured_block_json(run.sweep)},
         {"model", models_by_phase_json(run.fit)},
         {"fit", std::move(fit)},
         {"recommendation", std::move(recommendation)},

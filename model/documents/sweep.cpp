@@ -57,7 +57,38 @@ MeasuredPoint read_point(const JsonField& point, std::size_t& read) {
     p.oversubscribed = point.hint<bool>("oversubscribed").value_or(false);
     p.shortfall_pages = point.hint<std::uint64_t>("shortfall_pages").value_or(0);
     p.nodes_serialised = point.hint<bool>("nodes_serialised").value_or(false);
+    p.total_threads = point.hint<int>("total_threads").value_or(0);
+    p.thread_seconds = point.hint<std::vector<std::vector<double>>>("thread_seconds");
+    p.node_pages = point.hint<std::vector<std::uint64_t>>("node_pages");
+    p.expected_node_pages = point.hint<std::vector<std::uint64_t>>("expected_node_pages");
     return p;
+}
+
+// What `parameters` states beside the members the fit reads: informative, so read as hints.
+SweepAsked read_asked(const JsonField& parameters) {
+    SweepAsked a;
+    a.threads_per_node =
+        parameters.hint<std::vector<int>>("threads_per_node").value_or(std::vector<int>{});
+    a.repetitions = parameters.hint<int>("repetitions");
+    a.phases =
+        parameters.hint<std::vector<std::string>>("phases").value_or(std::vector<std::string>{});
+    a.sample_mib_per_node = parameters.hint<std::uint64_t>("sample_mib_per_node");
+    a.max_memory_fraction = parameters.hint<double>("max_memory_fraction");
+    a.memory_nodes = parameters.hint<std::vector<int>>("memory_nodes");
+    a.boot_node = parameters.hint<int>("boot_node");
+    return a;
+}
+
+Sampling read_sampling(const JsonField& sampling) {
+    Sampling s;
+    s.rule = sampling.hint<std::string>("rule").value_or("");
+    s.rounds = sampling.hint<int>("rounds");
+    s.stopped = sampling.hint<std::string>("stopped").value_or("");
+    s.first_rounds = sampling.hint<int>("first_rounds");
+    s.max_repetitions = sampling.hint<int>("max_repetitions");
+    s.tolerance = sampling.hint<double>("tolerance");
+    s.budget_seconds = sampling.hint<double>("budget_seconds");
+    return s;
 }
 
 }  // namespace
@@ -82,6 +113,7 @@ MeasuredSweep read_measured_sweep(const JsonField& sweep) {
         if (m.placement != kPlacementBoot && m.placement != kPlacementNodeLocal)
             placement.fail("'" + m.placement + "' is not one of boot, node-local");
     }
+    m.asked = read_asked(parameters);
     const std::size_t points = sweep["points"].array_size();
     std::size_t read = 0;
     for (std::size_t i = 0; i < points; ++i)
@@ -103,11 +135,11 @@ MeasuredSweep read_measured_sweep(const JsonField& sweep) {
             pass.points.push_back(std::move(p));
         }
         m.hvo_pass = std::move(pass);
+    } else if (hvo.present()) {
+        m.hvo_note = hvo.hint<std::string>("note").value_or("");
     }
     if (const JsonField sampling = sweep["sampling"]; sampling.present())
-        m.sampling = Sampling{sampling.hint<std::string>("rule").value_or(""),
-                              sampling.hint<int>("rounds").value_or(0),
-                              sampling.hint<std::string>("stopped").value_or("")};
+        m.sampling = read_sampling(sampling);
     for (std::size_t i = 0; i < sweep["warnings"].hint_size(); ++i)
         if (auto w = sweep["warnings"][i].hint<std::string>())
             m.warnings.push_back(std::move(*w));
@@ -130,19 +162,6 @@ void check_sweep_format(const nlohmann::json& document, const InputSource& input
         doc["format_version"].fail(std::to_string(version) +
                                    " is not supported (this hugetune reads version " +
                                    std::to_string(kSweepFormatVersion) + ")");
-}
-
-nlohmann::json measured_block_of(const nlohmann::json& sweep) {
-    const auto member = [&](const char* key) {
-        return sweep.is_object() && sweep.contains(key) ? sweep.at(key) : nlohmann::json(nullptr);
-    };
-    nlohmann::json block = {{"parameters", member("parameters")},
-                            {"complete", sweep.is_object() ? sweep.value("complete", true) : true},
-                            {"points", member("points")}};
-    for (const char* key : {"hvo_pass", "sampling"})
-        if (sweep.is_object() && sweep.contains(key))
-            block[key] = sweep.at(key);
-    return block;
 }
 
 }  // namespace hugetune::model

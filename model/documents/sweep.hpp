@@ -32,6 +32,13 @@ struct MeasuredPoint {
     std::uint64_t shortfall_pages = 0;  // pages not obtained on the intended node
     // The grow phase's wall time covers every node one after another (the resize lock).
     bool nodes_serialised = false;
+    // What the fit does not read, kept for the people and tools that read the file: N times the
+    // nodes (0: the document does not say), each thread's own time per repetition, and with boot
+    // placement the pages each memory node gave and was to give. Nothing where absent.
+    int total_threads = 0;
+    std::optional<std::vector<std::vector<double>>> thread_seconds;
+    std::optional<std::vector<std::uint64_t>> node_pages;
+    std::optional<std::vector<std::uint64_t>> expected_node_pages;
 
     // The repetitions' times: the samples, or the median alone when a point gives no samples.
     std::vector<double> seconds() const;
@@ -50,11 +57,32 @@ struct HvoPass {
 // `parameters.repetitions` times.
 struct Sampling {
     std::string rule;  // "adaptive" or "fixed"
-    int rounds = 0;    // rounds measured; a round after the first ones times only the open points
+    // Rounds measured; a round after the first ones times only the open points. Nothing in a
+    // plan, which has measured none.
+    std::optional<int> rounds;
     std::string stopped;  // "settled", "budget", "maximum" or "fixed count"; empty: not stopped
+    // The rule's settings: the rounds every point gets, the most repetitions a point gets, and
+    // the adaptive rule's tolerance and budget. Nothing where the document does not say.
+    std::optional<int> first_rounds;
+    std::optional<int> max_repetitions;
+    std::optional<double> tolerance;
+    std::optional<double> budget_seconds;
 };
 
-// The measured block: `parameters` (the part the fit uses), `complete`, `points`, `warnings`.
+// What was asked for, as `parameters` states it beside the members the fit reads
+// (MeasuredSweep): empty or nothing where the document does not say.
+struct SweepAsked {
+    std::vector<int> threads_per_node;  // the counts asked for, in the order given
+    std::optional<int> repetitions;     // the most timed repetitions a point gets
+    std::vector<std::string> phases;
+    std::optional<std::uint64_t> sample_mib_per_node;
+    std::optional<double> max_memory_fraction;
+    std::optional<std::vector<int>> memory_nodes;  // boot placement: the nodes pages came from
+    std::optional<int> boot_node;                  // boot placement: the boot CPU's node
+};
+
+// The measured block: `parameters`, `complete`, `points`, `hvo_pass`, `sampling`, and the
+// sweep's `warnings` beside it.
 struct MeasuredSweep {
     std::uint64_t page_size_kb = 0;
     std::uint64_t seed = 1;
@@ -65,7 +93,10 @@ struct MeasuredSweep {
     std::string placement = kPlacementNodeLocal;
     std::vector<MeasuredPoint> points;
     std::optional<HvoPass> hvo_pass;  // nothing: the sweep had none
+    // Without a pass: why, as `hvo_pass.note` (nothing: the document has no `hvo_pass`).
+    std::optional<std::string> hvo_note;
     std::optional<Sampling> sampling;
+    SweepAsked asked;
     std::vector<std::string> warnings;
     InputSource input;  // the document it was read from, for errors about its data
 };
@@ -77,9 +108,13 @@ class JsonField;
 // holding more than kMaxInputSamples samples is refused.
 MeasuredSweep read_measured_sweep(const JsonField& sweep);
 
-// The measured block of a sweep document (`parameters`, `complete`, `points`, `hvo_pass`,
-// `sampling`) as it is, for a report to carry.
-nlohmann::json measured_block_of(const nlohmann::json& sweep_document);
+// The measured block as a sweep document holds it at its top and a report under `sweep`
+// (`parameters`, `complete`, `points`, `hvo_pass`, `sampling`; not the warnings): the one writer
+// of it (model/documents/sweep_block.cpp).
+nlohmann::json measured_block_json(const MeasuredSweep& sweep);
+
+// `sampling` as a sweep and a plan write it.
+nlohmann::json to_json(const Sampling& sampling);
 
 // Throws InputError about `input` unless `document` is an object of this format and version. A
 // whole sweep document is this, then the measured block, then its `probe` (the fit's input:

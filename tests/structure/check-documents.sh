@@ -41,7 +41,7 @@ document report model/documents/report.cpp read_report "model/documents/report_w
 document fit model/documents/fit.cpp read_fit "model/documents/report.cpp" \
     'predicted_seconds_interval|default_threads_per_node|predicted_default_seconds|measured_boot_seconds'
 document sweep model/documents/sweep.cpp 'read_measured_sweep|parse_sweep_json' \
-    "tuner/sweep/sweep_output.cpp" 'samples_seconds|gib_per_second|shortfall_pages'
+    "model/documents/sweep_block.cpp tuner/sweep/sweep_output.cpp" 'samples_seconds|gib_per_second|shortfall_pages'
 document verification model/documents/verification.cpp read_verification "" \
     'pool_predicted_ms|ratio_refused|expected_threads|cmdline_value|log_line'
 # A boot record is a document of its own (docs/fleet.md "Boots"), told apart from a report by
@@ -61,7 +61,8 @@ document run-digest model/fleet/run_digest.cpp read_run_digest "" 'samples_diges
 # share a member name with it ("threads", "pages"). A file that digs into a report by its keys
 # anywhere else is printed with the key.
 report_owners="model/documents/report.cpp model/documents/report_writer.cpp model/documents/fit.cpp
-    model/documents/probe_record.cpp model/documents/breakdown.cpp model/documents/sweep.cpp model/documents/verification.cpp
+    model/documents/probe_record.cpp model/documents/breakdown.cpp model/documents/sweep.cpp
+    model/documents/sweep_block.cpp model/documents/verification.cpp
     tuner/sweep/sweep_output.cpp tuner/probe/probe_output.cpp model/input/sweep_json.cpp
     model/documents/boot_comparison.cpp"
 other_documents=(

@@ -243,7 +243,6 @@ json host_report(const FleetSpec& spec, const SkuTruth& s, std::size_t h, double
     model::ReportParts parts;
     parts.run.probe = model::read_probe_record(model::JsonField(probe_json));
     parts.data = &data;
-    parts.run.sweep_record = model::measured_block_of(sweep_json);
     parts.run.sweep = model::read_measured_sweep(model::JsonField(sweep_json));
     parts.run.fit = *sku_fit;
     parts.boot_pool = {s.pool_pages, 2048, "cmdline"};

@@ -527,14 +527,14 @@ std::string_view sampling_rule(const SweepOptions& o) {
     return o.adaptive ? "adaptive" : "fixed";
 }
 
-nlohmann::json sampling_json(const SweepOptions& o) {
-    nlohmann::json sampling = {{"rule", sampling_rule(o)},
-                               {"first_rounds", o.first_rounds()},
-                               {"max_repetitions", o.most_repetitions()}};
+model::Sampling sampling_settings(const SweepOptions& o) {
+    model::Sampling sampling;
+    sampling.rule = std::string(sampling_rule(o));
+    sampling.first_rounds = o.first_rounds();
+    sampling.max_repetitions = o.most_repetitions();
     if (o.adaptive) {
-        sampling["tolerance"] = o.tolerance;
-        if (o.budget_seconds)
-            sampling["budget_seconds"] = *o.budget_seconds;
+        sampling.tolerance = o.tolerance;
+        sampling.budget_seconds = o.budget_seconds;
     }
     return sampling;
 }
@@ -578,7 +578,7 @@ nlohmann::json to_json(const SweepPlan& plan) {
                    : json{{"note", plan.hvo_pass_note}};
     return {{"threads_per_node", plan.options.threads_per_node},
             {"repetitions", plan.options.most_repetitions()},
-            {"sampling", sampling_json(plan.options)},
+            {"sampling", model::to_json(sampling_settings(plan.options))},
             {"phases", phases},
             {"page_size_kb", plan.page_size_kb},
             {"sample_mib_per_node", plan.sample_mib_per_node},

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "model/documents/sweep.hpp"
 #include "model/errors.hpp"
 #include "model/recommend.hpp"
 #include "tuner/kernel/kernel_fs.hpp"
@@ -164,9 +165,9 @@ std::uint64_t pages_for_thread(std::uint64_t pages_per_node, int threads, int in
 std::string repetitions_text(const SweepOptions& options);
 // "adaptive" or "fixed", as the sweep file names the rule.
 std::string_view sampling_rule(const SweepOptions& options);
-// How the points are sampled (the rule, its rounds and bounds), as the plan and the sweep file
-// write it (docs/sweep-format.md "Sampling").
-nlohmann::json sampling_json(const SweepOptions& options);
+// How the points are to be sampled (the rule and its bounds, no rounds yet), as the plan and the
+// sweep file write it (docs/sweep-format.md "Sampling").
+model::Sampling sampling_settings(const SweepOptions& options);
 
 nlohmann::json to_json(const SweepPlan& plan);
 std::string format_plan(const SweepPlan& plan);

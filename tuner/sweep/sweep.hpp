@@ -89,12 +89,8 @@ SweepResult run_sweep(const KernelFs& fs, const Probe& probe, const SweepOptions
 // (an interrupted sweep's later points have no samples and are left out).
 model::MeasuredSweep measured_sweep(const SweepResult& result);
 
-// The sweep file (model/documents/sweep.hpp; docs/sweep-format.md), its points those of
-// measured_sweep() with each thread's time beside them.
+// The sweep file (model/documents/sweep.hpp; docs/sweep-format.md): the measured block of
+// measured_sweep() with the run's tool, times, probe and warnings around it.
 nlohmann::json to_json(const SweepResult& result);
-
-// The measured block of that file (`parameters`, `complete`, `points`, `hvo_pass`), which a
-// report carries as it is.
-nlohmann::json measured_block_json(const SweepResult& result);
 
 }  // namespace hugetune

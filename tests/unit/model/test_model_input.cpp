@@ -2,6 +2,7 @@
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <fstream>
 #include <functional>
 #include <sstream>
@@ -306,6 +307,44 @@ TEST_CASE("sweep: the probe's HVO and pre-zeroing facts, for the sweep's page si
     CHECK(same_size.vmemmap_freeable_kib_per_page == std::optional<double>(28));
     // Present, even at 0 free pages not yet zeroed: the kernel has the file.
     CHECK(same_size.zeroable_hugepages);
+}
+
+// The measured block a report keeps under `sweep` is written from the typed sweep
+// (model/documents/sweep_block.cpp), not carried as the file had it: read and written again, each
+// committed sweep gives back every member of its block, value for value; each point's `spread`
+// (which these files, written before it, lack) is its samples' fastest and slowest.
+TEST_CASE("sweep: the measured block read and written again is the file's, member for member") {
+    for (const char* name : {"sweep-zen4-2node.json", "sweep-zen4-2node-hvo-pass.json",
+                             "sweep-zen4-2node-no-hvo-sysctl.json"}) {
+        CAPTURE(name);
+        std::ifstream in(std::string(HUGETUNE_SOURCE_DIR) + "/tests/data/" + name);
+        REQUIRE(in);
+        auto doc = nlohmann::json::parse(in);
+        auto block = measured_block_json(read_measured_sweep(JsonField(doc)));
+        // Written before `placement`, these were node-local, which the block now says.
+        REQUIRE_FALSE(doc["parameters"].contains("placement"));
+        doc["parameters"]["placement"] = "node-local";
+        const auto spread_checked = [](nlohmann::json& points) {
+            for (auto& point : points) {
+                const auto samples = point["samples_seconds"].get<std::vector<double>>();
+                CHECK(point["spread"]["min_seconds"] ==
+                      *std::min_element(samples.begin(), samples.end()));
+                CHECK(point["spread"]["max_seconds"] ==
+                      *std::max_element(samples.begin(), samples.end()));
+                point.erase("spread");
+            }
+        };
+        spread_checked(block["points"]);
+        if (block.contains("hvo_pass") && block["hvo_pass"].contains("points"))
+            spread_checked(block["hvo_pass"]["points"]);
+        for (const char* key : {"parameters", "complete", "points", "hvo_pass", "sampling"}) {
+            CAPTURE(key);
+            CHECK(block.contains(key) == doc.contains(key));
+            if (doc.contains(key) && block.contains(key))
+                CHECK(block[key].dump(1) == doc[key].dump(1));
+        }
+        CHECK(block.size() <= 5);
+    }
 }
 
 TEST_CASE("sweep: the placement is read, and a sweep without one was node-local") {

@@ -74,14 +74,18 @@ TEST_CASE("report: every stored report reads back to the same bytes, its SKU nam
 TEST_CASE("report: a report of an earlier version reads to a value that writes and reads alike") {
     // The fleet's fixtures predate fields the writer now always gives (cost_basis_text, aicc) and
     // say what this version says otherwise (a kept default's setting, init_on_alloc in the kernel
-    // block only): the value, once read, is stable, and its measurements and fit are the same.
+    // block only, a sweep's placement that was node-local by being absent): the value, once read,
+    // is stable, and its measurements and fit are the same.
     for (const char* name : {"report-1.json", "report-2.json"}) {
         CAPTURE(name);
         const auto document = nlohmann::json::parse(
             test::read_text(test::source_dir() / "tests/fixtures/fleet" / name));
         const nlohmann::json once = model::to_json(test::read_whole_report(document));
         CHECK(model::to_json(test::read_whole_report(once)) == once);
-        CHECK(once["sweep"] == document["sweep"]);
+        nlohmann::json sweep = document["sweep"];
+        REQUIRE_FALSE(sweep["parameters"].contains("placement"));
+        sweep["parameters"]["placement"] = "node-local";
+        CHECK(once["sweep"] == sweep);
         CHECK(once["fit"]["predictions"] == document["fit"]["predictions"]);
         CHECK(once["recommendation"]["predicted_seconds"] ==
               document["recommendation"]["predicted_seconds"]);

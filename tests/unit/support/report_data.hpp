@@ -47,7 +47,6 @@ inline model::Report report_value_of_sweep(const nlohmann::json& sweep, bool bre
     }
     parts.run.probe = model::read_probe_record(model::JsonField(sweep["probe"]));
     parts.data = &data;
-    parts.run.sweep_record = model::measured_block_of(sweep);
     parts.run.sweep = model::read_measured_sweep(model::JsonField(sweep));
     parts.boot_pool = {static_cast<std::uint64_t>(parts.run.fit.pool_pages), 2048,
                        parts.run.fit.pool_source};

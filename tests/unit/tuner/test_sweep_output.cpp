@@ -6,6 +6,8 @@
 #include <set>
 #include <string>
 
+#include "model/documents/sweep.hpp"
+#include "model/input/json_fields.hpp"
 #include "tests/unit/support/schema_check.hpp"
 #include "tests/unit/support/sweep_data.hpp"
 #include "tuner/system/build_info.hpp"
@@ -115,6 +117,25 @@ TEST_CASE("the schema describes exactly the members the writer writes") {
         CHECK(point.contains("nodes_serialised") == (point["phase"] == "grow"));
     }
     CHECK(written == point_members);
+}
+
+// A report keeps the sweep's measured block by writing it again from the sweep as read
+// (model::measured_block_json): every member the sweep's writer writes comes back, value for
+// value, with boot placement's node pages, the grow point's and the HVO pass's, and the sampling.
+TEST_CASE("the sweep file read and written again gives back its measured block exactly") {
+    SweepResult r = made_up_with_grow();
+    r.rounds = 2;
+    r.stopped = StopReason::settled;
+    const auto j = to_json(r);
+    const auto block = model::measured_block_json(model::read_measured_sweep(model::JsonField(j)));
+    for (const char* key : {"parameters", "complete", "points", "hvo_pass", "sampling"}) {
+        CAPTURE(key);
+        REQUIRE(j.contains(key));
+        CHECK(block[key].dump(1) == j[key].dump(1));
+    }
+    CHECK(block.size() == 5);
+    CHECK(j["sampling"]["rounds"] == 2);
+    CHECK(j["sampling"]["stopped"] == "settled");
 }
 
 TEST_CASE("the schema refuses what hugetune fit refuses") {
