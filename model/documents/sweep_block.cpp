@@ -5,6 +5,7 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "model/documents/json_values.hpp"
 #include "model/documents/sweep.hpp"
 
 namespace hugetune::model {
@@ -37,14 +38,11 @@ json point_json(const MeasuredPoint& p) {
             std::minmax_element(p.samples_seconds.begin(), p.samples_seconds.end());
         point["spread"] = {{"min_seconds", *lo}, {"max_seconds", *hi}};
     }
-    if (p.thread_seconds)
-        point["thread_seconds"] = *p.thread_seconds;
+    put_present(point, "thread_seconds", p.thread_seconds);
     if (p.nodes_serialised)
         point["nodes_serialised"] = true;
-    if (p.node_pages)
-        point["node_pages"] = *p.node_pages;
-    if (p.expected_node_pages)
-        point["expected_node_pages"] = *p.expected_node_pages;
+    put_present(point, "node_pages", p.node_pages);
+    put_present(point, "expected_node_pages", p.expected_node_pages);
     return point;
 }
 
@@ -63,18 +61,13 @@ json parameters_json(const MeasuredSweep& m) {
         parameters["nodes"] = m.nodes;
     if (!a.threads_per_node.empty())
         parameters["threads_per_node"] = a.threads_per_node;
-    if (a.repetitions)
-        parameters["repetitions"] = *a.repetitions;
+    put_present(parameters, "repetitions", a.repetitions);
     if (!a.phases.empty())
         parameters["phases"] = a.phases;
-    if (a.sample_mib_per_node)
-        parameters["sample_mib_per_node"] = *a.sample_mib_per_node;
-    if (a.max_memory_fraction)
-        parameters["max_memory_fraction"] = *a.max_memory_fraction;
-    if (a.memory_nodes)
-        parameters["memory_nodes"] = *a.memory_nodes;
-    if (a.boot_node)
-        parameters["boot_node"] = *a.boot_node;
+    put_present(parameters, "sample_mib_per_node", a.sample_mib_per_node);
+    put_present(parameters, "max_memory_fraction", a.max_memory_fraction);
+    put_present(parameters, "memory_nodes", a.memory_nodes);
+    put_present(parameters, "boot_node", a.boot_node);
     return parameters;
 }
 
@@ -82,18 +75,13 @@ json parameters_json(const MeasuredSweep& m) {
 
 json to_json(const Sampling& s) {
     json sampling = {{"rule", s.rule}};
-    if (s.rounds)
-        sampling["rounds"] = *s.rounds;
+    put_present(sampling, "rounds", s.rounds);
     if (!s.stopped.empty())
         sampling["stopped"] = s.stopped;
-    if (s.first_rounds)
-        sampling["first_rounds"] = *s.first_rounds;
-    if (s.max_repetitions)
-        sampling["max_repetitions"] = *s.max_repetitions;
-    if (s.tolerance)
-        sampling["tolerance"] = *s.tolerance;
-    if (s.budget_seconds)
-        sampling["budget_seconds"] = *s.budget_seconds;
+    put_present(sampling, "first_rounds", s.first_rounds);
+    put_present(sampling, "max_repetitions", s.max_repetitions);
+    put_present(sampling, "tolerance", s.tolerance);
+    put_present(sampling, "budget_seconds", s.budget_seconds);
     return sampling;
 }
 

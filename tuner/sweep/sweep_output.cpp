@@ -1,6 +1,5 @@
 // The sweep as the file `hugetune fit` reads (docs/sweep-format.md) and as the fit and the
 // console tables take it in memory: one set of points for both.
-#include <algorithm>
 #include <nlohmann/json.hpp>
 
 #include "model/text.hpp"
